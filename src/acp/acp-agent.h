@@ -1,0 +1,181 @@
+/* acp-agent.h: an ACP agent process and the client side of its protocol
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+#include "acp-connection.h"
+#include "acp-error.h"
+
+G_BEGIN_DECLS
+
+#define ACP_PROTOCOL_VERSION 1
+
+typedef enum
+{
+  ACP_AGENT_STATE_NEW,          /* not started */
+  ACP_AGENT_STATE_STARTING,     /* spawned, initialize in flight */
+  ACP_AGENT_STATE_READY,        /* initialize answered */
+  ACP_AGENT_STATE_STOPPING,     /* stop requested */
+  ACP_AGENT_STATE_EXITED,       /* the process is gone (or the stream ended) */
+} AcpAgentState;
+
+/* What the agent advertised in its initialize response. */
+typedef enum /*< flags >*/
+{
+  ACP_AGENT_CAP_NONE                     = 0,
+  ACP_AGENT_CAP_LOAD_SESSION             = 1 << 0,
+  ACP_AGENT_CAP_SESSION_LIST             = 1 << 1,
+  ACP_AGENT_CAP_SESSION_RESUME           = 1 << 2,
+  ACP_AGENT_CAP_SESSION_CLOSE            = 1 << 3,
+  ACP_AGENT_CAP_SESSION_DELETE           = 1 << 4,
+  ACP_AGENT_CAP_ADDITIONAL_DIRECTORIES   = 1 << 5,
+  ACP_AGENT_CAP_MCP_HTTP                 = 1 << 6,
+  ACP_AGENT_CAP_MCP_SSE                  = 1 << 7,
+  ACP_AGENT_CAP_PROMPT_IMAGE             = 1 << 8,
+  ACP_AGENT_CAP_PROMPT_AUDIO             = 1 << 9,
+  ACP_AGENT_CAP_PROMPT_EMBEDDED_CONTEXT  = 1 << 10,
+  ACP_AGENT_CAP_LOGOUT                   = 1 << 11,
+} AcpAgentCapabilities;
+
+/* What this client implements and therefore advertises. */
+typedef enum /*< flags >*/
+{
+  ACP_CLIENT_CAP_NONE           = 0,
+  ACP_CLIENT_CAP_FS_READ        = 1 << 0,
+  ACP_CLIENT_CAP_FS_WRITE       = 1 << 1,
+  ACP_CLIENT_CAP_TERMINAL       = 1 << 2,
+  ACP_CLIENT_CAP_BOOLEAN_CONFIG = 1 << 3,
+} AcpClientCapabilities;
+
+/* One entry of the agent's authMethods. */
+typedef struct _AcpAuthMethod AcpAuthMethod;
+
+#define ACP_TYPE_AUTH_METHOD (acp_auth_method_get_type ())
+GType          acp_auth_method_get_type        (void) G_GNUC_CONST;
+AcpAuthMethod *acp_auth_method_ref             (AcpAuthMethod *self);
+void           acp_auth_method_unref           (AcpAuthMethod *self);
+const char    *acp_auth_method_get_id          (AcpAuthMethod *self);
+const char    *acp_auth_method_get_name        (AcpAuthMethod *self);
+const char    *acp_auth_method_get_description (AcpAuthMethod *self);
+/* "agent" (the default), "terminal", or whatever else the agent sent */
+const char    *acp_auth_method_get_kind        (AcpAuthMethod *self);
+/* for "terminal" methods: extra args and env (NAME=VALUE) to run the agent with */
+const char * const *acp_auth_method_get_terminal_args (AcpAuthMethod *self);
+const char * const *acp_auth_method_get_terminal_env  (AcpAuthMethod *self);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AcpAuthMethod, acp_auth_method_unref)
+
+#define ACP_TYPE_AGENT (acp_agent_get_type ())
+
+G_DECLARE_FINAL_TYPE (AcpAgent, acp_agent, ACP, AGENT, GObject)
+
+/* argv[0] is resolved on PATH; env entries are "NAME=VALUE" added to (or
+ * replacing in) the inherited environment; cwd NULL means the current one. */
+AcpAgent             *acp_agent_new                 (const char * const *argv,
+                                                     const char * const *env,
+                                                     const char         *cwd);
+/* An agent already connected over a stream (tests; no process to manage). */
+AcpAgent             *acp_agent_new_for_stream      (GIOStream          *stream);
+
+void                  acp_agent_set_client_capabilities (AcpAgent              *self,
+                                                         AcpClientCapabilities  caps);
+void                  acp_agent_set_initialize_timeout  (AcpAgent              *self,
+                                                         guint                  timeout_ms);
+void                  acp_agent_set_stop_grace_period   (AcpAgent              *self,
+                                                         guint                  grace_ms);
+
+AcpAgentState         acp_agent_get_state           (AcpAgent           *self);
+AcpConnection        *acp_agent_get_connection      (AcpAgent           *self);
+AcpAgentCapabilities  acp_agent_get_capabilities    (AcpAgent           *self);
+gboolean              acp_agent_has_capability      (AcpAgent           *self,
+                                                     AcpAgentCapabilities cap);
+/* The raw agentCapabilities object of the initialize response, or NULL. */
+JsonObject           *acp_agent_get_capabilities_object (AcpAgent       *self);
+guint                 acp_agent_get_protocol_version (AcpAgent          *self);
+const char           *acp_agent_get_agent_name      (AcpAgent           *self);
+const char           *acp_agent_get_agent_title     (AcpAgent           *self);
+const char           *acp_agent_get_agent_version   (AcpAgent           *self);
+/* (element-type AcpAuthMethod) */
+GPtrArray            *acp_agent_get_auth_methods    (AcpAgent           *self);
+char                 *acp_agent_dup_stderr_tail     (AcpAgent           *self);
+/* Valid once the state is EXITED: the wait status as g_spawn_check_wait_status
+ * understands it, or -1 when there was no process. */
+int                   acp_agent_get_exit_status     (AcpAgent           *self);
+/* Why the agent is gone (exit status, signal, stderr tail), once EXITED. */
+const GError         *acp_agent_get_exit_error      (AcpAgent           *self);
+
+/* Spawn (unless built for a stream) and run initialize. */
+void                  acp_agent_start_async         (AcpAgent           *self,
+                                                     GCancellable       *cancellable,
+                                                     GAsyncReadyCallback callback,
+                                                     gpointer            user_data);
+gboolean              acp_agent_start_finish        (AcpAgent           *self,
+                                                     GAsyncResult       *result,
+                                                     GError            **error);
+/* Close stdin, SIGTERM after the grace period, then SIGKILL. Completes when the
+ * process has exited. */
+void                  acp_agent_stop_async          (AcpAgent           *self,
+                                                     GCancellable       *cancellable,
+                                                     GAsyncReadyCallback callback,
+                                                     gpointer            user_data);
+gboolean              acp_agent_stop_finish         (AcpAgent           *self,
+                                                     GAsyncResult       *result,
+                                                     GError            **error);
+
+/* Client → agent methods. Each fails with ACP_ERROR_NOT_SUPPORTED, without
+ * writing anything, when the agent did not advertise what it needs. Results
+ * are validated; the _finish functions return the result object (transfer
+ * full) unless noted. mcp_servers is (element-type AcpMcpServer) (nullable). */
+void        acp_agent_authenticate_async   (AcpAgent *self, const char *method_id,
+                                            GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data);
+gboolean    acp_agent_authenticate_finish  (AcpAgent *self, GAsyncResult *result, GError **error);
+void        acp_agent_logout_async         (AcpAgent *self,
+                                            GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data);
+gboolean    acp_agent_logout_finish        (AcpAgent *self, GAsyncResult *result, GError **error);
+
+void        acp_agent_new_session_async    (AcpAgent *self, const char *cwd, GPtrArray *mcp_servers,
+                                            const char * const *additional_directories,
+                                            GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data);
+/* The result has a string "sessionId" (checked), maybe "modes", "configOptions". */
+JsonObject *acp_agent_new_session_finish   (AcpAgent *self, GAsyncResult *result, GError **error);
+void        acp_agent_load_session_async   (AcpAgent *self, const char *session_id, const char *cwd,
+                                            GPtrArray *mcp_servers, const char * const *additional_directories,
+                                            GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data);
+/* A null result is accepted and returned as an empty object. */
+JsonObject *acp_agent_load_session_finish  (AcpAgent *self, GAsyncResult *result, GError **error);
+void        acp_agent_resume_session_async (AcpAgent *self, const char *session_id, const char *cwd,
+                                            GPtrArray *mcp_servers, const char * const *additional_directories,
+                                            GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data);
+JsonObject *acp_agent_resume_session_finish (AcpAgent *self, GAsyncResult *result, GError **error);
+void        acp_agent_close_session_async  (AcpAgent *self, const char *session_id,
+                                            GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data);
+gboolean    acp_agent_close_session_finish (AcpAgent *self, GAsyncResult *result, GError **error);
+void        acp_agent_delete_session_async (AcpAgent *self, const char *session_id,
+                                            GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data);
+gboolean    acp_agent_delete_session_finish (AcpAgent *self, GAsyncResult *result, GError **error);
+/* One page. cwd and cursor are nullable. The result has "sessions" (an array;
+ * entries without a string sessionId and cwd are dropped) and maybe "nextCursor". */
+void        acp_agent_list_sessions_async  (AcpAgent *self, const char *cwd, const char *cursor,
+                                            GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data);
+JsonObject *acp_agent_list_sessions_finish (AcpAgent *self, GAsyncResult *result, GError **error);
+/* prompt is a JSON array of ContentBlock objects; the result is the stop
+ * reason ("end_turn", "cancelled", ...), checked to be a string. */
+void        acp_agent_prompt_async         (AcpAgent *self, const char *session_id, JsonArray *prompt,
+                                            GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data);
+char       *acp_agent_prompt_finish        (AcpAgent *self, GAsyncResult *result, GError **error);
+gboolean    acp_agent_cancel               (AcpAgent *self, const char *session_id, GError **error);
+void        acp_agent_set_mode_async       (AcpAgent *self, const char *session_id, const char *mode_id,
+                                            GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data);
+gboolean    acp_agent_set_mode_finish      (AcpAgent *self, GAsyncResult *result, GError **error);
+/* value is a string node (select) or a boolean node (boolean options). The
+ * result is the full new configOptions array. */
+void        acp_agent_set_config_option_async  (AcpAgent *self, const char *session_id, const char *config_id,
+                                                JsonNode *value,
+                                                GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data);
+JsonArray  *acp_agent_set_config_option_finish (AcpAgent *self, GAsyncResult *result, GError **error);
+
+G_END_DECLS
