@@ -1,0 +1,381 @@
+/* pal-markdown-view.c: a read-only text view rendering streamed Markdown
+ *
+ * Streamed text is rendered incrementally. Everything before the last stable
+ * cut point (see PalMarkdownScanner) is rendered once and never touched
+ * again; only the tail after it is rendered anew, at most once per main loop
+ * iteration however many chunks arrived. A long answer streamed in 200,000
+ * chunks therefore costs the size of its last paragraph per frame, not the
+ * size of the answer.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "pal-markdown.h"
+#include "pal-markdown-view.h"
+
+struct _PalMarkdownView
+{
+  GtkTextView         parent_instance;
+
+  GString            *source;
+  PalMarkdownScanner  scanner;
+  gsize               rendered;    /* bytes of source rendered for good */
+  GtkTextMark        *tail_mark;   /* where the rendering of the tail starts */
+  guint               render_id;
+  gboolean            plain;
+};
+
+enum {
+  PROP_0,
+  PROP_TEXT,
+  PROP_PLAIN,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (PalMarkdownView, pal_markdown_view, GTK_TYPE_TEXT_VIEW)
+
+static void
+render (PalMarkdownView *self)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self));
+  GtkTextIter start, end;
+
+  g_clear_handle_id (&self->render_id, g_source_remove);
+
+  /* drop the previous rendering of the tail */
+  gtk_text_buffer_get_iter_at_mark (buffer, &start, self->tail_mark);
+  gtk_text_buffer_get_end_iter (buffer, &end);
+  gtk_text_buffer_delete (buffer, &start, &end);
+
+  if (self->plain)
+    {
+      gtk_text_buffer_insert (buffer, &start, self->source->str + self->rendered,
+                              (int) (self->source->len - self->rendered));
+      self->rendered = self->source->len;
+      gtk_text_buffer_move_mark (buffer, self->tail_mark, &start);
+      return;
+    }
+
+  pal_markdown_scanner_feed (&self->scanner, self->source->str, self->source->len);
+  if (self->scanner.stable > self->rendered)
+    {
+      pal_markdown_insert (buffer, &start, self->source->str + self->rendered,
+                           self->scanner.stable - self->rendered);
+      self->rendered = self->scanner.stable;
+      gtk_text_buffer_move_mark (buffer, self->tail_mark, &start);
+    }
+
+  pal_markdown_insert (buffer, &start, self->source->str + self->rendered,
+                       self->source->len - self->rendered);
+}
+
+static gboolean
+render_cb (gpointer user_data)
+{
+  PalMarkdownView *self = user_data;
+
+  self->render_id = 0;
+  render (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+queue_render (PalMarkdownView *self)
+{
+  /* before GTK's layout and paint of the frame */
+  if (self->render_id == 0)
+    self->render_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE + 10, render_cb, self, NULL);
+}
+
+static void
+reset (PalMarkdownView *self)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self));
+  GtkTextIter start;
+
+  g_string_truncate (self->source, 0);
+  pal_markdown_scanner_init (&self->scanner);
+  self->rendered = 0;
+  gtk_text_buffer_set_text (buffer, "", 0);
+  gtk_text_buffer_get_start_iter (buffer, &start);
+  gtk_text_buffer_move_mark (buffer, self->tail_mark, &start);
+}
+
+static void
+click_released_cb (GtkGestureClick *gesture,
+                   int              n_press,
+                   double           x,
+                   double           y,
+                   PalMarkdownView *self)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self));
+  GtkTextIter start, end, iter;
+  const char *uri;
+  int bx, by;
+
+  /* a click that selected text is not a click on a link */
+  if (gtk_text_buffer_get_selection_bounds (buffer, &start, &end))
+    return;
+
+  gtk_text_view_window_to_buffer_coords (GTK_TEXT_VIEW (self), GTK_TEXT_WINDOW_WIDGET,
+                                         (int) x, (int) y, &bx, &by);
+  if (!gtk_text_view_get_iter_at_location (GTK_TEXT_VIEW (self), &iter, bx, by))
+    return;
+
+  uri = pal_markdown_get_link_at (&iter);
+  if (uri != NULL)
+    gtk_show_uri (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self))), uri, GDK_CURRENT_TIME);
+}
+
+static void
+motion_cb (GtkEventControllerMotion *controller,
+           double                    x,
+           double                    y,
+           PalMarkdownView          *self)
+{
+  GtkTextIter iter;
+  int bx, by;
+  gboolean over_link = FALSE;
+
+  gtk_text_view_window_to_buffer_coords (GTK_TEXT_VIEW (self), GTK_TEXT_WINDOW_WIDGET,
+                                         (int) x, (int) y, &bx, &by);
+  if (gtk_text_view_get_iter_at_location (GTK_TEXT_VIEW (self), &iter, bx, by))
+    over_link = pal_markdown_get_link_at (&iter) != NULL;
+
+  gtk_widget_set_cursor_from_name (GTK_WIDGET (self), over_link ? "pointer" : NULL);
+}
+
+static void
+pal_markdown_view_dispose (GObject *object)
+{
+  PalMarkdownView *self = PAL_MARKDOWN_VIEW (object);
+
+  g_clear_handle_id (&self->render_id, g_source_remove);
+
+  G_OBJECT_CLASS (pal_markdown_view_parent_class)->dispose (object);
+}
+
+static void
+pal_markdown_view_finalize (GObject *object)
+{
+  PalMarkdownView *self = PAL_MARKDOWN_VIEW (object);
+
+  g_string_free (self->source, TRUE);
+
+  G_OBJECT_CLASS (pal_markdown_view_parent_class)->finalize (object);
+}
+
+static void
+pal_markdown_view_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  PalMarkdownView *self = PAL_MARKDOWN_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_TEXT:
+      g_value_set_string (value, self->source->str);
+      break;
+
+    case PROP_PLAIN:
+      g_value_set_boolean (value, self->plain);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+pal_markdown_view_set_property (GObject      *object,
+                                guint         prop_id,
+                                const GValue *value,
+                                GParamSpec   *pspec)
+{
+  PalMarkdownView *self = PAL_MARKDOWN_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_TEXT:
+      pal_markdown_view_set_text (self, g_value_get_string (value));
+      break;
+
+    case PROP_PLAIN:
+      pal_markdown_view_set_plain (self, g_value_get_boolean (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+pal_markdown_view_class_init (PalMarkdownViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = pal_markdown_view_dispose;
+  object_class->finalize = pal_markdown_view_finalize;
+  object_class->get_property = pal_markdown_view_get_property;
+  object_class->set_property = pal_markdown_view_set_property;
+
+  properties[PROP_TEXT] =
+    g_param_spec_string ("text", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_PLAIN] =
+    g_param_spec_boolean ("plain", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_css_name (widget_class, "markdownview");
+}
+
+static void
+pal_markdown_view_init (PalMarkdownView *self)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self));
+  GtkEventController *controller;
+  GtkTextIter start;
+
+  self->source = g_string_new (NULL);
+  pal_markdown_scanner_init (&self->scanner);
+  pal_markdown_ensure_tags (buffer);
+  gtk_text_buffer_get_start_iter (buffer, &start);
+  self->tail_mark = gtk_text_buffer_create_mark (buffer, NULL, &start, TRUE);
+
+  gtk_text_view_set_editable (GTK_TEXT_VIEW (self), FALSE);
+  gtk_text_view_set_cursor_visible (GTK_TEXT_VIEW (self), FALSE);
+  gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (self), GTK_WRAP_WORD_CHAR);
+
+  controller = GTK_EVENT_CONTROLLER (gtk_gesture_click_new ());
+  g_signal_connect (controller, "released", G_CALLBACK (click_released_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+
+  controller = gtk_event_controller_motion_new ();
+  g_signal_connect (controller, "motion", G_CALLBACK (motion_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+}
+
+GtkWidget *
+pal_markdown_view_new (void)
+{
+  return g_object_new (PAL_TYPE_MARKDOWN_VIEW, NULL);
+}
+
+/**
+ * pal_markdown_view_set_text:
+ * @self: a #PalMarkdownView
+ * @text: (nullable): Markdown source
+ *
+ * Replaces the text and renders it at once.
+ */
+void
+pal_markdown_view_set_text (PalMarkdownView *self,
+                            const char      *text)
+{
+  g_return_if_fail (PAL_IS_MARKDOWN_VIEW (self));
+
+  if (text == NULL)
+    text = "";
+  if (g_strcmp0 (text, self->source->str) == 0)
+    return;
+
+  reset (self);
+  g_string_append (self->source, text);
+  render (self);
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TEXT]);
+}
+
+/**
+ * pal_markdown_view_append:
+ * @self: a #PalMarkdownView
+ * @chunk: more Markdown source
+ * @length: length of @chunk, or -1 when nul-terminated
+ *
+ * Appends streamed text; it is rendered before the next frame. The "text"
+ * property is not notified for appends.
+ */
+void
+pal_markdown_view_append (PalMarkdownView *self,
+                          const char      *chunk,
+                          gssize           length)
+{
+  g_return_if_fail (PAL_IS_MARKDOWN_VIEW (self));
+  g_return_if_fail (chunk != NULL || length == 0);
+
+  if (length < 0)
+    length = (gssize) strlen (chunk);
+  if (length == 0)
+    return;
+
+  g_string_append_len (self->source, chunk, length);
+  queue_render (self);
+}
+
+/**
+ * pal_markdown_view_flush:
+ * @self: a #PalMarkdownView
+ *
+ * Renders appended text now instead of before the next frame.
+ */
+void
+pal_markdown_view_flush (PalMarkdownView *self)
+{
+  g_return_if_fail (PAL_IS_MARKDOWN_VIEW (self));
+
+  if (self->render_id != 0)
+    render (self);
+}
+
+const char *
+pal_markdown_view_get_text (PalMarkdownView *self)
+{
+  g_return_val_if_fail (PAL_IS_MARKDOWN_VIEW (self), NULL);
+
+  return self->source->str;
+}
+
+gboolean
+pal_markdown_view_get_plain (PalMarkdownView *self)
+{
+  g_return_val_if_fail (PAL_IS_MARKDOWN_VIEW (self), FALSE);
+
+  return self->plain;
+}
+
+/**
+ * pal_markdown_view_set_plain:
+ * @self: a #PalMarkdownView
+ * @plain: whether to show the text as it is, without Markdown
+ */
+void
+pal_markdown_view_set_plain (PalMarkdownView *self,
+                             gboolean         plain)
+{
+  g_autofree char *text = NULL;
+
+  g_return_if_fail (PAL_IS_MARKDOWN_VIEW (self));
+
+  plain = !!plain;
+  if (plain == self->plain)
+    return;
+
+  self->plain = plain;
+  text = g_strdup (self->source->str);
+  reset (self);
+  g_string_append (self->source, text);
+  render (self);
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PLAIN]);
+}

@@ -1,0 +1,745 @@
+/* pal-markdown.c: Markdown (CommonMark + GitHub extensions) into a GtkTextBuffer
+ *
+ * md4c parses; this file turns its callbacks into text and tags. Blocks are
+ * separated by a newline; the first line of each block carries the "block"
+ * tag for spacing, list items carry an indent tag per depth.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <md4c.h>
+#include <string.h>
+
+#include "pal-markdown.h"
+
+#define MAX_DEPTH 8
+
+typedef struct
+{
+  gboolean ordered;
+  gboolean first;
+  guint    number;
+} ListLevel;
+
+typedef struct
+{
+  GtkTextBuffer *buffer;
+  GtkTextIter   *iter;
+  GPtrArray     *tags;            /* open span and block tags, (element-type GtkTextTag) */
+  ListLevel      lists[MAX_DEPTH];
+  int            list_depth;      /* number of open lists */
+  int            quote_depth;
+  gboolean       need_break;      /* a block was finished: next text starts a new line */
+  gboolean       block_start;     /* next inserted text starts a block */
+  guint          table_cell;
+} Renderer;
+
+void
+pal_markdown_ensure_tags (GtkTextBuffer *buffer)
+{
+  GtkTextTagTable *table;
+  static const double scales[] = { 1.6, 1.4, 1.2, 1.1, 1.0, 1.0 };
+
+  g_return_if_fail (GTK_IS_TEXT_BUFFER (buffer));
+
+  table = gtk_text_buffer_get_tag_table (buffer);
+  if (gtk_text_tag_table_lookup (table, "strong") != NULL)
+    return;
+
+  gtk_text_buffer_create_tag (buffer, "strong", "weight", PANGO_WEIGHT_BOLD, NULL);
+  gtk_text_buffer_create_tag (buffer, "em", "style", PANGO_STYLE_ITALIC, NULL);
+  gtk_text_buffer_create_tag (buffer, "del", "strikethrough", TRUE, NULL);
+  gtk_text_buffer_create_tag (buffer, "u", "underline", PANGO_UNDERLINE_SINGLE, NULL);
+  gtk_text_buffer_create_tag (buffer, "code", "family", "monospace", NULL);
+  gtk_text_buffer_create_tag (buffer, "codeblock",
+                              "family", "monospace",
+                              "wrap-mode", GTK_WRAP_CHAR,
+                              "left-margin", 12,
+                              "right-margin", 12,
+                              NULL);
+  gtk_text_buffer_create_tag (buffer, "quote",
+                              "style", PANGO_STYLE_ITALIC,
+                              "left-margin", 18,
+                              NULL);
+  gtk_text_buffer_create_tag (buffer, "block", "pixels-above-lines", 8, NULL);
+  gtk_text_buffer_create_tag (buffer, "link", "underline", PANGO_UNDERLINE_SINGLE, NULL);
+  gtk_text_buffer_create_tag (buffer, "rule", "foreground", "gray", NULL);
+  gtk_text_buffer_create_tag (buffer, "table", "family", "monospace", NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (scales); i++)
+    {
+      char name[4] = { 'h', (char) ('1' + i), 0, 0 };
+
+      gtk_text_buffer_create_tag (buffer, name,
+                                  "weight", PANGO_WEIGHT_BOLD,
+                                  "scale", scales[i],
+                                  NULL);
+    }
+  for (guint i = 1; i <= MAX_DEPTH; i++)
+    {
+      char name[16];
+
+      g_snprintf (name, sizeof name, "indent%u", i);
+      gtk_text_buffer_create_tag (buffer, name,
+                                  "left-margin", (int) i * 18,
+                                  "indent", -14,
+                                  NULL);
+    }
+}
+
+static GtkTextTag *
+lookup_tag (Renderer   *r,
+            const char *name)
+{
+  return gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (r->buffer), name);
+}
+
+static void
+push_tag (Renderer   *r,
+          GtkTextTag *tag)
+{
+  if (tag != NULL)
+    g_ptr_array_add (r->tags, g_object_ref (tag));
+}
+
+static void
+pop_tag (Renderer   *r,
+         GtkTextTag *tag)
+{
+  if (tag == NULL)
+    return;
+
+  /* remove the innermost occurrence */
+  for (guint i = r->tags->len; i > 0; i--)
+    {
+      if (g_ptr_array_index (r->tags, i - 1) == tag)
+        {
+          g_ptr_array_remove_index (r->tags, i - 1);
+          return;
+        }
+    }
+}
+
+static void
+insert_text (Renderer   *r,
+             const char *text,
+             gsize       length)
+{
+  GtkTextIter start;
+  int start_offset;
+
+  if (length == 0)
+    return;
+
+  if (r->need_break)
+    {
+      if (gtk_text_iter_get_offset (r->iter) > 0)
+        gtk_text_buffer_insert (r->buffer, r->iter, "\n", 1);
+      r->need_break = FALSE;
+    }
+
+  start_offset = gtk_text_iter_get_offset (r->iter);
+  gtk_text_buffer_insert (r->buffer, r->iter, text, (int) length);
+  gtk_text_buffer_get_iter_at_offset (r->buffer, &start, start_offset);
+
+  for (guint i = 0; i < r->tags->len; i++)
+    gtk_text_buffer_apply_tag (r->buffer, g_ptr_array_index (r->tags, i), &start, r->iter);
+
+  if (r->block_start)
+    {
+      /* the first line of a block gets the spacing above it */
+      if (start_offset > 0)
+        gtk_text_buffer_apply_tag (r->buffer, lookup_tag (r, "block"), &start, r->iter);
+      r->block_start = FALSE;
+    }
+}
+
+static void
+insert_literal (Renderer   *r,
+                const char *text)
+{
+  insert_text (r, text, strlen (text));
+}
+
+static GtkTextTag *
+indent_tag (Renderer *r)
+{
+  char name[16];
+  int depth = r->list_depth + r->quote_depth;
+
+  if (depth <= 0)
+    return NULL;
+
+  g_snprintf (name, sizeof name, "indent%d", MIN (depth, MAX_DEPTH));
+  return lookup_tag (r, name);
+}
+
+static void
+start_block (Renderer *r,
+             gboolean  spaced)
+{
+  r->need_break = TRUE;
+  r->block_start = spaced;
+}
+
+static int
+enter_block_cb (MD_BLOCKTYPE  type,
+                void         *detail,
+                void         *user_data)
+{
+  Renderer *r = user_data;
+
+  switch (type)
+    {
+    case MD_BLOCK_DOC:
+      break;
+
+    case MD_BLOCK_QUOTE:
+      r->quote_depth++;
+      push_tag (r, lookup_tag (r, "quote"));
+      break;
+
+    case MD_BLOCK_UL:
+    case MD_BLOCK_OL:
+      if (r->list_depth < MAX_DEPTH)
+        {
+          ListLevel *level = &r->lists[r->list_depth];
+
+          level->ordered = (type == MD_BLOCK_OL);
+          level->number = level->ordered ? ((MD_BLOCK_OL_DETAIL *) detail)->start : 0;
+          level->first = TRUE;
+        }
+      start_block (r, r->list_depth == 0);
+      r->list_depth++;
+      break;
+
+    case MD_BLOCK_LI:
+      {
+        MD_BLOCK_LI_DETAIL *li = detail;
+        ListLevel *level = &r->lists[MIN (r->list_depth, MAX_DEPTH) - 1];
+        GtkTextTag *indent;
+        char marker[32];
+
+        if (r->list_depth == 0)
+          break;
+
+        /* the first item opens the list's block; the others follow it */
+        if (level->first)
+          level->first = FALSE;
+        else
+          start_block (r, FALSE);
+        indent = indent_tag (r);
+        push_tag (r, indent);
+
+        if (li->is_task)
+          g_strlcpy (marker, (li->task_mark == ' ') ? "☐ " : "☑ ", sizeof marker);
+        else if (level->ordered)
+          g_snprintf (marker, sizeof marker, "%u. ", level->number++);
+        else
+          g_strlcpy (marker, r->list_depth % 2 == 1 ? "• " : "◦ ", sizeof marker);
+        insert_literal (r, marker);
+      }
+      break;
+
+    case MD_BLOCK_HR:
+      start_block (r, TRUE);
+      push_tag (r, lookup_tag (r, "rule"));
+      insert_literal (r, "――――――――――――――――――――");
+      pop_tag (r, lookup_tag (r, "rule"));
+      break;
+
+    case MD_BLOCK_H:
+      {
+        MD_BLOCK_H_DETAIL *h = detail;
+        char name[4] = { 'h', (char) ('0' + CLAMP (h->level, 1, 6)), 0, 0 };
+
+        start_block (r, TRUE);
+        push_tag (r, lookup_tag (r, name));
+      }
+      break;
+
+    case MD_BLOCK_CODE:
+      start_block (r, TRUE);
+      push_tag (r, lookup_tag (r, "codeblock"));
+      break;
+
+    case MD_BLOCK_HTML:
+      start_block (r, TRUE);
+      push_tag (r, lookup_tag (r, "code"));
+      break;
+
+    case MD_BLOCK_P:
+      /* the first paragraph of a list item continues the marker's line */
+      if (r->list_depth == 0)
+        start_block (r, TRUE);
+      else if (r->need_break)
+        start_block (r, FALSE);
+      push_tag (r, indent_tag (r));
+      break;
+
+    case MD_BLOCK_TABLE:
+      start_block (r, TRUE);
+      push_tag (r, lookup_tag (r, "table"));
+      break;
+
+    case MD_BLOCK_THEAD:
+    case MD_BLOCK_TBODY:
+      break;
+
+    case MD_BLOCK_TR:
+      start_block (r, FALSE);
+      r->table_cell = 0;
+      break;
+
+    case MD_BLOCK_TH:
+    case MD_BLOCK_TD:
+      if (r->table_cell++ > 0)
+        insert_literal (r, " │ ");
+      if (type == MD_BLOCK_TH)
+        push_tag (r, lookup_tag (r, "strong"));
+      break;
+
+    default:
+      break;
+    }
+
+  return 0;
+}
+
+static int
+leave_block_cb (MD_BLOCKTYPE  type,
+                void         *detail,
+                void         *user_data)
+{
+  Renderer *r = user_data;
+
+  switch (type)
+    {
+    case MD_BLOCK_QUOTE:
+      r->quote_depth--;
+      pop_tag (r, lookup_tag (r, "quote"));
+      start_block (r, TRUE);
+      break;
+
+    case MD_BLOCK_UL:
+    case MD_BLOCK_OL:
+      r->list_depth--;
+      start_block (r, TRUE);
+      break;
+
+    case MD_BLOCK_LI:
+      if (r->list_depth > 0)
+        pop_tag (r, indent_tag (r));
+      start_block (r, FALSE);
+      break;
+
+    case MD_BLOCK_H:
+      {
+        MD_BLOCK_H_DETAIL *h = detail;
+        char name[4] = { 'h', (char) ('0' + CLAMP (h->level, 1, 6)), 0, 0 };
+
+        pop_tag (r, lookup_tag (r, name));
+        start_block (r, TRUE);
+      }
+      break;
+
+    case MD_BLOCK_CODE:
+      {
+        GtkTextIter before = *r->iter;
+
+        /* md4c hands code blocks over with their final newline: drop it */
+        if (gtk_text_iter_backward_char (&before) && gtk_text_iter_get_char (&before) == '\n')
+          {
+            gtk_text_buffer_delete (r->buffer, &before, r->iter);
+          }
+        pop_tag (r, lookup_tag (r, "codeblock"));
+        start_block (r, TRUE);
+      }
+      break;
+
+    case MD_BLOCK_HTML:
+      pop_tag (r, lookup_tag (r, "code"));
+      start_block (r, TRUE);
+      break;
+
+    case MD_BLOCK_P:
+      pop_tag (r, indent_tag (r));
+      start_block (r, r->list_depth == 0);
+      break;
+
+    case MD_BLOCK_TABLE:
+      pop_tag (r, lookup_tag (r, "table"));
+      start_block (r, TRUE);
+      break;
+
+    case MD_BLOCK_TH:
+      pop_tag (r, lookup_tag (r, "strong"));
+      break;
+
+    default:
+      break;
+    }
+
+  return 0;
+}
+
+static GtkTextTag *
+span_tag (Renderer    *r,
+          MD_SPANTYPE  type)
+{
+  switch (type)
+    {
+    case MD_SPAN_EM:
+      return lookup_tag (r, "em");
+    case MD_SPAN_STRONG:
+      return lookup_tag (r, "strong");
+    case MD_SPAN_CODE:
+      return lookup_tag (r, "code");
+    case MD_SPAN_DEL:
+      return lookup_tag (r, "del");
+    case MD_SPAN_U:
+      return lookup_tag (r, "u");
+    case MD_SPAN_A:
+    case MD_SPAN_IMG:
+    case MD_SPAN_LATEXMATH:
+    case MD_SPAN_LATEXMATH_DISPLAY:
+    case MD_SPAN_WIKILINK:
+    default:
+      return NULL;
+    }
+}
+
+static int
+enter_span_cb (MD_SPANTYPE  type,
+               void        *detail,
+               void        *user_data)
+{
+  Renderer *r = user_data;
+
+  if (type == MD_SPAN_A)
+    {
+      MD_SPAN_A_DETAIL *a = detail;
+      GtkTextTag *tag;
+
+      /* an anonymous tag per link, holding its target */
+      tag = gtk_text_buffer_create_tag (r->buffer, NULL,
+                                        "underline", PANGO_UNDERLINE_SINGLE,
+                                        "foreground", "#1c71d8",
+                                        NULL);
+      g_object_set_data_full (G_OBJECT (tag), PAL_MARKDOWN_LINK_URI,
+                              g_strndup (a->href.text, a->href.size), g_free);
+      push_tag (r, tag);
+      return 0;
+    }
+
+  push_tag (r, span_tag (r, type));
+  return 0;
+}
+
+static int
+leave_span_cb (MD_SPANTYPE  type,
+               void        *detail,
+               void        *user_data)
+{
+  Renderer *r = user_data;
+
+  if (type == MD_SPAN_A)
+    {
+      /* the innermost link tag */
+      for (guint i = r->tags->len; i > 0; i--)
+        {
+          GtkTextTag *tag = g_ptr_array_index (r->tags, i - 1);
+
+          if (g_object_get_data (G_OBJECT (tag), PAL_MARKDOWN_LINK_URI) != NULL)
+            {
+              g_ptr_array_remove_index (r->tags, i - 1);
+              break;
+            }
+        }
+      return 0;
+    }
+
+  pop_tag (r, span_tag (r, type));
+  return 0;
+}
+
+static void
+insert_entity (Renderer   *r,
+               const char *text,
+               gsize       size)
+{
+  static const struct { const char *name; const char *value; } named[] = {
+    { "&amp;", "&" }, { "&lt;", "<" }, { "&gt;", ">" }, { "&quot;", "\"" },
+    { "&apos;", "'" }, { "&nbsp;", "\xc2\xa0" }, { "&copy;", "©" }, { "&mdash;", "—" },
+    { "&ndash;", "–" }, { "&hellip;", "…" },
+  };
+  g_autofree char *entity = g_strndup (text, size);
+
+  if (size > 3 && entity[1] == '#')
+    {
+      gunichar ch;
+      char utf8[8];
+      int n;
+
+      if (entity[2] == 'x' || entity[2] == 'X')
+        ch = (gunichar) g_ascii_strtoull (entity + 3, NULL, 16);
+      else
+        ch = (gunichar) g_ascii_strtoull (entity + 2, NULL, 10);
+
+      if (ch == 0 || !g_unichar_validate (ch))
+        ch = 0xFFFD;
+      n = g_unichar_to_utf8 (ch, utf8);
+      insert_text (r, utf8, n);
+      return;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (named); i++)
+    {
+      if (g_str_equal (entity, named[i].name))
+        {
+          insert_literal (r, named[i].value);
+          return;
+        }
+    }
+
+  insert_text (r, text, size);
+}
+
+static int
+text_cb (MD_TEXTTYPE    type,
+         const MD_CHAR *text,
+         MD_SIZE        size,
+         void          *user_data)
+{
+  Renderer *r = user_data;
+
+  switch (type)
+    {
+    case MD_TEXT_NULLCHAR:
+      insert_literal (r, "\xef\xbf\xbd");
+      break;
+
+    case MD_TEXT_BR:
+      insert_literal (r, "\n");
+      break;
+
+    case MD_TEXT_SOFTBR:
+      insert_literal (r, " ");
+      break;
+
+    case MD_TEXT_ENTITY:
+      insert_entity (r, text, size);
+      break;
+
+    case MD_TEXT_NORMAL:
+    case MD_TEXT_CODE:
+    case MD_TEXT_HTML:
+    case MD_TEXT_LATEXMATH:
+    default:
+      insert_text (r, text, size);
+      break;
+    }
+
+  return 0;
+}
+
+/**
+ * pal_markdown_insert:
+ * @buffer: a #GtkTextBuffer
+ * @iter: where to insert; moved to the end of the inserted text
+ * @text: Markdown, need not be nul-terminated; invalid UTF-8 is replaced
+ * @length: length of @text in bytes
+ *
+ * Renders @text at @iter with the tags of pal_markdown_ensure_tags().
+ */
+void
+pal_markdown_insert (GtkTextBuffer *buffer,
+                     GtkTextIter   *iter,
+                     const char    *text,
+                     gsize          length)
+{
+  g_autoptr(GPtrArray) tags = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autofree char *valid = NULL;
+  MD_PARSER parser = {
+    .abi_version = 0,
+    .flags = MD_DIALECT_GITHUB | MD_FLAG_NOHTML,
+    .enter_block = enter_block_cb,
+    .leave_block = leave_block_cb,
+    .enter_span = enter_span_cb,
+    .leave_span = leave_span_cb,
+    .text = text_cb,
+  };
+  Renderer r = {
+    .buffer = buffer,
+    .iter = iter,
+    .tags = tags,
+  };
+
+  g_return_if_fail (GTK_IS_TEXT_BUFFER (buffer));
+  g_return_if_fail (iter != NULL);
+  g_return_if_fail (text != NULL || length == 0);
+
+  if (length == 0)
+    return;
+
+  if (!g_utf8_validate_len (text, length, NULL))
+    {
+      valid = g_utf8_make_valid (text, length);
+      text = valid;
+      length = strlen (valid);
+    }
+
+  pal_markdown_ensure_tags (buffer);
+
+  /* What is rendered here starts a new block after what the buffer has. */
+  r.need_break = TRUE;
+  r.block_start = TRUE;
+
+  if (length > G_MAXUINT32)
+    {
+      gtk_text_buffer_insert (buffer, iter, text, -1);
+      return;
+    }
+
+  md_parse (text, (MD_SIZE) length, &parser, &r);
+}
+
+/**
+ * pal_markdown_get_link_at:
+ * @iter: a position in a buffer filled by pal_markdown_insert()
+ *
+ * Returns: (nullable): the target of the link at @iter
+ */
+const char *
+pal_markdown_get_link_at (const GtkTextIter *iter)
+{
+  g_autoptr(GSList) tags = NULL;
+
+  g_return_val_if_fail (iter != NULL, NULL);
+
+  tags = gtk_text_iter_get_tags (iter);
+  for (GSList *l = tags; l != NULL; l = l->next)
+    {
+      const char *uri = g_object_get_data (l->data, PAL_MARKDOWN_LINK_URI);
+
+      if (uri != NULL)
+        return uri;
+    }
+
+  return NULL;
+}
+
+void
+pal_markdown_scanner_init (PalMarkdownScanner *scanner)
+{
+  g_return_if_fail (scanner != NULL);
+
+  memset (scanner, 0, sizeof *scanner);
+}
+
+/* Returns the fence length when line opens or closes a fence with fence_char
+ * (0 = any), else 0. */
+static guint
+fence_at (const char *line,
+          gsize       length,
+          char        fence_char)
+{
+  gsize i = 0;
+  guint n = 0;
+  char c;
+
+  while (i < length && i < 3 && line[i] == ' ')
+    i++;
+  if (i >= length)
+    return 0;
+
+  c = line[i];
+  if (c != '`' && c != '~')
+    return 0;
+  if (fence_char != 0 && c != fence_char)
+    return 0;
+
+  while (i < length && line[i] == c)
+    {
+      i++;
+      n++;
+    }
+
+  return n >= 3 ? n : 0;
+}
+
+void
+pal_markdown_scanner_feed (PalMarkdownScanner *scanner,
+                           const char         *text,
+                           gsize               length)
+{
+  g_return_if_fail (scanner != NULL);
+
+  while (scanner->scanned < length)
+    {
+      const char *line = text + scanner->scanned;
+      const char *nl = memchr (line, '\n', length - scanner->scanned);
+      gsize line_len;
+      gboolean blank = TRUE;
+
+      if (nl == NULL)
+        {
+          /* an incomplete line can already start a block */
+          if (scanner->fence_char == 0 && scanner->prev_blank &&
+              line[0] != ' ' && line[0] != '\t' && line[0] != '\r')
+            scanner->stable = scanner->scanned;
+          break;
+        }
+
+      line_len = nl - line;
+      for (gsize i = 0; i < line_len; i++)
+        {
+          if (line[i] != ' ' && line[i] != '\t' && line[i] != '\r')
+            {
+              blank = FALSE;
+              break;
+            }
+        }
+
+      if (scanner->fence_char != 0)
+        {
+          guint n = fence_at (line, line_len, scanner->fence_char);
+
+          if (n >= scanner->fence_len)
+            {
+              /* a closing fence has nothing but spaces after it */
+              gsize i = 0;
+
+              while (i < line_len && line[i] == ' ')
+                i++;
+              i += n;
+              while (i < line_len && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r'))
+                i++;
+              if (i == line_len)
+                scanner->fence_char = 0;
+            }
+        }
+      else if (!blank)
+        {
+          guint n;
+
+          if (scanner->prev_blank && line[0] != ' ' && line[0] != '\t')
+            scanner->stable = scanner->scanned;
+
+          n = fence_at (line, line_len, 0);
+          if (n > 0)
+            {
+              gsize i = 0;
+
+              while (i < line_len && line[i] == ' ')
+                i++;
+              scanner->fence_char = line[i];
+              scanner->fence_len = n;
+            }
+        }
+
+      scanner->prev_blank = blank && scanner->fence_char == 0;
+      scanner->scanned += line_len + 1;
+    }
+}

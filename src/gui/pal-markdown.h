@@ -1,0 +1,41 @@
+/* pal-markdown.h: Markdown (CommonMark + GitHub extensions) into a GtkTextBuffer
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+/* A link's tag carries its target as object data under this key. */
+#define PAL_MARKDOWN_LINK_URI "pal-markdown-link-uri"
+
+void        pal_markdown_ensure_tags  (GtkTextBuffer *buffer);
+void        pal_markdown_insert       (GtkTextBuffer *buffer,
+                                       GtkTextIter   *iter,
+                                       const char    *text,
+                                       gsize          length);
+const char *pal_markdown_get_link_at  (const GtkTextIter *iter);
+
+/* Finds where streamed Markdown can be cut: a point before which nothing that
+ * may still arrive can change how the text renders. Feed it the whole text
+ * each time (it only scans what is new); `stable` is then the byte offset of
+ * the last such point: the start of a line that follows a blank line, begins
+ * in the first column and lies outside any fenced code block. */
+typedef struct
+{
+  gsize    scanned;     /* bytes of complete lines looked at */
+  gsize    stable;      /* the last cut point found */
+  gboolean prev_blank;
+  char     fence_char;  /* '`' or '~' inside a fence, else 0 */
+  guint    fence_len;
+} PalMarkdownScanner;
+
+void        pal_markdown_scanner_init (PalMarkdownScanner *scanner);
+void        pal_markdown_scanner_feed (PalMarkdownScanner *scanner,
+                                       const char         *text,
+                                       gsize               length);
+
+G_END_DECLS

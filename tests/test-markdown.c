@@ -1,0 +1,290 @@
+/* test-markdown.c: Markdown rendering into a text buffer, whole and streamed
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <gtk/gtk.h>
+
+#include "pal-markdown.h"
+#include "pal-markdown-view.h"
+
+static const char *document =
+  "# Title\n"
+  "\n"
+  "A paragraph with **bold**, *emphasis*, `inline code` and a [link](https://example.org).\n"
+  "It continues on a second line.\n"
+  "\n"
+  "```c\n"
+  "int main (void)\n"
+  "{\n"
+  "\n"
+  "  return 0;\n"
+  "}\n"
+  "```\n"
+  "\n"
+  "- first\n"
+  "- second with ~~strike~~\n"
+  "  - nested\n"
+  "\n"
+  "1. one\n"
+  "2. two\n"
+  "\n"
+  "> quoted text\n"
+  "\n"
+  "| a | b |\n"
+  "|---|---|\n"
+  "| 1 | 2 |\n"
+  "\n"
+  "Last &amp; final &#x263A;\n";
+
+static char *
+buffer_text (GtkTextBuffer *buffer)
+{
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  return gtk_text_buffer_get_text (buffer, &start, &end, TRUE);
+}
+
+/* "name@offset" for every tag toggled on at every offset: a rendering's
+ * fingerprint that ignores tag identity but not names or ranges. */
+static char *
+tag_fingerprint (GtkTextBuffer *buffer)
+{
+  GString *out = g_string_new (NULL);
+  GtkTextIter iter;
+
+  gtk_text_buffer_get_start_iter (buffer, &iter);
+  do
+    {
+      g_autoptr(GSList) tags = gtk_text_iter_get_toggled_tags (&iter, TRUE);
+
+      for (GSList *l = tags; l != NULL; l = l->next)
+        {
+          g_autofree char *name = NULL;
+          const char *uri = g_object_get_data (l->data, PAL_MARKDOWN_LINK_URI);
+
+          g_object_get (l->data, "name", &name, NULL);
+          g_string_append_printf (out, "%s@%d ", name ? name : (uri ? uri : "?"),
+                                  gtk_text_iter_get_offset (&iter));
+        }
+    }
+  while (gtk_text_iter_forward_char (&iter));
+
+  return g_string_free (out, FALSE);
+}
+
+static gboolean
+has_tag_at (GtkTextBuffer *buffer,
+            const char    *needle,
+            const char    *tag_name)
+{
+  g_autofree char *text = buffer_text (buffer);
+  const char *found = strstr (text, needle);
+  GtkTextTag *tag = gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (buffer), tag_name);
+  GtkTextIter iter;
+
+  g_assert_nonnull (found);
+  g_assert_nonnull (tag);
+  gtk_text_buffer_get_iter_at_offset (buffer, &iter, (int) g_utf8_pointer_to_offset (text, found));
+
+  for (glong i = 0; i < g_utf8_strlen (needle, -1); i++)
+    {
+      if (!gtk_text_iter_has_tag (&iter, tag))
+        return FALSE;
+      gtk_text_iter_forward_char (&iter);
+    }
+
+  return TRUE;
+}
+
+static void
+test_render_elements (void)
+{
+  g_autoptr(GtkTextBuffer) buffer = gtk_text_buffer_new (NULL);
+  g_autofree char *text = NULL;
+  GtkTextIter iter;
+
+  gtk_text_buffer_get_end_iter (buffer, &iter);
+  pal_markdown_insert (buffer, &iter, document, strlen (document));
+  text = buffer_text (buffer);
+
+  /* markup is gone, content stays */
+  g_assert_true (g_str_has_prefix (text, "Title\n"));
+  g_assert_nonnull (strstr (text, "A paragraph with bold, emphasis, inline code and a link. It continues"));
+  g_assert_null (strstr (text, "**"));
+  g_assert_null (strstr (text, "```"));
+  g_assert_nonnull (strstr (text, "int main (void)\n{\n\n  return 0;\n}"));
+  g_assert_nonnull (strstr (text, "• first\n• second with strike\n◦ nested"));
+  g_assert_nonnull (strstr (text, "1. one\n2. two"));
+  g_assert_nonnull (strstr (text, "a │ b\n1 │ 2"));
+  g_assert_nonnull (strstr (text, "Last & final ☺"));
+
+  g_assert_true (has_tag_at (buffer, "Title", "h1"));
+  g_assert_true (has_tag_at (buffer, "bold", "strong"));
+  g_assert_true (has_tag_at (buffer, "emphasis", "em"));
+  g_assert_true (has_tag_at (buffer, "inline code", "code"));
+  g_assert_true (has_tag_at (buffer, "return 0;", "codeblock"));
+  g_assert_true (has_tag_at (buffer, "strike", "del"));
+  g_assert_true (has_tag_at (buffer, "quoted text", "quote"));
+  g_assert_false (has_tag_at (buffer, "paragraph", "strong"));
+
+  /* the link keeps its target */
+  {
+    const char *found = strstr (text, "link.");
+    GtkTextIter at;
+
+    gtk_text_buffer_get_iter_at_offset (buffer, &at, (int) g_utf8_pointer_to_offset (text, found));
+    g_assert_cmpstr (pal_markdown_get_link_at (&at), ==, "https://example.org");
+    gtk_text_iter_backward_chars (&at, 2);
+    g_assert_null (pal_markdown_get_link_at (&at));
+  }
+}
+
+static void
+test_render_bad_input (void)
+{
+  g_autoptr(GtkTextBuffer) buffer = gtk_text_buffer_new (NULL);
+  const char bad[] = "abc \xff\xfe def\n\n**unclosed *spans `x\n\n```\nnever closed";
+  g_autofree char *text = NULL;
+  GtkTextIter iter;
+
+  gtk_text_buffer_get_end_iter (buffer, &iter);
+  pal_markdown_insert (buffer, &iter, bad, sizeof bad - 1);
+  text = buffer_text (buffer);
+  g_assert_true (g_utf8_validate (text, -1, NULL));
+  g_assert_nonnull (strstr (text, "abc "));
+  g_assert_nonnull (strstr (text, "never closed"));
+}
+
+static void
+test_scanner (void)
+{
+  PalMarkdownScanner scanner;
+  const char *text = "para one\n\npara two\n\n```\ncode\n\nstill code\n```\n\n  indented\n\nlast";
+
+  pal_markdown_scanner_init (&scanner);
+  pal_markdown_scanner_feed (&scanner, text, strlen ("para one\n"));
+  g_assert_cmpuint (scanner.stable, ==, 0);
+
+  pal_markdown_scanner_feed (&scanner, text, strlen (text));
+  /* the cut is at "last": not inside the fence, not before the indented line */
+  g_assert_cmpuint (scanner.stable, ==, strlen (text) - strlen ("last"));
+
+  /* fed the text up to inside the fence, the cut stays before the fence */
+  pal_markdown_scanner_init (&scanner);
+  pal_markdown_scanner_feed (&scanner, text, strstr (text, "still") - text);
+  g_assert_cmpuint (scanner.stable, ==, strstr (text, "```") - text);
+}
+
+static void
+test_streamed_equals_whole (void)
+{
+  GtkWidget *whole = g_object_ref_sink (pal_markdown_view_new ());
+  GtkWidget *streamed = g_object_ref_sink (pal_markdown_view_new ());
+  GtkTextBuffer *whole_buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (whole));
+  GtkTextBuffer *streamed_buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (streamed));
+  g_autofree char *whole_text = NULL;
+  g_autofree char *streamed_text = NULL;
+  g_autofree char *whole_tags = NULL;
+  g_autofree char *streamed_tags = NULL;
+  gsize len = strlen (document);
+
+  pal_markdown_view_set_text (PAL_MARKDOWN_VIEW (whole), document);
+
+  /* chunks of varying size, rendering in between as a main loop would */
+  for (gsize i = 0; i < len;)
+    {
+      gsize n = MIN (1 + (i % 7), len - i);
+
+      pal_markdown_view_append (PAL_MARKDOWN_VIEW (streamed), document + i, (gssize) n);
+      if (i % 3 == 0)
+        pal_markdown_view_flush (PAL_MARKDOWN_VIEW (streamed));
+      i += n;
+    }
+  pal_markdown_view_flush (PAL_MARKDOWN_VIEW (streamed));
+
+  g_assert_cmpstr (pal_markdown_view_get_text (PAL_MARKDOWN_VIEW (streamed)), ==, document);
+
+  whole_text = buffer_text (whole_buffer);
+  streamed_text = buffer_text (streamed_buffer);
+  g_assert_cmpstr (streamed_text, ==, whole_text);
+
+  whole_tags = tag_fingerprint (whole_buffer);
+  streamed_tags = tag_fingerprint (streamed_buffer);
+  g_assert_cmpstr (streamed_tags, ==, whole_tags);
+
+  g_object_unref (whole);
+  g_object_unref (streamed);
+}
+
+static void
+test_stream_renders_on_idle (void)
+{
+  GtkWidget *view = g_object_ref_sink (pal_markdown_view_new ());
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (view));
+  g_autofree char *text = NULL;
+
+  pal_markdown_view_append (PAL_MARKDOWN_VIEW (view), "Hello **wor", -1);
+  pal_markdown_view_append (PAL_MARKDOWN_VIEW (view), "ld**", -1);
+  g_assert_cmpint (gtk_text_buffer_get_char_count (buffer), ==, 0);
+
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+
+  text = buffer_text (buffer);
+  g_assert_cmpstr (text, ==, "Hello world");
+  g_assert_true (has_tag_at (buffer, "world", "strong"));
+
+  /* plain mode shows the source as it is */
+  pal_markdown_view_set_plain (PAL_MARKDOWN_VIEW (view), TRUE);
+  g_free (text);
+  text = buffer_text (buffer);
+  g_assert_cmpstr (text, ==, "Hello **world**");
+
+  g_object_unref (view);
+}
+
+static void
+test_long_stream (void)
+{
+  GtkWidget *view = g_object_ref_sink (pal_markdown_view_new ());
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (view));
+  g_autofree char *text = NULL;
+  guint chunks = 20000;
+
+  /* many paragraphs: the rendered prefix must stay put while the tail moves */
+  for (guint i = 0; i < chunks; i++)
+    {
+      pal_markdown_view_append (PAL_MARKDOWN_VIEW (view), i % 50 == 49 ? "word.\n\n" : "word ", -1);
+      if (i % 100 == 0)
+        pal_markdown_view_flush (PAL_MARKDOWN_VIEW (view));
+    }
+  pal_markdown_view_flush (PAL_MARKDOWN_VIEW (view));
+
+  text = buffer_text (buffer);
+  g_assert_cmpuint (strlen (pal_markdown_view_get_text (PAL_MARKDOWN_VIEW (view))), ==,
+                    (chunks / 50) * (49 * 5 + 7));
+  /* 400 paragraphs of 50 words, separated by one newline each */
+  g_assert_cmpuint (strlen (text), ==, (chunks / 50) * (50 * 5) + (chunks / 50 - 1));
+
+  g_object_unref (view);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/markdown/elements", test_render_elements);
+  g_test_add_func ("/markdown/bad-input", test_render_bad_input);
+  g_test_add_func ("/markdown/scanner", test_scanner);
+  g_test_add_func ("/markdown/streamed-equals-whole", test_streamed_equals_whole);
+  g_test_add_func ("/markdown/stream-renders-on-idle", test_stream_renders_on_idle);
+  g_test_add_func ("/markdown/long-stream", test_long_stream);
+
+  return g_test_run ();
+}
