@@ -1,0 +1,1081 @@
+/* pal-agent-store.c: the agent profiles: presets, the demo and the person's own
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "pal-agent-profile-private.h"
+#include "pal-agent-store.h"
+#include "pal-error.h"
+#include "pal-store-private.h"
+
+#define AGENTS_KEY "agents"
+#define DEFAULT_AGENT_KEY "default-agent"
+
+/**
+ * PalAgentStore:
+ *
+ * A #GListModel of #PalAgentProfile: the detected presets (Claude Agent,
+ * Codex, Gemini CLI) first, then the profiles the person added, in the order
+ * stored, then the demo agent, which is always there.
+ *
+ * Only profiles the person added or edited are stored, in the `agents` key;
+ * a preset the person edits becomes a stored profile with the preset's id and
+ * #PalAgentProfile:is-preset turns %FALSE (the object stays the same), and
+ * removing that stored profile brings the preset back (when it is detected).
+ *
+ * Presets are found by pal_agent_store_detect_async(), which walks `PATH` in a
+ * worker thread; until it finished only the demo and the stored profiles are
+ * listed.
+ *
+ * Changes made through the API are written at once; changes made directly on
+ * a profile's properties are written once per main loop iteration. Entries of
+ * the key that cannot be read are skipped, reported by
+ * pal_agent_store_get_load_errors() and written back unchanged after the
+ * readable ones.
+ */
+
+typedef enum
+{
+  SLOT_CLAUDE,
+  SLOT_CODEX,
+  SLOT_GEMINI,
+  SLOT_DEMO,
+  N_SLOTS,
+  N_DETECTED_SLOTS = SLOT_DEMO,
+} Slot;
+
+typedef struct
+{
+  const char *id;
+  const char *name;
+  /* candidates, in order of preference */
+  const char *programs[3];
+  const char *args[3];
+} Preset;
+
+/* Gemini CLI silently disables MCP servers in folders it does not trust and
+ * would ask about trust in a terminal we do not have; the person picked the
+ * folder in Palaver, so it is trusted on their behalf. */
+static const Preset presets[N_SLOTS] = {
+  [SLOT_CLAUDE] = { PAL_AGENT_ID_CLAUDE, N_("Claude Agent"),
+                    { "claude-agent-acp", "claude-code-acp", NULL }, { NULL } },
+  [SLOT_CODEX] = { PAL_AGENT_ID_CODEX, N_("Codex"),
+                   { "codex-acp", NULL }, { NULL } },
+  [SLOT_GEMINI] = { PAL_AGENT_ID_GEMINI, N_("Gemini CLI"),
+                    { "gemini", NULL }, { "--acp", "--skip-trust", NULL } },
+  [SLOT_DEMO] = { PAL_AGENT_ID_DEMO, N_("Demo Agent"), { NULL }, { NULL } },
+};
+
+struct _PalAgentStore
+{
+  GObject parent_instance;
+
+  GSettings *settings;
+  GCancellable *cancellable;
+
+  /* the model, owning */
+  GPtrArray *items;
+  /* the profiles of the key, in stored order, owning */
+  GPtrArray *stored;
+  /* raw entries of the key that could not be read */
+  GPtrArray *skipped;
+  /* NULL-terminated array of translated messages */
+  GPtrArray *load_errors;
+
+  /* absolute paths of the detected presets; the demo's command */
+  char *detected[N_SLOTS];
+  /* the unedited preset objects currently listed (or NULL) */
+  PalAgentProfile *preset_items[N_SLOTS];
+
+  GVariant *last_value;
+  guint save_source;
+  guint loading : 1;
+};
+
+static void pal_agent_store_list_model_init (GListModelInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (PalAgentStore, pal_agent_store, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL,
+                                                      pal_agent_store_list_model_init))
+
+enum {
+  PROP_0,
+  PROP_SETTINGS,
+  PROP_LOAD_ERRORS,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void profile_notify_cb (PalAgentProfile *profile,
+                               GParamSpec      *pspec,
+                               PalAgentStore   *self);
+
+static int
+slot_of_id (const char *id)
+{
+  for (guint i = 0; i < N_SLOTS; i++)
+    if (g_strcmp0 (presets[i].id, id) == 0)
+      return i;
+  return -1;
+}
+
+static PalAgentProfile *
+find_in (GPtrArray  *array,
+         const char *id)
+{
+  for (guint i = 0; i < array->len; i++)
+    {
+      PalAgentProfile *profile = g_ptr_array_index (array, i);
+
+      if (g_strcmp0 (pal_agent_profile_get_id (profile), id) == 0)
+        return profile;
+    }
+  return NULL;
+}
+
+static void
+watch_profile (PalAgentStore   *self,
+               PalAgentProfile *profile)
+{
+  g_signal_connect_object (profile, "notify", G_CALLBACK (profile_notify_cb), self, 0);
+}
+
+static void
+unwatch_profile (PalAgentStore   *self,
+                 PalAgentProfile *profile)
+{
+  g_signal_handlers_disconnect_by_func (profile, profile_notify_cb, self);
+}
+
+/* --- writing --- */
+
+static GVariant *
+profile_to_variant (PalAgentProfile *profile)
+{
+  GVariantBuilder builder;
+  GVariantBuilder env;
+  const char * const *vars = pal_agent_profile_get_env (profile);
+
+  g_variant_builder_init (&env, G_VARIANT_TYPE ("a{ss}"));
+  for (guint i = 0; vars[i] != NULL; i++)
+    {
+      const char *eq = strchr (vars[i], '=');
+      g_autofree char *name = NULL;
+
+      if (eq == NULL)
+        g_variant_builder_add (&env, "{ss}", vars[i], "");
+      else
+        {
+          name = g_strndup (vars[i], eq - vars[i]);
+          g_variant_builder_add (&env, "{ss}", name, eq + 1);
+        }
+    }
+
+  g_variant_builder_init (&builder, G_VARIANT_TYPE_VARDICT);
+  g_variant_builder_add (&builder, "{sv}", "id",
+                         g_variant_new_string (pal_agent_profile_get_id (profile)));
+  g_variant_builder_add (&builder, "{sv}", "name",
+                         g_variant_new_string (pal_agent_profile_get_name (profile)));
+  g_variant_builder_add (&builder, "{sv}", "command",
+                         g_variant_new_string (pal_agent_profile_get_command (profile)));
+  g_variant_builder_add (&builder, "{sv}", "args",
+                         g_variant_new_strv (pal_agent_profile_get_args (profile), -1));
+  g_variant_builder_add (&builder, "{sv}", "env", g_variant_builder_end (&env));
+  return g_variant_builder_end (&builder);
+}
+
+static void
+save_now (PalAgentStore *self)
+{
+  GVariantBuilder builder;
+  g_autoptr(GVariant) value = NULL;
+
+  g_clear_handle_id (&self->save_source, g_source_remove);
+
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("aa{sv}"));
+  for (guint i = 0; i < self->stored->len; i++)
+    g_variant_builder_add_value (&builder, profile_to_variant (g_ptr_array_index (self->stored, i)));
+  for (guint i = 0; i < self->skipped->len; i++)
+    g_variant_builder_add_value (&builder, g_ptr_array_index (self->skipped, i));
+  value = g_variant_ref_sink (g_variant_builder_end (&builder));
+
+  if (self->last_value != NULL && g_variant_equal (self->last_value, value))
+    return;
+
+  g_clear_pointer (&self->last_value, g_variant_unref);
+  self->last_value = g_variant_ref (value);
+  g_settings_set_value (self->settings, AGENTS_KEY, value);
+}
+
+static gboolean
+save_idle_cb (gpointer user_data)
+{
+  PalAgentStore *self = user_data;
+
+  self->save_source = 0;
+  save_now (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+queue_save (PalAgentStore *self)
+{
+  if (self->save_source == 0)
+    self->save_source = g_idle_add_full (G_PRIORITY_HIGH_IDLE, save_idle_cb, self, NULL);
+}
+
+/* --- the model --- */
+
+static PalAgentProfile *
+ensure_preset_item (PalAgentStore *self,
+                    Slot           slot)
+{
+  if (self->preset_items[slot] == NULL)
+    {
+      PalAgentProfile *profile;
+
+      profile = g_object_new (PAL_TYPE_AGENT_PROFILE,
+                              "id", presets[slot].id,
+                              "name", _(presets[slot].name),
+                              "command", self->detected[slot],
+                              "args", presets[slot].args,
+                              "is-preset", TRUE,
+                              "is-demo", slot == SLOT_DEMO,
+                              NULL);
+      self->preset_items[slot] = profile;
+      watch_profile (self, profile);
+    }
+  else
+    {
+      /* a later detection may have found another path */
+      self->loading = TRUE;
+      pal_agent_profile_set_command (self->preset_items[slot], self->detected[slot]);
+      self->loading = FALSE;
+    }
+
+  return self->preset_items[slot];
+}
+
+static void
+drop_preset_item (PalAgentStore *self,
+                  Slot           slot)
+{
+  if (self->preset_items[slot] != NULL)
+    {
+      unwatch_profile (self, self->preset_items[slot]);
+      g_clear_object (&self->preset_items[slot]);
+    }
+}
+
+static void
+rebuild (PalAgentStore *self)
+{
+  g_autoptr(GPtrArray) items = g_ptr_array_new ();
+
+  for (guint slot = 0; slot < N_SLOTS; slot++)
+    {
+      PalAgentProfile *stored;
+
+      if (slot == SLOT_DEMO)
+        {
+          /* the person's own profiles come before the demo */
+          for (guint i = 0; i < self->stored->len; i++)
+            {
+              PalAgentProfile *profile = g_ptr_array_index (self->stored, i);
+
+              if (slot_of_id (pal_agent_profile_get_id (profile)) < 0)
+                g_ptr_array_add (items, profile);
+            }
+        }
+
+      stored = find_in (self->stored, presets[slot].id);
+      if (stored != NULL)
+        {
+          drop_preset_item (self, slot);
+          g_ptr_array_add (items, stored);
+        }
+      else if (self->detected[slot] != NULL)
+        g_ptr_array_add (items, ensure_preset_item (self, slot));
+      else
+        drop_preset_item (self, slot);
+    }
+
+  _pal_items_replace (G_LIST_MODEL (self), self->items, items);
+}
+
+/* A preset the person edits becomes a stored profile: the same object. */
+static void
+adopt_preset_item (PalAgentStore *self,
+                   Slot           slot)
+{
+  PalAgentProfile *profile = g_steal_pointer (&self->preset_items[slot]);
+
+  _pal_agent_profile_set_is_preset (profile, FALSE);
+  g_ptr_array_add (self->stored, profile);
+}
+
+static void
+profile_notify_cb (PalAgentProfile *profile,
+                   GParamSpec      *pspec,
+                   PalAgentStore   *self)
+{
+  const char *name = g_param_spec_get_name (pspec);
+  int slot;
+
+  if (self->loading)
+    return;
+  if (g_str_equal (name, "is-preset") || g_str_equal (name, "is-demo"))
+    return;
+
+  slot = slot_of_id (pal_agent_profile_get_id (profile));
+  if (slot >= 0 && self->preset_items[slot] == profile)
+    adopt_preset_item (self, slot);
+  else if (!g_ptr_array_find (self->stored, profile, NULL))
+    return;
+
+  queue_save (self);
+}
+
+/* --- reading --- */
+
+static void
+add_load_error (PalAgentStore *self,
+                guint          index,
+                const char    *reason)
+{
+  char *message;
+
+  /* TRANSLATORS: %u is the position of the entry, counted from 1; %s says what is wrong */
+  message = g_strdup_printf (_("Stored agent profile %u: %s"), index + 1, reason);
+  g_debug ("Skipping an entry of “%s”: %s", AGENTS_KEY, message);
+  g_ptr_array_add (self->load_errors, message);
+}
+
+static PalAgentProfile *
+parse_entry (GVariant  *entry,
+             char     **reason)
+{
+  g_autofree char *id = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *command = NULL;
+  g_auto(GStrv) args = NULL;
+  g_autoptr(GVariant) env_dict = NULL;
+  g_autoptr(GStrvBuilder) env = g_strv_builder_new ();
+  g_auto(GStrv) envv = NULL;
+  GVariantIter iter;
+  const char *var_name;
+  const char *var_value;
+
+  if (!_pal_dict_get_string (entry, "id", TRUE, &id, reason) ||
+      !_pal_dict_get_string (entry, "name", TRUE, &name, reason) ||
+      !_pal_dict_get_string (entry, "command", TRUE, &command, reason) ||
+      !_pal_dict_get_strv (entry, "args", FALSE, &args, reason) ||
+      !_pal_dict_get_value (entry, "env", "a{ss}", FALSE, &env_dict, reason))
+    return NULL;
+
+  if (*id == '\0')
+    {
+      *reason = g_strdup (_("the id is empty"));
+      return NULL;
+    }
+
+  if (env_dict != NULL)
+    {
+      g_variant_iter_init (&iter, env_dict);
+      while (g_variant_iter_next (&iter, "{&s&s}", &var_name, &var_value))
+        {
+          if (*var_name == '\0' || strchr (var_name, '=') != NULL)
+            {
+              *reason = g_strdup_printf (_("the environment variable name “%s” is invalid"),
+                                         var_name);
+              return NULL;
+            }
+          g_autofree char *var = g_strconcat (var_name, "=", var_value, NULL);
+
+          g_strv_builder_add (env, var);
+        }
+    }
+  envv = g_strv_builder_end (env);
+
+  return g_object_new (PAL_TYPE_AGENT_PROFILE,
+                       "id", id,
+                       "name", name,
+                       "command", command,
+                       "args", args,
+                       "env", envv,
+                       "is-demo", g_str_equal (id, PAL_AGENT_ID_DEMO),
+                       NULL);
+}
+
+static void
+load (PalAgentStore *self,
+      GVariant      *value)
+{
+  g_autoptr(GPtrArray) stored = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  guint n_errors_before = self->load_errors->len;
+  gboolean had_errors = n_errors_before > 0;
+  GVariantIter iter;
+  GVariant *child;
+  guint index = 0;
+
+  g_clear_pointer (&self->last_value, g_variant_unref);
+  self->last_value = g_variant_ref (value);
+  g_ptr_array_set_size (self->skipped, 0);
+  g_ptr_array_set_size (self->load_errors, 0);
+
+  self->loading = TRUE;
+
+  g_variant_iter_init (&iter, value);
+  while ((child = g_variant_iter_next_value (&iter)) != NULL)
+    {
+      g_autoptr(GVariant) entry = child;
+      g_autoptr(PalAgentProfile) parsed = NULL;
+      g_autofree char *reason = NULL;
+      PalAgentProfile *profile;
+      const char *id;
+      int slot;
+
+      parsed = parse_entry (entry, &reason);
+      if (parsed != NULL &&
+          g_hash_table_contains (seen, pal_agent_profile_get_id (parsed)))
+        {
+          reason = g_strdup_printf (_("the id “%s” is used by an earlier entry"),
+                                    pal_agent_profile_get_id (parsed));
+          g_clear_object (&parsed);
+        }
+
+      if (parsed == NULL)
+        {
+          add_load_error (self, index++, reason);
+          g_ptr_array_add (self->skipped, g_steal_pointer (&entry));
+          continue;
+        }
+      index++;
+
+      id = pal_agent_profile_get_id (parsed);
+      slot = slot_of_id (id);
+      if ((profile = find_in (self->stored, id)) != NULL)
+        g_object_ref (profile);
+      else if (slot >= 0 && self->preset_items[slot] != NULL)
+        {
+          profile = g_steal_pointer (&self->preset_items[slot]);
+          _pal_agent_profile_set_is_preset (profile, FALSE);
+        }
+      else
+        {
+          profile = g_object_ref (parsed);
+          watch_profile (self, profile);
+        }
+
+      _pal_agent_profile_assign (profile, parsed);
+      g_hash_table_add (seen, (gpointer) pal_agent_profile_get_id (profile));
+      g_ptr_array_add (stored, profile);
+    }
+
+  /* profiles that left the key */
+  for (guint i = 0; i < self->stored->len; i++)
+    {
+      PalAgentProfile *profile = g_ptr_array_index (self->stored, i);
+
+      if (!g_ptr_array_find (stored, profile, NULL))
+        unwatch_profile (self, profile);
+    }
+
+  g_ptr_array_unref (self->stored);
+  self->stored = g_steal_pointer (&stored);
+
+  rebuild (self);
+  self->loading = FALSE;
+
+  if (had_errors || self->load_errors->len > 0)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOAD_ERRORS]);
+}
+
+static void
+settings_changed_cb (PalAgentStore *self,
+                     const char    *key,
+                     GSettings     *settings)
+{
+  g_autoptr(GVariant) value = g_settings_get_value (settings, AGENTS_KEY);
+
+  if (self->last_value != NULL && g_variant_equal (self->last_value, value))
+    return;
+
+  /* Someone else wrote the key: theirs is newer than any pending change. */
+  g_clear_handle_id (&self->save_source, g_source_remove);
+  load (self, value);
+}
+
+/* --- GObject --- */
+
+static GType
+pal_agent_store_get_item_type (GListModel *model)
+{
+  return PAL_TYPE_AGENT_PROFILE;
+}
+
+static guint
+pal_agent_store_get_n_items (GListModel *model)
+{
+  return PAL_AGENT_STORE (model)->items->len;
+}
+
+static gpointer
+pal_agent_store_get_item (GListModel *model,
+                          guint       position)
+{
+  PalAgentStore *self = PAL_AGENT_STORE (model);
+
+  if (position >= self->items->len)
+    return NULL;
+  return g_object_ref (g_ptr_array_index (self->items, position));
+}
+
+static void
+pal_agent_store_list_model_init (GListModelInterface *iface)
+{
+  iface->get_item_type = pal_agent_store_get_item_type;
+  iface->get_n_items = pal_agent_store_get_n_items;
+  iface->get_item = pal_agent_store_get_item;
+}
+
+static void
+pal_agent_store_constructed (GObject *object)
+{
+  PalAgentStore *self = PAL_AGENT_STORE (object);
+  g_autoptr(GVariant) value = NULL;
+  const char *demo;
+
+  G_OBJECT_CLASS (pal_agent_store_parent_class)->constructed (object);
+
+  g_return_if_fail (G_IS_SETTINGS (self->settings));
+
+  demo = g_getenv ("PALAVER_DEMO_AGENT");
+  if (demo == NULL || *demo == '\0')
+    demo = LIBEXECDIR "/palaver-demo-agent";
+  self->detected[SLOT_DEMO] = g_strdup (demo);
+
+  g_signal_connect_object (self->settings, "changed::" AGENTS_KEY,
+                           G_CALLBACK (settings_changed_cb), self, G_CONNECT_SWAPPED);
+  value = g_settings_get_value (self->settings, AGENTS_KEY);
+  load (self, value);
+}
+
+static void
+pal_agent_store_dispose (GObject *object)
+{
+  PalAgentStore *self = PAL_AGENT_STORE (object);
+
+  g_cancellable_cancel (self->cancellable);
+
+  if (self->save_source != 0)
+    save_now (self);
+
+  for (guint i = 0; i < self->stored->len; i++)
+    unwatch_profile (self, g_ptr_array_index (self->stored, i));
+  g_ptr_array_set_size (self->stored, 0);
+  for (guint slot = 0; slot < N_SLOTS; slot++)
+    drop_preset_item (self, slot);
+  g_ptr_array_set_size (self->items, 0);
+
+  if (self->settings != NULL)
+    g_signal_handlers_disconnect_by_func (self->settings, settings_changed_cb, self);
+  g_clear_object (&self->settings);
+  g_clear_object (&self->cancellable);
+
+  G_OBJECT_CLASS (pal_agent_store_parent_class)->dispose (object);
+}
+
+static void
+pal_agent_store_finalize (GObject *object)
+{
+  PalAgentStore *self = PAL_AGENT_STORE (object);
+
+  g_clear_pointer (&self->items, g_ptr_array_unref);
+  g_clear_pointer (&self->stored, g_ptr_array_unref);
+  g_clear_pointer (&self->skipped, g_ptr_array_unref);
+  g_clear_pointer (&self->load_errors, g_ptr_array_unref);
+  g_clear_pointer (&self->last_value, g_variant_unref);
+  for (guint slot = 0; slot < N_SLOTS; slot++)
+    g_clear_pointer (&self->detected[slot], g_free);
+
+  G_OBJECT_CLASS (pal_agent_store_parent_class)->finalize (object);
+}
+
+static void
+pal_agent_store_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  PalAgentStore *self = PAL_AGENT_STORE (object);
+
+  switch (prop_id)
+    {
+    case PROP_SETTINGS:
+      g_value_set_object (value, self->settings);
+      break;
+    case PROP_LOAD_ERRORS:
+      g_value_set_boxed (value, _pal_ptr_array_as_strv (self->load_errors));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+pal_agent_store_set_property (GObject      *object,
+                              guint         prop_id,
+                              const GValue *value,
+                              GParamSpec   *pspec)
+{
+  PalAgentStore *self = PAL_AGENT_STORE (object);
+
+  switch (prop_id)
+    {
+    case PROP_SETTINGS:
+      self->settings = g_value_dup_object (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+pal_agent_store_class_init (PalAgentStoreClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->constructed = pal_agent_store_constructed;
+  object_class->dispose = pal_agent_store_dispose;
+  object_class->finalize = pal_agent_store_finalize;
+  object_class->get_property = pal_agent_store_get_property;
+  object_class->set_property = pal_agent_store_set_property;
+
+  /* The io.github.palaverapp.Palaver settings (or a test's own). */
+  properties[PROP_SETTINGS] =
+    g_param_spec_object ("settings", NULL, NULL, G_TYPE_SETTINGS,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                         G_PARAM_STATIC_STRINGS);
+  /* Why stored entries were skipped; see pal_agent_store_get_load_errors(). */
+  properties[PROP_LOAD_ERRORS] =
+    g_param_spec_boxed ("load-errors", NULL, NULL, G_TYPE_STRV,
+                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS |
+                        G_PARAM_EXPLICIT_NOTIFY);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+pal_agent_store_init (PalAgentStore *self)
+{
+  self->cancellable = g_cancellable_new ();
+  self->items = g_ptr_array_new_with_free_func (g_object_unref);
+  self->stored = g_ptr_array_new_with_free_func (g_object_unref);
+  self->skipped = g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref);
+  self->load_errors = g_ptr_array_new_null_terminated (0, g_free, TRUE);
+}
+
+/* --- public API --- */
+
+/**
+ * pal_agent_store_new:
+ * @settings: the io.github.palaverapp.Palaver settings
+ *
+ * Reads the stored profiles at once. Call pal_agent_store_detect_async() to
+ * find the presets.
+ *
+ * Returns: (transfer full): a new store
+ */
+PalAgentStore *
+pal_agent_store_new (GSettings *settings)
+{
+  g_return_val_if_fail (G_IS_SETTINGS (settings), NULL);
+
+  return g_object_new (PAL_TYPE_AGENT_STORE, "settings", settings, NULL);
+}
+
+GSettings *
+pal_agent_store_get_settings (PalAgentStore *self)
+{
+  g_return_val_if_fail (PAL_IS_AGENT_STORE (self), NULL);
+  return self->settings;
+}
+
+/**
+ * pal_agent_store_get_load_errors:
+ * @self: a #PalAgentStore
+ *
+ * Returns: (transfer none): one translated sentence per stored entry that was
+ *   skipped the last time the key was read; empty when all were read.
+ */
+const char * const *
+pal_agent_store_get_load_errors (PalAgentStore *self)
+{
+  g_return_val_if_fail (PAL_IS_AGENT_STORE (self), NULL);
+  return _pal_ptr_array_as_strv (self->load_errors);
+}
+
+/**
+ * pal_agent_store_lookup:
+ * @self: a #PalAgentStore
+ * @id: a profile id
+ *
+ * Returns: (transfer none) (nullable): the listed profile with that id
+ */
+PalAgentProfile *
+pal_agent_store_lookup (PalAgentStore *self,
+                        const char    *id)
+{
+  g_return_val_if_fail (PAL_IS_AGENT_STORE (self), NULL);
+
+  if (id == NULL)
+    return NULL;
+  return find_in (self->items, id);
+}
+
+/**
+ * pal_agent_store_add:
+ * @self: a #PalAgentStore
+ * @profile: a new profile (see pal_agent_profile_new())
+ * @error: %PAL_ERROR_INVALID when the profile does not validate,
+ *   %PAL_ERROR_EXISTS when its id is taken (edit presets with
+ *   pal_agent_store_update())
+ *
+ * Adds @profile itself (the store takes a reference) and writes the key.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+pal_agent_store_add (PalAgentStore    *self,
+                     PalAgentProfile  *profile,
+                     GError          **error)
+{
+  const char *id;
+
+  g_return_val_if_fail (PAL_IS_AGENT_STORE (self), FALSE);
+  g_return_val_if_fail (PAL_IS_AGENT_PROFILE (profile), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!pal_agent_profile_validate (profile, error))
+    return FALSE;
+
+  id = pal_agent_profile_get_id (profile);
+  if (find_in (self->items, id) != NULL || find_in (self->stored, id) != NULL ||
+      slot_of_id (id) >= 0 || g_ptr_array_find (self->items, profile, NULL))
+    {
+      g_set_error (error, PAL_ERROR, PAL_ERROR_EXISTS,
+                   _("An agent profile with the id “%s” already exists"), id);
+      return FALSE;
+    }
+
+  _pal_agent_profile_set_is_preset (profile, FALSE);
+  g_ptr_array_add (self->stored, g_object_ref (profile));
+  watch_profile (self, profile);
+  rebuild (self);
+  save_now (self);
+  return TRUE;
+}
+
+/**
+ * pal_agent_store_update:
+ * @self: a #PalAgentStore
+ * @edited: a profile with the id of a listed one, usually from
+ *   pal_agent_profile_copy(), carrying the new settings
+ * @error: %PAL_ERROR_NOT_FOUND or %PAL_ERROR_INVALID
+ *
+ * Copies name, command, args and env of @edited into the listed profile of
+ * the same id and writes the key. A preset becomes a stored profile.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+pal_agent_store_update (PalAgentStore    *self,
+                        PalAgentProfile  *edited,
+                        GError          **error)
+{
+  PalAgentProfile *profile;
+  int slot;
+
+  g_return_val_if_fail (PAL_IS_AGENT_STORE (self), FALSE);
+  g_return_val_if_fail (PAL_IS_AGENT_PROFILE (edited), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  profile = find_in (self->items, pal_agent_profile_get_id (edited));
+  if (profile == NULL)
+    {
+      g_set_error (error, PAL_ERROR, PAL_ERROR_NOT_FOUND,
+                   _("There is no agent profile with the id “%s”"),
+                   pal_agent_profile_get_id (edited));
+      return FALSE;
+    }
+
+  if (!pal_agent_profile_validate (edited, error))
+    return FALSE;
+
+  self->loading = TRUE;
+  if (!_pal_agent_profile_assign (profile, edited))
+    {
+      self->loading = FALSE;
+      return TRUE;
+    }
+  self->loading = FALSE;
+
+  slot = slot_of_id (pal_agent_profile_get_id (profile));
+  if (slot >= 0 && self->preset_items[slot] == profile)
+    adopt_preset_item (self, slot);
+
+  save_now (self);
+  return TRUE;
+}
+
+/**
+ * pal_agent_store_remove:
+ * @self: a #PalAgentStore
+ * @id: the id of a profile the person added or edited
+ * @error: %PAL_ERROR_NOT_FOUND, or %PAL_ERROR_NOT_SUPPORTED for an unedited
+ *   preset or the demo
+ *
+ * Removes a stored profile and writes the key. Removing an edited preset
+ * restores the preset when it is detected (and always for the demo).
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+pal_agent_store_remove (PalAgentStore  *self,
+                        const char     *id,
+                        GError        **error)
+{
+  PalAgentProfile *profile;
+  guint index;
+
+  g_return_val_if_fail (PAL_IS_AGENT_STORE (self), FALSE);
+  g_return_val_if_fail (id != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  profile = find_in (self->stored, id);
+  if (profile == NULL)
+    {
+      if (find_in (self->items, id) != NULL)
+        g_set_error (error, PAL_ERROR, PAL_ERROR_NOT_SUPPORTED,
+                     _("The built-in agent profile “%s” cannot be removed"), id);
+      else
+        g_set_error (error, PAL_ERROR, PAL_ERROR_NOT_FOUND,
+                     _("There is no agent profile with the id “%s”"), id);
+      return FALSE;
+    }
+
+  g_ptr_array_find (self->stored, profile, &index);
+  unwatch_profile (self, profile);
+  g_ptr_array_remove_index (self->stored, index);
+  rebuild (self);
+  save_now (self);
+  return TRUE;
+}
+
+/**
+ * pal_agent_store_dup_default_id:
+ * @self: a #PalAgentStore
+ *
+ * The profile to preselect for a new session: the one named by the
+ * `default-agent` key when it is listed, else the first listed profile that is
+ * not the demo (detected presets come first), else the demo.
+ *
+ * Returns: (transfer full): a profile id
+ */
+char *
+pal_agent_store_dup_default_id (PalAgentStore *self)
+{
+  g_autofree char *id = NULL;
+
+  g_return_val_if_fail (PAL_IS_AGENT_STORE (self), NULL);
+
+  id = g_settings_get_string (self->settings, DEFAULT_AGENT_KEY);
+  if (*id != '\0' && find_in (self->items, id) != NULL)
+    return g_steal_pointer (&id);
+
+  for (guint i = 0; i < self->items->len; i++)
+    {
+      PalAgentProfile *profile = g_ptr_array_index (self->items, i);
+
+      if (!pal_agent_profile_get_is_demo (profile))
+        return g_strdup (pal_agent_profile_get_id (profile));
+    }
+
+  return g_strdup (PAL_AGENT_ID_DEMO);
+}
+
+/**
+ * pal_agent_store_set_default_id:
+ * @self: a #PalAgentStore
+ * @id: (nullable): a profile id, or %NULL to choose automatically
+ */
+void
+pal_agent_store_set_default_id (PalAgentStore *self,
+                                const char    *id)
+{
+  g_return_if_fail (PAL_IS_AGENT_STORE (self));
+
+  g_settings_set_string (self->settings, DEFAULT_AGENT_KEY, id != NULL ? id : "");
+}
+
+/* --- detection --- */
+
+typedef struct
+{
+  char *path;
+  char *found[N_DETECTED_SLOTS];
+} DetectData;
+
+static void
+detect_data_free (gpointer data)
+{
+  DetectData *detect = data;
+
+  g_free (detect->path);
+  for (guint i = 0; i < N_DETECTED_SLOTS; i++)
+    g_free (detect->found[i]);
+  g_free (detect);
+}
+
+/* Like g_find_program_in_path(), but on a PATH read on the main thread:
+ * getenv() is not safe while another thread may call setenv(). */
+static char *
+find_program (const char *path,
+              const char *program)
+{
+  g_auto(GStrv) dirs = g_strsplit (path, G_SEARCHPATH_SEPARATOR_S, -1);
+
+  for (guint i = 0; dirs[i] != NULL; i++)
+    {
+      g_autofree char *file = NULL;
+
+      /* an empty PATH element means the current directory: not a place
+       * to pick an agent from */
+      if (!g_path_is_absolute (dirs[i]))
+        continue;
+
+      file = g_build_filename (dirs[i], program, NULL);
+      if (g_file_test (file, G_FILE_TEST_IS_EXECUTABLE) &&
+          !g_file_test (file, G_FILE_TEST_IS_DIR))
+        return g_steal_pointer (&file);
+    }
+
+  return NULL;
+}
+
+static void
+detect_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  DetectData *detect = task_data;
+
+  for (guint slot = 0; slot < N_DETECTED_SLOTS; slot++)
+    {
+      if (g_task_return_error_if_cancelled (task))
+        return;
+
+      for (guint i = 0; presets[slot].programs[i] != NULL && detect->found[slot] == NULL; i++)
+        detect->found[slot] = find_program (detect->path, presets[slot].programs[i]);
+    }
+
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+detect_done_cb (GObject      *source_object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  PalAgentStore *self = PAL_AGENT_STORE (source_object);
+  g_autoptr(GTask) task = user_data;
+  DetectData *detect = g_task_get_task_data (G_TASK (result));
+  GError *error = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error) ||
+      g_cancellable_set_error_if_cancelled (self->cancellable, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  for (guint slot = 0; slot < N_DETECTED_SLOTS; slot++)
+    {
+      if (detect->found[slot] != NULL)
+        g_debug ("Found the %s agent at %s", presets[slot].id, detect->found[slot]);
+      g_free (self->detected[slot]);
+      self->detected[slot] = g_steal_pointer (&detect->found[slot]);
+    }
+
+  rebuild (self);
+  g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * pal_agent_store_detect_async:
+ * @self: a #PalAgentStore
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when done
+ * @user_data: data for @callback
+ *
+ * Looks for the preset agents' programs in `PATH` (read now) in a worker
+ * thread, then lists the presets found and drops those no longer found
+ * (stored profiles stay). Safe to call again, e.g. after an install.
+ */
+void
+pal_agent_store_detect_async (PalAgentStore       *self,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GTask) worker = NULL;
+  DetectData *detect;
+  const char *path;
+
+  g_return_if_fail (PAL_IS_AGENT_STORE (self));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, pal_agent_store_detect_async);
+
+  path = g_getenv ("PATH");
+  detect = g_new0 (DetectData, 1);
+  detect->path = g_strdup (path != NULL ? path : "/usr/local/bin:/usr/bin:/bin");
+
+  worker = g_task_new (self, cancellable, detect_done_cb, g_steal_pointer (&task));
+  g_task_set_source_tag (worker, pal_agent_store_detect_async);
+  g_task_set_task_data (worker, detect, detect_data_free);
+  g_task_run_in_thread (worker, detect_thread);
+}
+
+/**
+ * pal_agent_store_detect_finish:
+ * @self: a #PalAgentStore
+ * @result: the result
+ * @error: only %G_IO_ERROR_CANCELLED
+ *
+ * Returns: %TRUE when the presets were updated
+ */
+gboolean
+pal_agent_store_detect_finish (PalAgentStore  *self,
+                               GAsyncResult   *result,
+                               GError        **error)
+{
+  g_return_val_if_fail (PAL_IS_AGENT_STORE (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == pal_agent_store_detect_async,
+                        FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}

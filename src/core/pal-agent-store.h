@@ -1,0 +1,54 @@
+/* pal-agent-store.h: the agent profiles: presets, the demo and the person's own
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+#include "pal-agent-profile.h"
+
+G_BEGIN_DECLS
+
+/* Ids of the built-in profiles. */
+#define PAL_AGENT_ID_CLAUDE "claude-agent"
+#define PAL_AGENT_ID_CODEX  "codex"
+#define PAL_AGENT_ID_GEMINI "gemini"
+#define PAL_AGENT_ID_DEMO   "demo"
+
+#define PAL_TYPE_AGENT_STORE (pal_agent_store_get_type ())
+
+G_DECLARE_FINAL_TYPE (PalAgentStore, pal_agent_store, PAL, AGENT_STORE, GObject)
+
+PalAgentStore      *pal_agent_store_new             (GSettings           *settings);
+
+GSettings          *pal_agent_store_get_settings    (PalAgentStore       *self);
+/* Why stored entries were skipped, one translated sentence each. Never NULL. */
+const char * const *pal_agent_store_get_load_errors (PalAgentStore       *self);
+
+PalAgentProfile    *pal_agent_store_lookup          (PalAgentStore       *self,
+                                                     const char          *id);
+gboolean            pal_agent_store_add             (PalAgentStore       *self,
+                                                     PalAgentProfile     *profile,
+                                                     GError             **error);
+gboolean            pal_agent_store_update          (PalAgentStore       *self,
+                                                     PalAgentProfile     *edited,
+                                                     GError             **error);
+gboolean            pal_agent_store_remove          (PalAgentStore       *self,
+                                                     const char          *id,
+                                                     GError             **error);
+
+char               *pal_agent_store_dup_default_id  (PalAgentStore       *self);
+void                pal_agent_store_set_default_id  (PalAgentStore       *self,
+                                                     const char          *id);
+
+void                pal_agent_store_detect_async    (PalAgentStore       *self,
+                                                     GCancellable        *cancellable,
+                                                     GAsyncReadyCallback  callback,
+                                                     gpointer             user_data);
+gboolean            pal_agent_store_detect_finish   (PalAgentStore       *self,
+                                                     GAsyncResult        *result,
+                                                     GError             **error);
+
+G_END_DECLS
