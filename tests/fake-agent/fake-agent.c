@@ -37,6 +37,7 @@
 #define OUT_BUFFER_SIZE    (64 * 1024)
 #define BATCH_FLUSH_SIZE   (1024 * 1024)
 #define MAX_REPEAT_BYTES   ((gint64) 1 << 31)
+#define MAX_NESTING        512
 
 typedef struct _Agent Agent;
 typedef struct _Script Script;
@@ -1294,6 +1295,39 @@ handle_message (Agent      *a,
   handle_call (a, json_node_get_string (method), id, params);
 }
 
+/* json-glib parses recursively: refuse absurd nesting before it can
+ * exhaust the stack. Brackets inside strings do not count. */
+static gboolean
+nesting_ok (const char *text,
+            gsize       len)
+{
+  gboolean in_string = FALSE;
+  guint depth = 0;
+
+  for (gsize i = 0; i < len; i++)
+    {
+      char c = text[i];
+
+      if (in_string)
+        {
+          if (c == '\\')
+            i++;
+          else if (c == '"')
+            in_string = FALSE;
+        }
+      else if (c == '"')
+        in_string = TRUE;
+      else if (c == '[' || c == '{')
+        {
+          if (++depth > MAX_NESTING)
+            return FALSE;
+        }
+      else if ((c == ']' || c == '}') && depth > 0)
+        depth--;
+    }
+  return TRUE;
+}
+
 static void
 handle_line (Agent      *a,
              const char *line,
@@ -1317,7 +1351,8 @@ handle_line (Agent      *a,
     return;
 
   parser = json_parser_new ();
-  if (!json_parser_load_from_data (parser, line, (gssize) len, &error))
+  if (!nesting_ok (line, len)
+      || !json_parser_load_from_data (parser, line, (gssize) len, &error))
     {
       send_error (a, NULL, -32700, "Parse error", NULL);
       return;
@@ -1817,10 +1852,19 @@ load_scenario (Agent       *a,
   static const char *keys[] = { "description", "ignore_eof", "ignore_sigterm", "string_ids",
                                 "on_start", "handlers", "unknown", NULL };
   g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *text = NULL;
+  gsize len;
   JsonObject *scenario;
   JsonNode *node;
 
-  if (!json_parser_load_from_file (parser, path, error))
+  if (!g_file_get_contents (path, &text, &len, error))
+    return FALSE;
+  if (!nesting_ok (text, len))
+    {
+      g_set_error (error, SCENARIO_ERROR, 0, "nested too deeply");
+      return FALSE;
+    }
+  if (!json_parser_load_from_data (parser, text, (gssize) len, error))
     return FALSE;
 
   node = json_parser_get_root (parser);
