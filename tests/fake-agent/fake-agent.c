@@ -1213,12 +1213,8 @@ handle_response (Agent      *a,
     }
 
   g_hash_table_remove (a->pending, key);
-  g_clear_pointer (&s->request_key, g_free);
   step = g_steal_pointer (&s->request_step);
-
-  /* check_response() needs the key for its message */
-  s->request_key = g_steal_pointer (&key);
-  check_response (s, step, message);
+  check_response (s, step, message);  /* uses s->request_key in its message */
   g_clear_pointer (&s->request_key, g_free);
 
   script_run (s);
