@@ -12,12 +12,69 @@
 
 G_BEGIN_DECLS
 
+/*
+ * AcpConnection: a JSON-RPC 2.0 peer over a GIOStream (both directions:
+ * requests, notifications and responses are sent and received).
+ *
+ * Threading: everything happens on the thread-default main context of the
+ * thread that created the connection; call every function from there.
+ * acp_connection_new() does not read: connect to the signals, then call
+ * acp_connection_start().
+ *
+ * Framing: one message per line, '\n'-terminated ("\r\n" is tolerated, empty
+ * lines are skipped, a last line without newline at the end of the stream
+ * still counts). Lines of any length are accepted up to "max-line-length"
+ * (default ACP_CONNECTION_DEFAULT_MAX_LINE_LENGTH, counted without the
+ * newline); a longer line is skipped without being buffered and reported with
+ * "message-error" (ACP_ERROR_LINE_TOO_LONG), and reading goes on. Lines over
+ * about 1 MiB are parsed in a worker thread so the main loop keeps running;
+ * messages are still dispatched strictly in the order they arrived.
+ *
+ * Bad input never closes the connection: a line that is not JSON is answered
+ * with -32700 (id null); a JSON value that is not an object, a batch (array),
+ * or an object that is neither a request, a notification nor a response is
+ * answered with -32600 (with its id when valid, else null). A malformed
+ * message that cannot be answered (a response to no pending call) is reported
+ * with "message-error".
+ *
+ * Signals:
+ *   "request" (AcpIncomingRequest *request) → gboolean, detailed by method
+ *     ("request::fs/read_text_file"). A handler that takes the request returns
+ *     TRUE and keeps a reference until it replies (possibly much later). When
+ *     no handler returns TRUE (and none replied), -32601 "Method not found"
+ *     with data {"method": name} is sent. Dropping the last reference of an
+ *     unanswered request sends -32603. Replies echo the id exactly as received.
+ *   "notification" (const char *method, JsonNode *params nullable), detailed by
+ *     method ("notification::session/update"; '/' is fine in a detail).
+ *     Unknown notifications are ignored: nothing is sent.
+ *   "message-error" (const GError *error): a malformed message that could not
+ *     be answered.
+ *   "closed" (const GError *reason nullable): emitted exactly once, on end of
+ *     stream (reason NULL), a read or write error, or acp_connection_close().
+ * Properties: "stream" (construct-only), "max-line-length", "closed" (read-only).
+ *
+ * Closing: every pending call fails with ACP_ERROR_CLOSED ("The connection to
+ * the agent was closed", plus the reason's message), pending incoming
+ * requests' cancellables are cancelled and their later replies dropped,
+ * queued messages not yet written are dropped, and the stream is closed
+ * asynchronously. Afterwards calls, notifications and flushes fail at once
+ * with ACP_ERROR_CLOSED and write nothing.
+ */
+
 /* The default cap on the length of one incoming line (a message). */
 #define ACP_CONNECTION_DEFAULT_MAX_LINE_LENGTH ((gsize) 64 * 1024 * 1024)
 
 #define ACP_TYPE_INCOMING_REQUEST (acp_incoming_request_get_type ())
 
 G_DECLARE_FINAL_TYPE (AcpIncomingRequest, acp_incoming_request, ACP, INCOMING_REQUEST, GObject)
+
+/* A request of the peer. get_id: the id as received (integer, string or null
+ * node). get_params: the params (object or array) or NULL. get_cancellable:
+ * cancelled when the connection closes or the peer sends $/cancel_request for
+ * this id. reply: @result is transfer none, NULL sends null. reply_error: a
+ * remote or JSON-RPC-range ACP_ERROR keeps code and data, G_IO_ERROR_CANCELLED
+ * becomes -32800, anything else -32603. Replying twice is a programmer error;
+ * replying after the connection closed is silently dropped. */
 
 const char *acp_incoming_request_get_method      (AcpIncomingRequest *self);
 JsonNode   *acp_incoming_request_get_id          (AcpIncomingRequest *self);
@@ -37,6 +94,16 @@ void        acp_incoming_request_reply_error_literal (AcpIncomingRequest *self,
 
 G_DECLARE_FINAL_TYPE (AcpConnection, acp_connection, ACP, CONNECTION, GObject)
 
+/* call_async: @params is transfer none (NULL: no params); ids are integers
+ * from 1. call_finish returns the result (transfer full; a null node for
+ * null); a JSON-RPC error is a remote ACP_ERROR (acp_error_is_remote(),
+ * acp_error_get_data()); a wrong response shape is ACP_ERROR_INVALID_MESSAGE.
+ * Cancelling fails the call with G_IO_ERROR_CANCELLED at once, sends
+ * $/cancel_request {"requestId": id} and ignores a late response.
+ * notify: queues a notification; FALSE with ACP_ERROR_CLOSED once closed.
+ * flush_async: completes when every message queued so far is written.
+ * Messages are written in the order they were queued; a write error closes
+ * the connection. */
 AcpConnection *acp_connection_new                 (GIOStream          *stream);
 GIOStream     *acp_connection_get_stream          (AcpConnection      *self);
 gsize          acp_connection_get_max_line_length (AcpConnection      *self);

@@ -1,0 +1,2079 @@
+/* acp-connection.c: a JSON-RPC 2.0 peer over a GIOStream
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/* How it works
+ *
+ * Reading. One g_input_stream_read_bytes_async() of READ_CHUNK_SIZE is in
+ * flight at a time. The chunk it returns is scanned for newlines; a line that
+ * lies wholly inside one chunk is handed on as a zero-copy slice of it, a line
+ * that spans chunks is appended to a GByteArray (amortised doubling, so the
+ * cost is linear in its length) which is then turned into a GBytes without a
+ * copy. A line longer than the cap is not buffered: its bytes are skipped up to
+ * the next newline and "message-error" is emitted once.
+ *
+ * Parsing. Lines shorter than THREAD_PARSE_THRESHOLD are parsed on the spot.
+ * Longer ones are parsed in a worker thread; while that runs the connection
+ * neither reads nor dispatches, so messages are always dispatched in the order
+ * they arrived and the pipe gives the peer back-pressure, and the main loop
+ * stays free for everything else.
+ *
+ * Writing. Every message is serialised to one line and queued; one
+ * g_output_stream_write_all_async() is in flight at a time.
+ *
+ * Lifetime. The read and write callbacks do not keep the connection alive:
+ * they hold an IoLink, a small shared record whose pointer to the connection is
+ * cleared in dispose, and which closes the stream once no operation on it is
+ * left in flight (a GIOStream cannot be closed with a read pending on it).
+ * Outgoing calls and flushes are GTasks and keep the connection alive until
+ * they complete.
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "acp-connection.h"
+#include "acp-connection-private.h"
+
+#define READ_CHUNK_SIZE          ((gsize) 64 * 1024)
+#define THREAD_PARSE_THRESHOLD   ((gsize) 1024 * 1024)
+#define MAX_NESTING_DEPTH        512
+#define MAX_ID_DESCRIPTION       64
+
+/* ------------------------------------------------------------------------ */
+/* IoLink: what the in-flight I/O callbacks share with the connection        */
+
+typedef struct
+{
+  grefcount      ref_count;
+  AcpConnection *connection;      /* not owned; NULL once disposed */
+  GIOStream     *stream;          /* owned */
+  guint          n_in_flight;     /* reads and writes not yet called back */
+  guint          close_requested : 1;
+  guint          close_started : 1;
+} IoLink;
+
+static IoLink *
+io_link_new (AcpConnection *connection,
+             GIOStream     *stream)
+{
+  IoLink *link = g_new0 (IoLink, 1);
+
+  g_ref_count_init (&link->ref_count);
+  link->connection = connection;
+  link->stream = g_object_ref (stream);
+
+  return link;
+}
+
+static IoLink *
+io_link_ref (IoLink *link)
+{
+  g_ref_count_inc (&link->ref_count);
+  return link;
+}
+
+static void
+io_link_unref (IoLink *link)
+{
+  if (g_ref_count_dec (&link->ref_count))
+    {
+      g_clear_object (&link->stream);
+      g_free (link);
+    }
+}
+
+static void
+stream_close_cb (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!g_io_stream_close_finish (G_IO_STREAM (source), result, &error))
+    g_debug ("Closing the stream failed: %s", error->message);
+}
+
+/* Closes the stream once closing was asked for and nothing is in flight. */
+static void
+io_link_maybe_close (IoLink *link)
+{
+  if (!link->close_requested || link->close_started || link->n_in_flight > 0)
+    return;
+
+  link->close_started = TRUE;
+  g_io_stream_close_async (link->stream, G_PRIORITY_DEFAULT, NULL, stream_close_cb, NULL);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Types                                                                     */
+
+struct _AcpIncomingRequest
+{
+  GObject        parent_instance;
+
+  AcpConnection *connection;   /* not owned; NULL once answered or closed */
+  char          *method;
+  JsonNode      *id;
+  JsonNode      *params;       /* nullable */
+  GCancellable  *cancellable;
+  gboolean       answered;
+};
+
+G_DEFINE_FINAL_TYPE (AcpIncomingRequest, acp_incoming_request, G_TYPE_OBJECT)
+
+typedef struct
+{
+  gint64   id;              /* the key in AcpConnection.pending */
+  char    *method;
+  GTask   *task;
+  GSource *cancel_source;   /* nullable */
+} PendingCall;
+
+typedef struct
+{
+  guint64  target;          /* complete once this many messages are written */
+  GTask   *task;
+  GSource *cancel_source;   /* nullable */
+} FlushWaiter;
+
+typedef struct
+{
+  IoLink *link;
+  GBytes *bytes;
+} WriteOp;
+
+typedef struct
+{
+  GBytes *line;
+  gsize   length;
+} ParseJob;
+
+struct _AcpConnection
+{
+  GObject       parent_instance;
+
+  GIOStream    *stream;
+  IoLink       *link;
+  GMainContext *context;
+  GCancellable *cancellable;     /* cancels reads and writes on close */
+  gsize         max_line_length;
+
+  /* reading */
+  GBytes       *chunk;           /* the last chunk read, being scanned */
+  gsize         chunk_offset;
+  GByteArray   *line;            /* the start of a line spanning chunks */
+
+  /* writing */
+  GQueue        write_queue;     /* GBytes, each one line */
+  GQueue        flush_waiters;   /* FlushWaiter, in target order */
+  guint64       n_queued;
+  guint64       n_written;
+
+  /* requests */
+  gint64        next_id;
+  GHashTable   *pending;         /* gint64 id → PendingCall */
+  GHashTable   *cancelled_ids;   /* gint64 ids whose late response is ignored */
+  GHashTable   *incoming;        /* set of unanswered AcpIncomingRequest, not owned */
+
+  guint         started : 1;
+  guint         reading : 1;     /* a read is in flight */
+  guint         parsing : 1;     /* a worker thread parses a line */
+  guint         writing : 1;     /* a write is in flight */
+  guint         discarding : 1;  /* skipping the rest of an overlong line */
+  guint         eof : 1;
+  guint         closed : 1;
+};
+
+G_DEFINE_FINAL_TYPE (AcpConnection, acp_connection, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_STREAM,
+  PROP_MAX_LINE_LENGTH,
+  PROP_CLOSED,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+enum {
+  SIGNAL_REQUEST,
+  SIGNAL_NOTIFICATION,
+  SIGNAL_MESSAGE_ERROR,
+  SIGNAL_CLOSED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static void queue_object         (AcpConnection *self,
+                                  JsonObject    *message);
+static void close_internal       (AcpConnection *self,
+                                  const GError  *reason,
+                                  gboolean       emit);
+static void pump                 (AcpConnection *self);
+
+/* ------------------------------------------------------------------------ */
+/* Message helpers                                                           */
+
+static JsonObject *
+new_message (void)
+{
+  JsonObject *message = json_object_new ();
+
+  json_object_set_string_member (message, "jsonrpc", "2.0");
+  return message;
+}
+
+static JsonNode *
+new_error_node (int         code,
+                const char *text,
+                JsonNode   *data)
+{
+  JsonObject *object = json_object_new ();
+  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+
+  json_object_set_int_member (object, "code", code);
+  json_object_set_string_member (object, "message", text);
+  if (data != NULL)
+    json_object_set_member (object, "data", data);
+  json_node_take_object (node, object);
+
+  return node;
+}
+
+/* Sends an error response. @id: (nullable): the request id, NULL for null.
+ * @error_node: (transfer full): the error object. */
+static void
+send_error_response (AcpConnection *self,
+                     JsonNode      *id,
+                     JsonNode      *error_node)
+{
+  JsonObject *message = new_message ();
+
+  if (id != NULL)
+    json_object_set_member (message, "id", json_node_copy (id));
+  else
+    json_object_set_null_member (message, "id");
+  json_object_set_member (message, "error", error_node);
+  queue_object (self, message);
+}
+
+static gboolean
+node_holds_type (JsonNode *node,
+                 GType     type)
+{
+  return node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == type;
+}
+
+/* A valid JSON-RPC request id: an integer, a string or null. */
+static gboolean
+id_is_valid (JsonNode *id)
+{
+  return id != NULL &&
+         (JSON_NODE_HOLDS_NULL (id) ||
+          node_holds_type (id, G_TYPE_INT64) ||
+          node_holds_type (id, G_TYPE_STRING));
+}
+
+/* A short printable form of an id from the peer, for error messages. */
+static char *
+describe_id (JsonNode *id)
+{
+  if (node_holds_type (id, G_TYPE_INT64))
+    return g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (id));
+
+  if (node_holds_type (id, G_TYPE_STRING))
+    {
+      const char *str = json_node_get_string (id);
+
+      if (strlen (str) > MAX_ID_DESCRIPTION)
+        {
+          const char *end = g_utf8_find_prev_char (str, str + MAX_ID_DESCRIPTION);
+
+          return g_strdup_printf ("\"%.*s…\"", (int) (end - str), str);
+        }
+      return g_strdup_printf ("\"%s\"", str);
+    }
+
+  return g_strdup ("null");
+}
+
+/* Our ids are positive integers; accept their string form too. */
+static gboolean
+lookup_id (JsonNode *id,
+           gint64   *out_id)
+{
+  if (node_holds_type (id, G_TYPE_INT64))
+    {
+      *out_id = json_node_get_int (id);
+      return TRUE;
+    }
+
+  if (node_holds_type (id, G_TYPE_STRING))
+    {
+      guint64 value;
+
+      if (g_ascii_string_to_unsigned (json_node_get_string (id), 10, 1, G_MAXINT64, &value, NULL))
+        {
+          *out_id = (gint64) value;
+          return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
+static JsonNode *
+get_member_or_null (JsonObject *object,
+                    const char *name)
+{
+  return json_object_has_member (object, name) ? json_object_get_member (object, name) : NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* AcpIncomingRequest                                                        */
+
+static void
+incoming_request_send (AcpIncomingRequest *self,
+                       const char         *member,
+                       JsonNode           *value)
+{
+  AcpConnection *connection = self->connection;
+  JsonObject *message;
+
+  g_assert (!self->answered);
+
+  self->answered = TRUE;
+
+  if (connection == NULL)
+    {
+      g_debug ("Dropping the reply to “%s”: the connection is closed", self->method);
+      json_node_unref (value);
+      return;
+    }
+
+  g_hash_table_remove (connection->incoming, self);
+  self->connection = NULL;
+
+  message = new_message ();
+  json_object_set_member (message, "id", json_node_copy (self->id));
+  json_object_set_member (message, member, value);
+  queue_object (connection, message);
+}
+
+static void
+acp_incoming_request_dispose (GObject *object)
+{
+  AcpIncomingRequest *self = ACP_INCOMING_REQUEST (object);
+
+  if (!self->answered && self->connection != NULL)
+    {
+      g_debug ("The request “%s” was dropped without an answer", self->method);
+      incoming_request_send (self, "error",
+                             new_error_node (ACP_ERROR_INTERNAL_ERROR,
+                                             "The client dropped the request without answering",
+                                             NULL));
+    }
+
+  G_OBJECT_CLASS (acp_incoming_request_parent_class)->dispose (object);
+}
+
+static void
+acp_incoming_request_finalize (GObject *object)
+{
+  AcpIncomingRequest *self = ACP_INCOMING_REQUEST (object);
+
+  g_clear_pointer (&self->method, g_free);
+  g_clear_pointer (&self->id, json_node_unref);
+  g_clear_pointer (&self->params, json_node_unref);
+  g_clear_object (&self->cancellable);
+
+  G_OBJECT_CLASS (acp_incoming_request_parent_class)->finalize (object);
+}
+
+static void
+acp_incoming_request_class_init (AcpIncomingRequestClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = acp_incoming_request_dispose;
+  object_class->finalize = acp_incoming_request_finalize;
+}
+
+static void
+acp_incoming_request_init (AcpIncomingRequest *self)
+{
+  self->cancellable = g_cancellable_new ();
+}
+
+static AcpIncomingRequest *
+acp_incoming_request_new (AcpConnection *connection,
+                          const char    *method,
+                          JsonNode      *id,
+                          JsonNode      *params)
+{
+  AcpIncomingRequest *self = g_object_new (ACP_TYPE_INCOMING_REQUEST, NULL);
+
+  self->connection = connection;
+  self->method = g_strdup (method);
+  self->id = json_node_copy (id);
+  self->params = params != NULL ? json_node_copy (params) : NULL;
+
+  return self;
+}
+
+/**
+ * acp_incoming_request_get_method:
+ * @self: a #AcpIncomingRequest
+ *
+ * Returns: the method the peer called
+ */
+const char *
+acp_incoming_request_get_method (AcpIncomingRequest *self)
+{
+  g_return_val_if_fail (ACP_IS_INCOMING_REQUEST (self), NULL);
+
+  return self->method;
+}
+
+/**
+ * acp_incoming_request_get_id:
+ * @self: a #AcpIncomingRequest
+ *
+ * Returns: (transfer none): the id exactly as the peer sent it: an integer, a
+ *   string or a null node
+ */
+JsonNode *
+acp_incoming_request_get_id (AcpIncomingRequest *self)
+{
+  g_return_val_if_fail (ACP_IS_INCOMING_REQUEST (self), NULL);
+
+  return self->id;
+}
+
+/**
+ * acp_incoming_request_get_params:
+ * @self: a #AcpIncomingRequest
+ *
+ * Returns: (transfer none) (nullable): the params (an object or an array), or
+ *   %NULL when the peer sent none or null
+ */
+JsonNode *
+acp_incoming_request_get_params (AcpIncomingRequest *self)
+{
+  g_return_val_if_fail (ACP_IS_INCOMING_REQUEST (self), NULL);
+
+  return self->params;
+}
+
+/**
+ * acp_incoming_request_get_params_object:
+ * @self: a #AcpIncomingRequest
+ *
+ * Returns: (transfer none) (nullable): the params when they are an object
+ */
+JsonObject *
+acp_incoming_request_get_params_object (AcpIncomingRequest *self)
+{
+  g_return_val_if_fail (ACP_IS_INCOMING_REQUEST (self), NULL);
+
+  if (self->params == NULL || !JSON_NODE_HOLDS_OBJECT (self->params))
+    return NULL;
+
+  return json_node_get_object (self->params);
+}
+
+/**
+ * acp_incoming_request_get_answered:
+ * @self: a #AcpIncomingRequest
+ *
+ * Returns: whether a reply was given (or the request was dropped)
+ */
+gboolean
+acp_incoming_request_get_answered (AcpIncomingRequest *self)
+{
+  g_return_val_if_fail (ACP_IS_INCOMING_REQUEST (self), FALSE);
+
+  return self->answered;
+}
+
+/**
+ * acp_incoming_request_get_cancellable:
+ * @self: a #AcpIncomingRequest
+ *
+ * The cancellable is cancelled when the connection closes before the request
+ * is answered, and when the peer sends `$/cancel_request` for it. A handler
+ * should then answer soon (a cancelled request may be answered with an error
+ * built from %G_IO_ERROR_CANCELLED, which is sent as -32800).
+ *
+ * Returns: (transfer none): the request's cancellable
+ */
+GCancellable *
+acp_incoming_request_get_cancellable (AcpIncomingRequest *self)
+{
+  g_return_val_if_fail (ACP_IS_INCOMING_REQUEST (self), NULL);
+
+  return self->cancellable;
+}
+
+/**
+ * acp_incoming_request_reply:
+ * @self: a #AcpIncomingRequest
+ * @result: (transfer none) (nullable): the result; %NULL sends `null`
+ *
+ * Answers the request with a result. Must be called once at most. When the
+ * connection is closed already, the reply is dropped silently.
+ */
+void
+acp_incoming_request_reply (AcpIncomingRequest *self,
+                            JsonNode           *result)
+{
+  g_return_if_fail (ACP_IS_INCOMING_REQUEST (self));
+  g_return_if_fail (!self->answered);
+
+  incoming_request_send (self, "result",
+                         result != NULL ? json_node_copy (result) : json_node_new (JSON_NODE_NULL));
+}
+
+/**
+ * acp_incoming_request_reply_error:
+ * @self: a #AcpIncomingRequest
+ * @error: the error to send
+ *
+ * Answers the request with an error. %ACP_ERROR codes in the JSON-RPC range
+ * and remote errors keep their code and data, %G_IO_ERROR_CANCELLED becomes
+ * -32800 (request cancelled) and anything else -32603 (internal error).
+ * Must be called once at most.
+ */
+void
+acp_incoming_request_reply_error (AcpIncomingRequest *self,
+                                  const GError       *error)
+{
+  JsonNode *node;
+
+  g_return_if_fail (ACP_IS_INCOMING_REQUEST (self));
+  g_return_if_fail (error != NULL);
+  g_return_if_fail (!self->answered);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    node = new_error_node (ACP_ERROR_REQUEST_CANCELLED, error->message, NULL);
+  else
+    node = acp_error_to_json (error);
+
+  incoming_request_send (self, "error", node);
+}
+
+/**
+ * acp_incoming_request_reply_error_literal:
+ * @self: a #AcpIncomingRequest
+ * @code: a JSON-RPC error code
+ * @message: the error message
+ *
+ * Answers the request with an error object of @code and @message.
+ * Must be called once at most.
+ */
+void
+acp_incoming_request_reply_error_literal (AcpIncomingRequest *self,
+                                          int                 code,
+                                          const char         *message)
+{
+  g_return_if_fail (ACP_IS_INCOMING_REQUEST (self));
+  g_return_if_fail (message != NULL);
+  g_return_if_fail (!self->answered);
+
+  incoming_request_send (self, "error", new_error_node (code, message, NULL));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Pending calls and flushes                                                 */
+
+static void
+pending_call_free (PendingCall *call)
+{
+  if (call->cancel_source != NULL)
+    {
+      g_source_destroy (call->cancel_source);
+      g_clear_pointer (&call->cancel_source, g_source_unref);
+    }
+  g_clear_object (&call->task);
+  g_free (call->method);
+  g_free (call);
+}
+
+static void
+flush_waiter_free (FlushWaiter *waiter)
+{
+  if (waiter->cancel_source != NULL)
+    {
+      g_source_destroy (waiter->cancel_source);
+      g_clear_pointer (&waiter->cancel_source, g_source_unref);
+    }
+  g_clear_object (&waiter->task);
+  g_free (waiter);
+}
+
+static gboolean
+call_cancelled_cb (GCancellable *cancellable,
+                   gpointer      user_data)
+{
+  PendingCall *call = user_data;
+  g_autoptr(GTask) task = g_steal_pointer (&call->task);
+  AcpConnection *self = g_task_get_source_object (task);
+  gint64 id = call->id;
+  JsonObject *message;
+  JsonObject *params;
+
+  g_hash_table_steal (self->pending, &call->id);
+  pending_call_free (call);
+
+  g_debug ("Call %" G_GINT64_FORMAT " cancelled", id);
+  g_hash_table_add (self->cancelled_ids, g_memdup2 (&id, sizeof id));
+
+  params = json_object_new ();
+  json_object_set_int_member (params, "requestId", id);
+  message = new_message ();
+  json_object_set_string_member (message, "method", "$/cancel_request");
+  json_object_set_object_member (message, "params", params);
+  queue_object (self, message);
+
+  g_task_return_error_if_cancelled (task);
+
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+flush_cancelled_cb (GCancellable *cancellable,
+                    gpointer      user_data)
+{
+  FlushWaiter *waiter = user_data;
+  g_autoptr(GTask) task = g_steal_pointer (&waiter->task);
+  AcpConnection *self = g_task_get_source_object (task);
+
+  g_queue_remove (&self->flush_waiters, waiter);
+  flush_waiter_free (waiter);
+  g_task_return_error_if_cancelled (task);
+
+  return G_SOURCE_REMOVE;
+}
+
+static GSource *
+attach_cancel_source (AcpConnection          *self,
+                      GCancellable           *cancellable,
+                      GCancellableSourceFunc  func,
+                      gpointer                data)
+{
+  GSource *source;
+
+  if (cancellable == NULL)
+    return NULL;
+
+  source = g_cancellable_source_new (cancellable);
+  g_source_set_callback (source, (GSourceFunc) func, data, NULL);
+  g_source_set_static_name (source, "[acp] connection cancel");
+  g_source_attach (source, self->context);
+
+  return source;
+}
+
+static void
+complete_flushes (AcpConnection *self)
+{
+  FlushWaiter *waiter;
+
+  while ((waiter = g_queue_peek_head (&self->flush_waiters)) != NULL &&
+         waiter->target <= self->n_written)
+    {
+      g_autoptr(GTask) task = g_steal_pointer (&waiter->task);
+
+      g_queue_pop_head (&self->flush_waiters);
+      flush_waiter_free (waiter);
+      g_task_return_boolean (task, TRUE);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Writing                                                                   */
+
+static void
+write_op_free (WriteOp *op)
+{
+  io_link_unref (op->link);
+  g_bytes_unref (op->bytes);
+  g_free (op);
+}
+
+static void write_next (AcpConnection *self);
+
+static void
+write_cb (GObject      *source,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  WriteOp *op = user_data;
+  IoLink *link = op->link;
+  AcpConnection *self = link->connection;
+  g_autoptr(GError) error = NULL;
+  gboolean ok;
+
+  ok = g_output_stream_write_all_finish (G_OUTPUT_STREAM (source), result, NULL, &error);
+  link->n_in_flight--;
+
+  if (self == NULL || self->closed)
+    {
+      io_link_maybe_close (link);
+      write_op_free (op);
+      return;
+    }
+
+  write_op_free (op);
+  self->writing = FALSE;
+
+  g_object_ref (self);
+
+  if (!ok)
+    {
+      g_debug ("Writing failed: %s", error->message);
+      close_internal (self, error, TRUE);
+    }
+  else
+    {
+      self->n_written++;
+      complete_flushes (self);
+      write_next (self);
+    }
+
+  g_object_unref (self);
+}
+
+static void
+write_next (AcpConnection *self)
+{
+  WriteOp *op;
+  const guint8 *data;
+  gsize size;
+
+  if (self->writing || self->closed || g_queue_is_empty (&self->write_queue))
+    return;
+
+  op = g_new0 (WriteOp, 1);
+  op->link = io_link_ref (self->link);
+  op->bytes = g_queue_pop_head (&self->write_queue);
+  data = g_bytes_get_data (op->bytes, &size);
+
+  self->writing = TRUE;
+  self->link->n_in_flight++;
+  g_output_stream_write_all_async (g_io_stream_get_output_stream (self->stream),
+                                   data, size, G_PRIORITY_DEFAULT, self->cancellable,
+                                   write_cb, op);
+}
+
+/* Serialises @message (transfer full) onto one line and queues it. */
+static void
+queue_object (AcpConnection *self,
+              JsonObject    *message)
+{
+  g_autoptr(JsonGenerator) generator = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  GString *line;
+
+  if (self->closed)
+    {
+      json_object_unref (message);
+      return;
+    }
+
+  node = json_node_new (JSON_NODE_OBJECT);
+  json_node_take_object (node, message);
+
+  generator = json_generator_new ();
+  json_generator_set_pretty (generator, FALSE);
+  json_generator_set_root (generator, node);
+
+  line = g_string_sized_new (256);
+  json_generator_to_gstring (generator, line);
+  g_string_append_c (line, '\n');
+
+  g_queue_push_tail (&self->write_queue, g_string_free_to_bytes (line));
+  self->n_queued++;
+
+  write_next (self);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Dispatching                                                               */
+
+static void emit_message_error (AcpConnection *self,
+                                int            code,
+                                const char    *format,
+                                ...) G_GNUC_PRINTF (3, 4);
+
+static void
+emit_message_error (AcpConnection *self,
+                    int            code,
+                    const char    *format,
+                    ...)
+{
+  g_autoptr(GError) error = NULL;
+  va_list args;
+
+  va_start (args, format);
+  error = g_error_new_valist (ACP_ERROR, code, format, args);
+  va_end (args);
+
+  g_debug ("%s", error->message);
+  g_signal_emit (self, signals[SIGNAL_MESSAGE_ERROR], 0, error);
+}
+
+static void
+reply_invalid_request (AcpConnection *self,
+                       JsonNode      *id,
+                       const char    *why)
+{
+  g_debug ("Invalid request: %s", why);
+  send_error_response (self, id,
+                       new_error_node (ACP_ERROR_INVALID_REQUEST, "Invalid Request",
+                                       json_node_init_string (json_node_alloc (), why)));
+}
+
+static void
+cancel_incoming (AcpConnection *self,
+                 JsonNode      *params)
+{
+  g_autoptr(AcpIncomingRequest) found = NULL;
+  JsonNode *request_id;
+  GHashTableIter iter;
+  gpointer key;
+
+  if (params == NULL || !JSON_NODE_HOLDS_OBJECT (params))
+    return;
+
+  request_id = get_member_or_null (json_node_get_object (params), "requestId");
+  if (!id_is_valid (request_id))
+    return;
+
+  g_hash_table_iter_init (&iter, self->incoming);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      AcpIncomingRequest *request = key;
+
+      if (json_node_equal (request->id, request_id))
+        {
+          found = g_object_ref (request);
+          break;
+        }
+    }
+
+  if (found != NULL)
+    {
+      g_debug ("The peer cancelled its request “%s”", found->method);
+      g_cancellable_cancel (found->cancellable);
+    }
+}
+
+static void
+dispatch_method_message (AcpConnection *self,
+                         JsonObject    *object)
+{
+  JsonNode *method_node = get_member_or_null (object, "method");
+  JsonNode *id = get_member_or_null (object, "id");
+  JsonNode *params = get_member_or_null (object, "params");
+  JsonNode *version = get_member_or_null (object, "jsonrpc");
+  const char *method = NULL;
+
+  if (id != NULL && !id_is_valid (id))
+    {
+      reply_invalid_request (self, NULL, "The id must be an integer, a string or null");
+      return;
+    }
+
+  if (node_holds_type (method_node, G_TYPE_STRING))
+    method = json_node_get_string (method_node);
+
+  if (method == NULL || *method == '\0')
+    {
+      reply_invalid_request (self, id, "The method must be a non-empty string");
+      return;
+    }
+
+  if (version != NULL &&
+      (!node_holds_type (version, G_TYPE_STRING) ||
+       g_strcmp0 (json_node_get_string (version), "2.0") != 0))
+    {
+      reply_invalid_request (self, id, "Only JSON-RPC 2.0 is supported");
+      return;
+    }
+
+  if (params != NULL && JSON_NODE_HOLDS_NULL (params))
+    params = NULL;
+
+  if (params != NULL && !JSON_NODE_HOLDS_OBJECT (params) && !JSON_NODE_HOLDS_ARRAY (params))
+    {
+      reply_invalid_request (self, id, "The params must be an object or an array");
+      return;
+    }
+
+  if (id == NULL)
+    {
+      if (g_str_equal (method, "$/cancel_request"))
+        cancel_incoming (self, params);
+
+      g_signal_emit (self, signals[SIGNAL_NOTIFICATION], g_quark_try_string (method),
+                     method, params);
+    }
+  else
+    {
+      g_autoptr(AcpIncomingRequest) request = acp_incoming_request_new (self, method, id, params);
+      gboolean handled = FALSE;
+
+      g_hash_table_add (self->incoming, request);
+      g_signal_emit (self, signals[SIGNAL_REQUEST], g_quark_try_string (method),
+                     request, &handled);
+
+      if (!handled && !request->answered)
+        {
+          JsonObject *data = json_object_new ();
+          JsonNode *data_node = json_node_new (JSON_NODE_OBJECT);
+
+          g_debug ("No handler for the request “%s”", method);
+          json_object_set_string_member (data, "method", method);
+          json_node_take_object (data_node, data);
+          incoming_request_send (request, "error",
+                                 new_error_node (ACP_ERROR_METHOD_NOT_FOUND, "Method not found",
+                                                 data_node));
+        }
+    }
+}
+
+/* Turns an error object of the peer into a remote GError, or NULL when it is
+ * not shaped like one. */
+static GError *
+parse_error_object (JsonNode *node)
+{
+  JsonObject *object;
+  JsonNode *code;
+  JsonNode *text;
+  gint64 value;
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return NULL;
+
+  object = json_node_get_object (node);
+  code = get_member_or_null (object, "code");
+  text = get_member_or_null (object, "message");
+
+  if (!node_holds_type (code, G_TYPE_INT64) || !node_holds_type (text, G_TYPE_STRING))
+    return NULL;
+
+  value = json_node_get_int (code);
+  if (value < G_MININT || value > G_MAXINT)
+    return NULL;
+
+  return acp_error_new_remote ((int) value, json_node_get_string (text),
+                               get_member_or_null (object, "data"));
+}
+
+static void
+dispatch_response (AcpConnection *self,
+                   JsonObject    *object)
+{
+  JsonNode *id = get_member_or_null (object, "id");
+  JsonNode *result = get_member_or_null (object, "result");
+  JsonNode *error_node = get_member_or_null (object, "error");
+  g_autoptr(GTask) task = NULL;
+  g_autofree char *method = NULL;
+  PendingCall *call = NULL;
+  gint64 key = 0;
+
+  /* Some peers send "error": null next to a result. */
+  if (error_node != NULL && JSON_NODE_HOLDS_NULL (error_node))
+    error_node = NULL;
+
+  if (lookup_id (id, &key))
+    call = g_hash_table_lookup (self->pending, &key);
+
+  if (call == NULL)
+    {
+      g_autofree char *description = describe_id (id);
+      g_autoptr(GError) remote = NULL;
+
+      if (lookup_id (id, &key) && g_hash_table_remove (self->cancelled_ids, &key))
+        {
+          g_debug ("Ignoring the late response to cancelled call %" G_GINT64_FORMAT, key);
+          return;
+        }
+
+      remote = parse_error_object (error_node);
+      if (remote != NULL)
+        emit_message_error (self, ACP_ERROR_INVALID_MESSAGE,
+                            _("The agent reported an error for an unknown request (id %s): %s"),
+                            description, remote->message);
+      else
+        emit_message_error (self, ACP_ERROR_INVALID_MESSAGE,
+                            _("The agent answered an unknown request (id %s)"),
+                            description);
+      return;
+    }
+
+  g_hash_table_steal (self->pending, &call->id);
+  task = g_steal_pointer (&call->task);
+  method = g_steal_pointer (&call->method);
+  pending_call_free (call);
+
+  if (result != NULL && error_node == NULL)
+    {
+      g_task_return_pointer (task, json_node_copy (result), (GDestroyNotify) json_node_unref);
+    }
+  else if (error_node != NULL && result == NULL)
+    {
+      GError *error = parse_error_object (error_node);
+
+      if (error != NULL)
+        g_task_return_error (task, error);
+      else
+        g_task_return_new_error (task, ACP_ERROR, ACP_ERROR_INVALID_MESSAGE,
+                                 _("The agent answered “%s” with a malformed error"), method);
+    }
+  else
+    {
+      g_task_return_new_error (task, ACP_ERROR, ACP_ERROR_INVALID_MESSAGE,
+                               _("The agent answered “%s” with a malformed response"), method);
+    }
+}
+
+/* Dispatches one parsed line. @root: (transfer full) (nullable). */
+static void
+dispatch_parsed (AcpConnection *self,
+                 JsonNode      *root,
+                 const GError  *error)
+{
+  g_autoptr(JsonNode) owned_root = root;
+  JsonObject *object;
+
+  if (error != NULL)
+    {
+      g_debug ("Received a line that is not JSON: %s", error->message);
+      send_error_response (self, NULL,
+                           new_error_node (ACP_ERROR_PARSE_ERROR, "Parse error",
+                                           json_node_init_string (json_node_alloc (),
+                                                                  error->message)));
+      return;
+    }
+
+  if (root == NULL)
+    return;  /* only whitespace */
+
+  if (JSON_NODE_HOLDS_ARRAY (root))
+    {
+      reply_invalid_request (self, NULL, "Batches are not supported");
+      return;
+    }
+
+  if (!JSON_NODE_HOLDS_OBJECT (root))
+    {
+      reply_invalid_request (self, NULL, "A message must be an object");
+      return;
+    }
+
+  object = json_node_get_object (root);
+
+  if (json_object_has_member (object, "method"))
+    {
+      dispatch_method_message (self, object);
+    }
+  else if (json_object_has_member (object, "result") || json_object_has_member (object, "error"))
+    {
+      dispatch_response (self, object);
+    }
+  else
+    {
+      JsonNode *id = get_member_or_null (object, "id");
+      gint64 key;
+
+      if (lookup_id (id, &key) && g_hash_table_contains (self->pending, &key))
+        dispatch_response (self, object);
+      else
+        reply_invalid_request (self, id_is_valid (id) ? id : NULL,
+                               "The message is neither a request, a notification nor a response");
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Parsing                                                                   */
+
+/* json-glib parses recursively: refuse nesting that could exhaust the stack. */
+static gboolean
+nesting_is_acceptable (const char *data,
+                       gsize       length)
+{
+  gboolean in_string = FALSE;
+  guint depth = 0;
+
+  for (gsize i = 0; i < length; i++)
+    {
+      char c = data[i];
+
+      if (in_string)
+        {
+          if (c == '\\')
+            i++;
+          else if (c == '"')
+            in_string = FALSE;
+          continue;
+        }
+
+      switch (c)
+        {
+        case '"':
+          in_string = TRUE;
+          break;
+
+        case '[':
+        case '{':
+          if (++depth > MAX_NESTING_DEPTH)
+            return FALSE;
+          break;
+
+        case ']':
+        case '}':
+          if (depth > 0)
+            depth--;
+          break;
+
+        default:
+          break;
+        }
+    }
+
+  return TRUE;
+}
+
+/* Returns: (transfer full) (nullable): the root, NULL for whitespace or an error */
+static JsonNode *
+parse_line (const char  *data,
+            gsize        length,
+            GError     **error)
+{
+  g_autoptr(JsonParser) parser = NULL;
+
+  if (!nesting_is_acceptable (data, length))
+    {
+      g_set_error (error, ACP_ERROR, ACP_ERROR_PARSE_ERROR,
+                   "The message is nested deeper than %d levels", MAX_NESTING_DEPTH);
+      return NULL;
+    }
+
+  parser = json_parser_new ();
+  if (!json_parser_load_from_data (parser, data, (gssize) length, error))
+    return NULL;
+
+  return json_parser_steal_root (parser);
+}
+
+static void
+parse_job_free (ParseJob *job)
+{
+  g_bytes_unref (job->line);
+  g_free (job);
+}
+
+static void
+parse_in_thread (GTask        *task,
+                 gpointer      source_object,
+                 gpointer      task_data,
+                 GCancellable *cancellable)
+{
+  ParseJob *job = task_data;
+  GError *error = NULL;
+  JsonNode *root;
+
+  root = parse_line (g_bytes_get_data (job->line, NULL), job->length, &error);
+  if (error != NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, root, (GDestroyNotify) json_node_unref);
+}
+
+static void
+parse_done_cb (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  IoLink *link = user_data;
+  AcpConnection *self = link->connection;
+  g_autoptr(GError) error = NULL;
+  JsonNode *root;
+
+  root = g_task_propagate_pointer (G_TASK (result), &error);
+  io_link_unref (link);
+
+  if (self == NULL || self->closed)
+    {
+      g_clear_pointer (&root, json_node_unref);
+      return;
+    }
+
+  g_object_ref (self);
+  self->parsing = FALSE;
+  dispatch_parsed (self, root, error);
+  pump (self);
+  g_object_unref (self);
+}
+
+/* Handles one complete line. @line: (transfer full) */
+static void
+handle_line (AcpConnection *self,
+             GBytes        *line)
+{
+  g_autoptr(GBytes) owned_line = line;
+  g_autoptr(GError) error = NULL;
+  const char *data;
+  gsize length;
+  JsonNode *root;
+
+  data = g_bytes_get_data (line, &length);
+  if (length > 0 && data[length - 1] == '\r')
+    length--;
+  if (length == 0)
+    return;
+
+  if (length >= THREAD_PARSE_THRESHOLD)
+    {
+      g_autoptr(GTask) task = NULL;
+      ParseJob *job = g_new0 (ParseJob, 1);
+
+      job->line = g_steal_pointer (&owned_line);
+      job->length = length;
+
+      task = g_task_new (NULL, NULL, parse_done_cb, io_link_ref (self->link));
+      g_task_set_source_tag (task, handle_line);
+      g_task_set_name (task, "[acp] parse line");
+      g_task_set_task_data (task, job, (GDestroyNotify) parse_job_free);
+      self->parsing = TRUE;
+      g_task_run_in_thread (task, parse_in_thread);
+      return;
+    }
+
+  root = parse_line (data, length, &error);
+  dispatch_parsed (self, root, error);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Reading                                                                   */
+
+static GBytes *
+take_line (AcpConnection *self)
+{
+  GBytes *bytes = g_byte_array_free_to_bytes (g_steal_pointer (&self->line));
+
+  self->line = g_byte_array_new ();
+  return bytes;
+}
+
+static void
+drop_line (AcpConnection *self)
+{
+  /* Give the memory of a long line back rather than keeping its capacity. */
+  g_byte_array_unref (self->line);
+  self->line = g_byte_array_new ();
+}
+
+static void
+read_cb (GObject      *source,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  IoLink *link = user_data;
+  AcpConnection *self = link->connection;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+
+  bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (source), result, &error);
+  link->n_in_flight--;
+
+  if (self == NULL || self->closed)
+    {
+      io_link_maybe_close (link);
+      io_link_unref (link);
+      return;
+    }
+
+  io_link_unref (link);
+  self->reading = FALSE;
+
+  g_object_ref (self);
+
+  if (bytes == NULL)
+    {
+      g_debug ("Reading failed: %s", error->message);
+      close_internal (self, error, TRUE);
+    }
+  else if (g_bytes_get_size (bytes) == 0)
+    {
+      g_debug ("End of stream");
+      self->eof = TRUE;
+      /* a last line without a newline still counts */
+      if (self->line->len > 0 && !self->discarding)
+        handle_line (self, take_line (self));
+      pump (self);
+    }
+  else
+    {
+      self->chunk = g_steal_pointer (&bytes);
+      self->chunk_offset = 0;
+      pump (self);
+    }
+
+  g_object_unref (self);
+}
+
+static void
+start_read (AcpConnection *self)
+{
+  if (self->reading || self->closed)
+    return;
+
+  self->reading = TRUE;
+  self->link->n_in_flight++;
+  g_input_stream_read_bytes_async (g_io_stream_get_input_stream (self->stream),
+                                   READ_CHUNK_SIZE, G_PRIORITY_DEFAULT, self->cancellable,
+                                   read_cb, io_link_ref (self->link));
+}
+
+/* Handles the lines of the current chunk until it is used up, then reads the
+ * next one. Stops while a line is parsed in a thread. */
+static void
+pump (AcpConnection *self)
+{
+  g_autoptr(AcpConnection) hold = g_object_ref (self);
+
+  while (!self->closed && !self->parsing)
+    {
+      const char *data;
+      const char *newline;
+      gsize size;
+      gsize piece;
+
+      if (self->chunk == NULL)
+        {
+          if (self->eof)
+            close_internal (self, NULL, TRUE);
+          else
+            start_read (self);
+          return;
+        }
+
+      data = g_bytes_get_data (self->chunk, &size);
+      if (self->chunk_offset >= size)
+        {
+          g_clear_pointer (&self->chunk, g_bytes_unref);
+          self->chunk_offset = 0;
+          continue;
+        }
+
+      data += self->chunk_offset;
+      newline = memchr (data, '\n', size - self->chunk_offset);
+      piece = newline != NULL ? (gsize) (newline - data) : size - self->chunk_offset;
+
+      if (self->discarding)
+        {
+          self->chunk_offset += piece + (newline != NULL ? 1 : 0);
+          if (newline != NULL)
+            self->discarding = FALSE;
+          continue;
+        }
+
+      if (self->line->len + piece > self->max_line_length)
+        {
+          drop_line (self);
+          self->chunk_offset += piece + (newline != NULL ? 1 : 0);
+          self->discarding = (newline == NULL);
+          emit_message_error (self, ACP_ERROR_LINE_TOO_LONG,
+                              _("The agent sent a message longer than the limit of %"
+                                G_GSIZE_FORMAT " bytes; it was skipped"),
+                              self->max_line_length);
+          continue;
+        }
+
+      if (newline == NULL)
+        {
+          g_byte_array_append (self->line, (const guint8 *) data, piece);
+          self->chunk_offset = size;
+          continue;
+        }
+
+      if (self->line->len == 0)
+        {
+          GBytes *line = g_bytes_new_from_bytes (self->chunk, self->chunk_offset, piece);
+
+          self->chunk_offset += piece + 1;
+          handle_line (self, line);
+        }
+      else
+        {
+          g_byte_array_append (self->line, (const guint8 *) data, piece);
+          self->chunk_offset += piece + 1;
+          handle_line (self, take_line (self));
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Closing                                                                   */
+
+static GError *
+new_closed_error (const GError *reason)
+{
+  if (reason != NULL)
+    return g_error_new (ACP_ERROR, ACP_ERROR_CLOSED,
+                        _("The connection to the agent was closed: %s"), reason->message);
+
+  return g_error_new_literal (ACP_ERROR, ACP_ERROR_CLOSED,
+                              _("The connection to the agent was closed"));
+}
+
+/* Fails everything pending and closes the stream. @emit is FALSE in dispose,
+ * where nobody can be listening any more. */
+static void
+close_internal (AcpConnection *self,
+                const GError  *reason,
+                gboolean       emit)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) requests = NULL;
+  GList *calls;
+  FlushWaiter *waiter;
+  GHashTableIter iter;
+  gpointer key;
+
+  if (self->closed)
+    return;
+
+  g_object_ref (self);
+
+  g_debug ("Closing the connection%s%s",
+           reason != NULL ? ": " : "", reason != NULL ? reason->message : "");
+
+  self->closed = TRUE;
+  g_cancellable_cancel (self->cancellable);
+  g_queue_clear_full (&self->write_queue, (GDestroyNotify) g_bytes_unref);
+  g_clear_pointer (&self->chunk, g_bytes_unref);
+  drop_line (self);
+
+  if (self->link != NULL)
+    {
+      self->link->close_requested = TRUE;
+      io_link_maybe_close (self->link);
+    }
+
+  error = new_closed_error (reason);
+
+  /* Detach the incoming requests first: answers given from the callbacks
+   * below are then dropped. */
+  requests = g_ptr_array_new_with_free_func (g_object_unref);
+  g_hash_table_iter_init (&iter, self->incoming);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      AcpIncomingRequest *request = key;
+
+      request->connection = NULL;
+      g_ptr_array_add (requests, g_object_ref (request));
+    }
+  g_hash_table_remove_all (self->incoming);
+
+  while ((waiter = g_queue_pop_head (&self->flush_waiters)) != NULL)
+    {
+      g_autoptr(GTask) task = g_steal_pointer (&waiter->task);
+
+      flush_waiter_free (waiter);
+      g_task_return_error (task, g_error_copy (error));
+    }
+
+  calls = g_hash_table_get_values (self->pending);
+  g_hash_table_steal_all (self->pending);
+  for (GList *l = calls; l != NULL; l = l->next)
+    {
+      PendingCall *call = l->data;
+      g_autoptr(GTask) task = g_steal_pointer (&call->task);
+
+      pending_call_free (call);
+      g_task_return_error (task, g_error_copy (error));
+    }
+  g_list_free (calls);
+
+  for (guint i = 0; i < requests->len; i++)
+    {
+      AcpIncomingRequest *request = g_ptr_array_index (requests, i);
+
+      g_cancellable_cancel (request->cancellable);
+    }
+
+  if (emit)
+    {
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CLOSED]);
+      g_signal_emit (self, signals[SIGNAL_CLOSED], 0, reason);
+    }
+
+  g_object_unref (self);
+}
+
+/* ------------------------------------------------------------------------ */
+/* AcpConnection                                                             */
+
+static void
+acp_connection_constructed (GObject *object)
+{
+  AcpConnection *self = ACP_CONNECTION (object);
+
+  G_OBJECT_CLASS (acp_connection_parent_class)->constructed (object);
+
+  if (self->stream != NULL)
+    self->link = io_link_new (self, self->stream);
+}
+
+static void
+acp_connection_dispose (GObject *object)
+{
+  AcpConnection *self = ACP_CONNECTION (object);
+
+  close_internal (self, NULL, FALSE);
+
+  if (self->link != NULL)
+    {
+      self->link->connection = NULL;
+      g_clear_pointer (&self->link, io_link_unref);
+    }
+
+  G_OBJECT_CLASS (acp_connection_parent_class)->dispose (object);
+}
+
+static void
+acp_connection_finalize (GObject *object)
+{
+  AcpConnection *self = ACP_CONNECTION (object);
+
+  g_clear_object (&self->stream);
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->context, g_main_context_unref);
+  g_clear_pointer (&self->chunk, g_bytes_unref);
+  g_clear_pointer (&self->line, g_byte_array_unref);
+  g_queue_clear_full (&self->write_queue, (GDestroyNotify) g_bytes_unref);
+  g_clear_pointer (&self->pending, g_hash_table_unref);
+  g_clear_pointer (&self->cancelled_ids, g_hash_table_unref);
+  g_clear_pointer (&self->incoming, g_hash_table_unref);
+
+  G_OBJECT_CLASS (acp_connection_parent_class)->finalize (object);
+}
+
+static void
+acp_connection_get_property (GObject    *object,
+                             guint       prop_id,
+                             GValue     *value,
+                             GParamSpec *pspec)
+{
+  AcpConnection *self = ACP_CONNECTION (object);
+
+  switch (prop_id)
+    {
+    case PROP_STREAM:
+      g_value_set_object (value, self->stream);
+      break;
+
+    case PROP_MAX_LINE_LENGTH:
+      g_value_set_uint64 (value, self->max_line_length);
+      break;
+
+    case PROP_CLOSED:
+      g_value_set_boolean (value, self->closed);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+acp_connection_set_property (GObject      *object,
+                             guint         prop_id,
+                             const GValue *value,
+                             GParamSpec   *pspec)
+{
+  AcpConnection *self = ACP_CONNECTION (object);
+
+  switch (prop_id)
+    {
+    case PROP_STREAM:
+      self->stream = g_value_dup_object (value);
+      break;
+
+    case PROP_MAX_LINE_LENGTH:
+      acp_connection_set_max_line_length (self, (gsize) g_value_get_uint64 (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+acp_connection_class_init (AcpConnectionClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->constructed = acp_connection_constructed;
+  object_class->dispose = acp_connection_dispose;
+  object_class->finalize = acp_connection_finalize;
+  object_class->get_property = acp_connection_get_property;
+  object_class->set_property = acp_connection_set_property;
+
+  /**
+   * AcpConnection:stream:
+   *
+   * The stream the messages travel over.
+   */
+  properties[PROP_STREAM] =
+    g_param_spec_object ("stream", NULL, NULL,
+                         G_TYPE_IO_STREAM,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                          G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY));
+
+  /**
+   * AcpConnection:max-line-length:
+   *
+   * The longest incoming line (message), in bytes without the newline.
+   */
+  properties[PROP_MAX_LINE_LENGTH] =
+    g_param_spec_uint64 ("max-line-length", NULL, NULL,
+                         1, G_MAXSIZE, ACP_CONNECTION_DEFAULT_MAX_LINE_LENGTH,
+                         (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+                          G_PARAM_EXPLICIT_NOTIFY));
+
+  /**
+   * AcpConnection:closed:
+   *
+   * Whether the connection is closed.
+   */
+  properties[PROP_CLOSED] =
+    g_param_spec_boolean ("closed", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS |
+                           G_PARAM_EXPLICIT_NOTIFY));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * AcpConnection::request:
+   * @self: a #AcpConnection
+   * @request: the request
+   *
+   * Emitted for each request of the peer, with the method as detail.
+   * A handler that takes the request returns %TRUE and replies, now or later,
+   * keeping a reference until it does.
+   *
+   * Returns: %TRUE when handled; otherwise -32601 is sent
+   */
+  signals[SIGNAL_REQUEST] =
+    g_signal_new ("request",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST | G_SIGNAL_DETAILED,
+                  0,
+                  g_signal_accumulator_true_handled, NULL,
+                  NULL,
+                  G_TYPE_BOOLEAN, 1, ACP_TYPE_INCOMING_REQUEST);
+
+  /**
+   * AcpConnection::notification:
+   * @self: a #AcpConnection
+   * @method: the method
+   * @params: (nullable): the params, an object or an array
+   *
+   * Emitted for each notification of the peer, with the method as detail:
+   * connect to `notification::session/update` for one method.
+   */
+  signals[SIGNAL_NOTIFICATION] =
+    g_signal_new ("notification",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST | G_SIGNAL_DETAILED,
+                  0,
+                  NULL, NULL,
+                  NULL,
+                  G_TYPE_NONE, 2,
+                  G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE,
+                  JSON_TYPE_NODE | G_SIGNAL_TYPE_STATIC_SCOPE);
+
+  /**
+   * AcpConnection::message-error:
+   * @self: a #AcpConnection
+   * @error: what was wrong
+   *
+   * Emitted for a message of the peer that is malformed and cannot be
+   * answered: a line over the cap, a response to no pending request.
+   */
+  signals[SIGNAL_MESSAGE_ERROR] =
+    g_signal_new ("message-error",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0,
+                  NULL, NULL,
+                  NULL,
+                  G_TYPE_NONE, 1,
+                  G_TYPE_ERROR | G_SIGNAL_TYPE_STATIC_SCOPE);
+
+  /**
+   * AcpConnection::closed:
+   * @self: a #AcpConnection
+   * @reason: (nullable): why, or %NULL for the end of the stream or a plain
+   *   acp_connection_close()
+   *
+   * Emitted exactly once, when the connection closes.
+   */
+  signals[SIGNAL_CLOSED] =
+    g_signal_new ("closed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0,
+                  NULL, NULL,
+                  NULL,
+                  G_TYPE_NONE, 1,
+                  G_TYPE_ERROR | G_SIGNAL_TYPE_STATIC_SCOPE);
+}
+
+static void
+acp_connection_init (AcpConnection *self)
+{
+  self->context = g_main_context_ref_thread_default ();
+  self->cancellable = g_cancellable_new ();
+  self->max_line_length = ACP_CONNECTION_DEFAULT_MAX_LINE_LENGTH;
+  self->line = g_byte_array_new ();
+  self->next_id = 1;
+  self->pending = g_hash_table_new_full (g_int64_hash, g_int64_equal,
+                                         NULL, (GDestroyNotify) pending_call_free);
+  self->cancelled_ids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->incoming = g_hash_table_new (NULL, NULL);
+  g_queue_init (&self->write_queue);
+  g_queue_init (&self->flush_waiters);
+}
+
+/**
+ * acp_connection_new:
+ * @stream: the stream to talk over
+ *
+ * Creates a connection. It does not read until acp_connection_start(); it
+ * works on the thread-default main context of the caller, which must also be
+ * the one every other function is called from.
+ *
+ * Returns: (transfer full): a new #AcpConnection
+ */
+AcpConnection *
+acp_connection_new (GIOStream *stream)
+{
+  g_return_val_if_fail (G_IS_IO_STREAM (stream), NULL);
+
+  return g_object_new (ACP_TYPE_CONNECTION,
+                       "stream", stream,
+                       NULL);
+}
+
+/**
+ * acp_connection_get_stream:
+ * @self: a #AcpConnection
+ *
+ * Returns: (transfer none): the stream
+ */
+GIOStream *
+acp_connection_get_stream (AcpConnection *self)
+{
+  g_return_val_if_fail (ACP_IS_CONNECTION (self), NULL);
+
+  return self->stream;
+}
+
+/**
+ * acp_connection_get_max_line_length:
+ * @self: a #AcpConnection
+ *
+ * Returns: the cap on the length of an incoming line, in bytes
+ */
+gsize
+acp_connection_get_max_line_length (AcpConnection *self)
+{
+  g_return_val_if_fail (ACP_IS_CONNECTION (self), 0);
+
+  return self->max_line_length;
+}
+
+/**
+ * acp_connection_set_max_line_length:
+ * @self: a #AcpConnection
+ * @max_line_length: the cap, in bytes, at least 1
+ *
+ * Sets the cap on the length of an incoming line, not counting its newline.
+ * A longer line is skipped without being buffered and reported through
+ * #AcpConnection::message-error with %ACP_ERROR_LINE_TOO_LONG.
+ */
+void
+acp_connection_set_max_line_length (AcpConnection *self,
+                                    gsize          max_line_length)
+{
+  g_return_if_fail (ACP_IS_CONNECTION (self));
+  g_return_if_fail (max_line_length > 0);
+
+  if (self->max_line_length == max_line_length)
+    return;
+
+  self->max_line_length = max_line_length;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_LINE_LENGTH]);
+}
+
+/**
+ * acp_connection_start:
+ * @self: a #AcpConnection
+ *
+ * Starts reading and dispatching messages. Connect to the signals first.
+ */
+void
+acp_connection_start (AcpConnection *self)
+{
+  g_return_if_fail (ACP_IS_CONNECTION (self));
+  g_return_if_fail (self->stream != NULL);
+  g_return_if_fail (!self->started);
+
+  self->started = TRUE;
+  if (!self->closed)
+    pump (self);
+}
+
+/**
+ * acp_connection_is_closed:
+ * @self: a #AcpConnection
+ *
+ * Returns: whether the connection is closed
+ */
+gboolean
+acp_connection_is_closed (AcpConnection *self)
+{
+  g_return_val_if_fail (ACP_IS_CONNECTION (self), TRUE);
+
+  return self->closed;
+}
+
+/**
+ * acp_connection_close:
+ * @self: a #AcpConnection
+ * @reason: (nullable): why, passed on to #AcpConnection::closed and added to
+ *   the message of the errors of the pending calls
+ *
+ * Closes the connection: pending calls fail with %ACP_ERROR_CLOSED, pending
+ * incoming requests are cancelled, messages not yet written are dropped (use
+ * acp_connection_flush_async() first to deliver them) and the stream is closed
+ * asynchronously. Does nothing when already closed.
+ */
+void
+acp_connection_close (AcpConnection *self,
+                      const GError  *reason)
+{
+  g_return_if_fail (ACP_IS_CONNECTION (self));
+
+  close_internal (self, reason, TRUE);
+}
+
+/**
+ * acp_connection_call_async:
+ * @self: a #AcpConnection
+ * @method: the method to call
+ * @params: (nullable) (transfer none): the params, usually an object
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called with the response
+ * @user_data: data for @callback
+ *
+ * Sends a request with the next integer id (counting from 1) and waits for
+ * its response. Cancelling forgets the request at once (the call fails with
+ * %G_IO_ERROR_CANCELLED), tells the peer with a `$/cancel_request`
+ * notification and ignores a late response.
+ */
+void
+acp_connection_call_async (AcpConnection       *self,
+                           const char          *method,
+                           JsonNode            *params,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  PendingCall *call;
+  JsonObject *message;
+
+  g_return_if_fail (ACP_IS_CONNECTION (self));
+  g_return_if_fail (method != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, acp_connection_call_async);
+
+  if (self->closed)
+    {
+      g_task_return_error (task, new_closed_error (NULL));
+      return;
+    }
+
+  if (g_task_return_error_if_cancelled (task))
+    return;
+
+  call = g_new0 (PendingCall, 1);
+  call->id = self->next_id++;
+  call->method = g_strdup (method);
+  call->task = g_object_ref (task);
+  call->cancel_source = attach_cancel_source (self, cancellable, call_cancelled_cb, call);
+  g_hash_table_insert (self->pending, &call->id, call);
+
+  message = new_message ();
+  json_object_set_int_member (message, "id", call->id);
+  json_object_set_string_member (message, "method", method);
+  if (params != NULL)
+    json_object_set_member (message, "params", json_node_copy (params));
+  queue_object (self, message);
+}
+
+/**
+ * acp_connection_call_finish:
+ * @self: a #AcpConnection
+ * @result: the result passed to the callback
+ * @error: return location for a #GError
+ *
+ * Gets the result of a call. A JSON-RPC error of the peer is a remote
+ * %ACP_ERROR (see acp_error_is_remote()) with its code, message and data;
+ * a response of the wrong shape is %ACP_ERROR_INVALID_MESSAGE; a closed
+ * connection is %ACP_ERROR_CLOSED.
+ *
+ * Returns: (transfer full): the `result` member, a null node when it was null
+ */
+JsonNode *
+acp_connection_call_finish (AcpConnection  *self,
+                            GAsyncResult   *result,
+                            GError        **error)
+{
+  g_return_val_if_fail (ACP_IS_CONNECTION (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == acp_connection_call_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * acp_connection_notify:
+ * @self: a #AcpConnection
+ * @method: the method
+ * @params: (nullable) (transfer none): the params, usually an object
+ * @error: return location for a #GError
+ *
+ * Queues a notification.
+ *
+ * Returns: %FALSE with %ACP_ERROR_CLOSED when the connection is closed
+ */
+gboolean
+acp_connection_notify (AcpConnection  *self,
+                       const char     *method,
+                       JsonNode       *params,
+                       GError        **error)
+{
+  JsonObject *message;
+
+  g_return_val_if_fail (ACP_IS_CONNECTION (self), FALSE);
+  g_return_val_if_fail (method != NULL, FALSE);
+
+  if (self->closed)
+    {
+      g_propagate_error (error, new_closed_error (NULL));
+      return FALSE;
+    }
+
+  message = new_message ();
+  json_object_set_string_member (message, "method", method);
+  if (params != NULL)
+    json_object_set_member (message, "params", json_node_copy (params));
+  queue_object (self, message);
+
+  return TRUE;
+}
+
+/**
+ * acp_connection_flush_async:
+ * @self: a #AcpConnection
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when done
+ * @user_data: data for @callback
+ *
+ * Waits until every message queued so far is written.
+ */
+void
+acp_connection_flush_async (AcpConnection       *self,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  FlushWaiter *waiter;
+
+  g_return_if_fail (ACP_IS_CONNECTION (self));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, acp_connection_flush_async);
+
+  if (self->closed)
+    {
+      g_task_return_error (task, new_closed_error (NULL));
+      return;
+    }
+
+  if (g_task_return_error_if_cancelled (task))
+    return;
+
+  if (self->n_written >= self->n_queued)
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+
+  waiter = g_new0 (FlushWaiter, 1);
+  waiter->target = self->n_queued;
+  waiter->task = g_object_ref (task);
+  waiter->cancel_source = attach_cancel_source (self, cancellable, flush_cancelled_cb, waiter);
+  g_queue_push_tail (&self->flush_waiters, waiter);
+}
+
+/**
+ * acp_connection_flush_finish:
+ * @self: a #AcpConnection
+ * @result: the result passed to the callback
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE when everything queued was written; %FALSE with
+ *   %ACP_ERROR_CLOSED when the connection closed first
+ */
+gboolean
+acp_connection_flush_finish (AcpConnection  *self,
+                             GAsyncResult   *result,
+                             GError        **error)
+{
+  g_return_val_if_fail (ACP_IS_CONNECTION (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == acp_connection_flush_async,
+                        FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* Whether a line is being parsed in a worker thread (for tests). */
+gboolean
+_acp_connection_is_parsing (AcpConnection *self)
+{
+  g_return_val_if_fail (ACP_IS_CONNECTION (self), FALSE);
+
+  return self->parsing;
+}

@@ -1,0 +1,1291 @@
+/* test-connection.c: AcpConnection against a peer played by the test
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The connection talks over one end of a socketpair; the test reads and writes
+ * raw bytes on the other end, all on the same main loop.
+ */
+
+#include "config.h"
+
+#include <string.h>
+#include <sys/socket.h>
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+#include "acp-connection.h"
+#include "acp-connection-private.h"
+#include "acp-error.h"
+
+#define GUARD_TIMEOUT_SECONDS 30
+
+typedef struct
+{
+  AcpConnection     *conn;
+  GSocketConnection *local;
+  GSocketConnection *peer;
+
+  /* what the peer received */
+  GString           *received;
+  GCancellable      *peer_cancellable;
+  gboolean           peer_reading;
+  gboolean           peer_eof;
+  guint              n_peer_writes_pending;
+
+  /* what the connection emitted */
+  GPtrArray         *notifications;   /* JsonNode: {"method": …, "params": …} */
+  GPtrArray         *message_errors;  /* GError */
+  guint              n_closed;
+  guint              n_closed_notifies;
+} Fixture;
+
+static gboolean
+guard_timeout_cb (gpointer data)
+{
+  gboolean *timed_out = data;
+
+  *timed_out = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Spins the main loop until @cond holds; fails the test after a long guard. */
+#define WAIT_FOR(cond) \
+  G_STMT_START { \
+    gboolean timed_out_ = FALSE; \
+    guint guard_id_ = g_timeout_add_seconds (GUARD_TIMEOUT_SECONDS, guard_timeout_cb, &timed_out_); \
+    while (!(cond) && !timed_out_) \
+      g_main_context_iteration (NULL, TRUE); \
+    if (!timed_out_) \
+      g_source_remove (guard_id_); \
+    if (timed_out_) \
+      g_error ("Timed out waiting for %s", #cond); \
+  } G_STMT_END
+
+static void
+drain_main_context (void)
+{
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The peer                                                                  */
+
+static void peer_start_read (Fixture *f);
+
+static void
+peer_read_cb (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  Fixture *f = user_data;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+
+  bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (source), result, &error);
+  f->peer_reading = FALSE;
+
+  if (bytes == NULL || g_bytes_get_size (bytes) == 0)
+    {
+      f->peer_eof = TRUE;
+      return;
+    }
+
+  g_string_append_len (f->received, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  peer_start_read (f);
+}
+
+static void
+peer_start_read (Fixture *f)
+{
+  f->peer_reading = TRUE;
+  g_input_stream_read_bytes_async (g_io_stream_get_input_stream (G_IO_STREAM (f->peer)),
+                                   64 * 1024, G_PRIORITY_DEFAULT, f->peer_cancellable,
+                                   peer_read_cb, f);
+}
+
+static void
+peer_write_cb (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  Fixture *f = user_data;
+  g_autoptr(GError) error = NULL;
+
+  g_output_stream_write_all_finish (G_OUTPUT_STREAM (source), result, NULL, &error);
+  g_assert_no_error (error);
+  f->n_peer_writes_pending--;
+}
+
+/* Writes raw bytes from the peer and waits until they are written. */
+static void
+peer_write_len (Fixture    *f,
+                const char *data,
+                gsize       length)
+{
+  f->n_peer_writes_pending++;
+  g_output_stream_write_all_async (g_io_stream_get_output_stream (G_IO_STREAM (f->peer)),
+                                   data, length, G_PRIORITY_DEFAULT, NULL, peer_write_cb, f);
+  WAIT_FOR (f->n_peer_writes_pending == 0);
+}
+
+static void
+peer_write (Fixture    *f,
+            const char *data)
+{
+  peer_write_len (f, data, strlen (data));
+}
+
+/* Ends the peer's output: the connection reads end of stream. */
+static void
+peer_shutdown_write (Fixture *f)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_socket_shutdown (g_socket_connection_get_socket (f->peer), FALSE, TRUE, &error);
+  g_assert_no_error (error);
+}
+
+/* Waits for the next line the connection wrote; returns it without '\n'. */
+static char *
+peer_read_line (Fixture *f)
+{
+  const char *newline;
+  char *line;
+
+  WAIT_FOR ((newline = memchr (f->received->str, '\n', f->received->len)) != NULL || f->peer_eof);
+  g_assert_nonnull (newline);
+
+  line = g_strndup (f->received->str, newline - f->received->str);
+  g_string_erase (f->received, 0, newline - f->received->str + 1);
+
+  return line;
+}
+
+/* Waits for the next message the connection wrote and parses it. */
+static JsonObject *
+peer_read_message (Fixture *f)
+{
+  g_autofree char *line = peer_read_line (f);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonNode *root;
+
+  json_parser_load_from_data (parser, line, -1, &error);
+  g_assert_no_error (error);
+  root = json_parser_get_root (parser);
+  g_assert_nonnull (root);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (root));
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (root), "jsonrpc"), ==, "2.0");
+
+  return json_object_ref (json_node_get_object (root));
+}
+
+/* Sends an unknown request with @id and expects its -32601 as the very next
+ * line: proves that nothing else was written before it. */
+static void
+peer_round_trip (Fixture *f,
+                 int      id)
+{
+  g_autofree char *request = g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"test/ping\"}\n", id);
+  g_autoptr(JsonObject) reply = NULL;
+
+  peer_write (f, request);
+  reply = peer_read_message (f);
+  g_assert_cmpint (json_object_get_int_member (reply, "id"), ==, id);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (reply, "error"), "code"),
+                   ==, ACP_ERROR_METHOD_NOT_FOUND);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Fixture                                                                   */
+
+static void
+notification_cb (AcpConnection *conn,
+                 const char    *method,
+                 JsonNode      *params,
+                 Fixture       *f)
+{
+  JsonObject *record = json_object_new ();
+  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+
+  json_object_set_string_member (record, "method", method);
+  if (params != NULL)
+    json_object_set_member (record, "params", json_node_copy (params));
+  json_node_take_object (node, record);
+  g_ptr_array_add (f->notifications, node);
+}
+
+static void
+message_error_cb (AcpConnection *conn,
+                  const GError  *error,
+                  Fixture       *f)
+{
+  g_ptr_array_add (f->message_errors, g_error_copy (error));
+}
+
+static void
+closed_cb (AcpConnection *conn,
+           const GError  *reason,
+           Fixture       *f)
+{
+  f->n_closed++;
+}
+
+static void
+notify_closed_cb (AcpConnection *conn,
+                  GParamSpec    *pspec,
+                  Fixture       *f)
+{
+  f->n_closed_notifies++;
+}
+
+static GSocketConnection *
+connection_from_fd (int fd)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSocket) socket = g_socket_new_from_fd (fd, &error);
+
+  g_assert_no_error (error);
+  return g_socket_connection_factory_create_connection (socket);
+}
+
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  int fds[2];
+
+  g_assert_cmpint (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), ==, 0);
+  f->local = connection_from_fd (fds[0]);
+  f->peer = connection_from_fd (fds[1]);
+
+  f->received = g_string_new (NULL);
+  f->peer_cancellable = g_cancellable_new ();
+  f->notifications = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+  f->message_errors = g_ptr_array_new_with_free_func ((GDestroyNotify) g_error_free);
+
+  f->conn = acp_connection_new (G_IO_STREAM (f->local));
+  g_signal_connect (f->conn, "notification", G_CALLBACK (notification_cb), f);
+  g_signal_connect (f->conn, "message-error", G_CALLBACK (message_error_cb), f);
+  g_signal_connect (f->conn, "closed", G_CALLBACK (closed_cb), f);
+  g_signal_connect (f->conn, "notify::closed", G_CALLBACK (notify_closed_cb), f);
+
+  /* a test may change settings before starting */
+  if (data == NULL)
+    acp_connection_start (f->conn);
+
+  peer_start_read (f);
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  if (f->conn != NULL)
+    {
+      acp_connection_close (f->conn, NULL);
+      g_clear_object (&f->conn);
+    }
+
+  g_cancellable_cancel (f->peer_cancellable);
+  WAIT_FOR (!f->peer_reading);
+  g_io_stream_close (G_IO_STREAM (f->peer), NULL, NULL);
+  drain_main_context ();
+
+  g_clear_object (&f->local);
+  g_clear_object (&f->peer);
+  g_clear_object (&f->peer_cancellable);
+  g_string_free (f->received, TRUE);
+  g_ptr_array_unref (f->notifications);
+  g_ptr_array_unref (f->message_errors);
+  drain_main_context ();
+}
+
+static JsonObject *
+notification_at (Fixture *f,
+                 guint    index)
+{
+  g_assert_cmpuint (index, <, f->notifications->len);
+  return json_node_get_object (g_ptr_array_index (f->notifications, index));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Framing                                                                   */
+
+static void
+test_split_into_bytes (Fixture       *f,
+                       gconstpointer  data)
+{
+  const char *message =
+    "{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"text\":\"h\\u00e9llo \\\"w\\\"\"}}\n";
+  gsize length = strlen (message);
+  JsonObject *params;
+
+  for (gsize i = 0; i < length; i++)
+    {
+      peer_write_len (f, message + i, 1);
+      /* let the connection read this byte on its own */
+      drain_main_context ();
+      if (i + 1 < length)
+        g_assert_cmpuint (f->notifications->len, ==, 0);
+    }
+
+  WAIT_FOR (f->notifications->len == 1);
+  g_assert_cmpstr (json_object_get_string_member (notification_at (f, 0), "method"), ==,
+                   "session/update");
+  params = json_object_get_object_member (notification_at (f, 0), "params");
+  g_assert_cmpstr (json_object_get_string_member (params, "text"), ==, "h\xc3\xa9llo \"w\"");
+  g_assert_cmpuint (f->message_errors->len, ==, 0);
+}
+
+static void
+test_many_in_one_write (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(JsonObject) reply = NULL;
+
+  peer_write (f,
+              "{\"jsonrpc\":\"2.0\",\"method\":\"a\",\"params\":{\"n\":1}}\n"
+              "{\"jsonrpc\":\"2.0\",\"method\":\"b\",\"params\":[2]}\n"
+              "{\"jsonrpc\":\"2.0\",\"method\":\"c\"}\n"
+              "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"test/unknown\"}\n");
+
+  reply = peer_read_message (f);
+  g_assert_cmpint (json_object_get_int_member (reply, "id"), ==, 9);
+  g_assert_cmpuint (f->notifications->len, ==, 3);
+  g_assert_cmpstr (json_object_get_string_member (notification_at (f, 0), "method"), ==, "a");
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (notification_at (f, 0),
+                                                                              "params"), "n"), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (notification_at (f, 1), "method"), ==, "b");
+  g_assert_cmpint (json_array_get_int_element (json_object_get_array_member (notification_at (f, 1),
+                                                                             "params"), 0), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (notification_at (f, 2), "method"), ==, "c");
+  g_assert_false (json_object_has_member (notification_at (f, 2), "params"));
+}
+
+typedef struct
+{
+  Fixture *f;
+  guint    ticks_while_parsing;
+} TickData;
+
+static gboolean
+tick_cb (gpointer user_data)
+{
+  TickData *ticks = user_data;
+
+  if (_acp_connection_is_parsing (ticks->f->conn))
+    ticks->ticks_while_parsing++;
+
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+test_huge_line (Fixture       *f,
+                gconstpointer  data)
+{
+  const gsize text_length = 8 * 1024 * 1024;
+  const char *prefix = "{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"text\":\"";
+  const char *suffix = "\\n\\u00e9\"}}\n";
+  g_autoptr(GString) expected = g_string_sized_new (text_length + 8);
+  g_autoptr(GString) line = g_string_sized_new (text_length + 128);
+  TickData ticks = { f, 0 };
+  JsonObject *params;
+  const char *text;
+  guint tick_id;
+
+  for (gsize i = 0; i < text_length; i++)
+    g_string_append_c (expected, 'a' + (i * 7) % 26);
+  g_string_append (line, prefix);
+  g_string_append_len (line, expected->str, expected->len);
+  g_string_append (line, suffix);
+  g_string_append (expected, "\n\xc3\xa9");
+
+  tick_id = g_idle_add (tick_cb, &ticks);
+
+  /* the line and a small message after it: order must be kept */
+  peer_write_len (f, line->str, line->len);
+  peer_write (f, "{\"jsonrpc\":\"2.0\",\"method\":\"after\"}\n");
+  WAIT_FOR (f->notifications->len == 2);
+
+  g_source_remove (tick_id);
+
+  g_assert_cmpstr (json_object_get_string_member (notification_at (f, 0), "method"), ==,
+                   "session/update");
+  g_assert_cmpstr (json_object_get_string_member (notification_at (f, 1), "method"), ==, "after");
+  params = json_object_get_object_member (notification_at (f, 0), "params");
+  text = json_object_get_string_member (params, "text");
+  g_assert_cmpuint (strlen (text), ==, expected->len);
+  g_assert_true (memcmp (text, expected->str, expected->len) == 0);
+
+  /* parsed in a worker thread while the main loop kept iterating */
+  g_assert_cmpuint (ticks.ticks_while_parsing, >, 0);
+  g_assert_cmpuint (f->message_errors->len, ==, 0);
+}
+
+static void
+test_line_too_long (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autofree char *filler = g_strnfill (5000, 'x');
+  g_autofree char *long_line = g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"method\":\"big\","
+                                                "\"params\":{\"t\":\"%s\"}}", filler);
+  gsize half = strlen (long_line) / 2;
+  const GError *error;
+
+  g_assert_cmpuint (acp_connection_get_max_line_length (f->conn), ==,
+                    ACP_CONNECTION_DEFAULT_MAX_LINE_LENGTH);
+  acp_connection_set_max_line_length (f->conn, 1024);
+  g_assert_cmpuint (acp_connection_get_max_line_length (f->conn), ==, 1024);
+  acp_connection_start (f->conn);
+
+  /* the long line arrives in two writes, so the skipping spans reads */
+  peer_write_len (f, long_line, half);
+  drain_main_context ();
+  peer_write (f, long_line + half);
+  peer_write (f, "\n{\"jsonrpc\":\"2.0\",\"method\":\"small\"}\n");
+
+  WAIT_FOR (f->notifications->len == 1);
+  g_assert_cmpstr (json_object_get_string_member (notification_at (f, 0), "method"), ==, "small");
+
+  g_assert_cmpuint (f->message_errors->len, ==, 1);
+  error = g_ptr_array_index (f->message_errors, 0);
+  g_assert_error (error, ACP_ERROR, ACP_ERROR_LINE_TOO_LONG);
+  g_assert_nonnull (strstr (error->message, "1024"));
+
+  /* a line of exactly the cap is fine */
+  {
+    g_autofree char *pad = NULL;
+    g_autofree char *exact = NULL;
+    const char *head = "{\"jsonrpc\":\"2.0\",\"method\":\"exact\",\"params\":{\"t\":\"";
+    const char *tail = "\"}}";
+
+    pad = g_strnfill (1024 - strlen (head) - strlen (tail), 'y');
+    exact = g_strconcat (head, pad, tail, "\n", NULL);
+    g_assert_cmpuint (strlen (exact), ==, 1025);
+    peer_write (f, exact);
+    WAIT_FOR (f->notifications->len == 2);
+    g_assert_cmpstr (json_object_get_string_member (notification_at (f, 1), "method"), ==, "exact");
+  }
+
+  /* nothing was written back for the skipped line */
+  peer_round_trip (f, 1);
+  g_assert_cmpuint (f->message_errors->len, ==, 1);
+}
+
+static void
+test_crlf_and_empty_lines (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autoptr(JsonObject) reply = NULL;
+
+  peer_write (f,
+              "\r\n\n  \n"
+              "{\"jsonrpc\":\"2.0\",\"method\":\"one\"}\r\n"
+              "\r\n"
+              "{\"jsonrpc\":\"2.0\",\"method\":\"two\",\"params\":{\"s\":\"x\\r\"}}\r\n"
+              "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"test/unknown\"}\r\n");
+
+  reply = peer_read_message (f);
+  g_assert_cmpint (json_object_get_int_member (reply, "id"), ==, 3);
+  g_assert_cmpuint (f->notifications->len, ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (notification_at (f, 0), "method"), ==, "one");
+  g_assert_cmpstr (json_object_get_string_member (notification_at (f, 1), "method"), ==, "two");
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (notification_at (f, 1),
+                                                                                 "params"), "s"),
+                   ==, "x\r");
+  g_assert_cmpuint (f->message_errors->len, ==, 0);
+}
+
+static void
+test_last_line_without_newline (Fixture       *f,
+                                gconstpointer  data)
+{
+  peer_write (f, "{\"jsonrpc\":\"2.0\",\"method\":\"last\"}");
+  peer_shutdown_write (f);
+  WAIT_FOR (f->n_closed == 1);
+  g_assert_cmpuint (f->notifications->len, ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (notification_at (f, 0), "method"), ==, "last");
+}
+
+/* ------------------------------------------------------------------------ */
+/* Incoming requests                                                         */
+
+static gboolean
+echo_request_cb (AcpConnection      *conn,
+                 AcpIncomingRequest *request,
+                 gpointer            user_data)
+{
+  g_autoptr(JsonNode) result = json_node_new (JSON_NODE_OBJECT);
+  JsonObject *object = json_object_new ();
+
+  g_assert_cmpstr (acp_incoming_request_get_method (request), ==, "test/echo");
+  g_assert_false (acp_incoming_request_get_answered (request));
+  json_object_set_member (object, "params",
+                          acp_incoming_request_get_params (request) != NULL ?
+                          json_node_copy (acp_incoming_request_get_params (request)) :
+                          json_node_new (JSON_NODE_NULL));
+  json_node_take_object (result, object);
+  acp_incoming_request_reply (request, result);
+  g_assert_true (acp_incoming_request_get_answered (request));
+
+  return TRUE;
+}
+
+static void
+test_request_ids_echoed (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autofree char *line0 = NULL;
+  g_autofree char *line42 = NULL;
+  g_autofree char *line_abc = NULL;
+  g_autofree char *line_null = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *reply;
+
+  /* detailed: only test/echo reaches the handler */
+  g_signal_connect (f->conn, "request::test/echo", G_CALLBACK (echo_request_cb), NULL);
+
+  peer_write (f,
+              "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"test/echo\",\"params\":{\"v\":1}}\n"
+              "{\"jsonrpc\":\"2.0\",\"id\":42,\"method\":\"test/echo\"}\n"
+              "{\"jsonrpc\":\"2.0\",\"id\":\"abc\",\"method\":\"test/echo\",\"params\":[]}\n"
+              "{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"test/echo\"}\n");
+
+  line0 = peer_read_line (f);
+  line42 = peer_read_line (f);
+  line_abc = peer_read_line (f);
+  line_null = peer_read_line (f);
+
+  /* the raw bytes carry the ids exactly */
+  g_assert_nonnull (strstr (line0, "\"id\":0,"));
+  g_assert_nonnull (strstr (line42, "\"id\":42,"));
+  g_assert_nonnull (strstr (line_abc, "\"id\":\"abc\","));
+  g_assert_nonnull (strstr (line_null, "\"id\":null,"));
+
+  g_assert_true (json_parser_load_from_data (parser, line0, -1, NULL));
+  reply = json_node_get_object (json_parser_get_root (parser));
+  g_assert_true (json_node_get_value_type (json_object_get_member (reply, "id")) == G_TYPE_INT64);
+  g_assert_cmpint (json_object_get_int_member (reply, "id"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (
+                     json_object_get_object_member (reply, "result"), "params"), "v"), ==, 1);
+  g_assert_false (json_object_has_member (reply, "error"));
+
+  g_assert_true (json_parser_load_from_data (parser, line42, -1, NULL));
+  reply = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpint (json_object_get_int_member (reply, "id"), ==, 42);
+  g_assert_true (json_object_get_null_member (json_object_get_object_member (reply, "result"),
+                                              "params"));
+
+  g_assert_true (json_parser_load_from_data (parser, line_abc, -1, NULL));
+  reply = json_node_get_object (json_parser_get_root (parser));
+  g_assert_true (json_node_get_value_type (json_object_get_member (reply, "id")) == G_TYPE_STRING);
+  g_assert_cmpstr (json_object_get_string_member (reply, "id"), ==, "abc");
+
+  /* another method is not handled by the detailed handler */
+  peer_round_trip (f, 5);
+}
+
+static void
+test_unknown_request (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autoptr(JsonObject) reply = NULL;
+  JsonObject *error;
+
+  peer_write (f, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"foo/bar\",\"params\":{}}\n");
+  reply = peer_read_message (f);
+
+  g_assert_cmpint (json_object_get_int_member (reply, "id"), ==, 7);
+  g_assert_false (json_object_has_member (reply, "result"));
+  error = json_object_get_object_member (reply, "error");
+  g_assert_cmpint (json_object_get_int_member (error, "code"), ==, -32601);
+  g_assert_cmpstr (json_object_get_string_member (error, "message"), ==, "Method not found");
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (error, "data"),
+                                                  "method"), ==, "foo/bar");
+}
+
+static void
+detailed_notification_cb (AcpConnection *conn,
+                          const char    *method,
+                          JsonNode      *params,
+                          guint         *count)
+{
+  g_assert_cmpstr (method, ==, "session/update");
+  (*count)++;
+}
+
+static void
+test_notifications (Fixture       *f,
+                    gconstpointer  data)
+{
+  guint n_session_updates = 0;
+
+  g_signal_connect (f->conn, "notification::session/update",
+                    G_CALLBACK (detailed_notification_cb), &n_session_updates);
+
+  peer_write (f,
+              "{\"jsonrpc\":\"2.0\",\"method\":\"_auth/status_update\",\"params\":{\"x\":1}}\n"
+              "{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"sessionId\":\"s\"}}\n"
+              "{\"jsonrpc\":\"2.0\",\"method\":\"session/other\",\"params\":null}\n");
+
+  /* nothing was written for any of them: the next line is the ping's reply */
+  peer_round_trip (f, 1);
+
+  g_assert_cmpuint (f->notifications->len, ==, 3);
+  g_assert_cmpuint (n_session_updates, ==, 1);
+  /* params null is passed as NULL */
+  g_assert_false (json_object_has_member (notification_at (f, 2), "params"));
+  g_assert_cmpuint (f->message_errors->len, ==, 0);
+}
+
+static void
+test_parse_error (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(JsonObject) reply = NULL;
+  g_autoptr(GString) deep = g_string_new ("{\"jsonrpc\":\"2.0\",\"method\":\"deep\",\"params\":");
+
+  peer_write (f, "this is not json\n");
+  reply = peer_read_message (f);
+  g_assert_true (json_object_get_null_member (reply, "id"));
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (reply, "error"), "code"),
+                   ==, -32700);
+  g_clear_pointer (&reply, json_object_unref);
+
+  /* invalid UTF-8 */
+  peer_write (f, "{\"jsonrpc\":\"2.0\",\"method\":\"x\",\"params\":{\"a\":\"\xff\xfe\"}}\n");
+  reply = peer_read_message (f);
+  g_assert_true (json_object_get_null_member (reply, "id"));
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (reply, "error"), "code"),
+                   ==, -32700);
+  g_clear_pointer (&reply, json_object_unref);
+
+  /* nesting deep enough to exhaust a recursive parser's stack */
+  for (guint i = 0; i < 200000; i++)
+    g_string_append_c (deep, '[');
+  g_string_append (deep, "}\n");
+  peer_write_len (f, deep->str, deep->len);
+  reply = peer_read_message (f);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (reply, "error"), "code"),
+                   ==, -32700);
+
+  /* the connection still works */
+  g_assert_false (acp_connection_is_closed (f->conn));
+  peer_round_trip (f, 2);
+  g_assert_cmpuint (f->notifications->len, ==, 0);
+}
+
+static void
+expect_invalid_request (Fixture    *f,
+                        const char *line,
+                        const char *expected_id)
+{
+  g_autoptr(JsonObject) reply = NULL;
+  g_autoptr(JsonNode) expected = json_from_string (expected_id, NULL);
+
+  peer_write (f, line);
+  reply = peer_read_message (f);
+  g_assert_true (json_node_equal (json_object_get_member (reply, "id"), expected));
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (reply, "error"), "code"),
+                   ==, -32600);
+}
+
+static void
+test_invalid_requests (Fixture       *f,
+                       gconstpointer  data)
+{
+  expect_invalid_request (f, "42\n", "null");
+  expect_invalid_request (f, "\"text\"\n", "null");
+  expect_invalid_request (f, "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"a\"}]\n", "null");
+  expect_invalid_request (f, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":7}\n", "5");
+  expect_invalid_request (f, "{\"jsonrpc\":\"2.0\",\"id\":\"q\",\"method\":\"\"}\n", "\"q\"");
+  expect_invalid_request (f, "{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"a\"}\n", "null");
+  expect_invalid_request (f, "{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"a\"}\n", "null");
+  expect_invalid_request (f, "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"a\",\"params\":3}\n", "6");
+  expect_invalid_request (f, "{\"jsonrpc\":\"1.0\",\"id\":8,\"method\":\"a\"}\n", "8");
+  expect_invalid_request (f, "{\"foo\":1}\n", "null");
+  expect_invalid_request (f, "{\"jsonrpc\":\"2.0\",\"id\":77}\n", "77");
+
+  g_assert_false (acp_connection_is_closed (f->conn));
+  g_assert_cmpuint (f->notifications->len, ==, 0);
+  g_assert_cmpuint (f->message_errors->len, ==, 0);
+}
+
+typedef struct
+{
+  AcpIncomingRequest *request;
+  guint               n_calls;
+} KeepData;
+
+static gboolean
+keep_request_cb (AcpConnection      *conn,
+                 AcpIncomingRequest *request,
+                 KeepData           *keep)
+{
+  keep->n_calls++;
+  g_assert_null (keep->request);
+  keep->request = g_object_ref (request);
+  return TRUE;
+}
+
+static gboolean
+reply_later_cb (gpointer user_data)
+{
+  KeepData *keep = user_data;
+  g_autoptr(JsonNode) result = json_from_string ("{\"outcome\":\"selected\"}", NULL);
+
+  acp_incoming_request_reply (keep->request, result);
+  g_clear_object (&keep->request);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+test_deferred_reply (Fixture       *f,
+                     gconstpointer  data)
+{
+  KeepData keep = { NULL, 0 };
+  g_autoptr(JsonObject) reply = NULL;
+  JsonObject *params;
+
+  g_signal_connect (f->conn, "request", G_CALLBACK (keep_request_cb), &keep);
+
+  peer_write (f, "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"session/request_permission\","
+                 "\"params\":{\"sessionId\":\"s1\"}}\n");
+  WAIT_FOR (keep.request != NULL);
+
+  g_assert_cmpstr (acp_incoming_request_get_method (keep.request), ==, "session/request_permission");
+  params = acp_incoming_request_get_params_object (keep.request);
+  g_assert_nonnull (params);
+  g_assert_cmpstr (json_object_get_string_member (params, "sessionId"), ==, "s1");
+  g_assert_cmpint (json_node_get_int (acp_incoming_request_get_id (keep.request)), ==, 0);
+  g_assert_false (g_cancellable_is_cancelled (acp_incoming_request_get_cancellable (keep.request)));
+
+  /* nothing was answered yet */
+  drain_main_context ();
+  g_assert_cmpuint (f->received->len, ==, 0);
+
+  g_timeout_add (50, reply_later_cb, &keep);
+  reply = peer_read_message (f);
+  g_assert_cmpint (json_object_get_int_member (reply, "id"), ==, 0);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (reply, "result"),
+                                                  "outcome"), ==, "selected");
+  g_assert_null (keep.request);
+}
+
+static gboolean
+forget_request_cb (AcpConnection      *conn,
+                   AcpIncomingRequest *request,
+                   gpointer            user_data)
+{
+  /* claims the request but keeps no reference: a bug the connection survives */
+  return TRUE;
+}
+
+static void
+test_dropped_request (Fixture       *f,
+                      gconstpointer  data)
+{
+  KeepData keep = { NULL, 0 };
+  g_autoptr(JsonObject) reply = NULL;
+  gulong handler;
+
+  handler = g_signal_connect (f->conn, "request", G_CALLBACK (keep_request_cb), &keep);
+  peer_write (f, "{\"jsonrpc\":\"2.0\",\"id\":\"r1\",\"method\":\"fs/read_text_file\"}\n");
+  WAIT_FOR (keep.request != NULL);
+  g_signal_handler_disconnect (f->conn, handler);
+
+  g_clear_object (&keep.request);
+  reply = peer_read_message (f);
+  g_assert_cmpstr (json_object_get_string_member (reply, "id"), ==, "r1");
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (reply, "error"), "code"),
+                   ==, -32603);
+  g_clear_pointer (&reply, json_object_unref);
+
+  g_signal_connect (f->conn, "request", G_CALLBACK (forget_request_cb), NULL);
+  peer_write (f, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"fs/read_text_file\"}\n");
+  reply = peer_read_message (f);
+  g_assert_cmpint (json_object_get_int_member (reply, "id"), ==, 3);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (reply, "error"), "code"),
+                   ==, -32603);
+}
+
+static void
+test_incoming_cancelled (Fixture       *f,
+                         gconstpointer  data)
+{
+  KeepData keep = { NULL, 0 };
+  g_autoptr(AcpIncomingRequest) first = NULL;
+  g_autoptr(GError) cancelled = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, "Cancelled");
+  g_autoptr(JsonObject) reply = NULL;
+
+  g_signal_connect (f->conn, "request", G_CALLBACK (keep_request_cb), &keep);
+
+  /* the peer cancels its own request */
+  peer_write (f, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"session/request_permission\"}\n");
+  WAIT_FOR (keep.request != NULL);
+  peer_write (f, "{\"jsonrpc\":\"2.0\",\"method\":\"$/cancel_request\",\"params\":{\"requestId\":4}}\n");
+  WAIT_FOR (g_cancellable_is_cancelled (acp_incoming_request_get_cancellable (keep.request)));
+  acp_incoming_request_reply_error (keep.request, cancelled);
+  g_clear_object (&keep.request);
+  reply = peer_read_message (f);
+  g_assert_cmpint (json_object_get_int_member (reply, "id"), ==, 4);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (reply, "error"), "code"),
+                   ==, -32800);
+
+  /* closing cancels a pending request and drops its late reply */
+  peer_write (f, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"session/request_permission\"}\n");
+  WAIT_FOR (keep.request != NULL);
+  first = g_steal_pointer (&keep.request);
+  acp_connection_close (f->conn, NULL);
+  g_assert_true (g_cancellable_is_cancelled (acp_incoming_request_get_cancellable (first)));
+  acp_incoming_request_reply (first, NULL);
+  g_assert_true (acp_incoming_request_get_answered (first));
+
+  WAIT_FOR (f->peer_eof);
+  g_assert_cmpuint (f->received->len, ==, 0);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Outgoing calls                                                            */
+
+typedef struct
+{
+  gboolean  done;
+  JsonNode *result;
+  GError   *error;
+} CallData;
+
+static void
+call_data_clear (CallData *call)
+{
+  g_clear_pointer (&call->result, json_node_unref);
+  g_clear_error (&call->error);
+  call->done = FALSE;
+}
+
+static void
+call_cb (GObject      *source,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  CallData *call = user_data;
+
+  g_assert_false (call->done);
+  call->result = acp_connection_call_finish (ACP_CONNECTION (source), result, &call->error);
+  g_assert_true ((call->result == NULL) != (call->error == NULL));
+  call->done = TRUE;
+}
+
+/* Reads the request the connection sent and checks its method; returns its id. */
+static gint64
+peer_expect_request (Fixture    *f,
+                     const char *method)
+{
+  g_autoptr(JsonObject) request = peer_read_message (f);
+  JsonNode *id = json_object_get_member (request, "id");
+
+  g_assert_cmpstr (json_object_get_string_member (request, "method"), ==, method);
+  g_assert_nonnull (id);
+  g_assert_true (json_node_get_value_type (id) == G_TYPE_INT64);
+  return json_node_get_int (id);
+}
+
+static void
+test_call_results (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(JsonNode) params = json_from_string ("{\"cwd\":\"/tmp\",\"mcpServers\":[]}", NULL);
+  g_autoptr(JsonObject) request = NULL;
+  CallData call = { 0 };
+
+  acp_connection_call_async (f->conn, "session/new", params, NULL, call_cb, &call);
+  request = peer_read_message (f);
+  g_assert_cmpstr (json_object_get_string_member (request, "method"), ==, "session/new");
+  g_assert_cmpint (json_object_get_int_member (request, "id"), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (request, "params"),
+                                                  "cwd"), ==, "/tmp");
+  g_assert_false (call.done);
+
+  peer_write (f, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"sessionId\":\"s1\"}}\n");
+  WAIT_FOR (call.done);
+  g_assert_no_error (call.error);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (call.result));
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (call.result), "sessionId"),
+                   ==, "s1");
+  call_data_clear (&call);
+
+  /* result null; no params */
+  acp_connection_call_async (f->conn, "session/cancel_all", NULL, NULL, call_cb, &call);
+  g_clear_pointer (&request, json_object_unref);
+  request = peer_read_message (f);
+  g_assert_cmpint (json_object_get_int_member (request, "id"), ==, 2);
+  g_assert_false (json_object_has_member (request, "params"));
+  peer_write (f, "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":null}\n");
+  WAIT_FOR (call.done);
+  g_assert_no_error (call.error);
+  g_assert_nonnull (call.result);
+  g_assert_true (JSON_NODE_HOLDS_NULL (call.result));
+  call_data_clear (&call);
+
+  /* the string form of our id is accepted, and "error": null is no error */
+  acp_connection_call_async (f->conn, "x", NULL, NULL, call_cb, &call);
+  g_assert_cmpint (peer_expect_request (f, "x"), ==, 3);
+  peer_write (f, "{\"jsonrpc\":\"2.0\",\"id\":\"3\",\"result\":7,\"error\":null}\n");
+  WAIT_FOR (call.done);
+  g_assert_no_error (call.error);
+  g_assert_cmpint (json_node_get_int (call.result), ==, 7);
+  call_data_clear (&call);
+
+  /* params are not taken: the caller's node is still usable */
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (params));
+  g_assert_cmpuint (f->message_errors->len, ==, 0);
+}
+
+static void
+test_call_errors (Fixture       *f,
+                  gconstpointer  data)
+{
+  CallData call = { 0 };
+  JsonNode *error_data;
+
+  acp_connection_call_async (f->conn, "session/new", NULL, NULL, call_cb, &call);
+  g_assert_cmpint (peer_expect_request (f, "session/new"), ==, 1);
+  peer_write (f, "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32000,"
+                 "\"message\":\"Authentication required\",\"data\":{\"methods\":[\"a\"]}}}\n");
+  WAIT_FOR (call.done);
+  g_assert_error (call.error, ACP_ERROR, ACP_ERROR_AUTH_REQUIRED);
+  g_assert_cmpstr (call.error->message, ==, "Authentication required");
+  g_assert_true (acp_error_is_remote (call.error));
+  error_data = acp_error_get_data (call.error);
+  g_assert_nonnull (error_data);
+  g_assert_cmpstr (json_array_get_string_element (json_object_get_array_member (
+                     json_node_get_object (error_data), "methods"), 0), ==, "a");
+  call_data_clear (&call);
+
+  /* a non-standard code is kept as it is */
+  acp_connection_call_async (f->conn, "session/prompt", NULL, NULL, call_cb, &call);
+  g_assert_cmpint (peer_expect_request (f, "session/prompt"), ==, 2);
+  peer_write (f, "{\"jsonrpc\":\"2.0\",\"id\":2,\"error\":{\"code\":500,\"message\":\"boom\"}}\n");
+  WAIT_FOR (call.done);
+  g_assert_error (call.error, ACP_ERROR, 500);
+  g_assert_true (acp_error_is_remote (call.error));
+  g_assert_null (acp_error_get_data (call.error));
+  call_data_clear (&call);
+}
+
+static void
+test_call_invalid_responses (Fixture       *f,
+                             gconstpointer  data)
+{
+  /* what follows {"jsonrpc":"2.0","id":<id> */
+  const char *responses[] = {
+    "}",
+    ",\"result\":1,\"error\":{\"code\":1,\"message\":\"m\"}}",
+    ",\"error\":{\"code\":\"x\",\"message\":\"m\"}}",
+    ",\"error\":{\"code\":1}}",
+    ",\"error\":\"bad\"}",
+    ",\"error\":{\"code\":99999999999,\"message\":\"m\"}}",
+  };
+  const GError *error;
+
+  for (guint i = 0; i < G_N_ELEMENTS (responses); i++)
+    {
+      CallData call = { 0 };
+      g_autofree char *response = NULL;
+      gint64 id;
+
+      acp_connection_call_async (f->conn, "m", NULL, NULL, call_cb, &call);
+      id = peer_expect_request (f, "m");
+      g_assert_cmpint (id, ==, i + 1);
+      response = g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"id\":%d%s\n", (int) id, responses[i]);
+      peer_write (f, response);
+      WAIT_FOR (call.done);
+      g_assert_error (call.error, ACP_ERROR, ACP_ERROR_INVALID_MESSAGE);
+      g_assert_false (acp_error_is_remote (call.error));
+      call_data_clear (&call);
+    }
+
+  /* responses that match no call: reported, never answered */
+  peer_write (f, "{\"jsonrpc\":\"2.0\",\"id\":1000,\"result\":{}}\n");
+  peer_write (f, "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}\n");
+  peer_round_trip (f, 1);
+  g_assert_cmpuint (f->message_errors->len, ==, 2);
+  error = g_ptr_array_index (f->message_errors, 0);
+  g_assert_error (error, ACP_ERROR, ACP_ERROR_INVALID_MESSAGE);
+  g_assert_nonnull (strstr (error->message, "1000"));
+  error = g_ptr_array_index (f->message_errors, 1);
+  g_assert_error (error, ACP_ERROR, ACP_ERROR_INVALID_MESSAGE);
+  g_assert_nonnull (strstr (error->message, "Parse error"));
+  g_assert_false (acp_connection_is_closed (f->conn));
+}
+
+static void
+test_call_cancelled (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(JsonObject) cancel = NULL;
+  CallData call = { 0 };
+  CallData other = { 0 };
+  JsonObject *params;
+
+  acp_connection_call_async (f->conn, "session/prompt", NULL, cancellable, call_cb, &call);
+  g_assert_cmpint (peer_expect_request (f, "session/prompt"), ==, 1);
+
+  g_cancellable_cancel (cancellable);
+  WAIT_FOR (call.done);
+  g_assert_error (call.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+
+  cancel = peer_read_message (f);
+  g_assert_cmpstr (json_object_get_string_member (cancel, "method"), ==, "$/cancel_request");
+  g_assert_false (json_object_has_member (cancel, "id"));
+  params = json_object_get_object_member (cancel, "params");
+  g_assert_cmpint (json_object_get_int_member (params, "requestId"), ==, 1);
+
+  /* the late response is dropped quietly and completes nothing */
+  peer_write (f, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"stopReason\":\"cancelled\"}}\n");
+  peer_round_trip (f, 1);
+  g_assert_cmpuint (f->message_errors->len, ==, 0);
+  call_data_clear (&call);
+
+  /* a call with an already cancelled cancellable sends nothing */
+  acp_connection_call_async (f->conn, "never", NULL, cancellable, call_cb, &call);
+  WAIT_FOR (call.done);
+  g_assert_error (call.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  call_data_clear (&call);
+
+  /* the next call still works, with the next id */
+  acp_connection_call_async (f->conn, "after", NULL, NULL, call_cb, &other);
+  g_assert_cmpint (peer_expect_request (f, "after"), ==, 2);
+  peer_write (f, "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":true}\n");
+  WAIT_FOR (other.done);
+  g_assert_no_error (other.error);
+  call_data_clear (&other);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Closing                                                                   */
+
+static void
+test_eof_fails_pending (Fixture       *f,
+                        gconstpointer  data)
+{
+  CallData calls[3] = { { 0 } };
+
+  for (guint i = 0; i < G_N_ELEMENTS (calls); i++)
+    acp_connection_call_async (f->conn, "session/load", NULL, NULL, call_cb, &calls[i]);
+  for (guint i = 0; i < G_N_ELEMENTS (calls); i++)
+    g_assert_cmpint (peer_expect_request (f, "session/load"), ==, i + 1);
+
+  peer_shutdown_write (f);
+  WAIT_FOR (calls[0].done && calls[1].done && calls[2].done);
+
+  for (guint i = 0; i < G_N_ELEMENTS (calls); i++)
+    {
+      g_assert_error (calls[i].error, ACP_ERROR, ACP_ERROR_CLOSED);
+      g_assert_true (g_str_has_prefix (calls[i].error->message,
+                                       "The connection to the agent was closed"));
+      call_data_clear (&calls[i]);
+    }
+
+  drain_main_context ();
+  g_assert_cmpuint (f->n_closed, ==, 1);
+  g_assert_cmpuint (f->n_closed_notifies, ==, 1);
+  g_assert_true (acp_connection_is_closed (f->conn));
+
+  /* closing again changes nothing */
+  acp_connection_close (f->conn, NULL);
+  g_assert_cmpuint (f->n_closed, ==, 1);
+  g_assert_cmpuint (f->n_closed_notifies, ==, 1);
+}
+
+static void
+flush_cb (GObject      *source,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  CallData *flush = user_data;
+
+  if (acp_connection_flush_finish (ACP_CONNECTION (source), result, &flush->error))
+    flush->result = json_node_new (JSON_NODE_NULL);
+  flush->done = TRUE;
+}
+
+static void
+test_after_close (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(GError) reason = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_FAILED, "Stopped by test");
+  g_autoptr(GError) error = NULL;
+  CallData pending = { 0 };
+  CallData call = { 0 };
+  CallData flush = { 0 };
+
+  acp_connection_call_async (f->conn, "session/prompt", NULL, NULL, call_cb, &pending);
+  g_assert_cmpint (peer_expect_request (f, "session/prompt"), ==, 1);
+
+  acp_connection_close (f->conn, reason);
+  g_assert_true (acp_connection_is_closed (f->conn));
+  g_assert_cmpuint (f->n_closed, ==, 1);
+  WAIT_FOR (pending.done);
+  g_assert_error (pending.error, ACP_ERROR, ACP_ERROR_CLOSED);
+  g_assert_nonnull (strstr (pending.error->message, "Stopped by test"));
+  call_data_clear (&pending);
+
+  acp_connection_call_async (f->conn, "session/new", NULL, NULL, call_cb, &call);
+  WAIT_FOR (call.done);
+  g_assert_error (call.error, ACP_ERROR, ACP_ERROR_CLOSED);
+  call_data_clear (&call);
+
+  g_assert_false (acp_connection_notify (f->conn, "session/cancel", NULL, &error));
+  g_assert_error (error, ACP_ERROR, ACP_ERROR_CLOSED);
+
+  acp_connection_flush_async (f->conn, NULL, flush_cb, &flush);
+  WAIT_FOR (flush.done);
+  g_assert_error (flush.error, ACP_ERROR, ACP_ERROR_CLOSED);
+  call_data_clear (&flush);
+
+  /* the stream gets closed, and nothing was written after the close */
+  WAIT_FOR (f->peer_eof);
+  g_assert_cmpuint (f->received->len, ==, 0);
+  g_assert_cmpuint (f->n_closed, ==, 1);
+}
+
+static void
+test_write_order (Fixture       *f,
+                  gconstpointer  data)
+{
+  CallData flush = { 0 };
+  CallData calls[10] = { { 0 } };
+  guint n_calls = 0;
+
+  for (guint i = 0; i < 100; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(JsonNode) params = json_node_new (JSON_NODE_OBJECT);
+      JsonObject *object = json_object_new ();
+
+      json_object_set_int_member (object, "n", i);
+      json_node_take_object (params, object);
+      if (i % 10 == 5)
+        acp_connection_call_async (f->conn, "ordered", params, NULL, call_cb, &calls[n_calls++]);
+      else
+        g_assert_true (acp_connection_notify (f->conn, "ordered", params, &error));
+      g_assert_no_error (error);
+    }
+
+  acp_connection_flush_async (f->conn, NULL, flush_cb, &flush);
+  WAIT_FOR (flush.done);
+  g_assert_no_error (flush.error);
+  call_data_clear (&flush);
+
+  for (guint i = 0; i < 100; i++)
+    {
+      g_autoptr(JsonObject) message = peer_read_message (f);
+
+      g_assert_cmpstr (json_object_get_string_member (message, "method"), ==, "ordered");
+      g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (message, "params"),
+                                                   "n"), ==, i);
+      g_assert_true (json_object_has_member (message, "id") == (i % 10 == 5));
+      if (i % 10 == 5)
+        g_assert_cmpint (json_object_get_int_member (message, "id"), ==, i / 10 + 1);
+    }
+
+  /* a flush with nothing queued completes */
+  acp_connection_flush_async (f->conn, NULL, flush_cb, &flush);
+  WAIT_FOR (flush.done);
+  g_assert_no_error (flush.error);
+  call_data_clear (&flush);
+
+  acp_connection_close (f->conn, NULL);
+  WAIT_FOR (calls[n_calls - 1].done);
+  for (guint i = 0; i < n_calls; i++)
+    {
+      g_assert_error (calls[i].error, ACP_ERROR, ACP_ERROR_CLOSED);
+      call_data_clear (&calls[i]);
+    }
+}
+
+static void
+test_dispose_while_reading (Fixture       *f,
+                            gconstpointer  data)
+{
+  /* a read is in flight and a write is queued */
+  g_assert_true (acp_connection_notify (f->conn, "bye", NULL, NULL));
+  g_clear_object (&f->conn);
+
+  /* the stream is closed once the cancelled operations are done */
+  WAIT_FOR (f->peer_eof);
+  g_assert_cmpuint (f->n_closed, ==, 0);
+}
+
+static void
+test_properties (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autoptr(GIOStream) stream = NULL;
+  guint64 max_line_length = 0;
+  gboolean closed = TRUE;
+
+  g_object_get (f->conn,
+                "stream", &stream,
+                "max-line-length", &max_line_length,
+                "closed", &closed,
+                NULL);
+  g_assert_true (stream == G_IO_STREAM (f->local));
+  g_assert_true (acp_connection_get_stream (f->conn) == G_IO_STREAM (f->local));
+  g_assert_cmpuint (max_line_length, ==, ACP_CONNECTION_DEFAULT_MAX_LINE_LENGTH);
+  g_assert_false (closed);
+
+  g_object_set (f->conn, "max-line-length", (guint64) 4096, NULL);
+  g_assert_cmpuint (acp_connection_get_max_line_length (f->conn), ==, 4096);
+
+  acp_connection_close (f->conn, NULL);
+  g_object_get (f->conn, "closed", &closed, NULL);
+  g_assert_true (closed);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+#define ADD(path, func) \
+  g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+#define ADD_UNSTARTED(path, func) \
+  g_test_add (path, Fixture, GINT_TO_POINTER (1), fixture_setup, func, fixture_teardown)
+
+  ADD ("/acp/connection/framing/split-into-bytes", test_split_into_bytes);
+  ADD ("/acp/connection/framing/many-in-one-write", test_many_in_one_write);
+  ADD ("/acp/connection/framing/huge-line", test_huge_line);
+  ADD_UNSTARTED ("/acp/connection/framing/line-too-long", test_line_too_long);
+  ADD ("/acp/connection/framing/crlf-and-empty-lines", test_crlf_and_empty_lines);
+  ADD ("/acp/connection/framing/last-line-without-newline", test_last_line_without_newline);
+  ADD ("/acp/connection/incoming/ids-echoed", test_request_ids_echoed);
+  ADD ("/acp/connection/incoming/unknown-request", test_unknown_request);
+  ADD ("/acp/connection/incoming/notifications", test_notifications);
+  ADD ("/acp/connection/incoming/parse-error", test_parse_error);
+  ADD ("/acp/connection/incoming/invalid-requests", test_invalid_requests);
+  ADD ("/acp/connection/incoming/deferred-reply", test_deferred_reply);
+  ADD ("/acp/connection/incoming/dropped-request", test_dropped_request);
+  ADD ("/acp/connection/incoming/cancelled", test_incoming_cancelled);
+  ADD ("/acp/connection/call/results", test_call_results);
+  ADD ("/acp/connection/call/errors", test_call_errors);
+  ADD ("/acp/connection/call/invalid-responses", test_call_invalid_responses);
+  ADD ("/acp/connection/call/cancelled", test_call_cancelled);
+  ADD ("/acp/connection/close/eof-fails-pending", test_eof_fails_pending);
+  ADD ("/acp/connection/close/after-close", test_after_close);
+  ADD ("/acp/connection/close/dispose-while-reading", test_dispose_while_reading);
+  ADD ("/acp/connection/write-order", test_write_order);
+  ADD ("/acp/connection/properties", test_properties);
+
+#undef ADD
+#undef ADD_UNSTARTED
+
+  return g_test_run ();
+}
