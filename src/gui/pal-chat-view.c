@@ -1,0 +1,337 @@
+/* pal-chat-view.c: the transcript of a session
+ *
+ * A GtkListView over the session's AcpTranscript: only the rows on screen
+ * exist as widgets, so a replay of 100,000 updates costs what the screen
+ * shows. Each row builds the widget for its item's kind. The view sticks to
+ * the bottom while content arrives, unless the person scrolled up; a button
+ * then brings them back.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "acp-generic-item.h"
+#include "acp-message-item.h"
+#include "acp-notice-item.h"
+#include "acp-permission-item.h"
+#include "acp-plan-item.h"
+#include "acp-tool-call-item.h"
+#include "pal-chat-view.h"
+#include "pal-message-row.h"
+#include "pal-notice-row.h"
+#include "pal-permission-row.h"
+#include "pal-plan-row.h"
+#include "pal-tool-call-row.h"
+
+/* Within this many pixels of the end counts as at the bottom. */
+#define BOTTOM_SLACK 48.0
+
+struct _PalChatView
+{
+  AdwBin             parent_instance;
+
+  GListModel        *model;
+  GtkNoSelection    *selection;
+  GtkScrolledWindow *scroller;
+  GtkListView       *list_view;
+  GtkButton         *bottom_button;
+  GtkAdjustment     *vadjustment;
+  gboolean           stick_to_bottom;
+  gboolean           scrolling;
+};
+
+enum {
+  PROP_0,
+  PROP_MODEL,
+  PROP_STICK_TO_BOTTOM,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (PalChatView, pal_chat_view, ADW_TYPE_BIN)
+
+/**
+ * pal_chat_view_create_row:
+ * @item: an #AcpItem
+ *
+ * Returns: (transfer floating): the widget showing @item
+ */
+GtkWidget *
+pal_chat_view_create_row (gpointer item)
+{
+  if (ACP_IS_MESSAGE_ITEM (item))
+    return pal_message_row_new (item);
+  if (ACP_IS_TOOL_CALL_ITEM (item))
+    return pal_tool_call_row_new (item);
+  if (ACP_IS_PLAN_ITEM (item))
+    return pal_plan_row_new (item);
+  if (ACP_IS_PERMISSION_ITEM (item))
+    return pal_permission_row_new (item);
+  if (ACP_IS_NOTICE_ITEM (item) || ACP_IS_GENERIC_ITEM (item))
+    return pal_notice_row_new (item);
+
+  return gtk_label_new (NULL);
+}
+
+static void
+set_stick_to_bottom (PalChatView *self,
+                     gboolean     stick)
+{
+  if (self->stick_to_bottom == stick)
+    return;
+
+  self->stick_to_bottom = stick;
+  gtk_widget_set_visible (GTK_WIDGET (self->bottom_button), !stick);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STICK_TO_BOTTOM]);
+}
+
+static void
+scroll_to_end (PalChatView *self)
+{
+  double bottom = gtk_adjustment_get_upper (self->vadjustment) -
+                  gtk_adjustment_get_page_size (self->vadjustment);
+
+  self->scrolling = TRUE;
+  gtk_adjustment_set_value (self->vadjustment, MAX (bottom, 0));
+  self->scrolling = FALSE;
+}
+
+static void
+vadjustment_changed_cb (GtkAdjustment *adjustment,
+                        PalChatView   *self)
+{
+  /* the content or the window grew: follow it when at the bottom */
+  if (self->stick_to_bottom)
+    scroll_to_end (self);
+}
+
+static void
+vadjustment_value_changed_cb (GtkAdjustment *adjustment,
+                              PalChatView   *self)
+{
+  double bottom;
+
+  if (self->scrolling)
+    return;
+
+  bottom = gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment);
+  set_stick_to_bottom (self, gtk_adjustment_get_value (adjustment) >= bottom - BOTTOM_SLACK);
+}
+
+static void
+bottom_button_clicked_cb (PalChatView *self)
+{
+  pal_chat_view_scroll_to_bottom (self);
+}
+
+static void
+setup_cb (GtkSignalListItemFactory *factory,
+          GtkListItem              *list_item,
+          PalChatView              *self)
+{
+  GtkWidget *clamp = adw_clamp_new ();
+
+  adw_clamp_set_maximum_size (ADW_CLAMP (clamp), 860);
+  adw_clamp_set_tightening_threshold (ADW_CLAMP (clamp), 600);
+  gtk_widget_add_css_class (clamp, "transcript-row");
+  gtk_list_item_set_child (list_item, clamp);
+  gtk_list_item_set_activatable (list_item, FALSE);
+  gtk_list_item_set_selectable (list_item, FALSE);
+}
+
+static void
+bind_cb (GtkSignalListItemFactory *factory,
+         GtkListItem              *list_item,
+         PalChatView              *self)
+{
+  AdwClamp *clamp = ADW_CLAMP (gtk_list_item_get_child (list_item));
+  gpointer item = gtk_list_item_get_item (list_item);
+
+  adw_clamp_set_child (clamp, pal_chat_view_create_row (item));
+}
+
+static void
+unbind_cb (GtkSignalListItemFactory *factory,
+           GtkListItem              *list_item,
+           PalChatView              *self)
+{
+  AdwClamp *clamp = ADW_CLAMP (gtk_list_item_get_child (list_item));
+
+  adw_clamp_set_child (clamp, NULL);
+}
+
+static void
+pal_chat_view_dispose (GObject *object)
+{
+  PalChatView *self = PAL_CHAT_VIEW (object);
+
+  g_clear_object (&self->model);
+  g_clear_object (&self->selection);
+
+  G_OBJECT_CLASS (pal_chat_view_parent_class)->dispose (object);
+}
+
+static void
+pal_chat_view_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  PalChatView *self = PAL_CHAT_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_MODEL:
+      g_value_set_object (value, self->model);
+      break;
+
+    case PROP_STICK_TO_BOTTOM:
+      g_value_set_boolean (value, self->stick_to_bottom);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+pal_chat_view_set_property (GObject      *object,
+                            guint         prop_id,
+                            const GValue *value,
+                            GParamSpec   *pspec)
+{
+  PalChatView *self = PAL_CHAT_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_MODEL:
+      pal_chat_view_set_model (self, g_value_get_object (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+pal_chat_view_class_init (PalChatViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = pal_chat_view_dispose;
+  object_class->get_property = pal_chat_view_get_property;
+  object_class->set_property = pal_chat_view_set_property;
+
+  properties[PROP_MODEL] =
+    g_param_spec_object ("model", NULL, NULL, G_TYPE_LIST_MODEL,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_STICK_TO_BOTTOM] =
+    g_param_spec_boolean ("stick-to-bottom", NULL, NULL, TRUE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_css_name (widget_class, "chatview");
+}
+
+static void
+pal_chat_view_init (PalChatView *self)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  GtkWidget *overlay = gtk_overlay_new ();
+
+  self->stick_to_bottom = TRUE;
+  self->selection = gtk_no_selection_new (NULL);
+
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_cb), self);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_cb), self);
+  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_cb), self);
+
+  self->list_view = GTK_LIST_VIEW (gtk_list_view_new (GTK_SELECTION_MODEL (g_object_ref (self->selection)),
+                                                      factory));
+  gtk_widget_add_css_class (GTK_WIDGET (self->list_view), "transcript");
+  gtk_widget_add_css_class (GTK_WIDGET (self->list_view), "background");
+
+  self->scroller = GTK_SCROLLED_WINDOW (gtk_scrolled_window_new ());
+  gtk_scrolled_window_set_policy (self->scroller, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_child (self->scroller, GTK_WIDGET (self->list_view));
+  gtk_widget_set_vexpand (GTK_WIDGET (self->scroller), TRUE);
+
+  self->vadjustment = gtk_scrolled_window_get_vadjustment (self->scroller);
+  g_signal_connect (self->vadjustment, "changed", G_CALLBACK (vadjustment_changed_cb), self);
+  g_signal_connect (self->vadjustment, "value-changed", G_CALLBACK (vadjustment_value_changed_cb), self);
+
+  self->bottom_button = GTK_BUTTON (gtk_button_new_from_icon_name ("go-bottom-symbolic"));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->bottom_button), _("Scroll to the End"));
+  gtk_widget_add_css_class (GTK_WIDGET (self->bottom_button), "osd");
+  gtk_widget_add_css_class (GTK_WIDGET (self->bottom_button), "circular");
+  gtk_widget_set_halign (GTK_WIDGET (self->bottom_button), GTK_ALIGN_END);
+  gtk_widget_set_valign (GTK_WIDGET (self->bottom_button), GTK_ALIGN_END);
+  gtk_widget_set_margin_end (GTK_WIDGET (self->bottom_button), 18);
+  gtk_widget_set_margin_bottom (GTK_WIDGET (self->bottom_button), 18);
+  gtk_widget_set_visible (GTK_WIDGET (self->bottom_button), FALSE);
+  g_signal_connect_swapped (self->bottom_button, "clicked", G_CALLBACK (bottom_button_clicked_cb), self);
+
+  gtk_overlay_set_child (GTK_OVERLAY (overlay), GTK_WIDGET (self->scroller));
+  gtk_overlay_add_overlay (GTK_OVERLAY (overlay), GTK_WIDGET (self->bottom_button));
+  adw_bin_set_child (ADW_BIN (self), overlay);
+}
+
+GtkWidget *
+pal_chat_view_new (void)
+{
+  return g_object_new (PAL_TYPE_CHAT_VIEW, NULL);
+}
+
+GListModel *
+pal_chat_view_get_model (PalChatView *self)
+{
+  g_return_val_if_fail (PAL_IS_CHAT_VIEW (self), NULL);
+
+  return self->model;
+}
+
+/**
+ * pal_chat_view_set_model:
+ * @self: a #PalChatView
+ * @model: (nullable): a transcript (a #GListModel of #AcpItem)
+ *
+ * Shows @model, scrolled to its end.
+ */
+void
+pal_chat_view_set_model (PalChatView *self,
+                         GListModel  *model)
+{
+  g_return_if_fail (PAL_IS_CHAT_VIEW (self));
+  g_return_if_fail (model == NULL || G_IS_LIST_MODEL (model));
+
+  if (!g_set_object (&self->model, model))
+    return;
+
+  gtk_no_selection_set_model (self->selection, model);
+  set_stick_to_bottom (self, TRUE);
+  scroll_to_end (self);
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODEL]);
+}
+
+gboolean
+pal_chat_view_get_stick_to_bottom (PalChatView *self)
+{
+  g_return_val_if_fail (PAL_IS_CHAT_VIEW (self), FALSE);
+
+  return self->stick_to_bottom;
+}
+
+void
+pal_chat_view_scroll_to_bottom (PalChatView *self)
+{
+  g_return_if_fail (PAL_IS_CHAT_VIEW (self));
+
+  set_stick_to_bottom (self, TRUE);
+  scroll_to_end (self);
+}

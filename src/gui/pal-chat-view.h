@@ -1,0 +1,24 @@
+/* pal-chat-view.h: the transcript of a session
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <adwaita.h>
+
+G_BEGIN_DECLS
+
+#define PAL_TYPE_CHAT_VIEW (pal_chat_view_get_type ())
+
+G_DECLARE_FINAL_TYPE (PalChatView, pal_chat_view, PAL, CHAT_VIEW, AdwBin)
+
+GtkWidget  *pal_chat_view_new                (void);
+GListModel *pal_chat_view_get_model          (PalChatView *self);
+void        pal_chat_view_set_model          (PalChatView *self,
+                                              GListModel  *model);
+gboolean    pal_chat_view_get_stick_to_bottom (PalChatView *self);
+void        pal_chat_view_scroll_to_bottom   (PalChatView *self);
+GtkWidget  *pal_chat_view_create_row         (gpointer     item);
+
+G_END_DECLS

@@ -1,0 +1,193 @@
+/* pal-message-row.c: a user, agent or thought message of the chat
+ *
+ * The text lives in a PalMarkdownView; streamed chunks are appended to it as
+ * the item announces them, never by re-reading the whole text. A thought is
+ * collapsed behind an expander; user messages are shown as typed.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "pal-markdown-view.h"
+#include "pal-message-row.h"
+
+struct _PalMessageRow
+{
+  AdwBin           parent_instance;
+
+  AcpMessageItem  *item;
+  PalMarkdownView *view;
+  GtkLabel        *attachments_label;
+};
+
+G_DEFINE_FINAL_TYPE (PalMessageRow, pal_message_row, ADW_TYPE_BIN)
+
+static void
+item_text_appended_cb (AcpMessageItem *item,
+                       const char     *chunk,
+                       PalMessageRow  *self)
+{
+  pal_markdown_view_append (self->view, chunk, -1);
+}
+
+static void
+item_notify_text_cb (AcpMessageItem *item,
+                     GParamSpec     *pspec,
+                     PalMessageRow  *self)
+{
+  pal_markdown_view_set_text (self->view, acp_message_item_get_text (item));
+}
+
+static void
+update_attachments (PalMessageRow *self)
+{
+  JsonArray *attachments = acp_message_item_get_attachments (self->item);
+  g_autoptr(GString) text = g_string_new (NULL);
+  guint n = attachments != NULL ? json_array_get_length (attachments) : 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *node = json_array_get_element (attachments, i);
+      JsonObject *block;
+      const char *type, *name = NULL;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        continue;
+      block = json_node_get_object (node);
+      type = json_object_get_string_member_with_default (block, "type", "");
+
+      if (g_str_equal (type, "resource_link"))
+        name = json_object_get_string_member_with_default (block, "name", NULL);
+      else if (g_str_equal (type, "resource") && json_object_has_member (block, "resource") &&
+               JSON_NODE_HOLDS_OBJECT (json_object_get_member (block, "resource")))
+        name = json_object_get_string_member_with_default (json_object_get_object_member (block, "resource"),
+                                                           "uri", NULL);
+      else if (g_str_equal (type, "image"))
+        name = _("Image");
+      else if (g_str_equal (type, "audio"))
+        name = _("Audio");
+
+      if (text->len > 0)
+        g_string_append (text, "\n");
+      g_string_append_printf (text, "📎 %s", name != NULL ? name : type);
+    }
+
+  gtk_label_set_text (self->attachments_label, text->str);
+  gtk_widget_set_visible (GTK_WIDGET (self->attachments_label), text->len > 0);
+}
+
+static void
+item_notify_attachments_cb (AcpMessageItem *item,
+                            GParamSpec     *pspec,
+                            PalMessageRow  *self)
+{
+  update_attachments (self);
+}
+
+static void
+pal_message_row_dispose (GObject *object)
+{
+  PalMessageRow *self = PAL_MESSAGE_ROW (object);
+
+  if (self->item != NULL)
+    g_signal_handlers_disconnect_by_data (self->item, self);
+  g_clear_object (&self->item);
+
+  G_OBJECT_CLASS (pal_message_row_parent_class)->dispose (object);
+}
+
+static void
+pal_message_row_class_init (PalMessageRowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = pal_message_row_dispose;
+
+  gtk_widget_class_set_css_name (widget_class, "messagerow");
+}
+
+static void
+pal_message_row_init (PalMessageRow *self)
+{
+}
+
+static void
+build (PalMessageRow *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  AcpMessageRole role = acp_message_item_get_role (self->item);
+
+  self->view = PAL_MARKDOWN_VIEW (pal_markdown_view_new ());
+  pal_markdown_view_set_text (self->view, acp_message_item_get_text (self->item));
+
+  self->attachments_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->attachments_label, 0);
+  gtk_label_set_wrap (self->attachments_label, TRUE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->attachments_label), "dim-label");
+
+  switch (role)
+    {
+    case ACP_MESSAGE_ROLE_USER:
+      pal_markdown_view_set_plain (self->view, TRUE);
+      gtk_widget_add_css_class (box, "user-message");
+      gtk_widget_add_css_class (box, "card");
+      gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->view));
+      gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->attachments_label));
+      adw_bin_set_child (ADW_BIN (self), box);
+      break;
+
+    case ACP_MESSAGE_ROLE_THOUGHT:
+      {
+        GtkWidget *expander = gtk_expander_new (_("Thought"));
+
+        gtk_widget_add_css_class (box, "thought");
+        gtk_widget_add_css_class (GTK_WIDGET (self->view), "dim-label");
+        gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->view));
+        gtk_expander_set_child (GTK_EXPANDER (expander), box);
+        gtk_widget_add_css_class (expander, "thought");
+        adw_bin_set_child (ADW_BIN (self), expander);
+      }
+      break;
+
+    case ACP_MESSAGE_ROLE_AGENT:
+    default:
+      gtk_widget_add_css_class (box, "agent-message");
+      gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->view));
+      gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->attachments_label));
+      adw_bin_set_child (ADW_BIN (self), box);
+      break;
+    }
+
+  update_attachments (self);
+
+  g_signal_connect_object (self->item, "text-appended", G_CALLBACK (item_text_appended_cb), self, 0);
+  g_signal_connect_object (self->item, "notify::text", G_CALLBACK (item_notify_text_cb), self, 0);
+  g_signal_connect_object (self->item, "notify::attachments",
+                           G_CALLBACK (item_notify_attachments_cb), self, 0);
+}
+
+GtkWidget *
+pal_message_row_new (AcpMessageItem *item)
+{
+  PalMessageRow *self;
+
+  g_return_val_if_fail (ACP_IS_MESSAGE_ITEM (item), NULL);
+
+  self = g_object_new (PAL_TYPE_MESSAGE_ROW, NULL);
+  self->item = g_object_ref (item);
+  build (self);
+
+  return GTK_WIDGET (self);
+}
+
+AcpMessageItem *
+pal_message_row_get_item (PalMessageRow *self)
+{
+  g_return_val_if_fail (PAL_IS_MESSAGE_ROW (self), NULL);
+
+  return self->item;
+}

@@ -1,0 +1,21 @@
+/* pal-message-row.h: a user, agent or thought message of the chat
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <adwaita.h>
+
+#include "acp-message-item.h"
+
+G_BEGIN_DECLS
+
+#define PAL_TYPE_MESSAGE_ROW (pal_message_row_get_type ())
+
+G_DECLARE_FINAL_TYPE (PalMessageRow, pal_message_row, PAL, MESSAGE_ROW, AdwBin)
+
+GtkWidget      *pal_message_row_new      (AcpMessageItem *item);
+AcpMessageItem *pal_message_row_get_item (PalMessageRow  *self);
+
+G_END_DECLS

@@ -1,0 +1,297 @@
+/* test-chat-view.c: the transcript in a real window
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <adwaita.h>
+
+#include "acp-permission-item.h"
+#include "acp-transcript.h"
+#include "pal-chat-view.h"
+#include "pal-diff-view.h"
+#include "pal-markdown-view.h"
+#include "pal-message-row.h"
+#include "pal-notice-row.h"
+#include "pal-permission-row.h"
+#include "pal-plan-row.h"
+#include "pal-tool-call-row.h"
+
+typedef gboolean (*Condition) (gpointer data);
+
+static gboolean
+timeout_cb (gpointer data)
+{
+  gboolean *timed_out = data;
+
+  *timed_out = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Iterates the main loop until cond holds; fails the test after 10 s. */
+static void
+wait_for (Condition cond,
+          gpointer  data)
+{
+  gboolean timed_out = FALSE;
+  guint id = g_timeout_add (10000, timeout_cb, &timed_out);
+
+  while (!cond (data) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_assert_false (timed_out);
+  g_source_remove (id);
+}
+
+static void
+settle (void)
+{
+  /* a few frames */
+  for (guint i = 0; i < 5; i++)
+    {
+      gint64 until = g_get_monotonic_time () + 20 * G_TIME_SPAN_MILLISECOND;
+
+      while (g_get_monotonic_time () < until)
+        g_main_context_iteration (NULL, FALSE);
+    }
+}
+
+static void
+collect (GtkWidget *widget,
+         GType      type,
+         GPtrArray *out)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type) && gtk_widget_get_mapped (widget))
+    g_ptr_array_add (out, widget);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect (child, type, out);
+}
+
+static guint
+count_widgets (GtkWidget *root,
+               GType      type)
+{
+  g_autoptr(GPtrArray) found = g_ptr_array_new ();
+
+  collect (root, type, found);
+  return found->len;
+}
+
+static GtkWidget *
+find_widget (GtkWidget *root,
+             GType      type)
+{
+  g_autoptr(GPtrArray) found = g_ptr_array_new ();
+
+  collect (root, type, found);
+  return found->len > 0 ? g_ptr_array_index (found, 0) : NULL;
+}
+
+static void
+apply (AcpTranscript *transcript,
+       const char    *json)
+{
+  g_autoptr(JsonNode) node = json_from_string (json, NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_nonnull (node);
+  acp_transcript_apply_update (transcript, json_node_get_object (node), &error);
+  g_assert_no_error (error);
+}
+
+typedef struct
+{
+  GtkWidget *window;
+  GType      type;
+  guint      count;
+} CountData;
+
+static gboolean
+has_count (gpointer data)
+{
+  CountData *d = data;
+
+  return count_widgets (d->window, d->type) >= d->count;
+}
+
+static GtkWidget *
+make_window (GtkWidget *child)
+{
+  GtkWidget *window = gtk_window_new ();
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 600);
+  gtk_window_set_child (GTK_WINDOW (window), child);
+  gtk_window_present (GTK_WINDOW (window));
+
+  return window;
+}
+
+static void
+test_rows_per_kind (void)
+{
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  GtkWidget *view = pal_chat_view_new ();
+  GtkWidget *window = make_window (view);
+  PalMarkdownView *markdown;
+  CountData d = { window, PAL_TYPE_MESSAGE_ROW, 3 };
+  g_autoptr(JsonNode) params = NULL;
+  g_autoptr(AcpPermissionItem) permission = NULL;
+  g_autoptr(GError) error = NULL;
+
+  apply (transcript, "{\"sessionUpdate\":\"user_message_chunk\",\"content\":{\"type\":\"text\",\"text\":\"Fix the **bug**\"}}");
+  apply (transcript, "{\"sessionUpdate\":\"agent_thought_chunk\",\"content\":{\"type\":\"text\",\"text\":\"Thinking\"}}");
+  apply (transcript, "{\"sessionUpdate\":\"agent_message_chunk\",\"content\":{\"type\":\"text\",\"text\":\"On **it**\"}}");
+  apply (transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"t1\",\"title\":\"Edit main.c\",\"kind\":\"edit\","
+                     "\"status\":\"in_progress\",\"content\":[{\"type\":\"diff\",\"path\":\"/p/main.c\","
+                     "\"oldText\":\"a\\nb\\n\",\"newText\":\"a\\nc\\n\"}]}");
+  apply (transcript, "{\"sessionUpdate\":\"plan\",\"entries\":[{\"content\":\"Read\",\"priority\":\"high\",\"status\":\"completed\"},"
+                     "{\"content\":\"Write\",\"priority\":\"low\",\"status\":\"pending\"}]}");
+  apply (transcript, "{\"sessionUpdate\":\"something_new\",\"value\":1}");
+
+  params = json_from_string ("{\"sessionId\":\"s\",\"toolCall\":{\"toolCallId\":\"t1\",\"title\":\"Edit main.c\"},"
+                             "\"options\":[{\"optionId\":\"yes\",\"name\":\"Allow\",\"kind\":\"allow_once\"},"
+                             "{\"optionId\":\"no\",\"name\":\"Reject\",\"kind\":\"reject_once\"}]}", NULL);
+  permission = acp_permission_item_new (json_node_get_object (params), NULL, &error);
+  g_assert_no_error (error);
+  acp_transcript_append (transcript, ACP_ITEM (permission));
+
+  pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (transcript));
+  wait_for (has_count, &d);
+  settle ();
+
+  g_assert_cmpuint (count_widgets (window, PAL_TYPE_MESSAGE_ROW), ==, 3);
+  g_assert_cmpuint (count_widgets (window, PAL_TYPE_TOOL_CALL_ROW), ==, 1);
+  g_assert_cmpuint (count_widgets (window, PAL_TYPE_DIFF_VIEW), ==, 1);
+  g_assert_cmpuint (count_widgets (window, PAL_TYPE_PLAN_ROW), ==, 1);
+  g_assert_cmpuint (count_widgets (window, PAL_TYPE_PERMISSION_ROW), ==, 1);
+  g_assert_cmpuint (count_widgets (window, PAL_TYPE_NOTICE_ROW), ==, 1);
+
+  {
+    PalDiffView *diff = PAL_DIFF_VIEW (find_widget (window, PAL_TYPE_DIFF_VIEW));
+    g_autofree char *text = pal_diff_view_dup_text (diff);
+
+    g_assert_cmpuint (pal_diff_view_get_n_added (diff), ==, 1);
+    g_assert_cmpuint (pal_diff_view_get_n_removed (diff), ==, 1);
+    g_assert_nonnull (strstr (text, "-b\n+c"));
+  }
+
+  /* streaming into the last agent message reaches its view */
+  apply (transcript, "{\"sessionUpdate\":\"agent_message_chunk\",\"content\":{\"type\":\"text\",\"text\":\"On **it**\"}}");
+  settle ();
+  apply (transcript, "{\"sessionUpdate\":\"agent_message_chunk\",\"content\":{\"type\":\"text\",\"text\":\" and done\"}}");
+  settle ();
+  {
+    g_autoptr(GPtrArray) views = g_ptr_array_new ();
+    gboolean found = FALSE;
+
+    collect (window, PAL_TYPE_MARKDOWN_VIEW, views);
+    for (guint i = 0; i < views->len; i++)
+      {
+        markdown = g_ptr_array_index (views, i);
+        if (g_strcmp0 (pal_markdown_view_get_text (markdown), "On **it** and done") == 0)
+          found = TRUE;
+      }
+    g_assert_true (found);
+  }
+
+  /* the permission card answers through its buttons */
+  {
+    GtkWidget *row = find_widget (window, PAL_TYPE_PERMISSION_ROW);
+    g_autoptr(GPtrArray) buttons = g_ptr_array_new ();
+    GtkButton *allow = NULL;
+
+    collect (row, GTK_TYPE_BUTTON, buttons);
+    g_assert_cmpuint (buttons->len, ==, 2);
+    for (guint i = 0; i < buttons->len; i++)
+      if (g_strcmp0 (gtk_button_get_label (g_ptr_array_index (buttons, i)), "Allow") == 0)
+        allow = g_ptr_array_index (buttons, i);
+    g_assert_nonnull (allow);
+    g_assert_true (gtk_widget_get_focusable (GTK_WIDGET (allow)));
+
+    g_signal_emit_by_name (allow, "clicked");
+    g_assert_cmpint (acp_permission_item_get_state (permission), ==, ACP_PERMISSION_STATE_SELECTED);
+    g_assert_cmpstr (acp_permission_item_get_selected_option_id (permission), ==, "yes");
+    settle ();
+    g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (allow)));
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+typedef struct
+{
+  GtkAdjustment *adjustment;
+} AdjData;
+
+static gboolean
+at_bottom (gpointer data)
+{
+  AdjData *d = data;
+  double bottom = gtk_adjustment_get_upper (d->adjustment) - gtk_adjustment_get_page_size (d->adjustment);
+
+  return bottom > 0 && gtk_adjustment_get_value (d->adjustment) >= bottom - 1;
+}
+
+static void
+test_stick_to_bottom (void)
+{
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  GtkWidget *view = pal_chat_view_new ();
+  GtkWidget *window = make_window (view);
+  GtkScrolledWindow *scroller;
+  AdjData d;
+
+  for (guint i = 0; i < 300; i++)
+    {
+      g_autofree char *json =
+        g_strdup_printf ("{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"t%u\",\"title\":\"Step %u\"}", i, i);
+      apply (transcript, json);
+    }
+  pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (transcript));
+
+  scroller = GTK_SCROLLED_WINDOW (find_widget (window, GTK_TYPE_SCROLLED_WINDOW));
+  d.adjustment = gtk_scrolled_window_get_vadjustment (scroller);
+  wait_for (at_bottom, &d);
+  g_assert_true (pal_chat_view_get_stick_to_bottom (PAL_CHAT_VIEW (view)));
+
+  /* new content keeps the end in view */
+  for (guint i = 300; i < 400; i++)
+    {
+      g_autofree char *json =
+        g_strdup_printf ("{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"t%u\",\"title\":\"Step %u\"}", i, i);
+      apply (transcript, json);
+    }
+  settle ();
+  wait_for (at_bottom, &d);
+
+  /* scrolled up by the person: new content leaves the view where it is */
+  gtk_adjustment_set_value (d.adjustment, 0);
+  settle ();
+  g_assert_false (pal_chat_view_get_stick_to_bottom (PAL_CHAT_VIEW (view)));
+  apply (transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"late\",\"title\":\"Late\"}");
+  settle ();
+  g_assert_cmpfloat (gtk_adjustment_get_value (d.adjustment), <, 1);
+
+  pal_chat_view_scroll_to_bottom (PAL_CHAT_VIEW (view));
+  wait_for (at_bottom, &d);
+  g_assert_true (pal_chat_view_get_stick_to_bottom (PAL_CHAT_VIEW (view)));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add_func ("/chat-view/rows-per-kind", test_rows_per_kind);
+  g_test_add_func ("/chat-view/stick-to-bottom", test_stick_to_bottom);
+
+  return g_test_run ();
+}
