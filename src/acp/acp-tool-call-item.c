@@ -1,0 +1,485 @@
+/* acp-tool-call-item.c: a tool call in a transcript
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include "acp-tool-call-item.h"
+
+/**
+ * AcpToolCallItem:
+ *
+ * A tool call of the agent, merged from its `tool_call` and
+ * `tool_call_update` notifications. Every property notifies only when its
+ * value really changes.
+ */
+struct _AcpToolCallItem
+{
+  AcpItem    parent_instance;
+
+  char      *tool_call_id;
+  char      *title;
+  char      *name;
+  char      *tool_kind;
+  char      *status;
+  JsonArray *content;
+  JsonArray *locations;
+  JsonNode  *raw_input;
+  JsonNode  *raw_output;
+};
+
+G_DEFINE_FINAL_TYPE (AcpToolCallItem, acp_tool_call_item, ACP_TYPE_ITEM)
+
+enum {
+  PROP_0,
+  PROP_TOOL_CALL_ID,
+  PROP_TITLE,
+  PROP_NAME,
+  PROP_TOOL_KIND,
+  PROP_STATUS,
+  PROP_CONTENT,
+  PROP_LOCATIONS,
+  PROP_RAW_INPUT,
+  PROP_RAW_OUTPUT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+acp_tool_call_item_finalize (GObject *object)
+{
+  AcpToolCallItem *self = (AcpToolCallItem *)object;
+
+  g_clear_pointer (&self->tool_call_id, g_free);
+  g_clear_pointer (&self->title, g_free);
+  g_clear_pointer (&self->name, g_free);
+  g_clear_pointer (&self->tool_kind, g_free);
+  g_clear_pointer (&self->status, g_free);
+  g_clear_pointer (&self->content, json_array_unref);
+  g_clear_pointer (&self->locations, json_array_unref);
+  g_clear_pointer (&self->raw_input, json_node_unref);
+  g_clear_pointer (&self->raw_output, json_node_unref);
+
+  G_OBJECT_CLASS (acp_tool_call_item_parent_class)->finalize (object);
+}
+
+static void
+acp_tool_call_item_get_property (GObject    *object,
+                                 guint       prop_id,
+                                 GValue     *value,
+                                 GParamSpec *pspec)
+{
+  AcpToolCallItem *self = ACP_TOOL_CALL_ITEM (object);
+
+  switch (prop_id)
+    {
+    case PROP_TOOL_CALL_ID:
+      g_value_set_string (value, self->tool_call_id);
+      break;
+
+    case PROP_TITLE:
+      g_value_set_string (value, self->title);
+      break;
+
+    case PROP_NAME:
+      g_value_set_string (value, self->name);
+      break;
+
+    case PROP_TOOL_KIND:
+      g_value_set_string (value, self->tool_kind);
+      break;
+
+    case PROP_STATUS:
+      g_value_set_string (value, self->status);
+      break;
+
+    case PROP_CONTENT:
+      g_value_set_boxed (value, self->content);
+      break;
+
+    case PROP_LOCATIONS:
+      g_value_set_boxed (value, self->locations);
+      break;
+
+    case PROP_RAW_INPUT:
+      g_value_set_boxed (value, self->raw_input);
+      break;
+
+    case PROP_RAW_OUTPUT:
+      g_value_set_boxed (value, self->raw_output);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+acp_tool_call_item_set_property (GObject      *object,
+                                 guint         prop_id,
+                                 const GValue *value,
+                                 GParamSpec   *pspec)
+{
+  AcpToolCallItem *self = ACP_TOOL_CALL_ITEM (object);
+
+  switch (prop_id)
+    {
+    case PROP_TOOL_CALL_ID:
+      self->tool_call_id = g_value_dup_string (value);
+      break;
+
+    case PROP_TITLE:
+      acp_tool_call_item_set_title (self, g_value_get_string (value));
+      break;
+
+    case PROP_NAME:
+      acp_tool_call_item_set_name (self, g_value_get_string (value));
+      break;
+
+    case PROP_TOOL_KIND:
+      acp_tool_call_item_set_tool_kind (self, g_value_get_string (value));
+      break;
+
+    case PROP_STATUS:
+      acp_tool_call_item_set_status (self, g_value_get_string (value));
+      break;
+
+    case PROP_CONTENT:
+      acp_tool_call_item_set_content (self, g_value_get_boxed (value));
+      break;
+
+    case PROP_LOCATIONS:
+      acp_tool_call_item_set_locations (self, g_value_get_boxed (value));
+      break;
+
+    case PROP_RAW_INPUT:
+      acp_tool_call_item_set_raw_input (self, g_value_get_boxed (value));
+      break;
+
+    case PROP_RAW_OUTPUT:
+      acp_tool_call_item_set_raw_output (self, g_value_get_boxed (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+acp_tool_call_item_class_init (AcpToolCallItemClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  AcpItemClass *item_class = ACP_ITEM_CLASS (klass);
+
+  object_class->finalize = acp_tool_call_item_finalize;
+  object_class->get_property = acp_tool_call_item_get_property;
+  object_class->set_property = acp_tool_call_item_set_property;
+
+  item_class->kind = ACP_ITEM_KIND_TOOL_CALL;
+
+  properties[PROP_TOOL_CALL_ID] =
+    g_param_spec_string ("tool-call-id", NULL, NULL,
+                         NULL,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+
+  properties[PROP_TITLE] =
+    g_param_spec_string ("title", NULL, NULL,
+                         "",
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  properties[PROP_NAME] =
+    g_param_spec_string ("name", NULL, NULL,
+                         NULL,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  properties[PROP_TOOL_KIND] =
+    g_param_spec_string ("tool-kind", NULL, NULL,
+                         "other",
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  properties[PROP_STATUS] =
+    g_param_spec_string ("status", NULL, NULL,
+                         "pending",
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  properties[PROP_CONTENT] =
+    g_param_spec_boxed ("content", NULL, NULL,
+                        JSON_TYPE_ARRAY,
+                        G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  properties[PROP_LOCATIONS] =
+    g_param_spec_boxed ("locations", NULL, NULL,
+                        JSON_TYPE_ARRAY,
+                        G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  properties[PROP_RAW_INPUT] =
+    g_param_spec_boxed ("raw-input", NULL, NULL,
+                        JSON_TYPE_NODE,
+                        G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  properties[PROP_RAW_OUTPUT] =
+    g_param_spec_boxed ("raw-output", NULL, NULL,
+                        JSON_TYPE_NODE,
+                        G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+acp_tool_call_item_init (AcpToolCallItem *self)
+{
+  self->title = g_strdup ("");
+  self->tool_kind = g_strdup ("other");
+  self->status = g_strdup ("pending");
+  self->content = json_array_new ();
+  self->locations = json_array_new ();
+}
+
+/**
+ * acp_tool_call_item_new:
+ * @tool_call_id: the agent's id of the tool call
+ *
+ * Returns: (transfer full): a pending tool call of kind "other"
+ */
+AcpToolCallItem *
+acp_tool_call_item_new (const char *tool_call_id)
+{
+  g_return_val_if_fail (tool_call_id != NULL, NULL);
+
+  return g_object_new (ACP_TYPE_TOOL_CALL_ITEM,
+                       "tool-call-id", tool_call_id,
+                       NULL);
+}
+
+const char *
+acp_tool_call_item_get_tool_call_id (AcpToolCallItem *self)
+{
+  g_return_val_if_fail (ACP_IS_TOOL_CALL_ITEM (self), NULL);
+
+  return self->tool_call_id;
+}
+
+static void
+set_string (AcpToolCallItem  *self,
+            char            **field,
+            const char       *value,
+            guint             prop_id)
+{
+  if (g_strcmp0 (*field, value) == 0)
+    return;
+
+  g_free (*field);
+  *field = g_strdup (value);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[prop_id]);
+}
+
+static void
+set_array (AcpToolCallItem  *self,
+           JsonArray       **field,
+           JsonArray        *value,
+           guint             prop_id)
+{
+  g_autoptr(JsonArray) empty = NULL;
+
+  if (value == NULL)
+    value = empty = json_array_new ();
+
+  if (*field == value || json_array_equal (*field, value))
+    return;
+
+  json_array_unref (*field);
+  *field = json_array_ref (value);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[prop_id]);
+}
+
+static void
+set_node (AcpToolCallItem  *self,
+          JsonNode        **field,
+          JsonNode         *value,
+          guint             prop_id)
+{
+  if (*field == value)
+    return;
+  if (*field != NULL && value != NULL && json_node_equal (*field, value))
+    return;
+
+  g_clear_pointer (field, json_node_unref);
+  if (value != NULL)
+    *field = json_node_ref (value);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[prop_id]);
+}
+
+const char *
+acp_tool_call_item_get_title (AcpToolCallItem *self)
+{
+  g_return_val_if_fail (ACP_IS_TOOL_CALL_ITEM (self), NULL);
+
+  return self->title;
+}
+
+void
+acp_tool_call_item_set_title (AcpToolCallItem *self,
+                              const char      *title)
+{
+  g_return_if_fail (ACP_IS_TOOL_CALL_ITEM (self));
+
+  set_string (self, &self->title, title != NULL ? title : "", PROP_TITLE);
+}
+
+/**
+ * acp_tool_call_item_get_name:
+ * @self: an #AcpToolCallItem
+ *
+ * Returns: (nullable): the programmatic name of the tool
+ */
+const char *
+acp_tool_call_item_get_name (AcpToolCallItem *self)
+{
+  g_return_val_if_fail (ACP_IS_TOOL_CALL_ITEM (self), NULL);
+
+  return self->name;
+}
+
+void
+acp_tool_call_item_set_name (AcpToolCallItem *self,
+                             const char      *name)
+{
+  g_return_if_fail (ACP_IS_TOOL_CALL_ITEM (self));
+
+  set_string (self, &self->name, name, PROP_NAME);
+}
+
+const char *
+acp_tool_call_item_get_tool_kind (AcpToolCallItem *self)
+{
+  g_return_val_if_fail (ACP_IS_TOOL_CALL_ITEM (self), NULL);
+
+  return self->tool_kind;
+}
+
+void
+acp_tool_call_item_set_tool_kind (AcpToolCallItem *self,
+                                  const char      *tool_kind)
+{
+  g_return_if_fail (ACP_IS_TOOL_CALL_ITEM (self));
+
+  set_string (self, &self->tool_kind, tool_kind != NULL ? tool_kind : "other", PROP_TOOL_KIND);
+}
+
+const char *
+acp_tool_call_item_get_status (AcpToolCallItem *self)
+{
+  g_return_val_if_fail (ACP_IS_TOOL_CALL_ITEM (self), NULL);
+
+  return self->status;
+}
+
+void
+acp_tool_call_item_set_status (AcpToolCallItem *self,
+                               const char      *status)
+{
+  g_return_if_fail (ACP_IS_TOOL_CALL_ITEM (self));
+
+  set_string (self, &self->status, status != NULL ? status : "pending", PROP_STATUS);
+}
+
+/**
+ * acp_tool_call_item_get_content:
+ * @self: an #AcpToolCallItem
+ *
+ * Returns: (transfer none): the ToolCallContent objects, never %NULL
+ */
+JsonArray *
+acp_tool_call_item_get_content (AcpToolCallItem *self)
+{
+  g_return_val_if_fail (ACP_IS_TOOL_CALL_ITEM (self), NULL);
+
+  return self->content;
+}
+
+/**
+ * acp_tool_call_item_set_content:
+ * @self: an #AcpToolCallItem
+ * @content: (nullable): the new list (a reference is kept); %NULL empties it
+ *
+ * Replaces the whole content list.
+ */
+void
+acp_tool_call_item_set_content (AcpToolCallItem *self,
+                                JsonArray       *content)
+{
+  g_return_if_fail (ACP_IS_TOOL_CALL_ITEM (self));
+
+  set_array (self, &self->content, content, PROP_CONTENT);
+}
+
+/**
+ * acp_tool_call_item_get_locations:
+ * @self: an #AcpToolCallItem
+ *
+ * Returns: (transfer none): the ToolCallLocation objects, never %NULL
+ */
+JsonArray *
+acp_tool_call_item_get_locations (AcpToolCallItem *self)
+{
+  g_return_val_if_fail (ACP_IS_TOOL_CALL_ITEM (self), NULL);
+
+  return self->locations;
+}
+
+void
+acp_tool_call_item_set_locations (AcpToolCallItem *self,
+                                  JsonArray       *locations)
+{
+  g_return_if_fail (ACP_IS_TOOL_CALL_ITEM (self));
+
+  set_array (self, &self->locations, locations, PROP_LOCATIONS);
+}
+
+/**
+ * acp_tool_call_item_get_raw_input:
+ * @self: an #AcpToolCallItem
+ *
+ * Returns: (transfer none) (nullable): the raw input of the tool
+ */
+JsonNode *
+acp_tool_call_item_get_raw_input (AcpToolCallItem *self)
+{
+  g_return_val_if_fail (ACP_IS_TOOL_CALL_ITEM (self), NULL);
+
+  return self->raw_input;
+}
+
+void
+acp_tool_call_item_set_raw_input (AcpToolCallItem *self,
+                                  JsonNode        *raw_input)
+{
+  g_return_if_fail (ACP_IS_TOOL_CALL_ITEM (self));
+
+  set_node (self, &self->raw_input, raw_input, PROP_RAW_INPUT);
+}
+
+/**
+ * acp_tool_call_item_get_raw_output:
+ * @self: an #AcpToolCallItem
+ *
+ * Returns: (transfer none) (nullable): the raw output of the tool
+ */
+JsonNode *
+acp_tool_call_item_get_raw_output (AcpToolCallItem *self)
+{
+  g_return_val_if_fail (ACP_IS_TOOL_CALL_ITEM (self), NULL);
+
+  return self->raw_output;
+}
+
+void
+acp_tool_call_item_set_raw_output (AcpToolCallItem *self,
+                                   JsonNode        *raw_output)
+{
+  g_return_if_fail (ACP_IS_TOOL_CALL_ITEM (self));
+
+  set_node (self, &self->raw_output, raw_output, PROP_RAW_OUTPUT);
+}

@@ -1,0 +1,54 @@
+/* acp-tool-call-item.h: a tool call in a transcript
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+#include "acp-item.h"
+
+G_BEGIN_DECLS
+
+#define ACP_TYPE_TOOL_CALL_ITEM (acp_tool_call_item_get_type ())
+
+G_DECLARE_FINAL_TYPE (AcpToolCallItem, acp_tool_call_item, ACP, TOOL_CALL_ITEM, AcpItem)
+
+AcpToolCallItem *acp_tool_call_item_new            (const char      *tool_call_id);
+
+const char      *acp_tool_call_item_get_tool_call_id (AcpToolCallItem *self);
+
+/* "" until the agent sends one */
+const char      *acp_tool_call_item_get_title      (AcpToolCallItem *self);
+void             acp_tool_call_item_set_title      (AcpToolCallItem *self,
+                                                    const char      *title);
+/* The programmatic tool name (newer agents), or NULL. */
+const char      *acp_tool_call_item_get_name       (AcpToolCallItem *self);
+void             acp_tool_call_item_set_name       (AcpToolCallItem *self,
+                                                    const char      *name);
+/* A ToolKind: read, edit, delete, move, search, execute, think, fetch,
+ * switch_mode or other (the default). */
+const char      *acp_tool_call_item_get_tool_kind  (AcpToolCallItem *self);
+void             acp_tool_call_item_set_tool_kind  (AcpToolCallItem *self,
+                                                    const char      *tool_kind);
+/* A ToolCallStatus: pending (the default), in_progress, completed, failed. */
+const char      *acp_tool_call_item_get_status     (AcpToolCallItem *self);
+void             acp_tool_call_item_set_status     (AcpToolCallItem *self,
+                                                    const char      *status);
+/* ToolCallContent objects (content, diff, terminal); never NULL. */
+JsonArray       *acp_tool_call_item_get_content    (AcpToolCallItem *self);
+void             acp_tool_call_item_set_content    (AcpToolCallItem *self,
+                                                    JsonArray       *content);
+/* ToolCallLocation objects; never NULL. */
+JsonArray       *acp_tool_call_item_get_locations  (AcpToolCallItem *self);
+void             acp_tool_call_item_set_locations  (AcpToolCallItem *self,
+                                                    JsonArray       *locations);
+JsonNode        *acp_tool_call_item_get_raw_input  (AcpToolCallItem *self);
+void             acp_tool_call_item_set_raw_input  (AcpToolCallItem *self,
+                                                    JsonNode        *raw_input);
+JsonNode        *acp_tool_call_item_get_raw_output (AcpToolCallItem *self);
+void             acp_tool_call_item_set_raw_output (AcpToolCallItem *self,
+                                                    JsonNode        *raw_output);
+
+G_END_DECLS

@@ -1,0 +1,1127 @@
+/* acp-transcript.c: the items of one session, as a list model
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "acp-generic-item.h"
+#include "acp-plan-item.h"
+#include "acp-transcript.h"
+
+/**
+ * AcpTranscript:
+ *
+ * The transcript of a session: a #GListModel of #AcpItem objects, and the
+ * reducer that turns `session/update` notifications into items.
+ *
+ * New items are batched. acp_transcript_append() queues; the queue is shown
+ * with a single #GListModel::items-changed from an idle source that runs
+ * before GTK draws the next frame, or at once by acp_transcript_flush().
+ * get_n_items() and get_item() see only shown items, consistently with the
+ * signals; the lookups the reducer uses see queued items too. A list view
+ * pays O(n) per items-changed, so this keeps a replay of 100,000 updates
+ * linear.
+ *
+ * Streaming into an item changes that item (a notification or
+ * #AcpMessageItem::text-appended), never the list.
+ */
+struct _AcpTranscript
+{
+  GObject      parent_instance;
+
+  GPtrArray   *items;        /* shown (AcpItem) */
+  GPtrArray   *pending;      /* queued (AcpItem) */
+  guint        flush_id;
+
+  GHashTable  *tool_calls;   /* toolCallId → AcpToolCallItem */
+  GHashTable  *messages;     /* messageId → AcpMessageItem */
+  GHashTable  *compactions;  /* compactionId → AcpNoticeItem */
+  AcpPlanItem *current_plan; /* the plan item `plan` updates replace */
+};
+
+static void list_model_iface_init (GListModelInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (AcpTranscript, acp_transcript, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, list_model_iface_init))
+
+enum {
+  PROP_0,
+  PROP_N_ITEMS,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* --- GListModel --- */
+
+static GType
+acp_transcript_get_item_type (GListModel *model)
+{
+  return ACP_TYPE_ITEM;
+}
+
+static guint
+acp_transcript_get_n_items (GListModel *model)
+{
+  AcpTranscript *self = ACP_TRANSCRIPT (model);
+
+  return self->items->len;
+}
+
+static gpointer
+acp_transcript_get_item (GListModel *model,
+                         guint       position)
+{
+  AcpTranscript *self = ACP_TRANSCRIPT (model);
+
+  if (position >= self->items->len)
+    return NULL;
+
+  return g_object_ref (g_ptr_array_index (self->items, position));
+}
+
+static void
+list_model_iface_init (GListModelInterface *iface)
+{
+  iface->get_item_type = acp_transcript_get_item_type;
+  iface->get_n_items = acp_transcript_get_n_items;
+  iface->get_item = acp_transcript_get_item;
+}
+
+/* --- GObject --- */
+
+static void
+acp_transcript_dispose (GObject *object)
+{
+  AcpTranscript *self = (AcpTranscript *)object;
+
+  g_clear_handle_id (&self->flush_id, g_source_remove);
+  g_hash_table_remove_all (self->tool_calls);
+  g_hash_table_remove_all (self->messages);
+  g_hash_table_remove_all (self->compactions);
+  g_clear_object (&self->current_plan);
+  g_ptr_array_set_size (self->pending, 0);
+  g_ptr_array_set_size (self->items, 0);
+
+  G_OBJECT_CLASS (acp_transcript_parent_class)->dispose (object);
+}
+
+static void
+acp_transcript_finalize (GObject *object)
+{
+  AcpTranscript *self = (AcpTranscript *)object;
+
+  g_clear_pointer (&self->items, g_ptr_array_unref);
+  g_clear_pointer (&self->pending, g_ptr_array_unref);
+  g_clear_pointer (&self->tool_calls, g_hash_table_unref);
+  g_clear_pointer (&self->messages, g_hash_table_unref);
+  g_clear_pointer (&self->compactions, g_hash_table_unref);
+
+  G_OBJECT_CLASS (acp_transcript_parent_class)->finalize (object);
+}
+
+static void
+acp_transcript_get_property (GObject    *object,
+                             guint       prop_id,
+                             GValue     *value,
+                             GParamSpec *pspec)
+{
+  AcpTranscript *self = ACP_TRANSCRIPT (object);
+
+  switch (prop_id)
+    {
+    case PROP_N_ITEMS:
+      g_value_set_uint (value, self->items->len);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+acp_transcript_class_init (AcpTranscriptClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = acp_transcript_dispose;
+  object_class->finalize = acp_transcript_finalize;
+  object_class->get_property = acp_transcript_get_property;
+
+  /**
+   * AcpTranscript:n-items:
+   *
+   * The number of shown items, as get_n_items() reports it.
+   */
+  properties[PROP_N_ITEMS] =
+    g_param_spec_uint ("n-items", NULL, NULL,
+                       0, G_MAXUINT, 0,
+                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+acp_transcript_init (AcpTranscript *self)
+{
+  self->items = g_ptr_array_new_with_free_func (g_object_unref);
+  self->pending = g_ptr_array_new_with_free_func (g_object_unref);
+  self->tool_calls = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+  self->messages = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+  self->compactions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+}
+
+/**
+ * acp_transcript_new:
+ *
+ * Returns: (transfer full): an empty transcript
+ */
+AcpTranscript *
+acp_transcript_new (void)
+{
+  return g_object_new (ACP_TYPE_TRANSCRIPT, NULL);
+}
+
+/* --- batching --- */
+
+static gboolean
+flush_idle_cb (gpointer user_data)
+{
+  AcpTranscript *self = user_data;
+
+  self->flush_id = 0;
+  acp_transcript_flush (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+/**
+ * acp_transcript_flush:
+ * @self: an #AcpTranscript
+ *
+ * Shows every queued item, with one #GListModel::items-changed. Nothing
+ * happens when nothing is queued.
+ */
+void
+acp_transcript_flush (AcpTranscript *self)
+{
+  g_autoptr(GPtrArray) batch = NULL;
+  guint position;
+
+  g_return_if_fail (ACP_IS_TRANSCRIPT (self));
+
+  g_clear_handle_id (&self->flush_id, g_source_remove);
+
+  if (self->pending->len == 0)
+    return;
+
+  /* Take the batch first: handlers of items-changed may append again. */
+  batch = g_steal_pointer (&self->pending);
+  self->pending = g_ptr_array_new_with_free_func (g_object_unref);
+
+  position = self->items->len;
+  g_ptr_array_extend_and_steal (self->items, g_steal_pointer (&batch));
+
+  g_list_model_items_changed (G_LIST_MODEL (self), position, 0, self->items->len - position);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ITEMS]);
+}
+
+/**
+ * acp_transcript_get_n_pending:
+ * @self: an #AcpTranscript
+ *
+ * Returns: how many items are queued and not shown yet
+ */
+guint
+acp_transcript_get_n_pending (AcpTranscript *self)
+{
+  g_return_val_if_fail (ACP_IS_TRANSCRIPT (self), 0);
+
+  return self->pending->len;
+}
+
+static void
+index_item (AcpTranscript *self,
+            AcpItem       *item)
+{
+  if (ACP_IS_TOOL_CALL_ITEM (item))
+    {
+      const char *id = acp_tool_call_item_get_tool_call_id (ACP_TOOL_CALL_ITEM (item));
+
+      if (id != NULL && !g_hash_table_contains (self->tool_calls, id))
+        g_hash_table_insert (self->tool_calls, g_strdup (id), g_object_ref (item));
+    }
+  else if (ACP_IS_MESSAGE_ITEM (item))
+    {
+      AcpMessageItem *message = ACP_MESSAGE_ITEM (item);
+      const char *id = acp_message_item_get_message_id (message);
+
+      if (id != NULL)
+        g_hash_table_replace (self->messages, g_strdup (id), g_object_ref (item));
+
+      /* A plan sent after a new prompt is a new plan. */
+      if (acp_message_item_get_role (message) == ACP_MESSAGE_ROLE_USER)
+        g_clear_object (&self->current_plan);
+    }
+}
+
+/**
+ * acp_transcript_append:
+ * @self: an #AcpTranscript
+ * @item: the item to add; a reference is taken
+ *
+ * Queues @item at the end. It is shown at the next flush: from an idle
+ * source of priority %ACP_TRANSCRIPT_FLUSH_PRIORITY, or
+ * acp_transcript_flush().
+ */
+void
+acp_transcript_append (AcpTranscript *self,
+                       AcpItem       *item)
+{
+  g_return_if_fail (ACP_IS_TRANSCRIPT (self));
+  g_return_if_fail (ACP_IS_ITEM (item));
+
+  g_ptr_array_add (self->pending, g_object_ref (item));
+  index_item (self, item);
+
+  if (self->flush_id == 0)
+    {
+      self->flush_id = g_idle_add_full (ACP_TRANSCRIPT_FLUSH_PRIORITY, flush_idle_cb, self, NULL);
+      g_source_set_static_name (g_main_context_find_source_by_id (NULL, self->flush_id),
+                                "[acp] transcript flush");
+    }
+}
+
+/**
+ * acp_transcript_clear:
+ * @self: an #AcpTranscript
+ *
+ * Removes every item, shown or queued, with one items-changed.
+ */
+void
+acp_transcript_clear (AcpTranscript *self)
+{
+  guint n;
+
+  g_return_if_fail (ACP_IS_TRANSCRIPT (self));
+
+  g_clear_handle_id (&self->flush_id, g_source_remove);
+  g_hash_table_remove_all (self->tool_calls);
+  g_hash_table_remove_all (self->messages);
+  g_hash_table_remove_all (self->compactions);
+  g_clear_object (&self->current_plan);
+  g_ptr_array_set_size (self->pending, 0);
+
+  n = self->items->len;
+  if (n == 0)
+    return;
+
+  g_ptr_array_set_size (self->items, 0);
+  g_list_model_items_changed (G_LIST_MODEL (self), 0, n, 0);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ITEMS]);
+}
+
+/**
+ * acp_transcript_peek_last:
+ * @self: an #AcpTranscript
+ *
+ * Returns: (transfer none) (nullable): the last item, queued or shown
+ */
+AcpItem *
+acp_transcript_peek_last (AcpTranscript *self)
+{
+  g_return_val_if_fail (ACP_IS_TRANSCRIPT (self), NULL);
+
+  if (self->pending->len > 0)
+    return g_ptr_array_index (self->pending, self->pending->len - 1);
+  if (self->items->len > 0)
+    return g_ptr_array_index (self->items, self->items->len - 1);
+
+  return NULL;
+}
+
+/**
+ * acp_transcript_lookup_tool_call:
+ * @self: an #AcpTranscript
+ * @tool_call_id: a toolCallId
+ *
+ * Returns: (transfer none) (nullable): the tool call of that id, queued or
+ *   shown
+ */
+AcpToolCallItem *
+acp_transcript_lookup_tool_call (AcpTranscript *self,
+                                 const char    *tool_call_id)
+{
+  g_return_val_if_fail (ACP_IS_TRANSCRIPT (self), NULL);
+  g_return_val_if_fail (tool_call_id != NULL, NULL);
+
+  return g_hash_table_lookup (self->tool_calls, tool_call_id);
+}
+
+/**
+ * acp_transcript_lookup_message:
+ * @self: an #AcpTranscript
+ * @message_id: a messageId
+ *
+ * Returns: (transfer none) (nullable): the latest message of that id, queued
+ *   or shown
+ */
+AcpMessageItem *
+acp_transcript_lookup_message (AcpTranscript *self,
+                               const char    *message_id)
+{
+  g_return_val_if_fail (ACP_IS_TRANSCRIPT (self), NULL);
+  g_return_val_if_fail (message_id != NULL, NULL);
+
+  return g_hash_table_lookup (self->messages, message_id);
+}
+
+/**
+ * acp_transcript_append_notice:
+ * @self: an #AcpTranscript
+ * @severity: how serious it is
+ * @title: a short summary
+ * @body: (nullable): more text
+ * @details: (nullable): technical details, such as an agent's stderr tail
+ *
+ * Returns: (transfer none): the queued notice
+ */
+AcpNoticeItem *
+acp_transcript_append_notice (AcpTranscript     *self,
+                              AcpNoticeSeverity  severity,
+                              const char        *title,
+                              const char        *body,
+                              const char        *details)
+{
+  g_autoptr(AcpNoticeItem) notice = NULL;
+
+  g_return_val_if_fail (ACP_IS_TRANSCRIPT (self), NULL);
+
+  notice = acp_notice_item_new (severity, title, body, details);
+  acp_transcript_append (self, ACP_ITEM (notice));
+
+  return notice;
+}
+
+/* --- validation helpers --- */
+
+static gboolean invalid (GError     **error,
+                         const char  *variant,
+                         const char  *format,
+                         ...) G_GNUC_PRINTF (3, 4);
+
+static gboolean
+invalid (GError     **error,
+         const char  *variant,
+         const char  *format,
+         ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  g_set_error (error, ACP_ERROR, ACP_ERROR_INVALID_MESSAGE,
+               "Invalid %s update: %s", variant, message);
+
+  return FALSE;
+}
+
+static gboolean
+node_is_string (JsonNode *node)
+{
+  return node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
+         json_node_get_value_type (node) == G_TYPE_STRING;
+}
+
+static gboolean
+node_is_null (JsonNode *node)
+{
+  return node == NULL || JSON_NODE_HOLDS_NULL (node);
+}
+
+/* An optional string member: absent or null gives NULL; another type is an
+ * error. A required one must be a string. */
+static gboolean
+get_string (JsonObject  *object,
+            const char  *name,
+            gboolean     required,
+            const char **out,
+            const char  *variant,
+            GError     **error)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  *out = NULL;
+
+  if (node_is_string (node))
+    {
+      *out = json_node_get_string (node);
+      return TRUE;
+    }
+  if (required)
+    return invalid (error, variant, "%s must be a string", name);
+  if (!node_is_null (node))
+    return invalid (error, variant, "%s must be a string or null", name);
+
+  return TRUE;
+}
+
+/* An optional array member: absent or null gives NULL. */
+static gboolean
+get_array (JsonObject  *object,
+           const char  *name,
+           gboolean     required,
+           JsonArray  **out,
+           const char  *variant,
+           GError     **error)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  *out = NULL;
+
+  if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))
+    {
+      *out = json_node_get_array (node);
+      return TRUE;
+    }
+  if (required)
+    return invalid (error, variant, "%s must be an array", name);
+  if (!node_is_null (node))
+    return invalid (error, variant, "%s must be an array or null", name);
+
+  return TRUE;
+}
+
+/* A ContentBlock: an object with a string type; a text block has a string
+ * text. Other types are kept as they are (newer agents, newer types). */
+static gboolean
+check_content_block (JsonNode    *node,
+                     const char  *where,
+                     const char **type_out,
+                     const char **text_out,
+                     const char  *variant,
+                     GError     **error)
+{
+  JsonObject *block;
+  const char *type;
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return invalid (error, variant, "%s must be a content block object", where);
+
+  block = json_node_get_object (node);
+  if (!node_is_string (json_object_get_member (block, "type")))
+    return invalid (error, variant, "%s.type must be a string", where);
+  type = json_object_get_string_member (block, "type");
+
+  if (text_out != NULL)
+    *text_out = NULL;
+  if (type_out != NULL)
+    *type_out = type;
+
+  if (strcmp (type, "text") == 0)
+    {
+      JsonNode *text = json_object_get_member (block, "text");
+
+      if (!node_is_string (text))
+        return invalid (error, variant, "%s.text must be a string", where);
+      if (text_out != NULL)
+        *text_out = json_node_get_string (text);
+    }
+
+  return TRUE;
+}
+
+static gboolean
+is_valid_tool_call_content (JsonNode *node)
+{
+  JsonObject *object;
+  const char *type;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return FALSE;
+
+  object = json_node_get_object (node);
+  if (!node_is_string (json_object_get_member (object, "type")))
+    return FALSE;
+  type = json_object_get_string_member (object, "type");
+
+  if (strcmp (type, "content") == 0)
+    return check_content_block (json_object_get_member (object, "content"),
+                                "content", NULL, NULL, "", NULL);
+  if (strcmp (type, "diff") == 0)
+    return node_is_string (json_object_get_member (object, "path")) &&
+           node_is_string (json_object_get_member (object, "newText")) &&
+           (node_is_null (json_object_get_member (object, "oldText")) ||
+            node_is_string (json_object_get_member (object, "oldText")));
+  if (strcmp (type, "terminal") == 0)
+    return node_is_string (json_object_get_member (object, "terminalId"));
+
+  /* An unknown kind of content: keep it, the view shows it as such. */
+  return TRUE;
+}
+
+static gboolean
+is_valid_location (JsonNode *node)
+{
+  JsonObject *object;
+  JsonNode *line;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return FALSE;
+
+  object = json_node_get_object (node);
+  if (!node_is_string (json_object_get_member (object, "path")))
+    return FALSE;
+
+  line = json_object_get_member (object, "line");
+  return node_is_null (line) ||
+         (JSON_NODE_HOLDS_VALUE (line) && json_node_get_value_type (line) == G_TYPE_INT64);
+}
+
+static gboolean
+is_valid_plan_entry (JsonNode *node)
+{
+  JsonObject *object;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return FALSE;
+
+  object = json_node_get_object (node);
+  return node_is_string (json_object_get_member (object, "content")) &&
+         node_is_string (json_object_get_member (object, "priority")) &&
+         node_is_string (json_object_get_member (object, "status"));
+}
+
+/* The schema says invalid items of these lists are skipped: returns @array
+ * itself when every element is valid, else a new array of the valid ones. */
+static JsonArray *
+filter_array (JsonArray    *array,
+              gboolean    (*is_valid) (JsonNode *node),
+              const char   *what)
+{
+  g_autoptr(JsonArray) filtered = NULL;
+  guint n = json_array_get_length (array);
+
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+
+      if (is_valid (element))
+        {
+          if (filtered != NULL)
+            json_array_add_element (filtered, json_node_ref (element));
+          continue;
+        }
+
+      g_debug ("Skipping an invalid %s (index %u)", what, i);
+      if (filtered == NULL)
+        {
+          filtered = json_array_sized_new (n);
+          for (guint j = 0; j < i; j++)
+            json_array_add_element (filtered, json_node_ref (json_array_get_element (array, j)));
+        }
+    }
+
+  if (filtered != NULL)
+    return g_steal_pointer (&filtered);
+
+  return json_array_ref (array);
+}
+
+static const char * const tool_kinds[] = {
+  "read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other",
+  NULL
+};
+
+static const char * const tool_statuses[] = {
+  "pending", "in_progress", "completed", "failed",
+  NULL
+};
+
+/* --- tool calls --- */
+
+static AcpToolCallItem *
+merge_tool_call (AcpTranscript  *self,
+                 JsonObject     *fields,
+                 const char     *variant,
+                 GError        **error)
+{
+  AcpToolCallItem *item;
+  const char *id, *title, *name, *kind, *status;
+  JsonArray *content, *locations;
+  g_autoptr(JsonArray) valid_content = NULL;
+  g_autoptr(JsonArray) valid_locations = NULL;
+  JsonNode *raw_input, *raw_output;
+
+  /* Check everything before changing anything. */
+  if (!get_string (fields, "toolCallId", TRUE, &id, variant, error) ||
+      !get_string (fields, "title", FALSE, &title, variant, error) ||
+      !get_string (fields, "name", FALSE, &name, variant, error) ||
+      !get_string (fields, "kind", FALSE, &kind, variant, error) ||
+      !get_string (fields, "status", FALSE, &status, variant, error) ||
+      !get_array (fields, "content", FALSE, &content, variant, error) ||
+      !get_array (fields, "locations", FALSE, &locations, variant, error))
+    return NULL;
+
+  if (kind != NULL && !g_strv_contains (tool_kinds, kind))
+    {
+      g_debug ("Unknown tool kind “%s”, using “other”", kind);
+      kind = "other";
+    }
+  if (status != NULL && !g_strv_contains (tool_statuses, status))
+    {
+      g_debug ("Unknown tool call status “%s”, ignored", status);
+      status = NULL;
+    }
+  if (content != NULL)
+    valid_content = filter_array (content, is_valid_tool_call_content, "tool call content");
+  if (locations != NULL)
+    valid_locations = filter_array (locations, is_valid_location, "tool call location");
+
+  raw_input = json_object_get_member (fields, "rawInput");
+  raw_output = json_object_get_member (fields, "rawOutput");
+
+  item = g_hash_table_lookup (self->tool_calls, id);
+  if (item == NULL)
+    {
+      g_autoptr(AcpToolCallItem) created = acp_tool_call_item_new (id);
+
+      acp_transcript_append (self, ACP_ITEM (created));
+      item = created;
+    }
+
+  g_object_freeze_notify (G_OBJECT (item));
+  if (title != NULL)
+    acp_tool_call_item_set_title (item, title);
+  if (name != NULL)
+    acp_tool_call_item_set_name (item, name);
+  if (kind != NULL)
+    acp_tool_call_item_set_tool_kind (item, kind);
+  if (status != NULL)
+    acp_tool_call_item_set_status (item, status);
+  if (valid_content != NULL)
+    acp_tool_call_item_set_content (item, valid_content);
+  if (valid_locations != NULL)
+    acp_tool_call_item_set_locations (item, valid_locations);
+  if (!node_is_null (raw_input))
+    acp_tool_call_item_set_raw_input (item, raw_input);
+  if (!node_is_null (raw_output))
+    acp_tool_call_item_set_raw_output (item, raw_output);
+  g_object_thaw_notify (G_OBJECT (item));
+
+  return item;
+}
+
+/**
+ * acp_transcript_merge_tool_call:
+ * @self: an #AcpTranscript
+ * @tool_call: a ToolCall or ToolCallUpdate object
+ * @error: return location for an error
+ *
+ * Applies the fields present in @tool_call to the tool call item of its
+ * `toolCallId`, creating (and queuing) the item if it is not known yet: an
+ * update or a permission request may come before the `tool_call` itself.
+ * `content` and `locations` replace whole lists; absent or null fields
+ * change nothing; an unknown kind becomes "other"; an unknown status is
+ * ignored; invalid list elements are skipped.
+ *
+ * Returns: (transfer none) (nullable): the tool call item, or %NULL with
+ *   %ACP_ERROR_INVALID_MESSAGE if @tool_call is malformed (nothing changed)
+ */
+AcpToolCallItem *
+acp_transcript_merge_tool_call (AcpTranscript  *self,
+                                JsonObject     *tool_call,
+                                GError        **error)
+{
+  g_return_val_if_fail (ACP_IS_TRANSCRIPT (self), NULL);
+  g_return_val_if_fail (tool_call != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return merge_tool_call (self, tool_call, "toolCall", error);
+}
+
+/* --- messages --- */
+
+static AcpMessageItem *
+find_message (AcpTranscript  *self,
+              AcpMessageRole  role,
+              const char     *message_id)
+{
+  AcpItem *last;
+
+  if (message_id != NULL)
+    {
+      AcpMessageItem *message = g_hash_table_lookup (self->messages, message_id);
+
+      if (message != NULL && acp_message_item_get_role (message) == role)
+        return message;
+      return NULL;
+    }
+
+  /* No id: chunks of one message come one after the other. */
+  last = acp_transcript_peek_last (self);
+  if (last != NULL && ACP_IS_MESSAGE_ITEM (last) &&
+      acp_message_item_get_role (ACP_MESSAGE_ITEM (last)) == role)
+    return ACP_MESSAGE_ITEM (last);
+
+  return NULL;
+}
+
+static gboolean
+apply_chunk (AcpTranscript   *self,
+             JsonObject      *update,
+             const char      *variant,
+             AcpMessageRole   role,
+             GError         **error)
+{
+  AcpMessageItem *message;
+  const char *message_id, *type, *text;
+  JsonNode *content = json_object_get_member (update, "content");
+
+  if (!get_string (update, "messageId", FALSE, &message_id, variant, error) ||
+      !check_content_block (content, "content", &type, &text, variant, error))
+    return FALSE;
+
+  /* Empty chunks (agents send them) create nothing. */
+  if (strcmp (type, "text") == 0 && *text == '\0')
+    return TRUE;
+
+  message = find_message (self, role, message_id);
+  if (message == NULL)
+    {
+      g_autoptr(AcpMessageItem) created = acp_message_item_new (role, message_id);
+
+      acp_transcript_append (self, ACP_ITEM (created));
+      message = created;
+    }
+
+  if (text != NULL)
+    acp_message_item_append_text (message, text, -1);
+  else
+    acp_message_item_add_attachment (message, json_node_get_object (content));
+
+  return TRUE;
+}
+
+static void
+append_blocks (AcpMessageItem *message,
+               JsonArray      *blocks)
+{
+  guint n = json_array_get_length (blocks);
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *node = json_array_get_element (blocks, i);
+      const char *type, *block_text;
+
+      if (!check_content_block (node, "block", &type, &block_text, "", NULL))
+        continue;
+      if (block_text != NULL)
+        g_string_append (text, block_text);
+      else
+        acp_message_item_add_attachment (message, json_node_get_object (node));
+    }
+
+  acp_message_item_set_text (message, text->str);
+}
+
+/**
+ * acp_transcript_append_prompt:
+ * @self: an #AcpTranscript
+ * @prompt: the ContentBlock objects of a prompt
+ *
+ * Queues a new USER message for a prompt the person sent. Text blocks are
+ * concatenated into its text, the other blocks become attachments; blocks
+ * of a wrong shape are left out.
+ *
+ * Returns: (transfer none): the new message
+ */
+AcpMessageItem *
+acp_transcript_append_prompt (AcpTranscript *self,
+                              JsonArray     *prompt)
+{
+  g_autoptr(AcpMessageItem) message = NULL;
+
+  g_return_val_if_fail (ACP_IS_TRANSCRIPT (self), NULL);
+  g_return_val_if_fail (prompt != NULL, NULL);
+
+  message = acp_message_item_new (ACP_MESSAGE_ROLE_USER, NULL);
+  append_blocks (message, prompt);
+  acp_transcript_append (self, ACP_ITEM (message));
+
+  return message;
+}
+
+/* --- plans --- */
+
+static gboolean
+apply_plan (AcpTranscript  *self,
+            JsonObject     *update,
+            GError        **error)
+{
+  JsonArray *entries;
+  g_autoptr(JsonArray) valid = NULL;
+
+  if (!get_array (update, "entries", TRUE, &entries, "plan", error))
+    return FALSE;
+
+  valid = filter_array (entries, is_valid_plan_entry, "plan entry");
+
+  if (self->current_plan != NULL)
+    {
+      acp_plan_item_set_entries (self->current_plan, valid);
+    }
+  else
+    {
+      self->current_plan = acp_plan_item_new (valid);
+      acp_transcript_append (self, ACP_ITEM (self->current_plan));
+    }
+
+  return TRUE;
+}
+
+/* --- notices and compactions --- */
+
+static gboolean
+apply_notice (AcpTranscript  *self,
+              JsonObject     *update,
+              GError        **error)
+{
+  const char *severity, *title, *description;
+  AcpNoticeSeverity level = ACP_NOTICE_SEVERITY_INFO;
+
+  if (!get_string (update, "severity", TRUE, &severity, "notice", error) ||
+      !get_string (update, "title", TRUE, &title, "notice", error) ||
+      !get_string (update, "description", FALSE, &description, "notice", error))
+    return FALSE;
+
+  if (strcmp (severity, "warning") == 0)
+    level = ACP_NOTICE_SEVERITY_WARNING;
+  else if (strcmp (severity, "error") == 0)
+    level = ACP_NOTICE_SEVERITY_ERROR;
+
+  acp_transcript_append_notice (self, level, title, description, NULL);
+
+  return TRUE;
+}
+
+static AcpNoticeItem *
+ensure_compaction (AcpTranscript *self,
+                   const char    *compaction_id)
+{
+  AcpNoticeItem *notice = g_hash_table_lookup (self->compactions, compaction_id);
+
+  if (notice == NULL)
+    {
+      notice = acp_transcript_append_notice (self, ACP_NOTICE_SEVERITY_INFO,
+                                             _("Compacting the conversation…"), NULL, NULL);
+      g_hash_table_insert (self->compactions, g_strdup (compaction_id), g_object_ref (notice));
+    }
+
+  return notice;
+}
+
+static gboolean
+apply_compaction_update (AcpTranscript  *self,
+                         JsonObject     *update,
+                         GError        **error)
+{
+  const char *variant = "compaction_update";
+  const char *compaction_id, *status, *failure;
+  JsonArray *summary;
+  AcpNoticeItem *notice;
+  AcpNoticeSeverity severity = ACP_NOTICE_SEVERITY_INFO;
+  const char *title;
+
+  if (!get_string (update, "compactionId", TRUE, &compaction_id, variant, error) ||
+      !get_string (update, "status", TRUE, &status, variant, error) ||
+      !get_array (update, "summary", FALSE, &summary, variant, error) ||
+      !get_string (update, "error", FALSE, &failure, variant, error))
+    return FALSE;
+
+  if (strcmp (status, "in_progress") == 0)
+    {
+      title = _("Compacting the conversation…");
+    }
+  else if (strcmp (status, "completed") == 0)
+    {
+      title = _("Conversation compacted");
+    }
+  else if (strcmp (status, "failed") == 0)
+    {
+      title = _("Compacting the conversation failed");
+      severity = ACP_NOTICE_SEVERITY_WARNING;
+    }
+  else if (strcmp (status, "cancelled") == 0)
+    {
+      title = _("Compacting the conversation was cancelled");
+    }
+  else
+    {
+      g_debug ("Unknown compaction status “%s”", status);
+      title = NULL;
+    }
+
+  notice = ensure_compaction (self, compaction_id);
+
+  g_object_freeze_notify (G_OBJECT (notice));
+  if (title != NULL)
+    acp_notice_item_set_title (notice, title);
+  acp_notice_item_set_severity (notice, severity);
+  if (summary != NULL)
+    {
+      g_autoptr(GString) text = g_string_new (NULL);
+      guint n = json_array_get_length (summary);
+
+      for (guint i = 0; i < n; i++)
+        {
+          const char *block_text;
+
+          if (check_content_block (json_array_get_element (summary, i), "summary",
+                                   NULL, &block_text, variant, NULL) &&
+              block_text != NULL)
+            g_string_append (text, block_text);
+        }
+      acp_notice_item_set_body (notice, text->str);
+    }
+  if (failure != NULL)
+    acp_notice_item_set_details (notice, failure);
+  g_object_thaw_notify (G_OBJECT (notice));
+
+  return TRUE;
+}
+
+static gboolean
+apply_compaction_summary_chunk (AcpTranscript  *self,
+                                JsonObject     *update,
+                                GError        **error)
+{
+  const char *variant = "compaction_summary_chunk";
+  const char *compaction_id, *text;
+  AcpNoticeItem *notice;
+
+  if (!get_string (update, "compactionId", TRUE, &compaction_id, variant, error) ||
+      !check_content_block (json_object_get_member (update, "content"), "content",
+                            NULL, &text, variant, error))
+    return FALSE;
+
+  notice = ensure_compaction (self, compaction_id);
+  if (text != NULL && *text != '\0')
+    {
+      g_autofree char *body = g_strconcat (acp_notice_item_get_body (notice) != NULL
+                                             ? acp_notice_item_get_body (notice) : "",
+                                           text, NULL);
+
+      acp_notice_item_set_body (notice, body);
+    }
+
+  return TRUE;
+}
+
+/* --- the reducer --- */
+
+static const char * const session_variants[] = {
+  "available_commands_update",
+  "current_mode_update",
+  "config_option_update",
+  "session_info_update",
+  "usage_update",
+  NULL
+};
+
+/**
+ * acp_transcript_is_session_update_variant:
+ * @name: a `sessionUpdate` value
+ *
+ * Returns: whether @name is a variant about the session's state rather than
+ *   its transcript
+ */
+gboolean
+acp_transcript_is_session_update_variant (const char *name)
+{
+  return name != NULL && g_strv_contains (session_variants, name);
+}
+
+/**
+ * acp_transcript_apply_update:
+ * @self: an #AcpTranscript
+ * @update: the `update` member of a `session/update` notification
+ * @error: return location for an error
+ *
+ * Applies one update:
+ *
+ * - `user_message_chunk`, `agent_message_chunk`, `agent_thought_chunk`:
+ *   appended to the message of the same `messageId` and role, or without an
+ *   id to the last item if it is a message of the same role, else to a new
+ *   message. Text is appended; other blocks become attachments; an empty
+ *   text chunk changes nothing.
+ * - `tool_call`, `tool_call_update`: see acp_transcript_merge_tool_call().
+ * - `plan`: replaces the entries of the current plan item; the first plan
+ *   after a new user message is a new item.
+ * - `notice`: a notice item.
+ * - `compaction_update`, `compaction_summary_chunk`: one notice item per
+ *   compactionId, its title following the status and its body the summary.
+ * - the session-level variants: accepted, nothing changes here.
+ * - anything else: an #AcpGenericItem, so that nothing is lost.
+ *
+ * A malformed update of a known variant (a required member missing, a
+ * member of the wrong type) fails and changes nothing.
+ *
+ * Returns: %FALSE with %ACP_ERROR_INVALID_MESSAGE if @update is malformed
+ */
+gboolean
+acp_transcript_apply_update (AcpTranscript  *self,
+                             JsonObject     *update,
+                             GError        **error)
+{
+  const char *variant;
+
+  g_return_val_if_fail (ACP_IS_TRANSCRIPT (self), FALSE);
+  g_return_val_if_fail (update != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!node_is_string (json_object_get_member (update, "sessionUpdate")))
+    {
+      g_set_error_literal (error, ACP_ERROR, ACP_ERROR_INVALID_MESSAGE,
+                           "Invalid update: sessionUpdate must be a string");
+      return FALSE;
+    }
+  variant = json_object_get_string_member (update, "sessionUpdate");
+
+  if (strcmp (variant, "agent_message_chunk") == 0)
+    return apply_chunk (self, update, variant, ACP_MESSAGE_ROLE_AGENT, error);
+  if (strcmp (variant, "agent_thought_chunk") == 0)
+    return apply_chunk (self, update, variant, ACP_MESSAGE_ROLE_THOUGHT, error);
+  if (strcmp (variant, "user_message_chunk") == 0)
+    return apply_chunk (self, update, variant, ACP_MESSAGE_ROLE_USER, error);
+  if (strcmp (variant, "tool_call") == 0 || strcmp (variant, "tool_call_update") == 0)
+    return merge_tool_call (self, update, variant, error) != NULL;
+  if (strcmp (variant, "plan") == 0)
+    return apply_plan (self, update, error);
+  if (strcmp (variant, "notice") == 0)
+    return apply_notice (self, update, error);
+  if (strcmp (variant, "compaction_update") == 0)
+    return apply_compaction_update (self, update, error);
+  if (strcmp (variant, "compaction_summary_chunk") == 0)
+    return apply_compaction_summary_chunk (self, update, error);
+  if (acp_transcript_is_session_update_variant (variant))
+    return TRUE;
+
+  {
+    g_autoptr(AcpGenericItem) generic = acp_generic_item_new (variant, update);
+
+    acp_transcript_append (self, ACP_ITEM (generic));
+  }
+
+  return TRUE;
+}

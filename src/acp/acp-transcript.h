@@ -1,0 +1,77 @@
+/* acp-transcript.h: the items of one session, as a list model
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+#include "acp-error.h"
+#include "acp-item.h"
+#include "acp-message-item.h"
+#include "acp-notice-item.h"
+#include "acp-tool-call-item.h"
+
+G_BEGIN_DECLS
+
+/* The priority of the idle source that flushes queued items: after input,
+ * before GTK's layout and redraw (G_PRIORITY_HIGH_IDLE + 20). */
+#define ACP_TRANSCRIPT_FLUSH_PRIORITY (G_PRIORITY_HIGH_IDLE + 10)
+
+#define ACP_TYPE_TRANSCRIPT (acp_transcript_get_type ())
+
+G_DECLARE_FINAL_TYPE (AcpTranscript, acp_transcript, ACP, TRANSCRIPT, GObject)
+
+AcpTranscript   *acp_transcript_new               (void);
+
+/* Queue an item (a reference is taken); it shows in the model at the next
+ * flush. Appending a USER message starts a new plan item for later plans. */
+void             acp_transcript_append            (AcpTranscript      *self,
+                                                   AcpItem            *item);
+/* Show every queued item now, with one items-changed. */
+void             acp_transcript_flush             (AcpTranscript      *self);
+guint            acp_transcript_get_n_pending     (AcpTranscript      *self);
+/* Remove every item (queued or shown), with one items-changed. */
+void             acp_transcript_clear             (AcpTranscript      *self);
+
+/* Lookups; they see queued items too. (transfer none) (nullable) */
+AcpItem         *acp_transcript_peek_last         (AcpTranscript      *self);
+AcpToolCallItem *acp_transcript_lookup_tool_call  (AcpTranscript      *self,
+                                                   const char         *tool_call_id);
+AcpMessageItem  *acp_transcript_lookup_message    (AcpTranscript      *self,
+                                                   const char         *message_id);
+
+/* Convenience for upper layers; returns the queued item (transfer none). */
+AcpNoticeItem   *acp_transcript_append_notice     (AcpTranscript      *self,
+                                                   AcpNoticeSeverity   severity,
+                                                   const char         *title,
+                                                   const char         *body,
+                                                   const char         *details);
+/* A new USER message from the ContentBlocks of a prompt: text blocks are
+ * concatenated, other blocks become attachments. (transfer none) */
+AcpMessageItem  *acp_transcript_append_prompt     (AcpTranscript      *self,
+                                                   JsonArray          *prompt);
+
+/* The reducer: applies one `update` object of a session/update notification.
+ * Session-level variants (available_commands_update, current_mode_update,
+ * config_option_update, session_info_update, usage_update) are not about the
+ * transcript: they are accepted and ignored here (AcpSession applies them).
+ * A malformed update fails with ACP_ERROR_INVALID_MESSAGE and changes
+ * nothing. */
+gboolean         acp_transcript_apply_update      (AcpTranscript      *self,
+                                                   JsonObject         *update,
+                                                   GError            **error);
+/* Merges a ToolCall / ToolCallUpdate object (toolCallId required, other
+ * fields only when present) into the tool call item of that id, creating and
+ * queuing it first if it is unknown. Fails with ACP_ERROR_INVALID_MESSAGE
+ * (nothing changed) if the object is malformed. (transfer none) */
+AcpToolCallItem *acp_transcript_merge_tool_call   (AcpTranscript      *self,
+                                                   JsonObject         *tool_call,
+                                                   GError            **error);
+
+/* Whether @name is one of the session-level update variants. */
+gboolean         acp_transcript_is_session_update_variant (const char *name);
+
+G_END_DECLS

@@ -1,0 +1,882 @@
+/* test-transcript.c: the transcript model and the session/update reducer
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "acp-generic-item.h"
+#include "acp-plan-item.h"
+#include "acp-transcript.h"
+
+static JsonObject *
+parse_object (const char *json)
+{
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) error = NULL;
+
+  node = json_from_string (json, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (node);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (node));
+
+  return json_object_ref (json_node_get_object (node));
+}
+
+static void
+apply_ok (AcpTranscript *transcript,
+          const char    *json)
+{
+  g_autoptr(JsonObject) update = parse_object (json);
+  g_autoptr(GError) error = NULL;
+  gboolean ok;
+
+  ok = acp_transcript_apply_update (transcript, update, &error);
+  g_assert_no_error (error);
+  g_assert_true (ok);
+}
+
+static guint
+count_all (AcpTranscript *transcript)
+{
+  return g_list_model_get_n_items (G_LIST_MODEL (transcript)) +
+         acp_transcript_get_n_pending (transcript);
+}
+
+/* The item at @position, counting queued items: flushes first. */
+static gpointer
+item_at (AcpTranscript *transcript,
+         guint          position)
+{
+  GObject *item;
+
+  acp_transcript_flush (transcript);
+  item = g_list_model_get_item (G_LIST_MODEL (transcript), position);
+  g_assert_nonnull (item);
+  g_object_unref (item); /* the transcript keeps it alive */
+
+  return item;
+}
+
+static void
+count_cb (gpointer  instance,
+          gpointer  arg1,
+          guint    *counter)
+{
+  (*counter)++;
+}
+
+/* --- messages --- */
+
+static void
+test_chunks_by_message_id (void)
+{
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  AcpMessageItem *first, *second;
+
+  apply_ok (transcript, "{\"sessionUpdate\":\"agent_message_chunk\",\"messageId\":\"m1\","
+                        "\"content\":{\"type\":\"text\",\"text\":\"Hel\"}}");
+  apply_ok (transcript, "{\"sessionUpdate\":\"agent_message_chunk\",\"messageId\":\"m1\","
+                        "\"content\":{\"type\":\"text\",\"text\":\"lo\"}}");
+  g_assert_cmpuint (count_all (transcript), ==, 1);
+
+  /* A new id is a new message, even right after the same role. */
+  apply_ok (transcript, "{\"sessionUpdate\":\"agent_message_chunk\",\"messageId\":\"m2\","
+                        "\"content\":{\"type\":\"text\",\"text\":\"World\"}}");
+  g_assert_cmpuint (count_all (transcript), ==, 2);
+
+  /* The same id after other items still goes to its message. */
+  apply_ok (transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"t1\",\"title\":\"Read\"}");
+  apply_ok (transcript, "{\"sessionUpdate\":\"agent_message_chunk\",\"messageId\":\"m1\","
+                        "\"content\":{\"type\":\"text\",\"text\":\"!\"}}");
+  g_assert_cmpuint (count_all (transcript), ==, 3);
+
+  first = item_at (transcript, 0);
+  second = item_at (transcript, 1);
+  g_assert_true (ACP_IS_MESSAGE_ITEM (first));
+  g_assert_cmpint (acp_item_get_kind (ACP_ITEM (first)), ==, ACP_ITEM_KIND_MESSAGE);
+  g_assert_cmpint (acp_message_item_get_role (first), ==, ACP_MESSAGE_ROLE_AGENT);
+  g_assert_cmpstr (acp_message_item_get_message_id (first), ==, "m1");
+  g_assert_cmpstr (acp_message_item_get_text (first), ==, "Hello!");
+  g_assert_cmpstr (acp_message_item_get_message_id (second), ==, "m2");
+  g_assert_cmpstr (acp_message_item_get_text (second), ==, "World");
+  g_assert_true (acp_transcript_lookup_message (transcript, "m1") == first);
+  g_assert_true (acp_transcript_lookup_message (transcript, "m2") == second);
+  g_assert_null (acp_transcript_lookup_message (transcript, "m3"));
+
+  /* A thought with the id of an agent message is not that message. */
+  apply_ok (transcript, "{\"sessionUpdate\":\"agent_thought_chunk\",\"messageId\":\"m2\","
+                        "\"content\":{\"type\":\"text\",\"text\":\"hmm\"}}");
+  g_assert_cmpuint (count_all (transcript), ==, 4);
+  g_assert_cmpstr (acp_message_item_get_text (second), ==, "World");
+}
+
+static void
+test_chunks_by_adjacency (void)
+{
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  AcpMessageItem *message;
+
+  apply_ok (transcript, "{\"sessionUpdate\":\"user_message_chunk\","
+                        "\"content\":{\"type\":\"text\",\"text\":\"Fix \"}}");
+  apply_ok (transcript, "{\"sessionUpdate\":\"user_message_chunk\","
+                        "\"content\":{\"type\":\"text\",\"text\":\"the bug\"}}");
+  apply_ok (transcript, "{\"sessionUpdate\":\"agent_thought_chunk\","
+                        "\"content\":{\"type\":\"text\",\"text\":\"Think\"}}");
+  apply_ok (transcript, "{\"sessionUpdate\":\"agent_thought_chunk\","
+                        "\"content\":{\"type\":\"text\",\"text\":\"ing\"}}");
+  apply_ok (transcript, "{\"sessionUpdate\":\"agent_message_chunk\","
+                        "\"content\":{\"type\":\"text\",\"text\":\"Done\"}}");
+  apply_ok (transcript, "{\"sessionUpdate\":\"agent_message_chunk\","
+                        "\"content\":{\"type\":\"text\",\"text\":\".\"}}");
+  /* Thought after agent text is a new thought, and agent text after it a
+   * new agent message. */
+  apply_ok (transcript, "{\"sessionUpdate\":\"agent_thought_chunk\","
+                        "\"content\":{\"type\":\"text\",\"text\":\"More\"}}");
+  apply_ok (transcript, "{\"sessionUpdate\":\"agent_message_chunk\","
+                        "\"content\":{\"type\":\"text\",\"text\":\"Again\"}}");
+  g_assert_cmpuint (count_all (transcript), ==, 5);
+
+  message = item_at (transcript, 0);
+  g_assert_cmpint (acp_message_item_get_role (message), ==, ACP_MESSAGE_ROLE_USER);
+  g_assert_cmpstr (acp_message_item_get_text (message), ==, "Fix the bug");
+  g_assert_null (acp_message_item_get_message_id (message));
+  message = item_at (transcript, 1);
+  g_assert_cmpint (acp_message_item_get_role (message), ==, ACP_MESSAGE_ROLE_THOUGHT);
+  g_assert_cmpstr (acp_message_item_get_text (message), ==, "Thinking");
+  message = item_at (transcript, 2);
+  g_assert_cmpint (acp_message_item_get_role (message), ==, ACP_MESSAGE_ROLE_AGENT);
+  g_assert_cmpstr (acp_message_item_get_text (message), ==, "Done.");
+  message = item_at (transcript, 3);
+  g_assert_cmpint (acp_message_item_get_role (message), ==, ACP_MESSAGE_ROLE_THOUGHT);
+  g_assert_cmpstr (acp_message_item_get_text (message), ==, "More");
+  message = item_at (transcript, 4);
+  g_assert_cmpint (acp_message_item_get_role (message), ==, ACP_MESSAGE_ROLE_AGENT);
+  g_assert_cmpstr (acp_message_item_get_text (message), ==, "Again");
+
+  /* Text after a tool call is a new message. */
+  apply_ok (transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"t\",\"title\":\"x\"}");
+  apply_ok (transcript, "{\"sessionUpdate\":\"agent_message_chunk\","
+                        "\"content\":{\"type\":\"text\",\"text\":\"After\"}}");
+  g_assert_cmpuint (count_all (transcript), ==, 7);
+}
+
+static void
+test_empty_chunks (void)
+{
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  AcpMessageItem *message;
+  guint appended = 0;
+
+  apply_ok (transcript, "{\"sessionUpdate\":\"agent_message_chunk\","
+                        "\"content\":{\"type\":\"text\",\"text\":\"\"}}");
+  apply_ok (transcript, "{\"sessionUpdate\":\"agent_thought_chunk\",\"messageId\":\"x\","
+                        "\"content\":{\"type\":\"text\",\"text\":\"\"}}");
+  g_assert_cmpuint (count_all (transcript), ==, 0);
+  g_assert_null (acp_transcript_lookup_message (transcript, "x"));
+
+  apply_ok (transcript, "{\"sessionUpdate\":\"agent_message_chunk\","
+                        "\"content\":{\"type\":\"text\",\"text\":\"a\"}}");
+  message = item_at (transcript, 0);
+  g_signal_connect (message, "text-appended", G_CALLBACK (count_cb), &appended);
+  apply_ok (transcript, "{\"sessionUpdate\":\"agent_message_chunk\","
+                        "\"content\":{\"type\":\"text\",\"text\":\"\"}}");
+  g_assert_cmpuint (appended, ==, 0);
+  g_assert_cmpuint (count_all (transcript), ==, 1);
+  g_assert_cmpstr (acp_message_item_get_text (message), ==, "a");
+}
+
+static void
+test_chunk_attachments (void)
+{
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  AcpMessageItem *message;
+  JsonArray *attachments;
+  guint notified = 0, text_notified = 0;
+
+  apply_ok (transcript, "{\"sessionUpdate\":\"agent_message_chunk\","
+                        "\"content\":{\"type\":\"text\",\"text\":\"See \"}}");
+  message = item_at (transcript, 0);
+  g_signal_connect (message, "notify::attachments", G_CALLBACK (count_cb), &notified);
+  g_signal_connect (message, "notify::text", G_CALLBACK (count_cb), &text_notified);
+
+  apply_ok (transcript, "{\"sessionUpdate\":\"agent_message_chunk\","
+                        "\"content\":{\"type\":\"image\",\"data\":\"AAAA\",\"mimeType\":\"image/png\"}}");
+  apply_ok (transcript, "{\"sessionUpdate\":\"agent_message_chunk\","
+                        "\"content\":{\"type\":\"resource_link\",\"uri\":\"file:///a\",\"name\":\"a\"}}");
+  apply_ok (transcript, "{\"sessionUpdate\":\"agent_message_chunk\","
+                        "\"content\":{\"type\":\"text\",\"text\":\"this\"}}");
+  g_assert_cmpuint (count_all (transcript), ==, 1);
+  g_assert_cmpuint (notified, ==, 2);
+  g_assert_cmpuint (text_notified, ==, 0);
+  g_assert_cmpstr (acp_message_item_get_text (message), ==, "See this");
+
+  attachments = acp_message_item_get_attachments (message);
+  g_assert_cmpuint (json_array_get_length (attachments), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (attachments, 0), "type"),
+                   ==, "image");
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (attachments, 1), "type"),
+                   ==, "resource_link");
+
+  /* A non-text chunk alone starts a message with empty text. */
+  apply_ok (transcript, "{\"sessionUpdate\":\"user_message_chunk\","
+                        "\"content\":{\"type\":\"resource\",\"resource\":{\"uri\":\"file:///b\",\"text\":\"b\"}}}");
+  g_assert_cmpuint (count_all (transcript), ==, 2);
+  message = item_at (transcript, 1);
+  g_assert_cmpstr (acp_message_item_get_text (message), ==, "");
+  g_assert_cmpuint (json_array_get_length (acp_message_item_get_attachments (message)), ==, 1);
+}
+
+static void
+test_message_set_text (void)
+{
+  g_autoptr(AcpMessageItem) message = acp_message_item_new (ACP_MESSAGE_ROLE_USER, NULL);
+  g_autofree char *text = NULL;
+  guint notified = 0, appended = 0;
+
+  g_signal_connect (message, "notify::text", G_CALLBACK (count_cb), &notified);
+  g_signal_connect (message, "text-appended", G_CALLBACK (count_cb), &appended);
+
+  acp_message_item_set_text (message, "abc");
+  acp_message_item_set_text (message, "abc");
+  g_assert_cmpuint (notified, ==, 1);
+  acp_message_item_append_text (message, "defgh", 2);
+  g_assert_cmpuint (appended, ==, 1);
+  g_assert_cmpuint (notified, ==, 1);
+  g_assert_cmpstr (acp_message_item_get_text (message), ==, "abcde");
+  g_assert_cmpuint (acp_message_item_get_text_length (message), ==, 5);
+
+  g_object_get (message, "text", &text, NULL);
+  g_assert_cmpstr (text, ==, "abcde");
+}
+
+static void
+record_chunk_cb (AcpMessageItem *message,
+                 const char     *chunk,
+                 GString        *seen)
+{
+  g_string_append (seen, chunk);
+}
+
+static void
+test_text_appended_many (void)
+{
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  g_autoptr(JsonObject) update = NULL;
+  g_autoptr(GString) seen = g_string_new (NULL);
+  AcpMessageItem *message;
+  guint appended = 0, notified = 0;
+  const guint n_chunks = 200000;
+
+  apply_ok (transcript, "{\"sessionUpdate\":\"agent_message_chunk\",\"messageId\":\"long\","
+                        "\"content\":{\"type\":\"text\",\"text\":\"go\"}}");
+  message = item_at (transcript, 0);
+  g_signal_connect (message, "text-appended", G_CALLBACK (count_cb), &appended);
+  g_signal_connect (message, "text-appended", G_CALLBACK (record_chunk_cb), seen);
+  g_signal_connect (message, "notify::text", G_CALLBACK (count_cb), &notified);
+
+  update = parse_object ("{\"sessionUpdate\":\"agent_message_chunk\",\"messageId\":\"long\","
+                         "\"content\":{\"type\":\"text\",\"text\":\"chunk \"}}");
+  for (guint i = 0; i < n_chunks; i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (!acp_transcript_apply_update (transcript, update, &error))
+        g_assert_no_error (error);
+    }
+
+  g_assert_cmpuint (appended, ==, n_chunks);
+  g_assert_cmpuint (notified, ==, 0);
+  g_assert_cmpuint (acp_message_item_get_text_length (message), ==, 2 + 6 * n_chunks);
+  g_assert_cmpuint (strlen (acp_message_item_get_text (message)), ==, 2 + 6 * n_chunks);
+  g_assert_cmpuint (seen->len, ==, 6 * n_chunks);
+  g_assert_cmpuint (count_all (transcript), ==, 1);
+}
+
+/* --- tool calls --- */
+
+static void
+test_tool_call_and_updates (void)
+{
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  AcpToolCallItem *tool;
+  JsonArray *content;
+  guint title_n = 0, status_n = 0, content_n = 0, locations_n = 0, kind_n = 0, raw_n = 0;
+
+  apply_ok (transcript,
+            "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"call_1\",\"title\":\"Reading a.c\","
+            "\"kind\":\"read\",\"status\":\"pending\",\"locations\":[{\"path\":\"/p/a.c\",\"line\":3}],"
+            "\"rawInput\":{\"path\":\"/p/a.c\"}}");
+  g_assert_cmpuint (count_all (transcript), ==, 1);
+  tool = item_at (transcript, 0);
+  g_assert_true (ACP_IS_TOOL_CALL_ITEM (tool));
+  g_assert_cmpint (acp_item_get_kind (ACP_ITEM (tool)), ==, ACP_ITEM_KIND_TOOL_CALL);
+  g_assert_true (acp_transcript_lookup_tool_call (transcript, "call_1") == tool);
+  g_assert_cmpstr (acp_tool_call_item_get_tool_call_id (tool), ==, "call_1");
+  g_assert_cmpstr (acp_tool_call_item_get_title (tool), ==, "Reading a.c");
+  g_assert_cmpstr (acp_tool_call_item_get_tool_kind (tool), ==, "read");
+  g_assert_cmpstr (acp_tool_call_item_get_status (tool), ==, "pending");
+  g_assert_cmpuint (json_array_get_length (acp_tool_call_item_get_locations (tool)), ==, 1);
+  g_assert_cmpuint (json_array_get_length (acp_tool_call_item_get_content (tool)), ==, 0);
+  g_assert_nonnull (acp_tool_call_item_get_raw_input (tool));
+  g_assert_null (acp_tool_call_item_get_raw_output (tool));
+
+  g_signal_connect (tool, "notify::title", G_CALLBACK (count_cb), &title_n);
+  g_signal_connect (tool, "notify::status", G_CALLBACK (count_cb), &status_n);
+  g_signal_connect (tool, "notify::content", G_CALLBACK (count_cb), &content_n);
+  g_signal_connect (tool, "notify::locations", G_CALLBACK (count_cb), &locations_n);
+  g_signal_connect (tool, "notify::tool-kind", G_CALLBACK (count_cb), &kind_n);
+  g_signal_connect (tool, "notify::raw-output", G_CALLBACK (count_cb), &raw_n);
+
+  /* Only the fields present change; an unchanged value does not notify. */
+  apply_ok (transcript, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"call_1\","
+                        "\"status\":\"in_progress\",\"title\":\"Reading a.c\"}");
+  g_assert_cmpstr (acp_tool_call_item_get_status (tool), ==, "in_progress");
+  g_assert_cmpuint (status_n, ==, 1);
+  g_assert_cmpuint (title_n, ==, 0);
+  g_assert_cmpstr (acp_tool_call_item_get_tool_kind (tool), ==, "read");
+  g_assert_cmpuint (json_array_get_length (acp_tool_call_item_get_locations (tool)), ==, 1);
+
+  apply_ok (transcript, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"call_1\","
+                        "\"content\":[{\"type\":\"content\",\"content\":{\"type\":\"text\",\"text\":\"one\"}},"
+                        "{\"type\":\"diff\",\"path\":\"/p/a.c\",\"oldText\":null,\"newText\":\"x\"}]}");
+  g_assert_cmpuint (content_n, ==, 1);
+  content = acp_tool_call_item_get_content (tool);
+  g_assert_cmpuint (json_array_get_length (content), ==, 2);
+
+  /* content and locations replace whole lists */
+  apply_ok (transcript, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"call_1\","
+                        "\"content\":[{\"type\":\"terminal\",\"terminalId\":\"term-1\"}],"
+                        "\"locations\":[]}");
+  g_assert_cmpuint (content_n, ==, 2);
+  g_assert_cmpuint (locations_n, ==, 1);
+  content = acp_tool_call_item_get_content (tool);
+  g_assert_cmpuint (json_array_get_length (content), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (content, 0), "type"),
+                   ==, "terminal");
+  g_assert_cmpuint (json_array_get_length (acp_tool_call_item_get_locations (tool)), ==, 0);
+
+  /* The same list again does not notify; null means unchanged. */
+  apply_ok (transcript, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"call_1\","
+                        "\"content\":[{\"type\":\"terminal\",\"terminalId\":\"term-1\"}],"
+                        "\"status\":null,\"title\":null,\"kind\":null,\"locations\":null}");
+  g_assert_cmpuint (content_n, ==, 2);
+  g_assert_cmpuint (locations_n, ==, 1);
+  g_assert_cmpstr (acp_tool_call_item_get_status (tool), ==, "in_progress");
+
+  apply_ok (transcript, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"call_1\","
+                        "\"status\":\"completed\",\"rawOutput\":{\"ok\":true},\"title\":\"Read a.c\"}");
+  g_assert_cmpstr (acp_tool_call_item_get_status (tool), ==, "completed");
+  g_assert_cmpstr (acp_tool_call_item_get_title (tool), ==, "Read a.c");
+  g_assert_cmpuint (title_n, ==, 1);
+  g_assert_cmpuint (raw_n, ==, 1);
+  g_assert_true (json_object_get_boolean_member (json_node_get_object (acp_tool_call_item_get_raw_output (tool)),
+                                                 "ok"));
+
+  /* Unknown kinds count as "other"; unknown statuses are ignored. */
+  apply_ok (transcript, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"call_1\","
+                        "\"kind\":\"teleport\",\"status\":\"exploded\"}");
+  g_assert_cmpstr (acp_tool_call_item_get_tool_kind (tool), ==, "other");
+  g_assert_cmpuint (kind_n, ==, 1);
+  g_assert_cmpstr (acp_tool_call_item_get_status (tool), ==, "completed");
+
+  /* Invalid list elements are skipped, the valid ones kept. */
+  apply_ok (transcript, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"call_1\","
+                        "\"content\":[{\"type\":\"diff\",\"path\":\"/x\"},"
+                        "{\"type\":\"content\",\"content\":{\"type\":\"text\",\"text\":\"kept\"}}, 7],"
+                        "\"locations\":[{\"line\":1},{\"path\":\"/q\"}]}");
+  content = acp_tool_call_item_get_content (tool);
+  g_assert_cmpuint (json_array_get_length (content), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (content, 0), "type"),
+                   ==, "content");
+  g_assert_cmpuint (json_array_get_length (acp_tool_call_item_get_locations (tool)), ==, 1);
+
+  /* Still one item. */
+  g_assert_cmpuint (count_all (transcript), ==, 1);
+}
+
+static void
+test_tool_call_update_first (void)
+{
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  AcpToolCallItem *tool;
+
+  apply_ok (transcript, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"early\","
+                        "\"status\":\"in_progress\"}");
+  g_assert_cmpuint (count_all (transcript), ==, 1);
+  tool = acp_transcript_lookup_tool_call (transcript, "early");
+  g_assert_nonnull (tool);
+  /* created on first sight, with defaults for what was not sent */
+  g_assert_cmpstr (acp_tool_call_item_get_title (tool), ==, "");
+  g_assert_cmpstr (acp_tool_call_item_get_tool_kind (tool), ==, "other");
+  g_assert_cmpstr (acp_tool_call_item_get_status (tool), ==, "in_progress");
+
+  /* the tool_call itself then fills it, and no second item appears */
+  apply_ok (transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"early\","
+                        "\"title\":\"Edit b.c\",\"kind\":\"edit\"}");
+  g_assert_cmpuint (count_all (transcript), ==, 1);
+  g_assert_true (item_at (transcript, 0) == (gpointer) tool);
+  g_assert_cmpstr (acp_tool_call_item_get_title (tool), ==, "Edit b.c");
+  g_assert_cmpstr (acp_tool_call_item_get_tool_kind (tool), ==, "edit");
+  g_assert_cmpstr (acp_tool_call_item_get_status (tool), ==, "in_progress");
+}
+
+static void
+test_merge_tool_call (void)
+{
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  g_autoptr(JsonObject) fields = parse_object ("{\"toolCallId\":\"perm\",\"title\":\"rm -rf\","
+                                               "\"kind\":\"execute\"}");
+  g_autoptr(JsonObject) bad = parse_object ("{\"title\":\"no id\"}");
+  g_autoptr(GError) error = NULL;
+  AcpToolCallItem *tool;
+
+  tool = acp_transcript_merge_tool_call (transcript, fields, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (tool);
+  g_assert_cmpstr (acp_tool_call_item_get_title (tool), ==, "rm -rf");
+  g_assert_true (acp_transcript_merge_tool_call (transcript, fields, &error) == tool);
+  g_assert_cmpuint (count_all (transcript), ==, 1);
+
+  g_assert_null (acp_transcript_merge_tool_call (transcript, bad, &error));
+  g_assert_error (error, ACP_ERROR, ACP_ERROR_INVALID_MESSAGE);
+  g_assert_cmpuint (count_all (transcript), ==, 1);
+}
+
+/* --- plans, notices, generic --- */
+
+static void
+test_plan (void)
+{
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  g_autoptr(JsonArray) prompt = NULL;
+  AcpPlanItem *plan, *second;
+  JsonArray *entries;
+  guint notified = 0;
+
+  apply_ok (transcript, "{\"sessionUpdate\":\"plan\",\"entries\":["
+                        "{\"content\":\"one\",\"priority\":\"high\",\"status\":\"pending\"},"
+                        "{\"content\":\"two\",\"priority\":\"low\",\"status\":\"pending\"}]}");
+  plan = item_at (transcript, 0);
+  g_assert_true (ACP_IS_PLAN_ITEM (plan));
+  g_assert_cmpint (acp_item_get_kind (ACP_ITEM (plan)), ==, ACP_ITEM_KIND_PLAN);
+  g_assert_cmpuint (json_array_get_length (acp_plan_item_get_entries (plan)), ==, 2);
+  g_signal_connect (plan, "notify::entries", G_CALLBACK (count_cb), &notified);
+
+  /* A message in between does not matter: the plan is replaced. */
+  apply_ok (transcript, "{\"sessionUpdate\":\"agent_message_chunk\","
+                        "\"content\":{\"type\":\"text\",\"text\":\"working\"}}");
+  apply_ok (transcript, "{\"sessionUpdate\":\"plan\",\"entries\":["
+                        "{\"content\":\"one\",\"priority\":\"high\",\"status\":\"completed\"}]}");
+  g_assert_cmpuint (count_all (transcript), ==, 2);
+  g_assert_cmpuint (notified, ==, 1);
+  entries = acp_plan_item_get_entries (plan);
+  g_assert_cmpuint (json_array_get_length (entries), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (entries, 0), "status"),
+                   ==, "completed");
+
+  /* Same entries: no notification. */
+  apply_ok (transcript, "{\"sessionUpdate\":\"plan\",\"entries\":["
+                        "{\"content\":\"one\",\"priority\":\"high\",\"status\":\"completed\"}]}");
+  g_assert_cmpuint (notified, ==, 1);
+
+  /* After a new user message, a plan is a new item. */
+  prompt = json_array_new ();
+  apply_ok (transcript, "{\"sessionUpdate\":\"user_message_chunk\","
+                        "\"content\":{\"type\":\"text\",\"text\":\"next\"}}");
+  apply_ok (transcript, "{\"sessionUpdate\":\"plan\",\"entries\":[]}");
+  g_assert_cmpuint (count_all (transcript), ==, 4);
+  second = item_at (transcript, 3);
+  g_assert_true (ACP_IS_PLAN_ITEM (second));
+  g_assert_true (second != plan);
+  g_assert_cmpuint (json_array_get_length (acp_plan_item_get_entries (plan)), ==, 1);
+  g_assert_cmpuint (json_array_get_length (acp_plan_item_get_entries (second)), ==, 0);
+
+  /* Same through a prompt the person sent. */
+  acp_transcript_append_prompt (transcript, prompt);
+  apply_ok (transcript, "{\"sessionUpdate\":\"plan\",\"entries\":["
+                        "{\"content\":\"x\",\"priority\":\"medium\",\"status\":\"in_progress\"},"
+                        "{\"content\":5,\"priority\":\"medium\",\"status\":\"in_progress\"}]}");
+  g_assert_cmpuint (count_all (transcript), ==, 6);
+  /* the invalid entry is skipped */
+  g_assert_cmpuint (json_array_get_length (acp_plan_item_get_entries (item_at (transcript, 5))), ==, 1);
+}
+
+static void
+test_notice (void)
+{
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  AcpNoticeItem *notice;
+
+  apply_ok (transcript, "{\"sessionUpdate\":\"notice\",\"severity\":\"warning\","
+                        "\"title\":\"Rate limited\",\"description\":\"Retrying in 5 s\"}");
+  apply_ok (transcript, "{\"sessionUpdate\":\"notice\",\"severity\":\"_custom\",\"title\":\"FYI\"}");
+  apply_ok (transcript, "{\"sessionUpdate\":\"notice\",\"severity\":\"error\",\"title\":\"Boom\"}");
+  g_assert_cmpuint (count_all (transcript), ==, 3);
+
+  notice = item_at (transcript, 0);
+  g_assert_true (ACP_IS_NOTICE_ITEM (notice));
+  g_assert_cmpint (acp_item_get_kind (ACP_ITEM (notice)), ==, ACP_ITEM_KIND_NOTICE);
+  g_assert_cmpint (acp_notice_item_get_severity (notice), ==, ACP_NOTICE_SEVERITY_WARNING);
+  g_assert_cmpstr (acp_notice_item_get_title (notice), ==, "Rate limited");
+  g_assert_cmpstr (acp_notice_item_get_body (notice), ==, "Retrying in 5 s");
+  g_assert_null (acp_notice_item_get_details (notice));
+  notice = item_at (transcript, 1);
+  g_assert_cmpint (acp_notice_item_get_severity (notice), ==, ACP_NOTICE_SEVERITY_INFO);
+  g_assert_null (acp_notice_item_get_body (notice));
+  notice = item_at (transcript, 2);
+  g_assert_cmpint (acp_notice_item_get_severity (notice), ==, ACP_NOTICE_SEVERITY_ERROR);
+
+  notice = acp_transcript_append_notice (transcript, ACP_NOTICE_SEVERITY_ERROR,
+                                         "The agent exited", "status 1", "stderr tail");
+  g_assert_cmpuint (count_all (transcript), ==, 4);
+  g_assert_true (item_at (transcript, 3) == (gpointer) notice);
+  g_assert_cmpstr (acp_notice_item_get_details (notice), ==, "stderr tail");
+}
+
+static void
+test_compaction (void)
+{
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  AcpNoticeItem *notice;
+  g_autofree char *started_title = NULL;
+
+  apply_ok (transcript, "{\"sessionUpdate\":\"compaction_update\",\"compactionId\":\"c1\","
+                        "\"status\":\"in_progress\"}");
+  g_assert_cmpuint (count_all (transcript), ==, 1);
+  notice = item_at (transcript, 0);
+  g_assert_true (ACP_IS_NOTICE_ITEM (notice));
+  started_title = g_strdup (acp_notice_item_get_title (notice));
+  g_assert_cmpstr (started_title, !=, "");
+
+  apply_ok (transcript, "{\"sessionUpdate\":\"compaction_summary_chunk\",\"compactionId\":\"c1\","
+                        "\"content\":{\"type\":\"text\",\"text\":\"We did \"}}");
+  apply_ok (transcript, "{\"sessionUpdate\":\"compaction_summary_chunk\",\"compactionId\":\"c1\","
+                        "\"content\":{\"type\":\"text\",\"text\":\"things.\"}}");
+  g_assert_cmpstr (acp_notice_item_get_body (notice), ==, "We did things.");
+
+  apply_ok (transcript, "{\"sessionUpdate\":\"compaction_update\",\"compactionId\":\"c1\","
+                        "\"status\":\"completed\"}");
+  g_assert_cmpuint (count_all (transcript), ==, 1);
+  g_assert_cmpstr (acp_notice_item_get_title (notice), !=, started_title);
+  g_assert_cmpstr (acp_notice_item_get_body (notice), ==, "We did things.");
+
+  apply_ok (transcript, "{\"sessionUpdate\":\"compaction_update\",\"compactionId\":\"c2\","
+                        "\"status\":\"failed\",\"error\":\"context too small\","
+                        "\"summary\":[{\"type\":\"text\",\"text\":\"partial\"}]}");
+  g_assert_cmpuint (count_all (transcript), ==, 2);
+  notice = item_at (transcript, 1);
+  g_assert_cmpint (acp_notice_item_get_severity (notice), ==, ACP_NOTICE_SEVERITY_WARNING);
+  g_assert_cmpstr (acp_notice_item_get_details (notice), ==, "context too small");
+  g_assert_cmpstr (acp_notice_item_get_body (notice), ==, "partial");
+}
+
+static void
+test_session_variants_ignored (void)
+{
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  const char *updates[] = {
+    "{\"sessionUpdate\":\"available_commands_update\",\"availableCommands\":[]}",
+    "{\"sessionUpdate\":\"current_mode_update\",\"currentModeId\":\"ask\"}",
+    "{\"sessionUpdate\":\"config_option_update\",\"configOptions\":[]}",
+    "{\"sessionUpdate\":\"session_info_update\",\"title\":\"T\"}",
+    "{\"sessionUpdate\":\"usage_update\",\"used\":1,\"size\":2}",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (updates); i++)
+    apply_ok (transcript, updates[i]);
+  g_assert_cmpuint (count_all (transcript), ==, 0);
+
+  g_assert_true (acp_transcript_is_session_update_variant ("usage_update"));
+  g_assert_false (acp_transcript_is_session_update_variant ("plan"));
+  g_assert_false (acp_transcript_is_session_update_variant (NULL));
+}
+
+static void
+test_unknown_variant (void)
+{
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  AcpGenericItem *generic;
+  g_autofree char *name = NULL;
+
+  apply_ok (transcript, "{\"sessionUpdate\":\"subagent_update\",\"agentId\":\"a1\",\"x\":[1,2]}");
+  apply_ok (transcript, "{\"sessionUpdate\":\"plan_update\",\"planId\":\"p\"}");
+  g_assert_cmpuint (count_all (transcript), ==, 2);
+
+  generic = item_at (transcript, 0);
+  g_assert_true (ACP_IS_GENERIC_ITEM (generic));
+  g_assert_cmpint (acp_item_get_kind (ACP_ITEM (generic)), ==, ACP_ITEM_KIND_GENERIC);
+  g_assert_cmpstr (acp_generic_item_get_update_name (generic), ==, "subagent_update");
+  g_assert_cmpstr (json_object_get_string_member (acp_generic_item_get_update (generic), "agentId"),
+                   ==, "a1");
+  g_object_get (generic, "update-name", &name, NULL);
+  g_assert_cmpstr (name, ==, "subagent_update");
+}
+
+static void
+test_malformed (void)
+{
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  const char *bad[] = {
+    "{}",
+    "{\"sessionUpdate\":5}",
+    "{\"sessionUpdate\":null}",
+    "{\"sessionUpdate\":\"agent_message_chunk\"}",
+    "{\"sessionUpdate\":\"agent_message_chunk\",\"content\":\"text\"}",
+    "{\"sessionUpdate\":\"agent_message_chunk\",\"content\":{\"text\":\"no type\"}}",
+    "{\"sessionUpdate\":\"agent_message_chunk\",\"content\":{\"type\":\"text\"}}",
+    "{\"sessionUpdate\":\"agent_message_chunk\",\"content\":{\"type\":\"text\",\"text\":7}}",
+    "{\"sessionUpdate\":\"agent_message_chunk\",\"messageId\":7,"
+      "\"content\":{\"type\":\"text\",\"text\":\"x\"}}",
+    "{\"sessionUpdate\":\"user_message_chunk\",\"content\":[]}",
+    "{\"sessionUpdate\":\"agent_thought_chunk\",\"content\":null}",
+    "{\"sessionUpdate\":\"tool_call\",\"title\":\"no id\"}",
+    "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":5,\"title\":\"x\"}",
+    "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"t1\",\"title\":[\"x\"]}",
+    "{\"sessionUpdate\":\"tool_call_update\"}",
+    "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"t1\",\"status\":\"completed\",\"content\":\"x\"}",
+    "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"t1\",\"status\":3}",
+    "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"t1\",\"title\":\"T\",\"locations\":{}}",
+    "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"t1\",\"kind\":true}",
+    "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"new\",\"name\":1}",
+    "{\"sessionUpdate\":\"plan\"}",
+    "{\"sessionUpdate\":\"plan\",\"entries\":{}}",
+    "{\"sessionUpdate\":\"notice\",\"title\":\"no severity\"}",
+    "{\"sessionUpdate\":\"notice\",\"severity\":\"info\"}",
+    "{\"sessionUpdate\":\"notice\",\"severity\":\"info\",\"title\":\"t\",\"description\":1}",
+    "{\"sessionUpdate\":\"compaction_update\",\"status\":\"completed\"}",
+    "{\"sessionUpdate\":\"compaction_update\",\"compactionId\":\"c\"}",
+    "{\"sessionUpdate\":\"compaction_update\",\"compactionId\":\"c\",\"status\":\"completed\",\"summary\":1}",
+    "{\"sessionUpdate\":\"compaction_summary_chunk\",\"compactionId\":\"c\"}",
+    "{\"sessionUpdate\":\"compaction_summary_chunk\",\"content\":{\"type\":\"text\",\"text\":\"x\"}}",
+  };
+  AcpToolCallItem *tool;
+  AcpPlanItem *plan;
+  AcpMessageItem *message;
+  guint notified = 0;
+
+  /* Some state for the malformed updates to (not) change. */
+  apply_ok (transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"t1\",\"title\":\"T\","
+                        "\"status\":\"pending\"}");
+  apply_ok (transcript, "{\"sessionUpdate\":\"plan\",\"entries\":[]}");
+  apply_ok (transcript, "{\"sessionUpdate\":\"agent_message_chunk\","
+                        "\"content\":{\"type\":\"text\",\"text\":\"a\"}}");
+  tool = item_at (transcript, 0);
+  plan = item_at (transcript, 1);
+  message = item_at (transcript, 2);
+  g_signal_connect (tool, "notify", G_CALLBACK (count_cb), &notified);
+  g_signal_connect (plan, "notify", G_CALLBACK (count_cb), &notified);
+  g_signal_connect (message, "notify", G_CALLBACK (count_cb), &notified);
+  g_signal_connect (message, "text-appended", G_CALLBACK (count_cb), &notified);
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(JsonObject) update = parse_object (bad[i]);
+      g_autoptr(GError) error = NULL;
+
+      g_test_message ("%s", bad[i]);
+      g_assert_false (acp_transcript_apply_update (transcript, update, &error));
+      g_assert_error (error, ACP_ERROR, ACP_ERROR_INVALID_MESSAGE);
+    }
+
+  g_assert_cmpuint (count_all (transcript), ==, 3);
+  g_assert_cmpuint (notified, ==, 0);
+  g_assert_cmpstr (acp_tool_call_item_get_status (tool), ==, "pending");
+  g_assert_cmpstr (acp_tool_call_item_get_title (tool), ==, "T");
+  g_assert_cmpstr (acp_message_item_get_text (message), ==, "a");
+  g_assert_null (acp_transcript_lookup_tool_call (transcript, "new"));
+}
+
+/* --- the model and its batching --- */
+
+typedef struct
+{
+  AcpTranscript *transcript;
+  guint          n_signals;
+  guint          n_added;
+} ItemsChanged;
+
+static void
+items_changed_cb (GListModel   *model,
+                  guint         position,
+                  guint         removed,
+                  guint         added,
+                  ItemsChanged *data)
+{
+  data->n_signals++;
+  data->n_added += added;
+  /* consistent with the signal */
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, data->n_added);
+  g_assert_cmpuint (position + added, ==, g_list_model_get_n_items (model));
+  g_assert_cmpuint (removed, ==, 0);
+}
+
+static void
+test_batching (void)
+{
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  ItemsChanged data = { transcript, 0, 0 };
+  guint n_notified = 0;
+  const guint n = 10000;
+
+  g_assert_true (g_list_model_get_item_type (G_LIST_MODEL (transcript)) == ACP_TYPE_ITEM);
+  g_signal_connect (transcript, "items-changed", G_CALLBACK (items_changed_cb), &data);
+  g_signal_connect (transcript, "notify::n-items", G_CALLBACK (count_cb), &n_notified);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(AcpNoticeItem) notice = acp_notice_item_new (ACP_NOTICE_SEVERITY_INFO, "n", NULL, NULL);
+
+      acp_transcript_append (transcript, ACP_ITEM (notice));
+    }
+
+  /* Nothing shown before the main loop runs, the lookups see everything. */
+  g_assert_cmpuint (data.n_signals, ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (transcript)), ==, 0);
+  g_assert_null (g_list_model_get_item (G_LIST_MODEL (transcript), 0));
+  g_assert_cmpuint (acp_transcript_get_n_pending (transcript), ==, n);
+  g_assert_nonnull (acp_transcript_peek_last (transcript));
+
+  while (acp_transcript_get_n_pending (transcript) > 0)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_assert_cmpuint (data.n_signals, ==, 1);
+  g_assert_cmpuint (n_notified, ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (transcript)), ==, n);
+
+  /* Nothing pending: no further signal, no idle left behind. */
+  acp_transcript_flush (transcript);
+  g_assert_cmpuint (data.n_signals, ==, 1);
+  g_assert_false (g_main_context_pending (NULL));
+
+  /* An explicit flush shows the next batch at once, in one signal. */
+  for (guint i = 0; i < 3; i++)
+    acp_transcript_append_notice (transcript, ACP_NOTICE_SEVERITY_INFO, "x", NULL, NULL);
+  acp_transcript_flush (transcript);
+  g_assert_cmpuint (data.n_signals, ==, 2);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (transcript)), ==, n + 3);
+  g_assert_false (g_main_context_pending (NULL));
+}
+
+static void
+test_peek_and_lookup_see_queued (void)
+{
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  AcpItem *last;
+
+  apply_ok (transcript, "{\"sessionUpdate\":\"agent_message_chunk\","
+                        "\"content\":{\"type\":\"text\",\"text\":\"a\"}}");
+  acp_transcript_flush (transcript);
+  apply_ok (transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"q\",\"title\":\"x\"}");
+
+  last = acp_transcript_peek_last (transcript);
+  g_assert_true (ACP_IS_TOOL_CALL_ITEM (last));
+  g_assert_true (acp_transcript_lookup_tool_call (transcript, "q") == ACP_TOOL_CALL_ITEM (last));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (transcript)), ==, 1);
+
+  /* queued message chunks merge with queued messages */
+  apply_ok (transcript, "{\"sessionUpdate\":\"agent_message_chunk\","
+                        "\"content\":{\"type\":\"text\",\"text\":\"b\"}}");
+  apply_ok (transcript, "{\"sessionUpdate\":\"agent_message_chunk\","
+                        "\"content\":{\"type\":\"text\",\"text\":\"c\"}}");
+  g_assert_cmpuint (count_all (transcript), ==, 3);
+  g_assert_cmpstr (acp_message_item_get_text (ACP_MESSAGE_ITEM (acp_transcript_peek_last (transcript))),
+                   ==, "bc");
+}
+
+static void
+count_items_changed_cb (GListModel *model,
+                        guint       position,
+                        guint       removed,
+                        guint       added,
+                        guint      *counter)
+{
+  (*counter)++;
+}
+
+static void
+test_clear (void)
+{
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  guint signals = 0;
+
+  apply_ok (transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"q\",\"title\":\"x\"}");
+  acp_transcript_flush (transcript);
+  apply_ok (transcript, "{\"sessionUpdate\":\"plan\",\"entries\":[]}");
+  g_signal_connect (transcript, "items-changed", G_CALLBACK (count_items_changed_cb), &signals);
+
+  acp_transcript_clear (transcript);
+  g_assert_cmpuint (signals, ==, 1);
+  g_assert_cmpuint (count_all (transcript), ==, 0);
+  g_assert_null (acp_transcript_lookup_tool_call (transcript, "q"));
+  g_assert_null (acp_transcript_peek_last (transcript));
+  g_assert_false (g_main_context_pending (NULL));
+}
+
+static void
+test_append_prompt (void)
+{
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  g_autoptr(JsonObject) holder = parse_object ("{\"p\":[{\"type\":\"text\",\"text\":\"Look at \"},"
+                                               "{\"type\":\"resource_link\",\"uri\":\"file:///x\",\"name\":\"x\"},"
+                                               "{\"type\":\"text\",\"text\":\"this\"}, 42]}");
+  AcpMessageItem *message;
+
+  acp_transcript_append_prompt (transcript, json_object_get_array_member (holder, "p"));
+  /* an agent chunk afterwards is a new message */
+  apply_ok (transcript, "{\"sessionUpdate\":\"agent_message_chunk\","
+                        "\"content\":{\"type\":\"text\",\"text\":\"ok\"}}");
+  g_assert_cmpuint (count_all (transcript), ==, 2);
+
+  message = item_at (transcript, 0);
+  g_assert_cmpint (acp_message_item_get_role (message), ==, ACP_MESSAGE_ROLE_USER);
+  g_assert_cmpstr (acp_message_item_get_text (message), ==, "Look at this");
+  g_assert_cmpuint (json_array_get_length (acp_message_item_get_attachments (message)), ==, 1);
+}
+
+static void
+test_item_kind_property (void)
+{
+  g_autoptr(AcpPlanItem) plan = acp_plan_item_new (NULL);
+  g_autoptr(AcpToolCallItem) tool = acp_tool_call_item_new ("x");
+  AcpItemKind kind;
+
+  g_object_get (plan, "kind", &kind, NULL);
+  g_assert_cmpint (kind, ==, ACP_ITEM_KIND_PLAN);
+  g_object_get (tool, "kind", &kind, NULL);
+  g_assert_cmpint (kind, ==, ACP_ITEM_KIND_TOOL_CALL);
+  g_assert_true (G_TYPE_IS_ABSTRACT (ACP_TYPE_ITEM));
+  g_assert_false (G_TYPE_IS_FINAL (ACP_TYPE_ITEM));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/transcript/chunks/message-id", test_chunks_by_message_id);
+  g_test_add_func ("/transcript/chunks/adjacency", test_chunks_by_adjacency);
+  g_test_add_func ("/transcript/chunks/empty", test_empty_chunks);
+  g_test_add_func ("/transcript/chunks/attachments", test_chunk_attachments);
+  g_test_add_func ("/transcript/chunks/many", test_text_appended_many);
+  g_test_add_func ("/transcript/message/set-text", test_message_set_text);
+  g_test_add_func ("/transcript/tool-call/updates", test_tool_call_and_updates);
+  g_test_add_func ("/transcript/tool-call/update-first", test_tool_call_update_first);
+  g_test_add_func ("/transcript/tool-call/merge", test_merge_tool_call);
+  g_test_add_func ("/transcript/plan", test_plan);
+  g_test_add_func ("/transcript/notice", test_notice);
+  g_test_add_func ("/transcript/compaction", test_compaction);
+  g_test_add_func ("/transcript/session-variants", test_session_variants_ignored);
+  g_test_add_func ("/transcript/unknown-variant", test_unknown_variant);
+  g_test_add_func ("/transcript/malformed", test_malformed);
+  g_test_add_func ("/transcript/batching", test_batching);
+  g_test_add_func ("/transcript/lookups-see-queued", test_peek_and_lookup_see_queued);
+  g_test_add_func ("/transcript/clear", test_clear);
+  g_test_add_func ("/transcript/append-prompt", test_append_prompt);
+  g_test_add_func ("/transcript/item-kind", test_item_kind_property);
+
+  return g_test_run ();
+}
