@@ -38,6 +38,7 @@ typedef struct
   GPtrArray         *message_errors;  /* GError */
   guint              n_closed;
   guint              n_closed_notifies;
+  GError            *closed_reason;
 } Fixture;
 
 static gboolean
@@ -231,6 +232,9 @@ closed_cb (AcpConnection *conn,
            Fixture       *f)
 {
   f->n_closed++;
+  g_clear_error (&f->closed_reason);
+  if (reason != NULL)
+    f->closed_reason = g_error_copy (reason);
 }
 
 static void
@@ -286,7 +290,10 @@ fixture_teardown (Fixture       *f,
   if (f->conn != NULL)
     {
       acp_connection_close (f->conn, NULL);
-      g_clear_object (&f->conn);
+      /* nothing may keep the connection alive once closed */
+      g_object_add_weak_pointer (G_OBJECT (f->conn), (gpointer *) &f->conn);
+      g_object_unref (f->conn);
+      g_assert_null (f->conn);
     }
 
   g_cancellable_cancel (f->peer_cancellable);
@@ -300,6 +307,7 @@ fixture_teardown (Fixture       *f,
   g_string_free (f->received, TRUE);
   g_ptr_array_unref (f->notifications);
   g_ptr_array_unref (f->message_errors);
+  g_clear_error (&f->closed_reason);
   drain_main_context ();
 }
 
@@ -586,6 +594,53 @@ test_request_ids_echoed (Fixture       *f,
 
   /* another method is not handled by the detailed handler */
   peer_round_trip (f, 5);
+}
+
+static gboolean
+decline_request_cb (AcpConnection      *conn,
+                    AcpIncomingRequest *request,
+                    guint              *count)
+{
+  (*count)++;
+  return FALSE;
+}
+
+static gboolean
+reply_and_decline_cb (AcpConnection      *conn,
+                      AcpIncomingRequest *request,
+                      guint              *count)
+{
+  g_autoptr(JsonNode) result = json_from_string ("\"answered\"", NULL);
+
+  (*count)++;
+  acp_incoming_request_reply (request, result);
+  return FALSE;
+}
+
+static void
+test_request_handlers_chain (Fixture       *f,
+                             gconstpointer  data)
+{
+  g_autoptr(JsonObject) reply = NULL;
+  guint n_declined = 0;
+  guint n_answered = 0;
+
+  /* the first handler declines, the next one answers (but returns FALSE):
+   * exactly one reply, no -32601 */
+  g_signal_connect (f->conn, "request", G_CALLBACK (decline_request_cb), &n_declined);
+  g_signal_connect (f->conn, "request::x/answer", G_CALLBACK (reply_and_decline_cb), &n_answered);
+
+  peer_write (f, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x/answer\"}\n");
+  reply = peer_read_message (f);
+  g_assert_cmpint (json_object_get_int_member (reply, "id"), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (reply, "result"), ==, "answered");
+  g_assert_cmpuint (n_declined, ==, 1);
+  g_assert_cmpuint (n_answered, ==, 1);
+
+  /* the next line is the reply to the ping: nothing else was sent for id 1 */
+  peer_round_trip (f, 2);
+  g_assert_cmpuint (n_declined, ==, 2);
+  g_assert_cmpuint (n_answered, ==, 1);
 }
 
 static void
@@ -1156,6 +1211,61 @@ test_after_close (Fixture       *f,
 }
 
 static void
+test_write_error_closes (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  CallData call = { 0 };
+
+  /* the connection is not started, so it cannot see the end of stream first:
+   * the peer goes away and the next write fails */
+  g_cancellable_cancel (f->peer_cancellable);
+  WAIT_FOR (!f->peer_reading);
+  g_io_stream_close (G_IO_STREAM (f->peer), NULL, NULL);
+
+  g_assert_true (acp_connection_notify (f->conn, "session/cancel", NULL, &error));
+  g_assert_no_error (error);
+  WAIT_FOR (f->n_closed == 1);
+  g_assert_true (acp_connection_is_closed (f->conn));
+  g_assert_nonnull (f->closed_reason);
+  g_assert_true (f->closed_reason->domain == G_IO_ERROR);
+
+  acp_connection_call_async (f->conn, "session/new", NULL, NULL, call_cb, &call);
+  WAIT_FOR (call.done);
+  g_assert_error (call.error, ACP_ERROR, ACP_ERROR_CLOSED);
+  call_data_clear (&call);
+}
+
+static void
+test_flush_cancelled (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GString) big = g_string_new ("{\"text\":\"");
+  g_autoptr(JsonNode) params = NULL;
+  CallData flush = { 0 };
+
+  /* more than the socket buffers hold: the write cannot finish while the
+   * peer does not read */
+  g_cancellable_cancel (f->peer_cancellable);
+  WAIT_FOR (!f->peer_reading);
+  for (guint i = 0; i < 4 * 1024 * 1024; i++)
+    g_string_append_c (big, 'z');
+  g_string_append (big, "\"}");
+  params = json_from_string (big->str, NULL);
+  g_assert_true (acp_connection_notify (f->conn, "big", params, NULL));
+
+  acp_connection_flush_async (f->conn, cancellable, flush_cb, &flush);
+  drain_main_context ();
+  g_assert_false (flush.done);
+  g_cancellable_cancel (cancellable);
+  WAIT_FOR (flush.done);
+  g_assert_error (flush.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  call_data_clear (&flush);
+  g_assert_false (acp_connection_is_closed (f->conn));
+}
+
+static void
 test_write_order (Fixture       *f,
                   gconstpointer  data)
 {
@@ -1216,7 +1326,9 @@ test_dispose_while_reading (Fixture       *f,
 {
   /* a read is in flight and a write is queued */
   g_assert_true (acp_connection_notify (f->conn, "bye", NULL, NULL));
-  g_clear_object (&f->conn);
+  g_object_add_weak_pointer (G_OBJECT (f->conn), (gpointer *) &f->conn);
+  g_object_unref (f->conn);
+  g_assert_null (f->conn);
 
   /* the stream is closed once the cancelled operations are done */
   WAIT_FOR (f->peer_eof);
@@ -1267,6 +1379,7 @@ main (int   argc,
   ADD ("/acp/connection/framing/crlf-and-empty-lines", test_crlf_and_empty_lines);
   ADD ("/acp/connection/framing/last-line-without-newline", test_last_line_without_newline);
   ADD ("/acp/connection/incoming/ids-echoed", test_request_ids_echoed);
+  ADD ("/acp/connection/incoming/handlers-chain", test_request_handlers_chain);
   ADD ("/acp/connection/incoming/unknown-request", test_unknown_request);
   ADD ("/acp/connection/incoming/notifications", test_notifications);
   ADD ("/acp/connection/incoming/parse-error", test_parse_error);
@@ -1281,7 +1394,9 @@ main (int   argc,
   ADD ("/acp/connection/close/eof-fails-pending", test_eof_fails_pending);
   ADD ("/acp/connection/close/after-close", test_after_close);
   ADD ("/acp/connection/close/dispose-while-reading", test_dispose_while_reading);
+  ADD_UNSTARTED ("/acp/connection/close/write-error", test_write_error_closes);
   ADD ("/acp/connection/write-order", test_write_order);
+  ADD ("/acp/connection/flush-cancelled", test_flush_cancelled);
   ADD ("/acp/connection/properties", test_properties);
 
 #undef ADD
