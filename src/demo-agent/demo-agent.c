@@ -1,0 +1,1680 @@
+/* demo-agent.c: the demo agent's side of ACP: sessions, turns, history
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#include "demo-agent.h"
+#include "demo-script.h"
+
+#define LIST_PAGE_SIZE  50
+#define REPLAY_BATCH    500  /* history lines sent per main loop iteration */
+#define UNPACED_BATCH   64   /* steps or chunks per iteration when there are no pauses */
+#define MAX_PAUSE_MS    60000
+
+typedef struct _DemoSession DemoSession;
+typedef struct _DemoTurn DemoTurn;
+
+struct _DemoSession
+{
+  DemoAgent  *agent;        /* not owned */
+  char       *id;
+  char       *cwd;
+  char       *title;        /* nullable */
+  char       *updated_at;
+  char       *mode_id;
+  char       *model_id;
+  JsonArray  *mcp_servers;
+  guint       turn_count;
+  gboolean    edits_always_allowed;
+  DemoTurn   *turn;         /* the running turn, owned */
+};
+
+struct _DemoTurn
+{
+  DemoSession        *session;  /* owned */
+  AcpIncomingRequest *request;  /* owned: the session/prompt to answer */
+  GQueue              steps;    /* (element-type DemoStep) owned */
+  DemoStep           *asking;   /* the permission step waiting for its answer */
+  GHashTable         *open_tools; /* tool call ids not completed or failed yet */
+  guint               source_id;
+  gboolean            done;
+};
+
+struct _DemoAgent
+{
+  GObject        parent_instance;
+
+  AcpConnection *connection;
+  DemoStore     *store;
+  double         speed;
+  GHashTable    *sessions;      /* id → DemoSession, owned */
+  gboolean       shutting_down;
+};
+
+G_DEFINE_FINAL_TYPE (DemoAgent, demo_agent, G_TYPE_OBJECT)
+
+enum {
+  SIGNAL_FINISHED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static void turn_finish (DemoTurn   *turn,
+                         const char *stop_reason);
+
+/* ------------------------------------------------------------------------ */
+/* Helpers                                                                   */
+
+static char *
+now_iso8601 (void)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autofree char *seconds = g_date_time_format (now, "%Y-%m-%dT%H:%M:%S");
+
+  return g_strdup_printf ("%s.%03dZ", seconds, g_date_time_get_microsecond (now) / 1000);
+}
+
+static gint64
+parse_time (const char *iso8601)
+{
+  g_autoptr(GDateTime) time = NULL;
+
+  if (iso8601 == NULL)
+    return 0;
+
+  time = g_date_time_new_from_iso8601 (iso8601, NULL);
+  if (time == NULL)
+    return 0;
+
+  return g_date_time_to_unix (time) * G_USEC_PER_SEC + g_date_time_get_microsecond (time);
+}
+
+static JsonNode *
+node_take_object (JsonObject *object)
+{
+  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+
+  json_node_take_object (node, object);
+
+  return node;
+}
+
+static gboolean
+node_is_string (JsonNode *node)
+{
+  return node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
+         json_node_get_value_type (node) == G_TYPE_STRING;
+}
+
+static void
+reply_take_object (AcpIncomingRequest *request,
+                   JsonObject         *object)
+{
+  g_autoptr(JsonNode) node = node_take_object (object);
+
+  acp_incoming_request_reply (request, node);
+}
+
+static void G_GNUC_PRINTF (2, 3)
+reply_invalid (AcpIncomingRequest *request,
+               const char         *format,
+               ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  g_debug ("%s: %s", acp_incoming_request_get_method (request), message);
+  acp_incoming_request_reply_error_literal (request, ACP_ERROR_INVALID_PARAMS, message);
+}
+
+static void
+reply_not_found (AcpIncomingRequest *request,
+                 const char         *session_id)
+{
+  g_autofree char *message = g_strdup_printf ("The demo agent has no session “%s”", session_id);
+
+  acp_incoming_request_reply_error_literal (request, ACP_ERROR_RESOURCE_NOT_FOUND, message);
+}
+
+/* --- params --- */
+
+static JsonObject *
+get_params (AcpIncomingRequest *request)
+{
+  JsonObject *params = acp_incoming_request_get_params_object (request);
+
+  if (params == NULL)
+    reply_invalid (request, "The params must be an object");
+
+  return params;
+}
+
+static gboolean
+get_string (AcpIncomingRequest *request,
+            JsonObject         *params,
+            const char         *name,
+            gboolean            required,
+            const char        **out)
+{
+  JsonNode *node = json_object_get_member (params, name);
+
+  *out = NULL;
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    {
+      if (required)
+        {
+          reply_invalid (request, "“%s” is missing", name);
+          return FALSE;
+        }
+      return TRUE;
+    }
+
+  if (!node_is_string (node))
+    {
+      reply_invalid (request, "“%s” must be a string", name);
+      return FALSE;
+    }
+
+  *out = json_node_get_string (node);
+  return TRUE;
+}
+
+static gboolean
+get_session_id (AcpIncomingRequest *request,
+                JsonObject         *params,
+                const char        **out)
+{
+  if (!get_string (request, params, "sessionId", TRUE, out))
+    return FALSE;
+
+  if (!demo_store_is_valid_session_id (*out))
+    {
+      reply_invalid (request, "“sessionId” is not a session id of the demo agent");
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+get_cwd (AcpIncomingRequest *request,
+         JsonObject         *params,
+         gboolean            required,
+         const char        **out)
+{
+  if (!get_string (request, params, "cwd", required, out))
+    return FALSE;
+
+  if (*out != NULL && !g_path_is_absolute (*out))
+    {
+      reply_invalid (request, "“cwd” must be an absolute path");
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* A missing or null list is an empty one. */
+static gboolean
+get_mcp_servers (AcpIncomingRequest *request,
+                 JsonObject         *params,
+                 JsonArray         **out)
+{
+  JsonNode *node = json_object_get_member (params, "mcpServers");
+  JsonArray *servers;
+
+  *out = NULL;
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    {
+      *out = json_array_new ();
+      return TRUE;
+    }
+
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    {
+      reply_invalid (request, "“mcpServers” must be an array");
+      return FALSE;
+    }
+
+  servers = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (servers); i++)
+    {
+      JsonNode *server = json_array_get_element (servers, i);
+
+      if (!JSON_NODE_HOLDS_OBJECT (server) ||
+          !node_is_string (json_object_get_member (json_node_get_object (server), "name")))
+        {
+          reply_invalid (request, "mcpServers[%u] must be an object with a string “name”", i);
+          return FALSE;
+        }
+    }
+
+  *out = json_array_ref (servers);
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Sessions                                                                  */
+
+static void
+session_clear (DemoSession *session)
+{
+  g_assert (session->turn == NULL);
+
+  g_free (session->id);
+  g_free (session->cwd);
+  g_free (session->title);
+  g_free (session->updated_at);
+  g_free (session->mode_id);
+  g_free (session->model_id);
+  g_clear_pointer (&session->mcp_servers, json_array_unref);
+}
+
+static DemoSession *
+session_ref (DemoSession *session)
+{
+  return g_rc_box_acquire (session);
+}
+
+static void
+session_unref (DemoSession *session)
+{
+  g_rc_box_release_full (session, (GDestroyNotify) session_clear);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DemoSession, session_unref)
+
+static DemoSession *
+session_new (DemoAgent  *agent,
+             const char *id,
+             const char *cwd)
+{
+  DemoSession *session = g_rc_box_new0 (DemoSession);
+
+  session->agent = agent;
+  session->id = g_strdup (id);
+  session->cwd = g_strdup (cwd);
+  session->updated_at = now_iso8601 ();
+  session->mode_id = g_strdup (demo_script_default_mode ());
+  session->model_id = g_strdup (demo_script_default_model ());
+  session->mcp_servers = json_array_new ();
+
+  return session;
+}
+
+/* A session of an earlier process, from its index entry. */
+static DemoSession *
+session_new_from_entry (DemoAgent  *agent,
+                        JsonObject *entry)
+{
+  DemoSession *session;
+  const char *value;
+
+  session = session_new (agent,
+                         json_object_get_string_member (entry, "sessionId"),
+                         json_object_get_string_member (entry, "cwd"));
+
+  value = json_object_get_string_member_with_default (entry, "title", NULL);
+  session->title = g_strdup (value);
+  value = json_object_get_string_member_with_default (entry, "updatedAt", NULL);
+  if (value != NULL)
+    {
+      g_free (session->updated_at);
+      session->updated_at = g_strdup (value);
+    }
+  value = json_object_get_string_member_with_default (entry, "modeId", NULL);
+  if (demo_script_is_mode (value))
+    {
+      g_free (session->mode_id);
+      session->mode_id = g_strdup (value);
+    }
+  value = json_object_get_string_member_with_default (entry, "model", NULL);
+  if (demo_script_is_model (value))
+    {
+      g_free (session->model_id);
+      session->model_id = g_strdup (value);
+    }
+
+  return session;
+}
+
+static void
+session_set_mcp_servers (DemoSession *session,
+                         JsonArray   *servers)
+{
+  g_clear_pointer (&session->mcp_servers, json_array_unref);
+  session->mcp_servers = json_array_ref (servers);
+}
+
+static JsonObject *
+session_index_entry (DemoSession *session)
+{
+  JsonObject *entry = json_object_new ();
+
+  json_object_set_string_member (entry, "sessionId", session->id);
+  json_object_set_string_member (entry, "cwd", session->cwd);
+  if (session->title != NULL)
+    json_object_set_string_member (entry, "title", session->title);
+  else
+    json_object_set_null_member (entry, "title");
+  json_object_set_string_member (entry, "updatedAt", session->updated_at);
+  json_object_set_string_member (entry, "modeId", session->mode_id);
+  json_object_set_string_member (entry, "model", session->model_id);
+
+  return entry;
+}
+
+static void
+session_save_index (DemoSession *session)
+{
+  g_autoptr(JsonObject) entry = session_index_entry (session);
+
+  demo_store_append_index (session->agent->store, entry);
+}
+
+static void
+session_touch (DemoSession *session)
+{
+  g_free (session->updated_at);
+  session->updated_at = now_iso8601 ();
+}
+
+/* Sends one session/update and, when record is set, adds it to the history. */
+static void
+session_send_update (DemoSession *session,
+                     JsonNode    *update,
+                     gboolean     record)
+{
+  DemoAgent *agent = session->agent;
+  g_autoptr(JsonObject) params = json_object_new ();
+  g_autoptr(JsonNode) params_node = NULL;
+  g_autoptr(GError) error = NULL;
+
+  json_object_set_string_member (params, "sessionId", session->id);
+  json_object_set_member (params, "update", json_node_ref (update));
+  params_node = json_node_new (JSON_NODE_OBJECT);
+  json_node_set_object (params_node, params);
+
+  if (!acp_connection_notify (agent->connection, "session/update", params_node, &error))
+    g_debug ("Cannot send an update: %s", error->message);
+
+  if (record)
+    demo_store_append_update (agent->store, session->id, update);
+}
+
+static void
+session_send_update_object (DemoSession *session,
+                            JsonObject  *update,
+                            gboolean     record)
+{
+  g_autoptr(JsonNode) node = node_take_object (update);
+
+  session_send_update (session, node, record);
+}
+
+static DemoSession *
+lookup_live_session (DemoAgent  *self,
+                     const char *session_id)
+{
+  return g_hash_table_lookup (self->sessions, session_id);
+}
+
+static void
+add_live_session (DemoAgent   *self,
+                  DemoSession *session)
+{
+  g_hash_table_replace (self->sessions, session->id, session_ref (session));
+}
+
+/* Looks an id up among the live sessions, else in the index (async). */
+typedef struct
+{
+  DemoAgent          *agent;
+  AcpIncomingRequest *request;
+  char               *session_id;
+  char               *cwd;
+  JsonArray          *mcp_servers;
+} LookupData;
+
+static void
+lookup_data_free (LookupData *data)
+{
+  g_object_unref (data->agent);
+  g_object_unref (data->request);
+  g_free (data->session_id);
+  g_free (data->cwd);
+  g_clear_pointer (&data->mcp_servers, json_array_unref);
+  g_free (data);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LookupData, lookup_data_free)
+
+static LookupData *
+lookup_data_new (DemoAgent          *agent,
+                 AcpIncomingRequest *request,
+                 const char         *session_id,
+                 const char         *cwd,
+                 JsonArray          *mcp_servers)
+{
+  LookupData *data = g_new0 (LookupData, 1);
+
+  data->agent = g_object_ref (agent);
+  data->request = g_object_ref (request);
+  data->session_id = g_strdup (session_id);
+  data->cwd = g_strdup (cwd);
+  data->mcp_servers = mcp_servers != NULL ? json_array_ref (mcp_servers) : NULL;
+
+  return data;
+}
+
+/* The live session of data->session_id, revived from the index entries when
+ * needed; NULL when the id is unknown. */
+static DemoSession *
+revive_session (LookupData *data,
+                GPtrArray  *entries)
+{
+  DemoSession *session = lookup_live_session (data->agent, data->session_id);
+
+  if (session != NULL)
+    return session;
+
+  for (guint i = 0; entries != NULL && i < entries->len; i++)
+    {
+      JsonObject *entry = g_ptr_array_index (entries, i);
+
+      if (g_strcmp0 (json_object_get_string_member (entry, "sessionId"), data->session_id) == 0)
+        {
+          g_autoptr(DemoSession) revived = session_new_from_entry (data->agent, entry);
+
+          add_live_session (data->agent, revived);
+          return revived;
+        }
+    }
+
+  return NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Turns                                                                     */
+
+static DemoTurn *
+turn_ref (DemoTurn *turn)
+{
+  return g_rc_box_acquire (turn);
+}
+
+static void
+turn_clear (DemoTurn *turn)
+{
+  g_assert (turn->source_id == 0);
+
+  g_queue_clear_full (&turn->steps, (GDestroyNotify) demo_step_free);
+  g_clear_pointer (&turn->asking, demo_step_free);
+  g_clear_pointer (&turn->open_tools, g_hash_table_unref);
+  g_clear_object (&turn->request);
+  g_clear_pointer (&turn->session, session_unref);
+}
+
+static void
+turn_unref (DemoTurn *turn)
+{
+  g_rc_box_release_full (turn, (GDestroyNotify) turn_clear);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DemoTurn, turn_unref)
+
+static guint
+scaled_pause (DemoAgent *agent,
+              guint      ms)
+{
+  double pause;
+
+  if (agent->speed <= 0.0 || ms == 0)
+    return 0;
+
+  pause = ms / agent->speed;
+
+  return pause > MAX_PAUSE_MS ? MAX_PAUSE_MS : (guint) pause;
+}
+
+/* The pause before the next piece of the step. */
+static guint
+step_pause (DemoAgent *agent,
+            DemoStep  *step)
+{
+  if (step->kind == DEMO_STEP_TEXT && step->next_chunk > 0)
+    return scaled_pause (agent, step->chunk_delay_ms);
+
+  return scaled_pause (agent, step->delay_ms);
+}
+
+static gboolean turn_tick (gpointer user_data);
+
+static void
+turn_schedule (DemoTurn *turn)
+{
+  DemoStep *step = g_queue_peek_head (&turn->steps);
+  guint pause = step != NULL ? step_pause (turn->session->agent, step) : 0;
+
+  g_assert (turn->source_id == 0);
+
+  if (pause == 0)
+    turn->source_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, turn_tick,
+                                       turn_ref (turn), (GDestroyNotify) turn_unref);
+  else
+    turn->source_id = g_timeout_add_full (G_PRIORITY_DEFAULT, pause, turn_tick,
+                                          turn_ref (turn), (GDestroyNotify) turn_unref);
+}
+
+/* Keeps track of the tool calls that are not finished, to fail them when the
+ * turn is cancelled. */
+static void
+turn_note_update (DemoTurn *turn,
+                  JsonNode *update)
+{
+  JsonObject *object = json_node_get_object (update);
+  const char *kind = json_object_get_string_member_with_default (object, "sessionUpdate", "");
+  const char *id;
+  const char *status;
+
+  if (!g_str_equal (kind, "tool_call") && !g_str_equal (kind, "tool_call_update"))
+    return;
+
+  id = json_object_get_string_member_with_default (object, "toolCallId", NULL);
+  status = json_object_get_string_member_with_default (object, "status", NULL);
+  if (id == NULL || status == NULL)
+    return;
+
+  if (g_str_equal (status, "completed") || g_str_equal (status, "failed"))
+    g_hash_table_remove (turn->open_tools, id);
+  else
+    g_hash_table_add (turn->open_tools, g_strdup (id));
+}
+
+static void
+turn_send_chunk (DemoTurn *turn,
+                 DemoStep *step,
+                 const char *text)
+{
+  JsonObject *update = json_object_new ();
+  JsonObject *content = json_object_new ();
+
+  json_object_set_string_member (update, "sessionUpdate", step->chunk_kind);
+  json_object_set_string_member (content, "type", "text");
+  json_object_set_string_member (content, "text", text);
+  json_object_set_object_member (update, "content", content);
+  json_object_set_string_member (update, "messageId", step->message_id);
+  session_send_update_object (turn->session, update, TRUE);
+}
+
+/* Puts the steps of the chosen branch in front of the rest. */
+static void
+turn_take_branch (DemoTurn *turn,
+                  DemoStep *asking,
+                  gboolean  allowed)
+{
+  GPtrArray *branch = allowed ? asking->if_allowed : asking->if_rejected;
+
+  while (branch != NULL && branch->len > 0)
+    g_queue_push_head (&turn->steps, g_ptr_array_steal_index (branch, branch->len - 1));
+}
+
+static void
+permission_cb (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(DemoTurn) turn = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) response = NULL;
+  g_autoptr(DemoStep) asking = g_steal_pointer (&turn->asking);
+  gboolean allowed = FALSE;
+
+  response = acp_connection_call_finish (ACP_CONNECTION (source), result, &error);
+
+  if (turn->done)
+    return;
+
+  if (response == NULL)
+    {
+      g_debug ("The permission request failed, taking it as a rejection: %s", error->message);
+    }
+  else
+    {
+      JsonObject *outcome = NULL;
+      const char *kind = NULL;
+      const char *option = NULL;
+
+      if (JSON_NODE_HOLDS_OBJECT (response))
+        {
+          JsonNode *node = json_object_get_member (json_node_get_object (response), "outcome");
+
+          if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
+            outcome = json_node_get_object (node);
+        }
+      if (outcome != NULL)
+        {
+          kind = json_object_get_string_member_with_default (outcome, "outcome", NULL);
+          option = json_object_get_string_member_with_default (outcome, "optionId", NULL);
+        }
+
+      if (g_strcmp0 (kind, "cancelled") == 0)
+        {
+          turn_finish (turn, "cancelled");
+          return;
+        }
+
+      if (g_strcmp0 (kind, "selected") == 0 && g_strcmp0 (option, DEMO_OPTION_ALLOW_ONCE) == 0)
+        {
+          allowed = TRUE;
+        }
+      else if (g_strcmp0 (kind, "selected") == 0 && g_strcmp0 (option, DEMO_OPTION_ALLOW_ALWAYS) == 0)
+        {
+          allowed = TRUE;
+          turn->session->edits_always_allowed = TRUE;
+        }
+      else if (g_strcmp0 (kind, "selected") != 0 || g_strcmp0 (option, DEMO_OPTION_REJECT_ONCE) != 0)
+        {
+          g_debug ("Unexpected permission outcome (%s, %s), taking it as a rejection",
+                   kind != NULL ? kind : "none", option != NULL ? option : "none");
+        }
+    }
+
+  turn_take_branch (turn, asking, allowed);
+  turn_schedule (turn);
+}
+
+static void
+turn_ask_permission (DemoTurn *turn,
+                     DemoStep *asking)
+{
+  DemoSession *session = turn->session;
+  g_autoptr(JsonObject) params = json_object_new ();
+  g_autoptr(JsonNode) params_node = NULL;
+
+  if (session->edits_always_allowed)
+    {
+      turn_take_branch (turn, asking, TRUE);
+      demo_step_free (asking);
+      turn_schedule (turn);
+      return;
+    }
+
+  g_assert (turn->asking == NULL);
+  turn->asking = asking;
+  g_hash_table_add (turn->open_tools, g_strdup (asking->tool_call_id));
+
+  json_object_set_string_member (params, "sessionId", session->id);
+  json_object_set_member (params, "toolCall", json_node_copy (asking->tool_call));
+  json_object_set_member (params, "options", demo_script_permission_options ());
+  params_node = json_node_new (JSON_NODE_OBJECT);
+  json_node_set_object (params_node, params);
+
+  acp_connection_call_async (session->agent->connection, "session/request_permission",
+                             params_node, NULL, permission_cb, turn_ref (turn));
+}
+
+static gboolean
+turn_tick (gpointer user_data)
+{
+  DemoTurn *turn = user_data;
+  DemoAgent *agent = turn->session->agent;
+  guint budget = UNPACED_BATCH;
+
+  turn->source_id = 0;
+  if (turn->done)
+    return G_SOURCE_REMOVE;
+
+  for (;;)
+    {
+      DemoStep *step = g_queue_peek_head (&turn->steps);
+      DemoStep *next;
+
+      if (step == NULL)
+        {
+          turn_finish (turn, "end_turn");
+          return G_SOURCE_REMOVE;
+        }
+
+      switch (step->kind)
+        {
+        case DEMO_STEP_UPDATE:
+          turn_note_update (turn, step->update);
+          session_send_update (turn->session, step->update, TRUE);
+          demo_step_free (g_queue_pop_head (&turn->steps));
+          budget--;
+          break;
+
+        case DEMO_STEP_TEXT:
+          {
+            guint n = scaled_pause (agent, step->chunk_delay_ms) == 0 ? budget : step->chunks_per_tick;
+
+            for (guint i = 0; i < n && step->next_chunk < step->chunks->len; i++)
+              {
+                turn_send_chunk (turn, step, g_ptr_array_index (step->chunks, step->next_chunk));
+                step->next_chunk++;
+                budget = budget > 0 ? budget - 1 : 0;
+              }
+            if (step->next_chunk >= step->chunks->len)
+              demo_step_free (g_queue_pop_head (&turn->steps));
+          }
+          break;
+
+        case DEMO_STEP_PERMISSION:
+          turn_ask_permission (turn, g_queue_pop_head (&turn->steps));
+          return G_SOURCE_REMOVE;
+
+        default:
+          g_assert_not_reached ();
+        }
+
+      next = g_queue_peek_head (&turn->steps);
+      if (budget > 0 && (next == NULL || step_pause (agent, next) == 0))
+        continue;
+
+      turn_schedule (turn);
+      return G_SOURCE_REMOVE;
+    }
+}
+
+static void
+turn_finish (DemoTurn   *turn,
+             const char *stop_reason)
+{
+  g_autoptr(DemoTurn) hold = turn_ref (turn);
+  DemoSession *session = turn->session;
+  JsonObject *result;
+
+  if (turn->done)
+    return;
+  turn->done = TRUE;
+  g_clear_handle_id (&turn->source_id, g_source_remove);
+
+  if (g_str_equal (stop_reason, "cancelled"))
+    {
+      GHashTableIter iter;
+      gpointer id;
+
+      /* What was still running did not finish. */
+      g_hash_table_iter_init (&iter, turn->open_tools);
+      while (g_hash_table_iter_next (&iter, &id, NULL))
+        {
+          JsonObject *update = json_object_new ();
+
+          json_object_set_string_member (update, "sessionUpdate", "tool_call_update");
+          json_object_set_string_member (update, "toolCallId", id);
+          json_object_set_string_member (update, "status", "failed");
+          session_send_update_object (session, update, TRUE);
+        }
+    }
+
+  result = json_object_new ();
+  json_object_set_string_member (result, "stopReason", stop_reason);
+  reply_take_object (turn->request, result);
+
+  session_touch (session);
+  session_save_index (session);
+
+  if (session->turn == turn)
+    g_clear_pointer (&session->turn, turn_unref);
+}
+
+static void
+session_cancel_turn (DemoSession *session)
+{
+  if (session->turn != NULL)
+    turn_finish (session->turn, "cancelled");
+}
+
+/* ------------------------------------------------------------------------ */
+/* Requests                                                                  */
+
+static void
+handle_initialize (DemoAgent          *self,
+                   AcpIncomingRequest *request)
+{
+  JsonObject *params = get_params (request);
+  JsonNode *version;
+  JsonObject *result;
+  JsonObject *info;
+  JsonObject *caps;
+  JsonObject *prompt_caps;
+  JsonObject *mcp_caps;
+  JsonObject *session_caps;
+
+  if (params == NULL)
+    return;
+
+  version = json_object_get_member (params, "protocolVersion");
+  if (version == NULL || !JSON_NODE_HOLDS_VALUE (version) ||
+      json_node_get_value_type (version) != G_TYPE_INT64)
+    {
+      reply_invalid (request, "“protocolVersion” must be an integer");
+      return;
+    }
+
+  info = json_object_new ();
+  json_object_set_string_member (info, "name", "palaver-demo-agent");
+  json_object_set_string_member (info, "title", "Demo Agent");
+  json_object_set_string_member (info, "version", PACKAGE_VERSION);
+
+  prompt_caps = json_object_new ();
+  json_object_set_boolean_member (prompt_caps, "embeddedContext", TRUE);
+  json_object_set_boolean_member (prompt_caps, "image", FALSE);
+
+  mcp_caps = json_object_new ();
+  json_object_set_boolean_member (mcp_caps, "http", TRUE);
+  json_object_set_boolean_member (mcp_caps, "sse", TRUE);
+
+  session_caps = json_object_new ();
+  json_object_set_object_member (session_caps, "list", json_object_new ());
+  json_object_set_object_member (session_caps, "resume", json_object_new ());
+  json_object_set_object_member (session_caps, "close", json_object_new ());
+
+  caps = json_object_new ();
+  json_object_set_boolean_member (caps, "loadSession", TRUE);
+  json_object_set_object_member (caps, "promptCapabilities", prompt_caps);
+  json_object_set_object_member (caps, "mcpCapabilities", mcp_caps);
+  json_object_set_object_member (caps, "sessionCapabilities", session_caps);
+
+  result = json_object_new ();
+  /* Version 1 is the only one we speak, whatever the client asked for. */
+  json_object_set_int_member (result, "protocolVersion", 1);
+  json_object_set_object_member (result, "agentInfo", info);
+  json_object_set_object_member (result, "agentCapabilities", caps);
+  json_object_set_array_member (result, "authMethods", json_array_new ());
+  reply_take_object (request, result);
+}
+
+static void
+handle_new_session (DemoAgent          *self,
+                    AcpIncomingRequest *request)
+{
+  JsonObject *params = get_params (request);
+  g_autoptr(JsonArray) servers = NULL;
+  g_autoptr(DemoSession) session = NULL;
+  g_autofree char *id = NULL;
+  g_autoptr(JsonNode) commands = NULL;
+  const char *cwd;
+  JsonObject *result;
+
+  if (params == NULL ||
+      !get_cwd (request, params, TRUE, &cwd) ||
+      !get_mcp_servers (request, params, &servers))
+    return;
+
+  id = g_uuid_string_random ();
+  session = session_new (self, id, cwd);
+  session_set_mcp_servers (session, servers);
+  add_live_session (self, session);
+  session_save_index (session);
+
+  result = json_object_new ();
+  json_object_set_string_member (result, "sessionId", session->id);
+  json_object_set_member (result, "modes", demo_script_modes (session->mode_id));
+  json_object_set_member (result, "configOptions", demo_script_config_options (session->model_id));
+  reply_take_object (request, result);
+
+  /* After the response, so the client knows the session by then. */
+  commands = demo_script_commands_update ();
+  session_send_update (session, commands, TRUE);
+}
+
+/* --- session/load --- */
+
+typedef struct
+{
+  DemoAgent          *agent;
+  AcpIncomingRequest *request;
+  DemoSession        *session;
+  GPtrArray          *updates;
+  guint               next;
+} Replay;
+
+static void
+replay_free (Replay *replay)
+{
+  g_object_unref (replay->agent);
+  g_object_unref (replay->request);
+  session_unref (replay->session);
+  g_ptr_array_unref (replay->updates);
+  g_free (replay);
+}
+
+static gboolean
+replay_tick (gpointer user_data)
+{
+  Replay *replay = user_data;
+
+  if (acp_connection_is_closed (replay->agent->connection))
+    return G_SOURCE_REMOVE;
+
+  for (guint i = 0; i < REPLAY_BATCH && replay->next < replay->updates->len; i++)
+    session_send_update (replay->session, g_ptr_array_index (replay->updates, replay->next++), FALSE);
+
+  if (replay->next < replay->updates->len)
+    return G_SOURCE_CONTINUE;
+
+  /* The history holds no modes or options: like the docs, answer null. */
+  acp_incoming_request_reply (replay->request, NULL);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+load_history_cb (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(LookupData) data = user_data;
+  g_autoptr(GPtrArray) updates = NULL;
+  g_autoptr(GError) error = NULL;
+  DemoSession *session;
+  Replay *replay;
+
+  updates = demo_store_read_history_finish (DEMO_STORE (source), result, &error);
+  if (updates == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+    {
+      /* Indexed, but nothing was said yet. */
+      updates = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+    }
+  else if (updates == NULL)
+    {
+      acp_incoming_request_reply_error_literal (data->request, ACP_ERROR_INTERNAL_ERROR,
+                                                error->message);
+      return;
+    }
+
+  session = lookup_live_session (data->agent, data->session_id);
+  if (session == NULL)
+    {
+      reply_not_found (data->request, data->session_id);
+      return;
+    }
+
+  replay = g_new0 (Replay, 1);
+  replay->agent = g_object_ref (data->agent);
+  replay->request = g_object_ref (data->request);
+  replay->session = session_ref (session);
+  replay->updates = g_steal_pointer (&updates);
+  g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, replay_tick, replay, (GDestroyNotify) replay_free);
+}
+
+static void
+load_index_cb (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(LookupData) data = user_data;
+  g_autoptr(GPtrArray) entries = NULL;
+  g_autoptr(GError) error = NULL;
+  DemoSession *session;
+
+  entries = demo_store_read_index_finish (DEMO_STORE (source), result, &error);
+  if (entries == NULL)
+    g_debug ("Cannot read the session index: %s", error->message);
+
+  session = revive_session (data, entries);
+  if (session == NULL)
+    {
+      reply_not_found (data->request, data->session_id);
+      return;
+    }
+  session_set_mcp_servers (session, data->mcp_servers);
+
+  demo_store_read_history_async (data->agent->store, data->session_id, NULL,
+                                 load_history_cb, g_steal_pointer (&data));
+}
+
+static void
+handle_load_session (DemoAgent          *self,
+                     AcpIncomingRequest *request)
+{
+  JsonObject *params = get_params (request);
+  g_autoptr(JsonArray) servers = NULL;
+  const char *id;
+  const char *cwd;
+
+  if (params == NULL ||
+      !get_session_id (request, params, &id) ||
+      !get_cwd (request, params, TRUE, &cwd) ||
+      !get_mcp_servers (request, params, &servers))
+    return;
+
+  /* The index read comes after every write queued so far, so it sees the
+   * sessions of this process too. */
+  demo_store_read_index_async (self->store, NULL, load_index_cb,
+                               lookup_data_new (self, request, id, cwd, servers));
+}
+
+/* --- session/resume --- */
+
+static void
+resume_index_cb (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(LookupData) data = user_data;
+  g_autoptr(GPtrArray) entries = NULL;
+  g_autoptr(GError) error = NULL;
+  DemoSession *session;
+
+  entries = demo_store_read_index_finish (DEMO_STORE (source), result, &error);
+  if (entries == NULL)
+    g_debug ("Cannot read the session index: %s", error->message);
+
+  session = revive_session (data, entries);
+  if (session == NULL)
+    {
+      reply_not_found (data->request, data->session_id);
+      return;
+    }
+  session_set_mcp_servers (session, data->mcp_servers);
+
+  reply_take_object (data->request, json_object_new ());
+}
+
+static void
+handle_resume_session (DemoAgent          *self,
+                       AcpIncomingRequest *request)
+{
+  JsonObject *params = get_params (request);
+  g_autoptr(JsonArray) servers = NULL;
+  DemoSession *session;
+  const char *id;
+  const char *cwd;
+
+  if (params == NULL ||
+      !get_session_id (request, params, &id) ||
+      !get_cwd (request, params, TRUE, &cwd) ||
+      !get_mcp_servers (request, params, &servers))
+    return;
+
+  session = lookup_live_session (self, id);
+  if (session != NULL)
+    {
+      session_set_mcp_servers (session, servers);
+      reply_take_object (request, json_object_new ());
+      return;
+    }
+
+  demo_store_read_index_async (self->store, NULL, resume_index_cb,
+                               lookup_data_new (self, request, id, cwd, servers));
+}
+
+/* --- session/close --- */
+
+static void
+handle_close_session (DemoAgent          *self,
+                      AcpIncomingRequest *request)
+{
+  JsonObject *params = get_params (request);
+  DemoSession *session;
+  const char *id;
+
+  if (params == NULL || !get_session_id (request, params, &id))
+    return;
+
+  session = lookup_live_session (self, id);
+  if (session != NULL)
+    {
+      session_cancel_turn (session);
+      g_hash_table_remove (self->sessions, id);
+    }
+
+  /* Closing what is not open is not an error: the result is the same. */
+  reply_take_object (request, json_object_new ());
+}
+
+/* --- session/list --- */
+
+typedef struct
+{
+  JsonObject *entry;
+  gint64      time;
+} ListItem;
+
+static int
+compare_list_items (gconstpointer a,
+                    gconstpointer b)
+{
+  const ListItem *x = a;
+  const ListItem *y = b;
+
+  if (x->time != y->time)
+    return x->time > y->time ? -1 : 1;
+
+  return g_strcmp0 (json_object_get_string_member (x->entry, "sessionId"),
+                    json_object_get_string_member (y->entry, "sessionId"));
+}
+
+static void
+list_index_cb (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(LookupData) data = user_data;
+  g_autoptr(GPtrArray) entries = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GArray) items = g_array_new (FALSE, FALSE, sizeof (ListItem));
+  g_autoptr(GPtrArray) keep = g_ptr_array_new_with_free_func ((GDestroyNotify) json_object_unref);
+  JsonArray *sessions = json_array_new ();
+  JsonObject *reply = json_object_new ();
+  GHashTableIter iter;
+  gpointer value;
+  guint64 offset = 0;
+
+  entries = demo_store_read_index_finish (DEMO_STORE (source), result, &error);
+  if (entries == NULL)
+    g_debug ("Cannot read the session index: %s", error->message);
+
+  /* The live sessions know best. */
+  g_hash_table_iter_init (&iter, data->agent->sessions);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      DemoSession *session = value;
+
+      g_ptr_array_add (keep, session_index_entry (session));
+      g_hash_table_add (seen, session->id);
+    }
+  for (guint i = 0; entries != NULL && i < entries->len; i++)
+    {
+      JsonObject *entry = g_ptr_array_index (entries, i);
+
+      if (!g_hash_table_contains (seen, json_object_get_string_member (entry, "sessionId")))
+        g_ptr_array_add (keep, json_object_ref (entry));
+    }
+
+  for (guint i = 0; i < keep->len; i++)
+    {
+      JsonObject *entry = g_ptr_array_index (keep, i);
+      ListItem item;
+
+      if (data->cwd != NULL && g_strcmp0 (json_object_get_string_member (entry, "cwd"), data->cwd) != 0)
+        continue;
+      item.entry = entry;
+      item.time = parse_time (json_object_get_string_member_with_default (entry, "updatedAt", NULL));
+      g_array_append_val (items, item);
+    }
+  g_array_sort (items, compare_list_items);
+
+  /* The cursor was checked when the request came. */
+  if (data->session_id != NULL)
+    offset = g_ascii_strtoull (data->session_id, NULL, 10);
+
+  for (guint64 i = offset; i < items->len && i < offset + LIST_PAGE_SIZE; i++)
+    {
+      JsonObject *entry = g_array_index (items, ListItem, i).entry;
+      JsonObject *info = json_object_new ();
+      const char *title = json_object_get_string_member_with_default (entry, "title", NULL);
+      const char *updated = json_object_get_string_member_with_default (entry, "updatedAt", NULL);
+
+      json_object_set_string_member (info, "sessionId", json_object_get_string_member (entry, "sessionId"));
+      json_object_set_string_member (info, "cwd", json_object_get_string_member (entry, "cwd"));
+      if (title != NULL)
+        json_object_set_string_member (info, "title", title);
+      if (updated != NULL)
+        json_object_set_string_member (info, "updatedAt", updated);
+      json_array_add_object_element (sessions, info);
+    }
+
+  json_object_set_array_member (reply, "sessions", sessions);
+  if (offset + LIST_PAGE_SIZE < items->len)
+    {
+      g_autofree char *cursor = g_strdup_printf ("%" G_GUINT64_FORMAT, offset + LIST_PAGE_SIZE);
+
+      json_object_set_string_member (reply, "nextCursor", cursor);
+    }
+  reply_take_object (data->request, reply);
+}
+
+static void
+handle_list_sessions (DemoAgent          *self,
+                      AcpIncomingRequest *request)
+{
+  JsonObject *params = acp_incoming_request_get_params_object (request);
+  const char *cwd = NULL;
+  const char *cursor = NULL;
+
+  /* Every parameter is optional, params included. */
+  if (params != NULL &&
+      (!get_cwd (request, params, FALSE, &cwd) ||
+       !get_string (request, params, "cursor", FALSE, &cursor)))
+    return;
+
+  if (params == NULL && acp_incoming_request_get_params (request) != NULL)
+    {
+      reply_invalid (request, "The params must be an object");
+      return;
+    }
+
+  if (cursor != NULL)
+    {
+      guint64 offset;
+
+      if (!g_ascii_string_to_unsigned (cursor, 10, 0, G_MAXUINT32, &offset, NULL))
+        {
+          reply_invalid (request, "“cursor” is not a cursor this agent gave out");
+          return;
+        }
+    }
+
+  /* The cursor rides in the session id slot. */
+  demo_store_read_index_async (self->store, NULL, list_index_cb,
+                               lookup_data_new (self, request, cursor, cwd, NULL));
+}
+
+/* --- modes and options --- */
+
+static DemoSession *
+get_live_session (DemoAgent          *self,
+                  AcpIncomingRequest *request,
+                  JsonObject         *params)
+{
+  DemoSession *session;
+  const char *id;
+
+  if (!get_session_id (request, params, &id))
+    return NULL;
+
+  session = lookup_live_session (self, id);
+  if (session == NULL)
+    {
+      g_autofree char *message =
+        g_strdup_printf ("The demo agent has no open session “%s”: load or resume it first", id);
+
+      acp_incoming_request_reply_error_literal (request, ACP_ERROR_RESOURCE_NOT_FOUND, message);
+    }
+
+  return session;
+}
+
+static void
+handle_set_mode (DemoAgent          *self,
+                 AcpIncomingRequest *request)
+{
+  JsonObject *params = get_params (request);
+  DemoSession *session;
+  JsonObject *update;
+  const char *mode;
+
+  if (params == NULL ||
+      (session = get_live_session (self, request, params)) == NULL ||
+      !get_string (request, params, "modeId", TRUE, &mode))
+    return;
+
+  if (!demo_script_is_mode (mode))
+    {
+      reply_invalid (request, "The demo agent has no mode “%s” (it has “code” and “ask”)", mode);
+      return;
+    }
+
+  g_free (session->mode_id);
+  session->mode_id = g_strdup (mode);
+  session_save_index (session);
+  reply_take_object (request, json_object_new ());
+
+  update = json_object_new ();
+  json_object_set_string_member (update, "sessionUpdate", "current_mode_update");
+  json_object_set_string_member (update, "currentModeId", mode);
+  session_send_update_object (session, update, TRUE);
+}
+
+static void
+handle_set_config_option (DemoAgent          *self,
+                          AcpIncomingRequest *request)
+{
+  JsonObject *params = get_params (request);
+  DemoSession *session;
+  JsonObject *update;
+  JsonObject *result;
+  JsonNode *value;
+  const char *config;
+  const char *type;
+
+  if (params == NULL ||
+      (session = get_live_session (self, request, params)) == NULL ||
+      !get_string (request, params, "configId", TRUE, &config) ||
+      !get_string (request, params, "type", FALSE, &type))
+    return;
+
+  if (!g_str_equal (config, "model"))
+    {
+      reply_invalid (request, "The demo agent has no option “%s” (it has “model”)", config);
+      return;
+    }
+
+  value = json_object_get_member (params, "value");
+  if (g_strcmp0 (type, "boolean") == 0 || !node_is_string (value))
+    {
+      reply_invalid (request, "“model” is a select option: “value” must be a value id string");
+      return;
+    }
+
+  if (!demo_script_is_model (json_node_get_string (value)))
+    {
+      reply_invalid (request, "The demo agent has no model “%s”", json_node_get_string (value));
+      return;
+    }
+
+  g_free (session->model_id);
+  session->model_id = g_strdup (json_node_get_string (value));
+  session_save_index (session);
+
+  result = json_object_new ();
+  json_object_set_member (result, "configOptions", demo_script_config_options (session->model_id));
+  reply_take_object (request, result);
+
+  /* Also into the history, so that a replay ends up with the same model. */
+  update = json_object_new ();
+  json_object_set_string_member (update, "sessionUpdate", "config_option_update");
+  json_object_set_member (update, "configOptions", demo_script_config_options (session->model_id));
+  session_send_update_object (session, update, TRUE);
+}
+
+/* --- session/prompt --- */
+
+static void
+handle_prompt (DemoAgent          *self,
+               AcpIncomingRequest *request)
+{
+  JsonObject *params = get_params (request);
+  g_autofree char *message_id = NULL;
+  g_autofree char *title = NULL;
+  g_autoptr(GPtrArray) steps = NULL;
+  DemoTurnContext context = { 0 };
+  DemoSession *session;
+  DemoTurn *turn;
+  JsonNode *node;
+  JsonArray *prompt;
+
+  if (params == NULL || (session = get_live_session (self, request, params)) == NULL)
+    return;
+
+  node = json_object_get_member (params, "prompt");
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    {
+      reply_invalid (request, "“prompt” must be an array of content blocks");
+      return;
+    }
+  prompt = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (prompt); i++)
+    {
+      JsonNode *block = json_array_get_element (prompt, i);
+
+      if (!JSON_NODE_HOLDS_OBJECT (block) ||
+          !node_is_string (json_object_get_member (json_node_get_object (block), "type")))
+        {
+          reply_invalid (request, "prompt[%u] must be a content block with a string “type”", i);
+          return;
+        }
+    }
+
+  if (session->turn != NULL)
+    {
+      acp_incoming_request_reply_error_literal (request, ACP_ERROR_INVALID_REQUEST,
+                                                "A turn is already running in this session: "
+                                                "cancel it first");
+      return;
+    }
+
+  /* The prompt goes into the history as the person's message. */
+  message_id = g_uuid_string_random ();
+  for (guint i = 0; i < json_array_get_length (prompt); i++)
+    {
+      JsonObject *update = json_object_new ();
+
+      json_object_set_string_member (update, "sessionUpdate", "user_message_chunk");
+      json_object_set_member (update, "content", json_node_copy (json_array_get_element (prompt, i)));
+      json_object_set_string_member (update, "messageId", message_id);
+      {
+        g_autoptr(JsonNode) update_node = node_take_object (update);
+
+        demo_store_append_update (self->store, session->id, update_node);
+      }
+    }
+
+  session->turn_count++;
+  session_touch (session);
+  if (session->title == NULL)
+    {
+      g_autofree char *text = demo_script_prompt_text (prompt);
+
+      title = demo_script_make_title (text);
+      session->title = g_strdup (title);
+    }
+  session_save_index (session);
+
+  context.cwd = session->cwd;
+  context.mcp_servers = session->mcp_servers;
+  context.mode_id = session->mode_id;
+  context.model_id = session->model_id;
+  context.turn_number = session->turn_count;
+  context.title = title;
+  context.updated_at = session->updated_at;
+  context.edits_always_allowed = session->edits_always_allowed;
+  steps = demo_script_build_turn (prompt, &context);
+
+  turn = g_rc_box_new0 (DemoTurn);
+  turn->session = session_ref (session);
+  turn->request = g_object_ref (request);
+  turn->open_tools = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_queue_init (&turn->steps);
+  {
+    gsize n_steps = 0;
+    g_autofree gpointer *taken = g_ptr_array_steal (steps, &n_steps);
+
+    for (gsize i = 0; i < n_steps; i++)
+      g_queue_push_tail (&turn->steps, taken[i]);
+  }
+  session->turn = turn;
+  turn_schedule (turn);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The connection                                                            */
+
+static gboolean
+connection_request_cb (AcpConnection      *connection,
+                       AcpIncomingRequest *request,
+                       DemoAgent          *self)
+{
+  static const struct {
+    const char *method;
+    void      (*handle) (DemoAgent *, AcpIncomingRequest *);
+  } handlers[] = {
+    { "initialize", handle_initialize },
+    { "session/new", handle_new_session },
+    { "session/load", handle_load_session },
+    { "session/resume", handle_resume_session },
+    { "session/close", handle_close_session },
+    { "session/list", handle_list_sessions },
+    { "session/set_mode", handle_set_mode },
+    { "session/set_config_option", handle_set_config_option },
+    { "session/prompt", handle_prompt },
+  };
+  const char *method = acp_incoming_request_get_method (request);
+
+  if (self->shutting_down)
+    return FALSE;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (handlers); i++)
+    {
+      if (g_str_equal (method, handlers[i].method))
+        {
+          handlers[i].handle (self, request);
+          return TRUE;
+        }
+    }
+
+  /* The connection answers -32601. */
+  return FALSE;
+}
+
+static void
+connection_cancel_cb (AcpConnection *connection,
+                      const char    *method,
+                      JsonNode      *params,
+                      DemoAgent     *self)
+{
+  DemoSession *session;
+  const char *id;
+
+  if (params == NULL || !JSON_NODE_HOLDS_OBJECT (params))
+    {
+      g_debug ("session/cancel without params");
+      return;
+    }
+
+  id = json_object_get_string_member_with_default (json_node_get_object (params), "sessionId", NULL);
+  session = id != NULL ? lookup_live_session (self, id) : NULL;
+  if (session == NULL)
+    {
+      g_debug ("session/cancel for no open session");
+      return;
+    }
+
+  session_cancel_turn (session);
+}
+
+static void
+store_flushed_cb (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(DemoAgent) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!demo_store_flush_finish (DEMO_STORE (source), result, &error))
+    g_debug ("Flushing the history failed: %s", error->message);
+
+  g_signal_emit (self, signals[SIGNAL_FINISHED], 0);
+}
+
+static void
+connection_closed_cb (AcpConnection *connection,
+                      const GError  *reason,
+                      DemoAgent     *self)
+{
+  GHashTableIter iter;
+  gpointer value;
+
+  if (self->shutting_down)
+    return;
+  self->shutting_down = TRUE;
+
+  if (reason != NULL)
+    g_debug ("The connection closed: %s", reason->message);
+
+  g_hash_table_iter_init (&iter, self->sessions);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    session_cancel_turn (value);
+
+  demo_store_flush_async (self->store, NULL, store_flushed_cb, g_object_ref (self));
+}
+
+/* ------------------------------------------------------------------------ */
+/* The object                                                                */
+
+static void
+demo_agent_dispose (GObject *object)
+{
+  DemoAgent *self = DEMO_AGENT (object);
+
+  if (self->connection != NULL)
+    g_signal_handlers_disconnect_by_data (self->connection, self);
+
+  if (self->sessions != NULL)
+    {
+      GHashTableIter iter;
+      gpointer value;
+
+      g_hash_table_iter_init (&iter, self->sessions);
+      while (g_hash_table_iter_next (&iter, NULL, &value))
+        session_cancel_turn (value);
+      g_clear_pointer (&self->sessions, g_hash_table_unref);
+    }
+
+  g_clear_object (&self->connection);
+  g_clear_object (&self->store);
+
+  G_OBJECT_CLASS (demo_agent_parent_class)->dispose (object);
+}
+
+static void
+demo_agent_class_init (DemoAgentClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = demo_agent_dispose;
+
+  /**
+   * DemoAgent::finished:
+   *
+   * Emitted once the connection is closed and the history is on disk.
+   */
+  signals[SIGNAL_FINISHED] =
+    g_signal_new ("finished",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+}
+
+static void
+demo_agent_init (DemoAgent *self)
+{
+  self->sessions = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+                                          (GDestroyNotify) session_unref);
+}
+
+DemoAgent *
+demo_agent_new (AcpConnection *connection,
+                DemoStore     *store,
+                double         speed)
+{
+  DemoAgent *self;
+
+  g_return_val_if_fail (ACP_IS_CONNECTION (connection), NULL);
+  g_return_val_if_fail (DEMO_IS_STORE (store), NULL);
+
+  self = g_object_new (DEMO_TYPE_AGENT, NULL);
+  self->connection = g_object_ref (connection);
+  self->store = g_object_ref (store);
+  self->speed = MAX (speed, 0.0);
+
+  g_signal_connect (connection, "request", G_CALLBACK (connection_request_cb), self);
+  g_signal_connect (connection, "notification::session/cancel",
+                    G_CALLBACK (connection_cancel_cb), self);
+  g_signal_connect (connection, "closed", G_CALLBACK (connection_closed_cb), self);
+
+  return self;
+}
+
+void
+demo_agent_shut_down (DemoAgent *self)
+{
+  g_return_if_fail (DEMO_IS_AGENT (self));
+
+  if (self->shutting_down)
+    return;
+
+  if (!acp_connection_is_closed (self->connection))
+    acp_connection_close (self->connection, NULL);
+
+  /* The closed handler did the rest, unless the connection was closed
+   * before we listened. */
+  connection_closed_cb (self->connection, NULL, self);
+}
