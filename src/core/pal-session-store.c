@@ -1,0 +1,995 @@
+/* pal-session-store.c: the session list, newest activity first
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "pal-session-store.h"
+#include "pal-store-private.h"
+
+#define SESSIONS_KEY "sessions"
+
+/**
+ * PalSessionStore:
+ *
+ * A #GListModel of #PalSessionRecord, pinned sessions first, then by
+ * #PalSessionRecord:updated, newest first (then newest created, then by id).
+ * It follows changes of the records' properties and moves them.
+ *
+ * The records are stored in the `sessions` key: changes through the API are
+ * written at once, changes made directly on a record's properties once per
+ * main loop iteration. Entries of the key that cannot be read are skipped,
+ * reported by pal_session_store_get_load_errors() and written back unchanged
+ * after the readable ones.
+ *
+ * Sessions learned from an agent's `session/list`
+ * (pal_session_store_merge_listed()) are listed with
+ * #PalSessionRecord:from-agent set and are not stored: the agent keeps them,
+ * and listing them again next time costs nothing, while storing every
+ * session of every agent would grow the key without bound. One becomes a
+ * stored session as soon as it is used: added with pal_session_store_add()
+ * (as the session manager does when it opens it), touched, renamed or pinned
+ * through the store.
+ */
+struct _PalSessionStore
+{
+  GObject parent_instance;
+
+  GSettings *settings;
+
+  /* sorted, owning */
+  GPtrArray *items;
+  /* id → record in items */
+  GHashTable *by_id;
+  /* raw entries of the key that could not be read */
+  GPtrArray *skipped;
+  /* NULL-terminated array of translated messages */
+  GPtrArray *load_errors;
+
+  GVariant *last_value;
+  guint save_source;
+  guint loading : 1;
+};
+
+static void pal_session_store_list_model_init (GListModelInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (PalSessionStore, pal_session_store, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL,
+                                                      pal_session_store_list_model_init))
+
+enum {
+  PROP_0,
+  PROP_SETTINGS,
+  PROP_LOAD_ERRORS,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void record_notify_cb (PalSessionRecord *record,
+                              GParamSpec       *pspec,
+                              PalSessionStore  *self);
+
+static int
+compare_records (PalSessionRecord *a,
+                 PalSessionRecord *b)
+{
+  gboolean pinned_a = pal_session_record_get_pinned (a);
+  gboolean pinned_b = pal_session_record_get_pinned (b);
+  gint64 time_a;
+  gint64 time_b;
+
+  if (pinned_a != pinned_b)
+    return pinned_a ? -1 : 1;
+
+  time_a = pal_session_record_get_updated (a);
+  time_b = pal_session_record_get_updated (b);
+  if (time_a != time_b)
+    return time_a > time_b ? -1 : 1;
+
+  time_a = pal_session_record_get_created (a);
+  time_b = pal_session_record_get_created (b);
+  if (time_a != time_b)
+    return time_a > time_b ? -1 : 1;
+
+  return strcmp (pal_session_record_get_id (a), pal_session_record_get_id (b));
+}
+
+static int
+compare_records_indirect (gconstpointer a,
+                          gconstpointer b)
+{
+  return compare_records (*(PalSessionRecord **) a, *(PalSessionRecord **) b);
+}
+
+/* Where @record goes in @items (which does not hold it). */
+static guint
+insert_position (GPtrArray        *items,
+                 PalSessionRecord *record)
+{
+  guint low = 0;
+  guint high = items->len;
+
+  while (low < high)
+    {
+      guint mid = low + (high - low) / 2;
+
+      if (compare_records (g_ptr_array_index (items, mid), record) <= 0)
+        low = mid + 1;
+      else
+        high = mid;
+    }
+
+  return low;
+}
+
+static void
+watch_record (PalSessionStore  *self,
+              PalSessionRecord *record)
+{
+  g_signal_connect_object (record, "notify", G_CALLBACK (record_notify_cb), self, 0);
+}
+
+static void
+unwatch_record (PalSessionStore  *self,
+                PalSessionRecord *record)
+{
+  g_signal_handlers_disconnect_by_func (record, record_notify_cb, self);
+}
+
+static gboolean
+is_listed (PalSessionStore  *self,
+           PalSessionRecord *record)
+{
+  return g_hash_table_lookup (self->by_id, pal_session_record_get_id (record)) == record;
+}
+
+/* --- writing --- */
+
+static GVariant *
+record_to_variant (PalSessionRecord *record)
+{
+  GVariantBuilder builder;
+
+  g_variant_builder_init (&builder, G_VARIANT_TYPE_VARDICT);
+  g_variant_builder_add (&builder, "{sv}", "id",
+                         g_variant_new_string (pal_session_record_get_id (record)));
+  g_variant_builder_add (&builder, "{sv}", "agent",
+                         g_variant_new_string (pal_session_record_get_agent_id (record)));
+  g_variant_builder_add (&builder, "{sv}", "cwd",
+                         g_variant_new_string (pal_session_record_get_cwd (record)));
+  g_variant_builder_add (&builder, "{sv}", "title",
+                         g_variant_new_string (pal_session_record_get_title (record)));
+  g_variant_builder_add (&builder, "{sv}", "created",
+                         g_variant_new_int64 (pal_session_record_get_created (record)));
+  g_variant_builder_add (&builder, "{sv}", "updated",
+                         g_variant_new_int64 (pal_session_record_get_updated (record)));
+  g_variant_builder_add (&builder, "{sv}", "pinned",
+                         g_variant_new_boolean (pal_session_record_get_pinned (record)));
+  return g_variant_builder_end (&builder);
+}
+
+static void
+save_now (PalSessionStore *self)
+{
+  GVariantBuilder builder;
+  g_autoptr(GVariant) value = NULL;
+
+  g_clear_handle_id (&self->save_source, g_source_remove);
+
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("aa{sv}"));
+  for (guint i = 0; i < self->items->len; i++)
+    {
+      PalSessionRecord *record = g_ptr_array_index (self->items, i);
+
+      if (!pal_session_record_get_from_agent (record))
+        g_variant_builder_add_value (&builder, record_to_variant (record));
+    }
+  for (guint i = 0; i < self->skipped->len; i++)
+    g_variant_builder_add_value (&builder, g_ptr_array_index (self->skipped, i));
+  value = g_variant_ref_sink (g_variant_builder_end (&builder));
+
+  if (self->last_value != NULL && g_variant_equal (self->last_value, value))
+    return;
+
+  g_clear_pointer (&self->last_value, g_variant_unref);
+  self->last_value = g_variant_ref (value);
+  g_settings_set_value (self->settings, SESSIONS_KEY, value);
+}
+
+static gboolean
+save_idle_cb (gpointer user_data)
+{
+  PalSessionStore *self = user_data;
+
+  self->save_source = 0;
+  save_now (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+queue_save (PalSessionStore *self)
+{
+  if (self->save_source == 0)
+    self->save_source = g_idle_add_full (G_PRIORITY_HIGH_IDLE, save_idle_cb, self, NULL);
+}
+
+/* --- the model --- */
+
+static void
+reposition (PalSessionStore  *self,
+            PalSessionRecord *record)
+{
+  guint from;
+  guint to;
+
+  if (!g_ptr_array_find (self->items, record, &from))
+    return;
+
+  g_ptr_array_steal_index (self->items, from);
+  to = insert_position (self->items, record);
+  g_ptr_array_insert (self->items, to, record);
+
+  if (from != to)
+    {
+      guint first = MIN (from, to);
+      guint n = MAX (from, to) - first + 1;
+
+      g_list_model_items_changed (G_LIST_MODEL (self), first, n, n);
+    }
+}
+
+static void
+record_notify_cb (PalSessionRecord *record,
+                  GParamSpec       *pspec,
+                  PalSessionStore  *self)
+{
+  const char *name = g_param_spec_get_name (pspec);
+
+  if (self->loading || !is_listed (self, record))
+    return;
+
+  if (g_str_equal (name, "updated") || g_str_equal (name, "pinned") ||
+      g_str_equal (name, "created"))
+    reposition (self, record);
+
+  if (!pal_session_record_get_from_agent (record) || g_str_equal (name, "from-agent"))
+    queue_save (self);
+}
+
+static void
+replace_items (PalSessionStore *self,
+               GPtrArray       *items)
+{
+  g_ptr_array_sort (items, compare_records_indirect);
+  _pal_items_replace (G_LIST_MODEL (self), self->items, items);
+}
+
+/* --- reading --- */
+
+static void
+add_load_error (PalSessionStore *self,
+                guint            index,
+                const char      *reason)
+{
+  char *message;
+
+  /* TRANSLATORS: %u is the position of the entry, counted from 1; %s says what is wrong */
+  message = g_strdup_printf (_("Stored session %u: %s"), index + 1, reason);
+  g_debug ("Skipping an entry of “%s”: %s", SESSIONS_KEY, message);
+  g_ptr_array_add (self->load_errors, message);
+}
+
+static PalSessionRecord *
+parse_entry (GVariant  *entry,
+             char     **reason)
+{
+  g_autofree char *id = NULL;
+  g_autofree char *agent = NULL;
+  g_autofree char *cwd = NULL;
+  g_autofree char *title = NULL;
+  gint64 created = 0;
+  gint64 updated = -1;
+  gboolean pinned = FALSE;
+
+  if (!_pal_dict_get_string (entry, "id", TRUE, &id, reason) ||
+      !_pal_dict_get_string (entry, "agent", TRUE, &agent, reason) ||
+      !_pal_dict_get_string (entry, "cwd", TRUE, &cwd, reason) ||
+      !_pal_dict_get_string (entry, "title", FALSE, &title, reason) ||
+      !_pal_dict_get_int64 (entry, "created", FALSE, &created, reason) ||
+      !_pal_dict_get_int64 (entry, "updated", FALSE, &updated, reason) ||
+      !_pal_dict_get_boolean (entry, "pinned", FALSE, &pinned, reason))
+    return NULL;
+
+  if (*id == '\0')
+    {
+      *reason = g_strdup (_("the id is empty"));
+      return NULL;
+    }
+
+  if (updated < 0)
+    updated = created;
+
+  return g_object_new (PAL_TYPE_SESSION_RECORD,
+                       "id", id,
+                       "agent-id", agent,
+                       "cwd", cwd,
+                       "title", title,
+                       "created", MAX (created, 0),
+                       "updated", MAX (updated, 0),
+                       "pinned", pinned,
+                       NULL);
+}
+
+static void
+assign (PalSessionRecord *to,
+        PalSessionRecord *from)
+{
+  g_object_freeze_notify (G_OBJECT (to));
+  pal_session_record_set_agent_id (to, pal_session_record_get_agent_id (from));
+  pal_session_record_set_cwd (to, pal_session_record_get_cwd (from));
+  pal_session_record_set_title (to, pal_session_record_get_title (from));
+  pal_session_record_set_created (to, pal_session_record_get_created (from));
+  pal_session_record_set_updated (to, pal_session_record_get_updated (from));
+  pal_session_record_set_pinned (to, pal_session_record_get_pinned (from));
+  pal_session_record_set_from_agent (to, FALSE);
+  g_object_thaw_notify (G_OBJECT (to));
+}
+
+static void
+load (PalSessionStore *self,
+      GVariant        *value)
+{
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GHashTable) by_id = g_hash_table_new (g_str_hash, g_str_equal);
+  gboolean had_errors = self->load_errors->len > 0;
+  GVariantIter iter;
+  GVariant *child;
+  guint index = 0;
+
+  g_clear_pointer (&self->last_value, g_variant_unref);
+  self->last_value = g_variant_ref (value);
+  g_ptr_array_set_size (self->skipped, 0);
+  g_ptr_array_set_size (self->load_errors, 0);
+
+  self->loading = TRUE;
+
+  g_variant_iter_init (&iter, value);
+  while ((child = g_variant_iter_next_value (&iter)) != NULL)
+    {
+      g_autoptr(GVariant) entry = child;
+      g_autoptr(PalSessionRecord) parsed = NULL;
+      g_autofree char *reason = NULL;
+      PalSessionRecord *record;
+
+      parsed = parse_entry (entry, &reason);
+      if (parsed != NULL &&
+          g_hash_table_contains (by_id, pal_session_record_get_id (parsed)))
+        {
+          reason = g_strdup_printf (_("the id “%s” is used by an earlier entry"),
+                                    pal_session_record_get_id (parsed));
+          g_clear_object (&parsed);
+        }
+
+      if (parsed == NULL)
+        {
+          add_load_error (self, index++, reason);
+          g_ptr_array_add (self->skipped, g_steal_pointer (&entry));
+          continue;
+        }
+      index++;
+
+      record = g_hash_table_lookup (self->by_id, pal_session_record_get_id (parsed));
+      if (record != NULL)
+        assign (record, parsed);
+      else
+        {
+          record = parsed;
+          watch_record (self, record);
+        }
+
+      g_ptr_array_add (items, g_object_ref (record));
+      g_hash_table_insert (by_id, (gpointer) pal_session_record_get_id (record), record);
+    }
+
+  /* Sessions only the agent knows stay; stored ones that left the key go. */
+  for (guint i = 0; i < self->items->len; i++)
+    {
+      PalSessionRecord *record = g_ptr_array_index (self->items, i);
+
+      if (g_hash_table_contains (by_id, pal_session_record_get_id (record)))
+        continue;
+
+      if (pal_session_record_get_from_agent (record))
+        {
+          g_ptr_array_add (items, g_object_ref (record));
+          g_hash_table_insert (by_id, (gpointer) pal_session_record_get_id (record), record);
+        }
+      else
+        unwatch_record (self, record);
+    }
+
+  g_hash_table_unref (self->by_id);
+  self->by_id = g_steal_pointer (&by_id);
+  replace_items (self, items);
+  self->loading = FALSE;
+
+  if (had_errors || self->load_errors->len > 0)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOAD_ERRORS]);
+}
+
+static void
+settings_changed_cb (PalSessionStore *self,
+                     const char      *key,
+                     GSettings       *settings)
+{
+  g_autoptr(GVariant) value = g_settings_get_value (settings, SESSIONS_KEY);
+
+  if (self->last_value != NULL && g_variant_equal (self->last_value, value))
+    return;
+
+  /* Someone else wrote the key: theirs is newer than any pending change. */
+  g_clear_handle_id (&self->save_source, g_source_remove);
+  load (self, value);
+}
+
+/* --- GObject --- */
+
+static GType
+pal_session_store_get_item_type (GListModel *model)
+{
+  return PAL_TYPE_SESSION_RECORD;
+}
+
+static guint
+pal_session_store_get_n_items (GListModel *model)
+{
+  return PAL_SESSION_STORE (model)->items->len;
+}
+
+static gpointer
+pal_session_store_get_item (GListModel *model,
+                            guint       position)
+{
+  PalSessionStore *self = PAL_SESSION_STORE (model);
+
+  if (position >= self->items->len)
+    return NULL;
+  return g_object_ref (g_ptr_array_index (self->items, position));
+}
+
+static void
+pal_session_store_list_model_init (GListModelInterface *iface)
+{
+  iface->get_item_type = pal_session_store_get_item_type;
+  iface->get_n_items = pal_session_store_get_n_items;
+  iface->get_item = pal_session_store_get_item;
+}
+
+static void
+pal_session_store_constructed (GObject *object)
+{
+  PalSessionStore *self = PAL_SESSION_STORE (object);
+  g_autoptr(GVariant) value = NULL;
+
+  G_OBJECT_CLASS (pal_session_store_parent_class)->constructed (object);
+
+  g_return_if_fail (G_IS_SETTINGS (self->settings));
+
+  g_signal_connect_object (self->settings, "changed::" SESSIONS_KEY,
+                           G_CALLBACK (settings_changed_cb), self, G_CONNECT_SWAPPED);
+  value = g_settings_get_value (self->settings, SESSIONS_KEY);
+  load (self, value);
+}
+
+static void
+pal_session_store_dispose (GObject *object)
+{
+  PalSessionStore *self = PAL_SESSION_STORE (object);
+
+  if (self->save_source != 0)
+    save_now (self);
+
+  for (guint i = 0; i < self->items->len; i++)
+    unwatch_record (self, g_ptr_array_index (self->items, i));
+  g_hash_table_remove_all (self->by_id);
+  g_ptr_array_set_size (self->items, 0);
+
+  if (self->settings != NULL)
+    g_signal_handlers_disconnect_by_func (self->settings, settings_changed_cb, self);
+  g_clear_object (&self->settings);
+
+  G_OBJECT_CLASS (pal_session_store_parent_class)->dispose (object);
+}
+
+static void
+pal_session_store_finalize (GObject *object)
+{
+  PalSessionStore *self = PAL_SESSION_STORE (object);
+
+  g_clear_pointer (&self->items, g_ptr_array_unref);
+  g_clear_pointer (&self->by_id, g_hash_table_unref);
+  g_clear_pointer (&self->skipped, g_ptr_array_unref);
+  g_clear_pointer (&self->load_errors, g_ptr_array_unref);
+  g_clear_pointer (&self->last_value, g_variant_unref);
+
+  G_OBJECT_CLASS (pal_session_store_parent_class)->finalize (object);
+}
+
+static void
+pal_session_store_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  PalSessionStore *self = PAL_SESSION_STORE (object);
+
+  switch (prop_id)
+    {
+    case PROP_SETTINGS:
+      g_value_set_object (value, self->settings);
+      break;
+    case PROP_LOAD_ERRORS:
+      g_value_set_boxed (value, _pal_ptr_array_as_strv (self->load_errors));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+pal_session_store_set_property (GObject      *object,
+                                guint         prop_id,
+                                const GValue *value,
+                                GParamSpec   *pspec)
+{
+  PalSessionStore *self = PAL_SESSION_STORE (object);
+
+  switch (prop_id)
+    {
+    case PROP_SETTINGS:
+      self->settings = g_value_dup_object (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+pal_session_store_class_init (PalSessionStoreClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->constructed = pal_session_store_constructed;
+  object_class->dispose = pal_session_store_dispose;
+  object_class->finalize = pal_session_store_finalize;
+  object_class->get_property = pal_session_store_get_property;
+  object_class->set_property = pal_session_store_set_property;
+
+  /* The io.github.palaverapp.Palaver settings (or a test's own). */
+  properties[PROP_SETTINGS] =
+    g_param_spec_object ("settings", NULL, NULL, G_TYPE_SETTINGS,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                         G_PARAM_STATIC_STRINGS);
+  /* Why stored entries were skipped; see pal_session_store_get_load_errors(). */
+  properties[PROP_LOAD_ERRORS] =
+    g_param_spec_boxed ("load-errors", NULL, NULL, G_TYPE_STRV,
+                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS |
+                        G_PARAM_EXPLICIT_NOTIFY);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+pal_session_store_init (PalSessionStore *self)
+{
+  self->items = g_ptr_array_new_with_free_func (g_object_unref);
+  self->by_id = g_hash_table_new (g_str_hash, g_str_equal);
+  self->skipped = g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref);
+  self->load_errors = g_ptr_array_new_null_terminated (1, g_free, TRUE);
+}
+
+/* --- public API --- */
+
+/**
+ * pal_session_store_new:
+ * @settings: the io.github.palaverapp.Palaver settings
+ *
+ * Returns: (transfer full): a new store holding the stored sessions
+ */
+PalSessionStore *
+pal_session_store_new (GSettings *settings)
+{
+  g_return_val_if_fail (G_IS_SETTINGS (settings), NULL);
+
+  return g_object_new (PAL_TYPE_SESSION_STORE, "settings", settings, NULL);
+}
+
+GSettings *
+pal_session_store_get_settings (PalSessionStore *self)
+{
+  g_return_val_if_fail (PAL_IS_SESSION_STORE (self), NULL);
+  return self->settings;
+}
+
+/**
+ * pal_session_store_get_load_errors:
+ * @self: a #PalSessionStore
+ *
+ * Returns: (transfer none): one translated sentence per stored entry that was
+ *   skipped the last time the key was read; empty when all were read.
+ */
+const char * const *
+pal_session_store_get_load_errors (PalSessionStore *self)
+{
+  g_return_val_if_fail (PAL_IS_SESSION_STORE (self), NULL);
+  return _pal_ptr_array_as_strv (self->load_errors);
+}
+
+/**
+ * pal_session_store_lookup:
+ * @self: a #PalSessionStore
+ * @id: a session id
+ *
+ * Returns: (transfer none) (nullable): the listed record with that id
+ */
+PalSessionRecord *
+pal_session_store_lookup (PalSessionStore *self,
+                          const char      *id)
+{
+  g_return_val_if_fail (PAL_IS_SESSION_STORE (self), NULL);
+
+  if (id == NULL)
+    return NULL;
+  return g_hash_table_lookup (self->by_id, id);
+}
+
+/**
+ * pal_session_store_add:
+ * @self: a #PalSessionStore
+ * @record: a record
+ *
+ * Lists and stores @record. A missing #PalSessionRecord:created becomes now,
+ * a missing #PalSessionRecord:updated becomes the created time.
+ *
+ * When a record with the same id is listed already, that one is updated
+ * instead and @record is not kept: agent and folder are copied, the title
+ * when @record has one, the updated time when @record's is newer; pinned and
+ * created stay. Either way the record stops being #PalSessionRecord:from-agent.
+ *
+ * Returns: (transfer none): the listed record
+ */
+PalSessionRecord *
+pal_session_store_add (PalSessionStore  *self,
+                       PalSessionRecord *record)
+{
+  PalSessionRecord *existing;
+  guint position;
+
+  g_return_val_if_fail (PAL_IS_SESSION_STORE (self), NULL);
+  g_return_val_if_fail (PAL_IS_SESSION_RECORD (record), NULL);
+  g_return_val_if_fail (*pal_session_record_get_id (record) != '\0', NULL);
+
+  existing = g_hash_table_lookup (self->by_id, pal_session_record_get_id (record));
+  if (existing == record)
+    {
+      pal_session_record_set_from_agent (record, FALSE);
+      save_now (self);
+      return record;
+    }
+
+  if (existing != NULL)
+    {
+      self->loading = TRUE;
+      g_object_freeze_notify (G_OBJECT (existing));
+      pal_session_record_set_agent_id (existing, pal_session_record_get_agent_id (record));
+      pal_session_record_set_cwd (existing, pal_session_record_get_cwd (record));
+      if (*pal_session_record_get_title (record) != '\0')
+        pal_session_record_set_title (existing, pal_session_record_get_title (record));
+      if (pal_session_record_get_updated (record) > pal_session_record_get_updated (existing))
+        pal_session_record_set_updated (existing, pal_session_record_get_updated (record));
+      if (pal_session_record_get_created (existing) == 0)
+        pal_session_record_set_created (existing, pal_session_record_get_created (record));
+      pal_session_record_set_from_agent (existing, FALSE);
+      g_object_thaw_notify (G_OBJECT (existing));
+      self->loading = FALSE;
+
+      reposition (self, existing);
+      save_now (self);
+      return existing;
+    }
+
+  self->loading = TRUE;
+  if (pal_session_record_get_created (record) == 0)
+    pal_session_record_set_created (record, g_get_real_time ());
+  if (pal_session_record_get_updated (record) == 0)
+    pal_session_record_set_updated (record, pal_session_record_get_created (record));
+  pal_session_record_set_from_agent (record, FALSE);
+  self->loading = FALSE;
+
+  position = insert_position (self->items, record);
+  g_ptr_array_insert (self->items, position, g_object_ref (record));
+  g_hash_table_insert (self->by_id, (gpointer) pal_session_record_get_id (record), record);
+  watch_record (self, record);
+  g_list_model_items_changed (G_LIST_MODEL (self), position, 0, 1);
+
+  save_now (self);
+  return record;
+}
+
+/**
+ * pal_session_store_remove:
+ * @self: a #PalSessionStore
+ * @id: a session id
+ *
+ * Removes the session from the list (the agent may still have it).
+ *
+ * Returns: %FALSE when no such session is listed
+ */
+gboolean
+pal_session_store_remove (PalSessionStore *self,
+                          const char      *id)
+{
+  PalSessionRecord *record;
+  guint position;
+
+  g_return_val_if_fail (PAL_IS_SESSION_STORE (self), FALSE);
+  g_return_val_if_fail (id != NULL, FALSE);
+
+  record = g_hash_table_lookup (self->by_id, id);
+  if (record == NULL || !g_ptr_array_find (self->items, record, &position))
+    return FALSE;
+
+  unwatch_record (self, record);
+  g_hash_table_remove (self->by_id, id);
+  g_ptr_array_remove_index (self->items, position);
+  g_list_model_items_changed (G_LIST_MODEL (self), position, 1, 0);
+
+  save_now (self);
+  return TRUE;
+}
+
+/**
+ * pal_session_store_set_title:
+ * @self: a #PalSessionStore
+ * @id: a session id
+ * @title: (nullable): the new title
+ *
+ * Renames a session and stores it.
+ *
+ * Returns: %FALSE when no such session is listed
+ */
+gboolean
+pal_session_store_set_title (PalSessionStore *self,
+                             const char      *id,
+                             const char      *title)
+{
+  PalSessionRecord *record;
+
+  g_return_val_if_fail (PAL_IS_SESSION_STORE (self), FALSE);
+  g_return_val_if_fail (id != NULL, FALSE);
+
+  record = g_hash_table_lookup (self->by_id, id);
+  if (record == NULL)
+    return FALSE;
+
+  pal_session_record_set_title (record, title);
+  pal_session_record_set_from_agent (record, FALSE);
+  save_now (self);
+  return TRUE;
+}
+
+/**
+ * pal_session_store_touch:
+ * @self: a #PalSessionStore
+ * @id: a session id
+ *
+ * Sets the updated time to now, which moves the session to the top of the
+ * unpinned (or pinned) ones, and stores it.
+ *
+ * Returns: %FALSE when no such session is listed
+ */
+gboolean
+pal_session_store_touch (PalSessionStore *self,
+                         const char      *id)
+{
+  PalSessionRecord *record;
+  gint64 now;
+
+  g_return_val_if_fail (PAL_IS_SESSION_STORE (self), FALSE);
+  g_return_val_if_fail (id != NULL, FALSE);
+
+  record = g_hash_table_lookup (self->by_id, id);
+  if (record == NULL)
+    return FALSE;
+
+  /* never backwards, and always a change, even within one microsecond */
+  now = MAX (g_get_real_time (), pal_session_record_get_updated (record) + 1);
+  pal_session_record_set_updated (record, now);
+  pal_session_record_set_from_agent (record, FALSE);
+  save_now (self);
+  return TRUE;
+}
+
+/**
+ * pal_session_store_set_pinned:
+ * @self: a #PalSessionStore
+ * @id: a session id
+ * @pinned: whether the session stays on top
+ *
+ * Returns: %FALSE when no such session is listed
+ */
+gboolean
+pal_session_store_set_pinned (PalSessionStore *self,
+                              const char      *id,
+                              gboolean         pinned)
+{
+  PalSessionRecord *record;
+
+  g_return_val_if_fail (PAL_IS_SESSION_STORE (self), FALSE);
+  g_return_val_if_fail (id != NULL, FALSE);
+
+  record = g_hash_table_lookup (self->by_id, id);
+  if (record == NULL)
+    return FALSE;
+
+  pal_session_record_set_pinned (record, pinned);
+  pal_session_record_set_from_agent (record, FALSE);
+  save_now (self);
+  return TRUE;
+}
+
+static gint64
+parse_iso8601 (const char *text)
+{
+  g_autoptr(GTimeZone) utc = g_time_zone_new_utc ();
+  g_autoptr(GDateTime) time = NULL;
+  gint64 seconds;
+
+  time = g_date_time_new_from_iso8601 (text, utc);
+  if (time == NULL)
+    return -1;
+
+  seconds = g_date_time_to_unix (time);
+  if (seconds < 0 || seconds > G_MAXINT64 / G_USEC_PER_SEC - 1)
+    return -1;
+  return seconds * G_USEC_PER_SEC + g_date_time_get_microsecond (time);
+}
+
+static const char *
+get_string_member (JsonObject *object,
+                   const char *name)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  if (node == NULL || JSON_NODE_TYPE (node) != JSON_NODE_VALUE ||
+      json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+  return json_node_get_string (node);
+}
+
+/**
+ * pal_session_store_merge_listed:
+ * @self: a #PalSessionStore
+ * @agent_id: the agent profile the list came from
+ * @sessions: the `sessions` array of a `session/list` response (one page)
+ *
+ * Lists the sessions the agent reported. Unknown ones are added with
+ * #PalSessionRecord:from-agent set and not stored (see #PalSessionStore);
+ * their created and updated times are `updatedAt`, or 0 when the agent gave
+ * none. Known ones of the same agent get the agent's title when it sent one,
+ * and its `updatedAt` when that is newer. Entries without a `sessionId` or
+ * `cwd` string, and ids listed under another agent profile, are skipped.
+ * Sessions missing from the list are kept: the list may be one page of many.
+ *
+ * Returns: how many sessions were added
+ */
+guint
+pal_session_store_merge_listed (PalSessionStore *self,
+                                const char      *agent_id,
+                                JsonArray       *sessions)
+{
+  g_autoptr(GPtrArray) items = NULL;
+  gboolean stored_changed = FALSE;
+  guint n_added = 0;
+  guint length;
+
+  g_return_val_if_fail (PAL_IS_SESSION_STORE (self), 0);
+  g_return_val_if_fail (agent_id != NULL, 0);
+  g_return_val_if_fail (sessions != NULL, 0);
+
+  items = g_ptr_array_copy (self->items, (GCopyFunc) g_object_ref, NULL);
+  g_ptr_array_set_free_func (items, g_object_unref);
+
+  self->loading = TRUE;
+
+  length = json_array_get_length (sessions);
+  for (guint i = 0; i < length; i++)
+    {
+      JsonNode *node = json_array_get_element (sessions, i);
+      JsonObject *info;
+      PalSessionRecord *record;
+      const char *id;
+      const char *cwd;
+      const char *title;
+      const char *updated_at;
+      gint64 updated = -1;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        {
+          g_debug ("session/list of %s: entry %u is not an object", agent_id, i);
+          continue;
+        }
+      info = json_node_get_object (node);
+
+      id = get_string_member (info, "sessionId");
+      cwd = get_string_member (info, "cwd");
+      if (id == NULL || *id == '\0' || cwd == NULL || *cwd == '\0')
+        {
+          g_debug ("session/list of %s: entry %u lacks a sessionId or cwd", agent_id, i);
+          continue;
+        }
+
+      /* wrong types of the optional members count as absent */
+      title = get_string_member (info, "title");
+      updated_at = get_string_member (info, "updatedAt");
+      if (updated_at != NULL && (updated = parse_iso8601 (updated_at)) < 0)
+        g_debug ("session/list of %s: session %s has an unreadable updatedAt “%s”",
+                 agent_id, id, updated_at);
+
+      record = g_hash_table_lookup (self->by_id, id);
+      if (record != NULL)
+        {
+          gboolean changed = FALSE;
+
+          if (g_strcmp0 (pal_session_record_get_agent_id (record), agent_id) != 0)
+            {
+              g_debug ("session/list of %s: session %s belongs to agent %s",
+                       agent_id, id, pal_session_record_get_agent_id (record));
+              continue;
+            }
+
+          if (title != NULL && *title != '\0' &&
+              g_strcmp0 (pal_session_record_get_title (record), title) != 0)
+            {
+              pal_session_record_set_title (record, title);
+              changed = TRUE;
+            }
+          if (updated > pal_session_record_get_updated (record))
+            {
+              pal_session_record_set_updated (record, updated);
+              changed = TRUE;
+            }
+          if (changed && !pal_session_record_get_from_agent (record))
+            stored_changed = TRUE;
+          continue;
+        }
+
+      record = pal_session_record_new (id, agent_id, cwd);
+      pal_session_record_set_from_agent (record, TRUE);
+      if (title != NULL)
+        pal_session_record_set_title (record, title);
+      if (updated > 0)
+        {
+          pal_session_record_set_created (record, updated);
+          pal_session_record_set_updated (record, updated);
+        }
+      watch_record (self, record);
+      g_hash_table_insert (self->by_id, (gpointer) pal_session_record_get_id (record), record);
+      g_ptr_array_add (items, record);
+      n_added++;
+    }
+
+  replace_items (self, items);
+  self->loading = FALSE;
+
+  if (stored_changed)
+    save_now (self);
+
+  return n_added;
+}

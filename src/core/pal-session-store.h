@@ -1,0 +1,43 @@
+/* pal-session-store.h: the session list, newest activity first
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+#include "pal-session-record.h"
+
+G_BEGIN_DECLS
+
+#define PAL_TYPE_SESSION_STORE (pal_session_store_get_type ())
+
+G_DECLARE_FINAL_TYPE (PalSessionStore, pal_session_store, PAL, SESSION_STORE, GObject)
+
+PalSessionStore    *pal_session_store_new             (GSettings        *settings);
+
+GSettings          *pal_session_store_get_settings    (PalSessionStore  *self);
+/* Why stored entries were skipped, one translated sentence each. Never NULL. */
+const char * const *pal_session_store_get_load_errors (PalSessionStore  *self);
+
+PalSessionRecord   *pal_session_store_lookup          (PalSessionStore  *self,
+                                                       const char       *id);
+PalSessionRecord   *pal_session_store_add             (PalSessionStore  *self,
+                                                       PalSessionRecord *record);
+gboolean            pal_session_store_remove          (PalSessionStore  *self,
+                                                       const char       *id);
+gboolean            pal_session_store_set_title       (PalSessionStore  *self,
+                                                       const char       *id,
+                                                       const char       *title);
+gboolean            pal_session_store_touch           (PalSessionStore  *self,
+                                                       const char       *id);
+gboolean            pal_session_store_set_pinned      (PalSessionStore  *self,
+                                                       const char       *id,
+                                                       gboolean          pinned);
+guint               pal_session_store_merge_listed    (PalSessionStore  *self,
+                                                       const char       *agent_id,
+                                                       JsonArray        *sessions);
+
+G_END_DECLS

@@ -1,0 +1,631 @@
+/* test-session-store.c: the session list and its persistence
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#define G_SETTINGS_ENABLE_BACKEND
+#include <gio/gsettingsbackend.h>
+
+#include "pal-session-store.h"
+
+#define SCHEMA_ID "io.github.palaverapp.Palaver"
+#define SECOND G_USEC_PER_SEC
+
+typedef struct
+{
+  GSettingsBackend *backend;
+  GSettings *settings;
+} Fixture;
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  fixture->backend = g_memory_settings_backend_new ();
+  fixture->settings = g_settings_new_with_backend (SCHEMA_ID, fixture->backend);
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_clear_object (&fixture->settings);
+  g_clear_object (&fixture->backend);
+}
+
+static void
+flush_main_context (void)
+{
+  while (g_main_context_pending (NULL))
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static PalSessionRecord *
+item (PalSessionStore *store,
+      guint            position)
+{
+  g_autoptr(PalSessionRecord) record = g_list_model_get_item (G_LIST_MODEL (store), position);
+
+  g_assert_nonnull (record);
+  return record; /* the store keeps it alive */
+}
+
+static guint
+n_items (PalSessionStore *store)
+{
+  return g_list_model_get_n_items (G_LIST_MODEL (store));
+}
+
+static guint
+n_stored (GSettings *settings)
+{
+  g_autoptr(GVariant) value = g_settings_get_value (settings, "sessions");
+
+  return g_variant_n_children (value);
+}
+
+static void
+assert_order (PalSessionStore *store,
+              const char      *ids)
+{
+  g_autoptr(GString) order = g_string_new (NULL);
+
+  for (guint i = 0; i < n_items (store); i++)
+    {
+      if (i > 0)
+        g_string_append_c (order, ' ');
+      g_string_append (order, pal_session_record_get_id (item (store, i)));
+    }
+  g_assert_cmpstr (order->str, ==, ids);
+}
+
+static PalSessionRecord *
+add (PalSessionStore *store,
+     const char      *id,
+     gint64           updated)
+{
+  g_autoptr(PalSessionRecord) record = pal_session_record_new (id, "codex", "/home/me/project");
+
+  pal_session_record_set_created (record, 1000 * SECOND);
+  pal_session_record_set_updated (record, updated);
+  return pal_session_store_add (store, record);
+}
+
+typedef struct
+{
+  guint position;
+  guint removed;
+  guint added;
+  guint count;
+} ItemsChanged;
+
+static void
+items_changed_cb (GListModel   *model,
+                  guint         position,
+                  guint         removed,
+                  guint         added,
+                  ItemsChanged *changed)
+{
+  changed->position = position;
+  changed->removed = removed;
+  changed->added = added;
+  changed->count++;
+}
+
+static void
+count_cb (GSettings  *settings,
+          const char *key,
+          guint      *count)
+{
+  (*count)++;
+}
+
+/* --- titles --- */
+
+static void
+assert_title (const char *prompt,
+              const char *expected)
+{
+  g_autofree char *title = pal_session_record_title_from_prompt (prompt);
+
+  g_assert_cmpstr (title, ==, expected);
+  if (title != NULL)
+    {
+      g_assert_true (g_utf8_validate (title, -1, NULL));
+      g_assert_cmpint (g_utf8_strlen (title, -1), <=, 80);
+    }
+}
+
+static void
+test_title_from_prompt (void)
+{
+  g_autoptr(GString) long_words = g_string_new (NULL);
+  g_autoptr(GString) long_cjk = g_string_new (NULL);
+  g_autoptr(GString) exact = g_string_new (NULL);
+  g_autofree char *title = NULL;
+  g_autofree char *expected = NULL;
+
+  assert_title (NULL, NULL);
+  assert_title ("", NULL);
+  assert_title ("   \n\t\n \r\n  ", NULL);
+  assert_title ("\u00a0\u3000\u200b\n", NULL);
+  assert_title ("Fix the build", "Fix the build");
+  assert_title ("\n\n   Fix the build  \nand then the tests", "Fix the build");
+  assert_title ("Windows lines\r\nsecond", "Windows lines");
+  assert_title ("\u3000Ideographic space\u00a0", "Ideographic space");
+  assert_title ("tab\tinside", "tab inside");
+  assert_title ("bad \xff byte", "bad \xef\xbf\xbd byte");
+
+  /* exactly 80 characters: kept whole */
+  for (guint i = 0; i < 80; i++)
+    g_string_append (exact, "é");
+  assert_title (exact->str, exact->str);
+
+  /* 81: cut to 79 and an ellipsis, on a character boundary */
+  g_string_append (exact, "é");
+  title = pal_session_record_title_from_prompt (exact->str);
+  g_assert_cmpint (g_utf8_strlen (title, -1), ==, 80);
+  g_assert_true (g_str_has_suffix (title, "é…"));
+  g_clear_pointer (&title, g_free);
+
+  for (guint i = 0; i < 40; i++)
+    g_string_append (long_cjk, "日本語");
+  title = pal_session_record_title_from_prompt (long_cjk->str);
+  g_assert_true (g_utf8_validate (title, -1, NULL));
+  g_assert_cmpint (g_utf8_strlen (title, -1), ==, 80);
+  g_assert_true (g_str_has_suffix (title, "…"));
+  g_assert_true (strncmp (title, long_cjk->str, strlen (title) - strlen ("…")) == 0);
+  g_clear_pointer (&title, g_free);
+
+  /* words: the cut ends on a whole word, without a trailing space */
+  for (guint i = 0; i < 30; i++)
+    g_string_append (long_words, "word ");
+  title = pal_session_record_title_from_prompt (long_words->str);
+  expected = g_strconcat ("word word word word word word word word word word word word word word "
+                          "word", "…", NULL);
+  g_assert_cmpstr (title, ==, expected);
+}
+
+/* --- the store --- */
+
+static void
+test_round_trip (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autoptr(PalSessionStore) store = pal_session_store_new (fixture->settings);
+  g_autoptr(PalSessionRecord) record = pal_session_record_new ("s-1", "claude-agent", "/srv/app");
+  g_autoptr(GSettings) settings2 = NULL;
+  g_autoptr(PalSessionStore) restarted = NULL;
+  PalSessionRecord *read;
+  gint64 before = g_get_real_time ();
+
+  g_assert_cmpuint (n_items (store), ==, 0);
+  g_assert_cmpstrv (pal_session_store_get_load_errors (store), ((const char *[]) { NULL }));
+
+  pal_session_record_set_title (record, "Refactor the parser");
+  g_assert_true (pal_session_store_add (store, record) == record);
+  g_assert_cmpint (pal_session_record_get_created (record), >=, before);
+  g_assert_cmpint (pal_session_record_get_updated (record), ==,
+                   pal_session_record_get_created (record));
+  g_assert_true (pal_session_store_set_pinned (store, "s-1", TRUE));
+  g_assert_true (pal_session_store_lookup (store, "s-1") == record);
+  g_assert_null (pal_session_store_lookup (store, "s-2"));
+  add (store, "s-2", 5 * SECOND);
+
+  settings2 = g_settings_new_with_backend (SCHEMA_ID, fixture->backend);
+  restarted = pal_session_store_new (settings2);
+  g_assert_cmpuint (n_items (restarted), ==, 2);
+  read = item (restarted, 0);
+  g_assert_true (read != record);
+  g_assert_cmpstr (pal_session_record_get_id (read), ==, "s-1");
+  g_assert_cmpstr (pal_session_record_get_agent_id (read), ==, "claude-agent");
+  g_assert_cmpstr (pal_session_record_get_cwd (read), ==, "/srv/app");
+  g_assert_cmpstr (pal_session_record_get_title (read), ==, "Refactor the parser");
+  g_assert_cmpint (pal_session_record_get_created (read), ==, pal_session_record_get_created (record));
+  g_assert_cmpint (pal_session_record_get_updated (read), ==, pal_session_record_get_updated (record));
+  g_assert_true (pal_session_record_get_pinned (read));
+  g_assert_false (pal_session_record_get_from_agent (read));
+  read = item (restarted, 1);
+  g_assert_cmpstr (pal_session_record_get_id (read), ==, "s-2");
+  g_assert_cmpint (pal_session_record_get_created (read), ==, 1000 * SECOND);
+  g_assert_cmpint (pal_session_record_get_updated (read), ==, 5 * SECOND);
+  g_assert_false (pal_session_record_get_pinned (read));
+
+  g_assert_true (pal_session_store_remove (store, "s-1"));
+  g_assert_false (pal_session_store_remove (store, "s-1"));
+  g_assert_cmpuint (n_stored (fixture->settings), ==, 1);
+  flush_main_context ();
+  assert_order (restarted, "s-2");
+}
+
+static void
+test_ordering (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autoptr(PalSessionStore) store = pal_session_store_new (fixture->settings);
+  ItemsChanged changed = { 0, };
+  PalSessionRecord *record;
+
+  add (store, "b", 20 * SECOND);
+  add (store, "d", 40 * SECOND);
+  add (store, "a", 10 * SECOND);
+  add (store, "c", 30 * SECOND);
+  add (store, "c2", 30 * SECOND);
+  assert_order (store, "d c c2 b a");
+
+  g_signal_connect (store, "items-changed", G_CALLBACK (items_changed_cb), &changed);
+
+  /* touching moves a session to the top */
+  g_assert_true (pal_session_store_touch (store, "b"));
+  assert_order (store, "b d c c2 a");
+  g_assert_cmpuint (changed.count, ==, 1);
+  g_assert_cmpuint (changed.position, ==, 0);
+  g_assert_cmpuint (changed.removed, ==, 4);
+  g_assert_cmpuint (changed.added, ==, 4);
+  g_assert_cmpint (pal_session_record_get_updated (item (store, 0)), >, 40 * SECOND);
+
+  /* pinned ones come first, newest first among them */
+  g_assert_true (pal_session_store_set_pinned (store, "a", TRUE));
+  g_assert_true (pal_session_store_set_pinned (store, "c2", TRUE));
+  assert_order (store, "c2 a b d c");
+  g_assert_true (pal_session_store_touch (store, "a"));
+  assert_order (store, "a c2 b d c");
+  g_assert_true (pal_session_store_set_pinned (store, "a", FALSE));
+  assert_order (store, "c2 a b d c");
+
+  /* a change of the record itself moves it too */
+  record = pal_session_store_lookup (store, "c");
+  pal_session_record_set_updated (record, 45 * SECOND);
+  assert_order (store, "c2 a b c d");
+
+  /* a title change does not move anything */
+  changed.count = 0;
+  g_assert_true (pal_session_store_set_title (store, "d", "Renamed"));
+  g_assert_cmpuint (changed.count, ==, 0);
+
+  g_assert_false (pal_session_store_touch (store, "missing"));
+  g_assert_false (pal_session_store_set_title (store, "missing", "x"));
+  g_assert_false (pal_session_store_set_pinned (store, "missing", TRUE));
+
+  /* the stored order reads back the same */
+  {
+    g_autoptr(PalSessionStore) again = pal_session_store_new (fixture->settings);
+
+    flush_main_context ();
+    assert_order (again, "c2 a b c d");
+    g_assert_cmpstr (pal_session_record_get_title (item (again, 4)), ==, "Renamed");
+  }
+}
+
+static void
+test_add_existing (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(PalSessionStore) store = pal_session_store_new (fixture->settings);
+  g_autoptr(PalSessionRecord) again = pal_session_record_new ("s", "codex", "/moved");
+  PalSessionRecord *record;
+
+  record = add (store, "s", 10 * SECOND);
+  pal_session_store_set_title (store, "s", "First title");
+  pal_session_store_set_pinned (store, "s", TRUE);
+
+  /* an empty title and older time do not overwrite */
+  pal_session_record_set_updated (again, 5 * SECOND);
+  g_assert_true (pal_session_store_add (store, again) == record);
+  g_assert_cmpuint (n_items (store), ==, 1);
+  g_assert_cmpstr (pal_session_record_get_cwd (record), ==, "/moved");
+  g_assert_cmpstr (pal_session_record_get_title (record), ==, "First title");
+  g_assert_cmpint (pal_session_record_get_updated (record), ==, 10 * SECOND);
+  g_assert_cmpint (pal_session_record_get_created (record), ==, 1000 * SECOND);
+  g_assert_true (pal_session_record_get_pinned (record));
+
+  pal_session_record_set_title (again, "Second title");
+  pal_session_record_set_updated (again, 50 * SECOND);
+  g_assert_true (pal_session_store_add (store, again) == record);
+  g_assert_cmpstr (pal_session_record_get_title (record), ==, "Second title");
+  g_assert_cmpint (pal_session_record_get_updated (record), ==, 50 * SECOND);
+}
+
+static GVariant *
+entry (const char *id,
+       const char *agent,
+       const char *cwd,
+       gint64      updated)
+{
+  GVariantDict dict;
+
+  g_variant_dict_init (&dict, NULL);
+  if (id != NULL)
+    g_variant_dict_insert (&dict, "id", "s", id);
+  if (agent != NULL)
+    g_variant_dict_insert (&dict, "agent", "s", agent);
+  if (cwd != NULL)
+    g_variant_dict_insert (&dict, "cwd", "s", cwd);
+  g_variant_dict_insert (&dict, "title", "s", "t");
+  g_variant_dict_insert (&dict, "created", "x", (gint64) 1);
+  g_variant_dict_insert (&dict, "updated", "x", updated);
+  return g_variant_dict_end (&dict);
+}
+
+static void
+test_malformed (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(PalSessionStore) store = NULL;
+  g_autoptr(GVariant) stored = NULL;
+  GVariantBuilder builder;
+  GVariantDict dict;
+  GVariant *bad[5];
+  const char * const *errors;
+
+  bad[0] = g_variant_ref_sink (entry (NULL, "codex", "/p", 3));
+  bad[1] = g_variant_ref_sink (entry ("", "codex", "/p", 3));
+  bad[2] = g_variant_ref_sink (entry ("good-1", "codex", "/other", 3));
+  bad[3] = g_variant_ref_sink (entry ("typed", "codex", NULL, 3));
+  g_variant_dict_init (&dict, bad[3]);
+  g_variant_unref (bad[3]);
+  g_variant_dict_insert (&dict, "cwd", "s", "/p");
+  g_variant_dict_insert (&dict, "updated", "s", "yesterday");
+  bad[3] = g_variant_ref_sink (g_variant_dict_end (&dict));
+  bad[4] = g_variant_ref_sink (entry ("no-cwd", "codex", NULL, 3));
+
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("aa{sv}"));
+  g_variant_builder_add_value (&builder, entry ("good-1", "codex", "/p", 10));
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    g_variant_builder_add_value (&builder, bad[i]);
+  g_variant_builder_add_value (&builder, entry ("good-2", "codex", "/p", 20));
+  g_settings_set_value (fixture->settings, "sessions", g_variant_builder_end (&builder));
+
+  store = pal_session_store_new (fixture->settings);
+  assert_order (store, "good-2 good-1");
+  g_assert_cmpstr (pal_session_record_get_cwd (item (store, 1)), ==, "/p");
+
+  errors = pal_session_store_get_load_errors (store);
+  g_assert_cmpuint (g_strv_length ((char **) errors), ==, 5);
+  g_assert_true (g_str_has_prefix (errors[0], "Stored session 2: "));
+  g_assert_nonnull (strstr (errors[0], "“id” is missing"));
+  g_assert_nonnull (strstr (errors[1], "empty"));
+  g_assert_nonnull (strstr (errors[2], "“good-1”"));
+  g_assert_nonnull (strstr (errors[3], "“updated”"));
+  g_assert_nonnull (strstr (errors[4], "“cwd” is missing"));
+
+  /* a change keeps the unreadable entries, unchanged */
+  g_assert_true (pal_session_store_touch (store, "good-1"));
+  stored = g_settings_get_value (fixture->settings, "sessions");
+  g_assert_cmpuint (g_variant_n_children (stored), ==, 2 + G_N_ELEMENTS (bad));
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(GVariant) child = g_variant_get_child_value (stored, 2 + i);
+
+      g_assert_true (g_variant_equal (child, bad[i]));
+      g_variant_unref (bad[i]);
+    }
+  {
+    g_autoptr(PalSessionStore) again = pal_session_store_new (fixture->settings);
+
+    assert_order (again, "good-1 good-2");
+    g_assert_cmpuint (g_strv_length ((char **) pal_session_store_get_load_errors (again)), ==, 5);
+  }
+}
+
+static JsonArray *
+parse_array (const char *json)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  json_parser_load_from_data (parser, json, -1, &error);
+  g_assert_no_error (error);
+  return json_array_ref (json_node_get_array (json_parser_get_root (parser)));
+}
+
+static void
+test_merge_listed (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(PalSessionStore) store = pal_session_store_new (fixture->settings);
+  g_autoptr(JsonArray) listed = NULL;
+  g_autoptr(GSettings) other = g_settings_new_with_backend (SCHEMA_ID, fixture->backend);
+  ItemsChanged changed = { 0, };
+  PalSessionRecord *record;
+  gint64 march = G_GINT64_CONSTANT (1740823200) * SECOND; /* 2025-03-01T10:00:00Z */
+
+  add (store, "known", 10 * SECOND);
+  pal_session_store_set_title (store, "known", "Old title");
+  add (store, "other-agents", 11 * SECOND);
+  pal_session_record_set_agent_id (pal_session_store_lookup (store, "other-agents"), "gemini");
+  flush_main_context ();
+  g_signal_connect (store, "items-changed", G_CALLBACK (items_changed_cb), &changed);
+
+  listed = parse_array ("["
+    "{\"sessionId\": \"new-1\", \"cwd\": \"/p\", \"title\": \"Listed\","
+    " \"updatedAt\": \"2025-03-01T10:00:00Z\", \"_meta\": {}},"
+    "{\"sessionId\": \"new-2\", \"cwd\": \"/p\", \"title\": 12, \"updatedAt\": \"soon\"},"
+    "{\"sessionId\": \"new-3\", \"cwd\": \"/p\", \"title\": null,"
+    " \"updatedAt\": \"2025-03-01T11:00:00.5+01:00\"},"
+    "{\"sessionId\": \"known\", \"cwd\": \"/p\", \"title\": \"New title\","
+    " \"updatedAt\": \"2025-03-01T10:00:00Z\"},"
+    "{\"sessionId\": \"other-agents\", \"cwd\": \"/p\", \"title\": \"Stolen\"},"
+    "{\"sessionId\": \"\", \"cwd\": \"/p\"},"
+    "{\"sessionId\": \"no-cwd\"},"
+    "{\"sessionId\": 7, \"cwd\": \"/p\"},"
+    "[\"not\", \"an\", \"object\"],"
+    "null"
+    "]");
+
+  g_assert_cmpuint (pal_session_store_merge_listed (store, "codex", listed), ==, 3);
+  g_assert_cmpuint (changed.count, ==, 1);
+  /* new-3 is 10:00:00.5Z, new-1 and known 10:00:00Z (known created earlier) */
+  assert_order (store, "new-3 new-1 known other-agents new-2");
+
+  record = pal_session_store_lookup (store, "new-1");
+  g_assert_true (pal_session_record_get_from_agent (record));
+  g_assert_cmpstr (pal_session_record_get_agent_id (record), ==, "codex");
+  g_assert_cmpstr (pal_session_record_get_title (record), ==, "Listed");
+  g_assert_cmpint (pal_session_record_get_updated (record), ==, march);
+  g_assert_cmpint (pal_session_record_get_created (record), ==, march);
+  record = pal_session_store_lookup (store, "new-2");
+  g_assert_cmpstr (pal_session_record_get_title (record), ==, "");
+  g_assert_cmpint (pal_session_record_get_updated (record), ==, 0);
+  record = pal_session_store_lookup (store, "new-3");
+  g_assert_cmpint (pal_session_record_get_updated (record), ==, march + SECOND / 2);
+
+  record = pal_session_store_lookup (store, "known");
+  g_assert_false (pal_session_record_get_from_agent (record));
+  g_assert_cmpstr (pal_session_record_get_title (record), ==, "New title");
+  g_assert_cmpint (pal_session_record_get_updated (record), ==, march);
+  g_assert_cmpstr (pal_session_record_get_title (pal_session_store_lookup (store, "other-agents")),
+                   ==, "");
+
+  /* only the stored ones are in the key, the known one updated */
+  g_assert_cmpuint (n_stored (fixture->settings), ==, 2);
+  {
+    g_autoptr(PalSessionStore) again = pal_session_store_new (other);
+
+    assert_order (again, "known other-agents");
+    g_assert_cmpstr (pal_session_record_get_title (item (again, 0)), ==, "New title");
+  }
+
+  /* an older updatedAt does not move a session back; listing twice adds nothing */
+  g_clear_pointer (&listed, json_array_unref);
+  listed = parse_array ("[{\"sessionId\": \"known\", \"cwd\": \"/p\","
+                        " \"updatedAt\": \"2001-01-01T00:00:00Z\"},"
+                        " {\"sessionId\": \"new-1\", \"cwd\": \"/p\"}]");
+  g_assert_cmpuint (pal_session_store_merge_listed (store, "codex", listed), ==, 0);
+  g_assert_cmpint (pal_session_record_get_updated (pal_session_store_lookup (store, "known")),
+                   ==, march);
+  g_assert_cmpstr (pal_session_record_get_title (pal_session_store_lookup (store, "known")),
+                   ==, "New title");
+
+  /* an external change keeps the listed sessions, the same objects */
+  record = pal_session_store_lookup (store, "new-1");
+  {
+    GVariantBuilder builder;
+
+    g_variant_builder_init (&builder, G_VARIANT_TYPE ("aa{sv}"));
+    g_variant_builder_add_value (&builder, entry ("known", "codex", "/p", march));
+    g_settings_set_value (other, "sessions", g_variant_builder_end (&builder));
+    flush_main_context ();
+  }
+  assert_order (store, "new-3 new-1 known new-2");
+  g_assert_true (pal_session_store_lookup (store, "new-1") == record);
+  g_assert_cmpstr (pal_session_record_get_title (pal_session_store_lookup (store, "known")),
+                   ==, "t");
+
+  /* using a listed session stores it */
+  g_assert_true (pal_session_store_touch (store, "new-1"));
+  g_assert_false (pal_session_record_get_from_agent (record));
+  assert_order (store, "new-1 new-3 known new-2");
+  g_assert_cmpuint (n_stored (fixture->settings), ==, 2);
+  {
+    g_autoptr(PalSessionStore) again = pal_session_store_new (other);
+
+    assert_order (again, "new-1 known");
+    g_assert_cmpstr (pal_session_record_get_title (item (again, 0)), ==, "Listed");
+  }
+
+  /* and so does adding one, as the session manager does when it opens it */
+  {
+    g_autoptr(PalSessionRecord) opened = pal_session_record_new ("new-2", "codex", "/p");
+
+    g_assert_true (pal_session_store_add (store, opened) == pal_session_store_lookup (store, "new-2"));
+    g_assert_false (pal_session_record_get_from_agent (pal_session_store_lookup (store, "new-2")));
+    g_assert_cmpuint (n_stored (fixture->settings), ==, 3);
+  }
+}
+
+static void
+test_batched_writes (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autoptr(PalSessionStore) store = pal_session_store_new (fixture->settings);
+  PalSessionRecord *record;
+  guint writes = 0;
+
+  record = add (store, "s", 10 * SECOND);
+  add (store, "t", 20 * SECOND);
+  g_signal_connect (fixture->settings, "changed::sessions", G_CALLBACK (count_cb), &writes);
+
+  pal_session_record_set_title (record, "Title");
+  pal_session_record_set_pinned (record, TRUE);
+  pal_session_record_set_cwd (record, "/elsewhere");
+  g_assert_cmpuint (writes, ==, 0);
+  assert_order (store, "s t");
+  flush_main_context ();
+  g_assert_cmpuint (writes, ==, 1);
+
+  {
+    g_autoptr(PalSessionStore) again = pal_session_store_new (fixture->settings);
+
+    assert_order (again, "s t");
+    g_assert_cmpstr (pal_session_record_get_title (item (again, 0)), ==, "Title");
+    g_assert_cmpstr (pal_session_record_get_cwd (item (again, 0)), ==, "/elsewhere");
+  }
+
+  /* a pending change is written when the store goes away */
+  pal_session_record_set_title (record, "Last words");
+  g_clear_object (&store);
+  g_assert_cmpuint (writes, ==, 2);
+  {
+    g_autoptr(PalSessionStore) again = pal_session_store_new (fixture->settings);
+
+    g_assert_cmpstr (pal_session_record_get_title (item (again, 0)), ==, "Last words");
+  }
+
+  g_signal_handlers_disconnect_by_func (fixture->settings, count_cb, &writes);
+}
+
+static void
+test_external_change (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autoptr(PalSessionStore) store = pal_session_store_new (fixture->settings);
+  g_autoptr(GSettings) other = g_settings_new_with_backend (SCHEMA_ID, fixture->backend);
+  GVariantBuilder builder;
+  PalSessionRecord *a;
+  PalSessionRecord *b;
+
+  a = add (store, "a", 30 * SECOND);
+  b = add (store, "b", 20 * SECOND);
+  add (store, "c", 10 * SECOND);
+
+  /* another instance touches b and forgets c */
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("aa{sv}"));
+  g_variant_builder_add_value (&builder, entry ("a", "codex", "/p", 30 * SECOND));
+  g_variant_builder_add_value (&builder, entry ("b", "codex", "/p", 40 * SECOND));
+  g_settings_set_value (other, "sessions", g_variant_builder_end (&builder));
+  flush_main_context ();
+
+  assert_order (store, "b a");
+  g_assert_true (item (store, 0) == b);
+  g_assert_true (item (store, 1) == a);
+  g_assert_cmpstr (pal_session_record_get_title (a), ==, "t");
+  g_assert_null (pal_session_store_lookup (store, "c"));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+#define ADD(path, func) \
+  g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+
+  g_test_add_func ("/session-store/title-from-prompt", test_title_from_prompt);
+  ADD ("/session-store/round-trip", test_round_trip);
+  ADD ("/session-store/ordering", test_ordering);
+  ADD ("/session-store/add-existing", test_add_existing);
+  ADD ("/session-store/malformed", test_malformed);
+  ADD ("/session-store/merge-listed", test_merge_listed);
+  ADD ("/session-store/batched-writes", test_batched_writes);
+  ADD ("/session-store/external-change", test_external_change);
+
+#undef ADD
+
+  return g_test_run ();
+}
