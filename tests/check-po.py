@@ -3,6 +3,8 @@
 #
 # Checks the translations:
 #  - every po/*.po compiles with msgfmt --check --check-format;
+#  - xgettext extracts the template without a warning, and no message ends
+#    in a cut-off format directive (a G_GSIZE_FORMAT glued to the string);
 #  - every message of the current template (extracted from po/POTFILES.in with
 #    the same xgettext keywords as meson's glib preset) is translated, and not
 #    fuzzy, in each of the languages we ship complete (de, zh_CN).
@@ -146,14 +148,19 @@ def extract_template(root, pot):
     with tempfile.NamedTemporaryFile('w', suffix='.list', delete=False) as lst:
         lst.write('\n'.join(files) + '\n')
     try:
-        subprocess.run(['xgettext', *XGETTEXT_GLIB_ARGS,
-                        '--package-name=palaver',
-                        '--directory', root,
-                        '--files-from', lst.name,
-                        '--output', pot],
-                       check=True)
+        result = subprocess.run(['xgettext', *XGETTEXT_GLIB_ARGS,
+                                 '--package-name=palaver',
+                                 '--directory', root,
+                                 '--files-from', lst.name,
+                                 '--output', pot],
+                                capture_output=True, text=True)
     finally:
         os.unlink(lst.name)
+    if result.returncode != 0:
+        raise RuntimeError('xgettext failed:\n' + result.stderr)
+    # A warning is a string that will not be translated at run time, such as
+    # a format macro (G_GSIZE_FORMAT) glued into the msgid.
+    return [line for line in result.stderr.splitlines() if line.strip()]
 
 
 def main(root):
@@ -170,11 +177,20 @@ def main(root):
 
     with tempfile.TemporaryDirectory() as tmp:
         pot = os.path.join(tmp, 'palaver.pot')
-        extract_template(root, pot)
+        for warning in extract_template(root, pot):
+            problems.append(f'xgettext: {warning}')
         if os.path.exists(pot):
             template = parse_po(pot)
         else:
             template = []  # xgettext writes nothing when there is nothing to translate
+
+    for entry in template:
+        for text in (entry.msgid, entry.msgid_plural):
+            trailing = len(text or '') - len((text or '').rstrip('%'))
+            if trailing % 2 == 1:
+                problems.append(f'{entry.describe()} ends in the middle of a format directive: '
+                                f'a format macro glued to a translatable string is never '
+                                f'translated; format the number into a %s first')
 
     for lang in COMPLETE_LANGUAGES:
         path = os.path.join(po_dir, lang + '.po')
