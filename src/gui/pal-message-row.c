@@ -11,6 +11,7 @@
 
 #include <glib/gi18n.h>
 
+#include "acp-json.h"
 #include "pal-markdown-view.h"
 #include "pal-message-row.h"
 
@@ -57,14 +58,12 @@ update_attachments (PalMessageRow *self)
       if (!JSON_NODE_HOLDS_OBJECT (node))
         continue;
       block = json_node_get_object (node);
-      type = json_object_get_string_member_with_default (block, "type", "");
+      type = acp_json_get_string (block, "type", "");
 
       if (g_str_equal (type, "resource_link"))
-        name = json_object_get_string_member_with_default (block, "name", NULL);
-      else if (g_str_equal (type, "resource") && json_object_has_member (block, "resource") &&
-               JSON_NODE_HOLDS_OBJECT (json_object_get_member (block, "resource")))
-        name = json_object_get_string_member_with_default (json_object_get_object_member (block, "resource"),
-                                                           "uri", NULL);
+        name = acp_json_get_string (block, "name", NULL);
+      else if (g_str_equal (type, "resource"))
+        name = acp_json_get_string (acp_json_get_object (block, "resource"), "uri", NULL);
       else if (g_str_equal (type, "image"))
         name = _("Image");
       else if (g_str_equal (type, "audio"))

@@ -10,6 +10,7 @@
 
 #include <glib/gi18n.h>
 
+#include "acp-json.h"
 #include "pal-permission-row.h"
 
 struct _PalPermissionRow
@@ -33,11 +34,11 @@ option_name (PalPermissionRow *self,
 
   for (guint i = 0; i < n; i++)
     {
-      JsonObject *option = json_array_get_object_element (options, i);
+      JsonObject *option = acp_json_array_get_object (options, i);
 
       if (option != NULL &&
-          g_strcmp0 (json_object_get_string_member_with_default (option, "optionId", NULL), option_id) == 0)
-        return json_object_get_string_member_with_default (option, "name", option_id);
+          g_strcmp0 (acp_json_get_string (option, "optionId", NULL), option_id) == 0)
+        return acp_json_get_string (option, "name", option_id);
     }
 
   return option_id;
@@ -105,7 +106,7 @@ build (PalPermissionRow *self)
   g_autofree char *heading = NULL;
 
   if (tool_call != NULL)
-    title = json_object_get_string_member_with_default (tool_call, "title", NULL);
+    title = acp_json_get_string (tool_call, "title", NULL);
 
   if (title != NULL && *title != '\0')
     /* Translators: %s is what the agent wants to do, e.g. “Write main.c” */
@@ -116,15 +117,15 @@ build (PalPermissionRow *self)
 
   for (guint i = 0; i < n; i++)
     {
-      JsonObject *option = json_array_get_object_element (options, i);
+      JsonObject *option = acp_json_array_get_object (options, i);
       const char *kind, *name, *option_id;
       GtkWidget *button;
 
       if (option == NULL)
         continue;
-      option_id = json_object_get_string_member_with_default (option, "optionId", NULL);
-      name = json_object_get_string_member_with_default (option, "name", option_id);
-      kind = json_object_get_string_member_with_default (option, "kind", "");
+      option_id = acp_json_get_string (option, "optionId", NULL);
+      name = acp_json_get_string (option, "name", option_id);
+      kind = acp_json_get_string (option, "kind", "");
       if (option_id == NULL)
         continue;
 

@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "acp-json.h"
 #include "pal-plan-row.h"
 
 struct _PalPlanRow
@@ -42,7 +43,7 @@ update_entries (PalPlanRow *self)
       if (!JSON_NODE_HOLDS_OBJECT (node))
         continue;
       entry = json_node_get_object (node);
-      status = json_object_get_string_member_with_default (entry, "status", "pending");
+      status = acp_json_get_string (entry, "status", "pending");
 
       if (g_str_equal (status, "completed"))
         {
@@ -65,7 +66,7 @@ update_entries (PalPlanRow *self)
       image = gtk_image_new_from_icon_name (icon);
       gtk_widget_set_tooltip_text (image, tooltip);
       gtk_widget_set_valign (image, GTK_ALIGN_START);
-      label = gtk_label_new (json_object_get_string_member_with_default (entry, "content", ""));
+      label = gtk_label_new (acp_json_get_string (entry, "content", ""));
       gtk_label_set_xalign (GTK_LABEL (label), 0);
       gtk_label_set_wrap (GTK_LABEL (label), TRUE);
       gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);

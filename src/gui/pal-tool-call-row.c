@@ -12,6 +12,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "acp-json.h"
 #include "pal-diff-view.h"
 #include "pal-tool-call-row.h"
 
@@ -131,21 +132,20 @@ update_locations (PalToolCallRow *self)
       JsonNode *node = json_array_get_element (locations, i);
       JsonObject *location;
       const char *path;
+      gint64 line;
 
       if (!JSON_NODE_HOLDS_OBJECT (node))
         continue;
       location = json_node_get_object (node);
-      path = json_object_get_string_member_with_default (location, "path", NULL);
+      path = acp_json_get_string (location, "path", NULL);
       if (path == NULL)
         continue;
 
       if (text->len > 0)
         g_string_append (text, ", ");
       g_string_append (text, path);
-      if (json_object_has_member (location, "line") &&
-          JSON_NODE_HOLDS_VALUE (json_object_get_member (location, "line")))
-        g_string_append_printf (text, ":%" G_GINT64_FORMAT,
-                                json_object_get_int_member (location, "line"));
+      if (acp_json_get_int (location, "line", &line))
+        g_string_append_printf (text, ":%" G_GINT64_FORMAT, line);
     }
 
   gtk_label_set_text (self->locations_label, text->str);
@@ -189,11 +189,11 @@ text_widget (const char *text,
 static GtkWidget *
 content_block_widget (JsonObject *block)
 {
-  const char *type = json_object_get_string_member_with_default (block, "type", "");
+  const char *type = acp_json_get_string (block, "type", "");
 
   if (g_str_equal (type, "text"))
     {
-      const char *text = json_object_get_string_member_with_default (block, "text", "");
+      const char *text = acp_json_get_string (block, "text", "");
       return text_widget (text, strlen (text));
     }
   else
@@ -203,10 +203,10 @@ content_block_widget (JsonObject *block)
 
       if (g_str_equal (type, "image"))
         label = g_strdup_printf (_("Image (%s)"),
-                                 json_object_get_string_member_with_default (block, "mimeType", "?"));
+                                 acp_json_get_string (block, "mimeType", "?"));
       else if (g_str_equal (type, "resource_link"))
         label = g_strdup_printf ("📎 %s",
-                                 json_object_get_string_member_with_default (block, "uri", ""));
+                                 acp_json_get_string (block, "uri", ""));
       else
         label = g_strdup_printf (_("Content of type “%s”"), type);
 
@@ -239,33 +239,28 @@ update_content (PalToolCallRow *self)
       if (!JSON_NODE_HOLDS_OBJECT (node))
         continue;
       entry = json_node_get_object (node);
-      type = json_object_get_string_member_with_default (entry, "type", "");
+      type = acp_json_get_string (entry, "type", "");
 
-      if (g_str_equal (type, "content") && json_object_has_member (entry, "content") &&
-          JSON_NODE_HOLDS_OBJECT (json_object_get_member (entry, "content")))
+      if (g_str_equal (type, "content") && acp_json_get_object (entry, "content") != NULL)
         {
-          widget = content_block_widget (json_object_get_object_member (entry, "content"));
+          widget = content_block_widget (acp_json_get_object (entry, "content"));
         }
       else if (g_str_equal (type, "diff"))
         {
-          const char *old_text = NULL;
-
-          if (json_object_has_member (entry, "oldText") &&
-              JSON_NODE_HOLDS_VALUE (json_object_get_member (entry, "oldText")))
-            old_text = json_object_get_string_member (entry, "oldText");
+          const char *old_text = acp_json_get_string (entry, "oldText", NULL);
 
           widget = pal_diff_view_new ();
           pal_diff_view_set_diff (PAL_DIFF_VIEW (widget),
-                                  json_object_get_string_member_with_default (entry, "path", NULL),
+                                  acp_json_get_string (entry, "path", NULL),
                                   old_text,
-                                  json_object_get_string_member_with_default (entry, "newText", ""));
+                                  acp_json_get_string (entry, "newText", ""));
           has_diff = TRUE;
         }
       else if (g_str_equal (type, "terminal"))
         {
           g_autofree char *label =
             g_strdup_printf (_("Terminal %s"),
-                             json_object_get_string_member_with_default (entry, "terminalId", "?"));
+                             acp_json_get_string (entry, "terminalId", "?"));
 
           widget = gtk_label_new (label);
           gtk_label_set_xalign (GTK_LABEL (widget), 0);

@@ -1,0 +1,36 @@
+/* pal-composer.h: where the person writes a prompt
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <adwaita.h>
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+#define PAL_TYPE_COMPOSER (pal_composer_get_type ())
+
+G_DECLARE_FINAL_TYPE (PalComposer, pal_composer, PAL, COMPOSER, AdwBin)
+
+GtkWidget *pal_composer_new                 (void);
+char      *pal_composer_dup_text            (PalComposer *self);
+void       pal_composer_set_text            (PalComposer *self,
+                                             const char  *text);
+gboolean   pal_composer_get_busy            (PalComposer *self);
+void       pal_composer_set_busy            (PalComposer *self,
+                                             gboolean     busy);
+gboolean   pal_composer_get_can_send        (PalComposer *self);
+void       pal_composer_set_can_send        (PalComposer *self,
+                                             gboolean     can_send);
+void       pal_composer_set_commands        (PalComposer *self,
+                                             JsonArray   *commands);
+void       pal_composer_set_session_options (PalComposer *self,
+                                             JsonObject  *modes,
+                                             JsonArray   *config_options);
+gboolean   pal_composer_submit              (PalComposer *self);
+void       pal_composer_grab_focus          (PalComposer *self);
+guint      pal_composer_get_n_completions   (PalComposer *self);
+
+G_END_DECLS

@@ -1,0 +1,288 @@
+/* test-composer.c: prompt entry, Send/Stop, slash completion, selectors
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <adwaita.h>
+
+#include "pal-composer.h"
+
+typedef struct
+{
+  GPtrArray *submitted;
+  guint      stops;
+  char      *config_id;
+  JsonNode  *config_value;
+  char      *mode;
+} Events;
+
+static void
+submit_cb (PalComposer *composer,
+           const char  *text,
+           Events      *events)
+{
+  g_ptr_array_add (events->submitted, g_strdup (text));
+}
+
+static void
+stop_cb (PalComposer *composer,
+         Events      *events)
+{
+  events->stops++;
+}
+
+static void
+config_cb (PalComposer *composer,
+           const char  *config_id,
+           JsonNode    *value,
+           Events      *events)
+{
+  g_free (events->config_id);
+  events->config_id = g_strdup (config_id);
+  g_clear_pointer (&events->config_value, json_node_unref);
+  events->config_value = json_node_copy (value);
+}
+
+static void
+mode_cb (PalComposer *composer,
+         const char  *mode,
+         Events      *events)
+{
+  g_free (events->mode);
+  events->mode = g_strdup (mode);
+}
+
+static GtkWidget *
+find (GtkWidget *widget,
+      GType      type,
+      guint      skip)
+{
+  guint seen = 0;
+  g_autoptr(GPtrArray) stack = g_ptr_array_new ();
+
+  g_ptr_array_add (stack, widget);
+  while (stack->len > 0)
+    {
+      GtkWidget *w = g_ptr_array_steal_index (stack, 0);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (w, type) && seen++ == skip)
+        return w;
+      for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+        g_ptr_array_add (stack, c);
+    }
+
+  return NULL;
+}
+
+/* Sends a key press to the text view's key controller, as typing would. */
+static gboolean
+press (PalComposer     *composer,
+       guint            keyval,
+       GdkModifierType  state)
+{
+  GtkWidget *text_view = find (GTK_WIDGET (composer), GTK_TYPE_TEXT_VIEW, 0);
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (text_view);
+  gboolean handled = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_KEY (controller) &&
+          gtk_event_controller_get_propagation_phase (GTK_EVENT_CONTROLLER (controller)) == GTK_PHASE_CAPTURE)
+        {
+          g_signal_emit_by_name (controller, "key-pressed", keyval, 0, state, &handled);
+          return handled;
+        }
+    }
+
+  g_assert_not_reached ();
+}
+
+static void
+iterate (void)
+{
+  for (guint i = 0; i < 50; i++)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static void
+test_send_and_stop (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  PalComposer *composer = PAL_COMPOSER (pal_composer_new ());
+  Events events = { g_ptr_array_new_with_free_func (g_free) };
+  g_autofree char *text = NULL;
+
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (composer));
+  gtk_window_present (GTK_WINDOW (window));
+  g_signal_connect (composer, "submit", G_CALLBACK (submit_cb), &events);
+  g_signal_connect (composer, "stop", G_CALLBACK (stop_cb), &events);
+
+  /* empty or blank text is not sent */
+  g_assert_true (press (composer, GDK_KEY_Return, 0));
+  pal_composer_set_text (composer, "  \n ");
+  press (composer, GDK_KEY_Return, 0);
+  g_assert_cmpuint (events.submitted->len, ==, 0);
+
+  /* Shift+Enter leaves the key to the text view: a new line */
+  pal_composer_set_text (composer, "first line");
+  g_assert_false (press (composer, GDK_KEY_Return, GDK_SHIFT_MASK));
+  g_assert_cmpuint (events.submitted->len, ==, 0);
+
+  /* Enter sends and clears */
+  pal_composer_set_text (composer, "first line\nsecond");
+  g_assert_true (press (composer, GDK_KEY_Return, 0));
+  g_assert_cmpuint (events.submitted->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (events.submitted, 0), ==, "first line\nsecond");
+  text = pal_composer_dup_text (composer);
+  g_assert_cmpstr (text, ==, "");
+
+  /* while busy nothing is sent and Stop is offered */
+  pal_composer_set_busy (composer, TRUE);
+  pal_composer_set_text (composer, "queued");
+  press (composer, GDK_KEY_Return, 0);
+  g_assert_cmpuint (events.submitted->len, ==, 1);
+  {
+    GtkWidget *stop = NULL;
+
+    for (guint i = 0; (stop = find (GTK_WIDGET (composer), GTK_TYPE_BUTTON, i)) != NULL; i++)
+      if (gtk_widget_get_visible (stop) &&
+          g_strcmp0 (gtk_button_get_icon_name (GTK_BUTTON (stop)), "media-playback-stop-symbolic") == 0)
+        break;
+    g_assert_nonnull (stop);
+    g_signal_emit_by_name (stop, "clicked");
+    g_assert_cmpuint (events.stops, ==, 1);
+  }
+
+  /* a session that cannot take prompts does not get them */
+  pal_composer_set_busy (composer, FALSE);
+  pal_composer_set_can_send (composer, FALSE);
+  g_assert_false (pal_composer_submit (composer));
+  pal_composer_set_can_send (composer, TRUE);
+  g_assert_true (pal_composer_submit (composer));
+  g_assert_cmpstr (g_ptr_array_index (events.submitted, 1), ==, "queued");
+
+  g_ptr_array_unref (events.submitted);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_slash_completion (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  PalComposer *composer = PAL_COMPOSER (pal_composer_new ());
+  g_autoptr(JsonNode) commands = json_from_string (
+    "[{\"name\":\"help\",\"description\":\"Show help\"},"
+    "{\"name\":\"plan\",\"description\":\"Make a plan\"},"
+    "{\"name\":\"plot\",\"description\":\"Plot\",\"input\":{\"hint\":\"what\"}},"
+    "{\"description\":\"no name\"}, 42]", NULL);
+  g_autofree char *text = NULL;
+
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (composer));
+  gtk_window_present (GTK_WINDOW (window));
+  iterate ();
+
+  pal_composer_set_commands (composer, json_node_get_array (commands));
+  pal_composer_set_text (composer, "/");
+  iterate ();
+  g_assert_cmpuint (pal_composer_get_n_completions (composer), ==, 3);
+
+  pal_composer_set_text (composer, "/pl");
+  iterate ();
+  g_assert_cmpuint (pal_composer_get_n_completions (composer), ==, 2);
+
+  /* Down picks the second, Enter completes instead of sending */
+  g_assert_true (press (composer, GDK_KEY_Down, 0));
+  g_assert_true (press (composer, GDK_KEY_Return, 0));
+  text = pal_composer_dup_text (composer);
+  g_assert_cmpstr (text, ==, "/plot ");
+  iterate ();
+  g_assert_cmpuint (pal_composer_get_n_completions (composer), ==, 0);
+
+  /* no match, or text that is not a command, closes it */
+  pal_composer_set_text (composer, "/zzz");
+  iterate ();
+  g_assert_cmpuint (pal_composer_get_n_completions (composer), ==, 0);
+  pal_composer_set_text (composer, "/h");
+  iterate ();
+  g_assert_cmpuint (pal_composer_get_n_completions (composer), ==, 1);
+  g_assert_true (press (composer, GDK_KEY_Escape, 0));
+  iterate ();
+  g_assert_cmpuint (pal_composer_get_n_completions (composer), ==, 0);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_session_options (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  PalComposer *composer = PAL_COMPOSER (pal_composer_new ());
+  Events events = { g_ptr_array_new_with_free_func (g_free) };
+  g_autoptr(JsonNode) options = json_from_string (
+    "[{\"id\":\"model\",\"name\":\"Model\",\"type\":\"select\",\"currentValue\":\"b\","
+    "  \"options\":[{\"group\":\"g\",\"name\":\"G\",\"options\":[{\"value\":\"a\",\"name\":\"Model A\"}]},"
+    "               {\"value\":\"b\",\"name\":\"Model B\"}]},"
+    " {\"id\":\"fast\",\"name\":\"Fast\",\"type\":\"boolean\",\"currentValue\":false},"
+    " {\"id\":\"bad\",\"type\":\"select\",\"options\":\"nope\"}]", NULL);
+  g_autoptr(JsonNode) modes = json_from_string (
+    "{\"currentModeId\":\"ask\",\"availableModes\":[{\"id\":\"ask\",\"name\":\"Ask\"},{\"id\":\"code\",\"name\":\"Code\"}]}",
+    NULL);
+  GtkDropDown *dropdown;
+  GtkToggleButton *toggle;
+
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (composer));
+  gtk_window_present (GTK_WINDOW (window));
+  g_signal_connect (composer, "config-option-changed", G_CALLBACK (config_cb), &events);
+  g_signal_connect (composer, "mode-changed", G_CALLBACK (mode_cb), &events);
+
+  /* config options win over modes */
+  pal_composer_set_session_options (composer, json_node_get_object (modes), json_node_get_array (options));
+  dropdown = GTK_DROP_DOWN (find (GTK_WIDGET (composer), GTK_TYPE_DROP_DOWN, 0));
+  g_assert_nonnull (dropdown);
+  g_assert_null (find (GTK_WIDGET (composer), GTK_TYPE_DROP_DOWN, 1));
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (dropdown)), ==, 2);
+  g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 1);
+  g_assert_null (events.config_id);
+
+  gtk_drop_down_set_selected (dropdown, 0);
+  g_assert_cmpstr (events.config_id, ==, "model");
+  g_assert_cmpstr (json_node_get_string (events.config_value), ==, "a");
+
+  toggle = GTK_TOGGLE_BUTTON (find (GTK_WIDGET (composer), GTK_TYPE_TOGGLE_BUTTON, 0));
+  g_assert_nonnull (toggle);
+  gtk_toggle_button_set_active (toggle, TRUE);
+  g_assert_cmpstr (events.config_id, ==, "fast");
+  g_assert_true (json_node_get_boolean (events.config_value));
+
+  /* without config options, modes get a selector */
+  pal_composer_set_session_options (composer, json_node_get_object (modes), NULL);
+  dropdown = GTK_DROP_DOWN (find (GTK_WIDGET (composer), GTK_TYPE_DROP_DOWN, 0));
+  g_assert_nonnull (dropdown);
+  g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 0);
+  gtk_drop_down_set_selected (dropdown, 1);
+  g_assert_cmpstr (events.mode, ==, "code");
+
+  g_free (events.config_id);
+  g_free (events.mode);
+  g_clear_pointer (&events.config_value, json_node_unref);
+  g_ptr_array_unref (events.submitted);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add_func ("/composer/send-and-stop", test_send_and_stop);
+  g_test_add_func ("/composer/slash-completion", test_slash_completion);
+  g_test_add_func ("/composer/session-options", test_session_options);
+
+  return g_test_run ();
+}
