@@ -10,6 +10,7 @@
 
 #include "acp-connection.h"
 #include "acp-error.h"
+#include "acp-mcp-server.h"
 
 G_BEGIN_DECLS
 
@@ -23,6 +24,9 @@ typedef enum
   ACP_AGENT_STATE_STOPPING,     /* stop requested */
   ACP_AGENT_STATE_EXITED,       /* the process is gone (or the stream ended) */
 } AcpAgentState;
+
+#define ACP_TYPE_AGENT_STATE (acp_agent_state_get_type ())
+GType acp_agent_state_get_type (void) G_GNUC_CONST;
 
 /* What the agent advertised in its initialize response. */
 typedef enum /*< flags >*/
@@ -69,6 +73,24 @@ const char * const *acp_auth_method_get_terminal_args (AcpAuthMethod *self);
 const char * const *acp_auth_method_get_terminal_env  (AcpAuthMethod *self);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AcpAuthMethod, acp_auth_method_unref)
 
+/*
+ * AcpAgent signals:
+ *   "session-update" (const char *session_id, JsonObject *update): a
+ *     session/update whose params have a string sessionId and an object
+ *     update with a string sessionUpdate. Malformed ones are dropped and
+ *     reported with "protocol-error".
+ *   "request" (const char *session_id nullable, AcpIncomingRequest *request)
+ *     → gboolean: an agent→client request; session_id is params.sessionId
+ *     when it is a string. Return TRUE to take it (keep a reference and reply,
+ *     possibly later); when no handler does, the agent gets -32601.
+ *   "protocol-error" (const GError *error): a malformed message was dropped
+ *     (ACP_ERROR_INVALID_MESSAGE).
+ *   "exited": the process exited (or the stream closed), stopped or not;
+ *     acp_agent_get_exit_error() says why, and every pending call failed
+ *     with that error (ACP_ERROR_AGENT_EXITED: status or signal, stderr tail).
+ * Property: "state" (AcpAgentState, read-only, notifies).
+ */
+
 #define ACP_TYPE_AGENT (acp_agent_get_type ())
 
 G_DECLARE_FINAL_TYPE (AcpAgent, acp_agent, ACP, AGENT, GObject)
@@ -81,10 +103,14 @@ AcpAgent             *acp_agent_new                 (const char * const *argv,
 /* An agent already connected over a stream (tests; no process to manage). */
 AcpAgent             *acp_agent_new_for_stream      (GIOStream          *stream);
 
+/* Before the start only. */
 void                  acp_agent_set_client_capabilities (AcpAgent              *self,
                                                          AcpClientCapabilities  caps);
+AcpClientCapabilities acp_agent_get_client_capabilities (AcpAgent              *self);
+/* Default 60000 ms; 0 waits forever. */
 void                  acp_agent_set_initialize_timeout  (AcpAgent              *self,
                                                          guint                  timeout_ms);
+/* Default 2000 ms, between EOF and SIGTERM and between SIGTERM and SIGKILL. */
 void                  acp_agent_set_stop_grace_period   (AcpAgent              *self,
                                                          guint                  grace_ms);
 
@@ -101,6 +127,13 @@ const char           *acp_agent_get_agent_title     (AcpAgent           *self);
 const char           *acp_agent_get_agent_version   (AcpAgent           *self);
 /* (element-type AcpAuthMethod) */
 GPtrArray            *acp_agent_get_auth_methods    (AcpAgent           *self);
+/* (nullable): the advertised method with that id */
+AcpAuthMethod        *acp_agent_get_auth_method     (AcpAgent           *self,
+                                                     const char         *method_id);
+/* Whether the server validates and the agent supports its transport (stdio
+ * always; http and sse when advertised): for greying out servers in a UI. */
+gboolean              acp_agent_can_use_mcp_server  (AcpAgent           *self,
+                                                     AcpMcpServer       *server);
 char                 *acp_agent_dup_stderr_tail     (AcpAgent           *self);
 /* Valid once the state is EXITED: the wait status as g_spawn_check_wait_status
  * understands it, or -1 when there was no process. */

@@ -1,0 +1,196 @@
+/* acp-auth-method.c: one entry of an agent's authMethods
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "acp-agent-private.h"
+
+static const char *
+get_string_member (JsonObject *object,
+                   const char *member)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+
+  return json_node_get_string (node);
+}
+
+struct _AcpAuthMethod
+{
+  gatomicrefcount   ref_count;
+  char             *id;
+  char             *name;
+  char             *description;
+  char             *kind;
+  char            **terminal_args;
+  char            **terminal_env;
+};
+
+G_DEFINE_BOXED_TYPE (AcpAuthMethod, acp_auth_method, acp_auth_method_ref, acp_auth_method_unref)
+
+AcpAuthMethod *
+acp_auth_method_ref (AcpAuthMethod *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_atomic_ref_count_inc (&self->ref_count);
+
+  return self;
+}
+
+void
+acp_auth_method_unref (AcpAuthMethod *self)
+{
+  g_return_if_fail (self != NULL);
+
+  if (!g_atomic_ref_count_dec (&self->ref_count))
+    return;
+
+  g_free (self->id);
+  g_free (self->name);
+  g_free (self->description);
+  g_free (self->kind);
+  g_strfreev (self->terminal_args);
+  g_strfreev (self->terminal_env);
+  g_free (self);
+}
+
+const char *
+acp_auth_method_get_id (AcpAuthMethod *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->id;
+}
+
+const char *
+acp_auth_method_get_name (AcpAuthMethod *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->name;
+}
+
+/* Returns: (nullable) */
+const char *
+acp_auth_method_get_description (AcpAuthMethod *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->description;
+}
+
+const char *
+acp_auth_method_get_kind (AcpAuthMethod *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->kind;
+}
+
+/* Returns: never NULL; empty unless the method is a "terminal" one */
+const char * const *
+acp_auth_method_get_terminal_args (AcpAuthMethod *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return (const char * const *) self->terminal_args;
+}
+
+/* Returns: never NULL; "NAME=VALUE" entries */
+const char * const *
+acp_auth_method_get_terminal_env (AcpAuthMethod *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return (const char * const *) self->terminal_env;
+}
+
+/* Returns: (transfer full) (nullable): NULL when @node is not a usable
+ * entry of authMethods (it needs a string id and name, and a string type if
+ * it has one) */
+AcpAuthMethod *
+_acp_auth_method_new_from_json (JsonNode *node)
+{
+  g_autoptr(AcpAuthMethod) method = NULL;
+  g_autoptr(GStrvBuilder) args = g_strv_builder_new ();
+  g_autoptr(GStrvBuilder) env = g_strv_builder_new ();
+  JsonObject *object;
+  JsonNode *type;
+  const char *id;
+  const char *name;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return NULL;
+
+  object = json_node_get_object (node);
+  id = get_string_member (object, "id");
+  name = get_string_member (object, "name");
+  if (id == NULL || name == NULL)
+    return NULL;
+
+  type = json_object_get_member (object, "type");
+  if (type != NULL && !JSON_NODE_HOLDS_NULL (type) && get_string_member (object, "type") == NULL)
+    return NULL;
+
+  method = g_new0 (AcpAuthMethod, 1);
+  g_atomic_ref_count_init (&method->ref_count);
+  method->id = g_strdup (id);
+  method->name = g_strdup (name);
+  method->description = g_strdup (get_string_member (object, "description"));
+  method->kind = g_strdup (get_string_member (object, "type"));
+  if (method->kind == NULL)
+    method->kind = g_strdup ("agent");
+
+  if (g_str_equal (method->kind, "terminal"))
+    {
+      JsonNode *args_node = json_object_get_member (object, "args");
+      JsonNode *env_node = json_object_get_member (object, "env");
+
+      if (args_node != NULL && JSON_NODE_HOLDS_ARRAY (args_node))
+        {
+          JsonArray *array = json_node_get_array (args_node);
+
+          for (guint i = 0; i < json_array_get_length (array); i++)
+            {
+              JsonNode *arg = json_array_get_element (array, i);
+
+              if (JSON_NODE_HOLDS_VALUE (arg) && json_node_get_value_type (arg) == G_TYPE_STRING)
+                g_strv_builder_add (args, json_node_get_string (arg));
+            }
+        }
+
+      if (env_node != NULL && JSON_NODE_HOLDS_OBJECT (env_node))
+        {
+          JsonObject *env_object = json_node_get_object (env_node);
+          JsonObjectIter iter;
+          const char *var;
+          JsonNode *value;
+
+          json_object_iter_init (&iter, env_object);
+          while (json_object_iter_next (&iter, &var, &value))
+            {
+              if (*var == '\0' || strchr (var, '=') != NULL ||
+                  !JSON_NODE_HOLDS_VALUE (value) || json_node_get_value_type (value) != G_TYPE_STRING)
+                continue;
+              {
+                g_autofree char *entry = g_strconcat (var, "=", json_node_get_string (value), NULL);
+
+                g_strv_builder_add (env, entry);
+              }
+            }
+        }
+    }
+
+  method->terminal_args = g_strv_builder_end (args);
+  method->terminal_env = g_strv_builder_end (env);
+
+  return g_steal_pointer (&method);
+}
