@@ -1033,8 +1033,12 @@ load_index_cb (GObject      *source,
     }
   session_set_mcp_servers (session, data->mcp_servers);
 
-  demo_store_read_history_async (data->agent->store, data->session_id, NULL,
-                                 load_history_cb, g_steal_pointer (&data));
+  {
+    DemoStore *store = data->agent->store;
+    const char *id = data->session_id;
+
+    demo_store_read_history_async (store, id, NULL, load_history_cb, g_steal_pointer (&data));
+  }
 }
 
 static void

@@ -105,13 +105,13 @@ append_to_file (GHashTable *guarded,
   int fd;
   int saved_errno;
 
-  fd = g_open (path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+  fd = g_open (path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
   if (fd < 0 && errno == ENOENT)
     {
       g_autofree char *dir = g_path_get_dirname (path);
 
       if (g_mkdir_with_parents (dir, 0700) == 0)
-        fd = g_open (path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+        fd = g_open (path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
     }
   if (fd < 0)
     {
