@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 
 APP_ID = 'io.github.palaverapp.Palaver'
 COMMAND = 'palaver'
@@ -85,9 +86,11 @@ def main(path):
         print('flatpak-builder is not installed; skipping')
         return SKIP
 
-    result = subprocess.run([builder, '--show-manifest', os.path.basename(path)],
-                            cwd=os.path.dirname(os.path.abspath(path)),
-                            capture_output=True, text=True)
+    # flatpak-builder makes its state directory (.flatpak-builder) in the
+    # current directory: keep it out of the source tree.
+    with tempfile.TemporaryDirectory(prefix='palaver-flatpak-') as tmp:
+        result = subprocess.run([builder, '--show-manifest', os.path.abspath(path)],
+                                cwd=tmp, capture_output=True, text=True)
     if result.returncode != 0:
         problems.append(f'flatpak-builder --show-manifest failed ({result.returncode})')
     if result.stderr.strip():
