@@ -1,0 +1,500 @@
+/* pal-session-view.c: one session: its transcript, its composer, its status
+ *
+ * Binds an AcpSession to a PalChatView and a PalComposer: the composer is
+ * busy while a turn runs and sends only when the session is ready; while a
+ * load replays history a bar counts the updates that arrived; usage (context
+ * and cost) shows under the transcript when the agent reports it. Prompts
+ * go straight to the session; a turn that ends other than by end_turn, or
+ * fails, leaves a notice in the transcript.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "acp-transcript.h"
+#include "pal-chat-view.h"
+#include "pal-composer.h"
+#include "pal-session-view.h"
+
+struct _PalSessionView
+{
+  AdwBin          parent_instance;
+
+  AcpSession     *session;
+  GCancellable   *cancellable;
+
+  PalChatView    *chat_view;
+  PalComposer    *composer;
+  GtkRevealer    *progress_revealer;
+  GtkLabel       *progress_label;
+  GtkProgressBar *progress_bar;
+  GtkLabel       *usage_label;
+};
+
+enum {
+  PROP_0,
+  PROP_SESSION,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (PalSessionView, pal_session_view, ADW_TYPE_BIN)
+
+/* A stop reason in words, or NULL for the ordinary end of a turn. */
+static char *
+describe_stop_reason (const char *reason)
+{
+  if (reason == NULL || g_str_equal (reason, "end_turn"))
+    return NULL;
+  if (g_str_equal (reason, "cancelled"))
+    return g_strdup (_("The turn was stopped."));
+  if (g_str_equal (reason, "max_tokens"))
+    return g_strdup (_("The turn ended: the agent reached its token limit."));
+  if (g_str_equal (reason, "max_turn_requests"))
+    return g_strdup (_("The turn ended: the agent reached its limit of requests in one turn."));
+  if (g_str_equal (reason, "refusal"))
+    return g_strdup (_("The agent refused to continue."));
+
+  /* Translators: %s is a stop reason the app does not know, as the agent sent it */
+  return g_strdup_printf (_("The turn ended: “%s”."), reason);
+}
+
+static void
+update_state (PalSessionView *self)
+{
+  AcpSessionState state = self->session != NULL ? acp_session_get_state (self->session)
+                                                : ACP_SESSION_STATE_NEW;
+
+  pal_composer_set_busy (self->composer, state == ACP_SESSION_STATE_PROMPTING);
+  pal_composer_set_can_send (self->composer, state == ACP_SESSION_STATE_READY);
+  gtk_revealer_set_reveal_child (self->progress_revealer,
+                                 state == ACP_SESSION_STATE_LOADING ||
+                                 state == ACP_SESSION_STATE_CREATING ||
+                                 state == ACP_SESSION_STATE_RESUMING);
+
+  if (state == ACP_SESSION_STATE_CREATING)
+    gtk_label_set_text (self->progress_label, _("Starting the session…"));
+  else if (state == ACP_SESSION_STATE_RESUMING)
+    gtk_label_set_text (self->progress_label, _("Resuming the session…"));
+}
+
+static void
+update_progress (PalSessionView *self)
+{
+  guint count;
+  g_autofree char *text = NULL;
+
+  if (self->session == NULL || acp_session_get_state (self->session) != ACP_SESSION_STATE_LOADING)
+    return;
+
+  count = acp_session_get_replay_count (self->session);
+  /* Translators: shown while a past session is replayed */
+  text = g_strdup_printf (ngettext ("Replaying history… %u update", "Replaying history… %u updates", count),
+                          count);
+  gtk_label_set_text (self->progress_label, text);
+  gtk_progress_bar_pulse (self->progress_bar);
+}
+
+static void
+update_usage (PalSessionView *self)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  guint64 used, size;
+  double amount;
+  const char *currency = NULL;
+
+  if (self->session != NULL && acp_session_get_context_usage (self->session, &used, &size) && size > 0)
+    {
+      /* Translators: context window use, e.g. “Context: 12,000 of 200,000 tokens (6%)” */
+      g_string_append_printf (text, _("Context: %'" G_GUINT64_FORMAT " of %'" G_GUINT64_FORMAT " tokens (%u%%)"),
+                              used, size, (guint) MIN (100, used * 100 / size));
+    }
+  if (self->session != NULL && acp_session_get_cost (self->session, &amount, &currency))
+    {
+      if (text->len > 0)
+        g_string_append (text, " · ");
+      /* Translators: money spent so far, e.g. “Cost: 0.42 USD” */
+      g_string_append_printf (text, _("Cost: %.2f %s"), amount, currency != NULL ? currency : "");
+    }
+
+  gtk_label_set_text (self->usage_label, text->str);
+  gtk_widget_set_visible (GTK_WIDGET (self->usage_label), text->len > 0);
+}
+
+static void
+update_options (PalSessionView *self)
+{
+  if (self->session == NULL)
+    {
+      pal_composer_set_commands (self->composer, NULL);
+      pal_composer_set_session_options (self->composer, NULL, NULL);
+      return;
+    }
+
+  pal_composer_set_commands (self->composer, acp_session_get_available_commands (self->session));
+  pal_composer_set_session_options (self->composer,
+                                    acp_session_get_modes (self->session),
+                                    acp_session_get_config_options (self->session));
+}
+
+static void
+session_notify_cb (AcpSession     *session,
+                   GParamSpec     *pspec,
+                   PalSessionView *self)
+{
+  const char *name = g_param_spec_get_name (pspec);
+
+  if (g_str_equal (name, "state"))
+    {
+      update_state (self);
+      update_progress (self);
+    }
+  else if (g_str_equal (name, "replay-count"))
+    update_progress (self);
+  else if (g_str_equal (name, "usage"))
+    update_usage (self);
+  else if (g_str_equal (name, "available-commands") || g_str_equal (name, "modes") ||
+           g_str_equal (name, "current-mode-id") || g_str_equal (name, "config-options"))
+    update_options (self);
+}
+
+static void
+prompt_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  AcpSession *session = ACP_SESSION (object);
+  g_autoptr(PalSessionView) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *reason = NULL;
+  g_autofree char *text = NULL;
+
+  reason = acp_session_prompt_finish (session, result, &error);
+
+  if (error != NULL)
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      /* a dead agent already left its own notice in the transcript */
+      if (acp_session_get_state (session) == ACP_SESSION_STATE_FAILED)
+        return;
+      acp_transcript_append_notice (acp_session_get_transcript (session),
+                                    ACP_NOTICE_SEVERITY_ERROR,
+                                    _("The prompt failed"), error->message, NULL);
+      return;
+    }
+
+  text = describe_stop_reason (reason);
+  if (text != NULL)
+    acp_transcript_append_notice (acp_session_get_transcript (session),
+                                  g_str_equal (reason, "cancelled") ? ACP_NOTICE_SEVERITY_INFO
+                                                                    : ACP_NOTICE_SEVERITY_WARNING,
+                                  text, NULL, NULL);
+}
+
+static void
+composer_submit_cb (PalComposer    *composer,
+                    const char     *text,
+                    PalSessionView *self)
+{
+  g_autoptr(JsonArray) prompt = json_array_new ();
+  JsonObject *block = json_object_new ();
+
+  if (self->session == NULL)
+    return;
+
+  json_object_set_string_member (block, "type", "text");
+  json_object_set_string_member (block, "text", text);
+  json_array_add_object_element (prompt, block);
+
+  pal_chat_view_scroll_to_bottom (self->chat_view);
+  acp_session_prompt_async (self->session, prompt, self->cancellable, prompt_cb, g_object_ref (self));
+}
+
+static void
+composer_stop_cb (PalComposer    *composer,
+                  PalSessionView *self)
+{
+  pal_session_view_stop (self);
+}
+
+static void
+option_set_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(PalSessionView) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!acp_session_set_config_option_finish (ACP_SESSION (object), result, &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      acp_transcript_append_notice (acp_session_get_transcript (ACP_SESSION (object)),
+                                    ACP_NOTICE_SEVERITY_WARNING,
+                                    _("The agent did not accept the setting"), error->message, NULL);
+      update_options (self);
+    }
+}
+
+static void
+mode_set_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(PalSessionView) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!acp_session_set_mode_finish (ACP_SESSION (object), result, &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      acp_transcript_append_notice (acp_session_get_transcript (ACP_SESSION (object)),
+                                    ACP_NOTICE_SEVERITY_WARNING,
+                                    _("The agent did not change its mode"), error->message, NULL);
+      update_options (self);
+    }
+}
+
+static void
+composer_config_option_changed_cb (PalComposer    *composer,
+                                   const char     *config_id,
+                                   JsonNode       *value,
+                                   PalSessionView *self)
+{
+  if (self->session != NULL)
+    acp_session_set_config_option_async (self->session, config_id, value, self->cancellable,
+                                         option_set_cb, g_object_ref (self));
+}
+
+static void
+composer_mode_changed_cb (PalComposer    *composer,
+                          const char     *mode_id,
+                          PalSessionView *self)
+{
+  if (self->session != NULL)
+    acp_session_set_mode_async (self->session, mode_id, self->cancellable,
+                                mode_set_cb, g_object_ref (self));
+}
+
+static void
+pal_session_view_dispose (GObject *object)
+{
+  PalSessionView *self = PAL_SESSION_VIEW (object);
+
+  g_cancellable_cancel (self->cancellable);
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
+  g_clear_object (&self->session);
+  g_clear_object (&self->cancellable);
+
+  G_OBJECT_CLASS (pal_session_view_parent_class)->dispose (object);
+}
+
+static void
+pal_session_view_get_property (GObject    *object,
+                               guint       prop_id,
+                               GValue     *value,
+                               GParamSpec *pspec)
+{
+  PalSessionView *self = PAL_SESSION_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+pal_session_view_set_property (GObject      *object,
+                               guint         prop_id,
+                               const GValue *value,
+                               GParamSpec   *pspec)
+{
+  PalSessionView *self = PAL_SESSION_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      pal_session_view_set_session (self, g_value_get_object (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+pal_session_view_class_init (PalSessionViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = pal_session_view_dispose;
+  object_class->get_property = pal_session_view_get_property;
+  object_class->set_property = pal_session_view_set_property;
+
+  properties[PROP_SESSION] =
+    g_param_spec_object ("session", NULL, NULL, ACP_TYPE_SESSION,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_css_name (widget_class, "sessionview");
+}
+
+static void
+pal_session_view_init (PalSessionView *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *progress_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  GtkWidget *bottom = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  GtkWidget *clamp = adw_clamp_new ();
+
+  self->cancellable = g_cancellable_new ();
+
+  self->progress_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_widget_add_css_class (GTK_WIDGET (self->progress_label), "caption");
+  self->progress_bar = GTK_PROGRESS_BAR (gtk_progress_bar_new ());
+  gtk_progress_bar_set_pulse_step (self->progress_bar, 0.05);
+  gtk_box_append (GTK_BOX (progress_box), GTK_WIDGET (self->progress_label));
+  gtk_box_append (GTK_BOX (progress_box), GTK_WIDGET (self->progress_bar));
+  gtk_widget_set_margin_top (progress_box, 6);
+  gtk_widget_set_margin_start (progress_box, 12);
+  gtk_widget_set_margin_end (progress_box, 12);
+  self->progress_revealer = GTK_REVEALER (gtk_revealer_new ());
+  gtk_revealer_set_child (self->progress_revealer, progress_box);
+
+  self->chat_view = PAL_CHAT_VIEW (pal_chat_view_new ());
+  gtk_widget_set_vexpand (GTK_WIDGET (self->chat_view), TRUE);
+
+  self->usage_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->usage_label, 0);
+  gtk_widget_add_css_class (GTK_WIDGET (self->usage_label), "caption");
+  gtk_widget_add_css_class (GTK_WIDGET (self->usage_label), "dim-label");
+  gtk_widget_set_visible (GTK_WIDGET (self->usage_label), FALSE);
+
+  self->composer = PAL_COMPOSER (pal_composer_new ());
+  g_signal_connect (self->composer, "submit", G_CALLBACK (composer_submit_cb), self);
+  g_signal_connect (self->composer, "stop", G_CALLBACK (composer_stop_cb), self);
+  g_signal_connect (self->composer, "config-option-changed",
+                    G_CALLBACK (composer_config_option_changed_cb), self);
+  g_signal_connect (self->composer, "mode-changed", G_CALLBACK (composer_mode_changed_cb), self);
+
+  gtk_box_append (GTK_BOX (bottom), GTK_WIDGET (self->usage_label));
+  gtk_box_append (GTK_BOX (bottom), GTK_WIDGET (self->composer));
+  gtk_widget_set_margin_start (bottom, 12);
+  gtk_widget_set_margin_end (bottom, 12);
+  gtk_widget_set_margin_top (bottom, 6);
+  gtk_widget_set_margin_bottom (bottom, 12);
+  adw_clamp_set_maximum_size (ADW_CLAMP (clamp), 860);
+  adw_clamp_set_child (ADW_CLAMP (clamp), bottom);
+
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->progress_revealer));
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->chat_view));
+  gtk_box_append (GTK_BOX (box), clamp);
+  adw_bin_set_child (ADW_BIN (self), box);
+
+  update_state (self);
+}
+
+GtkWidget *
+pal_session_view_new (void)
+{
+  return g_object_new (PAL_TYPE_SESSION_VIEW, NULL);
+}
+
+AcpSession *
+pal_session_view_get_session (PalSessionView *self)
+{
+  g_return_val_if_fail (PAL_IS_SESSION_VIEW (self), NULL);
+
+  return self->session;
+}
+
+/**
+ * pal_session_view_set_session:
+ * @self: a #PalSessionView
+ * @session: (nullable): the session to show
+ */
+void
+pal_session_view_set_session (PalSessionView *self,
+                              AcpSession     *session)
+{
+  g_return_if_fail (PAL_IS_SESSION_VIEW (self));
+  g_return_if_fail (session == NULL || ACP_IS_SESSION (session));
+
+  if (self->session == session)
+    return;
+
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
+  g_set_object (&self->session, session);
+  if (session != NULL)
+    g_signal_connect (session, "notify", G_CALLBACK (session_notify_cb), self);
+
+  pal_chat_view_set_model (self->chat_view,
+                           session != NULL ? G_LIST_MODEL (acp_session_get_transcript (session)) : NULL);
+  pal_composer_set_text (self->composer, NULL);
+  update_state (self);
+  update_progress (self);
+  update_usage (self);
+  update_options (self);
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+}
+
+/**
+ * pal_session_view_stop:
+ * @self: a #PalSessionView
+ *
+ * Stops the running turn: session/cancel, and every pending permission
+ * request is answered "cancelled".
+ *
+ * Returns: whether a turn was running
+ */
+gboolean
+pal_session_view_stop (PalSessionView *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_return_val_if_fail (PAL_IS_SESSION_VIEW (self), FALSE);
+
+  if (self->session == NULL || acp_session_get_state (self->session) != ACP_SESSION_STATE_PROMPTING)
+    return FALSE;
+
+  if (!acp_session_cancel (self->session, &error))
+    g_debug ("Could not cancel the turn: %s", error->message);
+
+  return TRUE;
+}
+
+void
+pal_session_view_focus_composer (PalSessionView *self)
+{
+  g_return_if_fail (PAL_IS_SESSION_VIEW (self));
+
+  pal_composer_grab_focus (self->composer);
+}
+
+GtkWidget *
+pal_session_view_get_composer (PalSessionView *self)
+{
+  g_return_val_if_fail (PAL_IS_SESSION_VIEW (self), NULL);
+
+  return GTK_WIDGET (self->composer);
+}
+
+GtkWidget *
+pal_session_view_get_chat_view (PalSessionView *self)
+{
+  g_return_val_if_fail (PAL_IS_SESSION_VIEW (self), NULL);
+
+  return GTK_WIDGET (self->chat_view);
+}

@@ -1,0 +1,27 @@
+/* pal-session-view.h: one session: its transcript, its composer, its status
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <adwaita.h>
+
+#include "acp-session.h"
+
+G_BEGIN_DECLS
+
+#define PAL_TYPE_SESSION_VIEW (pal_session_view_get_type ())
+
+G_DECLARE_FINAL_TYPE (PalSessionView, pal_session_view, PAL, SESSION_VIEW, AdwBin)
+
+GtkWidget  *pal_session_view_new          (void);
+AcpSession *pal_session_view_get_session  (PalSessionView *self);
+void        pal_session_view_set_session  (PalSessionView *self,
+                                           AcpSession     *session);
+gboolean    pal_session_view_stop         (PalSessionView *self);
+void        pal_session_view_focus_composer (PalSessionView *self);
+GtkWidget  *pal_session_view_get_composer (PalSessionView *self);
+GtkWidget  *pal_session_view_get_chat_view (PalSessionView *self);
+
+G_END_DECLS
