@@ -255,16 +255,18 @@ start_agent (Fixture    *f,
   g_assert_cmpint (acp_agent_get_state (f->agent), ==, ACP_AGENT_STATE_READY);
 }
 
-/* Writes a scenario into the fixture's directory and returns its path. */
+/* Writes a scenario into the fixture's directory and returns its path.
+ * For legibility, the scenarios here quote with ' (none contains one). */
 static char *
 write_scenario (Fixture    *f,
                 const char *name,
                 const char *json)
 {
   g_autofree char *path = g_build_filename (f->tmpdir, name, NULL);
+  g_autofree char *text = g_strdelimit (g_strdup (json), "'", '"');
   g_autoptr(GError) error = NULL;
 
-  g_file_set_contents (path, json, -1, &error);
+  g_file_set_contents (path, text, -1, &error);
   g_assert_no_error (error);
 
   return g_steal_pointer (&path);
@@ -301,7 +303,9 @@ read_record (Fixture *f)
 static const char *
 message_method (JsonNode *message)
 {
-  return json_object_get_string_member_with_default (json_node_get_object (message), "method", NULL);
+  JsonObject *object = json_node_get_object (message);
+
+  return json_object_get_string_member_with_default (object, "method", NULL);
 }
 
 /* The methods of every recorded message, joined with spaces. */
@@ -348,11 +352,24 @@ record_params (Fixture    *f,
   return NULL;
 }
 
+/* JSON written with ' for " (for legibility; no string here has a ') */
+static JsonNode *
+parse_json (const char *json)
+{
+  g_autofree char *text = g_strdelimit (g_strdup (json), "'", '"');
+  g_autoptr(GError) error = NULL;
+  JsonNode *node = json_from_string (text, &error);
+
+  g_assert_no_error (error);
+
+  return node;
+}
+
 static void
 assert_json_equal (JsonNode   *node,
                    const char *expected)
 {
-  g_autoptr(JsonNode) expected_node = json_from_string (expected, NULL);
+  g_autoptr(JsonNode) expected_node = parse_json (expected);
 
   g_assert_nonnull (expected_node);
   if (!json_node_equal (node, expected_node))
@@ -476,8 +493,8 @@ test_handshake_basic (Fixture       *f,
   g_assert_cmpuint (acp_agent_get_protocol_version (f->agent), ==, 1);
   g_assert_cmphex (acp_agent_get_capabilities (f->agent), ==, expected);
   g_assert_true (acp_agent_has_capability (f->agent, ACP_AGENT_CAP_LOAD_SESSION));
-  g_assert_true (acp_agent_has_capability (f->agent,
-                                           ACP_AGENT_CAP_SESSION_LIST | ACP_AGENT_CAP_SESSION_CLOSE));
+  g_assert_true (acp_agent_has_capability (f->agent, ACP_AGENT_CAP_SESSION_LIST |
+                                                     ACP_AGENT_CAP_SESSION_CLOSE));
   g_assert_false (acp_agent_has_capability (f->agent, ACP_AGENT_CAP_MCP_SSE));
   g_assert_false (acp_agent_has_capability (f->agent, ACP_AGENT_CAP_SESSION_DELETE));
   g_assert_nonnull (acp_agent_get_capabilities_object (f->agent));
@@ -497,11 +514,11 @@ test_handshake_basic (Fixture       *f,
   g_assert_cmpstr (json_object_get_string_member (first, "method"), ==, "initialize");
   g_assert_true (json_object_has_member (first, "id"));
   g_assert_cmpuint (json_object_get_size (first), ==, 4);
-  expected_init = g_strdup_printf ("{\"protocolVersion\":1,"
-                                   "\"clientCapabilities\":{\"fs\":{\"readTextFile\":true,"
-                                   "\"writeTextFile\":false},\"terminal\":true},"
-                                   "\"clientInfo\":{\"name\":\"palaver\",\"title\":\"Palaver\","
-                                   "\"version\":\"%s\"}}", PACKAGE_VERSION);
+  expected_init = g_strdup_printf ("{'protocolVersion':1,"
+                                   "'clientCapabilities':{'fs':{'readTextFile':true,"
+                                   "'writeTextFile':false},'terminal':true},"
+                                   "'clientInfo':{'name':'palaver','title':'Palaver',"
+                                   "'version':'%s'}}", PACKAGE_VERSION);
   assert_params (f, "initialize", expected_init);
 
   stop_agent (f);
@@ -524,11 +541,11 @@ test_handshake_minimal (Fixture       *f,
   g_assert_cmpuint (acp_agent_get_auth_methods (f->agent)->len, ==, 0);
 
   /* no client capabilities: fs and terminal are still sent, all false */
-  expected_init = g_strdup_printf ("{\"protocolVersion\":1,"
-                                   "\"clientCapabilities\":{\"fs\":{\"readTextFile\":false,"
-                                   "\"writeTextFile\":false},\"terminal\":false},"
-                                   "\"clientInfo\":{\"name\":\"palaver\",\"title\":\"Palaver\","
-                                   "\"version\":\"%s\"}}", PACKAGE_VERSION);
+  expected_init = g_strdup_printf ("{'protocolVersion':1,"
+                                   "'clientCapabilities':{'fs':{'readTextFile':false,"
+                                   "'writeTextFile':false},'terminal':false},"
+                                   "'clientInfo':{'name':'palaver','title':'Palaver',"
+                                   "'version':'%s'}}", PACKAGE_VERSION);
   assert_params (f, "initialize", expected_init);
 }
 
@@ -537,26 +554,26 @@ test_handshake_every_capability (Fixture       *f,
                                  gconstpointer  data)
 {
   g_autofree char *scenario = write_scenario (f, "all.json",
-    "{\"handlers\": {\"initialize\": [{\"op\": \"result\", \"result\": {"
-    "  \"protocolVersion\": 1,"
-    "  \"agentCapabilities\": {"
-    "    \"loadSession\": true,"
-    "    \"promptCapabilities\": {\"image\": true, \"audio\": true, \"embeddedContext\": true},"
-    "    \"mcpCapabilities\": {\"http\": true, \"sse\": true},"
-    "    \"sessionCapabilities\": {\"list\": {}, \"resume\": {}, \"close\": {}, \"delete\": {},"
-    "                              \"additionalDirectories\": {}},"
-    "    \"auth\": {\"logout\": {}}},"
-    "  \"agentInfo\": {\"name\": \"all\", \"version\": \"2.0\"},"
-    "  \"authMethods\": ["
-    "    {\"id\": \"login\", \"name\": \"Log in\", \"description\": \"With a browser\"},"
-    "    {\"id\": \"tui\", \"name\": \"Terminal\", \"type\": \"terminal\","
-    "     \"args\": [\"--login\", 7, \"--tui\"], \"env\": {\"MODE\": \"auth\", \"BAD\": 1}},"
-    "    {\"id\": \"key\", \"name\": \"API key\", \"type\": \"env_var\"},"
-    "    {\"id\": \"nameless\"},"
-    "    {\"id\": 5, \"name\": \"numeric id\"},"
-    "    {\"id\": \"typed\", \"name\": \"bad type\", \"type\": 3},"
-    "    \"not an object\","
-    "    {\"id\": \"null-type\", \"name\": \"Null type\", \"type\": null}"
+    "{'handlers': {'initialize': [{'op': 'result', 'result': {"
+    "  'protocolVersion': 1,"
+    "  'agentCapabilities': {"
+    "    'loadSession': true,"
+    "    'promptCapabilities': {'image': true, 'audio': true, 'embeddedContext': true},"
+    "    'mcpCapabilities': {'http': true, 'sse': true},"
+    "    'sessionCapabilities': {'list': {}, 'resume': {}, 'close': {}, 'delete': {},"
+    "                              'additionalDirectories': {}},"
+    "    'auth': {'logout': {}}},"
+    "  'agentInfo': {'name': 'all', 'version': '2.0'},"
+    "  'authMethods': ["
+    "    {'id': 'login', 'name': 'Log in', 'description': 'With a browser'},"
+    "    {'id': 'tui', 'name': 'Terminal', 'type': 'terminal',"
+    "     'args': ['--login', 7, '--tui'], 'env': {'MODE': 'auth', 'BAD': 1}},"
+    "    {'id': 'key', 'name': 'API key', 'type': 'env_var'},"
+    "    {'id': 'nameless'},"
+    "    {'id': 5, 'name': 'numeric id'},"
+    "    {'id': 'typed', 'name': 'bad type', 'type': 3},"
+    "    'not an object',"
+    "    {'id': 'null-type', 'name': 'Null type', 'type': null}"
     "  ]}}]}}");
   AcpAgentCapabilities all = ACP_AGENT_CAP_LOAD_SESSION | ACP_AGENT_CAP_SESSION_LIST |
                              ACP_AGENT_CAP_SESSION_RESUME | ACP_AGENT_CAP_SESSION_CLOSE |
@@ -570,8 +587,9 @@ test_handshake_every_capability (Fixture       *f,
   AcpAuthMethod *method;
 
   create_agent (f, scenario);
-  acp_agent_set_client_capabilities (f->agent, ACP_CLIENT_CAP_FS_READ | ACP_CLIENT_CAP_FS_WRITE |
-                                               ACP_CLIENT_CAP_TERMINAL | ACP_CLIENT_CAP_BOOLEAN_CONFIG);
+  acp_agent_set_client_capabilities (f->agent,
+                                     ACP_CLIENT_CAP_FS_READ | ACP_CLIENT_CAP_FS_WRITE |
+                                     ACP_CLIENT_CAP_TERMINAL | ACP_CLIENT_CAP_BOOLEAN_CONFIG);
   g_assert_cmphex (acp_agent_get_client_capabilities (f->agent), ==, 0xf);
   {
     g_autoptr(GError) error = start_agent_error (f);
@@ -617,10 +635,10 @@ test_handshake_every_capability (Fixture       *f,
                                                       "clientCapabilities");
 
     assert_json_equal (json_object_get_member (caps, "fs"),
-                       "{\"readTextFile\":true,\"writeTextFile\":true}");
+                       "{'readTextFile':true,'writeTextFile':true}");
     g_assert_true (json_object_get_boolean_member (caps, "terminal"));
     assert_json_equal (json_object_get_member (caps, "session"),
-                       "{\"configOptions\":{\"boolean\":{}}}");
+                       "{'configOptions':{'boolean':{}}}");
   }
 }
 
@@ -629,17 +647,17 @@ test_handshake_wrong_types (Fixture       *f,
                             gconstpointer  data)
 {
   g_autofree char *scenario = write_scenario (f, "wrong.json",
-    "{\"handlers\": {\"initialize\": [{\"op\": \"result\", \"result\": {"
-    "  \"protocolVersion\": 1,"
-    "  \"agentCapabilities\": {"
-    "    \"loadSession\": \"yes\","
-    "    \"promptCapabilities\": {\"image\": 1, \"audio\": null, \"embeddedContext\": \"true\"},"
-    "    \"mcpCapabilities\": {\"http\": {}, \"sse\": [true]},"
-    "    \"sessionCapabilities\": {\"list\": true, \"resume\": null, \"close\": [], \"delete\": \"{}\","
-    "                              \"additionalDirectories\": 1},"
-    "    \"auth\": {\"logout\": true}},"
-    "  \"agentInfo\": {\"name\": 3, \"title\": [\"x\"], \"version\": \"0.1\"},"
-    "  \"authMethods\": {\"id\": \"not-an-array\", \"name\": \"x\"}"
+    "{'handlers': {'initialize': [{'op': 'result', 'result': {"
+    "  'protocolVersion': 1,"
+    "  'agentCapabilities': {"
+    "    'loadSession': 'yes',"
+    "    'promptCapabilities': {'image': 1, 'audio': null, 'embeddedContext': 'true'},"
+    "    'mcpCapabilities': {'http': {}, 'sse': [true]},"
+    "    'sessionCapabilities': {'list': true, 'resume': null, 'close': [], 'delete': '{}',"
+    "                              'additionalDirectories': 1},"
+    "    'auth': {'logout': true}},"
+    "  'agentInfo': {'name': 3, 'title': ['x'], 'version': '0.1'},"
+    "  'authMethods': {'id': 'not-an-array', 'name': 'x'}"
     "}}]}}");
 
   start_agent (f, scenario);
@@ -656,7 +674,7 @@ test_handshake_protocol_version (Fixture       *f,
                                  gconstpointer  data)
 {
   g_autofree char *scenario = write_scenario (f, "v2.json",
-    "{\"handlers\": {\"initialize\": [{\"op\": \"result\", \"result\": {\"protocolVersion\": 2}}]}}");
+    "{'handlers': {'initialize': [{'op': 'result', 'result': {'protocolVersion': 2}}]}}");
   g_autoptr(GError) error = NULL;
 
   create_agent (f, scenario);
@@ -676,9 +694,9 @@ test_handshake_bad_version_type (Fixture       *f,
                                  gconstpointer  data)
 {
   const char *bodies[] = {
-    "{\"protocolVersion\": \"1\"}",
-    "{\"protocolVersion\": 1.5}",
-    "{\"agentCapabilities\": {}}",
+    "{'protocolVersion': '1'}",
+    "{'protocolVersion': 1.5}",
+    "{'agentCapabilities': {}}",
     "[1]",
     "null",
   };
@@ -686,8 +704,8 @@ test_handshake_bad_version_type (Fixture       *f,
   for (guint i = 0; i < G_N_ELEMENTS (bodies); i++)
     {
       g_autofree char *name = g_strdup_printf ("bad-%u.json", i);
-      g_autofree char *json = g_strdup_printf ("{\"handlers\": {\"initialize\": "
-                                               "[{\"op\": \"result\", \"result\": %s}]}}", bodies[i]);
+      g_autofree char *json = g_strdup_printf ("{'handlers': {'initialize': "
+                                               "[{'op': 'result', 'result': %s}]}}", bodies[i]);
       g_autofree char *scenario = write_scenario (f, name, json);
       g_autoptr(GError) error = NULL;
 
@@ -726,10 +744,12 @@ run_gated_call (Fixture   *f,
   switch (call)
     {
     case CALL_LOAD:
-      acp_agent_load_session_async (f->agent, "s", "/tmp", NULL, NULL, NULL, store_result_cb, &result);
+      acp_agent_load_session_async (f->agent, "s", "/tmp", NULL, NULL,
+                                    NULL, store_result_cb, &result);
       break;
     case CALL_RESUME:
-      acp_agent_resume_session_async (f->agent, "s", "/tmp", NULL, NULL, NULL, store_result_cb, &result);
+      acp_agent_resume_session_async (f->agent, "s", "/tmp", NULL, NULL,
+                                      NULL, store_result_cb, &result);
       break;
     case CALL_CLOSE:
       acp_agent_close_session_async (f->agent, "s", NULL, store_result_cb, &result);
@@ -812,7 +832,8 @@ test_gating_minimal (Fixture       *f,
     { CALL_LOGOUT, "logout", "auth.logout" },
   };
   g_autoptr(GPtrArray) servers = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autoptr(AcpMcpServer) http = acp_mcp_server_new_http ("remote-tools", "https://example.org/mcp");
+  g_autoptr(AcpMcpServer) http = acp_mcp_server_new_http ("remote-tools",
+                                                          "https://example.org/mcp");
   g_autoptr(AcpMcpServer) stdio = acp_mcp_server_new_stdio ("local", "/bin/cat", NULL);
   g_autofree char *session_id = NULL;
   g_autofree char *methods = NULL;
@@ -858,7 +879,8 @@ test_gating_minimal (Fixture       *f,
     g_autoptr(JsonArray) options = NULL;
 
     json_node_set_boolean (value, TRUE);
-    acp_agent_set_config_option_async (f->agent, "s", "thinking", value, NULL, store_result_cb, &result);
+    acp_agent_set_config_option_async (f->agent, "s", "thinking", value,
+                                       NULL, store_result_cb, &result);
     WAIT_UNTIL (result != NULL);
     options = acp_agent_set_config_option_finish (f->agent, result, &error);
     g_assert_null (options);
@@ -928,11 +950,11 @@ test_gating_mcp_basic (Fixture       *f,
   methods = record_methods (f);
   g_assert_cmpstr (methods, ==, "initialize session/new");
   assert_params (f, "session/new",
-                 "{\"cwd\":\"/tmp\",\"mcpServers\":["
-                 "{\"type\":\"http\",\"name\":\"remote\",\"url\":\"https://example.org/mcp\","
-                 "\"headers\":[{\"name\":\"Authorization\",\"value\":\"Bearer t\"}]},"
-                 "{\"name\":\"files\",\"command\":\"/usr/bin/mcp-files\",\"args\":[\"--stdio\"],"
-                 "\"env\":[{\"name\":\"ROOT\",\"value\":\"/tmp\"}]}]}");
+                 "{'cwd':'/tmp','mcpServers':["
+                 "{'type':'http','name':'remote','url':'https://example.org/mcp',"
+                 "'headers':[{'name':'Authorization','value':'Bearer t'}]},"
+                 "{'name':'files','command':'/usr/bin/mcp-files','args':['--stdio'],"
+                 "'env':[{'name':'ROOT','value':'/tmp'}]}]}");
 }
 
 static void
@@ -940,13 +962,13 @@ test_additional_directories (Fixture       *f,
                              gconstpointer  data)
 {
   g_autofree char *scenario = write_scenario (f, "dirs.json",
-    "{\"handlers\": {"
-    " \"initialize\": [{\"op\": \"result\", \"result\": {\"protocolVersion\": 1,"
-    "   \"agentCapabilities\": {\"loadSession\": true,"
-    "     \"sessionCapabilities\": {\"additionalDirectories\": {}, \"resume\": {}}}}}],"
-    " \"session/new\": [{\"op\": \"result\", \"result\": {\"sessionId\": \"${new_session_id}\"}}],"
-    " \"session/load\": [{\"op\": \"result\", \"result\": {}}],"
-    " \"session/resume\": [{\"op\": \"result\", \"result\": {\"modes\": null}}]"
+    "{'handlers': {"
+    " 'initialize': [{'op': 'result', 'result': {'protocolVersion': 1,"
+    "   'agentCapabilities': {'loadSession': true,"
+    "     'sessionCapabilities': {'additionalDirectories': {}, 'resume': {}}}}}],"
+    " 'session/new': [{'op': 'result', 'result': {'sessionId': '${new_session_id}'}}],"
+    " 'session/load': [{'op': 'result', 'result': {}}],"
+    " 'session/resume': [{'op': 'result', 'result': {'modes': null}}]"
     "}}");
   const char *dirs[] = { "/srv/a", "/srv/b", NULL };
   const char *relative[] = { "srv", NULL };
@@ -971,7 +993,7 @@ test_additional_directories (Fixture       *f,
     g_assert_no_error (error);
   }
   assert_params (f, "session/new",
-                 "{\"cwd\":\"/tmp\",\"mcpServers\":[],\"additionalDirectories\":[\"/srv/a\",\"/srv/b\"]}");
+                 "{'cwd':'/tmp','mcpServers':[],'additionalDirectories':['/srv/a','/srv/b']}");
 
   /* an empty list is left out */
   {
@@ -979,27 +1001,29 @@ test_additional_directories (Fixture       *f,
     g_autoptr(GError) error = NULL;
     g_autoptr(JsonObject) loaded = NULL;
 
-    acp_agent_load_session_async (f->agent, "old", "/tmp", NULL, empty, NULL, store_result_cb, &result);
+    acp_agent_load_session_async (f->agent, "old", "/tmp", NULL, empty,
+                                  NULL, store_result_cb, &result);
     WAIT_UNTIL (result != NULL);
     loaded = acp_agent_load_session_finish (f->agent, result, &error);
     g_assert_no_error (error);
   }
-  assert_params (f, "session/load", "{\"sessionId\":\"old\",\"cwd\":\"/tmp\",\"mcpServers\":[]}");
+  assert_params (f, "session/load", "{'sessionId':'old','cwd':'/tmp','mcpServers':[]}");
 
   {
     g_autoptr(GAsyncResult) result = NULL;
     g_autoptr(GError) error = NULL;
     g_autoptr(JsonObject) resumed = NULL;
 
-    acp_agent_resume_session_async (f->agent, "old", "/tmp", NULL, dirs, NULL, store_result_cb, &result);
+    acp_agent_resume_session_async (f->agent, "old", "/tmp", NULL, dirs,
+                                    NULL, store_result_cb, &result);
     WAIT_UNTIL (result != NULL);
     resumed = acp_agent_resume_session_finish (f->agent, result, &error);
     g_assert_no_error (error);
     g_assert_true (json_object_has_member (resumed, "modes"));
   }
   assert_params (f, "session/resume",
-                 "{\"sessionId\":\"old\",\"cwd\":\"/tmp\",\"mcpServers\":[],"
-                 "\"additionalDirectories\":[\"/srv/a\",\"/srv/b\"]}");
+                 "{'sessionId':'old','cwd':'/tmp','mcpServers':[],"
+                 "'additionalDirectories':['/srv/a','/srv/b']}");
 }
 
 /* }}} */
@@ -1100,7 +1124,9 @@ test_env_and_cwd (Fixture       *f,
 {
   /* "sh" is found on PATH; the environment addition and the working
    * directory show up in the exit error through stderr */
-  const char *argv[] = { "sh", "-c", "echo \"var=$PALAVER_TEST_VAR cwd=$(pwd)\" >&2; exit 3", NULL };
+  const char *argv[] = {
+    "sh", "-c", "echo \"var=$PALAVER_TEST_VAR cwd=$(pwd)\" >&2; exit 3", NULL
+  };
   const char *env[] = { "PALAVER_TEST_VAR=hello world", NULL };
   g_autoptr(GError) error = NULL;
   g_autofree char *expected = NULL;
@@ -1147,10 +1173,10 @@ test_killed_by_signal (Fixture       *f,
                        gconstpointer  data)
 {
   g_autofree char *scenario = write_scenario (f, "segv.json",
-    "{\"handlers\": {"
-    " \"initialize\": [{\"op\": \"result\", \"result\": {\"protocolVersion\": 1}}],"
-    " \"session/new\": [{\"op\": \"stderr\", \"text\": \"about to crash\"},"
-    "                   {\"op\": \"signal\", \"signal\": 11}]"
+    "{'handlers': {"
+    " 'initialize': [{'op': 'result', 'result': {'protocolVersion': 1}}],"
+    " 'session/new': [{'op': 'stderr', 'text': 'about to crash'},"
+    "                   {'op': 'signal', 'signal': 11}]"
     "}}");
   g_autoptr(GError) error = NULL;
 
@@ -1237,10 +1263,10 @@ test_stop_fails_pending_calls (Fixture       *f,
                                gconstpointer  data)
 {
   g_autofree char *scenario = write_scenario (f, "slow.json",
-    "{\"handlers\": {"
-    " \"initialize\": [{\"op\": \"result\", \"result\": {\"protocolVersion\": 1}}],"
-    " \"session/new\": [{\"op\": \"result\", \"result\": {\"sessionId\": \"${new_session_id}\"}}],"
-    " \"session/prompt\": [{\"op\": \"hang\"}]"
+    "{'handlers': {"
+    " 'initialize': [{'op': 'result', 'result': {'protocolVersion': 1}}],"
+    " 'session/new': [{'op': 'result', 'result': {'sessionId': '${new_session_id}'}}],"
+    " 'session/prompt': [{'op': 'hang'}]"
     "}}");
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
@@ -1287,10 +1313,10 @@ test_stderr_tail_utf8 (Fixture       *f,
   /* 6-byte lines of multi-byte characters: 8192 is not a multiple of the
    * line length, so the cut falls inside a character */
   g_autofree char *scenario = write_scenario (f, "utf8.json",
-    "{\"on_start\": ["
-    "  {\"op\": \"stderr\", \"text\": \"a\xe2\x82\xac\xc3\xa9\", \"repeat\": 50000},"
-    "  {\"op\": \"stderr\", \"text\": \"the very last line\"},"
-    "  {\"op\": \"exit\", \"status\": 1}"
+    "{'on_start': ["
+    "  {'op': 'stderr', 'text': 'a\xe2\x82\xac\xc3\xa9', 'repeat': 50000},"
+    "  {'op': 'stderr', 'text': 'the very last line'},"
+    "  {'op': 'exit', 'status': 1}"
     "]}");
   g_autoptr(GError) error = NULL;
   g_autofree char *tail = NULL;
@@ -1349,7 +1375,8 @@ test_prompt_updates (Fixture       *f,
   for (guint i = 0; i < 3; i++)
     {
       Update *u = g_ptr_array_index (f->updates, i);
-      JsonObject *content = json_object_get_object_member (json_node_get_object (u->update), "content");
+      JsonObject *object = json_node_get_object (u->update);
+      JsonObject *content = json_object_get_object_member (object, "content");
 
       g_assert_cmpstr (u->session_id, ==, session_id);
       g_assert_cmpstr (update_kind (f, i), ==, "agent_message_chunk");
@@ -1361,7 +1388,7 @@ test_prompt_updates (Fixture       *f,
   g_assert_cmpuint (f->protocol_errors->len, ==, 0);
 
   assert_params (f, "session/prompt",
-                 "{\"sessionId\":\"fake-session-1\",\"prompt\":[{\"type\":\"text\",\"text\":\"Hello\"}]}");
+                 "{'sessionId':'fake-session-1','prompt':[{'type':'text','text':'Hello'}]}");
 }
 
 static void
@@ -1369,19 +1396,23 @@ test_malformed_updates (Fixture       *f,
                         gconstpointer  data)
 {
   g_autofree char *scenario = write_scenario (f, "malformed.json",
-    "{\"handlers\": {"
-    " \"initialize\": [{\"op\": \"result\", \"result\": {\"protocolVersion\": 1}}],"
-    " \"session/new\": [{\"op\": \"result\", \"result\": {\"sessionId\": \"${new_session_id}\"}}],"
-    " \"session/prompt\": ["
-    "   {\"op\": \"notify\", \"method\": \"session/update\", \"params\": [1, 2]},"
-    "   {\"op\": \"notify\", \"method\": \"session/update\", \"params\": {\"update\": {\"sessionUpdate\": \"plan\"}}},"
-    "   {\"op\": \"notify\", \"method\": \"session/update\", \"params\": {\"sessionId\": 4, \"update\": {\"sessionUpdate\": \"plan\"}}},"
-    "   {\"op\": \"notify\", \"method\": \"session/update\", \"params\": {\"sessionId\": \"s\", \"update\": \"plan\"}},"
-    "   {\"op\": \"notify\", \"method\": \"session/update\", \"params\": {\"sessionId\": \"s\", \"update\": {\"sessionUpdate\": 1}}},"
-    "   {\"op\": \"notify\", \"method\": \"session/update\"},"
-    "   {\"op\": \"notify\", \"method\": \"_auth/status_update\", \"params\": {\"ok\": true}},"
-    "   {\"op\": \"update\", \"update\": {\"sessionUpdate\": \"some_future_kind\", \"x\": 1}},"
-    "   {\"op\": \"result\", \"result\": {\"stopReason\": \"end_turn\"}}"
+    "{'handlers': {"
+    " 'initialize': [{'op': 'result', 'result': {'protocolVersion': 1}}],"
+    " 'session/new': [{'op': 'result', 'result': {'sessionId': '${new_session_id}'}}],"
+    " 'session/prompt': ["
+    "   {'op': 'notify', 'method': 'session/update', 'params': [1, 2]},"
+    "   {'op': 'notify', 'method': 'session/update',"
+    "    'params': {'update': {'sessionUpdate': 'plan'}}},"
+    "   {'op': 'notify', 'method': 'session/update',"
+    "    'params': {'sessionId': 4, 'update': {'sessionUpdate': 'plan'}}},"
+    "   {'op': 'notify', 'method': 'session/update',"
+    "    'params': {'sessionId': 's', 'update': 'plan'}},"
+    "   {'op': 'notify', 'method': 'session/update',"
+    "    'params': {'sessionId': 's', 'update': {'sessionUpdate': 1}}},"
+    "   {'op': 'notify', 'method': 'session/update'},"
+    "   {'op': 'notify', 'method': '_auth/status_update', 'params': {'ok': true}},"
+    "   {'op': 'update', 'update': {'sessionUpdate': 'some_future_kind', 'x': 1}},"
+    "   {'op': 'result', 'result': {'stopReason': 'end_turn'}}"
     " ]"
     "}}");
   g_autoptr(GAsyncResult) result = NULL;
@@ -1422,11 +1453,11 @@ check_permission_turn (Fixture    *f,
   g_assert_cmpstr (acp_incoming_request_get_method (request), ==, "session/request_permission");
   g_assert_cmpstr (g_ptr_array_index (f->request_sessions, 0), ==, session_id);
   params = acp_incoming_request_get_params_object (request);
-  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (params, "toolCall"),
-                                                  "toolCallId"), ==, "call-1");
+  params = json_object_get_object_member (params, "toolCall");
+  g_assert_cmpstr (json_object_get_string_member (params, "toolCallId"), ==, "call-1");
   g_assert_null (result);
 
-  reply = json_from_string ("{\"outcome\":{\"outcome\":\"selected\",\"optionId\":\"allow_once\"}}", NULL);
+  reply = parse_json ("{'outcome':{'outcome':'selected','optionId':'allow_once'}}");
   acp_incoming_request_reply (request, reply);
 
   /* the fake agent exits with 3 when the answer does not match */
@@ -1471,14 +1502,14 @@ test_unhandled_request (Fixture       *f,
                         gconstpointer  data)
 {
   g_autofree char *scenario = write_scenario (f, "unhandled.json",
-    "{\"handlers\": {"
-    " \"initialize\": [{\"op\": \"result\", \"result\": {\"protocolVersion\": 1}}],"
-    " \"session/new\": [{\"op\": \"result\", \"result\": {\"sessionId\": \"${new_session_id}\"}}],"
-    " \"session/prompt\": ["
-    "   {\"op\": \"request\", \"method\": \"fs/read_text_file\","
-    "    \"params\": {\"sessionId\": \"${session_id}\", \"path\": \"/etc/hostname\"},"
-    "    \"expect_error\": {\"code\": -32601}},"
-    "   {\"op\": \"result\", \"result\": {\"stopReason\": \"end_turn\"}}"
+    "{'handlers': {"
+    " 'initialize': [{'op': 'result', 'result': {'protocolVersion': 1}}],"
+    " 'session/new': [{'op': 'result', 'result': {'sessionId': '${new_session_id}'}}],"
+    " 'session/prompt': ["
+    "   {'op': 'request', 'method': 'fs/read_text_file',"
+    "    'params': {'sessionId': '${session_id}', 'path': '/etc/hostname'},"
+    "    'expect_error': {'code': -32601}},"
+    "   {'op': 'result', 'result': {'stopReason': 'end_turn'}}"
     " ]"
     "}}");
   g_autoptr(GAsyncResult) result = NULL;
@@ -1512,14 +1543,14 @@ test_cancel (Fixture       *f,
   WAIT_UNTIL (f->requests->len == 1);
   g_assert_true (acp_agent_cancel (f->agent, session_id, &error));
   g_assert_no_error (error);
-  reply = json_from_string ("{\"outcome\":{\"outcome\":\"cancelled\"}}", NULL);
+  reply = parse_json ("{'outcome':{'outcome':'cancelled'}}");
   acp_incoming_request_reply (g_ptr_array_index (f->requests, 0), reply);
 
   stop_reason = prompt_finish (f, &result, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (stop_reason, ==, "cancelled");
 
-  assert_params (f, "session/cancel", "{\"sessionId\":\"fake-session-1\"}");
+  assert_params (f, "session/cancel", "{'sessionId':'fake-session-1'}");
   {
     g_autoptr(GPtrArray) messages = read_record (f);
     JsonObject *cancel = NULL;
@@ -1569,7 +1600,7 @@ test_auth_required (Fixture       *f,
     g_assert_true (acp_agent_authenticate_finish (f->agent, result, &auth_error));
     g_assert_no_error (auth_error);
   }
-  assert_params (f, "authenticate", "{\"methodId\":\"api-key\"}");
+  assert_params (f, "authenticate", "{'methodId':'api-key'}");
 
   session_id = new_session (f, NULL);
   g_assert_cmpstr (session_id, ==, "fake-session-1");
@@ -1582,8 +1613,8 @@ test_terminal_auth_local (Fixture       *f,
                           gconstpointer  data)
 {
   g_autofree char *scenario = write_scenario (f, "tui.json",
-    "{\"handlers\": {\"initialize\": [{\"op\": \"result\", \"result\": {\"protocolVersion\": 1,"
-    "  \"authMethods\": [{\"id\": \"tui\", \"name\": \"Terminal\", \"type\": \"terminal\"}]}}]}}");
+    "{'handlers': {'initialize': [{'op': 'result', 'result': {'protocolVersion': 1,"
+    "  'authMethods': [{'id': 'tui', 'name': 'Terminal', 'type': 'terminal'}]}}]}}");
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *methods = NULL;
@@ -1620,6 +1651,7 @@ test_huge_line (Fixture       *f,
   g_autofree char *session_id = NULL;
   g_autofree char *stop_reason = NULL;
   Update *u;
+  JsonObject *content;
   const char *text;
   gsize len;
 
@@ -1632,8 +1664,8 @@ test_huge_line (Fixture       *f,
 
   g_assert_cmpuint (f->updates->len, ==, 1);
   u = g_ptr_array_index (f->updates, 0);
-  text = json_object_get_string_member (json_object_get_object_member (json_node_get_object (u->update),
-                                                                       "content"), "text");
+  content = json_object_get_object_member (json_node_get_object (u->update), "content");
+  text = json_object_get_string_member (content, "text");
   len = strlen (text);
   g_assert_cmpuint (len, ==, 8 * 1024 * 1024);
   for (gsize i = 0; i < len; i++)
@@ -1654,6 +1686,7 @@ test_list_paging (Fixture       *f,
   g_autoptr(JsonObject) page1 = NULL;
   g_autoptr(JsonObject) page2 = NULL;
   JsonArray *sessions;
+  JsonObject *entry;
 
   start_agent (f, "basic.json");
 
@@ -1669,26 +1702,27 @@ test_list_paging (Fixture       *f,
   assert_params (f, "session/list", "{}");
   sessions = json_object_get_array_member (page1, "sessions");
   g_assert_cmpuint (json_array_get_length (sessions), ==, 2);
-  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (sessions, 0), "sessionId"),
-                   ==, "listed-1");
-  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (sessions, 1), "title"),
-                   ==, "Write tests");
+  entry = json_array_get_object_element (sessions, 0);
+  g_assert_cmpstr (json_object_get_string_member (entry, "sessionId"), ==, "listed-1");
+  entry = json_array_get_object_element (sessions, 1);
+  g_assert_cmpstr (json_object_get_string_member (entry, "title"), ==, "Write tests");
   g_assert_cmpstr (json_object_get_string_member (page1, "nextCursor"), ==, "page-2");
 
   {
     g_autoptr(GAsyncResult) result = NULL;
     g_autoptr(GError) error = NULL;
 
-    acp_agent_list_sessions_async (f->agent, "/tmp/project", "page-2", NULL, store_result_cb, &result);
+    acp_agent_list_sessions_async (f->agent, "/tmp/project", "page-2",
+                                   NULL, store_result_cb, &result);
     WAIT_UNTIL (result != NULL);
     page2 = acp_agent_list_sessions_finish (f->agent, result, &error);
     g_assert_no_error (error);
   }
-  assert_params (f, "session/list", "{\"cwd\":\"/tmp/project\",\"cursor\":\"page-2\"}");
+  assert_params (f, "session/list", "{'cwd':'/tmp/project','cursor':'page-2'}");
   sessions = json_object_get_array_member (page2, "sessions");
   g_assert_cmpuint (json_array_get_length (sessions), ==, 1);
-  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (sessions, 0), "cwd"),
-                   ==, "/tmp/other");
+  entry = json_array_get_object_element (sessions, 0);
+  g_assert_cmpstr (json_object_get_string_member (entry, "cwd"), ==, "/tmp/other");
   g_assert_false (json_object_has_member (page2, "nextCursor"));
 }
 
@@ -1697,18 +1731,18 @@ test_list_validation (Fixture       *f,
                       gconstpointer  data)
 {
   g_autofree char *scenario = write_scenario (f, "list.json",
-    "{\"handlers\": {"
-    " \"initialize\": [{\"op\": \"result\", \"result\": {\"protocolVersion\": 1,"
-    "   \"agentCapabilities\": {\"sessionCapabilities\": {\"list\": {}}}}}],"
-    " \"session/list\": {\"calls\": ["
-    "   [{\"op\": \"result\", \"result\": {\"sessions\": ["
-    "      {\"sessionId\": \"ok\", \"cwd\": \"/a\", \"title\": 5, \"updatedAt\": null},"
-    "      {\"sessionId\": \"no-cwd\"},"
-    "      {\"sessionId\": 3, \"cwd\": \"/b\"},"
-    "      \"garbage\","
-    "      {\"sessionId\": \"ok2\", \"cwd\": \"/c\", \"additionalDirectories\": \"/d\"}"
-    "    ], \"nextCursor\": 7}}],"
-    "   [{\"op\": \"result\", \"result\": {\"nextCursor\": \"x\"}}]"
+    "{'handlers': {"
+    " 'initialize': [{'op': 'result', 'result': {'protocolVersion': 1,"
+    "   'agentCapabilities': {'sessionCapabilities': {'list': {}}}}}],"
+    " 'session/list': {'calls': ["
+    "   [{'op': 'result', 'result': {'sessions': ["
+    "      {'sessionId': 'ok', 'cwd': '/a', 'title': 5, 'updatedAt': null},"
+    "      {'sessionId': 'no-cwd'},"
+    "      {'sessionId': 3, 'cwd': '/b'},"
+    "      'garbage',"
+    "      {'sessionId': 'ok2', 'cwd': '/c', 'additionalDirectories': '/d'}"
+    "    ], 'nextCursor': 7}}],"
+    "   [{'op': 'result', 'result': {'nextCursor': 'x'}}]"
     " ]}"
     "}}");
   g_autoptr(JsonObject) page = NULL;
@@ -1775,20 +1809,21 @@ test_session_calls (Fixture       *f,
     g_assert_cmpstr (((Update *) g_ptr_array_index (f->updates, 0))->session_id, ==, "old-1");
     g_assert_cmpstr (update_kind (f, 0), ==, "user_message_chunk");
   }
-  assert_params (f, "session/load", "{\"sessionId\":\"old-1\",\"cwd\":\"/tmp/project\",\"mcpServers\":[]}");
+  assert_params (f, "session/load", "{'sessionId':'old-1','cwd':'/tmp/project','mcpServers':[]}");
 
   {
     g_autoptr(GAsyncResult) result = NULL;
     g_autoptr(GError) error = NULL;
     g_autoptr(JsonObject) resumed = NULL;
 
-    acp_agent_resume_session_async (f->agent, "old-2", "/tmp", NULL, NULL, NULL, store_result_cb, &result);
+    acp_agent_resume_session_async (f->agent, "old-2", "/tmp", NULL, NULL,
+                                    NULL, store_result_cb, &result);
     WAIT_UNTIL (result != NULL);
     resumed = acp_agent_resume_session_finish (f->agent, result, &error);
     g_assert_no_error (error);
     g_assert_nonnull (resumed);
   }
-  assert_params (f, "session/resume", "{\"sessionId\":\"old-2\",\"cwd\":\"/tmp\",\"mcpServers\":[]}");
+  assert_params (f, "session/resume", "{'sessionId':'old-2','cwd':'/tmp','mcpServers':[]}");
 
   {
     g_autoptr(GAsyncResult) result = NULL;
@@ -1799,7 +1834,7 @@ test_session_calls (Fixture       *f,
     g_assert_true (acp_agent_set_mode_finish (f->agent, result, &error));
     g_assert_no_error (error);
   }
-  assert_params (f, "session/set_mode", "{\"sessionId\":\"fake-session-1\",\"modeId\":\"architect\"}");
+  assert_params (f, "session/set_mode", "{'sessionId':'fake-session-1','modeId':'architect'}");
 
   {
     g_autoptr(GAsyncResult) result = NULL;
@@ -1808,7 +1843,8 @@ test_session_calls (Fixture       *f,
     g_autoptr(JsonNode) value = json_node_new (JSON_NODE_VALUE);
 
     json_node_set_string (value, "smart");
-    acp_agent_set_config_option_async (f->agent, session_id, "model", value, NULL, store_result_cb, &result);
+    acp_agent_set_config_option_async (f->agent, session_id, "model", value,
+                                       NULL, store_result_cb, &result);
     WAIT_UNTIL (result != NULL);
     options = acp_agent_set_config_option_finish (f->agent, result, &error);
     g_assert_no_error (error);
@@ -1817,7 +1853,7 @@ test_session_calls (Fixture       *f,
                                                     "currentValue"), ==, "smart");
   }
   assert_params (f, "session/set_config_option",
-                 "{\"sessionId\":\"fake-session-1\",\"configId\":\"model\",\"value\":\"smart\"}");
+                 "{'sessionId':'fake-session-1','configId':'model','value':'smart'}");
 
   {
     g_autoptr(GAsyncResult) result = NULL;
@@ -1828,7 +1864,7 @@ test_session_calls (Fixture       *f,
     g_assert_true (acp_agent_close_session_finish (f->agent, result, &error));
     g_assert_no_error (error);
   }
-  assert_params (f, "session/close", "{\"sessionId\":\"fake-session-1\"}");
+  assert_params (f, "session/close", "{'sessionId':'fake-session-1'}");
 }
 
 static void
@@ -1836,14 +1872,14 @@ test_boolean_config_and_bad_results (Fixture       *f,
                                      gconstpointer  data)
 {
   g_autofree char *scenario = write_scenario (f, "bool.json",
-    "{\"handlers\": {"
-    " \"initialize\": [{\"op\": \"result\", \"result\": {\"protocolVersion\": 1,"
-    "   \"agentCapabilities\": {\"sessionCapabilities\": {\"close\": {}}}}}],"
-    " \"session/new\": {\"calls\": [[{\"op\": \"result\", \"result\": {\"modes\": {}}}],"
-    "                               [{\"op\": \"result\", \"result\": {\"sessionId\": \"${new_session_id}\"}}]]},"
-    " \"session/set_config_option\": [{\"op\": \"result\", \"result\": {\"configOptions\": {}}}],"
-    " \"session/prompt\": [{\"op\": \"result\", \"result\": {\"stopReason\": 1}}],"
-    " \"session/close\": [{\"op\": \"result\", \"result\": \"done\"}]"
+    "{'handlers': {"
+    " 'initialize': [{'op': 'result', 'result': {'protocolVersion': 1,"
+    "   'agentCapabilities': {'sessionCapabilities': {'close': {}}}}}],"
+    " 'session/new': {'calls': [[{'op': 'result', 'result': {'modes': {}}}],"
+    "   [{'op': 'result', 'result': {'sessionId': '${new_session_id}'}}]]},"
+    " 'session/set_config_option': [{'op': 'result', 'result': {'configOptions': {}}}],"
+    " 'session/prompt': [{'op': 'result', 'result': {'stopReason': 1}}],"
+    " 'session/close': [{'op': 'result', 'result': 'done'}]"
     "}}");
   g_autoptr(GError) error = NULL;
   g_autofree char *session_id = NULL;
@@ -1874,8 +1910,8 @@ test_boolean_config_and_bad_results (Fixture       *f,
     g_clear_error (&error);
   }
   assert_params (f, "session/set_config_option",
-                 "{\"sessionId\":\"fake-session-1\",\"configId\":\"thinking\",\"type\":\"boolean\","
-                 "\"value\":false}");
+                 "{'sessionId':'fake-session-1','configId':'thinking','type':'boolean',"
+                 "'value':false}");
 
   {
     g_autoptr(GAsyncResult) result = NULL;
@@ -1944,7 +1980,10 @@ test_state_notify (Fixture       *f,
                    gconstpointer  data)
 {
   static const AcpAgentState expected[] = {
-    ACP_AGENT_STATE_STARTING, ACP_AGENT_STATE_READY, ACP_AGENT_STATE_STOPPING, ACP_AGENT_STATE_EXITED,
+    ACP_AGENT_STATE_STARTING,
+    ACP_AGENT_STATE_READY,
+    ACP_AGENT_STATE_STOPPING,
+    ACP_AGENT_STATE_EXITED,
   };
   g_autoptr(GArray) states = g_array_new (FALSE, FALSE, sizeof (AcpAgentState));
   g_autoptr(GError) error = NULL;

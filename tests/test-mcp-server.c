@@ -98,9 +98,10 @@ test_stdio_json_empty (void)
 static void
 test_http_json (void)
 {
-  g_autoptr(AcpMcpServer) server = acp_mcp_server_new_http ("remote", "https://mcp.example.org/mcp?x=1");
+  g_autoptr(AcpMcpServer) server = NULL;
   g_autofree char *json = NULL;
 
+  server = acp_mcp_server_new_http ("remote", "https://mcp.example.org/mcp?x=1");
   acp_mcp_server_add_header (server, "Authorization", "Bearer abc");
   acp_mcp_server_add_header (server, "X-Trace", "1");
 
@@ -115,7 +116,8 @@ test_http_json (void)
 
   json = server_to_string (server);
   g_assert_cmpstr (json, ==,
-                   "{\"type\":\"http\",\"name\":\"remote\",\"url\":\"https://mcp.example.org/mcp?x=1\","
+                   "{\"type\":\"http\",\"name\":\"remote\","
+                   "\"url\":\"https://mcp.example.org/mcp?x=1\","
                    "\"headers\":[{\"name\":\"Authorization\",\"value\":\"Bearer abc\"},"
                    "{\"name\":\"X-Trace\",\"value\":\"1\"}]}");
 }

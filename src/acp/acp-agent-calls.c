@@ -944,8 +944,8 @@ acp_agent_set_config_option_finish (AcpAgent      *self,
 {
   g_return_val_if_fail (ACP_IS_AGENT (self), NULL);
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == acp_agent_set_config_option_async,
-                        NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) ==
+                        acp_agent_set_config_option_async, NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
 }

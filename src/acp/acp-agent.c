@@ -23,6 +23,7 @@
 #include <glib/gi18n.h>
 
 #include "acp-agent-private.h"
+#include "acp-json.h"
 
 #define STDERR_TAIL_SIZE              8192
 #define STDERR_READ_SIZE              65536
@@ -31,20 +32,6 @@
 /* After the process exited: how long to wait for stdout and stderr to reach
  * EOF (a grandchild may keep them open). */
 #define EXIT_DRAIN_TIMEOUT_MS         1000
-
-static const char *
-get_string_member (JsonObject *object,
-                   const char *member)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
 
 G_DEFINE_ENUM_TYPE (AcpAgentState, acp_agent_state,
                     G_DEFINE_ENUM_VALUE (ACP_AGENT_STATE_NEW, "new"),
@@ -333,7 +320,8 @@ build_exit_error (AcpAgent     *self,
     {
       int sig = g_subprocess_get_term_sig (self->subprocess);
 
-      summary = g_strdup_printf (_("The agent was killed by signal %d (%s)"), sig, g_strsignal (sig));
+      summary = g_strdup_printf (_("The agent was killed by signal %d (%s)"),
+                                 sig, g_strsignal (sig));
     }
   else
     {
@@ -511,12 +499,13 @@ connection_notification_cb (AcpConnection *connection,
 
   if (params == NULL || !JSON_NODE_HOLDS_OBJECT (params))
     {
-      emit_protocol_error (self, _("Malformed session/update notification: params is not an object"));
+      emit_protocol_error (self,
+                           _("Malformed session/update notification: params is not an object"));
       return;
     }
 
   object = json_node_get_object (params);
-  session_id = get_string_member (object, "sessionId");
+  session_id = acp_json_get_string (object, "sessionId", NULL);
   if (session_id == NULL)
     {
       emit_protocol_error (self, _("Malformed session/update notification: no string sessionId"));
@@ -526,14 +515,16 @@ connection_notification_cb (AcpConnection *connection,
   update = json_object_get_member (object, "update");
   if (update == NULL || !JSON_NODE_HOLDS_OBJECT (update))
     {
-      emit_protocol_error (self, _("Malformed session/update notification: update is not an object"));
+      emit_protocol_error (self,
+                           _("Malformed session/update notification: update is not an object"));
       return;
     }
 
   update_object = json_node_get_object (update);
-  if (get_string_member (update_object, "sessionUpdate") == NULL)
+  if (acp_json_get_string (update_object, "sessionUpdate", NULL) == NULL)
     {
-      emit_protocol_error (self, _("Malformed session/update notification: no string sessionUpdate"));
+      emit_protocol_error (self,
+                           _("Malformed session/update notification: no string sessionUpdate"));
       return;
     }
 
@@ -550,7 +541,7 @@ connection_request_cb (AcpConnection      *connection,
   gboolean handled = FALSE;
 
   if (params != NULL)
-    session_id = get_string_member (params, "sessionId");
+    session_id = acp_json_get_string (params, "sessionId", NULL);
 
   g_signal_emit (self, signals[REQUEST], 0, session_id, request, &handled);
 
@@ -673,7 +664,8 @@ agent_call_cb (GObject      *object,
   if (error == NULL)
     {
       /* a result of JSON null */
-      g_task_return_pointer (task, json_node_new (JSON_NODE_NULL), (GDestroyNotify) json_node_unref);
+      g_task_return_pointer (task, json_node_new (JSON_NODE_NULL),
+                             (GDestroyNotify) json_node_unref);
       return;
     }
 
@@ -768,56 +760,59 @@ fail_start (AcpAgent *self,
     begin_stop (self);
 }
 
+static gboolean
+is_true (JsonObject *object,
+         const char *member)
+{
+  gboolean value = FALSE;
+
+  return acp_json_get_boolean (object, member, &value) && value;
+}
+
+/* Object-valued capabilities are on when present as an object, booleans
+ * when true; anything of another type counts as off. */
 static void
 parse_capabilities (AcpAgent   *self,
                     JsonObject *caps)
 {
-  JsonNode *node;
+  JsonObject *prompt = acp_json_get_object (caps, "promptCapabilities");
+  JsonObject *mcp = acp_json_get_object (caps, "mcpCapabilities");
+  JsonObject *session = acp_json_get_object (caps, "sessionCapabilities");
+  JsonObject *auth = acp_json_get_object (caps, "auth");
+  struct {
+    JsonObject           *parent;
+    const char           *member;
+    gboolean              is_object;
+    AcpAgentCapabilities  cap;
+  } table[] = {
+    { caps, "loadSession", FALSE, ACP_AGENT_CAP_LOAD_SESSION },
+    { prompt, "image", FALSE, ACP_AGENT_CAP_PROMPT_IMAGE },
+    { prompt, "audio", FALSE, ACP_AGENT_CAP_PROMPT_AUDIO },
+    { prompt, "embeddedContext", FALSE, ACP_AGENT_CAP_PROMPT_EMBEDDED_CONTEXT },
+    { mcp, "http", FALSE, ACP_AGENT_CAP_MCP_HTTP },
+    { mcp, "sse", FALSE, ACP_AGENT_CAP_MCP_SSE },
+    { session, "list", TRUE, ACP_AGENT_CAP_SESSION_LIST },
+    { session, "resume", TRUE, ACP_AGENT_CAP_SESSION_RESUME },
+    { session, "close", TRUE, ACP_AGENT_CAP_SESSION_CLOSE },
+    { session, "delete", TRUE, ACP_AGENT_CAP_SESSION_DELETE },
+    { session, "additionalDirectories", TRUE, ACP_AGENT_CAP_ADDITIONAL_DIRECTORIES },
+    { auth, "logout", TRUE, ACP_AGENT_CAP_LOGOUT },
+  };
 
   self->caps = ACP_AGENT_CAP_NONE;
 
-#define OBJECT_MEMBER(parent, name) \
-  ((parent) != NULL && (node = json_object_get_member ((parent), (name))) != NULL && \
-   JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL)
-#define TRUE_MEMBER(parent, name) \
-  ((parent) != NULL && (node = json_object_get_member ((parent), (name))) != NULL && \
-   JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_BOOLEAN && \
-   json_node_get_boolean (node))
+  for (guint i = 0; i < G_N_ELEMENTS (table); i++)
+    {
+      gboolean on;
 
-  {
-    JsonObject *prompt = OBJECT_MEMBER (caps, "promptCapabilities");
-    JsonObject *mcp = OBJECT_MEMBER (caps, "mcpCapabilities");
-    JsonObject *session = OBJECT_MEMBER (caps, "sessionCapabilities");
-    JsonObject *auth = OBJECT_MEMBER (caps, "auth");
+      if (table[i].is_object)
+        on = acp_json_get_object (table[i].parent, table[i].member) != NULL;
+      else
+        on = is_true (table[i].parent, table[i].member);
 
-    if (TRUE_MEMBER (caps, "loadSession"))
-      self->caps |= ACP_AGENT_CAP_LOAD_SESSION;
-    if (TRUE_MEMBER (prompt, "image"))
-      self->caps |= ACP_AGENT_CAP_PROMPT_IMAGE;
-    if (TRUE_MEMBER (prompt, "audio"))
-      self->caps |= ACP_AGENT_CAP_PROMPT_AUDIO;
-    if (TRUE_MEMBER (prompt, "embeddedContext"))
-      self->caps |= ACP_AGENT_CAP_PROMPT_EMBEDDED_CONTEXT;
-    if (TRUE_MEMBER (mcp, "http"))
-      self->caps |= ACP_AGENT_CAP_MCP_HTTP;
-    if (TRUE_MEMBER (mcp, "sse"))
-      self->caps |= ACP_AGENT_CAP_MCP_SSE;
-    if (OBJECT_MEMBER (session, "list") != NULL)
-      self->caps |= ACP_AGENT_CAP_SESSION_LIST;
-    if (OBJECT_MEMBER (session, "resume") != NULL)
-      self->caps |= ACP_AGENT_CAP_SESSION_RESUME;
-    if (OBJECT_MEMBER (session, "close") != NULL)
-      self->caps |= ACP_AGENT_CAP_SESSION_CLOSE;
-    if (OBJECT_MEMBER (session, "delete") != NULL)
-      self->caps |= ACP_AGENT_CAP_SESSION_DELETE;
-    if (OBJECT_MEMBER (session, "additionalDirectories") != NULL)
-      self->caps |= ACP_AGENT_CAP_ADDITIONAL_DIRECTORIES;
-    if (OBJECT_MEMBER (auth, "logout") != NULL)
-      self->caps |= ACP_AGENT_CAP_LOGOUT;
-  }
-
-#undef OBJECT_MEMBER
-#undef TRUE_MEMBER
+      if (on)
+        self->caps |= table[i].cap;
+    }
 }
 
 static gboolean
@@ -838,7 +833,8 @@ parse_initialize_result (AcpAgent  *self,
 
   object = json_node_get_object (result);
   node = json_object_get_member (object, "protocolVersion");
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64)
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_INT64)
     {
       g_set_error_literal (error, ACP_ERROR, ACP_ERROR_INVALID_MESSAGE,
                            _("The agent's initialize result has no integer protocolVersion"));
@@ -866,9 +862,9 @@ parse_initialize_result (AcpAgent  *self,
     {
       JsonObject *info = json_node_get_object (node);
 
-      self->agent_name = g_strdup (get_string_member (info, "name"));
-      self->agent_title = g_strdup (get_string_member (info, "title"));
-      self->agent_version = g_strdup (get_string_member (info, "version"));
+      self->agent_name = g_strdup (acp_json_get_string (info, "name", NULL));
+      self->agent_title = g_strdup (acp_json_get_string (info, "title", NULL));
+      self->agent_version = g_strdup (acp_json_get_string (info, "version", NULL));
     }
 
   node = json_object_get_member (object, "authMethods");
@@ -878,7 +874,8 @@ parse_initialize_result (AcpAgent  *self,
 
       for (guint i = 0; i < json_array_get_length (array); i++)
         {
-          AcpAuthMethod *method = _acp_auth_method_new_from_json (json_array_get_element (array, i));
+          JsonNode *entry = json_array_get_element (array, i);
+          AcpAuthMethod *method = _acp_auth_method_new_from_json (entry);
 
           if (method != NULL)
             g_ptr_array_add (self->auth_methods, method);
@@ -931,13 +928,23 @@ static gboolean
 initialize_timeout_cb (gpointer user_data)
 {
   AcpAgent *self = user_data;
+  GError *error;
 
   self->initialize_timeout_id = 0;
-  fail_start (self,
-              g_error_new (ACP_ERROR, ACP_ERROR_TIMEOUT,
-                           _("The agent did not answer initialize within %u ms"),
-                           self->initialize_timeout_ms),
-              TRUE);
+
+  if (self->initialize_timeout_ms % 1000 == 0)
+    error = g_error_new (ACP_ERROR, ACP_ERROR_TIMEOUT,
+                         g_dngettext (NULL,
+                                      "The agent did not answer initialize within %u second",
+                                      "The agent did not answer initialize within %u seconds",
+                                      self->initialize_timeout_ms / 1000),
+                         self->initialize_timeout_ms / 1000);
+  else
+    error = g_error_new (ACP_ERROR, ACP_ERROR_TIMEOUT,
+                         _("The agent did not answer initialize within %u ms"),
+                         self->initialize_timeout_ms);
+
+  fail_start (self, error, TRUE);
 
   return G_SOURCE_REMOVE;
 }
@@ -950,7 +957,8 @@ start_cancelled_idle_cb (gpointer user_data)
   if (self->start_task != NULL &&
       g_cancellable_is_cancelled (g_task_get_cancellable (self->start_task)))
     fail_start (self,
-                g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Operation was cancelled")),
+                g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                     _("Operation was cancelled")),
                 TRUE);
 
   return G_SOURCE_REMOVE;
@@ -975,10 +983,13 @@ build_initialize_params (AcpAgent *self)
 
   json_object_set_int_member (params, "protocolVersion", ACP_PROTOCOL_VERSION);
 
-  json_object_set_boolean_member (fs, "readTextFile", (self->client_caps & ACP_CLIENT_CAP_FS_READ) != 0);
-  json_object_set_boolean_member (fs, "writeTextFile", (self->client_caps & ACP_CLIENT_CAP_FS_WRITE) != 0);
+  json_object_set_boolean_member (fs, "readTextFile",
+                                  (self->client_caps & ACP_CLIENT_CAP_FS_READ) != 0);
+  json_object_set_boolean_member (fs, "writeTextFile",
+                                  (self->client_caps & ACP_CLIENT_CAP_FS_WRITE) != 0);
   json_object_set_object_member (caps, "fs", fs);
-  json_object_set_boolean_member (caps, "terminal", (self->client_caps & ACP_CLIENT_CAP_TERMINAL) != 0);
+  json_object_set_boolean_member (caps, "terminal",
+                                  (self->client_caps & ACP_CLIENT_CAP_TERMINAL) != 0);
   if ((self->client_caps & ACP_CLIENT_CAP_BOOLEAN_CONFIG) != 0)
     {
       JsonObject *session = json_object_new ();
@@ -1028,7 +1039,8 @@ spawn (AcpAgent  *self,
       if (eq == NULL || eq == self->env[i])
         {
           g_set_error (error, ACP_ERROR, ACP_ERROR_SPAWN_FAILED,
-                       _("Cannot start the agent “%s”: the environment entry “%s” is not NAME=VALUE"),
+                       _("Cannot start the agent “%s”: "
+                         "the environment entry “%s” is not NAME=VALUE"),
                        self->argv[0], self->env[i]);
           return FALSE;
         }
@@ -1046,7 +1058,8 @@ spawn (AcpAgent  *self,
   for (guint i = 1; i < argc; i++)
     argv[i] = self->argv[i];
 
-  self->subprocess = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv, &local_error);
+  self->subprocess = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv,
+                                                   &local_error);
   if (self->subprocess == NULL)
     {
       g_set_error (error, ACP_ERROR, ACP_ERROR_SPAWN_FAILED,
@@ -1054,7 +1067,8 @@ spawn (AcpAgent  *self,
       return FALSE;
     }
 
-  g_debug ("Agent %p: started %s as pid %s", self, program, g_subprocess_get_identifier (self->subprocess));
+  g_debug ("Agent %p: started %s as pid %s",
+           self, program, g_subprocess_get_identifier (self->subprocess));
 
   self->stream = g_simple_io_stream_new (g_subprocess_get_stdout_pipe (self->subprocess),
                                          g_subprocess_get_stdin_pipe (self->subprocess));
@@ -1062,7 +1076,8 @@ spawn (AcpAgent  *self,
   setup_connection (self);
 
   read_stderr (self);
-  g_subprocess_wait_async (self->subprocess, self->cancellable, subprocess_wait_cb, weak_ref_new (self));
+  g_subprocess_wait_async (self->subprocess, self->cancellable,
+                           subprocess_wait_cb, weak_ref_new (self));
 
   return TRUE;
 }
@@ -1264,7 +1279,8 @@ stop_cancelled_idle_cb (gpointer user_data)
     {
       g_cancellable_disconnect (g_task_get_cancellable (task), *cancel_id);
       *cancel_id = 0;
-      g_ptr_array_remove (self->stop_tasks, task);   /* drops the array's ref; ours is in the idle */
+      /* drops the array's reference; the idle holds another */
+      g_ptr_array_remove (self->stop_tasks, task);
       g_task_return_error_if_cancelled (task);
     }
 

@@ -8,19 +8,7 @@
 #include <string.h>
 
 #include "acp-agent-private.h"
-
-static const char *
-get_string_member (JsonObject *object,
-                   const char *member)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
+#include "acp-json.h"
 
 struct _AcpAuthMethod
 {
@@ -131,21 +119,22 @@ _acp_auth_method_new_from_json (JsonNode *node)
     return NULL;
 
   object = json_node_get_object (node);
-  id = get_string_member (object, "id");
-  name = get_string_member (object, "name");
+  id = acp_json_get_string (object, "id", NULL);
+  name = acp_json_get_string (object, "name", NULL);
   if (id == NULL || name == NULL)
     return NULL;
 
   type = json_object_get_member (object, "type");
-  if (type != NULL && !JSON_NODE_HOLDS_NULL (type) && get_string_member (object, "type") == NULL)
+  if (type != NULL && !JSON_NODE_HOLDS_NULL (type) &&
+      acp_json_get_string (object, "type", NULL) == NULL)
     return NULL;
 
   method = g_new0 (AcpAuthMethod, 1);
   g_atomic_ref_count_init (&method->ref_count);
   method->id = g_strdup (id);
   method->name = g_strdup (name);
-  method->description = g_strdup (get_string_member (object, "description"));
-  method->kind = g_strdup (get_string_member (object, "type"));
+  method->description = g_strdup (acp_json_get_string (object, "description", NULL));
+  method->kind = g_strdup (acp_json_get_string (object, "type", NULL));
   if (method->kind == NULL)
     method->kind = g_strdup ("agent");
 
@@ -178,7 +167,8 @@ _acp_auth_method_new_from_json (JsonNode *node)
           while (json_object_iter_next (&iter, &var, &value))
             {
               if (*var == '\0' || strchr (var, '=') != NULL ||
-                  !JSON_NODE_HOLDS_VALUE (value) || json_node_get_value_type (value) != G_TYPE_STRING)
+                  !JSON_NODE_HOLDS_VALUE (value) ||
+                  json_node_get_value_type (value) != G_TYPE_STRING)
                 continue;
               {
                 g_autofree char *entry = g_strconcat (var, "=", json_node_get_string (value), NULL);

@@ -602,13 +602,16 @@ acp_mcp_server_validate (AcpMcpServer  *self,
           if (*nv->name == '\0')
             return invalid (error, _("MCP server “%s”: a header name is empty"), self->name);
           if (!is_http_token (nv->name))
-            return invalid (error, _("MCP server “%s”: the header name “%s” is not a valid HTTP token"),
+            return invalid (error,
+                            _("MCP server “%s”: the header name “%s” is not a valid HTTP token"),
                             self->name, g_utf8_validate (nv->name, -1, NULL) ? nv->name : "?");
           if (strpbrk (nv->value, "\r\n") != NULL)
-            return invalid (error, _("MCP server “%s”: the value of header “%s” contains a line break"),
+            return invalid (error,
+                            _("MCP server “%s”: the value of header “%s” contains a line break"),
                             self->name, nv->name);
           if (!g_utf8_validate (nv->value, -1, NULL))
-            return invalid (error, _("MCP server “%s”: the value of header “%s” is not valid UTF-8"),
+            return invalid (error,
+                            _("MCP server “%s”: the value of header “%s” is not valid UTF-8"),
                             self->name, nv->name);
         }
     }
