@@ -445,6 +445,47 @@ test_detect (Fixture       *fixture,
 }
 
 static void
+detect_cancelled_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  gboolean *done = user_data;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_false (pal_agent_store_detect_finish (PAL_AGENT_STORE (object), result, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  *done = TRUE;
+}
+
+static void
+test_detect_cancelled (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autoptr(PalAgentStore) store = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  gboolean done = FALSE;
+
+  make_program (fixture, "codex-acp", 0755);
+  g_setenv ("PATH", fixture->bin_dir, TRUE);
+  store = pal_agent_store_new (fixture->settings);
+
+  /* cancelled by the caller: nothing changes */
+  g_cancellable_cancel (cancellable);
+  pal_agent_store_detect_async (store, cancellable, detect_cancelled_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (store)), ==, 1);
+
+  /* the store is disposed while the thread runs */
+  done = FALSE;
+  pal_agent_store_detect_async (store, NULL, detect_cancelled_cb, &done);
+  g_object_run_dispose (G_OBJECT (store));
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (store)), ==, 0);
+}
+
+static void
 count_cb (GSettings  *settings,
           const char *key,
           guint      *count)
@@ -624,6 +665,7 @@ main (int   argc,
   ADD ("/agent-store/add-errors", test_add_errors);
   ADD ("/agent-store/malformed", test_malformed);
   ADD ("/agent-store/detect", test_detect);
+  ADD ("/agent-store/detect-cancelled", test_detect_cancelled);
   ADD ("/agent-store/edit-preset", test_edit_preset);
   ADD ("/agent-store/external-change", test_external_change);
 

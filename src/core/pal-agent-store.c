@@ -589,7 +589,6 @@ pal_agent_store_dispose (GObject *object)
   if (self->settings != NULL)
     g_signal_handlers_disconnect_by_func (self->settings, settings_changed_cb, self);
   g_clear_object (&self->settings);
-  g_clear_object (&self->cancellable);
 
   G_OBJECT_CLASS (pal_agent_store_parent_class)->dispose (object);
 }
@@ -599,6 +598,8 @@ pal_agent_store_finalize (GObject *object)
 {
   PalAgentStore *self = PAL_AGENT_STORE (object);
 
+  /* kept until here: a detection still running checks it when it ends */
+  g_clear_object (&self->cancellable);
   g_clear_pointer (&self->items, g_ptr_array_unref);
   g_clear_pointer (&self->stored, g_ptr_array_unref);
   g_clear_pointer (&self->skipped, g_ptr_array_unref);
