@@ -1936,6 +1936,46 @@ test_boolean_config_and_bad_results (Fixture       *f,
 }
 
 static void
+test_delete_and_logout (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autofree char *scenario = write_scenario (f, "delete.json",
+    "{'handlers': {"
+    " 'initialize': [{'op': 'result', 'result': {'protocolVersion': 1,"
+    "   'agentCapabilities': {'sessionCapabilities': {'delete': {}}, 'auth': {'logout': {}}}}}],"
+    " 'session/delete': [{'op': 'result', 'result': {}}],"
+    " 'logout': [{'op': 'result', 'result': null}]"
+    "}}");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *methods = NULL;
+
+  start_agent (f, scenario);
+
+  {
+    g_autoptr(GAsyncResult) result = NULL;
+
+    acp_agent_delete_session_async (f->agent, "old-3", NULL, store_result_cb, &result);
+    WAIT_UNTIL (result != NULL);
+    g_assert_true (acp_agent_delete_session_finish (f->agent, result, &error));
+    g_assert_no_error (error);
+  }
+  assert_params (f, "session/delete", "{'sessionId':'old-3'}");
+
+  {
+    g_autoptr(GAsyncResult) result = NULL;
+
+    acp_agent_logout_async (f->agent, NULL, store_result_cb, &result);
+    WAIT_UNTIL (result != NULL);
+    g_assert_true (acp_agent_logout_finish (f->agent, result, &error));
+    g_assert_no_error (error);
+  }
+  assert_params (f, "logout", "{}");
+
+  methods = record_methods (f);
+  g_assert_cmpstr (methods, ==, "initialize session/delete logout");
+}
+
+static void
 test_not_ready (Fixture       *f,
                 gconstpointer  data)
 {
@@ -2083,6 +2123,7 @@ main (int   argc,
   ADD ("calls/list-validation", test_list_validation);
   ADD ("calls/session", test_session_calls);
   ADD ("calls/bad-results", test_boolean_config_and_bad_results);
+  ADD ("calls/delete-and-logout", test_delete_and_logout);
   ADD ("calls/not-ready", test_not_ready);
   ADD ("calls/state-notify", test_state_notify);
   ADD ("stream", test_for_stream);
