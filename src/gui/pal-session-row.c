@@ -1,0 +1,386 @@
+/* pal-session-row.c: one session in the sidebar
+ *
+ * Title, then "folder · agent · time", and the live state at the end: a
+ * spinner while the agent starts, loads or works, an icon while it waits
+ * for the person or has failed. The menu holds the session's actions, as
+ * win.* actions that take the session id.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "pal-session-menu.h"
+#include "pal-session-row.h"
+
+struct _PalSessionRow
+{
+  GtkWidget         parent_instance;
+
+  PalSessionRecord *record;
+  char             *agent_name;
+  PalRowState       state;
+
+  GtkWidget        *box;
+  GtkLabel         *title_label;
+  GtkLabel         *subtitle_label;
+  GtkSpinner       *spinner;
+  GtkImage         *state_image;
+  GtkMenuButton    *menu_button;
+
+  PalSessionMenuCanFunc can_func;
+  gpointer              can_data;
+};
+
+G_DEFINE_FINAL_TYPE (PalSessionRow, pal_session_row, GTK_TYPE_WIDGET)
+
+/**
+ * pal_format_relative_time:
+ * @then: a time, in microseconds since the epoch
+ * @now: the present, likewise
+ *
+ * Returns: (transfer full): “Just now”, “5 min ago”, “Yesterday”, a weekday
+ *   or a date
+ */
+char *
+pal_format_relative_time (gint64 then,
+                          gint64 now)
+{
+  g_autoptr(GDateTime) then_dt = NULL;
+  g_autoptr(GDateTime) now_dt = NULL;
+  gint64 seconds = (now - then) / G_USEC_PER_SEC;
+  int days;
+
+  if (then <= 0)
+    return g_strdup ("");
+  if (seconds < 60)
+    return g_strdup (_("Just now"));
+  if (seconds < 3600)
+    return g_strdup_printf (ngettext ("%d min ago", "%d min ago", (int) (seconds / 60)),
+                            (int) (seconds / 60));
+
+  then_dt = g_date_time_new_from_unix_local (then / G_USEC_PER_SEC);
+  now_dt = g_date_time_new_from_unix_local (now / G_USEC_PER_SEC);
+  if (then_dt == NULL || now_dt == NULL)
+    return g_strdup ("");
+
+  days = g_date_time_get_day_of_year (now_dt) - g_date_time_get_day_of_year (then_dt) +
+         365 * (g_date_time_get_year (now_dt) - g_date_time_get_year (then_dt));
+
+  if (days <= 0)
+    /* Translators: a time of today, as in “14:05” */
+    return g_date_time_format (then_dt, _("%H:%M"));
+  if (days == 1)
+    return g_strdup (_("Yesterday"));
+  if (days < 7)
+    return g_date_time_format (then_dt, "%A");
+  if (g_date_time_get_year (now_dt) == g_date_time_get_year (then_dt))
+    /* Translators: a date of this year, as in “Mar 5” */
+    return g_date_time_format (then_dt, _("%b %-e"));
+
+  /* Translators: a date of another year, as in “Mar 5, 2025” */
+  return g_date_time_format (then_dt, _("%b %-e, %Y"));
+}
+
+/**
+ * pal_row_state_describe:
+ * @state: a #PalRowState
+ *
+ * Returns: the state in words
+ */
+const char *
+pal_row_state_describe (PalRowState state)
+{
+  switch (state)
+    {
+    case PAL_ROW_STATE_STARTING:
+      return _("Starting the agent");
+    case PAL_ROW_STATE_LOADING:
+      return _("Loading");
+    case PAL_ROW_STATE_READY:
+      return _("Ready");
+    case PAL_ROW_STATE_WORKING:
+      return _("Working");
+    case PAL_ROW_STATE_WAITING:
+      return _("Waiting for permission");
+    case PAL_ROW_STATE_FAILED:
+      return _("Failed");
+    case PAL_ROW_STATE_NOT_RUNNING:
+    default:
+      return _("Not running");
+    }
+}
+
+static void
+update_state (PalSessionRow *self)
+{
+  gboolean spinning = self->state == PAL_ROW_STATE_STARTING ||
+                      self->state == PAL_ROW_STATE_LOADING ||
+                      self->state == PAL_ROW_STATE_WORKING;
+  const char *icon = NULL;
+
+  if (self->state == PAL_ROW_STATE_WAITING)
+    icon = "dialog-question-symbolic";
+  else if (self->state == PAL_ROW_STATE_FAILED)
+    icon = "dialog-error-symbolic";
+  else if (self->state == PAL_ROW_STATE_READY)
+    icon = "media-record-symbolic";
+
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), spinning);
+  gtk_spinner_set_spinning (self->spinner, spinning);
+  gtk_widget_set_visible (GTK_WIDGET (self->state_image), icon != NULL);
+  if (icon != NULL)
+    gtk_image_set_from_icon_name (self->state_image, icon);
+
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->spinner), pal_row_state_describe (self->state));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->state_image), pal_row_state_describe (self->state));
+
+  gtk_widget_remove_css_class (GTK_WIDGET (self), "waiting");
+  gtk_widget_remove_css_class (GTK_WIDGET (self), "failed");
+  gtk_widget_remove_css_class (GTK_WIDGET (self), "ready");
+  if (self->state == PAL_ROW_STATE_WAITING)
+    gtk_widget_add_css_class (GTK_WIDGET (self), "waiting");
+  else if (self->state == PAL_ROW_STATE_FAILED)
+    gtk_widget_add_css_class (GTK_WIDGET (self), "failed");
+  else if (self->state == PAL_ROW_STATE_READY)
+    gtk_widget_add_css_class (GTK_WIDGET (self), "ready");
+
+  gtk_accessible_update_state (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_STATE_BUSY, spinning, -1);
+}
+
+static void
+update_title (PalSessionRow *self)
+{
+  const char *title = self->record != NULL ? pal_session_record_get_title (self->record) : NULL;
+
+  if (title == NULL || *title == '\0')
+    {
+      gtk_label_set_text (self->title_label, _("New Session"));
+      gtk_widget_add_css_class (GTK_WIDGET (self->title_label), "dim-label");
+    }
+  else
+    {
+      gtk_label_set_text (self->title_label, title);
+      gtk_widget_remove_css_class (GTK_WIDGET (self->title_label), "dim-label");
+    }
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->title_label), gtk_label_get_text (self->title_label));
+}
+
+/**
+ * pal_session_row_update_time:
+ * @self: a #PalSessionRow
+ * @now: the present, in microseconds since the epoch
+ *
+ * Refreshes the subtitle (the relative time in it moves on).
+ */
+void
+pal_session_row_update_time (PalSessionRow *self,
+                             gint64         now)
+{
+  g_autoptr(GString) subtitle = g_string_new (NULL);
+  g_autofree char *folder = NULL;
+  g_autofree char *when = NULL;
+
+  g_return_if_fail (PAL_IS_SESSION_ROW (self));
+
+  if (self->record == NULL)
+    return;
+
+  folder = g_path_get_basename (pal_session_record_get_cwd (self->record));
+  when = pal_format_relative_time (pal_session_record_get_updated (self->record), now);
+
+  g_string_append (subtitle, folder);
+  if (self->agent_name != NULL)
+    g_string_append_printf (subtitle, " · %s", self->agent_name);
+  if (*when != '\0')
+    g_string_append_printf (subtitle, " · %s", when);
+  if (pal_session_record_get_from_agent (self->record))
+    /* Translators: marks a session found in the agent's own list */
+    g_string_append_printf (subtitle, " · %s", _("from the agent"));
+
+  gtk_label_set_text (self->subtitle_label, subtitle->str);
+}
+
+static void
+record_notify_cb (PalSessionRecord *record,
+                  GParamSpec       *pspec,
+                  PalSessionRow    *self)
+{
+  update_title (self);
+  pal_session_row_update_time (self, g_get_real_time ());
+}
+
+static void
+menu_button_activate_cb (GtkMenuButton *button,
+                         PalSessionRow *self)
+{
+  if (self->record == NULL)
+    return;
+
+  /* brought up to date when opened: pin label and what the agent can do */
+  pal_session_menu_update (GTK_WIDGET (gtk_menu_button_get_popover (button)),
+                           pal_session_record_get_id (self->record),
+                           pal_session_record_get_pinned (self->record),
+                           self->can_func, self->can_data);
+}
+
+static void
+pal_session_row_dispose (GObject *object)
+{
+  PalSessionRow *self = PAL_SESSION_ROW (object);
+
+  if (self->record != NULL)
+    g_signal_handlers_disconnect_by_data (self->record, self);
+  g_clear_object (&self->record);
+  g_clear_pointer (&self->box, gtk_widget_unparent);
+
+  G_OBJECT_CLASS (pal_session_row_parent_class)->dispose (object);
+}
+
+static void
+pal_session_row_finalize (GObject *object)
+{
+  PalSessionRow *self = PAL_SESSION_ROW (object);
+
+  g_free (self->agent_name);
+
+  G_OBJECT_CLASS (pal_session_row_parent_class)->finalize (object);
+}
+
+static void
+pal_session_row_class_init (PalSessionRowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = pal_session_row_dispose;
+  object_class->finalize = pal_session_row_finalize;
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "sessionrow");
+}
+
+static void
+pal_session_row_init (PalSessionRow *self)
+{
+  GtkWidget *texts = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+
+  self->box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
+  gtk_widget_set_margin_top (self->box, 6);
+  gtk_widget_set_margin_bottom (self->box, 6);
+  gtk_widget_set_margin_start (self->box, 6);
+
+  self->title_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->title_label, 0);
+  gtk_label_set_ellipsize (self->title_label, PANGO_ELLIPSIZE_END);
+  self->subtitle_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->subtitle_label, 0);
+  gtk_label_set_ellipsize (self->subtitle_label, PANGO_ELLIPSIZE_END);
+  gtk_widget_add_css_class (GTK_WIDGET (self->subtitle_label), "caption");
+  gtk_widget_add_css_class (GTK_WIDGET (self->subtitle_label), "dim-label");
+  gtk_box_append (GTK_BOX (texts), GTK_WIDGET (self->title_label));
+  gtk_box_append (GTK_BOX (texts), GTK_WIDGET (self->subtitle_label));
+  gtk_widget_set_hexpand (texts, TRUE);
+
+  self->spinner = GTK_SPINNER (gtk_spinner_new ());
+  self->state_image = GTK_IMAGE (gtk_image_new ());
+  gtk_widget_add_css_class (GTK_WIDGET (self->state_image), "state-icon");
+
+  self->menu_button = GTK_MENU_BUTTON (gtk_menu_button_new ());
+  gtk_menu_button_set_icon_name (self->menu_button, "view-more-symbolic");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->menu_button), _("Session Menu"));
+  gtk_widget_set_valign (GTK_WIDGET (self->menu_button), GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (GTK_WIDGET (self->menu_button), "flat");
+  gtk_menu_button_set_popover (self->menu_button, pal_session_menu_new ());
+  gtk_menu_button_set_create_popup_func (self->menu_button,
+                                         (GtkMenuButtonCreatePopupFunc) menu_button_activate_cb,
+                                         self, NULL);
+
+  gtk_box_append (GTK_BOX (self->box), texts);
+  gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->spinner));
+  gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->state_image));
+  gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->menu_button));
+
+  update_state (self);
+}
+
+GtkWidget *
+pal_session_row_new (void)
+{
+  return g_object_new (PAL_TYPE_SESSION_ROW, NULL);
+}
+
+PalSessionRecord *
+pal_session_row_get_record (PalSessionRow *self)
+{
+  g_return_val_if_fail (PAL_IS_SESSION_ROW (self), NULL);
+
+  return self->record;
+}
+
+/**
+ * pal_session_row_set_record:
+ * @self: a #PalSessionRow
+ * @record: (nullable): the session to show
+ * @agent_name: (nullable): the name of its agent profile
+ */
+void
+pal_session_row_set_record (PalSessionRow    *self,
+                            PalSessionRecord *record,
+                            const char       *agent_name)
+{
+  g_return_if_fail (PAL_IS_SESSION_ROW (self));
+
+  if (self->record != NULL)
+    g_signal_handlers_disconnect_by_data (self->record, self);
+  g_set_object (&self->record, record);
+  g_free (self->agent_name);
+  self->agent_name = g_strdup (agent_name);
+
+  if (record != NULL)
+    g_signal_connect (record, "notify", G_CALLBACK (record_notify_cb), self);
+
+  update_title (self);
+  pal_session_row_update_time (self, g_get_real_time ());
+}
+
+PalRowState
+pal_session_row_get_state (PalSessionRow *self)
+{
+  g_return_val_if_fail (PAL_IS_SESSION_ROW (self), PAL_ROW_STATE_NOT_RUNNING);
+
+  return self->state;
+}
+
+void
+pal_session_row_set_state (PalSessionRow *self,
+                           PalRowState    state)
+{
+  g_return_if_fail (PAL_IS_SESSION_ROW (self));
+
+  if (self->state == state)
+    return;
+
+  self->state = state;
+  update_state (self);
+}
+
+/**
+ * pal_session_row_set_can_func:
+ * @self: a #PalSessionRow
+ * @func: (nullable): tells which session actions are possible
+ * @user_data: for @func; must outlive the row
+ */
+void
+pal_session_row_set_can_func (PalSessionRow         *self,
+                              PalSessionMenuCanFunc  func,
+                              gpointer               user_data)
+{
+  g_return_if_fail (PAL_IS_SESSION_ROW (self));
+
+  self->can_func = func;
+  self->can_data = user_data;
+}

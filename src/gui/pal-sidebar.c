@@ -1,0 +1,546 @@
+/* pal-sidebar.c: the sessions, grouped by folder, with search
+ *
+ * A GtkListView over PalSessionGroups over a filter of the session store:
+ * folders with their sessions, newest activity first. Typing in the search
+ * field keeps sessions whose title, folder or agent match. Activating a row
+ * (click, Enter) emits "session-activated". The live state of each row
+ * comes from a function the window provides, asked again when the window
+ * says a session changed.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "pal-session-groups.h"
+#include "pal-sidebar.h"
+
+struct _PalSidebar
+{
+  AdwBin              parent_instance;
+
+  PalSessionStore    *session_store;
+  PalAgentStore      *agent_store;
+  GtkCustomFilter    *filter;
+  GtkFilterListModel *filtered;
+  PalSessionGroups   *groups;
+  GtkSingleSelection *selection;
+  GHashTable         *rows;         /* session id → bound PalSessionRow (weak) */
+  char               *search;       /* casefolded, or NULL */
+  char               *selected_id;
+
+  PalSidebarStateFunc state_func;
+  gpointer            state_data;
+  PalSessionMenuCanFunc can_func;
+  gpointer            can_data;
+
+  GtkSearchEntry     *search_entry;
+  GtkListView        *list_view;
+  GtkStack           *stack;
+  AdwStatusPage      *empty_page;
+  guint               tick_id;
+};
+
+enum {
+  SESSION_ACTIVATED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (PalSidebar, pal_sidebar, ADW_TYPE_BIN)
+
+static const char *
+agent_name (PalSidebar *self,
+            const char *agent_id)
+{
+  PalAgentProfile *profile;
+
+  if (self->agent_store == NULL || agent_id == NULL)
+    return NULL;
+
+  profile = pal_agent_store_lookup (self->agent_store, agent_id);
+  return profile != NULL ? pal_agent_profile_get_name (profile) : agent_id;
+}
+
+static gboolean
+contains_casefold (const char *haystack,
+                   const char *needle)
+{
+  g_autofree char *folded = NULL;
+
+  if (haystack == NULL)
+    return FALSE;
+
+  folded = g_utf8_casefold (haystack, -1);
+  return strstr (folded, needle) != NULL;
+}
+
+static gboolean
+filter_func (gpointer item,
+             gpointer user_data)
+{
+  PalSidebar *self = user_data;
+  PalSessionRecord *record = item;
+
+  if (self->search == NULL)
+    return TRUE;
+
+  return contains_casefold (pal_session_record_get_title (record), self->search) ||
+         contains_casefold (pal_session_record_get_cwd (record), self->search) ||
+         contains_casefold (agent_name (self, pal_session_record_get_agent_id (record)), self->search);
+}
+
+static void
+update_empty (PalSidebar *self)
+{
+  gboolean empty = g_list_model_get_n_items (pal_session_groups_get_model (self->groups)) == 0;
+
+  if (!empty)
+    {
+      gtk_stack_set_visible_child_name (self->stack, "list");
+      return;
+    }
+
+  if (self->search != NULL)
+    {
+      adw_status_page_set_icon_name (self->empty_page, "edit-find-symbolic");
+      adw_status_page_set_title (self->empty_page, _("No Results"));
+      adw_status_page_set_description (self->empty_page, _("No session matches the search."));
+    }
+  else
+    {
+      adw_status_page_set_icon_name (self->empty_page, "chat-bubbles-empty-symbolic");
+      adw_status_page_set_title (self->empty_page, _("No Sessions"));
+      adw_status_page_set_description (self->empty_page,
+                                       _("Start a session with <b>Ctrl+N</b>."));
+    }
+  gtk_stack_set_visible_child_name (self->stack, "empty");
+}
+
+static void
+search_changed_cb (GtkSearchEntry *entry,
+                   PalSidebar     *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
+  g_autofree char *stripped = g_strstrip (g_strdup (text));
+
+  g_clear_pointer (&self->search, g_free);
+  if (*stripped != '\0')
+    self->search = g_utf8_casefold (stripped, -1);
+
+  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+  update_empty (self);
+}
+
+static void
+groups_changed_cb (GListModel *model,
+                   guint       position,
+                   guint       removed,
+                   guint       added,
+                   PalSidebar *self)
+{
+  update_empty (self);
+
+  /* keep the current session highlighted as rows move */
+  if (self->selected_id != NULL)
+    pal_sidebar_select (self, self->selected_id);
+}
+
+static void
+setup_cb (GtkSignalListItemFactory *factory,
+          GtkListItem              *list_item,
+          PalSidebar               *self)
+{
+  gtk_list_item_set_child (list_item, adw_bin_new ());
+}
+
+static GtkWidget *
+group_header (PalSessionGroup *group)
+{
+  const char *cwd = pal_session_group_get_cwd (group);
+  g_autofree char *name = g_path_get_basename (cwd != NULL && *cwd != '\0' ? cwd : "/");
+  GtkWidget *label = gtk_label_new (name);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+  gtk_widget_set_tooltip_text (label, cwd);
+  gtk_widget_add_css_class (label, "heading");
+  gtk_widget_add_css_class (label, "folder-header");
+  gtk_widget_set_margin_top (label, 12);
+  gtk_widget_set_margin_bottom (label, 2);
+  gtk_widget_set_margin_start (label, 6);
+
+  return label;
+}
+
+static void
+bind_cb (GtkSignalListItemFactory *factory,
+         GtkListItem              *list_item,
+         PalSidebar               *self)
+{
+  AdwBin *bin = ADW_BIN (gtk_list_item_get_child (list_item));
+  gpointer item = gtk_list_item_get_item (list_item);
+
+  if (PAL_IS_SESSION_GROUP (item))
+    {
+      gtk_list_item_set_selectable (list_item, FALSE);
+      gtk_list_item_set_activatable (list_item, FALSE);
+      adw_bin_set_child (bin, group_header (item));
+    }
+  else
+    {
+      PalSessionRecord *record = item;
+      GtkWidget *row = pal_session_row_new ();
+      const char *id = pal_session_record_get_id (record);
+
+      gtk_list_item_set_selectable (list_item, TRUE);
+      gtk_list_item_set_activatable (list_item, TRUE);
+      pal_session_row_set_record (PAL_SESSION_ROW (row), record,
+                                  agent_name (self, pal_session_record_get_agent_id (record)));
+      if (self->state_func != NULL)
+        pal_session_row_set_state (PAL_SESSION_ROW (row), self->state_func (id, self->state_data));
+      pal_session_row_set_can_func (PAL_SESSION_ROW (row), self->can_func, self->can_data);
+      adw_bin_set_child (bin, row);
+      g_hash_table_insert (self->rows, g_strdup (id), row);
+    }
+}
+
+static void
+unbind_cb (GtkSignalListItemFactory *factory,
+           GtkListItem              *list_item,
+           PalSidebar               *self)
+{
+  AdwBin *bin = ADW_BIN (gtk_list_item_get_child (list_item));
+  GtkWidget *child = adw_bin_get_child (bin);
+
+  if (PAL_IS_SESSION_ROW (child))
+    {
+      PalSessionRecord *record = pal_session_row_get_record (PAL_SESSION_ROW (child));
+
+      if (record != NULL &&
+          g_hash_table_lookup (self->rows, pal_session_record_get_id (record)) == child)
+        g_hash_table_remove (self->rows, pal_session_record_get_id (record));
+    }
+
+  adw_bin_set_child (bin, NULL);
+}
+
+static void
+list_activate_cb (GtkListView *list_view,
+                  guint        position,
+                  PalSidebar  *self)
+{
+  g_autoptr(GObject) item = g_list_model_get_item (pal_session_groups_get_model (self->groups), position);
+
+  if (PAL_IS_SESSION_RECORD (item))
+    g_signal_emit (self, signals[SESSION_ACTIVATED], 0,
+                   pal_session_record_get_id (PAL_SESSION_RECORD (item)));
+}
+
+static gboolean
+tick_cb (gpointer user_data)
+{
+  PalSidebar *self = user_data;
+  GHashTableIter iter;
+  gpointer row;
+  gint64 now = g_get_real_time ();
+
+  g_hash_table_iter_init (&iter, self->rows);
+  while (g_hash_table_iter_next (&iter, NULL, &row))
+    pal_session_row_update_time (row, now);
+
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+pal_sidebar_dispose (GObject *object)
+{
+  PalSidebar *self = PAL_SIDEBAR (object);
+
+  g_clear_handle_id (&self->tick_id, g_source_remove);
+  if (self->groups != NULL)
+    g_signal_handlers_disconnect_by_data (pal_session_groups_get_model (self->groups), self);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->groups);
+  g_clear_object (&self->filtered);
+  g_clear_object (&self->filter);
+  g_clear_object (&self->session_store);
+  g_clear_object (&self->agent_store);
+  g_clear_pointer (&self->rows, g_hash_table_unref);
+
+  G_OBJECT_CLASS (pal_sidebar_parent_class)->dispose (object);
+}
+
+static void
+pal_sidebar_finalize (GObject *object)
+{
+  PalSidebar *self = PAL_SIDEBAR (object);
+
+  g_free (self->search);
+  g_free (self->selected_id);
+
+  G_OBJECT_CLASS (pal_sidebar_parent_class)->finalize (object);
+}
+
+static void
+pal_sidebar_class_init (PalSidebarClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = pal_sidebar_dispose;
+  object_class->finalize = pal_sidebar_finalize;
+
+  /**
+   * PalSidebar::session-activated:
+   * @session_id: the session the person chose
+   */
+  signals[SESSION_ACTIVATED] =
+    g_signal_new ("session-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+
+  gtk_widget_class_set_css_name (widget_class, "sidebar");
+}
+
+static void
+pal_sidebar_init (PalSidebar *self)
+{
+  self->rows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+}
+
+/**
+ * pal_sidebar_new:
+ * @session_store: the sessions
+ * @agent_store: (nullable): for agent names
+ *
+ * Returns: (transfer floating): a new sidebar
+ */
+GtkWidget *
+pal_sidebar_new (PalSessionStore *session_store,
+                 PalAgentStore   *agent_store)
+{
+  PalSidebar *self;
+  GtkListItemFactory *factory;
+  GtkWidget *box, *scroller, *search_box;
+
+  g_return_val_if_fail (PAL_IS_SESSION_STORE (session_store), NULL);
+
+  self = g_object_new (PAL_TYPE_SIDEBAR, NULL);
+  self->session_store = g_object_ref (session_store);
+  self->agent_store = agent_store != NULL ? g_object_ref (agent_store) : NULL;
+
+  self->filter = gtk_custom_filter_new (filter_func, self, NULL);
+  self->filtered = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (session_store)),
+                                              GTK_FILTER (g_object_ref (self->filter)));
+  self->groups = pal_session_groups_new (G_LIST_MODEL (self->filtered));
+  self->selection = gtk_single_selection_new (g_object_ref (pal_session_groups_get_model (self->groups)));
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  g_signal_connect (pal_session_groups_get_model (self->groups), "items-changed",
+                    G_CALLBACK (groups_changed_cb), self);
+
+  factory = gtk_signal_list_item_factory_new ();
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_cb), self);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_cb), self);
+  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_cb), self);
+
+  self->list_view = GTK_LIST_VIEW (gtk_list_view_new (GTK_SELECTION_MODEL (g_object_ref (self->selection)),
+                                                      factory));
+  gtk_list_view_set_single_click_activate (self->list_view, TRUE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->list_view), "navigation-sidebar");
+  g_signal_connect (self->list_view, "activate", G_CALLBACK (list_activate_cb), self);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->list_view),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Sessions"), -1);
+
+  self->search_entry = GTK_SEARCH_ENTRY (gtk_search_entry_new ());
+  g_object_set (self->search_entry, "placeholder-text", _("Search sessions"), NULL);
+  g_signal_connect (self->search_entry, "search-changed", G_CALLBACK (search_changed_cb), self);
+  search_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_widget_set_margin_start (search_box, 6);
+  gtk_widget_set_margin_end (search_box, 6);
+  gtk_widget_set_margin_top (search_box, 6);
+  gtk_widget_set_margin_bottom (search_box, 6);
+  gtk_box_append (GTK_BOX (search_box), GTK_WIDGET (self->search_entry));
+
+  scroller = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (self->list_view));
+
+  self->empty_page = ADW_STATUS_PAGE (adw_status_page_new ());
+  gtk_widget_add_css_class (GTK_WIDGET (self->empty_page), "compact");
+
+  self->stack = GTK_STACK (gtk_stack_new ());
+  gtk_stack_add_named (self->stack, scroller, "list");
+  gtk_stack_add_named (self->stack, GTK_WIDGET (self->empty_page), "empty");
+  gtk_widget_set_vexpand (GTK_WIDGET (self->stack), TRUE);
+
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_box_append (GTK_BOX (box), search_box);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->stack));
+  adw_bin_set_child (ADW_BIN (self), box);
+
+  /* relative times move on */
+  self->tick_id = g_timeout_add_seconds (60, tick_cb, self);
+
+  update_empty (self);
+
+  return GTK_WIDGET (self);
+}
+
+/**
+ * pal_sidebar_set_state_func:
+ * @self: a #PalSidebar
+ * @func: (nullable): tells the live state of a session
+ * @user_data: for @func; must outlive the sidebar
+ */
+void
+pal_sidebar_set_state_func (PalSidebar          *self,
+                            PalSidebarStateFunc  func,
+                            gpointer             user_data)
+{
+  GHashTableIter iter;
+  gpointer key, row;
+
+  g_return_if_fail (PAL_IS_SIDEBAR (self));
+
+  self->state_func = func;
+  self->state_data = user_data;
+
+  g_hash_table_iter_init (&iter, self->rows);
+  while (g_hash_table_iter_next (&iter, &key, &row))
+    pal_session_row_set_state (row, func != NULL ? func (key, user_data) : PAL_ROW_STATE_NOT_RUNNING);
+}
+
+/**
+ * pal_sidebar_set_can_func:
+ * @self: a #PalSidebar
+ * @func: (nullable): tells which session actions are possible, for row menus
+ * @user_data: for @func; must outlive the sidebar
+ */
+void
+pal_sidebar_set_can_func (PalSidebar            *self,
+                          PalSessionMenuCanFunc  func,
+                          gpointer               user_data)
+{
+  GHashTableIter iter;
+  gpointer row;
+
+  g_return_if_fail (PAL_IS_SIDEBAR (self));
+
+  self->can_func = func;
+  self->can_data = user_data;
+
+  g_hash_table_iter_init (&iter, self->rows);
+  while (g_hash_table_iter_next (&iter, NULL, &row))
+    pal_session_row_set_can_func (row, func, user_data);
+}
+
+/**
+ * pal_sidebar_refresh_state:
+ * @self: a #PalSidebar
+ * @session_id: a session whose live state changed
+ */
+void
+pal_sidebar_refresh_state (PalSidebar *self,
+                           const char *session_id)
+{
+  PalSessionRow *row;
+
+  g_return_if_fail (PAL_IS_SIDEBAR (self));
+  g_return_if_fail (session_id != NULL);
+
+  row = g_hash_table_lookup (self->rows, session_id);
+  if (row != NULL && self->state_func != NULL)
+    pal_session_row_set_state (row, self->state_func (session_id, self->state_data));
+}
+
+/**
+ * pal_sidebar_select:
+ * @self: a #PalSidebar
+ * @session_id: (nullable): the session to highlight
+ */
+void
+pal_sidebar_select (PalSidebar *self,
+                    const char *session_id)
+{
+  GListModel *model;
+  guint n;
+
+  g_return_if_fail (PAL_IS_SIDEBAR (self));
+
+  if (self->selected_id != session_id)
+    {
+      g_free (self->selected_id);
+      self->selected_id = g_strdup (session_id);
+    }
+
+  model = pal_session_groups_get_model (self->groups);
+  n = g_list_model_get_n_items (model);
+  for (guint i = 0; session_id != NULL && i < n; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (model, i);
+
+      if (PAL_IS_SESSION_RECORD (item) &&
+          g_strcmp0 (pal_session_record_get_id (PAL_SESSION_RECORD (item)), session_id) == 0)
+        {
+          if (gtk_single_selection_get_selected (self->selection) != i)
+            gtk_single_selection_set_selected (self->selection, i);
+          return;
+        }
+    }
+
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+}
+
+void
+pal_sidebar_focus_search (PalSidebar *self)
+{
+  g_return_if_fail (PAL_IS_SIDEBAR (self));
+
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+void
+pal_sidebar_set_search_text (PalSidebar *self,
+                             const char *text)
+{
+  g_return_if_fail (PAL_IS_SIDEBAR (self));
+
+  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text != NULL ? text : "");
+  /* apply now rather than after the entry's delay */
+  search_changed_cb (self->search_entry, self);
+}
+
+/**
+ * pal_sidebar_get_n_shown:
+ * @self: a #PalSidebar
+ *
+ * Returns: how many sessions the list shows (folders not counted)
+ */
+guint
+pal_sidebar_get_n_shown (PalSidebar *self)
+{
+  g_return_val_if_fail (PAL_IS_SIDEBAR (self), 0);
+
+  return g_list_model_get_n_items (G_LIST_MODEL (self->filtered));
+}
+
+/**
+ * pal_sidebar_get_row:
+ * @self: a #PalSidebar
+ * @session_id: a session
+ *
+ * Returns: (transfer none) (nullable): the row of @session_id, if on screen
+ */
+PalSessionRow *
+pal_sidebar_get_row (PalSidebar *self,
+                     const char *session_id)
+{
+  g_return_val_if_fail (PAL_IS_SIDEBAR (self), NULL);
+
+  return g_hash_table_lookup (self->rows, session_id);
+}

@@ -1,0 +1,168 @@
+/* test-sidebar.c: sessions grouped by folder, searched, with live state
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <adwaita.h>
+
+#include "pal-sidebar.h"
+
+static void
+iterate (void)
+{
+  for (guint i = 0; i < 5; i++)
+    {
+      gint64 until = g_get_monotonic_time () + 20 * G_TIME_SPAN_MILLISECOND;
+
+      while (g_get_monotonic_time () < until)
+        g_main_context_iteration (NULL, FALSE);
+    }
+}
+
+static PalRowState
+state_func (const char *session_id,
+            gpointer    user_data)
+{
+  GHashTable *states = user_data;
+
+  return GPOINTER_TO_INT (g_hash_table_lookup (states, session_id));
+}
+
+static void
+activated_cb (PalSidebar *sidebar,
+              const char *session_id,
+              char      **out)
+{
+  g_free (*out);
+  *out = g_strdup (session_id);
+}
+
+static void
+add_record (PalSessionStore *store,
+            const char      *id,
+            const char      *cwd,
+            const char      *title,
+            gint64           updated)
+{
+  g_autoptr(PalSessionRecord) record = pal_session_record_new (id, "demo", cwd);
+
+  pal_session_record_set_title (record, title);
+  pal_session_record_set_updated (record, updated);
+  pal_session_record_set_created (record, updated);
+  pal_session_store_add (store, record);
+}
+
+static void
+test_sidebar (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autoptr(PalSessionStore) store = NULL;
+  g_autoptr(GHashTable) states = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autofree char *activated = NULL;
+  GtkWidget *window = gtk_window_new ();
+  PalSidebar *sidebar;
+  gint64 now = g_get_real_time ();
+  PalSessionRow *row;
+
+  g_settings_reset (settings, "sessions");
+  store = pal_session_store_new (settings);
+  add_record (store, "s1", "/home/p/alpha", "Fix the parser", now - (gint64) 3600 * G_USEC_PER_SEC);
+  add_record (store, "s2", "/home/p/beta", "Write docs", now - (gint64) 60 * G_USEC_PER_SEC);
+  add_record (store, "s3", "/home/p/alpha", "Refactor", now);
+
+  sidebar = PAL_SIDEBAR (pal_sidebar_new (store, NULL));
+  g_hash_table_insert (states, (char *) "s3", GINT_TO_POINTER (PAL_ROW_STATE_WORKING));
+  pal_sidebar_set_state_func (sidebar, state_func, states);
+  g_signal_connect (sidebar, "session-activated", G_CALLBACK (activated_cb), &activated);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 320, 600);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (sidebar));
+  gtk_window_present (GTK_WINDOW (window));
+  iterate ();
+
+  g_assert_cmpuint (pal_sidebar_get_n_shown (sidebar), ==, 3);
+  row = pal_sidebar_get_row (sidebar, "s3");
+  g_assert_nonnull (row);
+  g_assert_cmpint (pal_session_row_get_state (row), ==, PAL_ROW_STATE_WORKING);
+  g_assert_cmpint (pal_session_row_get_state (pal_sidebar_get_row (sidebar, "s1")), ==,
+                   PAL_ROW_STATE_NOT_RUNNING);
+
+  /* a state change reaches the row when the window says so */
+  g_hash_table_insert (states, (char *) "s1", GINT_TO_POINTER (PAL_ROW_STATE_WAITING));
+  pal_sidebar_refresh_state (sidebar, "s1");
+  g_assert_cmpint (pal_session_row_get_state (pal_sidebar_get_row (sidebar, "s1")), ==,
+                   PAL_ROW_STATE_WAITING);
+
+  /* search by title, by folder; no match shows the empty page */
+  pal_sidebar_set_search_text (sidebar, "DOCS");
+  iterate ();
+  g_assert_cmpuint (pal_sidebar_get_n_shown (sidebar), ==, 1);
+  pal_sidebar_set_search_text (sidebar, "alpha");
+  iterate ();
+  g_assert_cmpuint (pal_sidebar_get_n_shown (sidebar), ==, 2);
+  pal_sidebar_set_search_text (sidebar, "nothing like this");
+  iterate ();
+  g_assert_cmpuint (pal_sidebar_get_n_shown (sidebar), ==, 0);
+  pal_sidebar_set_search_text (sidebar, "");
+  iterate ();
+  g_assert_cmpuint (pal_sidebar_get_n_shown (sidebar), ==, 3);
+
+  /* activating a list position of a session emits its id; folders do nothing */
+  {
+    GtkListView *list = NULL;
+    GtkWidget *w = GTK_WIDGET (sidebar);
+    g_autoptr(GPtrArray) stack = g_ptr_array_new ();
+
+    g_ptr_array_add (stack, w);
+    while (stack->len > 0 && list == NULL)
+      {
+        w = g_ptr_array_steal_index (stack, 0);
+        if (GTK_IS_LIST_VIEW (w))
+          list = GTK_LIST_VIEW (w);
+        for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+          g_ptr_array_add (stack, c);
+      }
+    g_assert_nonnull (list);
+
+    /* [alpha] s3 s1 [beta] s2 */
+    g_signal_emit_by_name (list, "activate", 0);
+    g_assert_null (activated);
+    g_signal_emit_by_name (list, "activate", 1);
+    g_assert_cmpstr (activated, ==, "s3");
+    g_signal_emit_by_name (list, "activate", 4);
+    g_assert_cmpstr (activated, ==, "s2");
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_relative_time (void)
+{
+  gint64 now = g_get_real_time ();
+  g_autofree char *just = pal_format_relative_time (now - 5 * G_USEC_PER_SEC, now);
+  g_autofree char *minutes = pal_format_relative_time (now - 5 * 60 * G_USEC_PER_SEC, now);
+  g_autofree char *never = pal_format_relative_time (0, now);
+  g_autofree char *old = pal_format_relative_time (now - (gint64) 400 * 24 * 3600 * G_USEC_PER_SEC, now);
+
+  g_assert_cmpstr (just, ==, "Just now");
+  g_assert_cmpstr (minutes, ==, "5 min ago");
+  g_assert_cmpstr (never, ==, "");
+  /* more than a year ago carries the year */
+  g_assert_true (g_regex_match_simple ("[0-9]{4}$", old, 0, 0));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add_func ("/sidebar/sessions", test_sidebar);
+  g_test_add_func ("/sidebar/relative-time", test_relative_time);
+
+  return g_test_run ();
+}
