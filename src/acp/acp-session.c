@@ -1,0 +1,1975 @@
+/* acp-session.c: one conversation with an agent
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "acp-permission-item.h"
+#include "acp-session.h"
+
+/**
+ * AcpSession:
+ *
+ * One conversation with an agent: its id, its state, its transcript and the
+ * session-level state the agent reports (title, modes, config options,
+ * commands, usage).
+ *
+ * The session listens to its agent: every `session/update` for its id is
+ * applied as it arrives (during a load too, so the transcript fills live),
+ * `session/request_permission` requests for its id become
+ * #AcpPermissionItem entries, and when the agent exits the session FAILS:
+ * pending permissions are cancelled and an error notice with the agent's
+ * stderr tail is appended, while everything shown so far stays.
+ *
+ * A failed create, load or resume (an agent error, a capability the agent
+ * did not advertise, a cancellation) returns the session to NEW, so that the
+ * caller can try something else; a failed turn returns it to READY and
+ * leaves an error notice in the transcript.
+ */
+
+/* Show a replay that floods the pipe at least every so many updates, even
+ * when the flush idle cannot run in between. */
+#define FLUSH_EVERY_N_UPDATES 1000
+
+/* Updates for an unknown session kept while session/new is in flight (some
+ * agents send commands before answering). */
+#define MAX_EARLY_UPDATES 256
+
+typedef struct
+{
+  char       *session_id;
+  JsonObject *update;
+} EarlyUpdate;
+
+struct _AcpSession
+{
+  GObject          parent_instance;
+
+  AcpAgent        *agent;
+  char            *cwd;
+  char            *session_id;
+  AcpSessionState  state;
+  GError          *error;
+  AcpTranscript   *transcript;
+
+  char            *title;
+  char            *updated_at;
+  JsonObject      *modes;
+  char            *current_mode_id;
+  JsonArray       *config_options;
+  JsonArray       *available_commands;
+  JsonObject      *usage;
+  guint            replay_count;
+  char            *stop_reason;
+
+  GCancellable    *open_cancellable; /* of the create, load or resume in flight */
+  GPtrArray       *permissions;     /* pending AcpPermissionItem */
+  GArray          *early_updates;   /* EarlyUpdate */
+  guint            updates_since_flush;
+
+  gulong           update_handler_id;
+  gulong           request_handler_id;
+  gulong           exited_handler_id;
+};
+
+G_DEFINE_ENUM_TYPE (AcpSessionState, acp_session_state,
+  G_DEFINE_ENUM_VALUE (ACP_SESSION_STATE_NEW, "new"),
+  G_DEFINE_ENUM_VALUE (ACP_SESSION_STATE_CREATING, "creating"),
+  G_DEFINE_ENUM_VALUE (ACP_SESSION_STATE_LOADING, "loading"),
+  G_DEFINE_ENUM_VALUE (ACP_SESSION_STATE_RESUMING, "resuming"),
+  G_DEFINE_ENUM_VALUE (ACP_SESSION_STATE_READY, "ready"),
+  G_DEFINE_ENUM_VALUE (ACP_SESSION_STATE_PROMPTING, "prompting"),
+  G_DEFINE_ENUM_VALUE (ACP_SESSION_STATE_CLOSING, "closing"),
+  G_DEFINE_ENUM_VALUE (ACP_SESSION_STATE_CLOSED, "closed"),
+  G_DEFINE_ENUM_VALUE (ACP_SESSION_STATE_FAILED, "failed"))
+
+G_DEFINE_FINAL_TYPE (AcpSession, acp_session, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_AGENT,
+  PROP_CWD,
+  PROP_SESSION_ID,
+  PROP_STATE,
+  PROP_ERROR,
+  PROP_TRANSCRIPT,
+  PROP_TITLE,
+  PROP_UPDATED_AT,
+  PROP_MODES,
+  PROP_CURRENT_MODE_ID,
+  PROP_CONFIG_OPTIONS,
+  PROP_AVAILABLE_COMMANDS,
+  PROP_USAGE,
+  PROP_REPLAY_COUNT,
+  PROP_PENDING_PERMISSIONS,
+  PROP_STOP_REASON,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+#define STATE_BIT(s) (1u << (s))
+
+static void
+early_update_clear (gpointer data)
+{
+  EarlyUpdate *early = data;
+
+  g_clear_pointer (&early->session_id, g_free);
+  g_clear_pointer (&early->update, json_object_unref);
+}
+
+/* --- small setters --- */
+
+static const char * const state_names[] = {
+  "new", "creating", "loading", "resuming", "ready", "prompting", "closing", "closed", "failed",
+};
+
+static void
+set_state (AcpSession      *self,
+           AcpSessionState  state)
+{
+  if (self->state == state)
+    return;
+
+  g_debug ("Session %s: state %s -> %s", self->session_id != NULL ? self->session_id : "(none)",
+           state_names[self->state], state_names[state]);
+  self->state = state;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+}
+
+static void
+set_string (AcpSession  *self,
+            char       **field,
+            const char  *value,
+            guint        prop_id)
+{
+  if (g_strcmp0 (*field, value) == 0)
+    return;
+
+  g_free (*field);
+  *field = g_strdup (value);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[prop_id]);
+}
+
+static void
+set_array (AcpSession  *self,
+           JsonArray  **field,
+           JsonArray   *value,
+           guint        prop_id)
+{
+  if (*field == value)
+    return;
+  if (*field != NULL && value != NULL && json_array_equal (*field, value))
+    return;
+
+  g_clear_pointer (field, json_array_unref);
+  if (value != NULL)
+    *field = json_array_ref (value);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[prop_id]);
+}
+
+static void
+set_object (AcpSession  *self,
+            JsonObject **field,
+            JsonObject  *value,
+            guint        prop_id)
+{
+  if (*field == value)
+    return;
+  if (*field != NULL && value != NULL && json_object_equal (*field, value))
+    return;
+
+  g_clear_pointer (field, json_object_unref);
+  if (value != NULL)
+    *field = json_object_ref (value);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[prop_id]);
+}
+
+/* --- validation helpers --- */
+
+static gboolean invalid (GError     **error,
+                         const char  *variant,
+                         const char  *format,
+                         ...) G_GNUC_PRINTF (3, 4);
+
+static gboolean
+invalid (GError     **error,
+         const char  *variant,
+         const char  *format,
+         ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  g_set_error (error, ACP_ERROR, ACP_ERROR_INVALID_MESSAGE,
+               "Invalid %s update: %s", variant, message);
+
+  return FALSE;
+}
+
+static gboolean
+node_is_string (JsonNode *node)
+{
+  return node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
+         json_node_get_value_type (node) == G_TYPE_STRING;
+}
+
+static gboolean
+node_is_count (JsonNode *node)
+{
+  return node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
+         json_node_get_value_type (node) == G_TYPE_INT64 &&
+         json_node_get_int (node) >= 0;
+}
+
+static gboolean
+node_is_number (JsonNode *node)
+{
+  return node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
+         (json_node_get_value_type (node) == G_TYPE_INT64 ||
+          json_node_get_value_type (node) == G_TYPE_DOUBLE);
+}
+
+static gboolean
+object_has_strings (JsonNode    *node,
+                    const char  *first,
+                    const char  *second)
+{
+  JsonObject *object;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return FALSE;
+
+  object = json_node_get_object (node);
+  return node_is_string (json_object_get_member (object, first)) &&
+         (second == NULL || node_is_string (json_object_get_member (object, second)));
+}
+
+/* The elements of @array that are objects with string members @first and
+ * @second (the schema says invalid items are skipped). */
+static JsonArray *
+filter_objects (JsonArray  *array,
+                const char *first,
+                const char *second)
+{
+  JsonArray *filtered = json_array_new ();
+  guint n = json_array_get_length (array);
+
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+
+      if (object_has_strings (element, first, second))
+        json_array_add_element (filtered, json_node_ref (element));
+      else
+        g_debug ("Skipping an invalid element %u (needs string %s%s%s)", i, first,
+                 second != NULL ? " and " : "", second != NULL ? second : "");
+    }
+
+  return filtered;
+}
+
+/* --- session-level updates --- */
+
+static gboolean
+apply_session_info (AcpSession  *self,
+                    JsonObject  *update,
+                    GError     **error)
+{
+  const char *variant = "session_info_update";
+  JsonNode *title = json_object_get_member (update, "title");
+  JsonNode *updated_at = json_object_get_member (update, "updatedAt");
+
+  if (title != NULL && !JSON_NODE_HOLDS_NULL (title) && !node_is_string (title))
+    return invalid (error, variant, "title must be a string or null");
+  if (updated_at != NULL && !JSON_NODE_HOLDS_NULL (updated_at) && !node_is_string (updated_at))
+    return invalid (error, variant, "updatedAt must be a string or null");
+
+  /* absent: unchanged; null: cleared */
+  if (title != NULL)
+    set_string (self, &self->title, node_is_string (title) ? json_node_get_string (title) : NULL,
+                PROP_TITLE);
+  if (updated_at != NULL)
+    set_string (self, &self->updated_at,
+                node_is_string (updated_at) ? json_node_get_string (updated_at) : NULL,
+                PROP_UPDATED_AT);
+
+  return TRUE;
+}
+
+static gboolean
+apply_usage (AcpSession  *self,
+             JsonObject  *update,
+             GError     **error)
+{
+  const char *variant = "usage_update";
+  JsonNode *used = json_object_get_member (update, "used");
+  JsonNode *size = json_object_get_member (update, "size");
+  JsonNode *cost = json_object_get_member (update, "cost");
+  g_autoptr(JsonObject) usage = NULL;
+
+  if (!node_is_count (used))
+    return invalid (error, variant, "used must be a non-negative integer");
+  if (!node_is_count (size))
+    return invalid (error, variant, "size must be a non-negative integer");
+  if (cost != NULL && !JSON_NODE_HOLDS_NULL (cost))
+    {
+      JsonObject *object;
+
+      if (!JSON_NODE_HOLDS_OBJECT (cost))
+        return invalid (error, variant, "cost must be an object or null");
+      object = json_node_get_object (cost);
+      if (!node_is_number (json_object_get_member (object, "amount")) ||
+          !node_is_string (json_object_get_member (object, "currency")))
+        return invalid (error, variant, "cost needs a number amount and a string currency");
+    }
+
+  usage = json_object_new ();
+  json_object_set_int_member (usage, "used", json_node_get_int (used));
+  json_object_set_int_member (usage, "size", json_node_get_int (size));
+  if (cost != NULL && JSON_NODE_HOLDS_OBJECT (cost))
+    {
+      JsonObject *object = json_node_get_object (cost);
+      JsonObject *copy = json_object_new ();
+
+      json_object_set_double_member (copy, "amount",
+                                     json_node_get_double (json_object_get_member (object, "amount")));
+      json_object_set_string_member (copy, "currency",
+                                     json_object_get_string_member (object, "currency"));
+      json_object_set_object_member (usage, "cost", copy);
+    }
+
+  set_object (self, &self->usage, usage, PROP_USAGE);
+
+  return TRUE;
+}
+
+/**
+ * acp_session_apply_update:
+ * @self: an #AcpSession
+ * @update: the `update` object of a `session/update` notification
+ * @error: return location for an error
+ *
+ * Applies one update. The session-level variants change the session:
+ * `available_commands_update` (the list is replaced; invalid entries are
+ * skipped), `current_mode_update`, `config_option_update` (the full list),
+ * `session_info_update` (title and updatedAt: absent leaves, null clears),
+ * `usage_update`. Everything else goes to the transcript
+ * (acp_transcript_apply_update()).
+ *
+ * Returns: %FALSE with %ACP_ERROR_INVALID_MESSAGE if @update is malformed;
+ *   nothing changed then
+ */
+gboolean
+acp_session_apply_update (AcpSession  *self,
+                          JsonObject  *update,
+                          GError     **error)
+{
+  const char *variant;
+  JsonArray *array;
+  JsonNode *node;
+
+  g_return_val_if_fail (ACP_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (update != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  node = json_object_get_member (update, "sessionUpdate");
+  if (!node_is_string (node))
+    return acp_transcript_apply_update (self->transcript, update, error);
+
+  variant = json_node_get_string (node);
+  if (!acp_transcript_is_session_update_variant (variant))
+    return acp_transcript_apply_update (self->transcript, update, error);
+
+  if (strcmp (variant, "available_commands_update") == 0)
+    {
+      g_autoptr(JsonArray) filtered = NULL;
+
+      node = json_object_get_member (update, "availableCommands");
+      if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+        return invalid (error, variant, "availableCommands must be an array");
+      filtered = filter_objects (json_node_get_array (node), "name", "description");
+      set_array (self, &self->available_commands, filtered, PROP_AVAILABLE_COMMANDS);
+      return TRUE;
+    }
+
+  if (strcmp (variant, "current_mode_update") == 0)
+    {
+      node = json_object_get_member (update, "currentModeId");
+      if (!node_is_string (node))
+        return invalid (error, variant, "currentModeId must be a string");
+      set_string (self, &self->current_mode_id, json_node_get_string (node), PROP_CURRENT_MODE_ID);
+      return TRUE;
+    }
+
+  if (strcmp (variant, "config_option_update") == 0)
+    {
+      g_autoptr(JsonArray) filtered = NULL;
+
+      node = json_object_get_member (update, "configOptions");
+      if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+        return invalid (error, variant, "configOptions must be an array");
+      array = json_node_get_array (node);
+      filtered = filter_objects (array, "id", "name");
+      set_array (self, &self->config_options, filtered, PROP_CONFIG_OPTIONS);
+      return TRUE;
+    }
+
+  if (strcmp (variant, "session_info_update") == 0)
+    return apply_session_info (self, update, error);
+
+  if (strcmp (variant, "usage_update") == 0)
+    return apply_usage (self, update, error);
+
+  g_assert_not_reached ();
+  return FALSE;
+}
+
+/* The modes and configOptions of a session/new, load or resume response. */
+static void
+apply_session_response (AcpSession *self,
+                        JsonObject *response)
+{
+  JsonNode *modes = json_object_get_member (response, "modes");
+  JsonNode *options = json_object_get_member (response, "configOptions");
+  JsonObject *valid_modes = NULL;
+
+  g_object_freeze_notify (G_OBJECT (self));
+
+  if (modes != NULL && JSON_NODE_HOLDS_OBJECT (modes))
+    {
+      JsonObject *object = json_node_get_object (modes);
+      JsonNode *available = json_object_get_member (object, "availableModes");
+
+      if (node_is_string (json_object_get_member (object, "currentModeId")) &&
+          available != NULL && JSON_NODE_HOLDS_ARRAY (available))
+        {
+          valid_modes = object;
+          set_string (self, &self->current_mode_id,
+                      json_object_get_string_member (object, "currentModeId"),
+                      PROP_CURRENT_MODE_ID);
+        }
+      else
+        {
+          g_debug ("Ignoring malformed modes in a session response");
+        }
+    }
+
+  if (options != NULL && JSON_NODE_HOLDS_ARRAY (options))
+    {
+      g_autoptr(JsonArray) filtered = filter_objects (json_node_get_array (options), "id", "name");
+
+      /* Config options supersede modes: offer one or the other. */
+      set_array (self, &self->config_options, filtered, PROP_CONFIG_OPTIONS);
+      set_object (self, &self->modes, NULL, PROP_MODES);
+    }
+  else
+    {
+      set_object (self, &self->modes, valid_modes, PROP_MODES);
+    }
+
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+/* --- permissions --- */
+
+static void
+permission_state_cb (AcpPermissionItem *item,
+                     GParamSpec        *pspec,
+                     AcpSession        *self)
+{
+  if (acp_permission_item_get_state (item) == ACP_PERMISSION_STATE_PENDING)
+    return;
+
+  g_signal_handlers_disconnect_by_data (item, self);
+  if (g_ptr_array_remove (self->permissions, item))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PENDING_PERMISSIONS]);
+}
+
+static void
+cancel_pending_permissions (AcpSession *self)
+{
+  g_autoptr(GPtrArray) pending = NULL;
+
+  if (self->permissions->len == 0)
+    return;
+
+  /* Answering removes items from the list: work on a copy. */
+  pending = g_ptr_array_copy (self->permissions, (GCopyFunc) g_object_ref, NULL);
+  g_ptr_array_set_free_func (pending, g_object_unref);
+  for (guint i = 0; i < pending->len; i++)
+    acp_permission_item_cancel (g_ptr_array_index (pending, i));
+}
+
+static gboolean
+is_live (AcpSessionState state)
+{
+  return state == ACP_SESSION_STATE_LOADING ||
+         state == ACP_SESSION_STATE_RESUMING ||
+         state == ACP_SESSION_STATE_READY ||
+         state == ACP_SESSION_STATE_PROMPTING;
+}
+
+static gboolean
+agent_request_cb (AcpAgent           *agent,
+                  const char         *session_id,
+                  AcpIncomingRequest *request,
+                  AcpSession         *self)
+{
+  g_autoptr(AcpPermissionItem) item = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonObject *params;
+
+  if (g_strcmp0 (acp_incoming_request_get_method (request), "session/request_permission") != 0)
+    return FALSE;
+  if (self->session_id == NULL || g_strcmp0 (session_id, self->session_id) != 0)
+    return FALSE;
+  if (!is_live (self->state))
+    return FALSE;
+
+  params = acp_incoming_request_get_params_object (request);
+  if (params == NULL)
+    {
+      acp_incoming_request_reply_error_literal (request, ACP_ERROR_INVALID_PARAMS,
+                                                "params must be an object");
+      return TRUE;
+    }
+
+  item = acp_permission_item_new (params, request, &error);
+  if (item == NULL)
+    {
+      g_debug ("Refusing a permission request: %s", error->message);
+      acp_incoming_request_reply_error_literal (request, ACP_ERROR_INVALID_PARAMS, error->message);
+      return TRUE;
+    }
+
+  /* The tool call first: agents ask about tool calls they never announced. */
+  if (acp_transcript_merge_tool_call (self->transcript,
+                                      acp_permission_item_get_tool_call (item), &error) == NULL)
+    {
+      g_debug ("Refusing a permission request: %s", error->message);
+      acp_incoming_request_reply_error_literal (request, ACP_ERROR_INVALID_PARAMS, error->message);
+      return TRUE;
+    }
+
+  g_ptr_array_add (self->permissions, g_object_ref (item));
+  g_signal_connect (item, "notify::state", G_CALLBACK (permission_state_cb), self);
+  acp_transcript_append (self->transcript, ACP_ITEM (item));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PENDING_PERMISSIONS]);
+
+  return TRUE;
+}
+
+/* --- updates --- */
+
+static void
+agent_session_update_cb (AcpAgent   *agent,
+                         const char *session_id,
+                         JsonObject *update,
+                         AcpSession *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (self->state == ACP_SESSION_STATE_CREATING && self->session_id == NULL)
+    {
+      EarlyUpdate early;
+
+      if (self->early_updates->len >= MAX_EARLY_UPDATES)
+        return;
+      early.session_id = g_strdup (session_id);
+      early.update = json_object_ref (update);
+      g_array_append_val (self->early_updates, early);
+      return;
+    }
+
+  if (self->session_id == NULL || g_strcmp0 (session_id, self->session_id) != 0)
+    return;
+  if (!is_live (self->state) && self->state != ACP_SESSION_STATE_CLOSING)
+    return;
+  /* A cancelled load ends in a later main loop iteration: stop at once. */
+  if (self->open_cancellable != NULL && g_cancellable_is_cancelled (self->open_cancellable))
+    return;
+
+  if (self->state == ACP_SESSION_STATE_LOADING)
+    {
+      self->replay_count++;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REPLAY_COUNT]);
+    }
+
+  if (!acp_session_apply_update (self, update, &error))
+    g_debug ("Session %s: %s", self->session_id, error->message);
+
+  if (++self->updates_since_flush >= FLUSH_EVERY_N_UPDATES)
+    {
+      self->updates_since_flush = 0;
+      acp_transcript_flush (self->transcript);
+    }
+}
+
+static void
+apply_early_updates (AcpSession *self)
+{
+  g_autoptr(GArray) early = g_steal_pointer (&self->early_updates);
+
+  self->early_updates = g_array_new (FALSE, TRUE, sizeof (EarlyUpdate));
+  g_array_set_clear_func (self->early_updates, early_update_clear);
+
+  for (guint i = 0; i < early->len; i++)
+    {
+      EarlyUpdate *entry = &g_array_index (early, EarlyUpdate, i);
+
+      if (g_strcmp0 (entry->session_id, self->session_id) == 0)
+        agent_session_update_cb (self->agent, entry->session_id, entry->update, self);
+    }
+}
+
+/* --- failure --- */
+
+static void
+fail (AcpSession   *self,
+      const GError *error)
+{
+  g_autofree char *tail = NULL;
+
+  if (self->state == ACP_SESSION_STATE_CLOSED || self->state == ACP_SESSION_STATE_FAILED)
+    return;
+
+  g_clear_error (&self->error);
+  if (error != NULL)
+    self->error = g_error_copy (error);
+  else
+    self->error = g_error_new_literal (ACP_ERROR, ACP_ERROR_AGENT_EXITED, _("The agent exited"));
+
+  cancel_pending_permissions (self);
+  g_array_set_size (self->early_updates, 0);
+
+  tail = acp_agent_dup_stderr_tail (self->agent);
+  if (tail != NULL && *tail == '\0')
+    g_clear_pointer (&tail, g_free);
+  acp_transcript_append_notice (self->transcript, ACP_NOTICE_SEVERITY_ERROR,
+                                _("The agent stopped"), self->error->message, tail);
+  acp_transcript_flush (self->transcript);
+
+  g_object_freeze_notify (G_OBJECT (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);
+  set_state (self, ACP_SESSION_STATE_FAILED);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+static void
+agent_exited_cb (AcpAgent   *agent,
+                 AcpSession *self)
+{
+  fail (self, acp_agent_get_exit_error (agent));
+}
+
+/* After a call failed: if the agent is gone, the session failed. */
+static gboolean
+check_agent_gone (AcpSession *self)
+{
+  if (self->state == ACP_SESSION_STATE_FAILED)
+    return TRUE;
+  if (acp_agent_get_state (self->agent) != ACP_AGENT_STATE_EXITED)
+    return FALSE;
+
+  fail (self, acp_agent_get_exit_error (self->agent));
+  return TRUE;
+}
+
+/* The error for an operation that cannot run (or went on) in this state. */
+static GError *
+state_error (AcpSession *self)
+{
+  switch (self->state)
+    {
+    case ACP_SESSION_STATE_FAILED:
+      return g_error_copy (self->error);
+
+    case ACP_SESSION_STATE_CLOSING:
+    case ACP_SESSION_STATE_CLOSED:
+      return g_error_new_literal (ACP_ERROR, ACP_ERROR_CLOSED, _("The session is closed"));
+
+    case ACP_SESSION_STATE_NEW:
+      return g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
+                                  _("The session is not open"));
+
+    case ACP_SESSION_STATE_READY:
+      return g_error_new_literal (G_IO_ERROR, G_IO_ERROR_EXISTS, _("The session is already open"));
+
+    case ACP_SESSION_STATE_CREATING:
+    case ACP_SESSION_STATE_LOADING:
+    case ACP_SESSION_STATE_RESUMING:
+    case ACP_SESSION_STATE_PROMPTING:
+    default:
+      return g_error_new_literal (G_IO_ERROR, G_IO_ERROR_BUSY, _("The session is busy"));
+    }
+}
+
+static gboolean
+check_state (AcpSession *self,
+             guint       allowed,
+             GTask      *task)
+{
+  if ((allowed & STATE_BIT (self->state)) != 0)
+    return TRUE;
+
+  g_task_return_error (task, state_error (self));
+  return FALSE;
+}
+
+/* --- GObject --- */
+
+static void
+disconnect_agent (AcpSession *self)
+{
+  if (self->agent == NULL)
+    return;
+
+  g_clear_signal_handler (&self->update_handler_id, self->agent);
+  g_clear_signal_handler (&self->request_handler_id, self->agent);
+  g_clear_signal_handler (&self->exited_handler_id, self->agent);
+}
+
+static void
+acp_session_constructed (GObject *object)
+{
+  AcpSession *self = (AcpSession *)object;
+
+  G_OBJECT_CLASS (acp_session_parent_class)->constructed (object);
+
+  g_assert (ACP_IS_AGENT (self->agent));
+
+  self->update_handler_id =
+    g_signal_connect (self->agent, "session-update", G_CALLBACK (agent_session_update_cb), self);
+  self->request_handler_id =
+    g_signal_connect (self->agent, "request", G_CALLBACK (agent_request_cb), self);
+  self->exited_handler_id =
+    g_signal_connect (self->agent, "exited", G_CALLBACK (agent_exited_cb), self);
+
+  if (acp_agent_get_state (self->agent) == ACP_AGENT_STATE_EXITED)
+    fail (self, acp_agent_get_exit_error (self->agent));
+}
+
+static void
+acp_session_dispose (GObject *object)
+{
+  AcpSession *self = (AcpSession *)object;
+
+  disconnect_agent (self);
+
+  /* Nobody can answer them anymore. */
+  for (guint i = 0; i < self->permissions->len; i++)
+    g_signal_handlers_disconnect_by_data (g_ptr_array_index (self->permissions, i), self);
+  for (guint i = 0; i < self->permissions->len; i++)
+    acp_permission_item_cancel (g_ptr_array_index (self->permissions, i));
+  g_ptr_array_set_size (self->permissions, 0);
+
+  g_array_set_size (self->early_updates, 0);
+  g_clear_object (&self->open_cancellable);
+  g_clear_object (&self->transcript);
+  g_clear_object (&self->agent);
+
+  G_OBJECT_CLASS (acp_session_parent_class)->dispose (object);
+}
+
+static void
+acp_session_finalize (GObject *object)
+{
+  AcpSession *self = (AcpSession *)object;
+
+  g_clear_pointer (&self->cwd, g_free);
+  g_clear_pointer (&self->session_id, g_free);
+  g_clear_error (&self->error);
+  g_clear_pointer (&self->title, g_free);
+  g_clear_pointer (&self->updated_at, g_free);
+  g_clear_pointer (&self->modes, json_object_unref);
+  g_clear_pointer (&self->current_mode_id, g_free);
+  g_clear_pointer (&self->config_options, json_array_unref);
+  g_clear_pointer (&self->available_commands, json_array_unref);
+  g_clear_pointer (&self->usage, json_object_unref);
+  g_clear_pointer (&self->stop_reason, g_free);
+  g_clear_pointer (&self->permissions, g_ptr_array_unref);
+  g_clear_pointer (&self->early_updates, g_array_unref);
+
+  G_OBJECT_CLASS (acp_session_parent_class)->finalize (object);
+}
+
+static void
+acp_session_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  AcpSession *self = ACP_SESSION (object);
+
+  switch (prop_id)
+    {
+    case PROP_AGENT:
+      g_value_set_object (value, self->agent);
+      break;
+
+    case PROP_CWD:
+      g_value_set_string (value, self->cwd);
+      break;
+
+    case PROP_SESSION_ID:
+      g_value_set_string (value, self->session_id);
+      break;
+
+    case PROP_STATE:
+      g_value_set_enum (value, self->state);
+      break;
+
+    case PROP_ERROR:
+      g_value_set_boxed (value, self->error);
+      break;
+
+    case PROP_TRANSCRIPT:
+      g_value_set_object (value, self->transcript);
+      break;
+
+    case PROP_TITLE:
+      g_value_set_string (value, self->title);
+      break;
+
+    case PROP_UPDATED_AT:
+      g_value_set_string (value, self->updated_at);
+      break;
+
+    case PROP_MODES:
+      g_value_set_boxed (value, self->modes);
+      break;
+
+    case PROP_CURRENT_MODE_ID:
+      g_value_set_string (value, self->current_mode_id);
+      break;
+
+    case PROP_CONFIG_OPTIONS:
+      g_value_set_boxed (value, self->config_options);
+      break;
+
+    case PROP_AVAILABLE_COMMANDS:
+      g_value_set_boxed (value, self->available_commands);
+      break;
+
+    case PROP_USAGE:
+      g_value_set_boxed (value, self->usage);
+      break;
+
+    case PROP_REPLAY_COUNT:
+      g_value_set_uint (value, self->replay_count);
+      break;
+
+    case PROP_PENDING_PERMISSIONS:
+      g_value_set_uint (value, self->permissions->len);
+      break;
+
+    case PROP_STOP_REASON:
+      g_value_set_string (value, self->stop_reason);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+acp_session_set_property (GObject      *object,
+                          guint         prop_id,
+                          const GValue *value,
+                          GParamSpec   *pspec)
+{
+  AcpSession *self = ACP_SESSION (object);
+
+  switch (prop_id)
+    {
+    case PROP_AGENT:
+      self->agent = g_value_dup_object (value);
+      break;
+
+    case PROP_CWD:
+      self->cwd = g_value_dup_string (value);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+acp_session_class_init (AcpSessionClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  const GParamFlags ro = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY;
+
+  object_class->constructed = acp_session_constructed;
+  object_class->dispose = acp_session_dispose;
+  object_class->finalize = acp_session_finalize;
+  object_class->get_property = acp_session_get_property;
+  object_class->set_property = acp_session_set_property;
+
+  properties[PROP_AGENT] =
+    g_param_spec_object ("agent", NULL, NULL,
+                         ACP_TYPE_AGENT,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+
+  properties[PROP_CWD] =
+    g_param_spec_string ("cwd", NULL, NULL,
+                         NULL,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+
+  properties[PROP_SESSION_ID] =
+    g_param_spec_string ("session-id", NULL, NULL, NULL, ro);
+
+  properties[PROP_STATE] =
+    g_param_spec_enum ("state", NULL, NULL,
+                       ACP_TYPE_SESSION_STATE, ACP_SESSION_STATE_NEW, ro);
+
+  properties[PROP_ERROR] =
+    g_param_spec_boxed ("error", NULL, NULL, G_TYPE_ERROR, ro);
+
+  properties[PROP_TRANSCRIPT] =
+    g_param_spec_object ("transcript", NULL, NULL, ACP_TYPE_TRANSCRIPT, ro);
+
+  properties[PROP_TITLE] =
+    g_param_spec_string ("title", NULL, NULL, NULL, ro);
+
+  properties[PROP_UPDATED_AT] =
+    g_param_spec_string ("updated-at", NULL, NULL, NULL, ro);
+
+  properties[PROP_MODES] =
+    g_param_spec_boxed ("modes", NULL, NULL, JSON_TYPE_OBJECT, ro);
+
+  properties[PROP_CURRENT_MODE_ID] =
+    g_param_spec_string ("current-mode-id", NULL, NULL, NULL, ro);
+
+  properties[PROP_CONFIG_OPTIONS] =
+    g_param_spec_boxed ("config-options", NULL, NULL, JSON_TYPE_ARRAY, ro);
+
+  properties[PROP_AVAILABLE_COMMANDS] =
+    g_param_spec_boxed ("available-commands", NULL, NULL, JSON_TYPE_ARRAY, ro);
+
+  properties[PROP_USAGE] =
+    g_param_spec_boxed ("usage", NULL, NULL, JSON_TYPE_OBJECT, ro);
+
+  properties[PROP_REPLAY_COUNT] =
+    g_param_spec_uint ("replay-count", NULL, NULL, 0, G_MAXUINT, 0, ro);
+
+  properties[PROP_PENDING_PERMISSIONS] =
+    g_param_spec_uint ("pending-permissions", NULL, NULL, 0, G_MAXUINT, 0, ro);
+
+  properties[PROP_STOP_REASON] =
+    g_param_spec_string ("stop-reason", NULL, NULL, NULL, ro);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+acp_session_init (AcpSession *self)
+{
+  self->state = ACP_SESSION_STATE_NEW;
+  self->transcript = acp_transcript_new ();
+  self->available_commands = json_array_new ();
+  self->permissions = g_ptr_array_new_with_free_func (g_object_unref);
+  self->early_updates = g_array_new (FALSE, TRUE, sizeof (EarlyUpdate));
+  g_array_set_clear_func (self->early_updates, early_update_clear);
+}
+
+/**
+ * acp_session_new:
+ * @agent: a started #AcpAgent
+ * @cwd: the absolute working directory of the session
+ *
+ * Returns: (transfer full): a session in state NEW; create, load or resume
+ *   it next
+ */
+AcpSession *
+acp_session_new (AcpAgent   *agent,
+                 const char *cwd)
+{
+  g_return_val_if_fail (ACP_IS_AGENT (agent), NULL);
+  g_return_val_if_fail (cwd != NULL, NULL);
+
+  return g_object_new (ACP_TYPE_SESSION,
+                       "agent", agent,
+                       "cwd", cwd,
+                       NULL);
+}
+
+/* --- getters --- */
+
+/**
+ * acp_session_get_agent:
+ * @self: an #AcpSession
+ *
+ * Returns: (transfer none): the agent
+ */
+AcpAgent *
+acp_session_get_agent (AcpSession *self)
+{
+  g_return_val_if_fail (ACP_IS_SESSION (self), NULL);
+
+  return self->agent;
+}
+
+const char *
+acp_session_get_cwd (AcpSession *self)
+{
+  g_return_val_if_fail (ACP_IS_SESSION (self), NULL);
+
+  return self->cwd;
+}
+
+/**
+ * acp_session_get_session_id:
+ * @self: an #AcpSession
+ *
+ * Returns: (nullable): the agent's id of the session
+ */
+const char *
+acp_session_get_session_id (AcpSession *self)
+{
+  g_return_val_if_fail (ACP_IS_SESSION (self), NULL);
+
+  return self->session_id;
+}
+
+AcpSessionState
+acp_session_get_state (AcpSession *self)
+{
+  g_return_val_if_fail (ACP_IS_SESSION (self), ACP_SESSION_STATE_FAILED);
+
+  return self->state;
+}
+
+/**
+ * acp_session_get_error:
+ * @self: an #AcpSession
+ *
+ * Returns: (nullable): why the session FAILED
+ */
+const GError *
+acp_session_get_error (AcpSession *self)
+{
+  g_return_val_if_fail (ACP_IS_SESSION (self), NULL);
+
+  return self->error;
+}
+
+/**
+ * acp_session_get_transcript:
+ * @self: an #AcpSession
+ *
+ * Returns: (transfer none): the transcript
+ */
+AcpTranscript *
+acp_session_get_transcript (AcpSession *self)
+{
+  g_return_val_if_fail (ACP_IS_SESSION (self), NULL);
+
+  return self->transcript;
+}
+
+const char *
+acp_session_get_title (AcpSession *self)
+{
+  g_return_val_if_fail (ACP_IS_SESSION (self), NULL);
+
+  return self->title;
+}
+
+const char *
+acp_session_get_updated_at (AcpSession *self)
+{
+  g_return_val_if_fail (ACP_IS_SESSION (self), NULL);
+
+  return self->updated_at;
+}
+
+/**
+ * acp_session_get_modes:
+ * @self: an #AcpSession
+ *
+ * The SessionModeState of the last session response, unless the agent also
+ * sent configOptions (which supersede modes). Its currentModeId is not kept
+ * up to date: acp_session_get_current_mode_id() is.
+ *
+ * Returns: (transfer none) (nullable): the modes
+ */
+JsonObject *
+acp_session_get_modes (AcpSession *self)
+{
+  g_return_val_if_fail (ACP_IS_SESSION (self), NULL);
+
+  return self->modes;
+}
+
+const char *
+acp_session_get_current_mode_id (AcpSession *self)
+{
+  g_return_val_if_fail (ACP_IS_SESSION (self), NULL);
+
+  return self->current_mode_id;
+}
+
+/**
+ * acp_session_get_config_options:
+ * @self: an #AcpSession
+ *
+ * Returns: (transfer none) (nullable): the SessionConfigOption objects
+ */
+JsonArray *
+acp_session_get_config_options (AcpSession *self)
+{
+  g_return_val_if_fail (ACP_IS_SESSION (self), NULL);
+
+  return self->config_options;
+}
+
+/**
+ * acp_session_get_available_commands:
+ * @self: an #AcpSession
+ *
+ * Returns: (transfer none): the AvailableCommand objects, never %NULL
+ */
+JsonArray *
+acp_session_get_available_commands (AcpSession *self)
+{
+  g_return_val_if_fail (ACP_IS_SESSION (self), NULL);
+
+  return self->available_commands;
+}
+
+/**
+ * acp_session_get_usage:
+ * @self: an #AcpSession
+ *
+ * Returns: (transfer none) (nullable): {used, size, cost?{amount, currency}}
+ *   from the last usage_update
+ */
+JsonObject *
+acp_session_get_usage (AcpSession *self)
+{
+  g_return_val_if_fail (ACP_IS_SESSION (self), NULL);
+
+  return self->usage;
+}
+
+/**
+ * acp_session_get_context_usage:
+ * @self: an #AcpSession
+ * @used: (out) (optional): tokens used
+ * @size: (out) (optional): size of the context window
+ *
+ * Returns: whether the agent reported usage
+ */
+gboolean
+acp_session_get_context_usage (AcpSession *self,
+                               guint64    *used,
+                               guint64    *size)
+{
+  g_return_val_if_fail (ACP_IS_SESSION (self), FALSE);
+
+  if (used != NULL)
+    *used = self->usage != NULL ? (guint64) json_object_get_int_member (self->usage, "used") : 0;
+  if (size != NULL)
+    *size = self->usage != NULL ? (guint64) json_object_get_int_member (self->usage, "size") : 0;
+
+  return self->usage != NULL;
+}
+
+/**
+ * acp_session_get_cost:
+ * @self: an #AcpSession
+ * @amount: (out) (optional): the cost so far
+ * @currency: (out) (optional) (transfer none): its currency (ISO 4217)
+ *
+ * Returns: whether the agent reported a cost
+ */
+gboolean
+acp_session_get_cost (AcpSession  *self,
+                      double      *amount,
+                      const char **currency)
+{
+  JsonObject *cost = NULL;
+
+  g_return_val_if_fail (ACP_IS_SESSION (self), FALSE);
+
+  if (self->usage != NULL && json_object_has_member (self->usage, "cost"))
+    cost = json_object_get_object_member (self->usage, "cost");
+
+  if (amount != NULL)
+    *amount = cost != NULL ? json_object_get_double_member (cost, "amount") : 0.0;
+  if (currency != NULL)
+    *currency = cost != NULL ? json_object_get_string_member (cost, "currency") : NULL;
+
+  return cost != NULL;
+}
+
+guint
+acp_session_get_replay_count (AcpSession *self)
+{
+  g_return_val_if_fail (ACP_IS_SESSION (self), 0);
+
+  return self->replay_count;
+}
+
+guint
+acp_session_get_pending_permissions (AcpSession *self)
+{
+  g_return_val_if_fail (ACP_IS_SESSION (self), 0);
+
+  return self->permissions->len;
+}
+
+const char *
+acp_session_get_stop_reason (AcpSession *self)
+{
+  g_return_val_if_fail (ACP_IS_SESSION (self), NULL);
+
+  return self->stop_reason;
+}
+
+/* --- create, load, resume --- */
+
+static void
+create_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  AcpSession *self = g_task_get_source_object (task);
+  g_autoptr(JsonObject) response = NULL;
+  GError *error = NULL;
+
+  response = acp_agent_new_session_finish (ACP_AGENT (object), result, &error);
+  g_clear_object (&self->open_cancellable);
+
+  if (self->state != ACP_SESSION_STATE_CREATING)
+    {
+      g_clear_error (&error);
+      g_array_set_size (self->early_updates, 0);
+      g_task_return_error (task, state_error (self));
+      return;
+    }
+
+  if (response == NULL)
+    {
+      g_array_set_size (self->early_updates, 0);
+      if (check_agent_gone (self))
+        {
+          g_clear_error (&error);
+          g_task_return_error (task, state_error (self));
+          return;
+        }
+      set_state (self, ACP_SESSION_STATE_NEW);
+      g_task_return_error (task, error);
+      return;
+    }
+
+  g_object_freeze_notify (G_OBJECT (self));
+  set_string (self, &self->session_id, json_object_get_string_member (response, "sessionId"),
+              PROP_SESSION_ID);
+  apply_session_response (self, response);
+  set_state (self, ACP_SESSION_STATE_READY);
+  g_object_thaw_notify (G_OBJECT (self));
+
+  apply_early_updates (self);
+
+  g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * acp_session_create_async:
+ * @self: an #AcpSession in state NEW
+ * @mcp_servers: (element-type AcpMcpServer) (nullable): MCP servers for it
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when done
+ * @user_data: data for @callback
+ *
+ * Creates the session on the agent (session/new): CREATING, then READY
+ * with the new session id, or NEW again on failure.
+ */
+void
+acp_session_create_async (AcpSession          *self,
+                          GPtrArray           *mcp_servers,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (ACP_IS_SESSION (self));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, acp_session_create_async);
+
+  if (!check_state (self, STATE_BIT (ACP_SESSION_STATE_NEW), task))
+    return;
+
+  /* The id comes with the answer; until then updates for unknown ids are
+   * kept (see agent_session_update_cb). */
+  g_object_freeze_notify (G_OBJECT (self));
+  set_string (self, &self->session_id, NULL, PROP_SESSION_ID);
+  set_state (self, ACP_SESSION_STATE_CREATING);
+  g_object_thaw_notify (G_OBJECT (self));
+
+  g_set_object (&self->open_cancellable, cancellable);
+  acp_agent_new_session_async (self->agent, self->cwd, mcp_servers, NULL, cancellable,
+                               create_cb, g_steal_pointer (&task));
+}
+
+gboolean
+acp_session_create_finish (AcpSession    *self,
+                           GAsyncResult  *result,
+                           GError       **error)
+{
+  g_return_val_if_fail (ACP_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == acp_session_create_async, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+typedef JsonObject *(*OpenFinishFunc) (AcpAgent      *agent,
+                                       GAsyncResult  *result,
+                                       GError       **error);
+
+/* The end of a load or a resume. */
+static void
+finish_open (GTask           *task,
+             GAsyncResult    *result,
+             OpenFinishFunc   finish,
+             AcpSessionState  expected)
+{
+  AcpSession *self = g_task_get_source_object (task);
+  g_autoptr(JsonObject) response = NULL;
+  GError *error = NULL;
+
+  response = finish (self->agent, result, &error);
+  g_clear_object (&self->open_cancellable);
+
+  if (self->state != expected)
+    {
+      g_clear_error (&error);
+      g_task_return_error (task, state_error (self));
+      return;
+    }
+
+  acp_transcript_flush (self->transcript);
+
+  if (response == NULL)
+    {
+      if (check_agent_gone (self))
+        {
+          g_clear_error (&error);
+          g_task_return_error (task, state_error (self));
+          return;
+        }
+      set_state (self, ACP_SESSION_STATE_NEW);
+      g_task_return_error (task, error);
+      return;
+    }
+
+  g_object_freeze_notify (G_OBJECT (self));
+  apply_session_response (self, response);
+  set_state (self, ACP_SESSION_STATE_READY);
+  g_object_thaw_notify (G_OBJECT (self));
+
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+load_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+
+  finish_open (task, result, acp_agent_load_session_finish, ACP_SESSION_STATE_LOADING);
+}
+
+/**
+ * acp_session_load_async:
+ * @self: an #AcpSession in state NEW
+ * @session_id: the id of a session the agent knows
+ * @mcp_servers: (element-type AcpMcpServer) (nullable): MCP servers for it
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when done
+ * @user_data: data for @callback
+ *
+ * Loads a session (session/load): the transcript is cleared, then fills as
+ * the agent replays the history (state LOADING, "replay-count" counting the
+ * updates); READY when the agent answers, or NEW again on failure. Fails
+ * locally with %ACP_ERROR_NOT_SUPPORTED if the agent cannot load sessions.
+ */
+void
+acp_session_load_async (AcpSession          *self,
+                        const char          *session_id,
+                        GPtrArray           *mcp_servers,
+                        GCancellable        *cancellable,
+                        GAsyncReadyCallback  callback,
+                        gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (ACP_IS_SESSION (self));
+  g_return_if_fail (session_id != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, acp_session_load_async);
+
+  if (!check_state (self, STATE_BIT (ACP_SESSION_STATE_NEW), task))
+    return;
+
+  acp_transcript_clear (self->transcript);
+
+  g_object_freeze_notify (G_OBJECT (self));
+  set_string (self, &self->session_id, session_id, PROP_SESSION_ID);
+  if (self->replay_count != 0)
+    {
+      self->replay_count = 0;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REPLAY_COUNT]);
+    }
+  self->updates_since_flush = 0;
+  set_state (self, ACP_SESSION_STATE_LOADING);
+  g_object_thaw_notify (G_OBJECT (self));
+
+  g_set_object (&self->open_cancellable, cancellable);
+  acp_agent_load_session_async (self->agent, session_id, self->cwd, mcp_servers, NULL,
+                                cancellable, load_cb, g_steal_pointer (&task));
+}
+
+gboolean
+acp_session_load_finish (AcpSession    *self,
+                         GAsyncResult  *result,
+                         GError       **error)
+{
+  g_return_val_if_fail (ACP_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == acp_session_load_async, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+resume_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+
+  finish_open (task, result, acp_agent_resume_session_finish, ACP_SESSION_STATE_RESUMING);
+}
+
+/**
+ * acp_session_resume_async:
+ * @self: an #AcpSession in state NEW
+ * @session_id: the id of a session the agent knows
+ * @mcp_servers: (element-type AcpMcpServer) (nullable): MCP servers for it
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when done
+ * @user_data: data for @callback
+ *
+ * Reopens a session without replaying its history (session/resume):
+ * RESUMING, then READY, or NEW again on failure. Fails locally with
+ * %ACP_ERROR_NOT_SUPPORTED if the agent cannot resume sessions.
+ */
+void
+acp_session_resume_async (AcpSession          *self,
+                          const char          *session_id,
+                          GPtrArray           *mcp_servers,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (ACP_IS_SESSION (self));
+  g_return_if_fail (session_id != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, acp_session_resume_async);
+
+  if (!check_state (self, STATE_BIT (ACP_SESSION_STATE_NEW), task))
+    return;
+
+  g_object_freeze_notify (G_OBJECT (self));
+  set_string (self, &self->session_id, session_id, PROP_SESSION_ID);
+  set_state (self, ACP_SESSION_STATE_RESUMING);
+  g_object_thaw_notify (G_OBJECT (self));
+
+  g_set_object (&self->open_cancellable, cancellable);
+  acp_agent_resume_session_async (self->agent, session_id, self->cwd, mcp_servers, NULL,
+                                  cancellable, resume_cb, g_steal_pointer (&task));
+}
+
+gboolean
+acp_session_resume_finish (AcpSession    *self,
+                           GAsyncResult  *result,
+                           GError       **error)
+{
+  g_return_val_if_fail (ACP_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == acp_session_resume_async, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* --- prompt and cancel --- */
+
+typedef struct
+{
+  GCancellable *cancellable;
+  gulong        cancelled_id;
+} PromptData;
+
+static void
+prompt_data_free (PromptData *data)
+{
+  if (data->cancellable != NULL)
+    g_clear_signal_handler (&data->cancelled_id, data->cancellable);
+  g_clear_object (&data->cancellable);
+  g_free (data);
+}
+
+static void
+prompt_cancelled_cb (GCancellable *cancellable,
+                     AcpSession   *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!acp_session_cancel (self, &error))
+    g_debug ("Could not cancel the turn: %s", error->message);
+}
+
+static void
+prompt_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  AcpSession *self = g_task_get_source_object (task);
+  PromptData *data = g_task_get_task_data (task);
+  g_autofree char *stop_reason = NULL;
+  GError *error = NULL;
+
+  if (data->cancellable != NULL)
+    g_clear_signal_handler (&data->cancelled_id, data->cancellable);
+
+  stop_reason = acp_agent_prompt_finish (ACP_AGENT (object), result, &error);
+
+  if (stop_reason == NULL)
+    {
+      if (check_agent_gone (self))
+        {
+          g_clear_error (&error);
+          g_task_return_error (task, state_error (self));
+          return;
+        }
+      if (self->state == ACP_SESSION_STATE_PROMPTING)
+        {
+          g_autofree char *details = NULL;
+          JsonNode *data_node = acp_error_get_data (error);
+
+          if (data_node != NULL)
+            details = json_to_string (data_node, TRUE);
+          cancel_pending_permissions (self);
+          acp_transcript_append_notice (self->transcript, ACP_NOTICE_SEVERITY_ERROR,
+                                        _("The turn failed"), error->message, details);
+          acp_transcript_flush (self->transcript);
+          set_state (self, ACP_SESSION_STATE_READY);
+        }
+      g_task_return_error (task, error);
+      return;
+    }
+
+  set_string (self, &self->stop_reason, stop_reason, PROP_STOP_REASON);
+  if (self->state == ACP_SESSION_STATE_PROMPTING)
+    {
+      /* The turn is over: nobody waits for these answers anymore. */
+      cancel_pending_permissions (self);
+      acp_transcript_flush (self->transcript);
+      set_state (self, ACP_SESSION_STATE_READY);
+    }
+
+  g_task_return_pointer (task, g_steal_pointer (&stop_reason), g_free);
+}
+
+/**
+ * acp_session_prompt_async:
+ * @self: an #AcpSession in state READY
+ * @prompt: the ContentBlock objects to send
+ * @cancellable: (nullable): cancelling it cancels the turn (session/cancel)
+ * @callback: called when the turn ends
+ * @user_data: data for @callback
+ *
+ * Runs a prompt turn: a USER message with the prompt is added to the
+ * transcript, the state is PROMPTING until the agent answers, then READY
+ * and "stop-reason" holds the answer. Cancelling @cancellable sends
+ * session/cancel; the call still completes when the agent ends the turn,
+ * then with %G_IO_ERROR_CANCELLED. A failed turn (but not a dead agent)
+ * leaves an error notice in the transcript.
+ */
+void
+acp_session_prompt_async (AcpSession          *self,
+                          JsonArray           *prompt,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  PromptData *data;
+
+  g_return_if_fail (ACP_IS_SESSION (self));
+  g_return_if_fail (prompt != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, acp_session_prompt_async);
+
+  if (g_task_return_error_if_cancelled (task))
+    return;
+  if (!check_state (self, STATE_BIT (ACP_SESSION_STATE_READY), task))
+    return;
+
+  data = g_new0 (PromptData, 1);
+  g_task_set_task_data (task, data, (GDestroyNotify) prompt_data_free);
+
+  acp_transcript_append_prompt (self->transcript, prompt);
+
+  g_object_freeze_notify (G_OBJECT (self));
+  set_string (self, &self->stop_reason, NULL, PROP_STOP_REASON);
+  set_state (self, ACP_SESSION_STATE_PROMPTING);
+  g_object_thaw_notify (G_OBJECT (self));
+
+  if (cancellable != NULL)
+    {
+      data->cancellable = g_object_ref (cancellable);
+      data->cancelled_id = g_signal_connect_object (cancellable, "cancelled",
+                                                    G_CALLBACK (prompt_cancelled_cb), self, 0);
+    }
+
+  /* Not @cancellable: a cancelled turn still ends with the agent's answer. */
+  acp_agent_prompt_async (self->agent, self->session_id, prompt, NULL,
+                          prompt_cb, g_steal_pointer (&task));
+}
+
+/**
+ * acp_session_prompt_finish:
+ * @self: an #AcpSession
+ * @result: the result
+ * @error: return location for an error
+ *
+ * Returns: (transfer full): the stop reason ("end_turn", "cancelled", ...)
+ */
+char *
+acp_session_prompt_finish (AcpSession    *self,
+                           GAsyncResult  *result,
+                           GError       **error)
+{
+  g_return_val_if_fail (ACP_IS_SESSION (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == acp_session_prompt_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * acp_session_cancel:
+ * @self: an #AcpSession
+ * @error: return location for an error
+ *
+ * Cancels the running turn: sends session/cancel (only while PROMPTING),
+ * then answers every pending permission request with the "cancelled"
+ * outcome. The turn ends when the agent answers the prompt, normally with
+ * the stop reason "cancelled".
+ *
+ * Returns: %FALSE if session/cancel could not be sent (the permissions are
+ *   cancelled anyway)
+ */
+gboolean
+acp_session_cancel (AcpSession  *self,
+                    GError     **error)
+{
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (ACP_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (self->state == ACP_SESSION_STATE_PROMPTING)
+    ok = acp_agent_cancel (self->agent, self->session_id, error);
+
+  cancel_pending_permissions (self);
+
+  return ok;
+}
+
+/* --- close --- */
+
+static void
+finish_close (AcpSession *self)
+{
+  disconnect_agent (self);
+  cancel_pending_permissions (self);
+  g_array_set_size (self->early_updates, 0);
+  acp_transcript_flush (self->transcript);
+  set_state (self, ACP_SESSION_STATE_CLOSED);
+}
+
+static void
+close_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  AcpSession *self = g_task_get_source_object (task);
+  GError *error = NULL;
+
+  if (!acp_agent_close_session_finish (ACP_AGENT (object), result, &error))
+    g_debug ("session/close failed: %s", error->message);
+
+  /* Closed for us whatever the agent said (a dead agent has failed it). */
+  if (self->state == ACP_SESSION_STATE_CLOSING)
+    finish_close (self);
+
+  if (error != NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * acp_session_close_async:
+ * @self: an #AcpSession
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when done
+ * @user_data: data for @callback
+ *
+ * Closes the session: with session/close when the agent advertises it
+ * (CLOSING, then CLOSED whatever the answer; an error is still returned),
+ * else locally at once (a running turn is cancelled with session/cancel).
+ * Pending permissions are cancelled and the session stops listening to the
+ * agent. Closing a CLOSED or FAILED session does nothing.
+ */
+void
+acp_session_close_async (AcpSession          *self,
+                         GCancellable        *cancellable,
+                         GAsyncReadyCallback  callback,
+                         gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  gboolean can_close;
+
+  g_return_if_fail (ACP_IS_SESSION (self));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, acp_session_close_async);
+
+  if (self->state == ACP_SESSION_STATE_CLOSED || self->state == ACP_SESSION_STATE_FAILED)
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+  if (self->state == ACP_SESSION_STATE_CLOSING)
+    {
+      g_task_return_error (task, state_error (self));
+      return;
+    }
+
+  can_close = (self->state == ACP_SESSION_STATE_READY ||
+               self->state == ACP_SESSION_STATE_PROMPTING) &&
+              acp_agent_has_capability (self->agent, ACP_AGENT_CAP_SESSION_CLOSE);
+
+  if (!can_close)
+    {
+      if (self->state == ACP_SESSION_STATE_PROMPTING)
+        {
+          g_autoptr(GError) error = NULL;
+
+          if (!acp_session_cancel (self, &error))
+            g_debug ("Could not cancel the turn: %s", error->message);
+        }
+      finish_close (self);
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+
+  cancel_pending_permissions (self);
+  set_state (self, ACP_SESSION_STATE_CLOSING);
+  acp_agent_close_session_async (self->agent, self->session_id, cancellable,
+                                 close_cb, g_steal_pointer (&task));
+}
+
+gboolean
+acp_session_close_finish (AcpSession    *self,
+                          GAsyncResult  *result,
+                          GError       **error)
+{
+  g_return_val_if_fail (ACP_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == acp_session_close_async, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* --- modes and config options --- */
+
+static void
+set_mode_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  AcpSession *self = g_task_get_source_object (task);
+  const char *mode_id = g_task_get_task_data (task);
+  GError *error = NULL;
+
+  if (!acp_agent_set_mode_finish (ACP_AGENT (object), result, &error))
+    {
+      check_agent_gone (self);
+      g_task_return_error (task, error);
+      return;
+    }
+
+  set_string (self, &self->current_mode_id, mode_id, PROP_CURRENT_MODE_ID);
+  g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * acp_session_set_mode_async:
+ * @self: an open #AcpSession
+ * @mode_id: the id of one of the available modes
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when done
+ * @user_data: data for @callback
+ *
+ * Switches the mode (session/set_mode); "current-mode-id" follows on
+ * success.
+ */
+void
+acp_session_set_mode_async (AcpSession          *self,
+                            const char          *mode_id,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (ACP_IS_SESSION (self));
+  g_return_if_fail (mode_id != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, acp_session_set_mode_async);
+  g_task_set_task_data (task, g_strdup (mode_id), g_free);
+
+  if (!check_state (self, STATE_BIT (ACP_SESSION_STATE_READY) |
+                          STATE_BIT (ACP_SESSION_STATE_PROMPTING), task))
+    return;
+
+  acp_agent_set_mode_async (self->agent, self->session_id, mode_id, cancellable,
+                            set_mode_cb, g_steal_pointer (&task));
+}
+
+gboolean
+acp_session_set_mode_finish (AcpSession    *self,
+                             GAsyncResult  *result,
+                             GError       **error)
+{
+  g_return_val_if_fail (ACP_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == acp_session_set_mode_async, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+set_config_option_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  AcpSession *self = g_task_get_source_object (task);
+  g_autoptr(JsonArray) options = NULL;
+  g_autoptr(JsonArray) filtered = NULL;
+  GError *error = NULL;
+
+  options = acp_agent_set_config_option_finish (ACP_AGENT (object), result, &error);
+  if (options == NULL)
+    {
+      check_agent_gone (self);
+      g_task_return_error (task, error);
+      return;
+    }
+
+  filtered = filter_objects (options, "id", "name");
+  set_array (self, &self->config_options, filtered, PROP_CONFIG_OPTIONS);
+  g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * acp_session_set_config_option_async:
+ * @self: an open #AcpSession
+ * @config_id: the id of a config option
+ * @value: a string node (select options) or a boolean node (boolean ones)
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when done
+ * @user_data: data for @callback
+ *
+ * Sets a config option (session/set_config_option); "config-options" is
+ * replaced by the full state the agent answers.
+ */
+void
+acp_session_set_config_option_async (AcpSession          *self,
+                                     const char          *config_id,
+                                     JsonNode            *value,
+                                     GCancellable        *cancellable,
+                                     GAsyncReadyCallback  callback,
+                                     gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (ACP_IS_SESSION (self));
+  g_return_if_fail (config_id != NULL);
+  g_return_if_fail (value != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, acp_session_set_config_option_async);
+
+  if (!check_state (self, STATE_BIT (ACP_SESSION_STATE_READY) |
+                          STATE_BIT (ACP_SESSION_STATE_PROMPTING), task))
+    return;
+
+  acp_agent_set_config_option_async (self->agent, self->session_id, config_id, value, cancellable,
+                                     set_config_option_cb, g_steal_pointer (&task));
+}
+
+gboolean
+acp_session_set_config_option_finish (AcpSession    *self,
+                                      GAsyncResult  *result,
+                                      GError       **error)
+{
+  g_return_val_if_fail (ACP_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == acp_session_set_config_option_async,
+                        FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
