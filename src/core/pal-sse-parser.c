@@ -203,9 +203,10 @@ process_line (PalSseParser  *self,
     {
       if (self->data->len + value_length + 1 > self->max_size)
         {
+          g_autofree char *limit = g_format_size (self->max_size);
+
           g_set_error (error, PAL_ERROR, PAL_ERROR_PROTOCOL,
-                       _("An event in the event stream is larger than %" G_GSIZE_FORMAT " bytes"),
-                       self->max_size);
+                       _("An event in the event stream is larger than %s"), limit);
           return FALSE;
         }
       append_utf8 (self->data, value, value_length);
@@ -270,9 +271,10 @@ process_bytes (PalSseParser  *self,
 
       if (self->line->len + (j - i) > self->max_size)
         {
+          g_autofree char *limit = g_format_size (self->max_size);
+
           g_set_error (error, PAL_ERROR, PAL_ERROR_PROTOCOL,
-                       _("A line in the event stream is longer than %" G_GSIZE_FORMAT " bytes"),
-                       self->max_size);
+                       _("A line in the event stream is longer than %s"), limit);
           return FALSE;
         }
 
