@@ -113,7 +113,7 @@ update_empty (PalSidebar *self)
     }
   else
     {
-      adw_status_page_set_icon_name (self->empty_page, "chat-bubbles-empty-symbolic");
+      adw_status_page_set_icon_name (self->empty_page, "io.github.palaverapp.Palaver-symbolic");
       adw_status_page_set_title (self->empty_page, _("No Sessions"));
       adw_status_page_set_description (self->empty_page,
                                        _("Start a session with <b>Ctrl+N</b>."));

@@ -1,4 +1,13 @@
-/* pal-window.c
+/* pal-window.c: the main window: sessions on the left, the chat on the right
+ *
+ * The window holds no session state of its own: the session manager has the
+ * live sessions and their states, the session store the list. The window
+ * shows one session at a time (the current one), follows the manager's
+ * state changes to keep the sidebar and its header up to date, and turns
+ * failures into something a person can act on: an inline error with the
+ * agent's own words behind Details and Retry, or a sign-in dialog when the
+ * agent asks for authentication. When the window is not focused, the end of
+ * a turn and a permission request are announced by desktop notifications.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -6,32 +15,927 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
-#include "pal-window.h"
-
-struct _PalWindow
-{
-  AdwApplicationWindow parent_instance;
-};
+#include "pal-new-session-dialog.h"
+#include "pal-window-private.h"
 
 G_DEFINE_FINAL_TYPE (PalWindow, pal_window, ADW_TYPE_APPLICATION_WINDOW)
+
+typedef struct
+{
+  PalWindow *self;
+  char      *session_id;
+  char      *agent_id;
+  char      *folder;
+  GStrv      mcp_servers;
+} Attempt;
+
+static void
+attempt_free (Attempt *attempt)
+{
+  g_clear_object (&attempt->self);
+  g_free (attempt->session_id);
+  g_free (attempt->agent_id);
+  g_free (attempt->folder);
+  g_strfreev (attempt->mcp_servers);
+  g_free (attempt);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Attempt, attempt_free)
+
+static Attempt *
+attempt_new (PalWindow          *self,
+             const char         *session_id,
+             const char         *agent_id,
+             const char         *folder,
+             const char * const *mcp_servers)
+{
+  Attempt *attempt = g_new0 (Attempt, 1);
+
+  attempt->self = g_object_ref (self);
+  attempt->session_id = g_strdup (session_id);
+  attempt->agent_id = g_strdup (agent_id);
+  attempt->folder = g_strdup (folder);
+  attempt->mcp_servers = g_strdupv ((char **) mcp_servers);
+
+  return attempt;
+}
+
+static void retry_attempt (Attempt *attempt);
+
+static PalRowState
+row_state_for (PalSessionState state)
+{
+  switch (state)
+    {
+    case PAL_SESSION_STATE_STARTING_AGENT:
+      return PAL_ROW_STATE_STARTING;
+    case PAL_SESSION_STATE_LOADING:
+      return PAL_ROW_STATE_LOADING;
+    case PAL_SESSION_STATE_READY:
+      return PAL_ROW_STATE_READY;
+    case PAL_SESSION_STATE_WORKING:
+      return PAL_ROW_STATE_WORKING;
+    case PAL_SESSION_STATE_WAITING_PERMISSION:
+      return PAL_ROW_STATE_WAITING;
+    case PAL_SESSION_STATE_FAILED:
+      return PAL_ROW_STATE_FAILED;
+    case PAL_SESSION_STATE_NOT_RUNNING:
+    default:
+      return PAL_ROW_STATE_NOT_RUNNING;
+    }
+}
+
+static PalRowState
+sidebar_state_func (const char *session_id,
+                    gpointer    user_data)
+{
+  PalWindow *self = user_data;
+
+  return row_state_for (pal_session_manager_get_session_state (self->manager, session_id));
+}
+
+static const char *
+agent_name (PalWindow  *self,
+            const char *agent_id)
+{
+  PalAgentProfile *profile = agent_id != NULL
+    ? pal_agent_store_lookup (pal_session_manager_get_agent_store (self->manager), agent_id) : NULL;
+
+  return profile != NULL ? pal_agent_profile_get_name (profile) : agent_id;
+}
+
+static void
+update_header (PalWindow *self)
+{
+  PalSessionStore *store = pal_session_manager_get_session_store (self->manager);
+  PalSessionRecord *record = self->current_id != NULL ? pal_session_store_lookup (store, self->current_id) : NULL;
+  g_autofree char *subtitle = NULL;
+  PalSessionState state;
+
+  if (record == NULL)
+    {
+      adw_window_title_set_title (self->window_title, _("Palaver"));
+      adw_window_title_set_subtitle (self->window_title, NULL);
+      gtk_label_set_text (self->state_label, NULL);
+      gtk_widget_set_visible (GTK_WIDGET (self->session_menu_button), FALSE);
+      gtk_window_set_title (GTK_WINDOW (self), _("Palaver"));
+      return;
+    }
+
+  {
+    const char *title = pal_session_record_get_title (record);
+    g_autofree char *folder = g_path_get_basename (pal_session_record_get_cwd (record));
+    const char *agent = agent_name (self, pal_session_record_get_agent_id (record));
+
+    if (title == NULL || *title == '\0')
+      title = _("New Session");
+
+    subtitle = agent != NULL ? g_strdup_printf ("%s · %s", folder, agent) : g_strdup (folder);
+    adw_window_title_set_title (self->window_title, title);
+    adw_window_title_set_subtitle (self->window_title, subtitle);
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->window_title), pal_session_record_get_cwd (record));
+    gtk_window_set_title (GTK_WINDOW (self), title);
+  }
+
+  state = pal_session_manager_get_session_state (self->manager, self->current_id);
+  gtk_label_set_text (self->state_label, pal_row_state_describe (row_state_for (state)));
+  gtk_widget_set_visible (GTK_WIDGET (self->session_menu_button), TRUE);
+}
+
+static void
+session_menu_activate_cb (GtkMenuButton *button,
+                          PalWindow     *self)
+{
+  PalSessionRecord *record;
+
+  if (self->current_id == NULL)
+    return;
+
+  record = pal_session_store_lookup (pal_session_manager_get_session_store (self->manager), self->current_id);
+  pal_session_menu_update (GTK_WIDGET (gtk_menu_button_get_popover (button)), self->current_id,
+                           record != NULL && pal_session_record_get_pinned (record),
+                           _pal_window_can, self);
+}
+
+/* Shows what is known of a session: its live transcript if it has one. */
+void
+_pal_window_show_session (PalWindow  *self,
+                          const char *session_id)
+{
+  AcpSession *session;
+
+  if (g_strcmp0 (self->current_id, session_id) != 0)
+    {
+      g_free (self->current_id);
+      self->current_id = g_strdup (session_id);
+    }
+
+  session = session_id != NULL ? pal_session_manager_lookup (self->manager, session_id) : NULL;
+  pal_session_view_set_session (self->session_view, session);
+  gtk_stack_set_visible_child_name (self->content_stack, session_id != NULL ? "session" : "welcome");
+  pal_sidebar_select (self->sidebar, session_id);
+  update_header (self);
+  _pal_window_update_actions (self);
+
+  if (session != NULL)
+    pal_session_view_focus_composer (self->session_view);
+}
+
+static void
+notify_if_unfocused (PalWindow       *self,
+                     const char      *session_id,
+                     PalSessionState  previous,
+                     PalSessionState  state)
+{
+  GApplication *app = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
+  g_autoptr(GNotification) notification = NULL;
+  PalSessionRecord *record;
+  const char *title = NULL;
+  const char *session_title;
+
+  if (app == NULL || gtk_window_is_active (GTK_WINDOW (self)))
+    return;
+
+  if (state == PAL_SESSION_STATE_WAITING_PERMISSION && previous != state)
+    title = _("The agent asks for permission");
+  else if (state == PAL_SESSION_STATE_READY &&
+           (previous == PAL_SESSION_STATE_WORKING || previous == PAL_SESSION_STATE_WAITING_PERMISSION))
+    title = _("The agent finished its turn");
+  else if (state == PAL_SESSION_STATE_FAILED && previous != state)
+    title = _("The agent stopped with an error");
+
+  if (title == NULL)
+    return;
+
+  record = pal_session_store_lookup (pal_session_manager_get_session_store (self->manager), session_id);
+  session_title = record != NULL ? pal_session_record_get_title (record) : NULL;
+
+  notification = g_notification_new (title);
+  if (session_title != NULL && *session_title != '\0')
+    g_notification_set_body (notification, session_title);
+  g_notification_set_default_action_and_target (notification, "app.show-session", "s", session_id);
+  g_application_send_notification (app, session_id, notification);
+}
+
+static void
+manager_session_state_changed_cb (PalSessionManager *manager,
+                                  const char        *session_id,
+                                  PalSessionState    state,
+                                  PalWindow         *self)
+{
+  PalSessionState previous = GPOINTER_TO_INT (g_hash_table_lookup (self->last_states, session_id));
+
+  g_hash_table_insert (self->last_states, g_strdup (session_id), GINT_TO_POINTER (state));
+  pal_sidebar_refresh_state (self->sidebar, session_id);
+  notify_if_unfocused (self, session_id, previous, state);
+
+  if (g_strcmp0 (session_id, self->current_id) != 0)
+    return;
+
+  update_header (self);
+  _pal_window_update_actions (self);
+}
+
+static void
+manager_live_session_changed_cb (PalSessionManager *manager,
+                                 const char        *session_id,
+                                 AcpSession        *session,
+                                 PalWindow         *self)
+{
+  /* a session that became live (an open started: its replay shows as it
+   * comes), was replaced by a restart, or went */
+  if (g_strcmp0 (session_id, self->current_id) == 0 &&
+      session != pal_session_view_get_session (self->session_view))
+    pal_session_view_set_session (self->session_view, session);
+}
+
+static void
+store_items_changed_cb (GListModel *model,
+                        guint       position,
+                        guint       removed,
+                        guint       added,
+                        PalWindow  *self)
+{
+  /* the current session may have been renamed, or removed from the list */
+  if (self->current_id != NULL &&
+      pal_session_store_lookup (PAL_SESSION_STORE (model), self->current_id) == NULL)
+    _pal_window_show_session (self, NULL);
+  else
+    update_header (self);
+}
+
+static void
+record_title_changed_cb (PalSessionStore *store,
+                         GParamSpec      *pspec,
+                         PalWindow       *self)
+{
+  update_header (self);
+}
+
+/* --- failures --- */
+
+/**
+ * _pal_window_show_error:
+ *
+ * For a failure that left no transcript to hold it (the agent did not even
+ * start): an error page with the agent's words behind Details, and Retry.
+ */
+void
+_pal_window_show_error (PalWindow    *self,
+                        const char   *title,
+                        const GError *error)
+{
+  const char *message = error->message;
+  const char *newline = strchr (message, '\n');
+  g_autofree char *summary = newline != NULL ? g_strndup (message, newline - message) : g_strdup (message);
+
+  adw_status_page_set_title (self->error_page, title);
+  adw_status_page_set_description (self->error_page, summary);
+  gtk_label_set_text (self->error_details, message);
+  gtk_widget_set_visible (GTK_WIDGET (self->error_expander), newline != NULL);
+  gtk_stack_set_visible_child_name (self->content_stack, "error");
+}
+
+static void
+authenticate_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(Attempt) attempt = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!pal_session_manager_authenticate_finish (PAL_SESSION_MANAGER (object), result, &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        _pal_window_show_error (attempt->self, _("Signing in failed"), error);
+      return;
+    }
+
+  retry_attempt (g_steal_pointer (&attempt));
+}
+
+static void
+auth_response_cb (AdwMessageDialog *dialog,
+                  const char       *response,
+                  gpointer          user_data)
+{
+  g_autoptr(Attempt) attempt = user_data;
+
+  if (g_str_equal (response, "cancel"))
+    return;
+
+  pal_session_manager_authenticate_async (attempt->self->manager, attempt->agent_id, attempt->folder,
+                                          response, attempt->self->cancellable,
+                                          authenticate_cb, g_steal_pointer (&attempt));
+}
+
+/* The agent wants a sign-in: list its methods; terminal ones are shown as
+ * the command to run, the others are run by the agent through authenticate. */
+static void
+show_auth_dialog (PalWindow *self,
+                  Attempt   *attempt)
+{
+  AcpAgent *agent = pal_session_manager_lookup_agent (self->manager, attempt->agent_id, attempt->folder);
+  GPtrArray *methods = agent != NULL ? acp_agent_get_auth_methods (agent) : NULL;
+  g_autoptr(GString) body = g_string_new (_("The agent needs you to sign in before it can start a session."));
+  AdwMessageDialog *dialog;
+  guint n_agent_methods = 0;
+
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self), NULL, NULL));
+  /* Translators: %s is an agent's name */
+  adw_message_dialog_format_heading (dialog, _("Sign In to %s"),
+                                     agent_name (self, attempt->agent_id));
+  adw_message_dialog_add_response (dialog, "cancel", _("_Cancel"));
+
+  for (guint i = 0; methods != NULL && i < methods->len; i++)
+    {
+      AcpAuthMethod *method = g_ptr_array_index (methods, i);
+      const char *kind = acp_auth_method_get_kind (method);
+
+      if (g_strcmp0 (kind, "agent") == 0)
+        {
+          adw_message_dialog_add_response (dialog, acp_auth_method_get_id (method),
+                                           acp_auth_method_get_name (method));
+          n_agent_methods++;
+        }
+      else if (g_strcmp0 (kind, "terminal") == 0)
+        {
+          PalAgentProfile *profile = pal_agent_store_lookup (pal_session_manager_get_agent_store (self->manager),
+                                                             attempt->agent_id);
+          g_autoptr(GString) command = g_string_new (profile != NULL ? pal_agent_profile_get_command (profile) : "");
+          const char * const *args = acp_auth_method_get_terminal_args (method);
+
+          for (guint j = 0; args != NULL && args[j] != NULL; j++)
+            {
+              g_autofree char *quoted = g_shell_quote (args[j]);
+              g_string_append_printf (command, " %s", quoted);
+            }
+          /* Translators: %s is a sign-in method; a shell command follows */
+          g_string_append_printf (body, "\n\n%s:\n%s", acp_auth_method_get_name (method), command->str);
+        }
+      else
+        {
+          const char *description = acp_auth_method_get_description (method);
+
+          g_string_append_printf (body, "\n\n%s%s%s", acp_auth_method_get_name (method),
+                                  description != NULL ? ": " : "", description != NULL ? description : "");
+        }
+    }
+
+  if (n_agent_methods == 0 && (methods == NULL || methods->len == 0))
+    g_string_append_printf (body, "\n\n%s", _("The agent offers no way to sign in from here. Sign in with the agent’s own command in a terminal, then try again."));
+
+  adw_message_dialog_set_body (dialog, body->str);
+  adw_message_dialog_set_default_response (dialog, "cancel");
+  adw_message_dialog_set_close_response (dialog, "cancel");
+  g_signal_connect (dialog, "response", G_CALLBACK (auth_response_cb), attempt);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/**
+ * _pal_window_handle_error:
+ *
+ * What a failed start, open or resume becomes: nothing when cancelled, the
+ * sign-in dialog when the agent asks for it, the session's own transcript
+ * when it has one (the session put its notice there), else the error page.
+ */
+void
+_pal_window_handle_error (PalWindow    *self,
+                          const char   *session_id,
+                          const char   *agent_id,
+                          const char   *folder,
+                          const char   *title,
+                          const GError *error)
+{
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  if (pal_session_manager_error_is_auth_required (error) && agent_id != NULL)
+    {
+      show_auth_dialog (self, attempt_new (self, session_id, agent_id, folder, NULL));
+      return;
+    }
+
+  if (session_id != NULL && g_strcmp0 (session_id, self->current_id) != 0)
+    {
+      /* not on screen: a toast says it */
+      pal_window_add_toast (self, error->message);
+      return;
+    }
+
+  if (session_id != NULL && pal_session_manager_lookup (self->manager, session_id) != NULL)
+    {
+      AcpSession *session = pal_session_manager_lookup (self->manager, session_id);
+
+      /* a failure after the agent started is in the transcript already,
+       * unless the session itself refused the operation */
+      if (acp_session_get_state (session) != ACP_SESSION_STATE_FAILED)
+        acp_transcript_append_notice (acp_session_get_transcript (session), ACP_NOTICE_SEVERITY_ERROR,
+                                      title, error->message, NULL);
+      _pal_window_show_session (self, session_id);
+      return;
+    }
+
+  _pal_window_show_error (self, title, error);
+}
+
+/* --- opening and starting --- */
+
+static void
+open_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(Attempt) attempt = user_data;
+  g_autoptr(AcpSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+
+  session = pal_session_manager_open_session_finish (PAL_SESSION_MANAGER (object), result, &error);
+  if (session == NULL)
+    {
+      _pal_window_handle_error (attempt->self, attempt->session_id, attempt->agent_id, attempt->folder,
+                                _("The session could not be opened"), error);
+      return;
+    }
+
+  if (g_strcmp0 (attempt->session_id, attempt->self->current_id) == 0)
+    _pal_window_show_session (attempt->self, attempt->session_id);
+}
+
+/**
+ * pal_window_open_session:
+ * @self: a #PalWindow
+ * @session_id: a session of the list
+ *
+ * Shows the session, opening it first (load with a live replay when the
+ * agent can, else resume) unless it is live already.
+ */
+void
+pal_window_open_session (PalWindow  *self,
+                         const char *session_id)
+{
+  PalSessionRecord *record;
+  AcpSession *session;
+
+  g_return_if_fail (PAL_IS_WINDOW (self));
+  g_return_if_fail (session_id != NULL);
+
+  record = pal_session_store_lookup (pal_session_manager_get_session_store (self->manager), session_id);
+  if (record == NULL)
+    {
+      /* Translators: shown when a session id given on the command line is unknown */
+      pal_window_add_toast (self, _("There is no such session in the list"));
+      return;
+    }
+
+  _pal_window_show_session (self, session_id);
+
+  session = pal_session_manager_lookup (self->manager, session_id);
+  if (session != NULL)
+    {
+      AcpSessionState state = acp_session_get_state (session);
+
+      if (state != ACP_SESSION_STATE_CLOSED && state != ACP_SESSION_STATE_FAILED &&
+          state != ACP_SESSION_STATE_NEW)
+        return;
+    }
+
+  pal_session_manager_open_session_async (self->manager, session_id, self->cancellable, open_cb,
+                                          attempt_new (self, session_id,
+                                                       pal_session_record_get_agent_id (record),
+                                                       pal_session_record_get_cwd (record), NULL));
+}
+
+static void
+resume_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(Attempt) attempt = user_data;
+  g_autoptr(AcpSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+
+  session = pal_session_manager_resume_session_finish (PAL_SESSION_MANAGER (object), result, &error);
+  if (session == NULL)
+    {
+      _pal_window_handle_error (attempt->self, attempt->session_id, attempt->agent_id, attempt->folder,
+                                _("The session could not be resumed"), error);
+      return;
+    }
+
+  if (g_strcmp0 (attempt->session_id, attempt->self->current_id) == 0)
+    _pal_window_show_session (attempt->self, attempt->session_id);
+}
+
+void
+_pal_window_resume_session (PalWindow  *self,
+                            const char *session_id)
+{
+  PalSessionRecord *record;
+
+  record = pal_session_store_lookup (pal_session_manager_get_session_store (self->manager), session_id);
+  if (record == NULL)
+    return;
+
+  _pal_window_show_session (self, session_id);
+  pal_session_manager_resume_session_async (self->manager, session_id, self->cancellable, resume_cb,
+                                            attempt_new (self, session_id,
+                                                         pal_session_record_get_agent_id (record),
+                                                         pal_session_record_get_cwd (record), NULL));
+}
+
+static void
+new_session_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(Attempt) attempt = user_data;
+  g_autoptr(AcpSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+  PalWindow *self = attempt->self;
+
+  session = pal_session_manager_new_session_finish (PAL_SESSION_MANAGER (object), result, &error);
+  if (session == NULL)
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          _pal_window_show_session (self, self->current_id);
+          return;
+        }
+      if (pal_session_manager_error_is_auth_required (error))
+        {
+          show_auth_dialog (self, g_steal_pointer (&attempt));
+          return;
+        }
+      g_free (self->current_id);
+      self->current_id = NULL;
+      g_object_set_data_full (G_OBJECT (self), "retry-attempt", g_steal_pointer (&attempt),
+                              (GDestroyNotify) attempt_free);
+      _pal_window_show_error (self, _("The session could not be started"), error);
+      _pal_window_update_actions (self);
+      return;
+    }
+
+  _pal_window_show_session (self, acp_session_get_session_id (session));
+}
+
+/**
+ * pal_window_start_session:
+ * @self: a #PalWindow
+ * @agent_id: an agent profile
+ * @folder: an absolute project folder
+ * @mcp_servers: (nullable): MCP servers to hand over; %NULL for every enabled one
+ *
+ * Starts a new session and shows it once the agent answers.
+ */
+void
+pal_window_start_session (PalWindow          *self,
+                          const char         *agent_id,
+                          const char         *folder,
+                          const char * const *mcp_servers)
+{
+  g_return_if_fail (PAL_IS_WINDOW (self));
+  g_return_if_fail (agent_id != NULL);
+  g_return_if_fail (folder != NULL);
+
+  g_object_set_data (G_OBJECT (self), "retry-attempt", NULL);
+  if (self->settings != NULL)
+    g_settings_set_string (self->settings, "last-folder", folder);
+
+  g_free (self->current_id);
+  self->current_id = NULL;
+  pal_sidebar_select (self->sidebar, NULL);
+  update_header (self);
+  adw_window_title_set_title (self->window_title, _("New Session"));
+  adw_window_title_set_subtitle (self->window_title, agent_name (self, agent_id));
+  gtk_stack_set_visible_child_name (self->content_stack, "starting");
+  _pal_window_update_actions (self);
+
+  pal_session_manager_new_session_async (self->manager, agent_id, folder, mcp_servers,
+                                         self->cancellable, new_session_cb,
+                                         attempt_new (self, NULL, agent_id, folder, mcp_servers));
+}
+
+static void
+retry_attempt (Attempt *attempt)
+{
+  if (attempt->session_id != NULL)
+    pal_window_open_session (attempt->self, attempt->session_id);
+  else
+    pal_window_start_session (attempt->self, attempt->agent_id, attempt->folder,
+                              (const char * const *) attempt->mcp_servers);
+  attempt_free (attempt);
+}
+
+static void
+dialog_start_cb (PalNewSessionDialog *dialog,
+                 const char          *agent_id,
+                 const char          *folder,
+                 GStrv                mcp_servers,
+                 PalWindow           *self)
+{
+  pal_window_start_session (self, agent_id, folder, (const char * const *) mcp_servers);
+}
+
+void
+pal_window_show_new_session_dialog (PalWindow *self)
+{
+  g_autofree char *agent_id = NULL;
+  g_autofree char *folder = NULL;
+  PalNewSessionDialog *dialog;
+
+  g_return_if_fail (PAL_IS_WINDOW (self));
+
+  agent_id = pal_agent_store_dup_default_id (pal_session_manager_get_agent_store (self->manager));
+  if (self->settings != NULL)
+    folder = g_settings_get_string (self->settings, "last-folder");
+  if (folder == NULL || *folder == '\0')
+    {
+      g_free (folder);
+      folder = g_strdup (g_get_home_dir ());
+    }
+
+  dialog = pal_new_session_dialog_new (pal_session_manager_get_agent_store (self->manager),
+                                       pal_session_manager_get_mcp_server_store (self->manager),
+                                       agent_id, folder);
+  gtk_window_set_transient_for (GTK_WINDOW (dialog), GTK_WINDOW (self));
+  g_signal_connect_object (dialog, "start", G_CALLBACK (dialog_start_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+retry_clicked_cb (PalWindow *self)
+{
+  Attempt *attempt = g_object_steal_data (G_OBJECT (self), "retry-attempt");
+
+  if (attempt != NULL)
+    retry_attempt (attempt);
+  else if (self->current_id != NULL)
+    gtk_widget_activate_action (GTK_WIDGET (self), "win.retry-session", NULL);
+}
+
+static void
+cancel_start_cb (PalWindow *self)
+{
+  /* cancels everything in flight for this window, then starts afresh */
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+  _pal_window_show_session (self, NULL);
+}
+
+static void
+sidebar_session_activated_cb (PalSidebar *sidebar,
+                              const char *session_id,
+                              PalWindow  *self)
+{
+  pal_window_open_session (self, session_id);
+}
+
+/* --- window state --- */
+
+static gboolean
+pal_window_close_request (GtkWindow *window)
+{
+  PalWindow *self = PAL_WINDOW (window);
+
+  if (self->settings != NULL)
+    {
+      int width, height;
+
+      gtk_window_get_default_size (window, &width, &height);
+      g_settings_delay (self->settings);
+      g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
+      if (!gtk_window_is_maximized (window))
+        {
+          g_settings_set_int (self->settings, "window-width", width);
+          g_settings_set_int (self->settings, "window-height", height);
+        }
+      g_settings_set_int (self->settings, "sidebar-width", gtk_paned_get_position (self->paned));
+      g_settings_apply (self->settings);
+    }
+
+  return GTK_WINDOW_CLASS (pal_window_parent_class)->close_request (window);
+}
+
+static void
+build_extra_pages (PalWindow *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+  GtkWidget *retry = gtk_button_new_with_mnemonic (_("_Retry"));
+  GtkWidget *starting = adw_status_page_new ();
+  GtkWidget *spinner = gtk_spinner_new ();
+  GtkWidget *cancel = gtk_button_new_with_mnemonic (_("_Cancel"));
+  GtkWidget *starting_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 18);
+
+  self->error_details = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_selectable (self->error_details, TRUE);
+  gtk_label_set_wrap (self->error_details, TRUE);
+  gtk_label_set_wrap_mode (self->error_details, PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_xalign (self->error_details, 0);
+  gtk_widget_add_css_class (GTK_WIDGET (self->error_details), "monospace");
+  self->error_expander = GTK_EXPANDER (gtk_expander_new (_("Details")));
+  gtk_expander_set_child (self->error_expander, GTK_WIDGET (self->error_details));
+
+  gtk_widget_set_halign (retry, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (retry, "pill");
+  gtk_widget_add_css_class (retry, "suggested-action");
+  g_signal_connect_swapped (retry, "clicked", G_CALLBACK (retry_clicked_cb), self);
+
+  gtk_box_append (GTK_BOX (box), retry);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->error_expander));
+
+  self->error_page = ADW_STATUS_PAGE (adw_status_page_new ());
+  adw_status_page_set_icon_name (self->error_page, "dialog-error-symbolic");
+  adw_status_page_set_child (self->error_page, box);
+  gtk_stack_add_named (self->content_stack, GTK_WIDGET (self->error_page), "error");
+
+  gtk_widget_set_size_request (spinner, 32, 32);
+  gtk_spinner_set_spinning (GTK_SPINNER (spinner), TRUE);
+  gtk_widget_set_halign (cancel, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (cancel, "pill");
+  g_signal_connect_swapped (cancel, "clicked", G_CALLBACK (cancel_start_cb), self);
+  gtk_box_append (GTK_BOX (starting_box), spinner);
+  gtk_box_append (GTK_BOX (starting_box), cancel);
+  adw_status_page_set_title (ADW_STATUS_PAGE (starting), _("Starting the Session"));
+  adw_status_page_set_description (ADW_STATUS_PAGE (starting),
+                                   _("Some agents take a while to start, especially the first time."));
+  adw_status_page_set_child (ADW_STATUS_PAGE (starting), starting_box);
+  gtk_stack_add_named (self->content_stack, starting, "starting");
+}
+
+static void
+pal_window_dispose (GObject *object)
+{
+  PalWindow *self = PAL_WINDOW (object);
+
+  g_cancellable_cancel (self->cancellable);
+  if (self->manager != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->manager, self);
+      g_signal_handlers_disconnect_by_data (pal_session_manager_get_session_store (self->manager), self);
+    }
+  g_object_set_data (G_OBJECT (self), "retry-attempt", NULL);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), PAL_TYPE_WINDOW);
+
+  g_clear_object (&self->manager);
+  g_clear_object (&self->settings);
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->last_states, g_hash_table_unref);
+
+  G_OBJECT_CLASS (pal_window_parent_class)->dispose (object);
+}
+
+static void
+pal_window_finalize (GObject *object)
+{
+  PalWindow *self = PAL_WINDOW (object);
+
+  g_free (self->current_id);
+
+  G_OBJECT_CLASS (pal_window_parent_class)->finalize (object);
+}
 
 static void
 pal_window_class_init (PalWindowClass *klass)
 {
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->dispose = pal_window_dispose;
+  object_class->finalize = pal_window_finalize;
+  window_class->close_request = pal_window_close_request;
+
+  g_type_ensure (PAL_TYPE_SESSION_VIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "/gui/pal-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, PalWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, PalWindow, paned);
+  gtk_widget_class_bind_template_child (widget_class, PalWindow, sidebar_bin);
+  gtk_widget_class_bind_template_child (widget_class, PalWindow, window_title);
+  gtk_widget_class_bind_template_child (widget_class, PalWindow, state_label);
+  gtk_widget_class_bind_template_child (widget_class, PalWindow, session_menu_button);
+  gtk_widget_class_bind_template_child (widget_class, PalWindow, content_stack);
+  gtk_widget_class_bind_template_child (widget_class, PalWindow, session_view);
+
+  _pal_window_class_init_actions (widget_class);
 }
 
 static void
 pal_window_init (PalWindow *self)
 {
+  self->cancellable = g_cancellable_new ();
+  self->last_states = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  gtk_menu_button_set_popover (self->session_menu_button, pal_session_menu_new ());
+  gtk_menu_button_set_create_popup_func (self->session_menu_button,
+                                         (GtkMenuButtonCreatePopupFunc) session_menu_activate_cb,
+                                         self, NULL);
+  build_extra_pages (self);
 }
 
+/**
+ * pal_window_new:
+ * @application: the application
+ * @manager: the session manager (its stores hold the lists)
+ * @settings: (nullable): where window geometry and the last folder are kept
+ *
+ * Returns: (transfer full): a new window
+ */
 PalWindow *
-pal_window_new (PalApplication *application)
+pal_window_new (GtkApplication    *application,
+                PalSessionManager *manager,
+                GSettings         *settings)
 {
-  return g_object_new (PAL_TYPE_WINDOW, "application", application, NULL);
+  PalWindow *self;
+  PalSessionStore *store;
+
+  g_return_val_if_fail (GTK_IS_APPLICATION (application), NULL);
+  g_return_val_if_fail (PAL_IS_SESSION_MANAGER (manager), NULL);
+
+  self = g_object_new (PAL_TYPE_WINDOW, "application", application, NULL);
+  self->manager = g_object_ref (manager);
+  self->settings = settings != NULL ? g_object_ref (settings) : NULL;
+  store = pal_session_manager_get_session_store (manager);
+
+  self->sidebar = PAL_SIDEBAR (pal_sidebar_new (store, pal_session_manager_get_agent_store (manager)));
+  pal_sidebar_set_state_func (self->sidebar, sidebar_state_func, self);
+  pal_sidebar_set_can_func (self->sidebar, _pal_window_can, self);
+  g_signal_connect (self->sidebar, "session-activated", G_CALLBACK (sidebar_session_activated_cb), self);
+  adw_bin_set_child (self->sidebar_bin, GTK_WIDGET (self->sidebar));
+
+  g_signal_connect (manager, "session-state-changed", G_CALLBACK (manager_session_state_changed_cb), self);
+  g_signal_connect (manager, "live-session-changed", G_CALLBACK (manager_live_session_changed_cb), self);
+  g_signal_connect (store, "items-changed", G_CALLBACK (store_items_changed_cb), self);
+  g_signal_connect (store, "notify", G_CALLBACK (record_title_changed_cb), self);
+
+  if (settings != NULL)
+    {
+      gtk_window_set_default_size (GTK_WINDOW (self),
+                                   MAX (640, g_settings_get_int (settings, "window-width")),
+                                   MAX (420, g_settings_get_int (settings, "window-height")));
+      if (g_settings_get_boolean (settings, "window-maximized"))
+        gtk_window_maximize (GTK_WINDOW (self));
+      gtk_paned_set_position (self->paned, CLAMP (g_settings_get_int (settings, "sidebar-width"), 200, 600));
+    }
+  else
+    {
+      gtk_window_set_default_size (GTK_WINDOW (self), 1100, 760);
+      gtk_paned_set_position (self->paned, 300);
+    }
+
+  _pal_window_update_actions (self);
+
+  return self;
+}
+
+PalSessionManager *
+pal_window_get_manager (PalWindow *self)
+{
+  g_return_val_if_fail (PAL_IS_WINDOW (self), NULL);
+
+  return self->manager;
+}
+
+const char *
+pal_window_get_current_session_id (PalWindow *self)
+{
+  g_return_val_if_fail (PAL_IS_WINDOW (self), NULL);
+
+  return self->current_id;
+}
+
+GtkWidget *
+pal_window_get_session_view (PalWindow *self)
+{
+  g_return_val_if_fail (PAL_IS_WINDOW (self), NULL);
+
+  return GTK_WIDGET (self->session_view);
+}
+
+GtkWidget *
+pal_window_get_sidebar (PalWindow *self)
+{
+  g_return_val_if_fail (PAL_IS_WINDOW (self), NULL);
+
+  return GTK_WIDGET (self->sidebar);
+}
+
+void
+pal_window_add_toast (PalWindow  *self,
+                      const char *title)
+{
+  AdwToast *toast;
+
+  g_return_if_fail (PAL_IS_WINDOW (self));
+
+  toast = adw_toast_new (title);
+  adw_toast_set_timeout (toast, 5);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }

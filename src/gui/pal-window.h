@@ -1,4 +1,4 @@
-/* pal-window.h
+/* pal-window.h: the main window: sessions on the left, the chat on the right
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -7,7 +7,7 @@
 
 #include <adwaita.h>
 
-#include "pal-application.h"
+#include "pal-session-manager.h"
 
 G_BEGIN_DECLS
 
@@ -15,6 +15,21 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (PalWindow, pal_window, PAL, WINDOW, AdwApplicationWindow)
 
-PalWindow *pal_window_new (PalApplication *application);
+PalWindow  *pal_window_new              (GtkApplication    *application,
+                                         PalSessionManager *manager,
+                                         GSettings         *settings);
+PalSessionManager *pal_window_get_manager (PalWindow       *self);
+const char *pal_window_get_current_session_id (PalWindow  *self);
+void        pal_window_open_session     (PalWindow         *self,
+                                         const char        *session_id);
+void        pal_window_start_session    (PalWindow         *self,
+                                         const char        *agent_id,
+                                         const char        *folder,
+                                         const char * const *mcp_servers);
+void        pal_window_show_new_session_dialog (PalWindow  *self);
+GtkWidget  *pal_window_get_session_view (PalWindow         *self);
+GtkWidget  *pal_window_get_sidebar      (PalWindow         *self);
+void        pal_window_add_toast        (PalWindow         *self,
+                                         const char        *title);
 
 G_END_DECLS

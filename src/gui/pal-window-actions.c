@@ -1,0 +1,407 @@
+/* pal-window-actions.c: the window's actions and their shortcuts
+ *
+ * Session actions take the session id as target, so the sidebar menus and
+ * the header menu share them. A GAction is enabled for every target at once;
+ * whether one session can do something (resume, close) is decided by
+ * _pal_window_can(), which the menus ask when they open and which the
+ * actions ask again before doing anything.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "pal-window-private.h"
+
+typedef struct
+{
+  PalWindow *self;
+  char      *session_id;
+} ActionData;
+
+static void
+action_data_free (ActionData *data)
+{
+  g_clear_object (&data->self);
+  g_free (data->session_id);
+  g_free (data);
+}
+
+static ActionData *
+action_data_new (PalWindow  *self,
+                 const char *session_id)
+{
+  ActionData *data = g_new0 (ActionData, 1);
+
+  data->self = g_object_ref (self);
+  data->session_id = g_strdup (session_id);
+
+  return data;
+}
+
+static gboolean
+is_live (PalWindow  *self,
+         const char *session_id)
+{
+  PalSessionState state = pal_session_manager_get_session_state (self->manager, session_id);
+
+  return state != PAL_SESSION_STATE_NOT_RUNNING && state != PAL_SESSION_STATE_FAILED;
+}
+
+/**
+ * _pal_window_can:
+ * @session_id: a session
+ * @action: a win.* action name
+ * @reason: (out) (optional): why not, when it cannot
+ * @user_data: the #PalWindow
+ *
+ * Returns: whether @action makes sense for @session_id now
+ */
+gboolean
+_pal_window_can (const char  *session_id,
+                 const char  *action,
+                 char       **reason,
+                 gpointer     user_data)
+{
+  PalWindow *self = user_data;
+  g_autofree char *load_reason = NULL;
+  g_autofree char *resume_reason = NULL;
+
+  if (g_str_equal (action, "win.open-session"))
+    {
+      if (pal_session_manager_can_load (self->manager, session_id, &load_reason) ||
+          pal_session_manager_can_resume (self->manager, session_id, &resume_reason))
+        return TRUE;
+      if (reason != NULL)
+        *reason = g_steal_pointer (&load_reason);
+      return FALSE;
+    }
+
+  if (g_str_equal (action, "win.resume-session"))
+    return pal_session_manager_can_resume (self->manager, session_id, reason);
+
+  if (g_str_equal (action, "win.close-session"))
+    {
+      if (!is_live (self, session_id))
+        {
+          if (reason != NULL)
+            *reason = g_strdup (_("The session is not open."));
+          return FALSE;
+        }
+      /* without session/close the session is dropped here alone; still a close */
+      return TRUE;
+    }
+
+  return TRUE;
+}
+
+/**
+ * _pal_window_update_actions:
+ *
+ * Enables the actions that depend on the current session.
+ */
+void
+_pal_window_update_actions (PalWindow *self)
+{
+  PalSessionState state = self->current_id != NULL
+    ? pal_session_manager_get_session_state (self->manager, self->current_id)
+    : PAL_SESSION_STATE_NOT_RUNNING;
+  gboolean retry = g_object_get_data (G_OBJECT (self), "retry-attempt") != NULL;
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop-turn",
+                                 state == PAL_SESSION_STATE_WORKING ||
+                                 state == PAL_SESSION_STATE_WAITING_PERMISSION);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.close-current-session",
+                                 self->current_id != NULL && is_live (self, self->current_id));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.retry-session",
+                                 retry || (self->current_id != NULL && state == PAL_SESSION_STATE_FAILED));
+}
+
+static void
+new_session_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  pal_window_show_new_session_dialog (PAL_WINDOW (widget));
+}
+
+static void
+open_session_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  pal_window_open_session (PAL_WINDOW (widget), g_variant_get_string (parameter, NULL));
+}
+
+static void
+resume_session_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  PalWindow *self = PAL_WINDOW (widget);
+  const char *session_id = g_variant_get_string (parameter, NULL);
+  g_autofree char *reason = NULL;
+
+  if (!pal_session_manager_can_resume (self->manager, session_id, &reason))
+    {
+      pal_window_add_toast (self, reason != NULL ? reason : _("The agent cannot resume this session."));
+      return;
+    }
+
+  _pal_window_resume_session (self, session_id);
+}
+
+static void
+close_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  ActionData *data = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!pal_session_manager_close_session_finish (PAL_SESSION_MANAGER (object), result, &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    pal_window_add_toast (data->self, error->message);
+
+  if (g_strcmp0 (data->session_id, data->self->current_id) == 0)
+    _pal_window_show_session (data->self, data->session_id);
+
+  action_data_free (data);
+}
+
+static void
+close_session (PalWindow  *self,
+               const char *session_id)
+{
+  if (!is_live (self, session_id))
+    return;
+
+  pal_session_manager_close_session_async (self->manager, session_id, self->cancellable,
+                                           close_cb, action_data_new (self, session_id));
+}
+
+static void
+close_session_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  close_session (PAL_WINDOW (widget), g_variant_get_string (parameter, NULL));
+}
+
+static void
+close_current_session_action (GtkWidget  *widget,
+                              const char *action_name,
+                              GVariant   *parameter)
+{
+  PalWindow *self = PAL_WINDOW (widget);
+
+  if (self->current_id != NULL)
+    close_session (self, self->current_id);
+}
+
+static void
+rename_response_cb (AdwMessageDialog *dialog,
+                    const char       *response,
+                    ActionData       *data)
+{
+  GtkEditable *entry = g_object_get_data (G_OBJECT (dialog), "entry");
+
+  if (g_str_equal (response, "rename"))
+    {
+      g_autofree char *title = g_strstrip (g_strdup (gtk_editable_get_text (entry)));
+
+      pal_session_store_set_title (pal_session_manager_get_session_store (data->self->manager),
+                                   data->session_id, title);
+    }
+}
+
+static void
+rename_entry_changed_cb (GtkEditable      *entry,
+                         AdwMessageDialog *dialog)
+{
+  g_autofree char *title = g_strstrip (g_strdup (gtk_editable_get_text (entry)));
+
+  adw_message_dialog_set_response_enabled (dialog, "rename", *title != '\0');
+}
+
+static void
+rename_session_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  PalWindow *self = PAL_WINDOW (widget);
+  const char *session_id = g_variant_get_string (parameter, NULL);
+  PalSessionRecord *record;
+  AdwMessageDialog *dialog;
+  GtkWidget *entry;
+
+  record = pal_session_store_lookup (pal_session_manager_get_session_store (self->manager), session_id);
+  if (record == NULL)
+    return;
+
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self), _("Rename Session"), NULL));
+  entry = gtk_entry_new ();
+  gtk_editable_set_text (GTK_EDITABLE (entry), pal_session_record_get_title (record));
+  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Title"), -1);
+  adw_message_dialog_set_extra_child (dialog, entry);
+  adw_message_dialog_add_responses (dialog, "cancel", _("_Cancel"), "rename", _("_Rename"), NULL);
+  adw_message_dialog_set_response_appearance (dialog, "rename", ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (dialog, "rename");
+  adw_message_dialog_set_close_response (dialog, "cancel");
+  g_object_set_data (G_OBJECT (dialog), "entry", entry);
+  g_signal_connect (entry, "changed", G_CALLBACK (rename_entry_changed_cb), dialog);
+  g_signal_connect_data (dialog, "response", G_CALLBACK (rename_response_cb),
+                         action_data_new (self, session_id), (GClosureNotify) (void (*) (void)) action_data_free, 0);
+  rename_entry_changed_cb (GTK_EDITABLE (entry), dialog);
+  gtk_window_present (GTK_WINDOW (dialog));
+  gtk_widget_grab_focus (entry);
+}
+
+static void
+pin_session_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  PalWindow *self = PAL_WINDOW (widget);
+  const char *session_id = g_variant_get_string (parameter, NULL);
+  PalSessionStore *store = pal_session_manager_get_session_store (self->manager);
+  PalSessionRecord *record = pal_session_store_lookup (store, session_id);
+
+  if (record != NULL)
+    pal_session_store_set_pinned (store, session_id, !pal_session_record_get_pinned (record));
+}
+
+static void
+undo_forget_cb (AdwToast         *toast,
+                PalSessionRecord *record)
+{
+  PalWindow *self = g_object_get_data (G_OBJECT (toast), "window");
+
+  pal_session_store_add (pal_session_manager_get_session_store (self->manager), record);
+}
+
+static void
+forget_session_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  PalWindow *self = PAL_WINDOW (widget);
+  const char *session_id = g_variant_get_string (parameter, NULL);
+  PalSessionStore *store = pal_session_manager_get_session_store (self->manager);
+  PalSessionRecord *record = pal_session_store_lookup (store, session_id);
+  g_autoptr(PalSessionRecord) copy = NULL;
+  AdwToast *toast;
+
+  if (record == NULL)
+    return;
+
+  /* a copy, to put back on Undo */
+  copy = pal_session_record_new (pal_session_record_get_id (record), pal_session_record_get_agent_id (record),
+                                 pal_session_record_get_cwd (record));
+  pal_session_record_set_title (copy, pal_session_record_get_title (record));
+  pal_session_record_set_created (copy, pal_session_record_get_created (record));
+  pal_session_record_set_updated (copy, pal_session_record_get_updated (record));
+  pal_session_record_set_pinned (copy, pal_session_record_get_pinned (record));
+
+  if (g_strcmp0 (session_id, self->current_id) == 0)
+    _pal_window_show_session (self, NULL);
+  pal_session_manager_forget (self->manager, session_id);
+
+  toast = adw_toast_new (_("Session removed from the list"));
+  adw_toast_set_button_label (toast, _("_Undo"));
+  g_object_set_data (G_OBJECT (toast), "window", self);
+  g_signal_connect_data (toast, "button-clicked", G_CALLBACK (undo_forget_cb),
+                         g_steal_pointer (&copy), (GClosureNotify) (void (*) (void)) g_object_unref, 0);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+static void
+restart_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  ActionData *data = user_data;
+  g_autoptr(AcpSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+
+  session = pal_session_manager_restart_finish (PAL_SESSION_MANAGER (object), result, &error);
+  if (session == NULL)
+    {
+      PalSessionRecord *record = pal_session_store_lookup (pal_session_manager_get_session_store (data->self->manager),
+                                                           data->session_id);
+
+      _pal_window_handle_error (data->self, data->session_id,
+                                record != NULL ? pal_session_record_get_agent_id (record) : NULL,
+                                record != NULL ? pal_session_record_get_cwd (record) : NULL,
+                                _("The agent could not be restarted"), error);
+    }
+  else if (g_strcmp0 (data->session_id, data->self->current_id) == 0)
+    {
+      _pal_window_show_session (data->self, data->session_id);
+    }
+
+  action_data_free (data);
+}
+
+static void
+retry_session_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  PalWindow *self = PAL_WINDOW (widget);
+
+  if (self->current_id == NULL)
+    return;
+
+  pal_session_manager_restart_async (self->manager, self->current_id, self->cancellable,
+                                     restart_cb, action_data_new (self, self->current_id));
+}
+
+static void
+stop_turn_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  PalWindow *self = PAL_WINDOW (widget);
+
+  pal_session_view_stop (self->session_view);
+}
+
+static void
+search_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  PalWindow *self = PAL_WINDOW (widget);
+
+  pal_sidebar_focus_search (self->sidebar);
+}
+
+void
+_pal_window_class_init_actions (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "win.new-session", NULL, new_session_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, GDK_CONTROL_MASK, "win.new-session", NULL);
+
+  gtk_widget_class_install_action (widget_class, "win.open-session", "s", open_session_action);
+  gtk_widget_class_install_action (widget_class, "win.resume-session", "s", resume_session_action);
+  gtk_widget_class_install_action (widget_class, "win.close-session", "s", close_session_action);
+  gtk_widget_class_install_action (widget_class, "win.rename-session", "s", rename_session_action);
+  gtk_widget_class_install_action (widget_class, "win.pin-session", "s", pin_session_action);
+  gtk_widget_class_install_action (widget_class, "win.forget-session", "s", forget_session_action);
+
+  gtk_widget_class_install_action (widget_class, "win.close-current-session", NULL, close_current_session_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK,
+                                       "win.close-current-session", NULL);
+
+  gtk_widget_class_install_action (widget_class, "win.retry-session", NULL, retry_session_action);
+
+  gtk_widget_class_install_action (widget_class, "win.stop-turn", NULL, stop_turn_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.stop-turn", NULL);
+
+  gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.search", NULL);
+}

@@ -1,0 +1,60 @@
+/* pal-window-private.h: what pal-window.c and pal-window-actions.c share
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "pal-session-view.h"
+#include "pal-sidebar.h"
+#include "pal-window.h"
+
+G_BEGIN_DECLS
+
+struct _PalWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  PalSessionManager    *manager;
+  GSettings            *settings;
+  GCancellable         *cancellable;
+  char                 *current_id;
+  GHashTable           *last_states;   /* session id → PalSessionState, for notifications */
+
+  /* template children */
+  AdwToastOverlay      *toast_overlay;
+  GtkPaned             *paned;
+  AdwBin               *sidebar_bin;
+  AdwWindowTitle       *window_title;
+  GtkLabel             *state_label;
+  GtkMenuButton        *session_menu_button;
+  GtkStack             *content_stack;
+  PalSessionView       *session_view;
+
+  PalSidebar           *sidebar;
+  AdwStatusPage        *error_page;
+  GtkLabel             *error_details;
+  GtkExpander          *error_expander;
+};
+
+void     _pal_window_class_init_actions (GtkWidgetClass *widget_class);
+void     _pal_window_update_actions     (PalWindow      *self);
+gboolean _pal_window_can                (const char     *session_id,
+                                         const char     *action,
+                                         char          **reason,
+                                         gpointer        user_data);
+void     _pal_window_show_error         (PalWindow      *self,
+                                         const char     *title,
+                                         const GError   *error);
+void     _pal_window_handle_error       (PalWindow      *self,
+                                         const char     *session_id,
+                                         const char     *agent_id,
+                                         const char     *folder,
+                                         const char     *title,
+                                         const GError   *error);
+void     _pal_window_show_session       (PalWindow      *self,
+                                         const char     *session_id);
+void     _pal_window_resume_session     (PalWindow      *self,
+                                         const char     *session_id);
+
+G_END_DECLS
