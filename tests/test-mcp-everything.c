@@ -194,7 +194,8 @@ start_server (Peer       *peer,
       g_autoptr(GSocketConnection) connection = NULL;
       g_autoptr(GError) connect_error = NULL;
 
-      connection = g_socket_client_connect_to_host (client, "127.0.0.1", port, NULL, &connect_error);
+      connection = g_socket_client_connect_to_host (client, "127.0.0.1", port, NULL,
+                                                    &connect_error);
       if (connection != NULL)
         break;
 

@@ -505,6 +505,10 @@ typedef struct
   gboolean           legacy_answer_json_get;
 } TestServer;
 
+#define NO_SESSION_BODY \
+  "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32000," \
+  "\"message\":\"Bad Request: No valid session ID provided\"},\"id\":null}"
+
 static char *
 tool_page (const char *cursor)
 {
@@ -599,7 +603,8 @@ set_json (SoupServerMessage *message,
           const char        *json)
 {
   soup_server_message_set_status (message, status, NULL);
-  soup_server_message_set_response (message, "application/json", SOUP_MEMORY_COPY, json, strlen (json));
+  soup_server_message_set_response (message, "application/json", SOUP_MEMORY_COPY,
+                                    json, strlen (json));
 }
 
 static void
@@ -634,7 +639,8 @@ streamable_handler (SoupServer        *server,
     }
 
   if (ts->required_token != NULL &&
-      g_strcmp0 (soup_message_headers_get_one (request_headers, "Authorization"), ts->required_token) != 0)
+      g_strcmp0 (soup_message_headers_get_one (request_headers, "Authorization"),
+                 ts->required_token) != 0)
     {
       set_json (message, SOUP_STATUS_UNAUTHORIZED, "{\"error\":\"invalid_token\"}");
       return;
@@ -647,7 +653,8 @@ streamable_handler (SoupServer        *server,
       !soup_message_headers_header_equals (request_headers, "Content-Type", "application/json"))
     {
       set_json (message, SOUP_STATUS_BAD_REQUEST,
-                "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32700,\"message\":\"Bad request body or headers\"},\"id\":null}");
+                "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32700,"
+                "\"message\":\"Bad request body or headers\"},\"id\":null}");
       return;
     }
 
@@ -659,7 +666,8 @@ streamable_handler (SoupServer        *server,
       if (session != NULL)
         {
           set_json (message, SOUP_STATUS_BAD_REQUEST,
-                    "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32600,\"message\":\"Already initialized\"},\"id\":null}");
+                    "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32600,"
+                    "\"message\":\"Already initialized\"},\"id\":null}");
           return;
         }
       g_free (ts->session_id);
@@ -671,14 +679,16 @@ streamable_handler (SoupServer        *server,
     {
       /* What the reference servers answer when the session is missing. */
       set_json (message, SOUP_STATUS_BAD_REQUEST,
-                "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32000,\"message\":\"Bad Request: No valid session ID provided\"},\"id\":null}");
+                NO_SESSION_BODY);
       return;
     }
 
   if (rpc_method == NULL)
     {
       /* An answer from the client to our ping. */
-      if (g_strcmp0 (json_object_get_string_member_with_default (request, "id", ""), "srv-ping") == 0 &&
+      const char *id = json_object_get_string_member_with_default (request, "id", "");
+
+      if (g_str_equal (id, "srv-ping") &&
           json_object_has_member (request, "result"))
         ts->got_ping_answer = TRUE;
       soup_server_message_set_status (message, SOUP_STATUS_ACCEPTED, NULL);
@@ -721,14 +731,17 @@ streamable_handler (SoupServer        *server,
    * endings; the stream stays open, as servers may keep it. */
   start_event_stream (message);
   append_text (message, ": stream start\r\n\r\n");
-  append_text (message, "event: message\r\nid: 1\r\ndata: {\"jsonrpc\":\"2.0\",\"method\":"
-                        "\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":\"hi\"}}\r\n\r\n");
+  append_text (message, "event: message\r\nid: 1\r\n"
+                        "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\","
+                        "\"params\":{\"level\":\"info\",\"data\":\"hi\"}}\r\n\r\n");
   if (g_str_equal (rpc_method, "initialize"))
-    append_text (message, "data: {\"jsonrpc\":\"2.0\",\"id\":\"srv-ping\",\"method\":\"ping\"}\n\n");
+    append_text (message,
+                 "data: {\"jsonrpc\":\"2.0\",\"id\":\"srv-ping\",\"method\":\"ping\"}\n\n");
   {
     const char *comma = strchr (answer, ',');
     g_autofree char *first = g_strndup (answer, comma - answer + 1);
-    g_autofree char *event = g_strdup_printf ("id: 2\r\ndata: %s\r\ndata: %s\r\n\r\n", first, comma + 1);
+    g_autofree char *event = g_strdup_printf ("id: 2\r\ndata: %s\r\ndata: %s\r\n\r\n",
+                                              first, comma + 1);
 
     append_text (message, event);
   }
@@ -749,11 +762,12 @@ garbage_handler (SoupServer        *server,
   else if (g_str_equal (path, "/html"))
     {
       soup_server_message_set_status (message, SOUP_STATUS_OK, NULL);
-      soup_server_message_set_response (message, "text/html", SOUP_MEMORY_STATIC, "<html></html>", 13);
+      soup_server_message_set_response (message, "text/html", SOUP_MEMORY_STATIC,
+                                        "<html></html>", 13);
     }
   else if (g_str_equal (path, "/bad-request"))
     set_json (message, SOUP_STATUS_BAD_REQUEST,
-              "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32000,\"message\":\"Bad Request: No valid session ID provided\"},\"id\":null}");
+              NO_SESSION_BODY);
   else if (g_str_equal (path, "/get-only"))
     soup_server_message_set_status (message, SOUP_STATUS_METHOD_NOT_ALLOWED, NULL);
   else if (g_str_equal (path, "/accepted"))
@@ -1097,8 +1111,8 @@ test_http_error_statuses (void)
   /* The JSON-RPC error in the body explains the status. */
   g_assert_null (probe_http (session, bad_request, NULL, NULL, 10000, NULL, &error));
   g_assert_error (error, PAL_ERROR, PAL_ERROR_FAILED);
-  g_assert_cmpstr (error->message, ==,
-                   "The server answered 400 Bad Request: Bad Request: No valid session ID provided");
+  g_assert_cmpstr (error->message, ==, "The server answered 400 Bad Request: "
+                                       "Bad Request: No valid session ID provided");
   g_clear_error (&error);
 
   g_assert_null (probe_http (session, get_only, NULL, NULL, 10000, NULL, &error));
@@ -1310,12 +1324,14 @@ test_http_invalid_arguments (void)
   g_assert_nonnull (strstr (error->message, "http://"));
   g_clear_error (&error);
 
-  g_assert_null (probe_http (session, "http://127.0.0.1:1/mcp", bad_name, one_value, 0, NULL, &error));
+  g_assert_null (probe_http (session, "http://127.0.0.1:1/mcp", bad_name, one_value, 0, NULL,
+                             &error));
   g_assert_error (error, PAL_ERROR, PAL_ERROR_INVALID);
   g_assert_nonnull (strstr (error->message, "“Bad Header”"));
   g_clear_error (&error);
 
-  g_assert_null (probe_http (session, "http://127.0.0.1:1/mcp", line_break, broken_value, 0, NULL, &error));
+  g_assert_null (probe_http (session, "http://127.0.0.1:1/mcp", line_break, broken_value, 0, NULL,
+                             &error));
   g_assert_error (error, PAL_ERROR, PAL_ERROR_INVALID);
   g_assert_nonnull (strstr (error->message, "line break"));
   g_clear_error (&error);
@@ -1444,12 +1460,13 @@ probe_config (PalMcpServerConfig  *config,
 static void
 test_config_stdio (void)
 {
-  g_autoptr(PalMcpServerConfig) config = pal_mcp_server_config_new ("fake", ACP_MCP_TRANSPORT_STDIO);
+  g_autoptr(PalMcpServerConfig) config = NULL;
   g_autoptr(SoupSession) session = soup_session_new ();
   g_autoptr(PalMcpProbeResult) result = NULL;
   g_autoptr(GError) error = NULL;
   const char *args[] = { "normal", "--protocol-version=2025-03-26", NULL };
 
+  config = pal_mcp_server_config_new ("fake", ACP_MCP_TRANSPORT_STDIO);
   pal_mcp_server_config_set_command (config, fake_server ());
   pal_mcp_server_config_set_args (config, args);
   pal_mcp_server_config_add_env (config, "FAKE_MCP_SERVER_VERSION", "4.5.6");
@@ -1466,10 +1483,11 @@ test_config_stdio (void)
 static void
 test_config_stdio_invalid (void)
 {
-  g_autoptr(PalMcpServerConfig) config = pal_mcp_server_config_new ("fake", ACP_MCP_TRANSPORT_STDIO);
+  g_autoptr(PalMcpServerConfig) config = NULL;
   g_autoptr(SoupSession) session = soup_session_new ();
   g_autoptr(GError) error = NULL;
 
+  config = pal_mcp_server_config_new ("fake", ACP_MCP_TRANSPORT_STDIO);
   pal_mcp_server_config_set_command (config, fake_server ());
   pal_mcp_server_config_add_env (config, "", "orphan value");
 
@@ -1532,7 +1550,8 @@ main (int   argc,
   g_test_add_func ("/mcp-probe/stdio/garbage-forever", test_stdio_garbage_forever);
   g_test_add_func ("/mcp-probe/stdio/exit-early", test_stdio_exit_early);
   g_test_add_func ("/mcp-probe/stdio/timeout", test_stdio_timeout);
-  g_test_add_func ("/mcp-probe/stdio/stubborn-server-is-killed", test_stdio_stubborn_server_is_killed);
+  g_test_add_func ("/mcp-probe/stdio/stubborn-server-is-killed",
+                   test_stdio_stubborn_server_is_killed);
   g_test_add_func ("/mcp-probe/stdio/error-answer", test_stdio_error_answer);
   g_test_add_func ("/mcp-probe/stdio/server-requests", test_stdio_server_requests);
   g_test_add_func ("/mcp-probe/stdio/no-tools", test_stdio_no_tools);

@@ -221,6 +221,12 @@ describe_transfer_error (SoupMessage  *message,
 
 /* What an error body says, if it says it briefly: a JSON-RPC error, a JSON
  * object with a message, or a line of plain text. */
+static const char *
+get_content_type (SoupMessage *message)
+{
+  return soup_message_headers_get_content_type (soup_message_get_response_headers (message), NULL);
+}
+
 static char *
 describe_error_body (SoupMessage *message,
                      GByteArray  *body)
@@ -232,7 +238,7 @@ describe_error_body (SoupMessage *message,
   if (body == NULL || body->len == 0)
     return NULL;
 
-  type = soup_message_headers_get_content_type (soup_message_get_response_headers (message), NULL);
+  type = get_content_type (message);
   if (type == NULL)
     return NULL;
 
@@ -264,7 +270,10 @@ describe_error_body (SoupMessage *message,
           json_node_get_value_type (error) == G_TYPE_STRING)
         return _pal_mcp_probe_excerpt (json_node_get_string (error), -1, 200);
 
-      object = error != NULL && JSON_NODE_HOLDS_OBJECT (error) ? json_node_get_object (error) : NULL;
+      if (error != NULL && JSON_NODE_HOLDS_OBJECT (error))
+        object = json_node_get_object (error);
+      else
+        object = NULL;
     }
 
   return NULL;
@@ -352,6 +361,28 @@ exchange_fail (Exchange *exchange,
   exchange_free (exchange);
 }
 
+static void exchange_fail_printf (Exchange   *exchange,
+                                  int         code,
+                                  const char *format,
+                                  ...) G_GNUC_PRINTF (3, 4);
+
+static void
+exchange_fail_printf (Exchange   *exchange,
+                      int         code,
+                      const char *format,
+                      ...)
+{
+  va_list args;
+  char *message;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  exchange_fail (exchange, g_error_new_literal (PAL_ERROR, code, message));
+  g_free (message);
+}
+
 /* Handles one event of a stream; returns FALSE when the exchange is over
  * (and freed). */
 static gboolean
@@ -370,21 +401,24 @@ handle_event (Exchange    *exchange,
       if (self->endpoint != NULL)
         return TRUE;
 
-      endpoint = g_uri_parse_relative (self->uri, g_strstrip (event->data), SOUP_HTTP_URI_FLAGS, NULL);
+      endpoint = g_uri_parse_relative (self->uri, g_strstrip (event->data),
+                                       SOUP_HTTP_URI_FLAGS, NULL);
       if (endpoint == NULL)
         {
-          exchange_fail (exchange, g_error_new (PAL_ERROR, PAL_ERROR_PROTOCOL,
-                                                _("The server announced an invalid address to send messages to: “%s”"),
-                                                shown));
+          exchange_fail_printf (exchange, PAL_ERROR_PROTOCOL,
+                                _("The server announced an invalid address to send "
+                                  "messages to: “%s”"),
+                                shown);
           return FALSE;
         }
 
       /* Our headers (credentials, often) go only where the person sent them. */
       if (!same_origin (endpoint, self->uri))
         {
-          exchange_fail (exchange, g_error_new (PAL_ERROR, PAL_ERROR_PROTOCOL,
-                                                _("The server announced an address on another host to send messages to: “%s”"),
-                                                shown));
+          exchange_fail_printf (exchange, PAL_ERROR_PROTOCOL,
+                                _("The server announced an address on another host to "
+                                  "send messages to: “%s”"),
+                                shown);
           return FALSE;
         }
 
@@ -405,7 +439,8 @@ handle_event (Exchange    *exchange,
       return TRUE;
     }
 
-  if (_pal_mcp_probe_receive (probe, event->data, strlen (event->data), &error) != PAL_MCP_RECEIVE_OK)
+  if (_pal_mcp_probe_receive (probe, event->data, strlen (event->data), &error) !=
+      PAL_MCP_RECEIVE_OK)
     {
       exchange_fail (exchange, g_steal_pointer (&error));
       return FALSE;
@@ -439,9 +474,9 @@ exchange_ended (Exchange *exchange)
     case READ_JSON:
       if (exchange->body->len == 0)
         {
-          exchange_fail (exchange, g_error_new (PAL_ERROR, PAL_ERROR_PROTOCOL,
-                                                _("The server answered “%s” with an empty body"),
-                                                method));
+          exchange_fail_printf (exchange, PAL_ERROR_PROTOCOL,
+                                _("The server answered “%s” with an empty body"),
+                                method);
           return;
         }
 
@@ -459,8 +494,8 @@ exchange_ended (Exchange *exchange)
 
     case READ_EVENT_SOURCE:
       pal_sse_parser_end (exchange->parser);
-      exchange_fail (exchange, g_error_new_literal (PAL_ERROR, PAL_ERROR_PROTOCOL,
-                                                    _("The server closed the event stream before it answered")));
+      exchange_fail_printf (exchange, PAL_ERROR_PROTOCOL,
+                            _("The server closed the event stream before it answered"));
       return;
 
     default:
@@ -469,9 +504,9 @@ exchange_ended (Exchange *exchange)
 
   if (!_pal_mcp_probe_is_done (probe) && !_pal_mcp_probe_has_answer (probe, exchange->id))
     {
-      exchange_fail (exchange, g_error_new (PAL_ERROR, PAL_ERROR_PROTOCOL,
-                                            _("The server’s answer to “%s” ended without a response to it"),
-                                            method));
+      exchange_fail_printf (exchange, PAL_ERROR_PROTOCOL,
+                            _("The server’s answer to “%s” ended without a response to it"),
+                            method);
       return;
     }
 
@@ -528,9 +563,9 @@ exchange_read_cb (GObject      *object,
     case READ_JSON:
       if (exchange->body->len + size > MAX_BODY_SIZE)
         {
-          exchange_fail (exchange, g_error_new (PAL_ERROR, PAL_ERROR_PROTOCOL,
-                                                _("The server’s answer is larger than %u MiB"),
-                                                MAX_BODY_SIZE / (1024 * 1024)));
+          exchange_fail_printf (exchange, PAL_ERROR_PROTOCOL,
+                                _("The server’s answer is larger than %u MiB"),
+                                MAX_BODY_SIZE / (1024 * 1024));
           return;
         }
       g_byte_array_append (exchange->body, (const guint8 *) data, size);
@@ -587,7 +622,7 @@ static gboolean
 is_content_type (SoupMessage *message,
                  const char  *wanted)
 {
-  const char *type = soup_message_headers_get_content_type (soup_message_get_response_headers (message), NULL);
+  const char *type = get_content_type (message);
 
   return type != NULL && g_ascii_strcasecmp (type, wanted) == 0;
 }
@@ -688,9 +723,9 @@ post_sent_cb (GObject      *object,
 
   if (status == SOUP_STATUS_ACCEPTED || status == SOUP_STATUS_NO_CONTENT)
     {
-      exchange_fail (exchange, g_error_new (PAL_ERROR, PAL_ERROR_PROTOCOL,
-                                            _("The server accepted “%s” without answering it"),
-                                            method));
+      exchange_fail_printf (exchange, PAL_ERROR_PROTOCOL,
+                            _("The server accepted “%s” without answering it"),
+                            method);
       return;
     }
 
@@ -700,21 +735,19 @@ post_sent_cb (GObject      *object,
       exchange->parser = pal_sse_parser_new ();
     }
   else if (is_content_type (exchange->message, "application/json") ||
-           soup_message_headers_get_content_type (soup_message_get_response_headers (exchange->message),
-                                                  NULL) == NULL)
+           get_content_type (exchange->message) == NULL)
     {
       exchange->mode = READ_JSON;
       exchange->body = g_byte_array_new ();
     }
   else
     {
-      g_autofree char *type = _pal_mcp_probe_excerpt (
-        soup_message_headers_get_content_type (soup_message_get_response_headers (exchange->message), NULL),
-        -1, 60);
+      g_autofree char *type = _pal_mcp_probe_excerpt (get_content_type (exchange->message), -1, 60);
 
-      exchange_fail (exchange, g_error_new (PAL_ERROR, PAL_ERROR_PROTOCOL,
-                                            _("The server answered with “%s” content instead of JSON or an event stream"),
-                                            type));
+      exchange_fail_printf (exchange, PAL_ERROR_PROTOCOL,
+                            _("The server answered with “%s” content instead of JSON "
+                              "or an event stream"),
+                            type);
       return;
     }
 
@@ -901,14 +934,13 @@ event_source_sent_cb (GObject      *object,
 
   if (!is_content_type (exchange->message, "text/event-stream"))
     {
-      const char *type = soup_message_headers_get_content_type (
-        soup_message_get_response_headers (exchange->message), NULL);
+      const char *type = get_content_type (exchange->message);
       g_autofree char *shown = _pal_mcp_probe_excerpt (type != NULL ? type : "", -1, 60);
 
-      exchange_fail (exchange, g_error_new (PAL_ERROR, PAL_ERROR_PROTOCOL,
-                                            _("The server did not answer with an event stream "
-                                              "but with “%s” content; it may speak only streamable HTTP"),
-                                            shown));
+      exchange_fail_printf (exchange, PAL_ERROR_PROTOCOL,
+                            _("The server did not answer with an event stream "
+                              "but with “%s” content; it may speak only streamable HTTP"),
+                            shown);
       return;
     }
 
@@ -949,8 +981,8 @@ probe_http (gpointer             source_tag,
     {
       g_autofree char *shown = _pal_mcp_probe_excerpt (url, -1, 200);
 
-      _pal_mcp_probe_fail (probe, g_error_new (PAL_ERROR, PAL_ERROR_INVALID,
-                                               _("“%s” is not a valid address"), shown));
+      _pal_mcp_probe_fail_printf (probe, PAL_ERROR_INVALID,
+                                  _("“%s” is not a valid address"), shown);
       return;
     }
 
@@ -960,8 +992,8 @@ probe_http (gpointer             source_tag,
     {
       g_autofree char *shown = _pal_mcp_probe_excerpt (url, -1, 200);
 
-      _pal_mcp_probe_fail (probe, g_error_new (PAL_ERROR, PAL_ERROR_INVALID,
-                                               _("“%s” is not an http:// or https:// address"), shown));
+      _pal_mcp_probe_fail_printf (probe, PAL_ERROR_INVALID,
+                                  _("“%s” is not an http:// or https:// address"), shown);
       return;
     }
 

@@ -86,6 +86,11 @@ PalMcpReceiveStatus  _pal_mcp_probe_receive             (PalMcpProbe            
 /* Completes the probe with @error (taken), unless it already completed. */
 void                 _pal_mcp_probe_fail                (PalMcpProbe                 *probe,
                                                          GError                      *error);
+/* Completes the probe with a PAL_ERROR, unless it already completed. */
+void                 _pal_mcp_probe_fail_printf         (PalMcpProbe                 *probe,
+                                                         int                          code,
+                                                         const char                  *format,
+                                                         ...) G_GNUC_PRINTF (3, 4);
 /* Completes the probe with a cancellation error if the operation that gave
  * @error was cancelled; returns whether it was. */
 gboolean             _pal_mcp_probe_fail_if_cancelled   (PalMcpProbe                 *probe,

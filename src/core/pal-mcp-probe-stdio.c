@@ -484,11 +484,10 @@ handle_line (GTask      *task,
     self->first_garbage = _pal_mcp_probe_excerpt (line, length, 80);
 
   if (++self->n_garbage > MAX_GARBAGE_LINES)
-    _pal_mcp_probe_fail (probe,
-                         g_error_new (PAL_ERROR, PAL_ERROR_PROTOCOL,
-                                      _("The server wrote more than %u lines that are not MCP messages "
-                                        "to its standard output, the first one: “%s”"),
-                                      MAX_GARBAGE_LINES, self->first_garbage));
+    _pal_mcp_probe_fail_printf (probe, PAL_ERROR_PROTOCOL,
+                                _("The server wrote more than %u lines that are not MCP "
+                                  "messages to its standard output, the first one: “%s”"),
+                                MAX_GARBAGE_LINES, self->first_garbage);
 }
 
 static void
@@ -513,9 +512,9 @@ stdout_read_cb (GObject      *object,
   if (bytes == NULL)
     {
       if (!_pal_mcp_probe_fail_if_cancelled (probe, error))
-        _pal_mcp_probe_fail (probe, g_error_new (PAL_ERROR, PAL_ERROR_FAILED,
-                                                 _("Could not read from the server: %s"),
-                                                 error->message));
+        _pal_mcp_probe_fail_printf (probe, PAL_ERROR_FAILED,
+                                    _("Could not read from the server: %s"),
+                                    error->message);
       return;
     }
 
@@ -550,9 +549,9 @@ stdout_read_cb (GObject      *object,
 
   if (self->stdout_buffer->len + (size - start) > MAX_LINE_SIZE)
     {
-      _pal_mcp_probe_fail (probe, g_error_new (PAL_ERROR, PAL_ERROR_PROTOCOL,
-                                               _("The server wrote a line longer than %u MiB"),
-                                               MAX_LINE_SIZE / (1024 * 1024)));
+      _pal_mcp_probe_fail_printf (probe, PAL_ERROR_PROTOCOL,
+                                  _("The server wrote a line longer than %u MiB"),
+                                  MAX_LINE_SIZE / (1024 * 1024));
       return;
     }
 
@@ -611,7 +610,8 @@ stderr_read_cb (GObject      *object,
       g_byte_array_append (self->stderr_tail, data, size);
       if (self->stderr_tail->len > STDERR_TAIL_SIZE)
         {
-          g_byte_array_remove_range (self->stderr_tail, 0, self->stderr_tail->len - STDERR_TAIL_SIZE);
+          g_byte_array_remove_range (self->stderr_tail, 0,
+                                     self->stderr_tail->len - STDERR_TAIL_SIZE);
           self->stderr_truncated = TRUE;
         }
     }
@@ -733,8 +733,8 @@ pal_mcp_probe_stdio_async (const char * const  *argv,
 
   if (argv[0] == NULL || *argv[0] == '\0')
     {
-      _pal_mcp_probe_fail (probe, g_error_new_literal (PAL_ERROR, PAL_ERROR_INVALID,
-                                                       _("No command to start the server")));
+      _pal_mcp_probe_fail_printf (probe, PAL_ERROR_INVALID,
+                                  _("No command to start the server"));
       return;
     }
 

@@ -20,223 +20,6 @@
 #define MAX_JSON_DEPTH 256
 
 /* ------------------------------------------------------------------------ */
-/* PalMcpProbeResult                                                         */
-
-struct _PalMcpProbeResult
-{
-  GObject parent_instance;
-
-  char  *server_name;
-  char  *server_title;
-  char  *server_version;
-  char  *protocol_version;
-  char **tool_names;
-  char **tool_descriptions;
-};
-
-G_DEFINE_FINAL_TYPE (PalMcpProbeResult, pal_mcp_probe_result, G_TYPE_OBJECT)
-
-enum {
-  RESULT_PROP_0,
-  RESULT_PROP_SERVER_NAME,
-  RESULT_PROP_SERVER_TITLE,
-  RESULT_PROP_SERVER_VERSION,
-  RESULT_PROP_PROTOCOL_VERSION,
-  RESULT_PROP_TOOL_NAMES,
-  RESULT_PROP_TOOL_DESCRIPTIONS,
-  RESULT_N_PROPS
-};
-
-static GParamSpec *result_properties[RESULT_N_PROPS];
-
-static void
-pal_mcp_probe_result_finalize (GObject *object)
-{
-  PalMcpProbeResult *self = PAL_MCP_PROBE_RESULT (object);
-
-  g_free (self->server_name);
-  g_free (self->server_title);
-  g_free (self->server_version);
-  g_free (self->protocol_version);
-  g_strfreev (self->tool_names);
-  g_strfreev (self->tool_descriptions);
-
-  G_OBJECT_CLASS (pal_mcp_probe_result_parent_class)->finalize (object);
-}
-
-static void
-pal_mcp_probe_result_get_property (GObject    *object,
-                                   guint       prop_id,
-                                   GValue     *value,
-                                   GParamSpec *pspec)
-{
-  PalMcpProbeResult *self = PAL_MCP_PROBE_RESULT (object);
-
-  switch (prop_id)
-    {
-    case RESULT_PROP_SERVER_NAME:
-      g_value_set_string (value, self->server_name);
-      break;
-
-    case RESULT_PROP_SERVER_TITLE:
-      g_value_set_string (value, self->server_title);
-      break;
-
-    case RESULT_PROP_SERVER_VERSION:
-      g_value_set_string (value, self->server_version);
-      break;
-
-    case RESULT_PROP_PROTOCOL_VERSION:
-      g_value_set_string (value, self->protocol_version);
-      break;
-
-    case RESULT_PROP_TOOL_NAMES:
-      g_value_set_boxed (value, self->tool_names);
-      break;
-
-    case RESULT_PROP_TOOL_DESCRIPTIONS:
-      g_value_set_boxed (value, self->tool_descriptions);
-      break;
-
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-pal_mcp_probe_result_class_init (PalMcpProbeResultClass *klass)
-{
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-
-  object_class->finalize = pal_mcp_probe_result_finalize;
-  object_class->get_property = pal_mcp_probe_result_get_property;
-
-  result_properties[RESULT_PROP_SERVER_NAME] =
-    g_param_spec_string ("server-name", NULL, NULL, NULL,
-                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  result_properties[RESULT_PROP_SERVER_TITLE] =
-    g_param_spec_string ("server-title", NULL, NULL, NULL,
-                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  result_properties[RESULT_PROP_SERVER_VERSION] =
-    g_param_spec_string ("server-version", NULL, NULL, NULL,
-                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  result_properties[RESULT_PROP_PROTOCOL_VERSION] =
-    g_param_spec_string ("protocol-version", NULL, NULL, NULL,
-                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  result_properties[RESULT_PROP_TOOL_NAMES] =
-    g_param_spec_boxed ("tool-names", NULL, NULL, G_TYPE_STRV,
-                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  result_properties[RESULT_PROP_TOOL_DESCRIPTIONS] =
-    g_param_spec_boxed ("tool-descriptions", NULL, NULL, G_TYPE_STRV,
-                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-
-  g_object_class_install_properties (object_class, RESULT_N_PROPS, result_properties);
-}
-
-static void
-pal_mcp_probe_result_init (PalMcpProbeResult *self)
-{
-}
-
-/**
- * pal_mcp_probe_result_new:
- * @server_name: (nullable): serverInfo.name
- * @server_title: (nullable): serverInfo.title
- * @server_version: (nullable): serverInfo.version
- * @protocol_version: the negotiated protocol version
- * @tool_names: (nullable): the tools' names
- * @tool_descriptions: (nullable): as many descriptions, or %NULL
- *
- * Returns: (transfer full): a new result
- */
-PalMcpProbeResult *
-pal_mcp_probe_result_new (const char         *server_name,
-                          const char         *server_title,
-                          const char         *server_version,
-                          const char         *protocol_version,
-                          const char * const *tool_names,
-                          const char * const *tool_descriptions)
-{
-  PalMcpProbeResult *self;
-  guint n_tools = tool_names != NULL ? g_strv_length ((char **) tool_names) : 0;
-
-  g_return_val_if_fail (protocol_version != NULL, NULL);
-  g_return_val_if_fail (tool_descriptions == NULL ||
-                        g_strv_length ((char **) tool_descriptions) == n_tools, NULL);
-
-  self = g_object_new (PAL_TYPE_MCP_PROBE_RESULT, NULL);
-  self->server_name = g_strdup (server_name);
-  self->server_title = g_strdup (server_title);
-  self->server_version = g_strdup (server_version);
-  self->protocol_version = g_strdup (protocol_version);
-  self->tool_names = g_new0 (char *, n_tools + 1);
-  self->tool_descriptions = g_new0 (char *, n_tools + 1);
-  for (guint i = 0; i < n_tools; i++)
-    {
-      self->tool_names[i] = g_strdup (tool_names[i]);
-      self->tool_descriptions[i] = g_strdup (tool_descriptions != NULL ? tool_descriptions[i] : "");
-    }
-
-  return self;
-}
-
-const char *
-pal_mcp_probe_result_get_server_name (PalMcpProbeResult *self)
-{
-  g_return_val_if_fail (PAL_IS_MCP_PROBE_RESULT (self), NULL);
-
-  return self->server_name;
-}
-
-const char *
-pal_mcp_probe_result_get_server_title (PalMcpProbeResult *self)
-{
-  g_return_val_if_fail (PAL_IS_MCP_PROBE_RESULT (self), NULL);
-
-  return self->server_title;
-}
-
-const char *
-pal_mcp_probe_result_get_server_version (PalMcpProbeResult *self)
-{
-  g_return_val_if_fail (PAL_IS_MCP_PROBE_RESULT (self), NULL);
-
-  return self->server_version;
-}
-
-const char *
-pal_mcp_probe_result_get_protocol_version (PalMcpProbeResult *self)
-{
-  g_return_val_if_fail (PAL_IS_MCP_PROBE_RESULT (self), NULL);
-
-  return self->protocol_version;
-}
-
-guint
-pal_mcp_probe_result_get_n_tools (PalMcpProbeResult *self)
-{
-  g_return_val_if_fail (PAL_IS_MCP_PROBE_RESULT (self), 0);
-
-  return g_strv_length (self->tool_names);
-}
-
-const char * const *
-pal_mcp_probe_result_get_tool_names (PalMcpProbeResult *self)
-{
-  g_return_val_if_fail (PAL_IS_MCP_PROBE_RESULT (self), NULL);
-
-  return (const char * const *) self->tool_names;
-}
-
-const char * const *
-pal_mcp_probe_result_get_tool_descriptions (PalMcpProbeResult *self)
-{
-  g_return_val_if_fail (PAL_IS_MCP_PROBE_RESULT (self), NULL);
-
-  return (const char * const *) self->tool_descriptions;
-}
-
-/* ------------------------------------------------------------------------ */
 /* The probe                                                                 */
 
 typedef enum
@@ -358,6 +141,23 @@ _pal_mcp_probe_fail (PalMcpProbe *probe,
   probe_complete (probe, NULL, error);
 }
 
+void
+_pal_mcp_probe_fail_printf (PalMcpProbe *probe,
+                            int          code,
+                            const char  *format,
+                            ...)
+{
+  va_list args;
+  char *message;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  _pal_mcp_probe_fail (probe, g_error_new_literal (PAL_ERROR, code, message));
+  g_free (message);
+}
+
 gboolean
 _pal_mcp_probe_fail_if_cancelled (PalMcpProbe  *probe,
                                   const GError *error)
@@ -434,7 +234,7 @@ _pal_mcp_probe_new_task (gpointer             source_tag,
     {
       probe->cancelled_source = g_cancellable_source_new (cancellable);
       g_source_set_static_name (probe->cancelled_source, "[palaver] mcp probe cancelled");
-      g_task_attach_source (task, probe->cancelled_source, (GSourceFunc) (void (*) (void)) cancelled_cb);
+      g_task_attach_source (task, probe->cancelled_source, (GSourceFunc) (GCallback) cancelled_cb);
     }
 
   return task;
@@ -937,8 +737,8 @@ handle_initialize_result (PalMcpProbe *probe,
 
   if (!JSON_NODE_HOLDS_OBJECT (result_node))
     {
-      _pal_mcp_probe_fail (probe, g_error_new_literal (PAL_ERROR, PAL_ERROR_PROTOCOL,
-                                                       _("The server’s answer to initialize is not an object")));
+      _pal_mcp_probe_fail_printf (probe, PAL_ERROR_PROTOCOL,
+                                  _("The server’s answer to initialize is not an object"));
       return;
     }
 
@@ -946,8 +746,9 @@ handle_initialize_result (PalMcpProbe *probe,
   version = get_string (result, "protocolVersion");
   if (version == NULL || !is_header_safe (version))
     {
-      _pal_mcp_probe_fail (probe, g_error_new_literal (PAL_ERROR, PAL_ERROR_PROTOCOL,
-                                                       _("The server’s answer to initialize has no valid protocol version")));
+      _pal_mcp_probe_fail_printf (probe, PAL_ERROR_PROTOCOL,
+                                  _("The server’s answer to initialize has no valid "
+                                    "protocol version"));
       return;
     }
 
@@ -958,8 +759,9 @@ handle_initialize_result (PalMcpProbe *probe,
       server_info = get_object (result, "serverInfo");
       if (server_info == NULL)
         {
-          _pal_mcp_probe_fail (probe, g_error_new_literal (PAL_ERROR, PAL_ERROR_PROTOCOL,
-                                                           _("The server’s answer to initialize has an invalid serverInfo")));
+          _pal_mcp_probe_fail_printf (probe, PAL_ERROR_PROTOCOL,
+                                      _("The server’s answer to initialize has an invalid "
+                                        "serverInfo"));
           return;
         }
 
@@ -969,7 +771,8 @@ handle_initialize_result (PalMcpProbe *probe,
     }
 
   capabilities = get_object (result, "capabilities");
-  probe->has_tools_capability = capabilities != NULL && json_object_has_member (capabilities, "tools");
+  probe->has_tools_capability = capabilities != NULL &&
+                                json_object_has_member (capabilities, "tools");
 
   g_debug ("MCP server %s %s speaks %s",
            probe->server_name ? probe->server_name : "(unnamed)",
@@ -1002,8 +805,8 @@ handle_tools_list_result (PalMcpProbe *probe,
 
   if (!JSON_NODE_HOLDS_OBJECT (result_node))
     {
-      _pal_mcp_probe_fail (probe, g_error_new_literal (PAL_ERROR, PAL_ERROR_PROTOCOL,
-                                                       _("The server’s answer to tools/list is not an object")));
+      _pal_mcp_probe_fail_printf (probe, PAL_ERROR_PROTOCOL,
+                                  _("The server’s answer to tools/list is not an object"));
       return;
     }
 
@@ -1011,8 +814,8 @@ handle_tools_list_result (PalMcpProbe *probe,
   tools_node = json_object_get_member (result, "tools");
   if (tools_node == NULL || !JSON_NODE_HOLDS_ARRAY (tools_node))
     {
-      _pal_mcp_probe_fail (probe, g_error_new_literal (PAL_ERROR, PAL_ERROR_PROTOCOL,
-                                                       _("The server’s answer to tools/list has no list of tools")));
+      _pal_mcp_probe_fail_printf (probe, PAL_ERROR_PROTOCOL,
+                                  _("The server’s answer to tools/list has no list of tools"));
       return;
     }
 
@@ -1030,9 +833,9 @@ handle_tools_list_result (PalMcpProbe *probe,
       if (name == NULL || *name == '\0')
         {
           g_free (name);
-          _pal_mcp_probe_fail (probe, g_error_new (PAL_ERROR, PAL_ERROR_PROTOCOL,
-                                                   _("Tool %u in the server’s list has no name"),
-                                                   probe->tool_names->len + 1));
+          _pal_mcp_probe_fail_printf (probe, PAL_ERROR_PROTOCOL,
+                                      _("Tool %u in the server’s list has no name"),
+                                      probe->tool_names->len + 1);
           return;
         }
 
@@ -1048,8 +851,9 @@ handle_tools_list_result (PalMcpProbe *probe,
 
       if (cursor == NULL)
         {
-          _pal_mcp_probe_fail (probe, g_error_new_literal (PAL_ERROR, PAL_ERROR_PROTOCOL,
-                                                           _("The server’s answer to tools/list has an invalid nextCursor")));
+          _pal_mcp_probe_fail_printf (probe, PAL_ERROR_PROTOCOL,
+                                      _("The server’s answer to tools/list has an invalid "
+                                        "nextCursor"));
           return;
         }
 
@@ -1057,9 +861,10 @@ handle_tools_list_result (PalMcpProbe *probe,
         {
           if (++probe->n_pages >= MAX_TOOL_PAGES)
             {
-              _pal_mcp_probe_fail (probe, g_error_new (PAL_ERROR, PAL_ERROR_PROTOCOL,
-                                                       _("The server’s list of tools did not end after %u pages"),
-                                                       MAX_TOOL_PAGES));
+              _pal_mcp_probe_fail_printf (probe, PAL_ERROR_PROTOCOL,
+                                          _("The server’s list of tools did not end after "
+                                            "%u pages"),
+                                          MAX_TOOL_PAGES);
               return;
             }
 
@@ -1094,9 +899,9 @@ handle_response (PalMcpProbe *probe,
       g_autofree char *message = _pal_mcp_probe_excerpt (get_string (error, "message"), -1, 300);
       g_autofree char *code = dup_error_code (error);
 
-      _pal_mcp_probe_fail (probe, g_error_new (PAL_ERROR, PAL_ERROR_PROTOCOL,
-                                               _("The server could not read a message: %s (code %s)"),
-                                               message, code));
+      _pal_mcp_probe_fail_printf (probe, PAL_ERROR_PROTOCOL,
+                                  _("The server could not read a message: %s (code %s)"),
+                                  message, code);
       return;
     }
 
@@ -1125,9 +930,9 @@ handle_response (PalMcpProbe *probe,
         }
 
       code_text = dup_error_code (error);
-      _pal_mcp_probe_fail (probe, g_error_new (PAL_ERROR, PAL_ERROR_FAILED,
-                                               _("The server answered “%s” with an error: %s (code %s)"),
-                                               _pal_mcp_probe_get_method (probe, id), message, code_text));
+      _pal_mcp_probe_fail_printf (probe, PAL_ERROR_FAILED,
+                                  _("The server answered “%s” with an error: %s (code %s)"),
+                                  _pal_mcp_probe_get_method (probe, id), message, code_text);
       return;
     }
 

@@ -146,8 +146,9 @@ static JsonObject *
 ask_client (const char *id,
             const char *method)
 {
-  g_autofree char *request = g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"id\":\"%s\",\"method\":\"%s\"}",
-                                              id, method);
+  g_autofree char *request = NULL;
+
+  request = g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"id\":\"%s\",\"method\":\"%s\"}", id, method);
 
   write_raw (request);
 
