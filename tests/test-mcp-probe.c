@@ -1315,6 +1315,11 @@ test_http_invalid_arguments (void)
   const char *one_value[] = { "value", NULL };
   const char *broken_value[] = { "a\r\nInjected: yes", NULL };
 
+  g_assert_null (probe_http (session, " ", NULL, NULL, 0, NULL, &error));
+  g_assert_error (error, PAL_ERROR, PAL_ERROR_INVALID);
+  g_assert_cmpstr (error->message, ==, "No address to connect to");
+  g_clear_error (&error);
+
   g_assert_null (probe_http (session, "not an address", NULL, NULL, 0, NULL, &error));
   g_assert_error (error, PAL_ERROR, PAL_ERROR_INVALID);
   g_clear_error (&error);

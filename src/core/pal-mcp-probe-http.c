@@ -966,6 +966,7 @@ probe_http (gpointer             source_tag,
   PalMcpProbe *probe;
   HttpTransport *self;
   SoupMessage *message;
+  g_autofree char *trimmed = NULL;
 
   task = _pal_mcp_probe_new_task (source_tag, timeout_ms, cancellable, callback, user_data);
   probe = _pal_mcp_probe_from_task (task);
@@ -975,6 +976,13 @@ probe_http (gpointer             source_tag,
   self->session = g_object_ref (session);
   self->legacy = legacy;
   _pal_mcp_probe_set_transport (probe, &http_transport_class, self);
+
+  trimmed = g_strstrip (g_strdup (url));
+  if (*trimmed == '\0')
+    {
+      _pal_mcp_probe_fail_printf (probe, PAL_ERROR_INVALID, _("No address to connect to"));
+      return;
+    }
 
   self->uri = g_uri_parse (url, SOUP_HTTP_URI_FLAGS, &error);
   if (self->uri == NULL)
