@@ -13,7 +13,9 @@
 
 #include <glib/gstdio.h>
 
+#include "acp-agent.h"
 #include "acp-connection.h"
+#include "acp-mcp-server.h"
 
 #define TIMEOUT_SECONDS 30
 
@@ -1384,6 +1386,157 @@ test_damaged_history (Fixture       *fixture,
   agent_stop (agent);
 }
 
+/* The same agent as the application sees it, through AcpAgent. */
+
+typedef struct
+{
+  gboolean      done;
+  GAsyncResult *result;
+} AsyncData;
+
+static void
+async_cb (GObject      *source,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  AsyncData *data = user_data;
+
+  data->result = g_object_ref (result);
+  data->done = TRUE;
+}
+
+static GAsyncResult *
+async_wait (AsyncData  *data,
+            const char *what)
+{
+  run_until (&data->done, what);
+
+  return data->result;
+}
+
+static void
+acp_update_cb (AcpAgent   *agent,
+               const char *session_id,
+               JsonObject *update,
+               GPtrArray  *updates)
+{
+  g_ptr_array_add (updates, json_object_ref (update));
+}
+
+static gboolean
+acp_request_cb (AcpAgent           *agent,
+                const char         *session_id,
+                AcpIncomingRequest *request,
+                guint              *n_asked)
+{
+  g_assert_cmpstr (acp_incoming_request_get_method (request), ==, "session/request_permission");
+  (*n_asked)++;
+  answer_permission (request, "allow_once");
+
+  return TRUE;
+}
+
+static void
+test_through_acp_agent (Fixture       *fixture,
+                        gconstpointer  user_data)
+{
+  const char *argv[] = { g_getenv ("PALAVER_DEMO_AGENT"), NULL };
+  g_autofree char *data_env = g_strconcat ("PALAVER_DEMO_AGENT_DATA_DIR=", fixture->data_dir, NULL);
+  const char *env[] = { data_env, "PALAVER_DEMO_AGENT_SPEED=0", NULL };
+  g_autoptr(AcpAgent) agent = NULL;
+  g_autoptr(GPtrArray) servers = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) updates = g_ptr_array_new_with_free_func ((GDestroyNotify) json_object_unref);
+  g_autoptr(JsonObject) session = NULL;
+  g_autoptr(JsonObject) list = NULL;
+  g_autoptr(JsonObject) loaded = NULL;
+  g_autoptr(JsonArray) prompt = NULL;
+  g_autoptr(JsonNode) prompt_node = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *stop = NULL;
+  g_autofree char *message = NULL;
+  AsyncData data = { 0 };
+  guint n_asked = 0;
+  guint live;
+  const char *id;
+
+  g_assert_nonnull (argv[0]);
+  g_assert_cmpint (g_mkdir_with_parents (fixture->cwd, 0700), ==, 0);
+
+  agent = acp_agent_new (argv, env, fixture->cwd);
+  g_signal_connect (agent, "session-update", G_CALLBACK (acp_update_cb), updates);
+  g_signal_connect (agent, "request", G_CALLBACK (acp_request_cb), &n_asked);
+
+  acp_agent_start_async (agent, NULL, async_cb, &data);
+  g_assert_true (acp_agent_start_finish (agent, async_wait (&data, "start"), &error));
+  g_assert_no_error (error);
+  g_clear_object (&data.result);
+
+  g_assert_cmpstr (acp_agent_get_agent_name (agent), ==, "palaver-demo-agent");
+  g_assert_cmpstr (acp_agent_get_agent_title (agent), ==, "Demo Agent");
+  g_assert_cmpuint (acp_agent_get_protocol_version (agent), ==, 1);
+  g_assert_cmpuint (acp_agent_get_auth_methods (agent)->len, ==, 0);
+  g_assert_true (acp_agent_has_capability (agent, ACP_AGENT_CAP_LOAD_SESSION));
+  g_assert_true (acp_agent_has_capability (agent, ACP_AGENT_CAP_SESSION_LIST));
+  g_assert_true (acp_agent_has_capability (agent, ACP_AGENT_CAP_SESSION_RESUME));
+  g_assert_true (acp_agent_has_capability (agent, ACP_AGENT_CAP_SESSION_CLOSE));
+  g_assert_true (acp_agent_has_capability (agent, ACP_AGENT_CAP_MCP_HTTP));
+  g_assert_true (acp_agent_has_capability (agent, ACP_AGENT_CAP_MCP_SSE));
+  g_assert_true (acp_agent_has_capability (agent, ACP_AGENT_CAP_PROMPT_EMBEDDED_CONTEXT));
+  g_assert_false (acp_agent_has_capability (agent, ACP_AGENT_CAP_PROMPT_IMAGE));
+  g_assert_false (acp_agent_has_capability (agent, ACP_AGENT_CAP_SESSION_DELETE));
+
+  g_ptr_array_add (servers, acp_mcp_server_new_sse ("events", "https://mcp.example/sse"));
+  data = (AsyncData) { 0 };
+  acp_agent_new_session_async (agent, fixture->cwd, servers, NULL, NULL, async_cb, &data);
+  session = acp_agent_new_session_finish (agent, async_wait (&data, "session/new"), &error);
+  g_assert_no_error (error);
+  g_clear_object (&data.result);
+  id = string_member (session, "sessionId");
+
+  prompt_node = parse_json ("[{\"type\": \"text\", \"text\": \"Show me everything\"}, "
+                            "{\"type\": \"resource\", \"resource\": {\"uri\": \"file:///tmp/notes.txt\", "
+                            "\"text\": \"some notes\"}}]");
+  prompt = json_array_ref (json_node_get_array (prompt_node));
+  data = (AsyncData) { 0 };
+  acp_agent_prompt_async (agent, id, prompt, NULL, async_cb, &data);
+  stop = acp_agent_prompt_finish (agent, async_wait (&data, "session/prompt"), &error);
+  g_assert_no_error (error);
+  g_clear_object (&data.result);
+  g_assert_cmpstr (stop, ==, "end_turn");
+  g_assert_cmpuint (n_asked, ==, 1);
+
+  message = joined_text (updates, "agent_message_chunk");
+  g_assert_nonnull (strstr (message, "`events` (sse: `https://mcp.example/sse`)"));
+  g_assert_nonnull (strstr (message, "You attached `file:///tmp/notes.txt`"));
+  live = updates->len;
+
+  data = (AsyncData) { 0 };
+  acp_agent_list_sessions_async (agent, fixture->cwd, NULL, NULL, async_cb, &data);
+  list = acp_agent_list_sessions_finish (agent, async_wait (&data, "session/list"), &error);
+  g_assert_no_error (error);
+  g_clear_object (&data.result);
+  g_assert_cmpuint (json_array_get_length (array_member (list, "sessions")), ==, 1);
+
+  /* Loading in the same process replays what was said, the prompt included. */
+  data = (AsyncData) { 0 };
+  acp_agent_load_session_async (agent, id, fixture->cwd, servers, NULL, NULL, async_cb, &data);
+  loaded = acp_agent_load_session_finish (agent, async_wait (&data, "session/load"), &error);
+  g_assert_no_error (error);
+  g_clear_object (&data.result);
+  g_assert_cmpuint (updates->len, ==, live * 2 + 2);
+  g_assert_cmpstr (string_member (g_ptr_array_index (updates, live + 1), "sessionUpdate"), ==,
+                   "user_message_chunk");
+  g_assert_cmpstr (string_member (g_ptr_array_index (updates, live + 2), "sessionUpdate"), ==,
+                   "user_message_chunk");
+
+  data = (AsyncData) { 0 };
+  acp_agent_stop_async (agent, NULL, async_cb, &data);
+  g_assert_true (acp_agent_stop_finish (agent, async_wait (&data, "stop"), &error));
+  g_assert_no_error (error);
+  g_clear_object (&data.result);
+  g_assert_cmpint (acp_agent_get_exit_status (agent), ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1407,6 +1560,7 @@ main (int   argc,
   ADD ("unknown-session", test_unknown_session);
   ADD ("list-pages", test_list_pages);
   ADD ("damaged-history", test_damaged_history);
+  ADD ("through-acp-agent", test_through_acp_agent);
 
 #undef ADD
 

@@ -14,11 +14,11 @@
 #include "demo-script.h"
 
 /* Pauses at speed 1, in milliseconds. */
-#define PAUSE_SHORT      150
-#define PAUSE_STEP       300
-#define PAUSE_TOOL       500
-#define THOUGHT_DELAY    25
-#define MESSAGE_DELAY    15
+#define PAUSE_SHORT      100
+#define PAUSE_STEP       200
+#define PAUSE_TOOL       350
+#define THOUGHT_DELAY    15
+#define MESSAGE_DELAY    10
 #define LONG_DELAY       4
 
 #define EXCERPT_CHARS    80
@@ -1115,7 +1115,7 @@ add_long_turn (GPtrArray *steps)
   g_string_append (text, "**The end.** That was the whole long answer.\n");
 
   g_ptr_array_add (steps, step_text (PAUSE_SHORT, "agent_message_chunk", text->str,
-                                     LONG_DELAY, 2, 2));
+                                     LONG_DELAY, 2, 3));
 }
 
 static DemoStep *
