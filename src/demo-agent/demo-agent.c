@@ -1,4 +1,4 @@
-/* demo-agent.c: the demo agent's side of ACP: sessions, turns, history
+/* demo-agent.c: the demo agent's side of ACP: requests, the open sessions, replay
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -10,40 +10,10 @@
 
 #include "demo-agent.h"
 #include "demo-script.h"
+#include "demo-session.h"
 
 #define LIST_PAGE_SIZE  50
 #define REPLAY_BATCH    500  /* history lines sent per main loop iteration */
-#define UNPACED_BATCH   64   /* steps or chunks per iteration when there are no pauses */
-#define MAX_PAUSE_MS    60000
-
-typedef struct _DemoSession DemoSession;
-typedef struct _DemoTurn DemoTurn;
-
-struct _DemoSession
-{
-  DemoAgent  *agent;        /* not owned */
-  char       *id;
-  char       *cwd;
-  char       *title;        /* nullable */
-  char       *updated_at;
-  char       *mode_id;
-  char       *model_id;
-  JsonArray  *mcp_servers;
-  guint       turn_count;
-  gboolean    edits_always_allowed;
-  DemoTurn   *turn;         /* the running turn, owned */
-};
-
-struct _DemoTurn
-{
-  DemoSession        *session;  /* owned */
-  AcpIncomingRequest *request;  /* owned: the session/prompt to answer */
-  GQueue              steps;    /* (element-type DemoStep) owned */
-  DemoStep           *asking;   /* the permission step waiting for its answer */
-  GHashTable         *open_tools; /* tool call ids not completed or failed yet */
-  guint               source_id;
-  gboolean            done;
-};
 
 struct _DemoAgent
 {
@@ -65,20 +35,8 @@ enum {
 
 static guint signals[N_SIGNALS];
 
-static void turn_finish (DemoTurn   *turn,
-                         const char *stop_reason);
-
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                   */
-
-static char *
-now_iso8601 (void)
-{
-  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
-  g_autofree char *seconds = g_date_time_format (now, "%Y-%m-%dT%H:%M:%S");
-
-  return g_strdup_printf ("%s.%03dZ", seconds, g_date_time_get_microsecond (now) / 1000);
-}
 
 static gint64
 parse_time (const char *iso8601)
@@ -268,162 +226,6 @@ get_mcp_servers (AcpIncomingRequest *request,
 /* ------------------------------------------------------------------------ */
 /* Sessions                                                                  */
 
-static void
-session_clear (DemoSession *session)
-{
-  g_assert (session->turn == NULL);
-
-  g_free (session->id);
-  g_free (session->cwd);
-  g_free (session->title);
-  g_free (session->updated_at);
-  g_free (session->mode_id);
-  g_free (session->model_id);
-  g_clear_pointer (&session->mcp_servers, json_array_unref);
-}
-
-static DemoSession *
-session_ref (DemoSession *session)
-{
-  return g_rc_box_acquire (session);
-}
-
-static void
-session_unref (DemoSession *session)
-{
-  g_rc_box_release_full (session, (GDestroyNotify) session_clear);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (DemoSession, session_unref)
-
-static DemoSession *
-session_new (DemoAgent  *agent,
-             const char *id,
-             const char *cwd)
-{
-  DemoSession *session = g_rc_box_new0 (DemoSession);
-
-  session->agent = agent;
-  session->id = g_strdup (id);
-  session->cwd = g_strdup (cwd);
-  session->updated_at = now_iso8601 ();
-  session->mode_id = g_strdup (demo_script_default_mode ());
-  session->model_id = g_strdup (demo_script_default_model ());
-  session->mcp_servers = json_array_new ();
-
-  return session;
-}
-
-/* A session of an earlier process, from its index entry. */
-static DemoSession *
-session_new_from_entry (DemoAgent  *agent,
-                        JsonObject *entry)
-{
-  DemoSession *session;
-  const char *value;
-
-  session = session_new (agent,
-                         json_object_get_string_member (entry, "sessionId"),
-                         json_object_get_string_member (entry, "cwd"));
-
-  value = json_object_get_string_member_with_default (entry, "title", NULL);
-  session->title = g_strdup (value);
-  value = json_object_get_string_member_with_default (entry, "updatedAt", NULL);
-  if (value != NULL)
-    {
-      g_free (session->updated_at);
-      session->updated_at = g_strdup (value);
-    }
-  value = json_object_get_string_member_with_default (entry, "modeId", NULL);
-  if (demo_script_is_mode (value))
-    {
-      g_free (session->mode_id);
-      session->mode_id = g_strdup (value);
-    }
-  value = json_object_get_string_member_with_default (entry, "model", NULL);
-  if (demo_script_is_model (value))
-    {
-      g_free (session->model_id);
-      session->model_id = g_strdup (value);
-    }
-
-  return session;
-}
-
-static void
-session_set_mcp_servers (DemoSession *session,
-                         JsonArray   *servers)
-{
-  g_clear_pointer (&session->mcp_servers, json_array_unref);
-  session->mcp_servers = json_array_ref (servers);
-}
-
-static JsonObject *
-session_index_entry (DemoSession *session)
-{
-  JsonObject *entry = json_object_new ();
-
-  json_object_set_string_member (entry, "sessionId", session->id);
-  json_object_set_string_member (entry, "cwd", session->cwd);
-  if (session->title != NULL)
-    json_object_set_string_member (entry, "title", session->title);
-  else
-    json_object_set_null_member (entry, "title");
-  json_object_set_string_member (entry, "updatedAt", session->updated_at);
-  json_object_set_string_member (entry, "modeId", session->mode_id);
-  json_object_set_string_member (entry, "model", session->model_id);
-
-  return entry;
-}
-
-static void
-session_save_index (DemoSession *session)
-{
-  g_autoptr(JsonObject) entry = session_index_entry (session);
-
-  demo_store_append_index (session->agent->store, entry);
-}
-
-static void
-session_touch (DemoSession *session)
-{
-  g_free (session->updated_at);
-  session->updated_at = now_iso8601 ();
-}
-
-/* Sends one session/update and, when record is set, adds it to the history. */
-static void
-session_send_update (DemoSession *session,
-                     JsonNode    *update,
-                     gboolean     record)
-{
-  DemoAgent *agent = session->agent;
-  g_autoptr(JsonObject) params = json_object_new ();
-  g_autoptr(JsonNode) params_node = NULL;
-  g_autoptr(GError) error = NULL;
-
-  json_object_set_string_member (params, "sessionId", session->id);
-  json_object_set_member (params, "update", json_node_ref (update));
-  params_node = json_node_new (JSON_NODE_OBJECT);
-  json_node_set_object (params_node, params);
-
-  if (!acp_connection_notify (agent->connection, "session/update", params_node, &error))
-    g_debug ("Cannot send an update: %s", error->message);
-
-  if (record)
-    demo_store_append_update (agent->store, session->id, update);
-}
-
-static void
-session_send_update_object (DemoSession *session,
-                            JsonObject  *update,
-                            gboolean     record)
-{
-  g_autoptr(JsonNode) node = node_take_object (update);
-
-  session_send_update (session, node, record);
-}
-
 static DemoSession *
 lookup_live_session (DemoAgent  *self,
                      const char *session_id)
@@ -435,7 +237,7 @@ static void
 add_live_session (DemoAgent   *self,
                   DemoSession *session)
 {
-  g_hash_table_replace (self->sessions, session->id, session_ref (session));
+  g_hash_table_replace (self->sessions, session->id, demo_session_ref (session));
 }
 
 /* Looks an id up among the live sessions, else in the index (async). */
@@ -496,7 +298,10 @@ revive_session (LookupData *data,
 
       if (g_strcmp0 (json_object_get_string_member (entry, "sessionId"), data->session_id) == 0)
         {
-          g_autoptr(DemoSession) revived = session_new_from_entry (data->agent, entry);
+          g_autoptr(DemoSession) revived = demo_session_new_from_entry (data->agent->connection,
+                                                                        data->agent->store,
+                                                                        data->agent->speed,
+                                                                        entry);
 
           add_live_session (data->agent, revived);
           return revived;
@@ -504,338 +309,6 @@ revive_session (LookupData *data,
     }
 
   return NULL;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Turns                                                                     */
-
-static DemoTurn *
-turn_ref (DemoTurn *turn)
-{
-  return g_rc_box_acquire (turn);
-}
-
-static void
-turn_clear (DemoTurn *turn)
-{
-  g_assert (turn->source_id == 0);
-
-  g_queue_clear_full (&turn->steps, (GDestroyNotify) demo_step_free);
-  g_clear_pointer (&turn->asking, demo_step_free);
-  g_clear_pointer (&turn->open_tools, g_hash_table_unref);
-  g_clear_object (&turn->request);
-  g_clear_pointer (&turn->session, session_unref);
-}
-
-static void
-turn_unref (DemoTurn *turn)
-{
-  g_rc_box_release_full (turn, (GDestroyNotify) turn_clear);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (DemoTurn, turn_unref)
-
-static guint
-scaled_pause (DemoAgent *agent,
-              guint      ms)
-{
-  double pause;
-
-  if (agent->speed <= 0.0 || ms == 0)
-    return 0;
-
-  pause = ms / agent->speed;
-
-  return pause > MAX_PAUSE_MS ? MAX_PAUSE_MS : (guint) pause;
-}
-
-/* The pause before the next piece of the step. */
-static guint
-step_pause (DemoAgent *agent,
-            DemoStep  *step)
-{
-  if (step->kind == DEMO_STEP_TEXT && step->next_chunk > 0)
-    return scaled_pause (agent, step->chunk_delay_ms);
-
-  return scaled_pause (agent, step->delay_ms);
-}
-
-static gboolean turn_tick (gpointer user_data);
-
-static void
-turn_schedule (DemoTurn *turn)
-{
-  DemoStep *step = g_queue_peek_head (&turn->steps);
-  guint pause = step != NULL ? step_pause (turn->session->agent, step) : 0;
-
-  g_assert (turn->source_id == 0);
-
-  if (pause == 0)
-    turn->source_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, turn_tick,
-                                       turn_ref (turn), (GDestroyNotify) turn_unref);
-  else
-    turn->source_id = g_timeout_add_full (G_PRIORITY_DEFAULT, pause, turn_tick,
-                                          turn_ref (turn), (GDestroyNotify) turn_unref);
-}
-
-/* Keeps track of the tool calls that are not finished, to fail them when the
- * turn is cancelled. */
-static void
-turn_note_update (DemoTurn *turn,
-                  JsonNode *update)
-{
-  JsonObject *object = json_node_get_object (update);
-  const char *kind = json_object_get_string_member_with_default (object, "sessionUpdate", "");
-  const char *id;
-  const char *status;
-
-  if (!g_str_equal (kind, "tool_call") && !g_str_equal (kind, "tool_call_update"))
-    return;
-
-  id = json_object_get_string_member_with_default (object, "toolCallId", NULL);
-  status = json_object_get_string_member_with_default (object, "status", NULL);
-  if (id == NULL || status == NULL)
-    return;
-
-  if (g_str_equal (status, "completed") || g_str_equal (status, "failed"))
-    g_hash_table_remove (turn->open_tools, id);
-  else
-    g_hash_table_add (turn->open_tools, g_strdup (id));
-}
-
-static void
-turn_send_chunk (DemoTurn *turn,
-                 DemoStep *step,
-                 const char *text)
-{
-  JsonObject *update = json_object_new ();
-  JsonObject *content = json_object_new ();
-
-  json_object_set_string_member (update, "sessionUpdate", step->chunk_kind);
-  json_object_set_string_member (content, "type", "text");
-  json_object_set_string_member (content, "text", text);
-  json_object_set_object_member (update, "content", content);
-  json_object_set_string_member (update, "messageId", step->message_id);
-  session_send_update_object (turn->session, update, TRUE);
-}
-
-/* Puts the steps of the chosen branch in front of the rest. */
-static void
-turn_take_branch (DemoTurn *turn,
-                  DemoStep *asking,
-                  gboolean  allowed)
-{
-  GPtrArray *branch = allowed ? asking->if_allowed : asking->if_rejected;
-
-  while (branch != NULL && branch->len > 0)
-    g_queue_push_head (&turn->steps, g_ptr_array_steal_index (branch, branch->len - 1));
-}
-
-static void
-permission_cb (GObject      *source,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  g_autoptr(DemoTurn) turn = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) response = NULL;
-  g_autoptr(DemoStep) asking = g_steal_pointer (&turn->asking);
-  gboolean allowed = FALSE;
-
-  response = acp_connection_call_finish (ACP_CONNECTION (source), result, &error);
-
-  if (turn->done)
-    return;
-
-  if (response == NULL)
-    {
-      g_debug ("The permission request failed, taking it as a rejection: %s", error->message);
-    }
-  else
-    {
-      JsonObject *outcome = NULL;
-      const char *kind = NULL;
-      const char *option = NULL;
-
-      if (JSON_NODE_HOLDS_OBJECT (response))
-        {
-          JsonNode *node = json_object_get_member (json_node_get_object (response), "outcome");
-
-          if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
-            outcome = json_node_get_object (node);
-        }
-      if (outcome != NULL)
-        {
-          kind = json_object_get_string_member_with_default (outcome, "outcome", NULL);
-          option = json_object_get_string_member_with_default (outcome, "optionId", NULL);
-        }
-
-      if (g_strcmp0 (kind, "cancelled") == 0)
-        {
-          turn_finish (turn, "cancelled");
-          return;
-        }
-
-      if (g_strcmp0 (kind, "selected") == 0 && g_strcmp0 (option, DEMO_OPTION_ALLOW_ONCE) == 0)
-        {
-          allowed = TRUE;
-        }
-      else if (g_strcmp0 (kind, "selected") == 0 && g_strcmp0 (option, DEMO_OPTION_ALLOW_ALWAYS) == 0)
-        {
-          allowed = TRUE;
-          turn->session->edits_always_allowed = TRUE;
-        }
-      else if (g_strcmp0 (kind, "selected") != 0 || g_strcmp0 (option, DEMO_OPTION_REJECT_ONCE) != 0)
-        {
-          g_debug ("Unexpected permission outcome (%s, %s), taking it as a rejection",
-                   kind != NULL ? kind : "none", option != NULL ? option : "none");
-        }
-    }
-
-  turn_take_branch (turn, asking, allowed);
-  turn_schedule (turn);
-}
-
-static void
-turn_ask_permission (DemoTurn *turn,
-                     DemoStep *asking)
-{
-  DemoSession *session = turn->session;
-  g_autoptr(JsonObject) params = json_object_new ();
-  g_autoptr(JsonNode) params_node = NULL;
-
-  if (session->edits_always_allowed)
-    {
-      turn_take_branch (turn, asking, TRUE);
-      demo_step_free (asking);
-      turn_schedule (turn);
-      return;
-    }
-
-  g_assert (turn->asking == NULL);
-  turn->asking = asking;
-  g_hash_table_add (turn->open_tools, g_strdup (asking->tool_call_id));
-
-  json_object_set_string_member (params, "sessionId", session->id);
-  json_object_set_member (params, "toolCall", json_node_copy (asking->tool_call));
-  json_object_set_member (params, "options", demo_script_permission_options ());
-  params_node = json_node_new (JSON_NODE_OBJECT);
-  json_node_set_object (params_node, params);
-
-  acp_connection_call_async (session->agent->connection, "session/request_permission",
-                             params_node, NULL, permission_cb, turn_ref (turn));
-}
-
-static gboolean
-turn_tick (gpointer user_data)
-{
-  DemoTurn *turn = user_data;
-  DemoAgent *agent = turn->session->agent;
-  guint budget = UNPACED_BATCH;
-
-  turn->source_id = 0;
-  if (turn->done)
-    return G_SOURCE_REMOVE;
-
-  for (;;)
-    {
-      DemoStep *step = g_queue_peek_head (&turn->steps);
-      DemoStep *next;
-
-      if (step == NULL)
-        {
-          turn_finish (turn, "end_turn");
-          return G_SOURCE_REMOVE;
-        }
-
-      switch (step->kind)
-        {
-        case DEMO_STEP_UPDATE:
-          turn_note_update (turn, step->update);
-          session_send_update (turn->session, step->update, TRUE);
-          demo_step_free (g_queue_pop_head (&turn->steps));
-          budget--;
-          break;
-
-        case DEMO_STEP_TEXT:
-          {
-            guint n = scaled_pause (agent, step->chunk_delay_ms) == 0 ? budget : step->chunks_per_tick;
-
-            for (guint i = 0; i < n && step->next_chunk < step->chunks->len; i++)
-              {
-                turn_send_chunk (turn, step, g_ptr_array_index (step->chunks, step->next_chunk));
-                step->next_chunk++;
-                budget = budget > 0 ? budget - 1 : 0;
-              }
-            if (step->next_chunk >= step->chunks->len)
-              demo_step_free (g_queue_pop_head (&turn->steps));
-          }
-          break;
-
-        case DEMO_STEP_PERMISSION:
-          turn_ask_permission (turn, g_queue_pop_head (&turn->steps));
-          return G_SOURCE_REMOVE;
-
-        default:
-          g_assert_not_reached ();
-        }
-
-      next = g_queue_peek_head (&turn->steps);
-      if (budget > 0 && (next == NULL || step_pause (agent, next) == 0))
-        continue;
-
-      turn_schedule (turn);
-      return G_SOURCE_REMOVE;
-    }
-}
-
-static void
-turn_finish (DemoTurn   *turn,
-             const char *stop_reason)
-{
-  g_autoptr(DemoTurn) hold = turn_ref (turn);
-  DemoSession *session = turn->session;
-  JsonObject *result;
-
-  if (turn->done)
-    return;
-  turn->done = TRUE;
-  g_clear_handle_id (&turn->source_id, g_source_remove);
-
-  if (g_str_equal (stop_reason, "cancelled"))
-    {
-      GHashTableIter iter;
-      gpointer id;
-
-      /* What was still running did not finish. */
-      g_hash_table_iter_init (&iter, turn->open_tools);
-      while (g_hash_table_iter_next (&iter, &id, NULL))
-        {
-          JsonObject *update = json_object_new ();
-
-          json_object_set_string_member (update, "sessionUpdate", "tool_call_update");
-          json_object_set_string_member (update, "toolCallId", id);
-          json_object_set_string_member (update, "status", "failed");
-          session_send_update_object (session, update, TRUE);
-        }
-    }
-
-  result = json_object_new ();
-  json_object_set_string_member (result, "stopReason", stop_reason);
-  reply_take_object (turn->request, result);
-
-  session_touch (session);
-  session_save_index (session);
-
-  if (session->turn == turn)
-    g_clear_pointer (&session->turn, turn_unref);
-}
-
-static void
-session_cancel_turn (DemoSession *session)
-{
-  if (session->turn != NULL)
-    turn_finish (session->turn, "cancelled");
 }
 
 /* ------------------------------------------------------------------------ */
@@ -916,10 +389,10 @@ handle_new_session (DemoAgent          *self,
     return;
 
   id = g_uuid_string_random ();
-  session = session_new (self, id, cwd);
-  session_set_mcp_servers (session, servers);
+  session = demo_session_new (self->connection, self->store, self->speed, id, cwd);
+  demo_session_set_mcp_servers (session, servers);
   add_live_session (self, session);
-  session_save_index (session);
+  demo_session_save_index (session);
 
   result = json_object_new ();
   json_object_set_string_member (result, "sessionId", session->id);
@@ -929,7 +402,7 @@ handle_new_session (DemoAgent          *self,
 
   /* After the response, so the client knows the session by then. */
   commands = demo_script_commands_update ();
-  session_send_update (session, commands, TRUE);
+  demo_session_send_update (session, commands, TRUE);
 }
 
 /* --- session/load --- */
@@ -948,7 +421,7 @@ replay_free (Replay *replay)
 {
   g_object_unref (replay->agent);
   g_object_unref (replay->request);
-  session_unref (replay->session);
+  demo_session_unref (replay->session);
   g_ptr_array_unref (replay->updates);
   g_free (replay);
 }
@@ -962,7 +435,7 @@ replay_tick (gpointer user_data)
     return G_SOURCE_REMOVE;
 
   for (guint i = 0; i < REPLAY_BATCH && replay->next < replay->updates->len; i++)
-    session_send_update (replay->session, g_ptr_array_index (replay->updates, replay->next++), FALSE);
+    demo_session_send_update (replay->session, g_ptr_array_index (replay->updates, replay->next++), FALSE);
 
   if (replay->next < replay->updates->len)
     return G_SOURCE_CONTINUE;
@@ -1006,7 +479,7 @@ load_history_cb (GObject      *source,
   replay = g_new0 (Replay, 1);
   replay->agent = g_object_ref (data->agent);
   replay->request = g_object_ref (data->request);
-  replay->session = session_ref (session);
+  replay->session = demo_session_ref (session);
   replay->updates = g_steal_pointer (&updates);
   g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, replay_tick, replay, (GDestroyNotify) replay_free);
 }
@@ -1031,7 +504,7 @@ load_index_cb (GObject      *source,
       reply_not_found (data->request, data->session_id);
       return;
     }
-  session_set_mcp_servers (session, data->mcp_servers);
+  demo_session_set_mcp_servers (session, data->mcp_servers);
 
   {
     DemoStore *store = data->agent->store;
@@ -1084,7 +557,7 @@ resume_index_cb (GObject      *source,
       reply_not_found (data->request, data->session_id);
       return;
     }
-  session_set_mcp_servers (session, data->mcp_servers);
+  demo_session_set_mcp_servers (session, data->mcp_servers);
 
   reply_take_object (data->request, json_object_new ());
 }
@@ -1108,7 +581,7 @@ handle_resume_session (DemoAgent          *self,
   session = lookup_live_session (self, id);
   if (session != NULL)
     {
-      session_set_mcp_servers (session, servers);
+      demo_session_set_mcp_servers (session, servers);
       reply_take_object (request, json_object_new ());
       return;
     }
@@ -1133,7 +606,7 @@ handle_close_session (DemoAgent          *self,
   session = lookup_live_session (self, id);
   if (session != NULL)
     {
-      session_cancel_turn (session);
+      demo_session_cancel_turn (session);
       g_hash_table_remove (self->sessions, id);
     }
 
@@ -1190,7 +663,7 @@ list_index_cb (GObject      *source,
     {
       DemoSession *session = value;
 
-      g_ptr_array_add (keep, session_index_entry (session));
+      g_ptr_array_add (keep, demo_session_index_entry (session));
       g_hash_table_add (seen, session->id);
     }
   for (guint i = 0; entries != NULL && i < entries->len; i++)
@@ -1327,13 +800,13 @@ handle_set_mode (DemoAgent          *self,
 
   g_free (session->mode_id);
   session->mode_id = g_strdup (mode);
-  session_save_index (session);
+  demo_session_save_index (session);
   reply_take_object (request, json_object_new ());
 
   update = json_object_new ();
   json_object_set_string_member (update, "sessionUpdate", "current_mode_update");
   json_object_set_string_member (update, "currentModeId", mode);
-  session_send_update_object (session, update, TRUE);
+  demo_session_send_update_object (session, update, TRUE);
 }
 
 static void
@@ -1375,7 +848,7 @@ handle_set_config_option (DemoAgent          *self,
 
   g_free (session->model_id);
   session->model_id = g_strdup (json_node_get_string (value));
-  session_save_index (session);
+  demo_session_save_index (session);
 
   result = json_object_new ();
   json_object_set_member (result, "configOptions", demo_script_config_options (session->model_id));
@@ -1385,7 +858,7 @@ handle_set_config_option (DemoAgent          *self,
   update = json_object_new ();
   json_object_set_string_member (update, "sessionUpdate", "config_option_update");
   json_object_set_member (update, "configOptions", demo_script_config_options (session->model_id));
-  session_send_update_object (session, update, TRUE);
+  demo_session_send_update_object (session, update, TRUE);
 }
 
 /* --- session/prompt --- */
@@ -1395,12 +868,7 @@ handle_prompt (DemoAgent          *self,
                AcpIncomingRequest *request)
 {
   JsonObject *params = get_params (request);
-  g_autofree char *message_id = NULL;
-  g_autofree char *title = NULL;
-  g_autoptr(GPtrArray) steps = NULL;
-  DemoTurnContext context = { 0 };
   DemoSession *session;
-  DemoTurn *turn;
   JsonNode *node;
   JsonArray *prompt;
 
@@ -1426,7 +894,7 @@ handle_prompt (DemoAgent          *self,
         }
     }
 
-  if (session->turn != NULL)
+  if (demo_session_is_prompting (session))
     {
       acp_incoming_request_reply_error_literal (request, ACP_ERROR_INVALID_REQUEST,
                                                 "A turn is already running in this session: "
@@ -1434,57 +902,7 @@ handle_prompt (DemoAgent          *self,
       return;
     }
 
-  /* The prompt goes into the history as the person's message. */
-  message_id = g_uuid_string_random ();
-  for (guint i = 0; i < json_array_get_length (prompt); i++)
-    {
-      JsonObject *update = json_object_new ();
-
-      json_object_set_string_member (update, "sessionUpdate", "user_message_chunk");
-      json_object_set_member (update, "content", json_node_copy (json_array_get_element (prompt, i)));
-      json_object_set_string_member (update, "messageId", message_id);
-      {
-        g_autoptr(JsonNode) update_node = node_take_object (update);
-
-        demo_store_append_update (self->store, session->id, update_node);
-      }
-    }
-
-  session->turn_count++;
-  session_touch (session);
-  if (session->title == NULL)
-    {
-      g_autofree char *text = demo_script_prompt_text (prompt);
-
-      title = demo_script_make_title (text);
-      session->title = g_strdup (title);
-    }
-  session_save_index (session);
-
-  context.cwd = session->cwd;
-  context.mcp_servers = session->mcp_servers;
-  context.mode_id = session->mode_id;
-  context.model_id = session->model_id;
-  context.turn_number = session->turn_count;
-  context.title = title;
-  context.updated_at = session->updated_at;
-  context.edits_always_allowed = session->edits_always_allowed;
-  steps = demo_script_build_turn (prompt, &context);
-
-  turn = g_rc_box_new0 (DemoTurn);
-  turn->session = session_ref (session);
-  turn->request = g_object_ref (request);
-  turn->open_tools = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_queue_init (&turn->steps);
-  {
-    gsize n_steps = 0;
-    g_autofree gpointer *taken = g_ptr_array_steal (steps, &n_steps);
-
-    for (gsize i = 0; i < n_steps; i++)
-      g_queue_push_tail (&turn->steps, taken[i]);
-  }
-  session->turn = turn;
-  turn_schedule (turn);
+  demo_session_prompt (session, request, prompt);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1550,7 +968,7 @@ connection_cancel_cb (AcpConnection *connection,
       return;
     }
 
-  session_cancel_turn (session);
+  demo_session_cancel_turn (session);
 }
 
 static void
@@ -1584,7 +1002,7 @@ connection_closed_cb (AcpConnection *connection,
 
   g_hash_table_iter_init (&iter, self->sessions);
   while (g_hash_table_iter_next (&iter, NULL, &value))
-    session_cancel_turn (value);
+    demo_session_cancel_turn (value);
 
   demo_store_flush_async (self->store, NULL, store_flushed_cb, g_object_ref (self));
 }
@@ -1607,7 +1025,7 @@ demo_agent_dispose (GObject *object)
 
       g_hash_table_iter_init (&iter, self->sessions);
       while (g_hash_table_iter_next (&iter, NULL, &value))
-        session_cancel_turn (value);
+        demo_session_cancel_turn (value);
       g_clear_pointer (&self->sessions, g_hash_table_unref);
     }
 
@@ -1641,7 +1059,7 @@ static void
 demo_agent_init (DemoAgent *self)
 {
   self->sessions = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
-                                          (GDestroyNotify) session_unref);
+                                          (GDestroyNotify) demo_session_unref);
 }
 
 DemoAgent *

@@ -348,6 +348,7 @@ store_thread (gpointer data)
 
         case JOB_QUIT:
           job_free (job);
+          g_async_queue_unref (queue);
           return NULL;
 
         case JOB_WRITE:
