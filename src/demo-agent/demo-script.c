@@ -1049,8 +1049,6 @@ add_diff_turn (GPtrArray             *steps,
     "Here is a canned edit to `hello.c`. You will be asked for permission; whatever you "
     "choose, the demo writes nothing.\n\n"));
   add_edit_tool (steps, context, FALSE);
-  g_ptr_array_add (steps, step_message (PAUSE_SHORT,
-    "That was the whole `/diff` turn.\n"));
 }
 
 static void
