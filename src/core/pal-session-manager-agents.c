@@ -1,0 +1,714 @@
+/* pal-session-manager-agents.c: one agent process per profile and folder
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The session manager keeps one AcpAgent per (agent profile, project folder).
+ * The process runs in that folder (some agents key their history on their
+ * working directory) and is shared by every live session there. An agent is
+ * started on first need; callers that need it while it starts wait for that
+ * start (PalWaitList). When it exits, its slot is dropped, so the next need
+ * starts a new process; the sessions on it fail by themselves (AcpSession).
+ * Agents with no session left keep running: real agents take seconds to
+ * start, and the next session in that folder is then immediate. Shutdown
+ * stops them all.
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "pal-error.h"
+#include "pal-session-manager-private.h"
+
+/* PalWaitList {{{ */
+
+typedef struct
+{
+  PalWaitList *list;
+  GTask       *task;
+  GSource     *source;
+} Waiter;
+
+static void
+waiter_drop_source (Waiter *waiter)
+{
+  if (waiter->source == NULL)
+    return;
+
+  g_source_destroy (waiter->source);
+  g_clear_pointer (&waiter->source, g_source_unref);
+}
+
+static void
+waiter_free (gpointer data)
+{
+  Waiter *waiter = data;
+
+  waiter_drop_source (waiter);
+  g_clear_object (&waiter->task);
+  g_free (waiter);
+}
+
+static gboolean
+waiter_cancelled_cb (GCancellable *cancellable,
+                     gpointer      user_data)
+{
+  Waiter *waiter = user_data;
+  PalWaitList *list = waiter->list;
+  g_autoptr(GTask) task = g_steal_pointer (&waiter->task);
+  g_autoptr(GCancellable) shared = NULL;
+
+  /* frees the waiter and destroys this source (allowed from its callback) */
+  g_ptr_array_remove (list->waiters, waiter);
+
+  if (list->waiters->len == 0 && list->cancellable != NULL)
+    shared = g_object_ref (list->cancellable);
+
+  /* The list may be gone once the shared operation hears of the cancel or
+   * the task's callback runs: it is not touched after this point. */
+  if (shared != NULL)
+    g_cancellable_cancel (shared);
+
+  if (!g_task_return_error_if_cancelled (task))
+    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                             "%s", _("The operation was cancelled"));
+
+  return G_SOURCE_REMOVE;
+}
+
+void
+_pal_wait_list_init (PalWaitList *list)
+{
+  list->waiters = g_ptr_array_new_with_free_func (waiter_free);
+  list->cancellable = g_cancellable_new ();
+}
+
+void
+_pal_wait_list_clear (PalWaitList *list,
+                      const GError *error)
+{
+  if (list->waiters == NULL)
+    return;
+
+  if (error != NULL)
+    _pal_wait_list_return_error (list, error);
+  g_clear_pointer (&list->waiters, g_ptr_array_unref);
+  g_clear_object (&list->cancellable);
+}
+
+void
+_pal_wait_list_add (PalWaitList *list,
+                    GTask       *task)
+{
+  Waiter *waiter;
+  GCancellable *cancellable;
+
+  g_assert (list->waiters != NULL);
+  g_assert (G_IS_TASK (task));
+
+  waiter = g_new0 (Waiter, 1);
+  waiter->list = list;
+  waiter->task = g_object_ref (task);
+
+  cancellable = g_task_get_cancellable (task);
+  if (cancellable != NULL)
+    {
+      waiter->source = g_cancellable_source_new (cancellable);
+      g_source_set_static_name (waiter->source, "[pal] session manager waiter");
+      g_source_set_callback (waiter->source, G_SOURCE_FUNC (waiter_cancelled_cb), waiter, NULL);
+      g_source_attach (waiter->source, g_task_get_context (task));
+    }
+
+  g_ptr_array_add (list->waiters, waiter);
+}
+
+gboolean
+_pal_wait_list_is_empty (PalWaitList *list)
+{
+  return list->waiters == NULL || list->waiters->len == 0;
+}
+
+/* Takes the waiters out of the list first: a task's callback may add new
+ * waiters or free the list. */
+static GPtrArray *
+steal_waiters (PalWaitList *list)
+{
+  GPtrArray *waiters = list->waiters;
+
+  list->waiters = g_ptr_array_new_with_free_func (waiter_free);
+  for (guint i = 0; i < waiters->len; i++)
+    waiter_drop_source (g_ptr_array_index (waiters, i));
+
+  return waiters;
+}
+
+void
+_pal_wait_list_return_object (PalWaitList *list,
+                              gpointer     object)
+{
+  g_autoptr(GPtrArray) waiters = NULL;
+
+  g_assert (G_IS_OBJECT (object));
+
+  if (list->waiters == NULL)
+    return;
+
+  waiters = steal_waiters (list);
+  for (guint i = 0; i < waiters->len; i++)
+    {
+      Waiter *waiter = g_ptr_array_index (waiters, i);
+      g_autoptr(GTask) task = g_steal_pointer (&waiter->task);
+
+      g_task_return_pointer (task, g_object_ref (object), g_object_unref);
+    }
+}
+
+void
+_pal_wait_list_return_error (PalWaitList  *list,
+                             const GError *error)
+{
+  g_autoptr(GPtrArray) waiters = NULL;
+
+  g_assert (error != NULL);
+
+  if (list->waiters == NULL)
+    return;
+
+  waiters = steal_waiters (list);
+  for (guint i = 0; i < waiters->len; i++)
+    {
+      Waiter *waiter = g_ptr_array_index (waiters, i);
+      g_autoptr(GTask) task = g_steal_pointer (&waiter->task);
+
+      g_task_return_error (task, g_error_copy (error));
+    }
+}
+
+/* }}} */
+
+/* AgentSlot {{{ */
+
+struct _AgentSlot
+{
+  PalSessionManager *manager;   /* unowned; NULL once the manager is disposed */
+  char              *key;
+  char              *profile_id;
+  char              *cwd;
+  AcpAgent          *agent;
+  gulong             exited_id;
+  gboolean           starting;
+  PalWaitList        start;
+};
+
+static void
+agent_slot_clear (gpointer data)
+{
+  AgentSlot *slot = data;
+  g_autoptr(GError) error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                                 _("The agent was stopped"));
+
+  if (slot->agent != NULL)
+    g_clear_signal_handler (&slot->exited_id, slot->agent);
+  _pal_wait_list_clear (&slot->start, error);
+  g_clear_object (&slot->agent);
+  g_clear_pointer (&slot->key, g_free);
+  g_clear_pointer (&slot->profile_id, g_free);
+  g_clear_pointer (&slot->cwd, g_free);
+}
+
+static AgentSlot *
+agent_slot_ref (AgentSlot *slot)
+{
+  return g_rc_box_acquire (slot);
+}
+
+static void
+agent_slot_unref (AgentSlot *slot)
+{
+  g_rc_box_release_full (slot, agent_slot_clear);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AgentSlot, agent_slot_unref)
+
+static char *
+make_key (const char *profile_id,
+          const char *cwd)
+{
+  /* length-prefixed: no profile id or folder can make two keys collide */
+  return g_strdup_printf ("%zu:%s\n%s", strlen (profile_id), profile_id, cwd);
+}
+
+/* Drops @slot from the table if it is still the one for its key. */
+static void
+forget_slot (PalSessionManager *self,
+             AgentSlot         *slot)
+{
+  if (self == NULL)
+    return;
+
+  if (g_hash_table_lookup (self->agents, slot->key) == slot)
+    g_hash_table_remove (self->agents, slot->key);
+}
+
+static void
+agent_exited_cb (AcpAgent  *agent,
+                 AgentSlot *slot)
+{
+  const GError *reason = acp_agent_get_exit_error (agent);
+
+  g_debug ("Agent %s in %s exited: %s", slot->profile_id, slot->cwd,
+           reason != NULL ? reason->message : "no reason");
+
+  /* the next need starts a new process */
+  forget_slot (slot->manager, slot);
+}
+
+static void
+agent_started_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(AgentSlot) slot = user_data;
+  AcpAgent *agent = ACP_AGENT (object);
+  g_autoptr(GError) error = NULL;
+
+  slot->starting = FALSE;
+
+  if (!acp_agent_start_finish (agent, result, &error))
+    {
+      g_debug ("Agent %s in %s did not start: %s", slot->profile_id, slot->cwd, error->message);
+      forget_slot (slot->manager, slot);
+      _pal_wait_list_return_error (&slot->start, error);
+      return;
+    }
+
+  if (slot->manager != NULL)
+    g_hash_table_insert (slot->manager->known_caps, g_strdup (slot->profile_id),
+                         GUINT_TO_POINTER (acp_agent_get_capabilities (agent) | KNOWN_CAPS_BIT));
+
+  _pal_wait_list_return_object (&slot->start, agent);
+}
+
+/* The agent of @profile, not yet started. */
+static AcpAgent *
+create_agent (PalSessionManager  *self,
+              PalAgentProfile    *profile,
+              const char         *cwd,
+              GError            **error)
+{
+  g_auto(GStrv) argv = NULL;
+  g_auto(GStrv) wrapped = NULL;
+  g_auto(GStrv) env = NULL;
+  g_autofree char *wrapped_cwd = NULL;
+  AcpAgent *agent;
+
+  if (!pal_agent_profile_validate (profile, error))
+    return NULL;
+
+  argv = pal_agent_profile_dup_argv (profile);
+  wrapped = pal_launcher_wrap_argv (self->sandbox, (const char * const *) argv,
+                                    pal_agent_profile_get_env (profile), cwd,
+                                    &env, &wrapped_cwd, error);
+  if (wrapped == NULL)
+    return NULL;
+
+  agent = acp_agent_new ((const char * const *) wrapped, (const char * const *) env, wrapped_cwd);
+  acp_agent_set_client_capabilities (agent, PAL_CLIENT_CAPABILITIES);
+  acp_agent_set_initialize_timeout (agent, PAL_AGENT_INITIALIZE_TIMEOUT_MS);
+  acp_fs_service_attach (self->fs_service, agent);
+
+  return agent;
+}
+
+char *
+_pal_session_manager_canonical_cwd (const char  *cwd,
+                                    GError     **error)
+{
+  if (cwd == NULL || !g_path_is_absolute (cwd))
+    {
+      g_set_error (error, PAL_ERROR, PAL_ERROR_INVALID,
+                   _("The project folder “%s” is not an absolute path"),
+                   cwd != NULL ? cwd : "");
+      return NULL;
+    }
+
+  return g_canonicalize_filename (cwd, NULL);
+}
+
+void
+_pal_session_manager_ensure_agent_async (PalSessionManager   *self,
+                                         const char          *profile_id,
+                                         const char          *cwd,
+                                         GCancellable        *cancellable,
+                                         GAsyncReadyCallback  callback,
+                                         gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(AcpAgent) agent = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *canonical = NULL;
+  g_autofree char *key = NULL;
+  PalAgentProfile *profile;
+  AgentSlot *slot;
+
+  g_assert (PAL_IS_SESSION_MANAGER (self));
+  g_assert (profile_id != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, _pal_session_manager_ensure_agent_async);
+
+  if (self->shut_down)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CLOSED,
+                               "%s", _("Palaver is quitting"));
+      return;
+    }
+  if (g_task_return_error_if_cancelled (task))
+    return;
+
+  canonical = _pal_session_manager_canonical_cwd (cwd, &error);
+  if (canonical == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  key = make_key (profile_id, canonical);
+  slot = g_hash_table_lookup (self->agents, key);
+
+  if (slot != NULL && slot->starting)
+    {
+      _pal_wait_list_add (&slot->start, task);
+      return;
+    }
+  if (slot != NULL && acp_agent_get_state (slot->agent) == ACP_AGENT_STATE_READY)
+    {
+      g_task_return_pointer (task, g_object_ref (slot->agent), g_object_unref);
+      return;
+    }
+  if (slot != NULL)
+    {
+      /* stopping or gone: a new process takes its place */
+      g_hash_table_remove (self->agents, key);
+      slot = NULL;
+    }
+
+  profile = pal_agent_store_lookup (self->agent_store, profile_id);
+  if (profile == NULL)
+    {
+      g_task_return_new_error (task, PAL_ERROR, PAL_ERROR_NOT_FOUND,
+                               _("The agent “%s” is not configured"), profile_id);
+      return;
+    }
+
+  agent = create_agent (self, profile, canonical, &error);
+  if (agent == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  slot = g_rc_box_new0 (AgentSlot);
+  slot->manager = self;
+  slot->key = g_strdup (key);
+  slot->profile_id = g_strdup (profile_id);
+  slot->cwd = g_strdup (canonical);
+  slot->agent = g_steal_pointer (&agent);
+  slot->starting = TRUE;
+  _pal_wait_list_init (&slot->start);
+  slot->exited_id = g_signal_connect (slot->agent, "exited", G_CALLBACK (agent_exited_cb), slot);
+  g_hash_table_insert (self->agents, g_steal_pointer (&key), slot);
+
+  g_debug ("Starting agent %s in %s", profile_id, canonical);
+
+  _pal_wait_list_add (&slot->start, task);
+  acp_agent_start_async (slot->agent, slot->start.cancellable, agent_started_cb,
+                         agent_slot_ref (slot));
+}
+
+AcpAgent *
+_pal_session_manager_ensure_agent_finish (PalSessionManager  *self,
+                                          GAsyncResult       *result,
+                                          GError            **error)
+{
+  g_assert (g_task_is_valid (result, self));
+  g_assert (g_task_get_source_tag (G_TASK (result)) == _pal_session_manager_ensure_agent_async);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static AgentSlot *
+find_ready_slot (PalSessionManager *self,
+                 const char        *profile_id,
+                 const char        *cwd)
+{
+  g_autofree char *canonical = NULL;
+  g_autofree char *key = NULL;
+  AgentSlot *slot;
+
+  canonical = _pal_session_manager_canonical_cwd (cwd, NULL);
+  if (canonical == NULL)
+    return NULL;
+
+  key = make_key (profile_id, canonical);
+  slot = g_hash_table_lookup (self->agents, key);
+  if (slot == NULL || slot->starting ||
+      acp_agent_get_state (slot->agent) != ACP_AGENT_STATE_READY)
+    return NULL;
+
+  return slot;
+}
+
+gboolean
+_pal_session_manager_get_known_caps (PalSessionManager    *self,
+                                     const char           *profile_id,
+                                     const char           *cwd,
+                                     AcpAgentCapabilities *caps)
+{
+  AgentSlot *slot = find_ready_slot (self, profile_id, cwd);
+  guint known;
+
+  if (slot != NULL)
+    {
+      *caps = acp_agent_get_capabilities (slot->agent);
+      return TRUE;
+    }
+
+  known = GPOINTER_TO_UINT (g_hash_table_lookup (self->known_caps, profile_id));
+  if ((known & KNOWN_CAPS_BIT) == 0)
+    return FALSE;
+
+  *caps = known & ~KNOWN_CAPS_BIT;
+  return TRUE;
+}
+
+/* }}} */
+
+/* stopping {{{ */
+
+typedef struct
+{
+  guint pending;
+} StopData;
+
+static void
+agent_stopped_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  StopData *data = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+
+  /* The agent is gone either way; a failed stop is no reason to fail the
+   * others. */
+  if (!acp_agent_stop_finish (ACP_AGENT (object), result, &error))
+    g_debug ("Stopping an agent: %s", error->message);
+
+  if (--data->pending == 0)
+    g_task_return_boolean (task, TRUE);
+}
+
+void
+_pal_session_manager_stop_agents_async (PalSessionManager   *self,
+                                        GCancellable        *cancellable,
+                                        GAsyncReadyCallback  callback,
+                                        gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GPtrArray) slots = NULL;
+  StopData *data;
+  GHashTableIter iter;
+  gpointer value;
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, _pal_session_manager_stop_agents_async);
+  data = g_new0 (StopData, 1);
+  g_task_set_task_data (task, data, g_free);
+
+  /* Out of the table first: an exiting agent drops its slot. */
+  slots = g_ptr_array_new_with_free_func ((GDestroyNotify) agent_slot_unref);
+  g_hash_table_iter_init (&iter, self->agents);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      g_ptr_array_add (slots, agent_slot_ref (value));
+      g_hash_table_iter_remove (&iter);
+    }
+
+  /* one for the loop, so that agents stopping at once do not finish early */
+  data->pending = 1;
+  for (guint i = 0; i < slots->len; i++)
+    {
+      AgentSlot *slot = g_ptr_array_index (slots, i);
+
+      if (slot->starting)
+        g_cancellable_cancel (slot->start.cancellable);
+
+      data->pending++;
+      acp_agent_stop_async (slot->agent, cancellable, agent_stopped_cb, g_object_ref (task));
+    }
+
+  if (--data->pending == 0)
+    g_task_return_boolean (task, TRUE);
+}
+
+gboolean
+_pal_session_manager_stop_agents_finish (PalSessionManager  *self,
+                                         GAsyncResult       *result,
+                                         GError            **error)
+{
+  g_assert (g_task_is_valid (result, self));
+  g_assert (g_task_get_source_tag (G_TASK (result)) == _pal_session_manager_stop_agents_async);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* }}} */
+
+/* setup and public API {{{ */
+
+static void
+slot_detach (gpointer data)
+{
+  AgentSlot *slot = data;
+
+  /* An agent still running dies with its last reference (AcpAgent kills
+   * what nobody can stop any more). */
+  slot->manager = NULL;
+  agent_slot_unref (slot);
+}
+
+void
+_pal_session_manager_init_agents (PalSessionManager *self)
+{
+  self->agents = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, slot_detach);
+  self->known_caps = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->sandbox = pal_launcher_detect_sandbox ();
+}
+
+void
+_pal_session_manager_dispose_agents (PalSessionManager *self)
+{
+  GHashTableIter iter;
+  gpointer value;
+
+  if (self->agents == NULL)
+    return;
+
+  g_hash_table_iter_init (&iter, self->agents);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      AgentSlot *slot = value;
+
+      if (slot->starting)
+        g_cancellable_cancel (slot->start.cancellable);
+    }
+
+  g_clear_pointer (&self->agents, g_hash_table_unref);
+  g_clear_pointer (&self->known_caps, g_hash_table_unref);
+}
+
+/**
+ * pal_session_manager_lookup_agent:
+ * @self: a #PalSessionManager
+ * @profile_id: an agent profile id
+ * @cwd: a project folder
+ *
+ * Returns: (transfer none) (nullable): the running, initialized agent of
+ *   that profile and folder
+ */
+AcpAgent *
+pal_session_manager_lookup_agent (PalSessionManager *self,
+                                  const char        *profile_id,
+                                  const char        *cwd)
+{
+  AgentSlot *slot;
+
+  g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), NULL);
+  g_return_val_if_fail (profile_id != NULL, NULL);
+  g_return_val_if_fail (cwd != NULL, NULL);
+
+  if (self->agents == NULL)
+    return NULL;
+
+  slot = find_ready_slot (self, profile_id, cwd);
+  return slot != NULL ? slot->agent : NULL;
+}
+
+static void
+start_agent_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+  AcpAgent *agent;
+
+  agent = _pal_session_manager_ensure_agent_finish (PAL_SESSION_MANAGER (object), result, &error);
+  if (agent == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, agent, g_object_unref);
+}
+
+/**
+ * pal_session_manager_start_agent_async:
+ * @self: a #PalSessionManager
+ * @profile_id: an agent profile id
+ * @cwd: an absolute project folder
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when the agent is ready
+ * @user_data: data for @callback
+ *
+ * Starts the agent of that profile and folder (spawn and initialize) unless
+ * it runs already; a start in progress is shared. The process runs in @cwd.
+ * Use it to learn what the agent supports before a session exists (auth
+ * methods, MCP transports). Fails with %PAL_ERROR_NOT_FOUND for an unknown
+ * profile, %PAL_ERROR_INVALID for a bad profile or folder, or the agent's
+ * error (spawn failure, exit with its stderr tail, timeout).
+ */
+void
+pal_session_manager_start_agent_async (PalSessionManager   *self,
+                                       const char          *profile_id,
+                                       const char          *cwd,
+                                       GCancellable        *cancellable,
+                                       GAsyncReadyCallback  callback,
+                                       gpointer             user_data)
+{
+  GTask *task;
+
+  g_return_if_fail (PAL_IS_SESSION_MANAGER (self));
+  g_return_if_fail (profile_id != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, pal_session_manager_start_agent_async);
+
+  _pal_session_manager_ensure_agent_async (self, profile_id, cwd, cancellable,
+                                           start_agent_cb, task);
+}
+
+/**
+ * pal_session_manager_start_agent_finish:
+ * @self: a #PalSessionManager
+ * @result: the result
+ * @error: return location for an error
+ *
+ * Returns: (transfer full): the ready agent, or %NULL
+ */
+AcpAgent *
+pal_session_manager_start_agent_finish (PalSessionManager  *self,
+                                        GAsyncResult       *result,
+                                        GError            **error)
+{
+  g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) ==
+                        pal_session_manager_start_agent_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* }}} */

@@ -1,0 +1,104 @@
+/* pal-session-manager-private.h: internals shared by the session manager's files
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "acp-fs-service.h"
+#include "pal-launcher.h"
+#include "pal-session-manager.h"
+
+G_BEGIN_DECLS
+
+/* What this client implements, and therefore advertises: fs/ requests through the
+ * manager's AcpFsService. No terminal/ service exists in src/acp yet, and
+ * the window renders no boolean config options. Advertise more only once it
+ * is really handled. */
+#define PAL_CLIENT_CAPABILITIES (ACP_CLIENT_CAP_FS_READ | ACP_CLIENT_CAP_FS_WRITE)
+
+/* Real agents may take a long time to initialize (npx, first run). */
+#define PAL_AGENT_INITIALIZE_TIMEOUT_MS 60000
+
+/* Tasks waiting for one shared operation (an agent start, a session being
+ * opened). A waiter whose own cancellable fires leaves at once with
+ * G_IO_ERROR_CANCELLED; when the last one leaves, @cancellable (the shared
+ * operation's) is cancelled too. */
+typedef struct
+{
+  GPtrArray    *waiters;
+  GCancellable *cancellable;
+} PalWaitList;
+
+void      _pal_wait_list_init          (PalWaitList   *list);
+/* Fails the remaining waiters with @error (when not NULL) and frees. */
+void      _pal_wait_list_clear         (PalWaitList   *list,
+                                        const GError  *error);
+void      _pal_wait_list_add           (PalWaitList   *list,
+                                        GTask         *task);
+gboolean  _pal_wait_list_is_empty      (PalWaitList   *list);
+/* Each waiter gets a new reference to @object. */
+void      _pal_wait_list_return_object (PalWaitList   *list,
+                                        gpointer       object);
+void      _pal_wait_list_return_error  (PalWaitList   *list,
+                                        const GError  *error);
+
+typedef struct _AgentSlot AgentSlot;
+
+struct _PalSessionManager
+{
+  GObject             parent_instance;
+
+  PalAgentStore      *agent_store;
+  PalSessionStore    *session_store;
+  PalMcpServerStore  *mcp_server_store;
+
+  PalLauncherSandbox  sandbox;
+  /* answers the fs/ requests of every agent, confined to session folders */
+  AcpFsService       *fs_service;
+
+  /* "profile\ncwd" keys (length-prefixed) → AgentSlot (owned reference) */
+  GHashTable         *agents;
+  /* profile id → capabilities of the last agent of that profile that started,
+   * with KNOWN_CAPS_BIT set */
+  GHashTable         *known_caps;
+  /* session id → LiveSession (owned reference) */
+  GHashTable         *live;
+
+  guint               shut_down : 1;
+};
+
+#define KNOWN_CAPS_BIT (1u << 31)
+
+/* pal-session-manager-agents.c */
+void      _pal_session_manager_init_agents      (PalSessionManager   *self);
+void      _pal_session_manager_dispose_agents   (PalSessionManager   *self);
+/* Canonical form of a project folder, or NULL (with PAL_ERROR_INVALID) when
+ * it is not an absolute path. */
+char     *_pal_session_manager_canonical_cwd    (const char          *cwd,
+                                                 GError             **error);
+void      _pal_session_manager_ensure_agent_async (PalSessionManager *self,
+                                                   const char        *profile_id,
+                                                   const char        *cwd,
+                                                   GCancellable      *cancellable,
+                                                   GAsyncReadyCallback callback,
+                                                   gpointer           user_data);
+AcpAgent *_pal_session_manager_ensure_agent_finish (PalSessionManager *self,
+                                                    GAsyncResult      *result,
+                                                    GError           **error);
+/* The capabilities of the running agent of that profile and folder, else
+ * of the last agent of that profile; FALSE when none is known. */
+gboolean  _pal_session_manager_get_known_caps   (PalSessionManager   *self,
+                                                 const char          *profile_id,
+                                                 const char          *cwd,
+                                                 AcpAgentCapabilities *caps);
+/* Cancels the starts in flight and stops every agent. */
+void      _pal_session_manager_stop_agents_async (PalSessionManager  *self,
+                                                  GCancellable       *cancellable,
+                                                  GAsyncReadyCallback callback,
+                                                  gpointer            user_data);
+gboolean  _pal_session_manager_stop_agents_finish (PalSessionManager *self,
+                                                   GAsyncResult      *result,
+                                                   GError           **error);
+
+G_END_DECLS

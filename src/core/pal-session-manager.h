@@ -1,0 +1,218 @@
+/* pal-session-manager.h: agent processes and live sessions for the window
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+#include "acp-agent.h"
+#include "acp-fs-service.h"
+#include "acp-session.h"
+#include "pal-agent-store.h"
+#include "pal-mcp-server-store.h"
+#include "pal-session-store.h"
+
+G_BEGIN_DECLS
+
+/* What a session is doing, for the sidebar. */
+typedef enum
+{
+  PAL_SESSION_STATE_NOT_RUNNING,        /* not open (never opened, closed, or not yet) */
+  PAL_SESSION_STATE_STARTING_AGENT,     /* waiting for its agent process to start */
+  PAL_SESSION_STATE_LOADING,            /* session/new, load (replay) or resume in flight */
+  PAL_SESSION_STATE_READY,              /* open, idle */
+  PAL_SESSION_STATE_WORKING,            /* a prompt turn is running */
+  PAL_SESSION_STATE_WAITING_PERMISSION, /* the turn waits for a permission answer */
+  PAL_SESSION_STATE_FAILED,             /* the agent died or the session could not open */
+} PalSessionState;
+
+#define PAL_TYPE_SESSION_STATE (pal_session_state_get_type ())
+GType pal_session_state_get_type (void) G_GNUC_CONST;
+
+#define PAL_TYPE_SESSION_MANAGER (pal_session_manager_get_type ())
+
+G_DECLARE_FINAL_TYPE (PalSessionManager, pal_session_manager, PAL, SESSION_MANAGER, GObject)
+
+/* mcp_server_store is nullable (no MCP servers are passed then). */
+PalSessionManager *pal_session_manager_new              (PalAgentStore       *agent_store,
+                                                         PalSessionStore     *session_store,
+                                                         PalMcpServerStore   *mcp_server_store);
+
+PalAgentStore     *pal_session_manager_get_agent_store  (PalSessionManager   *self);
+PalSessionStore   *pal_session_manager_get_session_store (PalSessionManager  *self);
+PalMcpServerStore *pal_session_manager_get_mcp_server_store (PalSessionManager *self);
+
+/* Answers the agents' fs/ requests within each session's folder; connect to
+ * its "access-request" signal to let the person allow a path outside.
+ * (transfer none) */
+AcpFsService      *pal_session_manager_get_fs_service   (PalSessionManager   *self);
+
+/* --- live sessions --- */
+
+/* The live session of that id (open, opening, or failed while open), or NULL.
+ * (transfer none) */
+AcpSession        *pal_session_manager_lookup           (PalSessionManager   *self,
+                                                         const char          *session_id);
+PalSessionState    pal_session_manager_get_session_state (PalSessionManager  *self,
+                                                          const char         *session_id);
+/* Why the session is FAILED, or NULL. (transfer none) */
+const GError      *pal_session_manager_get_session_error (PalSessionManager  *self,
+                                                          const char         *session_id);
+
+/* Whether the operation can work for the stored session. When the agent of
+ * its profile has not run yet in this process, the answer is unknown: TRUE
+ * with *reason_out NULL, and the operation itself fails clearly if need be.
+ * *reason_out (nullable, transfer full) says why not when FALSE; for
+ * can_close it may also carry a caveat when TRUE. */
+gboolean           pal_session_manager_can_load         (PalSessionManager   *self,
+                                                         const char          *session_id,
+                                                         char               **reason_out);
+gboolean           pal_session_manager_can_resume       (PalSessionManager   *self,
+                                                         const char          *session_id,
+                                                         char               **reason_out);
+gboolean           pal_session_manager_can_close        (PalSessionManager   *self,
+                                                         const char          *session_id,
+                                                         char               **reason_out);
+
+/* --- agents --- */
+
+/* The running (initialized) agent of that profile and folder, or NULL.
+ * (transfer none) */
+AcpAgent          *pal_session_manager_lookup_agent     (PalSessionManager   *self,
+                                                         const char          *profile_id,
+                                                         const char          *cwd);
+/* Starts the agent of that profile and folder unless it runs already (for
+ * instance to learn its capabilities before a session exists). */
+void               pal_session_manager_start_agent_async (PalSessionManager  *self,
+                                                          const char         *profile_id,
+                                                          const char         *cwd,
+                                                          GCancellable       *cancellable,
+                                                          GAsyncReadyCallback callback,
+                                                          gpointer            user_data);
+/* (transfer full) */
+AcpAgent          *pal_session_manager_start_agent_finish (PalSessionManager *self,
+                                                           GAsyncResult      *result,
+                                                           GError           **error);
+
+/* Whether @error is the agent's "authentication required" (-32000). */
+gboolean           pal_session_manager_error_is_auth_required (const GError  *error);
+
+void               pal_session_manager_authenticate_async (PalSessionManager *self,
+                                                           const char        *profile_id,
+                                                           const char        *cwd,
+                                                           const char        *method_id,
+                                                           GCancellable      *cancellable,
+                                                           GAsyncReadyCallback callback,
+                                                           gpointer           user_data);
+gboolean           pal_session_manager_authenticate_finish (PalSessionManager *self,
+                                                            GAsyncResult      *result,
+                                                            GError           **error);
+
+/* --- opening and closing --- */
+
+/* mcp_server_names: the servers to pass (NULL: every enabled one).
+ * Returns the READY session (transfer full). */
+void               pal_session_manager_new_session_async (PalSessionManager  *self,
+                                                          const char         *profile_id,
+                                                          const char         *cwd,
+                                                          const char * const *mcp_server_names,
+                                                          GCancellable       *cancellable,
+                                                          GAsyncReadyCallback callback,
+                                                          gpointer            user_data);
+AcpSession        *pal_session_manager_new_session_finish (PalSessionManager *self,
+                                                           GAsyncResult      *result,
+                                                           GError           **error);
+
+/* Load when the agent can, else resume, else PAL_ERROR_NOT_SUPPORTED. */
+void               pal_session_manager_open_session_async (PalSessionManager *self,
+                                                           const char        *session_id,
+                                                           GCancellable      *cancellable,
+                                                           GAsyncReadyCallback callback,
+                                                           gpointer           user_data);
+AcpSession        *pal_session_manager_open_session_finish (PalSessionManager *self,
+                                                            GAsyncResult      *result,
+                                                            GError           **error);
+void               pal_session_manager_load_session_async (PalSessionManager *self,
+                                                           const char        *session_id,
+                                                           GCancellable      *cancellable,
+                                                           GAsyncReadyCallback callback,
+                                                           gpointer           user_data);
+AcpSession        *pal_session_manager_load_session_finish (PalSessionManager *self,
+                                                            GAsyncResult      *result,
+                                                            GError           **error);
+void               pal_session_manager_resume_session_async (PalSessionManager *self,
+                                                             const char        *session_id,
+                                                             GCancellable      *cancellable,
+                                                             GAsyncReadyCallback callback,
+                                                             gpointer           user_data);
+AcpSession        *pal_session_manager_resume_session_finish (PalSessionManager *self,
+                                                              GAsyncResult      *result,
+                                                              GError           **error);
+/* The window's Retry: re-opens a failed session (a new agent process when
+ * the old one died). Returns a new AcpSession object (transfer full). */
+void               pal_session_manager_restart_async     (PalSessionManager  *self,
+                                                          const char         *session_id,
+                                                          GCancellable       *cancellable,
+                                                          GAsyncReadyCallback callback,
+                                                          gpointer            user_data);
+AcpSession        *pal_session_manager_restart_finish    (PalSessionManager  *self,
+                                                          GAsyncResult       *result,
+                                                          GError            **error);
+
+void               pal_session_manager_close_session_async (PalSessionManager *self,
+                                                            const char        *session_id,
+                                                            GCancellable      *cancellable,
+                                                            GAsyncReadyCallback callback,
+                                                            gpointer           user_data);
+gboolean           pal_session_manager_close_session_finish (PalSessionManager *self,
+                                                             GAsyncResult      *result,
+                                                             GError           **error);
+/* Closes the session if it is live (in the background) and removes it from
+ * the session list. FALSE when it was neither listed nor live. */
+gboolean           pal_session_manager_forget           (PalSessionManager   *self,
+                                                         const char          *session_id);
+
+/* --- turns --- */
+
+/* A text prompt; returns the stop reason (transfer full). */
+void               pal_session_manager_prompt_async     (PalSessionManager   *self,
+                                                         const char          *session_id,
+                                                         const char          *text,
+                                                         GCancellable        *cancellable,
+                                                         GAsyncReadyCallback  callback,
+                                                         gpointer             user_data);
+char              *pal_session_manager_prompt_finish    (PalSessionManager   *self,
+                                                         GAsyncResult        *result,
+                                                         GError             **error);
+
+/* --- the agent's own list --- */
+
+/* Fetches the agent's session/list for @cwd (every page, bounded) and merges
+ * it into the session store. PAL_ERROR_NOT_SUPPORTED when the agent cannot
+ * list sessions. */
+void               pal_session_manager_refresh_listed_async (PalSessionManager *self,
+                                                             const char        *profile_id,
+                                                             const char        *cwd,
+                                                             GCancellable      *cancellable,
+                                                             GAsyncReadyCallback callback,
+                                                             gpointer           user_data);
+/* out_n_added: (optional): how many sessions were new to the list */
+gboolean           pal_session_manager_refresh_listed_finish (PalSessionManager *self,
+                                                              GAsyncResult      *result,
+                                                              guint             *out_n_added,
+                                                              GError           **error);
+
+/* --- quitting --- */
+
+/* Stops every agent; later calls fail with G_IO_ERROR_CLOSED. */
+void               pal_session_manager_shutdown_async   (PalSessionManager   *self,
+                                                         GCancellable        *cancellable,
+                                                         GAsyncReadyCallback  callback,
+                                                         gpointer             user_data);
+gboolean           pal_session_manager_shutdown_finish  (PalSessionManager   *self,
+                                                         GAsyncResult        *result,
+                                                         GError             **error);
+
+G_END_DECLS

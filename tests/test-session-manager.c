@@ -1,0 +1,1429 @@
+/* test-session-manager.c: PalSessionManager against the scripted fake agent
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The agent profiles run the fake agent ($PALAVER_FAKE_AGENT) with a
+ * scenario of tests/scenarios and --record, so every test can check what
+ * the manager really sent to the agent (or that it sent nothing).
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gstdio.h>
+#define G_SETTINGS_ENABLE_BACKEND
+#include <gio/gsettingsbackend.h>
+
+#include "acp-permission-item.h"
+#include "pal-error.h"
+#include "pal-session-manager.h"
+
+#define SCHEMA_ID    "io.github.palaverapp.Palaver"
+#define WAIT_SECONDS 30
+
+static gboolean
+set_true_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+tick_cb (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+/* Iterates the main loop until @cond holds; a hang is a failure, not a
+ * stuck test. A tick wakes the loop for conditions no event announces (a
+ * file the fake agent writes). */
+#define WAIT_UNTIL(cond) \
+  G_STMT_START { \
+    gboolean timed_out_ = FALSE; \
+    guint timeout_id_ = g_timeout_add_seconds (WAIT_SECONDS, set_true_cb, &timed_out_); \
+    guint tick_id_ = g_timeout_add (20, tick_cb, NULL); \
+    while (!(cond) && !timed_out_) \
+      g_main_context_iteration (NULL, TRUE); \
+    if (timed_out_) \
+      g_error ("Timed out waiting for %s", #cond); \
+    g_source_remove (timeout_id_); \
+    g_source_remove (tick_id_); \
+  } G_STMT_END
+
+static void
+store_result_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+
+  g_assert_null (*out);
+  *out = g_object_ref (result);
+}
+
+static GAsyncResult *
+wait_result (GAsyncResult **slot)
+{
+  WAIT_UNTIL (*slot != NULL);
+
+  return g_steal_pointer (slot);
+}
+
+/* fixture {{{ */
+
+typedef struct
+{
+  GSettingsBackend  *backend;
+  GSettings         *settings;
+  PalAgentStore     *agents;
+  PalSessionStore   *sessions;
+  PalMcpServerStore *mcp_servers;
+  PalSessionManager *manager;
+  char              *tmpdir;
+  char              *dir_a;
+  char              *dir_b;
+  char              *record;
+  GAsyncResult      *result;
+  /* session-state-changed, as "id=state" */
+  GPtrArray         *states;
+} Fixture;
+
+static void
+state_changed_cb (PalSessionManager *manager,
+                  const char        *session_id,
+                  PalSessionState    state,
+                  Fixture           *f)
+{
+  g_autoptr(GEnumClass) klass = g_type_class_ref (PAL_TYPE_SESSION_STATE);
+
+  g_assert_cmpint (pal_session_manager_get_session_state (manager, session_id), ==, state);
+  g_ptr_array_add (f->states, g_strdup_printf ("%s=%s", session_id,
+                                               g_enum_get_value (klass, state)->value_nick));
+}
+
+static char *
+make_dir (Fixture    *f,
+          const char *name)
+{
+  char *path = g_build_filename (f->tmpdir, name, NULL);
+
+  g_assert_cmpint (g_mkdir (path, 0700), ==, 0);
+  return path;
+}
+
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tmpdir = NULL;
+
+  f->backend = g_memory_settings_backend_new ();
+  f->settings = g_settings_new_with_backend (SCHEMA_ID, f->backend);
+  f->agents = pal_agent_store_new (f->settings);
+  f->sessions = pal_session_store_new (f->settings);
+  f->mcp_servers = pal_mcp_server_store_new (f->settings);
+  f->manager = pal_session_manager_new (f->agents, f->sessions, f->mcp_servers);
+
+  tmpdir = g_dir_make_tmp ("palaver-session-manager-XXXXXX", &error);
+  g_assert_no_error (error);
+  /* the manager keeps folders canonical */
+  f->tmpdir = g_canonicalize_filename (tmpdir, NULL);
+  f->dir_a = make_dir (f, "project-a");
+  f->dir_b = make_dir (f, "project-b");
+  f->record = g_build_filename (f->tmpdir, "record.jsonl", NULL);
+
+  f->states = g_ptr_array_new_with_free_func (g_free);
+  g_signal_connect (f->manager, "session-state-changed", G_CALLBACK (state_changed_cb), f);
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+
+  g_signal_handlers_disconnect_by_data (f->manager, f);
+  pal_session_manager_shutdown_async (f->manager, NULL, store_result_cb, &f->result);
+  result = wait_result (&f->result);
+  g_assert_true (pal_session_manager_shutdown_finish (f->manager, result, &error));
+  g_assert_no_error (error);
+
+  g_clear_object (&f->manager);
+  g_clear_object (&f->mcp_servers);
+  g_clear_object (&f->sessions);
+  g_clear_object (&f->agents);
+  g_clear_object (&f->settings);
+  g_clear_object (&f->backend);
+  g_clear_pointer (&f->states, g_ptr_array_unref);
+
+  remove_tree (f->tmpdir);
+  g_free (f->tmpdir);
+  g_free (f->dir_a);
+  g_free (f->dir_b);
+  g_free (f->record);
+}
+
+static const char *
+fake_agent_path (void)
+{
+  const char *path = g_getenv ("PALAVER_FAKE_AGENT");
+
+  if (path == NULL || *path == '\0')
+    g_error ("PALAVER_FAKE_AGENT is not set");
+  return path;
+}
+
+/* Every fake agent process numbers its sessions fake-session-1, -2, ...;
+ * real agents use unique ids. For tests with several processes, a copy of
+ * @scenario in the fixture's folder whose plain session/new answers
+ * "<prefix>-1", "<prefix>-2", ... instead. */
+static char *
+unique_ids_scenario (Fixture    *f,
+                     const char *scenario,
+                     const char *prefix)
+{
+  g_autofree char *source = g_build_filename (g_getenv ("PALAVER_SCENARIO_DIR"), scenario, NULL);
+  g_autofree char *target_name = g_strconcat (prefix, ".json", NULL);
+  g_autofree char *target = g_build_filename (f->tmpdir, target_name, NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonArray) calls = json_array_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *handlers;
+  JsonObject *handler;
+
+  json_parser_load_from_file (parser, source, &error);
+  g_assert_no_error (error);
+  handlers = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)),
+                                            "handlers");
+
+  for (guint i = 1; i <= 20; i++)
+    {
+      g_autofree char *session_id = g_strdup_printf ("%s-%u", prefix, i);
+      JsonArray *steps = json_array_new ();
+      JsonObject *step = json_object_new ();
+      JsonObject *result = json_object_new ();
+
+      json_object_set_string_member (result, "sessionId", session_id);
+      json_object_set_string_member (step, "op", "result");
+      json_object_set_object_member (step, "result", result);
+      json_array_add_object_element (steps, step);
+      json_array_add_array_element (calls, steps);
+    }
+  handler = json_object_new ();
+  json_object_set_array_member (handler, "calls", g_steal_pointer (&calls));
+  json_object_set_object_member (handlers, "session/new", handler);
+
+  json_generator_set_root (generator, json_parser_get_root (parser));
+  json_generator_to_file (generator, target, &error);
+  g_assert_no_error (error);
+
+  return g_steal_pointer (&target);
+}
+
+/* A profile running the fake agent with @scenario, recording into the
+ * fixture's record file. */
+static PalAgentProfile *
+add_profile_full (Fixture    *f,
+                  const char *id,
+                  const char *scenario,
+                  gboolean    unique_ids)
+{
+  g_autofree char *path = unique_ids ? unique_ids_scenario (f, scenario, id) : g_strdup (scenario);
+  const char *args[] = { path, "--record", f->record, NULL };
+  g_autoptr(PalAgentProfile) profile = pal_agent_profile_new (id, id, fake_agent_path (), args);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (pal_agent_store_add (f->agents, profile, &error));
+  g_assert_no_error (error);
+
+  return pal_agent_store_lookup (f->agents, id);
+}
+
+static PalAgentProfile *
+add_profile (Fixture    *f,
+             const char *id,
+             const char *scenario)
+{
+  return add_profile_full (f, id, scenario, FALSE);
+}
+
+static void
+set_scenario (Fixture    *f,
+              const char *id,
+              const char *scenario)
+{
+  const char *args[] = { scenario, "--record", f->record, NULL };
+  g_autoptr(PalAgentProfile) edited = pal_agent_profile_copy (pal_agent_store_lookup (f->agents, id));
+  g_autoptr(GError) error = NULL;
+
+  pal_agent_profile_set_args (edited, args);
+  g_assert_true (pal_agent_store_update (f->agents, edited, &error));
+  g_assert_no_error (error);
+}
+
+/* Every message the fake agents received, parsed. */
+static GPtrArray *
+read_record (Fixture *f)
+{
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) lines = NULL;
+  GPtrArray *messages = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+
+  if (!g_file_get_contents (f->record, &contents, NULL, NULL))
+    return messages;
+
+  lines = g_strsplit (contents, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      JsonNode *node;
+
+      if (*lines[i] == '\0')
+        continue;
+      node = json_from_string (lines[i], &error);
+      g_assert_no_error (error);
+      g_assert_true (JSON_NODE_HOLDS_OBJECT (node));
+      g_ptr_array_add (messages, node);
+    }
+
+  return messages;
+}
+
+/* The methods of the requests and notifications received, space-separated. */
+static char *
+record_methods (Fixture *f)
+{
+  g_autoptr(GPtrArray) messages = read_record (f);
+  g_autoptr(GString) methods = g_string_new (NULL);
+
+  for (guint i = 0; i < messages->len; i++)
+    {
+      JsonObject *object = json_node_get_object (g_ptr_array_index (messages, i));
+
+      if (!json_object_has_member (object, "method"))
+        continue;
+      if (methods->len > 0)
+        g_string_append_c (methods, ' ');
+      g_string_append (methods, json_object_get_string_member (object, "method"));
+    }
+
+  return g_string_free (g_steal_pointer (&methods), FALSE);
+}
+
+static guint
+count_method (Fixture    *f,
+              const char *method)
+{
+  g_autoptr(GPtrArray) messages = read_record (f);
+  guint n = 0;
+
+  for (guint i = 0; i < messages->len; i++)
+    {
+      JsonObject *object = json_node_get_object (g_ptr_array_index (messages, i));
+
+      if (g_strcmp0 (json_object_get_string_member_with_default (object, "method", NULL),
+                     method) == 0)
+        n++;
+    }
+
+  return n;
+}
+
+/* The params of the @index-th message with @method (transfer full). */
+static JsonObject *
+record_params (Fixture    *f,
+               const char *method,
+               guint       index)
+{
+  g_autoptr(GPtrArray) messages = read_record (f);
+
+  for (guint i = 0; i < messages->len; i++)
+    {
+      JsonObject *object = json_node_get_object (g_ptr_array_index (messages, i));
+
+      if (g_strcmp0 (json_object_get_string_member_with_default (object, "method", NULL),
+                     method) != 0)
+        continue;
+      if (index-- == 0)
+        return json_object_ref (json_object_get_object_member (object, "params"));
+    }
+
+  g_error ("No %s message in the record", method);
+  return NULL;
+}
+
+static AcpSession *
+new_session (Fixture             *f,
+             const char          *profile_id,
+             const char          *cwd,
+             const char * const  *names,
+             GError             **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  pal_session_manager_new_session_async (f->manager, profile_id, cwd, names, NULL,
+                                         store_result_cb, &f->result);
+  result = wait_result (&f->result);
+  return pal_session_manager_new_session_finish (f->manager, result, error);
+}
+
+static AcpSession *
+new_session_ok (Fixture    *f,
+                const char *profile_id,
+                const char *cwd)
+{
+  g_autoptr(GError) error = NULL;
+  AcpSession *session = new_session (f, profile_id, cwd, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (ACP_IS_SESSION (session));
+  return session;
+}
+
+typedef enum
+{
+  OPEN,
+  LOAD,
+  RESUME,
+  RESTART,
+} OpenHow;
+
+static AcpSession *
+open_session (Fixture     *f,
+              OpenHow      how,
+              const char  *session_id,
+              GError     **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  switch (how)
+    {
+    case OPEN:
+      pal_session_manager_open_session_async (f->manager, session_id, NULL,
+                                              store_result_cb, &f->result);
+      result = wait_result (&f->result);
+      return pal_session_manager_open_session_finish (f->manager, result, error);
+    case LOAD:
+      pal_session_manager_load_session_async (f->manager, session_id, NULL,
+                                              store_result_cb, &f->result);
+      result = wait_result (&f->result);
+      return pal_session_manager_load_session_finish (f->manager, result, error);
+    case RESUME:
+      pal_session_manager_resume_session_async (f->manager, session_id, NULL,
+                                                store_result_cb, &f->result);
+      result = wait_result (&f->result);
+      return pal_session_manager_resume_session_finish (f->manager, result, error);
+    case RESTART:
+    default:
+      pal_session_manager_restart_async (f->manager, session_id, NULL,
+                                         store_result_cb, &f->result);
+      result = wait_result (&f->result);
+      return pal_session_manager_restart_finish (f->manager, result, error);
+    }
+}
+
+static char *
+prompt (Fixture     *f,
+        const char  *session_id,
+        const char  *text,
+        GError     **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  pal_session_manager_prompt_async (f->manager, session_id, text, NULL,
+                                    store_result_cb, &f->result);
+  result = wait_result (&f->result);
+  return pal_session_manager_prompt_finish (f->manager, result, error);
+}
+
+/* A stored record for a session the agent knows. */
+static void
+add_record (Fixture    *f,
+            const char *session_id,
+            const char *profile_id,
+            const char *cwd)
+{
+  g_autoptr(PalSessionRecord) record = pal_session_record_new (session_id, profile_id, cwd);
+
+  pal_session_store_add (f->sessions, record);
+}
+
+static guint
+count_notices (AcpSession        *session,
+               AcpNoticeSeverity  severity,
+               const char        *needle)
+{
+  GListModel *model = G_LIST_MODEL (acp_session_get_transcript (session));
+  guint n = 0;
+
+  acp_transcript_flush (acp_session_get_transcript (session));
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(AcpItem) item = g_list_model_get_item (model, i);
+      AcpNoticeItem *notice;
+
+      if (!ACP_IS_NOTICE_ITEM (item))
+        continue;
+      notice = ACP_NOTICE_ITEM (item);
+      if (acp_notice_item_get_severity (notice) == severity &&
+          strstr (acp_notice_item_get_body (notice) != NULL ?
+                  acp_notice_item_get_body (notice) : "", needle) != NULL)
+        n++;
+    }
+
+  return n;
+}
+
+/* Whether session-state-changed said @session_id went to @nick. */
+static gboolean
+has_state (Fixture    *f,
+           const char *session_id,
+           const char *nick)
+{
+  g_autofree char *entry = g_strdup_printf ("%s=%s", session_id, nick);
+
+  for (guint i = 0; i < f->states->len; i++)
+    if (g_str_equal (g_ptr_array_index (f->states, i), entry))
+      return TRUE;
+  return FALSE;
+}
+
+static const char *
+last_state (Fixture *f)
+{
+  g_assert_cmpuint (f->states->len, >, 0);
+  return g_ptr_array_index (f->states, f->states->len - 1);
+}
+
+/* }}} */
+
+/* new sessions and sharing {{{ */
+
+static void
+test_new_session_shared (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(AcpSession) first = NULL;
+  g_autoptr(AcpSession) second = NULL;
+  g_autoptr(AcpAgent) agent_b = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *unclean = NULL;
+  PalSessionRecord *record;
+  AcpAgent *agent_a;
+  const char *id;
+
+  add_profile (f, "fake", "basic.json");
+
+  /* a folder written with a trailing slash is the same folder */
+  unclean = g_strconcat (f->dir_a, "/", NULL);
+  first = new_session_ok (f, "fake", unclean);
+  id = acp_session_get_session_id (first);
+  g_assert_nonnull (id);
+  g_assert_cmpint (acp_session_get_state (first), ==, ACP_SESSION_STATE_READY);
+  g_assert_true (pal_session_manager_lookup (f->manager, id) == first);
+  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, id), ==,
+                   PAL_SESSION_STATE_READY);
+
+  record = pal_session_store_lookup (f->sessions, id);
+  g_assert_nonnull (record);
+  g_assert_cmpstr (pal_session_record_get_agent_id (record), ==, "fake");
+  g_assert_cmpstr (pal_session_record_get_cwd (record), ==, f->dir_a);
+  g_assert_cmpstr (pal_session_record_get_title (record), ==, "");
+  g_assert_cmpint (pal_session_record_get_created (record), >, 0);
+  g_assert_cmpint (pal_session_record_get_updated (record), ==,
+                   pal_session_record_get_created (record));
+  g_assert_false (pal_session_record_get_from_agent (record));
+
+  /* the same folder shares the process */
+  second = new_session_ok (f, "fake", f->dir_a);
+  g_assert_cmpstr (acp_session_get_session_id (second), !=, id);
+  agent_a = pal_session_manager_lookup_agent (f->manager, "fake", f->dir_a);
+  g_assert_nonnull (agent_a);
+  g_assert_true (acp_session_get_agent (first) == agent_a);
+  g_assert_true (acp_session_get_agent (second) == agent_a);
+  g_assert_cmpuint (count_method (f, "initialize"), ==, 1);
+  g_assert_cmpuint (count_method (f, "session/new"), ==, 2);
+
+  /* what the agent was told: this folder and what this client implements */
+  {
+    g_autoptr(JsonObject) params = record_params (f, "session/new", 0);
+    g_autoptr(JsonObject) init = record_params (f, "initialize", 0);
+    JsonObject *caps = json_object_get_object_member (init, "clientCapabilities");
+
+    g_assert_cmpstr (json_object_get_string_member (params, "cwd"), ==, f->dir_a);
+    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (params, "mcpServers")),
+                      ==, 0);
+    g_assert_false (json_object_get_boolean_member_with_default (caps, "terminal", FALSE));
+  }
+
+  /* another folder gets its own process */
+  g_assert_null (pal_session_manager_lookup_agent (f->manager, "fake", f->dir_b));
+  pal_session_manager_start_agent_async (f->manager, "fake", f->dir_b, NULL,
+                                         store_result_cb, &f->result);
+  result = wait_result (&f->result);
+  agent_b = pal_session_manager_start_agent_finish (f->manager, result, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (agent_b);
+  g_assert_true (agent_b != agent_a);
+  g_assert_true (pal_session_manager_lookup_agent (f->manager, "fake", f->dir_b) == agent_b);
+  g_assert_cmpuint (count_method (f, "initialize"), ==, 2);
+
+  /* opening a session that is open changes nothing */
+  {
+    g_autoptr(AcpSession) again = open_session (f, OPEN, id, &error);
+
+    g_assert_no_error (error);
+    g_assert_true (again == first);
+    g_assert_cmpuint (count_method (f, "session/load"), ==, 0);
+  }
+}
+
+static void
+test_agent_cwd (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autofree char *pwd_file = g_build_filename (f->tmpdir, "pwd.txt", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(PalAgentProfile) profile = NULL;
+  g_autoptr(AcpSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *args[] = {
+    "-c", "pwd > \"$0\"; exec \"$1\" basic.json", pwd_file, fake_agent_path (), NULL
+  };
+
+  /* the process itself runs in the project folder */
+  profile = pal_agent_profile_new ("shell", "Shell", "/bin/sh", args);
+  g_assert_true (pal_agent_store_add (f->agents, profile, &error));
+  g_assert_no_error (error);
+
+  session = new_session_ok (f, "shell", f->dir_b);
+  g_assert_true (g_file_get_contents (pwd_file, &contents, NULL, NULL));
+  g_strchomp (contents);
+  g_assert_cmpstr (contents, ==, f->dir_b);
+}
+
+static void
+test_new_session_errors (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  AcpSession *session;
+
+  add_profile (f, "broken", "exit-on-start.json");
+
+  session = new_session (f, "nobody", f->dir_a, NULL, &error);
+  g_assert_null (session);
+  g_assert_error (error, PAL_ERROR, PAL_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+
+  session = new_session (f, "broken", "relative/folder", NULL, &error);
+  g_assert_null (session);
+  g_assert_error (error, PAL_ERROR, PAL_ERROR_INVALID);
+  g_clear_error (&error);
+  g_assert_false (g_file_test (f->record, G_FILE_TEST_EXISTS));
+
+  /* the agent's own words reach the caller */
+  session = new_session (f, "broken", f->dir_a, NULL, &error);
+  g_assert_null (session);
+  g_assert_error (error, ACP_ERROR, ACP_ERROR_AGENT_EXITED);
+  g_assert_nonnull (strstr (error->message, "cannot find config"));
+  g_assert_null (pal_session_manager_lookup_agent (f->manager, "broken", f->dir_a));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f->sessions)), ==, 0);
+}
+
+static void
+test_id_collision (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(AcpSession) first = NULL;
+  g_autoptr(AcpSession) second = NULL;
+  g_autoptr(GError) error = NULL;
+
+  /* two processes that both name their first session fake-session-1 */
+  add_profile (f, "one", "basic.json");
+  add_profile (f, "two", "minimal.json");
+
+  first = new_session_ok (f, "one", f->dir_a);
+  g_assert_cmpstr (acp_session_get_session_id (first), ==, "fake-session-1");
+  second = new_session (f, "two", f->dir_a, NULL, &error);
+  g_assert_null (second);
+  g_assert_error (error, PAL_ERROR, PAL_ERROR_EXISTS);
+
+  /* the open one is untouched */
+  g_assert_true (pal_session_manager_lookup (f->manager, "fake-session-1") == first);
+  g_assert_cmpstr (pal_session_record_get_agent_id (pal_session_store_lookup (f->sessions,
+                                                                              "fake-session-1")),
+                   ==, "one");
+}
+
+static void
+test_cancel_start (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AcpSession) session = NULL;
+  gint64 start;
+
+  add_profile (f, "hang", "hang-initialize.json");
+
+  start = g_get_monotonic_time ();
+  pal_session_manager_new_session_async (f->manager, "hang", f->dir_a, NULL, cancellable,
+                                         store_result_cb, &f->result);
+  WAIT_UNTIL (g_file_test (f->record, G_FILE_TEST_EXISTS) && count_method (f, "initialize") == 1);
+  g_cancellable_cancel (cancellable);
+  result = wait_result (&f->result);
+  session = pal_session_manager_new_session_finish (f->manager, result, &error);
+  g_assert_null (session);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  /* promptly: not after the 60 s initialize timeout */
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 20 * G_USEC_PER_SEC);
+  g_assert_null (pal_session_manager_lookup_agent (f->manager, "hang", f->dir_a));
+}
+
+/* }}} */
+
+/* opening stored sessions {{{ */
+
+typedef struct
+{
+  AcpSession *session;
+  guint       items_while_loading;
+  guint       changes;
+} LiveWatch;
+
+static void
+transcript_changed_cb (GListModel *model,
+                       guint       position,
+                       guint       removed,
+                       guint       added,
+                       LiveWatch  *watch)
+{
+  if (acp_session_get_state (watch->session) == ACP_SESSION_STATE_LOADING)
+    watch->items_while_loading = MAX (watch->items_while_loading, g_list_model_get_n_items (model));
+}
+
+static void
+live_session_changed_cb (PalSessionManager *manager,
+                         const char        *session_id,
+                         AcpSession        *session,
+                         LiveWatch         *watch)
+{
+  watch->changes++;
+  if (session == NULL)
+    return;
+
+  g_assert_true (pal_session_manager_lookup (manager, session_id) == session);
+  g_set_object (&watch->session, session);
+  g_signal_connect (acp_session_get_transcript (session), "items-changed",
+                    G_CALLBACK (transcript_changed_cb), watch);
+}
+
+static void
+test_open_loads_live (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autoptr(AcpSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonArray) listed = json_array_new ();
+  g_autoptr(JsonObject) params = NULL;
+  JsonObject *entry = json_object_new ();
+  LiveWatch watch = { 0 };
+  PalSessionRecord *record;
+  char *reason = NULL;
+
+  add_profile (f, "replay", "replay-10k.json");
+
+  /* a session only the agent listed so far */
+  json_object_set_string_member (entry, "sessionId", "old-1");
+  json_object_set_string_member (entry, "cwd", f->dir_a);
+  json_array_add_object_element (listed, entry);
+  g_assert_cmpuint (pal_session_store_merge_listed (f->sessions, "replay", listed), ==, 1);
+  record = pal_session_store_lookup (f->sessions, "old-1");
+  g_assert_true (pal_session_record_get_from_agent (record));
+
+  /* nothing is known before the agent ran */
+  g_assert_true (pal_session_manager_can_load (f->manager, "old-1", &reason));
+  g_assert_null (reason);
+
+  g_signal_connect (f->manager, "live-session-changed::old-1",
+                    G_CALLBACK (live_session_changed_cb), &watch);
+  session = open_session (f, OPEN, "old-1", &error);
+  g_assert_no_error (error);
+  g_signal_handlers_disconnect_by_data (f->manager, &watch);
+
+  g_assert_true (session == watch.session);
+  g_assert_cmpuint (watch.changes, ==, 1);
+  g_assert_cmpint (acp_session_get_state (session), ==, ACP_SESSION_STATE_READY);
+  g_assert_cmpuint (acp_session_get_replay_count (session), ==, 10000);
+  /* the transcript filled while the load was in flight */
+  g_assert_cmpuint (watch.items_while_loading, >, 0);
+  /* 2000 turns: a user message, an agent message, a tool call */
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (acp_session_get_transcript (session))),
+                    ==, 6000);
+  g_signal_handlers_disconnect_by_data (acp_session_get_transcript (session), &watch);
+  g_clear_object (&watch.session);
+
+  g_assert_true (has_state (f, "old-1", "starting-agent"));
+  g_assert_true (has_state (f, "old-1", "loading"));
+  g_assert_cmpstr (last_state (f), ==, "old-1=ready");
+
+  g_assert_cmpstr (record_methods (f), ==, "initialize session/load");
+  params = record_params (f, "session/load", 0);
+  g_assert_cmpstr (json_object_get_string_member (params, "sessionId"), ==, "old-1");
+  g_assert_cmpstr (json_object_get_string_member (params, "cwd"), ==, f->dir_a);
+
+  /* opened: now a stored session */
+  g_assert_true (pal_session_store_lookup (f->sessions, "old-1") == record);
+  g_assert_false (pal_session_record_get_from_agent (record));
+
+  g_assert_true (pal_session_manager_can_load (f->manager, "old-1", &reason));
+  g_assert_null (reason);
+}
+
+static void
+test_open_resumes (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(AcpSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *reason = NULL;
+
+  add_profile (f, "resumer", "resume-only.json");
+  add_record (f, "old-2", "resumer", f->dir_a);
+
+  session = open_session (f, OPEN, "old-2", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (acp_session_get_state (session), ==, ACP_SESSION_STATE_READY);
+  g_assert_cmpstr (acp_session_get_session_id (session), ==, "old-2");
+  g_assert_cmpuint (count_notices (session, ACP_NOTICE_SEVERITY_INFO, "History is not replayed"),
+                    ==, 1);
+  g_assert_cmpstr (record_methods (f), ==, "initialize session/resume");
+  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, "old-2"), ==,
+                   PAL_SESSION_STATE_READY);
+
+  /* the capabilities are known now */
+  g_assert_false (pal_session_manager_can_load (f->manager, "old-2", &reason));
+  g_assert_nonnull (reason);
+  g_clear_pointer (&reason, g_free);
+  g_assert_true (pal_session_manager_can_resume (f->manager, "old-2", &reason));
+  g_assert_null (reason);
+
+  /* and for other sessions of that profile, even in another folder */
+  add_record (f, "old-3", "resumer", f->dir_b);
+  g_assert_false (pal_session_manager_can_load (f->manager, "old-3", NULL));
+
+  /* an explicit load is refused locally */
+  {
+    g_autoptr(AcpSession) loaded = open_session (f, LOAD, "old-3", &error);
+
+    g_assert_null (loaded);
+    g_assert_error (error, PAL_ERROR, PAL_ERROR_NOT_SUPPORTED);
+    g_clear_error (&error);
+    g_assert_cmpuint (count_method (f, "session/load"), ==, 0);
+    g_assert_null (pal_session_manager_lookup (f->manager, "old-3"));
+    g_assert_cmpint (pal_session_manager_get_session_state (f->manager, "old-3"), ==,
+                     PAL_SESSION_STATE_NOT_RUNNING);
+  }
+}
+
+static void
+test_open_neither (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(AcpSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *methods = NULL;
+
+  add_profile (f, "minimal", "minimal.json");
+  add_record (f, "old-4", "minimal", f->dir_a);
+
+  session = open_session (f, OPEN, "old-4", &error);
+  g_assert_null (session);
+  g_assert_error (error, PAL_ERROR, PAL_ERROR_NOT_SUPPORTED);
+  g_clear_error (&error);
+
+  /* nothing but the handshake went to the agent */
+  methods = record_methods (f);
+  g_assert_cmpstr (methods, ==, "initialize");
+  g_assert_null (pal_session_manager_lookup (f->manager, "old-4"));
+  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, "old-4"), ==,
+                   PAL_SESSION_STATE_NOT_RUNNING);
+  g_assert_cmpstr (last_state (f), ==, "old-4=not-running");
+
+  session = open_session (f, RESUME, "old-4", &error);
+  g_assert_null (session);
+  g_assert_error (error, PAL_ERROR, PAL_ERROR_NOT_SUPPORTED);
+  g_clear_error (&error);
+
+  g_clear_pointer (&methods, g_free);
+  methods = record_methods (f);
+  g_assert_cmpstr (methods, ==, "initialize");
+  g_assert_false (pal_session_manager_can_load (f->manager, "old-4", NULL));
+  g_assert_false (pal_session_manager_can_resume (f->manager, "old-4", NULL));
+
+  /* unknown sessions */
+  session = open_session (f, OPEN, "nobody", &error);
+  g_assert_null (session);
+  g_assert_error (error, PAL_ERROR, PAL_ERROR_NOT_FOUND);
+}
+
+static void
+test_crash_during_replay (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autoptr(AcpSession) session = NULL;
+  g_autoptr(AcpSession) restarted = NULL;
+  g_autoptr(GError) error = NULL;
+  AcpSession *failed;
+  GListModel *items;
+  const GError *reason;
+  guint n_failed;
+
+  add_profile (f, "crashy", "replay-then-crash.json");
+  add_record (f, "old-5", "crashy", f->dir_a);
+
+  session = open_session (f, OPEN, "old-5", &error);
+  g_assert_null (session);
+  g_assert_error (error, ACP_ERROR, ACP_ERROR_AGENT_EXITED);
+  g_clear_error (&error);
+
+  /* FAILED, keeping what was shown, with the agent's last words */
+  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, "old-5"), ==,
+                   PAL_SESSION_STATE_FAILED);
+  reason = pal_session_manager_get_session_error (f->manager, "old-5");
+  g_assert_nonnull (reason);
+  failed = pal_session_manager_lookup (f->manager, "old-5");
+  g_assert_nonnull (failed);
+  g_assert_cmpint (acp_session_get_state (failed), ==, ACP_SESSION_STATE_FAILED);
+  items = G_LIST_MODEL (acp_session_get_transcript (failed));
+  /* 20 questions, 20 answers, the error notice */
+  n_failed = g_list_model_get_n_items (items);
+  g_assert_cmpuint (n_failed, ==, 41);
+  g_assert_null (pal_session_manager_lookup_agent (f->manager, "crashy", f->dir_a));
+  g_object_ref (failed);
+
+  /* Retry, after the person fixed the agent */
+  set_scenario (f, "crashy", "basic.json");
+  restarted = open_session (f, RESTART, "old-5", &error);
+  g_assert_no_error (error);
+  g_assert_true (restarted != failed);
+  g_assert_true (pal_session_manager_lookup (f->manager, "old-5") == restarted);
+  g_assert_cmpint (acp_session_get_state (restarted), ==, ACP_SESSION_STATE_READY);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (acp_session_get_transcript (restarted))),
+                    ==, 2);
+  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, "old-5"), ==,
+                   PAL_SESSION_STATE_READY);
+  g_assert_null (pal_session_manager_get_session_error (f->manager, "old-5"));
+  g_assert_cmpuint (count_method (f, "initialize"), ==, 2);
+  g_assert_cmpuint (count_method (f, "session/load"), ==, 2);
+
+  /* the failed object keeps its transcript for whoever still shows it */
+  g_assert_cmpuint (g_list_model_get_n_items (items), ==, n_failed);
+  g_object_unref (failed);
+}
+
+static void
+test_agent_crash_fails_sessions (Fixture       *f,
+                                 gconstpointer  data)
+{
+  g_autoptr(AcpSession) first = NULL;
+  g_autoptr(AcpSession) second = NULL;
+  g_autoptr(AcpSession) other = NULL;
+  g_autoptr(AcpSession) restarted = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *first_id = NULL;
+  g_autofree char *stop_reason = NULL;
+
+  add_profile_full (f, "crash", "crash-mid-request.json", TRUE);
+  add_profile_full (f, "fake", "basic.json", TRUE);
+
+  first = new_session_ok (f, "crash", f->dir_a);
+  second = new_session_ok (f, "crash", f->dir_a);
+  other = new_session_ok (f, "fake", f->dir_a);
+  first_id = g_strdup (acp_session_get_session_id (first));
+
+  stop_reason = prompt (f, first_id, "Crash, please", &error);
+  g_assert_null (stop_reason);
+  g_assert_error (error, ACP_ERROR, ACP_ERROR_AGENT_EXITED);
+  g_clear_error (&error);
+
+  /* every session on that agent failed; the other agent's lives on */
+  WAIT_UNTIL (acp_session_get_state (second) == ACP_SESSION_STATE_FAILED);
+  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, first_id), ==,
+                   PAL_SESSION_STATE_FAILED);
+  g_assert_cmpint (pal_session_manager_get_session_state (f->manager,
+                                                          acp_session_get_session_id (second)),
+                   ==, PAL_SESSION_STATE_FAILED);
+  g_assert_cmpint (acp_session_get_state (other), ==, ACP_SESSION_STATE_READY);
+  g_assert_nonnull (pal_session_manager_get_session_error (f->manager, first_id));
+
+  /* the agent can load: Retry loads it into a new agent process */
+  set_scenario (f, "crash", "basic.json");
+  restarted = open_session (f, RESTART, first_id, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (acp_session_get_state (restarted), ==, ACP_SESSION_STATE_READY);
+  g_assert_true (acp_session_get_agent (restarted) != acp_session_get_agent (first));
+  g_assert_cmpint (acp_session_get_state (second), ==, ACP_SESSION_STATE_FAILED);
+}
+
+/* }}} */
+
+/* close and forget {{{ */
+
+static void
+close_session (Fixture     *f,
+               const char  *session_id,
+               GError     **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  pal_session_manager_close_session_async (f->manager, session_id, NULL,
+                                           store_result_cb, &f->result);
+  result = wait_result (&f->result);
+  pal_session_manager_close_session_finish (f->manager, result, error);
+}
+
+static void
+test_close (Fixture       *f,
+            gconstpointer  data)
+{
+  g_autoptr(AcpSession) with_close = NULL;
+  g_autoptr(AcpSession) without_close = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *id = NULL;
+  g_autofree char *reason = NULL;
+
+  add_profile (f, "fake", "basic.json");
+  add_profile (f, "resumer", "resume-only.json");
+
+  /* with session/close */
+  with_close = new_session_ok (f, "fake", f->dir_a);
+  id = g_strdup (acp_session_get_session_id (with_close));
+  g_assert_true (pal_session_manager_can_close (f->manager, id, &reason));
+  g_assert_null (reason);
+  close_session (f, id, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (acp_session_get_state (with_close), ==, ACP_SESSION_STATE_CLOSED);
+  g_assert_cmpuint (count_method (f, "session/close"), ==, 1);
+  g_assert_null (pal_session_manager_lookup (f->manager, id));
+  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, id), ==,
+                   PAL_SESSION_STATE_NOT_RUNNING);
+  g_assert_nonnull (pal_session_store_lookup (f->sessions, id));
+  g_assert_false (pal_session_manager_can_close (f->manager, id, &reason));
+  g_assert_nonnull (reason);
+  g_clear_pointer (&reason, g_free);
+
+  /* without: closed here only, nothing sent */
+  g_clear_pointer (&id, g_free);
+  without_close = new_session_ok (f, "resumer", f->dir_a);
+  id = g_strdup (acp_session_get_session_id (without_close));
+  g_assert_true (pal_session_manager_can_close (f->manager, id, &reason));
+  g_assert_nonnull (reason);
+  close_session (f, id, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (acp_session_get_state (without_close), ==, ACP_SESSION_STATE_CLOSED);
+  g_assert_cmpuint (count_method (f, "session/close"), ==, 1);
+  g_assert_null (pal_session_manager_lookup (f->manager, id));
+  g_assert_nonnull (pal_session_store_lookup (f->sessions, id));
+
+  /* closing what is not live is no error */
+  close_session (f, "nobody", &error);
+  g_assert_no_error (error);
+}
+
+static void
+test_forget (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autoptr(AcpSession) session = NULL;
+  g_autofree char *id = NULL;
+
+  add_profile (f, "fake", "basic.json");
+  session = new_session_ok (f, "fake", f->dir_a);
+  id = g_strdup (acp_session_get_session_id (session));
+
+  g_assert_true (pal_session_manager_forget (f->manager, id));
+  g_assert_null (pal_session_manager_lookup (f->manager, id));
+  g_assert_null (pal_session_store_lookup (f->sessions, id));
+  g_assert_true (g_str_has_prefix (last_state (f), id));
+  g_assert_true (has_state (f, id, "not-running"));
+  WAIT_UNTIL (count_method (f, "session/close") == 1);
+  g_assert_cmpint (acp_session_get_state (session), ==, ACP_SESSION_STATE_CLOSED);
+
+  g_assert_false (pal_session_manager_forget (f->manager, id));
+}
+
+/* }}} */
+
+/* MCP servers {{{ */
+
+static void
+add_mcp_server (Fixture         *f,
+                const char      *name,
+                AcpMcpTransport  transport,
+                const char      *where,
+                gboolean         enabled)
+{
+  g_autoptr(PalMcpServerConfig) config = pal_mcp_server_config_new (name, transport);
+  g_autoptr(GError) error = NULL;
+
+  if (transport == ACP_MCP_TRANSPORT_STDIO)
+    pal_mcp_server_config_set_command (config, where);
+  else
+    pal_mcp_server_config_set_url (config, where);
+  pal_mcp_server_config_set_enabled (config, enabled);
+
+  g_assert_true (pal_mcp_server_store_add (f->mcp_servers, config, &error));
+  g_assert_no_error (error);
+}
+
+static char *
+mcp_server_names (Fixture *f,
+                  guint    index)
+{
+  g_autoptr(JsonObject) params = record_params (f, "session/new", index);
+  JsonArray *servers = json_object_get_array_member (params, "mcpServers");
+  g_autoptr(GString) names = g_string_new (NULL);
+
+  for (guint i = 0; i < json_array_get_length (servers); i++)
+    {
+      JsonObject *server = json_array_get_object_element (servers, i);
+
+      if (names->len > 0)
+        g_string_append_c (names, ' ');
+      g_string_append (names, json_object_get_string_member (server, "name"));
+    }
+
+  return g_string_free (g_steal_pointer (&names), FALSE);
+}
+
+static void
+test_mcp_gating (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autoptr(AcpSession) all = NULL;
+  g_autoptr(AcpSession) ticked = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *names = NULL;
+  const char *chosen[] = { "legacy", "files", "gone", NULL };
+
+  add_profile (f, "fake", "basic.json");   /* http: true, sse: false */
+  add_mcp_server (f, "files", ACP_MCP_TRANSPORT_STDIO, "/bin/cat", TRUE);
+  add_mcp_server (f, "web", ACP_MCP_TRANSPORT_HTTP, "http://127.0.0.1:9/mcp", TRUE);
+  add_mcp_server (f, "legacy", ACP_MCP_TRANSPORT_SSE, "http://127.0.0.1:9/sse", TRUE);
+  add_mcp_server (f, "off", ACP_MCP_TRANSPORT_STDIO, "/bin/cat", FALSE);
+
+  /* every enabled server the agent supports */
+  all = new_session (f, "fake", f->dir_a, NULL, &error);
+  g_assert_no_error (error);
+  names = mcp_server_names (f, 0);
+  g_assert_cmpstr (names, ==, "files web");
+  g_assert_cmpuint (count_notices (all, ACP_NOTICE_SEVERITY_INFO,
+                                   "The MCP server “legacy” was not passed to the agent: "
+                                   "it does not support SSE servers."), ==, 1);
+  g_assert_cmpuint (count_notices (all, ACP_NOTICE_SEVERITY_INFO, "“files”"), ==, 0);
+
+  /* the ones the person ticked */
+  ticked = new_session (f, "fake", f->dir_a, chosen, &error);
+  g_assert_no_error (error);
+  g_clear_pointer (&names, g_free);
+  names = mcp_server_names (f, 1);
+  g_assert_cmpstr (names, ==, "files");
+  g_assert_cmpuint (count_notices (ticked, ACP_NOTICE_SEVERITY_INFO, "“legacy”"), ==, 1);
+  g_assert_cmpuint (count_notices (ticked, ACP_NOTICE_SEVERITY_WARNING, "“gone”"), ==, 1);
+}
+
+/* }}} */
+
+/* the store in step {{{ */
+
+static void
+test_titles (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autoptr(AcpSession) plain = NULL;
+  g_autoptr(AcpSession) titled = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *stop_reason = NULL;
+  PalSessionRecord *record;
+  const char *id;
+
+  add_profile_full (f, "fake", "basic.json", TRUE);
+  add_profile_full (f, "titled", "titled.json", TRUE);
+
+  /* the first line of the first prompt */
+  plain = new_session_ok (f, "fake", f->dir_a);
+  id = acp_session_get_session_id (plain);
+  record = pal_session_store_lookup (f->sessions, id);
+  pal_session_record_set_updated (record, 1);
+
+  stop_reason = prompt (f, id, "\n  Fix the parser  \nIt drops long lines.", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (stop_reason, ==, "end_turn");
+  g_assert_cmpstr (pal_session_record_get_title (record), ==, "Fix the parser");
+  g_assert_cmpint (pal_session_record_get_updated (record), >, 1);
+  g_assert_true (has_state (f, id, "working"));
+  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, id), ==,
+                   PAL_SESSION_STATE_READY);
+
+  /* a later prompt does not rename it */
+  g_clear_pointer (&stop_reason, g_free);
+  stop_reason = prompt (f, id, "Something else", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (pal_session_record_get_title (record), ==, "Fix the parser");
+
+  /* the agent's title wins */
+  titled = new_session_ok (f, "titled", f->dir_a);
+  id = acp_session_get_session_id (titled);
+  g_clear_pointer (&stop_reason, g_free);
+  stop_reason = prompt (f, id, "Why are long lines dropped?", &error);
+  g_assert_no_error (error);
+  record = pal_session_store_lookup (f->sessions, id);
+  g_assert_cmpstr (pal_session_record_get_title (record), ==, "Parser drops long lines");
+
+  /* and it is stored */
+  {
+    g_autoptr(PalSessionStore) reread = pal_session_store_new (f->settings);
+    PalSessionRecord *stored = pal_session_store_lookup (reread, id);
+
+    g_assert_nonnull (stored);
+    g_assert_cmpstr (pal_session_record_get_title (stored), ==, "Parser drops long lines");
+  }
+
+  /* prompting what is not live */
+  g_clear_pointer (&stop_reason, g_free);
+  stop_reason = prompt (f, "nobody", "Hello", &error);
+  g_assert_null (stop_reason);
+  g_assert_error (error, PAL_ERROR, PAL_ERROR_NOT_FOUND);
+}
+
+static AcpPermissionItem *
+find_pending_permission (AcpSession *session)
+{
+  GListModel *model = G_LIST_MODEL (acp_session_get_transcript (session));
+
+  acp_transcript_flush (acp_session_get_transcript (session));
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(AcpItem) item = g_list_model_get_item (model, i);
+
+      if (ACP_IS_PERMISSION_ITEM (item) &&
+          acp_permission_item_get_state (ACP_PERMISSION_ITEM (item)) == ACP_PERMISSION_STATE_PENDING)
+        return ACP_PERMISSION_ITEM (item);
+    }
+
+  return NULL;
+}
+
+static void
+test_permission_state (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(AcpSession) session = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *stop_reason = NULL;
+  g_autofree char *id = NULL;
+  AcpPermissionItem *permission;
+
+  add_profile (f, "asks", "permission.json");
+  session = new_session_ok (f, "asks", f->dir_a);
+  id = g_strdup (acp_session_get_session_id (session));
+
+  pal_session_manager_prompt_async (f->manager, id, "Write it", NULL, store_result_cb, &f->result);
+  WAIT_UNTIL (pal_session_manager_get_session_state (f->manager, id) ==
+              PAL_SESSION_STATE_WAITING_PERMISSION);
+  permission = find_pending_permission (session);
+  g_assert_nonnull (permission);
+  g_assert_true (acp_permission_item_select (permission, "allow_once", &error));
+  g_assert_no_error (error);
+
+  result = wait_result (&f->result);
+  stop_reason = pal_session_manager_prompt_finish (f->manager, result, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (stop_reason, ==, "end_turn");
+  g_assert_true (has_state (f, id, "waiting-permission"));
+  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, id), ==,
+                   PAL_SESSION_STATE_READY);
+}
+
+static void
+test_refresh_listed (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) second_page = NULL;
+  PalSessionRecord *record;
+  guint n_added = 0;
+
+  add_profile (f, "fake", "basic.json");
+  add_profile (f, "minimal", "minimal.json");
+
+  pal_session_manager_refresh_listed_async (f->manager, "fake", f->dir_a, NULL,
+                                            store_result_cb, &f->result);
+  result = wait_result (&f->result);
+  g_assert_true (pal_session_manager_refresh_listed_finish (f->manager, result, &n_added, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (n_added, ==, 3);
+
+  /* both pages, the second with the cursor of the first */
+  g_assert_cmpuint (count_method (f, "session/list"), ==, 2);
+  second_page = record_params (f, "session/list", 1);
+  g_assert_cmpstr (json_object_get_string_member (second_page, "cursor"), ==, "page-2");
+
+  record = pal_session_store_lookup (f->sessions, "listed-1");
+  g_assert_nonnull (record);
+  g_assert_cmpstr (pal_session_record_get_agent_id (record), ==, "fake");
+  g_assert_cmpstr (pal_session_record_get_title (record), ==, "Fix the build");
+  g_assert_true (pal_session_record_get_from_agent (record));
+  g_assert_nonnull (pal_session_store_lookup (f->sessions, "listed-3"));
+
+  /* an agent that cannot list is not asked */
+  g_clear_object (&result);
+  pal_session_manager_refresh_listed_async (f->manager, "minimal", f->dir_a, NULL,
+                                            store_result_cb, &f->result);
+  result = wait_result (&f->result);
+  g_assert_false (pal_session_manager_refresh_listed_finish (f->manager, result, NULL, &error));
+  g_assert_error (error, PAL_ERROR, PAL_ERROR_NOT_SUPPORTED);
+  g_assert_cmpuint (count_method (f, "session/list"), ==, 2);
+}
+
+/* }}} */
+
+/* authentication {{{ */
+
+static void
+test_auth_required (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(AcpSession) session = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *methods = NULL;
+  AcpAgent *agent;
+  GPtrArray *auth_methods;
+
+  add_profile (f, "locked", "auth-required.json");
+
+  session = new_session (f, "locked", f->dir_a, NULL, &error);
+  g_assert_null (session);
+  g_assert_true (pal_session_manager_error_is_auth_required (error));
+  g_assert_false (pal_session_manager_error_is_auth_required (NULL));
+  g_clear_error (&error);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f->sessions)), ==, 0);
+
+  /* the agent is still there, with its methods */
+  agent = pal_session_manager_lookup_agent (f->manager, "locked", f->dir_a);
+  g_assert_nonnull (agent);
+  auth_methods = acp_agent_get_auth_methods (agent);
+  g_assert_cmpuint (auth_methods->len, ==, 1);
+  g_assert_cmpstr (acp_auth_method_get_id (g_ptr_array_index (auth_methods, 0)), ==, "api-key");
+
+  pal_session_manager_authenticate_async (f->manager, "locked", f->dir_a, "api-key", NULL,
+                                          store_result_cb, &f->result);
+  result = wait_result (&f->result);
+  g_assert_true (pal_session_manager_authenticate_finish (f->manager, result, &error));
+  g_assert_no_error (error);
+
+  session = new_session (f, "locked", f->dir_a, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (session);
+  g_assert_true (acp_session_get_agent (session) == agent);
+
+  methods = record_methods (f);
+  g_assert_cmpstr (methods, ==, "initialize session/new authenticate session/new");
+}
+
+/* }}} */
+
+/* shutdown {{{ */
+
+static void
+test_shutdown (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(AcpSession) first = NULL;
+  g_autoptr(AcpSession) second = NULL;
+  g_autoptr(AcpSession) refused = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  add_profile_full (f, "fake", "basic.json", TRUE);
+  add_profile_full (f, "stubborn", "ignore-eof.json", TRUE);
+
+  first = new_session_ok (f, "fake", f->dir_a);
+  second = new_session_ok (f, "stubborn", f->dir_b);
+
+  pal_session_manager_shutdown_async (f->manager, NULL, store_result_cb, &f->result);
+  result = wait_result (&f->result);
+  g_assert_true (pal_session_manager_shutdown_finish (f->manager, result, &error));
+  g_assert_no_error (error);
+
+  g_assert_cmpint (acp_agent_get_state (acp_session_get_agent (first)), ==, ACP_AGENT_STATE_EXITED);
+  g_assert_cmpint (acp_agent_get_state (acp_session_get_agent (second)), ==, ACP_AGENT_STATE_EXITED);
+  g_assert_null (pal_session_manager_lookup_agent (f->manager, "fake", f->dir_a));
+
+  refused = new_session (f, "fake", f->dir_a, NULL, &error);
+  g_assert_null (refused);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CLOSED);
+}
+
+/* }}} */
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+#define ADD(path, func) \
+  g_test_add ("/session-manager/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+
+  ADD ("new/shared", test_new_session_shared);
+  ADD ("new/agent-cwd", test_agent_cwd);
+  ADD ("new/errors", test_new_session_errors);
+  ADD ("new/id-collision", test_id_collision);
+  ADD ("new/cancel", test_cancel_start);
+  ADD ("open/load-live", test_open_loads_live);
+  ADD ("open/resume", test_open_resumes);
+  ADD ("open/neither", test_open_neither);
+  ADD ("open/crash-during-replay", test_crash_during_replay);
+  ADD ("agent-crash", test_agent_crash_fails_sessions);
+  ADD ("close", test_close);
+  ADD ("forget", test_forget);
+  ADD ("mcp/gating", test_mcp_gating);
+  ADD ("store/titles", test_titles);
+  ADD ("state/permission", test_permission_state);
+  ADD ("list/refresh", test_refresh_listed);
+  ADD ("auth/required", test_auth_required);
+  ADD ("shutdown", test_shutdown);
+
+  return g_test_run ();
+}
