@@ -31,7 +31,8 @@ G_BEGIN_DECLS
  * "max-file-size" and the returned text valid UTF-8 without NUL bytes.
  * Writes are atomic (a temporary file renamed over the old one, which keeps
  * the old file's mode) and create missing parent folders, but only inside a
- * session folder.
+ * session folder. The exception is GLib's: a file with several hard links
+ * is rewritten in place, so that the links keep sharing it.
  *
  * Errors sent to the agent (message always names the path; data is
  * {"path": canonical path} where one is known):
