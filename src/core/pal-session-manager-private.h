@@ -70,6 +70,44 @@ struct _PalSessionManager
 
 #define KNOWN_CAPS_BIT (1u << 31)
 
+/* One live session (pal-session-manager.c). */
+typedef struct _LiveSession LiveSession;
+
+struct _LiveSession
+{
+  PalSessionManager *manager;          /* unowned; NULL once removed */
+  char              *id;
+  AcpSession        *session;          /* nullable until an open created one */
+  GError            *error;            /* why the last open failed */
+  PalSessionState    state;            /* as last announced */
+  AcpSessionState    last_acp_state;
+  gulong             state_id;
+  gulong             permissions_id;
+  gulong             title_id;
+  gboolean           starting_agent;
+  gboolean           opening;
+  PalWaitList        open;
+};
+
+LiveSession *_pal_live_session_new           (PalSessionManager *self,
+                                              const char        *session_id);
+LiveSession *_pal_live_session_ref           (LiveSession       *live);
+void         _pal_live_session_unref         (LiveSession       *live);
+/* Takes @live out of the table and tells. Waiters of an open in flight get
+ * a "closed" error when @fail_waiters (otherwise the caller answers them). */
+void         _pal_live_session_remove        (PalSessionManager *self,
+                                              LiveSession       *live,
+                                              gboolean           fail_waiters);
+/* Recomputes the state and emits session-state-changed if it changed. */
+void         _pal_live_session_update_state  (LiveSession       *live);
+/* Follows @session from now on and emits live-session-changed. */
+void         _pal_live_session_set_session   (LiveSession       *live,
+                                              AcpSession        *session);
+/* READY or PROMPTING */
+gboolean     _pal_session_is_open            (AcpSession        *session);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LiveSession, _pal_live_session_unref)
+
 /* pal-session-manager-agents.c */
 void      _pal_session_manager_init_agents      (PalSessionManager   *self);
 void      _pal_session_manager_dispose_agents   (PalSessionManager   *self);

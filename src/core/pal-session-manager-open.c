@@ -1,0 +1,992 @@
+/* pal-session-manager-open.c: creating, opening, closing and forgetting sessions
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The session-level operations of PalSessionManager: session/new with the
+ * MCP servers the agent can use, load or resume of a stored session into a
+ * new AcpSession (shared by concurrent callers, see PalWaitList), close and
+ * forget. The live-session bookkeeping they use is in pal-session-manager.c.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "pal-error.h"
+#include "pal-session-manager-private.h"
+
+typedef enum
+{
+  OPEN_AUTO,      /* load, else resume */
+  OPEN_LOAD,
+  OPEN_RESUME,
+} OpenMode;
+
+/* MCP servers {{{ */
+
+typedef struct
+{
+  AcpNoticeSeverity  severity;
+  char              *body;
+} Notice;
+
+static void
+notice_free (gpointer data)
+{
+  Notice *notice = data;
+
+  g_free (notice->body);
+  g_free (notice);
+}
+
+static void
+add_notice (GPtrArray         *notices,
+            AcpNoticeSeverity  severity,
+            char              *body)
+{
+  Notice *notice = g_new0 (Notice, 1);
+
+  notice->severity = severity;
+  notice->body = body;
+  g_ptr_array_add (notices, notice);
+}
+
+static void
+append_notices (AcpSession *session,
+                GPtrArray  *notices)
+{
+  AcpTranscript *transcript = acp_session_get_transcript (session);
+
+  for (guint i = 0; i < notices->len; i++)
+    {
+      Notice *notice = g_ptr_array_index (notices, i);
+
+      acp_transcript_append_notice (transcript, notice->severity,
+                                    _("MCP server left out"), notice->body, NULL);
+    }
+}
+
+static const char *
+transport_label (AcpMcpTransport transport)
+{
+  switch (transport)
+    {
+    case ACP_MCP_TRANSPORT_HTTP:
+      return "HTTP";
+    case ACP_MCP_TRANSPORT_SSE:
+      return "SSE";
+    case ACP_MCP_TRANSPORT_STDIO:
+    default:
+      return "stdio";
+    }
+}
+
+/* The MCP servers to pass to @agent: the named ones (NULL: every enabled
+ * one), less those the agent cannot use or that are not valid; each one left
+ * out gets a notice. (element-type AcpMcpServer) */
+static GPtrArray *
+collect_mcp_servers (PalSessionManager  *self,
+                     const char * const *names,
+                     AcpAgent           *agent,
+                     GPtrArray          *notices)
+{
+  GPtrArray *servers = g_ptr_array_new_with_free_func (g_object_unref);
+  GListModel *model = G_LIST_MODEL (self->mcp_server_store);
+  guint n_items;
+
+  if (model == NULL)
+    return servers;
+
+  n_items = g_list_model_get_n_items (model);
+  for (guint i = 0; i < n_items; i++)
+    {
+      g_autoptr(PalMcpServerConfig) config = g_list_model_get_item (model, i);
+      g_autoptr(AcpMcpServer) server = NULL;
+      g_autoptr(GError) error = NULL;
+      const char *name = pal_mcp_server_config_get_name (config);
+      gboolean wanted;
+
+      if (names == NULL)
+        wanted = pal_mcp_server_config_get_enabled (config);
+      else
+        wanted = g_strv_contains (names, name);
+      if (!wanted)
+        continue;
+
+      server = pal_mcp_server_config_to_acp (config, &error);
+      if (server == NULL)
+        {
+          add_notice (notices, ACP_NOTICE_SEVERITY_WARNING,
+                      /* TRANSLATORS: %s is the name of an MCP server, then why it is invalid */
+                      g_strdup_printf (_("The MCP server “%s” was not passed to the agent: %s"),
+                                       name, error->message));
+          continue;
+        }
+
+      if (!acp_agent_can_use_mcp_server (agent, server))
+        {
+          add_notice (notices, ACP_NOTICE_SEVERITY_INFO,
+                      /* TRANSLATORS: the first %s is the name of an MCP server, the second
+                       * a transport: "HTTP" or "SSE" */
+                      g_strdup_printf (_("The MCP server “%s” was not passed to the agent: "
+                                         "it does not support %s servers."),
+                                       name,
+                                       transport_label (acp_mcp_server_get_transport (server))));
+          continue;
+        }
+
+      g_ptr_array_add (servers, g_steal_pointer (&server));
+    }
+
+  for (guint i = 0; names != NULL && names[i] != NULL; i++)
+    {
+      if (pal_mcp_server_store_lookup (self->mcp_server_store, names[i]) == NULL)
+        add_notice (notices, ACP_NOTICE_SEVERITY_WARNING,
+                    /* TRANSLATORS: %s is the name of an MCP server */
+                    g_strdup_printf (_("The MCP server “%s” was not passed to the agent: "
+                                       "it is no longer configured."),
+                                     names[i]));
+    }
+
+  return servers;
+}
+
+/* }}} */
+
+/* new session {{{ */
+
+typedef struct
+{
+  char       *profile_id;
+  char       *cwd;
+  char      **mcp_server_names;
+  AcpSession *session;
+  GPtrArray  *notices;
+} NewData;
+
+static void
+new_data_free (gpointer data)
+{
+  NewData *new_data = data;
+
+  g_free (new_data->profile_id);
+  g_free (new_data->cwd);
+  g_strfreev (new_data->mcp_server_names);
+  g_clear_object (&new_data->session);
+  g_clear_pointer (&new_data->notices, g_ptr_array_unref);
+  g_free (new_data);
+}
+
+static void
+new_created_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  PalSessionManager *self = g_task_get_source_object (task);
+  NewData *data = g_task_get_task_data (task);
+  AcpSession *session = ACP_SESSION (object);
+  g_autoptr(PalSessionRecord) record = NULL;
+  GError *error = NULL;
+  const char *id;
+  LiveSession *live;
+  gint64 now;
+
+  if (!acp_session_create_finish (session, result, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  id = acp_session_get_session_id (session);
+  live = g_hash_table_lookup (self->live, id);
+  if (self->shut_down ||
+      (live != NULL && (live->opening || (live->session != NULL && _pal_session_is_open (live->session)))))
+    {
+      if (self->shut_down)
+        g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CLOSED, "%s", _("Palaver is quitting"));
+      else
+        g_task_return_new_error (task, PAL_ERROR, PAL_ERROR_EXISTS,
+                                 _("The agent gave the new session the id “%s”, which an open "
+                                   "session already has"), id);
+      acp_session_close_async (session, NULL, NULL, NULL);
+      return;
+    }
+
+  append_notices (session, data->notices);
+
+  now = g_get_real_time ();
+  record = pal_session_record_new (id, data->profile_id, data->cwd);
+  pal_session_record_set_created (record, now);
+  pal_session_record_set_updated (record, now);
+  pal_session_store_add (self->session_store, record);
+
+  if (live == NULL)
+    live = _pal_live_session_new (self, id);
+  g_clear_error (&live->error);
+  _pal_live_session_set_session (live, session);
+  _pal_live_session_update_state (live);
+
+  g_task_return_pointer (task, g_object_ref (session), g_object_unref);
+}
+
+static void
+new_agent_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  PalSessionManager *self = PAL_SESSION_MANAGER (object);
+  NewData *data = g_task_get_task_data (task);
+  g_autoptr(AcpAgent) agent = NULL;
+  g_autoptr(GPtrArray) servers = NULL;
+  GCancellable *cancellable;
+  GError *error = NULL;
+
+  agent = _pal_session_manager_ensure_agent_finish (self, result, &error);
+  if (agent == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  servers = collect_mcp_servers (self, (const char * const *) data->mcp_server_names, agent,
+                                 data->notices);
+  data->session = acp_session_new (agent, data->cwd);
+  cancellable = g_task_get_cancellable (task);
+  acp_session_create_async (data->session, servers, cancellable,
+                            new_created_cb, g_steal_pointer (&task));
+}
+
+/**
+ * pal_session_manager_new_session_async:
+ * @self: a #PalSessionManager
+ * @profile_id: the agent profile
+ * @cwd: the absolute project folder
+ * @mcp_server_names: (nullable) (array zero-terminated=1): the MCP servers to
+ *   pass, by name; %NULL passes every enabled one
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when the session is READY or failed
+ * @user_data: data for @callback
+ *
+ * Starts the agent of that profile and folder unless it runs (shared with
+ * the other sessions there) and creates a session (session/new) with the MCP
+ * servers the agent can use; each one left out gets an INFO notice in the
+ * transcript. The new session is added to the session store.
+ *
+ * An agent that needs a login fails with %ACP_ERROR_AUTH_REQUIRED (see
+ * pal_session_manager_error_is_auth_required()): authenticate with
+ * pal_session_manager_authenticate_async() and try again.
+ */
+void
+pal_session_manager_new_session_async (PalSessionManager   *self,
+                                       const char          *profile_id,
+                                       const char          *cwd,
+                                       const char * const  *mcp_server_names,
+                                       GCancellable        *cancellable,
+                                       GAsyncReadyCallback  callback,
+                                       gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autofree char *canonical = NULL;
+  GError *error = NULL;
+  NewData *data;
+
+  g_return_if_fail (PAL_IS_SESSION_MANAGER (self));
+  g_return_if_fail (profile_id != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, pal_session_manager_new_session_async);
+
+  canonical = _pal_session_manager_canonical_cwd (cwd, &error);
+  if (canonical == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  data = g_new0 (NewData, 1);
+  data->profile_id = g_strdup (profile_id);
+  data->cwd = g_steal_pointer (&canonical);
+  data->mcp_server_names = g_strdupv ((char **) mcp_server_names);
+  data->notices = g_ptr_array_new_with_free_func (notice_free);
+  g_task_set_task_data (task, data, new_data_free);
+
+  _pal_session_manager_ensure_agent_async (self, profile_id, data->cwd, cancellable,
+                                           new_agent_cb, g_steal_pointer (&task));
+}
+
+/**
+ * pal_session_manager_new_session_finish:
+ * @self: a #PalSessionManager
+ * @result: the result
+ * @error: return location for an error
+ *
+ * Returns: (transfer full): the READY session, or %NULL
+ */
+AcpSession *
+pal_session_manager_new_session_finish (PalSessionManager  *self,
+                                        GAsyncResult       *result,
+                                        GError            **error)
+{
+  g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) ==
+                        pal_session_manager_new_session_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* }}} */
+
+/* opening stored sessions {{{ */
+
+/* A session only the agent listed becomes a stored one once opened. */
+static void
+keep_record (PalSessionManager *self,
+             const char        *session_id)
+{
+  PalSessionRecord *record = pal_session_store_lookup (self->session_store, session_id);
+
+  if (record != NULL && pal_session_record_get_from_agent (record))
+    pal_session_store_add (self->session_store, record);
+}
+
+typedef struct
+{
+  LiveSession *live;
+  char        *profile_id;
+  char        *cwd;
+  OpenMode     mode;
+  gboolean     resumed;
+  AcpSession  *session;
+  GPtrArray   *notices;
+} OpenData;
+
+static void
+open_data_free (OpenData *data)
+{
+  g_clear_pointer (&data->live, _pal_live_session_unref);
+  g_free (data->profile_id);
+  g_free (data->cwd);
+  g_clear_object (&data->session);
+  g_clear_pointer (&data->notices, g_ptr_array_unref);
+  g_free (data);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OpenData, open_data_free)
+
+/* The open failed, was refused or was cancelled. */
+static void
+open_failed (LiveSession  *live,
+             const GError *error,
+             gboolean      refused)
+{
+  g_autoptr(LiveSession) hold = _pal_live_session_ref (live);
+  PalSessionManager *self = live->manager;
+  gboolean cancelled = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  gboolean nothing_open;
+
+  g_assert (self != NULL);
+
+  live->opening = FALSE;
+  live->starting_agent = FALSE;
+
+  nothing_open = live->session == NULL ||
+                 acp_session_get_state (live->session) == ACP_SESSION_STATE_NEW;
+
+  if ((cancelled || refused) && nothing_open)
+    {
+      /* nothing to show: back to not running */
+      _pal_live_session_remove (self, live, FALSE);
+    }
+  else
+    {
+      if (!cancelled && !refused)
+        {
+          g_clear_error (&live->error);
+          live->error = g_error_copy (error);
+
+          /* A session that FAILED has its notice already. */
+          if (live->session != NULL &&
+              acp_session_get_state (live->session) == ACP_SESSION_STATE_NEW)
+            {
+              AcpTranscript *transcript = acp_session_get_transcript (live->session);
+
+              acp_transcript_append_notice (transcript, ACP_NOTICE_SEVERITY_ERROR,
+                                            _("The session could not be opened"),
+                                            error->message, NULL);
+              acp_transcript_flush (transcript);
+            }
+        }
+      _pal_live_session_update_state (live);
+    }
+
+  _pal_wait_list_return_error (&live->open, error);
+}
+
+static void
+open_done_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(OpenData) data = user_data;
+  AcpSession *session = ACP_SESSION (object);
+  LiveSession *live = data->live;
+  g_autoptr(GError) error = NULL;
+  gboolean ok;
+
+  if (data->resumed)
+    ok = acp_session_resume_finish (session, result, &error);
+  else
+    ok = acp_session_load_finish (session, result, &error);
+
+  if (live->manager == NULL || live->session != session)
+    {
+      /* closed or forgotten meanwhile: do not leave it open in the agent */
+      if (ok)
+        acp_session_close_async (session, NULL, NULL, NULL);
+      return;
+    }
+
+  if (!ok)
+    {
+      open_failed (live, error, FALSE);
+      return;
+    }
+
+  live->opening = FALSE;
+
+  if (data->resumed)
+    acp_transcript_append_notice (acp_session_get_transcript (session), ACP_NOTICE_SEVERITY_INFO,
+                                  _("History not shown"),
+                                  _("History is not replayed: the agent can resume this session "
+                                    "but not show its past messages."),
+                                  NULL);
+  append_notices (session, data->notices);
+
+  keep_record (live->manager, live->id);
+  _pal_live_session_update_state (live);
+
+  _pal_wait_list_return_object (&live->open, session);
+}
+
+/* What the agent must support for @mode, or an error (nothing is sent). */
+static gboolean
+choose_method (AcpAgent  *agent,
+               OpenMode   mode,
+               gboolean  *resume,
+               GError   **error)
+{
+  gboolean can_load = acp_agent_has_capability (agent, ACP_AGENT_CAP_LOAD_SESSION);
+  gboolean can_resume = acp_agent_has_capability (agent, ACP_AGENT_CAP_SESSION_RESUME);
+
+  switch (mode)
+    {
+    case OPEN_LOAD:
+      if (!can_load)
+        {
+          g_set_error_literal (error, PAL_ERROR, PAL_ERROR_NOT_SUPPORTED,
+                               _("The agent cannot load sessions: it does not offer to replay "
+                                 "their history"));
+          return FALSE;
+        }
+      *resume = FALSE;
+      return TRUE;
+
+    case OPEN_RESUME:
+      if (!can_resume)
+        {
+          g_set_error_literal (error, PAL_ERROR, PAL_ERROR_NOT_SUPPORTED,
+                               _("The agent cannot resume sessions"));
+          return FALSE;
+        }
+      *resume = TRUE;
+      return TRUE;
+
+    case OPEN_AUTO:
+    default:
+      if (!can_load && !can_resume)
+        {
+          g_set_error_literal (error, PAL_ERROR, PAL_ERROR_NOT_SUPPORTED,
+                               _("The agent can neither load nor resume sessions, so this "
+                                 "session cannot be opened again"));
+          return FALSE;
+        }
+      *resume = !can_load;
+      return TRUE;
+    }
+}
+
+static void
+open_agent_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(OpenData) data = user_data;
+  PalSessionManager *self = PAL_SESSION_MANAGER (object);
+  g_autoptr(LiveSession) live = _pal_live_session_ref (data->live);
+  g_autoptr(AcpAgent) agent = NULL;
+  g_autoptr(AcpSession) session = NULL;
+  g_autoptr(GPtrArray) servers = NULL;
+  g_autoptr(GError) error = NULL;
+  GCancellable *cancellable;
+
+  agent = _pal_session_manager_ensure_agent_finish (self, result, &error);
+  if (live->manager == NULL)
+    return;
+
+  live->starting_agent = FALSE;
+
+  if (agent == NULL)
+    {
+      open_failed (live, error, FALSE);
+      return;
+    }
+
+  if (!choose_method (agent, data->mode, &data->resumed, &error))
+    {
+      open_failed (live, error, TRUE);
+      return;
+    }
+
+  servers = collect_mcp_servers (self, NULL, agent, data->notices);
+  session = acp_session_new (agent, data->cwd);
+  data->session = g_object_ref (session);
+
+  /* Bound before the load starts, so that the replay shows live. */
+  _pal_live_session_set_session (live, session);
+  if (live->manager == NULL)
+    return;
+
+  cancellable = live->open.cancellable;
+  if (data->resumed)
+    acp_session_resume_async (session, live->id, servers, cancellable, open_done_cb,
+                              g_steal_pointer (&data));
+  else
+    acp_session_load_async (session, live->id, servers, cancellable, open_done_cb,
+                            g_steal_pointer (&data));
+
+  _pal_live_session_update_state (live);
+}
+
+static void
+open_common (PalSessionManager   *self,
+             const char          *session_id,
+             OpenMode             mode,
+             GCancellable        *cancellable,
+             GAsyncReadyCallback  callback,
+             gpointer             user_data,
+             gpointer             source_tag)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autofree char *cwd = NULL;
+  PalSessionRecord *record;
+  LiveSession *live;
+  OpenData *data;
+  GError *error = NULL;
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, source_tag);
+
+  if (self->shut_down)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CLOSED, "%s", _("Palaver is quitting"));
+      return;
+    }
+  if (g_task_return_error_if_cancelled (task))
+    return;
+
+  live = g_hash_table_lookup (self->live, session_id);
+  if (live != NULL && live->opening)
+    {
+      _pal_wait_list_add (&live->open, task);
+      return;
+    }
+  if (live != NULL && live->session != NULL && _pal_session_is_open (live->session))
+    {
+      g_task_return_pointer (task, g_object_ref (live->session), g_object_unref);
+      return;
+    }
+
+  record = pal_session_store_lookup (self->session_store, session_id);
+  if (record == NULL)
+    {
+      g_task_return_new_error (task, PAL_ERROR, PAL_ERROR_NOT_FOUND,
+                               _("The session “%s” is not in the list"), session_id);
+      return;
+    }
+
+  cwd = _pal_session_manager_canonical_cwd (pal_session_record_get_cwd (record), &error);
+  if (cwd == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  if (live == NULL)
+    live = _pal_live_session_new (self, session_id);
+
+  live->opening = TRUE;
+  live->starting_agent = TRUE;
+  g_clear_error (&live->error);
+  g_clear_object (&live->open.cancellable);
+  live->open.cancellable = g_cancellable_new ();
+  _pal_wait_list_add (&live->open, task);
+
+  data = g_new0 (OpenData, 1);
+  data->live = _pal_live_session_ref (live);
+  data->profile_id = g_strdup (pal_session_record_get_agent_id (record));
+  data->cwd = g_steal_pointer (&cwd);
+  data->mode = mode;
+  data->notices = g_ptr_array_new_with_free_func (notice_free);
+
+  _pal_live_session_update_state (live);
+
+  _pal_session_manager_ensure_agent_async (self, data->profile_id, data->cwd,
+                                           live->open.cancellable, open_agent_cb, data);
+}
+
+static AcpSession *
+open_finish (PalSessionManager  *self,
+             GAsyncResult       *result,
+             gpointer            source_tag,
+             GError            **error)
+{
+  g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == source_tag, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * pal_session_manager_open_session_async:
+ * @self: a #PalSessionManager
+ * @session_id: the id of a session in the session store
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when the session is open or could not be
+ * @user_data: data for @callback
+ *
+ * Opens a stored session: an open live session is returned as it is;
+ * otherwise (not running, or FAILED) the agent of its profile and folder is
+ * started unless it runs, then the session is loaded (session/load, the
+ * history replays into a new transcript as it arrives: bind to the session
+ * on #PalSessionManager::live-session-changed to show it live) when the agent
+ * can, else resumed (session/resume, with an INFO notice that the history is
+ * not shown), else the call fails with %PAL_ERROR_NOT_SUPPORTED and nothing is
+ * sent. An open in progress is shared.
+ *
+ * On failure the session stays FAILED with what was shown so far and an
+ * error notice (pal_session_manager_lookup() still returns it); a refusal
+ * or cancellation leaves it as it was.
+ */
+void
+pal_session_manager_open_session_async (PalSessionManager   *self,
+                                        const char          *session_id,
+                                        GCancellable        *cancellable,
+                                        GAsyncReadyCallback  callback,
+                                        gpointer             user_data)
+{
+  g_return_if_fail (PAL_IS_SESSION_MANAGER (self));
+  g_return_if_fail (session_id != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  open_common (self, session_id, OPEN_AUTO, cancellable, callback, user_data,
+               pal_session_manager_open_session_async);
+}
+
+/**
+ * pal_session_manager_open_session_finish:
+ * @self: a #PalSessionManager
+ * @result: the result
+ * @error: return location for an error
+ *
+ * Returns: (transfer full): the open session, or %NULL
+ */
+AcpSession *
+pal_session_manager_open_session_finish (PalSessionManager  *self,
+                                         GAsyncResult       *result,
+                                         GError            **error)
+{
+  return open_finish (self, result, pal_session_manager_open_session_async, error);
+}
+
+/**
+ * pal_session_manager_load_session_async:
+ * @self: a #PalSessionManager
+ * @session_id: the id of a session in the session store
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when the session is open or could not be
+ * @user_data: data for @callback
+ *
+ * As pal_session_manager_open_session_async(), but only with session/load:
+ * %PAL_ERROR_NOT_SUPPORTED (nothing sent) when the agent cannot load. An
+ * open live session is returned as it is.
+ */
+void
+pal_session_manager_load_session_async (PalSessionManager   *self,
+                                        const char          *session_id,
+                                        GCancellable        *cancellable,
+                                        GAsyncReadyCallback  callback,
+                                        gpointer             user_data)
+{
+  g_return_if_fail (PAL_IS_SESSION_MANAGER (self));
+  g_return_if_fail (session_id != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  open_common (self, session_id, OPEN_LOAD, cancellable, callback, user_data,
+               pal_session_manager_load_session_async);
+}
+
+/**
+ * pal_session_manager_load_session_finish:
+ * @self: a #PalSessionManager
+ * @result: the result
+ * @error: return location for an error
+ *
+ * Returns: (transfer full): the open session, or %NULL
+ */
+AcpSession *
+pal_session_manager_load_session_finish (PalSessionManager  *self,
+                                         GAsyncResult       *result,
+                                         GError            **error)
+{
+  return open_finish (self, result, pal_session_manager_load_session_async, error);
+}
+
+/**
+ * pal_session_manager_resume_session_async:
+ * @self: a #PalSessionManager
+ * @session_id: the id of a session in the session store
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when the session is open or could not be
+ * @user_data: data for @callback
+ *
+ * As pal_session_manager_open_session_async(), but only with session/resume
+ * (no history): %PAL_ERROR_NOT_SUPPORTED (nothing sent) when the agent
+ * cannot resume. An open live session is returned as it is.
+ */
+void
+pal_session_manager_resume_session_async (PalSessionManager   *self,
+                                          const char          *session_id,
+                                          GCancellable        *cancellable,
+                                          GAsyncReadyCallback  callback,
+                                          gpointer             user_data)
+{
+  g_return_if_fail (PAL_IS_SESSION_MANAGER (self));
+  g_return_if_fail (session_id != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  open_common (self, session_id, OPEN_RESUME, cancellable, callback, user_data,
+               pal_session_manager_resume_session_async);
+}
+
+/**
+ * pal_session_manager_resume_session_finish:
+ * @self: a #PalSessionManager
+ * @result: the result
+ * @error: return location for an error
+ *
+ * Returns: (transfer full): the open session, or %NULL
+ */
+AcpSession *
+pal_session_manager_resume_session_finish (PalSessionManager  *self,
+                                           GAsyncResult       *result,
+                                           GError            **error)
+{
+  return open_finish (self, result, pal_session_manager_resume_session_async, error);
+}
+
+/**
+ * pal_session_manager_restart_async:
+ * @self: a #PalSessionManager
+ * @session_id: the id of a session in the session store
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when the session is open again or could not be
+ * @user_data: data for @callback
+ *
+ * The Retry of a FAILED session: when its agent died, a new agent process is
+ * started (a running agent of that profile and folder is reused, so that the
+ * other sessions on it live on), and the session is opened again as by
+ * pal_session_manager_open_session_async(), into a new #AcpSession (the
+ * failed one keeps its transcript for whoever holds it). A session that is
+ * open is returned as it is.
+ */
+void
+pal_session_manager_restart_async (PalSessionManager   *self,
+                                   const char          *session_id,
+                                   GCancellable        *cancellable,
+                                   GAsyncReadyCallback  callback,
+                                   gpointer             user_data)
+{
+  g_return_if_fail (PAL_IS_SESSION_MANAGER (self));
+  g_return_if_fail (session_id != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  open_common (self, session_id, OPEN_AUTO, cancellable, callback, user_data,
+               pal_session_manager_restart_async);
+}
+
+/**
+ * pal_session_manager_restart_finish:
+ * @self: a #PalSessionManager
+ * @result: the result
+ * @error: return location for an error
+ *
+ * Returns: (transfer full): the open session, or %NULL
+ */
+AcpSession *
+pal_session_manager_restart_finish (PalSessionManager  *self,
+                                    GAsyncResult       *result,
+                                    GError            **error)
+{
+  return open_finish (self, result, pal_session_manager_restart_async, error);
+}
+
+/* }}} */
+
+/* closing and forgetting {{{ */
+
+static void
+close_done_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  PalSessionManager *self = g_task_get_source_object (task);
+  AcpSession *session = ACP_SESSION (object);
+  LiveSession *live;
+  GError *error = NULL;
+  gboolean ok;
+
+  ok = acp_session_close_finish (session, result, &error);
+
+  /* Closed here whatever the agent answered; a FAILED session does not
+   * change state, so take it out here. */
+  live = acp_session_get_session_id (session) != NULL ?
+         g_hash_table_lookup (self->live, acp_session_get_session_id (session)) : NULL;
+  if (live != NULL && live->session == session && !live->opening)
+    _pal_live_session_remove (self, live, TRUE);
+
+  if (!ok)
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * pal_session_manager_close_session_async:
+ * @self: a #PalSessionManager
+ * @session_id: a session id
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when done
+ * @user_data: data for @callback
+ *
+ * Closes a live session: with session/close when the agent advertises it,
+ * else locally (the agent keeps it until it exits); an open in progress is
+ * cancelled; a FAILED session is dropped. The session is closed here even
+ * when the agent answers session/close with an error, which is still
+ * returned. Its record stays in the session store. A session that is not
+ * live is not an error.
+ */
+void
+pal_session_manager_close_session_async (PalSessionManager   *self,
+                                         const char          *session_id,
+                                         GCancellable        *cancellable,
+                                         GAsyncReadyCallback  callback,
+                                         gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  LiveSession *live;
+
+  g_return_if_fail (PAL_IS_SESSION_MANAGER (self));
+  g_return_if_fail (session_id != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, pal_session_manager_close_session_async);
+
+  live = g_hash_table_lookup (self->live, session_id);
+  if (live == NULL)
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+
+  if (live->opening || live->session == NULL)
+    {
+      _pal_live_session_remove (self, live, TRUE);
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+
+  acp_session_close_async (live->session, cancellable, close_done_cb, g_steal_pointer (&task));
+}
+
+gboolean
+pal_session_manager_close_session_finish (PalSessionManager  *self,
+                                          GAsyncResult       *result,
+                                          GError            **error)
+{
+  g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) ==
+                        pal_session_manager_close_session_async, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+forget_closed_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  /* Nobody is left to tell: the session is gone from the list already. */
+  if (!acp_session_close_finish (ACP_SESSION (object), result, &error))
+    g_debug ("Closing a forgotten session: %s", error->message);
+}
+
+/**
+ * pal_session_manager_forget:
+ * @self: a #PalSessionManager
+ * @session_id: a session id
+ *
+ * Removes the session from the list: closes it if it is live (in the
+ * background; an open in progress is cancelled) and removes its record from
+ * the session store. The agent may still keep it (and list it again).
+ *
+ * Returns: %FALSE when the session was neither listed nor live
+ */
+gboolean
+pal_session_manager_forget (PalSessionManager *self,
+                            const char        *session_id)
+{
+  LiveSession *live;
+  gboolean found = FALSE;
+
+  g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), FALSE);
+  g_return_val_if_fail (session_id != NULL, FALSE);
+
+  live = g_hash_table_lookup (self->live, session_id);
+  if (live != NULL)
+    {
+      g_autoptr(AcpSession) session = live->session != NULL ? g_object_ref (live->session) : NULL;
+      gboolean was_open = session != NULL && !live->opening;
+
+      found = TRUE;
+      _pal_live_session_remove (self, live, TRUE);
+      if (was_open)
+        acp_session_close_async (session, NULL, forget_closed_cb, NULL);
+    }
+
+  if (pal_session_store_remove (self->session_store, session_id))
+    found = TRUE;
+
+  return found;
+}
+
+/* }}} */
