@@ -13,33 +13,372 @@
 struct _PalApplication
 {
   AdwApplication parent_instance;
+
+  /* The context handed down to windows; each created on first use. */
+  GSettings *settings;
+  PalAgentStore *agent_store;
+  PalMcpServerStore *mcp_server_store;
+  SoupSession *soup_session;
+  PalSessionStore *session_store;
+  PalSessionManager *session_manager;
+
+  GCancellable *cancellable;
 };
 
 G_DEFINE_FINAL_TYPE (PalApplication, pal_application, ADW_TYPE_APPLICATION)
 
+/* The main window, created when there is none; one per application. */
+static PalWindow *
+ensure_window (PalApplication *self)
+{
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL; l = l->next)
+    {
+      if (PAL_IS_WINDOW (l->data))
+        return l->data;
+    }
+
+  return pal_window_new (GTK_APPLICATION (self),
+                         pal_application_get_session_manager (self),
+                         pal_application_get_settings (self));
+}
+
 static void
 pal_application_activate (GApplication *app)
 {
-  GtkWindow *window;
+  gtk_window_present (GTK_WINDOW (ensure_window (PAL_APPLICATION (app))));
+}
 
-  window = gtk_application_get_active_window (GTK_APPLICATION (app));
-  if (window == NULL)
-    window = GTK_WINDOW (pal_window_new (PAL_APPLICATION (app)));
+/* An agent profile given on the command line: its id, or its name in any case. */
+static const char *
+find_agent (PalApplication *self,
+            const char     *name)
+{
+  GListModel *agents = G_LIST_MODEL (pal_application_get_agent_store (self));
+  g_autofree char *folded = g_utf8_casefold (name, -1);
 
-  gtk_window_present (window);
+  for (guint i = 0; i < g_list_model_get_n_items (agents); i++)
+    {
+      g_autoptr(PalAgentProfile) profile = g_list_model_get_item (agents, i);
+      g_autofree char *profile_name = g_utf8_casefold (pal_agent_profile_get_name (profile), -1);
+
+      if (g_str_equal (pal_agent_profile_get_id (profile), name) || g_str_equal (profile_name, folded))
+        return pal_agent_profile_get_id (profile);
+    }
+
+  return NULL;
+}
+
+typedef struct
+{
+  PalApplication *self;
+  char           *agent;
+  char           *folder;
+} NewRequest;
+
+static void
+new_request_free (NewRequest *request)
+{
+  g_clear_object (&request->self);
+  g_free (request->agent);
+  g_free (request->folder);
+  g_free (request);
+}
+
+static void
+start_requested_session (NewRequest *request)
+{
+  PalWindow *window = ensure_window (request->self);
+  g_autofree char *agent_id = NULL;
+  const char *found;
+
+  if (request->agent != NULL)
+    {
+      found = find_agent (request->self, request->agent);
+      if (found == NULL)
+        {
+          g_autofree char *message = NULL;
+
+          /* Translators: %s is an agent name given on the command line */
+          message = g_strdup_printf (_("There is no agent named “%s”"), request->agent);
+          gtk_window_present (GTK_WINDOW (window));
+          pal_window_add_toast (window, message);
+          return;
+        }
+      agent_id = g_strdup (found);
+    }
+  else
+    {
+      agent_id = pal_agent_store_dup_default_id (pal_application_get_agent_store (request->self));
+    }
+
+  gtk_window_present (GTK_WINDOW (window));
+  pal_window_start_session (window, agent_id, request->folder, NULL);
+}
+
+static void
+detected_for_request_cb (GObject      *object,
+                         GAsyncResult *result,
+                         gpointer      user_data)
+{
+  NewRequest *request = user_data;
+
+  pal_agent_store_detect_finish (PAL_AGENT_STORE (object), result, NULL);
+  if (!g_cancellable_is_cancelled (request->self->cancellable))
+    start_requested_session (request);
+  new_request_free (request);
+}
+
+/* palaver [--new [--agent NAME] [DIR]] [--open SESSION-ID] */
+static int
+pal_application_command_line (GApplication            *app,
+                              GApplicationCommandLine *command_line)
+{
+  PalApplication *self = PAL_APPLICATION (app);
+  GVariantDict *options = g_application_command_line_get_options_dict (command_line);
+  g_autofree const char **remaining = NULL;
+  const char *agent = NULL;
+  const char *open_id = NULL;
+  gboolean new_session = FALSE;
+
+  g_variant_dict_lookup (options, "new", "b", &new_session);
+  g_variant_dict_lookup (options, "agent", "&s", &agent);
+  g_variant_dict_lookup (options, "open", "&s", &open_id);
+  g_variant_dict_lookup (options, G_OPTION_REMAINING, "^a&ay", &remaining);
+
+  if (open_id != NULL && new_session)
+    {
+      g_application_command_line_printerr (command_line, "%s\n",
+                                           _("Use either --new or --open, not both."));
+      return 1;
+    }
+  if (!new_session && (agent != NULL || (remaining != NULL && remaining[0] != NULL)))
+    {
+      g_application_command_line_printerr (command_line, "%s\n",
+                                           _("An agent or a folder can only be given with --new."));
+      return 1;
+    }
+
+  if (new_session)
+    {
+      g_autoptr(GFile) folder = NULL;
+      NewRequest *request;
+
+      if (remaining != NULL && remaining[0] != NULL && remaining[1] != NULL)
+        {
+          g_application_command_line_printerr (command_line, "%s\n", _("Give one folder only."));
+          return 1;
+        }
+
+      folder = remaining != NULL && remaining[0] != NULL
+        ? g_application_command_line_create_file_for_arg (command_line, remaining[0])
+        : g_file_new_for_path (g_application_command_line_get_cwd (command_line));
+      if (g_file_query_file_type (folder, G_FILE_QUERY_INFO_NONE, NULL) != G_FILE_TYPE_DIRECTORY)
+        {
+          g_autofree char *name = g_file_get_parse_name (folder);
+
+          /* Translators: %s is a path given on the command line */
+          g_application_command_line_printerr (command_line, _("“%s” is not a folder.\n"), name);
+          return 1;
+        }
+
+      request = g_new0 (NewRequest, 1);
+      request->self = g_object_ref (self);
+      request->agent = g_strdup (agent);
+      request->folder = g_file_get_path (folder);
+
+      /* a preset named on the command line may not be detected yet */
+      if (agent != NULL && find_agent (self, agent) == NULL)
+        {
+          pal_agent_store_detect_async (pal_application_get_agent_store (self), self->cancellable,
+                                        detected_for_request_cb, request);
+          return 0;
+        }
+
+      start_requested_session (request);
+      new_request_free (request);
+      return 0;
+    }
+
+  g_application_activate (app);
+  if (open_id != NULL)
+    pal_window_open_session (ensure_window (self), open_id);
+
+  return 0;
+}
+
+static int
+pal_application_handle_local_options (GApplication *app,
+                                      GVariantDict *options)
+{
+  if (g_variant_dict_contains (options, "version"))
+    {
+      g_print ("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+      return 0;
+    }
+
+  return -1;
+}
+
+static void
+about_action_cb (GSimpleAction *action,
+                 GVariant      *parameter,
+                 gpointer       user_data)
+{
+  PalApplication *self = user_data;
+  static const char *developers[] = { "The Palaver developers", NULL };
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  adw_show_about_window (parent,
+                         "application-name", _("Palaver"),
+                         "application-icon", APPLICATION_ID,
+                         "developer-name", _("The Palaver developers"),
+                         "version", PACKAGE_VERSION,
+                         "website", "https://github.com/palaverapp/palaver",
+                         "issue-url", "https://github.com/palaverapp/palaver/issues",
+                         "developers", developers,
+                         /* Translators: replace with your names, one per line */
+                         "translator-credits", _("translator-credits"),
+                         "copyright", "© 2026 The Palaver developers",
+                         "license-type", GTK_LICENSE_GPL_3_0,
+                         "comments", _("Chat with coding agents that speak the Agent Client Protocol."),
+                         NULL);
+}
+
+static void
+show_session_action_cb (GSimpleAction *action,
+                        GVariant      *parameter,
+                        gpointer       user_data)
+{
+  PalApplication *self = user_data;
+  PalWindow *window = ensure_window (self);
+
+  gtk_window_present (GTK_WINDOW (window));
+  pal_window_open_session (window, g_variant_get_string (parameter, NULL));
+}
+
+static void
+quit_action_cb (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  PalApplication *self = user_data;
+  GList *windows = gtk_application_get_windows (GTK_APPLICATION (self));
+
+  /* close (not destroy) so each window saves its size */
+  while (windows != NULL)
+    {
+      GtkWindow *window = windows->data;
+
+      windows = windows->next;
+      gtk_window_close (window);
+    }
+
+  g_application_quit (G_APPLICATION (self));
+}
+
+static const GActionEntry app_actions[] = {
+  { "about", about_action_cb },
+  { "quit", quit_action_cb },
+  { "show-session", show_session_action_cb, "s" },
+};
+
+static void
+pal_application_startup (GApplication *app)
+{
+  PalApplication *self = PAL_APPLICATION (app);
+
+  G_APPLICATION_CLASS (pal_application_parent_class)->startup (app);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions,
+                                   G_N_ELEMENTS (app_actions), self);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.quit",
+                                         (const char *[]) { "<Control>q", NULL });
+}
+
+static void
+agents_stopped_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  gboolean *done = user_data;
+
+  pal_session_manager_shutdown_finish (PAL_SESSION_MANAGER (object), result, NULL);
+  *done = TRUE;
+}
+
+static void
+pal_application_shutdown (GApplication *app)
+{
+  PalApplication *self = PAL_APPLICATION (app);
+
+  /* Agents get their grace period to exit (stdin closed, then SIGTERM, then
+   * SIGKILL); the main loop has stopped, so run the context until then. */
+  if (self->session_manager != NULL)
+    {
+      gboolean done = FALSE;
+      gint64 deadline = g_get_monotonic_time () + 8 * G_USEC_PER_SEC;
+
+      pal_session_manager_shutdown_async (self->session_manager, NULL, agents_stopped_cb, &done);
+      while (!done && g_get_monotonic_time () < deadline)
+        g_main_context_iteration (NULL, TRUE);
+    }
+
+  g_cancellable_cancel (self->cancellable);
+  if (self->soup_session != NULL)
+    soup_session_abort (self->soup_session);
+
+  G_APPLICATION_CLASS (pal_application_parent_class)->shutdown (app);
+}
+
+static void
+pal_application_dispose (GObject *object)
+{
+  PalApplication *self = PAL_APPLICATION (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->session_manager);
+  g_clear_object (&self->session_store);
+  g_clear_object (&self->mcp_server_store);
+  g_clear_object (&self->agent_store);
+  g_clear_object (&self->soup_session);
+  g_clear_object (&self->settings);
+  g_clear_object (&self->cancellable);
+
+  G_OBJECT_CLASS (pal_application_parent_class)->dispose (object);
 }
 
 static void
 pal_application_class_init (PalApplicationClass *klass)
 {
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
 
+  object_class->dispose = pal_application_dispose;
+
   app_class->activate = pal_application_activate;
+  app_class->command_line = pal_application_command_line;
+  app_class->handle_local_options = pal_application_handle_local_options;
+  app_class->startup = pal_application_startup;
+  app_class->shutdown = pal_application_shutdown;
 }
 
 static void
 pal_application_init (PalApplication *self)
 {
+  static const GOptionEntry entries[] = {
+    { "new", 'n', 0, G_OPTION_ARG_NONE, NULL,
+      N_("Start a new session in FOLDER (default: the current folder)"), NULL },
+    { "agent", 'a', 0, G_OPTION_ARG_STRING, NULL,
+      N_("The agent for --new, by name or id"), N_("NAME") },
+    { "open", 'o', 0, G_OPTION_ARG_STRING, NULL,
+      N_("Open the stored session SESSION-ID"), N_("SESSION-ID") },
+    { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Show the version and quit"), NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, NULL, N_("[FOLDER]") },
+    { NULL }
+  };
+
+  self->cancellable = g_cancellable_new ();
+  g_application_add_main_option_entries (G_APPLICATION (self), entries);
 }
 
 PalApplication *
@@ -48,6 +387,126 @@ pal_application_new (void)
   return g_object_new (PAL_TYPE_APPLICATION,
                        "application-id", APPLICATION_ID,
                        "resource-base-path", RESOURCE_BASE,
-                       "flags", G_APPLICATION_DEFAULT_FLAGS,
+                       "flags", G_APPLICATION_HANDLES_COMMAND_LINE,
                        NULL);
+}
+
+/**
+ * pal_application_get_settings:
+ * @self: a #PalApplication
+ *
+ * Returns: (transfer none): the application's settings
+ */
+GSettings *
+pal_application_get_settings (PalApplication *self)
+{
+  g_return_val_if_fail (PAL_IS_APPLICATION (self), NULL);
+
+  if (self->settings == NULL)
+    self->settings = g_settings_new (APPLICATION_ID);
+  return self->settings;
+}
+
+static void
+detect_agents_cb (GObject      *source_object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!pal_agent_store_detect_finish (PAL_AGENT_STORE (source_object), result, &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_debug ("Could not look for installed agents: %s", error->message);
+}
+
+/**
+ * pal_application_get_agent_store:
+ * @self: a #PalApplication
+ *
+ * The agent profiles; the first call starts looking for installed agents.
+ *
+ * Returns: (transfer none): the agent store
+ */
+PalAgentStore *
+pal_application_get_agent_store (PalApplication *self)
+{
+  g_return_val_if_fail (PAL_IS_APPLICATION (self), NULL);
+
+  if (self->agent_store == NULL)
+    {
+      self->agent_store = pal_agent_store_new (pal_application_get_settings (self));
+      pal_agent_store_detect_async (self->agent_store, self->cancellable,
+                                    detect_agents_cb, NULL);
+    }
+  return self->agent_store;
+}
+
+/**
+ * pal_application_get_mcp_server_store:
+ * @self: a #PalApplication
+ *
+ * Returns: (transfer none): the MCP server store
+ */
+PalMcpServerStore *
+pal_application_get_mcp_server_store (PalApplication *self)
+{
+  g_return_val_if_fail (PAL_IS_APPLICATION (self), NULL);
+
+  if (self->mcp_server_store == NULL)
+    self->mcp_server_store = pal_mcp_server_store_new (pal_application_get_settings (self));
+  return self->mcp_server_store;
+}
+
+/**
+ * pal_application_get_soup_session:
+ * @self: a #PalApplication
+ *
+ * Returns: (transfer none): the HTTP session for MCP servers
+ */
+SoupSession *
+pal_application_get_soup_session (PalApplication *self)
+{
+  g_return_val_if_fail (PAL_IS_APPLICATION (self), NULL);
+
+  if (self->soup_session == NULL)
+    {
+      g_autofree char *user_agent = g_strdup_printf ("%s/%s", PACKAGE_NAME, PACKAGE_VERSION);
+
+      self->soup_session = soup_session_new_with_options ("user-agent", user_agent, NULL);
+    }
+  return self->soup_session;
+}
+
+/**
+ * pal_application_get_session_store:
+ * @self: a #PalApplication
+ *
+ * Returns: (transfer none): the list of sessions
+ */
+PalSessionStore *
+pal_application_get_session_store (PalApplication *self)
+{
+  g_return_val_if_fail (PAL_IS_APPLICATION (self), NULL);
+
+  if (self->session_store == NULL)
+    self->session_store = pal_session_store_new (pal_application_get_settings (self));
+  return self->session_store;
+}
+
+/**
+ * pal_application_get_session_manager:
+ * @self: a #PalApplication
+ *
+ * Returns: (transfer none): the session manager, which runs the agents
+ */
+PalSessionManager *
+pal_application_get_session_manager (PalApplication *self)
+{
+  g_return_val_if_fail (PAL_IS_APPLICATION (self), NULL);
+
+  if (self->session_manager == NULL)
+    self->session_manager = pal_session_manager_new (pal_application_get_agent_store (self),
+                                                     pal_application_get_session_store (self),
+                                                     pal_application_get_mcp_server_store (self));
+  return self->session_manager;
 }

@@ -6,6 +6,12 @@
 #pragma once
 
 #include <adwaita.h>
+#include <libsoup/soup.h>
+
+#include "pal-agent-store.h"
+#include "pal-mcp-server-store.h"
+#include "pal-session-manager.h"
+#include "pal-session-store.h"
 
 G_BEGIN_DECLS
 
@@ -13,6 +19,14 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (PalApplication, pal_application, PAL, APPLICATION, AdwApplication)
 
-PalApplication *pal_application_new (void);
+PalApplication    *pal_application_new                  (void);
+
+/* The application's context, created on first use and kept until shutdown. */
+GSettings         *pal_application_get_settings         (PalApplication *self);
+PalAgentStore     *pal_application_get_agent_store      (PalApplication *self);
+PalMcpServerStore *pal_application_get_mcp_server_store (PalApplication *self);
+SoupSession       *pal_application_get_soup_session     (PalApplication *self);
+PalSessionStore   *pal_application_get_session_store    (PalApplication *self);
+PalSessionManager *pal_application_get_session_manager  (PalApplication *self);
 
 G_END_DECLS

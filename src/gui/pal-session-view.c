@@ -4,8 +4,8 @@
  * busy while a turn runs and sends only when the session is ready; while a
  * load replays history a bar counts the updates that arrived; usage (context
  * and cost) shows under the transcript when the agent reports it. Prompts
- * go straight to the session; a turn that ends other than by end_turn, or
- * fails, leaves a notice in the transcript.
+ * go straight to the session; a turn that ends other than by end_turn leaves
+ * a notice in the transcript (a failed turn gets one from the session).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -109,9 +109,12 @@ update_usage (PalSessionView *self)
 
   if (self->session != NULL && acp_session_get_context_usage (self->session, &used, &size) && size > 0)
     {
+      g_autofree char *used_text = g_strdup_printf ("%'" G_GUINT64_FORMAT, used);
+      g_autofree char *size_text = g_strdup_printf ("%'" G_GUINT64_FORMAT, size);
+
       /* Translators: context window use, e.g. “Context: 12,000 of 200,000 tokens (6%)” */
-      g_string_append_printf (text, _("Context: %'" G_GUINT64_FORMAT " of %'" G_GUINT64_FORMAT " tokens (%u%%)"),
-                              used, size, (guint) MIN (100, used * 100 / size));
+      g_string_append_printf (text, _("Context: %s of %s tokens (%u%%)"),
+                              used_text, size_text, (guint) MIN (100, used * 100 / size));
     }
   if (self->session != NULL && acp_session_get_cost (self->session, &amount, &currency))
     {
@@ -175,18 +178,9 @@ prompt_cb (GObject      *object,
 
   reason = acp_session_prompt_finish (session, result, &error);
 
+  /* a failed turn (or a dead agent) left its own notice in the transcript */
   if (error != NULL)
-    {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        return;
-      /* a dead agent already left its own notice in the transcript */
-      if (acp_session_get_state (session) == ACP_SESSION_STATE_FAILED)
-        return;
-      acp_transcript_append_notice (acp_session_get_transcript (session),
-                                    ACP_NOTICE_SEVERITY_ERROR,
-                                    _("The prompt failed"), error->message, NULL);
-      return;
-    }
+    return;
 
   text = describe_stop_reason (reason);
   if (text != NULL)

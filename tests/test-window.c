@@ -1,0 +1,350 @@
+/* test-window.c: the main window driven as a person would, with the fake agent
+ *
+ * New session → prompt → permission card answered → end of turn; a past
+ * session opened with a live replay of 10,000 updates; a screenshot of the
+ * window saved for a person to look at.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+
+#include "acp-permission-item.h"
+#include "pal-chat-view.h"
+#include "pal-composer.h"
+#include "pal-permission-row.h"
+#include "pal-session-view.h"
+#include "pal-sidebar.h"
+#include "pal-window.h"
+
+typedef struct
+{
+  GtkApplication    *app;
+  GSettings         *settings;
+  PalAgentStore     *agent_store;
+  PalSessionStore   *session_store;
+  PalMcpServerStore *mcp_store;
+  PalSessionManager *manager;
+  PalWindow         *window;
+  char              *folder;
+} Fixture;
+
+typedef gboolean (*Condition) (Fixture *fixture);
+
+/* one application for the whole program: an id can be registered once */
+static GtkApplication *test_app;
+
+static gboolean
+timeout_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+wait_for (Fixture   *fixture,
+          Condition  cond,
+          guint      seconds)
+{
+  gboolean timed_out = FALSE;
+  guint id = g_timeout_add_seconds (seconds, timeout_cb, &timed_out);
+
+  while (!cond (fixture) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_assert_false (timed_out);
+  g_source_remove (id);
+}
+
+static void
+settle (void)
+{
+  gint64 until = g_get_monotonic_time () + 150 * G_TIME_SPAN_MILLISECOND;
+
+  while (g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static void
+add_fake_profile (Fixture    *fixture,
+                  const char *id,
+                  const char *scenario)
+{
+  const char *fake = g_getenv ("PALAVER_FAKE_AGENT");
+  const char *args[] = { scenario, NULL };
+  g_autoptr(PalAgentProfile) profile = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_nonnull (fake);
+  profile = pal_agent_profile_new (id, id, fake, args);
+  pal_agent_store_add (fixture->agent_store, profile, &error);
+  g_assert_no_error (error);
+}
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  fixture->settings = g_settings_new (APPLICATION_ID);
+  g_settings_reset (fixture->settings, "sessions");
+  g_settings_reset (fixture->settings, "agents");
+  fixture->folder = g_dir_make_tmp ("palaver-window-XXXXXX", &error);
+  g_assert_no_error (error);
+
+  fixture->app = g_object_ref (test_app);
+
+  fixture->agent_store = pal_agent_store_new (fixture->settings);
+  fixture->session_store = pal_session_store_new (fixture->settings);
+  fixture->mcp_store = pal_mcp_server_store_new (fixture->settings);
+  fixture->manager = pal_session_manager_new (fixture->agent_store, fixture->session_store, fixture->mcp_store);
+
+  add_fake_profile (fixture, "fake-permission", "permission.json");
+  add_fake_profile (fixture, "fake-replay", "replay-10k.json");
+
+  fixture->window = pal_window_new (fixture->app, fixture->manager, NULL);
+  gtk_window_present (GTK_WINDOW (fixture->window));
+  settle ();
+}
+
+static gboolean
+shutdown_done (Fixture *fixture)
+{
+  return g_object_get_data (G_OBJECT (fixture->manager), "test-shut-down") != NULL;
+}
+
+static void
+shutdown_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  pal_session_manager_shutdown_finish (PAL_SESSION_MANAGER (object), result, NULL);
+  g_object_set_data (object, "test-shut-down", GINT_TO_POINTER (1));
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  gtk_window_destroy (GTK_WINDOW (fixture->window));
+  pal_session_manager_shutdown_async (fixture->manager, NULL, shutdown_cb, NULL);
+  wait_for (fixture, shutdown_done, 20);
+
+  g_clear_object (&fixture->manager);
+  g_clear_object (&fixture->mcp_store);
+  g_clear_object (&fixture->session_store);
+  g_clear_object (&fixture->agent_store);
+  g_clear_object (&fixture->app);
+  g_clear_object (&fixture->settings);
+  g_rmdir (fixture->folder);
+  g_free (fixture->folder);
+}
+
+static AcpSession *
+current_session (Fixture *fixture)
+{
+  PalSessionView *view = PAL_SESSION_VIEW (pal_window_get_session_view (fixture->window));
+
+  return pal_session_view_get_session (view);
+}
+
+static gboolean
+session_ready (Fixture *fixture)
+{
+  AcpSession *session = current_session (fixture);
+
+  return session != NULL && acp_session_get_state (session) == ACP_SESSION_STATE_READY;
+}
+
+static void
+collect (GtkWidget *widget,
+         GType      type,
+         GPtrArray *out)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type) && gtk_widget_get_mapped (widget))
+    g_ptr_array_add (out, widget);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    collect (child, type, out);
+}
+
+static gboolean
+permission_card_shown (Fixture *fixture)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+
+  collect (GTK_WIDGET (fixture->window), PAL_TYPE_PERMISSION_ROW, rows);
+  return rows->len > 0;
+}
+
+static void
+save_screenshot (GtkWidget  *window,
+                 const char *name)
+{
+  /* the window's content, drawn the way the window draws it */
+  GtkWidget *widget = adw_application_window_get_content (ADW_APPLICATION_WINDOW (window));
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree char *dir = g_build_filename (g_getenv ("MESON_BUILD_ROOT") ? g_getenv ("MESON_BUILD_ROOT") : ".",
+                                           "screenshots", NULL);
+  g_autofree char *path = NULL;
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+
+  /* let a pending layout happen first */
+  settle ();
+  width = gtk_widget_get_width (widget);
+  height = gtk_widget_get_height (widget);
+  /* the window's background is drawn by the window, not its content */
+  gtk_snapshot_append_color (snapshot, &(GdkRGBA) { 0.98, 0.98, 0.98, 1.0 },
+                             &GRAPHENE_RECT_INIT (0, 0, width, height));
+  gtk_widget_snapshot_child (gtk_widget_get_parent (widget), widget, snapshot);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+
+  g_mkdir_with_parents (dir, 0755);
+  path = g_build_filename (dir, name, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("Screenshot saved to %s", path);
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+}
+
+static void
+test_new_prompt_permission (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  PalSessionView *view = PAL_SESSION_VIEW (pal_window_get_session_view (fixture->window));
+  PalComposer *composer = PAL_COMPOSER (pal_session_view_get_composer (view));
+  const char *session_id;
+  PalSessionRecord *record;
+  AcpTranscript *transcript;
+  gboolean saw_agent_text = FALSE;
+
+  pal_window_start_session (fixture->window, "fake-permission", fixture->folder, NULL);
+  wait_for (fixture, session_ready, 30);
+
+  session_id = pal_window_get_current_session_id (fixture->window);
+  g_assert_nonnull (session_id);
+  record = pal_session_store_lookup (fixture->session_store, session_id);
+  g_assert_nonnull (record);
+  g_assert_cmpstr (pal_session_record_get_cwd (record), ==, fixture->folder);
+
+  /* the person types a prompt and presses Enter */
+  pal_composer_set_text (composer, "Please write the file\nwith care");
+  g_assert_true (pal_composer_submit (composer));
+  g_assert_true (pal_composer_get_busy (composer));
+
+  /* the permission card appears; the person allows */
+  wait_for (fixture, permission_card_shown, 30);
+  g_assert_cmpint (pal_session_manager_get_session_state (fixture->manager, session_id), ==,
+                   PAL_SESSION_STATE_WAITING_PERMISSION);
+  {
+    g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+    g_autoptr(GPtrArray) buttons = g_ptr_array_new ();
+
+    collect (GTK_WIDGET (fixture->window), PAL_TYPE_PERMISSION_ROW, rows);
+    collect (g_ptr_array_index (rows, 0), GTK_TYPE_BUTTON, buttons);
+    g_assert_cmpuint (buttons->len, >=, 1);
+    save_screenshot (GTK_WIDGET (fixture->window), "window-permission.png");
+    g_signal_emit_by_name (g_ptr_array_index (buttons, 0), "clicked");
+  }
+
+  /* the turn ends */
+  wait_for (fixture, session_ready, 30);
+  g_assert_false (pal_composer_get_busy (composer));
+  g_assert_cmpstr (acp_session_get_stop_reason (current_session (fixture)), ==, "end_turn");
+
+  transcript = acp_session_get_transcript (current_session (fixture));
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (transcript)); i++)
+    {
+      g_autoptr(AcpItem) item = g_list_model_get_item (G_LIST_MODEL (transcript), i);
+
+      if (ACP_IS_PERMISSION_ITEM (item))
+        g_assert_cmpint (acp_permission_item_get_state (ACP_PERMISSION_ITEM (item)), ==,
+                         ACP_PERMISSION_STATE_SELECTED);
+      if (ACP_IS_MESSAGE_ITEM (item) &&
+          acp_message_item_get_role (ACP_MESSAGE_ITEM (item)) == ACP_MESSAGE_ROLE_AGENT)
+        saw_agent_text = TRUE;
+    }
+  g_assert_true (saw_agent_text);
+
+  /* the sidebar's record took the first line of the prompt as its title */
+  g_assert_cmpstr (pal_session_record_get_title (record), ==, "Please write the file");
+  settle ();
+  save_screenshot (GTK_WIDGET (fixture->window), "window.png");
+}
+
+static gboolean
+replay_started (Fixture *fixture)
+{
+  AcpSession *session = current_session (fixture);
+
+  return session != NULL && acp_session_get_state (session) == ACP_SESSION_STATE_LOADING &&
+         acp_session_get_replay_count (session) > 0;
+}
+
+static void
+test_open_replays_live (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  g_autoptr(PalSessionRecord) record = pal_session_record_new ("past-session", "fake-replay", fixture->folder);
+  AcpSession *session;
+  guint shown_while_loading;
+
+  pal_session_record_set_title (record, "A long past session");
+  pal_session_store_add (fixture->session_store, record);
+
+  pal_window_open_session (fixture->window, "past-session");
+
+  /* the transcript fills while the replay streams in */
+  wait_for (fixture, replay_started, 30);
+  session = current_session (fixture);
+  settle ();
+  shown_while_loading = g_list_model_get_n_items (G_LIST_MODEL (acp_session_get_transcript (session)));
+  if (acp_session_get_state (session) == ACP_SESSION_STATE_LOADING)
+    g_assert_cmpuint (shown_while_loading, >, 0);
+
+  wait_for (fixture, session_ready, 60);
+  g_assert_cmpuint (acp_session_get_replay_count (current_session (fixture)), ==, 10000);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (acp_session_get_transcript (current_session (fixture)))),
+                    >, 1000);
+  g_assert_cmpstr (pal_window_get_current_session_id (fixture->window), ==, "past-session");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  /* the app's resource base path, so its style sheet applies as in the app */
+  test_app = g_object_new (ADW_TYPE_APPLICATION,
+                           "application-id", "io.github.palaverapp.PalaverTest",
+                           "resource-base-path", RESOURCE_BASE,
+                           "flags", G_APPLICATION_NON_UNIQUE,
+                           NULL);
+  g_application_register (G_APPLICATION (test_app), NULL, &error);
+  g_assert_no_error (error);
+
+  g_test_add ("/window/new-prompt-permission", Fixture, NULL,
+              fixture_set_up, test_new_prompt_permission, fixture_tear_down);
+  g_test_add ("/window/open-replays-live", Fixture, NULL,
+              fixture_set_up, test_open_replays_live, fixture_tear_down);
+
+  {
+    int status = g_test_run ();
+
+    g_clear_object (&test_app);
+    return status;
+  }
+}
