@@ -1,0 +1,524 @@
+/* bench-common.c: what the window benchmarks share
+ *
+ * Frame timing. While a benchmark measures, a tick callback keeps the
+ * window's frame clock asking for a frame at every refresh, as a running
+ * spinner would, so that the interval between two "after-paint" signals is the
+ * time the window could not show anything new: the frame's own layout and
+ * paint plus whatever the main loop ran in between. The main loop's poll
+ * function is wrapped to tell busy time (between the return of one poll() and
+ * the start of the next) from time spent waiting.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "bench-common.h"
+#include "pal-chat-view.h"
+
+#define WINDOW_WIDTH  1280
+#define WINDOW_HEIGHT 900
+
+/* --- environment --- */
+
+void
+bench_setup_environment (void)
+{
+  /* never touch the person's real settings */
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  g_setenv ("GSETTINGS_SCHEMA_DIR", BENCH_SCHEMA_DIR, FALSE);
+  g_setenv ("GTK_A11Y", "none", FALSE);
+  g_setenv ("NO_AT_BRIDGE", "1", FALSE);
+  g_setenv ("LC_ALL", "C.UTF-8", FALSE);
+}
+
+const char *
+bench_fake_agent_path (void)
+{
+  const char *path = g_getenv ("PALAVER_FAKE_AGENT");
+
+  return path != NULL && *path != '\0' ? path : BENCH_FAKE_AGENT;
+}
+
+static JsonArray *
+find_steps (JsonObject *scenario,
+            const char *method)
+{
+  JsonObject *handlers;
+  JsonNode *handler;
+
+  if (!json_object_has_member (scenario, "handlers"))
+    return NULL;
+  handlers = json_object_get_object_member (scenario, "handlers");
+  if (handlers == NULL || !json_object_has_member (handlers, method))
+    return NULL;
+
+  handler = json_object_get_member (handlers, method);
+  if (JSON_NODE_HOLDS_ARRAY (handler))
+    return json_node_get_array (handler);
+
+  return NULL;
+}
+
+char *
+bench_write_scenario (const char  *name,
+                      const char  *method,
+                      guint        count,
+                      GError     **error)
+{
+  g_autofree char *source = g_build_filename (BENCH_SOURCE_DIR, name, NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonGenerator) generator = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *text = NULL;
+  JsonArray *steps;
+  JsonObject *scenario;
+  gboolean found = FALSE;
+  int fd;
+
+  if (!json_parser_load_from_file (parser, source, error))
+    return NULL;
+
+  if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s is not a scenario", source);
+      return NULL;
+    }
+  scenario = json_node_get_object (json_parser_get_root (parser));
+
+  steps = find_steps (scenario, method);
+  for (guint i = 0; steps != NULL && i < json_array_get_length (steps) && !found; i++)
+    {
+      JsonObject *step = json_array_get_object_element (steps, i);
+
+      if (step != NULL && g_strcmp0 (json_object_get_string_member_with_default (step, "op", ""),
+                                     "updates") == 0)
+        {
+          if (count > 0)
+            json_object_set_int_member (step, "count", count);
+          found = TRUE;
+        }
+    }
+  if (!found)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "%s has no \"updates\" step for %s", source, method);
+      return NULL;
+    }
+
+  generator = json_generator_new ();
+  json_generator_set_root (generator, json_parser_get_root (parser));
+  text = json_generator_to_data (generator, NULL);
+
+  fd = g_file_open_tmp ("palaver-bench-XXXXXX.json", &path, error);
+  if (fd < 0)
+    return NULL;
+  close (fd);
+
+  if (!g_file_set_contents (path, text, -1, error))
+    {
+      g_unlink (path);
+      return NULL;
+    }
+
+  return g_steal_pointer (&path);
+}
+
+/* --- main loop helpers --- */
+
+static gboolean
+timeout_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+gboolean
+bench_wait (BenchCondition cond,
+            gpointer       data,
+            guint          seconds)
+{
+  gboolean timed_out = FALSE;
+  guint id = g_timeout_add_seconds (seconds, timeout_cb, &timed_out);
+
+  while (!cond (data) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+
+  if (!timed_out)
+    g_source_remove (id);
+
+  return !timed_out;
+}
+
+void
+bench_settle (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, timeout_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+count_frame_cb (GdkFrameClock *clock,
+                guint         *counter)
+{
+  (*counter)++;
+}
+
+static gboolean
+keep_ticking_cb (GtkWidget     *widget,
+                 GdkFrameClock *clock,
+                 gpointer       data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+frames_reached (gpointer data)
+{
+  guint *counter = data;
+
+  return counter[0] >= counter[1];
+}
+
+gboolean
+bench_wait_frames (GtkWidget *widget,
+                   guint      n)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (widget);
+  guint counter[2] = { 0, n };
+  gulong handler;
+  guint tick;
+  gboolean reached;
+
+  g_return_val_if_fail (clock != NULL, FALSE);
+
+  handler = g_signal_connect (clock, "after-paint", G_CALLBACK (count_frame_cb), &counter[0]);
+  tick = gtk_widget_add_tick_callback (widget, keep_ticking_cb, NULL, NULL);
+  reached = bench_wait (frames_reached, counter, 60);
+  gtk_widget_remove_tick_callback (widget, tick);
+  g_signal_handler_disconnect (clock, handler);
+
+  return reached;
+}
+
+/* --- the frame and main-loop monitor --- */
+
+static struct
+{
+  gboolean         active;
+  GtkWidget       *widget;
+  GdkFrameClock   *clock;
+  gulong           before_paint_id;
+  gulong           after_paint_id;
+  guint            tick_id;
+  gint64           last_after_paint;
+  gint64           before_paint;
+  gint64           busy;           /* busy time in the current frame interval */
+  gint64           busy_mark;      /* start of the current busy stretch */
+  gint64           iteration_start;
+  BenchFrameStats  stats;
+} monitor;
+
+static GPollFunc default_poll;
+
+static gint
+monitor_poll (GPollFD *fds,
+              guint    nfds,
+              gint     timeout)
+{
+  gint64 now = g_get_monotonic_time ();
+  gint ret;
+
+  if (monitor.active)
+    {
+      monitor.stats.longest_iteration = MAX (monitor.stats.longest_iteration, now - monitor.iteration_start);
+      monitor.stats.n_iterations++;
+      monitor.busy += now - monitor.busy_mark;
+    }
+
+  ret = default_poll (fds, nfds, timeout);
+
+  monitor.iteration_start = monitor.busy_mark = g_get_monotonic_time ();
+
+  return ret;
+}
+
+static void
+before_paint_cb (GdkFrameClock *clock,
+                 gpointer       data)
+{
+  monitor.before_paint = g_get_monotonic_time ();
+}
+
+static void
+after_paint_cb (GdkFrameClock *clock,
+                gpointer       data)
+{
+  gint64 now = g_get_monotonic_time ();
+  gint64 work = monitor.busy + (now - monitor.busy_mark);
+
+  monitor.stats.longest_frame = MAX (monitor.stats.longest_frame, now - monitor.last_after_paint);
+  monitor.stats.longest_frame_work = MAX (monitor.stats.longest_frame_work, work);
+  if (monitor.before_paint != 0)
+    monitor.stats.longest_paint = MAX (monitor.stats.longest_paint, now - monitor.before_paint);
+  monitor.stats.n_frames++;
+
+  monitor.last_after_paint = now;
+  monitor.busy = 0;
+  monitor.busy_mark = now;
+}
+
+void
+bench_monitor_start (GtkWidget *widget)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  g_return_if_fail (!monitor.active);
+
+  if (default_poll == NULL)
+    {
+      default_poll = g_main_context_get_poll_func (NULL);
+      g_main_context_set_poll_func (NULL, monitor_poll);
+    }
+
+  memset (&monitor.stats, 0, sizeof monitor.stats);
+  monitor.widget = g_object_ref (widget);
+  monitor.clock = g_object_ref (gtk_widget_get_frame_clock (widget));
+  monitor.before_paint_id = g_signal_connect (monitor.clock, "before-paint", G_CALLBACK (before_paint_cb), NULL);
+  monitor.after_paint_id = g_signal_connect (monitor.clock, "after-paint", G_CALLBACK (after_paint_cb), NULL);
+  monitor.tick_id = gtk_widget_add_tick_callback (widget, keep_ticking_cb, NULL, NULL);
+  monitor.last_after_paint = now;
+  monitor.before_paint = 0;
+  monitor.busy = 0;
+  /* the caller is running: this iteration is busy from now on */
+  monitor.busy_mark = now;
+  monitor.iteration_start = now;
+  monitor.active = TRUE;
+}
+
+void
+bench_monitor_stop (BenchFrameStats *out)
+{
+  g_return_if_fail (monitor.active);
+
+  monitor.active = FALSE;
+  gtk_widget_remove_tick_callback (monitor.widget, monitor.tick_id);
+  g_clear_signal_handler (&monitor.before_paint_id, monitor.clock);
+  g_clear_signal_handler (&monitor.after_paint_id, monitor.clock);
+  g_clear_object (&monitor.clock);
+  g_clear_object (&monitor.widget);
+
+  if (out != NULL)
+    *out = monitor.stats;
+}
+
+guint
+bench_monitor_get_n_frames (void)
+{
+  return monitor.active ? monitor.stats.n_frames : 0;
+}
+
+/* --- memory --- */
+
+guint64
+bench_read_status_kib (const char *key)
+{
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) lines = NULL;
+  gsize key_len = strlen (key);
+
+  if (!g_file_get_contents ("/proc/self/status", &contents, NULL, NULL))
+    return 0;
+
+  lines = g_strsplit (contents, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      if (strncmp (lines[i], key, key_len) == 0 && lines[i][key_len] == ':')
+        return g_ascii_strtoull (lines[i] + key_len + 1, NULL, 10);
+    }
+
+  return 0;
+}
+
+gboolean
+bench_reset_peak_rss (void)
+{
+  FILE *file = fopen ("/proc/self/clear_refs", "w");
+  gboolean ok;
+
+  if (file == NULL)
+    return FALSE;
+
+  ok = fputs ("5", file) >= 0;
+  ok = (fclose (file) == 0) && ok;
+
+  return ok;
+}
+
+/* --- widgets --- */
+
+GtkWidget *
+bench_find_descendant (GtkWidget *widget,
+                       GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = bench_find_descendant (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+gboolean
+bench_chat_view_at_bottom (GtkWidget  *chat_view,
+                           GListModel *model)
+{
+  GtkWidget *scroller;
+  GtkAdjustment *adjustment;
+  double bottom;
+
+  if (pal_chat_view_get_model (PAL_CHAT_VIEW (chat_view)) != model)
+    return FALSE;
+  if (!pal_chat_view_get_stick_to_bottom (PAL_CHAT_VIEW (chat_view)))
+    return FALSE;
+
+  scroller = bench_find_descendant (chat_view, GTK_TYPE_SCROLLED_WINDOW);
+  if (scroller == NULL)
+    return FALSE;
+  if (gtk_widget_get_height (scroller) <= 0)
+    return FALSE;
+
+  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  bottom = gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment);
+
+  return gtk_adjustment_get_value (adjustment) >= bottom - 1.0;
+}
+
+/* --- the fixture --- */
+
+static gboolean
+window_mapped (gpointer data)
+{
+  BenchFixture *fixture = data;
+
+  return gtk_widget_get_mapped (GTK_WIDGET (fixture->window)) &&
+         gtk_widget_get_frame_clock (GTK_WIDGET (fixture->window)) != NULL;
+}
+
+BenchFixture *
+bench_fixture_new (void)
+{
+  BenchFixture *fixture = g_new0 (BenchFixture, 1);
+  g_autoptr(GError) error = NULL;
+
+  fixture->settings = g_settings_new (APPLICATION_ID);
+  g_settings_set_int (fixture->settings, "window-width", WINDOW_WIDTH);
+  g_settings_set_int (fixture->settings, "window-height", WINDOW_HEIGHT);
+  g_settings_set_boolean (fixture->settings, "window-maximized", FALSE);
+
+  fixture->folder = g_dir_make_tmp ("palaver-bench-XXXXXX", &error);
+  if (fixture->folder == NULL)
+    g_error ("Cannot make a folder: %s", error->message);
+
+  fixture->app = GTK_APPLICATION (adw_application_new ("io.github.palaverapp.PalaverBench",
+                                                       G_APPLICATION_NON_UNIQUE));
+  if (!g_application_register (G_APPLICATION (fixture->app), NULL, &error))
+    g_error ("Cannot register the application: %s", error->message);
+
+  fixture->agent_store = pal_agent_store_new (fixture->settings);
+  fixture->session_store = pal_session_store_new (fixture->settings);
+  fixture->mcp_store = pal_mcp_server_store_new (fixture->settings);
+  fixture->manager = pal_session_manager_new (fixture->agent_store, fixture->session_store,
+                                              fixture->mcp_store);
+
+  fixture->window = pal_window_new (fixture->app, fixture->manager, fixture->settings);
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), WINDOW_WIDTH, WINDOW_HEIGHT);
+  gtk_window_present (GTK_WINDOW (fixture->window));
+
+  if (!bench_wait (window_mapped, fixture, 30))
+    g_error ("The window was not shown");
+  bench_wait_frames (GTK_WIDGET (fixture->window), 3);
+  bench_settle (200);
+
+  return fixture;
+}
+
+void
+bench_fixture_add_profile (BenchFixture *fixture,
+                           const char   *id,
+                           const char   *scenario_path)
+{
+  const char *args[] = { scenario_path, NULL };
+  g_autoptr(PalAgentProfile) profile = NULL;
+  g_autoptr(GError) error = NULL;
+
+  profile = pal_agent_profile_new (id, id, bench_fake_agent_path (), args);
+  if (!pal_agent_store_add (fixture->agent_store, profile, &error))
+    g_error ("Cannot add the agent profile: %s", error->message);
+}
+
+static void
+shutdown_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  pal_session_manager_shutdown_finish (PAL_SESSION_MANAGER (object), result, NULL);
+  *(gboolean *) user_data = TRUE;
+}
+
+static gboolean
+flag_set (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+void
+bench_shutdown_manager (BenchFixture *fixture)
+{
+  /* static: the callback may still come after a time-out */
+  static gboolean done;
+
+  done = FALSE;
+  pal_session_manager_shutdown_async (fixture->manager, NULL, shutdown_cb, &done);
+  if (!bench_wait (flag_set, &done, 30))
+    g_printerr ("The agents did not stop in time\n");
+}
+
+void
+bench_fixture_free (BenchFixture *fixture)
+{
+  if (fixture == NULL)
+    return;
+
+  gtk_window_destroy (GTK_WINDOW (fixture->window));
+  bench_shutdown_manager (fixture);
+
+  g_clear_object (&fixture->manager);
+  g_clear_object (&fixture->mcp_store);
+  g_clear_object (&fixture->session_store);
+  g_clear_object (&fixture->agent_store);
+  g_clear_object (&fixture->app);
+  g_clear_object (&fixture->settings);
+  g_rmdir (fixture->folder);
+  g_free (fixture->folder);
+  g_free (fixture);
+}

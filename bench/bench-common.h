@@ -1,0 +1,92 @@
+/* bench-common.h: what the window benchmarks share
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <adwaita.h>
+
+#include "pal-window.h"
+
+G_BEGIN_DECLS
+
+/* What one measured stretch of the main loop looked like. Times in
+ * microseconds. */
+typedef struct
+{
+  guint  n_frames;            /* frame clock "after-paint" signals */
+  gint64 longest_frame;       /* longest interval between two after-paints */
+  gint64 longest_frame_work;  /* most main-loop busy time within one such interval */
+  gint64 longest_paint;       /* longest before-paint → after-paint (layout, snapshot, render) */
+  gint64 longest_iteration;   /* longest main-loop iteration outside poll() */
+  guint  n_iterations;
+} BenchFrameStats;
+
+/* The application, its stores on in-memory settings, the session manager and
+ * a real PalWindow of 1280×900, shown. */
+typedef struct
+{
+  GtkApplication    *app;
+  GSettings         *settings;
+  PalAgentStore     *agent_store;
+  PalSessionStore   *session_store;
+  PalMcpServerStore *mcp_store;
+  PalSessionManager *manager;
+  PalWindow         *window;
+  char              *folder;
+} BenchFixture;
+
+typedef gboolean (*BenchCondition) (gpointer data);
+
+/* Call first thing in main(), before GTK is initialised: in-memory settings,
+ * the build tree's schemas, no accessibility bus. */
+void          bench_setup_environment      (void);
+
+const char   *bench_fake_agent_path        (void);
+/* Reads the bench scenario @name (a file next to the programs' sources),
+ * sets the "count" of the first "updates" step of the @method handler (when
+ * @count > 0) and writes the result to a temporary file. Returns its path
+ * (transfer full). */
+char         *bench_write_scenario         (const char      *name,
+                                            const char      *method,
+                                            guint            count,
+                                            GError         **error);
+
+BenchFixture *bench_fixture_new            (void);
+void          bench_fixture_free           (BenchFixture    *fixture);
+void          bench_fixture_add_profile    (BenchFixture    *fixture,
+                                            const char      *id,
+                                            const char      *scenario_path);
+
+/* Runs the main loop until @cond holds; FALSE after @seconds. */
+gboolean      bench_wait                   (BenchCondition   cond,
+                                            gpointer         data,
+                                            guint            seconds);
+/* Runs the main loop for @ms milliseconds. */
+void          bench_settle                 (guint            ms);
+/* Runs the main loop until @n more frames have been painted. */
+gboolean      bench_wait_frames            (GtkWidget       *widget,
+                                            guint            n);
+
+/* Keeps the frame clock of @widget ticking (as a running animation would) and
+ * gathers BenchFrameStats until bench_monitor_stop(). */
+void          bench_monitor_start          (GtkWidget       *widget);
+void          bench_monitor_stop           (BenchFrameStats *out);
+/* Frames painted since bench_monitor_start() (0 when not monitoring). */
+guint         bench_monitor_get_n_frames   (void);
+
+/* From /proc/self/status, in KiB: "VmRSS", "VmHWM"; 0 when unknown. */
+guint64       bench_read_status_kib        (const char      *key);
+/* Resets VmHWM to the current RSS (Linux ≥ 4.0). FALSE when refused. */
+gboolean      bench_reset_peak_rss         (void);
+
+GtkWidget    *bench_find_descendant        (GtkWidget       *widget,
+                                            GType            type);
+/* Whether the chat view shows @model, laid out and scrolled to its end. */
+gboolean      bench_chat_view_at_bottom    (GtkWidget       *chat_view,
+                                            GListModel      *model);
+
+void          bench_shutdown_manager       (BenchFixture    *fixture);
+
+G_END_DECLS

@@ -1,0 +1,235 @@
+/* bench-replay.c: opening a long past session in the real window
+ *
+ * A stored session whose agent profile runs the fake agent with
+ * replay-mix.json (count set by --updates) is opened through
+ * pal_window_open_session(): the agent starts, session/load replays the
+ * history as session/update notifications, and the window shows them live.
+ * Measured from the call until the session is READY, its transcript flushed,
+ * the chat view scrolled to the end and two more frames painted:
+ *
+ *   total_ms            wall time until fully rendered
+ *   ready_ms            wall time until the session manager said READY
+ *   frames              frames painted meanwhile (the frame clock is kept
+ *                       ticking, as a spinner would)
+ *   longest_frame_ms    longest interval between two painted frames
+ *   longest_frame_work_ms  most main-loop busy time within one such interval
+ *   longest_paint_ms    longest layout + snapshot + render of one frame
+ *   longest_iteration_ms   longest single main-loop iteration
+ *   rss_*_mib           VmRSS before, VmHWM (peak, reset before the run),
+ *                       VmRSS at the end, peak - before, and VmRSS after the
+ *                       session was closed and forgotten
+ *
+ * One line of key=value per run on stdout.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <locale.h>
+#include <stdio.h>
+
+#include <glib/gstdio.h>
+
+#include "bench-common.h"
+#include "pal-session-view.h"
+
+typedef struct
+{
+  BenchFixture    *fixture;
+  const char      *session_id;
+  gint64           ready_time;
+} Run;
+
+static void
+state_changed_cb (PalSessionManager *manager,
+                  const char        *session_id,
+                  PalSessionState    state,
+                  Run               *run)
+{
+  if (g_strcmp0 (session_id, run->session_id) == 0 && state == PAL_SESSION_STATE_READY &&
+      run->ready_time == 0)
+    run->ready_time = g_get_monotonic_time ();
+}
+
+static gboolean
+fully_shown (gpointer data)
+{
+  Run *run = data;
+  PalSessionManager *manager = run->fixture->manager;
+  PalSessionState state = pal_session_manager_get_session_state (manager, run->session_id);
+  GtkWidget *view = pal_window_get_session_view (run->fixture->window);
+  AcpSession *session;
+  AcpTranscript *transcript;
+
+  if (state == PAL_SESSION_STATE_FAILED)
+    return TRUE;
+  if (state != PAL_SESSION_STATE_READY)
+    return FALSE;
+
+  session = pal_session_manager_lookup (manager, run->session_id);
+  if (session == NULL)
+    return FALSE;
+  transcript = acp_session_get_transcript (session);
+  if (acp_transcript_get_n_pending (transcript) > 0)
+    return FALSE;
+
+  return bench_chat_view_at_bottom (pal_session_view_get_chat_view (PAL_SESSION_VIEW (view)),
+                                    G_LIST_MODEL (transcript));
+}
+
+static double
+mib (guint64 kib)
+{
+  return kib / 1024.0;
+}
+
+static gboolean
+run_once (BenchFixture *fixture,
+          guint         number,
+          guint         updates)
+{
+  g_autofree char *session_id = g_strdup_printf ("bench-replay-%u", number);
+  g_autoptr(PalSessionRecord) record = pal_session_record_new (session_id, "bench-replay", fixture->folder);
+  GtkWidget *window = GTK_WIDGET (fixture->window);
+  Run run = { fixture, session_id, 0 };
+  BenchFrameStats stats;
+  guint64 rss_before, rss_peak, rss_after, rss_closed;
+  gboolean peak_reset;
+  gint64 start, end;
+  gulong handler;
+  AcpSession *session;
+  guint replayed = 0, items = 0;
+  gboolean shown = FALSE;
+
+  pal_session_record_set_title (record, "A long past session");
+  pal_session_store_add (fixture->session_store, record);
+  bench_settle (300);
+
+  peak_reset = bench_reset_peak_rss ();
+  rss_before = bench_read_status_kib ("VmRSS");
+  handler = g_signal_connect (fixture->manager, "session-state-changed", G_CALLBACK (state_changed_cb), &run);
+
+  start = g_get_monotonic_time ();
+  bench_monitor_start (window);
+  pal_window_open_session (fixture->window, session_id);
+
+  /* READY, flushed and at the bottom, then two frames painted, and still so */
+  for (guint attempt = 0; attempt < 100 && !shown; attempt++)
+    {
+      if (!bench_wait (fully_shown, &run, 300))
+        break;
+      if (pal_session_manager_get_session_state (fixture->manager, session_id) == PAL_SESSION_STATE_FAILED)
+        break;
+      bench_wait_frames (window, 2);
+      shown = fully_shown (&run);
+    }
+
+  end = g_get_monotonic_time ();
+  bench_monitor_stop (&stats);
+  g_signal_handler_disconnect (fixture->manager, handler);
+
+  rss_peak = bench_read_status_kib ("VmHWM");
+  rss_after = bench_read_status_kib ("VmRSS");
+
+  session = pal_session_manager_lookup (fixture->manager, session_id);
+  if (session != NULL)
+    {
+      replayed = acp_session_get_replay_count (session);
+      items = g_list_model_get_n_items (G_LIST_MODEL (acp_session_get_transcript (session)));
+    }
+
+  if (!shown)
+    {
+      const GError *error = pal_session_manager_get_session_error (fixture->manager, session_id);
+
+      g_printerr ("run %u: the session was not shown (state %d%s%s)\n", number,
+                  pal_session_manager_get_session_state (fixture->manager, session_id),
+                  error != NULL ? ": " : "", error != NULL ? error->message : "");
+    }
+
+  /* what is given back once the session is gone */
+  pal_session_manager_forget (fixture->manager, session_id);
+  bench_settle (1000);
+  rss_closed = bench_read_status_kib ("VmRSS");
+
+  printf ("bench=replay run=%u ok=%s updates=%u replayed=%u items=%u total_ms=%.0f ready_ms=%.0f "
+          "frames=%u longest_frame_ms=%.1f longest_frame_work_ms=%.1f longest_paint_ms=%.1f "
+          "longest_iteration_ms=%.1f rss_before_mib=%.1f rss_peak_mib=%.1f rss_after_mib=%.1f "
+          "rss_growth_mib=%.1f rss_closed_mib=%.1f peak_reset=%s\n",
+          number, shown && replayed == updates ? "yes" : "no", updates, replayed, items,
+          (end - start) / 1000.0,
+          run.ready_time != 0 ? (run.ready_time - start) / 1000.0 : -1.0,
+          stats.n_frames, stats.longest_frame / 1000.0, stats.longest_frame_work / 1000.0,
+          stats.longest_paint / 1000.0, stats.longest_iteration / 1000.0,
+          mib (rss_before), mib (rss_peak), mib (rss_after),
+          mib (rss_peak > rss_before ? rss_peak - rss_before : 0), mib (rss_closed),
+          peak_reset ? "yes" : "no");
+  fflush (stdout);
+
+  return shown && replayed == updates;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *scenario = NULL;
+  g_autofree char *scenario_path = NULL;
+  BenchFixture *fixture;
+  int updates = 100000;
+  int repeat = 1;
+  gboolean ok = TRUE;
+  const GOptionEntry entries[] = {
+    { "updates", 'n', 0, G_OPTION_ARG_INT, &updates, "Updates replayed (default 100000)", "N" },
+    { "repeat", 'r', 0, G_OPTION_ARG_INT, &repeat, "Runs in this process (default 1)", "N" },
+    { "scenario", 's', 0, G_OPTION_ARG_FILENAME, &scenario,
+      "Use this scenario as it is (its load must replay --updates updates)", "FILE" },
+    { NULL }
+  };
+
+  setlocale (LC_ALL, "");
+  bench_setup_environment ();
+
+  context = g_option_context_new ("- replay a long session in the window");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      g_printerr ("%s\n", error->message);
+      return 2;
+    }
+  if (updates < 1 || repeat < 1)
+    {
+      g_printerr ("--updates and --repeat must be positive\n");
+      return 2;
+    }
+
+  if (scenario != NULL)
+    scenario_path = g_canonicalize_filename (scenario, NULL);
+  else
+    {
+      scenario_path = bench_write_scenario ("replay-mix.json", "session/load", updates, &error);
+      if (scenario_path == NULL)
+        {
+          g_printerr ("%s\n", error->message);
+          return 1;
+        }
+    }
+
+  gtk_init ();
+  adw_init ();
+
+  fixture = bench_fixture_new ();
+  bench_fixture_add_profile (fixture, "bench-replay", scenario_path);
+
+  for (int i = 1; i <= repeat; i++)
+    ok = run_once (fixture, i, updates) && ok;
+
+  bench_fixture_free (fixture);
+  if (scenario == NULL)
+    g_unlink (scenario_path);
+
+  return ok ? 0 : 1;
+}
