@@ -754,6 +754,7 @@ test_open_loads_live (Fixture       *f,
   g_autoptr(JsonObject) params = NULL;
   JsonObject *entry = json_object_new ();
   LiveWatch watch = { 0 };
+  g_autofree char *methods = NULL;
   PalSessionRecord *record;
   char *reason = NULL;
 
@@ -793,7 +794,8 @@ test_open_loads_live (Fixture       *f,
   g_assert_true (has_state (f, "old-1", "loading"));
   g_assert_cmpstr (last_state (f), ==, "old-1=ready");
 
-  g_assert_cmpstr (record_methods (f), ==, "initialize session/load");
+  methods = record_methods (f);
+  g_assert_cmpstr (methods, ==, "initialize session/load");
   params = record_params (f, "session/load", 0);
   g_assert_cmpstr (json_object_get_string_member (params, "sessionId"), ==, "old-1");
   g_assert_cmpstr (json_object_get_string_member (params, "cwd"), ==, f->dir_a);
@@ -813,6 +815,7 @@ test_open_resumes (Fixture       *f,
   g_autoptr(AcpSession) session = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *reason = NULL;
+  g_autofree char *methods = NULL;
 
   add_profile (f, "resumer", "resume-only.json");
   add_record (f, "old-2", "resumer", f->dir_a);
@@ -823,7 +826,8 @@ test_open_resumes (Fixture       *f,
   g_assert_cmpstr (acp_session_get_session_id (session), ==, "old-2");
   g_assert_cmpuint (count_notices (session, ACP_NOTICE_SEVERITY_INFO, "History is not replayed"),
                     ==, 1);
-  g_assert_cmpstr (record_methods (f), ==, "initialize session/resume");
+  methods = record_methods (f);
+  g_assert_cmpstr (methods, ==, "initialize session/resume");
   g_assert_cmpint (pal_session_manager_get_session_state (f->manager, "old-2"), ==,
                    PAL_SESSION_STATE_READY);
 
