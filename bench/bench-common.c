@@ -227,6 +227,8 @@ static struct
   gint64           busy;           /* busy time in the current frame interval */
   gint64           busy_mark;      /* start of the current busy stretch */
   gint64           iteration_start;
+  GArray          *intervals;
+  GArray          *works;
   BenchFrameStats  stats;
 } monitor;
 
@@ -242,7 +244,9 @@ monitor_poll (GPollFD *fds,
 
   if (monitor.active)
     {
-      monitor.stats.longest_iteration = MAX (monitor.stats.longest_iteration, now - monitor.iteration_start);
+      gint64 iteration = now - monitor.iteration_start;
+
+      monitor.stats.longest_iteration = MAX (monitor.stats.longest_iteration, iteration);
       monitor.stats.n_iterations++;
       monitor.busy += now - monitor.busy_mark;
     }
@@ -267,9 +271,16 @@ after_paint_cb (GdkFrameClock *clock,
 {
   gint64 now = g_get_monotonic_time ();
   gint64 work = monitor.busy + (now - monitor.busy_mark);
+  gint64 interval = now - monitor.last_after_paint;
 
-  monitor.stats.longest_frame = MAX (monitor.stats.longest_frame, now - monitor.last_after_paint);
+  monitor.stats.longest_frame = MAX (monitor.stats.longest_frame, interval);
   monitor.stats.longest_frame_work = MAX (monitor.stats.longest_frame_work, work);
+  if (interval > 50 * G_TIME_SPAN_MILLISECOND)
+    monitor.stats.n_frames_over_50ms++;
+  if (work > 16 * G_TIME_SPAN_MILLISECOND)
+    monitor.stats.n_work_over_16ms++;
+  g_array_append_val (monitor.intervals, interval);
+  g_array_append_val (monitor.works, work);
   if (monitor.before_paint != 0)
     monitor.stats.longest_paint = MAX (monitor.stats.longest_paint, now - monitor.before_paint);
   monitor.stats.n_frames++;
@@ -293,10 +304,14 @@ bench_monitor_start (GtkWidget *widget)
     }
 
   memset (&monitor.stats, 0, sizeof monitor.stats);
+  monitor.intervals = g_array_new (FALSE, FALSE, sizeof (gint64));
+  monitor.works = g_array_new (FALSE, FALSE, sizeof (gint64));
   monitor.widget = g_object_ref (widget);
   monitor.clock = g_object_ref (gtk_widget_get_frame_clock (widget));
-  monitor.before_paint_id = g_signal_connect (monitor.clock, "before-paint", G_CALLBACK (before_paint_cb), NULL);
-  monitor.after_paint_id = g_signal_connect (monitor.clock, "after-paint", G_CALLBACK (after_paint_cb), NULL);
+  monitor.before_paint_id = g_signal_connect (monitor.clock, "before-paint",
+                                              G_CALLBACK (before_paint_cb), NULL);
+  monitor.after_paint_id = g_signal_connect (monitor.clock, "after-paint",
+                                             G_CALLBACK (after_paint_cb), NULL);
   monitor.tick_id = gtk_widget_add_tick_callback (widget, keep_ticking_cb, NULL, NULL);
   monitor.last_after_paint = now;
   monitor.before_paint = 0;
@@ -305,6 +320,29 @@ bench_monitor_start (GtkWidget *widget)
   monitor.busy_mark = now;
   monitor.iteration_start = now;
   monitor.active = TRUE;
+}
+
+static int
+compare_int64 (gconstpointer a,
+               gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a;
+  gint64 y = *(const gint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static gint64
+percentile (GArray *values,
+            guint   percent)
+{
+  if (values->len == 0)
+    return 0;
+
+  g_array_sort (values, compare_int64);
+  /* nearest rank */
+  return g_array_index (values, gint64,
+                        MIN (values->len - 1, (values->len * percent + 99) / 100 - 1));
 }
 
 void
@@ -319,8 +357,28 @@ bench_monitor_stop (BenchFrameStats *out)
   g_clear_object (&monitor.clock);
   g_clear_object (&monitor.widget);
 
+  monitor.stats.p95_frame = percentile (monitor.intervals, 95);
+  monitor.stats.p95_frame_work = percentile (monitor.works, 95);
+  g_clear_pointer (&monitor.intervals, g_array_unref);
+  g_clear_pointer (&monitor.works, g_array_unref);
+
   if (out != NULL)
     *out = monitor.stats;
+}
+
+void
+bench_append_frame_stats (GString               *line,
+                          const BenchFrameStats *stats)
+{
+  g_string_append_printf (line,
+                          " frames=%u longest_frame_ms=%.1f p95_frame_ms=%.1f"
+                          " frames_over_50ms=%u longest_frame_work_ms=%.1f"
+                          " p95_frame_work_ms=%.1f frames_work_over_16ms=%u"
+                          " longest_paint_ms=%.1f longest_iteration_ms=%.1f",
+                          stats->n_frames, stats->longest_frame / 1000.0, stats->p95_frame / 1000.0,
+                          stats->n_frames_over_50ms, stats->longest_frame_work / 1000.0,
+                          stats->p95_frame_work / 1000.0, stats->n_work_over_16ms,
+                          stats->longest_paint / 1000.0, stats->longest_iteration / 1000.0);
 }
 
 guint

@@ -21,6 +21,10 @@ typedef struct
   gint64 longest_paint;       /* longest before-paint → after-paint (layout, snapshot, render) */
   gint64 longest_iteration;   /* longest main-loop iteration outside poll() */
   guint  n_iterations;
+  gint64 p95_frame;           /* 95th percentile of the frame intervals */
+  gint64 p95_frame_work;      /* 95th percentile of the busy time per frame */
+  guint  n_frames_over_50ms;  /* intervals longer than 50 ms */
+  guint  n_work_over_16ms;    /* frames with more than 16 ms of main-loop work */
 } BenchFrameStats;
 
 /* The application, its stores on in-memory settings, the session manager and
@@ -73,6 +77,9 @@ gboolean      bench_wait_frames            (GtkWidget       *widget,
  * gathers BenchFrameStats until bench_monitor_stop(). */
 void          bench_monitor_start          (GtkWidget       *widget);
 void          bench_monitor_stop           (BenchFrameStats *out);
+/* Appends " frames=… longest_frame_ms=… …" to @line. */
+void          bench_append_frame_stats     (GString               *line,
+                                            const BenchFrameStats *stats);
 /* Frames painted since bench_monitor_start() (0 when not monitoring). */
 guint         bench_monitor_get_n_frames   (void);
 

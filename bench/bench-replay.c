@@ -90,7 +90,8 @@ run_once (BenchFixture *fixture,
           guint         updates)
 {
   g_autofree char *session_id = g_strdup_printf ("bench-replay-%u", number);
-  g_autoptr(PalSessionRecord) record = pal_session_record_new (session_id, "bench-replay", fixture->folder);
+  g_autoptr(PalSessionRecord) record = pal_session_record_new (session_id, "bench-replay",
+                                                               fixture->folder);
   GtkWidget *window = GTK_WIDGET (fixture->window);
   Run run = { fixture, session_id, 0 };
   BenchFrameStats stats;
@@ -101,6 +102,7 @@ run_once (BenchFixture *fixture,
   AcpSession *session;
   guint replayed = 0, items = 0;
   gboolean shown = FALSE;
+  g_autoptr(GString) line = NULL;
 
   pal_session_record_set_title (record, "A long past session");
   pal_session_store_add (fixture->session_store, record);
@@ -108,7 +110,8 @@ run_once (BenchFixture *fixture,
 
   peak_reset = bench_reset_peak_rss ();
   rss_before = bench_read_status_kib ("VmRSS");
-  handler = g_signal_connect (fixture->manager, "session-state-changed", G_CALLBACK (state_changed_cb), &run);
+  handler = g_signal_connect (fixture->manager, "session-state-changed",
+                              G_CALLBACK (state_changed_cb), &run);
 
   start = g_get_monotonic_time ();
   bench_monitor_start (window);
@@ -119,7 +122,8 @@ run_once (BenchFixture *fixture,
     {
       if (!bench_wait (fully_shown, &run, 300))
         break;
-      if (pal_session_manager_get_session_state (fixture->manager, session_id) == PAL_SESSION_STATE_FAILED)
+      if (pal_session_manager_get_session_state (fixture->manager, session_id) ==
+          PAL_SESSION_STATE_FAILED)
         break;
       bench_wait_frames (window, 2);
       shown = fully_shown (&run);
@@ -153,18 +157,22 @@ run_once (BenchFixture *fixture,
   bench_settle (1000);
   rss_closed = bench_read_status_kib ("VmRSS");
 
-  printf ("bench=replay run=%u ok=%s updates=%u replayed=%u items=%u total_ms=%.0f ready_ms=%.0f "
-          "frames=%u longest_frame_ms=%.1f longest_frame_work_ms=%.1f longest_paint_ms=%.1f "
-          "longest_iteration_ms=%.1f rss_before_mib=%.1f rss_peak_mib=%.1f rss_after_mib=%.1f "
-          "rss_growth_mib=%.1f rss_closed_mib=%.1f peak_reset=%s\n",
-          number, shown && replayed == updates ? "yes" : "no", updates, replayed, items,
-          (end - start) / 1000.0,
-          run.ready_time != 0 ? (run.ready_time - start) / 1000.0 : -1.0,
-          stats.n_frames, stats.longest_frame / 1000.0, stats.longest_frame_work / 1000.0,
-          stats.longest_paint / 1000.0, stats.longest_iteration / 1000.0,
-          mib (rss_before), mib (rss_peak), mib (rss_after),
-          mib (rss_peak > rss_before ? rss_peak - rss_before : 0), mib (rss_closed),
-          peak_reset ? "yes" : "no");
+  line = g_string_new (NULL);
+  g_string_append_printf (line,
+                          "bench=replay run=%u ok=%s updates=%u replayed=%u items=%u"
+                          " total_ms=%.0f ready_ms=%.0f",
+                          number, shown && replayed == updates ? "yes" : "no",
+                          updates, replayed, items,
+                          (end - start) / 1000.0,
+                          run.ready_time != 0 ? (run.ready_time - start) / 1000.0 : -1.0);
+  bench_append_frame_stats (line, &stats);
+  g_string_append_printf (line,
+                          " rss_before_mib=%.1f rss_peak_mib=%.1f rss_after_mib=%.1f"
+                          " rss_growth_mib=%.1f rss_closed_mib=%.1f peak_reset=%s",
+                          mib (rss_before), mib (rss_peak), mib (rss_after),
+                          mib (rss_peak > rss_before ? rss_peak - rss_before : 0), mib (rss_closed),
+                          peak_reset ? "yes" : "no");
+  printf ("%s\n", line->str);
   fflush (stdout);
 
   return shown && replayed == updates;
