@@ -577,7 +577,11 @@ test_new_session_shared (Fixture       *f,
     g_assert_cmpstr (json_object_get_string_member (params, "cwd"), ==, f->dir_a);
     g_assert_cmpuint (json_array_get_length (json_object_get_array_member (params, "mcpServers")),
                       ==, 0);
-    g_assert_false (json_object_get_boolean_member_with_default (caps, "terminal", FALSE));
+    JsonObject *fs = json_object_get_object_member (caps, "fs");
+
+    g_assert_true (json_object_get_boolean_member_with_default (caps, "terminal", FALSE));
+    g_assert_true (json_object_get_boolean_member_with_default (fs, "readTextFile", FALSE));
+    g_assert_true (json_object_get_boolean_member_with_default (fs, "writeTextFile", FALSE));
   }
 
   /* another folder gets its own process */
@@ -1086,6 +1090,82 @@ test_forget (Fixture       *f,
 
 /* }}} */
 
+/* client services {{{ */
+
+static char *
+prompt_blocks (Fixture     *f,
+               AcpSession  *session,
+               const char **texts,
+               GError     **error)
+{
+  g_autoptr(JsonArray) blocks = json_array_new ();
+  g_autoptr(GAsyncResult) result = NULL;
+
+  for (guint i = 0; texts[i] != NULL; i++)
+    {
+      JsonObject *block = json_object_new ();
+
+      json_object_set_string_member (block, "type", "text");
+      json_object_set_string_member (block, "text", texts[i]);
+      json_array_add_object_element (blocks, block);
+    }
+
+  acp_session_prompt_async (session, blocks, NULL, store_result_cb, &f->result);
+  result = wait_result (&f->result);
+  return acp_session_prompt_finish (session, result, error);
+}
+
+static void
+test_fs_requests (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(AcpSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *existing = g_build_filename (f->dir_a, "notes.txt", NULL);
+  g_autofree char *created = g_build_filename (f->dir_a, "new", "deeper", "file.txt", NULL);
+  g_autofree char *outside = g_build_filename (f->tmpdir, "secret.txt", NULL);
+  g_autofree char *escaping = g_build_filename (f->dir_a, "..", "secret.txt", NULL);
+  g_autofree char *missing = g_build_filename (f->dir_a, "missing.txt", NULL);
+  g_autofree char *stop_reason = NULL;
+  g_autofree char *contents = NULL;
+  const char *texts[] = { existing, created, escaping, missing, NULL };
+
+  g_assert_true (g_file_set_contents (existing, "line 1\nline 2\nline 3\n", -1, NULL));
+  g_assert_true (g_file_set_contents (outside, "not for agents\n", -1, NULL));
+
+  /* the agent checks every answer and exits 3 on a mismatch */
+  add_profile (f, "files", "fs.json");
+  session = new_session_ok (f, "files", f->dir_a);
+  stop_reason = prompt_blocks (f, session, texts, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (stop_reason, ==, "end_turn");
+
+  g_assert_true (g_file_get_contents (created, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "written by the agent\n");
+  g_clear_pointer (&contents, g_free);
+  g_assert_true (g_file_get_contents (outside, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "not for agents\n");
+}
+
+static void
+test_terminal_requests (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(AcpSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *stop_reason = NULL;
+  const char *texts[] = { f->dir_b, NULL };
+
+  /* commands run in the session's folder; the agent checks every answer */
+  add_profile (f, "shell", "terminal.json");
+  session = new_session_ok (f, "shell", f->dir_b);
+  stop_reason = prompt_blocks (f, session, texts, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (stop_reason, ==, "end_turn");
+}
+
+/* }}} */
+
 /* MCP servers {{{ */
 
 static void
@@ -1423,6 +1503,8 @@ main (int   argc,
   ADD ("agent-crash", test_agent_crash_fails_sessions);
   ADD ("close", test_close);
   ADD ("forget", test_forget);
+  ADD ("client/fs", test_fs_requests);
+  ADD ("client/terminal", test_terminal_requests);
   ADD ("mcp/gating", test_mcp_gating);
   ADD ("store/titles", test_titles);
   ADD ("state/permission", test_permission_state);

@@ -323,6 +323,7 @@ create_agent (PalSessionManager  *self,
   acp_agent_set_client_capabilities (agent, PAL_CLIENT_CAPABILITIES);
   acp_agent_set_initialize_timeout (agent, PAL_AGENT_INITIALIZE_TIMEOUT_MS);
   acp_fs_service_attach (self->fs_service, agent);
+  acp_terminal_service_attach (self->terminal_service, agent);
 
   return agent;
 }

@@ -986,6 +986,8 @@ pal_session_manager_forget (PalSessionManager *self,
   if (pal_session_store_remove (self->session_store, session_id))
     found = TRUE;
 
+  acp_terminal_service_forget_session (self->terminal_service, session_id);
+
   return found;
 }
 

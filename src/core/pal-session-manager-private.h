@@ -6,16 +6,18 @@
 #pragma once
 
 #include "acp-fs-service.h"
+#include "acp-terminal-service.h"
 #include "pal-launcher.h"
 #include "pal-session-manager.h"
 
 G_BEGIN_DECLS
 
-/* What this client implements, and therefore advertises: fs/ requests through the
- * manager's AcpFsService. No terminal/ service exists in src/acp yet, and
- * the window renders no boolean config options. Advertise more only once it
+/* What this client implements, and therefore advertises: fs/ and terminal/
+ * requests through the manager's AcpFsService and AcpTerminalService. The
+ * window renders no boolean config options yet. Advertise more only once it
  * is really handled. */
-#define PAL_CLIENT_CAPABILITIES (ACP_CLIENT_CAP_FS_READ | ACP_CLIENT_CAP_FS_WRITE)
+#define PAL_CLIENT_CAPABILITIES \
+  (ACP_CLIENT_CAP_FS_READ | ACP_CLIENT_CAP_FS_WRITE | ACP_CLIENT_CAP_TERMINAL)
 
 /* Real agents may take a long time to initialize (npx, first run). */
 #define PAL_AGENT_INITIALIZE_TIMEOUT_MS 60000
@@ -54,8 +56,9 @@ struct _PalSessionManager
   PalMcpServerStore  *mcp_server_store;
 
   PalLauncherSandbox  sandbox;
-  /* answers the fs/ requests of every agent, confined to session folders */
+  /* answer the fs/ and terminal/ requests of every agent, in session folders */
   AcpFsService       *fs_service;
+  AcpTerminalService *terminal_service;
 
   /* "profile\ncwd" keys (length-prefixed) → AgentSlot (owned reference) */
   GHashTable         *agents;

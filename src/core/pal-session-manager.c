@@ -244,6 +244,8 @@ _pal_live_session_remove (PalSessionManager *self,
    * and they must see that this entry is gone. */
   g_hash_table_remove (self->live, id);
   acp_fs_service_set_roots (self->fs_service, id, NULL);
+  /* its commands end; their output stays for the transcript */
+  acp_terminal_service_release_session (self->terminal_service, id);
 
   if (fail_waiters && !_pal_wait_list_is_empty (&live->open))
     {
@@ -264,14 +266,16 @@ _pal_live_session_remove (PalSessionManager *self,
 
 /* keeping the store in step {{{ */
 
+/* Where the session's files and commands are. */
 static void
-set_fs_roots (PalSessionManager *self,
-              const char        *session_id,
-              const char        *cwd)
+set_session_folder (PalSessionManager *self,
+                    const char        *session_id,
+                    const char        *cwd)
 {
   const char *roots[] = { cwd, NULL };
 
-  acp_fs_service_set_roots (self->fs_service, session_id, cwd != NULL ? roots : NULL);
+  acp_fs_service_set_roots (self->fs_service, session_id, roots);
+  acp_terminal_service_set_session_cwd (self->terminal_service, session_id, cwd);
 }
 
 static void
@@ -374,7 +378,7 @@ _pal_live_session_set_session (LiveSession *live,
 
   live_disconnect (live);
   g_set_object (&live->session, session);
-  set_fs_roots (live->manager, live->id, acp_session_get_cwd (session));
+  set_session_folder (live->manager, live->id, acp_session_get_cwd (session));
   live->last_acp_state = acp_session_get_state (session);
   live->state_id = g_signal_connect (session, "notify::state",
                                      G_CALLBACK (session_state_cb), live);
@@ -804,6 +808,7 @@ pal_session_manager_dispose (GObject *object)
     }
   _pal_session_manager_dispose_agents (self);
   g_clear_object (&self->fs_service);
+  g_clear_object (&self->terminal_service);
 
   g_clear_object (&self->agent_store);
   g_clear_object (&self->session_store);
@@ -940,6 +945,7 @@ pal_session_manager_init (PalSessionManager *self)
 {
   self->live = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, live_detach);
   self->fs_service = acp_fs_service_new ();
+  self->terminal_service = acp_terminal_service_new ();
   _pal_session_manager_init_agents (self);
 }
 
@@ -988,6 +994,25 @@ pal_session_manager_get_fs_service (PalSessionManager *self)
 {
   g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), NULL);
   return self->fs_service;
+}
+
+/**
+ * pal_session_manager_get_terminal_service:
+ * @self: a #PalSessionManager
+ *
+ * The service running the terminal/ commands of every agent the manager
+ * starts, in the folder of the session. Its "terminal-output" and
+ * "terminal-exited" signals and acp_terminal_service_dup_output() feed the
+ * embedded terminals of tool calls. A closed session's commands are killed;
+ * their output stays until the session is forgotten.
+ *
+ * Returns: (transfer none): the terminal service
+ */
+AcpTerminalService *
+pal_session_manager_get_terminal_service (PalSessionManager *self)
+{
+  g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), NULL);
+  return self->terminal_service;
 }
 
 /**

@@ -9,6 +9,7 @@
 
 #include "acp-agent.h"
 #include "acp-fs-service.h"
+#include "acp-terminal-service.h"
 #include "acp-session.h"
 #include "pal-agent-store.h"
 #include "pal-mcp-server-store.h"
@@ -48,6 +49,9 @@ PalMcpServerStore *pal_session_manager_get_mcp_server_store (PalSessionManager *
  * its "access-request" signal to let the person allow a path outside.
  * (transfer none) */
 AcpFsService      *pal_session_manager_get_fs_service   (PalSessionManager   *self);
+/* Runs the agents' terminal/ commands in each session's folder; its output
+ * and signals feed embedded terminal views. (transfer none) */
+AcpTerminalService *pal_session_manager_get_terminal_service (PalSessionManager *self);
 
 /* --- live sessions --- */
 
