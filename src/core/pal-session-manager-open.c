@@ -956,8 +956,9 @@ forget_closed_cb (GObject      *object,
  * @session_id: a session id
  *
  * Removes the session from the list: closes it if it is live (in the
- * background; an open in progress is cancelled) and removes its record from
- * the session store. The agent may still keep it (and list it again).
+ * background; an open in progress is cancelled), removes its record from
+ * the session store and drops the output of its terminals. The agent may
+ * still keep it (and list it again).
  *
  * Returns: %FALSE when the session was neither listed nor live
  */

@@ -32,6 +32,28 @@ typedef enum
 #define PAL_TYPE_SESSION_STATE (pal_session_state_get_type ())
 GType pal_session_state_get_type (void) G_GNUC_CONST;
 
+/*
+ * PalSessionManager: one agent process per (agent profile, project folder),
+ * shared by the live sessions there; at most one live AcpSession per
+ * session id.
+ *
+ * Signals (both detailed by the session id, e.g.
+ * "session-state-changed::fake-session-1"):
+ *   "session-state-changed" (const char *session_id, PalSessionState state)
+ *   "live-session-changed"  (const char *session_id, AcpSession *session
+ *     (nullable)): the object for the id appeared (created, or an open
+ *     started: bind now to see a replay fill live), was replaced (a failed
+ *     session opened again gets a new object) or went (closed, forgotten).
+ *
+ * Errors: agent errors stay ACP_ERROR with the agent's code, message and
+ * data (a dead agent: ACP_ERROR_AGENT_EXITED with exit status and stderr
+ * tail); -32000 is pal_session_manager_error_is_auth_required(). Local
+ * refusals are PAL_ERROR: NOT_FOUND (unknown profile or session, session
+ * not open), INVALID (relative folder, bad profile), NOT_SUPPORTED (the
+ * agent lacks the capability; nothing was sent), EXISTS (an agent reused the
+ * id of an open session). G_IO_ERROR_CLOSED after shutdown.
+ */
+
 #define PAL_TYPE_SESSION_MANAGER (pal_session_manager_get_type ())
 
 G_DECLARE_FINAL_TYPE (PalSessionManager, pal_session_manager, PAL, SESSION_MANAGER, GObject)
