@@ -1,0 +1,126 @@
+#!/bin/sh
+# Builds the benchmarks if need be and runs each of them several times on a
+# virtual 1280×900 display, then prints a table. See bench/README.md.
+#
+#   bench/run.sh [--build DIR] [--runs N] [--only replay|stream] [--quick]
+#
+# Every run is its own process, so memory figures do not carry over. The raw
+# key=value lines are kept in DIR/bench-results.txt.
+
+set -eu
+
+src_dir=$(cd "$(dirname "$0")/.." && pwd)
+build_dir="$src_dir/_build-bench"
+runs=3
+only=
+quick=
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --build) build_dir=$2; shift 2 ;;
+    --runs) runs=$2; shift 2 ;;
+    --only) only=$2; shift 2 ;;
+    --quick) quick=1; shift ;;
+    -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "unknown option: $1" >&2; exit 2 ;;
+  esac
+done
+
+for tool in meson ninja xvfb-run dbus-run-session; do
+  command -v "$tool" >/dev/null || { echo "$tool is needed" >&2; exit 1; }
+done
+
+# --- build ---
+if [ ! -f "$build_dir/build.ninja" ]; then
+  meson setup "$build_dir" "$src_dir" -Dbenchmarks=true
+elif ! meson introspect --buildoptions "$build_dir" | grep -q '"name": "benchmarks", "value": true'; then
+  meson configure "$build_dir" -Dbenchmarks=true
+fi
+ninja -C "$build_dir" -j2 benchmarks >/dev/null
+
+results="$build_dir/bench-results.txt"
+: > "$results"
+
+# --- run ---
+run() {
+  # the virtual display, a private session bus, in-memory settings
+  if ! GTK_A11Y=none NO_AT_BRIDGE=1 GSETTINGS_BACKEND=memory \
+       GSETTINGS_SCHEMA_DIR="$build_dir/data" \
+       xvfb-run -a -s '-screen 0 1280x900x24' dbus-run-session -- "$@" \
+       >"$build_dir/bench-out.txt" 2>"$build_dir/bench-err.txt"; then
+    echo "  failed: $*" >&2
+    grep -v dbus-daemon "$build_dir/bench-err.txt" | sed 's/^/  /' >&2 || true
+  fi
+  cat "$build_dir/bench-out.txt" >> "$results"
+  sed 's/^/  /' "$build_dir/bench-out.txt"
+}
+
+if [ -n "$quick" ]; then
+  replay_sizes="10000"; stream_chunks=20000
+else
+  replay_sizes="10000 100000"; stream_chunks=200000
+fi
+
+i=1
+while [ "$i" -le "$runs" ]; do
+  echo "run $i of $runs"
+  if [ "$only" != stream ]; then
+    for n in $replay_sizes; do
+      run "$build_dir/bench/bench-replay" --updates "$n"
+    done
+  fi
+  if [ "$only" != replay ]; then
+    run "$build_dir/bench/bench-stream" --chunks "$stream_chunks"
+    run "$build_dir/bench/bench-stream" --direct --chunks "$stream_chunks"
+  fi
+  i=$((i + 1))
+done
+
+# --- the table ---
+awk '
+function get(key,   i, kv) {
+  for (i = 1; i <= NF; i++) {
+    split($i, kv, "=")
+    if (kv[1] == key) return substr($i, length(key) + 2)
+  }
+  return "-"
+}
+/^bench=replay/ { if (!(get("updates") in seen)) { seen[get("updates")] = 1; sizes[++nsizes] = get("updates") }
+                  r[++nr] = $0 }
+/^bench=stream/ { s[++ns] = $0 }
+END {
+  if (nr) {
+    print ""
+    print "Replay (targets at 100,000 updates: total < 2000 ms, longest frame < 50 ms, RSS growth < 150 MiB)"
+    fmt = "%-8s %-3s %-3s %9s %9s %7s %10s %8s %9s %10s %9s %9s %9s\n"
+    printf fmt, "updates", "run", "ok", "total_ms", "ready_ms", "frames", "longest_ms", "p95_ms",
+           "work_ms", "rss_before", "rss_peak", "growth", "closed"
+    for (z = 1; z <= nsizes; z++)
+      for (k = 1; k <= nr; k++) {
+        $0 = r[k]
+        if (get("updates") != sizes[z]) continue
+        printf fmt, get("updates"), get("run"), get("ok"), get("total_ms"), get("ready_ms"),
+               get("frames"), get("longest_frame_ms"), get("p95_frame_ms"),
+               get("longest_frame_work_ms"), get("rss_before_mib"), get("rss_peak_mib"),
+               get("rss_growth_mib"), get("rss_closed_mib")
+      }
+  }
+  if (ns) {
+    print ""
+    print "Stream (target: no frame with more than 16 ms of work)"
+    fmt = "%-7s %-7s %-3s %-3s %9s %7s %10s %8s %9s %8s %10s %9s\n"
+    printf fmt, "mode", "chunks", "run", "ok", "total_ms", "frames", "longest_ms", "p95_ms",
+           "work_ms", "p95_work", "work>16ms", "paint_ms"
+    for (m = 1; m <= 2; m++)
+      for (k = 1; k <= ns; k++) {
+        $0 = s[k]
+        if (get("mode") != (m == 1 ? "agent" : "direct")) continue
+        printf fmt, get("mode"), get("chunks"), get("run"), get("ok"), get("total_ms"),
+               get("frames"), get("longest_frame_ms"), get("p95_frame_ms"),
+               get("longest_frame_work_ms"), get("p95_frame_work_ms"),
+               get("frames_work_over_16ms"), get("longest_paint_ms")
+      }
+  }
+}' "$results"
+echo
+echo "raw results: $results"
