@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "pal-application.h"
+#include "pal-preferences-window.h"
 #include "pal-window.h"
 
 struct _PalApplication
@@ -276,7 +277,35 @@ quit_action_cb (GSimpleAction *action,
   g_application_quit (G_APPLICATION (self));
 }
 
+static void
+preferences_action_cb (GSimpleAction *action,
+                       GVariant      *parameter,
+                       gpointer       user_data)
+{
+  PalApplication *self = user_data;
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+  GtkWindow *window = NULL;
+
+  /* one preferences window at a time */
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL; l = l->next)
+    if (PAL_IS_PREFERENCES_WINDOW (l->data))
+      window = l->data;
+
+  if (window == NULL)
+    {
+      window = GTK_WINDOW (pal_preferences_window_new (pal_application_get_agent_store (self),
+                                                       pal_application_get_mcp_server_store (self),
+                                                       pal_application_get_soup_session (self)));
+      gtk_window_set_application (window, GTK_APPLICATION (self));
+      if (parent != NULL && !PAL_IS_PREFERENCES_WINDOW (parent))
+        gtk_window_set_transient_for (window, parent);
+    }
+
+  gtk_window_present (window);
+}
+
 static const GActionEntry app_actions[] = {
+  { "preferences", preferences_action_cb },
   { "about", about_action_cb },
   { "quit", quit_action_cb },
   { "show-session", show_session_action_cb, "s" },
@@ -291,6 +320,8 @@ pal_application_startup (GApplication *app)
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions,
                                    G_N_ELEMENTS (app_actions), self);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.preferences",
+                                         (const char *[]) { "<Control>comma", NULL });
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.quit",
                                          (const char *[]) { "<Control>q", NULL });
 }
