@@ -1,0 +1,845 @@
+/* test-preferences.c: the preferences window, its editors and the import
+ *
+ * Every test builds the window over stores on in-memory settings, drives it
+ * the way a person would (typing into rows, toggling switches, activating
+ * the actions its buttons and toasts use) and checks both what is shown and
+ * what is stored.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+#define G_SETTINGS_ENABLE_BACKEND
+#include <gio/gsettingsbackend.h>
+
+#include "pal-args-group.h"
+#include "pal-error.h"
+#include "pal-name-value-group.h"
+#include "pal-preferences-window.h"
+
+#define SCHEMA_ID "io.github.palaverapp.Palaver"
+#define FAKE_DEMO "/opt/test/palaver-demo-agent"
+#define TEST_PROGRAM "palaver-test-mcp"
+
+typedef struct
+{
+  GSettingsBackend *backend;
+  GSettings *settings;
+  PalAgentStore *agent_store;
+  PalMcpServerStore *servers;
+  SoupSession *session;
+  PalPreferencesWindow *window;
+  char *bin_dir;
+  char *old_path;
+} Fixture;
+
+/* Iterates the main loop until @cond holds; fails after a long guard. */
+#define WAIT_UNTIL(cond) \
+  G_STMT_START { \
+    gint64 wait_end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC; \
+    while (!(cond)) \
+      { \
+        g_assert_cmpint (g_get_monotonic_time (), <, wait_end); \
+        g_main_context_iteration (NULL, FALSE); \
+        g_usleep (1000); \
+      } \
+  } G_STMT_END
+
+static void
+flush_main_context (void)
+{
+  while (g_main_context_pending (NULL))
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static const char *
+fake_server (void)
+{
+  const char *path = g_getenv ("PALAVER_FAKE_MCP_SERVER");
+
+  g_assert_nonnull (path);
+  return path;
+}
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *link = NULL;
+  g_autofree char *path = NULL;
+
+  fixture->bin_dir = g_dir_make_tmp ("palaver-preferences-XXXXXX", &error);
+  g_assert_no_error (error);
+  link = g_build_filename (fixture->bin_dir, TEST_PROGRAM, NULL);
+  g_assert_cmpint (symlink (fake_server (), link), ==, 0);
+
+  fixture->old_path = g_strdup (g_getenv ("PATH"));
+  path = g_strconcat (fixture->bin_dir, ":", fixture->old_path, NULL);
+  g_setenv ("PATH", path, TRUE);
+  g_setenv ("PALAVER_DEMO_AGENT", FAKE_DEMO, TRUE);
+
+  fixture->backend = g_memory_settings_backend_new ();
+  fixture->settings = g_settings_new_with_backend (SCHEMA_ID, fixture->backend);
+  fixture->agent_store = pal_agent_store_new (fixture->settings);
+  fixture->servers = pal_mcp_server_store_new (fixture->settings);
+  fixture->session = soup_session_new ();
+  fixture->window = g_object_ref_sink (pal_preferences_window_new (fixture->agent_store,
+                                                                   fixture->servers,
+                                                                   fixture->session));
+  gtk_window_present (GTK_WINDOW (fixture->window));
+  flush_main_context ();
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(GDir) dir = NULL;
+  GListModel *toplevels = gtk_window_get_toplevels ();
+  const char *name;
+
+  /* the window and every dialog left open */
+  while (g_list_model_get_n_items (toplevels) > 0)
+    {
+      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, 0);
+
+      gtk_window_destroy (window);
+    }
+  flush_main_context ();
+
+  g_clear_object (&fixture->window);
+  g_clear_object (&fixture->session);
+  g_clear_object (&fixture->servers);
+  g_clear_object (&fixture->agent_store);
+  g_clear_object (&fixture->settings);
+  g_clear_object (&fixture->backend);
+
+  dir = g_dir_open (fixture->bin_dir, 0, NULL);
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *file = g_build_filename (fixture->bin_dir, name, NULL);
+
+      g_unlink (file);
+    }
+  g_rmdir (fixture->bin_dir);
+  g_free (fixture->bin_dir);
+
+  g_setenv ("PATH", fixture->old_path, TRUE);
+  g_free (fixture->old_path);
+}
+
+/* --- widget helpers --- */
+
+static gpointer
+template_child (gpointer    widget,
+                GType       type,
+                const char *name)
+{
+  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (widget), type, name);
+
+  g_assert_nonnull (child);
+  return child;
+}
+
+static GtkWidget *
+find_descendant (GtkWidget *widget,
+                 GType      type)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type))
+        return child;
+      if ((found = find_descendant (child, type)) != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static GtkWidget *
+find_icon (GtkWidget  *widget,
+           const char *icon_name)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (GTK_IS_IMAGE (child) &&
+          g_strcmp0 (gtk_image_get_icon_name (GTK_IMAGE (child)), icon_name) == 0)
+        return child;
+      if ((found = find_icon (child, icon_name)) != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+/* Whether a label under @widget shows @text. */
+static gboolean
+shows_label (GtkWidget  *widget,
+             const char *text)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (GTK_IS_LABEL (child) && gtk_widget_get_visible (child) &&
+          g_strcmp0 (gtk_label_get_text (GTK_LABEL (child)), text) == 0)
+        return TRUE;
+      if (shows_label (child, text))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static GPtrArray *
+list_rows (GtkListBox *list)
+{
+  GPtrArray *rows = g_ptr_array_new ();
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (list));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (ADW_IS_ACTION_ROW (child))
+      g_ptr_array_add (rows, child);
+
+  return rows;
+}
+
+static AdwActionRow *
+find_row (GtkListBox *list,
+          const char *title)
+{
+  g_autoptr(GPtrArray) rows = list_rows (list);
+
+  for (guint i = 0; i < rows->len; i++)
+    if (g_strcmp0 (adw_preferences_row_get_title (g_ptr_array_index (rows, i)), title) == 0)
+      return g_ptr_array_index (rows, i);
+
+  return NULL;
+}
+
+static void
+type_into (gpointer    editable,
+           const char *text)
+{
+  gtk_editable_set_text (GTK_EDITABLE (editable), text);
+  flush_main_context ();
+}
+
+static GVariant *
+stored_server (Fixture    *fixture,
+               const char *name)
+{
+  g_autoptr(GVariant) value = g_settings_get_value (fixture->settings, "mcp-servers");
+  guint n = g_variant_n_children (value);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GVariant) entry = g_variant_get_child_value (value, i);
+      const char *entry_name = NULL;
+
+      if (g_variant_lookup (entry, "name", "&s", &entry_name) &&
+          g_strcmp0 (entry_name, name) == 0)
+        return g_steal_pointer (&entry);
+    }
+
+  return NULL;
+}
+
+static gboolean
+has_stored_server (Fixture    *fixture,
+                   const char *name)
+{
+  g_autoptr(GVariant) entry = stored_server (fixture, name);
+
+  return entry != NULL;
+}
+
+static PalMcpServerConfig *
+server_at (Fixture *fixture,
+           guint    position)
+{
+  g_autoptr(PalMcpServerConfig) config = g_list_model_get_item (G_LIST_MODEL (fixture->servers),
+                                                                position);
+
+  g_assert_nonnull (config);
+  return config;
+}
+
+static void
+add_stdio_server (Fixture    *fixture,
+                  const char *name)
+{
+  g_autoptr(PalMcpServerConfig) config = pal_mcp_server_config_new (name,
+                                                                    ACP_MCP_TRANSPORT_STDIO);
+  g_autoptr(GError) error = NULL;
+
+  pal_mcp_server_config_set_command (config, fake_server ());
+  pal_mcp_server_store_add (fixture->servers, config, &error);
+  g_assert_no_error (error);
+}
+
+/* --- agents --- */
+
+static void
+detect_done_cb (GObject      *source_object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  gboolean *done = user_data;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (pal_agent_store_detect_finish (PAL_AGENT_STORE (source_object), result, &error));
+  g_assert_no_error (error);
+  *done = TRUE;
+}
+
+static void
+test_agents_page (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  GtkListBox *list = template_child (fixture->window, PAL_TYPE_PREFERENCES_WINDOW, "agent_list");
+  AdwComboRow *default_row = template_child (fixture->window, PAL_TYPE_PREFERENCES_WINDOW,
+                                             "default_agent_row");
+  AdwActionRow *demo = find_row (list, "Demo Agent");
+  g_autofree char *gemini = g_build_filename (fixture->bin_dir, "gemini", NULL);
+  g_autoptr(GError) error = NULL;
+  gboolean detected = FALSE;
+
+  g_assert_nonnull (demo);
+  g_assert_true (shows_label (GTK_WIDGET (demo), "Demo, no account needed"));
+
+  /* a preset found in PATH is listed and marked */
+  g_assert_true (g_file_set_contents (gemini, "#!/bin/sh\n", -1, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (g_chmod (gemini, 0755), ==, 0);
+  pal_agent_store_detect_async (fixture->agent_store, NULL, detect_done_cb, &detected);
+  WAIT_UNTIL (detected);
+  flush_main_context ();
+  g_assert_nonnull (find_row (list, "Gemini CLI"));
+  g_assert_true (shows_label (GTK_WIDGET (find_row (list, "Gemini CLI")), "Detected"));
+  g_assert_false (shows_label (GTK_WIDGET (demo), "Detected"));
+
+  /* the combo row shows the default, and choosing another stores it */
+  g_assert_cmpuint (adw_combo_row_get_selected (default_row), ==, 0);
+  adw_combo_row_set_selected (default_row,
+                              g_list_model_get_n_items (G_LIST_MODEL (fixture->agent_store)) - 1);
+  g_assert_cmpstr (g_settings_get_string (fixture->settings, "default-agent"), ==, "demo");
+}
+
+static void
+test_agent_editor (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  GtkListBox *list = template_child (fixture->window, PAL_TYPE_PREFERENCES_WINDOW, "agent_list");
+  PalAgentEditor *editor = NULL;
+  PalNameValueGroup *env_group;
+  PalArgsGroup *args_group;
+  AdwEntryRow *name_row, *command_row;
+  PalNameValueRow *env_row;
+  PalAgentProfile *profile;
+  g_autoptr(GError) error = NULL;
+  guint n_before = g_list_model_get_n_items (G_LIST_MODEL (fixture->agent_store));
+
+  gtk_widget_activate_action (GTK_WIDGET (fixture->window), "prefs.add-agent", NULL);
+  flush_main_context ();
+  for (guint i = 0; i < g_list_model_get_n_items (gtk_window_get_toplevels ()); i++)
+    {
+      g_autoptr(GObject) window = g_list_model_get_item (gtk_window_get_toplevels (), i);
+
+      if (PAL_IS_AGENT_EDITOR (window))
+        editor = PAL_AGENT_EDITOR (window);
+    }
+  g_assert_nonnull (editor);
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (editor)) ==
+                 GTK_WINDOW (fixture->window));
+
+  name_row = template_child (editor, PAL_TYPE_AGENT_EDITOR, "name_row");
+  command_row = template_child (editor, PAL_TYPE_AGENT_EDITOR, "command_row");
+  args_group = template_child (editor, PAL_TYPE_AGENT_EDITOR, "args_group");
+  env_group = template_child (editor, PAL_TYPE_AGENT_EDITOR, "env_group");
+
+  /* empty: the name is what is missing first */
+  g_assert_false (pal_agent_editor_get_can_save (editor));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (name_row), "error"));
+  g_assert_false (pal_agent_editor_save (editor, &error));
+  g_assert_error (error, PAL_ERROR, PAL_ERROR_INVALID);
+  g_clear_error (&error);
+
+  type_into (name_row, "My Agent");
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (name_row), "error"));
+  g_assert_false (pal_agent_editor_get_can_save (editor));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (command_row), "error"));
+
+  /* a program not found is a warning, not an error: it may come later */
+  type_into (command_row, "my-agent-not-installed");
+  g_assert_true (pal_agent_editor_get_can_save (editor));
+  g_assert_true (shows_label (GTK_WIDGET (editor),
+                              "“my-agent-not-installed” was not found in PATH"));
+
+  pal_args_group_add (args_group, "--acp");
+  pal_args_group_add (args_group, "--verbose");
+  pal_args_group_move (args_group, 1, TRUE);
+
+  /* an environment row is checked as it is typed */
+  pal_name_value_group_add (env_group);
+  flush_main_context ();
+  env_row = pal_name_value_group_get_row (env_group, 0);
+  g_assert_false (pal_agent_editor_get_can_save (editor));
+  type_into (pal_name_value_row_get_name_entry (env_row), "1BAD");
+  g_assert_false (pal_agent_editor_get_can_save (editor));
+  g_assert_nonnull (pal_name_value_row_get_error (env_row));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (pal_name_value_row_get_name_entry (env_row)),
+                                           "error"));
+  type_into (pal_name_value_row_get_name_entry (env_row), "API_URL");
+  type_into (pal_name_value_row_get_value_entry (env_row), "http://localhost:1234");
+  g_assert_null (pal_name_value_row_get_error (env_row));
+  g_assert_true (pal_agent_editor_get_can_save (editor));
+
+  g_assert_true (pal_agent_editor_save (editor, &error));
+  g_assert_no_error (error);
+  flush_main_context ();
+
+  profile = pal_agent_editor_get_profile (editor);
+  g_assert_nonnull (profile);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (fixture->agent_store)), ==,
+                    n_before + 1);
+  g_assert_true (pal_agent_store_lookup (fixture->agent_store,
+                                         pal_agent_profile_get_id (profile)) == profile);
+  g_assert_cmpstr (pal_agent_profile_get_command (profile), ==, "my-agent-not-installed");
+  g_assert_cmpstr (pal_agent_profile_get_args (profile)[0], ==, "--verbose");
+  g_assert_cmpstr (pal_agent_profile_get_args (profile)[1], ==, "--acp");
+  g_assert_cmpstr (pal_agent_profile_get_env (profile)[0], ==, "API_URL=http://localhost:1234");
+  g_assert_nonnull (find_row (list, "My Agent"));
+  g_assert_true (shows_label (GTK_WIDGET (find_row (list, "My Agent")),
+                              "my-agent-not-installed --verbose --acp"));
+}
+
+/* --- the MCP server editor --- */
+
+static void
+test_server_editor_validation (Fixture       *fixture,
+                               gconstpointer  data)
+{
+  GtkListBox *list = template_child (fixture->window, PAL_TYPE_PREFERENCES_WINDOW,
+                                     "server_list");
+  PalMcpServerEditor *editor;
+  AdwEntryRow *name_row, *command_row, *url_row;
+  AdwComboRow *transport_row;
+  PalNameValueGroup *env_group, *headers_group;
+  PalArgsGroup *args_group;
+  GtkWidget *save_button;
+  PalNameValueRow *row;
+  PalMcpServerConfig *saved;
+  g_autofree char *resolved = g_build_filename (fixture->bin_dir, TEST_PROGRAM, NULL);
+  g_autofree char *found = g_strdup_printf ("Found at %s", resolved);
+  g_autofree char *subtitle = g_strdup_printf ("stdio · %s normal", resolved);
+  g_autoptr(GVariant) stored = NULL;
+  g_autoptr(GError) error = NULL;
+
+  add_stdio_server (fixture, "existing");
+
+  editor = pal_preferences_window_edit_server (fixture->window, NULL);
+  name_row = template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR, "name_row");
+  command_row = template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR, "command_row");
+  url_row = template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR, "url_row");
+  transport_row = template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR, "transport_row");
+  args_group = template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR, "args_group");
+  env_group = template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR, "env_group");
+  headers_group = template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR, "headers_group");
+  save_button = template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR, "save_button");
+
+  /* empty name */
+  g_assert_false (pal_mcp_server_editor_get_can_save (editor));
+  g_assert_false (gtk_widget_get_sensitive (save_button));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (name_row), "error"));
+  g_assert_cmpstr (pal_mcp_server_editor_get_problem (editor), ==, "Enter a name for the server");
+
+  /* a name that is taken */
+  type_into (name_row, "existing");
+  g_assert_cmpstr (pal_mcp_server_editor_get_problem (editor), ==,
+                   "Another MCP server is already named “existing”");
+  g_assert_true (shows_label (GTK_WIDGET (editor),
+                              "Another MCP server is already named “existing”"));
+
+  /* a free name, but no command yet */
+  type_into (name_row, "files");
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (name_row), "error"));
+  g_assert_false (pal_mcp_server_editor_get_can_save (editor));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (command_row), "error"));
+
+  /* a program that is not in PATH */
+  type_into (command_row, "palaver-no-such-program");
+  g_assert_false (gtk_widget_get_sensitive (save_button));
+  g_assert_cmpstr (pal_mcp_server_editor_get_problem (editor), ==,
+                   "“palaver-no-such-program” was not found in PATH");
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (command_row), "error"));
+
+  /* a relative path */
+  type_into (command_row, "bin/" TEST_PROGRAM);
+  g_assert_false (pal_mcp_server_editor_get_can_save (editor));
+  g_assert_true (g_str_has_prefix (pal_mcp_server_editor_get_problem (editor),
+                                   "“bin/" TEST_PROGRAM "” is a relative path"));
+
+  /* a program in PATH: valid, and where it was found is shown */
+  type_into (command_row, TEST_PROGRAM);
+  g_assert_true (pal_mcp_server_editor_get_can_save (editor));
+  g_assert_true (gtk_widget_get_sensitive (save_button));
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (command_row), "error"));
+  g_assert_true (shows_label (GTK_WIDGET (editor), found));
+
+  /* arguments, in order */
+  pal_args_group_add (args_group, "verbose");
+  pal_args_group_add (args_group, "normal");
+  pal_args_group_move (args_group, 0, FALSE);
+  g_assert_cmpstr (pal_mcp_server_config_get_args (pal_mcp_server_editor_get_config (editor))[0],
+                   ==, "normal");
+  pal_args_group_remove (args_group, 1);
+  g_assert_cmpuint (pal_args_group_get_n_args (args_group), ==, 1);
+
+  /* a bad variable name, then a good one */
+  pal_name_value_group_add (env_group);
+  flush_main_context ();
+  row = pal_name_value_group_get_row (env_group, 0);
+  g_assert_false (pal_mcp_server_editor_get_can_save (editor));
+  type_into (pal_name_value_row_get_name_entry (row), "BAD-NAME");
+  g_assert_false (pal_mcp_server_editor_get_can_save (editor));
+  g_assert_true (g_str_has_prefix (pal_name_value_row_get_error (row),
+                                   "“BAD-NAME” is not a valid"));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (pal_name_value_row_get_name_entry (row)),
+                                           "error"));
+  g_assert_true (shows_label (GTK_WIDGET (row), pal_name_value_row_get_error (row)));
+  type_into (pal_name_value_row_get_name_entry (row), "API_TOKEN");
+  type_into (pal_name_value_row_get_value_entry (row), "s3cret");
+  g_assert_true (pal_mcp_server_editor_get_can_save (editor));
+
+  /* a secret value is masked until shown */
+  pal_name_value_set_secret (pal_name_value_row_get_item (row), TRUE);
+  g_assert_false (gtk_entry_get_visibility (GTK_ENTRY (pal_name_value_row_get_value_entry (row))));
+  pal_name_value_row_set_revealed (row, TRUE);
+  g_assert_true (gtk_entry_get_visibility (GTK_ENTRY (pal_name_value_row_get_value_entry (row))));
+  pal_name_value_row_set_revealed (row, FALSE);
+
+  /* HTTP: other fields, checked on their own */
+  adw_combo_row_set_selected (transport_row, ACP_MCP_TRANSPORT_HTTP);
+  flush_main_context ();
+  g_assert_false (gtk_widget_get_visible (template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR,
+                                                          "command_group")));
+  g_assert_true (gtk_widget_get_visible (template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR,
+                                                         "url_group")));
+  g_assert_false (pal_mcp_server_editor_get_can_save (editor));
+  type_into (url_row, "ftp://example.com/mcp");
+  g_assert_false (pal_mcp_server_editor_get_can_save (editor));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (url_row), "error"));
+  g_assert_cmpstr (pal_mcp_server_editor_get_problem (editor), ==,
+                   "The URL must start with http:// or https://, not ftp:");
+  type_into (url_row, "https://example.com/mcp");
+  g_assert_true (pal_mcp_server_editor_get_can_save (editor));
+
+  pal_name_value_group_add (headers_group);
+  flush_main_context ();
+  row = pal_name_value_group_get_row (headers_group, 0);
+  type_into (pal_name_value_row_get_name_entry (row), "Bad Header");
+  g_assert_false (pal_mcp_server_editor_get_can_save (editor));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (pal_name_value_row_get_name_entry (row)),
+                                           "error"));
+  type_into (pal_name_value_row_get_name_entry (row), "Authorization");
+  g_assert_true (pal_mcp_server_editor_get_can_save (editor));
+
+  /* back to stdio: what was typed there is still there */
+  adw_combo_row_set_selected (transport_row, ACP_MCP_TRANSPORT_STDIO);
+  flush_main_context ();
+  g_assert_true (pal_mcp_server_editor_get_can_save (editor));
+
+  /* saving stores the command resolved in PATH */
+  g_assert_true (pal_mcp_server_editor_save (editor, &error));
+  g_assert_no_error (error);
+  flush_main_context ();
+
+  saved = pal_mcp_server_store_lookup (fixture->servers, "files");
+  g_assert_nonnull (saved);
+  g_assert_true (saved != pal_mcp_server_editor_get_config (editor));
+  g_assert_cmpstr (pal_mcp_server_config_get_command (saved), ==, resolved);
+  g_assert_cmpstr (pal_mcp_server_config_get_args (saved)[0], ==, "normal");
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (pal_mcp_server_config_get_env (saved))),
+                    ==, 1);
+  g_assert_nonnull (find_row (list, "files"));
+  g_assert_true (shows_label (GTK_WIDGET (find_row (list, "files")), subtitle));
+
+  stored = stored_server (fixture, "files");
+  g_assert_nonnull (stored);
+  g_assert_true (g_variant_lookup (stored, "command", "s", NULL));
+
+  /* editing it changes it in place; Cancel would not */
+  editor = pal_preferences_window_edit_server (fixture->window, saved);
+  name_row = template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR, "name_row");
+  g_assert_true (pal_mcp_server_editor_get_can_save (editor));
+  type_into (name_row, "files2");
+  g_assert_cmpstr (pal_mcp_server_config_get_name (saved), ==, "files");
+  g_assert_true (pal_mcp_server_editor_save (editor, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (pal_mcp_server_config_get_name (saved), ==, "files2");
+  g_assert_true (pal_mcp_server_store_lookup (fixture->servers, "files2") == saved);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (fixture->servers)), ==, 2);
+}
+
+/* --- the server list --- */
+
+static void
+test_server_list (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  GtkListBox *list = template_child (fixture->window, PAL_TYPE_PREFERENCES_WINDOW,
+                                     "server_list");
+  g_autoptr(AdwToast) toast = NULL;
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GVariant) stored = NULL;
+  PalMcpServerConfig *middle;
+  GtkWidget *toggle;
+  GtkWidget *warning;
+  gboolean enabled = TRUE;
+
+  add_stdio_server (fixture, "one");
+  add_stdio_server (fixture, "two");
+  add_stdio_server (fixture, "three");
+  flush_main_context ();
+
+  rows = list_rows (list);
+  g_assert_cmpuint (rows->len, ==, 3);
+  g_clear_pointer (&rows, g_ptr_array_unref);
+
+  /* duplicate: right after the original, with a new name */
+  gtk_widget_activate_action (GTK_WIDGET (fixture->window), "prefs.duplicate-server", "s", "one");
+  flush_main_context ();
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (fixture->servers)), ==, 4);
+  g_assert_cmpstr (pal_mcp_server_config_get_name (server_at (fixture, 1)), ==, "one (copy)");
+  g_assert_nonnull (find_row (list, "one (copy)"));
+
+  /* remove the middle one; Undo puts it back where it was */
+  middle = server_at (fixture, 2);
+  g_assert_cmpstr (pal_mcp_server_config_get_name (middle), ==, "two");
+  toast = pal_preferences_window_remove_server (fixture->window, middle);
+  g_assert_nonnull (toast);
+  flush_main_context ();
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (fixture->servers)), ==, 3);
+  g_assert_null (find_row (list, "two"));
+  g_assert_false (has_stored_server (fixture, "two"));
+  g_assert_cmpstr (adw_toast_get_button_label (toast), ==, "_Undo");
+
+  gtk_widget_activate_action_variant (GTK_WIDGET (fixture->window),
+                                      adw_toast_get_action_name (toast),
+                                      adw_toast_get_action_target_value (toast));
+  flush_main_context ();
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (fixture->servers)), ==, 4);
+  g_assert_true (server_at (fixture, 2) == middle);
+  g_assert_nonnull (find_row (list, "two"));
+  g_assert_true (has_stored_server (fixture, "two"));
+
+  /* a second Undo of the same toast does nothing */
+  gtk_widget_activate_action_variant (GTK_WIDGET (fixture->window),
+                                      adw_toast_get_action_name (toast),
+                                      adw_toast_get_action_target_value (toast));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (fixture->servers)), ==, 4);
+
+  /* the switch writes the store */
+  toggle = find_descendant (GTK_WIDGET (find_row (list, "two")), GTK_TYPE_SWITCH);
+  g_assert_nonnull (toggle);
+  g_assert_true (gtk_switch_get_active (GTK_SWITCH (toggle)));
+  gtk_switch_set_active (GTK_SWITCH (toggle), FALSE);
+  flush_main_context ();
+  g_assert_false (pal_mcp_server_config_get_enabled (middle));
+  stored = stored_server (fixture, "two");
+  g_assert_true (g_variant_lookup (stored, "enabled", "b", &enabled));
+  g_assert_false (enabled);
+
+  /* and the other way round */
+  pal_mcp_server_config_set_enabled (middle, TRUE);
+  g_assert_true (gtk_switch_get_active (GTK_SWITCH (toggle)));
+
+  /* a server that went bad is flagged in the list */
+  pal_mcp_server_config_set_command (middle, "palaver-no-such-program");
+  flush_main_context ();
+  warning = find_icon (GTK_WIDGET (find_row (list, "two")), "dialog-warning-symbolic");
+  g_assert_nonnull (warning);
+  g_assert_true (gtk_widget_get_visible (warning));
+  g_assert_true (g_str_has_suffix (gtk_widget_get_tooltip_text (warning),
+                                   "was not found in PATH"));
+  g_assert_false (gtk_widget_get_visible (find_icon (GTK_WIDGET (find_row (list, "one")),
+                                                     "dialog-warning-symbolic")));
+}
+
+/* --- import --- */
+
+static void
+test_import (Fixture       *fixture,
+             gconstpointer  data)
+{
+  PalMcpImportDialog *dialog;
+  GtkWidget *import_button;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *file_path = NULL;
+  g_autoptr(GFile) file = NULL;
+  PalMcpServerConfig *config;
+
+  add_stdio_server (fixture, "github");
+
+  dialog = pal_preferences_window_import (fixture->window);
+  import_button = template_child (dialog, PAL_TYPE_MCP_IMPORT_DIALOG, "import_button");
+  g_assert_false (gtk_widget_get_sensitive (import_button));
+
+  /* not JSON: the reason is shown and Import stays off */
+  pal_mcp_import_dialog_set_text (dialog, "{\"mcpServers\": {");
+  g_assert_cmpuint (pal_mcp_import_dialog_get_n_found (dialog), ==, 0);
+  g_assert_nonnull (pal_mcp_import_dialog_get_problem (dialog));
+  g_assert_false (gtk_widget_get_sensitive (import_button));
+  g_assert_cmpuint (pal_mcp_import_dialog_import (dialog, &error), ==, 0);
+  g_assert_error (error, PAL_ERROR, PAL_ERROR_INVALID);
+  g_clear_error (&error);
+
+  /* a file is read without blocking and shown */
+  file_path = g_build_filename (fixture->bin_dir, "servers.json", NULL);
+  g_assert_true (g_file_set_contents (file_path,
+                                      "{\"mcpServers\": {\"from-file\": {\"command\": \"x\"}}}",
+                                      -1, &error));
+  file = g_file_new_for_path (file_path);
+  pal_mcp_import_dialog_load_file (dialog, file);
+  g_assert_true (pal_mcp_import_dialog_get_loading (dialog));
+  WAIT_UNTIL (!pal_mcp_import_dialog_get_loading (dialog));
+  g_assert_cmpuint (pal_mcp_import_dialog_get_n_found (dialog), ==, 1);
+
+  /* pasted JSON: a taken name is numbered */
+  pal_mcp_import_dialog_set_text (dialog,
+    "{\"mcpServers\": {"
+    "  \"github\": {\"url\": \"https://api.example.com/mcp\","
+    "              \"headers\": {\"Authorization\": \"Bearer abc\"}},"
+    "  \"fetch\": {\"command\": \"" TEST_PROGRAM "\", \"args\": [\"normal\"],"
+    "             \"env\": {\"API_KEY\": \"k\"}}}}");
+  g_assert_cmpuint (pal_mcp_import_dialog_get_n_found (dialog), ==, 2);
+  g_assert_true (gtk_widget_get_sensitive (import_button));
+  g_assert_cmpuint (pal_mcp_import_dialog_import (dialog, &error), ==, 2);
+  g_assert_no_error (error);
+  flush_main_context ();
+
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (fixture->servers)), ==, 3);
+  config = pal_mcp_server_store_lookup (fixture->servers, "github (2)");
+  g_assert_nonnull (config);
+  g_assert_cmpint (pal_mcp_server_config_get_transport (config), ==, ACP_MCP_TRANSPORT_HTTP);
+  config = pal_mcp_server_store_lookup (fixture->servers, "fetch");
+  g_assert_nonnull (config);
+  g_assert_cmpstr (pal_mcp_server_config_get_args (config)[0], ==, "normal");
+  g_assert_nonnull (find_row (template_child (fixture->window, PAL_TYPE_PREFERENCES_WINDOW,
+                                              "server_list"), "github (2)"));
+  g_assert_true (has_stored_server (fixture, "fetch"));
+}
+
+/* --- the connection test --- */
+
+static gboolean
+process_gone (GPid pid)
+{
+  return kill (pid, 0) != 0 && errno == ESRCH;
+}
+
+static void
+test_connection (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  PalMcpServerEditor *editor = pal_preferences_window_edit_server (fixture->window, NULL);
+  AdwEntryRow *name_row = template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR, "name_row");
+  AdwEntryRow *command_row = template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR, "command_row");
+  PalArgsGroup *args_group = template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR, "args_group");
+  GtkWidget *test_group = template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR, "test_group");
+  AdwEntryRow *mode;
+  PalMcpProbeResult *result;
+  const GError *test_error;
+  g_autofree char *pid_file = g_build_filename (fixture->bin_dir, "server.pid", NULL);
+  g_autofree char *pid_text = NULL;
+  GPid pid;
+
+  type_into (name_row, "fake");
+  type_into (command_row, TEST_PROGRAM);
+  mode = pal_args_group_add (args_group, "normal");
+  g_assert_true (pal_mcp_server_editor_get_can_save (editor));
+
+  pal_mcp_server_editor_test_connection (editor);
+  g_assert_true (pal_mcp_server_editor_get_testing (editor));
+  g_assert_true (gtk_widget_get_visible (template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR,
+                                                         "test_spinner")));
+  WAIT_UNTIL (!pal_mcp_server_editor_get_testing (editor));
+
+  result = pal_mcp_server_editor_get_test_result (editor);
+  g_assert_nonnull (result);
+  g_assert_cmpuint (pal_mcp_probe_result_get_n_tools (result), ==, 2);
+  g_assert_true (shows_label (test_group, "Connected to fake-mcp-server 1.2.3"));
+  g_assert_true (shows_label (test_group, "Protocol 2025-06-18 · 2 tools"));
+  g_assert_true (shows_label (test_group, "alpha"));
+  g_assert_true (shows_label (test_group, "The first tool"));
+  g_assert_true (shows_label (test_group, "beta"));
+
+  /* a server that dies: the precise error */
+  type_into (mode, "exit-early");
+  pal_mcp_server_editor_test_connection (editor);
+  WAIT_UNTIL (!pal_mcp_server_editor_get_testing (editor));
+  test_error = pal_mcp_server_editor_get_test_error (editor);
+  g_assert_nonnull (test_error);
+  g_assert_false (g_error_matches (test_error, G_IO_ERROR, G_IO_ERROR_CANCELLED));
+  g_assert_null (pal_mcp_server_editor_get_test_result (editor));
+  g_assert_false (shows_label (test_group, "alpha"));
+  g_assert_true (shows_label (test_group, "The connection test failed"));
+  g_assert_true (shows_label (test_group, test_error->message));
+
+  /* closing the dialog cancels a test that hangs, and stops the server */
+  g_setenv ("FAKE_MCP_PID_FILE", pid_file, TRUE);
+  type_into (mode, "hang");
+  pal_mcp_server_editor_test_connection (editor);
+  g_unsetenv ("FAKE_MCP_PID_FILE");
+  WAIT_UNTIL (g_file_get_contents (pid_file, &pid_text, NULL, NULL) && *pid_text != '\0');
+  pid = (GPid) g_ascii_strtoll (pid_text, NULL, 10);
+  g_assert_cmpint (pid, >, 0);
+  g_assert_true (pal_mcp_server_editor_get_testing (editor));
+
+  g_object_ref (editor);
+  gtk_window_close (GTK_WINDOW (editor));
+  g_assert_false (pal_mcp_server_editor_get_testing (editor));
+  WAIT_UNTIL (process_gone (pid));
+  g_assert_null (pal_mcp_server_editor_get_test_error (editor));
+  g_object_unref (editor);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add ("/preferences/agents/page", Fixture, NULL,
+              fixture_set_up, test_agents_page, fixture_tear_down);
+  g_test_add ("/preferences/agents/editor", Fixture, NULL,
+              fixture_set_up, test_agent_editor, fixture_tear_down);
+  g_test_add ("/preferences/servers/editor-validation", Fixture, NULL,
+              fixture_set_up, test_server_editor_validation, fixture_tear_down);
+  g_test_add ("/preferences/servers/list", Fixture, NULL,
+              fixture_set_up, test_server_list, fixture_tear_down);
+  g_test_add ("/preferences/servers/import", Fixture, NULL,
+              fixture_set_up, test_import, fixture_tear_down);
+  g_test_add ("/preferences/servers/connection-test", Fixture, NULL,
+              fixture_set_up, test_connection, fixture_tear_down);
+
+  return g_test_run ();
+}
