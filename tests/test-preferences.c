@@ -20,6 +20,7 @@
 
 #include "pal-args-group.h"
 #include "pal-error.h"
+#include "pal-mcp-test-group.h"
 #include "pal-name-value-group.h"
 #include "pal-preferences-window.h"
 
@@ -778,8 +779,8 @@ test_connection (Fixture       *fixture,
 
   pal_mcp_server_editor_test_connection (editor);
   g_assert_true (pal_mcp_server_editor_get_testing (editor));
-  g_assert_true (gtk_widget_get_visible (template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR,
-                                                         "test_spinner")));
+  g_assert_true (gtk_widget_get_visible (template_child (test_group, PAL_TYPE_MCP_TEST_GROUP,
+                                                         "spinner")));
   WAIT_UNTIL (!pal_mcp_server_editor_get_testing (editor));
 
   result = pal_mcp_server_editor_get_test_result (editor);

@@ -9,8 +9,8 @@
  * field; a stdio command is resolved in PATH as it is typed (the path is
  * shown) and stored resolved.
  *
- * "Test Connection" runs the MCP connection test (pal_mcp_probe_*) on the
- * working copy; closing the dialog cancels it.
+ * The connection test (#PalMcpTestGroup) runs on the working copy; closing
+ * the dialog cancels it.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -24,6 +24,7 @@
 #include "pal-args-group.h"
 #include "pal-error.h"
 #include "pal-mcp-server-editor.h"
+#include "pal-mcp-test-group.h"
 #include "pal-name-value-group.h"
 
 struct _PalMcpServerEditor
@@ -44,15 +45,7 @@ struct _PalMcpServerEditor
   AdwEntryRow *url_row;
   GtkLabel *url_label;
   PalNameValueGroup *headers_group;
-  GtkSpinner *test_spinner;
-  GtkButton *test_button;
-  AdwPreferencesGroup *test_group;
-
-  /* Added to test_group only while they show something: a group shows
-   * an empty list as a thin line. Owned. */
-  AdwActionRow *test_result_row;
-  GtkImage *test_result_icon;
-  AdwExpanderRow *tools_row;
+  PalMcpTestGroup *test_group;
 
   PalMcpServerStore *store;
   PalMcpServerConfig *original;
@@ -64,11 +57,6 @@ struct _PalMcpServerEditor
   gboolean can_test;
   guint updating;
 
-  GCancellable *test_cancellable;
-  PalMcpProbeResult *test_result;
-  GError *test_error;
-  /* AdwActionRow of the tools listed, owned by tools_row */
-  GPtrArray *tool_rows;
 };
 
 G_DEFINE_FINAL_TYPE (PalMcpServerEditor, pal_mcp_server_editor, ADW_TYPE_WINDOW)
@@ -228,13 +216,8 @@ set_problem (PalMcpServerEditor *self,
 static void
 update_buttons (PalMcpServerEditor *self)
 {
-  gboolean testing = self->test_cancellable != NULL;
-
   gtk_widget_set_sensitive (GTK_WIDGET (self->save_button), self->can_save);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->test_button), self->can_test || testing);
-  gtk_button_set_label (self->test_button, testing ? _("_Cancel Test") : _("_Test Connection"));
-  gtk_widget_set_visible (GTK_WIDGET (self->test_spinner), testing);
-  gtk_spinner_set_spinning (self->test_spinner, testing);
+  pal_mcp_test_group_set_can_test (self->test_group, self->can_test);
 }
 
 static void
@@ -354,235 +337,10 @@ config_changed_cb (PalMcpServerEditor *self)
 
 /* --- the connection test --- */
 
-/* Adds @row to the test group, or takes it out. */
 static void
-show_test_row (PalMcpServerEditor *self,
-               gpointer            row,
-               gboolean            show)
+test_group_testing_cb (PalMcpServerEditor *self)
 {
-  gboolean shown = gtk_widget_get_parent (GTK_WIDGET (row)) != NULL;
-
-  if (show && !shown)
-    adw_preferences_group_add (self->test_group, GTK_WIDGET (row));
-  else if (!show && shown)
-    adw_preferences_group_remove (self->test_group, GTK_WIDGET (row));
-}
-
-static void
-clear_test_output (PalMcpServerEditor *self)
-{
-  for (guint i = 0; i < self->tool_rows->len; i++)
-    adw_expander_row_remove (self->tools_row, g_ptr_array_index (self->tool_rows, i));
-  g_ptr_array_set_size (self->tool_rows, 0);
-
-  show_test_row (self, self->test_result_row, FALSE);
-  show_test_row (self, self->tools_row, FALSE);
-  g_clear_object (&self->test_result);
-  g_clear_error (&self->test_error);
-}
-
-static void
-set_testing (PalMcpServerEditor *self,
-             GCancellable       *cancellable)
-{
-  if (self->test_cancellable == cancellable)
-    return;
-
-  g_clear_object (&self->test_cancellable);
-  if (cancellable != NULL)
-    self->test_cancellable = g_object_ref (cancellable);
-
-  update_buttons (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TESTING]);
-}
-
-static void
-show_result_row (PalMcpServerEditor *self,
-                 const char         *icon_name,
-                 const char         *style,
-                 const char         *title,
-                 const char         *subtitle)
-{
-  GtkWidget *icon = GTK_WIDGET (self->test_result_icon);
-
-  gtk_image_set_from_icon_name (self->test_result_icon, icon_name);
-  gtk_widget_remove_css_class (icon, "success");
-  gtk_widget_remove_css_class (icon, "error");
-  gtk_widget_add_css_class (icon, style);
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->test_result_row), title);
-  adw_action_row_set_subtitle (self->test_result_row, subtitle);
-  show_test_row (self, self->test_result_row, TRUE);
-}
-
-/* Once laid out, shows the outcome of the test: it is below the fold. */
-static gboolean
-scroll_to_output_cb (gpointer user_data)
-{
-  PalMcpServerEditor *self = user_data;
-  GtkWidget *scrolled = gtk_widget_get_ancestor (GTK_WIDGET (self->test_group),
-                                                 GTK_TYPE_SCROLLED_WINDOW);
-  GtkWidget *child;
-  GtkAdjustment *adjustment;
-  double x, y;
-  double bottom;
-
-  if (scrolled == NULL)
-    return G_SOURCE_REMOVE;
-
-  child = gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scrolled));
-  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
-  if (!gtk_widget_translate_coordinates (GTK_WIDGET (self->test_group), child,
-                                         0, 0, &x, &y))
-    return G_SOURCE_REMOVE;
-
-  /* the whole group when it fits, else its top */
-  bottom = y + gtk_widget_get_height (GTK_WIDGET (self->test_group));
-  if (bottom - gtk_adjustment_get_page_size (adjustment) > gtk_adjustment_get_value (adjustment))
-    gtk_adjustment_set_value (adjustment,
-                              MIN (y, bottom - gtk_adjustment_get_page_size (adjustment)));
-  return G_SOURCE_REMOVE;
-}
-
-static void
-scroll_to_output (PalMcpServerEditor *self)
-{
-  g_idle_add_full (G_PRIORITY_LOW, scroll_to_output_cb, g_object_ref (self), g_object_unref);
-}
-
-static void
-show_test_result (PalMcpServerEditor *self)
-{
-  PalMcpProbeResult *result = self->test_result;
-  const char *name = pal_mcp_probe_result_get_server_title (result);
-  const char *version = pal_mcp_probe_result_get_server_version (result);
-  const char *protocol = pal_mcp_probe_result_get_protocol_version (result);
-  const char * const *tools = pal_mcp_probe_result_get_tool_names (result);
-  const char * const *descriptions = pal_mcp_probe_result_get_tool_descriptions (result);
-  guint n_tools = pal_mcp_probe_result_get_n_tools (result);
-  g_autofree char *title = NULL;
-  g_autofree char *subtitle = NULL;
-  g_autofree char *count = NULL;
-
-  if (name == NULL)
-    name = pal_mcp_probe_result_get_server_name (result);
-
-  if (name != NULL && version != NULL)
-    /* TRANSLATORS: %s is the server's name, %s its version */
-    title = g_strdup_printf (_("Connected to %s %s"), name, version);
-  else if (name != NULL)
-    title = g_strdup_printf (_("Connected to %s"), name);
-  else
-    title = g_strdup (_("Connected"));
-
-  if (n_tools == 0)
-    count = g_strdup (_("No tools"));
-  else
-    count = g_strdup_printf (ngettext ("%u tool", "%u tools", n_tools), n_tools);
-  /* TRANSLATORS: %s is an MCP protocol version such as 2025-06-18, then the tool count */
-  subtitle = g_strdup_printf (_("Protocol %s · %s"), protocol != NULL ? protocol : "?", count);
-
-  show_result_row (self, "emblem-ok-symbolic", "success", title, subtitle);
-
-  for (guint i = 0; i < n_tools; i++)
-    {
-      GtkWidget *row = adw_action_row_new ();
-
-      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), tools[i]);
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), descriptions[i]);
-      adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 2);
-      adw_expander_row_add_row (self->tools_row, row);
-      g_ptr_array_add (self->tool_rows, row);
-    }
-
-  adw_expander_row_set_subtitle (self->tools_row, count);
-  show_test_row (self, self->tools_row, n_tools > 0);
-}
-
-typedef struct
-{
-  PalMcpServerEditor *self;
-  GCancellable *cancellable;
-} TestData;
-
-static void
-test_data_free (TestData *data)
-{
-  g_object_unref (data->self);
-  g_object_unref (data->cancellable);
-  g_free (data);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (TestData, test_data_free)
-
-static void
-probe_done_cb (GObject      *source_object,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  g_autoptr(TestData) data = user_data;
-  PalMcpServerEditor *self = data->self;
-  g_autoptr(PalMcpProbeResult) probe = NULL;
-  g_autoptr(GError) error = NULL;
-
-  probe = pal_mcp_probe_finish (result, &error);
-
-  /* a test that was cancelled, or replaced by a newer one */
-  if (self->test_cancellable != data->cancellable)
-    return;
-
-  set_testing (self, NULL);
-
-  if (probe == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-
-  clear_test_output (self);
-  if (probe != NULL)
-    {
-      self->test_result = g_steal_pointer (&probe);
-      show_test_result (self);
-    }
-  else
-    {
-      show_result_row (self, "dialog-error-symbolic", "error",
-                       _("The connection test failed"), error->message);
-      self->test_error = g_steal_pointer (&error);
-    }
-
-  scroll_to_output (self);
-}
-
-static void
-start_test (PalMcpServerEditor *self)
-{
-  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
-  TestData *data;
-
-  clear_test_output (self);
-  set_testing (self, cancellable);
-
-  data = g_new0 (TestData, 1);
-  data->self = g_object_ref (self);
-  data->cancellable = g_object_ref (cancellable);
-
-  pal_mcp_probe_config_async (self->config, self->session, 0, cancellable,
-                              probe_done_cb, data);
-}
-
-static void
-cancel_test (PalMcpServerEditor *self)
-{
-  if (self->test_cancellable != NULL)
-    {
-      g_cancellable_cancel (self->test_cancellable);
-      set_testing (self, NULL);
-    }
-}
-
-static void
-test_clicked_cb (PalMcpServerEditor *self)
-{
-  pal_mcp_server_editor_test_connection (self);
 }
 
 /* --- saving --- */
@@ -634,7 +392,7 @@ save_clicked_cb (PalMcpServerEditor *self)
 static gboolean
 pal_mcp_server_editor_close_request (GtkWindow *window)
 {
-  cancel_test (PAL_MCP_SERVER_EDITOR (window));
+  pal_mcp_test_group_cancel (PAL_MCP_SERVER_EDITOR (window)->test_group);
 
   return GTK_WINDOW_CLASS (pal_mcp_server_editor_parent_class)->close_request (window);
 }
@@ -670,6 +428,11 @@ pal_mcp_server_editor_constructed (GObject *object)
   pal_name_value_group_set_model (self->headers_group,
                                   pal_mcp_server_config_get_headers (self->config));
 
+  pal_mcp_test_group_set_config (self->test_group, self->config);
+  pal_mcp_test_group_set_session (self->test_group, self->session);
+  g_signal_connect_object (self->test_group, "notify::testing",
+                           G_CALLBACK (test_group_testing_cb), self, G_CONNECT_SWAPPED);
+
   g_signal_connect_object (self->config, "notify::transport",
                            G_CALLBACK (update_transport), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->config, "changed",
@@ -685,11 +448,8 @@ pal_mcp_server_editor_dispose (GObject *object)
 {
   PalMcpServerEditor *self = PAL_MCP_SERVER_EDITOR (object);
 
-  cancel_test (self);
-  if (self->tool_rows != NULL)
-    g_ptr_array_set_size (self->tool_rows, 0);
-  g_clear_object (&self->test_result_row);
-  g_clear_object (&self->tools_row);
+  if (self->test_group != NULL)
+    pal_mcp_test_group_cancel (self->test_group);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), PAL_TYPE_MCP_SERVER_EDITOR);
 
@@ -697,8 +457,6 @@ pal_mcp_server_editor_dispose (GObject *object)
   g_clear_object (&self->original);
   g_clear_object (&self->store);
   g_clear_object (&self->session);
-  g_clear_object (&self->test_result);
-  g_clear_error (&self->test_error);
 
   G_OBJECT_CLASS (pal_mcp_server_editor_parent_class)->dispose (object);
 }
@@ -708,7 +466,6 @@ pal_mcp_server_editor_finalize (GObject *object)
 {
   PalMcpServerEditor *self = PAL_MCP_SERVER_EDITOR (object);
 
-  g_clear_pointer (&self->tool_rows, g_ptr_array_unref);
   g_free (self->problem);
 
   G_OBJECT_CLASS (pal_mcp_server_editor_parent_class)->finalize (object);
@@ -737,7 +494,7 @@ pal_mcp_server_editor_get_property (GObject    *object,
       g_value_set_boolean (value, self->can_save);
       break;
     case PROP_TESTING:
-      g_value_set_boolean (value, self->test_cancellable != NULL);
+      g_value_set_boolean (value, pal_mcp_test_group_get_testing (self->test_group));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -822,6 +579,7 @@ pal_mcp_server_editor_class_init (PalMcpServerEditorClass *klass)
                   G_TYPE_NONE, 1, PAL_TYPE_MCP_SERVER_CONFIG);
 
   g_type_ensure (PAL_TYPE_ARGS_GROUP);
+  g_type_ensure (PAL_TYPE_MCP_TEST_GROUP);
   g_type_ensure (PAL_TYPE_NAME_VALUE_GROUP);
 
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -840,13 +598,10 @@ pal_mcp_server_editor_class_init (PalMcpServerEditorClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PalMcpServerEditor, url_row);
   gtk_widget_class_bind_template_child (widget_class, PalMcpServerEditor, url_label);
   gtk_widget_class_bind_template_child (widget_class, PalMcpServerEditor, headers_group);
-  gtk_widget_class_bind_template_child (widget_class, PalMcpServerEditor, test_spinner);
-  gtk_widget_class_bind_template_child (widget_class, PalMcpServerEditor, test_button);
   gtk_widget_class_bind_template_child (widget_class, PalMcpServerEditor, test_group);
   gtk_widget_class_bind_template_callback (widget_class, transport_selected_cb);
   gtk_widget_class_bind_template_callback (widget_class, args_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, validate);
-  gtk_widget_class_bind_template_callback (widget_class, test_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, save_clicked_cb);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
@@ -855,20 +610,7 @@ pal_mcp_server_editor_class_init (PalMcpServerEditorClass *klass)
 static void
 pal_mcp_server_editor_init (PalMcpServerEditor *self)
 {
-  self->tool_rows = g_ptr_array_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
-
-  self->test_result_row = g_object_ref_sink (ADW_ACTION_ROW (adw_action_row_new ()));
-  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (self->test_result_row), FALSE);
-  adw_preferences_row_set_title_selectable (ADW_PREFERENCES_ROW (self->test_result_row), TRUE);
-  adw_action_row_set_subtitle_lines (self->test_result_row, 0);
-  self->test_result_icon = GTK_IMAGE (gtk_image_new ());
-  gtk_widget_set_valign (GTK_WIDGET (self->test_result_icon), GTK_ALIGN_CENTER);
-  adw_action_row_add_prefix (self->test_result_row, GTK_WIDGET (self->test_result_icon));
-
-  self->tools_row = g_object_ref_sink (ADW_EXPANDER_ROW (adw_expander_row_new ()));
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->tools_row), _("Tools"));
-  adw_expander_row_set_expanded (self->tools_row, TRUE);
 }
 
 /**
@@ -1005,17 +747,14 @@ pal_mcp_server_editor_test_connection (PalMcpServerEditor *self)
 {
   g_return_if_fail (PAL_IS_MCP_SERVER_EDITOR (self));
 
-  if (self->test_cancellable != NULL)
-    cancel_test (self);
-  else if (self->can_test)
-    start_test (self);
+  pal_mcp_test_group_run (self->test_group);
 }
 
 gboolean
 pal_mcp_server_editor_get_testing (PalMcpServerEditor *self)
 {
   g_return_val_if_fail (PAL_IS_MCP_SERVER_EDITOR (self), FALSE);
-  return self->test_cancellable != NULL;
+  return pal_mcp_test_group_get_testing (self->test_group);
 }
 
 /**
@@ -1028,7 +767,7 @@ PalMcpProbeResult *
 pal_mcp_server_editor_get_test_result (PalMcpServerEditor *self)
 {
   g_return_val_if_fail (PAL_IS_MCP_SERVER_EDITOR (self), NULL);
-  return self->test_result;
+  return pal_mcp_test_group_get_result (self->test_group);
 }
 
 /**
@@ -1041,5 +780,5 @@ const GError *
 pal_mcp_server_editor_get_test_error (PalMcpServerEditor *self)
 {
   g_return_val_if_fail (PAL_IS_MCP_SERVER_EDITOR (self), NULL);
-  return self->test_error;
+  return pal_mcp_test_group_get_error (self->test_group);
 }
