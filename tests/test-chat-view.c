@@ -268,7 +268,31 @@ test_stick_to_bottom (void)
   settle ();
   wait_for (at_bottom, &d);
 
-  /* scrolled up by the person: new content leaves the view where it is */
+  /* the layout moving the value is not the person scrolling: still stuck */
+  gtk_adjustment_set_value (d.adjustment, 0);
+  settle ();
+  wait_for (at_bottom, &d);
+  g_assert_true (pal_chat_view_get_stick_to_bottom (PAL_CHAT_VIEW (view)));
+
+  /* scrolled up by the person (a scroll event, then the move): new content
+   * leaves the view where it is */
+  {
+    g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (scroller));
+    gboolean handled = FALSE;
+    guint n_scroll = 0;
+
+    for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+      {
+        g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+        if (GTK_IS_EVENT_CONTROLLER_SCROLL (controller))
+          {
+            g_signal_emit_by_name (controller, "scroll", 0.0, -5.0, &handled);
+            n_scroll++;
+          }
+      }
+    g_assert_cmpuint (n_scroll, >=, 1);
+  }
   gtk_adjustment_set_value (d.adjustment, 0);
   settle ();
   g_assert_false (pal_chat_view_get_stick_to_bottom (PAL_CHAT_VIEW (view)));

@@ -3,8 +3,9 @@
  * A GtkListView over the session's AcpTranscript: only the rows on screen
  * exist as widgets, so a replay of 100,000 updates costs what the screen
  * shows. Each row builds the widget for its item's kind. The view sticks to
- * the bottom while content arrives, unless the person scrolled up; a button
- * then brings them back.
+ * the bottom while content arrives, unless the person scrolled up (a scroll,
+ * a key or the scrollbar moved it: layout moving the value does not count);
+ * a button then brings them back.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -41,6 +42,7 @@ struct _PalChatView
   GtkAdjustment     *vadjustment;
   gboolean           stick_to_bottom;
   gboolean           scrolling;
+  gint64             last_input;   /* monotonic time of the last scroll/key/scrollbar input */
 };
 
 enum {
@@ -109,17 +111,75 @@ vadjustment_changed_cb (GtkAdjustment *adjustment,
     scroll_to_end (self);
 }
 
+/* Layout moves the value too (rows measured, estimates corrected); only a
+ * move the person just asked for may unstick the view. */
+#define INPUT_WINDOW (500 * G_TIME_SPAN_MILLISECOND)
+
 static void
 vadjustment_value_changed_cb (GtkAdjustment *adjustment,
                               PalChatView   *self)
 {
   double bottom;
+  gboolean at_bottom;
 
   if (self->scrolling)
     return;
 
   bottom = gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment);
-  set_stick_to_bottom (self, gtk_adjustment_get_value (adjustment) >= bottom - BOTTOM_SLACK);
+  at_bottom = gtk_adjustment_get_value (adjustment) >= bottom - BOTTOM_SLACK;
+
+  if (at_bottom)
+    set_stick_to_bottom (self, TRUE);
+  else if (g_get_monotonic_time () - self->last_input < INPUT_WINDOW)
+    set_stick_to_bottom (self, FALSE);
+  else if (self->stick_to_bottom)
+    scroll_to_end (self);
+}
+
+static void
+note_input (PalChatView *self)
+{
+  self->last_input = g_get_monotonic_time ();
+}
+
+static gboolean
+scroll_cb (GtkEventControllerScroll *controller,
+           double                    dx,
+           double                    dy,
+           PalChatView              *self)
+{
+  note_input (self);
+  return FALSE;
+}
+
+static gboolean
+key_pressed_cb (GtkEventControllerKey *controller,
+                guint                  keyval,
+                guint                  keycode,
+                GdkModifierType        state,
+                PalChatView           *self)
+{
+  note_input (self);
+  return FALSE;
+}
+
+static void
+scrollbar_pressed_cb (GtkGestureClick *gesture,
+                      int              n_press,
+                      double           x,
+                      double           y,
+                      PalChatView     *self)
+{
+  note_input (self);
+}
+
+static void
+scrollbar_drag_cb (GtkGestureDrag *gesture,
+                   double          x,
+                   double          y,
+                   PalChatView    *self)
+{
+  note_input (self);
 }
 
 static void
@@ -261,12 +321,40 @@ pal_chat_view_init (PalChatView *self)
   gtk_scrolled_window_set_child (self->scroller, GTK_WIDGET (self->list_view));
   gtk_widget_set_vexpand (GTK_WIDGET (self->scroller), TRUE);
 
+  /* what counts as the person scrolling */
+  {
+    GtkEventController *controller;
+    GtkWidget *scrollbar = gtk_scrolled_window_get_vscrollbar (self->scroller);
+
+    controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
+    gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+    g_signal_connect (controller, "scroll", G_CALLBACK (scroll_cb), self);
+    gtk_widget_add_controller (GTK_WIDGET (self->scroller), controller);
+
+    controller = gtk_event_controller_key_new ();
+    gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+    g_signal_connect (controller, "key-pressed", G_CALLBACK (key_pressed_cb), self);
+    gtk_widget_add_controller (GTK_WIDGET (self->scroller), controller);
+
+    controller = GTK_EVENT_CONTROLLER (gtk_gesture_click_new ());
+    gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+    g_signal_connect (controller, "pressed", G_CALLBACK (scrollbar_pressed_cb), self);
+    gtk_widget_add_controller (scrollbar, controller);
+
+    controller = GTK_EVENT_CONTROLLER (gtk_gesture_drag_new ());
+    gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+    g_signal_connect (controller, "drag-update", G_CALLBACK (scrollbar_drag_cb), self);
+    gtk_widget_add_controller (scrollbar, controller);
+  }
+
   self->vadjustment = gtk_scrolled_window_get_vadjustment (self->scroller);
   g_signal_connect (self->vadjustment, "changed", G_CALLBACK (vadjustment_changed_cb), self);
   g_signal_connect (self->vadjustment, "value-changed", G_CALLBACK (vadjustment_value_changed_cb), self);
 
   self->bottom_button = GTK_BUTTON (gtk_button_new_from_icon_name ("go-bottom-symbolic"));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->bottom_button), _("Scroll to the End"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->bottom_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Scroll to the End"), -1);
   gtk_widget_add_css_class (GTK_WIDGET (self->bottom_button), "osd");
   gtk_widget_add_css_class (GTK_WIDGET (self->bottom_button), "circular");
   gtk_widget_set_halign (GTK_WIDGET (self->bottom_button), GTK_ALIGN_END);

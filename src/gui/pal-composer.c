@@ -596,12 +596,16 @@ pal_composer_init (PalComposer *self)
 
   self->send_button = GTK_BUTTON (gtk_button_new_from_icon_name ("go-up-symbolic"));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->send_button), _("Send (Enter)"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->send_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Send"), -1);
   gtk_widget_add_css_class (GTK_WIDGET (self->send_button), "suggested-action");
   gtk_widget_add_css_class (GTK_WIDGET (self->send_button), "circular");
   g_signal_connect_swapped (self->send_button, "clicked", G_CALLBACK (send_clicked_cb), self);
 
   self->stop_button = GTK_BUTTON (gtk_button_new_from_icon_name ("media-playback-stop-symbolic"));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->stop_button), _("Stop (Escape)"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->stop_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Stop"), -1);
   gtk_widget_add_css_class (GTK_WIDGET (self->stop_button), "destructive-action");
   gtk_widget_add_css_class (GTK_WIDGET (self->stop_button), "circular");
   g_signal_connect_swapped (self->stop_button, "clicked", G_CALLBACK (stop_clicked_cb), self);

@@ -292,6 +292,8 @@ pal_session_row_init (PalSessionRow *self)
   self->menu_button = GTK_MENU_BUTTON (gtk_menu_button_new ());
   gtk_menu_button_set_icon_name (self->menu_button, "view-more-symbolic");
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->menu_button), _("Session Menu"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->menu_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Session Menu"), -1);
   gtk_widget_set_valign (GTK_WIDGET (self->menu_button), GTK_ALIGN_CENTER);
   gtk_widget_add_css_class (GTK_WIDGET (self->menu_button), "flat");
   gtk_menu_button_set_popover (self->menu_button, pal_session_menu_new ());

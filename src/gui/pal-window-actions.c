@@ -166,7 +166,15 @@ close_cb (GObject      *object,
     pal_window_add_toast (data->self, error->message);
 
   if (g_strcmp0 (data->session_id, data->self->current_id) == 0)
-    _pal_window_show_session (data->self, data->session_id);
+    {
+      AcpSession *shown = pal_session_view_get_session (data->self->session_view);
+
+      if (error == NULL && shown != NULL)
+        acp_transcript_append_notice (acp_session_get_transcript (shown), ACP_NOTICE_SEVERITY_INFO,
+                                      _("The session is closed"),
+                                      _("Open it again from the sidebar to go on."), NULL);
+      _pal_window_update_actions (data->self);
+    }
 
   action_data_free (data);
 }

@@ -246,9 +246,16 @@ manager_live_session_changed_cb (PalSessionManager *manager,
 {
   /* a session that became live (an open started: its replay shows as it
    * comes), was replaced by a restart, or went */
-  if (g_strcmp0 (session_id, self->current_id) == 0 &&
-      session != pal_session_view_get_session (self->session_view))
-    pal_session_view_set_session (self->session_view, session);
+  if (g_strcmp0 (session_id, self->current_id) != 0 ||
+      session == pal_session_view_get_session (self->session_view))
+    return;
+
+  /* a closed session keeps its transcript on screen, read-only, until the
+   * person opens it again or looks elsewhere */
+  if (session == NULL && pal_session_view_get_session (self->session_view) != NULL)
+    return;
+
+  pal_session_view_set_session (self->session_view, session);
 }
 
 static void
