@@ -105,6 +105,7 @@ fixture_set_up (Fixture       *fixture,
 
   add_fake_profile (fixture, "fake-permission", "permission.json");
   add_fake_profile (fixture, "fake-replay", "replay-10k.json");
+  add_fake_profile (fixture, "fake-basic", "basic.json");
 
   fixture->window = pal_window_new (fixture->app, fixture->manager, NULL);
   gtk_window_present (GTK_WINDOW (fixture->window));
@@ -318,6 +319,29 @@ test_open_replays_live (Fixture       *fixture,
   g_assert_cmpstr (pal_window_get_current_session_id (fixture->window), ==, "past-session");
 }
 
+static gboolean
+listed_sessions_shown (Fixture *fixture)
+{
+  return pal_session_store_lookup (fixture->session_store, "listed-1") != NULL;
+}
+
+static void
+test_agent_sessions_listed (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  PalSessionRecord *listed;
+
+  /* an agent with session/list: its sessions join the sidebar, marked */
+  pal_window_start_session (fixture->window, "fake-basic", fixture->folder, NULL);
+  wait_for (fixture, session_ready, 30);
+  wait_for (fixture, listed_sessions_shown, 30);
+
+  listed = pal_session_store_lookup (fixture->session_store, "listed-1");
+  g_assert_true (pal_session_record_get_from_agent (listed));
+  g_assert_cmpstr (pal_session_record_get_title (listed), ==, "Fix the build");
+  g_assert_cmpstr (pal_session_record_get_agent_id (listed), ==, "fake-basic");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -340,6 +364,8 @@ main (int   argc,
               fixture_set_up, test_new_prompt_permission, fixture_tear_down);
   g_test_add ("/window/open-replays-live", Fixture, NULL,
               fixture_set_up, test_open_replays_live, fixture_tear_down);
+  g_test_add ("/window/agent-sessions-listed", Fixture, NULL,
+              fixture_set_up, test_agent_sessions_listed, fixture_tear_down);
 
   {
     int status = g_test_run ();

@@ -451,6 +451,37 @@ _pal_window_handle_error (PalWindow    *self,
 /* --- opening and starting --- */
 
 static void
+refresh_listed_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+  guint n_added = 0;
+
+  if (!pal_session_manager_refresh_listed_finish (PAL_SESSION_MANAGER (object), result, &n_added, &error))
+    g_debug ("Could not list the agent's sessions: %s", error->message);
+  else if (n_added > 0)
+    g_debug ("The agent listed %u sessions not in the sidebar yet", n_added);
+}
+
+/* Sessions the agent knows for this folder (started elsewhere, in a
+ * terminal) join the sidebar, marked as from the agent. Agents without
+ * session/list are not asked. */
+static void
+refresh_listed (PalWindow  *self,
+                const char *agent_id,
+                const char *folder)
+{
+  AcpAgent *agent = pal_session_manager_lookup_agent (self->manager, agent_id, folder);
+
+  if (agent == NULL || !acp_agent_has_capability (agent, ACP_AGENT_CAP_SESSION_LIST))
+    return;
+
+  pal_session_manager_refresh_listed_async (self->manager, agent_id, folder, self->cancellable,
+                                            refresh_listed_cb, NULL);
+}
+
+static void
 open_cb (GObject      *object,
          GAsyncResult *result,
          gpointer      user_data)
@@ -469,6 +500,7 @@ open_cb (GObject      *object,
 
   if (g_strcmp0 (attempt->session_id, attempt->self->current_id) == 0)
     _pal_window_show_session (attempt->self, attempt->session_id);
+  refresh_listed (attempt->self, attempt->agent_id, attempt->folder);
 }
 
 /**
@@ -586,6 +618,7 @@ new_session_cb (GObject      *object,
     }
 
   _pal_window_show_session (self, acp_session_get_session_id (session));
+  refresh_listed (self, attempt->agent_id, attempt->folder);
 }
 
 /**
