@@ -106,6 +106,7 @@ fixture_set_up (Fixture       *fixture,
   add_fake_profile (fixture, "fake-permission", "permission.json");
   add_fake_profile (fixture, "fake-replay", "replay-10k.json");
   add_fake_profile (fixture, "fake-basic", "basic.json");
+  add_fake_profile (fixture, "fake-auth", "auth-required.json");
 
   fixture->window = pal_window_new (fixture->app, fixture->manager, NULL);
   gtk_window_present (GTK_WINDOW (fixture->window));
@@ -342,6 +343,49 @@ test_agent_sessions_listed (Fixture       *fixture,
   g_assert_cmpstr (pal_session_record_get_agent_id (listed), ==, "fake-basic");
 }
 
+static AdwMessageDialog *
+find_message_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
+        return ADW_MESSAGE_DIALOG (window);
+    }
+
+  return NULL;
+}
+
+static gboolean
+auth_dialog_shown (Fixture *fixture)
+{
+  return find_message_dialog () != NULL;
+}
+
+static void
+test_sign_in (Fixture       *fixture,
+              gconstpointer  data)
+{
+  AdwMessageDialog *dialog;
+
+  /* the agent answers session/new with "authentication required": the
+   * window lists its sign-in methods, runs the chosen one, then retries */
+  pal_window_start_session (fixture->window, "fake-auth", fixture->folder, NULL);
+  wait_for (fixture, auth_dialog_shown, 30);
+
+  dialog = find_message_dialog ();
+  g_assert_true (adw_message_dialog_has_response (dialog, "api-key"));
+  g_assert_cmpstr (adw_message_dialog_get_response_label (dialog, "api-key"), ==, "API key");
+  adw_message_dialog_response (dialog, "api-key");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+
+  wait_for (fixture, session_ready, 30);
+  g_assert_nonnull (pal_window_get_current_session_id (fixture->window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -366,6 +410,8 @@ main (int   argc,
               fixture_set_up, test_open_replays_live, fixture_tear_down);
   g_test_add ("/window/agent-sessions-listed", Fixture, NULL,
               fixture_set_up, test_agent_sessions_listed, fixture_tear_down);
+  g_test_add ("/window/sign-in", Fixture, NULL,
+              fixture_set_up, test_sign_in, fixture_tear_down);
 
   {
     int status = g_test_run ();

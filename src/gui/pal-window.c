@@ -329,12 +329,18 @@ auth_response_cb (AdwMessageDialog *dialog,
                   gpointer          user_data)
 {
   g_autoptr(Attempt) attempt = user_data;
+  PalWindow *self;
+  const char *agent_id, *folder;
 
   if (g_str_equal (response, "cancel"))
     return;
 
-  pal_session_manager_authenticate_async (attempt->self->manager, attempt->agent_id, attempt->folder,
-                                          response, attempt->self->cancellable,
+  /* the arguments are read before the attempt is handed over: the order in
+   * which a call's arguments are evaluated is not defined */
+  self = attempt->self;
+  agent_id = attempt->agent_id;
+  folder = attempt->folder;
+  pal_session_manager_authenticate_async (self->manager, agent_id, folder, response, self->cancellable,
                                           authenticate_cb, g_steal_pointer (&attempt));
 }
 
