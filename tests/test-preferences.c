@@ -18,6 +18,7 @@
 #define G_SETTINGS_ENABLE_BACKEND
 #include <gio/gsettingsbackend.h>
 
+#include "pal-application.h"
 #include "pal-args-group.h"
 #include "pal-error.h"
 #include "pal-mcp-test-group.h"
@@ -822,6 +823,63 @@ test_connection (Fixture       *fixture,
   g_object_unref (editor);
 }
 
+/* --- the application's action --- */
+
+static PalPreferencesWindow *
+find_preferences (GtkApplication *app,
+                  guint          *n_found)
+{
+  PalPreferencesWindow *found = NULL;
+
+  *n_found = 0;
+  for (GList *l = gtk_application_get_windows (app); l != NULL; l = l->next)
+    if (PAL_IS_PREFERENCES_WINDOW (l->data))
+      {
+        found = l->data;
+        (*n_found)++;
+      }
+
+  return found;
+}
+
+static void
+test_application_action (void)
+{
+  g_autoptr(PalApplication) app = pal_application_new ();
+  g_auto(GStrv) accels = NULL;
+  g_autoptr(GError) error = NULL;
+  PalPreferencesWindow *window;
+  guint n_found;
+
+  /* other tests may run an instance of their own at the same time */
+  g_application_set_flags (G_APPLICATION (app),
+                           g_application_get_flags (G_APPLICATION (app)) |
+                           G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+
+  accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), "app.preferences");
+  g_assert_cmpstr (accels[0], ==, "<Control>comma");
+
+  g_action_group_activate_action (G_ACTION_GROUP (app), "preferences", NULL);
+  flush_main_context ();
+  window = find_preferences (GTK_APPLICATION (app), &n_found);
+  g_assert_nonnull (window);
+  g_assert_true (pal_preferences_window_get_agent_store (window) ==
+                 pal_application_get_agent_store (app));
+  g_assert_true (pal_preferences_window_get_mcp_server_store (window) ==
+                 pal_application_get_mcp_server_store (app));
+
+  /* one window, shown again */
+  g_action_group_activate_action (G_ACTION_GROUP (app), "preferences", NULL);
+  flush_main_context ();
+  g_assert_true (find_preferences (GTK_APPLICATION (app), &n_found) == window);
+  g_assert_cmpuint (n_found, ==, 1);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  flush_main_context ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -829,6 +887,7 @@ main (int   argc,
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
 
+  g_test_add_func ("/preferences/application-action", test_application_action);
   g_test_add ("/preferences/agents/page", Fixture, NULL,
               fixture_set_up, test_agents_page, fixture_tear_down);
   g_test_add ("/preferences/agents/editor", Fixture, NULL,
