@@ -208,6 +208,23 @@ shows_label (GtkWidget  *widget,
   return FALSE;
 }
 
+/* A window of @type that is shown, or NULL. */
+static GtkWidget *
+find_toplevel (GType type)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) window = g_list_model_get_item (toplevels, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (window, type))
+        return window;
+    }
+
+  return NULL;
+}
+
 static GPtrArray *
 list_rows (GtkListBox *list)
 {
@@ -349,24 +366,20 @@ test_agent_editor (Fixture       *fixture,
                    gconstpointer  data)
 {
   GtkListBox *list = template_child (fixture->window, PAL_TYPE_PREFERENCES_WINDOW, "agent_list");
-  PalAgentEditor *editor = NULL;
+  PalAgentEditor *editor;
   PalNameValueGroup *env_group;
   PalArgsGroup *args_group;
   AdwEntryRow *name_row, *command_row;
   PalNameValueRow *env_row;
   PalAgentProfile *profile;
   g_autoptr(GError) error = NULL;
+  g_autofree char *id = NULL;
+  GtkWidget *dialog;
   guint n_before = g_list_model_get_n_items (G_LIST_MODEL (fixture->agent_store));
 
   gtk_widget_activate_action (GTK_WIDGET (fixture->window), "prefs.add-agent", NULL);
   flush_main_context ();
-  for (guint i = 0; i < g_list_model_get_n_items (gtk_window_get_toplevels ()); i++)
-    {
-      g_autoptr(GObject) window = g_list_model_get_item (gtk_window_get_toplevels (), i);
-
-      if (PAL_IS_AGENT_EDITOR (window))
-        editor = PAL_AGENT_EDITOR (window);
-    }
+  editor = (PalAgentEditor *) find_toplevel (PAL_TYPE_AGENT_EDITOR);
   g_assert_nonnull (editor);
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (editor)) ==
                  GTK_WINDOW (fixture->window));
@@ -430,6 +443,19 @@ test_agent_editor (Fixture       *fixture,
   g_assert_nonnull (find_row (list, "My Agent"));
   g_assert_true (shows_label (GTK_WIDGET (find_row (list, "My Agent")),
                               "my-agent-not-installed --verbose --acp"));
+
+  /* removing asks first */
+  id = g_strdup (pal_agent_profile_get_id (profile));
+  gtk_widget_activate_action (GTK_WIDGET (fixture->window), "prefs.remove-agent", "s", id);
+  flush_main_context ();
+  dialog = find_toplevel (ADW_TYPE_MESSAGE_DIALOG);
+  g_assert_nonnull (dialog);
+  g_assert_nonnull (pal_agent_store_lookup (fixture->agent_store, id));
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "remove");
+  flush_main_context ();
+  g_assert_null (pal_agent_store_lookup (fixture->agent_store, id));
+  g_assert_null (find_row (list, "My Agent"));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (fixture->agent_store)), ==, n_before);
 }
 
 /* --- the MCP server editor --- */
