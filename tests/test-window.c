@@ -107,6 +107,7 @@ fixture_set_up (Fixture       *fixture,
   add_fake_profile (fixture, "fake-replay", "replay-10k.json");
   add_fake_profile (fixture, "fake-basic", "basic.json");
   add_fake_profile (fixture, "fake-auth", "auth-required.json");
+  add_fake_profile (fixture, "fake-exit", "exit-on-start.json");
 
   fixture->window = pal_window_new (fixture->app, fixture->manager, NULL);
   gtk_window_present (GTK_WINDOW (fixture->window));
@@ -386,6 +387,74 @@ test_sign_in (Fixture       *fixture,
   g_assert_nonnull (pal_window_get_current_session_id (fixture->window));
 }
 
+static gboolean
+error_page_shown (Fixture *fixture)
+{
+  g_autoptr(GPtrArray) pages = g_ptr_array_new ();
+
+  collect (GTK_WIDGET (fixture->window), ADW_TYPE_STATUS_PAGE, pages);
+  for (guint i = 0; i < pages->len; i++)
+    {
+      const char *icon = adw_status_page_get_icon_name (g_ptr_array_index (pages, i));
+
+      if (g_strcmp0 (icon, "dialog-error-symbolic") == 0)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static void
+test_agent_fails_to_start (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  gboolean stderr_shown = FALSE;
+
+  /* the agent exits before answering: an error page with its stderr behind
+   * Details, and Retry */
+  pal_window_start_session (fixture->window, "fake-exit", fixture->folder, NULL);
+  wait_for (fixture, error_page_shown, 30);
+
+  {
+    GtkWidget *page = NULL;
+    g_autoptr(GPtrArray) pages = g_ptr_array_new ();
+
+    collect (GTK_WIDGET (fixture->window), ADW_TYPE_STATUS_PAGE, pages);
+    for (guint i = 0; i < pages->len; i++)
+      if (g_strcmp0 (adw_status_page_get_icon_name (g_ptr_array_index (pages, i)), "dialog-error-symbolic") == 0)
+        page = g_ptr_array_index (pages, i);
+    g_assert_nonnull (page);
+
+    /* the details, behind the expander, hold the agent's last words */
+    {
+      g_autoptr(GPtrArray) expanders = g_ptr_array_new ();
+
+      collect (page, GTK_TYPE_EXPANDER, expanders);
+      g_assert_cmpuint (expanders->len, ==, 1);
+      gtk_expander_set_expanded (g_ptr_array_index (expanders, 0), TRUE);
+      settle ();
+    }
+    g_assert_cmpstr (adw_status_page_get_description (ADW_STATUS_PAGE (page)), ==,
+                     "The agent exited with status 7.");
+    for (GtkWidget *w = page; w != NULL; w = NULL)
+      {
+        g_autoptr(GPtrArray) stack = g_ptr_array_new ();
+
+        g_ptr_array_add (stack, w);
+        while (stack->len > 0)
+          {
+            GtkWidget *x = g_ptr_array_steal_index (stack, 0);
+
+            if (GTK_IS_LABEL (x) && strstr (gtk_label_get_text (GTK_LABEL (x)), "fatal: cannot find config"))
+              stderr_shown = TRUE;
+            for (GtkWidget *c = gtk_widget_get_first_child (x); c; c = gtk_widget_get_next_sibling (c))
+              g_ptr_array_add (stack, c);
+          }
+      }
+  }
+  g_assert_true (stderr_shown);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -412,6 +481,8 @@ main (int   argc,
               fixture_set_up, test_agent_sessions_listed, fixture_tear_down);
   g_test_add ("/window/sign-in", Fixture, NULL,
               fixture_set_up, test_sign_in, fixture_tear_down);
+  g_test_add ("/window/agent-fails-to-start", Fixture, NULL,
+              fixture_set_up, test_agent_fails_to_start, fixture_tear_down);
 
   {
     int status = g_test_run ();

@@ -298,6 +298,16 @@ _pal_window_show_error (PalWindow    *self,
   const char *newline = strchr (message, '\n');
   g_autofree char *summary = newline != NULL ? g_strndup (message, newline - message) : g_strdup (message);
 
+  /* "… exited with status 7. Its last error output:" introduces the
+   * details; the summary keeps the sentence before it */
+  if (g_str_has_suffix (summary, ":"))
+    {
+      char *last_stop = g_strrstr (summary, ". ");
+
+      if (last_stop != NULL)
+        last_stop[1] = '\0';
+    }
+
   adw_status_page_set_title (self->error_page, title);
   adw_status_page_set_description (self->error_page, summary);
   gtk_label_set_text (self->error_details, message);
