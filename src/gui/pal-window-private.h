@@ -20,6 +20,8 @@ struct _PalWindow
   GCancellable         *cancellable;
   char                 *current_id;
   GHashTable           *last_states;   /* session id → PalSessionState, for notifications */
+  guint                 notifications_watch[2];
+  gboolean              notifications_owned[2];
 
   /* template children */
   AdwToastOverlay      *toast_overlay;

@@ -198,6 +198,12 @@ notify_if_unfocused (PalWindow       *self,
   if (app == NULL || gtk_window_is_active (GTK_WINDOW (self)))
     return;
 
+  /* GLib warns when it cannot deliver a notification; only send one when a
+   * notification service (or, sandboxed, the portal) can take it */
+  if (!self->notifications_owned[0] && !self->notifications_owned[1] &&
+      !g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS))
+    return;
+
   if (state == PAL_SESSION_STATE_WAITING_PERMISSION && previous != state)
     title = _("The agent asks for permission");
   else if (state == PAL_SESSION_STATE_READY &&
@@ -279,6 +285,44 @@ record_title_changed_cb (PalSessionStore *store,
                          PalWindow       *self)
 {
   update_header (self);
+}
+
+static void
+notifications_appeared_cb (GDBusConnection *connection,
+                           const char      *name,
+                           const char      *owner,
+                           gpointer         user_data)
+{
+  PalWindow *self = user_data;
+
+  self->notifications_owned[g_str_equal (name, "org.gtk.Notifications") ? 1 : 0] = TRUE;
+}
+
+static void
+notifications_vanished_cb (GDBusConnection *connection,
+                           const char      *name,
+                           gpointer         user_data)
+{
+  PalWindow *self = user_data;
+
+  self->notifications_owned[g_str_equal (name, "org.gtk.Notifications") ? 1 : 0] = FALSE;
+}
+
+static void
+watch_notifications (PalWindow      *self,
+                     GtkApplication *application)
+{
+  GDBusConnection *connection = g_application_get_dbus_connection (G_APPLICATION (application));
+  static const char *names[] = { "org.freedesktop.Notifications", "org.gtk.Notifications" };
+
+  if (connection == NULL)
+    return;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    self->notifications_watch[i] =
+      g_bus_watch_name_on_connection (connection, names[i], G_BUS_NAME_WATCHER_FLAGS_NONE,
+                                      notifications_appeared_cb, notifications_vanished_cb,
+                                      self, NULL);
 }
 
 /* --- failures --- */
@@ -828,6 +872,8 @@ pal_window_dispose (GObject *object)
   PalWindow *self = PAL_WINDOW (object);
 
   g_cancellable_cancel (self->cancellable);
+  for (guint i = 0; i < G_N_ELEMENTS (self->notifications_watch); i++)
+    g_clear_handle_id (&self->notifications_watch[i], g_bus_unwatch_name);
   if (self->manager != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->manager, self);
@@ -926,6 +972,7 @@ pal_window_new (GtkApplication    *application,
   g_signal_connect (self->sidebar, "session-activated", G_CALLBACK (sidebar_session_activated_cb), self);
   adw_bin_set_child (self->sidebar_bin, GTK_WIDGET (self->sidebar));
 
+  watch_notifications (self, application);
   g_signal_connect (manager, "session-state-changed", G_CALLBACK (manager_session_state_changed_cb), self);
   g_signal_connect (manager, "live-session-changed", G_CALLBACK (manager_live_session_changed_cb), self);
   g_signal_connect (store, "items-changed", G_CALLBACK (store_items_changed_cb), self);
