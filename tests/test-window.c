@@ -15,6 +15,7 @@
 #include "acp-permission-item.h"
 #include "pal-chat-view.h"
 #include "pal-composer.h"
+#include "pal-new-session-dialog.h"
 #include "pal-permission-row.h"
 #include "pal-session-view.h"
 #include "pal-sidebar.h"
@@ -93,6 +94,7 @@ fixture_set_up (Fixture       *fixture,
   fixture->settings = g_settings_new (APPLICATION_ID);
   g_settings_reset (fixture->settings, "sessions");
   g_settings_reset (fixture->settings, "agents");
+  g_settings_reset (fixture->settings, "mcp-servers");
   fixture->folder = g_dir_make_tmp ("palaver-window-XXXXXX", &error);
   g_assert_no_error (error);
 
@@ -455,6 +457,62 @@ test_agent_fails_to_start (Fixture       *fixture,
   g_assert_true (stderr_shown);
 }
 
+static PalNewSessionDialog *
+find_new_session_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (PAL_IS_NEW_SESSION_DIALOG (window))
+        return PAL_NEW_SESSION_DIALOG (window);
+    }
+
+  return NULL;
+}
+
+static void
+test_new_session_dialog (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autoptr(PalMcpServerConfig) stdio = pal_mcp_server_config_new ("tools", ACP_MCP_TRANSPORT_STDIO);
+  g_autoptr(PalMcpServerConfig) web = pal_mcp_server_config_new ("web", ACP_MCP_TRANSPORT_HTTP);
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) servers = NULL;
+  PalNewSessionDialog *dialog;
+
+  pal_mcp_server_config_set_command (stdio, "/bin/cat");
+  pal_mcp_server_config_set_url (web, "http://127.0.0.1:9/mcp");
+  pal_mcp_server_store_add (fixture->mcp_store, stdio, &error);
+  g_assert_no_error (error);
+  pal_mcp_server_store_add (fixture->mcp_store, web, &error);
+  g_assert_no_error (error);
+
+  /* Ctrl+N's action opens the dialog with every enabled server ticked */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.new-session", NULL));
+  dialog = find_new_session_dialog ();
+  g_assert_nonnull (dialog);
+  servers = pal_new_session_dialog_dup_mcp_servers (dialog);
+  g_assert_cmpuint (g_strv_length (servers), ==, 2);
+
+  /* the person unticks one, picks an agent and a folder, and starts */
+  pal_new_session_dialog_set_mcp_server_active (dialog, "web", FALSE);
+  g_strfreev (servers);
+  servers = pal_new_session_dialog_dup_mcp_servers (dialog);
+  g_assert_cmpuint (g_strv_length (servers), ==, 1);
+  g_assert_cmpstr (servers[0], ==, "tools");
+
+  pal_new_session_dialog_set_agent_id (dialog, "fake-permission");
+  g_assert_cmpstr (pal_new_session_dialog_get_agent_id (dialog), ==, "fake-permission");
+  pal_new_session_dialog_set_folder (dialog, fixture->folder);
+  g_assert_true (pal_new_session_dialog_start (dialog));
+
+  wait_for (fixture, session_ready, 30);
+  g_assert_cmpstr (acp_session_get_cwd (current_session (fixture)), ==, fixture->folder);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -483,6 +541,8 @@ main (int   argc,
               fixture_set_up, test_sign_in, fixture_tear_down);
   g_test_add ("/window/agent-fails-to-start", Fixture, NULL,
               fixture_set_up, test_agent_fails_to_start, fixture_tear_down);
+  g_test_add ("/window/new-session-dialog", Fixture, NULL,
+              fixture_set_up, test_new_session_dialog, fixture_tear_down);
 
   {
     int status = g_test_run ();
