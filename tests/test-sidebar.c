@@ -139,6 +139,86 @@ test_sidebar (void)
 }
 
 static void
+record_action_cb (GSimpleAction *action,
+                  GVariant      *parameter,
+                  gpointer       user_data)
+{
+  GPtrArray *calls = user_data;
+
+  g_ptr_array_add (calls, g_strdup_printf ("%s %s", g_action_get_name (G_ACTION (action)),
+                                           g_variant_get_string (parameter, NULL)));
+}
+
+static void
+test_keyboard (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autoptr(PalSessionStore) store = NULL;
+  g_autoptr(GPtrArray) calls = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GSimpleActionGroup) group = g_simple_action_group_new ();
+  const GActionEntry entries[] = {
+    { "rename-session", record_action_cb, "s" },
+    { "forget-session", record_action_cb, "s" },
+  };
+  GtkWidget *window = gtk_window_new ();
+  PalSidebar *sidebar;
+  GtkWidget *list = NULL;
+  gboolean handled = FALSE;
+
+  g_settings_reset (settings, "sessions");
+  store = pal_session_store_new (settings);
+  add_record (store, "k1", "/home/p/gamma", "Keyboard", g_get_real_time ());
+
+  g_action_map_add_action_entries (G_ACTION_MAP (group), entries, G_N_ELEMENTS (entries), calls);
+  gtk_widget_insert_action_group (window, "win", G_ACTION_GROUP (group));
+  sidebar = PAL_SIDEBAR (pal_sidebar_new (store, NULL));
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (sidebar));
+  gtk_window_present (GTK_WINDOW (window));
+  iterate ();
+
+  pal_sidebar_select (sidebar, "k1");
+  for (GtkWidget *w = GTK_WIDGET (sidebar); w != NULL && list == NULL;)
+    {
+      g_autoptr(GPtrArray) stack = g_ptr_array_new ();
+
+      g_ptr_array_add (stack, w);
+      w = NULL;
+      while (stack->len > 0 && list == NULL)
+        {
+          GtkWidget *x = g_ptr_array_steal_index (stack, 0);
+
+          if (GTK_IS_LIST_VIEW (x))
+            list = x;
+          for (GtkWidget *c = gtk_widget_get_first_child (x); c; c = gtk_widget_get_next_sibling (c))
+            g_ptr_array_add (stack, c);
+        }
+    }
+  g_assert_nonnull (list);
+
+  {
+    g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (list);
+
+    for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+      {
+        g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+        if (!GTK_IS_EVENT_CONTROLLER_KEY (controller))
+          continue;
+        g_signal_emit_by_name (controller, "key-pressed", GDK_KEY_F2, 0, 0, &handled);
+        g_signal_emit_by_name (controller, "key-pressed", GDK_KEY_Delete, 0, 0, &handled);
+        g_signal_emit_by_name (controller, "key-pressed", GDK_KEY_a, 0, 0, &handled);
+        g_assert_false (handled);
+      }
+  }
+
+  g_assert_cmpuint (calls->len, ==, 2);
+  g_assert_cmpstr (g_ptr_array_index (calls, 0), ==, "rename-session k1");
+  g_assert_cmpstr (g_ptr_array_index (calls, 1), ==, "forget-session k1");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
 test_relative_time (void)
 {
   gint64 now = g_get_real_time ();
@@ -162,6 +242,7 @@ main (int   argc,
   adw_init ();
 
   g_test_add_func ("/sidebar/sessions", test_sidebar);
+  g_test_add_func ("/sidebar/keyboard", test_keyboard);
   g_test_add_func ("/sidebar/relative-time", test_relative_time);
 
   return g_test_run ();

@@ -386,3 +386,23 @@ pal_session_row_set_can_func (PalSessionRow         *self,
   self->can_func = func;
   self->can_data = user_data;
 }
+
+/**
+ * pal_session_row_popup_menu:
+ * @self: a #PalSessionRow
+ *
+ * Opens the row's menu, as its button does.
+ *
+ * Returns: whether the menu opened
+ */
+gboolean
+pal_session_row_popup_menu (PalSessionRow *self)
+{
+  g_return_val_if_fail (PAL_IS_SESSION_ROW (self), FALSE);
+
+  if (self->record == NULL)
+    return FALSE;
+
+  gtk_menu_button_popup (self->menu_button);
+  return TRUE;
+}

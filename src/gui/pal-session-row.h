@@ -41,6 +41,7 @@ void              pal_session_row_update_time    (PalSessionRow    *self,
 const char       *pal_row_state_describe         (PalRowState       state);
 char             *pal_format_relative_time       (gint64            then,
                                                   gint64            now);
+gboolean          pal_session_row_popup_menu     (PalSessionRow         *self);
 void              pal_session_row_set_can_func   (PalSessionRow         *self,
                                                   PalSessionMenuCanFunc  func,
                                                   gpointer               user_data);

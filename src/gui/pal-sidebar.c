@@ -241,6 +241,45 @@ list_activate_cb (GtkListView *list_view,
                    pal_session_record_get_id (PAL_SESSION_RECORD (item)));
 }
 
+/* F2 renames, Delete removes from the list, Menu or Shift+F10 opens the
+ * row's menu: the keyboard reaches everything the row menu offers. */
+static gboolean
+list_key_pressed_cb (GtkEventControllerKey *controller,
+                     guint                  keyval,
+                     guint                  keycode,
+                     GdkModifierType        state,
+                     PalSidebar            *self)
+{
+  g_autoptr(GObject) item = NULL;
+  guint position = gtk_single_selection_get_selected (self->selection);
+  const char *id;
+  PalSessionRow *row;
+
+  if (position == GTK_INVALID_LIST_POSITION)
+    return FALSE;
+  item = g_list_model_get_item (pal_session_groups_get_model (self->groups), position);
+  if (!PAL_IS_SESSION_RECORD (item))
+    return FALSE;
+  id = pal_session_record_get_id (PAL_SESSION_RECORD (item));
+
+  switch (keyval)
+    {
+    case GDK_KEY_F2:
+      return gtk_widget_activate_action (GTK_WIDGET (self), "win.rename-session", "s", id);
+    case GDK_KEY_Delete:
+    case GDK_KEY_KP_Delete:
+      return gtk_widget_activate_action (GTK_WIDGET (self), "win.forget-session", "s", id);
+    case GDK_KEY_Menu:
+      row = g_hash_table_lookup (self->rows, id);
+      return row != NULL && pal_session_row_popup_menu (row);
+    case GDK_KEY_F10:
+      row = g_hash_table_lookup (self->rows, id);
+      return (state & GDK_SHIFT_MASK) != 0 && row != NULL && pal_session_row_popup_menu (row);
+    default:
+      return FALSE;
+    }
+}
+
 static gboolean
 tick_cb (gpointer user_data)
 {
@@ -353,6 +392,12 @@ pal_sidebar_new (PalSessionStore *session_store,
   gtk_list_view_set_single_click_activate (self->list_view, TRUE);
   gtk_widget_add_css_class (GTK_WIDGET (self->list_view), "navigation-sidebar");
   g_signal_connect (self->list_view, "activate", G_CALLBACK (list_activate_cb), self);
+  {
+    GtkEventController *keys = gtk_event_controller_key_new ();
+
+    g_signal_connect (keys, "key-pressed", G_CALLBACK (list_key_pressed_cb), self);
+    gtk_widget_add_controller (GTK_WIDGET (self->list_view), keys);
+  }
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->list_view),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Sessions"), -1);
 
