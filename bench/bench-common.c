@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
@@ -227,6 +228,8 @@ static struct
   gint64           busy;           /* busy time in the current frame interval */
   gint64           busy_mark;      /* start of the current busy stretch */
   gint64           iteration_start;
+  gint64           start;
+  gboolean         trace;
   GArray          *intervals;
   GArray          *works;
   BenchFrameStats  stats;
@@ -281,6 +284,10 @@ after_paint_cb (GdkFrameClock *clock,
     monitor.stats.n_work_over_16ms++;
   g_array_append_val (monitor.intervals, interval);
   g_array_append_val (monitor.works, work);
+  if (monitor.trace)
+    g_printerr ("trace t=%.1f frame interval=%.1f work=%.1f paint=%.1f\n",
+                (now - monitor.start) / 1000.0, interval / 1000.0, work / 1000.0,
+                monitor.before_paint != 0 ? (now - monitor.before_paint) / 1000.0 : 0.0);
   if (monitor.before_paint != 0)
     monitor.stats.longest_paint = MAX (monitor.stats.longest_paint, now - monitor.before_paint);
   monitor.stats.n_frames++;
@@ -314,6 +321,10 @@ bench_monitor_start (GtkWidget *widget)
                                              G_CALLBACK (after_paint_cb), NULL);
   monitor.tick_id = gtk_widget_add_tick_callback (widget, keep_ticking_cb, NULL, NULL);
   monitor.last_after_paint = now;
+  monitor.start = now;
+  monitor.trace = g_getenv ("BENCH_TRACE") != NULL;
+  if (monitor.trace)
+    g_printerr ("trace start monotonic_s=%.6f\n", now / 1e6);
   monitor.before_paint = 0;
   monitor.busy = 0;
   /* the caller is running: this iteration is busy from now on */
@@ -330,6 +341,22 @@ compare_int64 (gconstpointer a,
   gint64 y = *(const gint64 *) b;
 
   return x < y ? -1 : x > y;
+}
+
+/* mean of values[from, to) */
+static gint64
+mean (GArray *values,
+      guint   from,
+      guint   to)
+{
+  gint64 sum = 0;
+
+  if (to <= from)
+    return 0;
+  for (guint i = from; i < to; i++)
+    sum += g_array_index (values, gint64, i);
+
+  return sum / (to - from);
 }
 
 static gint64
@@ -357,6 +384,14 @@ bench_monitor_stop (BenchFrameStats *out)
   g_clear_object (&monitor.clock);
   g_clear_object (&monitor.widget);
 
+  if (monitor.works->len > 0)
+    {
+      guint tenth = MAX (1, monitor.works->len / 10);
+
+      monitor.stats.first_tenth_work = mean (monitor.works, 0, tenth);
+      monitor.stats.last_tenth_work = mean (monitor.works, monitor.works->len - tenth,
+                                            monitor.works->len);
+    }
   monitor.stats.p95_frame = percentile (monitor.intervals, 95);
   monitor.stats.p95_frame_work = percentile (monitor.works, 95);
   g_clear_pointer (&monitor.intervals, g_array_unref);
@@ -374,11 +409,21 @@ bench_append_frame_stats (GString               *line,
                           " frames=%u longest_frame_ms=%.1f p95_frame_ms=%.1f"
                           " frames_over_50ms=%u longest_frame_work_ms=%.1f"
                           " p95_frame_work_ms=%.1f frames_work_over_16ms=%u"
-                          " longest_paint_ms=%.1f longest_iteration_ms=%.1f",
+                          " first_tenth_work_ms=%.1f last_tenth_work_ms=%.1f"
+                          " longest_paint_ms=%.1f longest_iteration_ms=%.1f iterations=%u",
                           stats->n_frames, stats->longest_frame / 1000.0, stats->p95_frame / 1000.0,
                           stats->n_frames_over_50ms, stats->longest_frame_work / 1000.0,
                           stats->p95_frame_work / 1000.0, stats->n_work_over_16ms,
-                          stats->longest_paint / 1000.0, stats->longest_iteration / 1000.0);
+                          stats->first_tenth_work / 1000.0, stats->last_tenth_work / 1000.0,
+                          stats->longest_paint / 1000.0, stats->longest_iteration / 1000.0,
+                          stats->n_iterations);
+}
+
+void
+bench_trace (const char *event)
+{
+  if (monitor.active && monitor.trace)
+    g_printerr ("trace t=%.1f %s\n", (g_get_monotonic_time () - monitor.start) / 1000.0, event);
 }
 
 guint
@@ -387,7 +432,19 @@ bench_monitor_get_n_frames (void)
   return monitor.active ? monitor.stats.n_frames : 0;
 }
 
-/* --- memory --- */
+/* --- resources --- */
+
+gint64
+bench_cpu_time_us (void)
+{
+  struct rusage usage;
+
+  if (getrusage (RUSAGE_SELF, &usage) != 0)
+    return 0;
+
+  return (gint64) usage.ru_utime.tv_sec * G_USEC_PER_SEC + usage.ru_utime.tv_usec +
+         (gint64) usage.ru_stime.tv_sec * G_USEC_PER_SEC + usage.ru_stime.tv_usec;
+}
 
 guint64
 bench_read_status_kib (const char *key)

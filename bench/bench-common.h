@@ -25,6 +25,8 @@ typedef struct
   gint64 p95_frame_work;      /* 95th percentile of the busy time per frame */
   guint  n_frames_over_50ms;  /* intervals longer than 50 ms */
   guint  n_work_over_16ms;    /* frames with more than 16 ms of main-loop work */
+  gint64 first_tenth_work;    /* mean busy time per frame over the first tenth of the frames */
+  gint64 last_tenth_work;     /* and over the last tenth: growth shows work that grows with size */
 } BenchFrameStats;
 
 /* The application, its stores on in-memory settings, the session manager and
@@ -80,9 +82,14 @@ void          bench_monitor_stop           (BenchFrameStats *out);
 /* Appends " frames=… longest_frame_ms=… …" to @line. */
 void          bench_append_frame_stats     (GString               *line,
                                             const BenchFrameStats *stats);
+/* With BENCH_TRACE set, every frame and these events go to stderr with
+ * their time since bench_monitor_start(). */
+void          bench_trace                  (const char            *event);
 /* Frames painted since bench_monitor_start() (0 when not monitoring). */
 guint         bench_monitor_get_n_frames   (void);
 
+/* User + system CPU time of this process (all threads) in microseconds. */
+gint64        bench_cpu_time_us            (void);
 /* From /proc/self/status, in KiB: "VmRSS", "VmHWM"; 0 when unknown. */
 guint64       bench_read_status_kib        (const char      *key);
 /* Resets VmHWM to the current RSS (Linux ≥ 4.0). FALSE when refused. */

@@ -47,9 +47,15 @@ state_changed_cb (PalSessionManager *manager,
                   PalSessionState    state,
                   Run               *run)
 {
-  if (g_strcmp0 (session_id, run->session_id) == 0 && state == PAL_SESSION_STATE_READY &&
-      run->ready_time == 0)
+  if (g_strcmp0 (session_id, run->session_id) != 0)
+    return;
+
+  if (state == PAL_SESSION_STATE_READY && run->ready_time == 0)
     run->ready_time = g_get_monotonic_time ();
+  if (state == PAL_SESSION_STATE_LOADING)
+    bench_trace ("loading");
+  else if (state == PAL_SESSION_STATE_READY)
+    bench_trace ("ready");
 }
 
 static gboolean
@@ -97,7 +103,7 @@ run_once (BenchFixture *fixture,
   BenchFrameStats stats;
   guint64 rss_before, rss_peak, rss_after, rss_closed;
   gboolean peak_reset;
-  gint64 start, end;
+  gint64 start, end, cpu_start, cpu;
   gulong handler;
   AcpSession *session;
   guint replayed = 0, items = 0;
@@ -114,6 +120,7 @@ run_once (BenchFixture *fixture,
                               G_CALLBACK (state_changed_cb), &run);
 
   start = g_get_monotonic_time ();
+  cpu_start = bench_cpu_time_us ();
   bench_monitor_start (window);
   pal_window_open_session (fixture->window, session_id);
 
@@ -125,11 +132,13 @@ run_once (BenchFixture *fixture,
       if (pal_session_manager_get_session_state (fixture->manager, session_id) ==
           PAL_SESSION_STATE_FAILED)
         break;
+      bench_trace ("shown");
       bench_wait_frames (window, 2);
       shown = fully_shown (&run);
     }
 
   end = g_get_monotonic_time ();
+  cpu = bench_cpu_time_us () - cpu_start;
   bench_monitor_stop (&stats);
   g_signal_handler_disconnect (fixture->manager, handler);
 
@@ -160,11 +169,12 @@ run_once (BenchFixture *fixture,
   line = g_string_new (NULL);
   g_string_append_printf (line,
                           "bench=replay run=%u ok=%s updates=%u replayed=%u items=%u"
-                          " total_ms=%.0f ready_ms=%.0f",
+                          " total_ms=%.0f ready_ms=%.0f cpu_ms=%.0f",
                           number, shown && replayed == updates ? "yes" : "no",
                           updates, replayed, items,
                           (end - start) / 1000.0,
-                          run.ready_time != 0 ? (run.ready_time - start) / 1000.0 : -1.0);
+                          run.ready_time != 0 ? (run.ready_time - start) / 1000.0 : -1.0,
+                          cpu / 1000.0);
   bench_append_frame_stats (line, &stats);
   g_string_append_printf (line,
                           " rss_before_mib=%.1f rss_peak_mib=%.1f rss_after_mib=%.1f"

@@ -144,6 +144,7 @@ print_result (const char            *mode,
               Chunks                *chunks,
               gsize                  received,
               gint64                 elapsed,
+              gint64                 cpu,
               const BenchFrameStats *stats,
               guint                  batch)
 {
@@ -154,8 +155,9 @@ print_result (const char            *mode,
   if (batch > 0)
     g_string_append_printf (line, " batch=%u", batch);
   g_string_append_printf (line,
-                          " bytes=%" G_GSIZE_FORMAT " received=%" G_GSIZE_FORMAT " total_ms=%.0f",
-                          chunks->expected, received, elapsed / 1000.0);
+                          " bytes=%" G_GSIZE_FORMAT " received=%" G_GSIZE_FORMAT
+                          " total_ms=%.0f cpu_ms=%.0f",
+                          chunks->expected, received, elapsed / 1000.0, cpu / 1000.0);
   bench_append_frame_stats (line, stats);
   g_string_append_printf (line, " rss_peak_mib=%.1f", bench_read_status_kib ("VmHWM") / 1024.0);
   printf ("%s\n", line->str);
@@ -228,7 +230,7 @@ run_agent (BenchFixture *fixture,
   BenchFrameStats stats;
   AcpSession *session;
   AcpMessageItem *message = NULL;
-  gint64 start, end;
+  gint64 start, end, cpu_start, cpu;
   gboolean shown = FALSE;
 
   pal_window_start_session (fixture->window, "bench-stream", fixture->folder, NULL);
@@ -244,6 +246,7 @@ run_agent (BenchFixture *fixture,
   pal_composer_set_text (composer, "Why does the parser drop long lines?");
 
   start = g_get_monotonic_time ();
+  cpu_start = bench_cpu_time_us ();
   bench_monitor_start (window);
   if (!pal_composer_submit (composer))
     g_printerr ("run %u: the composer did not send\n", number);
@@ -254,11 +257,13 @@ run_agent (BenchFixture *fixture,
         break;
       if (acp_session_get_state (current_session (fixture)) == ACP_SESSION_STATE_FAILED)
         break;
+      bench_trace ("shown");
       bench_wait_frames (window, 2);
       shown = turn_shown (&run);
     }
 
   end = g_get_monotonic_time ();
+  cpu = bench_cpu_time_us () - cpu_start;
   bench_monitor_stop (&stats);
 
   session = current_session (fixture);
@@ -269,7 +274,7 @@ run_agent (BenchFixture *fixture,
 
   print_result ("agent", number, shown, chunks,
                 message != NULL ? acp_message_item_get_text_length (message) : 0,
-                end - start, &stats, 0);
+                end - start, cpu, &stats, 0);
 
   if (session != NULL)
     pal_session_manager_forget (fixture->manager, acp_session_get_session_id (session));
@@ -350,7 +355,7 @@ run_direct (Chunks *chunks,
   DirectRun run = { transcript, chunks, chat_view, batch, 0, FALSE };
   BenchFrameStats stats;
   AcpMessageItem *message;
-  gint64 start, end;
+  gint64 start, end, cpu_start, cpu;
   gboolean shown = FALSE;
   guint tick;
 
@@ -370,6 +375,7 @@ run_direct (Chunks *chunks,
   bench_settle (200);
 
   start = g_get_monotonic_time ();
+  cpu_start = bench_cpu_time_us ();
   bench_monitor_start (window);
   tick = gtk_widget_add_tick_callback (window, feed_tick_cb, &run, NULL);
 
@@ -377,11 +383,13 @@ run_direct (Chunks *chunks,
     {
       if (!bench_wait (direct_shown, &run, 600) || run.failed)
         break;
+      bench_trace ("shown");
       bench_wait_frames (window, 2);
       shown = direct_shown (&run);
     }
 
   end = g_get_monotonic_time ();
+  cpu = bench_cpu_time_us () - cpu_start;
   bench_monitor_stop (&stats);
   if (run.next < chunks->count)
     gtk_widget_remove_tick_callback (window, tick);
@@ -389,7 +397,7 @@ run_direct (Chunks *chunks,
   message = find_agent_message (G_LIST_MODEL (transcript));
   print_result ("direct", number, shown, chunks,
                 message != NULL ? acp_message_item_get_text_length (message) : 0,
-                end - start, &stats, batch);
+                end - start, cpu, &stats, batch);
 
   gtk_window_destroy (GTK_WINDOW (window));
   bench_settle (300);
