@@ -32,6 +32,7 @@ struct _PalSessionView
   GtkLabel       *progress_label;
   GtkProgressBar *progress_bar;
   GtkLabel       *usage_label;
+  GtkWidget      *empty_hint;
 };
 
 enum {
@@ -63,6 +64,27 @@ describe_stop_reason (const char *reason)
   return g_strdup_printf (_("The turn ended: “%s”."), reason);
 }
 
+/* A new session's empty transcript says what to do. */
+static void
+update_empty_hint (PalSessionView *self)
+{
+  gboolean empty = self->session != NULL &&
+                   acp_session_get_state (self->session) == ACP_SESSION_STATE_READY &&
+                   g_list_model_get_n_items (G_LIST_MODEL (acp_session_get_transcript (self->session))) == 0;
+
+  gtk_widget_set_visible (self->empty_hint, empty);
+}
+
+static void
+transcript_items_changed_cb (GListModel     *model,
+                             guint           position,
+                             guint           removed,
+                             guint           added,
+                             PalSessionView *self)
+{
+  update_empty_hint (self);
+}
+
 static void
 update_state (PalSessionView *self)
 {
@@ -80,6 +102,8 @@ update_state (PalSessionView *self)
     gtk_label_set_text (self->progress_label, _("Starting the session…"));
   else if (state == ACP_SESSION_STATE_RESUMING)
     gtk_label_set_text (self->progress_label, _("Resuming the session…"));
+
+  update_empty_hint (self);
 }
 
 static void
@@ -280,7 +304,10 @@ pal_session_view_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   if (self->session != NULL)
-    g_signal_handlers_disconnect_by_data (self->session, self);
+    {
+      g_signal_handlers_disconnect_by_data (self->session, self);
+      g_signal_handlers_disconnect_by_data (acp_session_get_transcript (self->session), self);
+    }
   g_clear_object (&self->session);
   g_clear_object (&self->cancellable);
 
@@ -350,6 +377,7 @@ pal_session_view_init (PalSessionView *self)
   GtkWidget *progress_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
   GtkWidget *bottom = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
   GtkWidget *clamp = adw_clamp_new ();
+  GtkWidget *chat_overlay;
 
   self->cancellable = g_cancellable_new ();
 
@@ -366,7 +394,20 @@ pal_session_view_init (PalSessionView *self)
   gtk_revealer_set_child (self->progress_revealer, progress_box);
 
   self->chat_view = PAL_CHAT_VIEW (pal_chat_view_new ());
-  gtk_widget_set_vexpand (GTK_WIDGET (self->chat_view), TRUE);
+
+  self->empty_hint = adw_status_page_new ();
+  adw_status_page_set_icon_name (ADW_STATUS_PAGE (self->empty_hint), "document-edit-symbolic");
+  adw_status_page_set_title (ADW_STATUS_PAGE (self->empty_hint), _("Ask the Agent"));
+  adw_status_page_set_description (ADW_STATUS_PAGE (self->empty_hint),
+                                   _("Write what you want done below and press Enter. Type / for the agent’s commands."));
+  gtk_widget_add_css_class (self->empty_hint, "compact");
+  gtk_widget_set_can_target (self->empty_hint, FALSE);
+  gtk_widget_set_visible (self->empty_hint, FALSE);
+
+  chat_overlay = gtk_overlay_new ();
+  gtk_overlay_set_child (GTK_OVERLAY (chat_overlay), GTK_WIDGET (self->chat_view));
+  gtk_overlay_add_overlay (GTK_OVERLAY (chat_overlay), self->empty_hint);
+  gtk_widget_set_vexpand (chat_overlay, TRUE);
 
   self->usage_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->usage_label, 0);
@@ -391,7 +432,7 @@ pal_session_view_init (PalSessionView *self)
   adw_clamp_set_child (ADW_CLAMP (clamp), bottom);
 
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->progress_revealer));
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->chat_view));
+  gtk_box_append (GTK_BOX (box), chat_overlay);
   gtk_box_append (GTK_BOX (box), clamp);
   adw_bin_set_child (ADW_BIN (self), box);
 
@@ -428,10 +469,17 @@ pal_session_view_set_session (PalSessionView *self,
     return;
 
   if (self->session != NULL)
-    g_signal_handlers_disconnect_by_data (self->session, self);
+    {
+      g_signal_handlers_disconnect_by_data (self->session, self);
+      g_signal_handlers_disconnect_by_data (acp_session_get_transcript (self->session), self);
+    }
   g_set_object (&self->session, session);
   if (session != NULL)
-    g_signal_connect (session, "notify", G_CALLBACK (session_notify_cb), self);
+    {
+      g_signal_connect (session, "notify", G_CALLBACK (session_notify_cb), self);
+      g_signal_connect (acp_session_get_transcript (session), "items-changed",
+                        G_CALLBACK (transcript_items_changed_cb), self);
+    }
 
   pal_chat_view_set_model (self->chat_view,
                            session != NULL ? G_LIST_MODEL (acp_session_get_transcript (session)) : NULL);
