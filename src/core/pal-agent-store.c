@@ -77,25 +77,18 @@ struct _PalAgentStore
   GObject parent_instance;
 
   GSettings *settings;
+  PalStoredList list;
   GCancellable *cancellable;
 
   /* the model, owning */
   GPtrArray *items;
   /* the profiles of the key, in stored order, owning */
   GPtrArray *stored;
-  /* raw entries of the key that could not be read */
-  GPtrArray *skipped;
-  /* NULL-terminated array of translated messages */
-  GPtrArray *load_errors;
 
   /* absolute paths of the detected presets; the demo's command */
   char *detected[N_SLOTS];
   /* the unedited preset objects currently listed (or NULL) */
   PalAgentProfile *preset_items[N_SLOTS];
-
-  GVariant *last_value;
-  guint save_source;
-  guint loading : 1;
 };
 
 static void pal_agent_store_list_model_init (GListModelInterface *iface);
@@ -157,8 +150,9 @@ unwatch_profile (PalAgentStore   *self,
 /* --- writing --- */
 
 static GVariant *
-profile_to_variant (PalAgentProfile *profile)
+profile_to_variant (gpointer item)
 {
+  PalAgentProfile *profile = item;
   GVariantBuilder builder;
   GVariantBuilder env;
   const char * const *vars = pal_agent_profile_get_env (profile);
@@ -191,44 +185,10 @@ profile_to_variant (PalAgentProfile *profile)
   return g_variant_builder_end (&builder);
 }
 
-static void
-save_now (PalAgentStore *self)
+static GPtrArray *
+get_items (gpointer owner)
 {
-  GVariantBuilder builder;
-  g_autoptr(GVariant) value = NULL;
-
-  g_clear_handle_id (&self->save_source, g_source_remove);
-
-  g_variant_builder_init (&builder, G_VARIANT_TYPE ("aa{sv}"));
-  for (guint i = 0; i < self->stored->len; i++)
-    g_variant_builder_add_value (&builder, profile_to_variant (g_ptr_array_index (self->stored, i)));
-  for (guint i = 0; i < self->skipped->len; i++)
-    g_variant_builder_add_value (&builder, g_ptr_array_index (self->skipped, i));
-  value = g_variant_ref_sink (g_variant_builder_end (&builder));
-
-  if (self->last_value != NULL && g_variant_equal (self->last_value, value))
-    return;
-
-  g_clear_pointer (&self->last_value, g_variant_unref);
-  self->last_value = g_variant_ref (value);
-  g_settings_set_value (self->settings, AGENTS_KEY, value);
-}
-
-static gboolean
-save_idle_cb (gpointer user_data)
-{
-  PalAgentStore *self = user_data;
-
-  self->save_source = 0;
-  save_now (self);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-queue_save (PalAgentStore *self)
-{
-  if (self->save_source == 0)
-    self->save_source = g_idle_add_full (G_PRIORITY_HIGH_IDLE, save_idle_cb, self, NULL);
+  return PAL_AGENT_STORE (owner)->stored;
 }
 
 /* --- the model --- */
@@ -255,9 +215,9 @@ ensure_preset_item (PalAgentStore *self,
   else
     {
       /* a later detection may have found another path */
-      self->loading = TRUE;
+      self->list.loading = TRUE;
       pal_agent_profile_set_command (self->preset_items[slot], self->detected[slot]);
-      self->loading = FALSE;
+      self->list.loading = FALSE;
     }
 
   return self->preset_items[slot];
@@ -329,7 +289,7 @@ profile_notify_cb (PalAgentProfile *profile,
   const char *name = g_param_spec_get_name (pspec);
   int slot;
 
-  if (self->loading)
+  if (self->list.loading)
     return;
   if (g_str_equal (name, "is-preset") || g_str_equal (name, "is-demo"))
     return;
@@ -340,25 +300,20 @@ profile_notify_cb (PalAgentProfile *profile,
   else if (!g_ptr_array_find (self->stored, profile, NULL))
     return;
 
-  queue_save (self);
+  _pal_stored_list_queue_save (&self->list);
 }
 
 /* --- reading --- */
 
-static void
-add_load_error (PalAgentStore *self,
-                guint          index,
-                const char    *reason)
+static char *
+describe_skipped (guint       index,
+                  const char *reason)
 {
-  char *message;
-
   /* TRANSLATORS: %u is the position of the entry, counted from 1; %s says what is wrong */
-  message = g_strdup_printf (_("Stored agent profile %u: %s"), index + 1, reason);
-  g_debug ("Skipping an entry of “%s”: %s", AGENTS_KEY, message);
-  g_ptr_array_add (self->load_errors, message);
+  return g_strdup_printf (_("Stored agent profile %u: %s"), index + 1, reason);
 }
 
-static PalAgentProfile *
+static gpointer
 parse_entry (GVariant  *entry,
              char     **reason)
 {
@@ -414,54 +369,26 @@ parse_entry (GVariant  *entry,
                        NULL);
 }
 
-static void
-load (PalAgentStore *self,
-      GVariant      *value)
+static const char *
+get_identity (gpointer item)
 {
+  return pal_agent_profile_get_id (item);
+}
+
+static void
+apply_entries (gpointer   owner,
+               GPtrArray *parsed)
+{
+  PalAgentStore *self = owner;
   g_autoptr(GPtrArray) stored = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
-  guint n_errors_before = self->load_errors->len;
-  gboolean had_errors = n_errors_before > 0;
-  GVariantIter iter;
-  GVariant *child;
-  guint index = 0;
 
-  g_clear_pointer (&self->last_value, g_variant_unref);
-  self->last_value = g_variant_ref (value);
-  g_ptr_array_set_size (self->skipped, 0);
-  g_ptr_array_set_size (self->load_errors, 0);
-
-  self->loading = TRUE;
-
-  g_variant_iter_init (&iter, value);
-  while ((child = g_variant_iter_next_value (&iter)) != NULL)
+  for (guint i = 0; i < parsed->len; i++)
     {
-      g_autoptr(GVariant) entry = child;
-      g_autoptr(PalAgentProfile) parsed = NULL;
-      g_autofree char *reason = NULL;
+      PalAgentProfile *entry = g_ptr_array_index (parsed, i);
+      const char *id = pal_agent_profile_get_id (entry);
+      int slot = slot_of_id (id);
       PalAgentProfile *profile;
-      const char *id;
-      int slot;
 
-      parsed = parse_entry (entry, &reason);
-      if (parsed != NULL &&
-          g_hash_table_contains (seen, pal_agent_profile_get_id (parsed)))
-        {
-          reason = g_strdup_printf (_("the id “%s” is used by an earlier entry"),
-                                    pal_agent_profile_get_id (parsed));
-          g_clear_object (&parsed);
-        }
-
-      if (parsed == NULL)
-        {
-          add_load_error (self, index++, reason);
-          g_ptr_array_add (self->skipped, g_steal_pointer (&entry));
-          continue;
-        }
-      index++;
-
-      id = pal_agent_profile_get_id (parsed);
-      slot = slot_of_id (id);
       if ((profile = find_in (self->stored, id)) != NULL)
         g_object_ref (profile);
       else if (slot >= 0 && self->preset_items[slot] != NULL)
@@ -471,12 +398,11 @@ load (PalAgentStore *self,
         }
       else
         {
-          profile = g_object_ref (parsed);
+          profile = g_object_ref (entry);
           watch_profile (self, profile);
         }
 
-      _pal_agent_profile_assign (profile, parsed);
-      g_hash_table_add (seen, (gpointer) pal_agent_profile_get_id (profile));
+      _pal_agent_profile_assign (profile, entry);
       g_ptr_array_add (stored, profile);
     }
 
@@ -493,26 +419,18 @@ load (PalAgentStore *self,
   self->stored = g_steal_pointer (&stored);
 
   rebuild (self);
-  self->loading = FALSE;
-
-  if (had_errors || self->load_errors->len > 0)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOAD_ERRORS]);
 }
 
-static void
-settings_changed_cb (PalAgentStore *self,
-                     const char    *key,
-                     GSettings     *settings)
-{
-  g_autoptr(GVariant) value = g_settings_get_value (settings, AGENTS_KEY);
-
-  if (self->last_value != NULL && g_variant_equal (self->last_value, value))
-    return;
-
-  /* Someone else wrote the key: theirs is newer than any pending change. */
-  g_clear_handle_id (&self->save_source, g_source_remove);
-  load (self, value);
-}
+static const PalStoredListFuncs stored_list_funcs = {
+  .key = AGENTS_KEY,
+  .identity = PAL_STORED_LIST_IDENTITY_ID,
+  .parse_entry = parse_entry,
+  .get_identity = get_identity,
+  .describe_skipped = describe_skipped,
+  .get_items = get_items,
+  .serialize = profile_to_variant,
+  .apply = apply_entries,
+};
 
 /* --- GObject --- */
 
@@ -551,7 +469,6 @@ static void
 pal_agent_store_constructed (GObject *object)
 {
   PalAgentStore *self = PAL_AGENT_STORE (object);
-  g_autoptr(GVariant) value = NULL;
   const char *demo;
 
   G_OBJECT_CLASS (pal_agent_store_parent_class)->constructed (object);
@@ -563,10 +480,7 @@ pal_agent_store_constructed (GObject *object)
     demo = LIBEXECDIR "/palaver-demo-agent";
   self->detected[SLOT_DEMO] = g_strdup (demo);
 
-  g_signal_connect_object (self->settings, "changed::" AGENTS_KEY,
-                           G_CALLBACK (settings_changed_cb), self, G_CONNECT_SWAPPED);
-  value = g_settings_get_value (self->settings, AGENTS_KEY);
-  load (self, value);
+  _pal_stored_list_start (&self->list, self->settings);
 }
 
 static void
@@ -576,8 +490,7 @@ pal_agent_store_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
 
-  if (self->save_source != 0)
-    save_now (self);
+  _pal_stored_list_dispose (&self->list);
 
   for (guint i = 0; i < self->stored->len; i++)
     unwatch_profile (self, g_ptr_array_index (self->stored, i));
@@ -586,8 +499,6 @@ pal_agent_store_dispose (GObject *object)
     drop_preset_item (self, slot);
   g_ptr_array_set_size (self->items, 0);
 
-  if (self->settings != NULL)
-    g_signal_handlers_disconnect_by_func (self->settings, settings_changed_cb, self);
   g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (pal_agent_store_parent_class)->dispose (object);
@@ -602,9 +513,7 @@ pal_agent_store_finalize (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->items, g_ptr_array_unref);
   g_clear_pointer (&self->stored, g_ptr_array_unref);
-  g_clear_pointer (&self->skipped, g_ptr_array_unref);
-  g_clear_pointer (&self->load_errors, g_ptr_array_unref);
-  g_clear_pointer (&self->last_value, g_variant_unref);
+  _pal_stored_list_clear (&self->list);
   for (guint slot = 0; slot < N_SLOTS; slot++)
     g_clear_pointer (&self->detected[slot], g_free);
 
@@ -625,7 +534,7 @@ pal_agent_store_get_property (GObject    *object,
       g_value_set_object (value, self->settings);
       break;
     case PROP_LOAD_ERRORS:
-      g_value_set_boxed (value, _pal_ptr_array_as_strv (self->load_errors));
+      g_value_set_boxed (value, _pal_stored_list_get_load_errors (&self->list));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -681,8 +590,8 @@ pal_agent_store_init (PalAgentStore *self)
   self->cancellable = g_cancellable_new ();
   self->items = g_ptr_array_new_with_free_func (g_object_unref);
   self->stored = g_ptr_array_new_with_free_func (g_object_unref);
-  self->skipped = g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref);
-  self->load_errors = g_ptr_array_new_null_terminated (0, g_free, TRUE);
+  _pal_stored_list_init (&self->list, &stored_list_funcs, G_OBJECT (self),
+                         properties[PROP_LOAD_ERRORS]);
 }
 
 /* --- public API --- */
@@ -722,7 +631,7 @@ const char * const *
 pal_agent_store_get_load_errors (PalAgentStore *self)
 {
   g_return_val_if_fail (PAL_IS_AGENT_STORE (self), NULL);
-  return _pal_ptr_array_as_strv (self->load_errors);
+  return _pal_stored_list_get_load_errors (&self->list);
 }
 
 /**
@@ -782,7 +691,7 @@ pal_agent_store_add (PalAgentStore    *self,
   g_ptr_array_add (self->stored, g_object_ref (profile));
   watch_profile (self, profile);
   rebuild (self);
-  save_now (self);
+  _pal_stored_list_save (&self->list);
   return TRUE;
 }
 
@@ -822,19 +731,19 @@ pal_agent_store_update (PalAgentStore    *self,
   if (!pal_agent_profile_validate (edited, error))
     return FALSE;
 
-  self->loading = TRUE;
+  self->list.loading = TRUE;
   if (!_pal_agent_profile_assign (profile, edited))
     {
-      self->loading = FALSE;
+      self->list.loading = FALSE;
       return TRUE;
     }
-  self->loading = FALSE;
+  self->list.loading = FALSE;
 
   slot = slot_of_id (pal_agent_profile_get_id (profile));
   if (slot >= 0 && self->preset_items[slot] == profile)
     adopt_preset_item (self, slot);
 
-  save_now (self);
+  _pal_stored_list_save (&self->list);
   return TRUE;
 }
 
@@ -878,7 +787,7 @@ pal_agent_store_remove (PalAgentStore  *self,
   unwatch_profile (self, profile);
   g_ptr_array_remove_index (self->stored, index);
   rebuild (self);
-  save_now (self);
+  _pal_stored_list_save (&self->list);
   return TRUE;
 }
 

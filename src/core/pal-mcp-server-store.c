@@ -34,17 +34,10 @@ struct _PalMcpServerStore
   GObject parent_instance;
 
   GSettings *settings;
+  PalStoredList list;
 
   /* owning, in order */
   GPtrArray *items;
-  /* raw entries of the key that could not be read */
-  GPtrArray *skipped;
-  /* NULL-terminated array of translated messages */
-  GPtrArray *load_errors;
-
-  GVariant *last_value;
-  guint save_source;
-  guint loading : 1;
 };
 
 static void pal_mcp_server_store_list_model_init (GListModelInterface *iface);
@@ -130,8 +123,9 @@ rows_to_variant (GListStore *rows)
 }
 
 static GVariant *
-config_to_variant (PalMcpServerConfig *config)
+config_to_variant (gpointer item)
 {
+  PalMcpServerConfig *config = item;
   GVariantBuilder builder;
 
   /* Every transport's settings are kept, so switching back loses nothing. */
@@ -155,109 +149,86 @@ config_to_variant (PalMcpServerConfig *config)
   return g_variant_builder_end (&builder);
 }
 
-static void
-save_now (PalMcpServerStore *self)
+static GPtrArray *
+get_items (gpointer owner)
 {
-  GVariantBuilder builder;
-  g_autoptr(GVariant) value = NULL;
-
-  g_clear_handle_id (&self->save_source, g_source_remove);
-
-  g_variant_builder_init (&builder, G_VARIANT_TYPE ("aa{sv}"));
-  for (guint i = 0; i < self->items->len; i++)
-    g_variant_builder_add_value (&builder, config_to_variant (g_ptr_array_index (self->items, i)));
-  for (guint i = 0; i < self->skipped->len; i++)
-    g_variant_builder_add_value (&builder, g_ptr_array_index (self->skipped, i));
-  value = g_variant_ref_sink (g_variant_builder_end (&builder));
-
-  if (self->last_value != NULL && g_variant_equal (self->last_value, value))
-    return;
-
-  g_clear_pointer (&self->last_value, g_variant_unref);
-  self->last_value = g_variant_ref (value);
-  g_settings_set_value (self->settings, MCP_SERVERS_KEY, value);
-}
-
-static gboolean
-save_idle_cb (gpointer user_data)
-{
-  PalMcpServerStore *self = user_data;
-
-  self->save_source = 0;
-  save_now (self);
-  return G_SOURCE_REMOVE;
+  return PAL_MCP_SERVER_STORE (owner)->items;
 }
 
 static void
 config_changed_cb (PalMcpServerConfig *config,
                    PalMcpServerStore  *self)
 {
-  if (self->loading || !g_ptr_array_find (self->items, config, NULL))
+  if (self->list.loading || !g_ptr_array_find (self->items, config, NULL))
     return;
 
-  if (self->save_source == 0)
-    self->save_source = g_idle_add_full (G_PRIORITY_HIGH_IDLE, save_idle_cb, self, NULL);
+  _pal_stored_list_queue_save (&self->list);
 }
 
 /* --- reading --- */
 
-static void
-add_load_error (PalMcpServerStore *self,
-                guint              index,
-                const char        *reason)
+static char *
+describe_skipped (guint       index,
+                  const char *reason)
 {
-  char *message;
-
   /* TRANSLATORS: %u is the position of the entry, counted from 1; %s says what is wrong */
-  message = g_strdup_printf (_("Stored MCP server %u: %s"), index + 1, reason);
-  g_debug ("Skipping an entry of “%s”: %s", MCP_SERVERS_KEY, message);
-  g_ptr_array_add (self->load_errors, message);
+  return g_strdup_printf (_("Stored MCP server %u: %s"), index + 1, reason);
 }
 
-static GPtrArray *
-rows_from_variant (GVariant *rows)
+static void
+rows_from_variant (GListStore *store,
+                   GVariant   *rows)
 {
-  GPtrArray *array = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) array = g_ptr_array_new_with_free_func (g_object_unref);
   GVariantIter iter;
   const char *name;
   const char *value;
   gboolean secret;
 
   if (rows == NULL)
-    return array;
+    return;
 
   g_variant_iter_init (&iter, rows);
   while (g_variant_iter_next (&iter, "(&s&sb)", &name, &value, &secret))
     g_ptr_array_add (array, pal_name_value_new (name, value, secret));
-  return array;
+  g_list_store_splice (store, 0, 0, array->pdata, array->len);
 }
 
+/* Gives @store the rows of @rows (a read entry's) unless it has equal ones. */
 static void
 assign_rows (GListStore *store,
-             GPtrArray  *rows)
+             GListModel *rows)
 {
   guint n = g_list_model_get_n_items (G_LIST_MODEL (store));
-  gboolean same = n == rows->len;
+  guint n_rows = g_list_model_get_n_items (rows);
+  g_autoptr(GPtrArray) copies = NULL;
+  gboolean same = n == n_rows;
 
   for (guint i = 0; same && i < n; i++)
     {
       g_autoptr(PalNameValue) row = g_list_model_get_item (G_LIST_MODEL (store), i);
-      PalNameValue *other = g_ptr_array_index (rows, i);
+      g_autoptr(PalNameValue) other = g_list_model_get_item (rows, i);
 
       same = g_strcmp0 (pal_name_value_get_name (row), pal_name_value_get_name (other)) == 0 &&
              g_strcmp0 (pal_name_value_get_value (row), pal_name_value_get_value (other)) == 0 &&
              pal_name_value_get_secret (row) == pal_name_value_get_secret (other);
     }
+  if (same)
+    return;
 
-  if (!same)
-    g_list_store_splice (store, 0, n, rows->pdata, rows->len);
+  copies = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < n_rows; i++)
+    {
+      g_autoptr(PalNameValue) other = g_list_model_get_item (rows, i);
+
+      g_ptr_array_add (copies, pal_name_value_copy (other));
+    }
+  g_list_store_splice (store, 0, n, copies->pdata, copies->len);
 }
 
-static PalMcpServerConfig *
+static gpointer
 parse_entry (GVariant  *entry,
-             GPtrArray **out_env,
-             GPtrArray **out_headers,
-             char      **reason)
+             char     **reason)
 {
   g_autofree char *name = NULL;
   g_autofree char *transport = NULL;
@@ -308,78 +279,50 @@ parse_entry (GVariant  *entry,
                          "args", args,
                          "url", url,
                          NULL);
-  *out_env = rows_from_variant (env);
-  *out_headers = rows_from_variant (headers);
+  rows_from_variant (pal_mcp_server_config_get_env (config), env);
+  rows_from_variant (pal_mcp_server_config_get_headers (config), headers);
   return config;
 }
 
-static void
-load (PalMcpServerStore *self,
-      GVariant          *value)
+static const char *
+get_identity (gpointer item)
 {
+  return pal_mcp_server_config_get_name (item);
+}
+
+static void
+apply_entries (gpointer   owner,
+               GPtrArray *parsed)
+{
+  PalMcpServerStore *self = owner;
   g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  gboolean had_errors = self->load_errors->len > 0;
-  GVariantIter iter;
-  GVariant *child;
-  guint index = 0;
 
-  g_clear_pointer (&self->last_value, g_variant_unref);
-  self->last_value = g_variant_ref (value);
-  g_ptr_array_set_size (self->skipped, 0);
-  g_ptr_array_set_size (self->load_errors, 0);
-
-  self->loading = TRUE;
-
-  g_variant_iter_init (&iter, value);
-  while ((child = g_variant_iter_next_value (&iter)) != NULL)
+  for (guint i = 0; i < parsed->len; i++)
     {
-      g_autoptr(GVariant) entry = child;
-      g_autoptr(PalMcpServerConfig) parsed = NULL;
-      g_autoptr(GPtrArray) env = NULL;
-      g_autoptr(GPtrArray) headers = NULL;
-      g_autofree char *reason = NULL;
+      PalMcpServerConfig *entry = g_ptr_array_index (parsed, i);
       PalMcpServerConfig *config;
-      const char *name;
 
-      parsed = parse_entry (entry, &env, &headers, &reason);
-      if (parsed != NULL &&
-          g_hash_table_contains (seen, pal_mcp_server_config_get_name (parsed)))
-        {
-          reason = g_strdup_printf (_("the name “%s” is used by an earlier entry"),
-                                    pal_mcp_server_config_get_name (parsed));
-          g_clear_object (&parsed);
-        }
-
-      if (parsed == NULL)
-        {
-          add_load_error (self, index++, reason);
-          g_ptr_array_add (self->skipped, g_steal_pointer (&entry));
-          continue;
-        }
-      index++;
-
-      name = pal_mcp_server_config_get_name (parsed);
-      config = find_by_name (self->items, name);
+      config = find_by_name (self->items, pal_mcp_server_config_get_name (entry));
       if (config != NULL && !g_ptr_array_find (items, config, NULL))
         {
           g_object_freeze_notify (G_OBJECT (config));
-          pal_mcp_server_config_set_transport (config, pal_mcp_server_config_get_transport (parsed));
-          pal_mcp_server_config_set_enabled (config, pal_mcp_server_config_get_enabled (parsed));
-          pal_mcp_server_config_set_command (config, pal_mcp_server_config_get_command (parsed));
-          pal_mcp_server_config_set_args (config, pal_mcp_server_config_get_args (parsed));
-          pal_mcp_server_config_set_url (config, pal_mcp_server_config_get_url (parsed));
+          pal_mcp_server_config_set_transport (config, pal_mcp_server_config_get_transport (entry));
+          pal_mcp_server_config_set_enabled (config, pal_mcp_server_config_get_enabled (entry));
+          pal_mcp_server_config_set_command (config, pal_mcp_server_config_get_command (entry));
+          pal_mcp_server_config_set_args (config, pal_mcp_server_config_get_args (entry));
+          pal_mcp_server_config_set_url (config, pal_mcp_server_config_get_url (entry));
           g_object_thaw_notify (G_OBJECT (config));
+          assign_rows (pal_mcp_server_config_get_env (config),
+                       G_LIST_MODEL (pal_mcp_server_config_get_env (entry)));
+          assign_rows (pal_mcp_server_config_get_headers (config),
+                       G_LIST_MODEL (pal_mcp_server_config_get_headers (entry)));
         }
       else
         {
-          config = parsed;
+          config = entry;
           watch_config (self, config);
         }
-      assign_rows (pal_mcp_server_config_get_env (config), env);
-      assign_rows (pal_mcp_server_config_get_headers (config), headers);
 
-      g_hash_table_add (seen, g_strdup (name));
       g_ptr_array_add (items, g_object_ref (config));
     }
 
@@ -392,26 +335,18 @@ load (PalMcpServerStore *self,
     }
 
   _pal_items_replace (G_LIST_MODEL (self), self->items, items);
-  self->loading = FALSE;
-
-  if (had_errors || self->load_errors->len > 0)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOAD_ERRORS]);
 }
 
-static void
-settings_changed_cb (PalMcpServerStore *self,
-                     const char        *key,
-                     GSettings         *settings)
-{
-  g_autoptr(GVariant) value = g_settings_get_value (settings, MCP_SERVERS_KEY);
-
-  if (self->last_value != NULL && g_variant_equal (self->last_value, value))
-    return;
-
-  /* Someone else wrote the key: theirs is newer than any pending change. */
-  g_clear_handle_id (&self->save_source, g_source_remove);
-  load (self, value);
-}
+static const PalStoredListFuncs stored_list_funcs = {
+  .key = MCP_SERVERS_KEY,
+  .identity = PAL_STORED_LIST_IDENTITY_NAME,
+  .parse_entry = parse_entry,
+  .get_identity = get_identity,
+  .describe_skipped = describe_skipped,
+  .get_items = get_items,
+  .serialize = config_to_variant,
+  .apply = apply_entries,
+};
 
 /* --- GObject --- */
 
@@ -450,16 +385,12 @@ static void
 pal_mcp_server_store_constructed (GObject *object)
 {
   PalMcpServerStore *self = PAL_MCP_SERVER_STORE (object);
-  g_autoptr(GVariant) value = NULL;
 
   G_OBJECT_CLASS (pal_mcp_server_store_parent_class)->constructed (object);
 
   g_return_if_fail (G_IS_SETTINGS (self->settings));
 
-  g_signal_connect_object (self->settings, "changed::" MCP_SERVERS_KEY,
-                           G_CALLBACK (settings_changed_cb), self, G_CONNECT_SWAPPED);
-  value = g_settings_get_value (self->settings, MCP_SERVERS_KEY);
-  load (self, value);
+  _pal_stored_list_start (&self->list, self->settings);
 }
 
 static void
@@ -467,15 +398,12 @@ pal_mcp_server_store_dispose (GObject *object)
 {
   PalMcpServerStore *self = PAL_MCP_SERVER_STORE (object);
 
-  if (self->save_source != 0)
-    save_now (self);
+  _pal_stored_list_dispose (&self->list);
 
   for (guint i = 0; i < self->items->len; i++)
     unwatch_config (self, g_ptr_array_index (self->items, i));
   g_ptr_array_set_size (self->items, 0);
 
-  if (self->settings != NULL)
-    g_signal_handlers_disconnect_by_func (self->settings, settings_changed_cb, self);
   g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (pal_mcp_server_store_parent_class)->dispose (object);
@@ -487,9 +415,7 @@ pal_mcp_server_store_finalize (GObject *object)
   PalMcpServerStore *self = PAL_MCP_SERVER_STORE (object);
 
   g_clear_pointer (&self->items, g_ptr_array_unref);
-  g_clear_pointer (&self->skipped, g_ptr_array_unref);
-  g_clear_pointer (&self->load_errors, g_ptr_array_unref);
-  g_clear_pointer (&self->last_value, g_variant_unref);
+  _pal_stored_list_clear (&self->list);
 
   G_OBJECT_CLASS (pal_mcp_server_store_parent_class)->finalize (object);
 }
@@ -508,7 +434,7 @@ pal_mcp_server_store_get_property (GObject    *object,
       g_value_set_object (value, self->settings);
       break;
     case PROP_LOAD_ERRORS:
-      g_value_set_boxed (value, _pal_ptr_array_as_strv (self->load_errors));
+      g_value_set_boxed (value, _pal_stored_list_get_load_errors (&self->list));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -562,8 +488,8 @@ static void
 pal_mcp_server_store_init (PalMcpServerStore *self)
 {
   self->items = g_ptr_array_new_with_free_func (g_object_unref);
-  self->skipped = g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref);
-  self->load_errors = g_ptr_array_new_null_terminated (1, g_free, TRUE);
+  _pal_stored_list_init (&self->list, &stored_list_funcs, G_OBJECT (self),
+                         properties[PROP_LOAD_ERRORS]);
 }
 
 /* --- public API --- */
@@ -600,7 +526,7 @@ const char * const *
 pal_mcp_server_store_get_load_errors (PalMcpServerStore *self)
 {
   g_return_val_if_fail (PAL_IS_MCP_SERVER_STORE (self), NULL);
-  return _pal_ptr_array_as_strv (self->load_errors);
+  return _pal_stored_list_get_load_errors (&self->list);
 }
 
 /**
@@ -667,7 +593,7 @@ pal_mcp_server_store_insert (PalMcpServerStore   *self,
   watch_config (self, config);
   g_list_model_items_changed (G_LIST_MODEL (self), position, 0, 1);
 
-  save_now (self);
+  _pal_stored_list_save (&self->list);
   return TRUE;
 }
 
@@ -719,7 +645,7 @@ pal_mcp_server_store_remove (PalMcpServerStore  *self,
   unwatch_config (self, config);
   g_ptr_array_steal_index (self->items, position);
   g_list_model_items_changed (G_LIST_MODEL (self), position, 1, 0);
-  save_now (self);
+  _pal_stored_list_save (&self->list);
 
   if (out_position != NULL)
     *out_position = position;

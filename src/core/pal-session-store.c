@@ -41,19 +41,12 @@ struct _PalSessionStore
   GObject parent_instance;
 
   GSettings *settings;
+  PalStoredList list;
 
   /* sorted, owning */
   GPtrArray *items;
   /* id → record in items */
   GHashTable *by_id;
-  /* raw entries of the key that could not be read */
-  GPtrArray *skipped;
-  /* NULL-terminated array of translated messages */
-  GPtrArray *load_errors;
-
-  GVariant *last_value;
-  guint save_source;
-  guint loading : 1;
 };
 
 static void pal_session_store_list_model_init (GListModelInterface *iface);
@@ -152,9 +145,14 @@ is_listed (PalSessionStore  *self,
 /* --- writing --- */
 
 static GVariant *
-record_to_variant (PalSessionRecord *record)
+record_to_variant (gpointer item)
 {
+  PalSessionRecord *record = item;
   GVariantBuilder builder;
+
+  /* sessions only the agent knows are not stored */
+  if (pal_session_record_get_from_agent (record))
+    return NULL;
 
   g_variant_builder_init (&builder, G_VARIANT_TYPE_VARDICT);
   g_variant_builder_add (&builder, "{sv}", "id",
@@ -174,49 +172,10 @@ record_to_variant (PalSessionRecord *record)
   return g_variant_builder_end (&builder);
 }
 
-static void
-save_now (PalSessionStore *self)
+static GPtrArray *
+get_items (gpointer owner)
 {
-  GVariantBuilder builder;
-  g_autoptr(GVariant) value = NULL;
-
-  g_clear_handle_id (&self->save_source, g_source_remove);
-
-  g_variant_builder_init (&builder, G_VARIANT_TYPE ("aa{sv}"));
-  for (guint i = 0; i < self->items->len; i++)
-    {
-      PalSessionRecord *record = g_ptr_array_index (self->items, i);
-
-      if (!pal_session_record_get_from_agent (record))
-        g_variant_builder_add_value (&builder, record_to_variant (record));
-    }
-  for (guint i = 0; i < self->skipped->len; i++)
-    g_variant_builder_add_value (&builder, g_ptr_array_index (self->skipped, i));
-  value = g_variant_ref_sink (g_variant_builder_end (&builder));
-
-  if (self->last_value != NULL && g_variant_equal (self->last_value, value))
-    return;
-
-  g_clear_pointer (&self->last_value, g_variant_unref);
-  self->last_value = g_variant_ref (value);
-  g_settings_set_value (self->settings, SESSIONS_KEY, value);
-}
-
-static gboolean
-save_idle_cb (gpointer user_data)
-{
-  PalSessionStore *self = user_data;
-
-  self->save_source = 0;
-  save_now (self);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-queue_save (PalSessionStore *self)
-{
-  if (self->save_source == 0)
-    self->save_source = g_idle_add_full (G_PRIORITY_HIGH_IDLE, save_idle_cb, self, NULL);
+  return PAL_SESSION_STORE (owner)->items;
 }
 
 /* --- the model --- */
@@ -251,7 +210,7 @@ record_notify_cb (PalSessionRecord *record,
 {
   const char *name = g_param_spec_get_name (pspec);
 
-  if (self->loading || !is_listed (self, record))
+  if (self->list.loading || !is_listed (self, record))
     return;
 
   if (g_str_equal (name, "updated") || g_str_equal (name, "pinned") ||
@@ -259,7 +218,7 @@ record_notify_cb (PalSessionRecord *record,
     reposition (self, record);
 
   if (!pal_session_record_get_from_agent (record) || g_str_equal (name, "from-agent"))
-    queue_save (self);
+    _pal_stored_list_queue_save (&self->list);
 }
 
 static void
@@ -272,20 +231,15 @@ replace_items (PalSessionStore *self,
 
 /* --- reading --- */
 
-static void
-add_load_error (PalSessionStore *self,
-                guint            index,
-                const char      *reason)
+static char *
+describe_skipped (guint       index,
+                  const char *reason)
 {
-  char *message;
-
   /* TRANSLATORS: %u is the position of the entry, counted from 1; %s says what is wrong */
-  message = g_strdup_printf (_("Stored session %u: %s"), index + 1, reason);
-  g_debug ("Skipping an entry of “%s”: %s", SESSIONS_KEY, message);
-  g_ptr_array_add (self->load_errors, message);
+  return g_strdup_printf (_("Stored session %u: %s"), index + 1, reason);
 }
 
-static PalSessionRecord *
+static gpointer
 parse_entry (GVariant  *entry,
              char     **reason)
 {
@@ -341,55 +295,31 @@ assign (PalSessionRecord *to,
   g_object_thaw_notify (G_OBJECT (to));
 }
 
-static void
-load (PalSessionStore *self,
-      GVariant        *value)
+static const char *
+get_identity (gpointer item)
 {
+  return pal_session_record_get_id (item);
+}
+
+static void
+apply_entries (gpointer   owner,
+               GPtrArray *parsed)
+{
+  PalSessionStore *self = owner;
   g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr(GHashTable) by_id = g_hash_table_new (g_str_hash, g_str_equal);
-  gboolean had_errors = self->load_errors->len > 0;
-  GVariantIter iter;
-  GVariant *child;
-  guint index = 0;
 
-  g_clear_pointer (&self->last_value, g_variant_unref);
-  self->last_value = g_variant_ref (value);
-  g_ptr_array_set_size (self->skipped, 0);
-  g_ptr_array_set_size (self->load_errors, 0);
-
-  self->loading = TRUE;
-
-  g_variant_iter_init (&iter, value);
-  while ((child = g_variant_iter_next_value (&iter)) != NULL)
+  for (guint i = 0; i < parsed->len; i++)
     {
-      g_autoptr(GVariant) entry = child;
-      g_autoptr(PalSessionRecord) parsed = NULL;
-      g_autofree char *reason = NULL;
+      PalSessionRecord *entry = g_ptr_array_index (parsed, i);
       PalSessionRecord *record;
 
-      parsed = parse_entry (entry, &reason);
-      if (parsed != NULL &&
-          g_hash_table_contains (by_id, pal_session_record_get_id (parsed)))
-        {
-          reason = g_strdup_printf (_("the id “%s” is used by an earlier entry"),
-                                    pal_session_record_get_id (parsed));
-          g_clear_object (&parsed);
-        }
-
-      if (parsed == NULL)
-        {
-          add_load_error (self, index++, reason);
-          g_ptr_array_add (self->skipped, g_steal_pointer (&entry));
-          continue;
-        }
-      index++;
-
-      record = g_hash_table_lookup (self->by_id, pal_session_record_get_id (parsed));
+      record = g_hash_table_lookup (self->by_id, pal_session_record_get_id (entry));
       if (record != NULL)
-        assign (record, parsed);
+        assign (record, entry);
       else
         {
-          record = parsed;
+          record = entry;
           watch_record (self, record);
         }
 
@@ -417,26 +347,18 @@ load (PalSessionStore *self,
   g_hash_table_unref (self->by_id);
   self->by_id = g_steal_pointer (&by_id);
   replace_items (self, items);
-  self->loading = FALSE;
-
-  if (had_errors || self->load_errors->len > 0)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOAD_ERRORS]);
 }
 
-static void
-settings_changed_cb (PalSessionStore *self,
-                     const char      *key,
-                     GSettings       *settings)
-{
-  g_autoptr(GVariant) value = g_settings_get_value (settings, SESSIONS_KEY);
-
-  if (self->last_value != NULL && g_variant_equal (self->last_value, value))
-    return;
-
-  /* Someone else wrote the key: theirs is newer than any pending change. */
-  g_clear_handle_id (&self->save_source, g_source_remove);
-  load (self, value);
-}
+static const PalStoredListFuncs stored_list_funcs = {
+  .key = SESSIONS_KEY,
+  .identity = PAL_STORED_LIST_IDENTITY_ID,
+  .parse_entry = parse_entry,
+  .get_identity = get_identity,
+  .describe_skipped = describe_skipped,
+  .get_items = get_items,
+  .serialize = record_to_variant,
+  .apply = apply_entries,
+};
 
 /* --- GObject --- */
 
@@ -475,16 +397,12 @@ static void
 pal_session_store_constructed (GObject *object)
 {
   PalSessionStore *self = PAL_SESSION_STORE (object);
-  g_autoptr(GVariant) value = NULL;
 
   G_OBJECT_CLASS (pal_session_store_parent_class)->constructed (object);
 
   g_return_if_fail (G_IS_SETTINGS (self->settings));
 
-  g_signal_connect_object (self->settings, "changed::" SESSIONS_KEY,
-                           G_CALLBACK (settings_changed_cb), self, G_CONNECT_SWAPPED);
-  value = g_settings_get_value (self->settings, SESSIONS_KEY);
-  load (self, value);
+  _pal_stored_list_start (&self->list, self->settings);
 }
 
 static void
@@ -492,16 +410,13 @@ pal_session_store_dispose (GObject *object)
 {
   PalSessionStore *self = PAL_SESSION_STORE (object);
 
-  if (self->save_source != 0)
-    save_now (self);
+  _pal_stored_list_dispose (&self->list);
 
   for (guint i = 0; i < self->items->len; i++)
     unwatch_record (self, g_ptr_array_index (self->items, i));
   g_hash_table_remove_all (self->by_id);
   g_ptr_array_set_size (self->items, 0);
 
-  if (self->settings != NULL)
-    g_signal_handlers_disconnect_by_func (self->settings, settings_changed_cb, self);
   g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (pal_session_store_parent_class)->dispose (object);
@@ -514,9 +429,7 @@ pal_session_store_finalize (GObject *object)
 
   g_clear_pointer (&self->items, g_ptr_array_unref);
   g_clear_pointer (&self->by_id, g_hash_table_unref);
-  g_clear_pointer (&self->skipped, g_ptr_array_unref);
-  g_clear_pointer (&self->load_errors, g_ptr_array_unref);
-  g_clear_pointer (&self->last_value, g_variant_unref);
+  _pal_stored_list_clear (&self->list);
 
   G_OBJECT_CLASS (pal_session_store_parent_class)->finalize (object);
 }
@@ -535,7 +448,7 @@ pal_session_store_get_property (GObject    *object,
       g_value_set_object (value, self->settings);
       break;
     case PROP_LOAD_ERRORS:
-      g_value_set_boxed (value, _pal_ptr_array_as_strv (self->load_errors));
+      g_value_set_boxed (value, _pal_stored_list_get_load_errors (&self->list));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -590,8 +503,8 @@ pal_session_store_init (PalSessionStore *self)
 {
   self->items = g_ptr_array_new_with_free_func (g_object_unref);
   self->by_id = g_hash_table_new (g_str_hash, g_str_equal);
-  self->skipped = g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref);
-  self->load_errors = g_ptr_array_new_null_terminated (1, g_free, TRUE);
+  _pal_stored_list_init (&self->list, &stored_list_funcs, G_OBJECT (self),
+                         properties[PROP_LOAD_ERRORS]);
 }
 
 /* --- public API --- */
@@ -628,7 +541,7 @@ const char * const *
 pal_session_store_get_load_errors (PalSessionStore *self)
 {
   g_return_val_if_fail (PAL_IS_SESSION_STORE (self), NULL);
-  return _pal_ptr_array_as_strv (self->load_errors);
+  return _pal_stored_list_get_load_errors (&self->list);
 }
 
 /**
@@ -679,13 +592,13 @@ pal_session_store_add (PalSessionStore  *self,
   if (existing == record)
     {
       pal_session_record_set_from_agent (record, FALSE);
-      save_now (self);
+      _pal_stored_list_save (&self->list);
       return record;
     }
 
   if (existing != NULL)
     {
-      self->loading = TRUE;
+      self->list.loading = TRUE;
       g_object_freeze_notify (G_OBJECT (existing));
       pal_session_record_set_agent_id (existing, pal_session_record_get_agent_id (record));
       pal_session_record_set_cwd (existing, pal_session_record_get_cwd (record));
@@ -697,20 +610,20 @@ pal_session_store_add (PalSessionStore  *self,
         pal_session_record_set_created (existing, pal_session_record_get_created (record));
       pal_session_record_set_from_agent (existing, FALSE);
       g_object_thaw_notify (G_OBJECT (existing));
-      self->loading = FALSE;
+      self->list.loading = FALSE;
 
       reposition (self, existing);
-      save_now (self);
+      _pal_stored_list_save (&self->list);
       return existing;
     }
 
-  self->loading = TRUE;
+  self->list.loading = TRUE;
   if (pal_session_record_get_created (record) == 0)
     pal_session_record_set_created (record, g_get_real_time ());
   if (pal_session_record_get_updated (record) == 0)
     pal_session_record_set_updated (record, pal_session_record_get_created (record));
   pal_session_record_set_from_agent (record, FALSE);
-  self->loading = FALSE;
+  self->list.loading = FALSE;
 
   position = insert_position (self->items, record);
   g_ptr_array_insert (self->items, position, g_object_ref (record));
@@ -718,7 +631,7 @@ pal_session_store_add (PalSessionStore  *self,
   watch_record (self, record);
   g_list_model_items_changed (G_LIST_MODEL (self), position, 0, 1);
 
-  save_now (self);
+  _pal_stored_list_save (&self->list);
   return record;
 }
 
@@ -750,7 +663,7 @@ pal_session_store_remove (PalSessionStore *self,
   g_ptr_array_remove_index (self->items, position);
   g_list_model_items_changed (G_LIST_MODEL (self), position, 1, 0);
 
-  save_now (self);
+  _pal_stored_list_save (&self->list);
   return TRUE;
 }
 
@@ -780,7 +693,7 @@ pal_session_store_set_title (PalSessionStore *self,
 
   pal_session_record_set_title (record, title);
   pal_session_record_set_from_agent (record, FALSE);
-  save_now (self);
+  _pal_stored_list_save (&self->list);
   return TRUE;
 }
 
@@ -812,7 +725,7 @@ pal_session_store_touch (PalSessionStore *self,
   now = MAX (g_get_real_time (), pal_session_record_get_updated (record) + 1);
   pal_session_record_set_updated (record, now);
   pal_session_record_set_from_agent (record, FALSE);
-  save_now (self);
+  _pal_stored_list_save (&self->list);
   return TRUE;
 }
 
@@ -840,7 +753,7 @@ pal_session_store_set_pinned (PalSessionStore *self,
 
   pal_session_record_set_pinned (record, pinned);
   pal_session_record_set_from_agent (record, FALSE);
-  save_now (self);
+  _pal_stored_list_save (&self->list);
   return TRUE;
 }
 
@@ -906,7 +819,7 @@ pal_session_store_merge_listed (PalSessionStore *self,
   items = g_ptr_array_copy (self->items, (GCopyFunc) g_object_ref, NULL);
   g_ptr_array_set_free_func (items, g_object_unref);
 
-  self->loading = TRUE;
+  self->list.loading = TRUE;
 
   length = json_array_get_length (sessions);
   for (guint i = 0; i < length; i++)
@@ -986,10 +899,10 @@ pal_session_store_merge_listed (PalSessionStore *self,
     }
 
   replace_items (self, items);
-  self->loading = FALSE;
+  self->list.loading = FALSE;
 
   if (stored_changed)
-    save_now (self);
+    _pal_stored_list_save (&self->list);
 
   return n_added;
 }

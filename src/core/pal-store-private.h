@@ -65,4 +65,86 @@ gboolean  _pal_set_strv         (char      ***strv,
 /* The strings of a null-terminated GPtrArray, never NULL. */
 const char * const *_pal_ptr_array_as_strv (GPtrArray *array);
 
+/*
+ * PalStoredList: the part of a store that keeps a list of objects in one
+ * aa{sv} settings key. Embedded in the store and set up with
+ * _pal_stored_list_init() in its init; _pal_stored_list_start() in its
+ * constructed reads the key and follows it; _pal_stored_list_dispose() and
+ * _pal_stored_list_clear() in its dispose and finalize.
+ *
+ * Reading keeps the entries that cannot be read (and those whose identity an
+ * earlier entry has) as raw values with one translated load error each, and
+ * hands the readable ones to the store. Writing puts the readable items
+ * first, then the raw entries unchanged. A change of the key by someone else
+ * is read again, dropping any pending write; writing the value read last is
+ * skipped.
+ */
+
+typedef enum
+{
+  PAL_STORED_LIST_IDENTITY_ID,
+  PAL_STORED_LIST_IDENTITY_NAME,
+} PalStoredListIdentity;
+
+typedef struct
+{
+  /* the settings key, of type aa{sv} */
+  const char *key;
+  /* what get_identity() returns, for the load error of a repeated one */
+  PalStoredListIdentity identity;
+
+  /* A new item read from one a{sv} entry, or NULL with @reason set. */
+  gpointer     (*parse_entry)      (GVariant    *entry,
+                                    char       **reason);
+  /* What two entries must not share; of an item parse_entry() returned. */
+  const char  *(*get_identity)     (gpointer     item);
+  /* A translated load error for the skipped entry at @index (from 0). */
+  char        *(*describe_skipped) (guint        index,
+                                    const char  *reason);
+  /* The items to write, in order. */
+  GPtrArray   *(*get_items)        (gpointer     owner);
+  /* A floating a{sv} for @item, or NULL to leave it out of the key. */
+  GVariant    *(*serialize)        (gpointer     item);
+  /* Takes over the readable entries (new items, in stored order, unique),
+   * keeping listed items where they match; called with @loading set. */
+  void         (*apply)            (gpointer     owner,
+                                    GPtrArray   *parsed);
+} PalStoredListFuncs;
+
+typedef struct
+{
+  const PalStoredListFuncs *funcs;
+  /* the store, not owned */
+  GObject *owner;
+  /* the owner's load-errors property */
+  GParamSpec *load_errors_pspec;
+
+  GSettings *settings;
+  gulong changed_id;
+  /* raw entries of the key that could not be read */
+  GPtrArray *skipped;
+  /* NULL-terminated array of translated messages */
+  GPtrArray *load_errors;
+  /* the value read or written last */
+  GVariant *last_value;
+  guint save_source;
+  /* set while the store changes its items itself */
+  guint loading : 1;
+} PalStoredList;
+
+void      _pal_stored_list_init       (PalStoredList            *list,
+                                       const PalStoredListFuncs *funcs,
+                                       GObject                  *owner,
+                                       GParamSpec               *load_errors_pspec);
+void      _pal_stored_list_start      (PalStoredList            *list,
+                                       GSettings                *settings);
+/* Writes the items now (when they changed). */
+void      _pal_stored_list_save       (PalStoredList            *list);
+/* Writes the items once the main loop is idle. */
+void      _pal_stored_list_queue_save (PalStoredList            *list);
+/* Writes a pending change and stops following the key. */
+void      _pal_stored_list_dispose    (PalStoredList            *list);
+void      _pal_stored_list_clear      (PalStoredList            *list);
+const char * const *_pal_stored_list_get_load_errors (PalStoredList *list);
+
 G_END_DECLS

@@ -220,3 +220,204 @@ _pal_ptr_array_as_strv (GPtrArray *array)
     return empty;
   return (const char * const *) array->pdata;
 }
+
+/* --- PalStoredList --- */
+
+void
+_pal_stored_list_init (PalStoredList            *list,
+                       const PalStoredListFuncs *funcs,
+                       GObject                  *owner,
+                       GParamSpec               *load_errors_pspec)
+{
+  g_assert (funcs != NULL && funcs->key != NULL);
+  g_assert (G_IS_OBJECT (owner));
+  g_assert (G_IS_PARAM_SPEC (load_errors_pspec));
+
+  list->funcs = funcs;
+  list->owner = owner;
+  list->load_errors_pspec = load_errors_pspec;
+  list->skipped = g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref);
+  list->load_errors = g_ptr_array_new_null_terminated (1, g_free, TRUE);
+}
+
+void
+_pal_stored_list_save (PalStoredList *list)
+{
+  GPtrArray *items = list->funcs->get_items (list->owner);
+  GVariantBuilder builder;
+  g_autoptr(GVariant) value = NULL;
+
+  g_clear_handle_id (&list->save_source, g_source_remove);
+
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("aa{sv}"));
+  for (guint i = 0; i < items->len; i++)
+    {
+      GVariant *entry = list->funcs->serialize (g_ptr_array_index (items, i));
+
+      if (entry != NULL)
+        g_variant_builder_add_value (&builder, entry);
+    }
+  for (guint i = 0; i < list->skipped->len; i++)
+    g_variant_builder_add_value (&builder, g_ptr_array_index (list->skipped, i));
+  value = g_variant_ref_sink (g_variant_builder_end (&builder));
+
+  if (list->last_value != NULL && g_variant_equal (list->last_value, value))
+    return;
+
+  g_clear_pointer (&list->last_value, g_variant_unref);
+  list->last_value = g_variant_ref (value);
+  g_settings_set_value (list->settings, list->funcs->key, value);
+}
+
+static gboolean
+save_idle_cb (gpointer user_data)
+{
+  PalStoredList *list = user_data;
+
+  list->save_source = 0;
+  _pal_stored_list_save (list);
+  return G_SOURCE_REMOVE;
+}
+
+void
+_pal_stored_list_queue_save (PalStoredList *list)
+{
+  if (list->save_source == 0)
+    list->save_source = g_idle_add_full (G_PRIORITY_HIGH_IDLE, save_idle_cb, list, NULL);
+}
+
+static void
+add_load_error (PalStoredList *list,
+                guint          index,
+                const char    *reason)
+{
+  char *message = list->funcs->describe_skipped (index, reason);
+
+  g_debug ("Skipping an entry of “%s”: %s", list->funcs->key, message);
+  g_ptr_array_add (list->load_errors, message);
+}
+
+static char *
+describe_repeated (PalStoredList *list,
+                   const char    *identity)
+{
+  switch (list->funcs->identity)
+    {
+    case PAL_STORED_LIST_IDENTITY_NAME:
+      return g_strdup_printf (_("the name “%s” is used by an earlier entry"), identity);
+    case PAL_STORED_LIST_IDENTITY_ID:
+    default:
+      return g_strdup_printf (_("the id “%s” is used by an earlier entry"), identity);
+    }
+}
+
+static void
+load (PalStoredList *list,
+      GVariant      *value)
+{
+  const PalStoredListFuncs *funcs = list->funcs;
+  g_autoptr(GPtrArray) parsed = g_ptr_array_new_with_free_func (g_object_unref);
+  /* identities of the items in parsed, borrowed */
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  gboolean had_errors = list->load_errors->len > 0;
+  GVariantIter iter;
+  GVariant *child;
+  guint index = 0;
+
+  g_clear_pointer (&list->last_value, g_variant_unref);
+  list->last_value = g_variant_ref (value);
+  g_ptr_array_set_size (list->skipped, 0);
+  g_ptr_array_set_size (list->load_errors, 0);
+
+  g_variant_iter_init (&iter, value);
+  for (; (child = g_variant_iter_next_value (&iter)) != NULL; index++)
+    {
+      g_autoptr(GVariant) entry = child;
+      g_autoptr(GObject) item = NULL;
+      g_autofree char *reason = NULL;
+
+      item = funcs->parse_entry (entry, &reason);
+      if (item != NULL && g_hash_table_contains (seen, funcs->get_identity (item)))
+        {
+          reason = describe_repeated (list, funcs->get_identity (item));
+          g_clear_object (&item);
+        }
+
+      if (item == NULL)
+        {
+          add_load_error (list, index, reason);
+          g_ptr_array_add (list->skipped, g_steal_pointer (&entry));
+          continue;
+        }
+
+      g_hash_table_add (seen, (gpointer) funcs->get_identity (item));
+      g_ptr_array_add (parsed, g_steal_pointer (&item));
+    }
+
+  list->loading = TRUE;
+  funcs->apply (list->owner, parsed);
+  list->loading = FALSE;
+
+  if (had_errors || list->load_errors->len > 0)
+    g_object_notify_by_pspec (list->owner, list->load_errors_pspec);
+}
+
+static void
+settings_changed_cb (GSettings  *settings,
+                     const char *key,
+                     gpointer    user_data)
+{
+  PalStoredList *list = user_data;
+  g_autoptr(GVariant) value = g_settings_get_value (settings, list->funcs->key);
+
+  if (list->last_value != NULL && g_variant_equal (list->last_value, value))
+    return;
+
+  /* Someone else wrote the key: theirs is newer than any pending change. */
+  g_clear_handle_id (&list->save_source, g_source_remove);
+  load (list, value);
+}
+
+void
+_pal_stored_list_start (PalStoredList *list,
+                        GSettings     *settings)
+{
+  g_autofree char *signal = NULL;
+  g_autoptr(GVariant) value = NULL;
+
+  g_assert (list->settings == NULL);
+  g_assert (G_IS_SETTINGS (settings));
+
+  list->settings = g_object_ref (settings);
+  signal = g_strconcat ("changed::", list->funcs->key, NULL);
+  list->changed_id = g_signal_connect (settings, signal, G_CALLBACK (settings_changed_cb), list);
+
+  value = g_settings_get_value (settings, list->funcs->key);
+  load (list, value);
+}
+
+void
+_pal_stored_list_dispose (PalStoredList *list)
+{
+  if (list->save_source != 0)
+    _pal_stored_list_save (list);
+
+  if (list->settings != NULL)
+    g_clear_signal_handler (&list->changed_id, list->settings);
+  g_clear_object (&list->settings);
+}
+
+void
+_pal_stored_list_clear (PalStoredList *list)
+{
+  g_clear_handle_id (&list->save_source, g_source_remove);
+  g_clear_pointer (&list->skipped, g_ptr_array_unref);
+  g_clear_pointer (&list->load_errors, g_ptr_array_unref);
+  g_clear_pointer (&list->last_value, g_variant_unref);
+}
+
+const char * const *
+_pal_stored_list_get_load_errors (PalStoredList *list)
+{
+  return _pal_ptr_array_as_strv (list->load_errors);
+}
