@@ -95,20 +95,6 @@ acp_agent_can_use_mcp_server (AcpAgent     *self,
   return check_mcp_server (self, server, NULL);
 }
 
-static GTask *
-new_task (AcpAgent            *self,
-          gpointer             source_tag,
-          GCancellable        *cancellable,
-          GAsyncReadyCallback  callback,
-          gpointer             user_data)
-{
-  GTask *task = g_task_new (self, cancellable, callback, user_data);
-
-  g_task_set_source_tag (task, source_tag);
-
-  return task;
-}
-
 static GError *
 invalid_result (const char *method,
                 const char *what)
@@ -186,23 +172,127 @@ build_session_params (AcpAgent            *self,
   return g_steal_pointer (&params);
 }
 
-/* Results that carry nothing: an object (usually {}), or null. */
+/* The params of the calls that name a session and maybe one more string. */
+static JsonObject *
+session_params (const char *session_id,
+                const char *member,
+                const char *value)
+{
+  JsonObject *params = json_object_new ();
+
+  json_object_set_string_member (params, "sessionId", session_id);
+  if (member != NULL)
+    json_object_set_string_member (params, member, value);
+
+  return params;
+}
+
+/* the common steps of a call {{{ */
+
+/*
+ * Reads the agent's answer (an object) into @task with g_task_return_*(), or
+ * returns what is wrong with it: a translated phrase for invalid_result().
+ */
+typedef const char *(*ReadResultFunc) (GTask      *task,
+                                       JsonObject *result);
+
+typedef struct
+{
+  const char           *method;
+  /* what the agent must have advertised, and its name in the schema;
+   * ACP_AGENT_CAP_NONE for calls every agent takes */
+  AcpAgentCapabilities  cap;
+  const char           *capability;
+  /* whether a null answer counts as an empty object */
+  gboolean              null_is_empty;
+  ReadResultFunc        read_result;
+} AgentCall;
+
 static void
-empty_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
+call_done_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
+  const AgentCall *call = g_task_get_task_data (task);
   g_autoptr(JsonNode) node = NULL;
+  g_autoptr(JsonObject) answer = NULL;
   GError *error = NULL;
+  const char *problem;
 
   node = _acp_agent_call_finish (ACP_AGENT (object), result, &error);
   if (node == NULL)
-    g_task_return_error (task, error);
-  else if (!JSON_NODE_HOLDS_OBJECT (node) && !JSON_NODE_HOLDS_NULL (node))
-    g_task_return_error (task, invalid_result (g_task_get_name (task), _("not an object")));
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    answer = json_object_ref (json_node_get_object (node));
+  else if (JSON_NODE_HOLDS_NULL (node) && call->null_is_empty)
+    answer = json_object_new ();
   else
-    g_task_return_boolean (task, TRUE);
+    {
+      g_task_return_error (task, invalid_result (call->method, _("not an object")));
+      return;
+    }
+
+  problem = call->read_result (task, answer);
+  if (problem != NULL)
+    g_task_return_error (task, invalid_result (call->method, problem));
+}
+
+/*
+ * Starts @call: a task for @source_tag, failed at once (and NULL returned)
+ * unless the agent is ready and advertised the capability the call needs.
+ * Hand the task to send_call() with the params.
+ */
+static GTask *
+begin_call (AcpAgent            *self,
+            const AgentCall     *call,
+            gpointer             source_tag,
+            GCancellable        *cancellable,
+            GAsyncReadyCallback  callback,
+            gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+  GError *error = NULL;
+
+  g_task_set_source_tag (task, source_tag);
+  g_task_set_name (task, call->method);
+  g_task_set_task_data (task, (gpointer) call, NULL);
+
+  if (!_acp_agent_check_ready (self, &error) ||
+      (call->cap != ACP_AGENT_CAP_NONE &&
+       !require_capability (self, call->cap, call->method, call->capability, &error)))
+    {
+      g_task_return_error (task, error);
+      return NULL;
+    }
+
+  return g_steal_pointer (&task);
+}
+
+/* Sends the call of @task (consumed) with @params (consumed), or fails it
+ * with @error (consumed) when building the params failed. */
+static void
+send_call (AcpAgent   *self,
+           GTask      *task,
+           JsonObject *params,
+           GError     *error)
+{
+  g_autoptr(JsonObject) owned = params;
+  const AgentCall *call = g_task_get_task_data (task);
+
+  if (error != NULL)
+    {
+      g_task_return_error (task, error);
+      g_object_unref (task);
+      return;
+    }
+
+  _acp_agent_call_async (self, call->method, owned, g_task_get_cancellable (task),
+                         call_done_cb, task);
 }
 
 static gboolean
@@ -218,11 +308,11 @@ boolean_finish (AcpAgent      *self,
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
-static JsonObject *
-object_finish (AcpAgent      *self,
-               GAsyncResult  *result,
-               gpointer       source_tag,
-               GError       **error)
+static gpointer
+pointer_finish (AcpAgent      *self,
+                GAsyncResult  *result,
+                gpointer       source_tag,
+                GError       **error)
 {
   g_return_val_if_fail (ACP_IS_AGENT (self), NULL);
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
@@ -231,30 +321,31 @@ object_finish (AcpAgent      *self,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
-/* Sends @params (consumed) as @method, or fails @task with @error. */
-static void
-send_or_fail (AcpAgent            *self,
-              GTask               *task,
-              const char          *method,
-              JsonObject          *params,
-              GError              *error,
-              GAsyncReadyCallback  callback)
+/* Results that carry nothing: an object (usually {}), or null. */
+static const char *
+read_empty (GTask      *task,
+            JsonObject *result)
 {
-  g_autoptr(JsonObject) owned = params;
-
-  g_task_set_name (task, method);
-
-  if (error != NULL)
-    {
-      g_task_return_error (task, error);
-      g_object_unref (task);
-      return;
-    }
-
-  _acp_agent_call_async (self, method, owned, g_task_get_cancellable (task), callback, task);
+  g_task_return_boolean (task, TRUE);
+  return NULL;
 }
 
+/* load and resume: an object, or null (which load's documentation shows) */
+static const char *
+read_object (GTask      *task,
+             JsonObject *result)
+{
+  g_task_return_pointer (task, json_object_ref (result), (GDestroyNotify) json_object_unref);
+  return NULL;
+}
+
+/* }}} */
+
 /* authenticate {{{ */
+
+static const AgentCall authenticate_call = {
+  "authenticate", ACP_AGENT_CAP_NONE, NULL, TRUE, read_empty
+};
 
 void
 acp_agent_authenticate_async (AcpAgent            *self,
@@ -271,29 +362,28 @@ acp_agent_authenticate_async (AcpAgent            *self,
   g_return_if_fail (ACP_IS_AGENT (self));
   g_return_if_fail (method_id != NULL);
 
-  task = new_task (self, acp_agent_authenticate_async, cancellable, callback, user_data);
+  task = begin_call (self, &authenticate_call, acp_agent_authenticate_async,
+                     cancellable, callback, user_data);
+  if (task == NULL)
+    return;
 
-  if (_acp_agent_check_ready (self, &error))
-    {
-      method = acp_agent_get_auth_method (self, method_id);
-      if (method == NULL)
-        error = g_error_new (ACP_ERROR, ACP_ERROR_INVALID_ARGUMENT,
-                             _("The agent does not offer the authentication method “%s”"),
-                             method_id);
-      else if (!g_str_equal (acp_auth_method_get_kind (method), "agent"))
-        error = g_error_new (ACP_ERROR, ACP_ERROR_NOT_SUPPORTED,
-                             _("The authentication method “%s” is of type “%s”; "
-                               "only methods of type “agent” go through authenticate"),
-                             method_id, acp_auth_method_get_kind (method));
-    }
-
-  if (error == NULL)
+  method = acp_agent_get_auth_method (self, method_id);
+  if (method == NULL)
+    error = g_error_new (ACP_ERROR, ACP_ERROR_INVALID_ARGUMENT,
+                         _("The agent does not offer the authentication method “%s”"),
+                         method_id);
+  else if (!g_str_equal (acp_auth_method_get_kind (method), "agent"))
+    error = g_error_new (ACP_ERROR, ACP_ERROR_NOT_SUPPORTED,
+                         _("The authentication method “%s” is of type “%s”; "
+                           "only methods of type “agent” go through authenticate"),
+                         method_id, acp_auth_method_get_kind (method));
+  else
     {
       params = json_object_new ();
       json_object_set_string_member (params, "methodId", method_id);
     }
 
-  send_or_fail (self, task, "authenticate", params, error, empty_result_cb);
+  send_call (self, task, params, error);
 }
 
 gboolean
@@ -308,6 +398,10 @@ acp_agent_authenticate_finish (AcpAgent      *self,
 
 /* logout {{{ */
 
+static const AgentCall logout_call = {
+  "logout", ACP_AGENT_CAP_LOGOUT, "auth.logout", TRUE, read_empty
+};
+
 void
 acp_agent_logout_async (AcpAgent            *self,
                         GCancellable        *cancellable,
@@ -315,18 +409,12 @@ acp_agent_logout_async (AcpAgent            *self,
                         gpointer             user_data)
 {
   GTask *task;
-  GError *error = NULL;
-  JsonObject *params = NULL;
 
   g_return_if_fail (ACP_IS_AGENT (self));
 
-  task = new_task (self, acp_agent_logout_async, cancellable, callback, user_data);
-
-  if (_acp_agent_check_ready (self, &error) &&
-      require_capability (self, ACP_AGENT_CAP_LOGOUT, "logout", "auth.logout", &error))
-    params = json_object_new ();
-
-  send_or_fail (self, task, "logout", params, error, empty_result_cb);
+  task = begin_call (self, &logout_call, acp_agent_logout_async, cancellable, callback, user_data);
+  if (task != NULL)
+    send_call (self, task, json_object_new (), NULL);
 }
 
 gboolean
@@ -341,38 +429,51 @@ acp_agent_logout_finish (AcpAgent      *self,
 
 /* session/new, session/load, session/resume {{{ */
 
-static void
-new_session_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
+static const char *
+read_new_session (GTask      *task,
+                  JsonObject *result)
 {
-  g_autoptr(GTask) task = user_data;
-  g_autoptr(JsonNode) node = NULL;
+  if (!is_string_node (json_object_get_member (result, "sessionId")) ||
+      *json_object_get_string_member (result, "sessionId") == '\0')
+    return _("no sessionId");
+
+  g_task_return_pointer (task, json_object_ref (result), (GDestroyNotify) json_object_unref);
+  return NULL;
+}
+
+static const AgentCall new_session_call = {
+  "session/new", ACP_AGENT_CAP_NONE, NULL, FALSE, read_new_session
+};
+static const AgentCall load_session_call = {
+  "session/load", ACP_AGENT_CAP_LOAD_SESSION, "loadSession", TRUE, read_object
+};
+static const AgentCall resume_session_call = {
+  "session/resume", ACP_AGENT_CAP_SESSION_RESUME, "sessionCapabilities.resume", TRUE, read_object
+};
+
+static void
+session_call (AcpAgent            *self,
+              const AgentCall     *call,
+              gpointer             source_tag,
+              const char          *session_id,
+              const char          *cwd,
+              GPtrArray           *mcp_servers,
+              const char * const  *additional_directories,
+              GCancellable        *cancellable,
+              GAsyncReadyCallback  callback,
+              gpointer             user_data)
+{
+  GTask *task;
   GError *error = NULL;
-  JsonObject *session;
+  JsonObject *params;
 
-  node = _acp_agent_call_finish (ACP_AGENT (object), result, &error);
-  if (node == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
+  task = begin_call (self, call, source_tag, cancellable, callback, user_data);
+  if (task == NULL)
+    return;
 
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_task_return_error (task, invalid_result ("session/new", _("not an object")));
-      return;
-    }
-
-  session = json_node_get_object (node);
-  if (!is_string_node (json_object_get_member (session, "sessionId")) ||
-      *json_object_get_string_member (session, "sessionId") == '\0')
-    {
-      g_task_return_error (task, invalid_result ("session/new", _("no sessionId")));
-      return;
-    }
-
-  g_task_return_pointer (task, json_object_ref (session), (GDestroyNotify) json_object_unref);
+  params = build_session_params (self, call->method, session_id, cwd, mcp_servers,
+                                 additional_directories, &error);
+  send_call (self, task, params, error);
 }
 
 void
@@ -384,19 +485,10 @@ acp_agent_new_session_async (AcpAgent            *self,
                              GAsyncReadyCallback  callback,
                              gpointer             user_data)
 {
-  GTask *task;
-  GError *error = NULL;
-  JsonObject *params = NULL;
-
   g_return_if_fail (ACP_IS_AGENT (self));
 
-  task = new_task (self, acp_agent_new_session_async, cancellable, callback, user_data);
-
-  if (_acp_agent_check_ready (self, &error))
-    params = build_session_params (self, "session/new", NULL, cwd, mcp_servers,
-                                   additional_directories, &error);
-
-  send_or_fail (self, task, "session/new", params, error, new_session_cb);
+  session_call (self, &new_session_call, acp_agent_new_session_async, NULL, cwd, mcp_servers,
+                additional_directories, cancellable, callback, user_data);
 }
 
 JsonObject *
@@ -404,29 +496,7 @@ acp_agent_new_session_finish (AcpAgent      *self,
                               GAsyncResult  *result,
                               GError       **error)
 {
-  return object_finish (self, result, acp_agent_new_session_async, error);
-}
-
-/* load and resume: an object, or null (which load's documentation shows) */
-static void
-session_object_result_cb (GObject      *object,
-                          GAsyncResult *result,
-                          gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  g_autoptr(JsonNode) node = NULL;
-  GError *error = NULL;
-
-  node = _acp_agent_call_finish (ACP_AGENT (object), result, &error);
-  if (node == NULL)
-    g_task_return_error (task, error);
-  else if (JSON_NODE_HOLDS_NULL (node))
-    g_task_return_pointer (task, json_object_new (), (GDestroyNotify) json_object_unref);
-  else if (JSON_NODE_HOLDS_OBJECT (node))
-    g_task_return_pointer (task, json_object_ref (json_node_get_object (node)),
-                           (GDestroyNotify) json_object_unref);
-  else
-    g_task_return_error (task, invalid_result (g_task_get_name (task), _("not an object")));
+  return pointer_finish (self, result, acp_agent_new_session_async, error);
 }
 
 void
@@ -439,21 +509,11 @@ acp_agent_load_session_async (AcpAgent            *self,
                               GAsyncReadyCallback  callback,
                               gpointer             user_data)
 {
-  GTask *task;
-  GError *error = NULL;
-  JsonObject *params = NULL;
-
   g_return_if_fail (ACP_IS_AGENT (self));
   g_return_if_fail (session_id != NULL);
 
-  task = new_task (self, acp_agent_load_session_async, cancellable, callback, user_data);
-
-  if (_acp_agent_check_ready (self, &error) &&
-      require_capability (self, ACP_AGENT_CAP_LOAD_SESSION, "session/load", "loadSession", &error))
-    params = build_session_params (self, "session/load", session_id, cwd, mcp_servers,
-                                   additional_directories, &error);
-
-  send_or_fail (self, task, "session/load", params, error, session_object_result_cb);
+  session_call (self, &load_session_call, acp_agent_load_session_async, session_id, cwd,
+                mcp_servers, additional_directories, cancellable, callback, user_data);
 }
 
 JsonObject *
@@ -461,7 +521,7 @@ acp_agent_load_session_finish (AcpAgent      *self,
                                GAsyncResult  *result,
                                GError       **error)
 {
-  return object_finish (self, result, acp_agent_load_session_async, error);
+  return pointer_finish (self, result, acp_agent_load_session_async, error);
 }
 
 void
@@ -474,22 +534,11 @@ acp_agent_resume_session_async (AcpAgent            *self,
                                 GAsyncReadyCallback  callback,
                                 gpointer             user_data)
 {
-  GTask *task;
-  GError *error = NULL;
-  JsonObject *params = NULL;
-
   g_return_if_fail (ACP_IS_AGENT (self));
   g_return_if_fail (session_id != NULL);
 
-  task = new_task (self, acp_agent_resume_session_async, cancellable, callback, user_data);
-
-  if (_acp_agent_check_ready (self, &error) &&
-      require_capability (self, ACP_AGENT_CAP_SESSION_RESUME, "session/resume",
-                          "sessionCapabilities.resume", &error))
-    params = build_session_params (self, "session/resume", session_id, cwd, mcp_servers,
-                                   additional_directories, &error);
-
-  send_or_fail (self, task, "session/resume", params, error, session_object_result_cb);
+  session_call (self, &resume_session_call, acp_agent_resume_session_async, session_id, cwd,
+                mcp_servers, additional_directories, cancellable, callback, user_data);
 }
 
 JsonObject *
@@ -497,42 +546,38 @@ acp_agent_resume_session_finish (AcpAgent      *self,
                                  GAsyncResult  *result,
                                  GError       **error)
 {
-  return object_finish (self, result, acp_agent_resume_session_async, error);
+  return pointer_finish (self, result, acp_agent_resume_session_async, error);
 }
 
 /* }}} */
 
 /* session/close, session/delete, session/set_mode {{{ */
 
+static const AgentCall close_session_call = {
+  "session/close", ACP_AGENT_CAP_SESSION_CLOSE, "sessionCapabilities.close", TRUE, read_empty
+};
+static const AgentCall delete_session_call = {
+  "session/delete", ACP_AGENT_CAP_SESSION_DELETE, "sessionCapabilities.delete", TRUE, read_empty
+};
+static const AgentCall set_mode_call = {
+  "session/set_mode", ACP_AGENT_CAP_NONE, NULL, TRUE, read_empty
+};
+
 static void
-session_id_call (AcpAgent             *self,
-                 gpointer              source_tag,
-                 const char           *method,
-                 AcpAgentCapabilities  cap,
-                 const char           *capability,
-                 const char           *session_id,
-                 const char           *extra_member,
-                 const char           *extra_value,
-                 GCancellable         *cancellable,
-                 GAsyncReadyCallback   callback,
-                 gpointer              user_data)
+session_id_call (AcpAgent            *self,
+                 const AgentCall     *call,
+                 gpointer             source_tag,
+                 const char          *session_id,
+                 const char          *extra_member,
+                 const char          *extra_value,
+                 GCancellable        *cancellable,
+                 GAsyncReadyCallback  callback,
+                 gpointer             user_data)
 {
-  GTask *task;
-  GError *error = NULL;
-  JsonObject *params = NULL;
+  GTask *task = begin_call (self, call, source_tag, cancellable, callback, user_data);
 
-  task = new_task (self, source_tag, cancellable, callback, user_data);
-
-  if (_acp_agent_check_ready (self, &error) &&
-      (cap == ACP_AGENT_CAP_NONE || require_capability (self, cap, method, capability, &error)))
-    {
-      params = json_object_new ();
-      json_object_set_string_member (params, "sessionId", session_id);
-      if (extra_member != NULL)
-        json_object_set_string_member (params, extra_member, extra_value);
-    }
-
-  send_or_fail (self, task, method, params, error, empty_result_cb);
+  if (task != NULL)
+    send_call (self, task, session_params (session_id, extra_member, extra_value), NULL);
 }
 
 void
@@ -545,8 +590,7 @@ acp_agent_close_session_async (AcpAgent            *self,
   g_return_if_fail (ACP_IS_AGENT (self));
   g_return_if_fail (session_id != NULL);
 
-  session_id_call (self, acp_agent_close_session_async, "session/close",
-                   ACP_AGENT_CAP_SESSION_CLOSE, "sessionCapabilities.close",
+  session_id_call (self, &close_session_call, acp_agent_close_session_async,
                    session_id, NULL, NULL, cancellable, callback, user_data);
 }
 
@@ -568,8 +612,7 @@ acp_agent_delete_session_async (AcpAgent            *self,
   g_return_if_fail (ACP_IS_AGENT (self));
   g_return_if_fail (session_id != NULL);
 
-  session_id_call (self, acp_agent_delete_session_async, "session/delete",
-                   ACP_AGENT_CAP_SESSION_DELETE, "sessionCapabilities.delete",
+  session_id_call (self, &delete_session_call, acp_agent_delete_session_async,
                    session_id, NULL, NULL, cancellable, callback, user_data);
 }
 
@@ -593,8 +636,7 @@ acp_agent_set_mode_async (AcpAgent            *self,
   g_return_if_fail (session_id != NULL);
   g_return_if_fail (mode_id != NULL);
 
-  session_id_call (self, acp_agent_set_mode_async, "session/set_mode",
-                   ACP_AGENT_CAP_NONE, NULL,
+  session_id_call (self, &set_mode_call, acp_agent_set_mode_async,
                    session_id, "modeId", mode_id, cancellable, callback, user_data);
 }
 
@@ -642,39 +684,17 @@ sanitize_session_info (JsonNode *node)
   return TRUE;
 }
 
-static void
-list_sessions_cb (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
+static const char *
+read_session_list (GTask      *task,
+                   JsonObject *page)
 {
-  g_autoptr(GTask) task = user_data;
-  g_autoptr(JsonNode) node = NULL;
-  g_autoptr(JsonObject) page = NULL;
   JsonArray *sessions;
   JsonArray *valid;
   JsonNode *member;
-  GError *error = NULL;
 
-  node = _acp_agent_call_finish (ACP_AGENT (object), result, &error);
-  if (node == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_task_return_error (task, invalid_result ("session/list", _("not an object")));
-      return;
-    }
-
-  page = json_object_ref (json_node_get_object (node));
   member = json_object_get_member (page, "sessions");
   if (member == NULL || !JSON_NODE_HOLDS_ARRAY (member))
-    {
-      g_task_return_error (task, invalid_result ("session/list", _("no sessions array")));
-      return;
-    }
+    return _("no sessions array");
 
   sessions = json_node_get_array (member);
   valid = json_array_new ();
@@ -693,8 +713,13 @@ list_sessions_cb (GObject      *object,
   if (member != NULL && (!is_string_node (member) || *json_node_get_string (member) == '\0'))
     json_object_remove_member (page, "nextCursor");
 
-  g_task_return_pointer (task, g_steal_pointer (&page), (GDestroyNotify) json_object_unref);
+  g_task_return_pointer (task, json_object_ref (page), (GDestroyNotify) json_object_unref);
+  return NULL;
 }
+
+static const AgentCall list_sessions_call = {
+  "session/list", ACP_AGENT_CAP_SESSION_LIST, "sessionCapabilities.list", FALSE, read_session_list
+};
 
 void
 acp_agent_list_sessions_async (AcpAgent            *self,
@@ -705,25 +730,22 @@ acp_agent_list_sessions_async (AcpAgent            *self,
                                gpointer             user_data)
 {
   GTask *task;
-  GError *error = NULL;
-  JsonObject *params = NULL;
+  JsonObject *params;
 
   g_return_if_fail (ACP_IS_AGENT (self));
 
-  task = new_task (self, acp_agent_list_sessions_async, cancellable, callback, user_data);
+  task = begin_call (self, &list_sessions_call, acp_agent_list_sessions_async,
+                     cancellable, callback, user_data);
+  if (task == NULL)
+    return;
 
-  if (_acp_agent_check_ready (self, &error) &&
-      require_capability (self, ACP_AGENT_CAP_SESSION_LIST, "session/list",
-                          "sessionCapabilities.list", &error))
-    {
-      params = json_object_new ();
-      if (cwd != NULL)
-        json_object_set_string_member (params, "cwd", cwd);
-      if (cursor != NULL)
-        json_object_set_string_member (params, "cursor", cursor);
-    }
+  params = json_object_new ();
+  if (cwd != NULL)
+    json_object_set_string_member (params, "cwd", cwd);
+  if (cursor != NULL)
+    json_object_set_string_member (params, "cursor", cursor);
 
-  send_or_fail (self, task, "session/list", params, error, list_sessions_cb);
+  send_call (self, task, params, NULL);
 }
 
 JsonObject *
@@ -731,45 +753,29 @@ acp_agent_list_sessions_finish (AcpAgent      *self,
                                 GAsyncResult  *result,
                                 GError       **error)
 {
-  return object_finish (self, result, acp_agent_list_sessions_async, error);
+  return pointer_finish (self, result, acp_agent_list_sessions_async, error);
 }
 
 /* }}} */
 
 /* session/prompt and session/cancel {{{ */
 
-static void
-prompt_cb (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
+static const char *
+read_stop_reason (GTask      *task,
+                  JsonObject *result)
 {
-  g_autoptr(GTask) task = user_data;
-  g_autoptr(JsonNode) node = NULL;
-  GError *error = NULL;
-  JsonNode *stop_reason;
+  JsonNode *stop_reason = json_object_get_member (result, "stopReason");
 
-  node = _acp_agent_call_finish (ACP_AGENT (object), result, &error);
-  if (node == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_task_return_error (task, invalid_result ("session/prompt", _("not an object")));
-      return;
-    }
-
-  stop_reason = json_object_get_member (json_node_get_object (node), "stopReason");
   if (!is_string_node (stop_reason))
-    {
-      g_task_return_error (task, invalid_result ("session/prompt", _("no stopReason")));
-      return;
-    }
+    return _("no stopReason");
 
   g_task_return_pointer (task, g_strdup (json_node_get_string (stop_reason)), g_free);
+  return NULL;
 }
+
+static const AgentCall prompt_call = {
+  "session/prompt", ACP_AGENT_CAP_NONE, NULL, FALSE, read_stop_reason
+};
 
 void
 acp_agent_prompt_async (AcpAgent            *self,
@@ -780,23 +786,19 @@ acp_agent_prompt_async (AcpAgent            *self,
                         gpointer             user_data)
 {
   GTask *task;
-  GError *error = NULL;
-  JsonObject *params = NULL;
+  JsonObject *params;
 
   g_return_if_fail (ACP_IS_AGENT (self));
   g_return_if_fail (session_id != NULL);
   g_return_if_fail (prompt != NULL);
 
-  task = new_task (self, acp_agent_prompt_async, cancellable, callback, user_data);
+  task = begin_call (self, &prompt_call, acp_agent_prompt_async, cancellable, callback, user_data);
+  if (task == NULL)
+    return;
 
-  if (_acp_agent_check_ready (self, &error))
-    {
-      params = json_object_new ();
-      json_object_set_string_member (params, "sessionId", session_id);
-      json_object_set_array_member (params, "prompt", json_array_ref (prompt));
-    }
-
-  send_or_fail (self, task, "session/prompt", params, error, prompt_cb);
+  params = session_params (session_id, NULL, NULL);
+  json_object_set_array_member (params, "prompt", json_array_ref (prompt));
+  send_call (self, task, params, NULL);
 }
 
 /* Returns: (transfer full): the stop reason */
@@ -805,11 +807,7 @@ acp_agent_prompt_finish (AcpAgent      *self,
                          GAsyncResult  *result,
                          GError       **error)
 {
-  g_return_val_if_fail (ACP_IS_AGENT (self), NULL);
-  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == acp_agent_prompt_async, NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  return pointer_finish (self, result, acp_agent_prompt_async, error);
 }
 
 /**
@@ -850,40 +848,23 @@ acp_agent_cancel (AcpAgent    *self,
 
 /* session/set_config_option {{{ */
 
-static void
-set_config_option_cb (GObject      *object,
-                      GAsyncResult *result,
-                      gpointer      user_data)
+static const char *
+read_config_options (GTask      *task,
+                     JsonObject *result)
 {
-  g_autoptr(GTask) task = user_data;
-  g_autoptr(JsonNode) node = NULL;
-  GError *error = NULL;
-  JsonNode *options;
+  JsonNode *options = json_object_get_member (result, "configOptions");
 
-  node = _acp_agent_call_finish (ACP_AGENT (object), result, &error);
-  if (node == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_task_return_error (task, invalid_result ("session/set_config_option", _("not an object")));
-      return;
-    }
-
-  options = json_object_get_member (json_node_get_object (node), "configOptions");
   if (options == NULL || !JSON_NODE_HOLDS_ARRAY (options))
-    {
-      g_task_return_error (task, invalid_result ("session/set_config_option",
-                                                 _("no configOptions array")));
-      return;
-    }
+    return _("no configOptions array");
 
   g_task_return_pointer (task, json_array_ref (json_node_get_array (options)),
                          (GDestroyNotify) json_array_unref);
+  return NULL;
 }
+
+static const AgentCall set_config_option_call = {
+  "session/set_config_option", ACP_AGENT_CAP_NONE, NULL, FALSE, read_config_options
+};
 
 void
 acp_agent_set_config_option_async (AcpAgent            *self,
@@ -904,16 +885,15 @@ acp_agent_set_config_option_async (AcpAgent            *self,
   g_return_if_fail (config_id != NULL);
   g_return_if_fail (value != NULL);
 
-  task = new_task (self, acp_agent_set_config_option_async, cancellable, callback, user_data);
+  task = begin_call (self, &set_config_option_call, acp_agent_set_config_option_async,
+                     cancellable, callback, user_data);
+  if (task == NULL)
+    return;
 
   if (JSON_NODE_HOLDS_VALUE (value))
     value_type = json_node_get_value_type (value);
 
-  if (!_acp_agent_check_ready (self, &error))
-    {
-      /* error set */
-    }
-  else if (value_type != G_TYPE_STRING && value_type != G_TYPE_BOOLEAN)
+  if (value_type != G_TYPE_STRING && value_type != G_TYPE_BOOLEAN)
     error = g_error_new (ACP_ERROR, ACP_ERROR_INVALID_ARGUMENT,
                          _("The value of config option “%s” must be a string or a boolean"),
                          config_id);
@@ -925,15 +905,13 @@ acp_agent_set_config_option_async (AcpAgent            *self,
                          config_id);
   else
     {
-      params = json_object_new ();
-      json_object_set_string_member (params, "sessionId", session_id);
-      json_object_set_string_member (params, "configId", config_id);
+      params = session_params (session_id, "configId", config_id);
       if (value_type == G_TYPE_BOOLEAN)
         json_object_set_string_member (params, "type", "boolean");
       json_object_set_member (params, "value", json_node_copy (value));
     }
 
-  send_or_fail (self, task, "session/set_config_option", params, error, set_config_option_cb);
+  send_call (self, task, params, error);
 }
 
 /* Returns: (transfer full): the full new configOptions array */
@@ -942,12 +920,7 @@ acp_agent_set_config_option_finish (AcpAgent      *self,
                                     GAsyncResult  *result,
                                     GError       **error)
 {
-  g_return_val_if_fail (ACP_IS_AGENT (self), NULL);
-  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) ==
-                        acp_agent_set_config_option_async, NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  return pointer_finish (self, result, acp_agent_set_config_option_async, error);
 }
 
 /* }}} */
