@@ -189,6 +189,20 @@ find_icon (GtkWidget  *widget,
   return NULL;
 }
 
+/* The button under @widget that shows @icon_name. */
+static GtkWidget *
+find_icon_button (GtkWidget  *widget,
+                  const char *icon_name)
+{
+  GtkWidget *icon = find_icon (widget, icon_name);
+  GtkWidget *button;
+
+  g_assert_nonnull (icon);
+  button = gtk_widget_get_ancestor (icon, GTK_TYPE_BUTTON);
+  g_assert_nonnull (button);
+  return button;
+}
+
 /* Whether a label under @widget shows @text. */
 static gboolean
 shows_label (GtkWidget  *widget,
@@ -443,6 +457,9 @@ test_agent_editor (Fixture       *fixture,
   g_assert_nonnull (find_row (list, "My Agent"));
   g_assert_true (shows_label (GTK_WIDGET (find_row (list, "My Agent")),
                               "my-agent-not-installed --verbose --acp"));
+  gtk_test_accessible_assert_property (find_icon_button (GTK_WIDGET (find_row (list, "My Agent")),
+                                                         "user-trash-symbolic"),
+                                       GTK_ACCESSIBLE_PROPERTY_LABEL, "Remove");
 
   /* removing asks first */
   id = g_strdup (pal_agent_profile_get_id (profile));
@@ -540,6 +557,17 @@ test_server_editor_validation (Fixture       *fixture,
   pal_args_group_remove (args_group, 1);
   g_assert_cmpuint (pal_args_group_get_n_args (args_group), ==, 1);
 
+  /* icon buttons have names a screen reader can say */
+  gtk_test_accessible_assert_property (find_icon_button (GTK_WIDGET (args_group),
+                                                         "go-up-symbolic"),
+                                       GTK_ACCESSIBLE_PROPERTY_LABEL, "Move Up");
+  gtk_test_accessible_assert_property (find_icon_button (GTK_WIDGET (args_group),
+                                                         "go-down-symbolic"),
+                                       GTK_ACCESSIBLE_PROPERTY_LABEL, "Move Down");
+  gtk_test_accessible_assert_property (find_icon_button (GTK_WIDGET (args_group),
+                                                         "user-trash-symbolic"),
+                                       GTK_ACCESSIBLE_PROPERTY_LABEL, "Remove");
+
   /* a bad variable name, then a good one */
   pal_name_value_group_add (env_group);
   flush_main_context ();
@@ -552,6 +580,13 @@ test_server_editor_validation (Fixture       *fixture,
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (pal_name_value_row_get_name_entry (row)),
                                            "error"));
   g_assert_true (shows_label (GTK_WIDGET (row), pal_name_value_row_get_error (row)));
+  gtk_test_accessible_assert_property (find_icon_button (GTK_WIDGET (row),
+                                                         "user-trash-symbolic"),
+                                       GTK_ACCESSIBLE_PROPERTY_LABEL, "Remove");
+  gtk_test_accessible_assert_property (find_icon_button (GTK_WIDGET (row),
+                                                         "channel-secure-symbolic"),
+                                       GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                       "Secret: Show the Value Masked");
   type_into (pal_name_value_row_get_name_entry (row), "API_TOKEN");
   type_into (pal_name_value_row_get_value_entry (row), "s3cret");
   g_assert_true (pal_mcp_server_editor_get_can_save (editor));
@@ -651,6 +686,20 @@ test_server_list (Fixture       *fixture,
   g_assert_cmpuint (rows->len, ==, 3);
   g_clear_pointer (&rows, g_ptr_array_unref);
 
+  /* icon buttons have names a screen reader can say */
+  gtk_test_accessible_assert_property (find_descendant (GTK_WIDGET (fixture->window),
+                                                        GTK_TYPE_MENU_BUTTON),
+                                       GTK_ACCESSIBLE_PROPERTY_LABEL, "Import and Export");
+  gtk_test_accessible_assert_property (find_icon_button (GTK_WIDGET (find_row (list, "one")),
+                                                         "document-edit-symbolic"),
+                                       GTK_ACCESSIBLE_PROPERTY_LABEL, "Edit");
+  gtk_test_accessible_assert_property (find_icon_button (GTK_WIDGET (find_row (list, "one")),
+                                                         "edit-copy-symbolic"),
+                                       GTK_ACCESSIBLE_PROPERTY_LABEL, "Duplicate");
+  gtk_test_accessible_assert_property (find_icon_button (GTK_WIDGET (find_row (list, "one")),
+                                                         "user-trash-symbolic"),
+                                       GTK_ACCESSIBLE_PROPERTY_LABEL, "Remove");
+
   /* duplicate: right after the original, with a new name */
   gtk_widget_activate_action (GTK_WIDGET (fixture->window), "prefs.duplicate-server", "s", "one");
   flush_main_context ();
@@ -707,6 +756,8 @@ test_server_list (Fixture       *fixture,
   g_assert_true (gtk_widget_get_visible (warning));
   g_assert_true (g_str_has_suffix (gtk_widget_get_tooltip_text (warning),
                                    "was not found in PATH"));
+  gtk_test_accessible_assert_property (warning, GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                       gtk_widget_get_tooltip_text (warning));
   g_assert_false (gtk_widget_get_visible (find_icon (GTK_WIDGET (find_row (list, "one")),
                                                      "dialog-warning-symbolic")));
 }
@@ -910,6 +961,8 @@ int
 main (int   argc,
       char *argv[])
 {
+  /* accessible names are checked: the test backend records them, with no bus */
+  g_setenv ("GTK_A11Y", "test", TRUE);
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
 

@@ -114,6 +114,9 @@ add_suffix_button (PalArgsGroup *self,
 
   gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
   gtk_widget_set_tooltip_text (button, tooltip);
+  /* GTK 4.8 does not name an icon button after its tooltip */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, tooltip, -1);
   gtk_widget_add_css_class (button, "flat");
   g_signal_connect_object (button, "clicked", callback, self, 0);
   adw_entry_row_add_suffix (row, button);

@@ -75,6 +75,8 @@ update_server_row (AdwActionRow *row)
   else
     {
       gtk_widget_set_tooltip_text (warning, error->message);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (warning),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, error->message, -1);
       gtk_widget_set_visible (warning, TRUE);
     }
 }

@@ -59,6 +59,9 @@ _pal_preferences_window_add_suffix_button (AdwActionRow *row,
 
   gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
   gtk_widget_set_tooltip_text (button, tooltip);
+  /* GTK 4.8 does not name an icon button after its tooltip */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, tooltip, -1);
   gtk_widget_add_css_class (button, "flat");
   adw_action_row_add_suffix (row, button);
   return button;
@@ -145,6 +148,8 @@ update_agent_row (AdwActionRow *row)
       gtk_button_set_icon_name (GTK_BUTTON (remove), "user-trash-symbolic");
       gtk_widget_set_tooltip_text (remove, _("Remove"));
     }
+  gtk_accessible_update_property (GTK_ACCESSIBLE (remove), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  gtk_widget_get_tooltip_text (remove), -1);
 }
 
 static void
