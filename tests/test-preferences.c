@@ -870,6 +870,20 @@ test_connection (Fixture       *fixture,
   g_assert_true (shows_label (test_group, "The first tool"));
   g_assert_true (shows_label (test_group, "beta"));
 
+  /* a new name says nothing about the connection: the outcome stays */
+  type_into (name_row, "fake2");
+  g_assert_true (pal_mcp_server_editor_get_test_result (editor) == result);
+  g_assert_true (shows_label (test_group, "alpha"));
+
+  /* other arguments make it stale: it goes */
+  pal_args_group_add (args_group, "--extra");
+  flush_main_context ();
+  g_assert_null (pal_mcp_server_editor_get_test_result (editor));
+  g_assert_false (shows_label (test_group, "alpha"));
+  g_assert_false (shows_label (test_group, "Connected to fake-mcp-server 1.2.3"));
+  pal_args_group_remove (args_group, 1);
+  flush_main_context ();
+
   /* a server that dies: the precise error */
   type_into (mode, "exit-early");
   pal_mcp_server_editor_test_connection (editor);
@@ -881,6 +895,16 @@ test_connection (Fixture       *fixture,
   g_assert_false (shows_label (test_group, "alpha"));
   g_assert_true (shows_label (test_group, "The connection test failed"));
   g_assert_true (shows_label (test_group, test_error->message));
+
+  /* changing how the server is reached cancels the test running */
+  type_into (mode, "hang");
+  pal_mcp_server_editor_test_connection (editor);
+  g_assert_true (pal_mcp_server_editor_get_testing (editor));
+  type_into (mode, "normal");
+  g_assert_false (pal_mcp_server_editor_get_testing (editor));
+  g_assert_null (pal_mcp_server_editor_get_test_result (editor));
+  g_assert_null (pal_mcp_server_editor_get_test_error (editor));
+  g_assert_false (shows_label (test_group, "The connection test failed"));
 
   /* closing the dialog cancels a test that hangs, and stops the server */
   g_setenv ("FAKE_MCP_PID_FILE", pid_file, TRUE);

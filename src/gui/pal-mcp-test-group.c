@@ -9,6 +9,11 @@
  * as a thin line. Disposing the group (closing the editor) cancels the
  * test, which stops a stdio server.
  *
+ * The outcome stays only while it says something about the settings shown:
+ * changing how the server is reached (transport, command, arguments,
+ * environment, URL, headers) clears it, or cancels the test running; a new
+ * name does not.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
@@ -33,6 +38,8 @@ struct _PalMcpTestGroup
   GPtrArray *tool_rows;
 
   PalMcpServerConfig *config;
+  /* a copy of the settings of the test shown or running */
+  PalMcpServerConfig *tested;
   SoupSession *session;
   gboolean can_test;
 
@@ -202,6 +209,61 @@ scroll_to_output_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+static gboolean
+same_rows (GListStore *a,
+           GListStore *b)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (a));
+
+  if (g_list_model_get_n_items (G_LIST_MODEL (b)) != n)
+    return FALSE;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(PalNameValue) row_a = g_list_model_get_item (G_LIST_MODEL (a), i);
+      g_autoptr(PalNameValue) row_b = g_list_model_get_item (G_LIST_MODEL (b), i);
+
+      if (g_strcmp0 (pal_name_value_get_name (row_a), pal_name_value_get_name (row_b)) != 0 ||
+          g_strcmp0 (pal_name_value_get_value (row_a), pal_name_value_get_value (row_b)) != 0)
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* Whether @a and @b reach the same server the same way; names aside. */
+static gboolean
+same_connection (PalMcpServerConfig *a,
+                 PalMcpServerConfig *b)
+{
+  AcpMcpTransport transport = pal_mcp_server_config_get_transport (a);
+
+  if (pal_mcp_server_config_get_transport (b) != transport)
+    return FALSE;
+
+  if (transport == ACP_MCP_TRANSPORT_STDIO)
+    return g_strcmp0 (pal_mcp_server_config_get_command (a),
+                      pal_mcp_server_config_get_command (b)) == 0 &&
+           g_strv_equal ((const char * const *) pal_mcp_server_config_get_args (a),
+                         (const char * const *) pal_mcp_server_config_get_args (b)) &&
+           same_rows (pal_mcp_server_config_get_env (a), pal_mcp_server_config_get_env (b));
+
+  return g_strcmp0 (pal_mcp_server_config_get_url (a), pal_mcp_server_config_get_url (b)) == 0 &&
+         same_rows (pal_mcp_server_config_get_headers (a), pal_mcp_server_config_get_headers (b));
+}
+
+static void
+config_changed_cb (PalMcpTestGroup *self)
+{
+  if (self->tested == NULL || same_connection (self->tested, self->config))
+    return;
+
+  /* what is shown, or will be, is about other settings */
+  pal_mcp_test_group_cancel (self);
+  clear_output (self);
+  g_clear_object (&self->tested);
+}
+
 typedef struct
 {
   PalMcpTestGroup *self;
@@ -274,7 +336,10 @@ pal_mcp_test_group_dispose (GObject *object)
 
   g_clear_object (&self->result_row);
   g_clear_object (&self->tools_row);
+  if (self->config != NULL)
+    g_signal_handlers_disconnect_by_func (self->config, config_changed_cb, self);
   g_clear_object (&self->config);
+  g_clear_object (&self->tested);
   g_clear_object (&self->session);
   g_clear_object (&self->result);
   g_clear_error (&self->error);
@@ -360,7 +425,19 @@ pal_mcp_test_group_set_config (PalMcpTestGroup    *self,
   g_return_if_fail (PAL_IS_MCP_TEST_GROUP (self));
   g_return_if_fail (config == NULL || PAL_IS_MCP_SERVER_CONFIG (config));
 
+  if (self->config == config)
+    return;
+
+  pal_mcp_test_group_cancel (self);
+  clear_output (self);
+  g_clear_object (&self->tested);
+  if (self->config != NULL)
+    g_signal_handlers_disconnect_by_func (self->config, config_changed_cb, self);
+
   g_set_object (&self->config, config);
+  if (config != NULL)
+    g_signal_connect_object (config, "changed", G_CALLBACK (config_changed_cb), self,
+                             G_CONNECT_SWAPPED);
   update_button (self);
 }
 
@@ -403,6 +480,8 @@ pal_mcp_test_group_run (PalMcpTestGroup *self)
 
   cancellable = g_cancellable_new ();
   clear_output (self);
+  g_clear_object (&self->tested);
+  self->tested = pal_mcp_server_config_copy (self->config);
   set_cancellable (self, cancellable);
 
   data = g_new0 (TestData, 1);
