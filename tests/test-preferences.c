@@ -580,6 +580,7 @@ test_server_editor_validation (Fixture       *fixture,
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (pal_name_value_row_get_name_entry (row)),
                                            "error"));
   g_assert_true (shows_label (GTK_WIDGET (row), pal_name_value_row_get_error (row)));
+  g_assert_false (pal_name_value_get_secret (pal_name_value_row_get_item (row)));
   gtk_test_accessible_assert_property (find_icon_button (GTK_WIDGET (row),
                                                          "user-trash-symbolic"),
                                        GTK_ACCESSIBLE_PROPERTY_LABEL, "Remove");
@@ -587,8 +588,12 @@ test_server_editor_validation (Fixture       *fixture,
                                                          "channel-secure-symbolic"),
                                        GTK_ACCESSIBLE_PROPERTY_LABEL,
                                        "Secret: Show the Value Masked");
+
+  /* a name that looks secret masks the value as it is typed */
   type_into (pal_name_value_row_get_name_entry (row), "API_TOKEN");
+  g_assert_true (pal_name_value_get_secret (pal_name_value_row_get_item (row)));
   type_into (pal_name_value_row_get_value_entry (row), "s3cret");
+  g_assert_false (gtk_entry_get_visibility (GTK_ENTRY (pal_name_value_row_get_value_entry (row))));
   g_assert_true (pal_mcp_server_editor_get_can_save (editor));
 
   /* a secret value is masked until shown */
@@ -623,6 +628,22 @@ test_server_editor_validation (Fixture       *fixture,
                                            "error"));
   type_into (pal_name_value_row_get_name_entry (row), "Authorization");
   g_assert_true (pal_mcp_server_editor_get_can_save (editor));
+  g_assert_true (pal_name_value_get_secret (pal_name_value_row_get_item (row)));
+
+  /* until the person says otherwise: then their choice stays */
+  type_into (pal_name_value_row_get_name_entry (row), "X-Trace");
+  g_assert_false (pal_name_value_get_secret (pal_name_value_row_get_item (row)));
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (find_icon_button (GTK_WIDGET (row),
+                                                                     "channel-secure-symbolic")),
+                                TRUE);
+  g_assert_true (pal_name_value_get_secret (pal_name_value_row_get_item (row)));
+  type_into (pal_name_value_row_get_name_entry (row), "X-Trace-Id");
+  g_assert_true (pal_name_value_get_secret (pal_name_value_row_get_item (row)));
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (find_icon_button (GTK_WIDGET (row),
+                                                                     "channel-secure-symbolic")),
+                                FALSE);
+  type_into (pal_name_value_row_get_name_entry (row), "Authorization");
+  g_assert_false (pal_name_value_get_secret (pal_name_value_row_get_item (row)));
 
   /* back to stdio: what was typed there is still there */
   adw_combo_row_set_selected (transport_row, ACP_MCP_TRANSPORT_STDIO);

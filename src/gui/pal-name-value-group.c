@@ -11,6 +11,10 @@
  * HTTP tokens and header values have no line breaks. A variable set twice is
  * refused too: only one of the values would count.
  *
+ * A row added here becomes secret as its name is typed, once the name looks
+ * like one (pal_name_value_name_looks_secret(): Authorization, API_KEY...),
+ * the way imported rows are; this stops when the person uses the toggle.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
@@ -34,6 +38,8 @@ struct _PalNameValueGroup
   /* PalNameValueRow, in the order of the model */
   GPtrArray *rows;
   gboolean valid;
+  /* set while the group itself marks a row secret */
+  gboolean marking_secret;
 };
 
 G_DEFINE_FINAL_TYPE (PalNameValueGroup, pal_name_value_group, ADW_TYPE_PREFERENCES_GROUP)
@@ -155,6 +161,38 @@ validate (PalNameValueGroup *self)
     }
 }
 
+/* Set on the items of rows added empty here, until the person toggles. */
+#define AUTO_SECRET "pal-name-value-auto-secret"
+
+static void
+item_name_notify_cb (PalNameValue      *item,
+                     GParamSpec        *pspec,
+                     PalNameValueGroup *self)
+{
+  gboolean looks_secret;
+
+  if (g_object_get_data (G_OBJECT (item), AUTO_SECRET) == NULL)
+    return;
+
+  looks_secret = pal_name_value_name_looks_secret (pal_name_value_get_name (item));
+  if (looks_secret != pal_name_value_get_secret (item))
+    {
+      self->marking_secret = TRUE;
+      pal_name_value_set_secret (item, looks_secret);
+      self->marking_secret = FALSE;
+    }
+}
+
+static void
+item_secret_notify_cb (PalNameValue      *item,
+                       GParamSpec        *pspec,
+                       PalNameValueGroup *self)
+{
+  /* the person chose: leave it as they set it */
+  if (!self->marking_secret)
+    g_object_set_data (G_OBJECT (item), AUTO_SECRET, NULL);
+}
+
 static void
 row_remove_requested_cb (PalNameValueGroup *self,
                          PalNameValueRow   *row)
@@ -204,6 +242,9 @@ model_items_changed_cb (PalNameValueGroup *self,
                                G_CONNECT_SWAPPED);
       g_signal_connect_object (item, "notify::value", G_CALLBACK (validate), self,
                                G_CONNECT_SWAPPED);
+      g_signal_connect_object (item, "notify::name", G_CALLBACK (item_name_notify_cb), self, 0);
+      g_signal_connect_object (item, "notify::secret", G_CALLBACK (item_secret_notify_cb),
+                               self, 0);
       adw_preferences_group_add (ADW_PREFERENCES_GROUP (self), row);
     }
 
@@ -424,6 +465,8 @@ pal_name_value_group_add (PalNameValueGroup *self)
   g_return_val_if_fail (self->model != NULL, NULL);
 
   item = pal_name_value_new ("", "", FALSE);
+  if (self->can_be_secret)
+    g_object_set_data (G_OBJECT (item), AUTO_SECRET, GINT_TO_POINTER (TRUE));
   g_list_store_append (self->model, item);
 
   row = g_ptr_array_index (self->rows, self->rows->len - 1);
