@@ -531,6 +531,41 @@ test_new_session_dialog (Fixture       *fixture,
   g_assert_cmpstr (acp_session_get_cwd (current_session (fixture)), ==, fixture->folder);
 }
 
+static void
+test_geometry_remembered (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  PalWindow *window;
+  GtkWidget *paned;
+  int width, height;
+
+  g_settings_set_int (fixture->settings, "window-width", 900);
+  g_settings_set_int (fixture->settings, "window-height", 640);
+  g_settings_set_int (fixture->settings, "sidebar-width", 280);
+  g_settings_set_boolean (fixture->settings, "window-maximized", FALSE);
+
+  /* a window built with the settings starts at the stored size */
+  window = pal_window_new (fixture->app, fixture->manager, fixture->settings);
+  gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
+  g_assert_cmpint (width, ==, 900);
+  g_assert_cmpint (height, ==, 640);
+  paned = gtk_widget_get_ancestor (pal_window_get_sidebar (window), GTK_TYPE_PANED);
+  g_assert_nonnull (paned);
+  g_assert_cmpint (gtk_paned_get_position (GTK_PANED (paned)), ==, 280);
+
+  /* the person resizes; closing the window stores the new geometry */
+  gtk_window_present (GTK_WINDOW (window));
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
+  gtk_paned_set_position (GTK_PANED (paned), 333);
+  settle ();
+  gtk_window_close (GTK_WINDOW (window));
+  settle ();
+
+  g_assert_cmpint (g_settings_get_int (fixture->settings, "window-width"), ==, 1000);
+  g_assert_cmpint (g_settings_get_int (fixture->settings, "window-height"), ==, 700);
+  g_assert_cmpint (g_settings_get_int (fixture->settings, "sidebar-width"), ==, 333);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -561,6 +596,8 @@ main (int   argc,
               fixture_set_up, test_agent_fails_to_start, fixture_tear_down);
   g_test_add ("/window/new-session-dialog", Fixture, NULL,
               fixture_set_up, test_new_session_dialog, fixture_tear_down);
+  g_test_add ("/window/geometry-remembered", Fixture, NULL,
+              fixture_set_up, test_geometry_remembered, fixture_tear_down);
 
   {
     int status = g_test_run ();
