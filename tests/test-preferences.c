@@ -222,6 +222,26 @@ shows_label (GtkWidget  *widget,
   return FALSE;
 }
 
+/* The label under @widget that shows @text, or NULL. */
+static GtkWidget *
+find_label (GtkWidget  *widget,
+            const char *text)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (GTK_IS_LABEL (child) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (child)), text) == 0)
+        return child;
+      if ((found = find_label (child, text)) != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
 /* A window of @type that is shown, or NULL. */
 static GtkWidget *
 find_toplevel (GType type)
@@ -682,6 +702,30 @@ test_server_editor_validation (Fixture       *fixture,
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (fixture->servers)), ==, 2);
 }
 
+static void
+test_transport_names (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  PalMcpServerEditor *editor = pal_preferences_window_edit_server (fixture->window, NULL);
+  AdwComboRow *transport_row = template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR,
+                                               "transport_row");
+  const char *name = "Server-Sent Events (SSE)";
+  GtkWidget *label = NULL;
+  PangoLayout *layout;
+  int full_width = 0;
+
+  /* the transport chosen is shown whole where there is room, not cut at
+   * twenty characters */
+  adw_combo_row_set_selected (transport_row, ACP_MCP_TRANSPORT_SSE);
+  WAIT_UNTIL ((label = find_label (GTK_WIDGET (transport_row), name)) != NULL &&
+              gtk_widget_get_width (label) > 0);
+  layout = gtk_widget_create_pango_layout (label, name);
+  pango_layout_get_pixel_size (layout, &full_width, NULL);
+  g_object_unref (layout);
+  g_assert_cmpint (full_width, >, 0);
+  g_assert_cmpint (gtk_widget_get_width (label), >=, full_width);
+}
+
 /* --- the server list --- */
 
 static void
@@ -1018,6 +1062,8 @@ main (int   argc,
               fixture_set_up, test_agent_editor, fixture_tear_down);
   g_test_add ("/preferences/servers/editor-validation", Fixture, NULL,
               fixture_set_up, test_server_editor_validation, fixture_tear_down);
+  g_test_add ("/preferences/servers/transport-names", Fixture, NULL,
+              fixture_set_up, test_transport_names, fixture_tear_down);
   g_test_add ("/preferences/servers/list", Fixture, NULL,
               fixture_set_up, test_server_list, fixture_tear_down);
   g_test_add ("/preferences/servers/import", Fixture, NULL,

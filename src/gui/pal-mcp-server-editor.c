@@ -307,6 +307,91 @@ update_transport (PalMcpServerEditor *self)
   gtk_widget_set_visible (GTK_WIDGET (self->headers_group), !stdio);
 }
 
+/* AdwComboRow 1.2 cuts its own labels at 20 characters ("Server-Sent
+ * Events (S…"), in the row and in its list: these items show the whole
+ * name, and the list marks the transport chosen. */
+
+static void
+transport_item_setup_cb (GtkSignalListItemFactory *factory,
+                         GtkListItem              *list_item,
+                         gpointer                  in_list)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  /* the row may be narrow; the list grows to fit */
+  if (!GPOINTER_TO_INT (in_list))
+    gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_box_append (GTK_BOX (box), label);
+
+  if (GPOINTER_TO_INT (in_list))
+    gtk_box_append (GTK_BOX (box), gtk_image_new_from_icon_name ("object-select-symbolic"));
+
+  gtk_list_item_set_child (list_item, box);
+}
+
+static void
+transport_item_update_check (AdwComboRow *row,
+                             GParamSpec  *pspec,
+                             GtkListItem *list_item)
+{
+  GtkWidget *box = gtk_list_item_get_child (list_item);
+  GtkWidget *check = gtk_widget_get_last_child (box);
+  gboolean chosen = gtk_list_item_get_item (list_item) != NULL &&
+                    adw_combo_row_get_selected_item (row) == gtk_list_item_get_item (list_item);
+
+  gtk_widget_set_opacity (check, chosen ? 1.0 : 0.0);
+}
+
+static void
+transport_item_bind_cb (GtkSignalListItemFactory *factory,
+                        GtkListItem              *list_item,
+                        AdwComboRow              *row)
+{
+  GtkWidget *box = gtk_list_item_get_child (list_item);
+  GtkStringObject *item = gtk_list_item_get_item (list_item);
+
+  gtk_label_set_text (GTK_LABEL (gtk_widget_get_first_child (box)),
+                      gtk_string_object_get_string (item));
+
+  /* an item of the list, with its check mark */
+  if (gtk_widget_get_last_child (box) != gtk_widget_get_first_child (box))
+    {
+      g_signal_connect_object (row, "notify::selected-item",
+                               G_CALLBACK (transport_item_update_check), list_item, 0);
+      transport_item_update_check (row, NULL, list_item);
+    }
+}
+
+static void
+transport_item_unbind_cb (GtkSignalListItemFactory *factory,
+                          GtkListItem              *list_item,
+                          AdwComboRow              *row)
+{
+  g_signal_handlers_disconnect_by_func (row, transport_item_update_check, list_item);
+}
+
+static void
+setup_transport_row (PalMcpServerEditor *self)
+{
+  g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
+  g_autoptr(GtkListItemFactory) list_factory = gtk_signal_list_item_factory_new ();
+
+  g_signal_connect (factory, "setup", G_CALLBACK (transport_item_setup_cb),
+                    GINT_TO_POINTER (FALSE));
+  g_signal_connect (factory, "bind", G_CALLBACK (transport_item_bind_cb), self->transport_row);
+  adw_combo_row_set_factory (self->transport_row, factory);
+
+  g_signal_connect (list_factory, "setup", G_CALLBACK (transport_item_setup_cb),
+                    GINT_TO_POINTER (TRUE));
+  g_signal_connect (list_factory, "bind", G_CALLBACK (transport_item_bind_cb),
+                    self->transport_row);
+  g_signal_connect (list_factory, "unbind", G_CALLBACK (transport_item_unbind_cb),
+                    self->transport_row);
+  adw_combo_row_set_list_factory (self->transport_row, list_factory);
+}
+
 static void
 transport_selected_cb (PalMcpServerEditor *self)
 {
@@ -611,6 +696,7 @@ static void
 pal_mcp_server_editor_init (PalMcpServerEditor *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  setup_transport_row (self);
 }
 
 /**
