@@ -282,6 +282,11 @@ test_new_prompt_permission (Fixture       *fixture,
 
   /* the sidebar's record took the first line of the prompt as its title */
   g_assert_cmpstr (pal_session_record_get_title (record), ==, "Please write the file");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (fixture->window)), ==, "Please write the file");
+
+  /* a rename shows in the window at once */
+  pal_session_store_set_title (fixture->session_store, session_id, "Renamed");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (fixture->window)), ==, "Renamed");
   settle ();
   save_screenshot (GTK_WIDGET (fixture->window), "window.png");
 }

@@ -19,6 +19,7 @@ struct _PalWindow
   GSettings            *settings;
   GCancellable         *cancellable;
   char                 *current_id;
+  PalSessionRecord     *current_record;   /* its record, watched for renames */
   GHashTable           *last_states;   /* session id → PalSessionState, for notifications */
   guint                 notifications_watch[2];
   gboolean              notifications_owned[2];

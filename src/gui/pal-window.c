@@ -63,6 +63,7 @@ attempt_new (PalWindow          *self,
 }
 
 static void retry_attempt (Attempt *attempt);
+static void watch_current_record (PalWindow *self);
 
 static PalRowState
 row_state_for (PalSessionState state)
@@ -172,6 +173,7 @@ _pal_window_show_session (PalWindow  *self,
       self->current_id = g_strdup (session_id);
     }
 
+  watch_current_record (self);
   session = session_id != NULL ? pal_session_manager_lookup (self->manager, session_id) : NULL;
   pal_session_view_set_session (self->session_view, session);
   gtk_stack_set_visible_child_name (self->content_stack, session_id != NULL ? "session" : "welcome");
@@ -276,15 +278,37 @@ store_items_changed_cb (GListModel *model,
       pal_session_store_lookup (PAL_SESSION_STORE (model), self->current_id) == NULL)
     _pal_window_show_session (self, NULL);
   else
-    update_header (self);
+    {
+      watch_current_record (self);
+      update_header (self);
+    }
 }
 
 static void
-record_title_changed_cb (PalSessionStore *store,
-                         GParamSpec      *pspec,
-                         PalWindow       *self)
+record_title_changed_cb (PalSessionRecord *record,
+                         GParamSpec       *pspec,
+                         PalWindow        *self)
 {
   update_header (self);
+}
+
+/* Follows the current session's record: a rename or a title from the agent
+ * shows in the header at once. */
+static void
+watch_current_record (PalWindow *self)
+{
+  PalSessionRecord *record = self->current_id != NULL
+    ? pal_session_store_lookup (pal_session_manager_get_session_store (self->manager), self->current_id)
+    : NULL;
+
+  if (record == self->current_record)
+    return;
+
+  if (self->current_record != NULL)
+    g_signal_handlers_disconnect_by_func (self->current_record, record_title_changed_cb, self);
+  g_set_object (&self->current_record, record);
+  if (record != NULL)
+    g_signal_connect (record, "notify::title", G_CALLBACK (record_title_changed_cb), self);
 }
 
 static void
@@ -883,6 +907,9 @@ pal_window_dispose (GObject *object)
 
   gtk_widget_dispose_template (GTK_WIDGET (self), PAL_TYPE_WINDOW);
 
+  if (self->current_record != NULL)
+    g_signal_handlers_disconnect_by_func (self->current_record, record_title_changed_cb, self);
+  g_clear_object (&self->current_record);
   g_clear_object (&self->manager);
   g_clear_object (&self->settings);
   g_clear_object (&self->cancellable);
@@ -976,7 +1003,6 @@ pal_window_new (GtkApplication    *application,
   g_signal_connect (manager, "session-state-changed", G_CALLBACK (manager_session_state_changed_cb), self);
   g_signal_connect (manager, "live-session-changed", G_CALLBACK (manager_live_session_changed_cb), self);
   g_signal_connect (store, "items-changed", G_CALLBACK (store_items_changed_cb), self);
-  g_signal_connect (store, "notify", G_CALLBACK (record_title_changed_cb), self);
 
   if (settings != NULL)
     {
