@@ -13,6 +13,9 @@
  *                  pipe or JSON parsing: --batch chunks (default 300) are
  *                  applied through acp_transcript_apply_update() at every
  *                  frame, a steady stream of 18,000 chunks a second at 60 Hz.
+ *                  --split N starts a new message every N chunks: what the
+ *                  frames would cost if a long message were shown as a run of
+ *                  blocks, one list row each, rather than one growing row.
  *
  * Measured from the prompt (or the first batch) until the turn is over, the
  * message holds every chunk, the view is at the end and two more frames were
@@ -103,10 +106,14 @@ chunks_load (Chunks  *chunks,
   return TRUE;
 }
 
+/* @split > 0: every @split chunks start a new message */
 static JsonObject *
 chunks_make_update (Chunks *chunks,
-                    guint   i)
+                    guint   i,
+                    guint   split)
 {
+  g_autofree char *message_id = split > 0 ? g_strdup_printf ("stream-%u", i / split)
+                                          : g_strdup ("stream");
   JsonObject *update = json_object_new ();
   JsonObject *content = json_object_new ();
   g_autofree char *text = expand (g_ptr_array_index (chunks->texts, i % chunks->texts->len),
@@ -115,26 +122,28 @@ chunks_make_update (Chunks *chunks,
   json_object_set_string_member (content, "type", "text");
   json_object_set_string_member (content, "text", text);
   json_object_set_string_member (update, "sessionUpdate", "agent_message_chunk");
-  json_object_set_string_member (update, "messageId", "stream");
+  json_object_set_string_member (update, "messageId", message_id);
   json_object_set_object_member (update, "content", content);
 
   return update;
 }
 
-/* The agent message of @transcript, or NULL. */
-static AcpMessageItem *
-find_agent_message (GListModel *transcript)
+/* The length of the agent's text in @transcript, all its messages. */
+static gsize
+agent_text_length (GListModel *transcript)
 {
+  gsize length = 0;
+
   for (guint i = 0; i < g_list_model_get_n_items (transcript); i++)
     {
       g_autoptr(GObject) item = g_list_model_get_item (transcript, i);
 
       if (ACP_IS_MESSAGE_ITEM (item) &&
           acp_message_item_get_role (ACP_MESSAGE_ITEM (item)) == ACP_MESSAGE_ROLE_AGENT)
-        return ACP_MESSAGE_ITEM (item);
+        length += acp_message_item_get_text_length (ACP_MESSAGE_ITEM (item));
     }
 
-  return NULL;
+  return length;
 }
 
 static void
@@ -146,7 +155,8 @@ print_result (const char            *mode,
               gint64                 elapsed,
               gint64                 cpu,
               const BenchFrameStats *stats,
-              guint                  batch)
+              guint                  batch,
+              guint                  split)
 {
   g_autoptr(GString) line = g_string_new (NULL);
 
@@ -154,6 +164,8 @@ print_result (const char            *mode,
                           ok ? "yes" : "no", chunks->count);
   if (batch > 0)
     g_string_append_printf (line, " batch=%u", batch);
+  if (split > 0)
+    g_string_append_printf (line, " split=%u", split);
   g_string_append_printf (line,
                           " bytes=%" G_GSIZE_FORMAT " received=%" G_GSIZE_FORMAT
                           " total_ms=%.0f cpu_ms=%.0f",
@@ -197,7 +209,6 @@ turn_shown (gpointer data)
   AcpSession *session = current_session (run->fixture);
   GtkWidget *view = pal_window_get_session_view (run->fixture->window);
   AcpTranscript *transcript;
-  AcpMessageItem *message;
 
   if (session == NULL)
     return FALSE;
@@ -210,8 +221,7 @@ turn_shown (gpointer data)
   transcript = acp_session_get_transcript (session);
   if (acp_transcript_get_n_pending (transcript) > 0)
     return FALSE;
-  message = find_agent_message (G_LIST_MODEL (transcript));
-  if (message == NULL || acp_message_item_get_text_length (message) < run->chunks->expected)
+  if (agent_text_length (G_LIST_MODEL (transcript)) < run->chunks->expected)
     return FALSE;
 
   return bench_chat_view_at_bottom (pal_session_view_get_chat_view (PAL_SESSION_VIEW (view)),
@@ -229,8 +239,8 @@ run_agent (BenchFixture *fixture,
   GtkWidget *window = GTK_WIDGET (fixture->window);
   BenchFrameStats stats;
   AcpSession *session;
-  AcpMessageItem *message = NULL;
   gint64 start, end, cpu_start, cpu;
+  gsize received = 0;
   gboolean shown = FALSE;
 
   pal_window_start_session (fixture->window, "bench-stream", fixture->folder, NULL);
@@ -267,14 +277,12 @@ run_agent (BenchFixture *fixture,
   bench_monitor_stop (&stats);
 
   session = current_session (fixture);
-  if (session != NULL)
-    message = find_agent_message (G_LIST_MODEL (acp_session_get_transcript (session)));
   if (!shown)
     g_printerr ("run %u: the answer was not shown in full\n", number);
+  if (session != NULL)
+    received = agent_text_length (G_LIST_MODEL (acp_session_get_transcript (session)));
 
-  print_result ("agent", number, shown, chunks,
-                message != NULL ? acp_message_item_get_text_length (message) : 0,
-                end - start, cpu, &stats, 0);
+  print_result ("agent", number, shown, chunks, received, end - start, cpu, &stats, 0, 0);
 
   if (session != NULL)
     pal_session_manager_forget (fixture->manager, acp_session_get_session_id (session));
@@ -291,6 +299,7 @@ typedef struct
   Chunks        *chunks;
   GtkWidget     *chat_view;
   guint          batch;
+  guint          split;
   guint          next;
   gboolean       failed;
 } DirectRun;
@@ -305,7 +314,7 @@ feed_tick_cb (GtkWidget     *widget,
 
   for (; run->next < end; run->next++)
     {
-      g_autoptr(JsonObject) update = chunks_make_update (run->chunks, run->next);
+      g_autoptr(JsonObject) update = chunks_make_update (run->chunks, run->next, run->split);
       g_autoptr(GError) error = NULL;
 
       if (!acp_transcript_apply_update (run->transcript, update, &error))
@@ -323,15 +332,13 @@ static gboolean
 direct_shown (gpointer data)
 {
   DirectRun *run = data;
-  AcpMessageItem *message;
 
   if (run->failed)
     return TRUE;
   if (run->next < run->chunks->count || acp_transcript_get_n_pending (run->transcript) > 0)
     return FALSE;
 
-  message = find_agent_message (G_LIST_MODEL (run->transcript));
-  if (message == NULL || acp_message_item_get_text_length (message) < run->chunks->expected)
+  if (agent_text_length (G_LIST_MODEL (run->transcript)) < run->chunks->expected)
     return FALSE;
 
   return bench_chat_view_at_bottom (run->chat_view, G_LIST_MODEL (run->transcript));
@@ -346,15 +353,15 @@ window_mapped (gpointer data)
 static gboolean
 run_direct (Chunks *chunks,
             guint   number,
-            guint   batch)
+            guint   batch,
+            guint   split)
 {
   g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
   g_autoptr(JsonParser) parser = json_parser_new ();
   GtkWidget *window = gtk_window_new ();
   GtkWidget *chat_view = pal_chat_view_new ();
-  DirectRun run = { transcript, chunks, chat_view, batch, 0, FALSE };
+  DirectRun run = { transcript, chunks, chat_view, batch, split, 0, FALSE };
   BenchFrameStats stats;
-  AcpMessageItem *message;
   gint64 start, end, cpu_start, cpu;
   gboolean shown = FALSE;
   guint tick;
@@ -394,10 +401,8 @@ run_direct (Chunks *chunks,
   if (run.next < chunks->count)
     gtk_widget_remove_tick_callback (window, tick);
 
-  message = find_agent_message (G_LIST_MODEL (transcript));
-  print_result ("direct", number, shown, chunks,
-                message != NULL ? acp_message_item_get_text_length (message) : 0,
-                end - start, cpu, &stats, batch);
+  print_result ("direct", number, shown, chunks, agent_text_length (G_LIST_MODEL (transcript)),
+                end - start, cpu, &stats, batch, split);
 
   gtk_window_destroy (GTK_WINDOW (window));
   bench_settle (300);
@@ -417,6 +422,7 @@ main (int   argc,
   int count = 200000;
   int repeat = 1;
   int batch = 300;
+  int split = 0;
   gboolean direct = FALSE;
   gboolean ok = TRUE;
   const GOptionEntry entries[] = {
@@ -426,6 +432,8 @@ main (int   argc,
       "Feed an AcpTranscript directly, --batch chunks per frame, without the agent", NULL },
     { "batch", 'b', 0, G_OPTION_ARG_INT, &batch,
       "Chunks per frame with --direct (default 300)", "N" },
+    { "split", 0, 0, G_OPTION_ARG_INT, &split,
+      "With --direct, start a new message every N chunks (a long message shown in blocks)", "N" },
     { NULL }
   };
 
@@ -439,9 +447,9 @@ main (int   argc,
       g_printerr ("%s\n", error->message);
       return 2;
     }
-  if (count < 1 || repeat < 1 || batch < 1)
+  if (count < 1 || repeat < 1 || batch < 1 || split < 0)
     {
-      g_printerr ("--chunks, --repeat and --batch must be positive\n");
+      g_printerr ("--chunks, --repeat and --batch must be positive, --split not negative\n");
       return 2;
     }
 
@@ -469,7 +477,7 @@ main (int   argc,
   for (int i = 1; i <= repeat; i++)
     {
       if (direct)
-        ok = run_direct (&chunks, i, batch) && ok;
+        ok = run_direct (&chunks, i, batch, split) && ok;
       else
         ok = run_agent (fixture, &chunks, i) && ok;
     }
