@@ -176,6 +176,8 @@ test_validate_url (void)
     { "file:///tmp/socket", "URL scheme file" },
     { "http://[::1/mcp", "URL not valid" },
     { "https:///nohost", "URL" },
+    { "http://127.0.0.1:3000/mcp Bad Header", "URL space" },
+    { "http://example.org/\tmcp", "URL control" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

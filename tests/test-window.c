@@ -506,14 +506,20 @@ test_new_session_dialog (Fixture       *fixture,
   g_auto(GStrv) servers = NULL;
   PalNewSessionDialog *dialog;
 
+  g_autoptr(PalMcpServerConfig) broken = pal_mcp_server_config_new ("broken", ACP_MCP_TRANSPORT_HTTP);
+
   pal_mcp_server_config_set_command (stdio, "/bin/cat");
   pal_mcp_server_config_set_url (web, "http://127.0.0.1:9/mcp");
+  pal_mcp_server_config_set_url (broken, "ftp://127.0.0.1/mcp");
+  pal_mcp_server_store_add (fixture->mcp_store, broken, &error);
+  g_assert_no_error (error);
   pal_mcp_server_store_add (fixture->mcp_store, stdio, &error);
   g_assert_no_error (error);
   pal_mcp_server_store_add (fixture->mcp_store, web, &error);
   g_assert_no_error (error);
 
-  /* Ctrl+N's action opens the dialog with every enabled server ticked */
+  /* Ctrl+N's action opens the dialog with every enabled server ticked,
+   * except one that does not validate */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.new-session", NULL));
   dialog = find_new_session_dialog ();
   g_assert_nonnull (dialog);

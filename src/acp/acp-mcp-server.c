@@ -527,6 +527,15 @@ validate_url (AcpMcpServer  *self,
     return invalid (error, _("MCP server “%s”: the URL “%s” has no host"),
                     self->name, self->url);
 
+  /* GUri takes spaces and control characters as they are; a URL has none */
+  for (const char *p = self->url; *p != '\0'; p++)
+    {
+      if (g_ascii_isspace (*p) || g_ascii_iscntrl (*p))
+        return invalid (error,
+                        _("MCP server “%s”: the URL “%s” contains a space or a control character"),
+                        self->name, self->url);
+    }
+
   return TRUE;
 }
 

@@ -117,9 +117,8 @@ collect_mcp_servers (PalSessionManager  *self,
       if (server == NULL)
         {
           add_notice (notices, ACP_NOTICE_SEVERITY_WARNING,
-                      /* TRANSLATORS: %s is the name of an MCP server, then why it is invalid */
-                      g_strdup_printf (_("The MCP server “%s” was not passed to the agent: %s"),
-                                       name, error->message));
+                      /* TRANSLATORS: %s says which MCP server is invalid and why */
+                      g_strdup_printf (_("Not passed to the agent: %s"), error->message));
           continue;
         }
 

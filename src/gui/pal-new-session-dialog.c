@@ -103,6 +103,7 @@ build_servers (PalNewSessionDialog *self)
       const char *name = pal_mcp_server_config_get_name (config);
       GtkWidget *row, *check;
       const char *transport;
+      GError *error = NULL;
 
       if (!pal_mcp_server_config_get_enabled (config))
         continue;
@@ -117,18 +118,31 @@ build_servers (PalNewSessionDialog *self)
           break;
         case ACP_MCP_TRANSPORT_STDIO:
         default:
-          transport = _("Local command");
+          transport = "stdio";
           break;
         }
 
       row = adw_action_row_new ();
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), name);
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), transport);
       check = gtk_check_button_new ();
-      gtk_check_button_set_active (GTK_CHECK_BUTTON (check), TRUE);
       gtk_widget_set_valign (check, GTK_ALIGN_CENTER);
       adw_action_row_add_prefix (ADW_ACTION_ROW (row), check);
       adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), check);
+
+      /* a server that does not validate cannot be handed over: say why */
+      if (!pal_mcp_server_config_validate (config, NULL, &error))
+        {
+          g_autofree char *subtitle = g_strdup_printf ("%s · %s", transport, error->message);
+
+          adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+          gtk_widget_set_sensitive (row, FALSE);
+          g_clear_error (&error);
+        }
+      else
+        {
+          adw_action_row_set_subtitle (ADW_ACTION_ROW (row), transport);
+          gtk_check_button_set_active (GTK_CHECK_BUTTON (check), TRUE);
+        }
       adw_preferences_group_add (self->servers_group, row);
       g_hash_table_insert (self->server_checks, g_strdup (name), check);
       shown++;
@@ -210,7 +224,7 @@ pal_new_session_dialog_init (PalNewSessionDialog *self)
   self->server_checks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   gtk_window_set_title (GTK_WINDOW (self), _("New Session"));
-  gtk_window_set_default_size (GTK_WINDOW (self), 460, 480);
+  gtk_window_set_default_size (GTK_WINDOW (self), 480, 600);
   gtk_window_set_modal (GTK_WINDOW (self), TRUE);
 
   self->start_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("_Start")));
