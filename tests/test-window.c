@@ -18,6 +18,7 @@
 #include "pal-new-session-dialog.h"
 #include "pal-permission-row.h"
 #include "pal-session-view.h"
+#include "pal-terminal-view.h"
 #include "pal-sidebar.h"
 #include "pal-window.h"
 
@@ -110,6 +111,7 @@ fixture_set_up (Fixture       *fixture,
   add_fake_profile (fixture, "fake-basic", "basic.json");
   add_fake_profile (fixture, "fake-auth", "auth-required.json");
   add_fake_profile (fixture, "fake-exit", "exit-on-start.json");
+  add_fake_profile (fixture, "fake-terminal", "terminal-embed.json");
 
   fixture->window = pal_window_new (fixture->app, fixture->manager, NULL);
   gtk_window_present (GTK_WINDOW (fixture->window));
@@ -186,12 +188,20 @@ permission_card_shown (Fixture *fixture)
   return rows->len > 0;
 }
 
-static void
-save_screenshot (GtkWidget  *window,
-                 const char *name)
+typedef struct
 {
-  /* the window's content, drawn the way the window draws it */
-  GtkWidget *widget = adw_application_window_get_content (ADW_APPLICATION_WINDOW (window));
+  GtkWidget  *window;
+  const char *name;
+  gboolean    done;
+} Screenshot;
+
+/* Right after a frame was painted, every widget has its allocation: take
+ * the snapshot then, not at an arbitrary point between layout passes. */
+static void
+after_paint_cb (GdkFrameClock *clock,
+                Screenshot    *shot)
+{
+  GtkWidget *widget = adw_application_window_get_content (ADW_APPLICATION_WINDOW (shot->window));
   g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
   g_autoptr(GskRenderNode) node = NULL;
   g_autoptr(GdkTexture) texture = NULL;
@@ -202,10 +212,10 @@ save_screenshot (GtkWidget  *window,
   int height = gtk_widget_get_height (widget);
   GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
 
-  /* let a pending layout happen first */
-  settle ();
-  width = gtk_widget_get_width (widget);
-  height = gtk_widget_get_height (widget);
+  if (shot->done)
+    return;
+  shot->done = TRUE;
+
   /* the window's background is drawn by the window, not its content */
   gtk_snapshot_append_color (snapshot, &(GdkRGBA) { 0.98, 0.98, 0.98, 1.0 },
                              &GRAPHENE_RECT_INIT (0, 0, width, height));
@@ -215,10 +225,30 @@ save_screenshot (GtkWidget  *window,
   texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
 
   g_mkdir_with_parents (dir, 0755);
-  path = g_build_filename (dir, name, NULL);
+  path = g_build_filename (dir, shot->name, NULL);
   g_assert_true (gdk_texture_save_to_png (texture, path));
   g_test_message ("Screenshot saved to %s", path);
-  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+}
+
+static void
+save_screenshot (GtkWidget  *window,
+                 const char *name)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (window);
+  Screenshot shot = { window, name, FALSE };
+  gulong id;
+  gboolean timed_out = FALSE;
+  guint timeout_id;
+
+  g_assert_nonnull (clock);
+  id = g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint_cb), &shot);
+  gtk_widget_queue_draw (window);
+  timeout_id = g_timeout_add_seconds (10, timeout_cb, &timed_out);
+  while (!shot.done && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  g_signal_handler_disconnect (clock, id);
+  g_assert_false (timed_out);
+  g_source_remove (timeout_id);
 }
 
 static void
@@ -577,6 +607,41 @@ test_geometry_remembered (Fixture       *fixture,
   g_assert_cmpint (g_settings_get_int (fixture->settings, "sidebar-width"), ==, 333);
 }
 
+static gboolean
+terminal_output_shown (Fixture *fixture)
+{
+  g_autoptr(GPtrArray) views = g_ptr_array_new ();
+
+  collect (GTK_WIDGET (fixture->window), PAL_TYPE_TERMINAL_VIEW, views);
+  for (guint i = 0; i < views->len; i++)
+    {
+      g_autofree char *text = pal_terminal_view_dup_text (g_ptr_array_index (views, i));
+
+      if (strstr (text, "hello from the terminal") != NULL)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static void
+test_embedded_terminal (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  PalSessionView *view = PAL_SESSION_VIEW (pal_window_get_session_view (fixture->window));
+  PalComposer *composer = PAL_COMPOSER (pal_session_view_get_composer (view));
+
+  /* the agent runs a command through the client and embeds its terminal in
+   * a tool call: the row shows the command's output */
+  pal_window_start_session (fixture->window, "fake-terminal", fixture->folder, NULL);
+  wait_for (fixture, session_ready, 30);
+  pal_composer_set_text (composer, "Run it");
+  g_assert_true (pal_composer_submit (composer));
+  wait_for (fixture, terminal_output_shown, 30);
+  wait_for (fixture, session_ready, 30);
+  g_assert_cmpstr (acp_session_get_stop_reason (current_session (fixture)), ==, "end_turn");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -609,6 +674,8 @@ main (int   argc,
               fixture_set_up, test_new_session_dialog, fixture_tear_down);
   g_test_add ("/window/geometry-remembered", Fixture, NULL,
               fixture_set_up, test_geometry_remembered, fixture_tear_down);
+  g_test_add ("/window/embedded-terminal", Fixture, NULL,
+              fixture_set_up, test_embedded_terminal, fixture_tear_down);
 
   {
     int status = g_test_run ();

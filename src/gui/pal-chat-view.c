@@ -40,6 +40,7 @@ struct _PalChatView
   GtkListView       *list_view;
   GtkButton         *bottom_button;
   GtkAdjustment     *vadjustment;
+  AcpTerminalService *terminal_service;
   gboolean           stick_to_bottom;
   gboolean           scrolling;
   gint64             last_input;   /* monotonic time of the last scroll/key/scrollbar input */
@@ -56,19 +57,15 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (PalChatView, pal_chat_view, ADW_TYPE_BIN)
 
-/**
- * pal_chat_view_create_row:
- * @item: an #AcpItem
- *
- * Returns: (transfer floating): the widget showing @item
- */
-GtkWidget *
-pal_chat_view_create_row (gpointer item)
+/* Returns: (transfer floating): the widget showing @item */
+static GtkWidget *
+create_row (PalChatView *self,
+            gpointer     item)
 {
   if (ACP_IS_MESSAGE_ITEM (item))
     return pal_message_row_new (item);
   if (ACP_IS_TOOL_CALL_ITEM (item))
-    return pal_tool_call_row_new (item);
+    return pal_tool_call_row_new (item, self->terminal_service);
   if (ACP_IS_PLAN_ITEM (item))
     return pal_plan_row_new (item);
   if (ACP_IS_PERMISSION_ITEM (item))
@@ -211,7 +208,7 @@ bind_cb (GtkSignalListItemFactory *factory,
   AdwClamp *clamp = ADW_CLAMP (gtk_list_item_get_child (list_item));
   gpointer item = gtk_list_item_get_item (list_item);
 
-  adw_clamp_set_child (clamp, pal_chat_view_create_row (item));
+  adw_clamp_set_child (clamp, create_row (self, item));
 }
 
 static void
@@ -231,6 +228,7 @@ pal_chat_view_dispose (GObject *object)
 
   g_clear_object (&self->model);
   g_clear_object (&self->selection);
+  g_clear_object (&self->terminal_service);
 
   G_OBJECT_CLASS (pal_chat_view_parent_class)->dispose (object);
 }
@@ -422,4 +420,20 @@ pal_chat_view_scroll_to_bottom (PalChatView *self)
 
   set_stick_to_bottom (self, TRUE);
   scroll_to_end (self);
+}
+
+/**
+ * pal_chat_view_set_terminal_service:
+ * @self: a #PalChatView
+ * @service: (nullable): where the agent's terminals run, for tool calls that
+ *   embed one
+ */
+void
+pal_chat_view_set_terminal_service (PalChatView        *self,
+                                    AcpTerminalService *service)
+{
+  g_return_if_fail (PAL_IS_CHAT_VIEW (self));
+  g_return_if_fail (service == NULL || ACP_IS_TERMINAL_SERVICE (service));
+
+  g_set_object (&self->terminal_service, service);
 }

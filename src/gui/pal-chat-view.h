@@ -7,6 +7,8 @@
 
 #include <adwaita.h>
 
+#include "acp-terminal-service.h"
+
 G_BEGIN_DECLS
 
 #define PAL_TYPE_CHAT_VIEW (pal_chat_view_get_type ())
@@ -19,6 +21,7 @@ void        pal_chat_view_set_model          (PalChatView *self,
                                               GListModel  *model);
 gboolean    pal_chat_view_get_stick_to_bottom (PalChatView *self);
 void        pal_chat_view_scroll_to_bottom   (PalChatView *self);
-GtkWidget  *pal_chat_view_create_row         (gpointer     item);
+void        pal_chat_view_set_terminal_service (PalChatView        *self,
+                                                AcpTerminalService *service);
 
 G_END_DECLS

@@ -540,3 +540,17 @@ pal_session_view_get_chat_view (PalSessionView *self)
 
   return GTK_WIDGET (self->chat_view);
 }
+
+/**
+ * pal_session_view_set_terminal_service:
+ * @self: a #PalSessionView
+ * @service: (nullable): where the agent's terminals run
+ */
+void
+pal_session_view_set_terminal_service (PalSessionView     *self,
+                                       AcpTerminalService *service)
+{
+  g_return_if_fail (PAL_IS_SESSION_VIEW (self));
+
+  pal_chat_view_set_terminal_service (self->chat_view, service);
+}

@@ -8,6 +8,7 @@
 #include <adwaita.h>
 
 #include "acp-session.h"
+#include "acp-terminal-service.h"
 
 G_BEGIN_DECLS
 
@@ -23,5 +24,7 @@ gboolean    pal_session_view_stop         (PalSessionView *self);
 void        pal_session_view_focus_composer (PalSessionView *self);
 GtkWidget  *pal_session_view_get_composer (PalSessionView *self);
 GtkWidget  *pal_session_view_get_chat_view (PalSessionView *self);
+void        pal_session_view_set_terminal_service (PalSessionView     *self,
+                                                   AcpTerminalService *service);
 
 G_END_DECLS

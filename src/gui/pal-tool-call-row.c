@@ -14,6 +14,7 @@
 
 #include "acp-json.h"
 #include "pal-diff-view.h"
+#include "pal-terminal-view.h"
 #include "pal-tool-call-row.h"
 
 /* Text content beyond this is cut in the view (the item keeps all of it). */
@@ -24,6 +25,7 @@ struct _PalToolCallRow
   AdwBin           parent_instance;
 
   AcpToolCallItem *item;
+  AcpTerminalService *terminal_service;
   GtkImage        *kind_image;
   GtkLabel        *title_label;
   GtkLabel        *locations_label;
@@ -225,6 +227,7 @@ update_content (PalToolCallRow *self)
   guint n = content != NULL ? json_array_get_length (content) : 0;
   GtkWidget *child;
   gboolean has_diff = FALSE;
+  gboolean has_terminal = FALSE;
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->content_box))) != NULL)
     gtk_box_remove (self->content_box, child);
@@ -256,16 +259,11 @@ update_content (PalToolCallRow *self)
                                   acp_json_get_string (entry, "newText", ""));
           has_diff = TRUE;
         }
-      else if (g_str_equal (type, "terminal"))
+      else if (g_str_equal (type, "terminal") && acp_json_get_string (entry, "terminalId", NULL) != NULL)
         {
-          g_autofree char *label =
-            g_strdup_printf (_("Terminal %s"),
-                             acp_json_get_string (entry, "terminalId", "?"));
-
-          widget = gtk_label_new (label);
-          gtk_label_set_xalign (GTK_LABEL (widget), 0);
-          gtk_widget_add_css_class (widget, "monospace");
-          gtk_widget_add_css_class (widget, "dim-label");
+          widget = pal_terminal_view_new (self->terminal_service,
+                                          acp_json_get_string (entry, "terminalId", NULL));
+          has_terminal = TRUE;
         }
 
       if (widget != NULL)
@@ -273,8 +271,9 @@ update_content (PalToolCallRow *self)
     }
 
   gtk_widget_set_visible (GTK_WIDGET (self->expander), n > 0);
-  /* a change to a file is what a person most wants to see */
-  if (has_diff)
+  /* a change to a file, or a command's output, is what a person most
+   * wants to see */
+  if (has_diff || has_terminal)
     gtk_expander_set_expanded (self->expander, TRUE);
 }
 
@@ -301,6 +300,7 @@ pal_tool_call_row_dispose (GObject *object)
   if (self->item != NULL)
     g_signal_handlers_disconnect_by_data (self->item, self);
   g_clear_object (&self->item);
+  g_clear_object (&self->terminal_service);
 
   G_OBJECT_CLASS (pal_tool_call_row_parent_class)->dispose (object);
 }
@@ -365,15 +365,26 @@ pal_tool_call_row_init (PalToolCallRow *self)
   adw_bin_set_child (ADW_BIN (self), box);
 }
 
+/**
+ * pal_tool_call_row_new:
+ * @item: the tool call
+ * @terminal_service: (nullable): where the agent's terminals run, to show
+ *   the output of a terminal the tool call embeds
+ *
+ * Returns: (transfer floating): a new row
+ */
 GtkWidget *
-pal_tool_call_row_new (AcpToolCallItem *item)
+pal_tool_call_row_new (AcpToolCallItem    *item,
+                       AcpTerminalService *terminal_service)
 {
   PalToolCallRow *self;
 
   g_return_val_if_fail (ACP_IS_TOOL_CALL_ITEM (item), NULL);
+  g_return_val_if_fail (terminal_service == NULL || ACP_IS_TERMINAL_SERVICE (terminal_service), NULL);
 
   self = g_object_new (PAL_TYPE_TOOL_CALL_ROW, NULL);
   self->item = g_object_ref (item);
+  self->terminal_service = terminal_service != NULL ? g_object_ref (terminal_service) : NULL;
   update_header (self);
   update_locations (self);
   update_content (self);

@@ -1000,6 +1000,8 @@ pal_window_new (GtkApplication    *application,
   adw_bin_set_child (self->sidebar_bin, GTK_WIDGET (self->sidebar));
 
   watch_notifications (self, application);
+  pal_session_view_set_terminal_service (self->session_view,
+                                         pal_session_manager_get_terminal_service (manager));
   g_signal_connect (manager, "session-state-changed", G_CALLBACK (manager_session_state_changed_cb), self);
   g_signal_connect (manager, "live-session-changed", G_CALLBACK (manager_live_session_changed_cb), self);
   g_signal_connect (store, "items-changed", G_CALLBACK (store_items_changed_cb), self);
