@@ -268,6 +268,73 @@ test_stick_to_bottom (void)
   settle ();
   wait_for (at_bottom, &d);
 
+  /* a tall row (a diff expands itself) then a last one: the last one is on
+   * screen, not only the adjustment at its end */
+  {
+    GString *old_text = g_string_new (NULL);
+    GString *new_text = g_string_new (NULL);
+    g_autoptr(JsonBuilder) builder = json_builder_new ();
+    g_autoptr(JsonNode) node = NULL;
+    g_autoptr(GError) error = NULL;
+    g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+    gboolean last_shown = FALSE;
+
+    for (guint i = 0; i < 60; i++)
+      {
+        g_string_append_printf (old_text, "line %u\n", i);
+        g_string_append_printf (new_text, "line %u changed\n", i);
+      }
+    json_builder_begin_object (builder);
+    json_builder_set_member_name (builder, "sessionUpdate");
+    json_builder_add_string_value (builder, "tool_call");
+    json_builder_set_member_name (builder, "toolCallId");
+    json_builder_add_string_value (builder, "tall");
+    json_builder_set_member_name (builder, "title");
+    json_builder_add_string_value (builder, "Edit a long file");
+    json_builder_set_member_name (builder, "content");
+    json_builder_begin_array (builder);
+    json_builder_begin_object (builder);
+    json_builder_set_member_name (builder, "type");
+    json_builder_add_string_value (builder, "diff");
+    json_builder_set_member_name (builder, "path");
+    json_builder_add_string_value (builder, "/p/long.c");
+    json_builder_set_member_name (builder, "oldText");
+    json_builder_add_string_value (builder, old_text->str);
+    json_builder_set_member_name (builder, "newText");
+    json_builder_add_string_value (builder, new_text->str);
+    json_builder_end_object (builder);
+    json_builder_end_array (builder);
+    json_builder_end_object (builder);
+    node = json_builder_get_root (builder);
+    acp_transcript_apply_update (transcript, json_node_get_object (node), &error);
+    g_assert_no_error (error);
+    apply (transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"last\",\"title\":\"The last one\"}");
+    g_string_free (old_text, TRUE);
+    g_string_free (new_text, TRUE);
+
+    for (guint round = 0; round < 20 && !last_shown; round++)
+      {
+        settle ();
+        g_ptr_array_set_size (rows, 0);
+        collect (window, PAL_TYPE_TOOL_CALL_ROW, rows);
+        for (guint i = 0; i < rows->len; i++)
+          {
+            GtkWidget *row = g_ptr_array_index (rows, i);
+            graphene_rect_t bounds;
+
+            if (g_strcmp0 (acp_tool_call_item_get_title (pal_tool_call_row_get_item (PAL_TOOL_CALL_ROW (row))),
+                           "The last one") != 0)
+              continue;
+            /* inside the scrolled window's visible area */
+            if (gtk_widget_compute_bounds (row, GTK_WIDGET (scroller), &bounds) &&
+                bounds.origin.y >= 0 &&
+                bounds.origin.y + bounds.size.height <= gtk_widget_get_height (GTK_WIDGET (scroller)) + 1)
+              last_shown = TRUE;
+          }
+      }
+    g_assert_true (last_shown);
+  }
+
   /* the layout moving the value is not the person scrolling: still stuck */
   gtk_adjustment_set_value (d.adjustment, 0);
   settle ();

@@ -44,6 +44,7 @@ struct _PalChatView
   gboolean           stick_to_bottom;
   gboolean           scrolling;
   gint64             last_input;   /* monotonic time of the last scroll/key/scrollbar input */
+  guint              follow_id;    /* pending scroll to the end */
 };
 
 enum {
@@ -91,12 +92,44 @@ set_stick_to_bottom (PalChatView *self,
 static void
 scroll_to_end (PalChatView *self)
 {
-  double bottom = gtk_adjustment_get_upper (self->vadjustment) -
-                  gtk_adjustment_get_page_size (self->vadjustment);
+  guint n = self->model != NULL ? g_list_model_get_n_items (self->model) : 0;
+  double bottom;
 
   self->scrolling = TRUE;
+
+  /* GTK 4.8's list view keeps its place by an anchor item, and estimates
+   * the height of rows it has not measured: setting the value to the end
+   * alone can leave the last rows below the view. Bring the last item in
+   * first, then go to the end of what is now measured. */
+  if (n > 0)
+    gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", n - 1);
+
+  bottom = gtk_adjustment_get_upper (self->vadjustment) - gtk_adjustment_get_page_size (self->vadjustment);
   gtk_adjustment_set_value (self->vadjustment, MAX (bottom, 0));
+
   self->scrolling = FALSE;
+}
+
+static gboolean
+follow_cb (gpointer user_data)
+{
+  PalChatView *self = user_data;
+
+  self->follow_id = 0;
+  if (self->stick_to_bottom)
+    scroll_to_end (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* The adjustment changes while the list view lays itself out; a value set
+ * from inside that is overridden by the list view's own anchor. Follow the
+ * end once the layout is done, before the next frame. */
+static void
+queue_scroll_to_end (PalChatView *self)
+{
+  if (self->follow_id == 0)
+    self->follow_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, follow_cb, self, NULL);
 }
 
 static void
@@ -105,7 +138,7 @@ vadjustment_changed_cb (GtkAdjustment *adjustment,
 {
   /* the content or the window grew: follow it when at the bottom */
   if (self->stick_to_bottom)
-    scroll_to_end (self);
+    queue_scroll_to_end (self);
 }
 
 /* Layout moves the value too (rows measured, estimates corrected); only a
@@ -130,7 +163,7 @@ vadjustment_value_changed_cb (GtkAdjustment *adjustment,
   else if (g_get_monotonic_time () - self->last_input < INPUT_WINDOW)
     set_stick_to_bottom (self, FALSE);
   else if (self->stick_to_bottom)
-    scroll_to_end (self);
+    queue_scroll_to_end (self);
 }
 
 static void
@@ -226,6 +259,7 @@ pal_chat_view_dispose (GObject *object)
 {
   PalChatView *self = PAL_CHAT_VIEW (object);
 
+  g_clear_handle_id (&self->follow_id, g_source_remove);
   g_clear_object (&self->model);
   g_clear_object (&self->selection);
   g_clear_object (&self->terminal_service);
