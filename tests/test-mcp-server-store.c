@@ -237,6 +237,25 @@ test_validate (Fixture       *fixture,
   g_assert_cmpstr (resolved, ==, program);
   assert_valid (other, store);
 
+  /* with the command resolved beforehand: the same checks, no lookup */
+  pal_mcp_server_config_set_command (other, "not-installed-anywhere");
+  g_assert_true (pal_mcp_server_config_validate_resolved (other, store,
+                                                          "/opt/elsewhere/not-installed-anywhere",
+                                                          &error));
+  g_assert_no_error (error);
+  g_assert_false (pal_mcp_server_config_validate_resolved (other, store, NULL, &error));
+  g_assert_error (error, PAL_ERROR, PAL_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "“not-installed-anywhere”"));
+  g_clear_error (&error);
+  pal_mcp_server_config_set_name (other, "files");
+  g_assert_false (pal_mcp_server_config_validate_resolved (other, store, program, &error));
+  g_assert_error (error, PAL_ERROR, PAL_ERROR_EXISTS);
+  g_clear_error (&error);
+  g_assert_true (pal_mcp_server_config_validate_resolved (http, store, NULL, &error));
+  g_assert_no_error (error);
+  pal_mcp_server_config_set_name (other, "other");
+  pal_mcp_server_config_set_command (other, "my-mcp");
+
   /* variable names, by AcpMcpServer's rules */
   nv = pal_mcp_server_config_add_env (other, "1BAD", "x");
   assert_invalid (other, store, PAL_ERROR_INVALID, "“1BAD”", NULL);

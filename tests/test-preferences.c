@@ -28,6 +28,7 @@
 #define SCHEMA_ID "io.github.palaverapp.Palaver"
 #define FAKE_DEMO "/opt/test/palaver-demo-agent"
 #define TEST_PROGRAM "palaver-test-mcp"
+#define LOOKING "Looking for the program…"
 
 typedef struct
 {
@@ -294,6 +295,38 @@ type_into (gpointer    editable,
   flush_main_context ();
 }
 
+/* Waits for the lookup of the command an editor started, off the main thread:
+ * until the row no longer says it is looking. */
+static void
+wait_for_lookup (gpointer editor)
+{
+  WAIT_UNTIL (!shows_label (GTK_WIDGET (editor), LOOKING));
+  flush_main_context ();
+}
+
+/* Types a command into @row of @editor and waits for its lookup. */
+static void
+type_command (gpointer    editor,
+              gpointer    row,
+              const char *text)
+{
+  type_into (row, text);
+  wait_for_lookup (editor);
+}
+
+/* Iterates the main loop for @msec, for answers that must not come. */
+static void
+run_main_loop_for (guint msec)
+{
+  gint64 end = g_get_monotonic_time () + msec * G_TIME_SPAN_MILLISECOND;
+
+  while (g_get_monotonic_time () < end)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+}
+
 static GVariant *
 stored_server (Fixture    *fixture,
                const char *name)
@@ -435,8 +468,17 @@ test_agent_editor (Fixture       *fixture,
   g_assert_false (pal_agent_editor_get_can_save (editor));
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (command_row), "error"));
 
-  /* a program not found is a warning, not an error: it may come later */
+  /* the program is looked for off the main thread; Save waits for it */
   type_into (command_row, "my-agent-not-installed");
+  g_assert_true (shows_label (GTK_WIDGET (editor), LOOKING));
+  g_assert_false (pal_agent_editor_get_can_save (editor));
+  g_assert_cmpstr (pal_agent_editor_get_problem (editor), ==, LOOKING);
+  g_assert_false (pal_agent_editor_save (editor, &error));
+  g_assert_error (error, PAL_ERROR, PAL_ERROR_INVALID);
+  g_clear_error (&error);
+  wait_for_lookup (editor);
+
+  /* a program not found is a warning, not an error: it may come later */
   g_assert_true (pal_agent_editor_get_can_save (editor));
   g_assert_true (shows_label (GTK_WIDGET (editor),
                               "“my-agent-not-installed” was not found in PATH"));
@@ -549,7 +591,7 @@ test_server_editor_validation (Fixture       *fixture,
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (command_row), "error"));
 
   /* a program that is not in PATH */
-  type_into (command_row, "palaver-no-such-program");
+  type_command (editor, command_row, "palaver-no-such-program");
   g_assert_false (gtk_widget_get_sensitive (save_button));
   g_assert_cmpstr (pal_mcp_server_editor_get_problem (editor), ==,
                    "“palaver-no-such-program” was not found in PATH");
@@ -561,8 +603,20 @@ test_server_editor_validation (Fixture       *fixture,
   g_assert_true (g_str_has_prefix (pal_mcp_server_editor_get_problem (editor),
                                    "“bin/" TEST_PROGRAM "” is a relative path"));
 
-  /* a program in PATH: valid, and where it was found is shown */
+  /* a program in PATH: until it is found, a note says so and Save waits */
   type_into (command_row, TEST_PROGRAM);
+  g_assert_true (shows_label (GTK_WIDGET (editor), LOOKING));
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (command_row), "error"));
+  g_assert_false (pal_mcp_server_editor_get_can_save (editor));
+  g_assert_false (gtk_widget_get_sensitive (save_button));
+  g_assert_cmpstr (pal_mcp_server_editor_get_problem (editor), ==, LOOKING);
+  g_assert_false (pal_mcp_server_editor_save (editor, &error));
+  g_assert_error (error, PAL_ERROR, PAL_ERROR_INVALID);
+  g_clear_error (&error);
+  g_assert_false (has_stored_server (fixture, "files"));
+
+  /* then it is valid, and where it was found is shown */
+  wait_for_lookup (editor);
   g_assert_true (pal_mcp_server_editor_get_can_save (editor));
   g_assert_true (gtk_widget_get_sensitive (save_button));
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (command_row), "error"));
@@ -692,6 +746,7 @@ test_server_editor_validation (Fixture       *fixture,
   /* editing it changes it in place; Cancel would not */
   editor = pal_preferences_window_edit_server (fixture->window, saved);
   name_row = template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR, "name_row");
+  wait_for_lookup (editor);
   g_assert_true (pal_mcp_server_editor_get_can_save (editor));
   type_into (name_row, "files2");
   g_assert_cmpstr (pal_mcp_server_config_get_name (saved), ==, "files");
@@ -700,6 +755,79 @@ test_server_editor_validation (Fixture       *fixture,
   g_assert_cmpstr (pal_mcp_server_config_get_name (saved), ==, "files2");
   g_assert_true (pal_mcp_server_store_lookup (fixture->servers, "files2") == saved);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (fixture->servers)), ==, 2);
+}
+
+/* The command is looked up off the main thread: a command typed over before
+ * its answer came never shows that answer, and closing the dialog while it
+ * looks leaves it alone. */
+static void
+test_editor_lookup (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  PalMcpServerEditor *editor = pal_preferences_window_edit_server (fixture->window, NULL);
+  AdwEntryRow *name_row = template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR, "name_row");
+  AdwEntryRow *command_row = template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR, "command_row");
+  GtkWidget *save_button = template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR, "save_button");
+  PalAgentEditor *agent_editor;
+  g_autofree char *sh = g_find_program_in_path ("sh");
+  g_autofree char *found = NULL;
+  const char *not_found = "“nonexistent-x” was not found in PATH";
+
+  g_assert_nonnull (sh);
+  found = g_strdup_printf ("Found at %s", sh);
+  type_into (name_row, "shell");
+
+  /* typed quickly: only the last command is answered */
+  gtk_editable_set_text (GTK_EDITABLE (command_row), "nonexistent-x");
+  g_assert_true (shows_label (GTK_WIDGET (editor), LOOKING));
+  type_command (editor, command_row, "sh");
+  g_assert_true (shows_label (GTK_WIDGET (editor), found));
+  g_assert_false (shows_label (GTK_WIDGET (editor), not_found));
+  g_assert_true (pal_mcp_server_editor_get_can_save (editor));
+  g_assert_true (gtk_widget_get_sensitive (save_button));
+  /* and no late answer for the first one comes to change that */
+  run_main_loop_for (500);
+  g_assert_true (shows_label (GTK_WIDGET (editor), found));
+  g_assert_true (pal_mcp_server_editor_get_can_save (editor));
+
+  /* the other way round, the last answer wins too */
+  gtk_editable_set_text (GTK_EDITABLE (command_row), "s");
+  type_command (editor, command_row, "nonexistent-x");
+  g_assert_true (shows_label (GTK_WIDGET (editor), not_found));
+  g_assert_false (pal_mcp_server_editor_get_can_save (editor));
+  g_assert_false (gtk_widget_get_sensitive (save_button));
+
+  /* closing while it looks: nothing comes back to the closed dialog */
+  g_object_ref (editor);
+  gtk_editable_set_text (GTK_EDITABLE (command_row), TEST_PROGRAM);
+  g_assert_true (shows_label (GTK_WIDGET (editor), LOOKING));
+  gtk_window_close (GTK_WINDOW (editor));
+  run_main_loop_for (500);
+  g_assert_false (pal_mcp_server_editor_get_can_save (editor));
+  g_object_unref (editor);
+
+  /* the agent editor likewise */
+  gtk_widget_activate_action (GTK_WIDGET (fixture->window), "prefs.add-agent", NULL);
+  flush_main_context ();
+  agent_editor = (PalAgentEditor *) find_toplevel (PAL_TYPE_AGENT_EDITOR);
+  g_assert_nonnull (agent_editor);
+  name_row = template_child (agent_editor, PAL_TYPE_AGENT_EDITOR, "name_row");
+  command_row = template_child (agent_editor, PAL_TYPE_AGENT_EDITOR, "command_row");
+  type_into (name_row, "Shell");
+  gtk_editable_set_text (GTK_EDITABLE (command_row), "nonexistent-x");
+  g_assert_true (shows_label (GTK_WIDGET (agent_editor), LOOKING));
+  g_assert_false (pal_agent_editor_get_can_save (agent_editor));
+  type_command (agent_editor, command_row, "sh");
+  g_assert_true (shows_label (GTK_WIDGET (agent_editor), found));
+  g_assert_false (shows_label (GTK_WIDGET (agent_editor), not_found));
+  g_assert_true (pal_agent_editor_get_can_save (agent_editor));
+
+  /* closed (and gone) while it looks */
+  gtk_editable_set_text (GTK_EDITABLE (command_row), TEST_PROGRAM);
+  g_assert_true (shows_label (GTK_WIDGET (agent_editor), LOOKING));
+  gtk_window_close (GTK_WINDOW (agent_editor));
+  run_main_loop_for (500);
+  g_assert_null (find_toplevel (PAL_TYPE_AGENT_EDITOR));
 }
 
 static void
@@ -916,7 +1044,7 @@ test_connection (Fixture       *fixture,
   GPid pid;
 
   type_into (name_row, "fake");
-  type_into (command_row, TEST_PROGRAM);
+  type_command (editor, command_row, TEST_PROGRAM);
   mode = pal_args_group_add (args_group, "normal");
   g_assert_true (pal_mcp_server_editor_get_can_save (editor));
 
@@ -1062,6 +1190,8 @@ main (int   argc,
               fixture_set_up, test_agent_editor, fixture_tear_down);
   g_test_add ("/preferences/servers/editor-validation", Fixture, NULL,
               fixture_set_up, test_server_editor_validation, fixture_tear_down);
+  g_test_add ("/preferences/editors/lookup", Fixture, NULL,
+              fixture_set_up, test_editor_lookup, fixture_tear_down);
   g_test_add ("/preferences/servers/transport-names", Fixture, NULL,
               fixture_set_up, test_transport_names, fixture_tear_down);
   g_test_add ("/preferences/servers/list", Fixture, NULL,

@@ -543,7 +543,8 @@ pal_mcp_server_config_add_header (PalMcpServerConfig *self,
  * with a slash is not looked up: Palaver's own working directory means
  * nothing to the person.
  *
- * This stats a few files: fine for a person typing, not for a loop.
+ * This stats a few files: not for the main thread of an editor, which uses
+ * pal_program_lookup_async() and pal_mcp_server_config_validate_resolved().
  *
  * Returns: (transfer full) (nullable): an absolute path, or %NULL
  */
@@ -603,20 +604,24 @@ build_acp (PalMcpServerConfig *self,
   return server;
 }
 
-/* The checks that need this machine or the store; AcpMcpServer does the rest. */
-static gboolean
+/* All the checks, with the command of a stdio server already resolved
+ * (@resolved: NULL when it was not found; not looked at for http and sse):
+ * those that need the store here, AcpMcpServer does the rest. Looks at no
+ * file. Returns the server as sent to agents. */
+static AcpMcpServer *
 validate (PalMcpServerConfig  *self,
           PalMcpServerStore   *store,
-          char               **out_command,
+          const char          *resolved,
           GError             **error)
 {
-  g_autofree char *command = NULL;
+  g_autoptr(AcpMcpServer) server = NULL;
+  g_autoptr(GError) local_error = NULL;
 
   if (_pal_str_is_blank (self->name))
     {
       g_set_error_literal (error, PAL_ERROR, PAL_ERROR_INVALID,
                            _("MCP server: the name is empty"));
-      return FALSE;
+      return NULL;
     }
 
   if (store != NULL)
@@ -627,7 +632,7 @@ validate (PalMcpServerConfig  *self,
         {
           g_set_error (error, PAL_ERROR, PAL_ERROR_EXISTS,
                        _("MCP server “%s”: the name is already taken"), self->name);
-          return FALSE;
+          return NULL;
         }
     }
 
@@ -637,35 +642,37 @@ validate (PalMcpServerConfig  *self,
         {
           g_set_error (error, PAL_ERROR, PAL_ERROR_INVALID,
                        _("MCP server “%s”: the command is empty"), self->name);
-          return FALSE;
+          return NULL;
         }
 
-      command = pal_mcp_server_config_resolve_command (self);
-      if (command == NULL)
+      if (resolved == NULL)
         {
           g_set_error (error, PAL_ERROR, PAL_ERROR_INVALID,
                        _("MCP server “%s”: the command “%s” is not an absolute path and "
                          "was not found in PATH"),
                        self->name, self->command);
-          return FALSE;
+          return NULL;
         }
     }
 
-  *out_command = g_steal_pointer (&command);
-  return TRUE;
+  server = build_acp (self, resolved);
+  if (!acp_mcp_server_validate (server, &local_error))
+    {
+      g_set_error_literal (error, PAL_ERROR, PAL_ERROR_INVALID, local_error->message);
+      return NULL;
+    }
+
+  return g_steal_pointer (&server);
 }
 
-static gboolean
-validate_acp (AcpMcpServer  *server,
-              GError       **error)
+/* The command as pal_mcp_server_config_resolve_command() finds it, for the
+ * transports that have one. */
+static char *
+resolve_for_transport (PalMcpServerConfig *self)
 {
-  g_autoptr(GError) local_error = NULL;
-
-  if (acp_mcp_server_validate (server, &local_error))
-    return TRUE;
-
-  g_set_error_literal (error, PAL_ERROR, PAL_ERROR_INVALID, local_error->message);
-  return FALSE;
+  if (self->transport != ACP_MCP_TRANSPORT_STDIO)
+    return NULL;
+  return pal_mcp_server_config_resolve_command (self);
 }
 
 /**
@@ -682,6 +689,9 @@ validate_acp (AcpMcpServer  *server,
  * the header names and values. The fields of the other transports are not
  * looked at.
  *
+ * For stdio this looks the command up in `PATH`: an editor that has done so
+ * in a worker thread uses pal_mcp_server_config_validate_resolved().
+ *
  * Returns: %TRUE when the server can be handed to agents
  */
 gboolean
@@ -690,17 +700,48 @@ pal_mcp_server_config_validate (PalMcpServerConfig  *self,
                                 GError             **error)
 {
   g_autoptr(AcpMcpServer) server = NULL;
-  g_autofree char *command = NULL;
+  g_autofree char *resolved = NULL;
 
   g_return_val_if_fail (PAL_IS_MCP_SERVER_CONFIG (self), FALSE);
   g_return_val_if_fail (store == NULL || PAL_IS_MCP_SERVER_STORE (store), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (!validate (self, store, &command, error))
-    return FALSE;
+  resolved = resolve_for_transport (self);
+  server = validate (self, store, resolved, error);
+  return server != NULL;
+}
 
-  server = build_acp (self, command);
-  return validate_acp (server, error);
+/**
+ * pal_mcp_server_config_validate_resolved:
+ * @self: a #PalMcpServerConfig
+ * @store: (nullable): the store the name must be unique in
+ * @resolved_command: (nullable): for stdio, the absolute path the command
+ *   was resolved to (as by pal_mcp_server_config_resolve_command(), done
+ *   beforehand, e.g. in a worker thread), or %NULL when it was not found;
+ *   not looked at for http and sse
+ * @error: as for pal_mcp_server_config_validate()
+ *
+ * The checks of pal_mcp_server_config_validate(), with the command already
+ * resolved: looks at no file, so it is fine on the main thread.
+ *
+ * Returns: %TRUE when the server can be handed to agents
+ */
+gboolean
+pal_mcp_server_config_validate_resolved (PalMcpServerConfig  *self,
+                                         PalMcpServerStore   *store,
+                                         const char          *resolved_command,
+                                         GError             **error)
+{
+  g_autoptr(AcpMcpServer) server = NULL;
+
+  g_return_val_if_fail (PAL_IS_MCP_SERVER_CONFIG (self), FALSE);
+  g_return_val_if_fail (store == NULL || PAL_IS_MCP_SERVER_STORE (store), FALSE);
+  g_return_val_if_fail (resolved_command == NULL || g_path_is_absolute (resolved_command),
+                        FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  server = validate (self, store, resolved_command, error);
+  return server != NULL;
 }
 
 /**
@@ -717,18 +758,11 @@ AcpMcpServer *
 pal_mcp_server_config_to_acp (PalMcpServerConfig  *self,
                               GError             **error)
 {
-  g_autoptr(AcpMcpServer) server = NULL;
-  g_autofree char *command = NULL;
+  g_autofree char *resolved = NULL;
 
   g_return_val_if_fail (PAL_IS_MCP_SERVER_CONFIG (self), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (!validate (self, NULL, &command, error))
-    return NULL;
-
-  server = build_acp (self, command);
-  if (!validate_acp (server, error))
-    return NULL;
-
-  return g_steal_pointer (&server);
+  resolved = resolve_for_transport (self);
+  return validate (self, NULL, resolved, error);
 }

@@ -60,6 +60,11 @@ char               *pal_mcp_server_config_resolve_command (PalMcpServerConfig *s
 gboolean            pal_mcp_server_config_validate     (PalMcpServerConfig  *self,
                                                         PalMcpServerStore   *store,
                                                         GError             **error);
+/* The same checks with the command already resolved: looks at no file. */
+gboolean            pal_mcp_server_config_validate_resolved (PalMcpServerConfig  *self,
+                                                             PalMcpServerStore   *store,
+                                                             const char          *resolved_command,
+                                                             GError             **error);
 AcpMcpServer       *pal_mcp_server_config_to_acp       (PalMcpServerConfig  *self,
                                                         GError             **error);
 

@@ -7,6 +7,11 @@
  * outside Palaver's sandbox. Saving a preset makes it the person's own
  * profile (pal_agent_store_update()).
  *
+ * Finding the command means looking at files, which is not done on the main
+ * thread: a worker thread does it (pal_program_lookup_async()) a moment
+ * after the last keystroke, a newer lookup or closing cancels the one
+ * running, and until the answer is in the row says so and Save waits.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
@@ -20,6 +25,10 @@
 #include "pal-args-group.h"
 #include "pal-error.h"
 #include "pal-name-value-group.h"
+#include "pal-program-lookup.h"
+
+/* how long the command must stay the same before it is looked up */
+#define LOOKUP_DELAY_MS 150
 
 struct _PalAgentEditor
 {
@@ -40,6 +49,14 @@ struct _PalAgentEditor
 
   char *problem;
   gboolean can_save;
+
+  /* the lookup of the command: what it is (or was) for, and its answer */
+  char *lookup_command;
+  guint lookup_source;
+  GCancellable *lookup_cancellable;
+  gboolean looked_up;
+  char *resolved;
+  gboolean executable;
 };
 
 G_DEFINE_FINAL_TYPE (PalAgentEditor, pal_agent_editor, ADW_TYPE_WINDOW)
@@ -146,6 +163,86 @@ set_problem (PalAgentEditor *self,
     self->problem = g_strdup (problem);
 }
 
+/* --- the lookup of the command --- */
+
+static void validate (PalAgentEditor *self);
+
+static void
+cancel_lookup (PalAgentEditor *self)
+{
+  g_clear_handle_id (&self->lookup_source, g_source_remove);
+  if (self->lookup_cancellable != NULL)
+    g_cancellable_cancel (self->lookup_cancellable);
+  g_clear_object (&self->lookup_cancellable);
+}
+
+static void
+lookup_done_cb (GObject      *source_object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(PalAgentEditor) self = user_data;
+  g_autofree char *resolved = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean executable = FALSE;
+
+  /* a newer lookup, or closing, cancelled this one: its answer is stale */
+  if (!pal_program_lookup_finish (result, &resolved, &executable, &error))
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      g_debug ("Could not look for “%s”: %s", self->lookup_command, error->message);
+    }
+
+  g_clear_object (&self->lookup_cancellable);
+  g_free (self->resolved);
+  self->resolved = g_steal_pointer (&resolved);
+  self->executable = executable;
+  self->looked_up = TRUE;
+  validate (self);
+}
+
+static void
+start_lookup (PalAgentEditor *self)
+{
+  cancel_lookup (self);
+  self->lookup_cancellable = g_cancellable_new ();
+  pal_program_lookup_async (self->lookup_command, self->lookup_cancellable,
+                            lookup_done_cb, g_object_ref (self));
+}
+
+static gboolean
+lookup_timeout_cb (gpointer user_data)
+{
+  PalAgentEditor *self = user_data;
+
+  self->lookup_source = 0;
+  start_lookup (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* Looks @command up a moment from now, unless that is already done or under
+ * way; NULL when there is nothing to look up. */
+static void
+update_lookup (PalAgentEditor *self,
+               const char     *command)
+{
+  if (self->lookup_command != NULL && g_strcmp0 (command, self->lookup_command) == 0)
+    return;
+
+  cancel_lookup (self);
+  g_clear_pointer (&self->resolved, g_free);
+  self->executable = FALSE;
+  self->looked_up = FALSE;
+  g_free (self->lookup_command);
+  self->lookup_command = g_strdup (command);
+
+  if (command != NULL)
+    self->lookup_source = g_timeout_add (LOOKUP_DELAY_MS, lookup_timeout_cb, self);
+}
+
+/* --- validation --- */
+
 static void
 validate (PalAgentEditor *self)
 {
@@ -155,6 +252,7 @@ validate (PalAgentEditor *self)
   g_autofree char *command_error = NULL;
   g_autofree char *note = NULL;
   const char *note_style = NULL;
+  gboolean pending = FALSE;
   gboolean can_save;
 
   /* groups report while the template is built */
@@ -170,12 +268,24 @@ validate (PalAgentEditor *self)
     name_error = g_strdup (_("Enter a name for the agent"));
   set_problem (self, name_error);
 
+  /* a relative path with a slash is not looked at */
+  if (is_blank (command) ||
+      (!g_path_is_absolute (command) && strchr (command, '/') != NULL))
+    update_lookup (self, NULL);
+  else
+    update_lookup (self, command);
+
   if (is_blank (command))
     command_error = g_strdup (_("Enter the program to start"));
+  else if (self->lookup_command != NULL && !self->looked_up)
+    {
+      note = g_strdup (_("Looking for the program…"));
+      note_style = "dim-label";
+      pending = TRUE;
+    }
   else if (g_path_is_absolute (command))
     {
-      if (!g_file_test (command, G_FILE_TEST_IS_EXECUTABLE) ||
-          g_file_test (command, G_FILE_TEST_IS_DIR))
+      if (!self->executable)
         {
           note = g_strdup_printf (_("“%s” is not an executable program on this computer"),
                                   command);
@@ -184,12 +294,10 @@ validate (PalAgentEditor *self)
     }
   else if (strchr (command, '/') == NULL)
     {
-      g_autofree char *found = g_find_program_in_path (command);
-
-      if (found != NULL)
+      if (self->resolved != NULL)
         {
           /* TRANSLATORS: %s is the absolute path of the program found in PATH */
-          note = g_strdup_printf (_("Found at %s"), found);
+          note = g_strdup_printf (_("Found at %s"), self->resolved);
           note_style = "dim-label";
         }
       else
@@ -199,11 +307,13 @@ validate (PalAgentEditor *self)
         }
     }
   set_problem (self, command_error);
+  if (pending)
+    set_problem (self, note);
 
   if (!pal_name_value_group_get_valid (self->env_group))
     set_problem (self, _("An environment variable is not valid"));
 
-  can_save = name_error == NULL && command_error == NULL &&
+  can_save = name_error == NULL && command_error == NULL && !pending &&
              pal_name_value_group_get_valid (self->env_group);
 
   /* the profile's own check has the last word */
@@ -242,6 +352,14 @@ save_clicked_cb (PalAgentEditor *self)
     gtk_window_close (GTK_WINDOW (self));
   else
     show_field_message (GTK_WIDGET (self->name_row), self->name_label, error->message, "error");
+}
+
+static gboolean
+pal_agent_editor_close_request (GtkWindow *window)
+{
+  cancel_lookup (PAL_AGENT_EDITOR (window));
+
+  return GTK_WINDOW_CLASS (pal_agent_editor_parent_class)->close_request (window);
 }
 
 static void
@@ -285,6 +403,9 @@ pal_agent_editor_constructed (GObject *object)
                            G_CONNECT_SWAPPED);
 
   validate (self);
+  /* the command of a profile edited: no keystroke to wait for */
+  if (self->lookup_source != 0)
+    start_lookup (self);
   gtk_widget_grab_focus (GTK_WIDGET (self->name_row));
 }
 
@@ -296,6 +417,8 @@ pal_agent_editor_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), PAL_TYPE_AGENT_EDITOR);
 
   g_clear_object (&self->env);
+  /* with no env left, nothing starts another */
+  cancel_lookup (self);
   g_clear_object (&self->profile);
   g_clear_object (&self->store);
 
@@ -308,6 +431,8 @@ pal_agent_editor_finalize (GObject *object)
   PalAgentEditor *self = PAL_AGENT_EDITOR (object);
 
   g_free (self->problem);
+  g_free (self->lookup_command);
+  g_free (self->resolved);
 
   G_OBJECT_CLASS (pal_agent_editor_parent_class)->finalize (object);
 }
@@ -362,12 +487,15 @@ pal_agent_editor_class_init (PalAgentEditorClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
 
   object_class->constructed = pal_agent_editor_constructed;
   object_class->dispose = pal_agent_editor_dispose;
   object_class->finalize = pal_agent_editor_finalize;
   object_class->get_property = pal_agent_editor_get_property;
   object_class->set_property = pal_agent_editor_set_property;
+
+  window_class->close_request = pal_agent_editor_close_request;
 
   properties[PROP_STORE] =
     g_param_spec_object ("store", NULL, NULL, PAL_TYPE_AGENT_STORE,

@@ -9,6 +9,11 @@
  * field; a stdio command is resolved in PATH as it is typed (the path is
  * shown) and stored resolved.
  *
+ * Finding the command means looking at files, which is not done on the main
+ * thread: a worker thread does it (pal_program_lookup_async()) a moment
+ * after the last keystroke, a newer lookup or closing cancels the one
+ * running, and until the answer is in the row says so and Save waits.
+ *
  * The connection test (#PalMcpTestGroup) runs on the working copy; closing
  * the dialog cancels it.
  *
@@ -26,6 +31,10 @@
 #include "pal-mcp-server-editor.h"
 #include "pal-mcp-test-group.h"
 #include "pal-name-value-group.h"
+#include "pal-program-lookup.h"
+
+/* how long the command must stay the same before it is looked up */
+#define LOOKUP_DELAY_MS 150
 
 struct _PalMcpServerEditor
 {
@@ -57,6 +66,13 @@ struct _PalMcpServerEditor
   gboolean can_test;
   guint updating;
 
+  /* the lookup of the command: what it is (or was) for, and its answer */
+  char *lookup_command;
+  guint lookup_source;
+  GCancellable *lookup_cancellable;
+  gboolean looked_up;
+  char *resolved;
+  gboolean executable;
 };
 
 G_DEFINE_FINAL_TYPE (PalMcpServerEditor, pal_mcp_server_editor, ADW_TYPE_WINDOW)
@@ -135,43 +151,136 @@ check_name (PalMcpServerEditor *self)
   return NULL;
 }
 
-/* Returns the error; a note (where the program is, or that it is missing
- * from this computer) goes to @note with its @note_style. */
+/* --- the lookup of the command --- */
+
+static void validate (PalMcpServerEditor *self);
+
+static void
+cancel_lookup (PalMcpServerEditor *self)
+{
+  g_clear_handle_id (&self->lookup_source, g_source_remove);
+  if (self->lookup_cancellable != NULL)
+    g_cancellable_cancel (self->lookup_cancellable);
+  g_clear_object (&self->lookup_cancellable);
+}
+
+static void
+lookup_done_cb (GObject      *source_object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(PalMcpServerEditor) self = user_data;
+  g_autofree char *resolved = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean executable = FALSE;
+
+  /* a newer lookup, or closing, cancelled this one: its answer is stale */
+  if (!pal_program_lookup_finish (result, &resolved, &executable, &error))
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      g_debug ("Could not look for “%s”: %s", self->lookup_command, error->message);
+    }
+
+  g_clear_object (&self->lookup_cancellable);
+  g_free (self->resolved);
+  self->resolved = g_steal_pointer (&resolved);
+  self->executable = executable;
+  self->looked_up = TRUE;
+  validate (self);
+}
+
+static void
+start_lookup (PalMcpServerEditor *self)
+{
+  cancel_lookup (self);
+  self->lookup_cancellable = g_cancellable_new ();
+  pal_program_lookup_async (self->lookup_command, self->lookup_cancellable,
+                            lookup_done_cb, g_object_ref (self));
+}
+
+static gboolean
+lookup_timeout_cb (gpointer user_data)
+{
+  PalMcpServerEditor *self = user_data;
+
+  self->lookup_source = 0;
+  start_lookup (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* Looks @command up a moment from now, unless that is already done or under
+ * way; NULL when there is nothing to look up. */
+static void
+update_lookup (PalMcpServerEditor *self,
+               const char         *command)
+{
+  if (self->lookup_command != NULL && g_strcmp0 (command, self->lookup_command) == 0)
+    return;
+
+  cancel_lookup (self);
+  g_clear_pointer (&self->resolved, g_free);
+  self->executable = FALSE;
+  self->looked_up = FALSE;
+  g_free (self->lookup_command);
+  self->lookup_command = g_strdup (command);
+
+  if (command != NULL)
+    self->lookup_source = g_timeout_add (LOOKUP_DELAY_MS, lookup_timeout_cb, self);
+}
+
+/* Returns the error; a note (where the program is, that it is missing from
+ * this computer, or that it is being looked for) goes to @note with its
+ * @note_style. @pending is set while the command is being looked for. */
 static char *
 check_command (PalMcpServerEditor  *self,
                char               **note,
-               const char         **note_style)
+               const char         **note_style,
+               gboolean            *pending)
 {
   const char *command = pal_mcp_server_config_get_command (self->config);
-  g_autofree char *resolved = NULL;
 
   *note = NULL;
   *note_style = NULL;
+  *pending = FALSE;
 
   if (is_blank (command))
-    return g_strdup (_("Enter the program to start"));
-
-  resolved = pal_mcp_server_config_resolve_command (self->config);
-  if (resolved == NULL)
     {
-      if (strchr (command, '/') != NULL)
-        return g_strdup_printf (_("“%s” is a relative path: enter an absolute path, or a "
-                                  "program name to look up in PATH"), command);
-      return g_strdup_printf (_("“%s” was not found in PATH"), command);
+      update_lookup (self, NULL);
+      return g_strdup (_("Enter the program to start"));
     }
 
-  if (!g_file_test (resolved, G_FILE_TEST_IS_EXECUTABLE) ||
-      g_file_test (resolved, G_FILE_TEST_IS_DIR))
+  /* not looked up: Palaver's working directory means nothing to the person */
+  if (!g_path_is_absolute (command) && strchr (command, '/') != NULL)
+    {
+      update_lookup (self, NULL);
+      return g_strdup_printf (_("“%s” is a relative path: enter an absolute path, or a "
+                                "program name to look up in PATH"), command);
+    }
+
+  update_lookup (self, command);
+  if (!self->looked_up)
+    {
+      *note = g_strdup (_("Looking for the program…"));
+      *note_style = "dim-label";
+      *pending = TRUE;
+      return NULL;
+    }
+
+  if (self->resolved == NULL)
+    return g_strdup_printf (_("“%s” was not found in PATH"), command);
+
+  if (!self->executable)
     {
       /* It may exist where the agent runs (another sandbox); say so, allow it. */
       *note = g_strdup_printf (_("“%s” is not an executable program on this computer"),
-                               resolved);
+                               self->resolved);
       *note_style = "warning";
     }
-  else if (g_strcmp0 (resolved, command) != 0)
+  else if (g_strcmp0 (self->resolved, command) != 0)
     {
       /* TRANSLATORS: %s is the absolute path of the program found in PATH */
-      *note = g_strdup_printf (_("Found at %s"), resolved);
+      *note = g_strdup_printf (_("Found at %s"), self->resolved);
       *note_style = "dim-label";
     }
 
@@ -228,6 +337,7 @@ validate (PalMcpServerEditor *self)
   g_autofree char *field_error = NULL;
   g_autofree char *note = NULL;
   const char *note_style = NULL;
+  gboolean pending = FALSE;
   gboolean fields_ok;
   gboolean can_save;
 
@@ -242,14 +352,17 @@ validate (PalMcpServerEditor *self)
 
   if (transport == ACP_MCP_TRANSPORT_STDIO)
     {
-      field_error = check_command (self, &note, &note_style);
+      field_error = check_command (self, &note, &note_style, &pending);
       set_problem (self, field_error);
+      if (pending)
+        set_problem (self, note);
       show_field_message (GTK_WIDGET (self->command_row), self->command_label,
                           field_error != NULL ? field_error : note,
                           field_error != NULL ? "error" : note_style);
       if (!pal_name_value_group_get_valid (self->env_group))
         set_problem (self, _("An environment variable is not valid"));
-      fields_ok = field_error == NULL && pal_name_value_group_get_valid (self->env_group);
+      fields_ok = field_error == NULL && !pending &&
+                  pal_name_value_group_get_valid (self->env_group);
     }
   else
     {
@@ -264,12 +377,14 @@ validate (PalMcpServerEditor *self)
   self->can_test = fields_ok;
   can_save = fields_ok && name_error == NULL;
 
-  /* The configuration's own check has the last word. */
+  /* The configuration's own check has the last word (with the command as
+   * looked up, not again on this thread). */
   if (can_save)
     {
       g_autoptr(GError) error = NULL;
+      const char *resolved = transport == ACP_MCP_TRANSPORT_STDIO ? self->resolved : NULL;
 
-      if (!pal_mcp_server_config_validate (self->config, NULL, &error))
+      if (!pal_mcp_server_config_validate_resolved (self->config, NULL, resolved, &error))
         {
           can_save = FALSE;
           self->can_test = FALSE;
@@ -477,6 +592,7 @@ save_clicked_cb (PalMcpServerEditor *self)
 static gboolean
 pal_mcp_server_editor_close_request (GtkWindow *window)
 {
+  cancel_lookup (PAL_MCP_SERVER_EDITOR (window));
   pal_mcp_test_group_cancel (PAL_MCP_SERVER_EDITOR (window)->test_group);
 
   return GTK_WINDOW_CLASS (pal_mcp_server_editor_parent_class)->close_request (window);
@@ -525,6 +641,9 @@ pal_mcp_server_editor_constructed (GObject *object)
 
   update_transport (self);
   validate (self);
+  /* the command of a server edited: no keystroke to wait for */
+  if (self->lookup_source != 0)
+    start_lookup (self);
   gtk_widget_grab_focus (GTK_WIDGET (self->name_row));
 }
 
@@ -539,6 +658,8 @@ pal_mcp_server_editor_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), PAL_TYPE_MCP_SERVER_EDITOR);
 
   g_clear_object (&self->config);
+  /* with no config left, nothing starts another */
+  cancel_lookup (self);
   g_clear_object (&self->original);
   g_clear_object (&self->store);
   g_clear_object (&self->session);
@@ -552,6 +673,8 @@ pal_mcp_server_editor_finalize (GObject *object)
   PalMcpServerEditor *self = PAL_MCP_SERVER_EDITOR (object);
 
   g_free (self->problem);
+  g_free (self->lookup_command);
+  g_free (self->resolved);
 
   G_OBJECT_CLASS (pal_mcp_server_editor_parent_class)->finalize (object);
 }
@@ -795,11 +918,16 @@ pal_mcp_server_editor_save (PalMcpServerEditor  *self,
       return FALSE;
     }
 
-  if (pal_mcp_server_config_get_transport (self->config) == ACP_MCP_TRANSPORT_STDIO)
+  /* stored resolved, as found by the lookup that let Save on */
+  if (pal_mcp_server_config_get_transport (self->config) == ACP_MCP_TRANSPORT_STDIO &&
+      g_strcmp0 (self->resolved, pal_mcp_server_config_get_command (self->config)) != 0)
     {
-      g_autofree char *command = pal_mcp_server_config_resolve_command (self->config);
+      g_autofree char *resolved = g_strdup (self->resolved);
 
-      pal_mcp_server_config_set_command (self->config, command);
+      /* an absolute path resolves to itself: the answer holds for it */
+      g_free (self->lookup_command);
+      self->lookup_command = g_strdup (resolved);
+      pal_mcp_server_config_set_command (self->config, resolved);
     }
 
   /* edit the stored server in place, unless it was removed meanwhile */
