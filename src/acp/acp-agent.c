@@ -844,10 +844,14 @@ parse_initialize_result (AcpAgent  *self,
   version = json_node_get_int (node);
   if (version != ACP_PROTOCOL_VERSION)
     {
+      /* the number is formatted apart: a format macro inside the message
+       * would cut the translatable text short at the % */
+      g_autofree char *spoken = g_strdup_printf ("%" G_GINT64_FORMAT, version);
+
       g_set_error (error, ACP_ERROR, ACP_ERROR_PROTOCOL_VERSION,
-                   _("The agent speaks version %" G_GINT64_FORMAT " of the Agent Client Protocol; "
+                   _("The agent speaks version %s of the Agent Client Protocol; "
                      "only version %d is supported"),
-                   version, ACP_PROTOCOL_VERSION);
+                   spoken, ACP_PROTOCOL_VERSION);
       return FALSE;
     }
   self->protocol_version = (guint) version;

@@ -1390,13 +1390,16 @@ pump (AcpConnection *self)
 
       if (self->line->len + piece > self->max_line_length)
         {
+          /* formatted apart: a format macro would cut the message short */
+          g_autofree char *limit = g_strdup_printf ("%" G_GSIZE_FORMAT, self->max_line_length);
+
           drop_line (self);
           self->chunk_offset += piece + (newline != NULL ? 1 : 0);
           self->discarding = (newline == NULL);
           emit_message_error (self, ACP_ERROR_LINE_TOO_LONG,
-                              _("The agent sent a message longer than the limit of %"
-                                G_GSIZE_FORMAT " bytes; it was skipped"),
-                              self->max_line_length);
+                              _("The agent sent a message longer than the limit of %s bytes; "
+                                "it was skipped"),
+                              limit);
           continue;
         }
 

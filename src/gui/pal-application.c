@@ -176,9 +176,10 @@ pal_application_command_line (GApplication            *app,
       if (g_file_query_file_type (folder, G_FILE_QUERY_INFO_NONE, NULL) != G_FILE_TYPE_DIRECTORY)
         {
           g_autofree char *name = g_file_get_parse_name (folder);
-
           /* Translators: %s is a path given on the command line */
-          g_application_command_line_printerr (command_line, _("“%s” is not a folder.\n"), name);
+          g_autofree char *message = g_strdup_printf (_("“%s” is not a folder."), name);
+
+          g_application_command_line_printerr (command_line, "%s\n", message);
           return 1;
         }
 

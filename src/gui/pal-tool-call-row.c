@@ -176,8 +176,9 @@ text_widget (const char *text,
 
       gtk_text_buffer_set_text (buffer, text, cut != NULL ? (int) (cut - text) : 0);
       /* Translators: %s is a size such as “3.2 MB” */
-      note = g_strdup_printf (_("\n… %s more not shown"), size);
+      note = g_strdup_printf (_("… %s more not shown"), size);
       gtk_text_buffer_get_end_iter (buffer, &end);
+      gtk_text_buffer_insert (buffer, &end, "\n", 1);
       gtk_text_buffer_insert (buffer, &end, note, -1);
     }
   else
