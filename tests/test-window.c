@@ -567,6 +567,8 @@ test_new_session_dialog (Fixture       *fixture,
   g_assert_cmpstr (pal_new_session_dialog_get_agent_id (dialog), ==, "fake-permission");
   pal_new_session_dialog_set_folder (dialog, fixture->folder);
   g_assert_true (pal_new_session_dialog_start (dialog));
+  settle ();
+  g_assert_null (find_new_session_dialog ());
 
   wait_for (fixture, session_ready, 30);
   g_assert_cmpstr (acp_session_get_cwd (current_session (fixture)), ==, fixture->folder);
