@@ -7,7 +7,7 @@
  *                  the fake agent playing stream-chunks.json; the prompt is
  *                  sent from the composer; the agent writes every chunk as
  *                  fast as the pipe takes them (a flood: the connection hands
- *                  over what one 64 KiB read holds, some 250 chunks, per
+ *                  over what one 64 KiB read holds, some 340 chunks, per
  *                  main-loop iteration), then ends the turn.
  * --direct         the chat view alone over an AcpTranscript, without agent,
  *                  pipe or JSON parsing: --batch chunks (default 300) are

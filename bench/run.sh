@@ -67,8 +67,8 @@ run() {
     echo "  failed: $*" >&2
     grep -v dbus-daemon "$build_dir/bench-err.txt" | sed 's/^/  /' >&2 || true
   fi
-  cat "$build_dir/bench-out.txt" >> "$results"
-  sed 's/^/  /' "$build_dir/bench-out.txt"
+  # each program runs once: number the runs here
+  sed "s/ run=[0-9]* / run=$i /" "$build_dir/bench-out.txt" | tee -a "$results" | sed 's/^/  /' 
 }
 
 if [ -n "$quick" ]; then
