@@ -376,6 +376,70 @@ test_many_in_one_write (Fixture       *f,
 typedef struct
 {
   Fixture *f;
+  guint    expected;
+  guint    runs_during_flood;
+} FloodData;
+
+static gboolean
+redraw_like_cb (gpointer user_data)
+{
+  FloodData *flood = user_data;
+
+  if (flood->f->notifications->len > 0 && flood->f->notifications->len < flood->expected)
+    flood->runs_during_flood++;
+
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+slow_handler_cb (AcpConnection *conn,
+                 const char    *method,
+                 JsonNode      *params,
+                 gpointer       user_data)
+{
+  gint64 until = g_get_monotonic_time () + 20;
+
+  /* a little work per message, as a transcript update does */
+  while (g_get_monotonic_time () < until)
+    ;
+}
+
+/* A peer flooding the pipe (an agent replaying a long history) must not keep
+ * the main loop from running what sits below the default priority, such as
+ * GTK's layout and paint. */
+static void
+test_flood_shares_loop (Fixture       *f,
+                        gconstpointer  data)
+{
+  FloodData flood = { f, 30000, 0 };
+  GString *lines = g_string_new (NULL);
+  guint idle_id;
+
+  for (guint i = 0; i < flood.expected; i++)
+    g_string_append_printf (lines, "{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"n\":%u}}\n", i);
+
+  g_signal_connect (f->conn, "notification", G_CALLBACK (slow_handler_cb), NULL);
+  /* the priority GTK paints frames at */
+  idle_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE + 20, redraw_like_cb, &flood, NULL);
+
+  peer_write_len (f, lines->str, lines->len);
+  WAIT_FOR (f->notifications->len == flood.expected);
+  g_source_remove (idle_id);
+  g_string_free (lines, TRUE);
+
+  /* in order, and the loop ran other work many times meanwhile */
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (notification_at (f, 0), "params"), "n"),
+                   ==, 0);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (notification_at (f, flood.expected - 1),
+                                                                              "params"), "n"),
+                   ==, flood.expected - 1);
+  g_test_message ("lower-priority source ran %u times during the flood", flood.runs_during_flood);
+  g_assert_cmpuint (flood.runs_during_flood, >=, 5);
+}
+
+typedef struct
+{
+  Fixture *f;
   guint    ticks_while_parsing;
 } TickData;
 
@@ -1375,6 +1439,7 @@ main (int   argc,
   ADD ("/acp/connection/framing/split-into-bytes", test_split_into_bytes);
   ADD ("/acp/connection/framing/many-in-one-write", test_many_in_one_write);
   ADD ("/acp/connection/framing/huge-line", test_huge_line);
+  ADD ("/acp/connection/framing/flood-shares-loop", test_flood_shares_loop);
   ADD_UNSTARTED ("/acp/connection/framing/line-too-long", test_line_too_long);
   ADD ("/acp/connection/framing/crlf-and-empty-lines", test_crlf_and_empty_lines);
   ADD ("/acp/connection/framing/last-line-without-newline", test_last_line_without_newline);

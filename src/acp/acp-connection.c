@@ -180,6 +180,12 @@ struct _AcpConnection
   GHashTable   *cancelled_ids;   /* gint64 ids whose late response is ignored */
   GHashTable   *incoming;        /* set of unanswered AcpIncomingRequest, not owned */
 
+  /* sharing the main loop during a flood (see pump ()) */
+  gint64        slice_start;     /* when the current busy stretch began; 0: none */
+  GSource      *resume_idle;
+  GSource      *resume_timeout;
+  GSource      *quiet_idle;      /* ends the stretch once the loop has nothing else to do */
+
   guint         started : 1;
   guint         reading : 1;     /* a read is in flight */
   guint         parsing : 1;     /* a worker thread parses a line */
@@ -1347,6 +1353,91 @@ start_read (AcpConnection *self)
 
 /* Handles the lines of the current chunk until it is used up, then reads the
  * next one. Stops while a line is parsed in a thread. */
+/* An agent replaying a long history keeps the pipe full: a read is ready
+ * again as soon as the last chunk is handled, and reads run at the default
+ * priority, above GTK's layout and paint. Handled in one go, a replay of
+ * 100,000 updates would paint no frame until the end. So the pump works in
+ * slices: after PUMP_SLICE of continuous work it stops before the next line
+ * and resumes from an idle (at once when no frame is due) or, so that reading
+ * goes on when every frame is slow, from a short timeout. Messages keep their
+ * order, and the pipe keeps its back-pressure. */
+#define PUMP_SLICE      (20 * G_TIME_SPAN_MILLISECOND)
+#define PUMP_RESUME_MS  4
+
+static void pump (AcpConnection *self);
+
+static void
+clear_source (GSource **source)
+{
+  if (*source != NULL)
+    {
+      g_source_destroy (*source);
+      g_clear_pointer (source, g_source_unref);
+    }
+}
+
+static gboolean
+quiet_cb (gpointer user_data)
+{
+  AcpConnection *self = user_data;
+
+  /* the loop had nothing else to do: the busy stretch is over */
+  g_clear_pointer (&self->quiet_idle, g_source_unref);
+  self->slice_start = 0;
+
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+resume_cb (gpointer user_data)
+{
+  AcpConnection *self = user_data;
+
+  clear_source (&self->resume_idle);
+  clear_source (&self->resume_timeout);
+  self->slice_start = g_get_monotonic_time ();
+  pump (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+static GSource *
+attach (AcpConnection *self,
+        GSource       *source,
+        int            priority,
+        GSourceFunc    func)
+{
+  g_source_set_priority (source, priority);
+  g_source_set_callback (source, func, self, NULL);
+  g_source_set_static_name (source, "[palaver] acp connection pump");
+  g_source_attach (source, self->context);
+
+  return source;
+}
+
+/* Returns TRUE when the pump should stop here and let the loop run. */
+static gboolean
+slice_over (AcpConnection *self)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  if (self->resume_idle != NULL)
+    return TRUE;
+
+  if (self->slice_start == 0)
+    self->slice_start = now;
+  if (self->quiet_idle == NULL)
+    self->quiet_idle = attach (self, g_idle_source_new (), G_PRIORITY_DEFAULT_IDLE, quiet_cb);
+
+  if (now - self->slice_start < PUMP_SLICE)
+    return FALSE;
+
+  self->resume_idle = attach (self, g_idle_source_new (), G_PRIORITY_DEFAULT_IDLE, resume_cb);
+  self->resume_timeout = attach (self, g_timeout_source_new (PUMP_RESUME_MS), G_PRIORITY_DEFAULT,
+                                 resume_cb);
+  return TRUE;
+}
+
 static void
 pump (AcpConnection *self)
 {
@@ -1367,6 +1458,9 @@ pump (AcpConnection *self)
             start_read (self);
           return;
         }
+
+      if (slice_over (self))
+        return;
 
       data = g_bytes_get_data (self->chunk, &size);
       if (self->chunk_offset >= size)
@@ -1464,6 +1558,9 @@ close_internal (AcpConnection *self,
 
   self->closed = TRUE;
   g_cancellable_cancel (self->cancellable);
+  clear_source (&self->resume_idle);
+  clear_source (&self->resume_timeout);
+  clear_source (&self->quiet_idle);
   g_queue_clear_full (&self->write_queue, (GDestroyNotify) g_bytes_unref);
   g_clear_pointer (&self->chunk, g_bytes_unref);
   drop_line (self);

@@ -33,6 +33,7 @@ struct _PalSessionView
   GtkProgressBar *progress_bar;
   GtkLabel       *usage_label;
   GtkWidget      *empty_hint;
+  guint           progress_id;   /* a pending refresh of the replay counter */
 };
 
 enum {
@@ -123,6 +124,26 @@ update_progress (PalSessionView *self)
   gtk_progress_bar_pulse (self->progress_bar);
 }
 
+static gboolean
+progress_cb (gpointer user_data)
+{
+  PalSessionView *self = user_data;
+
+  self->progress_id = 0;
+  update_progress (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* A replay counts up to hundreds of thousands: the label follows a few times
+ * a second, not once per update. */
+static void
+queue_progress (PalSessionView *self)
+{
+  if (self->progress_id == 0)
+    self->progress_id = g_timeout_add (100, progress_cb, self);
+}
+
 static void
 update_usage (PalSessionView *self)
 {
@@ -181,7 +202,7 @@ session_notify_cb (AcpSession     *session,
       update_progress (self);
     }
   else if (g_str_equal (name, "replay-count"))
-    update_progress (self);
+    queue_progress (self);
   else if (g_str_equal (name, "usage"))
     update_usage (self);
   else if (g_str_equal (name, "available-commands") || g_str_equal (name, "modes") ||
@@ -303,6 +324,7 @@ pal_session_view_dispose (GObject *object)
   PalSessionView *self = PAL_SESSION_VIEW (object);
 
   g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->progress_id, g_source_remove);
   if (self->session != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->session, self);
