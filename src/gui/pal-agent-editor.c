@@ -7,10 +7,9 @@
  * outside Palaver's sandbox. Saving a preset makes it the person's own
  * profile (pal_agent_store_update()).
  *
- * Finding the command means looking at files, which is not done on the main
- * thread: a worker thread does it (pal_program_lookup_async()) a moment
- * after the last keystroke, a newer lookup or closing cancels the one
- * running, and until the answer is in the row says so and Save waits.
+ * The command is looked up off the main thread by a #PalCommandCheck, shared
+ * with the MCP server editor: until the answer is in the row says so and
+ * Save waits; closing cancels the lookup.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -23,12 +22,9 @@
 
 #include "pal-agent-editor.h"
 #include "pal-args-group.h"
+#include "pal-command-check.h"
 #include "pal-error.h"
 #include "pal-name-value-group.h"
-#include "pal-program-lookup.h"
-
-/* how long the command must stay the same before it is looked up */
-#define LOOKUP_DELAY_MS 150
 
 struct _PalAgentEditor
 {
@@ -47,16 +43,10 @@ struct _PalAgentEditor
   /* PalNameValue rows of the environment */
   GListStore *env;
 
+  PalCommandCheck *command_check;
+
   char *problem;
   gboolean can_save;
-
-  /* the lookup of the command: what it is (or was) for, and its answer */
-  char *lookup_command;
-  guint lookup_source;
-  GCancellable *lookup_cancellable;
-  gboolean looked_up;
-  char *resolved;
-  gboolean executable;
 };
 
 G_DEFINE_FINAL_TYPE (PalAgentEditor, pal_agent_editor, ADW_TYPE_WINDOW)
@@ -163,84 +153,6 @@ set_problem (PalAgentEditor *self,
     self->problem = g_strdup (problem);
 }
 
-/* --- the lookup of the command --- */
-
-static void validate (PalAgentEditor *self);
-
-static void
-cancel_lookup (PalAgentEditor *self)
-{
-  g_clear_handle_id (&self->lookup_source, g_source_remove);
-  if (self->lookup_cancellable != NULL)
-    g_cancellable_cancel (self->lookup_cancellable);
-  g_clear_object (&self->lookup_cancellable);
-}
-
-static void
-lookup_done_cb (GObject      *source_object,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  g_autoptr(PalAgentEditor) self = user_data;
-  g_autofree char *resolved = NULL;
-  g_autoptr(GError) error = NULL;
-  gboolean executable = FALSE;
-
-  /* a newer lookup, or closing, cancelled this one: its answer is stale */
-  if (!pal_program_lookup_finish (result, &resolved, &executable, &error))
-    {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        return;
-      g_debug ("Could not look for “%s”: %s", self->lookup_command, error->message);
-    }
-
-  g_clear_object (&self->lookup_cancellable);
-  g_free (self->resolved);
-  self->resolved = g_steal_pointer (&resolved);
-  self->executable = executable;
-  self->looked_up = TRUE;
-  validate (self);
-}
-
-static void
-start_lookup (PalAgentEditor *self)
-{
-  cancel_lookup (self);
-  self->lookup_cancellable = g_cancellable_new ();
-  pal_program_lookup_async (self->lookup_command, self->lookup_cancellable,
-                            lookup_done_cb, g_object_ref (self));
-}
-
-static gboolean
-lookup_timeout_cb (gpointer user_data)
-{
-  PalAgentEditor *self = user_data;
-
-  self->lookup_source = 0;
-  start_lookup (self);
-  return G_SOURCE_REMOVE;
-}
-
-/* Looks @command up a moment from now, unless that is already done or under
- * way; NULL when there is nothing to look up. */
-static void
-update_lookup (PalAgentEditor *self,
-               const char     *command)
-{
-  if (self->lookup_command != NULL && g_strcmp0 (command, self->lookup_command) == 0)
-    return;
-
-  cancel_lookup (self);
-  g_clear_pointer (&self->resolved, g_free);
-  self->executable = FALSE;
-  self->looked_up = FALSE;
-  g_free (self->lookup_command);
-  self->lookup_command = g_strdup (command);
-
-  if (command != NULL)
-    self->lookup_source = g_timeout_add (LOOKUP_DELAY_MS, lookup_timeout_cb, self);
-}
-
 /* --- validation --- */
 
 static void
@@ -268,43 +180,28 @@ validate (PalAgentEditor *self)
     name_error = g_strdup (_("Enter a name for the agent"));
   set_problem (self, name_error);
 
-  /* a relative path with a slash is not looked at */
-  if (is_blank (command) ||
-      (!g_path_is_absolute (command) && strchr (command, '/') != NULL))
-    update_lookup (self, NULL);
-  else
-    update_lookup (self, command);
-
-  if (is_blank (command))
-    command_error = g_strdup (_("Enter the program to start"));
-  else if (self->lookup_command != NULL && !self->looked_up)
+  switch (pal_command_check_update (self->command_check, command, &note))
     {
-      note = g_strdup (_("Looking for the program…"));
+    case PAL_COMMAND_STATUS_EMPTY:
+      command_error = g_steal_pointer (&note);
+      break;
+    case PAL_COMMAND_STATUS_RELATIVE:
+      /* not looked at, and left to the agent */
+      g_clear_pointer (&note, g_free);
+      break;
+    case PAL_COMMAND_STATUS_LOOKING:
       note_style = "dim-label";
       pending = TRUE;
-    }
-  else if (g_path_is_absolute (command))
-    {
-      if (!self->executable)
-        {
-          note = g_strdup_printf (_("“%s” is not an executable program on this computer"),
-                                  command);
-          note_style = "warning";
-        }
-    }
-  else if (strchr (command, '/') == NULL)
-    {
-      if (self->resolved != NULL)
-        {
-          /* TRANSLATORS: %s is the absolute path of the program found in PATH */
-          note = g_strdup_printf (_("Found at %s"), self->resolved);
-          note_style = "dim-label";
-        }
-      else
-        {
-          note = g_strdup_printf (_("“%s” was not found in PATH"), command);
-          note_style = "warning";
-        }
+      break;
+    case PAL_COMMAND_STATUS_NOT_FOUND:
+    case PAL_COMMAND_STATUS_NOT_EXECUTABLE:
+      /* only a warning: the agent may be installed later, or live outside
+       * Palaver's sandbox */
+      note_style = "warning";
+      break;
+    case PAL_COMMAND_STATUS_FOUND:
+      note_style = "dim-label";
+      break;
     }
   set_problem (self, command_error);
   if (pending)
@@ -357,7 +254,7 @@ save_clicked_cb (PalAgentEditor *self)
 static gboolean
 pal_agent_editor_close_request (GtkWindow *window)
 {
-  cancel_lookup (PAL_AGENT_EDITOR (window));
+  pal_command_check_cancel (PAL_AGENT_EDITOR (window)->command_check);
 
   return GTK_WINDOW_CLASS (pal_agent_editor_parent_class)->close_request (window);
 }
@@ -401,11 +298,12 @@ pal_agent_editor_constructed (GObject *object)
   pal_name_value_group_set_model (self->env_group, self->env);
   g_signal_connect_object (self->env, "items-changed", G_CALLBACK (validate), self,
                            G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->command_check, "looked-up", G_CALLBACK (validate), self,
+                           G_CONNECT_SWAPPED);
 
   validate (self);
   /* the command of a profile edited: no keystroke to wait for */
-  if (self->lookup_source != 0)
-    start_lookup (self);
+  pal_command_check_start_now (self->command_check);
   gtk_widget_grab_focus (GTK_WIDGET (self->name_row));
 }
 
@@ -418,7 +316,9 @@ pal_agent_editor_dispose (GObject *object)
 
   g_clear_object (&self->env);
   /* with no env left, nothing starts another */
-  cancel_lookup (self);
+  if (self->command_check != NULL)
+    pal_command_check_cancel (self->command_check);
+  g_clear_object (&self->command_check);
   g_clear_object (&self->profile);
   g_clear_object (&self->store);
 
@@ -431,8 +331,6 @@ pal_agent_editor_finalize (GObject *object)
   PalAgentEditor *self = PAL_AGENT_EDITOR (object);
 
   g_free (self->problem);
-  g_free (self->lookup_command);
-  g_free (self->resolved);
 
   G_OBJECT_CLASS (pal_agent_editor_parent_class)->finalize (object);
 }
@@ -545,6 +443,7 @@ pal_agent_editor_class_init (PalAgentEditorClass *klass)
 static void
 pal_agent_editor_init (PalAgentEditor *self)
 {
+  self->command_check = pal_command_check_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
 }
 

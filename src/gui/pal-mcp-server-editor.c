@@ -9,10 +9,9 @@
  * field; a stdio command is resolved in PATH as it is typed (the path is
  * shown) and stored resolved.
  *
- * Finding the command means looking at files, which is not done on the main
- * thread: a worker thread does it (pal_program_lookup_async()) a moment
- * after the last keystroke, a newer lookup or closing cancels the one
- * running, and until the answer is in the row says so and Save waits.
+ * The command is looked up off the main thread by a #PalCommandCheck, shared
+ * with the agent editor: until the answer is in the row says so and Save
+ * waits; closing cancels the lookup.
  *
  * The connection test (#PalMcpTestGroup) runs on the working copy; closing
  * the dialog cancels it.
@@ -22,19 +21,14 @@
 
 #include "config.h"
 
-#include <string.h>
-
 #include <glib/gi18n.h>
 
 #include "pal-args-group.h"
+#include "pal-command-check.h"
 #include "pal-error.h"
 #include "pal-mcp-server-editor.h"
 #include "pal-mcp-test-group.h"
 #include "pal-name-value-group.h"
-#include "pal-program-lookup.h"
-
-/* how long the command must stay the same before it is looked up */
-#define LOOKUP_DELAY_MS 150
 
 struct _PalMcpServerEditor
 {
@@ -60,19 +54,12 @@ struct _PalMcpServerEditor
   PalMcpServerConfig *original;
   PalMcpServerConfig *config;
   SoupSession *session;
+  PalCommandCheck *command_check;
 
   char *problem;
   gboolean can_save;
   gboolean can_test;
   guint updating;
-
-  /* the lookup of the command: what it is (or was) for, and its answer */
-  char *lookup_command;
-  guint lookup_source;
-  GCancellable *lookup_cancellable;
-  gboolean looked_up;
-  char *resolved;
-  gboolean executable;
 };
 
 G_DEFINE_FINAL_TYPE (PalMcpServerEditor, pal_mcp_server_editor, ADW_TYPE_WINDOW)
@@ -151,84 +138,6 @@ check_name (PalMcpServerEditor *self)
   return NULL;
 }
 
-/* --- the lookup of the command --- */
-
-static void validate (PalMcpServerEditor *self);
-
-static void
-cancel_lookup (PalMcpServerEditor *self)
-{
-  g_clear_handle_id (&self->lookup_source, g_source_remove);
-  if (self->lookup_cancellable != NULL)
-    g_cancellable_cancel (self->lookup_cancellable);
-  g_clear_object (&self->lookup_cancellable);
-}
-
-static void
-lookup_done_cb (GObject      *source_object,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  g_autoptr(PalMcpServerEditor) self = user_data;
-  g_autofree char *resolved = NULL;
-  g_autoptr(GError) error = NULL;
-  gboolean executable = FALSE;
-
-  /* a newer lookup, or closing, cancelled this one: its answer is stale */
-  if (!pal_program_lookup_finish (result, &resolved, &executable, &error))
-    {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        return;
-      g_debug ("Could not look for “%s”: %s", self->lookup_command, error->message);
-    }
-
-  g_clear_object (&self->lookup_cancellable);
-  g_free (self->resolved);
-  self->resolved = g_steal_pointer (&resolved);
-  self->executable = executable;
-  self->looked_up = TRUE;
-  validate (self);
-}
-
-static void
-start_lookup (PalMcpServerEditor *self)
-{
-  cancel_lookup (self);
-  self->lookup_cancellable = g_cancellable_new ();
-  pal_program_lookup_async (self->lookup_command, self->lookup_cancellable,
-                            lookup_done_cb, g_object_ref (self));
-}
-
-static gboolean
-lookup_timeout_cb (gpointer user_data)
-{
-  PalMcpServerEditor *self = user_data;
-
-  self->lookup_source = 0;
-  start_lookup (self);
-  return G_SOURCE_REMOVE;
-}
-
-/* Looks @command up a moment from now, unless that is already done or under
- * way; NULL when there is nothing to look up. */
-static void
-update_lookup (PalMcpServerEditor *self,
-               const char         *command)
-{
-  if (self->lookup_command != NULL && g_strcmp0 (command, self->lookup_command) == 0)
-    return;
-
-  cancel_lookup (self);
-  g_clear_pointer (&self->resolved, g_free);
-  self->executable = FALSE;
-  self->looked_up = FALSE;
-  g_free (self->lookup_command);
-  self->lookup_command = g_strdup (command);
-
-  if (command != NULL)
-    self->lookup_source = g_timeout_add (LOOKUP_DELAY_MS, lookup_timeout_cb, self);
-}
-
 /* Returns the error; a note (where the program is, that it is missing from
  * this computer, or that it is being looked for) goes to @note with its
  * @note_style. @pending is set while the command is being looked for. */
@@ -239,51 +148,32 @@ check_command (PalMcpServerEditor  *self,
                gboolean            *pending)
 {
   const char *command = pal_mcp_server_config_get_command (self->config);
+  g_autofree char *message = NULL;
 
   *note = NULL;
   *note_style = NULL;
   *pending = FALSE;
 
-  if (is_blank (command))
+  switch (pal_command_check_update (self->command_check, command, &message))
     {
-      update_lookup (self, NULL);
-      return g_strdup (_("Enter the program to start"));
-    }
-
-  /* not looked up: Palaver's working directory means nothing to the person */
-  if (!g_path_is_absolute (command) && strchr (command, '/') != NULL)
-    {
-      update_lookup (self, NULL);
-      return g_strdup_printf (_("“%s” is a relative path: enter an absolute path, or a "
-                                "program name to look up in PATH"), command);
-    }
-
-  update_lookup (self, command);
-  if (!self->looked_up)
-    {
-      *note = g_strdup (_("Looking for the program…"));
+    case PAL_COMMAND_STATUS_EMPTY:
+    case PAL_COMMAND_STATUS_RELATIVE:
+    case PAL_COMMAND_STATUS_NOT_FOUND:
+      return g_steal_pointer (&message);
+    case PAL_COMMAND_STATUS_LOOKING:
       *note_style = "dim-label";
       *pending = TRUE;
-      return NULL;
-    }
-
-  if (self->resolved == NULL)
-    return g_strdup_printf (_("“%s” was not found in PATH"), command);
-
-  if (!self->executable)
-    {
+      break;
+    case PAL_COMMAND_STATUS_NOT_EXECUTABLE:
       /* It may exist where the agent runs (another sandbox); say so, allow it. */
-      *note = g_strdup_printf (_("“%s” is not an executable program on this computer"),
-                               self->resolved);
       *note_style = "warning";
-    }
-  else if (g_strcmp0 (self->resolved, command) != 0)
-    {
-      /* TRANSLATORS: %s is the absolute path of the program found in PATH */
-      *note = g_strdup_printf (_("Found at %s"), self->resolved);
+      break;
+    case PAL_COMMAND_STATUS_FOUND:
       *note_style = "dim-label";
+      break;
     }
 
+  *note = g_steal_pointer (&message);
   return NULL;
 }
 
@@ -382,7 +272,9 @@ validate (PalMcpServerEditor *self)
   if (can_save)
     {
       g_autoptr(GError) error = NULL;
-      const char *resolved = transport == ACP_MCP_TRANSPORT_STDIO ? self->resolved : NULL;
+      const char *resolved = transport == ACP_MCP_TRANSPORT_STDIO
+                             ? pal_command_check_get_resolved (self->command_check)
+                             : NULL;
 
       if (!pal_mcp_server_config_validate_resolved (self->config, NULL, resolved, &error))
         {
@@ -592,7 +484,7 @@ save_clicked_cb (PalMcpServerEditor *self)
 static gboolean
 pal_mcp_server_editor_close_request (GtkWindow *window)
 {
-  cancel_lookup (PAL_MCP_SERVER_EDITOR (window));
+  pal_command_check_cancel (PAL_MCP_SERVER_EDITOR (window)->command_check);
   pal_mcp_test_group_cancel (PAL_MCP_SERVER_EDITOR (window)->test_group);
 
   return GTK_WINDOW_CLASS (pal_mcp_server_editor_parent_class)->close_request (window);
@@ -638,12 +530,13 @@ pal_mcp_server_editor_constructed (GObject *object)
                            G_CALLBACK (update_transport), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->config, "changed",
                            G_CALLBACK (config_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->command_check, "looked-up",
+                           G_CALLBACK (validate), self, G_CONNECT_SWAPPED);
 
   update_transport (self);
   validate (self);
   /* the command of a server edited: no keystroke to wait for */
-  if (self->lookup_source != 0)
-    start_lookup (self);
+  pal_command_check_start_now (self->command_check);
   gtk_widget_grab_focus (GTK_WIDGET (self->name_row));
 }
 
@@ -659,7 +552,9 @@ pal_mcp_server_editor_dispose (GObject *object)
 
   g_clear_object (&self->config);
   /* with no config left, nothing starts another */
-  cancel_lookup (self);
+  if (self->command_check != NULL)
+    pal_command_check_cancel (self->command_check);
+  g_clear_object (&self->command_check);
   g_clear_object (&self->original);
   g_clear_object (&self->store);
   g_clear_object (&self->session);
@@ -673,8 +568,6 @@ pal_mcp_server_editor_finalize (GObject *object)
   PalMcpServerEditor *self = PAL_MCP_SERVER_EDITOR (object);
 
   g_free (self->problem);
-  g_free (self->lookup_command);
-  g_free (self->resolved);
 
   G_OBJECT_CLASS (pal_mcp_server_editor_parent_class)->finalize (object);
 }
@@ -818,6 +711,7 @@ pal_mcp_server_editor_class_init (PalMcpServerEditorClass *klass)
 static void
 pal_mcp_server_editor_init (PalMcpServerEditor *self)
 {
+  self->command_check = pal_command_check_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
   setup_transport_row (self);
 }
@@ -906,6 +800,7 @@ pal_mcp_server_editor_save (PalMcpServerEditor  *self,
                             GError             **error)
 {
   PalMcpServerConfig *target;
+  const char *resolved;
 
   g_return_val_if_fail (PAL_IS_MCP_SERVER_EDITOR (self), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
@@ -919,15 +814,15 @@ pal_mcp_server_editor_save (PalMcpServerEditor  *self,
     }
 
   /* stored resolved, as found by the lookup that let Save on */
+  resolved = pal_command_check_get_resolved (self->command_check);
   if (pal_mcp_server_config_get_transport (self->config) == ACP_MCP_TRANSPORT_STDIO &&
-      g_strcmp0 (self->resolved, pal_mcp_server_config_get_command (self->config)) != 0)
+      g_strcmp0 (resolved, pal_mcp_server_config_get_command (self->config)) != 0)
     {
-      g_autofree char *resolved = g_strdup (self->resolved);
+      g_autofree char *command = g_strdup (resolved);
 
       /* an absolute path resolves to itself: the answer holds for it */
-      g_free (self->lookup_command);
-      self->lookup_command = g_strdup (resolved);
-      pal_mcp_server_config_set_command (self->config, resolved);
+      pal_command_check_adopt_resolved (self->command_check);
+      pal_mcp_server_config_set_command (self->config, command);
     }
 
   /* edit the stored server in place, unless it was removed meanwhile */
