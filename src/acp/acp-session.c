@@ -33,10 +33,6 @@
  * leaves an error notice in the transcript.
  */
 
-/* Show a replay that floods the pipe at least every so many updates, even
- * when the flush idle cannot run in between. */
-#define FLUSH_EVERY_N_UPDATES 1000
-
 /* Updates for an unknown session kept while session/new is in flight (some
  * agents send commands before answering). */
 #define MAX_EARLY_UPDATES 256
@@ -71,7 +67,6 @@ struct _AcpSession
   GCancellable    *open_cancellable; /* of the create, load or resume in flight */
   GPtrArray       *permissions;     /* pending AcpPermissionItem */
   GArray          *early_updates;   /* EarlyUpdate */
-  guint            updates_since_flush;
 
   gulong           update_handler_id;
   gulong           request_handler_id;
@@ -607,14 +602,10 @@ agent_session_update_cb (AcpAgent   *agent,
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REPLAY_COUNT]);
     }
 
+  /* the transcript flushes when the loop gets a turn: the connection
+   * yields to the loop during a flood, so a replay shows as it comes */
   if (!acp_session_apply_update (self, update, &error))
     g_debug ("Session %s: %s", self->session_id, error->message);
-
-  if (++self->updates_since_flush >= FLUSH_EVERY_N_UPDATES)
-    {
-      self->updates_since_flush = 0;
-      acp_transcript_flush (self->transcript);
-    }
 }
 
 static void
@@ -1444,7 +1435,6 @@ acp_session_load_async (AcpSession          *self,
       self->replay_count = 0;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REPLAY_COUNT]);
     }
-  self->updates_since_flush = 0;
   set_state (self, ACP_SESSION_STATE_LOADING);
   g_object_thaw_notify (G_OBJECT (self));
 
