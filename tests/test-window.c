@@ -112,6 +112,7 @@ fixture_set_up (Fixture       *fixture,
   add_fake_profile (fixture, "fake-auth", "auth-required.json");
   add_fake_profile (fixture, "fake-exit", "exit-on-start.json");
   add_fake_profile (fixture, "fake-terminal", "terminal-embed.json");
+  add_fake_profile (fixture, "fake-fs-outside", "fs-outside.json");
 
   fixture->window = pal_window_new (fixture->app, fixture->manager, NULL);
   gtk_window_present (GTK_WINDOW (fixture->window));
@@ -644,6 +645,37 @@ test_embedded_terminal (Fixture       *fixture,
   g_assert_cmpstr (acp_session_get_stop_reason (current_session (fixture)), ==, "end_turn");
 }
 
+static void
+test_file_outside_asks (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  PalSessionView *view = PAL_SESSION_VIEW (pal_window_get_session_view (fixture->window));
+  PalComposer *composer = PAL_COMPOSER (pal_session_view_get_composer (view));
+  g_autofree char *outside_dir = g_dir_make_tmp ("palaver-outside-XXXXXX", NULL);
+  g_autofree char *outside = g_build_filename (outside_dir, "note.txt", NULL);
+  AdwMessageDialog *dialog;
+
+  g_assert_true (g_file_set_contents (outside, "outside\n", -1, NULL));
+
+  /* the agent reads a file outside the project: the person is asked, allows,
+   * and the agent gets the content (its scenario checks it) */
+  pal_window_start_session (fixture->window, "fake-fs-outside", fixture->folder, NULL);
+  wait_for (fixture, session_ready, 30);
+  pal_composer_set_text (composer, outside);
+  g_assert_true (pal_composer_submit (composer));
+
+  wait_for (fixture, auth_dialog_shown, 30);
+  dialog = find_message_dialog ();
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), outside));
+  adw_message_dialog_response (dialog, "allow");
+
+  wait_for (fixture, session_ready, 30);
+  g_assert_cmpstr (acp_session_get_stop_reason (current_session (fixture)), ==, "end_turn");
+
+  g_unlink (outside);
+  g_rmdir (outside_dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -678,6 +710,8 @@ main (int   argc,
               fixture_set_up, test_geometry_remembered, fixture_tear_down);
   g_test_add ("/window/embedded-terminal", Fixture, NULL,
               fixture_set_up, test_embedded_terminal, fixture_tear_down);
+  g_test_add ("/window/file-outside-asks", Fixture, NULL,
+              fixture_set_up, test_file_outside_asks, fixture_tear_down);
 
   {
     int status = g_test_run ();

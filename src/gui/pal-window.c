@@ -17,6 +17,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "acp-fs-access-request.h"
 #include "pal-new-session-dialog.h"
 #include "pal-window-private.h"
 
@@ -347,6 +348,71 @@ watch_notifications (PalWindow      *self,
       g_bus_watch_name_on_connection (connection, names[i], G_BUS_NAME_WATCHER_FLAGS_NONE,
                                       notifications_appeared_cb, notifications_vanished_cb,
                                       self, NULL);
+}
+
+/* --- files outside the session's folders --- */
+
+static void
+access_response_cb (AdwMessageDialog   *dialog,
+                    const char         *response,
+                    AcpFsAccessRequest *request)
+{
+  if (g_str_equal (response, "allow"))
+    acp_fs_access_request_allow (request);
+  else
+    acp_fs_access_request_deny (request);
+}
+
+static void
+access_withdrawn_cb (GCancellable     *cancellable,
+                     AdwMessageDialog *dialog)
+{
+  /* the agent stopped waiting: the question is moot */
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+/* The agent asks for a file outside the session's folders: the person says
+ * yes or no; nothing outside is touched without that. */
+static gboolean
+fs_access_request_cb (AcpFsService       *service,
+                      const char         *session_id,
+                      const char         *path,
+                      gboolean            write,
+                      AcpFsAccessRequest *request,
+                      PalWindow          *self)
+{
+  PalSessionRecord *record = pal_session_store_lookup (pal_session_manager_get_session_store (self->manager),
+                                                       session_id);
+  g_autofree char *body = NULL;
+  AdwMessageDialog *dialog;
+
+  if (write)
+    /* Translators: %s is a file path */
+    body = g_strdup_printf (_("The agent wants to write “%s”, which is outside the folders of this session."),
+                            path);
+  else
+    /* Translators: %s is a file path */
+    body = g_strdup_printf (_("The agent wants to read “%s”, which is outside the folders of this session."),
+                            path);
+
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self),
+                                                       write ? _("Allow Writing Outside the Project?")
+                                                             : _("Allow Reading Outside the Project?"),
+                                                       body));
+  if (record != NULL && *pal_session_record_get_title (record) != '\0')
+    adw_message_dialog_set_extra_child (dialog, gtk_label_new (pal_session_record_get_title (record)));
+  adw_message_dialog_add_responses (dialog, "deny", _("_Deny"), "allow", _("_Allow"), NULL);
+  adw_message_dialog_set_response_appearance (dialog, "allow",
+                                              write ? ADW_RESPONSE_DESTRUCTIVE : ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (dialog, "deny");
+  adw_message_dialog_set_close_response (dialog, "deny");
+  g_signal_connect_data (dialog, "response", G_CALLBACK (access_response_cb),
+                         g_object_ref (request), (GClosureNotify) (void (*) (void)) g_object_unref, 0);
+  g_cancellable_connect (acp_fs_access_request_get_cancellable (request),
+                         G_CALLBACK (access_withdrawn_cb), g_object_ref (dialog), g_object_unref);
+  gtk_window_present (GTK_WINDOW (dialog));
+
+  return TRUE;
 }
 
 /* --- failures --- */
@@ -1000,6 +1066,8 @@ pal_window_new (GtkApplication    *application,
   adw_bin_set_child (self->sidebar_bin, GTK_WIDGET (self->sidebar));
 
   watch_notifications (self, application);
+  g_signal_connect_object (pal_session_manager_get_fs_service (manager), "access-request",
+                           G_CALLBACK (fs_access_request_cb), self, 0);
   pal_session_view_set_terminal_service (self->session_view,
                                          pal_session_manager_get_terminal_service (manager));
   g_signal_connect (manager, "session-state-changed", G_CALLBACK (manager_session_state_changed_cb), self);
