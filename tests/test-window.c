@@ -544,6 +544,18 @@ test_new_session_dialog (Fixture       *fixture,
   pal_mcp_server_config_set_url (broken, "ftp://127.0.0.1/mcp");
   pal_mcp_server_store_add (fixture->mcp_store, broken, &error);
   g_assert_no_error (error);
+  {
+    /* bare program names, as imported configurations have: looked up on PATH */
+    g_autoptr(PalMcpServerConfig) bare = pal_mcp_server_config_new ("bare", ACP_MCP_TRANSPORT_STDIO);
+    g_autoptr(PalMcpServerConfig) missing = pal_mcp_server_config_new ("missing", ACP_MCP_TRANSPORT_STDIO);
+
+    pal_mcp_server_config_set_command (bare, "sh");
+    pal_mcp_server_config_set_command (missing, "no-such-program-for-palaver");
+    pal_mcp_server_store_add (fixture->mcp_store, bare, &error);
+    g_assert_no_error (error);
+    pal_mcp_server_store_add (fixture->mcp_store, missing, &error);
+    g_assert_no_error (error);
+  }
   pal_mcp_server_store_add (fixture->mcp_store, stdio, &error);
   g_assert_no_error (error);
   pal_mcp_server_store_add (fixture->mcp_store, web, &error);
@@ -554,8 +566,19 @@ test_new_session_dialog (Fixture       *fixture,
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.new-session", NULL));
   dialog = find_new_session_dialog ();
   g_assert_nonnull (dialog);
-  servers = pal_new_session_dialog_dup_mcp_servers (dialog);
-  g_assert_cmpuint (g_strv_length (servers), ==, 2);
+  /* "bare" is ticked once "sh" is found; "missing" is not */
+  for (guint round = 0; round < 100; round++)
+    {
+      g_clear_pointer (&servers, g_strfreev);
+      servers = pal_new_session_dialog_dup_mcp_servers (dialog);
+      if (g_strv_length (servers) == 3)
+        break;
+      settle ();
+    }
+  g_assert_cmpuint (g_strv_length (servers), ==, 3);
+  g_assert_true (g_strv_contains ((const char * const *) servers, "bare"));
+  g_assert_false (g_strv_contains ((const char * const *) servers, "missing"));
+  pal_new_session_dialog_set_mcp_server_active (dialog, "bare", FALSE);
 
   /* the person unticks one, picks an agent and a folder, and starts */
   pal_new_session_dialog_set_mcp_server_active (dialog, "web", FALSE);

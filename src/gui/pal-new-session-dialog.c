@@ -10,8 +10,10 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "pal-new-session-dialog.h"
+#include "pal-program-lookup.h"
 
 struct _PalNewSessionDialog
 {
@@ -27,6 +29,7 @@ struct _PalNewSessionDialog
   AdwPreferencesGroup  *servers_group;
   GtkButton            *start_button;
   GHashTable           *server_checks;   /* name → GtkCheckButton */
+  GCancellable         *cancellable;     /* program lookups */
 };
 
 enum {
@@ -90,6 +93,65 @@ agent_selected_cb (PalNewSessionDialog *self)
   update_start (self);
 }
 
+static const char *
+transport_label (PalMcpServerConfig *config)
+{
+  switch (pal_mcp_server_config_get_transport (config))
+    {
+    case ACP_MCP_TRANSPORT_HTTP:
+      return _("HTTP");
+    case ACP_MCP_TRANSPORT_SSE:
+      return _("SSE");
+    case ACP_MCP_TRANSPORT_STDIO:
+    default:
+      return "stdio";
+    }
+}
+
+/* Offers the server, ticked, when it can be handed over; else unticked and
+ * insensitive, saying why. @resolved is its command found on PATH, if any. */
+static void
+show_server (AdwActionRow       *row,
+             GtkCheckButton     *check,
+             PalMcpServerConfig *config,
+             const char         *resolved)
+{
+  g_autoptr(GError) error = NULL;
+  const char *transport = transport_label (config);
+
+  if (pal_mcp_server_config_validate_resolved (config, NULL, resolved, &error))
+    {
+      adw_action_row_set_subtitle (row, transport);
+      gtk_widget_set_sensitive (GTK_WIDGET (row), TRUE);
+      gtk_check_button_set_active (check, TRUE);
+    }
+  else
+    {
+      g_autofree char *subtitle = g_strdup_printf ("%s · %s", transport, error->message);
+
+      adw_action_row_set_subtitle (row, subtitle);
+      gtk_widget_set_sensitive (GTK_WIDGET (row), FALSE);
+      gtk_check_button_set_active (check, FALSE);
+    }
+}
+
+static void
+lookup_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(AdwActionRow) row = user_data;
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!pal_program_lookup_finish (result, &path, NULL, &error) &&
+      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  show_server (row, g_object_get_data (G_OBJECT (row), "check"),
+               g_object_get_data (G_OBJECT (row), "config"), path);
+}
+
 static void
 build_servers (PalNewSessionDialog *self)
 {
@@ -101,26 +163,11 @@ build_servers (PalNewSessionDialog *self)
     {
       g_autoptr(PalMcpServerConfig) config = g_list_model_get_item (G_LIST_MODEL (self->mcp_server_store), i);
       const char *name = pal_mcp_server_config_get_name (config);
+      const char *command = pal_mcp_server_config_get_command (config);
       GtkWidget *row, *check;
-      const char *transport;
-      GError *error = NULL;
 
       if (!pal_mcp_server_config_get_enabled (config))
         continue;
-
-      switch (pal_mcp_server_config_get_transport (config))
-        {
-        case ACP_MCP_TRANSPORT_HTTP:
-          transport = _("HTTP");
-          break;
-        case ACP_MCP_TRANSPORT_SSE:
-          transport = _("SSE");
-          break;
-        case ACP_MCP_TRANSPORT_STDIO:
-        default:
-          transport = "stdio";
-          break;
-        }
 
       row = adw_action_row_new ();
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), name);
@@ -128,21 +175,26 @@ build_servers (PalNewSessionDialog *self)
       gtk_widget_set_valign (check, GTK_ALIGN_CENTER);
       adw_action_row_add_prefix (ADW_ACTION_ROW (row), check);
       adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), check);
+      g_object_set_data (G_OBJECT (row), "check", check);
+      g_object_set_data_full (G_OBJECT (row), "config", g_object_ref (config), g_object_unref);
 
-      /* a server that does not validate cannot be handed over: say why */
-      if (!pal_mcp_server_config_validate (config, NULL, &error))
+      if (pal_mcp_server_config_get_transport (config) == ACP_MCP_TRANSPORT_STDIO &&
+          command != NULL && *command != '\0' && strchr (command, '/') == NULL)
         {
-          g_autofree char *subtitle = g_strdup_printf ("%s · %s", transport, error->message);
+          /* a bare program name (imported): look for it off the main thread */
+          g_autofree char *subtitle = g_strdup_printf ("%s · %s", transport_label (config),
+                                                       _("Looking for the program…"));
 
           adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
           gtk_widget_set_sensitive (row, FALSE);
-          g_clear_error (&error);
+          pal_program_lookup_async (command, self->cancellable, lookup_cb, g_object_ref (row));
         }
       else
         {
-          adw_action_row_set_subtitle (ADW_ACTION_ROW (row), transport);
-          gtk_check_button_set_active (GTK_CHECK_BUTTON (check), TRUE);
+          show_server (ADW_ACTION_ROW (row), GTK_CHECK_BUTTON (check), config,
+                       g_path_is_absolute (command) ? command : NULL);
         }
+
       adw_preferences_group_add (self->servers_group, row);
       g_hash_table_insert (self->server_checks, g_strdup (name), check);
       shown++;
@@ -168,6 +220,8 @@ pal_new_session_dialog_dispose (GObject *object)
 {
   PalNewSessionDialog *self = PAL_NEW_SESSION_DIALOG (object);
 
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
@@ -222,6 +276,7 @@ pal_new_session_dialog_init (PalNewSessionDialog *self)
   GtkExpression *expression;
 
   self->server_checks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->cancellable = g_cancellable_new ();
 
   gtk_window_set_title (GTK_WINDOW (self), _("New Session"));
   gtk_window_set_default_size (GTK_WINDOW (self), 480, 600);

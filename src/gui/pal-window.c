@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "acp-fs-access-request.h"
+#include "pal-launcher.h"
 #include "pal-new-session-dialog.h"
 #include "pal-window-private.h"
 
@@ -204,7 +205,7 @@ notify_if_unfocused (PalWindow       *self,
   /* GLib warns when it cannot deliver a notification; only send one when a
    * notification service (or, sandboxed, the portal) can take it */
   if (!self->notifications_owned[0] && !self->notifications_owned[1] &&
-      !g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS))
+      pal_launcher_detect_sandbox () != PAL_LAUNCHER_SANDBOX_FLATPAK)
     return;
 
   if (state == PAL_SESSION_STATE_WAITING_PERMISSION && previous != state)
