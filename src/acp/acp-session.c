@@ -1382,6 +1382,42 @@ finish_open (GTask           *task,
   g_task_return_boolean (task, TRUE);
 }
 
+/* What a load and a resume share: the task, the state check, the id and the
+ * new state; a load also starts from an empty transcript and counter.
+ * Returns NULL (the task is answered) when the session is not NEW. */
+static GTask *
+begin_open (AcpSession          *self,
+            const char          *session_id,
+            AcpSessionState      state,
+            GCancellable        *cancellable,
+            GAsyncReadyCallback  callback,
+            gpointer             user_data,
+            gpointer             source_tag)
+{
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, source_tag);
+  if (!check_state (self, STATE_BIT (ACP_SESSION_STATE_NEW), task))
+    return NULL;
+
+  if (state == ACP_SESSION_STATE_LOADING)
+    acp_transcript_clear (self->transcript);
+
+  g_object_freeze_notify (G_OBJECT (self));
+  set_string (self, &self->session_id, session_id, PROP_SESSION_ID);
+  if (state == ACP_SESSION_STATE_LOADING && self->replay_count != 0)
+    {
+      self->replay_count = 0;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REPLAY_COUNT]);
+    }
+  set_state (self, state);
+  g_object_thaw_notify (G_OBJECT (self));
+
+  g_set_object (&self->open_cancellable, cancellable);
+
+  return g_steal_pointer (&task);
+}
+
 static void
 load_cb (GObject      *object,
          GAsyncResult *result,
@@ -1420,25 +1456,11 @@ acp_session_load_async (AcpSession          *self,
   g_return_if_fail (session_id != NULL);
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, acp_session_load_async);
-
-  if (!check_state (self, STATE_BIT (ACP_SESSION_STATE_NEW), task))
+  task = begin_open (self, session_id, ACP_SESSION_STATE_LOADING, cancellable, callback, user_data,
+                     acp_session_load_async);
+  if (task == NULL)
     return;
 
-  acp_transcript_clear (self->transcript);
-
-  g_object_freeze_notify (G_OBJECT (self));
-  set_string (self, &self->session_id, session_id, PROP_SESSION_ID);
-  if (self->replay_count != 0)
-    {
-      self->replay_count = 0;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REPLAY_COUNT]);
-    }
-  set_state (self, ACP_SESSION_STATE_LOADING);
-  g_object_thaw_notify (G_OBJECT (self));
-
-  g_set_object (&self->open_cancellable, cancellable);
   acp_agent_load_session_async (self->agent, session_id, self->cwd, mcp_servers, NULL,
                                 cancellable, load_cb, g_steal_pointer (&task));
 }
@@ -1492,18 +1514,11 @@ acp_session_resume_async (AcpSession          *self,
   g_return_if_fail (session_id != NULL);
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, acp_session_resume_async);
-
-  if (!check_state (self, STATE_BIT (ACP_SESSION_STATE_NEW), task))
+  task = begin_open (self, session_id, ACP_SESSION_STATE_RESUMING, cancellable, callback, user_data,
+                     acp_session_resume_async);
+  if (task == NULL)
     return;
 
-  g_object_freeze_notify (G_OBJECT (self));
-  set_string (self, &self->session_id, session_id, PROP_SESSION_ID);
-  set_state (self, ACP_SESSION_STATE_RESUMING);
-  g_object_thaw_notify (G_OBJECT (self));
-
-  g_set_object (&self->open_cancellable, cancellable);
   acp_agent_resume_session_async (self->agent, session_id, self->cwd, mcp_servers, NULL,
                                   cancellable, resume_cb, g_steal_pointer (&task));
 }
