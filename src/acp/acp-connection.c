@@ -5,19 +5,41 @@
 
 /* How it works
  *
- * Reading. One g_input_stream_read_bytes_async() of READ_CHUNK_SIZE is in
- * flight at a time. The chunk it returns is scanned for newlines; a line that
- * lies wholly inside one chunk is handed on as a zero-copy slice of it, a line
- * that spans chunks is appended to a GByteArray (amortised doubling, so the
- * cost is linear in its length) which is then turned into a GBytes without a
- * copy. A line longer than the cap is not buffered: its bytes are skipped up to
- * the next newline and "message-error" is emitted once.
+ * Reading. The main thread keeps one g_input_stream_read_bytes_async() of
+ * READ_CHUNK_SIZE in flight and hands each chunk, as it is, to the
+ * connection's worker thread through a GAsyncQueue. It stops reading while
+ * ACP_CONNECTION_READ_AHEAD_MAX bytes or more are read and not yet dispatched
+ * (waiting for the worker, or parsed and waiting for the main thread), and
+ * reads again once that is down to ACP_CONNECTION_READ_AHEAD_RESUME: a peer
+ * writing faster than the application dispatches blocks on a full pipe. The
+ * line the worker is still gathering does not count, so a line longer than
+ * the bound (up to the cap) gets through.
  *
- * Parsing. Lines shorter than THREAD_PARSE_THRESHOLD are parsed on the spot.
- * Longer ones are parsed in a worker thread; while that runs the connection
- * neither reads nor dispatches, so messages are always dispatched in the order
- * they arrived and the pipe gives the peer back-pressure, and the main loop
- * stays free for everything else.
+ * Parsing. The worker splits the chunks into lines: a line inside one chunk
+ * is parsed where it lies, one spanning chunks is gathered in a GByteArray
+ * (amortised doubling, so the cost is linear in its length). It drops a
+ * trailing CR, skips empty and whitespace-only lines, skips a line over the
+ * cap without buffering it (reported once, with "message-error"), refuses
+ * deep nesting, and parses every line with its own JsonParser. After each
+ * chunk it appends what it got (trees, parse errors, skipped lines, and last
+ * the end of the stream or a read error) to a list shared under a mutex, in
+ * arrival order, and wakes the main context unless a wake-up is pending: a
+ * small GSource there fires on the worker's flag. The worker never sees the
+ * connection, emits nothing and touches nothing of it: all it shares is a
+ * refcounted Reader (its queue, the list, the context to wake).
+ *
+ * Dispatching. On the main thread the pump takes the whole list and
+ * dispatches it in order, line by line, in time slices (see PUMP_SLICE) so
+ * that a flood leaves GTK its frames; it reads ahead meanwhile within the
+ * bound. The end of the stream comes through the worker like a line, so
+ * everything before it is dispatched before the connection closes and the
+ * pending calls fail. Trees are freed here after dispatch, not in the worker:
+ * handlers may keep references into them, and json-glib counts the
+ * references of objects and arrays without atomic operations.
+ *
+ * Closing stops the worker: a flag it checks between lines, and a stop marker
+ * in its queue. It then frees what it holds and ends on its own; nobody
+ * waits for it.
  *
  * Writing. Every message is serialised to one line and queued; one
  * g_output_stream_write_all_async() is in flight at a time.
@@ -39,8 +61,7 @@
 #include "acp-connection.h"
 #include "acp-connection-private.h"
 
-#define READ_CHUNK_SIZE          ((gsize) 64 * 1024)
-#define THREAD_PARSE_THRESHOLD   ((gsize) 1024 * 1024)
+#define READ_CHUNK_SIZE          ACP_CONNECTION_READ_CHUNK_SIZE
 #define MAX_NESTING_DEPTH        512
 #define MAX_ID_DESCRIPTION       64
 
@@ -147,11 +168,78 @@ typedef struct
   GBytes *bytes;
 } WriteOp;
 
+/* What the main thread hands the worker, in the order read. */
+typedef enum
+{
+  CHUNK_DATA,    /* bytes read */
+  CHUNK_END,     /* the end of the stream */
+  CHUNK_ERROR,   /* reading failed */
+  CHUNK_STOP,    /* the connection closed: stop */
+} ChunkKind;
+
 typedef struct
 {
-  GBytes *line;
-  gsize   length;
-} ParseJob;
+  ChunkKind  kind;
+  GBytes    *bytes;            /* CHUNK_DATA */
+  GError    *error;            /* CHUNK_ERROR */
+  gsize      max_line_length;  /* the cap when the chunk was read */
+} Chunk;
+
+/* What the worker hands back, in the same order. */
+typedef enum
+{
+  PARSED_MESSAGE,      /* root */
+  PARSED_NOT_JSON,     /* error */
+  PARSED_TOO_LONG,     /* limit: a line over the cap was skipped */
+  PARSED_END,          /* the stream ended after the lines before */
+  PARSED_READ_ERROR,   /* error: reading failed after the lines before */
+} ParsedKind;
+
+typedef struct _Parsed Parsed;
+
+struct _Parsed
+{
+  Parsed     *next;
+  ParsedKind  kind;
+  gsize       size;    /* bytes of the line, for the read-ahead bound */
+  JsonNode   *root;
+  GError     *error;
+  gsize       limit;
+};
+
+typedef struct
+{
+  Parsed *head;
+  Parsed *tail;
+} ParsedList;
+
+/* What the connection shares with its worker thread; the worker never sees
+ * the connection. */
+typedef struct
+{
+  gatomicrefcount  ref_count;
+  GMainContext    *context;        /* woken when results are handed over */
+  GAsyncQueue     *input;          /* Chunk */
+  int              stopping;       /* atomic: the connection closed */
+  int              parsing;        /* atomic: in the parser now (for tests) */
+
+  GMutex           lock;           /* guards what follows */
+  ParsedList       results;        /* handed over, not yet taken */
+  guint64          n_scanned;      /* bytes of input the worker is done with */
+  guint64          n_produced;     /* the sizes of every result handed over */
+  int              wake_pending;   /* atomic reads; written under the lock */
+} Reader;
+
+/* The worker's own state, on its stack. */
+typedef struct
+{
+  Reader     *reader;
+  JsonParser *parser;
+  GByteArray *line;         /* the start of a line spanning chunks */
+  ParsedList  results;      /* not yet handed over */
+  guint64     n_produced;   /* their sizes */
+  gboolean    discarding;   /* skipping the rest of an overlong line */
+} Worker;
 
 struct _AcpConnection
 {
@@ -163,10 +251,14 @@ struct _AcpConnection
   GCancellable *cancellable;     /* cancels reads and writes on close */
   gsize         max_line_length;
 
-  /* reading */
-  GBytes       *chunk;           /* the last chunk read, being scanned */
-  gsize         chunk_offset;
-  GByteArray   *line;            /* the start of a line spanning chunks */
+  /* reading (see pump ()) */
+  Reader       *reader;          /* NULL until started and once closed */
+  GSource      *results_source;  /* fires when the worker handed results over */
+  ParsedList    ready;           /* taken from the worker, not yet dispatched */
+  guint64       n_pushed;        /* bytes handed to the worker */
+  guint64       n_scanned;       /* of those, the ones it is done with */
+  guint64       n_produced;      /* the sizes of the results it handed over */
+  guint64       n_dispatched;    /* the sizes of the results dispatched */
 
   /* writing */
   GQueue        write_queue;     /* GBytes, each one line */
@@ -187,11 +279,11 @@ struct _AcpConnection
   GSource      *quiet_idle;      /* ends the stretch once the loop has nothing else to do */
 
   guint         started : 1;
-  guint         reading : 1;     /* a read is in flight */
-  guint         parsing : 1;     /* a worker thread parses a line */
-  guint         writing : 1;     /* a write is in flight */
-  guint         discarding : 1;  /* skipping the rest of an overlong line */
-  guint         eof : 1;
+  guint         reading : 1;        /* a read is in flight */
+  guint         input_ended : 1;    /* the end of the stream or an error was read */
+  guint         throttled : 1;      /* too much is read ahead: no reading */
+  guint         dispatch_held : 1;  /* for tests */
+  guint         writing : 1;        /* a write is in flight */
   guint         closed : 1;
 };
 
@@ -1110,7 +1202,132 @@ dispatch_parsed (AcpConnection *self,
 }
 
 /* ------------------------------------------------------------------------ */
-/* Parsing                                                                   */
+/* The worker thread: splitting and parsing                                  */
+
+static int n_running_workers;  /* atomic; for tests */
+
+static Chunk *
+chunk_new (ChunkKind kind)
+{
+  Chunk *chunk = g_new0 (Chunk, 1);
+
+  chunk->kind = kind;
+  return chunk;
+}
+
+static void
+chunk_free (Chunk *chunk)
+{
+  g_clear_pointer (&chunk->bytes, g_bytes_unref);
+  g_clear_error (&chunk->error);
+  g_free (chunk);
+}
+
+static Parsed *
+parsed_new (ParsedKind kind,
+            gsize      size)
+{
+  Parsed *parsed = g_new0 (Parsed, 1);
+
+  parsed->kind = kind;
+  parsed->size = size;
+  return parsed;
+}
+
+static void
+parsed_free (Parsed *parsed)
+{
+  g_clear_pointer (&parsed->root, json_node_unref);
+  g_clear_error (&parsed->error);
+  g_free (parsed);
+}
+
+static void
+parsed_list_append (ParsedList *list,
+                    Parsed     *parsed)
+{
+  if (list->tail != NULL)
+    list->tail->next = parsed;
+  else
+    list->head = parsed;
+  list->tail = parsed;
+}
+
+/* Moves every item of @from to the end of @to. */
+static void
+parsed_list_concat (ParsedList *to,
+                    ParsedList *from)
+{
+  if (from->head == NULL)
+    return;
+
+  if (to->tail != NULL)
+    to->tail->next = from->head;
+  else
+    to->head = from->head;
+  to->tail = from->tail;
+  from->head = from->tail = NULL;
+}
+
+static Parsed *
+parsed_list_pop (ParsedList *list)
+{
+  Parsed *parsed = list->head;
+
+  if (parsed != NULL)
+    {
+      list->head = parsed->next;
+      if (list->head == NULL)
+        list->tail = NULL;
+      parsed->next = NULL;
+    }
+
+  return parsed;
+}
+
+static void
+parsed_list_clear (ParsedList *list)
+{
+  Parsed *parsed;
+
+  while ((parsed = parsed_list_pop (list)) != NULL)
+    parsed_free (parsed);
+}
+
+static Reader *
+reader_new (GMainContext *context)
+{
+  Reader *reader = g_new0 (Reader, 1);
+
+  g_atomic_ref_count_init (&reader->ref_count);
+  reader->context = g_main_context_ref (context);
+  reader->input = g_async_queue_new_full ((GDestroyNotify) chunk_free);
+  g_mutex_init (&reader->lock);
+
+  return reader;
+}
+
+static Reader *
+reader_ref (Reader *reader)
+{
+  g_atomic_ref_count_inc (&reader->ref_count);
+  return reader;
+}
+
+/* May run on either thread: whatever is left was never dispatched, so no
+ * handler holds a reference into it. */
+static void
+reader_unref (Reader *reader)
+{
+  if (g_atomic_ref_count_dec (&reader->ref_count))
+    {
+      parsed_list_clear (&reader->results);
+      g_async_queue_unref (reader->input);
+      g_main_context_unref (reader->context);
+      g_mutex_clear (&reader->lock);
+      g_free (reader);
+    }
+}
 
 /* json-glib parses recursively: refuse nesting that could exhaust the stack. */
 static gboolean
@@ -1161,12 +1378,11 @@ nesting_is_acceptable (const char *data,
 
 /* Returns: (transfer full) (nullable): the root, NULL for whitespace or an error */
 static JsonNode *
-parse_line (const char  *data,
+parse_line (JsonParser  *parser,
+            const char  *data,
             gsize        length,
             GError     **error)
 {
-  g_autoptr(JsonParser) parser = NULL;
-
   if (!nesting_is_acceptable (data, length))
     {
       g_set_error (error, ACP_ERROR, ACP_ERROR_PARSE_ERROR,
@@ -1174,120 +1390,308 @@ parse_line (const char  *data,
       return NULL;
     }
 
-  parser = json_parser_new ();
   if (!json_parser_load_from_data (parser, data, (gssize) length, error))
     return NULL;
 
   return json_parser_steal_root (parser);
 }
 
+/* Keeps @parsed (transfer full) until the next hand-over. */
 static void
-parse_job_free (ParseJob *job)
+worker_add (Worker *worker,
+            Parsed *parsed)
 {
-  g_bytes_unref (job->line);
-  g_free (job);
+  worker->n_produced += parsed->size;
+  parsed_list_append (&worker->results, parsed);
 }
 
+/* Parses one complete line, without its newline. */
 static void
-parse_in_thread (GTask        *task,
-                 gpointer      source_object,
-                 gpointer      task_data,
-                 GCancellable *cancellable)
+worker_handle_line (Worker     *worker,
+                    const char *data,
+                    gsize       length)
 {
-  ParseJob *job = task_data;
   GError *error = NULL;
   JsonNode *root;
+  Parsed *parsed;
+  gsize size = length;
 
-  root = parse_line (g_bytes_get_data (job->line, NULL), job->length, &error);
-  if (error != NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, root, (GDestroyNotify) json_node_unref);
-}
-
-static void
-parse_done_cb (GObject      *source,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  IoLink *link = user_data;
-  AcpConnection *self = link->connection;
-  g_autoptr(GError) error = NULL;
-  JsonNode *root;
-
-  root = g_task_propagate_pointer (G_TASK (result), &error);
-  io_link_unref (link);
-
-  if (self == NULL || self->closed)
-    {
-      g_clear_pointer (&root, json_node_unref);
-      return;
-    }
-
-  g_object_ref (self);
-  self->parsing = FALSE;
-  dispatch_parsed (self, root, error);
-  pump (self);
-  g_object_unref (self);
-}
-
-/* Handles one complete line. @line: (transfer full) */
-static void
-handle_line (AcpConnection *self,
-             GBytes        *line)
-{
-  g_autoptr(GBytes) owned_line = line;
-  g_autoptr(GError) error = NULL;
-  const char *data;
-  gsize length;
-  JsonNode *root;
-
-  data = g_bytes_get_data (line, &length);
   if (length > 0 && data[length - 1] == '\r')
     length--;
   if (length == 0)
     return;
 
-  if (length >= THREAD_PARSE_THRESHOLD)
+  g_atomic_int_set (&worker->reader->parsing, TRUE);
+  root = parse_line (worker->parser, data, length, &error);
+  g_atomic_int_set (&worker->reader->parsing, FALSE);
+
+  if (error != NULL)
     {
-      g_autoptr(GTask) task = NULL;
-      ParseJob *job = g_new0 (ParseJob, 1);
-
-      job->line = g_steal_pointer (&owned_line);
-      job->length = length;
-
-      task = g_task_new (NULL, NULL, parse_done_cb, io_link_ref (self->link));
-      g_task_set_source_tag (task, handle_line);
-      g_task_set_name (task, "[acp] parse line");
-      g_task_set_task_data (task, job, (GDestroyNotify) parse_job_free);
-      self->parsing = TRUE;
-      g_task_run_in_thread (task, parse_in_thread);
-      return;
+      parsed = parsed_new (PARSED_NOT_JSON, size);
+      parsed->error = error;
+    }
+  else if (root != NULL)
+    {
+      parsed = parsed_new (PARSED_MESSAGE, size);
+      parsed->root = root;
+    }
+  else
+    {
+      return;  /* only whitespace */
     }
 
-  root = parse_line (data, length, &error);
-  dispatch_parsed (self, root, error);
-}
-
-/* ------------------------------------------------------------------------ */
-/* Reading                                                                   */
-
-static GBytes *
-take_line (AcpConnection *self)
-{
-  GBytes *bytes = g_byte_array_free_to_bytes (g_steal_pointer (&self->line));
-
-  self->line = g_byte_array_new ();
-  return bytes;
+  worker_add (worker, parsed);
 }
 
 static void
-drop_line (AcpConnection *self)
+worker_drop_line (Worker *worker)
 {
   /* Give the memory of a long line back rather than keeping its capacity. */
-  g_byte_array_unref (self->line);
-  self->line = g_byte_array_new ();
+  if (worker->line->len > READ_CHUNK_SIZE)
+    {
+      g_byte_array_unref (worker->line);
+      worker->line = g_byte_array_new ();
+    }
+  else
+    {
+      g_byte_array_set_size (worker->line, 0);
+    }
 }
+
+/* Splits a chunk into lines and parses them. Returns FALSE when the
+ * connection closed meanwhile. */
+static gboolean
+worker_scan (Worker *worker,
+             Chunk  *chunk)
+{
+  gsize size;
+  const char *start = g_bytes_get_data (chunk->bytes, &size);
+  gsize offset = 0;
+
+  while (offset < size)
+    {
+      const char *data = start + offset;
+      const char *newline;
+      gsize piece;
+
+      if (g_atomic_int_get (&worker->reader->stopping))
+        return FALSE;
+
+      newline = memchr (data, '\n', size - offset);
+      piece = newline != NULL ? (gsize) (newline - data) : size - offset;
+      offset += piece + (newline != NULL ? 1 : 0);
+
+      if (worker->discarding)
+        {
+          worker->discarding = (newline == NULL);
+          continue;
+        }
+
+      if (worker->line->len + piece > chunk->max_line_length)
+        {
+          Parsed *parsed = parsed_new (PARSED_TOO_LONG, 0);
+
+          parsed->limit = chunk->max_line_length;
+          worker_drop_line (worker);
+          worker->discarding = (newline == NULL);
+          worker_add (worker, parsed);
+          continue;
+        }
+
+      if (newline == NULL)
+        {
+          g_byte_array_append (worker->line, (const guint8 *) data, piece);
+        }
+      else if (worker->line->len == 0)
+        {
+          worker_handle_line (worker, data, piece);
+        }
+      else
+        {
+          g_byte_array_append (worker->line, (const guint8 *) data, piece);
+          worker_handle_line (worker, (const char *) worker->line->data, worker->line->len);
+          worker_drop_line (worker);
+        }
+    }
+
+  return TRUE;
+}
+
+/* Hands the results so far to the main thread, with the count of bytes of
+ * input the worker is now done with, and wakes it unless a wake-up is
+ * pending already. */
+static void
+worker_publish (Worker *worker,
+                gsize   n_scanned)
+{
+  Reader *reader = worker->reader;
+  gboolean wake;
+
+  g_mutex_lock (&reader->lock);
+  parsed_list_concat (&reader->results, &worker->results);
+  reader->n_scanned += n_scanned;
+  reader->n_produced += worker->n_produced;
+  worker->n_produced = 0;
+  wake = !g_atomic_int_get (&reader->wake_pending);
+  g_atomic_int_set (&reader->wake_pending, TRUE);
+  g_mutex_unlock (&reader->lock);
+
+  if (wake)
+    g_main_context_wakeup (reader->context);
+}
+
+/* Returns FALSE when the worker has nothing more to do. */
+static gboolean
+worker_take_chunk (Worker *worker,
+                   Chunk  *chunk)
+{
+  Parsed *parsed;
+
+  if (g_atomic_int_get (&worker->reader->stopping))
+    return FALSE;
+
+  switch (chunk->kind)
+    {
+    case CHUNK_DATA:
+      if (!worker_scan (worker, chunk))
+        return FALSE;
+      worker_publish (worker, g_bytes_get_size (chunk->bytes));
+      return TRUE;
+
+    case CHUNK_END:
+      /* a last line without a newline still counts */
+      if (worker->line->len > 0 && !worker->discarding)
+        worker_handle_line (worker, (const char *) worker->line->data, worker->line->len);
+      worker_add (worker, parsed_new (PARSED_END, 0));
+      worker_publish (worker, 0);
+      return FALSE;
+
+    case CHUNK_ERROR:
+      parsed = parsed_new (PARSED_READ_ERROR, 0);
+      parsed->error = g_steal_pointer (&chunk->error);
+      worker_add (worker, parsed);
+      worker_publish (worker, 0);
+      return FALSE;
+
+    case CHUNK_STOP:
+    default:
+      return FALSE;
+    }
+}
+
+static gpointer
+worker_thread (gpointer data)
+{
+  Worker worker = { 0 };
+
+  worker.reader = data;
+  worker.parser = json_parser_new ();
+  worker.line = g_byte_array_new ();
+
+  for (;;)
+    {
+      Chunk *chunk = g_async_queue_pop (worker.reader->input);
+      gboolean more = worker_take_chunk (&worker, chunk);
+
+      chunk_free (chunk);
+      if (!more)
+        break;
+    }
+
+  parsed_list_clear (&worker.results);
+  g_byte_array_unref (worker.line);
+  g_object_unref (worker.parser);
+  reader_unref (worker.reader);
+  g_atomic_int_add (&n_running_workers, -1);
+
+  return NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Reading and dispatching, on the main thread                               */
+
+/* Fires on the connection's context when the worker handed results over. */
+typedef struct
+{
+  GSource  source;
+  Reader  *reader;
+} ResultsSource;
+
+static gboolean
+results_source_prepare (GSource *source,
+                        int     *timeout)
+{
+  *timeout = -1;
+  return g_atomic_int_get (&((ResultsSource *) source)->reader->wake_pending);
+}
+
+static gboolean
+results_source_check (GSource *source)
+{
+  return g_atomic_int_get (&((ResultsSource *) source)->reader->wake_pending);
+}
+
+static gboolean
+results_source_dispatch (GSource     *source,
+                         GSourceFunc  callback,
+                         gpointer     user_data)
+{
+  return callback (user_data);
+}
+
+static void
+results_source_finalize (GSource *source)
+{
+  reader_unref (((ResultsSource *) source)->reader);
+}
+
+static GSourceFuncs results_source_funcs = {
+  .prepare = results_source_prepare,
+  .check = results_source_check,
+  .dispatch = results_source_dispatch,
+  .finalize = results_source_finalize,
+};
+
+static void
+clear_source (GSource **source)
+{
+  if (*source != NULL)
+    {
+      g_source_destroy (*source);
+      g_clear_pointer (source, g_source_unref);
+    }
+}
+
+/* Bytes read and not yet dispatched: chunks the worker has not finished
+ * with, and parsed lines waiting here or in the worker's hands. */
+static guint64
+n_buffered (AcpConnection *self)
+{
+  return (self->n_pushed - self->n_scanned) + (self->n_produced - self->n_dispatched);
+}
+
+/* Takes what the worker handed over so far. */
+static void
+take_results (AcpConnection *self)
+{
+  Reader *reader = self->reader;
+  ParsedList taken;
+
+  if (reader == NULL)
+    return;
+
+  g_mutex_lock (&reader->lock);
+  taken = reader->results;
+  reader->results.head = reader->results.tail = NULL;
+  self->n_scanned = reader->n_scanned;
+  self->n_produced = reader->n_produced;
+  g_atomic_int_set (&reader->wake_pending, FALSE);
+  g_mutex_unlock (&reader->lock);
+
+  parsed_list_concat (&self->ready, &taken);
+}
+
+static void maybe_read (AcpConnection *self);
 
 static void
 read_cb (GObject      *source,
@@ -1298,6 +1702,7 @@ read_cb (GObject      *source,
   AcpConnection *self = link->connection;
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;
+  Chunk *chunk;
 
   bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (source), result, &error);
   link->n_in_flight--;
@@ -1311,39 +1716,38 @@ read_cb (GObject      *source,
 
   io_link_unref (link);
   self->reading = FALSE;
+  g_assert (self->reader != NULL);
 
-  g_object_ref (self);
-
+  /* The end and errors travel through the worker too, behind the lines read
+   * before them. */
   if (bytes == NULL)
     {
       g_debug ("Reading failed: %s", error->message);
-      close_internal (self, error, TRUE);
+      chunk = chunk_new (CHUNK_ERROR);
+      chunk->error = g_steal_pointer (&error);
+      self->input_ended = TRUE;
     }
   else if (g_bytes_get_size (bytes) == 0)
     {
       g_debug ("End of stream");
-      self->eof = TRUE;
-      /* a last line without a newline still counts */
-      if (self->line->len > 0 && !self->discarding)
-        handle_line (self, take_line (self));
-      pump (self);
+      chunk = chunk_new (CHUNK_END);
+      self->input_ended = TRUE;
     }
   else
     {
-      self->chunk = g_steal_pointer (&bytes);
-      self->chunk_offset = 0;
-      pump (self);
+      chunk = chunk_new (CHUNK_DATA);
+      chunk->max_line_length = self->max_line_length;
+      self->n_pushed += g_bytes_get_size (bytes);
+      chunk->bytes = g_steal_pointer (&bytes);
     }
 
-  g_object_unref (self);
+  g_async_queue_push (self->reader->input, chunk);
+  maybe_read (self);
 }
 
 static void
 start_read (AcpConnection *self)
 {
-  if (self->reading || self->closed)
-    return;
-
   self->reading = TRUE;
   self->link->n_in_flight++;
   g_input_stream_read_bytes_async (g_io_stream_get_input_stream (self->stream),
@@ -1351,30 +1755,38 @@ start_read (AcpConnection *self)
                                    read_cb, io_link_ref (self->link));
 }
 
-/* Handles the lines of the current chunk until it is used up, then reads the
- * next one. Stops while a line is parsed in a thread. */
-/* An agent replaying a long history keeps the pipe full: a read is ready
- * again as soon as the last chunk is handled, and reads run at the default
- * priority, above GTK's layout and paint. Handled in one go, a replay of
- * 100,000 updates would paint no frame until the end. So the pump works in
- * slices: after PUMP_SLICE of continuous work it stops before the next line
- * and resumes from an idle (at once when no frame is due) or, so that reading
- * goes on when every frame is slow, from a short timeout. Messages keep their
- * order, and the pipe keeps its back-pressure. */
-#define PUMP_SLICE      (20 * G_TIME_SPAN_MILLISECOND)
+/* Reads the next chunk unless one is in flight, the input ended, or too much
+ * is read ahead of dispatching: then the peer blocks on a full pipe. */
+static void
+maybe_read (AcpConnection *self)
+{
+  guint64 buffered;
+
+  if (self->reading || self->closed || self->input_ended || self->reader == NULL)
+    return;
+
+  buffered = n_buffered (self);
+  if (buffered >= ACP_CONNECTION_READ_AHEAD_MAX)
+    self->throttled = TRUE;
+  else if (buffered <= ACP_CONNECTION_READ_AHEAD_RESUME)
+    self->throttled = FALSE;
+
+  if (!self->throttled)
+    start_read (self);
+}
+
+/* An agent replaying a long history keeps the pipe full, and the worker hands
+ * over batches as fast as it parses them, at the default priority, above
+ * GTK's layout and paint. Dispatched in one go, a replay of 100,000 updates
+ * would paint no frame until the end. So the pump works in slices: after
+ * PUMP_SLICE of continuous work it stops before the next line and resumes
+ * from an idle (at once when no frame is due) or, so that dispatching goes on
+ * when every frame is slow, from a short timeout. Messages keep their order;
+ * reading goes on meanwhile up to the read-ahead bound. */
+#define PUMP_SLICE      (8 * G_TIME_SPAN_MILLISECOND)
 #define PUMP_RESUME_MS  4
 
 static void pump (AcpConnection *self);
-
-static void
-clear_source (GSource **source)
-{
-  if (*source != NULL)
-    {
-      g_source_destroy (*source);
-      g_clear_pointer (source, g_source_unref);
-    }
-}
 
 static gboolean
 quiet_cb (gpointer user_data)
@@ -1438,86 +1850,134 @@ slice_over (AcpConnection *self)
   return TRUE;
 }
 
+/* Dispatches one result of the worker. @parsed: (transfer full) */
+static void
+dispatch_one (AcpConnection *self,
+              Parsed        *parsed)
+{
+  switch (parsed->kind)
+    {
+    case PARSED_MESSAGE:
+      dispatch_parsed (self, g_steal_pointer (&parsed->root), NULL);
+      break;
+
+    case PARSED_NOT_JSON:
+      dispatch_parsed (self, NULL, parsed->error);
+      break;
+
+    case PARSED_TOO_LONG:
+      {
+        /* formatted apart: a format macro would cut the message short */
+        g_autofree char *limit = g_strdup_printf ("%" G_GSIZE_FORMAT, parsed->limit);
+
+        emit_message_error (self, ACP_ERROR_LINE_TOO_LONG,
+                            _("The agent sent a message longer than the limit of %s bytes; "
+                              "it was skipped"),
+                            limit);
+      }
+      break;
+
+    case PARSED_END:
+      close_internal (self, NULL, TRUE);
+      break;
+
+    case PARSED_READ_ERROR:
+      close_internal (self, parsed->error, TRUE);
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+
+  parsed_free (parsed);
+}
+
+/* Dispatches what the worker handed over, in order, until it is used up or
+ * the slice is over, and keeps reading ahead within the bound. */
 static void
 pump (AcpConnection *self)
 {
   g_autoptr(AcpConnection) hold = g_object_ref (self);
 
-  while (!self->closed && !self->parsing)
+  while (!self->closed)
     {
-      const char *data;
-      const char *newline;
-      gsize size;
-      gsize piece;
+      Parsed *parsed;
 
-      if (self->chunk == NULL)
-        {
-          if (self->eof)
-            close_internal (self, NULL, TRUE);
-          else
-            start_read (self);
-          return;
-        }
+      if (self->ready.head == NULL)
+        take_results (self);
 
-      if (slice_over (self))
+      maybe_read (self);
+
+      if (self->ready.head == NULL || self->dispatch_held || slice_over (self))
         return;
 
-      data = g_bytes_get_data (self->chunk, &size);
-      if (self->chunk_offset >= size)
-        {
-          g_clear_pointer (&self->chunk, g_bytes_unref);
-          self->chunk_offset = 0;
-          continue;
-        }
-
-      data += self->chunk_offset;
-      newline = memchr (data, '\n', size - self->chunk_offset);
-      piece = newline != NULL ? (gsize) (newline - data) : size - self->chunk_offset;
-
-      if (self->discarding)
-        {
-          self->chunk_offset += piece + (newline != NULL ? 1 : 0);
-          if (newline != NULL)
-            self->discarding = FALSE;
-          continue;
-        }
-
-      if (self->line->len + piece > self->max_line_length)
-        {
-          /* formatted apart: a format macro would cut the message short */
-          g_autofree char *limit = g_strdup_printf ("%" G_GSIZE_FORMAT, self->max_line_length);
-
-          drop_line (self);
-          self->chunk_offset += piece + (newline != NULL ? 1 : 0);
-          self->discarding = (newline == NULL);
-          emit_message_error (self, ACP_ERROR_LINE_TOO_LONG,
-                              _("The agent sent a message longer than the limit of %s bytes; "
-                                "it was skipped"),
-                              limit);
-          continue;
-        }
-
-      if (newline == NULL)
-        {
-          g_byte_array_append (self->line, (const guint8 *) data, piece);
-          self->chunk_offset = size;
-          continue;
-        }
-
-      if (self->line->len == 0)
-        {
-          GBytes *line = g_bytes_new_from_bytes (self->chunk, self->chunk_offset, piece);
-
-          self->chunk_offset += piece + 1;
-          handle_line (self, line);
-        }
-      else
-        {
-          g_byte_array_append (self->line, (const guint8 *) data, piece);
-          self->chunk_offset += piece + 1;
-          handle_line (self, take_line (self));
-        }
+      parsed = parsed_list_pop (&self->ready);
+      self->n_dispatched += parsed->size;
+      dispatch_one (self, parsed);
     }
+}
+
+static gboolean
+results_ready_cb (gpointer user_data)
+{
+  AcpConnection *self = user_data;
+
+  /* take them even when the slice is over, so the source stops firing */
+  take_results (self);
+  pump (self);
+
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+start_reader (AcpConnection  *self,
+              GError        **error)
+{
+  Reader *reader = reader_new (self->context);
+  GThread *thread;
+  GSource *source;
+
+  g_atomic_int_inc (&n_running_workers);
+  thread = g_thread_try_new ("acp-reader", worker_thread, reader_ref (reader), error);
+  if (thread == NULL)
+    {
+      g_atomic_int_add (&n_running_workers, -1);
+      reader_unref (reader);  /* the thread's reference */
+      reader_unref (reader);
+      return FALSE;
+    }
+  /* nobody joins it: it ends on its own once stopped */
+  g_thread_unref (thread);
+
+  source = g_source_new (&results_source_funcs, sizeof (ResultsSource));
+  ((ResultsSource *) source)->reader = reader_ref (reader);
+  g_source_set_priority (source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (source, results_ready_cb, self, NULL);
+  g_source_set_static_name (source, "[palaver] acp connection results");
+  g_source_attach (source, self->context);
+
+  self->reader = reader;
+  self->results_source = source;
+
+  return TRUE;
+}
+
+/* Tells the worker to stop; it ends on its own. What was parsed and not
+ * dispatched is dropped. */
+static void
+stop_reader (AcpConnection *self)
+{
+  Reader *reader = g_steal_pointer (&self->reader);
+
+  clear_source (&self->results_source);
+  parsed_list_clear (&self->ready);
+
+  if (reader == NULL)
+    return;
+
+  g_atomic_int_set (&reader->stopping, TRUE);
+  g_async_queue_push (reader->input, chunk_new (CHUNK_STOP));
+  reader_unref (reader);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1562,8 +2022,7 @@ close_internal (AcpConnection *self,
   clear_source (&self->resume_timeout);
   clear_source (&self->quiet_idle);
   g_queue_clear_full (&self->write_queue, (GDestroyNotify) g_bytes_unref);
-  g_clear_pointer (&self->chunk, g_bytes_unref);
-  drop_line (self);
+  stop_reader (self);
 
   if (self->link != NULL)
     {
@@ -1660,8 +2119,7 @@ acp_connection_finalize (GObject *object)
   g_clear_object (&self->stream);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->context, g_main_context_unref);
-  g_clear_pointer (&self->chunk, g_bytes_unref);
-  g_clear_pointer (&self->line, g_byte_array_unref);
+  parsed_list_clear (&self->ready);
   g_queue_clear_full (&self->write_queue, (GDestroyNotify) g_bytes_unref);
   g_clear_pointer (&self->pending, g_hash_table_unref);
   g_clear_pointer (&self->cancelled_ids, g_hash_table_unref);
@@ -1849,7 +2307,6 @@ acp_connection_init (AcpConnection *self)
   self->context = g_main_context_ref_thread_default ();
   self->cancellable = g_cancellable_new ();
   self->max_line_length = ACP_CONNECTION_DEFAULT_MAX_LINE_LENGTH;
-  self->line = g_byte_array_new ();
   self->next_id = 1;
   self->pending = g_hash_table_new_full (g_int64_hash, g_int64_equal,
                                          NULL, (GDestroyNotify) pending_call_free);
@@ -1939,13 +2396,24 @@ acp_connection_set_max_line_length (AcpConnection *self,
 void
 acp_connection_start (AcpConnection *self)
 {
+  g_autoptr(GError) error = NULL;
+
   g_return_if_fail (ACP_IS_CONNECTION (self));
   g_return_if_fail (self->stream != NULL);
   g_return_if_fail (!self->started);
 
   self->started = TRUE;
-  if (!self->closed)
-    pump (self);
+  if (self->closed)
+    return;
+
+  if (!start_reader (self, &error))
+    {
+      g_debug ("Could not start the reader thread: %s", error->message);
+      close_internal (self, error, TRUE);
+      return;
+    }
+
+  pump (self);
 }
 
 /**
@@ -2169,11 +2637,50 @@ acp_connection_flush_finish (AcpConnection  *self,
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
-/* Whether a line is being parsed in a worker thread (for tests). */
+/* Whether the worker thread is in the parser right now. */
 gboolean
 _acp_connection_is_parsing (AcpConnection *self)
 {
   g_return_val_if_fail (ACP_IS_CONNECTION (self), FALSE);
 
-  return self->parsing;
+  return self->reader != NULL && g_atomic_int_get (&self->reader->parsing);
+}
+
+/* Bytes read and not yet dispatched, as of the last hand-over of the worker;
+ * the line the worker is gathering does not count. */
+guint64
+_acp_connection_get_n_buffered (AcpConnection *self)
+{
+  g_return_val_if_fail (ACP_IS_CONNECTION (self), 0);
+
+  return n_buffered (self);
+}
+
+/* Whether reading is paused because too much is read ahead. */
+gboolean
+_acp_connection_is_throttled (AcpConnection *self)
+{
+  g_return_val_if_fail (ACP_IS_CONNECTION (self), FALSE);
+
+  return self->throttled;
+}
+
+/* Holds back dispatching (reading and parsing go on, up to the bound), as an
+ * application too busy to dispatch would. */
+void
+_acp_connection_set_dispatch_held (AcpConnection *self,
+                                   gboolean       held)
+{
+  g_return_if_fail (ACP_IS_CONNECTION (self));
+
+  self->dispatch_held = !!held;
+  if (!held && self->started)
+    pump (self);
+}
+
+/* The worker threads still running, of every connection. */
+guint
+_acp_connection_get_n_workers (void)
+{
+  return (guint) g_atomic_int_get (&n_running_workers);
 }
