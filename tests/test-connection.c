@@ -8,6 +8,8 @@
 
 #include "config.h"
 
+#include <errno.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -68,6 +70,21 @@ drain_main_context (void)
 {
   while (g_main_context_iteration (NULL, FALSE))
     ;
+}
+
+/* Waits until the worker threads of every connection ended. */
+static void
+wait_for_workers_to_end (void)
+{
+  gint64 deadline = g_get_monotonic_time () + GUARD_TIMEOUT_SECONDS * G_TIME_SPAN_SECOND;
+
+  while (_acp_connection_get_n_workers () > 0)
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("The worker thread did not end");
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
 }
 
 /* ------------------------------------------------------------------------ */
@@ -295,6 +312,8 @@ fixture_teardown (Fixture       *f,
       g_object_unref (f->conn);
       g_assert_null (f->conn);
     }
+  /* and every worker thread ends */
+  wait_for_workers_to_end ();
 
   g_cancellable_cancel (f->peer_cancellable);
   WAIT_FOR (!f->peer_reading);
@@ -1399,6 +1418,465 @@ test_dispose_while_reading (Fixture       *f,
   g_assert_cmpuint (f->n_closed, ==, 0);
 }
 
+/* ------------------------------------------------------------------------ */
+/* The worker thread: order, read-ahead, ending                              */
+
+/* Writes a buffer from the peer's side in a thread of its own, blocking as a
+ * real agent does when the pipe is full. */
+typedef struct
+{
+  GThread    *thread;
+  int         fd;
+  const char *data;
+  gsize       length;
+
+  GMutex      lock;
+  gsize       written;   /* guarded by lock */
+  gboolean    failed;    /* guarded by lock */
+  gboolean    stop;      /* guarded by lock */
+} PeerWriter;
+
+static gpointer
+peer_writer_thread (gpointer data)
+{
+  PeerWriter *writer = data;
+  gsize offset = 0;
+
+  while (offset < writer->length)
+    {
+      struct pollfd pfd = { writer->fd, POLLOUT, 0 };
+      gboolean stop;
+      gssize n;
+
+      g_mutex_lock (&writer->lock);
+      stop = writer->stop;
+      g_mutex_unlock (&writer->lock);
+      if (stop)
+        break;
+
+      if (poll (&pfd, 1, 100) <= 0)
+        continue;
+
+      n = send (writer->fd, writer->data + offset, MIN (writer->length - offset, 64 * 1024),
+                MSG_NOSIGNAL | MSG_DONTWAIT);
+      if (n < 0 && (errno == EAGAIN || errno == EINTR))
+        continue;
+      if (n <= 0)
+        {
+          g_mutex_lock (&writer->lock);
+          writer->failed = TRUE;
+          g_mutex_unlock (&writer->lock);
+          break;
+        }
+
+      offset += (gsize) n;
+      g_mutex_lock (&writer->lock);
+      writer->written = offset;
+      g_mutex_unlock (&writer->lock);
+    }
+
+  return NULL;
+}
+
+static void
+peer_writer_start (PeerWriter *writer,
+                   Fixture    *f,
+                   const char *data,
+                   gsize       length)
+{
+  g_mutex_init (&writer->lock);
+  writer->fd = g_socket_get_fd (g_socket_connection_get_socket (f->peer));
+  writer->data = data;
+  writer->length = length;
+  writer->thread = g_thread_new ("test-peer-writer", peer_writer_thread, writer);
+}
+
+static gsize
+peer_writer_get_written (PeerWriter *writer)
+{
+  gsize written;
+
+  g_mutex_lock (&writer->lock);
+  written = writer->written;
+  g_mutex_unlock (&writer->lock);
+
+  return written;
+}
+
+static void
+peer_writer_finish (PeerWriter *writer)
+{
+  g_mutex_lock (&writer->lock);
+  writer->stop = TRUE;
+  g_mutex_unlock (&writer->lock);
+  g_thread_join (writer->thread);
+  g_mutex_clear (&writer->lock);
+}
+
+/* Spins the main loop for about @ms milliseconds. */
+static void
+run_loop_for (guint ms)
+{
+  gboolean timed_out = FALSE;
+
+  g_timeout_add (ms, guard_timeout_cb, &timed_out);
+  while (!timed_out)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+typedef struct
+{
+  AcpConnection *conn;
+  GArray        *log;            /* guint: the "i" of each message, in dispatch order */
+  guint64        max_buffered;
+} OrderLog;
+
+static void
+order_notification_cb (AcpConnection *conn,
+                       const char    *method,
+                       JsonNode      *params,
+                       OrderLog      *log)
+{
+  guint i = (guint) json_object_get_int_member (json_node_get_object (params), "i");
+
+  g_array_append_val (log->log, i);
+  log->max_buffered = MAX (log->max_buffered, _acp_connection_get_n_buffered (conn));
+}
+
+static gboolean
+order_request_cb (AcpConnection      *conn,
+                  AcpIncomingRequest *request,
+                  OrderLog           *log)
+{
+  JsonObject *params = acp_incoming_request_get_params_object (request);
+  guint i = (guint) json_object_get_int_member (params, "i");
+  g_autoptr(JsonNode) result = json_node_new (JSON_NODE_OBJECT);
+  JsonObject *object = json_object_new ();
+
+  g_array_append_val (log->log, i);
+  json_object_set_int_member (object, "i", i);
+  json_node_take_object (result, object);
+  acp_incoming_request_reply (request, result);
+
+  return TRUE;
+}
+
+static void
+order_message_error_cb (AcpConnection *conn,
+                        const GError  *error,
+                        OrderLog      *log)
+{
+  const char *id = strstr (error->message, "(id ");
+  guint i;
+
+  g_assert_nonnull (id);
+  i = (guint) g_ascii_strtoull (id + strlen ("(id "), NULL, 10) - 1000000;
+  g_array_append_val (log->log, i);
+}
+
+/* Many lines of every kind, arriving in chunks of random sizes, are handled
+ * in exactly the order they came, the -32700 replies to garbage included. */
+static void
+test_order_random_chunks (Fixture       *f,
+                          gconstpointer  data)
+{
+  const guint n_lines = 20000;
+  g_autoptr(GString) input = g_string_new (NULL);
+  g_autoptr(GArray) expected_log = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) expected_replies = g_array_new (FALSE, FALSE, sizeof (gint));  /* id, -1: -32700 */
+  OrderLog log = { f->conn, g_array_new (FALSE, FALSE, sizeof (guint)), 0 };
+  gsize offset = 0;
+
+  g_signal_connect (f->conn, "notification::seq", G_CALLBACK (order_notification_cb), &log);
+  g_signal_connect (f->conn, "request::seq/req", G_CALLBACK (order_request_cb), &log);
+  g_signal_connect (f->conn, "message-error", G_CALLBACK (order_message_error_cb), &log);
+
+  for (guint i = 0; i < n_lines; i++)
+    {
+      int kind = g_test_rand_int_range (0, 100);
+      const char *end = i % 3 == 0 ? "\r\n" : "\n";
+      gint reply;
+
+      if (kind < 55)
+        {
+          g_string_append_printf (input, "{\"jsonrpc\":\"2.0\",\"method\":\"seq\",\"params\":{\"i\":%u}}%s",
+                                  i, end);
+          g_array_append_val (expected_log, i);
+        }
+      else if (kind < 75)
+        {
+          g_string_append_printf (input, "{\"jsonrpc\":\"2.0\",\"id\":%u,\"method\":\"seq/req\","
+                                  "\"params\":{\"i\":%u}}%s", i, i, end);
+          g_array_append_val (expected_log, i);
+          reply = (gint) i;
+          g_array_append_val (expected_replies, reply);
+        }
+      else if (kind < 87)
+        {
+          g_string_append_printf (input, "garbage %u {%s", i, end);
+          reply = -1;
+          g_array_append_val (expected_replies, reply);
+        }
+      else if (kind < 93)
+        {
+          /* answers no call: reported through "message-error" */
+          g_string_append_printf (input, "{\"jsonrpc\":\"2.0\",\"id\":%u,\"result\":null}%s",
+                                  1000000 + i, end);
+          g_array_append_val (expected_log, i);
+        }
+      else
+        {
+          g_string_append (input, kind % 2 == 0 ? " \t " : "");
+          g_string_append (input, end);
+        }
+    }
+
+  while (offset < input->len)
+    {
+      gsize size = g_test_rand_bit () ? (gsize) g_test_rand_int_range (1, 17)
+                                      : (gsize) g_test_rand_int_range (1, 40000);
+
+      size = MIN (size, input->len - offset);
+      peer_write_len (f, input->str + offset, size);
+      offset += size;
+    }
+
+  WAIT_FOR (log.log->len == expected_log->len);
+  for (guint i = 0; i < expected_log->len; i++)
+    g_assert_cmpuint (g_array_index (log.log, guint, i), ==, g_array_index (expected_log, guint, i));
+
+  for (guint i = 0; i < expected_replies->len; i++)
+    {
+      g_autoptr(JsonObject) reply = peer_read_message (f);
+      gint id = g_array_index (expected_replies, gint, i);
+
+      if (id >= 0)
+        {
+          g_assert_cmpint (json_object_get_int_member (reply, "id"), ==, id);
+          g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (reply, "result"),
+                                                       "i"), ==, id);
+        }
+      else
+        {
+          g_assert_true (json_object_get_null_member (reply, "id"));
+          g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (reply, "error"),
+                                                       "code"), ==, ACP_ERROR_PARSE_ERROR);
+        }
+    }
+
+  /* nothing else was written */
+  peer_round_trip (f, 1);
+  g_assert_false (acp_connection_is_closed (f->conn));
+  g_array_unref (log.log);
+}
+
+/* A peer writing far more than the application dispatches blocks on a full
+ * pipe: the connection does not read beyond its bound. */
+static void
+test_read_ahead_bound (Fixture       *f,
+                       gconstpointer  data)
+{
+  const gsize text_length = 8000;
+  const gsize total = 50 * 1000 * 1000;
+  const guint64 bound = ACP_CONNECTION_READ_AHEAD_MAX + 2 * ACP_CONNECTION_READ_CHUNK_SIZE + 16 * 1024;
+  g_autofree char *text = g_strnfill (text_length, 'q');
+  g_autoptr(GString) input = g_string_new (NULL);
+  OrderLog log = { f->conn, g_array_new (FALSE, FALSE, sizeof (guint)), 0 };
+  PeerWriter writer = { 0 };
+  guint n_lines = 0;
+  guint64 buffered;
+  gsize written;
+
+  while (input->len < total)
+    g_string_append_printf (input, "{\"jsonrpc\":\"2.0\",\"method\":\"seq\",\"params\":{\"i\":%u,"
+                            "\"text\":\"%s\"}}\n", n_lines++, text);
+
+  /* keep nothing: the fixture would hold every message */
+  g_signal_handlers_disconnect_by_func (f->conn, notification_cb, f);
+  g_signal_connect (f->conn, "notification::seq", G_CALLBACK (order_notification_cb), &log);
+
+  _acp_connection_set_dispatch_held (f->conn, TRUE);
+  peer_writer_start (&writer, f, input->str, input->len);
+
+  /* reading stops at the bound... */
+  WAIT_FOR (_acp_connection_is_throttled (f->conn));
+  buffered = _acp_connection_get_n_buffered (f->conn);
+  g_test_message ("throttled with %" G_GUINT64_FORMAT " bytes read ahead", buffered);
+  g_assert_cmpuint (buffered, >=, ACP_CONNECTION_READ_AHEAD_MAX);
+  g_assert_cmpuint (buffered, <=, bound);
+
+  /* ...and stays stopped: the peer blocks, having written little more than
+   * what was read (the rest sits in the socket's buffers) */
+  run_loop_for (300);
+  g_assert_true (_acp_connection_is_throttled (f->conn));
+  buffered = _acp_connection_get_n_buffered (f->conn);
+  g_assert_cmpuint (buffered, <=, bound);
+  written = peer_writer_get_written (&writer);
+  g_test_message ("the peer wrote %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " bytes", written, input->len);
+  g_assert_cmpuint (written, <, input->len);
+  g_assert_cmpuint (written, <=, bound + 4 * 1024 * 1024);
+  g_assert_cmpuint (log.log->len, ==, 0);
+
+  /* once dispatching goes on, everything arrives, in order, and the bound
+   * holds all along */
+  _acp_connection_set_dispatch_held (f->conn, FALSE);
+  WAIT_FOR (log.log->len == n_lines);
+  for (guint i = 0; i < n_lines; i++)
+    g_assert_cmpuint (g_array_index (log.log, guint, i), ==, i);
+  g_test_message ("at most %" G_GUINT64_FORMAT " bytes read ahead while dispatching",
+                  log.max_buffered);
+  g_assert_cmpuint (log.max_buffered, <=, bound);
+
+  peer_writer_finish (&writer);
+  g_assert_cmpuint (writer.written, ==, input->len);
+  g_assert_false (writer.failed);
+  g_assert_cmpuint (f->message_errors->len, ==, 0);
+  g_array_unref (log.log);
+}
+
+typedef struct
+{
+  Fixture *f;
+  gboolean disposed;
+  guint    n_notifications;
+  guint    n_message_errors;
+} DisposeData;
+
+static gboolean
+dispose_while_parsing_cb (gpointer user_data)
+{
+  DisposeData *dispose = user_data;
+  Fixture *f = dispose->f;
+
+  if (f->notifications->len == 0 || !_acp_connection_is_parsing (f->conn))
+    return G_SOURCE_CONTINUE;
+
+  dispose->n_notifications = f->notifications->len;
+  dispose->n_message_errors = f->message_errors->len;
+  g_object_add_weak_pointer (G_OBJECT (f->conn), (gpointer *) &f->conn);
+  g_object_unref (f->conn);
+  g_assert_null (f->conn);
+  dispose->disposed = TRUE;
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Dropping the connection while its worker parses, in the middle of a flood,
+ * is safe: the worker ends on its own and nothing is emitted any more. */
+static void
+test_dispose_mid_flood (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autofree char *big = g_strnfill (2 * 1024 * 1024, 'b');
+  g_autoptr(GString) input = g_string_new (NULL);
+  DisposeData dispose = { f, FALSE, 0, 0 };
+  PeerWriter writer = { 0 };
+
+  for (guint round = 0; round < 10; round++)
+    {
+      for (guint i = 0; i < 500; i++)
+        g_string_append_printf (input, "{\"jsonrpc\":\"2.0\",\"method\":\"small\",\"params\":{\"i\":%u}}\n", i);
+      g_string_append_printf (input, "{\"jsonrpc\":\"2.0\",\"method\":\"big\",\"params\":{\"t\":\"%s\"}}\n", big);
+      g_string_append (input, "not json\n");
+    }
+
+  g_idle_add (dispose_while_parsing_cb, &dispose);
+  peer_writer_start (&writer, f, input->str, input->len);
+  WAIT_FOR (dispose.disposed);
+
+  wait_for_workers_to_end ();
+  /* the stream is closed: the peer sees the end, its writes fail */
+  WAIT_FOR (f->peer_eof);
+  run_loop_for (50);
+  g_assert_cmpuint (f->notifications->len, ==, dispose.n_notifications);
+  g_assert_cmpuint (f->message_errors->len, ==, dispose.n_message_errors);
+  g_assert_cmpuint (f->n_closed, ==, 0);
+  g_assert_cmpuint (f->n_closed_notifies, ==, 0);
+
+  peer_writer_finish (&writer);
+}
+
+typedef struct
+{
+  Fixture *f;
+  guint    n_calls_done;
+  guint    n_notifications_then;
+  GError  *error;
+} EofCall;
+
+static void
+eof_call_cb (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  EofCall *call = user_data;
+  g_autoptr(JsonNode) node = NULL;
+
+  node = acp_connection_call_finish (ACP_CONNECTION (source), result, &call->error);
+  g_assert_null (node);
+  call->n_calls_done++;
+  call->n_notifications_then = call->f->notifications->len;
+}
+
+static void
+closed_count_cb (AcpConnection *conn,
+                 const GError  *reason,
+                 Fixture       *f)
+{
+  /* every line before the end was dispatched first */
+  g_assert_cmpuint (f->notifications->len, ==, 20001);
+}
+
+/* The end of the stream right after many lines still waiting to be
+ * dispatched: all of them are dispatched before the connection closes and
+ * the pending call fails, once. */
+static void
+test_eof_after_queued_lines (Fixture       *f,
+                             gconstpointer  data)
+{
+  g_autoptr(GString) input = g_string_new (NULL);
+  EofCall call = { f, 0, 0, NULL };
+
+  acp_connection_call_async (f->conn, "session/load", NULL, NULL, eof_call_cb, &call);
+  g_assert_cmpint (peer_expect_request (f, "session/load"), ==, 1);
+  g_signal_connect (f->conn, "closed", G_CALLBACK (closed_count_cb), f);
+
+  for (guint i = 0; i < 20000; i++)
+    g_string_append_printf (input, "{\"jsonrpc\":\"2.0\",\"method\":\"seq\",\"params\":{\"i\":%u}}\n", i);
+  /* the last line has no newline */
+  g_string_append (input, "{\"jsonrpc\":\"2.0\",\"method\":\"last\"}");
+
+  _acp_connection_set_dispatch_held (f->conn, TRUE);
+  peer_write_len (f, input->str, input->len);
+  peer_shutdown_write (f);
+
+  /* the worker read the end and ended; nothing is dispatched yet */
+  wait_for_workers_to_end ();
+  g_assert_cmpuint (f->notifications->len, ==, 0);
+  g_assert_cmpuint (f->n_closed, ==, 0);
+  g_assert_false (acp_connection_is_closed (f->conn));
+  g_assert_cmpuint (call.n_calls_done, ==, 0);
+
+  _acp_connection_set_dispatch_held (f->conn, FALSE);
+  WAIT_FOR (f->n_closed == 1 && call.n_calls_done == 1);
+  drain_main_context ();
+
+  g_assert_cmpuint (f->notifications->len, ==, 20001);
+  for (guint i = 0; i < 20000; i++)
+    g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (notification_at (f, i),
+                                                                                "params"), "i"),
+                     ==, i);
+  g_assert_cmpstr (json_object_get_string_member (notification_at (f, 20000), "method"), ==, "last");
+
+  g_assert_cmpuint (call.n_calls_done, ==, 1);
+  g_assert_cmpuint (call.n_notifications_then, ==, 20001);
+  g_assert_error (call.error, ACP_ERROR, ACP_ERROR_CLOSED);
+  g_assert_cmpuint (f->n_closed, ==, 1);
+  g_assert_cmpuint (f->n_closed_notifies, ==, 1);
+  g_assert_null (f->closed_reason);
+  g_clear_error (&call.error);
+}
+
 static void
 test_properties (Fixture       *f,
                  gconstpointer  data)
@@ -1440,6 +1918,8 @@ main (int   argc,
   ADD ("/acp/connection/framing/many-in-one-write", test_many_in_one_write);
   ADD ("/acp/connection/framing/huge-line", test_huge_line);
   ADD ("/acp/connection/framing/flood-shares-loop", test_flood_shares_loop);
+  ADD ("/acp/connection/framing/order-random-chunks", test_order_random_chunks);
+  ADD ("/acp/connection/framing/read-ahead-bound", test_read_ahead_bound);
   ADD_UNSTARTED ("/acp/connection/framing/line-too-long", test_line_too_long);
   ADD ("/acp/connection/framing/crlf-and-empty-lines", test_crlf_and_empty_lines);
   ADD ("/acp/connection/framing/last-line-without-newline", test_last_line_without_newline);
@@ -1459,6 +1939,8 @@ main (int   argc,
   ADD ("/acp/connection/close/eof-fails-pending", test_eof_fails_pending);
   ADD ("/acp/connection/close/after-close", test_after_close);
   ADD ("/acp/connection/close/dispose-while-reading", test_dispose_while_reading);
+  ADD ("/acp/connection/close/dispose-mid-flood", test_dispose_mid_flood);
+  ADD ("/acp/connection/close/eof-after-queued-lines", test_eof_after_queued_lines);
   ADD_UNSTARTED ("/acp/connection/close/write-error", test_write_error_closes);
   ADD ("/acp/connection/write-order", test_write_order);
   ADD ("/acp/connection/flush-cancelled", test_flush_cancelled);
