@@ -13,6 +13,7 @@
 
 #include "pal-diff.h"
 #include "pal-diff-view.h"
+#include "pal-tooltip.h"
 
 /* Past this many lines the view shows the start and says what it left out. */
 #define MAX_SHOWN_LINES 3000
@@ -151,7 +152,7 @@ pal_diff_view_set_diff (PalDiffView *self,
     gtk_label_set_text (self->path_label, _("Untitled"));
   else
     gtk_label_set_text (self->path_label, path);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->path_label), path);
+  pal_widget_set_quiet_tooltip (GTK_WIDGET (self->path_label), path);
 
   if (old_text == NULL)
     stats = g_strdup_printf ("<span foreground=\"#26a269\">%s</span>", _("New file"));

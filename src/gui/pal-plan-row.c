@@ -9,6 +9,7 @@
 
 #include "acp-json.h"
 #include "pal-plan-row.h"
+#include "pal-tooltip.h"
 
 struct _PalPlanRow
 {
@@ -64,7 +65,7 @@ update_entries (PalPlanRow *self)
 
       row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
       image = gtk_image_new_from_icon_name (icon);
-      gtk_widget_set_tooltip_text (image, tooltip);
+      pal_widget_set_quiet_tooltip (image, tooltip);
       gtk_widget_set_valign (image, GTK_ALIGN_START);
       label = gtk_label_new (acp_json_get_string (entry, "content", ""));
       gtk_label_set_xalign (GTK_LABEL (label), 0);
