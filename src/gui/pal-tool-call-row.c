@@ -34,6 +34,7 @@ struct _PalToolCallRow
   GtkLabel        *status_label;
   GtkExpander     *expander;
   GtkBox          *content_box;
+  gboolean         content_stale;  /* the content box does not show the item's content */
 };
 
 G_DEFINE_FINAL_TYPE (PalToolCallRow, pal_tool_call_row, ADW_TYPE_BIN)
@@ -221,17 +222,16 @@ content_block_widget (JsonObject *block)
     }
 }
 
+/* Builds the widgets of the content. Only done while the expander is open:
+ * a replayed history holds thousands of tool calls whose details nobody
+ * opens, and a text view or a diff is the costliest part of a row. */
 static void
-update_content (PalToolCallRow *self)
+build_content (PalToolCallRow *self)
 {
   JsonArray *content = acp_tool_call_item_get_content (self->item);
   guint n = content != NULL ? json_array_get_length (content) : 0;
-  GtkWidget *child;
-  gboolean has_diff = FALSE;
-  gboolean has_terminal = FALSE;
 
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->content_box))) != NULL)
-    gtk_box_remove (self->content_box, child);
+  self->content_stale = FALSE;
 
   for (guint i = 0; i < n; i++)
     {
@@ -258,24 +258,58 @@ update_content (PalToolCallRow *self)
                                   acp_json_get_string (entry, "path", NULL),
                                   old_text,
                                   acp_json_get_string (entry, "newText", ""));
-          has_diff = TRUE;
         }
       else if (g_str_equal (type, "terminal") && acp_json_get_string (entry, "terminalId", NULL) != NULL)
         {
           widget = pal_terminal_view_new (self->terminal_service,
                                           acp_json_get_string (entry, "terminalId", NULL));
-          has_terminal = TRUE;
         }
 
       if (widget != NULL)
         gtk_box_append (self->content_box, widget);
     }
+}
+
+static void
+update_content (PalToolCallRow *self)
+{
+  JsonArray *content = acp_tool_call_item_get_content (self->item);
+  guint n = content != NULL ? json_array_get_length (content) : 0;
+  GtkWidget *child;
+  gboolean expand = FALSE;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->content_box))) != NULL)
+    gtk_box_remove (self->content_box, child);
+  self->content_stale = TRUE;
+
+  for (guint i = 0; i < n && !expand; i++)
+    {
+      JsonNode *node = json_array_get_element (content, i);
+      const char *type;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        continue;
+      type = acp_json_get_string (json_node_get_object (node), "type", "");
+      expand = g_str_equal (type, "diff") || g_str_equal (type, "terminal");
+    }
 
   gtk_widget_set_visible (GTK_WIDGET (self->expander), n > 0);
   /* a change to a file, or a command's output, is what a person most
    * wants to see */
-  if (has_diff || has_terminal)
+  if (expand)
     gtk_expander_set_expanded (self->expander, TRUE);
+
+  if (gtk_expander_get_expanded (self->expander) && self->content_stale)
+    build_content (self);
+}
+
+static void
+expander_notify_expanded_cb (GtkExpander    *expander,
+                             GParamSpec     *pspec,
+                             PalToolCallRow *self)
+{
+  if (gtk_expander_get_expanded (expander) && self->content_stale)
+    build_content (self);
 }
 
 static void
@@ -360,6 +394,7 @@ pal_tool_call_row_init (PalToolCallRow *self)
   self->content_box = GTK_BOX (gtk_box_new (GTK_ORIENTATION_VERTICAL, 6));
   self->expander = GTK_EXPANDER (gtk_expander_new (_("Details")));
   gtk_expander_set_child (self->expander, GTK_WIDGET (self->content_box));
+  g_signal_connect (self->expander, "notify::expanded", G_CALLBACK (expander_notify_expanded_cb), self);
 
   gtk_box_append (GTK_BOX (box), header);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->expander));
