@@ -508,12 +508,20 @@ bench_chat_view_at_bottom (GtkWidget  *chat_view,
                            GListModel *model)
 {
   GtkWidget *scroller;
+  GtkWidget *list_view;
   GtkAdjustment *adjustment;
   double bottom;
 
   if (pal_chat_view_get_model (PAL_CHAT_VIEW (chat_view)) != model)
     return FALSE;
   if (!pal_chat_view_get_stick_to_bottom (PAL_CHAT_VIEW (chat_view)))
+    return FALSE;
+
+  /* every item is in the list view: none hidden or waiting after a flood */
+  list_view = bench_find_descendant (chat_view, GTK_TYPE_LIST_VIEW);
+  if (list_view == NULL ||
+      g_list_model_get_n_items (G_LIST_MODEL (gtk_list_view_get_model (GTK_LIST_VIEW (list_view)))) !=
+      g_list_model_get_n_items (model))
     return FALSE;
 
   scroller = bench_find_descendant (chat_view, GTK_TYPE_SCROLLED_WINDOW);

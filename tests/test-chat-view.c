@@ -374,6 +374,114 @@ test_stick_to_bottom (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* --- a flood: thousands of items at once while the view follows the end --- */
+
+typedef struct
+{
+  GtkListView *list_view;
+  GListModel  *transcript;
+  guint        n_changes;
+  guint        first_n_items;     /* items in the list view after the first change */
+  guint        first_n_summaries; /* summary rows bound by then */
+} FloodData;
+
+static guint
+count_summaries (GtkWidget *widget)
+{
+  guint n = gtk_widget_has_css_class (widget, "summary-row") ? 1 : 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    n += count_summaries (child);
+
+  return n;
+}
+
+static void
+flood_items_changed_cb (GListModel *model,
+                        guint       position,
+                        guint       removed,
+                        guint       added,
+                        FloodData  *d)
+{
+  if (d->n_changes++ > 0)
+    return;
+
+  d->first_n_items = g_list_model_get_n_items (model);
+  d->first_n_summaries = count_summaries (GTK_WIDGET (d->list_view));
+}
+
+static gboolean
+flood_settled (gpointer data)
+{
+  FloodData *d = data;
+  GtkWidget *scroller = gtk_widget_get_ancestor (GTK_WIDGET (d->list_view), GTK_TYPE_SCROLLED_WINDOW);
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  GListModel *shown = G_LIST_MODEL (gtk_list_view_get_model (d->list_view));
+
+  return g_list_model_get_n_items (shown) == g_list_model_get_n_items (d->transcript) &&
+         count_summaries (GTK_WIDGET (d->list_view)) == 0 &&
+         gtk_adjustment_get_value (adjustment) >=
+           gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment) - 1;
+}
+
+static void
+test_flood (void)
+{
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  GtkWidget *view = pal_chat_view_new ();
+  GtkWidget *window = make_window (view);
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+  FloodData d = { 0 };
+  GtkWidget *last_row = NULL;
+
+  apply (transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"first\",\"title\":\"First\"}");
+  pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (transcript));
+  acp_transcript_flush (transcript);
+  settle ();
+
+  d.list_view = GTK_LIST_VIEW (find_widget (window, GTK_TYPE_LIST_VIEW));
+  d.transcript = G_LIST_MODEL (transcript);
+  g_signal_connect_after (gtk_list_view_get_model (d.list_view), "items-changed",
+                          G_CALLBACK (flood_items_changed_cb), &d);
+
+  /* 3000 items in one batch, as a replay delivers them */
+  for (guint i = 0; i < 3000; i++)
+    {
+      g_autofree char *json =
+        g_strdup_printf ("{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"f%u\",\"title\":\"Flood %u\"}", i, i);
+      apply (transcript, json);
+    }
+  acp_transcript_flush (transcript);
+  /* the list view has not seen the batch: it waits for the next frame */
+  g_assert_cmpuint (d.n_changes, ==, 0);
+
+  wait_for (flood_settled, &d);
+
+  /* the first frame of the flood showed only the end, as summaries */
+  g_assert_cmpuint (d.first_n_items, >, 0);
+  g_assert_cmpuint (d.first_n_items, <=, 40);
+  g_assert_cmpuint (d.first_n_summaries, >, 0);
+
+  /* once calm, everything is back, in full rows, and the last one is on
+   * screen */
+  collect (window, PAL_TYPE_TOOL_CALL_ROW, rows);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      GtkWidget *row = g_ptr_array_index (rows, i);
+
+      if (g_strcmp0 (acp_tool_call_item_get_title (pal_tool_call_row_get_item (PAL_TOOL_CALL_ROW (row))),
+                     "Flood 2999") == 0)
+        last_row = row;
+    }
+  g_assert_nonnull (last_row);
+  g_assert_true (pal_chat_view_get_stick_to_bottom (PAL_CHAT_VIEW (view)));
+
+  g_signal_handlers_disconnect_by_data (gtk_list_view_get_model (d.list_view), &d);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -383,6 +491,7 @@ main (int   argc,
 
   g_test_add_func ("/chat-view/rows-per-kind", test_rows_per_kind);
   g_test_add_func ("/chat-view/stick-to-bottom", test_stick_to_bottom);
+  g_test_add_func ("/chat-view/flood", test_flood);
 
   return g_test_run ();
 }

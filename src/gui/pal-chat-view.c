@@ -7,12 +7,30 @@
  * a key or the scrollbar moved it: layout moving the value does not count);
  * a button then brings them back.
  *
+ * Floods. GTK 4.8's list view keeps up to 200 rows alive around its anchor,
+ * and a row costs a couple of milliseconds to build and lay out here. When a
+ * long history pours in at the end (a replay: hundreds of items a frame),
+ * following it would build 200 rows at every jump. So a batch of at least
+ * FLOOD_BATCH items while the view follows the end starts a flood: until no
+ * item has come for FLOOD_CALM_MS, the list view holds only as many of the
+ * last items as fill the window (judged by the average height of the rows
+ * shown, FLOOD_KEEP_SPARE more), and learns of new ones once per frame.
+ * Then the earlier items come back EXPAND_STEP per frame, the nearest first;
+ * once EXPAND_ALL are shown the rest come back at once, as the list view
+ * builds no rows that far from the end. Scrolling up ends a flood at once.
+ *
+ * Rows built while a flood lasts (and while the earlier items come back) are
+ * summaries: one line of text, a tenth of the cost of a full row. Once the
+ * flood is over they are replaced by full rows, UPGRADES_PER_FRAME a frame,
+ * those nearest the window first.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "acp-generic-item.h"
 #include "acp-message-item.h"
@@ -25,16 +43,29 @@
 #include "pal-notice-row.h"
 #include "pal-permission-row.h"
 #include "pal-plan-row.h"
+#include "pal-tail-model.h"
 #include "pal-tool-call-row.h"
 
 /* Within this many pixels of the end counts as at the bottom. */
 #define BOTTOM_SLACK 48.0
 
+/* See "Floods" above. */
+#define FLOOD_BATCH       24
+#define FLOOD_KEEP_MIN    8
+#define FLOOD_KEEP_MAX    40
+#define FLOOD_KEEP_SPARE  3
+#define FLOOD_CALM_MS     250
+#define EXPAND_STEP       30
+#define EXPAND_ALL        240
+#define UPGRADES_PER_FRAME 4
+#define SUMMARY_MAX_CHARS 200
+
 struct _PalChatView
 {
   AdwBin             parent_instance;
 
-  GListModel        *model;
+  GListModel        *model;       /* the transcript */
+  PalTailModel      *tail;        /* what the list view shows of it */
   GtkNoSelection    *selection;
   GtkScrolledWindow *scroller;
   GtkListView       *list_view;
@@ -45,6 +76,12 @@ struct _PalChatView
   gboolean           scrolling;
   gint64             last_input;   /* monotonic time of the last scroll/key/scrollbar input */
   guint              follow_id;    /* pending scroll to the end */
+  guint              flood_tick;   /* shows a flood's new items, per frame */
+  guint              calm_id;      /* ends the flood */
+  guint              expand_tick;  /* brings hidden items back, per frame */
+  guint              upgrade_tick; /* replaces summary rows by full rows, per frame */
+  GHashTable        *summarized;   /* (element-type GtkListItem): bound as summaries */
+  gboolean           summarize;    /* bind new rows as summaries */
 };
 
 enum {
@@ -77,6 +114,250 @@ create_row (PalChatView *self,
   return gtk_label_new (NULL);
 }
 
+/* Returns: (transfer full): one line that stands for @item */
+static char *
+summarize_item (gpointer item)
+{
+  const char *text = NULL;
+  g_autofree char *line = NULL;
+
+  if (ACP_IS_MESSAGE_ITEM (item))
+    {
+      if (acp_message_item_get_role (item) == ACP_MESSAGE_ROLE_THOUGHT)
+        return g_strdup (_("Thought"));
+      text = acp_message_item_get_text (item);
+    }
+  else if (ACP_IS_TOOL_CALL_ITEM (item))
+    {
+      text = acp_tool_call_item_get_title (item);
+      if (text == NULL || *text == '\0')
+        text = _("Tool call");
+    }
+  else if (ACP_IS_PLAN_ITEM (item))
+    text = _("Plan");
+  else if (ACP_IS_PERMISSION_ITEM (item))
+    text = _("Permission request");
+  else if (ACP_IS_NOTICE_ITEM (item))
+    text = acp_notice_item_get_title (item);
+
+  if (text == NULL)
+    return g_strdup ("");
+
+  /* the first line, cut short: the label ellipsizes what does not fit */
+  line = g_utf8_make_valid (text, MIN (strcspn (text, "\n"), (gsize) SUMMARY_MAX_CHARS * 4));
+  if (g_utf8_strlen (line, -1) > SUMMARY_MAX_CHARS)
+    *g_utf8_offset_to_pointer (line, SUMMARY_MAX_CHARS) = '\0';
+
+  return g_steal_pointer (&line);
+}
+
+/* Returns: (transfer floating): a one-line stand-in for @item's row */
+static GtkWidget *
+create_summary_row (gpointer item)
+{
+  g_autofree char *text = summarize_item (item);
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_widget_add_css_class (label, "summary-row");
+  gtk_widget_add_css_class (label, "dim-label");
+
+  return label;
+}
+
+/* Distance in pixels from the row of @list_item to the visible part of the
+ * chat: 0 when on screen */
+static double
+distance_to_view (PalChatView *self,
+                  GtkListItem *list_item)
+{
+  GtkWidget *child = gtk_list_item_get_child (list_item);
+  double height = gtk_widget_get_height (GTK_WIDGET (self->scroller));
+  graphene_rect_t bounds;
+
+  if (child == NULL || !gtk_widget_compute_bounds (child, GTK_WIDGET (self->scroller), &bounds))
+    return G_MAXDOUBLE;
+
+  if (bounds.origin.y + bounds.size.height < 0)
+    return -(bounds.origin.y + bounds.size.height);
+  if (bounds.origin.y > height)
+    return bounds.origin.y - height;
+  return 0;
+}
+
+static void
+upgrade_row (PalChatView *self,
+             GtkListItem *list_item)
+{
+  AdwClamp *clamp = ADW_CLAMP (gtk_list_item_get_child (list_item));
+
+  g_hash_table_remove (self->summarized, list_item);
+  adw_clamp_set_child (clamp, create_row (self, gtk_list_item_get_item (list_item)));
+}
+
+static gboolean
+upgrade_tick_cb (GtkWidget     *widget,
+                 GdkFrameClock *frame_clock,
+                 gpointer       user_data)
+{
+  PalChatView *self = user_data;
+
+  for (guint n = 0; n < UPGRADES_PER_FRAME && g_hash_table_size (self->summarized) > 0; n++)
+    {
+      GHashTableIter iter;
+      gpointer key;
+      GtkListItem *nearest = NULL;
+      double nearest_distance = G_MAXDOUBLE;
+
+      g_hash_table_iter_init (&iter, self->summarized);
+      while (g_hash_table_iter_next (&iter, &key, NULL))
+        {
+          double distance = distance_to_view (self, key);
+
+          if (nearest == NULL || distance < nearest_distance)
+            {
+              nearest = key;
+              nearest_distance = distance;
+            }
+        }
+
+      upgrade_row (self, nearest);
+    }
+
+  if (g_hash_table_size (self->summarized) > 0 || self->summarize)
+    return G_SOURCE_CONTINUE;
+
+  self->upgrade_tick = 0;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+remove_tick (PalChatView *self,
+             guint       *tick_id)
+{
+  if (*tick_id != 0)
+    {
+      gtk_widget_remove_tick_callback (GTK_WIDGET (self->list_view), *tick_id);
+      *tick_id = 0;
+    }
+}
+
+static gboolean
+expand_tick_cb (GtkWidget     *widget,
+                GdkFrameClock *frame_clock,
+                gpointer       user_data)
+{
+  PalChatView *self = user_data;
+  guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->tail));
+
+  pal_tail_model_expand (self->tail, shown >= EXPAND_ALL ? G_MAXUINT : EXPAND_STEP);
+  if (pal_tail_model_get_hidden (self->tail) > 0)
+    return G_SOURCE_CONTINUE;
+
+  /* every item is back: rows built from now on are full ones */
+  self->summarize = FALSE;
+  self->expand_tick = 0;
+  return G_SOURCE_REMOVE;
+}
+
+/* Brings the hidden items back (as summaries), and replaces the summaries
+ * by full rows, over the next frames. */
+static void
+start_expanding (PalChatView *self)
+{
+  if (self->expand_tick == 0 && pal_tail_model_get_hidden (self->tail) > 0)
+    {
+      self->summarize = TRUE;
+      self->expand_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->list_view),
+                                                        expand_tick_cb, self, NULL);
+    }
+  else if (self->expand_tick == 0)
+    {
+      self->summarize = FALSE;
+    }
+
+  if (self->upgrade_tick == 0 && (self->summarize || g_hash_table_size (self->summarized) > 0))
+    self->upgrade_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->list_view),
+                                                       upgrade_tick_cb, self, NULL);
+}
+
+/* How many of the last items fill the window, judged by the rows shown */
+static guint
+flood_keep (PalChatView *self)
+{
+  guint n_shown = g_list_model_get_n_items (G_LIST_MODEL (self->tail));
+  double upper = gtk_adjustment_get_upper (self->vadjustment);
+  double page = gtk_adjustment_get_page_size (self->vadjustment);
+  double row_height;
+
+  if (n_shown == 0 || upper <= 0 || page <= 0)
+    return FLOOD_KEEP_MAX;
+
+  row_height = MAX (upper / n_shown, 1.0);
+  return CLAMP ((guint) (page / row_height) + FLOOD_KEEP_SPARE, FLOOD_KEEP_MIN, FLOOD_KEEP_MAX);
+}
+
+static gboolean
+flood_tick_cb (GtkWidget     *widget,
+               GdkFrameClock *frame_clock,
+               gpointer       user_data)
+{
+  PalChatView *self = user_data;
+
+  if (pal_tail_model_get_waiting (self->tail) > 0)
+    pal_tail_model_sync (self->tail, flood_keep (self));
+
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+stop_flood (PalChatView *self)
+{
+  g_clear_handle_id (&self->calm_id, g_source_remove);
+  remove_tick (self, &self->flood_tick);
+  pal_tail_model_set_frozen (self->tail, FALSE);
+}
+
+static gboolean
+calm_cb (gpointer user_data)
+{
+  PalChatView *self = user_data;
+
+  self->calm_id = 0;
+  stop_flood (self);
+  start_expanding (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs before the tail model sees the change. */
+static void
+model_items_changed_cb (GListModel  *model,
+                        guint        position,
+                        guint        removed,
+                        guint        added,
+                        PalChatView *self)
+{
+  if (self->flood_tick == 0)
+    {
+      if (added < FLOOD_BATCH || !self->stick_to_bottom)
+        return;
+
+      remove_tick (self, &self->expand_tick);
+      remove_tick (self, &self->upgrade_tick);
+      self->summarize = TRUE;
+      /* the batch waits for the first frame of the flood */
+      pal_tail_model_set_frozen (self->tail, TRUE);
+      self->flood_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->list_view),
+                                                       flood_tick_cb, self, NULL);
+    }
+
+  g_clear_handle_id (&self->calm_id, g_source_remove);
+  self->calm_id = g_timeout_add (FLOOD_CALM_MS, calm_cb, self);
+}
+
 static void
 set_stick_to_bottom (PalChatView *self,
                      gboolean     stick)
@@ -85,6 +366,12 @@ set_stick_to_bottom (PalChatView *self,
     return;
 
   self->stick_to_bottom = stick;
+  /* the person scrolls up: what is above must be there */
+  if (!stick)
+    {
+      stop_flood (self);
+      start_expanding (self);
+    }
   gtk_widget_set_visible (GTK_WIDGET (self->bottom_button), !stick);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STICK_TO_BOTTOM]);
 }
@@ -92,7 +379,7 @@ set_stick_to_bottom (PalChatView *self,
 static void
 scroll_to_end (PalChatView *self)
 {
-  guint n = self->model != NULL ? g_list_model_get_n_items (self->model) : 0;
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->tail));
   double bottom;
 
   self->scrolling = TRUE;
@@ -241,7 +528,15 @@ bind_cb (GtkSignalListItemFactory *factory,
   AdwClamp *clamp = ADW_CLAMP (gtk_list_item_get_child (list_item));
   gpointer item = gtk_list_item_get_item (list_item);
 
-  adw_clamp_set_child (clamp, create_row (self, item));
+  if (self->summarize)
+    {
+      adw_clamp_set_child (clamp, create_summary_row (item));
+      g_hash_table_add (self->summarized, list_item);
+    }
+  else
+    {
+      adw_clamp_set_child (clamp, create_row (self, item));
+    }
 }
 
 static void
@@ -251,6 +546,7 @@ unbind_cb (GtkSignalListItemFactory *factory,
 {
   AdwClamp *clamp = ADW_CLAMP (gtk_list_item_get_child (list_item));
 
+  g_hash_table_remove (self->summarized, list_item);
   adw_clamp_set_child (clamp, NULL);
 }
 
@@ -260,7 +556,15 @@ pal_chat_view_dispose (GObject *object)
   PalChatView *self = PAL_CHAT_VIEW (object);
 
   g_clear_handle_id (&self->follow_id, g_source_remove);
+  g_clear_handle_id (&self->calm_id, g_source_remove);
+  remove_tick (self, &self->flood_tick);
+  remove_tick (self, &self->expand_tick);
+  remove_tick (self, &self->upgrade_tick);
+  if (self->model != NULL)
+    g_signal_handlers_disconnect_by_func (self->model, model_items_changed_cb, self);
   g_clear_object (&self->model);
+  g_clear_object (&self->tail);
+  g_clear_pointer (&self->summarized, g_hash_table_unref);
   g_clear_object (&self->selection);
   g_clear_object (&self->terminal_service);
 
@@ -337,7 +641,9 @@ pal_chat_view_init (PalChatView *self)
   GtkWidget *overlay = gtk_overlay_new ();
 
   self->stick_to_bottom = TRUE;
-  self->selection = gtk_no_selection_new (NULL);
+  self->tail = pal_tail_model_new ();
+  self->summarized = g_hash_table_new (NULL, NULL);
+  self->selection = gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->tail)));
 
   g_signal_connect (factory, "setup", G_CALLBACK (setup_cb), self);
   g_signal_connect (factory, "bind", G_CALLBACK (bind_cb), self);
@@ -429,11 +735,24 @@ pal_chat_view_set_model (PalChatView *self,
   g_return_if_fail (PAL_IS_CHAT_VIEW (self));
   g_return_if_fail (model == NULL || G_IS_LIST_MODEL (model));
 
-  if (!g_set_object (&self->model, model))
+  if (self->model == model)
     return;
 
-  gtk_no_selection_set_model (self->selection, model);
+  stop_flood (self);
+  remove_tick (self, &self->expand_tick);
+  if (self->model != NULL)
+    g_signal_handlers_disconnect_by_func (self->model, model_items_changed_cb, self);
+  g_set_object (&self->model, model);
+
   set_stick_to_bottom (self, TRUE);
+
+  /* Connected before the tail model: a flood freezes it before it passes
+   * the batch on to the list view. A long transcript: its end at once, the
+   * rest over the next frames. */
+  if (model != NULL)
+    g_signal_connect_object (model, "items-changed", G_CALLBACK (model_items_changed_cb), self, 0);
+  pal_tail_model_set_model (self->tail, model, FLOOD_KEEP_MAX);
+  start_expanding (self);
   scroll_to_end (self);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODEL]);
