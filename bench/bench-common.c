@@ -503,6 +503,34 @@ bench_find_descendant (GtkWidget *widget,
   return NULL;
 }
 
+/* Whether a summary row (the chat view's one-line stand-in for a row, while
+ * a flood is being caught up with) is mapped within @scroller's area */
+static gboolean
+summary_on_screen (GtkWidget *widget,
+                   GtkWidget *scroller)
+{
+  graphene_rect_t bounds;
+
+  if (!gtk_widget_get_mapped (widget))
+    return FALSE;
+
+  if (gtk_widget_has_css_class (widget, "summary-row") &&
+      gtk_widget_compute_bounds (widget, scroller, &bounds) &&
+      bounds.origin.y + bounds.size.height > 0 &&
+      bounds.origin.y < gtk_widget_get_height (scroller))
+    return TRUE;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (summary_on_screen (child, scroller))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
 gboolean
 bench_chat_view_at_bottom (GtkWidget  *chat_view,
                            GListModel *model)
@@ -528,6 +556,10 @@ bench_chat_view_at_bottom (GtkWidget  *chat_view,
   if (scroller == NULL)
     return FALSE;
   if (gtk_widget_get_height (scroller) <= 0)
+    return FALSE;
+
+  /* rendered in full: no one-line summary left on screen */
+  if (summary_on_screen (chat_view, scroller))
     return FALSE;
 
   adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));

@@ -435,6 +435,9 @@ test_flood (void)
   g_autoptr(GPtrArray) rows = g_ptr_array_new ();
   FloodData d = { 0 };
   GtkWidget *last_row = NULL;
+  g_autofree char *last_title = NULL;
+  gboolean line_shown = FALSE;
+  guint n_more = 0;
 
   apply (transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"first\",\"title\":\"First\"}");
   pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (transcript));
@@ -454,25 +457,54 @@ test_flood (void)
       apply (transcript, json);
     }
   acp_transcript_flush (transcript);
-  /* the list view has not seen the batch: it waits for the next frame */
+  /* the list view has not seen the batch */
   g_assert_cmpuint (d.n_changes, ==, 0);
 
-  wait_for (flood_settled, &d);
+  /* while more keeps coming, the panel over the list shows the last items
+   * as lines (each round adds a few, so the flood does not end meanwhile) */
+  for (guint round = 0; round < 500 && !line_shown; round++)
+    {
+      g_autofree char *title = NULL;
+      g_autoptr(GPtrArray) labels = g_ptr_array_new ();
 
-  /* the first frame of the flood showed only the end, as summaries */
+      for (guint i = 0; i < 5; i++)
+        {
+          g_autofree char *json =
+            g_strdup_printf ("{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"m%u\",\"title\":\"More %u\"}",
+                             n_more, n_more);
+          apply (transcript, json);
+          n_more++;
+        }
+      acp_transcript_flush (transcript);
+      g_main_context_iteration (NULL, TRUE);
+
+      title = g_strdup_printf ("More %u", n_more - 1);
+      collect (window, GTK_TYPE_LABEL, labels);
+      for (guint i = 0; i < labels->len; i++)
+        line_shown |= g_strcmp0 (gtk_label_get_text (g_ptr_array_index (labels, i)), title) == 0;
+    }
+  g_assert_true (line_shown);
+  g_assert_cmpuint (d.n_changes, ==, 0);
+
+  /* the replay is over: the list view gets the end at once, as summaries */
+  pal_chat_view_end_flood (PAL_CHAT_VIEW (view));
+  g_assert_cmpuint (d.n_changes, >, 0);
   g_assert_cmpuint (d.first_n_items, >, 0);
   g_assert_cmpuint (d.first_n_items, <=, 40);
   g_assert_cmpuint (d.first_n_summaries, >, 0);
 
+  wait_for (flood_settled, &d);
+
   /* once calm, everything is back, in full rows, and the last one is on
    * screen */
+  last_title = g_strdup_printf ("More %u", n_more - 1);
   collect (window, PAL_TYPE_TOOL_CALL_ROW, rows);
   for (guint i = 0; i < rows->len; i++)
     {
       GtkWidget *row = g_ptr_array_index (rows, i);
 
       if (g_strcmp0 (acp_tool_call_item_get_title (pal_tool_call_row_get_item (PAL_TOOL_CALL_ROW (row))),
-                     "Flood 2999") == 0)
+                     last_title) == 0)
         last_row = row;
     }
   g_assert_nonnull (last_row);

@@ -12,17 +12,20 @@
  * long history pours in at the end (a replay: hundreds of items a frame),
  * following it would build 200 rows at every jump. So a batch of at least
  * FLOOD_BATCH items while the view follows the end starts a flood: until no
- * item has come for FLOOD_CALM_MS, the list view holds only as many of the
- * last items as fill the window (judged by the average height of the rows
- * shown, FLOOD_KEEP_SPARE more), and learns of new ones once per frame.
- * Then the earlier items come back EXPAND_STEP per frame, the nearest first;
- * once EXPAND_ALL are shown the rest come back at once, as the list view
- * builds no rows that far from the end. Scrolling up ends a flood at once.
+ * item has come for FLOOD_CALM_MS (or pal_chat_view_end_flood() says so),
+ * the list view is left alone (its model frozen) and a panel over it shows
+ * the last items as lines of text, one label each, relabelled every
+ * FLOOD_RELABEL_US at most: no row is built while the flood lasts.
  *
- * Rows built while a flood lasts (and while the earlier items come back) are
- * summaries: one line of text, a tenth of the cost of a full row. Once the
- * flood is over they are replaced by full rows, UPGRADES_PER_FRAME a frame,
- * those nearest the window first.
+ * When it is over, the list view gets only as many of the last items as fill
+ * the window (judged by the average height of the rows it showed,
+ * FLOOD_KEEP_SPARE more), bound as summaries: one line of text, a fraction
+ * of the cost of a full row. Then, at every frame for as long as
+ * FRAME_BUDGET_US allows: full rows for the summaries on screen, then the
+ * earlier items back, EXPAND_STEP at a time, the nearest first (as
+ * summaries: the list view builds rows for the 200 nearest; once EXPAND_ALL
+ * are back the rest come at once), then full rows for the summaries off
+ * screen. Scrolling up ends a flood at once.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -38,6 +41,7 @@
 #include "acp-permission-item.h"
 #include "acp-plan-item.h"
 #include "acp-tool-call-item.h"
+#include "acp-transcript.h"
 #include "pal-chat-view.h"
 #include "pal-message-row.h"
 #include "pal-notice-row.h"
@@ -54,11 +58,15 @@
 #define FLOOD_KEEP_MIN    8
 #define FLOOD_KEEP_MAX    40
 #define FLOOD_KEEP_SPARE  3
-#define FLOOD_CALM_MS     250
-#define EXPAND_STEP       30
+#define ROW_ITEM_KEY      "pal-chat-view-item"   /* on a row's clamp: the item it shows */
+#define FLOOD_ROW_GUESS   56.0   /* pixels, when no row is there to judge by */
+#define FLOOD_CALM_MS     120
+#define FLOOD_RELABEL_US  (80 * G_TIME_SPAN_MILLISECOND)
+#define EXPAND_STEP       10
 #define EXPAND_ALL        240
-#define UPGRADES_PER_FRAME 4
+#define FRAME_BUDGET_US   (6 * G_TIME_SPAN_MILLISECOND)
 #define SUMMARY_MAX_CHARS 200
+#define FLOOD_LINES_MAX   80
 
 struct _PalChatView
 {
@@ -77,9 +85,13 @@ struct _PalChatView
   gint64             last_input;   /* monotonic time of the last scroll/key/scrollbar input */
   guint              follow_id;    /* pending scroll to the end */
   guint              flood_tick;   /* shows a flood's new items, per frame */
+  GtkWidget         *flood_panel;  /* the last items as lines, over the list */
+  GtkBox            *flood_box;
+  GPtrArray         *flood_lines;  /* (element-type GtkLabel) (owned) */
+  guint              flood_shown;  /* items of the transcript the lines show */
+  gint64             flood_relabelled; /* frame time of the last relabelling */
   guint              calm_id;      /* ends the flood */
-  guint              expand_tick;  /* brings hidden items back, per frame */
-  guint              upgrade_tick; /* replaces summary rows by full rows, per frame */
+  guint              settle_tick;  /* after a flood: full rows, hidden items back */
   GHashTable        *summarized;   /* (element-type GtkListItem): bound as summaries */
   gboolean           summarize;    /* bind new rows as summaries */
 };
@@ -155,7 +167,7 @@ summarize_item (gpointer item)
 static GtkWidget *
 create_summary_row (gpointer item)
 {
-  g_autofree char *text = summarize_item (item);
+  g_autofree char *text = item != NULL ? summarize_item (item) : NULL;
   GtkWidget *label = gtk_label_new (text);
 
   gtk_label_set_xalign (GTK_LABEL (label), 0);
@@ -179,6 +191,9 @@ distance_to_view (PalChatView *self,
 
   if (child == NULL || !gtk_widget_compute_bounds (child, GTK_WIDGET (self->scroller), &bounds))
     return G_MAXDOUBLE;
+  /* not laid out yet: where it goes is known at the next frame */
+  if (!gtk_widget_get_mapped (child) || gtk_widget_get_height (child) <= 0)
+    return G_MAXDOUBLE / 2;
 
   if (bounds.origin.y + bounds.size.height < 0)
     return -(bounds.origin.y + bounds.size.height);
@@ -197,41 +212,34 @@ upgrade_row (PalChatView *self,
   adw_clamp_set_child (clamp, create_row (self, gtk_list_item_get_item (list_item)));
 }
 
-static gboolean
-upgrade_tick_cb (GtkWidget     *widget,
-                 GdkFrameClock *frame_clock,
-                 gpointer       user_data)
+/* The summary row nearest the window (its distance in @distance), or NULL */
+static GtkListItem *
+nearest_summary (PalChatView *self,
+                 double      *distance)
 {
-  PalChatView *self = user_data;
+  GHashTableIter iter;
+  gpointer key;
+  GtkListItem *nearest = NULL;
 
-  for (guint n = 0; n < UPGRADES_PER_FRAME && g_hash_table_size (self->summarized) > 0; n++)
+  *distance = G_MAXDOUBLE;
+  g_hash_table_iter_init (&iter, self->summarized);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
     {
-      GHashTableIter iter;
-      gpointer key;
-      GtkListItem *nearest = NULL;
-      double nearest_distance = G_MAXDOUBLE;
+      double d = distance_to_view (self, key);
 
-      g_hash_table_iter_init (&iter, self->summarized);
-      while (g_hash_table_iter_next (&iter, &key, NULL))
+      if (nearest == NULL || d < *distance)
         {
-          double distance = distance_to_view (self, key);
-
-          if (nearest == NULL || distance < nearest_distance)
-            {
-              nearest = key;
-              nearest_distance = distance;
-            }
+          nearest = key;
+          *distance = d;
+          if (d == 0)
+            break;
         }
-
-      upgrade_row (self, nearest);
     }
 
-  if (g_hash_table_size (self->summarized) > 0 || self->summarize)
-    return G_SOURCE_CONTINUE;
-
-  self->upgrade_tick = 0;
-  return G_SOURCE_REMOVE;
+  return nearest;
 }
+
+static void queue_scroll_to_end (PalChatView *self);
 
 static void
 remove_tick (PalChatView *self,
@@ -244,43 +252,57 @@ remove_tick (PalChatView *self,
     }
 }
 
+/* After a flood, at every frame for as long as FRAME_BUDGET_US allows: full
+ * rows for the summaries on screen first, then the hidden items back (the
+ * nearest first, as summaries), then full rows for the summaries off screen */
 static gboolean
-expand_tick_cb (GtkWidget     *widget,
+settle_tick_cb (GtkWidget     *widget,
                 GdkFrameClock *frame_clock,
                 gpointer       user_data)
 {
   PalChatView *self = user_data;
-  guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->tail));
+  gint64 start = g_get_monotonic_time ();
 
-  pal_tail_model_expand (self->tail, shown >= EXPAND_ALL ? G_MAXUINT : EXPAND_STEP);
-  if (pal_tail_model_get_hidden (self->tail) > 0)
-    return G_SOURCE_CONTINUE;
+  do
+    {
+      double distance;
+      GtkListItem *nearest = nearest_summary (self, &distance);
+      guint hidden = pal_tail_model_get_hidden (self->tail);
 
-  /* every item is back: rows built from now on are full ones */
-  self->summarize = FALSE;
-  self->expand_tick = 0;
-  return G_SOURCE_REMOVE;
+      if (nearest != NULL && (distance == 0 || hidden == 0))
+        {
+          upgrade_row (self, nearest);
+        }
+      else if (hidden > 0)
+        {
+          guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->tail));
+
+          pal_tail_model_expand (self->tail, shown >= EXPAND_ALL ? G_MAXUINT : EXPAND_STEP);
+          /* every item is back: rows built from now on are full ones */
+          if (pal_tail_model_get_hidden (self->tail) == 0)
+            self->summarize = FALSE;
+        }
+      else
+        {
+          self->summarize = FALSE;
+          self->settle_tick = 0;
+          return G_SOURCE_REMOVE;
+        }
+    }
+  while (g_get_monotonic_time () - start < FRAME_BUDGET_US);
+
+  return G_SOURCE_CONTINUE;
 }
 
-/* Brings the hidden items back (as summaries), and replaces the summaries
- * by full rows, over the next frames. */
 static void
-start_expanding (PalChatView *self)
+start_settling (PalChatView *self)
 {
-  if (self->expand_tick == 0 && pal_tail_model_get_hidden (self->tail) > 0)
-    {
-      self->summarize = TRUE;
-      self->expand_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->list_view),
-                                                        expand_tick_cb, self, NULL);
-    }
-  else if (self->expand_tick == 0)
-    {
-      self->summarize = FALSE;
-    }
+  gboolean hidden = pal_tail_model_get_hidden (self->tail) > 0;
 
-  if (self->upgrade_tick == 0 && (self->summarize || g_hash_table_size (self->summarized) > 0))
-    self->upgrade_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->list_view),
-                                                       upgrade_tick_cb, self, NULL);
+  self->summarize = hidden;
+  if (self->settle_tick == 0 && (hidden || g_hash_table_size (self->summarized) > 0))
+    self->settle_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->list_view),
+                                                      settle_tick_cb, self, NULL);
 }
 
 /* How many of the last items fill the window, judged by the rows shown */
@@ -292,11 +314,64 @@ flood_keep (PalChatView *self)
   double page = gtk_adjustment_get_page_size (self->vadjustment);
   double row_height;
 
-  if (n_shown == 0 || upper <= 0 || page <= 0)
+  if (page <= 0)
     return FLOOD_KEEP_MAX;
+  if (n_shown == 0 || upper <= 0)
+    return CLAMP ((guint) (page / FLOOD_ROW_GUESS) + FLOOD_KEEP_SPARE, FLOOD_KEEP_MIN, FLOOD_KEEP_MAX);
 
   row_height = MAX (upper / n_shown, 1.0);
   return CLAMP ((guint) (page / row_height) + FLOOD_KEEP_SPARE, FLOOD_KEEP_MIN, FLOOD_KEEP_MAX);
+}
+
+/* How many lines of text fill the window */
+static guint
+flood_line_count (PalChatView *self)
+{
+  GtkWidget *probe;
+  int line_height = 0;
+  int spacing = gtk_box_get_spacing (self->flood_box);
+
+  if (self->flood_lines->len == 0)
+    g_ptr_array_add (self->flood_lines, g_object_ref_sink (create_summary_row (NULL)));
+  probe = g_ptr_array_index (self->flood_lines, 0);
+  gtk_widget_measure (probe, GTK_ORIENTATION_VERTICAL, -1, NULL, &line_height, NULL, NULL);
+
+  return CLAMP (gtk_widget_get_height (GTK_WIDGET (self->scroller)) / MAX (line_height + spacing, 1) + 1,
+                1, FLOOD_LINES_MAX);
+}
+
+static void
+update_flood_lines (PalChatView *self)
+{
+  guint n = g_list_model_get_n_items (self->model);
+  guint count = flood_line_count (self);
+
+  while (self->flood_lines->len < count)
+    g_ptr_array_add (self->flood_lines, g_object_ref_sink (create_summary_row (NULL)));
+
+  for (guint i = 0; i < self->flood_lines->len; i++)
+    {
+      GtkWidget *line = g_ptr_array_index (self->flood_lines, i);
+
+      if (gtk_widget_get_parent (line) == NULL)
+        gtk_box_append (self->flood_box, line);
+
+      /* the last line shows the last item */
+      if (i < count && count - i <= n)
+        {
+          g_autoptr(GObject) item = g_list_model_get_item (self->model, n - (count - i));
+          g_autofree char *text = summarize_item (item);
+
+          gtk_label_set_text (GTK_LABEL (line), text);
+          gtk_widget_set_visible (line, TRUE);
+        }
+      else
+        {
+          gtk_widget_set_visible (line, FALSE);
+        }
+    }
+
+  self->flood_shown = n;
 }
 
 static gboolean
@@ -306,18 +381,53 @@ flood_tick_cb (GtkWidget     *widget,
 {
   PalChatView *self = user_data;
 
-  if (pal_tail_model_get_waiting (self->tail) > 0)
-    pal_tail_model_sync (self->tail, flood_keep (self));
+  gint64 now = gdk_frame_clock_get_frame_time (frame_clock);
+
+  /* a few times a second is as fast as lines can be read */
+  if (self->model != NULL && g_list_model_get_n_items (self->model) != self->flood_shown &&
+      now - self->flood_relabelled >= FLOOD_RELABEL_US)
+    {
+      update_flood_lines (self);
+      self->flood_relabelled = now;
+    }
 
   return G_SOURCE_CONTINUE;
+}
+
+static void
+start_flood (PalChatView *self)
+{
+  remove_tick (self, &self->settle_tick);
+  self->summarize = TRUE;
+
+  /* the list view learns of nothing until the flood is over */
+  pal_tail_model_set_frozen (self->tail, TRUE);
+  self->flood_shown = 0;
+  self->flood_relabelled = 0;
+  gtk_widget_set_visible (self->flood_panel, TRUE);
+  gtk_widget_set_opacity (GTK_WIDGET (self->scroller), 0);
+  self->flood_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), flood_tick_cb, self, NULL);
 }
 
 static void
 stop_flood (PalChatView *self)
 {
   g_clear_handle_id (&self->calm_id, g_source_remove);
-  remove_tick (self, &self->flood_tick);
+  if (self->flood_tick == 0)
+    return;
+
+  gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->flood_tick);
+  self->flood_tick = 0;
+
+  /* the end of the flood in as few rows as fill the window, then the rest */
+  pal_tail_model_sync (self->tail, flood_keep (self));
   pal_tail_model_set_frozen (self->tail, FALSE);
+  gtk_widget_set_visible (self->flood_panel, FALSE);
+  gtk_widget_set_opacity (GTK_WIDGET (self->scroller), 1);
+  /* after the list view's next layout: before it, its rows are not where
+   * the new items are */
+  if (self->stick_to_bottom)
+    queue_scroll_to_end (self);
 }
 
 static gboolean
@@ -327,7 +437,7 @@ calm_cb (gpointer user_data)
 
   self->calm_id = 0;
   stop_flood (self);
-  start_expanding (self);
+  start_settling (self);
 
   return G_SOURCE_REMOVE;
 }
@@ -345,13 +455,7 @@ model_items_changed_cb (GListModel  *model,
       if (added < FLOOD_BATCH || !self->stick_to_bottom)
         return;
 
-      remove_tick (self, &self->expand_tick);
-      remove_tick (self, &self->upgrade_tick);
-      self->summarize = TRUE;
-      /* the batch waits for the first frame of the flood */
-      pal_tail_model_set_frozen (self->tail, TRUE);
-      self->flood_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->list_view),
-                                                       flood_tick_cb, self, NULL);
+      start_flood (self);
     }
 
   g_clear_handle_id (&self->calm_id, g_source_remove);
@@ -370,7 +474,7 @@ set_stick_to_bottom (PalChatView *self,
   if (!stick)
     {
       stop_flood (self);
-      start_expanding (self);
+      start_settling (self);
     }
   gtk_widget_set_visible (GTK_WIDGET (self->bottom_button), !stick);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STICK_TO_BOTTOM]);
@@ -527,7 +631,18 @@ bind_cb (GtkSignalListItemFactory *factory,
 {
   AdwClamp *clamp = ADW_CLAMP (gtk_list_item_get_child (list_item));
   gpointer item = gtk_list_item_get_item (list_item);
+  GtkWidget *shown = adw_clamp_get_child (clamp);
 
+  /* GTK 4.8 binds every row again when items are inserted before it (as
+   * the earlier items come back after a flood): keep what it shows */
+  if (shown != NULL && g_object_get_data (G_OBJECT (clamp), ROW_ITEM_KEY) == item)
+    {
+      if (gtk_widget_has_css_class (shown, "summary-row"))
+        g_hash_table_add (self->summarized, list_item);
+      return;
+    }
+
+  g_object_set_data_full (G_OBJECT (clamp), ROW_ITEM_KEY, g_object_ref (item), g_object_unref);
   if (self->summarize)
     {
       adw_clamp_set_child (clamp, create_summary_row (item));
@@ -544,10 +659,9 @@ unbind_cb (GtkSignalListItemFactory *factory,
            GtkListItem              *list_item,
            PalChatView              *self)
 {
-  AdwClamp *clamp = ADW_CLAMP (gtk_list_item_get_child (list_item));
-
+  /* the row stays until the list item is bound to another item or goes:
+   * it may be bound to the same item again */
   g_hash_table_remove (self->summarized, list_item);
-  adw_clamp_set_child (clamp, NULL);
 }
 
 static void
@@ -557,9 +671,13 @@ pal_chat_view_dispose (GObject *object)
 
   g_clear_handle_id (&self->follow_id, g_source_remove);
   g_clear_handle_id (&self->calm_id, g_source_remove);
-  remove_tick (self, &self->flood_tick);
-  remove_tick (self, &self->expand_tick);
-  remove_tick (self, &self->upgrade_tick);
+  if (self->flood_tick != 0)
+    {
+      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->flood_tick);
+      self->flood_tick = 0;
+    }
+  remove_tick (self, &self->settle_tick);
+  g_clear_pointer (&self->flood_lines, g_ptr_array_unref);
   if (self->model != NULL)
     g_signal_handlers_disconnect_by_func (self->model, model_items_changed_cb, self);
   g_clear_object (&self->model);
@@ -702,7 +820,20 @@ pal_chat_view_init (PalChatView *self)
   gtk_widget_set_visible (GTK_WIDGET (self->bottom_button), FALSE);
   g_signal_connect_swapped (self->bottom_button, "clicked", G_CALLBACK (bottom_button_clicked_cb), self);
 
+  /* the flood panel: lines at the bottom, input goes through to the list */
+  self->flood_lines = g_ptr_array_new_with_free_func (g_object_unref);
+  self->flood_box = GTK_BOX (gtk_box_new (GTK_ORIENTATION_VERTICAL, 0));
+  self->flood_panel = adw_clamp_new ();
+  adw_clamp_set_maximum_size (ADW_CLAMP (self->flood_panel), 860);
+  adw_clamp_set_tightening_threshold (ADW_CLAMP (self->flood_panel), 600);
+  adw_clamp_set_child (ADW_CLAMP (self->flood_panel), GTK_WIDGET (self->flood_box));
+  gtk_widget_add_css_class (self->flood_panel, "flood");
+  gtk_widget_set_valign (self->flood_panel, GTK_ALIGN_END);
+  gtk_widget_set_can_target (self->flood_panel, FALSE);
+  gtk_widget_set_visible (self->flood_panel, FALSE);
+
   gtk_overlay_set_child (GTK_OVERLAY (overlay), GTK_WIDGET (self->scroller));
+  gtk_overlay_add_overlay (GTK_OVERLAY (overlay), self->flood_panel);
   gtk_overlay_add_overlay (GTK_OVERLAY (overlay), GTK_WIDGET (self->bottom_button));
   adw_bin_set_child (ADW_BIN (self), overlay);
 }
@@ -739,7 +870,7 @@ pal_chat_view_set_model (PalChatView *self,
     return;
 
   stop_flood (self);
-  remove_tick (self, &self->expand_tick);
+  remove_tick (self, &self->settle_tick);
   if (self->model != NULL)
     g_signal_handlers_disconnect_by_func (self->model, model_items_changed_cb, self);
   g_set_object (&self->model, model);
@@ -752,7 +883,7 @@ pal_chat_view_set_model (PalChatView *self,
   if (model != NULL)
     g_signal_connect_object (model, "items-changed", G_CALLBACK (model_items_changed_cb), self, 0);
   pal_tail_model_set_model (self->tail, model, FLOOD_KEEP_MAX);
-  start_expanding (self);
+  start_settling (self);
   scroll_to_end (self);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODEL]);
@@ -789,4 +920,26 @@ pal_chat_view_set_terminal_service (PalChatView        *self,
   g_return_if_fail (service == NULL || ACP_IS_TERMINAL_SERVICE (service));
 
   g_set_object (&self->terminal_service, service);
+}
+
+/**
+ * pal_chat_view_end_flood:
+ * @self: a #PalChatView
+ *
+ * Tells the view that no more items are coming for now (a replay ended): a
+ * flood is then shown in full at once rather than after a pause.
+ */
+void
+pal_chat_view_end_flood (PalChatView *self)
+{
+  g_return_if_fail (PAL_IS_CHAT_VIEW (self));
+
+  if (ACP_IS_TRANSCRIPT (self->model))
+    acp_transcript_flush (ACP_TRANSCRIPT (self->model));
+
+  if (self->flood_tick != 0)
+    {
+      stop_flood (self);
+      start_settling (self);
+    }
 }

@@ -34,6 +34,7 @@ struct _PalSessionView
   GtkLabel       *usage_label;
   GtkWidget      *empty_hint;
   guint           progress_id;   /* a pending refresh of the replay counter */
+  gboolean        was_loading;
 };
 
 enum {
@@ -198,8 +199,14 @@ session_notify_cb (AcpSession     *session,
 
   if (g_str_equal (name, "state"))
     {
+      gboolean loading = acp_session_get_state (session) == ACP_SESSION_STATE_LOADING;
+
       update_state (self);
       update_progress (self);
+      /* the replay is over: no need to wait for the chat to notice */
+      if (self->was_loading && !loading)
+        pal_chat_view_end_flood (self->chat_view);
+      self->was_loading = loading;
     }
   else if (g_str_equal (name, "replay-count"))
     queue_progress (self);
@@ -496,6 +503,7 @@ pal_session_view_set_session (PalSessionView *self,
       g_signal_handlers_disconnect_by_data (acp_session_get_transcript (self->session), self);
     }
   g_set_object (&self->session, session);
+  self->was_loading = session != NULL && acp_session_get_state (session) == ACP_SESSION_STATE_LOADING;
   if (session != NULL)
     {
       g_signal_connect (session, "notify", G_CALLBACK (session_notify_cb), self);
