@@ -536,7 +536,6 @@ bench_chat_view_at_bottom (GtkWidget  *chat_view,
                            GListModel *model)
 {
   GtkWidget *scroller;
-  GtkWidget *list_view;
   GtkAdjustment *adjustment;
   double bottom;
 
@@ -545,11 +544,8 @@ bench_chat_view_at_bottom (GtkWidget  *chat_view,
   if (!pal_chat_view_get_stick_to_bottom (PAL_CHAT_VIEW (chat_view)))
     return FALSE;
 
-  /* every item is in the list view: none hidden or waiting after a flood */
-  list_view = bench_find_descendant (chat_view, GTK_TYPE_LIST_VIEW);
-  if (list_view == NULL ||
-      g_list_model_get_n_items (G_LIST_MODEL (gtk_list_view_get_model (GTK_LIST_VIEW (list_view)))) !=
-      g_list_model_get_n_items (model))
+  /* every row is in the list view: none held back after a flood */
+  if (!pal_chat_view_get_caught_up (PAL_CHAT_VIEW (chat_view)))
     return FALSE;
 
   scroller = bench_find_descendant (chat_view, GTK_TYPE_SCROLLED_WINDOW);

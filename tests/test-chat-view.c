@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <adwaita.h>
+#include <string.h>
 
 #include "acp-permission-item.h"
 #include "acp-transcript.h"
@@ -236,6 +237,12 @@ at_bottom (gpointer data)
   return bottom > 0 && gtk_adjustment_get_value (d->adjustment) >= bottom - 1;
 }
 
+static gboolean
+caught_up (gpointer data)
+{
+  return pal_chat_view_get_caught_up (data);
+}
+
 static void
 test_stick_to_bottom (void)
 {
@@ -334,6 +341,9 @@ test_stick_to_bottom (void)
       }
     g_assert_true (last_shown);
   }
+
+  /* whatever was held back after the batches above is in the list again */
+  wait_for (caught_up, view);
 
   /* the layout moving the value is not the person scrolling: still stuck */
   gtk_adjustment_set_value (d.adjustment, 0);
@@ -514,6 +524,80 @@ test_flood (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A long answer is shown as a run of rows, each a block of it: the last one
+ * ends where the text ends, and none holds much more than a block. */
+static gboolean
+has_rows_of_blocks (gpointer data)
+{
+  GtkListView *list_view = GTK_LIST_VIEW (find_widget (data, GTK_TYPE_LIST_VIEW));
+
+  /* several rows for the one item, and the one at the end is there */
+  return g_list_model_get_n_items (G_LIST_MODEL (gtk_list_view_get_model (list_view))) >= 5 &&
+         count_widgets (data, PAL_TYPE_MESSAGE_ROW) >= 1;
+}
+
+static void
+test_long_answer (void)
+{
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  GtkWidget *view = pal_chat_view_new ();
+  GtkWidget *window = make_window (view);
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+  g_autoptr(GString) text = g_string_new (NULL);
+  AcpMessageItem *message;
+  gboolean last_found = FALSE;
+
+  pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (transcript));
+  for (guint i = 0; i < 600; i++)
+    {
+      g_autofree char *paragraph = g_strdup_printf ("Paragraph %u of a long answer, with **bold** words.\n\n", i);
+      g_autofree char *json = NULL;
+      g_autoptr(JsonBuilder) builder = json_builder_new ();
+      g_autoptr(JsonNode) node = NULL;
+
+      g_string_append (text, paragraph);
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "sessionUpdate");
+      json_builder_add_string_value (builder, "agent_message_chunk");
+      json_builder_set_member_name (builder, "content");
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "type");
+      json_builder_add_string_value (builder, "text");
+      json_builder_set_member_name (builder, "text");
+      json_builder_add_string_value (builder, paragraph);
+      json_builder_end_object (builder);
+      json_builder_end_object (builder);
+      node = json_builder_get_root (builder);
+      json = json_to_string (node, FALSE);
+      apply (transcript, json);
+      if (i % 50 == 0)
+        settle ();
+    }
+  acp_transcript_flush (transcript);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (transcript)), ==, 1);
+  message = g_list_model_get_item (G_LIST_MODEL (transcript), 0);
+  g_object_unref (message);
+  g_assert_cmpstr (acp_message_item_get_text (message), ==, text->str);
+
+  wait_for (has_rows_of_blocks, window);
+  settle ();
+  collect (window, PAL_TYPE_MESSAGE_ROW, rows);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      PalMarkdownView *markdown = PAL_MARKDOWN_VIEW (find_widget (g_ptr_array_index (rows, i), PAL_TYPE_MARKDOWN_VIEW));
+      const char *shown = pal_markdown_view_get_text (markdown);
+
+      g_assert_true (pal_message_row_get_item (g_ptr_array_index (rows, i)) == message);
+      g_assert_cmpuint (strlen (shown), <, 3 * 4096);
+      g_assert_nonnull (strstr (text->str, shown));
+      if (g_str_has_suffix (text->str, shown) && *shown != '\0')
+        last_found = TRUE;
+    }
+  g_assert_true (last_found);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -524,6 +608,7 @@ main (int   argc,
   g_test_add_func ("/chat-view/rows-per-kind", test_rows_per_kind);
   g_test_add_func ("/chat-view/stick-to-bottom", test_stick_to_bottom);
   g_test_add_func ("/chat-view/flood", test_flood);
+  g_test_add_func ("/chat-view/long-answer", test_long_answer);
 
   return g_test_run ();
 }

@@ -42,6 +42,7 @@
 #include "acp-plan-item.h"
 #include "acp-tool-call-item.h"
 #include "acp-transcript.h"
+#include "pal-block-model.h"
 #include "pal-chat-view.h"
 #include "pal-message-row.h"
 #include "pal-notice-row.h"
@@ -58,6 +59,7 @@
 #define FLOOD_KEEP_MIN    8
 #define FLOOD_KEEP_MAX    40
 #define FLOOD_KEEP_SPARE  3
+#define BLOCK_SIZE        4096   /* bytes: long agent messages are cut into blocks */
 #define ROW_ITEM_KEY      "pal-chat-view-item"   /* on a row's clamp: the item it shows */
 #define FLOOD_ROW_GUESS   56.0   /* pixels, when no row is there to judge by */
 #define FLOOD_CALM_MS     120
@@ -73,7 +75,8 @@ struct _PalChatView
   AdwBin             parent_instance;
 
   GListModel        *model;       /* the transcript */
-  PalTailModel      *tail;        /* what the list view shows of it */
+  PalBlockModel     *blocks;      /* its rows */
+  PalTailModel      *tail;        /* what the list view shows of them */
   GtkNoSelection    *selection;
   GtkScrolledWindow *scroller;
   GtkListView       *list_view;
@@ -112,6 +115,8 @@ static GtkWidget *
 create_row (PalChatView *self,
             gpointer     item)
 {
+  if (PAL_IS_MESSAGE_BLOCK (item))
+    return pal_message_row_new_block (item);
   if (ACP_IS_MESSAGE_ITEM (item))
     return pal_message_row_new (item);
   if (ACP_IS_TOOL_CALL_ITEM (item))
@@ -133,7 +138,14 @@ summarize_item (gpointer item)
   const char *text = NULL;
   g_autofree char *line = NULL;
 
-  if (ACP_IS_MESSAGE_ITEM (item))
+  if (PAL_IS_MESSAGE_BLOCK (item))
+    {
+      AcpMessageItem *message = pal_message_block_get_item (item);
+      gsize start = pal_message_block_get_start (item);
+
+      text = acp_message_item_get_text (message) + MIN (start, acp_message_item_get_text_length (message));
+    }
+  else if (ACP_IS_MESSAGE_ITEM (item))
     {
       if (acp_message_item_get_role (item) == ACP_MESSAGE_ROLE_THOUGHT)
         return g_strdup (_("Thought"));
@@ -343,7 +355,8 @@ flood_line_count (PalChatView *self)
 static void
 update_flood_lines (PalChatView *self)
 {
-  guint n = g_list_model_get_n_items (self->model);
+  GListModel *rows = G_LIST_MODEL (self->blocks);
+  guint n = g_list_model_get_n_items (rows);
   guint count = flood_line_count (self);
 
   while (self->flood_lines->len < count)
@@ -359,7 +372,7 @@ update_flood_lines (PalChatView *self)
       /* the last line shows the last item */
       if (i < count && count - i <= n)
         {
-          g_autoptr(GObject) item = g_list_model_get_item (self->model, n - (count - i));
+          g_autoptr(GObject) item = g_list_model_get_item (rows, n - (count - i));
           g_autofree char *text = summarize_item (item);
 
           gtk_label_set_text (GTK_LABEL (line), text);
@@ -384,7 +397,7 @@ flood_tick_cb (GtkWidget     *widget,
   gint64 now = gdk_frame_clock_get_frame_time (frame_clock);
 
   /* a few times a second is as fast as lines can be read */
-  if (self->model != NULL && g_list_model_get_n_items (self->model) != self->flood_shown &&
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->blocks)) != self->flood_shown &&
       now - self->flood_relabelled >= FLOOD_RELABEL_US)
     {
       update_flood_lines (self);
@@ -678,10 +691,11 @@ pal_chat_view_dispose (GObject *object)
     }
   remove_tick (self, &self->settle_tick);
   g_clear_pointer (&self->flood_lines, g_ptr_array_unref);
-  if (self->model != NULL)
-    g_signal_handlers_disconnect_by_func (self->model, model_items_changed_cb, self);
   g_clear_object (&self->model);
   g_clear_object (&self->tail);
+  if (self->blocks != NULL)
+    g_signal_handlers_disconnect_by_func (self->blocks, model_items_changed_cb, self);
+  g_clear_object (&self->blocks);
   g_clear_pointer (&self->summarized, g_hash_table_unref);
   g_clear_object (&self->selection);
   g_clear_object (&self->terminal_service);
@@ -759,7 +773,12 @@ pal_chat_view_init (PalChatView *self)
   GtkWidget *overlay = gtk_overlay_new ();
 
   self->stick_to_bottom = TRUE;
+  /* transcript → rows (long answers cut into blocks) → the end of them;
+   * the flood check sees a change of the rows before the tail model does */
+  self->blocks = pal_block_model_new (BLOCK_SIZE);
+  g_signal_connect (self->blocks, "items-changed", G_CALLBACK (model_items_changed_cb), self);
   self->tail = pal_tail_model_new ();
+  pal_tail_model_set_model (self->tail, G_LIST_MODEL (self->blocks), G_MAXUINT);
   self->summarized = g_hash_table_new (NULL, NULL);
   self->selection = gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->tail)));
 
@@ -871,18 +890,17 @@ pal_chat_view_set_model (PalChatView *self,
 
   stop_flood (self);
   remove_tick (self, &self->settle_tick);
-  if (self->model != NULL)
-    g_signal_handlers_disconnect_by_func (self->model, model_items_changed_cb, self);
   g_set_object (&self->model, model);
-
   set_stick_to_bottom (self, TRUE);
 
-  /* Connected before the tail model: a flood freezes it before it passes
-   * the batch on to the list view. A long transcript: its end at once, the
-   * rest over the next frames. */
-  if (model != NULL)
-    g_signal_connect_object (model, "items-changed", G_CALLBACK (model_items_changed_cb), self, 0);
-  pal_tail_model_set_model (self->tail, model, FLOOD_KEEP_MAX);
+  /* A long transcript: its end at once (as summaries), the rest over the
+   * next frames. The rows are not a flood. */
+  pal_tail_model_set_model (self->tail, NULL, G_MAXUINT);
+  g_signal_handlers_block_by_func (self->blocks, model_items_changed_cb, self);
+  pal_block_model_set_model (self->blocks, model);
+  g_signal_handlers_unblock_by_func (self->blocks, model_items_changed_cb, self);
+  self->summarize = g_list_model_get_n_items (G_LIST_MODEL (self->blocks)) > FLOOD_KEEP_MAX;
+  pal_tail_model_set_model (self->tail, G_LIST_MODEL (self->blocks), flood_keep (self));
   start_settling (self);
   scroll_to_end (self);
 
@@ -942,4 +960,21 @@ pal_chat_view_end_flood (PalChatView *self)
       stop_flood (self);
       start_settling (self);
     }
+}
+
+/**
+ * pal_chat_view_get_caught_up:
+ * @self: a #PalChatView
+ *
+ * Returns: whether the list holds every row of the transcript: no flood
+ *   under way, no row held back
+ */
+gboolean
+pal_chat_view_get_caught_up (PalChatView *self)
+{
+  g_return_val_if_fail (PAL_IS_CHAT_VIEW (self), FALSE);
+
+  return self->flood_tick == 0 &&
+         pal_tail_model_get_hidden (self->tail) == 0 &&
+         pal_tail_model_get_waiting (self->tail) == 0;
 }

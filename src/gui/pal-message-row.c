@@ -1,8 +1,10 @@
 /* pal-message-row.c: a user, agent or thought message of the chat
  *
- * The text lives in a PalMarkdownView; streamed chunks are appended to it as
- * the item announces them, never by re-reading the whole text. A thought is
- * collapsed behind an expander; user messages are shown as typed.
+ * The text lives in a PalMarkdownView; streamed text is appended to it as
+ * the item announces it, never by re-reading the whole text. A thought is
+ * collapsed behind an expander; user messages are shown as typed. A row may
+ * show one block of a long agent message (see PalBlockModel): the bytes of
+ * the text from the block's start to its end, growing while it is the last.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -12,6 +14,7 @@
 #include <glib/gi18n.h>
 
 #include "acp-json.h"
+#include "pal-block-model.h"
 #include "pal-markdown-view.h"
 #include "pal-message-row.h"
 
@@ -20,18 +23,54 @@ struct _PalMessageRow
   AdwBin           parent_instance;
 
   AcpMessageItem  *item;
+  PalMessageBlock *block;        /* (nullable): the part of the text shown */
+  gsize            start;        /* where the part shown starts in the text */
+  gsize            shown;        /* where the part shown ends in the text */
   PalMarkdownView *view;
   GtkLabel        *attachments_label;
 };
 
 G_DEFINE_FINAL_TYPE (PalMessageRow, pal_message_row, ADW_TYPE_BIN)
 
+static gsize
+end_of_part (PalMessageRow *self)
+{
+  gsize length = acp_message_item_get_text_length (self->item);
+
+  if (self->block != NULL)
+    return MIN (length, pal_message_block_get_end (self->block));
+
+  return length;
+}
+
+/* Shows the part of the text anew */
+static void
+reset_text (PalMessageRow *self)
+{
+  const char *text = acp_message_item_get_text (self->item);
+  gsize end = end_of_part (self);
+  g_autofree char *part = NULL;
+
+  self->start = MIN (self->start, end);
+  part = g_strndup (text + self->start, end - self->start);
+  pal_markdown_view_set_text (self->view, part);
+  self->shown = end;
+}
+
 static void
 item_text_appended_cb (AcpMessageItem *item,
                        const char     *chunk,
                        PalMessageRow  *self)
 {
-  pal_markdown_view_append (self->view, chunk, -1);
+  gsize end = end_of_part (self);
+
+  /* what is new in the part shown: nothing once a later block took over */
+  if (end > self->shown)
+    {
+      pal_markdown_view_append (self->view, acp_message_item_get_text (item) + self->shown,
+                                (gssize) (end - self->shown));
+      self->shown = end;
+    }
 }
 
 static void
@@ -39,7 +78,17 @@ item_notify_text_cb (AcpMessageItem *item,
                      GParamSpec     *pspec,
                      PalMessageRow  *self)
 {
-  pal_markdown_view_set_text (self->view, acp_message_item_get_text (item));
+  reset_text (self);
+}
+
+static void
+block_notify_end_cb (PalMessageBlock *block,
+                     GParamSpec      *pspec,
+                     PalMessageRow   *self)
+{
+  /* the next block starts here: what was shown after it goes */
+  if (self->shown > end_of_part (self))
+    reset_text (self);
 }
 
 static void
@@ -93,7 +142,10 @@ pal_message_row_dispose (GObject *object)
 
   if (self->item != NULL)
     g_signal_handlers_disconnect_by_data (self->item, self);
+  if (self->block != NULL)
+    g_signal_handlers_disconnect_by_data (self->block, self);
   g_clear_object (&self->item);
+  g_clear_object (&self->block);
 
   G_OBJECT_CLASS (pal_message_row_parent_class)->dispose (object);
 }
@@ -121,7 +173,7 @@ build (PalMessageRow *self)
   AcpMessageRole role = acp_message_item_get_role (self->item);
 
   self->view = PAL_MARKDOWN_VIEW (pal_markdown_view_new ());
-  pal_markdown_view_set_text (self->view, acp_message_item_get_text (self->item));
+  reset_text (self);
 
   self->attachments_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->attachments_label, 0);
@@ -161,12 +213,23 @@ build (PalMessageRow *self)
       break;
     }
 
-  update_attachments (self);
+  /* a later block of a message: its attachments are with the first */
+  if (self->block != NULL && pal_message_block_get_index (self->block) > 0)
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->attachments_label), FALSE);
+      gtk_widget_add_css_class (GTK_WIDGET (self), "continued");
+    }
+  else
+    {
+      update_attachments (self);
+      g_signal_connect_object (self->item, "notify::attachments",
+                               G_CALLBACK (item_notify_attachments_cb), self, 0);
+    }
 
   g_signal_connect_object (self->item, "text-appended", G_CALLBACK (item_text_appended_cb), self, 0);
   g_signal_connect_object (self->item, "notify::text", G_CALLBACK (item_notify_text_cb), self, 0);
-  g_signal_connect_object (self->item, "notify::attachments",
-                           G_CALLBACK (item_notify_attachments_cb), self, 0);
+  if (self->block != NULL)
+    g_signal_connect_object (self->block, "notify::end", G_CALLBACK (block_notify_end_cb), self, 0);
 }
 
 GtkWidget *
@@ -178,6 +241,29 @@ pal_message_row_new (AcpMessageItem *item)
 
   self = g_object_new (PAL_TYPE_MESSAGE_ROW, NULL);
   self->item = g_object_ref (item);
+  build (self);
+
+  return GTK_WIDGET (self);
+}
+
+/**
+ * pal_message_row_new_block:
+ * @block: a block of an agent message
+ *
+ * Returns: (transfer floating): a row showing the part of the message's
+ *   text that @block covers
+ */
+GtkWidget *
+pal_message_row_new_block (PalMessageBlock *block)
+{
+  PalMessageRow *self;
+
+  g_return_val_if_fail (PAL_IS_MESSAGE_BLOCK (block), NULL);
+
+  self = g_object_new (PAL_TYPE_MESSAGE_ROW, NULL);
+  self->item = g_object_ref (pal_message_block_get_item (block));
+  self->block = g_object_ref (block);
+  self->start = pal_message_block_get_start (block);
   build (self);
 
   return GTK_WIDGET (self);

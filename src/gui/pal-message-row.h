@@ -8,6 +8,7 @@
 #include <adwaita.h>
 
 #include "acp-message-item.h"
+#include "pal-block-model.h"
 
 G_BEGIN_DECLS
 
@@ -15,7 +16,8 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (PalMessageRow, pal_message_row, PAL, MESSAGE_ROW, AdwBin)
 
-GtkWidget      *pal_message_row_new      (AcpMessageItem *item);
-AcpMessageItem *pal_message_row_get_item (PalMessageRow  *self);
+GtkWidget      *pal_message_row_new       (AcpMessageItem  *item);
+GtkWidget      *pal_message_row_new_block (PalMessageBlock *block);
+AcpMessageItem *pal_message_row_get_item  (PalMessageRow   *self);
 
 G_END_DECLS

@@ -1,0 +1,248 @@
+/* test-block-model.c: long agent messages cut into blocks, one row each
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "acp-message-item.h"
+#include "acp-notice-item.h"
+#include "pal-block-model.h"
+
+#define BLOCK_SIZE 64
+
+typedef struct
+{
+  GListStore    *store;
+  PalBlockModel *blocks;
+  GPtrArray     *mirror;   /* what a list view following the model would hold */
+} Fixture;
+
+static void
+items_changed_cb (GListModel *model,
+                  guint       position,
+                  guint       removed,
+                  guint       added,
+                  Fixture    *f)
+{
+  g_assert_cmpuint (position + removed, <=, f->mirror->len);
+
+  g_ptr_array_remove_range (f->mirror, position, removed);
+  for (guint i = 0; i < added; i++)
+    g_ptr_array_insert (f->mirror, (int) (position + i), g_list_model_get_item (model, position + i));
+}
+
+static void
+fixture_init (Fixture *f)
+{
+  f->store = g_list_store_new (G_TYPE_OBJECT);
+  f->blocks = pal_block_model_new (BLOCK_SIZE);
+  f->mirror = g_ptr_array_new_with_free_func (g_object_unref);
+  g_signal_connect (f->blocks, "items-changed", G_CALLBACK (items_changed_cb), f);
+  pal_block_model_set_model (f->blocks, G_LIST_MODEL (f->store));
+}
+
+static void
+fixture_clear (Fixture *f)
+{
+  g_clear_object (&f->blocks);
+  g_clear_object (&f->store);
+  g_clear_pointer (&f->mirror, g_ptr_array_unref);
+}
+
+/* A cut point: the start of a line after a blank line */
+static gboolean
+is_cut_point (const char *text,
+              gsize       offset)
+{
+  return offset >= 2 && text[offset - 1] == '\n' && text[offset - 2] == '\n';
+}
+
+/* The mirror is the model; every item has its rows, in order; an agent
+ * message's blocks cover its text without gap or overlap, all but the last
+ * are at least BLOCK_SIZE long and end at a cut point. Returns the number of
+ * blocks of @message. */
+static guint
+check (Fixture        *f,
+       AcpMessageItem *message)
+{
+  guint n_rows = g_list_model_get_n_items (G_LIST_MODEL (f->blocks));
+  guint n_items = g_list_model_get_n_items (G_LIST_MODEL (f->store));
+  guint row = 0;
+  guint n_message_blocks = 0;
+
+  g_assert_cmpuint (f->mirror->len, ==, n_rows);
+  g_assert_null (g_list_model_get_item (G_LIST_MODEL (f->blocks), n_rows));
+
+  for (guint i = 0; i < n_items; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (G_LIST_MODEL (f->store), i);
+      gboolean agent = ACP_IS_MESSAGE_ITEM (item) &&
+                       acp_message_item_get_role (ACP_MESSAGE_ITEM (item)) == ACP_MESSAGE_ROLE_AGENT;
+
+      if (!agent)
+        {
+          g_autoptr(GObject) shown = g_list_model_get_item (G_LIST_MODEL (f->blocks), row);
+
+          g_assert_true (shown == item);
+          g_assert_true (g_ptr_array_index (f->mirror, row) == shown);
+          row++;
+          continue;
+        }
+      else
+        {
+          const char *text = acp_message_item_get_text (ACP_MESSAGE_ITEM (item));
+          gsize length = strlen (text);
+          gsize expected_start = 0;
+
+          for (guint index = 0; ; index++)
+            {
+              g_autoptr(GObject) shown = g_list_model_get_item (G_LIST_MODEL (f->blocks), row);
+              PalMessageBlock *block;
+              gsize end;
+
+              g_assert_true (PAL_IS_MESSAGE_BLOCK (shown));
+              g_assert_true (g_ptr_array_index (f->mirror, row) == shown);
+              block = PAL_MESSAGE_BLOCK (shown);
+              g_assert_true (pal_message_block_get_item (block) == ACP_MESSAGE_ITEM (item));
+              g_assert_cmpuint (pal_message_block_get_index (block), ==, index);
+              g_assert_cmpuint (pal_message_block_get_start (block), ==, expected_start);
+              row++;
+              if (ACP_MESSAGE_ITEM (item) == message)
+                n_message_blocks++;
+
+              end = pal_message_block_get_end (block);
+              if (end == G_MAXSIZE)
+                break;
+
+              g_assert_cmpuint (end, <=, length);
+              g_assert_cmpuint (end - expected_start, >=, BLOCK_SIZE);
+              g_assert_true (is_cut_point (text, end));
+              expected_start = end;
+            }
+        }
+    }
+
+  g_assert_cmpuint (row, ==, n_rows);
+  return n_message_blocks;
+}
+
+static void
+test_streamed (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(AcpMessageItem) user = acp_message_item_new (ACP_MESSAGE_ROLE_USER, NULL);
+  g_autoptr(AcpMessageItem) agent = acp_message_item_new (ACP_MESSAGE_ROLE_AGENT, NULL);
+  g_autoptr(AcpNoticeItem) notice = acp_notice_item_new (ACP_NOTICE_SEVERITY_INFO, "Note", NULL, NULL);
+  g_autoptr(GString) expected = g_string_new (NULL);
+  GRand *rand = g_rand_new_with_seed (42);
+  guint blocks;
+
+  fixture_init (&f);
+  g_list_store_append (f.store, user);
+  g_list_store_append (f.store, agent);
+  g_list_store_append (f.store, notice);
+  check (&f, agent);
+
+  /* a long user message stays one row */
+  for (guint i = 0; i < 50; i++)
+    acp_message_item_append_text (user, "some words\n\n", -1);
+
+  /* paragraphs in chunks of 1 to 7 bytes, a fenced block with blank lines
+   * now and then, which is never cut */
+  for (guint paragraph = 0; paragraph < 60; paragraph++)
+    {
+      g_autofree char *text = NULL;
+      gsize done = 0;
+
+      if (paragraph % 10 == 5)
+        text = g_strdup ("```\ncode\n\n\nmore code that runs on for a while\n\n```\n\n");
+      else
+        text = g_strdup_printf ("Paragraph %u with *some* words in it.\n\n", paragraph);
+
+      while (text[done] != '\0')
+        {
+          gsize want = (gsize) g_rand_int_range (rand, 1, 8);
+          gsize n = MIN (want, strlen (text + done));
+
+          acp_message_item_append_text (agent, text + done, (gssize) n);
+          g_string_append_len (expected, text + done, (gssize) n);
+          done += n;
+          check (&f, agent);
+        }
+    }
+
+  g_assert_cmpstr (acp_message_item_get_text (agent), ==, expected->str);
+  blocks = check (&f, agent);
+  g_assert_cmpuint (blocks, >=, expected->len / (BLOCK_SIZE * 2));
+
+  /* a fenced block is never cut: no block ends inside one */
+  for (guint row = 0; row < g_list_model_get_n_items (G_LIST_MODEL (f.blocks)); row++)
+    {
+      g_autoptr(GObject) shown = g_list_model_get_item (G_LIST_MODEL (f.blocks), row);
+      gsize end;
+      guint fences = 0;
+
+      if (!PAL_IS_MESSAGE_BLOCK (shown))
+        continue;
+      end = pal_message_block_get_end (PAL_MESSAGE_BLOCK (shown));
+      if (end == G_MAXSIZE)
+        continue;
+      for (const char *p = expected->str; (p = strstr (p, "```")) != NULL && (gsize) (p - expected->str) < end; p += 3)
+        fences++;
+      g_assert_cmpuint (fences % 2, ==, 0);
+    }
+
+  /* the whole text replaced: cut anew */
+  acp_message_item_set_text (agent, "short");
+  g_assert_cmpuint (check (&f, agent), ==, 1);
+
+  g_rand_free (rand);
+  fixture_clear (&f);
+}
+
+static void
+test_long_at_once (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(AcpMessageItem) agent = acp_message_item_new (ACP_MESSAGE_ROLE_AGENT, NULL);
+  g_autoptr(AcpMessageItem) thought = acp_message_item_new (ACP_MESSAGE_ROLE_THOUGHT, NULL);
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  for (guint i = 0; i < 100; i++)
+    g_string_append_printf (text, "Line %u of a long answer.\n\n", i);
+  acp_message_item_append_text (agent, text->str, -1);
+  acp_message_item_append_text (thought, text->str, -1);
+
+  /* an answer that is already long when it arrives: cut at once, into
+   * blocks of about the block size, not one block and the rest */
+  fixture_init (&f);
+  g_list_store_append (f.store, thought);
+  g_list_store_append (f.store, agent);
+  g_assert_cmpuint (check (&f, agent), >=, text->len / (BLOCK_SIZE * 2));
+  /* a thought is not cut */
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f.blocks)), ==, 1 + check (&f, agent));
+
+  /* removed, and set on another model */
+  g_list_store_remove (f.store, 1);
+  check (&f, NULL);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f.blocks)), ==, 1);
+  pal_block_model_set_model (f.blocks, NULL);
+  g_assert_cmpuint (f.mirror->len, ==, 0);
+
+  fixture_clear (&f);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/block-model/streamed", test_streamed);
+  g_test_add_func ("/block-model/long-at-once", test_long_at_once);
+
+  return g_test_run ();
+}
