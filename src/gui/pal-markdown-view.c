@@ -3,9 +3,11 @@
  * Streamed text is rendered incrementally. Everything before the last stable
  * cut point (see PalMarkdownScanner) is rendered once and never touched
  * again; only the tail after it is rendered anew, at most once per main loop
- * iteration however many chunks arrived. A long answer streamed in 200,000
- * chunks therefore costs the size of its last paragraph per frame, not the
- * size of the answer.
+ * iteration however many chunks arrived, or, once it is long, added to as
+ * plain text until it is finished. A long answer streamed in 200,000 chunks
+ * therefore costs the size of its last paragraph per frame, not the size of
+ * the answer; and however fast it comes, streamed text is laid out at
+ * STREAM_BUDGET bytes a frame at most, in all views together.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -24,6 +26,7 @@ struct _PalMarkdownView
   GString            *source;
   PalMarkdownScanner  scanner;
   gsize               rendered;    /* bytes of source rendered for good */
+  gsize               shown;       /* bytes of source in the buffer, in any form */
   GtkTextMark        *tail_mark;   /* where the rendering of the tail starts */
   guint               render_id;
   gboolean            plain;
@@ -40,39 +43,120 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (PalMarkdownView, pal_markdown_view, GTK_TYPE_TEXT_VIEW)
 
+/* Streamed text is shown at this many bytes a frame at most, in all views
+ * together: real agents send tens of bytes a second, so this never holds
+ * them back, but an agent that floods the pipe would otherwise have the
+ * window lay out everything it sent in the frame it arrived. */
+#define STREAM_BUDGET        1024
+#define STREAM_BUDGET_WINDOW (16 * G_TIME_SPAN_MILLISECOND)
+/* An unfinished block longer than this grows as plain text: it is styled
+ * once it is finished, instead of anew at every frame */
+#define TAIL_PLAIN_AFTER     1024
+
+static gint64 budget_window;
+static gsize  budget_used;
+
+/* Returns: how many of @wanted bytes may be shown now */
+static gsize
+take_budget (gsize wanted)
+{
+  gint64 now = g_get_monotonic_time ();
+  gsize granted;
+
+  if (now - budget_window >= STREAM_BUDGET_WINDOW)
+    {
+      budget_window = now;
+      budget_used = 0;
+    }
+
+  granted = MIN (wanted, STREAM_BUDGET - MIN (budget_used, STREAM_BUDGET));
+  budget_used += granted;
+
+  return granted;
+}
+
+/* Shows the source up to @target: what became stable since the last time
+ * rendered for good, the rest (the tail) rendered anew, or added as plain
+ * text when it has grown long. */
 static void
-render (PalMarkdownView *self)
+render_upto (PalMarkdownView *self,
+             gsize            target)
 {
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self));
+  const char *source = self->source->str;
   GtkTextIter start, end;
 
-  g_clear_handle_id (&self->render_id, g_source_remove);
+  /* never in the middle of a character */
+  while (target < self->source->len && target > self->shown && (source[target] & 0xC0) == 0x80)
+    target--;
 
-  /* drop the previous rendering of the tail */
-  gtk_text_buffer_get_iter_at_mark (buffer, &start, self->tail_mark);
   gtk_text_buffer_get_end_iter (buffer, &end);
-  gtk_text_buffer_delete (buffer, &start, &end);
 
   if (self->plain)
     {
-      gtk_text_buffer_insert (buffer, &start, self->source->str + self->rendered,
-                              (int) (self->source->len - self->rendered));
-      self->rendered = self->source->len;
-      gtk_text_buffer_move_mark (buffer, self->tail_mark, &start);
+      gtk_text_buffer_insert (buffer, &end, source + self->shown, (int) (target - self->shown));
+      self->rendered = self->shown = target;
       return;
     }
 
-  pal_markdown_scanner_feed (&self->scanner, self->source->str, self->source->len);
+  pal_markdown_scanner_feed (&self->scanner, source, target);
+
+  if (self->scanner.stable <= self->rendered &&
+      target - self->rendered > TAIL_PLAIN_AFTER && self->shown > self->rendered)
+    {
+      /* a long unfinished block: add to it as it is */
+      gtk_text_buffer_insert (buffer, &end, source + self->shown, (int) (target - self->shown));
+      self->shown = target;
+      return;
+    }
+
+  /* drop the previous rendering of the tail */
+  gtk_text_buffer_get_iter_at_mark (buffer, &start, self->tail_mark);
+  gtk_text_buffer_delete (buffer, &start, &end);
+
   if (self->scanner.stable > self->rendered)
     {
-      pal_markdown_insert (buffer, &start, self->source->str + self->rendered,
+      pal_markdown_insert (buffer, &start, source + self->rendered,
                            self->scanner.stable - self->rendered);
       self->rendered = self->scanner.stable;
       gtk_text_buffer_move_mark (buffer, self->tail_mark, &start);
     }
 
-  pal_markdown_insert (buffer, &start, self->source->str + self->rendered,
-                       self->source->len - self->rendered);
+  pal_markdown_insert (buffer, &start, source + self->rendered, target - self->rendered);
+  self->shown = target;
+}
+
+/* Renders everything now */
+static void
+render (PalMarkdownView *self)
+{
+  g_clear_handle_id (&self->render_id, g_source_remove);
+  render_upto (self, self->source->len);
+}
+
+static gboolean render_cb (gpointer user_data);
+
+/* Renders what the stream budget allows, and the rest later */
+static void
+render_some (PalMarkdownView *self)
+{
+  gsize granted;
+
+  g_clear_handle_id (&self->render_id, g_source_remove);
+
+  granted = take_budget (self->source->len - self->shown);
+  if (granted > 0)
+    render_upto (self, self->shown + granted);
+
+  /* the rest when the budget is renewed */
+  if (self->shown < self->source->len)
+    {
+      gint64 wait = budget_window + STREAM_BUDGET_WINDOW - g_get_monotonic_time ();
+
+      self->render_id = g_timeout_add_full (GDK_PRIORITY_REDRAW + 10,
+                                            (guint) CLAMP (wait / 1000, 1, 16),
+                                            render_cb, self, NULL);
+    }
 }
 
 static gboolean
@@ -81,17 +165,17 @@ render_cb (gpointer user_data)
   PalMarkdownView *self = user_data;
 
   self->render_id = 0;
-  render (self);
+  render_some (self);
 
   return G_SOURCE_REMOVE;
 }
 
 static void
-queue_render (PalMarkdownView *self)
+queue_render (PalMarkdownView *self,
+              int              priority)
 {
-  /* before GTK's layout and paint of the frame */
   if (self->render_id == 0)
-    self->render_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE + 10, render_cb, self, NULL);
+    self->render_id = g_idle_add_full (priority, render_cb, self, NULL);
 }
 
 static void
@@ -100,9 +184,11 @@ reset (PalMarkdownView *self)
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self));
   GtkTextIter start;
 
+  g_clear_handle_id (&self->render_id, g_source_remove);
   g_string_truncate (self->source, 0);
   pal_markdown_scanner_init (&self->scanner);
   self->rendered = 0;
+  self->shown = 0;
   gtk_text_buffer_set_text (buffer, "", 0);
   gtk_text_buffer_get_start_iter (buffer, &start);
   gtk_text_buffer_move_mark (buffer, self->tail_mark, &start);
@@ -320,7 +406,8 @@ pal_markdown_view_append (PalMarkdownView *self,
     return;
 
   g_string_append_len (self->source, chunk, length);
-  queue_render (self);
+  /* before GTK's layout and paint of the frame */
+  queue_render (self, G_PRIORITY_HIGH_IDLE + 10);
 }
 
 /**
