@@ -273,6 +273,68 @@ test_long_stream (void)
   g_object_unref (view);
 }
 
+/* A flood of streamed text is shown a bounded amount at a time, and all of
+ * it in the end; a long unfinished code block grows as plain text and is
+ * styled once finished. */
+static gboolean
+timeout_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+test_stream_budget (void)
+{
+  GtkWidget *view = g_object_ref_sink (pal_markdown_view_new ());
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (view));
+  g_autoptr(GString) flood = g_string_new (NULL);
+  g_autofree char *text = NULL;
+  gboolean timed_out = FALSE;
+  guint timeout_id;
+
+  for (guint i = 0; i < 1000; i++)
+    g_string_append (flood, i % 10 == 9 ? "words.\n\n" : "some words ");
+  pal_markdown_view_append (PAL_MARKDOWN_VIEW (view), flood->str, -1);
+
+  /* the first pass shows no more than the budget of a frame */
+  while (gtk_text_buffer_get_char_count (buffer) == 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpint (gtk_text_buffer_get_char_count (buffer), <=, 1024);
+
+  /* and the rest comes */
+  timeout_id = g_timeout_add (10000, timeout_cb, &timed_out);
+  while (!timed_out && strlen (text = buffer_text (buffer)) < 900 * 11)
+    {
+      g_clear_pointer (&text, g_free);
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_assert_false (timed_out);
+  g_source_remove (timeout_id);
+  g_clear_pointer (&text, g_free);
+
+  /* a long code block that has not ended yet */
+  pal_markdown_view_set_text (PAL_MARKDOWN_VIEW (view), "Code:\n\n```\n");
+  for (guint i = 0; i < 300; i++)
+    {
+      pal_markdown_view_append (PAL_MARKDOWN_VIEW (view), "x = x + 1;\n", -1);
+      pal_markdown_view_flush (PAL_MARKDOWN_VIEW (view));
+    }
+  text = buffer_text (buffer);
+  g_assert_true (g_str_has_suffix (text, "x = x + 1;\n"));
+  g_clear_pointer (&text, g_free);
+
+  /* once it ends, it is rendered as code: no fence left in the text */
+  pal_markdown_view_append (PAL_MARKDOWN_VIEW (view), "```\n\nDone.", -1);
+  pal_markdown_view_flush (PAL_MARKDOWN_VIEW (view));
+  text = buffer_text (buffer);
+  g_assert_null (strstr (text, "```"));
+  g_assert_true (g_str_has_suffix (text, "Done."));
+  g_assert_true (has_tag_at (buffer, "x = x + 1;", "codeblock"));
+
+  g_object_unref (view);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -285,6 +347,7 @@ main (int   argc,
   g_test_add_func ("/markdown/streamed-equals-whole", test_streamed_equals_whole);
   g_test_add_func ("/markdown/stream-renders-on-idle", test_stream_renders_on_idle);
   g_test_add_func ("/markdown/long-stream", test_long_stream);
+  g_test_add_func ("/markdown/stream-budget", test_stream_budget);
 
   return g_test_run ();
 }
