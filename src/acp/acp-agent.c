@@ -24,6 +24,7 @@
 
 #include "acp-agent-private.h"
 #include "acp-json.h"
+#include "acp-marshal.h"
 
 #define STDERR_TAIL_SIZE              8192
 #define STDERR_READ_SIZE              65536
@@ -1481,10 +1482,13 @@ acp_agent_class_init (AcpAgentClass *klass)
     g_signal_new ("session-update",
                   G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL,
+                  0, NULL, NULL,
+                  acp_marshal_VOID__STRING_BOXED,
                   G_TYPE_NONE, 2,
                   G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE,
                   JSON_TYPE_OBJECT | G_SIGNAL_TYPE_STATIC_SCOPE);
+  g_signal_set_va_marshaller (signals[SESSION_UPDATE], G_TYPE_FROM_CLASS (klass),
+                              acp_marshal_VOID__STRING_BOXEDv);
 
   /**
    * AcpAgent::request:
