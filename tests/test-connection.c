@@ -1529,6 +1529,7 @@ typedef struct
   AcpConnection *conn;
   GArray        *log;            /* guint: the "i" of each message, in dispatch order */
   guint64        max_buffered;
+  guint64        max_parsed;
 } OrderLog;
 
 static void
@@ -1541,6 +1542,7 @@ order_notification_cb (AcpConnection *conn,
 
   g_array_append_val (log->log, i);
   log->max_buffered = MAX (log->max_buffered, _acp_connection_get_n_buffered (conn));
+  log->max_parsed = MAX (log->max_parsed, _acp_connection_get_n_parsed (conn));
 }
 
 static gboolean
@@ -1584,7 +1586,7 @@ test_order_random_chunks (Fixture       *f,
   g_autoptr(GString) input = g_string_new (NULL);
   g_autoptr(GArray) expected_log = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(GArray) expected_replies = g_array_new (FALSE, FALSE, sizeof (gint));  /* id, -1: -32700 */
-  OrderLog log = { f->conn, g_array_new (FALSE, FALSE, sizeof (guint)), 0 };
+  OrderLog log = { f->conn, g_array_new (FALSE, FALSE, sizeof (guint)), 0, 0 };
   gsize offset = 0;
 
   g_signal_connect (f->conn, "notification::seq", G_CALLBACK (order_notification_cb), &log);
@@ -1671,7 +1673,8 @@ test_order_random_chunks (Fixture       *f,
 }
 
 /* A peer writing far more than the application dispatches blocks on a full
- * pipe: the connection does not read beyond its bound. */
+ * pipe: the connection does not read beyond its bound, and parses less
+ * than that ahead (parsed lines take much more memory than their text). */
 static void
 test_read_ahead_bound (Fixture       *f,
                        gconstpointer  data)
@@ -1679,9 +1682,10 @@ test_read_ahead_bound (Fixture       *f,
   const gsize text_length = 8000;
   const gsize total = 50 * 1000 * 1000;
   const guint64 bound = ACP_CONNECTION_READ_AHEAD_MAX + 2 * ACP_CONNECTION_READ_CHUNK_SIZE + 16 * 1024;
+  const guint64 parse_bound = ACP_CONNECTION_PARSE_AHEAD_MAX + ACP_CONNECTION_READ_CHUNK_SIZE + 16 * 1024;
   g_autofree char *text = g_strnfill (text_length, 'q');
   g_autoptr(GString) input = g_string_new (NULL);
-  OrderLog log = { f->conn, g_array_new (FALSE, FALSE, sizeof (guint)), 0 };
+  OrderLog log = { f->conn, g_array_new (FALSE, FALSE, sizeof (guint)), 0, 0 };
   PeerWriter writer = { 0 };
   guint n_lines = 0;
   guint64 buffered;
@@ -1704,6 +1708,8 @@ test_read_ahead_bound (Fixture       *f,
   g_test_message ("throttled with %" G_GUINT64_FORMAT " bytes read ahead", buffered);
   g_assert_cmpuint (buffered, >=, ACP_CONNECTION_READ_AHEAD_MAX);
   g_assert_cmpuint (buffered, <=, bound);
+  /* the worker parses ahead up to its own, smaller bound */
+  WAIT_FOR (_acp_connection_get_n_parsed (f->conn) >= ACP_CONNECTION_PARSE_AHEAD_MAX);
 
   /* ...and stays stopped: the peer blocks, having written little more than
    * what was read (the rest sits in the socket's buffers) */
@@ -1711,6 +1717,7 @@ test_read_ahead_bound (Fixture       *f,
   g_assert_true (_acp_connection_is_throttled (f->conn));
   buffered = _acp_connection_get_n_buffered (f->conn);
   g_assert_cmpuint (buffered, <=, bound);
+  g_assert_cmpuint (_acp_connection_get_n_parsed (f->conn), <=, parse_bound);
   written = peer_writer_get_written (&writer);
   g_test_message ("the peer wrote %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " bytes", written, input->len);
   g_assert_cmpuint (written, <, input->len);
@@ -1726,6 +1733,7 @@ test_read_ahead_bound (Fixture       *f,
   g_test_message ("at most %" G_GUINT64_FORMAT " bytes read ahead while dispatching",
                   log.max_buffered);
   g_assert_cmpuint (log.max_buffered, <=, bound);
+  g_assert_cmpuint (log.max_parsed, <=, parse_bound);
 
   peer_writer_finish (&writer);
   g_assert_cmpuint (writer.written, ==, input->len);
@@ -1796,6 +1804,33 @@ test_dispose_mid_flood (Fixture       *f,
   peer_writer_finish (&writer);
 }
 
+/* Dropping the connection while its worker waits for the application to
+ * dispatch what it parsed ahead: the worker is woken and ends. */
+static void
+test_dispose_while_worker_waits (Fixture       *f,
+                                 gconstpointer  data)
+{
+  g_autoptr(GString) input = g_string_new (NULL);
+
+  while (input->len < 2 * 1024 * 1024)
+    g_string_append_printf (input, "{\"jsonrpc\":\"2.0\",\"method\":\"seq\",\"params\":{\"i\":%u}}\n",
+                            (guint) input->len);
+
+  _acp_connection_set_dispatch_held (f->conn, TRUE);
+  peer_write_len (f, input->str, input->len);
+  WAIT_FOR (_acp_connection_get_n_parsed (f->conn) >= ACP_CONNECTION_PARSE_AHEAD_MAX);
+  g_assert_cmpuint (_acp_connection_get_n_workers (), ==, 1);
+
+  g_object_add_weak_pointer (G_OBJECT (f->conn), (gpointer *) &f->conn);
+  g_object_unref (f->conn);
+  g_assert_null (f->conn);
+
+  wait_for_workers_to_end ();
+  WAIT_FOR (f->peer_eof);
+  g_assert_cmpuint (f->notifications->len, ==, 0);
+  g_assert_cmpuint (f->n_closed, ==, 0);
+}
+
 typedef struct
 {
   Fixture *f;
@@ -1850,8 +1885,11 @@ test_eof_after_queued_lines (Fixture       *f,
   peer_write_len (f, input->str, input->len);
   peer_shutdown_write (f);
 
-  /* the worker read the end and ended; nothing is dispatched yet */
-  wait_for_workers_to_end ();
+  /* the end is read, and the lines wait: parsed up to the worker's bound,
+   * the rest not even parsed; nothing is dispatched yet */
+  WAIT_FOR (_acp_connection_has_read_to_end (f->conn) &&
+            _acp_connection_get_n_parsed (f->conn) >= ACP_CONNECTION_PARSE_AHEAD_MAX);
+  g_assert_cmpuint (_acp_connection_get_n_workers (), ==, 1);
   g_assert_cmpuint (f->notifications->len, ==, 0);
   g_assert_cmpuint (f->n_closed, ==, 0);
   g_assert_false (acp_connection_is_closed (f->conn));
@@ -1940,6 +1978,7 @@ main (int   argc,
   ADD ("/acp/connection/close/after-close", test_after_close);
   ADD ("/acp/connection/close/dispose-while-reading", test_dispose_while_reading);
   ADD ("/acp/connection/close/dispose-mid-flood", test_dispose_mid_flood);
+  ADD ("/acp/connection/close/dispose-while-worker-waits", test_dispose_while_worker_waits);
   ADD ("/acp/connection/close/eof-after-queued-lines", test_eof_after_queued_lines);
   ADD_UNSTARTED ("/acp/connection/close/write-error", test_write_error_closes);
   ADD ("/acp/connection/write-order", test_write_order);

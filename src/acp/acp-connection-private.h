@@ -17,8 +17,17 @@ G_BEGIN_DECLS
 /* ...and starts again once no more than this many are. */
 #define ACP_CONNECTION_READ_AHEAD_RESUME   ((gsize) 1024 * 1024)
 
+/* Parsed lines take some 15 times the memory of their text: the worker stops
+ * parsing once the lines parsed and not yet dispatched come to this many
+ * bytes of input... */
+#define ACP_CONNECTION_PARSE_AHEAD_MAX     ((gsize) 512 * 1024)
+/* ...and goes on once they are down to this many. */
+#define ACP_CONNECTION_PARSE_AHEAD_RESUME  ((gsize) 256 * 1024)
+
 gboolean _acp_connection_is_parsing        (AcpConnection *self);
 guint64  _acp_connection_get_n_buffered    (AcpConnection *self);
+guint64  _acp_connection_get_n_parsed      (AcpConnection *self);
+gboolean _acp_connection_has_read_to_end   (AcpConnection *self);
 gboolean _acp_connection_is_throttled      (AcpConnection *self);
 void     _acp_connection_set_dispatch_held (AcpConnection *self,
                                             gboolean       held);

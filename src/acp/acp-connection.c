@@ -13,7 +13,8 @@
  * reads again once that is down to ACP_CONNECTION_READ_AHEAD_RESUME: a peer
  * writing faster than the application dispatches blocks on a full pipe. The
  * line the worker is still gathering does not count, so a line longer than
- * the bound (up to the cap) gets through.
+ * the bound (up to the cap) gets through. The bounds are in
+ * acp-connection-private.h.
  *
  * Parsing. The worker splits the chunks into lines: a line inside one chunk
  * is parsed where it lies, one spanning chunks is gathered in a GByteArray
@@ -24,9 +25,15 @@
  * chunk it appends what it got (trees, parse errors, skipped lines, and last
  * the end of the stream or a read error) to a list shared under a mutex, in
  * arrival order, and wakes the main context unless a wake-up is pending: a
- * small GSource there fires on the worker's flag. The worker never sees the
- * connection, emits nothing and touches nothing of it: all it shares is a
- * refcounted Reader (its queue, the list, the context to wake).
+ * small GSource there fires on the worker's flag. A parsed line takes some
+ * 15 times the memory of its text, so the worker parses ahead of dispatching
+ * by ACP_CONNECTION_PARSE_AHEAD_MAX bytes of input at most: past that it
+ * waits on a GCond until the main thread, which reports how far it got
+ * every PARSE_AHEAD_REPORT bytes and whenever the pump stops, has brought
+ * it down to ACP_CONNECTION_PARSE_AHEAD_RESUME; the chunks read meanwhile
+ * wait unparsed. The worker never sees the connection, emits nothing and
+ * touches nothing of it: all it shares is a refcounted Reader (its queue,
+ * the list, the counts, the context to wake).
  *
  * Dispatching. On the main thread the pump takes the whole list and
  * dispatches it in order, line by line, in time slices (see PUMP_SLICE) so
@@ -37,9 +44,9 @@
  * handlers may keep references into them, and json-glib counts the
  * references of objects and arrays without atomic operations.
  *
- * Closing stops the worker: a flag it checks between lines, and a stop marker
- * in its queue. It then frees what it holds and ends on its own; nobody
- * waits for it.
+ * Closing stops the worker: a flag it checks between lines and while it
+ * waits for room, and a stop marker in its queue. It then frees what it
+ * holds and ends on its own; nobody waits for it.
  *
  * Writing. Every message is serialised to one line and queued; one
  * g_output_stream_write_all_async() is in flight at a time.
@@ -62,6 +69,7 @@
 #include "acp-connection-private.h"
 
 #define READ_CHUNK_SIZE          ACP_CONNECTION_READ_CHUNK_SIZE
+#define PARSE_AHEAD_REPORT       ((gsize) 64 * 1024)
 #define MAX_NESTING_DEPTH        512
 #define MAX_ID_DESCRIPTION       64
 
@@ -224,9 +232,12 @@ typedef struct
   int              parsing;        /* atomic: in the parser now (for tests) */
 
   GMutex           lock;           /* guards what follows */
+  GCond            room;           /* the worker waits here to parse ahead */
   ParsedList       results;        /* handed over, not yet taken */
   guint64          n_scanned;      /* bytes of input the worker is done with */
   guint64          n_produced;     /* the sizes of every result handed over */
+  guint64          n_dispatched;   /* as last reported by the main thread */
+  gboolean         waiting;        /* the worker waits for room */
   int              wake_pending;   /* atomic reads; written under the lock */
 } Reader;
 
@@ -259,6 +270,7 @@ struct _AcpConnection
   guint64       n_scanned;       /* of those, the ones it is done with */
   guint64       n_produced;      /* the sizes of the results it handed over */
   guint64       n_dispatched;    /* the sizes of the results dispatched */
+  guint64       n_reported;      /* n_dispatched as the worker last heard it */
 
   /* writing */
   GQueue        write_queue;     /* GBytes, each one line */
@@ -1303,6 +1315,7 @@ reader_new (GMainContext *context)
   reader->context = g_main_context_ref (context);
   reader->input = g_async_queue_new_full ((GDestroyNotify) chunk_free);
   g_mutex_init (&reader->lock);
+  g_cond_init (&reader->room);
 
   return reader;
 }
@@ -1325,6 +1338,7 @@ reader_unref (Reader *reader)
       g_async_queue_unref (reader->input);
       g_main_context_unref (reader->context);
       g_mutex_clear (&reader->lock);
+      g_cond_clear (&reader->room);
       g_free (reader);
     }
 }
@@ -1540,6 +1554,31 @@ worker_publish (Worker *worker,
     g_main_context_wakeup (reader->context);
 }
 
+/* Parsed trees take many times the memory of their text: while the lines
+ * parsed and not yet dispatched come to more than PARSE_AHEAD_MAX bytes of
+ * input, waits until the main thread brought them down to
+ * PARSE_AHEAD_RESUME. Returns FALSE when the connection closed. */
+static gboolean
+worker_wait_for_room (Worker *worker)
+{
+  Reader *reader = worker->reader;
+  gboolean go_on;
+
+  g_mutex_lock (&reader->lock);
+  if (reader->n_produced - reader->n_dispatched > ACP_CONNECTION_PARSE_AHEAD_MAX)
+    {
+      reader->waiting = TRUE;
+      while (!g_atomic_int_get (&reader->stopping) &&
+             reader->n_produced - reader->n_dispatched > ACP_CONNECTION_PARSE_AHEAD_RESUME)
+        g_cond_wait (&reader->room, &reader->lock);
+      reader->waiting = FALSE;
+    }
+  go_on = !g_atomic_int_get (&reader->stopping);
+  g_mutex_unlock (&reader->lock);
+
+  return go_on;
+}
+
 /* Returns FALSE when the worker has nothing more to do. */
 static gboolean
 worker_take_chunk (Worker *worker,
@@ -1553,7 +1592,7 @@ worker_take_chunk (Worker *worker,
   switch (chunk->kind)
     {
     case CHUNK_DATA:
-      if (!worker_scan (worker, chunk))
+      if (!worker_wait_for_room (worker) || !worker_scan (worker, chunk))
         return FALSE;
       worker_publish (worker, g_bytes_get_size (chunk->bytes));
       return TRUE;
@@ -1689,6 +1728,27 @@ take_results (AcpConnection *self)
   g_mutex_unlock (&reader->lock);
 
   parsed_list_concat (&self->ready, &taken);
+}
+
+/* Tells the worker how far dispatching got, and lets it parse on when it
+ * waits for room. Done every PARSE_AHEAD_REPORT bytes and whenever the pump
+ * stops, not for every line. */
+static void
+report_dispatched (AcpConnection *self)
+{
+  Reader *reader = self->reader;
+
+  if (reader == NULL || self->n_reported == self->n_dispatched)
+    return;
+
+  g_mutex_lock (&reader->lock);
+  reader->n_dispatched = self->n_dispatched;
+  if (reader->waiting &&
+      reader->n_produced - reader->n_dispatched <= ACP_CONNECTION_PARSE_AHEAD_RESUME)
+    g_cond_signal (&reader->room);
+  g_mutex_unlock (&reader->lock);
+
+  self->n_reported = self->n_dispatched;
 }
 
 static void maybe_read (AcpConnection *self);
@@ -1909,12 +1969,16 @@ pump (AcpConnection *self)
       maybe_read (self);
 
       if (self->ready.head == NULL || self->dispatch_held || slice_over (self))
-        return;
+        break;
 
       parsed = parsed_list_pop (&self->ready);
       self->n_dispatched += parsed->size;
+      if (self->n_dispatched - self->n_reported >= PARSE_AHEAD_REPORT)
+        report_dispatched (self);
       dispatch_one (self, parsed);
     }
+
+  report_dispatched (self);
 }
 
 static gboolean
@@ -1977,6 +2041,9 @@ stop_reader (AcpConnection *self)
 
   g_atomic_int_set (&reader->stopping, TRUE);
   g_async_queue_push (reader->input, chunk_new (CHUNK_STOP));
+  g_mutex_lock (&reader->lock);
+  g_cond_signal (&reader->room);
+  g_mutex_unlock (&reader->lock);
   reader_unref (reader);
 }
 
@@ -2654,6 +2721,25 @@ _acp_connection_get_n_buffered (AcpConnection *self)
   g_return_val_if_fail (ACP_IS_CONNECTION (self), 0);
 
   return n_buffered (self);
+}
+
+/* Bytes of the lines parsed and not yet dispatched, as of the last
+ * hand-over of the worker. */
+guint64
+_acp_connection_get_n_parsed (AcpConnection *self)
+{
+  g_return_val_if_fail (ACP_IS_CONNECTION (self), 0);
+
+  return self->n_produced - self->n_dispatched;
+}
+
+/* Whether the end of the stream (or a read error) was read. */
+gboolean
+_acp_connection_has_read_to_end (AcpConnection *self)
+{
+  g_return_val_if_fail (ACP_IS_CONNECTION (self), FALSE);
+
+  return self->input_ended;
 }
 
 /* Whether reading is paused because too much is read ahead. */
