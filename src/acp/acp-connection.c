@@ -67,6 +67,7 @@
 
 #include "acp-connection.h"
 #include "acp-connection-private.h"
+#include "acp-marshal.h"
 
 #define READ_CHUNK_SIZE          ACP_CONNECTION_READ_CHUNK_SIZE
 #define PARSE_AHEAD_REPORT       ((gsize) 64 * 1024)
@@ -2326,10 +2327,12 @@ acp_connection_class_init (AcpConnectionClass *klass)
                   G_SIGNAL_RUN_LAST | G_SIGNAL_DETAILED,
                   0,
                   NULL, NULL,
-                  NULL,
+                  acp_marshal_VOID__STRING_BOXED,
                   G_TYPE_NONE, 2,
                   G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE,
                   JSON_TYPE_NODE | G_SIGNAL_TYPE_STATIC_SCOPE);
+  g_signal_set_va_marshaller (signals[SIGNAL_NOTIFICATION], G_TYPE_FROM_CLASS (klass),
+                              acp_marshal_VOID__STRING_BOXEDv);
 
   /**
    * AcpConnection::message-error:

@@ -26,8 +26,8 @@ G_BEGIN_DECLS
  * still counts). Lines of any length are accepted up to "max-line-length"
  * (default ACP_CONNECTION_DEFAULT_MAX_LINE_LENGTH, counted without the
  * newline); a longer line is skipped without being buffered and reported with
- * "message-error" (ACP_ERROR_LINE_TOO_LONG), and reading goes on. Lines over
- * about 1 MiB are parsed in a worker thread so the main loop keeps running;
+ * "message-error" (ACP_ERROR_LINE_TOO_LONG), and reading goes on. Every line
+ * is split and parsed in a worker thread so the main loop keeps running;
  * messages are still dispatched strictly in the order they arrived.
  *
  * Bad input never closes the connection: a line that is not JSON is answered
