@@ -2,7 +2,8 @@
  *
  * A GtkListView over the session's AcpTranscript: only the rows on screen
  * exist as widgets, so a replay of 100,000 updates costs what the screen
- * shows. Each row builds the widget for its item's kind. The view sticks to
+ * shows. Each row builds the widget for its item's kind; a long answer of
+ * the agent is a run of rows, one per block of it. The view sticks to
  * the bottom while content arrives, unless the person scrolled up (a scroll,
  * a key or the scrollbar moved it: layout moving the value does not count);
  * a button then brings them back.
@@ -54,21 +55,26 @@
 /* Within this many pixels of the end counts as at the bottom. */
 #define BOTTOM_SLACK 48.0
 
+/* Bytes: long agent messages are cut into blocks of at least this, a row
+ * each (see PalBlockModel) */
+#define BLOCK_SIZE        4096
+
+/* On a row's clamp: the item it shows */
+#define ROW_ITEM_KEY      "pal-chat-view-item"
+
 /* See "Floods" above. */
 #define FLOOD_BATCH       24
+#define FLOOD_CALM_MS     120
+#define FLOOD_RELABEL_US  (80 * G_TIME_SPAN_MILLISECOND)
+#define FLOOD_LINES_MAX   80
 #define FLOOD_KEEP_MIN    8
 #define FLOOD_KEEP_MAX    40
 #define FLOOD_KEEP_SPARE  3
-#define BLOCK_SIZE        4096   /* bytes: long agent messages are cut into blocks */
-#define ROW_ITEM_KEY      "pal-chat-view-item"   /* on a row's clamp: the item it shows */
 #define FLOOD_ROW_GUESS   56.0   /* pixels, when no row is there to judge by */
-#define FLOOD_CALM_MS     120
-#define FLOOD_RELABEL_US  (80 * G_TIME_SPAN_MILLISECOND)
 #define EXPAND_STEP       10
-#define EXPAND_ALL        240
+#define EXPAND_ALL        210
 #define FRAME_BUDGET_US   (6 * G_TIME_SPAN_MILLISECOND)
 #define SUMMARY_MAX_CHARS 200
-#define FLOOD_LINES_MAX   80
 
 struct _PalChatView
 {
@@ -136,6 +142,8 @@ static char *
 summarize_item (gpointer item)
 {
   const char *text = NULL;
+  const char *newline;
+  gsize length;
   g_autofree char *line = NULL;
 
   if (PAL_IS_MESSAGE_BLOCK (item))
@@ -167,8 +175,13 @@ summarize_item (gpointer item)
   if (text == NULL)
     return g_strdup ("");
 
-  /* the first line, cut short: the label ellipsizes what does not fit */
-  line = g_utf8_make_valid (text, MIN (strcspn (text, "\n"), (gsize) SUMMARY_MAX_CHARS * 4));
+  /* the first line, cut short (without reading a long text to its end):
+   * the label ellipsizes what does not fit */
+  length = strnlen (text, (gsize) SUMMARY_MAX_CHARS * 4);
+  newline = memchr (text, '\n', length);
+  if (newline != NULL)
+    length = (gsize) (newline - text);
+  line = g_utf8_make_valid (text, (gssize) length);
   if (g_utf8_strlen (line, -1) > SUMMARY_MAX_CHARS)
     *g_utf8_offset_to_pointer (line, SUMMARY_MAX_CHARS) = '\0';
 
