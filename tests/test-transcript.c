@@ -287,12 +287,67 @@ test_text_appended_many (void)
         g_assert_no_error (error);
     }
 
-  g_assert_cmpuint (appended, ==, n_chunks);
+  /* the text is there at once, announced at the flush: once for the batch */
+  g_assert_cmpuint (appended, ==, 0);
+  g_assert_cmpuint (acp_message_item_get_text_length (message), ==, 2 + 6 * n_chunks);
+  acp_transcript_flush (transcript);
+  g_assert_cmpuint (appended, ==, 1);
   g_assert_cmpuint (notified, ==, 0);
   g_assert_cmpuint (acp_message_item_get_text_length (message), ==, 2 + 6 * n_chunks);
   g_assert_cmpuint (strlen (acp_message_item_get_text (message)), ==, 2 + 6 * n_chunks);
   g_assert_cmpuint (seen->len, ==, 6 * n_chunks);
   g_assert_cmpuint (count_all (transcript), ==, 1);
+}
+
+/* Chunks into two messages in one batch: each is announced once, with all
+ * that came, and a loud append announces what was quiet before it. */
+static void
+test_text_announced_per_batch (void)
+{
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  g_autoptr(GString) seen_a = g_string_new (NULL);
+  g_autoptr(GString) seen_b = g_string_new (NULL);
+  AcpMessageItem *a, *b;
+  guint appended_a = 0, appended_b = 0;
+
+  apply_ok (transcript, "{\"sessionUpdate\":\"agent_message_chunk\",\"messageId\":\"a\","
+                        "\"content\":{\"type\":\"text\",\"text\":\"A0\"}}");
+  apply_ok (transcript, "{\"sessionUpdate\":\"agent_thought_chunk\",\"messageId\":\"b\","
+                        "\"content\":{\"type\":\"text\",\"text\":\"B0\"}}");
+  a = item_at (transcript, 0);
+  b = item_at (transcript, 1);
+  g_signal_connect (a, "text-appended", G_CALLBACK (count_cb), &appended_a);
+  g_signal_connect (a, "text-appended", G_CALLBACK (record_chunk_cb), seen_a);
+  g_signal_connect (b, "text-appended", G_CALLBACK (count_cb), &appended_b);
+  g_signal_connect (b, "text-appended", G_CALLBACK (record_chunk_cb), seen_b);
+
+  for (guint i = 1; i <= 3; i++)
+    {
+      g_autofree char *ja = g_strdup_printf ("{\"sessionUpdate\":\"agent_message_chunk\",\"messageId\":\"a\","
+                                             "\"content\":{\"type\":\"text\",\"text\":\"A%u\"}}", i);
+      g_autofree char *jb = g_strdup_printf ("{\"sessionUpdate\":\"agent_thought_chunk\",\"messageId\":\"b\","
+                                             "\"content\":{\"type\":\"text\",\"text\":\"B%u\"}}", i);
+
+      apply_ok (transcript, ja);
+      apply_ok (transcript, jb);
+    }
+  g_assert_cmpstr (acp_message_item_get_text (a), ==, "A0A1A2A3");
+  g_assert_cmpuint (appended_a + appended_b, ==, 0);
+
+  /* the flush idle announces */
+  while (appended_a == 0 || appended_b == 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (appended_a, ==, 1);
+  g_assert_cmpuint (appended_b, ==, 1);
+  g_assert_cmpstr (seen_a->str, ==, "A1A2A3");
+  g_assert_cmpstr (seen_b->str, ==, "B1B2B3");
+
+  /* quiet text, then a loud append: one announcement of both */
+  acp_message_item_append_text_quietly (a, "x", -1);
+  acp_message_item_append_text (a, "y", -1);
+  g_assert_cmpuint (appended_a, ==, 2);
+  g_assert_cmpstr (seen_a->str, ==, "A1A2A3xy");
+  g_assert_false (acp_message_item_announce (a));
 }
 
 /* --- tool calls --- */
@@ -862,6 +917,7 @@ main (int   argc,
   g_test_add_func ("/transcript/chunks/empty", test_empty_chunks);
   g_test_add_func ("/transcript/chunks/attachments", test_chunk_attachments);
   g_test_add_func ("/transcript/chunks/many", test_text_appended_many);
+  g_test_add_func ("/transcript/chunks/announced-per-batch", test_text_announced_per_batch);
   g_test_add_func ("/transcript/message/set-text", test_message_set_text);
   g_test_add_func ("/transcript/tool-call/updates", test_tool_call_and_updates);
   g_test_add_func ("/transcript/tool-call/update-first", test_tool_call_update_first);

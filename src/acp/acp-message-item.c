@@ -23,6 +23,7 @@ struct _AcpMessageItem
   AcpMessageRole  role;
   char           *message_id;
   GString        *text;
+  gsize           unannounced;   /* where text not yet announced starts, G_MAXSIZE if none */
   JsonArray      *attachments;
 };
 
@@ -167,7 +168,8 @@ acp_message_item_class_init (AcpMessageItemClass *klass)
    * @self: the item
    * @chunk: the text that was appended (NUL-terminated)
    *
-   * Emitted after each append, instead of a notification of "text".
+   * Emitted after each append, instead of a notification of "text"; for
+   * text appended quietly, once for all of it when it is announced.
    */
   signals[TEXT_APPENDED] =
     g_signal_new ("text-appended",
@@ -185,6 +187,7 @@ acp_message_item_init (AcpMessageItem *self)
 {
   self->role = ACP_MESSAGE_ROLE_AGENT;
   self->text = g_string_new (NULL);
+  self->unannounced = G_MAXSIZE;
   self->attachments = json_array_new ();
 }
 
@@ -276,7 +279,12 @@ acp_message_item_append_text (AcpMessageItem *self,
   old_len = self->text->len;
   g_string_append_len (self->text, chunk, len);
 
-  if (chunk[len] == '\0')
+  if (self->unannounced != G_MAXSIZE)
+    {
+      /* text appended quietly before: announce it with this */
+      acp_message_item_announce (self);
+    }
+  else if (chunk[len] == '\0')
     {
       g_signal_emit (self, signals[TEXT_APPENDED], 0, chunk);
     }
@@ -285,6 +293,60 @@ acp_message_item_append_text (AcpMessageItem *self,
       /* The appended copy is NUL-terminated: hand that out instead. */
       g_signal_emit (self, signals[TEXT_APPENDED], 0, self->text->str + old_len);
     }
+}
+
+/**
+ * acp_message_item_append_text_quietly:
+ * @self: an #AcpMessageItem
+ * @chunk: text to append
+ * @len: length of @chunk in bytes, or -1 if it is NUL-terminated
+ *
+ * Appends @chunk without emitting #AcpMessageItem::text-appended: the text
+ * is announced, with whatever else was appended quietly since, by the next
+ * acp_message_item_announce() or acp_message_item_append_text(). The text
+ * (acp_message_item_get_text()) holds it at once.
+ */
+void
+acp_message_item_append_text_quietly (AcpMessageItem *self,
+                                      const char     *chunk,
+                                      gssize          len)
+{
+  g_return_if_fail (ACP_IS_MESSAGE_ITEM (self));
+  g_return_if_fail (chunk != NULL || len == 0);
+
+  if (len < 0)
+    len = strlen (chunk);
+  if (len == 0)
+    return;
+
+  self->unannounced = MIN (self->unannounced, self->text->len);
+  g_string_append_len (self->text, chunk, len);
+}
+
+/**
+ * acp_message_item_announce:
+ * @self: an #AcpMessageItem
+ *
+ * Emits #AcpMessageItem::text-appended for the text appended quietly since
+ * the last announcement, if any.
+ *
+ * Returns: whether there was any
+ */
+gboolean
+acp_message_item_announce (AcpMessageItem *self)
+{
+  gsize from;
+
+  g_return_val_if_fail (ACP_IS_MESSAGE_ITEM (self), FALSE);
+
+  if (self->unannounced == G_MAXSIZE)
+    return FALSE;
+
+  from = MIN (self->unannounced, self->text->len);
+  self->unannounced = G_MAXSIZE;
+  g_signal_emit (self, signals[TEXT_APPENDED], 0, self->text->str + from);
+
+  return TRUE;
 }
 
 /**
@@ -307,6 +369,8 @@ acp_message_item_set_text (AcpMessageItem *self,
     return;
 
   g_string_assign (self->text, text);
+  /* the notification tells of all of it */
+  self->unannounced = G_MAXSIZE;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TEXT]);
 }
 

@@ -39,6 +39,12 @@ gsize           acp_message_item_get_text_length (AcpMessageItem *self);
 void            acp_message_item_append_text     (AcpMessageItem *self,
                                                   const char     *chunk,
                                                   gssize          len);
+/* Appends without emitting "text-appended"; acp_message_item_announce()
+ * emits it once for all such text. */
+void            acp_message_item_append_text_quietly (AcpMessageItem *self,
+                                                      const char     *chunk,
+                                                      gssize          len);
+gboolean        acp_message_item_announce        (AcpMessageItem *self);
 /* Replaces the whole text; notifies "text". */
 void            acp_message_item_set_text        (AcpMessageItem *self,
                                                   const char     *text);

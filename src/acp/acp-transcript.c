@@ -29,7 +29,10 @@
  * linear.
  *
  * Streaming into an item changes that item (a notification or
- * #AcpMessageItem::text-appended), never the list.
+ * #AcpMessageItem::text-appended), never the list. Streamed text is batched
+ * too: it is in the item's text at once, and announced with one
+ * text-appended per message at the flush. An agent sending 200,000 chunks a
+ * few bytes each makes a few hundred announcements, not 200,000.
  */
 struct _AcpTranscript
 {
@@ -37,6 +40,7 @@ struct _AcpTranscript
 
   GPtrArray   *items;        /* shown (AcpItem) */
   GPtrArray   *pending;      /* queued (AcpItem) */
+  GPtrArray   *unannounced;  /* messages with text not announced yet (AcpMessageItem) */
   guint        flush_id;
 
   GHashTable  *tool_calls;   /* toolCallId → AcpToolCallItem */
@@ -107,6 +111,7 @@ acp_transcript_dispose (GObject *object)
   g_hash_table_remove_all (self->compactions);
   g_clear_object (&self->current_plan);
   g_ptr_array_set_size (self->pending, 0);
+  g_ptr_array_set_size (self->unannounced, 0);
   g_ptr_array_set_size (self->items, 0);
 
   G_OBJECT_CLASS (acp_transcript_parent_class)->dispose (object);
@@ -172,6 +177,7 @@ acp_transcript_init (AcpTranscript *self)
 {
   self->items = g_ptr_array_new_with_free_func (g_object_unref);
   self->pending = g_ptr_array_new_with_free_func (g_object_unref);
+  self->unannounced = g_ptr_array_new_with_free_func (g_object_unref);
   self->tool_calls = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
   self->messages = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
   self->compactions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
@@ -205,8 +211,10 @@ flush_idle_cb (gpointer user_data)
  * acp_transcript_flush:
  * @self: an #AcpTranscript
  *
- * Shows every queued item, with one #GListModel::items-changed. Nothing
- * happens when nothing is queued.
+ * Shows every queued item, with one #GListModel::items-changed, then
+ * announces the text streamed into messages since the last flush, one
+ * #AcpMessageItem::text-appended per message. Nothing happens when nothing
+ * is queued.
  */
 void
 acp_transcript_flush (AcpTranscript *self)
@@ -218,18 +226,39 @@ acp_transcript_flush (AcpTranscript *self)
 
   g_clear_handle_id (&self->flush_id, g_source_remove);
 
-  if (self->pending->len == 0)
-    return;
+  if (self->pending->len > 0)
+    {
+      /* Take the batch first: handlers of items-changed may append again. */
+      batch = g_steal_pointer (&self->pending);
+      self->pending = g_ptr_array_new_with_free_func (g_object_unref);
 
-  /* Take the batch first: handlers of items-changed may append again. */
-  batch = g_steal_pointer (&self->pending);
-  self->pending = g_ptr_array_new_with_free_func (g_object_unref);
+      position = self->items->len;
+      g_ptr_array_extend_and_steal (self->items, g_steal_pointer (&batch));
 
-  position = self->items->len;
-  g_ptr_array_extend_and_steal (self->items, g_steal_pointer (&batch));
+      g_list_model_items_changed (G_LIST_MODEL (self), position, 0, self->items->len - position);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ITEMS]);
+    }
 
-  g_list_model_items_changed (G_LIST_MODEL (self), position, 0, self->items->len - position);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ITEMS]);
+  /* then the text streamed into messages, once per message */
+  if (self->unannounced->len > 0)
+    {
+      g_autoptr(GPtrArray) messages = g_steal_pointer (&self->unannounced);
+
+      self->unannounced = g_ptr_array_new_with_free_func (g_object_unref);
+      for (guint i = 0; i < messages->len; i++)
+        acp_message_item_announce (g_ptr_array_index (messages, i));
+    }
+}
+
+static void
+queue_flush (AcpTranscript *self)
+{
+  if (self->flush_id == 0)
+    {
+      self->flush_id = g_idle_add_full (ACP_TRANSCRIPT_FLUSH_PRIORITY, flush_idle_cb, self, NULL);
+      g_source_set_static_name (g_main_context_find_source_by_id (NULL, self->flush_id),
+                                "[acp] transcript flush");
+    }
 }
 
 /**
@@ -289,13 +318,7 @@ acp_transcript_append (AcpTranscript *self,
 
   g_ptr_array_add (self->pending, g_object_ref (item));
   index_item (self, item);
-
-  if (self->flush_id == 0)
-    {
-      self->flush_id = g_idle_add_full (ACP_TRANSCRIPT_FLUSH_PRIORITY, flush_idle_cb, self, NULL);
-      g_source_set_static_name (g_main_context_find_source_by_id (NULL, self->flush_id),
-                                "[acp] transcript flush");
-    }
+  queue_flush (self);
 }
 
 /**
@@ -805,9 +828,17 @@ apply_chunk (AcpTranscript   *self,
     }
 
   if (text != NULL)
-    acp_message_item_append_text (message, text, -1);
+    {
+      /* announced at the flush, with the rest of the batch */
+      if (!g_ptr_array_find (self->unannounced, message, NULL))
+        g_ptr_array_add (self->unannounced, g_object_ref (message));
+      acp_message_item_append_text_quietly (message, text, -1);
+      queue_flush (self);
+    }
   else
-    acp_message_item_add_attachment (message, json_node_get_object (content));
+    {
+      acp_message_item_add_attachment (message, json_node_get_object (content));
+    }
 
   return TRUE;
 }
