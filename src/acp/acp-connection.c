@@ -1842,10 +1842,13 @@ maybe_read (AcpConnection *self)
  * would paint no frame until the end. So the pump works in slices: after
  * PUMP_SLICE of continuous work it stops before the next line and resumes
  * from an idle (at once when no frame is due) or, so that dispatching goes on
- * when every frame is slow, from a short timeout. Messages keep their order;
- * reading goes on meanwhile up to the read-ahead bound. */
+ * when every frame is slow, from a timeout. The timeout leaves room for what
+ * a slice makes the application do before the next frame (a transcript
+ * flush, text to lay out): a shorter one fired before the frame could, and
+ * the frame waited for another slice. Messages keep their order; reading
+ * goes on meanwhile up to the read-ahead bound. */
 #define PUMP_SLICE      (8 * G_TIME_SPAN_MILLISECOND)
-#define PUMP_RESUME_MS  4
+#define PUMP_RESUME_MS  12
 
 static void pump (AcpConnection *self);
 

@@ -466,3 +466,33 @@ pal_markdown_view_set_plain (PalMarkdownView *self,
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PLAIN]);
 }
+
+/**
+ * pal_markdown_view_truncate:
+ * @self: a #PalMarkdownView
+ * @length: the length in bytes to cut the source to
+ *
+ * Drops the source after @length (which must be a point where streamed
+ * Markdown can be cut, see PalMarkdownScanner). Cheap when what is dropped
+ * was not rendered yet; otherwise the rest is rendered anew.
+ */
+void
+pal_markdown_view_truncate (PalMarkdownView *self,
+                            gsize            length)
+{
+  g_autofree char *text = NULL;
+
+  g_return_if_fail (PAL_IS_MARKDOWN_VIEW (self));
+
+  if (length >= self->source->len)
+    return;
+
+  if (length >= self->shown)
+    {
+      g_string_truncate (self->source, length);
+      return;
+    }
+
+  text = g_strndup (self->source->str, length);
+  pal_markdown_view_set_text (self, text);
+}

@@ -25,4 +25,7 @@ void        pal_markdown_view_set_plain  (PalMarkdownView *self,
                                           gboolean         plain);
 void        pal_markdown_view_flush      (PalMarkdownView *self);
 
+void             pal_markdown_view_truncate  (PalMarkdownView *self,
+                                              gsize            length);
+
 G_END_DECLS

@@ -18,6 +18,9 @@
 #include "pal-markdown-view.h"
 #include "pal-message-row.h"
 
+/* Bytes: a longer block is laid out over several frames */
+#define PROGRESSIVE_AFTER 1024
+
 struct _PalMessageRow
 {
   AdwBin           parent_instance;
@@ -43,17 +46,28 @@ end_of_part (PalMessageRow *self)
   return length;
 }
 
-/* Shows the part of the text anew */
+/* Shows the part of the text anew. A long part given @progressively (the
+ * block of an answer that is streaming) is laid out over the next frames, as
+ * streamed text is, rather than in one. */
 static void
-reset_text (PalMessageRow *self)
+reset_text (PalMessageRow *self,
+            gboolean       progressively)
 {
   const char *text = acp_message_item_get_text (self->item);
   gsize end = end_of_part (self);
   g_autofree char *part = NULL;
 
   self->start = MIN (self->start, end);
-  part = g_strndup (text + self->start, end - self->start);
-  pal_markdown_view_set_text (self->view, part);
+  if (progressively && end - self->start > PROGRESSIVE_AFTER)
+    {
+      pal_markdown_view_set_text (self->view, NULL);
+      pal_markdown_view_append (self->view, text + self->start, (gssize) (end - self->start));
+    }
+  else
+    {
+      part = g_strndup (text + self->start, end - self->start);
+      pal_markdown_view_set_text (self->view, part);
+    }
   self->shown = end;
 }
 
@@ -78,7 +92,7 @@ item_notify_text_cb (AcpMessageItem *item,
                      GParamSpec     *pspec,
                      PalMessageRow  *self)
 {
-  reset_text (self);
+  reset_text (self, FALSE);
 }
 
 static void
@@ -86,9 +100,14 @@ block_notify_end_cb (PalMessageBlock *block,
                      GParamSpec      *pspec,
                      PalMessageRow   *self)
 {
+  gsize end = end_of_part (self);
+
   /* the next block starts here: what was shown after it goes */
-  if (self->shown > end_of_part (self))
-    reset_text (self);
+  if (self->shown > end)
+    {
+      pal_markdown_view_truncate (self->view, end - self->start);
+      self->shown = end;
+    }
 }
 
 static void
@@ -173,7 +192,7 @@ build (PalMessageRow *self)
   AcpMessageRole role = acp_message_item_get_role (self->item);
 
   self->view = PAL_MARKDOWN_VIEW (pal_markdown_view_new ());
-  reset_text (self);
+  reset_text (self, self->block != NULL);
 
   self->attachments_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->attachments_label, 0);
