@@ -22,11 +22,11 @@
  * the window (judged by the average height of the rows it showed,
  * FLOOD_KEEP_SPARE more), bound as summaries: one line of text, a fraction
  * of the cost of a full row. Then, at every frame for as long as
- * FRAME_BUDGET_US allows: full rows for the summaries on screen, then the
- * earlier items back, EXPAND_STEP at a time, the nearest first (as
- * summaries: the list view builds rows for the 200 nearest; once EXPAND_ALL
- * are back the rest come at once), then full rows for the summaries off
- * screen. Scrolling up ends a flood at once.
+ * FRAME_BUDGET_US allows (ON_SCREEN_BUDGET_US for rows on screen): full rows
+ * for the summaries on screen, then the earlier items back, EXPAND_STEP at a
+ * time, the nearest first (as summaries: the list view builds rows for the
+ * 200 nearest; once EXPAND_ALL are back the rest come at once), then full
+ * rows for the summaries off screen. Scrolling up ends a flood at once.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -74,6 +74,7 @@
 #define EXPAND_STEP       10
 #define EXPAND_ALL        210
 #define FRAME_BUDGET_US   (6 * G_TIME_SPAN_MILLISECOND)
+#define ON_SCREEN_BUDGET_US (9 * G_TIME_SPAN_MILLISECOND)
 #define SUMMARY_MAX_CHARS 200
 
 struct _PalChatView
@@ -287,6 +288,7 @@ settle_tick_cb (GtkWidget     *widget,
 {
   PalChatView *self = user_data;
   gint64 start = g_get_monotonic_time ();
+  gint64 budget = FRAME_BUDGET_US;
 
   do
     {
@@ -294,7 +296,13 @@ settle_tick_cb (GtkWidget     *widget,
       GtkListItem *nearest = nearest_summary (self, &distance);
       guint hidden = pal_tail_model_get_hidden (self->tail);
 
-      if (nearest != NULL && (distance == 0 || hidden == 0))
+      if (nearest != NULL && distance == 0)
+        {
+          /* what the person sees gets more of the frame */
+          upgrade_row (self, nearest);
+          budget = ON_SCREEN_BUDGET_US;
+        }
+      else if (nearest != NULL && hidden == 0)
         {
           upgrade_row (self, nearest);
         }
@@ -314,7 +322,7 @@ settle_tick_cb (GtkWidget     *widget,
           return G_SOURCE_REMOVE;
         }
     }
-  while (g_get_monotonic_time () - start < FRAME_BUDGET_US);
+  while (g_get_monotonic_time () - start < budget);
 
   return G_SOURCE_CONTINUE;
 }
