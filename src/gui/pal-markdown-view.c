@@ -171,11 +171,11 @@ render_cb (gpointer user_data)
 }
 
 static void
-queue_render (PalMarkdownView *self,
-              int              priority)
+queue_render (PalMarkdownView *self)
 {
+  /* before GTK's layout and paint of the frame */
   if (self->render_id == 0)
-    self->render_id = g_idle_add_full (priority, render_cb, self, NULL);
+    self->render_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE + 10, render_cb, self, NULL);
 }
 
 static void
@@ -406,8 +406,7 @@ pal_markdown_view_append (PalMarkdownView *self,
     return;
 
   g_string_append_len (self->source, chunk, length);
-  /* before GTK's layout and paint of the frame */
-  queue_render (self, G_PRIORITY_HIGH_IDLE + 10);
+  queue_render (self);
 }
 
 /**

@@ -236,7 +236,6 @@ build (PalMessageRow *self)
   if (self->block != NULL && pal_message_block_get_index (self->block) > 0)
     {
       gtk_widget_set_visible (GTK_WIDGET (self->attachments_label), FALSE);
-      gtk_widget_add_css_class (GTK_WIDGET (self), "continued");
     }
   else
     {
