@@ -1,0 +1,259 @@
+/* test-json-reader.c: the fast reader against json-glib's parser
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "acp-error.h"
+#include "acp-json-reader.h"
+
+static JsonNode *
+glib_parse (const char *text)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+
+  if (!json_parser_load_from_data (parser, text, -1, NULL))
+    return NULL;
+  return json_parser_steal_root (parser);
+}
+
+static JsonNode *
+read_ok (const char *text)
+{
+  g_autoptr(GError) error = NULL;
+  JsonNode *node = acp_json_read (text, strlen (text), 64, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (node);
+  return node;
+}
+
+static void
+assert_same_as_glib (const char *text)
+{
+  g_autoptr(JsonNode) ours = read_ok (text);
+  g_autoptr(JsonNode) theirs = glib_parse (text);
+
+  g_assert_nonnull (theirs);
+  if (!json_node_equal (ours, theirs))
+    g_error ("different trees for %s", text);
+}
+
+static void
+test_documents (void)
+{
+  static const char *documents[] = {
+    "{}", "[]", "0", "-0", "12", "-7", "9007199254740993", "1.5", "-2.25e-3", "1E+2", "0.1",
+    "true", "false", "null", "\"\"", "\"plain\"",
+    "\"esc \\\" \\\\ \\/ \\b \\f \\n \\r \\t\"",
+    "\"\\u00e9\\u4e2d\\ud83d\\ude00\"", "\"caf\xc3\xa9 \xe4\xb8\xad \xf0\x9f\x98\x80\"",
+    "{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"sessionId\":\"s\","
+      "\"update\":{\"sessionUpdate\":\"agent_message_chunk\",\"content\":{\"type\":\"text\",\"text\":\"Hi **there**\\n\"}}}}",
+    "{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":null}",
+    " \t\r\n{ \"a\" : [ 1 , 2.0 , { } , [ ] , \"x\" ] , \"b\" : { \"c\" : false } } \n",
+    "{\"a\":1,\"a\":2}",
+    "[[[[[[[[[[]]]]]]]]]]",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (documents); i++)
+    assert_same_as_glib (documents[i]);
+}
+
+/* Random trees, written by json-glib, read by both */
+static JsonNode *
+random_node (GRand *rand,
+             guint  depth)
+{
+  int kind = g_rand_int_range (rand, 0, depth > 4 ? 6 : 8);
+  JsonNode *node = json_node_alloc ();
+
+  switch (kind)
+    {
+    case 0:
+      return json_node_init_null (node);
+    case 1:
+      return json_node_init_boolean (node, g_rand_boolean (rand));
+    case 2:
+      return json_node_init_int (node, (gint64) g_rand_int (rand) * (g_rand_boolean (rand) ? 1 : -100003));
+    case 3:
+      return json_node_init_double (node, g_rand_double_range (rand, -1e9, 1e9));
+    case 4:
+    case 5:
+      {
+        static const char *pieces[] = { "a", "Z", " ", "\"", "\\", "/", "\n", "\t", "\x01", "\x1f",
+                                        "\xc3\xa9", "\xe4\xb8\xad", "\xf0\x9f\x98\x80", "**", "`" };
+        g_autoptr(GString) text = g_string_new (NULL);
+        guint n = (guint) g_rand_int_range (rand, 0, 12);
+
+        for (guint i = 0; i < n; i++)
+          g_string_append (text, pieces[g_rand_int_range (rand, 0, G_N_ELEMENTS (pieces))]);
+        return json_node_init_string (node, text->str);
+      }
+    case 6:
+      {
+        g_autoptr(JsonArray) array = json_array_new ();
+        guint n = (guint) g_rand_int_range (rand, 0, 5);
+
+        for (guint i = 0; i < n; i++)
+          json_array_add_element (array, random_node (rand, depth + 1));
+        return json_node_init_array (node, array);
+      }
+    default:
+      {
+        g_autoptr(JsonObject) object = json_object_new ();
+        guint n = (guint) g_rand_int_range (rand, 0, 5);
+
+        for (guint i = 0; i < n; i++)
+          {
+            g_autofree char *name = g_strdup_printf ("m%u\xc3\xa9", (guint) g_rand_int_range (rand, 0, 8));
+
+            json_object_set_member (object, name, random_node (rand, depth + 1));
+          }
+        return json_node_init_object (node, object);
+      }
+    }
+}
+
+static void
+test_random_trees (void)
+{
+  GRand *rand = g_rand_new_with_seed (8259);
+
+  for (guint i = 0; i < 3000; i++)
+    {
+      g_autoptr(JsonNode) tree = random_node (rand, 0);
+      g_autofree char *text = json_to_string (tree, i % 2 == 0);
+      g_autoptr(JsonNode) ours = read_ok (text);
+      g_autoptr(JsonNode) theirs = glib_parse (text);
+
+      g_assert_nonnull (theirs);
+      if (!json_node_equal (ours, theirs) || !json_node_equal (ours, tree))
+        g_error ("different trees for %s", text);
+    }
+
+  g_rand_free (rand);
+}
+
+static void
+test_malformed (void)
+{
+  static const char *bad[] = {
+    "{", "[", "[1,]", "[1 2]", "{\"a\":}", "{\"a\" 1}", "{\"a\":1,}", "{a:1}", "{'a':1}",
+    "\"abc", "\"\\u12\"", "\"\\uzzzz\"", "\"a\\", "tru", "nul", "fals", "NaN", "-", "01", "1.",
+    ".5", "1e", "1e+", "+1", "{\"a\":1} x", "[]]", "}", "\"\xff\"", "\"\xc3\"", "\"a\0b\"",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(JsonNode) node = NULL;
+      gsize length = strlen (bad[i]);
+
+      /* the one with a NUL byte in it */
+      if (i == G_N_ELEMENTS (bad) - 1)
+        length = 5;
+
+      node = acp_json_read (bad[i], length, 64, &error);
+      g_test_message ("%u", i);
+      g_assert_null (node);
+      g_assert_error (error, ACP_ERROR, ACP_ERROR_PARSE_ERROR);
+    }
+}
+
+static void
+test_edges (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) deep = g_string_new (NULL);
+  JsonNode *node;
+
+  /* only whitespace: nothing, and no error */
+  g_assert_null (acp_json_read (" \t\r\n", 4, 64, &error));
+  g_assert_no_error (error);
+  g_assert_null (acp_json_read ("", 0, 64, &error));
+  g_assert_no_error (error);
+
+  /* nesting: up to the limit, not beyond */
+  for (guint i = 0; i < 64; i++)
+    g_string_append_c (deep, '[');
+  for (guint i = 0; i < 64; i++)
+    g_string_append_c (deep, ']');
+  node = acp_json_read (deep->str, deep->len, 64, &error);
+  g_assert_no_error (error);
+  json_node_unref (node);
+  g_string_prepend_c (deep, '[');
+  g_string_append_c (deep, ']');
+  g_assert_null (acp_json_read (deep->str, deep->len, 64, &error));
+  g_assert_error (error, ACP_ERROR, ACP_ERROR_PARSE_ERROR);
+  g_clear_error (&error);
+
+  /* a surrogate without its pair and an escaped NUL: U+FFFD */
+  node = read_ok ("[\"\\ud83d\", \"a\\u0000b\", \"\\ude00x\"]");
+  g_assert_cmpstr (json_array_get_string_element (json_node_get_array (node), 0), ==, "\xef\xbf\xbd");
+  g_assert_cmpstr (json_array_get_string_element (json_node_get_array (node), 1), ==, "a\xef\xbf\xbd" "b");
+  g_assert_cmpstr (json_array_get_string_element (json_node_get_array (node), 2), ==, "\xef\xbf\xbdx");
+  json_node_unref (node);
+
+  /* leniently, as json-glib: raw control characters and unknown escapes */
+  node = read_ok ("\"a\tb\\qc\"");
+  g_assert_cmpstr (json_node_get_string (node), ==, "a\tbqc");
+  json_node_unref (node);
+
+  /* integers stay integers, even out of range */
+  node = read_ok ("[9223372036854775807, 99999999999999999999, -5, 5.0]");
+  g_assert_cmpint (json_node_get_value_type (json_array_get_element (json_node_get_array (node), 0)), ==, G_TYPE_INT64);
+  g_assert_cmpint (json_array_get_int_element (json_node_get_array (node), 0), ==, G_MAXINT64);
+  g_assert_cmpint (json_array_get_int_element (json_node_get_array (node), 1), ==, G_MAXINT64);
+  g_assert_cmpint (json_array_get_int_element (json_node_get_array (node), 2), ==, -5);
+  g_assert_cmpint (json_node_get_value_type (json_array_get_element (json_node_get_array (node), 3)), ==, G_TYPE_DOUBLE);
+  json_node_unref (node);
+}
+
+/* Damaged texts: an error or a tree, never a crash or both */
+static void
+test_damaged (void)
+{
+  GRand *rand = g_rand_new_with_seed (42);
+
+  for (guint i = 0; i < 5000; i++)
+    {
+      g_autoptr(JsonNode) tree = random_node (rand, 0);
+      g_autofree char *text = json_to_string (tree, FALSE);
+      gsize length = strlen (text);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(JsonNode) node = NULL;
+
+      for (guint k = 0; k < 3 && length > 0; k++)
+        {
+          gsize at = (gsize) g_rand_int_range (rand, 0, (gint32) length);
+
+          if (g_rand_boolean (rand))
+            text[at] = (char) g_rand_int_range (rand, 1, 256);
+          else
+            length = at;
+        }
+
+      node = acp_json_read (text, length, 64, &error);
+      g_assert_true ((node != NULL) != (error != NULL) || (node == NULL && error == NULL));
+    }
+
+  g_rand_free (rand);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/json-reader/documents", test_documents);
+  g_test_add_func ("/json-reader/random-trees", test_random_trees);
+  g_test_add_func ("/json-reader/malformed", test_malformed);
+  g_test_add_func ("/json-reader/edges", test_edges);
+  g_test_add_func ("/json-reader/damaged", test_damaged);
+
+  return g_test_run ();
+}
