@@ -475,7 +475,9 @@ test_flood (void)
   for (guint round = 0; round < 500 && !line_shown; round++)
     {
       g_autofree char *title = NULL;
+      g_autofree char *answer = NULL;
       g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+      gboolean title_seen = FALSE, answer_seen = FALSE;
 
       for (guint i = 0; i < 5; i++)
         {
@@ -485,13 +487,28 @@ test_flood (void)
           apply (transcript, json);
           n_more++;
         }
+      /* and an answer, whose line shows its text without the Markdown */
+      {
+        g_autofree char *json =
+          g_strdup_printf ("{\"sessionUpdate\":\"agent_message_chunk\",\"messageId\":\"r%u\","
+                           "\"content\":{\"type\":\"text\",\"text\":\"## **Round** `%u`\\n\\nmore\"}}",
+                           round, round);
+        apply (transcript, json);
+      }
       acp_transcript_flush (transcript);
       g_main_context_iteration (NULL, TRUE);
 
       title = g_strdup_printf ("More %u", n_more - 1);
+      answer = g_strdup_printf ("Round %u", round);
       collect (window, GTK_TYPE_LABEL, labels);
       for (guint i = 0; i < labels->len; i++)
-        line_shown |= g_strcmp0 (gtk_label_get_text (g_ptr_array_index (labels, i)), title) == 0;
+        {
+          const char *text = gtk_label_get_text (g_ptr_array_index (labels, i));
+
+          title_seen |= g_strcmp0 (text, title) == 0;
+          answer_seen |= g_strcmp0 (text, answer) == 0;
+        }
+      line_shown = title_seen && answer_seen;
     }
   g_assert_true (line_shown);
   g_assert_cmpuint (d.n_changes, ==, 0);

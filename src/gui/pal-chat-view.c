@@ -138,6 +138,31 @@ create_row (PalChatView *self,
   return gtk_label_new (NULL);
 }
 
+/* Returns: (transfer full): @line of Markdown without the marks a reader
+ * would not see: a heading's, a list item's or a quote's lead, emphasis
+ * and code marks */
+static char *
+strip_markup (const char *line)
+{
+  GString *text = g_string_sized_new (strlen (line));
+  const char *p = line;
+
+  while (*p == '#' || *p == '>' || *p == ' ')
+    p++;
+  if ((*p == '-' || *p == '*' || *p == '+') && p[1] == ' ')
+    p += 2;
+
+  for (; *p != '\0'; p++)
+    {
+      /* a lone star between spaces is arithmetic, not emphasis */
+      if (*p == '`' || (*p == '*' && !(p > line && p[-1] == ' ' && p[1] == ' ')))
+        continue;
+      g_string_append_c (text, *p);
+    }
+
+  return g_string_free (text, FALSE);
+}
+
 /* Returns: (transfer full): one line that stands for @item */
 static char *
 summarize_item (gpointer item)
@@ -185,6 +210,9 @@ summarize_item (gpointer item)
   line = g_utf8_make_valid (text, (gssize) length);
   if (g_utf8_strlen (line, -1) > SUMMARY_MAX_CHARS)
     *g_utf8_offset_to_pointer (line, SUMMARY_MAX_CHARS) = '\0';
+
+  if (ACP_IS_MESSAGE_ITEM (item) || PAL_IS_MESSAGE_BLOCK (item))
+    return strip_markup (line);
 
   return g_steal_pointer (&line);
 }
