@@ -468,7 +468,7 @@ start_flood (PalChatView *self)
   self->flood_relabelled = 0;
   gtk_widget_set_visible (self->flood_panel, TRUE);
   gtk_widget_set_opacity (GTK_WIDGET (self->scroller), 0);
-  self->flood_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), flood_tick_cb, self, NULL);
+  self->flood_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->list_view), flood_tick_cb, self, NULL);
 }
 
 static void
@@ -478,8 +478,7 @@ stop_flood (PalChatView *self)
   if (self->flood_tick == 0)
     return;
 
-  gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->flood_tick);
-  self->flood_tick = 0;
+  remove_tick (self, &self->flood_tick);
 
   /* the end of the flood in as few rows as fill the window, then the rest */
   pal_tail_model_sync (self->tail, flood_keep (self));
@@ -733,11 +732,7 @@ pal_chat_view_dispose (GObject *object)
 
   g_clear_handle_id (&self->follow_id, g_source_remove);
   g_clear_handle_id (&self->calm_id, g_source_remove);
-  if (self->flood_tick != 0)
-    {
-      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->flood_tick);
-      self->flood_tick = 0;
-    }
+  remove_tick (self, &self->flood_tick);
   remove_tick (self, &self->settle_tick);
   g_clear_pointer (&self->flood_lines, g_ptr_array_unref);
   g_clear_object (&self->model);
