@@ -14,6 +14,7 @@
 
 #include "pal-session-menu.h"
 #include "pal-session-row.h"
+#include "pal-tooltip.h"
 
 struct _PalSessionRow
 {
@@ -134,8 +135,8 @@ update_state (PalSessionRow *self)
   if (icon != NULL)
     gtk_image_set_from_icon_name (self->state_image, icon);
 
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->spinner), pal_row_state_describe (self->state));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->state_image), pal_row_state_describe (self->state));
+  pal_widget_set_quiet_tooltip (GTK_WIDGET (self->spinner), pal_row_state_describe (self->state));
+  pal_widget_set_quiet_tooltip (GTK_WIDGET (self->state_image), pal_row_state_describe (self->state));
 
   gtk_widget_remove_css_class (GTK_WIDGET (self), "waiting");
   gtk_widget_remove_css_class (GTK_WIDGET (self), "failed");
@@ -165,7 +166,7 @@ update_title (PalSessionRow *self)
       gtk_label_set_text (self->title_label, title);
       gtk_widget_remove_css_class (GTK_WIDGET (self->title_label), "dim-label");
     }
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->title_label), gtk_label_get_text (self->title_label));
+  pal_widget_set_quiet_tooltip (GTK_WIDGET (self->title_label), gtk_label_get_text (self->title_label));
 }
 
 /**

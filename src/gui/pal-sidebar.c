@@ -17,6 +17,7 @@
 
 #include "pal-session-groups.h"
 #include "pal-sidebar.h"
+#include "pal-tooltip.h"
 
 struct _PalSidebar
 {
@@ -167,7 +168,7 @@ group_header (PalSessionGroup *group)
 
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
-  gtk_widget_set_tooltip_text (label, cwd);
+  pal_widget_set_quiet_tooltip (label, cwd);
   gtk_widget_add_css_class (label, "heading");
   gtk_widget_add_css_class (label, "folder-header");
   gtk_widget_set_margin_top (label, 12);
