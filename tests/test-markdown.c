@@ -335,6 +335,51 @@ test_stream_budget (void)
   g_object_unref (view);
 }
 
+/* Lines wrap between words; a line holding a word too long for that (a path)
+ * may break anywhere, streamed or not. */
+static void
+test_long_words (void)
+{
+  static const char *text =
+    "Short words only, and quite a few of them, but none of them is long.\n"
+    "\n"
+    "Open /home/someone/projects/palaver/src/gui/pal-chat-view.c and look.\n"
+    "\n"
+    "- an item\n"
+    "- an item with `0123456789abcdef0123456789abcdef` in it\n";
+  GtkWidget *whole = g_object_ref_sink (pal_markdown_view_new ());
+  GtkWidget *streamed = g_object_ref_sink (pal_markdown_view_new ());
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (whole));
+  GtkTextBuffer *streamed_buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (streamed));
+  g_autofree char *whole_tags = NULL;
+  g_autofree char *streamed_tags = NULL;
+  gsize len = strlen (text);
+
+  g_assert_cmpint (gtk_text_view_get_wrap_mode (GTK_TEXT_VIEW (whole)), ==, GTK_WRAP_WORD);
+
+  pal_markdown_view_set_text (PAL_MARKDOWN_VIEW (whole), text);
+  g_assert_false (has_tag_at (buffer, "Short", "long-words"));
+  g_assert_true (has_tag_at (buffer, "Open /home", "long-words"));
+  g_assert_true (has_tag_at (buffer, "and look.", "long-words"));
+  g_assert_false (has_tag_at (buffer, "an item\n", "long-words"));
+  g_assert_true (has_tag_at (buffer, "an item with", "long-words"));
+
+  for (gsize i = 0; i < len;)
+    {
+      gsize n = MIN (1 + (i % 5), len - i);
+
+      pal_markdown_view_append (PAL_MARKDOWN_VIEW (streamed), text + i, (gssize) n);
+      pal_markdown_view_flush (PAL_MARKDOWN_VIEW (streamed));
+      i += n;
+    }
+  whole_tags = tag_fingerprint (buffer);
+  streamed_tags = tag_fingerprint (streamed_buffer);
+  g_assert_cmpstr (streamed_tags, ==, whole_tags);
+
+  g_object_unref (whole);
+  g_object_unref (streamed);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -348,6 +393,7 @@ main (int   argc,
   g_test_add_func ("/markdown/stream-renders-on-idle", test_stream_renders_on_idle);
   g_test_add_func ("/markdown/long-stream", test_long_stream);
   g_test_add_func ("/markdown/stream-budget", test_stream_budget);
+  g_test_add_func ("/markdown/long-words", test_long_words);
 
   return g_test_run ();
 }

@@ -77,26 +77,29 @@ take_budget (gsize wanted)
 
 /* Shows the source up to @target: what became stable since the last time
  * rendered for good, the rest (the tail) rendered anew, or added as plain
- * text when it has grown long. */
-static void
-render_upto (PalMarkdownView *self,
-             gsize            target)
+ * text when it has grown long.
+ * Returns: the offset in the buffer from which the text changed */
+static int
+render_text_upto (PalMarkdownView *self,
+                  gsize            target)
 {
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self));
   const char *source = self->source->str;
   GtkTextIter start, end;
+  int changed;
 
   /* never in the middle of a character */
   while (target < self->source->len && target > self->shown && (source[target] & 0xC0) == 0x80)
     target--;
 
   gtk_text_buffer_get_end_iter (buffer, &end);
+  changed = gtk_text_iter_get_offset (&end);
 
   if (self->plain)
     {
       gtk_text_buffer_insert (buffer, &end, source + self->shown, (int) (target - self->shown));
       self->rendered = self->shown = target;
-      return;
+      return changed;
     }
 
   pal_markdown_scanner_feed (&self->scanner, source, target);
@@ -107,11 +110,12 @@ render_upto (PalMarkdownView *self,
       /* a long unfinished block: add to it as it is */
       gtk_text_buffer_insert (buffer, &end, source + self->shown, (int) (target - self->shown));
       self->shown = target;
-      return;
+      return changed;
     }
 
   /* drop the previous rendering of the tail */
   gtk_text_buffer_get_iter_at_mark (buffer, &start, self->tail_mark);
+  changed = gtk_text_iter_get_offset (&start);
   gtk_text_buffer_delete (buffer, &start, &end);
 
   if (self->scanner.stable > self->rendered)
@@ -124,6 +128,76 @@ render_upto (PalMarkdownView *self,
 
   pal_markdown_insert (buffer, &start, source + self->rendered, target - self->rendered);
   self->shown = target;
+
+  return changed;
+}
+
+/* Lines wrap between words only (GTK_WRAP_WORD): Pango 1.50 lays out a line
+ * that may also break between characters by shaping it again at every
+ * character near each break, five to six times the work for prose. A line
+ * holding a run of LONG_WORD characters or more without a space (a path, a
+ * URL, a hash) could be wider than the view, so it gets the "long-words" tag,
+ * which lets it break anywhere. */
+#define LONG_WORD 24
+
+/* Tags the lines with a long word in the text from @from_offset on. */
+static void
+tag_long_words (GtkTextBuffer *buffer,
+                int            from_offset)
+{
+  GtkTextTag *tag = gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (buffer), "long-words");
+  GtkTextIter from, end;
+  g_autofree char *text = NULL;
+  int offset, run = 0;
+
+  if (tag == NULL)
+    return;
+
+  /* a long word ending in the new text starts at most LONG_WORD before it
+   * (had it begun earlier, it was long before) */
+  from_offset = MAX (from_offset - LONG_WORD, 0);
+  gtk_text_buffer_get_iter_at_offset (buffer, &from, from_offset);
+  gtk_text_buffer_get_end_iter (buffer, &end);
+  text = gtk_text_buffer_get_slice (buffer, &from, &end, TRUE);
+
+  offset = from_offset;
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p), offset++)
+    {
+      GtkTextIter line_start, line_end;
+
+      if (g_unichar_isspace (g_utf8_get_char (p)))
+        {
+          run = 0;
+          continue;
+        }
+      if (++run < LONG_WORD)
+        continue;
+
+      gtk_text_buffer_get_iter_at_offset (buffer, &line_start, offset);
+      gtk_text_iter_set_line_offset (&line_start, 0);
+      line_end = line_start;
+      if (!gtk_text_iter_ends_line (&line_end))
+        gtk_text_iter_forward_to_line_end (&line_end);
+      gtk_text_buffer_apply_tag (buffer, tag, &line_start, &line_end);
+
+      /* on to the next line */
+      while (*p != '\0' && *p != '\n')
+        {
+          p = g_utf8_next_char (p);
+          offset++;
+        }
+      if (*p == '\0')
+        break;
+      run = 0;
+    }
+}
+
+static void
+render_upto (PalMarkdownView *self,
+             gsize            target)
+{
+  tag_long_words (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self)),
+                  render_text_upto (self, target));
 }
 
 /* Renders everything now */
@@ -341,7 +415,8 @@ pal_markdown_view_init (PalMarkdownView *self)
 
   gtk_text_view_set_editable (GTK_TEXT_VIEW (self), FALSE);
   gtk_text_view_set_cursor_visible (GTK_TEXT_VIEW (self), FALSE);
-  gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (self), GTK_WRAP_WORD_CHAR);
+  /* see tag_long_words () */
+  gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (self), GTK_WRAP_WORD);
 
   controller = GTK_EVENT_CONTROLLER (gtk_gesture_click_new ());
   g_signal_connect (controller, "released", G_CALLBACK (click_released_cb), self);

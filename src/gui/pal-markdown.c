@@ -48,6 +48,9 @@ pal_markdown_ensure_tags (GtkTextBuffer *buffer)
   if (gtk_text_tag_table_lookup (table, "strong") != NULL)
     return;
 
+  /* first, the lowest priority: a code block's own wrapping wins (see
+   * tag_long_words () in pal-markdown-view.c) */
+  gtk_text_buffer_create_tag (buffer, "long-words", "wrap-mode", GTK_WRAP_WORD_CHAR, NULL);
   gtk_text_buffer_create_tag (buffer, "strong", "weight", PANGO_WEIGHT_BOLD, NULL);
   gtk_text_buffer_create_tag (buffer, "em", "style", PANGO_STYLE_ITALIC, NULL);
   gtk_text_buffer_create_tag (buffer, "del", "strikethrough", TRUE, NULL);
