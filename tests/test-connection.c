@@ -19,6 +19,7 @@
 #include "acp-connection.h"
 #include "acp-connection-private.h"
 #include "acp-error.h"
+#include "acp-pacer.h"
 
 #define GUARD_TIMEOUT_SECONDS 30
 
@@ -454,6 +455,76 @@ test_flood_shares_loop (Fixture       *f,
                    ==, flood.expected - 1);
   g_test_message ("lower-priority source ran %u times during the flood", flood.runs_during_flood);
   g_assert_cmpuint (flood.runs_during_flood, >=, 5);
+}
+
+/* Spins the main loop for @ms without reporting a frame. */
+static void
+spin_for (guint ms)
+{
+  gint64 until = g_get_monotonic_time () + ms * G_TIME_SPAN_MILLISECOND;
+
+  while (g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+/* In step with frames (AcpPacer), a flood is dispatched a slice after each
+ * frame and waits for the next; once frames stop coming, it goes on alone. */
+static void
+test_flood_paced_by_frames (Fixture       *f,
+                            gconstpointer  data)
+{
+  AcpPacer *pacer = acp_pacer_get_default ();
+  const guint n_lines = 20000;
+  /* 20 µs a message: a slice of 2 ms holds about 100; 15 ms free-running,
+   * over 500. The bound allows for one more slice should the loop lag past
+   * the pump's wait for a frame. */
+  const guint slice_max = 300;
+  GString *lines = g_string_new (NULL);
+  guint before;
+
+  for (guint i = 0; i < n_lines; i++)
+    g_string_append_printf (lines, "{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"n\":%u}}\n", i);
+  g_signal_connect (f->conn, "notification", G_CALLBACK (slow_handler_cb), NULL);
+
+  /* everything read before the first frame */
+  _acp_connection_set_dispatch_held (f->conn, TRUE);
+  f->n_peer_writes_pending++;
+  g_output_stream_write_all_async (g_io_stream_get_output_stream (G_IO_STREAM (f->peer)),
+                                   lines->str, lines->len, G_PRIORITY_DEFAULT, NULL, peer_write_cb, f);
+  WAIT_FOR (f->n_peer_writes_pending == 0);
+  /* and parsed well beyond what five slices take */
+  WAIT_FOR (_acp_connection_get_n_parsed (f->conn) >= 64 * 1024);
+
+  g_assert_false (acp_pacer_in_step (pacer, g_get_monotonic_time (), NULL));
+  for (guint frame = 0; frame < 5; frame++)
+    {
+      /* a frame: the next slice */
+      before = f->notifications->len;
+      acp_pacer_frame_painted (pacer, 2 * G_TIME_SPAN_MILLISECOND);
+      g_assert_true (acp_pacer_in_step (pacer, g_get_monotonic_time (), NULL));
+      if (frame == 0)
+        _acp_connection_set_dispatch_held (f->conn, FALSE);
+      WAIT_FOR (f->notifications->len > before);
+
+      /* no frame for a while: nothing after the slice */
+      spin_for (15);
+      g_test_message ("frame %u: %u messages", frame, f->notifications->len - before);
+      g_assert_cmpuint (f->notifications->len - before, <=, slice_max);
+    }
+  g_assert_cmpuint (f->notifications->len, <, n_lines);
+
+  /* frames stop: the rest comes without them, in order */
+  WAIT_FOR (f->notifications->len == n_lines && f->n_peer_writes_pending == 0);
+  g_assert_false (acp_pacer_in_step (pacer, g_get_monotonic_time (), NULL));
+  for (guint i = 0; i < n_lines; i += 997)
+    g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (notification_at (f, i), "params"), "n"),
+                     ==, i);
+
+  /* a frame that allows no slice ends the pacing at once */
+  acp_pacer_frame_painted (pacer, 2 * G_TIME_SPAN_MILLISECOND);
+  acp_pacer_frame_painted (pacer, 0);
+  g_assert_false (acp_pacer_in_step (pacer, g_get_monotonic_time (), NULL));
+  g_string_free (lines, TRUE);
 }
 
 typedef struct
@@ -1956,6 +2027,7 @@ main (int   argc,
   ADD ("/acp/connection/framing/many-in-one-write", test_many_in_one_write);
   ADD ("/acp/connection/framing/huge-line", test_huge_line);
   ADD ("/acp/connection/framing/flood-shares-loop", test_flood_shares_loop);
+  ADD ("/acp/connection/framing/flood-paced-by-frames", test_flood_paced_by_frames);
   ADD ("/acp/connection/framing/order-random-chunks", test_order_random_chunks);
   ADD ("/acp/connection/framing/read-ahead-bound", test_read_ahead_bound);
   ADD_UNSTARTED ("/acp/connection/framing/line-too-long", test_line_too_long);

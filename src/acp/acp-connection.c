@@ -70,6 +70,7 @@
 #include "acp-connection-private.h"
 #include "acp-json-reader.h"
 #include "acp-marshal.h"
+#include "acp-pacer.h"
 
 #define READ_CHUNK_SIZE          ACP_CONNECTION_READ_CHUNK_SIZE
 #define PARSE_AHEAD_REPORT       ((gsize) 64 * 1024)
@@ -290,6 +291,7 @@ struct _AcpConnection
   gint64        slice_start;     /* when the current busy stretch began; 0: none */
   GSource      *resume_idle;
   GSource      *resume_timeout;
+  gulong        frame_handler;   /* waiting for the next frame (see AcpPacer) */
   GSource      *quiet_idle;      /* ends the stretch once the loop has nothing else to do */
 
   guint         started : 1;
@@ -1791,6 +1793,10 @@ maybe_read (AcpConnection *self)
  * goes on meanwhile up to the read-ahead bound. */
 #define PUMP_SLICE      (8 * G_TIME_SPAN_MILLISECOND)
 #define PUMP_RESUME_MS  12
+/* In step with frames (see AcpPacer), the pump dispatches the slice a frame
+ * allows after each frame; should the next frame not come, it goes on after
+ * this long. */
+#define PUMP_FRAME_WAIT_MS 40
 
 static void pump (AcpConnection *self);
 
@@ -1806,13 +1812,21 @@ quiet_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+static void
+stop_waiting (AcpConnection *self)
+{
+  clear_source (&self->resume_idle);
+  clear_source (&self->resume_timeout);
+  if (self->frame_handler != 0)
+    g_clear_signal_handler (&self->frame_handler, acp_pacer_get_default ());
+}
+
 static gboolean
 resume_cb (gpointer user_data)
 {
   AcpConnection *self = user_data;
 
-  clear_source (&self->resume_idle);
-  clear_source (&self->resume_timeout);
+  stop_waiting (self);
   self->slice_start = g_get_monotonic_time ();
   pump (self);
 
@@ -1833,13 +1847,23 @@ attach (AcpConnection *self,
   return source;
 }
 
+static void
+frame_cb (AcpConnection *self)
+{
+  /* after the frame's own signal handlers, before anything of lower priority */
+  stop_waiting (self);
+  self->resume_idle = attach (self, g_idle_source_new (), G_PRIORITY_DEFAULT, resume_cb);
+}
+
 /* Returns TRUE when the pump should stop here and let the loop run. */
 static gboolean
 slice_over (AcpConnection *self)
 {
   gint64 now = g_get_monotonic_time ();
+  gint64 slice = PUMP_SLICE;
+  AcpPacer *pacer = NULL;
 
-  if (self->resume_idle != NULL)
+  if (self->resume_idle != NULL || self->resume_timeout != NULL)
     return TRUE;
 
   if (self->slice_start == 0)
@@ -1847,12 +1871,30 @@ slice_over (AcpConnection *self)
   if (self->quiet_idle == NULL)
     self->quiet_idle = attach (self, g_idle_source_new (), G_PRIORITY_DEFAULT_IDLE, quiet_cb);
 
-  if (now - self->slice_start < PUMP_SLICE)
+  /* only the main context's frames mean anything */
+  if (self->context == g_main_context_default ())
+    {
+      pacer = acp_pacer_get_default ();
+      if (!acp_pacer_in_step (pacer, now, &slice))
+        pacer = NULL;
+    }
+
+  if (now - self->slice_start < slice)
     return FALSE;
 
-  self->resume_idle = attach (self, g_idle_source_new (), G_PRIORITY_DEFAULT_IDLE, resume_cb);
-  self->resume_timeout = attach (self, g_timeout_source_new (PUMP_RESUME_MS), G_PRIORITY_DEFAULT,
-                                 resume_cb);
+  if (pacer != NULL)
+    {
+      self->frame_handler = g_signal_connect_swapped (pacer, "frame", G_CALLBACK (frame_cb), self);
+      self->resume_timeout = attach (self, g_timeout_source_new (PUMP_FRAME_WAIT_MS),
+                                     G_PRIORITY_DEFAULT, resume_cb);
+    }
+  else
+    {
+      self->resume_idle = attach (self, g_idle_source_new (), G_PRIORITY_DEFAULT_IDLE, resume_cb);
+      self->resume_timeout = attach (self, g_timeout_source_new (PUMP_RESUME_MS),
+                                     G_PRIORITY_DEFAULT, resume_cb);
+    }
+
   return TRUE;
 }
 
@@ -2031,8 +2073,7 @@ close_internal (AcpConnection *self,
 
   self->closed = TRUE;
   g_cancellable_cancel (self->cancellable);
-  clear_source (&self->resume_idle);
-  clear_source (&self->resume_timeout);
+  stop_waiting (self);
   clear_source (&self->quiet_idle);
   g_queue_clear_full (&self->write_queue, (GDestroyNotify) g_bytes_unref);
   stop_reader (self);

@@ -28,6 +28,18 @@
  * 200 nearest; once EXPAND_ALL are back the rest come at once), then full
  * rows for the summaries off screen. Scrolling up ends a flood at once.
  *
+ * Pace. An agent may write faster than anyone reads (a test agent, a
+ * runaway tool): the connection would fill every frame interval with
+ * dispatching, and the window would answer input and paint late. While the
+ * view is on screen and its content grows, it reports every frame it paints
+ * to the AcpPacer with the time left for incoming messages: connections
+ * dispatch that much after each frame, and the frame keeps time. That slice
+ * shrinks while frames come late (a tenth over the refresh interval) and
+ * grows back slowly while they come in time. A flood is the exception: its frames cost
+ * little and the sooner the history is in the better, so while it lasts
+ * (and while it settles) messages go at their own pace, as they do when
+ * nothing grows here (another session is loading, say).
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
@@ -39,6 +51,7 @@
 #include "acp-generic-item.h"
 #include "acp-message-item.h"
 #include "acp-notice-item.h"
+#include "acp-pacer.h"
 #include "acp-permission-item.h"
 #include "acp-plan-item.h"
 #include "acp-tool-call-item.h"
@@ -76,6 +89,10 @@
 #define FRAME_BUDGET_US   (6 * G_TIME_SPAN_MILLISECOND)
 #define ON_SCREEN_BUDGET_US (7 * G_TIME_SPAN_MILLISECOND)
 #define SUMMARY_MAX_CHARS 200
+/* See "Pace" above. */
+#define STREAM_SLICE_MIN_US (1 * G_TIME_SPAN_MILLISECOND)
+#define STREAM_SLICE_MAX_US (6 * G_TIME_SPAN_MILLISECOND)
+#define GROWING_FOR_US      (100 * G_TIME_SPAN_MILLISECOND)
 
 struct _PalChatView
 {
@@ -104,6 +121,11 @@ struct _PalChatView
   guint              settle_tick;  /* after a flood: full rows, hidden items back */
   GHashTable        *summarized;   /* (element-type GtkListItem): bound as summaries */
   gboolean           summarize;    /* bind new rows as summaries */
+  GdkFrameClock     *frame_clock;  /* while mapped, to report frames to the pacer */
+  gulong             after_paint_id;
+  gint64             last_paint;   /* monotonic time of the last frame painted */
+  gint64             last_growth;  /* and of the last time the content grew */
+  gint64             slice;        /* what the pacer is told a frame leaves for messages */
 };
 
 enum {
@@ -589,6 +611,7 @@ vadjustment_changed_cb (GtkAdjustment *adjustment,
                         PalChatView   *self)
 {
   /* the content or the window grew: follow it when at the bottom */
+  self->last_growth = g_get_monotonic_time ();
   if (self->stick_to_bottom)
     queue_scroll_to_end (self);
 }
@@ -726,6 +749,53 @@ unbind_cb (GtkSignalListItemFactory *factory,
 }
 
 static void
+after_paint_cb (GdkFrameClock *frame_clock,
+                PalChatView   *self)
+{
+  gboolean flooding = self->flood_tick != 0 || self->settle_tick != 0;
+  gint64 now = g_get_monotonic_time ();
+  gint64 interval = now - self->last_paint;
+  gboolean growing = now - self->last_growth < GROWING_FOR_US;
+  gint64 refresh = 0;
+
+  /* frames one after the other, late: less for messages; in time: more */
+  gdk_frame_clock_get_refresh_info (frame_clock, 0, &refresh, NULL);
+  if (refresh <= 0)
+    refresh = 16667;
+  if (interval > refresh * 11 / 10 && interval < 4 * refresh)
+    self->slice = MAX (self->slice * 2 / 3, STREAM_SLICE_MIN_US);
+  else if (interval <= refresh * 21 / 20)
+    self->slice = MIN (self->slice + G_TIME_SPAN_MILLISECOND / 4, STREAM_SLICE_MAX_US);
+  self->last_paint = now;
+
+  acp_pacer_frame_painted (acp_pacer_get_default (), growing && !flooding ? self->slice : 0);
+}
+
+static void
+pal_chat_view_map (GtkWidget *widget)
+{
+  PalChatView *self = PAL_CHAT_VIEW (widget);
+
+  GTK_WIDGET_CLASS (pal_chat_view_parent_class)->map (widget);
+
+  self->frame_clock = g_object_ref (gtk_widget_get_frame_clock (widget));
+  self->after_paint_id = g_signal_connect (self->frame_clock, "after-paint",
+                                           G_CALLBACK (after_paint_cb), self);
+}
+
+static void
+pal_chat_view_unmap (GtkWidget *widget)
+{
+  PalChatView *self = PAL_CHAT_VIEW (widget);
+
+  if (self->frame_clock != NULL)
+    g_clear_signal_handler (&self->after_paint_id, self->frame_clock);
+  g_clear_object (&self->frame_clock);
+
+  GTK_WIDGET_CLASS (pal_chat_view_parent_class)->unmap (widget);
+}
+
+static void
 pal_chat_view_dispose (GObject *object)
 {
   PalChatView *self = PAL_CHAT_VIEW (object);
@@ -798,6 +868,8 @@ pal_chat_view_class_init (PalChatViewClass *klass)
   object_class->dispose = pal_chat_view_dispose;
   object_class->get_property = pal_chat_view_get_property;
   object_class->set_property = pal_chat_view_set_property;
+  widget_class->map = pal_chat_view_map;
+  widget_class->unmap = pal_chat_view_unmap;
 
   properties[PROP_MODEL] =
     g_param_spec_object ("model", NULL, NULL, G_TYPE_LIST_MODEL,
@@ -817,6 +889,7 @@ pal_chat_view_init (PalChatView *self)
   GtkWidget *overlay = gtk_overlay_new ();
 
   self->stick_to_bottom = TRUE;
+  self->slice = STREAM_SLICE_MAX_US;
   /* transcript → rows (long answers cut into blocks) → the end of them;
    * the flood check sees a change of the rows before the tail model does */
   self->blocks = pal_block_model_new (BLOCK_SIZE);
