@@ -66,6 +66,7 @@ typedef struct
 {
   char     *session_id;
   JsonNode *update;
+  guint     n_joined;  /* text chunks read together arrive joined */
 } Update;
 
 static void
@@ -158,6 +159,7 @@ session_update_cb (AcpAgent   *agent,
 
   u->session_id = g_strdup (session_id);
   u->update = json_node_init_object (json_node_alloc (), update);
+  u->n_joined = acp_agent_get_n_joined (agent);
   g_ptr_array_add (f->updates, u);
 }
 
@@ -1361,6 +1363,7 @@ test_prompt_updates (Fixture       *f,
   g_autofree char *session_id = NULL;
   g_autofree char *stop_reason = NULL;
   g_autoptr(GString) text = g_string_new (NULL);
+  guint n_chunks = 0;
 
   start_agent (f, "basic.json");
   session_id = new_session (f, NULL);
@@ -1370,9 +1373,11 @@ test_prompt_updates (Fixture       *f,
   g_assert_no_error (error);
   g_assert_cmpstr (stop_reason, ==, "end_turn");
 
-  /* every update arrived before the turn ended, in order */
-  g_assert_cmpuint (f->updates->len, ==, 5);
-  for (guint i = 0; i < 3; i++)
+  /* every update arrived before the turn ended, in order; the three text
+   * chunks may come joined when they were read together */
+  g_assert_cmpuint (f->updates->len, >=, 3);
+  g_assert_cmpuint (f->updates->len, <=, 5);
+  for (guint i = 0; i < f->updates->len - 2; i++)
     {
       Update *u = g_ptr_array_index (f->updates, i);
       JsonObject *object = json_node_get_object (u->update);
@@ -1381,14 +1386,114 @@ test_prompt_updates (Fixture       *f,
       g_assert_cmpstr (u->session_id, ==, session_id);
       g_assert_cmpstr (update_kind (f, i), ==, "agent_message_chunk");
       g_string_append (text, json_object_get_string_member (content, "text"));
+      n_chunks += u->n_joined;
     }
+  g_assert_cmpuint (n_chunks, ==, 3);
   g_assert_cmpstr (text->str, ==, "Hello, I will read the file.");
-  g_assert_cmpstr (update_kind (f, 3), ==, "tool_call");
-  g_assert_cmpstr (update_kind (f, 4), ==, "tool_call_update");
+  g_assert_cmpstr (update_kind (f, f->updates->len - 2), ==, "tool_call");
+  g_assert_cmpstr (update_kind (f, f->updates->len - 1), ==, "tool_call_update");
   g_assert_cmpuint (f->protocol_errors->len, ==, 0);
 
   assert_params (f, "session/prompt",
                  "{'sessionId':'fake-session-1','prompt':[{'type':'text','text':'Hello'}]}");
+}
+
+/* Text chunks of one message read together arrive joined, in order, and
+ * say how many they stand for; nothing else is joined. */
+static void
+test_joined_chunks (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autofree char *scenario = write_scenario (f, "chunks.json",
+    "{'handlers': {"
+    " 'initialize': [{'op': 'result', 'result': {'protocolVersion': 1}}],"
+    " 'session/new': [{'op': 'result', 'result': {'sessionId': '${new_session_id}'}}],"
+    " 'session/prompt': ["
+    "   {'op': 'updates', 'count': 2000, 'templates': [{'sessionUpdate': 'agent_message_chunk',"
+    "    'messageId': 'a', 'content': {'type': 'text', 'text': 'x${i} '}}]},"
+    "   {'op': 'update', 'update': {'sessionUpdate': 'agent_message_chunk', 'messageId': 'a',"
+    "    'content': {'type': 'text', 'text': 'noted', 'annotations': {'priority': 1}}}},"
+    "   {'op': 'updates', 'count': 500, 'templates': [{'sessionUpdate': 'agent_thought_chunk',"
+    "    'content': {'type': 'text', 'text': 't'}}]},"
+    "   {'op': 'updates', 'count': 500, 'templates': [{'sessionUpdate': 'agent_message_chunk',"
+    "    'messageId': 'b', 'content': {'type': 'text', 'text': 'y'}}]},"
+    "   {'op': 'result', 'result': {'stopReason': 'end_turn'}}"
+    " ]"
+    "}}");
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *session_id = NULL;
+  g_autofree char *stop_reason = NULL;
+  g_autoptr(GString) expected = g_string_new (NULL);
+  g_autoptr(GString) a_text = g_string_new (NULL);
+  g_autoptr(GString) thought = g_string_new (NULL);
+  g_autoptr(GString) b_text = g_string_new (NULL);
+  guint n_total = 0, n_a = 0;
+  guint stage = 0;  /* a, the annotated one, thoughts, b */
+
+  start_agent (f, scenario);
+  session_id = new_session (f, NULL);
+  prompt_async (f, session_id, &result);
+  stop_reason = prompt_finish (f, &result, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (stop_reason, ==, "end_turn");
+
+  for (guint i = 0; i < f->updates->len; i++)
+    {
+      Update *u = g_ptr_array_index (f->updates, i);
+      JsonObject *update = json_node_get_object (u->update);
+      JsonObject *content = json_object_get_object_member (update, "content");
+      const char *text = json_object_get_string_member (content, "text");
+      const char *message_id = json_object_has_member (update, "messageId")
+                               ? json_object_get_string_member (update, "messageId") : NULL;
+
+      g_assert_cmpuint (u->n_joined, >=, 1);
+      n_total += u->n_joined;
+
+      if (json_object_has_member (content, "annotations"))
+        {
+          /* never joined, after every plain chunk of its message */
+          g_assert_cmpuint (stage, ==, 0);
+          g_assert_cmpuint (u->n_joined, ==, 1);
+          g_assert_cmpstr (text, ==, "noted");
+          stage = 1;
+        }
+      else if (g_str_equal (update_kind (f, i), "agent_thought_chunk"))
+        {
+          g_assert_cmpuint (stage, >=, 1);
+          g_assert_cmpuint (stage, <=, 2);
+          g_assert_null (message_id);
+          stage = 2;
+          g_string_append (thought, text);
+        }
+      else if (stage == 0)
+        {
+          g_assert_cmpstr (message_id, ==, "a");
+          g_string_append (a_text, text);
+          n_a += u->n_joined;
+        }
+      else
+        {
+          g_assert_cmpuint (stage, >=, 2);
+          g_assert_cmpstr (update_kind (f, i), ==, "agent_message_chunk");
+          g_assert_cmpstr (message_id, ==, "b");
+          stage = 3;
+          g_string_append (b_text, text);
+        }
+    }
+
+  for (guint i = 0; i < 2000; i++)
+    g_string_append_printf (expected, "x%u ", i);
+  g_assert_cmpstr (a_text->str, ==, expected->str);
+  g_assert_cmpuint (n_a, ==, 2000);
+  g_assert_cmpuint (thought->len, ==, 500);
+  g_assert_cmpuint (b_text->len, ==, 500);
+  g_assert_cmpuint (stage, ==, 3);
+  g_assert_cmpuint (n_total, ==, 3001);
+  /* written as fast as the pipe takes them: read many at a time */
+  g_test_message ("3001 updates arrived as %u", f->updates->len);
+  g_assert_cmpuint (f->updates->len, <, 1500);
+  g_assert_cmpuint (f->protocol_errors->len, ==, 0);
 }
 
 static void
@@ -2110,6 +2215,7 @@ main (int   argc,
   ADD ("stderr/flood", test_stderr_flood);
   ADD ("stderr/utf8", test_stderr_tail_utf8);
   ADD ("prompt/updates", test_prompt_updates);
+  ADD ("prompt/joined-chunks", test_joined_chunks);
   ADD ("prompt/malformed-updates", test_malformed_updates);
   ADD ("prompt/permission", test_permission);
   ADD ("prompt/permission-string-ids", test_permission_string_ids);

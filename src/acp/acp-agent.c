@@ -593,9 +593,61 @@ connection_closed_cb (AcpConnection *connection,
   maybe_finish_exit (self);
 }
 
+/* Text chunks of one message (AcpConnectionJoinFunc, in the connection's
+ * reading thread): a session/update of an agent, user or thought chunk
+ * whose content is text and nothing else, from the same session, of the
+ * same kind and message. Anything more (annotations, _meta) is left alone:
+ * it would be lost in the joining. */
+static JsonNode *
+join_text_chunk (JsonNode  *message,
+                 char     **key)
+{
+  JsonObject *object, *params, *update, *content;
+  const char *session_id, *kind, *message_id;
+  JsonNode *text;
+
+  if (!JSON_NODE_HOLDS_OBJECT (message))
+    return NULL;
+  object = json_node_get_object (message);
+  if (json_object_has_member (object, "id") ||
+      g_strcmp0 (acp_json_get_string (object, "method", NULL), "session/update") != 0)
+    return NULL;
+
+  params = acp_json_get_object (object, "params");
+  if (params == NULL || json_object_get_size (params) != 2)
+    return NULL;
+  session_id = acp_json_get_string (params, "sessionId", NULL);
+  update = acp_json_get_object (params, "update");
+  if (session_id == NULL || update == NULL)
+    return NULL;
+
+  kind = acp_json_get_string (update, "sessionUpdate", NULL);
+  if (g_strcmp0 (kind, "agent_message_chunk") != 0 &&
+      g_strcmp0 (kind, "agent_thought_chunk") != 0 &&
+      g_strcmp0 (kind, "user_message_chunk") != 0)
+    return NULL;
+  message_id = acp_json_get_string (update, "messageId", NULL);
+  if (json_object_get_size (update) != (message_id != NULL ? 3u : 2u))
+    return NULL;
+
+  content = acp_json_get_object (update, "content");
+  if (content == NULL || json_object_get_size (content) != 2 ||
+      g_strcmp0 (acp_json_get_string (content, "type", NULL), "text") != 0)
+    return NULL;
+  text = json_object_get_member (content, "text");
+  if (text == NULL || !JSON_NODE_HOLDS_VALUE (text) || json_node_get_value_type (text) != G_TYPE_STRING)
+    return NULL;
+
+  /* unambiguous whatever the strings hold */
+  *key = g_strdup_printf ("%zu:%s %s %c%s", strlen (session_id), session_id, kind,
+                          message_id != NULL ? '+' : '-', message_id != NULL ? message_id : "");
+  return text;
+}
+
 static void
 setup_connection (AcpAgent *self)
 {
+  acp_connection_set_join_func (self->connection, join_text_chunk);
   self->notification_id =
     g_signal_connect (self->connection, "notification",
                       G_CALLBACK (connection_notification_cb), self);
@@ -1647,6 +1699,14 @@ acp_agent_set_stop_grace_period (AcpAgent *self,
   g_return_if_fail (ACP_IS_AGENT (self));
 
   self->grace_ms = grace_ms;
+}
+
+guint
+acp_agent_get_n_joined (AcpAgent *self)
+{
+  g_return_val_if_fail (ACP_IS_AGENT (self), 1);
+
+  return self->connection != NULL ? acp_connection_get_n_joined (self->connection) : 1;
 }
 
 AcpAgentState

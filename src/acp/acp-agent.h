@@ -78,7 +78,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (AcpAuthMethod, acp_auth_method_unref)
  *   "session-update" (const char *session_id, JsonObject *update): a
  *     session/update whose params have a string sessionId and an object
  *     update with a string sessionUpdate. Malformed ones are dropped and
- *     reported with "protocol-error".
+ *     reported with "protocol-error". Text chunks of one message read
+ *     together arrive as one update holding all their text:
+ *     acp_agent_get_n_joined() tells how many it stands for.
  *   "request" (const char *session_id nullable, AcpIncomingRequest *request)
  *     → gboolean: an agent→client request; session_id is params.sessionId
  *     when it is a string. Return TRUE to take it (keep a reference and reply,
@@ -115,6 +117,9 @@ void                  acp_agent_set_stop_grace_period   (AcpAgent              *
                                                          guint                  grace_ms);
 
 AcpAgentState         acp_agent_get_state           (AcpAgent           *self);
+/* During "session-update": how many session/update notifications the update
+ * stands for (1 unless text chunks were joined) */
+guint                 acp_agent_get_n_joined        (AcpAgent           *self);
 AcpConnection        *acp_agent_get_connection      (AcpAgent           *self);
 AcpAgentCapabilities  acp_agent_get_capabilities    (AcpAgent           *self);
 gboolean              acp_agent_has_capability      (AcpAgent           *self,

@@ -75,6 +75,8 @@
 #define READ_CHUNK_SIZE          ACP_CONNECTION_READ_CHUNK_SIZE
 #define PARSE_AHEAD_REPORT       ((gsize) 64 * 1024)
 #define MAX_NESTING_DEPTH        512
+/* Texts are joined (see AcpConnectionJoinFunc) up to about this many bytes */
+#define JOIN_MAX                 (1024 * 1024)
 #define MAX_ID_DESCRIPTION       64
 
 /* ------------------------------------------------------------------------ */
@@ -213,7 +215,8 @@ struct _Parsed
 {
   Parsed     *next;
   ParsedKind  kind;
-  gsize       size;    /* bytes of the line, for the read-ahead bound */
+  gsize       size;    /* bytes of the line(s), for the read-ahead bound */
+  guint       n_messages;  /* PARSED_MESSAGE: how many were joined into it */
   JsonNode   *root;
   GError     *error;
   gsize       limit;
@@ -231,6 +234,7 @@ typedef struct
 {
   gatomicrefcount  ref_count;
   GMainContext    *context;        /* woken when results are handed over */
+  AcpConnectionJoinFunc join_func; /* set before the worker starts */
   GAsyncQueue     *input;          /* Chunk */
   int              stopping;       /* atomic: the connection closed */
   int              parsing;        /* atomic: in the parser now (for tests) */
@@ -253,6 +257,12 @@ typedef struct
   ParsedList  results;      /* not yet handed over */
   guint64     n_produced;   /* their sizes */
   gboolean    discarding;   /* skipping the rest of an overlong line */
+
+  /* the last of results, while more text may be joined to it */
+  Parsed     *group;
+  char       *group_key;
+  JsonNode   *group_text;   /* in group's tree */
+  GString    *group_buffer; /* the texts joined so far */
 } Worker;
 
 struct _AcpConnection
@@ -286,6 +296,9 @@ struct _AcpConnection
   GHashTable   *pending;         /* gint64 id → PendingCall */
   GHashTable   *cancelled_ids;   /* gint64 ids whose late response is ignored */
   GHashTable   *incoming;        /* set of unanswered AcpIncomingRequest, not owned */
+
+  AcpConnectionJoinFunc join_func;
+  guint         n_joined;        /* of the message being dispatched; 1 otherwise */
 
   /* sharing the main loop during a flood (see pump ()) */
   gint64        slice_start;     /* when the current busy stretch began; 0: none */
@@ -1247,6 +1260,7 @@ parsed_new (ParsedKind kind,
 
   parsed->kind = kind;
   parsed->size = size;
+  parsed->n_messages = 1;
   return parsed;
 }
 
@@ -1357,13 +1371,69 @@ parse_line (const char  *data,
   return acp_json_read (data, length, MAX_NESTING_DEPTH, error);
 }
 
+/* Puts the joined texts into the group's tree: no more joins to it. */
+static void
+worker_end_group (Worker *worker)
+{
+  if (worker->group == NULL)
+    return;
+
+  if (worker->group->n_messages > 1)
+    json_node_set_string (worker->group_text, worker->group_buffer->str);
+
+  worker->group = NULL;
+  worker->group_text = NULL;
+  g_clear_pointer (&worker->group_key, g_free);
+}
+
 /* Keeps @parsed (transfer full) until the next hand-over. */
 static void
 worker_add (Worker *worker,
             Parsed *parsed)
 {
+  worker_end_group (worker);
   worker->n_produced += parsed->size;
   parsed_list_append (&worker->results, parsed);
+}
+
+/* The join function said @root holds a piece of text (@text) of the stream
+ * @key (transfer full): joins it to the group when it continues it, or
+ * starts a group. Returns FALSE when @root is to be added as it is. */
+static gboolean
+worker_join (Worker   *worker,
+             JsonNode *root,
+             JsonNode *text,
+             char     *key,
+             gsize     size)
+{
+  const char *piece = json_node_get_string (text);
+
+  if (piece == NULL)
+    {
+      g_free (key);
+      return FALSE;
+    }
+
+  if (worker->group != NULL && g_str_equal (key, worker->group_key) &&
+      worker->group_buffer->len < JOIN_MAX)
+    {
+      g_string_append (worker->group_buffer, piece);
+      worker->group->n_messages++;
+      worker->group->size += size;
+      worker->n_produced += size;
+      json_node_unref (root);
+      g_free (key);
+      return TRUE;
+    }
+
+  worker_add (worker, parsed_new (PARSED_MESSAGE, size));
+  worker->results.tail->root = root;
+  worker->group = worker->results.tail;
+  worker->group_key = key;
+  worker->group_text = text;
+  g_string_assign (worker->group_buffer, piece);
+
+  return TRUE;
 }
 
 /* Parses one complete line, without its newline. */
@@ -1393,6 +1463,15 @@ worker_handle_line (Worker     *worker,
     }
   else if (root != NULL)
     {
+      AcpConnectionJoinFunc join = worker->reader->join_func;
+      char *key = NULL;
+      JsonNode *text;
+
+      if (join != NULL && (text = join (root, &key)) != NULL &&
+          worker_join (worker, root, text, g_steal_pointer (&key), size))
+        return;
+      g_free (key);
+
       parsed = parsed_new (PARSED_MESSAGE, size);
       parsed->root = root;
     }
@@ -1488,6 +1567,7 @@ worker_publish (Worker *worker,
   Reader *reader = worker->reader;
   gboolean wake;
 
+  worker_end_group (worker);
   g_mutex_lock (&reader->lock);
   parsed_list_concat (&reader->results, &worker->results);
   reader->n_scanned += n_scanned;
@@ -1572,6 +1652,7 @@ worker_thread (gpointer data)
 
   worker.reader = data;
   worker.line = g_byte_array_new ();
+  worker.group_buffer = g_string_new (NULL);
 
   for (;;)
     {
@@ -1583,7 +1664,9 @@ worker_thread (gpointer data)
         break;
     }
 
+  worker_end_group (&worker);
   parsed_list_clear (&worker.results);
+  g_string_free (worker.group_buffer, TRUE);
   g_byte_array_unref (worker.line);
   reader_unref (worker.reader);
   g_atomic_int_add (&n_running_workers, -1);
@@ -1906,7 +1989,9 @@ dispatch_one (AcpConnection *self,
   switch (parsed->kind)
     {
     case PARSED_MESSAGE:
+      self->n_joined = parsed->n_messages;
       dispatch_parsed (self, g_steal_pointer (&parsed->root), NULL);
+      self->n_joined = 1;
       break;
 
     case PARSED_NOT_JSON:
@@ -1986,6 +2071,8 @@ start_reader (AcpConnection  *self,
               GError        **error)
 {
   Reader *reader = reader_new (self->context);
+
+  reader->join_func = self->join_func;
   GThread *thread;
   GSource *source;
 
@@ -2364,6 +2451,7 @@ acp_connection_init (AcpConnection *self)
   self->cancellable = g_cancellable_new ();
   self->max_line_length = ACP_CONNECTION_DEFAULT_MAX_LINE_LENGTH;
   self->next_id = 1;
+  self->n_joined = 1;
   self->pending = g_hash_table_new_full (g_int64_hash, g_int64_equal,
                                          NULL, (GDestroyNotify) pending_call_free);
   self->cancelled_ids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
@@ -2441,6 +2529,39 @@ acp_connection_set_max_line_length (AcpConnection *self,
 
   self->max_line_length = max_line_length;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_LINE_LENGTH]);
+}
+
+/**
+ * acp_connection_set_join_func:
+ * @self: a #AcpConnection
+ * @join_func: (nullable): see #AcpConnectionJoinFunc
+ *
+ * Sets how pieces of text read together are joined, before
+ * acp_connection_start().
+ */
+void
+acp_connection_set_join_func (AcpConnection         *self,
+                              AcpConnectionJoinFunc  join_func)
+{
+  g_return_if_fail (ACP_IS_CONNECTION (self));
+  g_return_if_fail (!self->started);
+
+  self->join_func = join_func;
+}
+
+/**
+ * acp_connection_get_n_joined:
+ * @self: a #AcpConnection
+ *
+ * Returns: during #AcpConnection::notification, how many messages the one
+ *   dispatched stands for (see #AcpConnectionJoinFunc); 1 otherwise
+ */
+guint
+acp_connection_get_n_joined (AcpConnection *self)
+{
+  g_return_val_if_fail (ACP_IS_CONNECTION (self), 1);
+
+  return self->n_joined;
 }
 
 /**

@@ -104,11 +104,29 @@ G_DECLARE_FINAL_TYPE (AcpConnection, acp_connection, ACP, CONNECTION, GObject)
  * flush_async: completes when every message queued so far is written.
  * Messages are written in the order they were queued; a write error closes
  * the connection. */
+/* Joining. An agent streaming an answer sends it in many small notifications;
+ * dispatching each one costs far more than its text. A join function, set
+ * before acp_connection_start(), is called in the connection's reading
+ * thread for every message read: when @message is a piece of text that may
+ * be joined to the one read just before it, it returns the string node
+ * holding the text and sets @key (transfer full) to what identifies the
+ * stream of text it belongs to. Messages read together (in one read of the
+ * connection) with equal keys, one right after the other, are then
+ * dispatched as the first of them, its text node holding all their texts;
+ * during that dispatch acp_connection_get_n_joined() says how many messages
+ * it stands for (1 for any other). The function must only look at @message:
+ * it runs in another thread. */
+typedef JsonNode *(*AcpConnectionJoinFunc) (JsonNode  *message,
+                                             char     **key);
+
 AcpConnection *acp_connection_new                 (GIOStream          *stream);
 GIOStream     *acp_connection_get_stream          (AcpConnection      *self);
 gsize          acp_connection_get_max_line_length (AcpConnection      *self);
 void           acp_connection_set_max_line_length (AcpConnection      *self,
                                                    gsize               max_line_length);
+void           acp_connection_set_join_func       (AcpConnection      *self,
+                                                   AcpConnectionJoinFunc join_func);
+guint          acp_connection_get_n_joined        (AcpConnection      *self);
 void           acp_connection_start               (AcpConnection      *self);
 gboolean       acp_connection_is_closed           (AcpConnection      *self);
 void           acp_connection_close               (AcpConnection      *self,

@@ -598,7 +598,7 @@ agent_session_update_cb (AcpAgent   *agent,
 
   if (self->state == ACP_SESSION_STATE_LOADING)
     {
-      self->replay_count++;
+      self->replay_count += acp_agent_get_n_joined (agent);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REPLAY_COUNT]);
     }
 
