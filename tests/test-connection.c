@@ -527,6 +527,113 @@ test_flood_paced_by_frames (Fixture       *f,
   g_string_free (lines, TRUE);
 }
 
+/* A test join function: {"method": "t", "params": {"k": key, "s": text}}
+ * joins by k; anything else is left alone. */
+static JsonNode *
+join_by_key (JsonNode  *message,
+             char     **key)
+{
+  JsonObject *object = json_node_get_object (message);
+  JsonObject *params;
+
+  if (!json_object_has_member (object, "params") || json_object_has_member (object, "id"))
+    return NULL;
+  params = json_object_get_object_member (object, "params");
+  if (!json_object_has_member (params, "k") || !json_object_has_member (params, "s"))
+    return NULL;
+
+  *key = g_strdup (json_object_get_string_member (params, "k"));
+  return json_object_get_member (params, "s");
+}
+
+typedef struct
+{
+  GArray *n_joined;  /* of each notification */
+  guint   total;
+} JoinRecord;
+
+static void
+joined_notification_cb (AcpConnection *conn,
+                        const char    *method,
+                        JsonNode      *params,
+                        JoinRecord    *record)
+{
+  guint n = acp_connection_get_n_joined (conn);
+
+  g_array_append_val (record->n_joined, n);
+  record->total += n;
+}
+
+/* Pieces of text read together and continuing one another are dispatched as
+ * one, in order, saying how many they stand for; anything else between them
+ * ends the joining. */
+static void
+test_join (Fixture       *f,
+           gconstpointer  data)
+{
+  g_autoptr(GArray) n_joined = g_array_new (FALSE, FALSE, sizeof (guint));
+  JoinRecord record = { n_joined, 0 };
+  g_autoptr(GString) lines = g_string_new (NULL);
+  g_autoptr(GString) expected_a = g_string_new (NULL);
+  g_autoptr(GString) a = g_string_new (NULL);
+  g_autoptr(GString) b = g_string_new (NULL);
+  guint n_a = 0;
+  gboolean seen_plain = FALSE;
+
+  for (guint i = 0; i < 600; i++)
+    {
+      g_string_append_printf (lines, "{\"jsonrpc\":\"2.0\",\"method\":\"t\",\"params\":{\"k\":\"A\",\"s\":\"%u,\"}}\n", i);
+      g_string_append_printf (expected_a, "%u,", i);
+    }
+  /* not text to join (no "s"), then more of the same stream (not to be
+   * joined to what came before it), another stream, then a request */
+  g_string_append (lines, "{\"jsonrpc\":\"2.0\",\"method\":\"t\",\"params\":{\"k\":\"A\"}}\n");
+  for (guint i = 0; i < 200; i++)
+    g_string_append (lines, "{\"jsonrpc\":\"2.0\",\"method\":\"t\",\"params\":{\"k\":\"A\",\"s\":\"b\"}}\n");
+  for (guint i = 0; i < 100; i++)
+    g_string_append (lines, "{\"jsonrpc\":\"2.0\",\"method\":\"t\",\"params\":{\"k\":\"B\",\"s\":\"b\"}}\n");
+  g_string_append (lines, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"t\",\"params\":{\"k\":\"B\",\"s\":\"b\"}}\n");
+
+  acp_connection_set_join_func (f->conn, join_by_key);
+  g_signal_connect (f->conn, "notification", G_CALLBACK (joined_notification_cb), &record);
+  /* everything is there before the first read */
+  peer_write_len (f, lines->str, lines->len);
+  acp_connection_start (f->conn);
+  /* the request is answered (no handler: -32601) after every notification */
+  WAIT_FOR (strstr (f->received->str, "-32601") != NULL);
+  g_assert_cmpuint (record.total, ==, 901);
+
+  for (guint i = 0; i < f->notifications->len; i++)
+    {
+      JsonObject *params = json_object_get_object_member (notification_at (f, i), "params");
+      guint n = g_array_index (n_joined, guint, i);
+
+      if (!json_object_has_member (params, "s"))
+        {
+          g_assert_cmpuint (n, ==, 1);
+          g_assert_false (seen_plain);
+          seen_plain = TRUE;
+        }
+      else if (!seen_plain)
+        {
+          g_string_append (a, json_object_get_string_member (params, "s"));
+          n_a += n;
+        }
+      else
+        {
+          g_string_append (b, json_object_get_string_member (params, "s"));
+        }
+    }
+  g_assert_cmpstr (a->str, ==, expected_a->str);
+  g_assert_cmpuint (n_a, ==, 600);
+  g_assert_true (seen_plain);
+  g_assert_cmpuint (b->len, ==, 300);
+  g_test_message ("901 notifications dispatched as %u", f->notifications->len);
+  g_assert_cmpuint (f->notifications->len, <, 901);
+  /* outside a dispatch */
+  g_assert_cmpuint (acp_connection_get_n_joined (f->conn), ==, 1);
+}
+
 typedef struct
 {
   Fixture *f;
@@ -2028,6 +2135,7 @@ main (int   argc,
   ADD ("/acp/connection/framing/huge-line", test_huge_line);
   ADD ("/acp/connection/framing/flood-shares-loop", test_flood_shares_loop);
   ADD ("/acp/connection/framing/flood-paced-by-frames", test_flood_paced_by_frames);
+  ADD_UNSTARTED ("/acp/connection/framing/join", test_join);
   ADD ("/acp/connection/framing/order-random-chunks", test_order_random_chunks);
   ADD ("/acp/connection/framing/read-ahead-bound", test_read_ahead_bound);
   ADD_UNSTARTED ("/acp/connection/framing/line-too-long", test_line_too_long);
