@@ -62,6 +62,7 @@ struct _AcpSession
   JsonArray       *available_commands;
   JsonObject      *usage;
   guint            replay_count;
+  guint            replay_notify_id; /* "replay-count" is notified once a batch */
   char            *stop_reason;
 
   GCancellable    *open_cancellable; /* of the create, load or resume in flight */
@@ -127,11 +128,33 @@ static const char * const state_names[] = {
 };
 
 static void
+notify_replay_count (AcpSession *self)
+{
+  g_clear_handle_id (&self->replay_notify_id, g_source_remove);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REPLAY_COUNT]);
+}
+
+static gboolean
+notify_replay_count_cb (gpointer user_data)
+{
+  AcpSession *self = user_data;
+
+  self->replay_notify_id = 0;
+  notify_replay_count (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
 set_state (AcpSession      *self,
            AcpSessionState  state)
 {
   if (self->state == state)
     return;
+
+  /* the count as it was while loading, before the state says it is over */
+  if (self->replay_notify_id != 0)
+    notify_replay_count (self);
 
   g_debug ("Session %s: state %s -> %s", self->session_id != NULL ? self->session_id : "(none)",
            state_names[self->state], state_names[state]);
@@ -596,10 +619,14 @@ agent_session_update_cb (AcpAgent   *agent,
   if (self->open_cancellable != NULL && g_cancellable_is_cancelled (self->open_cancellable))
     return;
 
+  /* counted at once, told once a batch (with the transcript's flush): a
+   * replay has hundreds of thousands of updates */
   if (self->state == ACP_SESSION_STATE_LOADING)
     {
       self->replay_count += acp_agent_get_n_joined (agent);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REPLAY_COUNT]);
+      if (self->replay_notify_id == 0)
+        self->replay_notify_id = g_idle_add_full (ACP_TRANSCRIPT_FLUSH_PRIORITY,
+                                                  notify_replay_count_cb, self, NULL);
     }
 
   /* the transcript flushes when the loop gets a turn: the connection
@@ -758,6 +785,7 @@ acp_session_dispose (GObject *object)
   AcpSession *self = (AcpSession *)object;
 
   disconnect_agent (self);
+  g_clear_handle_id (&self->replay_notify_id, g_source_remove);
 
   /* Nobody can answer them anymore. */
   for (guint i = 0; i < self->permissions->len; i++)
@@ -1360,6 +1388,9 @@ finish_open (GTask           *task,
     }
 
   acp_transcript_flush (self->transcript);
+  /* the last count while still LOADING */
+  if (self->replay_notify_id != 0)
+    notify_replay_count (self);
 
   if (response == NULL)
     {
@@ -1408,7 +1439,7 @@ begin_open (AcpSession          *self,
   if (state == ACP_SESSION_STATE_LOADING && self->replay_count != 0)
     {
       self->replay_count = 0;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REPLAY_COUNT]);
+      notify_replay_count (self);
     }
   set_state (self, state);
   g_object_thaw_notify (G_OBJECT (self));
@@ -1439,7 +1470,7 @@ load_cb (GObject      *object,
  *
  * Loads a session (session/load): the transcript is cleared, then fills as
  * the agent replays the history (state LOADING, "replay-count" counting the
- * updates); READY when the agent answers, or NEW again on failure. Fails
+ * updates, notified once a batch and before the state changes); READY when the agent answers, or NEW again on failure. Fails
  * locally with %ACP_ERROR_NOT_SUPPORTED if the agent cannot load sessions.
  */
 void
