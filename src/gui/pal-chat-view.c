@@ -121,6 +121,7 @@ struct _PalChatView
   guint              settle_tick;  /* after a flood: full rows, hidden items back */
   GHashTable        *summarized;   /* (element-type GtkListItem): bound as summaries */
   gboolean           summarize;    /* bind new rows as summaries */
+  guint              settle_waits; /* frames the settling waited for a layout */
   GdkFrameClock     *frame_clock;  /* while mapped, to report frames to the pacer */
   gulong             after_paint_id;
   gint64             last_paint;   /* monotonic time of the last frame painted */
@@ -249,8 +250,9 @@ create_summary_row (gpointer item)
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  /* dimmed by its colour (see style.css): the dim-label class's opacity
+   * would draw every line apart and blend it in */
   gtk_widget_add_css_class (label, "summary-row");
-  gtk_widget_add_css_class (label, "dim-label");
 
   return label;
 }
@@ -346,7 +348,14 @@ settle_tick_cb (GtkWidget     *widget,
       GtkListItem *nearest = nearest_summary (self, &distance);
       guint hidden = pal_tail_model_get_hidden (self->tail);
 
-      if (nearest != NULL && distance == 0)
+      if (nearest != NULL && distance >= G_MAXDOUBLE / 2 && self->settle_waits < 2)
+        {
+          /* the rows just bound are not laid out: which of them are on
+           * screen is known at the next frame, and they come first */
+          self->settle_waits++;
+          break;
+        }
+      else if (nearest != NULL && distance == 0)
         {
           /* what the person sees gets more of the frame */
           upgrade_row (self, nearest);
@@ -383,6 +392,7 @@ start_settling (PalChatView *self)
   gboolean hidden = pal_tail_model_get_hidden (self->tail) > 0;
 
   self->summarize = hidden;
+  self->settle_waits = 0;
   if (self->settle_tick == 0 && (hidden || g_hash_table_size (self->summarized) > 0))
     self->settle_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->list_view),
                                                       settle_tick_cb, self, NULL);
