@@ -122,7 +122,7 @@ struct _PalChatView
   GHashTable        *summarized;   /* (element-type GtkListItem): bound as summaries */
   gboolean           summarize;    /* bind new rows as summaries */
   guint              settle_waits; /* frames the settling waited for a layout */
-  GdkFrameClock     *frame_clock;  /* while mapped, to report frames to the pacer */
+  GdkFrameClock     *frame_clock;  /* while mapped (see after_paint_cb (), layout_cb ()) */
   gulong             layout_id;
   gulong             after_paint_id;
   gint64             last_paint;   /* monotonic time of the last frame painted */
