@@ -541,6 +541,63 @@ test_flood (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static gboolean
+timeout_done_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* A load announced with pal_chat_view_begin_flood() floods from its first
+ * item, however small the batches and long the pauses, until it ends. */
+static void
+test_expected_flood (void)
+{
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  GtkWidget *view = pal_chat_view_new ();
+  GtkWidget *window = make_window (view);
+  FloodData d = { 0 };
+  gboolean paused = FALSE;
+
+  pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (transcript));
+  settle ();
+  d.list_view = GTK_LIST_VIEW (find_widget (window, GTK_TYPE_LIST_VIEW));
+  d.transcript = G_LIST_MODEL (transcript);
+  g_signal_connect_after (gtk_list_view_get_model (d.list_view), "items-changed",
+                          G_CALLBACK (flood_items_changed_cb), &d);
+
+  pal_chat_view_begin_flood (PAL_CHAT_VIEW (view));
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autofree char *json =
+        g_strdup_printf ("{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"e%u\",\"title\":\"Early %u\"}", i, i);
+
+      apply (transcript, json);
+      acp_transcript_flush (transcript);
+      settle ();
+    }
+  /* a pause longer than a flood's calm does not end it */
+  g_timeout_add (400, timeout_done_cb, &paused);
+  while (!paused)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (d.n_changes, ==, 0);
+  g_assert_false (pal_chat_view_get_caught_up (PAL_CHAT_VIEW (view)));
+
+  pal_chat_view_end_flood (PAL_CHAT_VIEW (view));
+  g_assert_cmpuint (d.n_changes, >, 0);
+  wait_for (flood_settled, &d);
+  g_assert_true (pal_chat_view_get_caught_up (PAL_CHAT_VIEW (view)));
+
+  /* and afterwards, small batches are rows at once again */
+  d.n_changes = 0;
+  apply (transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"late\",\"title\":\"Late\"}");
+  acp_transcript_flush (transcript);
+  g_assert_cmpuint (d.n_changes, >, 0);
+
+  g_signal_handlers_disconnect_by_data (gtk_list_view_get_model (d.list_view), &d);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* A long answer is shown as a run of rows, each a block of it: the last one
  * ends where the text ends, and none holds much more than a block. */
 typedef struct
@@ -643,6 +700,7 @@ main (int   argc,
   g_test_add_func ("/chat-view/rows-per-kind", test_rows_per_kind);
   g_test_add_func ("/chat-view/stick-to-bottom", test_stick_to_bottom);
   g_test_add_func ("/chat-view/flood", test_flood);
+  g_test_add_func ("/chat-view/expected-flood", test_expected_flood);
   g_test_add_func ("/chat-view/long-answer", test_long_answer);
 
   return g_test_run ();

@@ -88,6 +88,8 @@
 #define EXPAND_ALL        210
 #define FRAME_BUDGET_US   (6 * G_TIME_SPAN_MILLISECOND)
 #define ON_SCREEN_BUDGET_US (7 * G_TIME_SPAN_MILLISECOND)
+#define SETTLE_SLOW_FRAME_US  (40 * G_TIME_SPAN_MILLISECOND)
+#define SETTLE_QUICK_FRAME_US (28 * G_TIME_SPAN_MILLISECOND)
 #define SUMMARY_MAX_CHARS 200
 /* See "Pace" above. */
 #define STREAM_SLICE_MIN_US (1 * G_TIME_SPAN_MILLISECOND)
@@ -118,10 +120,13 @@ struct _PalChatView
   guint              flood_shown;  /* items of the transcript the lines show */
   gint64             flood_relabelled; /* frame time of the last relabelling */
   guint              calm_id;      /* ends the flood */
+  gboolean           expect_flood; /* between begin_flood () and end_flood () */
   guint              settle_tick;  /* after a flood: full rows, hidden items back */
   GHashTable        *summarized;   /* (element-type GtkListItem): bound as summaries */
   gboolean           summarize;    /* bind new rows as summaries */
   guint              settle_waits; /* frames the settling waited for a layout */
+  gint64             settle_frame_time; /* of its last frame */
+  double             settle_scale; /* of its budgets, after slow frames */
   GdkFrameClock     *frame_clock;  /* while mapped (see after_paint_cb (), layout_cb ()) */
   gulong             layout_id;
   gulong             after_paint_id;
@@ -341,7 +346,19 @@ settle_tick_cb (GtkWidget     *widget,
 {
   PalChatView *self = user_data;
   gint64 start = g_get_monotonic_time ();
-  gint64 budget = FRAME_BUDGET_US;
+  gint64 frame_time = gdk_frame_clock_get_frame_time (frame_clock);
+  gint64 interval = frame_time - self->settle_frame_time;
+  gint64 budget;
+
+  /* what a frame's work brings (layout and paint of the rows made full)
+   * depends on the machine: a slow frame halves the budget of the next,
+   * quick ones give it back */
+  if (self->settle_frame_time != 0 && interval > SETTLE_SLOW_FRAME_US)
+    self->settle_scale = MAX (self->settle_scale / 2, 0.25);
+  else if (self->settle_frame_time != 0 && interval < SETTLE_QUICK_FRAME_US)
+    self->settle_scale = MIN (self->settle_scale * 1.25, 1.0);
+  self->settle_frame_time = frame_time;
+  budget = FRAME_BUDGET_US * self->settle_scale;
 
   do
     {
@@ -360,7 +377,7 @@ settle_tick_cb (GtkWidget     *widget,
         {
           /* what the person sees gets more of the frame */
           upgrade_row (self, nearest);
-          budget = ON_SCREEN_BUDGET_US;
+          budget = ON_SCREEN_BUDGET_US * self->settle_scale;
         }
       else if (nearest != NULL && hidden == 0)
         {
@@ -394,6 +411,8 @@ start_settling (PalChatView *self)
 
   self->summarize = hidden;
   self->settle_waits = 0;
+  self->settle_frame_time = 0;
+  self->settle_scale = 0.5;
   if (self->settle_tick == 0 && (hidden || g_hash_table_size (self->summarized) > 0))
     self->settle_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->list_view),
                                                       settle_tick_cb, self, NULL);
@@ -546,14 +565,16 @@ model_items_changed_cb (GListModel  *model,
 {
   if (self->flood_tick == 0)
     {
-      if (added < FLOOD_BATCH || !self->stick_to_bottom)
+      /* a replay floods from its first item (see pal_chat_view_begin_flood ()) */
+      if (added < (self->expect_flood ? 1 : FLOOD_BATCH) || !self->stick_to_bottom)
         return;
 
       start_flood (self);
     }
 
   g_clear_handle_id (&self->calm_id, g_source_remove);
-  self->calm_id = g_timeout_add (FLOOD_CALM_MS, calm_cb, self);
+  if (!self->expect_flood)
+    self->calm_id = g_timeout_add (FLOOD_CALM_MS, calm_cb, self);
 }
 
 static void
@@ -1040,6 +1061,7 @@ pal_chat_view_set_model (PalChatView *self,
     return;
 
   stop_flood (self);
+  self->expect_flood = FALSE;
   remove_tick (self, &self->settle_tick);
   g_set_object (&self->model, model);
   set_stick_to_bottom (self, TRUE);
@@ -1092,6 +1114,24 @@ pal_chat_view_set_terminal_service (PalChatView        *self,
 }
 
 /**
+ * pal_chat_view_begin_flood:
+ * @self: a #PalChatView
+ *
+ * Says that a long history is about to pour in (a session loads): it is
+ * shown as a flood from its first item on, however small the batches, and
+ * the flood lasts until pal_chat_view_end_flood(). Without this, the first
+ * batches of a replay (smaller than a flood's) are built as full rows, tens
+ * of them in one frame.
+ */
+void
+pal_chat_view_begin_flood (PalChatView *self)
+{
+  g_return_if_fail (PAL_IS_CHAT_VIEW (self));
+
+  self->expect_flood = TRUE;
+}
+
+/**
  * pal_chat_view_end_flood:
  * @self: a #PalChatView
  *
@@ -1102,6 +1142,8 @@ void
 pal_chat_view_end_flood (PalChatView *self)
 {
   g_return_if_fail (PAL_IS_CHAT_VIEW (self));
+
+  self->expect_flood = FALSE;
 
   if (ACP_IS_TRANSCRIPT (self->model))
     acp_transcript_flush (ACP_TRANSCRIPT (self->model));

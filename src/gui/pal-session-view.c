@@ -203,8 +203,11 @@ session_notify_cb (AcpSession     *session,
 
       update_state (self);
       update_progress (self);
-      /* the replay is over: no need to wait for the chat to notice */
-      if (self->was_loading && !loading)
+      /* a replay: a flood from its first item, until the load answers
+       * (no need to wait for the chat to notice) */
+      if (!self->was_loading && loading)
+        pal_chat_view_begin_flood (self->chat_view);
+      else if (self->was_loading && !loading)
         pal_chat_view_end_flood (self->chat_view);
       self->was_loading = loading;
     }
@@ -513,6 +516,8 @@ pal_session_view_set_session (PalSessionView *self,
 
   pal_chat_view_set_model (self->chat_view,
                            session != NULL ? G_LIST_MODEL (acp_session_get_transcript (session)) : NULL);
+  if (self->was_loading)
+    pal_chat_view_begin_flood (self->chat_view);
   pal_composer_set_text (self->composer, NULL);
   update_state (self);
   update_progress (self);
