@@ -34,11 +34,19 @@
  * it down to ACP_CONNECTION_PARSE_AHEAD_RESUME; the chunks read meanwhile
  * wait unparsed. The worker never sees the connection, emits nothing and
  * touches nothing of it: all it shares is a refcounted Reader (its queue,
- * the list, the counts, the context to wake).
+ * the list, the counts, the context to wake, the join function).
+ *
+ * Joining. With a join function (AcpConnectionJoinFunc), the worker joins
+ * the pieces of one stream of text parsed from the same chunk, one after
+ * the other, into the first of them: the texts are gathered in a GString
+ * and set into its tree once, when something else comes or the chunk is
+ * handed over; the others are freed on the spot (the worker owns them
+ * whole), and the first carries how many it stands for.
  *
  * Dispatching. On the main thread the pump takes the whole list and
  * dispatches it in order, line by line, in time slices (see PUMP_SLICE) so
- * that a flood leaves GTK its frames; it reads ahead meanwhile within the
+ * that a flood leaves GTK its frames, or in step with the frames when the
+ * interface asks for it (AcpPacer); it reads ahead meanwhile within the
  * bound. The end of the stream comes through the worker like a line, so
  * everything before it is dispatched before the connection closes and the
  * pending calls fail. Trees are freed here after dispatch, not in the worker:
@@ -2071,10 +2079,10 @@ start_reader (AcpConnection  *self,
               GError        **error)
 {
   Reader *reader = reader_new (self->context);
-
-  reader->join_func = self->join_func;
   GThread *thread;
   GSource *source;
+
+  reader->join_func = self->join_func;
 
   g_atomic_int_inc (&n_running_workers);
   thread = g_thread_try_new ("acp-reader", worker_thread, reader_ref (reader), error);

@@ -12,17 +12,22 @@
  * and a row costs a couple of milliseconds to build and lay out here. When a
  * long history pours in at the end (a replay: hundreds of items a frame),
  * following it would build 200 rows at every jump. So a batch of at least
- * FLOOD_BATCH items while the view follows the end starts a flood: until no
- * item has come for FLOOD_CALM_MS (or pal_chat_view_end_flood() says so),
- * the list view is left alone (its model frozen) and a panel over it shows
- * the last items as lines of text, one label each, relabelled every
- * FLOOD_RELABEL_US at most: no row is built while the flood lasts.
+ * FLOOD_BATCH items while the view follows the end starts a flood (any
+ * batch between pal_chat_view_begin_flood() and pal_chat_view_end_flood(),
+ * while a session loads): until no item has come for FLOOD_CALM_MS (or
+ * pal_chat_view_end_flood() says so), the list view is left alone (its
+ * model frozen) and a panel over it shows the last items as lines of text,
+ * one label each, relabelled every FLOOD_RELABEL_US at most: no row is
+ * built while the flood lasts. The end of the chat is followed from an
+ * idle after each frame, but while a flood settles right after the layout
+ * (see layout_cb ()).
  *
  * When it is over, the list view gets only as many of the last items as fill
  * the window (judged by the average height of the rows it showed,
  * FLOOD_KEEP_SPARE more), bound as summaries: one line of text, a fraction
  * of the cost of a full row. Then, at every frame for as long as
- * FRAME_BUDGET_US allows (ON_SCREEN_BUDGET_US for rows on screen): full rows
+ * FRAME_BUDGET_US allows (ON_SCREEN_BUDGET_US for rows on screen; both
+ * halved after a frame slower than SETTLE_SLOW_FRAME_US): full rows
  * for the summaries on screen, then the earlier items back, EXPAND_STEP at a
  * time, the nearest first (as summaries: the list view builds rows for the
  * 200 nearest; once EXPAND_ALL are back the rest come at once), then full
@@ -33,12 +38,12 @@
  * dispatching, and the window would answer input and paint late. While the
  * view is on screen and its content grows, it reports every frame it paints
  * to the AcpPacer with the time left for incoming messages: connections
- * dispatch that much after each frame, and the frame keeps time. That slice
- * shrinks while frames come late (a tenth over the refresh interval) and
- * grows back slowly while they come in time. A flood is the exception: its frames cost
- * little and the sooner the history is in the better, so while it lasts
- * (and while it settles) messages go at their own pace, as they do when
- * nothing grows here (another session is loading, say).
+ * dispatch that much after each frame, and the frame keeps time. That
+ * slice shrinks while frames come late (a tenth over the refresh interval)
+ * and grows back slowly while they come in time. A flood is the exception:
+ * its frames cost little and the sooner the history is in the better, so
+ * while it lasts (and while it settles) messages go at their own pace, as
+ * they do when nothing grows here (another session is loading, say).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
