@@ -18,9 +18,7 @@
  * pal_chat_view_end_flood() says so), the list view is left alone (its
  * model frozen) and a panel over it shows the last items as lines of text,
  * one label each, relabelled every FLOOD_RELABEL_US at most: no row is
- * built while the flood lasts. The end of the chat is followed from an
- * idle after each frame, but while a flood settles right after the layout
- * (see layout_cb ()).
+ * built while the flood lasts.
  *
  * When it is over, the list view gets only as many of the last items as fill
  * the window (judged by the average height of the rows it showed,
@@ -132,8 +130,7 @@ struct _PalChatView
   guint              settle_waits; /* frames the settling waited for a layout */
   gint64             settle_frame_time; /* of its last frame */
   double             settle_scale; /* of its budgets, after slow frames */
-  GdkFrameClock     *frame_clock;  /* while mapped (see after_paint_cb (), layout_cb ()) */
-  gulong             layout_id;
+  GdkFrameClock     *frame_clock;  /* while mapped, to report frames to the pacer */
   gulong             after_paint_id;
   gint64             last_paint;   /* monotonic time of the last frame painted */
   gint64             last_growth;  /* and of the last time the content grew */
@@ -808,24 +805,6 @@ after_paint_cb (GdkFrameClock *frame_clock,
   acp_pacer_frame_painted (acp_pacer_get_default (), growing && !flooding ? self->slice : 0);
 }
 
-/* While a flood settles, rows above the window become full rows at every
- * frame, hundreds of pixels taller: following the end from an idle after
- * the frame would paint it away from the end, frame after frame. Then the
- * end is followed as soon as GTK laid the window out, and the frame clock
- * lays it out again before painting. (Text growing at the end, the rest of
- * the time, moves it by a few lines: the idle, one layout a frame, does.) */
-static void
-layout_cb (GdkFrameClock *frame_clock,
-           PalChatView   *self)
-{
-  if (self->follow_id == 0 || self->settle_tick == 0)
-    return;
-
-  g_clear_handle_id (&self->follow_id, g_source_remove);
-  if (self->stick_to_bottom)
-    scroll_to_end (self);
-}
-
 static void
 pal_chat_view_map (GtkWidget *widget)
 {
@@ -834,8 +813,6 @@ pal_chat_view_map (GtkWidget *widget)
   GTK_WIDGET_CLASS (pal_chat_view_parent_class)->map (widget);
 
   self->frame_clock = g_object_ref (gtk_widget_get_frame_clock (widget));
-  self->layout_id = g_signal_connect_after (self->frame_clock, "layout",
-                                            G_CALLBACK (layout_cb), self);
   self->after_paint_id = g_signal_connect (self->frame_clock, "after-paint",
                                            G_CALLBACK (after_paint_cb), self);
 }
@@ -846,10 +823,7 @@ pal_chat_view_unmap (GtkWidget *widget)
   PalChatView *self = PAL_CHAT_VIEW (widget);
 
   if (self->frame_clock != NULL)
-    {
-      g_clear_signal_handler (&self->layout_id, self->frame_clock);
-      g_clear_signal_handler (&self->after_paint_id, self->frame_clock);
-    }
+    g_clear_signal_handler (&self->after_paint_id, self->frame_clock);
   g_clear_object (&self->frame_clock);
 
   GTK_WIDGET_CLASS (pal_chat_view_parent_class)->unmap (widget);
