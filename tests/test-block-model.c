@@ -9,6 +9,7 @@
 
 #include "acp-message-item.h"
 #include "acp-notice-item.h"
+#include "list-mirror.h"
 #include "pal-block-model.h"
 
 #define BLOCK_SIZE 64
@@ -27,11 +28,7 @@ items_changed_cb (GListModel *model,
                   guint       added,
                   Fixture    *f)
 {
-  g_assert_cmpuint (position + removed, <=, f->mirror->len);
-
-  g_ptr_array_remove_range (f->mirror, position, removed);
-  for (guint i = 0; i < added; i++)
-    g_ptr_array_insert (f->mirror, (int) (position + i), g_list_model_get_item (model, position + i));
+  list_mirror_apply (f->mirror, model, position, removed, added);
 }
 
 static void

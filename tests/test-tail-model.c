@@ -12,6 +12,7 @@
 
 #include <gio/gio.h>
 
+#include "list-mirror.h"
 #include "pal-tail-model.h"
 
 typedef struct
@@ -30,11 +31,7 @@ items_changed_cb (GListModel *model,
                   guint       added,
                   Fixture    *f)
 {
-  g_assert_cmpuint (position + removed, <=, f->mirror->len);
-
-  g_ptr_array_remove_range (f->mirror, position, removed);
-  for (guint i = 0; i < added; i++)
-    g_ptr_array_insert (f->mirror, (int) (position + i), g_list_model_get_item (model, position + i));
+  list_mirror_apply (f->mirror, model, position, removed, added);
 
   f->n_changes++;
   f->last_position = position;
