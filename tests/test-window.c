@@ -511,6 +511,50 @@ test_agent_fails_to_start (Fixture       *fixture,
   g_assert_true (stderr_shown);
 }
 
+/* A spinning spinner animates its style at every frame, whether or not it
+ * is on screen; one left spinning on a page that is not shown would keep
+ * the window busy at every frame while idle. */
+static guint
+count_spinning (GtkWidget *widget,
+                gboolean   drawable)
+{
+  guint n = 0;
+
+  /* mapped or not, unlike collect () */
+  if (GTK_IS_SPINNER (widget) && gtk_spinner_get_spinning (GTK_SPINNER (widget)) &&
+      gtk_widget_is_drawable (widget) == drawable)
+    n++;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    n += count_spinning (child, drawable);
+
+  return n;
+}
+
+static void
+test_no_spinner_off_screen (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  GtkWidget *window = GTK_WIDGET (fixture->window);
+
+  /* the welcome page: nothing spins */
+  g_assert_cmpuint (count_spinning (window, FALSE), ==, 0);
+  g_assert_cmpuint (count_spinning (window, TRUE), ==, 0);
+
+  /* while the agent starts, the page saying so spins (and so does the
+   * session's row in the sidebar once it is there), all of it on screen */
+  pal_window_start_session (fixture->window, "fake-basic", fixture->folder, NULL);
+  settle ();
+  if (!session_ready (fixture))
+    g_assert_cmpuint (count_spinning (window, TRUE), >=, 1);
+  g_assert_cmpuint (count_spinning (window, FALSE), ==, 0);
+
+  /* once it is ready, nothing spins off screen */
+  wait_for (fixture, session_ready, 30);
+  settle ();
+  g_assert_cmpuint (count_spinning (window, FALSE), ==, 0);
+}
+
 static PalNewSessionDialog *
 find_new_session_dialog (void)
 {
@@ -725,6 +769,8 @@ main (int   argc,
               fixture_set_up, test_agent_sessions_listed, fixture_tear_down);
   g_test_add ("/window/sign-in", Fixture, NULL,
               fixture_set_up, test_sign_in, fixture_tear_down);
+  g_test_add ("/window/no-spinner-off-screen", Fixture, NULL,
+              fixture_set_up, test_no_spinner_off_screen, fixture_tear_down);
   g_test_add ("/window/agent-fails-to-start", Fixture, NULL,
               fixture_set_up, test_agent_fails_to_start, fixture_tear_down);
   g_test_add ("/window/new-session-dialog", Fixture, NULL,

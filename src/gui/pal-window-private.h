@@ -38,6 +38,7 @@ struct _PalWindow
   AdwStatusPage        *error_page;
   GtkLabel             *error_details;
   GtkExpander          *error_expander;
+  GtkSpinner           *starting_spinner;
 };
 
 void     _pal_window_class_init_actions (GtkWidgetClass *widget_class);

@@ -911,6 +911,18 @@ pal_window_close_request (GtkWindow *window)
   return GTK_WINDOW_CLASS (pal_window_parent_class)->close_request (window);
 }
 
+/* A spinning spinner animates its style at every frame, shown or not: on
+ * a page of the stack that is not the visible one it would keep the window
+ * restyling and laying itself out at every frame, even when idle. */
+static void
+content_stack_notify_visible_child_cb (GtkStack   *stack,
+                                       GParamSpec *pspec,
+                                       PalWindow  *self)
+{
+  gtk_spinner_set_spinning (self->starting_spinner,
+                            g_strcmp0 (gtk_stack_get_visible_child_name (stack), "starting") == 0);
+}
+
 static void
 build_extra_pages (PalWindow *self)
 {
@@ -943,8 +955,8 @@ build_extra_pages (PalWindow *self)
   adw_status_page_set_child (self->error_page, box);
   gtk_stack_add_named (self->content_stack, GTK_WIDGET (self->error_page), "error");
 
+  self->starting_spinner = GTK_SPINNER (spinner);
   gtk_widget_set_size_request (spinner, 32, 32);
-  gtk_spinner_set_spinning (GTK_SPINNER (spinner), TRUE);
   gtk_widget_set_halign (cancel, GTK_ALIGN_CENTER);
   gtk_widget_add_css_class (cancel, "pill");
   g_signal_connect_swapped (cancel, "clicked", G_CALLBACK (cancel_start_cb), self);
@@ -955,6 +967,8 @@ build_extra_pages (PalWindow *self)
                                    _("Some agents take a while to start, especially the first time."));
   adw_status_page_set_child (ADW_STATUS_PAGE (starting), starting_box);
   gtk_stack_add_named (self->content_stack, starting, "starting");
+  g_signal_connect_object (self->content_stack, "notify::visible-child",
+                           G_CALLBACK (content_stack_notify_visible_child_cb), self, 0);
 }
 
 static void
