@@ -41,6 +41,8 @@ struct _AcpTranscript
   GPtrArray   *items;        /* shown (AcpItem) */
   GPtrArray   *pending;      /* queued (AcpItem) */
   GPtrArray   *unannounced;  /* messages with text not announced yet (AcpMessageItem) */
+  GPtrArray   *spare_pending;     /* (nullable): empty, with room, for the next batch */
+  GPtrArray   *spare_unannounced; /* (nullable): likewise */
   guint        flush_id;
 
   GHashTable  *tool_calls;   /* toolCallId → AcpToolCallItem */
@@ -124,6 +126,9 @@ acp_transcript_finalize (GObject *object)
 
   g_clear_pointer (&self->items, g_ptr_array_unref);
   g_clear_pointer (&self->pending, g_ptr_array_unref);
+  g_clear_pointer (&self->unannounced, g_ptr_array_unref);
+  g_clear_pointer (&self->spare_pending, g_ptr_array_unref);
+  g_clear_pointer (&self->spare_unannounced, g_ptr_array_unref);
   g_clear_pointer (&self->tool_calls, g_hash_table_unref);
   g_clear_pointer (&self->messages, g_hash_table_unref);
   g_clear_pointer (&self->compactions, g_hash_table_unref);
@@ -207,6 +212,31 @@ flush_idle_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* The queues are taken whole at a flush (handlers may queue again) and used
+ * again once emptied, rather than made anew: a new array growing past 128
+ * items makes a large allocation, and for that glibc first merges every
+ * small chunk freed since the last one, thousands after a batch of parsed
+ * messages was freed (a few percent of a replay). */
+static GPtrArray *
+take_spare (GPtrArray **spare)
+{
+  if (*spare != NULL)
+    return g_steal_pointer (spare);
+
+  return g_ptr_array_new_with_free_func (g_object_unref);
+}
+
+/* @array: (transfer full): emptied */
+static void
+keep_spare (GPtrArray **spare,
+            GPtrArray  *array)
+{
+  if (*spare == NULL)
+    *spare = array;
+  else
+    g_ptr_array_unref (array);
+}
+
 /**
  * acp_transcript_flush:
  * @self: an #AcpTranscript
@@ -219,7 +249,6 @@ flush_idle_cb (gpointer user_data)
 void
 acp_transcript_flush (AcpTranscript *self)
 {
-  g_autoptr(GPtrArray) batch = NULL;
   guint position;
 
   g_return_if_fail (ACP_IS_TRANSCRIPT (self));
@@ -228,12 +257,17 @@ acp_transcript_flush (AcpTranscript *self)
 
   if (self->pending->len > 0)
     {
-      /* Take the batch first: handlers of items-changed may append again. */
-      batch = g_steal_pointer (&self->pending);
-      self->pending = g_ptr_array_new_with_free_func (g_object_unref);
+      GPtrArray *batch = self->pending;
 
+      self->pending = take_spare (&self->spare_pending);
+
+      /* the references move to the items */
       position = self->items->len;
-      g_ptr_array_extend_and_steal (self->items, g_steal_pointer (&batch));
+      g_ptr_array_extend (self->items, batch, NULL, NULL);
+      g_ptr_array_set_free_func (batch, NULL);
+      g_ptr_array_set_size (batch, 0);
+      g_ptr_array_set_free_func (batch, g_object_unref);
+      keep_spare (&self->spare_pending, batch);
 
       g_list_model_items_changed (G_LIST_MODEL (self), position, 0, self->items->len - position);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ITEMS]);
@@ -242,11 +276,13 @@ acp_transcript_flush (AcpTranscript *self)
   /* then the text streamed into messages, once per message */
   if (self->unannounced->len > 0)
     {
-      g_autoptr(GPtrArray) messages = g_steal_pointer (&self->unannounced);
+      GPtrArray *messages = self->unannounced;
 
-      self->unannounced = g_ptr_array_new_with_free_func (g_object_unref);
+      self->unannounced = take_spare (&self->spare_unannounced);
       for (guint i = 0; i < messages->len; i++)
         acp_message_item_announce (g_ptr_array_index (messages, i));
+      g_ptr_array_set_size (messages, 0);
+      keep_spare (&self->spare_unannounced, messages);
     }
 }
 
