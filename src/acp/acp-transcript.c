@@ -276,6 +276,7 @@ acp_transcript_flush (AcpTranscript *self)
   /* then the text streamed into messages, once per message */
   if (self->unannounced->len > 0)
     {
+      g_autoptr(AcpTranscript) hold = g_object_ref (self);  /* for its handlers */
       GPtrArray *messages = self->unannounced;
 
       self->unannounced = take_spare (&self->spare_unannounced);
