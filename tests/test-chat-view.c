@@ -131,6 +131,23 @@ make_window (GtkWidget *child)
   return window;
 }
 
+/* Whether a label showing @text is mapped in @widget */
+static gboolean
+has_label (GtkWidget  *widget,
+           const char *text)
+{
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+
+  collect (widget, GTK_TYPE_LABEL, labels);
+  for (guint i = 0; i < labels->len; i++)
+    {
+      if (g_strcmp0 (gtk_label_get_text (g_ptr_array_index (labels, i)), text) == 0)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
 static void
 test_rows_per_kind (void)
 {
@@ -178,6 +195,24 @@ test_rows_per_kind (void)
     g_assert_cmpuint (pal_diff_view_get_n_added (diff), ==, 1);
     g_assert_cmpuint (pal_diff_view_get_n_removed (diff), ==, 1);
     g_assert_nonnull (strstr (text, "-b\n+c"));
+  }
+
+  /* a running tool call spins; once its turn is over it is shown
+   * interrupted, and nothing spins */
+  {
+    GtkWidget *row = find_widget (window, PAL_TYPE_TOOL_CALL_ROW);
+    GtkWidget *spinner = find_widget (row, GTK_TYPE_SPINNER);
+
+    g_assert_nonnull (spinner);
+    g_assert_true (gtk_spinner_get_spinning (GTK_SPINNER (spinner)));
+    g_assert_true (has_label (row, "Running"));
+
+    acp_transcript_stop_tool_calls (transcript);
+    settle ();
+    g_assert_false (gtk_spinner_get_spinning (GTK_SPINNER (spinner)));
+    g_assert_false (gtk_widget_get_visible (spinner));
+    g_assert_true (has_label (row, "Interrupted"));
+    g_assert_false (has_label (row, "Running"));
   }
 
   /* streaming into the last agent message reaches its view */

@@ -448,6 +448,7 @@ test_cancel (Fixture       *f,
   g_autofree char *methods = NULL;
   g_autoptr(JsonObject) response = NULL;
   AcpPermissionItem *permission;
+  AcpToolCallItem *tool;
 
   start (f, "cancel.json");
   create (f);
@@ -456,9 +457,16 @@ test_cancel (Fixture       *f,
   WAIT_UNTIL (acp_session_get_pending_permissions (f->session) == 1);
   permission = find_permission (f);
 
+  tool = acp_transcript_lookup_tool_call (acp_session_get_transcript (f->session), "call-1");
+  g_assert_nonnull (tool);
+  g_assert_false (acp_tool_call_item_get_stopped (tool));
+
   g_assert_true (acp_session_cancel (f->session, &error));
   g_assert_no_error (error);
   g_assert_cmpint (acp_permission_item_get_state (permission), ==, ACP_PERMISSION_STATE_CANCELLED);
+  /* its tool call too, without waiting for the agent */
+  g_assert_true (acp_tool_call_item_get_stopped (tool));
+  g_assert_cmpstr (acp_tool_call_item_get_status (tool), ==, "pending");
   g_assert_null (acp_permission_item_get_selected_option_id (permission));
   g_assert_cmpuint (acp_session_get_pending_permissions (f->session), ==, 0);
 
@@ -815,6 +823,57 @@ test_crash_mid_replay (Fixture       *f,
   g_assert_cmpint (acp_notice_item_get_severity (notice), ==, ACP_NOTICE_SEVERITY_ERROR);
   g_assert_nonnull (acp_notice_item_get_details (notice));
   g_assert_nonnull (strstr (acp_notice_item_get_details (notice), "panic: replay index corrupt"));
+}
+
+static void
+test_tool_calls_stopped (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *scenario = NULL;
+  g_autofree char *stop_reason = NULL;
+  AcpTranscript *transcript;
+
+  scenario = write_scenario (f, "unfinished.json",
+    "{'handlers': {" INITIALIZE_FULL ","
+    "  'session/load': ["
+    "    {'op': 'update', 'update': {'sessionUpdate': 'tool_call', 'toolCallId': 'old-run',"
+    "                                'title': 'Build', 'status': 'in_progress'}},"
+    "    {'op': 'update', 'update': {'sessionUpdate': 'tool_call', 'toolCallId': 'old-done',"
+    "                                'title': 'Read', 'status': 'completed'}},"
+    "    {'op': 'result', 'result': {}}],"
+    "  'session/prompt': ["
+    "    {'op': 'update', 'update': {'sessionUpdate': 'tool_call', 'toolCallId': 'run',"
+    "                                'title': 'Test', 'status': 'in_progress'}},"
+    "    {'op': 'update', 'update': {'sessionUpdate': 'tool_call', 'toolCallId': 'failed',"
+    "                                'title': 'Lint', 'status': 'failed'}},"
+    "    {'op': 'result', 'result': {'stopReason': 'end_turn'}}]}}");
+  start (f, scenario);
+  transcript = acp_session_get_transcript (f->session);
+
+  /* a replayed history runs nothing: what it left running is stopped */
+  acp_session_load_async (f->session, "old-1", NULL, NULL, store_result_cb, &result);
+  WAIT_UNTIL (result != NULL);
+  g_assert_true (acp_session_load_finish (f->session, result, &error));
+  g_assert_no_error (error);
+  g_clear_object (&result);
+  g_assert_true (acp_tool_call_item_get_stopped (acp_transcript_lookup_tool_call (transcript, "old-run")));
+  g_assert_cmpstr (acp_tool_call_item_get_status (acp_transcript_lookup_tool_call (transcript, "old-run")),
+                   ==, "in_progress");
+  g_assert_false (acp_tool_call_item_get_stopped (acp_transcript_lookup_tool_call (transcript, "old-done")));
+
+  /* a turn that ends with a tool call still running stops it; the
+   * finished ones keep their status */
+  prompt_start (f, "go", NULL, &result);
+  WAIT_UNTIL (result != NULL);
+  stop_reason = acp_session_prompt_finish (f->session, result, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (stop_reason, ==, "end_turn");
+  g_assert_true (acp_tool_call_item_get_stopped (acp_transcript_lookup_tool_call (transcript, "run")));
+  g_assert_false (acp_tool_call_item_get_stopped (acp_transcript_lookup_tool_call (transcript, "failed")));
+  g_assert_cmpstr (acp_tool_call_item_get_status (acp_transcript_lookup_tool_call (transcript, "failed")),
+                   ==, "failed");
 }
 
 static JsonObject *
@@ -1279,6 +1338,7 @@ main (int   argc,
   ADD ("gating", test_gating);
   ADD ("crash/prompt", test_crash_mid_prompt);
   ADD ("crash/replay", test_crash_mid_replay);
+  ADD ("tool-calls-stopped", test_tool_calls_stopped);
   ADD ("crash/pending-permission", test_exit_with_pending_permission);
   ADD ("updates/session-level", test_session_updates);
   ADD ("updates/early", test_early_updates);

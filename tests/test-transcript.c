@@ -500,6 +500,51 @@ test_merge_tool_call (void)
   g_assert_cmpuint (count_all (transcript), ==, 1);
 }
 
+static void
+test_stop_tool_calls (void)
+{
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  AcpToolCallItem *running, *pending, *done, *failed;
+  guint notified = 0;
+
+  apply_ok (transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"r\",\"status\":\"in_progress\"}");
+  apply_ok (transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"p\"}");
+  apply_ok (transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"d\",\"status\":\"completed\"}");
+  apply_ok (transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"f\",\"status\":\"failed\"}");
+  running = acp_transcript_lookup_tool_call (transcript, "r");
+  pending = acp_transcript_lookup_tool_call (transcript, "p");
+  done = acp_transcript_lookup_tool_call (transcript, "d");
+  failed = acp_transcript_lookup_tool_call (transcript, "f");
+  g_signal_connect (running, "notify::stopped", G_CALLBACK (count_cb), &notified);
+
+  /* queued or shown alike, the unfinished ones stop; their status stays
+   * what the agent said */
+  acp_transcript_stop_tool_calls (transcript);
+  g_assert_true (acp_tool_call_item_get_stopped (running));
+  g_assert_true (acp_tool_call_item_get_stopped (pending));
+  g_assert_false (acp_tool_call_item_get_stopped (done));
+  g_assert_false (acp_tool_call_item_get_stopped (failed));
+  g_assert_cmpstr (acp_tool_call_item_get_status (running), ==, "in_progress");
+  g_assert_cmpuint (notified, ==, 1);
+
+  /* again: nothing changes */
+  acp_transcript_stop_tool_calls (transcript);
+  g_assert_cmpuint (notified, ==, 1);
+
+  /* an update without a status leaves it stopped; the agent's status
+   * wins */
+  apply_ok (transcript, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"r\",\"title\":\"Build\"}");
+  g_assert_true (acp_tool_call_item_get_stopped (running));
+  apply_ok (transcript, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"r\",\"status\":\"completed\"}");
+  g_assert_false (acp_tool_call_item_get_stopped (running));
+  g_assert_cmpstr (acp_tool_call_item_get_status (running), ==, "completed");
+  g_assert_cmpuint (notified, ==, 2);
+
+  /* a finished tool call is never stopped */
+  acp_tool_call_item_stop (done);
+  g_assert_false (acp_tool_call_item_get_stopped (done));
+}
+
 /* --- plans, notices, generic --- */
 
 static void
@@ -922,6 +967,7 @@ main (int   argc,
   g_test_add_func ("/transcript/tool-call/updates", test_tool_call_and_updates);
   g_test_add_func ("/transcript/tool-call/update-first", test_tool_call_update_first);
   g_test_add_func ("/transcript/tool-call/merge", test_merge_tool_call);
+  g_test_add_func ("/transcript/tool-call/stop", test_stop_tool_calls);
   g_test_add_func ("/transcript/plan", test_plan);
   g_test_add_func ("/transcript/notice", test_notice);
   g_test_add_func ("/transcript/compaction", test_compaction);

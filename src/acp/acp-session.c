@@ -530,6 +530,15 @@ cancel_pending_permissions (AcpSession *self)
     acp_permission_item_cancel (g_ptr_array_index (pending, i));
 }
 
+/* Nothing is running anymore (the turn ended or was cancelled, the agent is
+ * gone, the session closes): no answer is awaited, no tool call runs. */
+static void
+stop_turn (AcpSession *self)
+{
+  cancel_pending_permissions (self);
+  acp_transcript_stop_tool_calls (self->transcript);
+}
+
 static gboolean
 is_live (AcpSessionState state)
 {
@@ -669,7 +678,7 @@ fail (AcpSession   *self,
   else
     self->error = g_error_new_literal (ACP_ERROR, ACP_ERROR_AGENT_EXITED, _("The agent exited"));
 
-  cancel_pending_permissions (self);
+  stop_turn (self);
   g_array_set_size (self->early_updates, 0);
 
   tail = acp_agent_dup_stderr_tail (self->agent);
@@ -1387,6 +1396,8 @@ finish_open (GTask           *task,
       return;
     }
 
+  /* a replayed history is over: nothing of it runs */
+  acp_transcript_stop_tool_calls (self->transcript);
   acp_transcript_flush (self->transcript);
   /* the last count while still LOADING */
   if (self->replay_notify_id != 0)
@@ -1624,7 +1635,7 @@ prompt_cb (GObject      *object,
 
           if (data_node != NULL)
             details = json_to_string (data_node, TRUE);
-          cancel_pending_permissions (self);
+          stop_turn (self);
           acp_transcript_append_notice (self->transcript, ACP_NOTICE_SEVERITY_ERROR,
                                         _("The turn failed"), error->message, details);
           acp_transcript_flush (self->transcript);
@@ -1638,7 +1649,7 @@ prompt_cb (GObject      *object,
   if (self->state == ACP_SESSION_STATE_PROMPTING)
     {
       /* The turn is over: nobody waits for these answers anymore. */
-      cancel_pending_permissions (self);
+      stop_turn (self);
       acp_transcript_flush (self->transcript);
       set_state (self, ACP_SESSION_STATE_READY);
     }
@@ -1732,8 +1743,9 @@ acp_session_prompt_finish (AcpSession    *self,
  *
  * Cancels the running turn: sends session/cancel (only while PROMPTING),
  * then answers every pending permission request with the "cancelled"
- * outcome. The turn ends when the agent answers the prompt, normally with
- * the stop reason "cancelled".
+ * outcome and marks the tool calls not finished as stopped, without waiting
+ * for the agent. The turn ends when the agent answers the prompt, normally
+ * with the stop reason "cancelled".
  *
  * Returns: %FALSE if session/cancel could not be sent (the permissions are
  *   cancelled anyway)
@@ -1750,7 +1762,7 @@ acp_session_cancel (AcpSession  *self,
   if (self->state == ACP_SESSION_STATE_PROMPTING)
     ok = acp_agent_cancel (self->agent, self->session_id, error);
 
-  cancel_pending_permissions (self);
+  stop_turn (self);
 
   return ok;
 }
@@ -1761,7 +1773,7 @@ static void
 finish_close (AcpSession *self)
 {
   disconnect_agent (self);
-  cancel_pending_permissions (self);
+  stop_turn (self);
   g_array_set_size (self->early_updates, 0);
   acp_transcript_flush (self->transcript);
   set_state (self, ACP_SESSION_STATE_CLOSED);
@@ -1846,7 +1858,7 @@ acp_session_close_async (AcpSession          *self,
       return;
     }
 
-  cancel_pending_permissions (self);
+  stop_turn (self);
   set_state (self, ACP_SESSION_STATE_CLOSING);
   acp_agent_close_session_async (self->agent, self->session_id, cancellable,
                                  close_cb, g_steal_pointer (&task));

@@ -23,6 +23,7 @@ struct _AcpToolCallItem
   char      *name;
   char      *tool_kind;
   char      *status;
+  gboolean   stopped;
   JsonArray *content;
   JsonArray *locations;
   JsonNode  *raw_input;
@@ -38,6 +39,7 @@ enum {
   PROP_NAME,
   PROP_TOOL_KIND,
   PROP_STATUS,
+  PROP_STOPPED,
   PROP_CONTENT,
   PROP_LOCATIONS,
   PROP_RAW_INPUT,
@@ -93,6 +95,10 @@ acp_tool_call_item_get_property (GObject    *object,
 
     case PROP_STATUS:
       g_value_set_string (value, self->status);
+      break;
+
+    case PROP_STOPPED:
+      g_value_set_boolean (value, self->stopped);
       break;
 
     case PROP_CONTENT:
@@ -203,6 +209,12 @@ acp_tool_call_item_class_init (AcpToolCallItemClass *klass)
     g_param_spec_string ("status", NULL, NULL,
                          "pending",
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  /* unfinished when its turn ended; the status is what the agent said last */
+  properties[PROP_STOPPED] =
+    g_param_spec_boolean ("stopped", NULL, NULL,
+                          FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
   properties[PROP_CONTENT] =
     g_param_spec_boxed ("content", NULL, NULL,
@@ -376,13 +388,78 @@ acp_tool_call_item_get_status (AcpToolCallItem *self)
   return self->status;
 }
 
+/**
+ * acp_tool_call_item_set_status:
+ * @self: an #AcpToolCallItem
+ * @status: (nullable): a ToolCallStatus, %NULL for "pending"
+ *
+ * Sets the status the agent reported; a tool call stopped with its turn
+ * (see acp_tool_call_item_stop()) is no longer stopped: the agent said
+ * where it is.
+ */
 void
 acp_tool_call_item_set_status (AcpToolCallItem *self,
                                const char      *status)
 {
   g_return_if_fail (ACP_IS_TOOL_CALL_ITEM (self));
 
+  g_object_freeze_notify (G_OBJECT (self));
   set_string (self, &self->status, status != NULL ? status : "pending", PROP_STATUS);
+  if (self->stopped)
+    {
+      self->stopped = FALSE;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STOPPED]);
+    }
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+/**
+ * acp_tool_call_item_is_finished:
+ * @self: an #AcpToolCallItem
+ *
+ * Returns: whether the agent reported the tool call completed or failed
+ */
+gboolean
+acp_tool_call_item_is_finished (AcpToolCallItem *self)
+{
+  g_return_val_if_fail (ACP_IS_TOOL_CALL_ITEM (self), FALSE);
+
+  return g_str_equal (self->status, "completed") || g_str_equal (self->status, "failed");
+}
+
+/**
+ * acp_tool_call_item_get_stopped:
+ * @self: an #AcpToolCallItem
+ *
+ * Returns: whether the tool call was left unfinished when its turn ended
+ *   (or was cancelled, or the agent went away), until the agent reports a
+ *   status again
+ */
+gboolean
+acp_tool_call_item_get_stopped (AcpToolCallItem *self)
+{
+  g_return_val_if_fail (ACP_IS_TOOL_CALL_ITEM (self), FALSE);
+
+  return self->stopped;
+}
+
+/**
+ * acp_tool_call_item_stop:
+ * @self: an #AcpToolCallItem
+ *
+ * Marks the tool call stopped if it is not finished: its turn is over, so
+ * it is no longer running, whatever the agent last said.
+ */
+void
+acp_tool_call_item_stop (AcpToolCallItem *self)
+{
+  g_return_if_fail (ACP_IS_TOOL_CALL_ITEM (self));
+
+  if (self->stopped || acp_tool_call_item_is_finished (self))
+    return;
+
+  self->stopped = TRUE;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STOPPED]);
 }
 
 /**

@@ -36,6 +36,10 @@ void             acp_tool_call_item_set_tool_kind  (AcpToolCallItem *self,
 const char      *acp_tool_call_item_get_status     (AcpToolCallItem *self);
 void             acp_tool_call_item_set_status     (AcpToolCallItem *self,
                                                     const char      *status);
+gboolean         acp_tool_call_item_is_finished    (AcpToolCallItem *self);
+/* Left unfinished when its turn ended, until the agent reports a status. */
+gboolean         acp_tool_call_item_get_stopped    (AcpToolCallItem *self);
+void             acp_tool_call_item_stop           (AcpToolCallItem *self);
 /* ToolCallContent objects (content, diff, terminal); never NULL. */
 JsonArray       *acp_tool_call_item_get_content    (AcpToolCallItem *self);
 void             acp_tool_call_item_set_content    (AcpToolCallItem *self,

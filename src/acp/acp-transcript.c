@@ -443,6 +443,28 @@ acp_transcript_lookup_message (AcpTranscript *self,
 }
 
 /**
+ * acp_transcript_stop_tool_calls:
+ * @self: an #AcpTranscript
+ *
+ * Marks every tool call the agent did not report finished as stopped (see
+ * acp_tool_call_item_stop()): called when a turn is over, is cancelled or
+ * the agent is gone, and when a replayed history is complete, so that
+ * nothing shows as running when nothing runs.
+ */
+void
+acp_transcript_stop_tool_calls (AcpTranscript *self)
+{
+  GHashTableIter iter;
+  gpointer item;
+
+  g_return_if_fail (ACP_IS_TRANSCRIPT (self));
+
+  g_hash_table_iter_init (&iter, self->tool_calls);
+  while (g_hash_table_iter_next (&iter, NULL, &item))
+    acp_tool_call_item_stop (item);
+}
+
+/**
  * acp_transcript_append_notice:
  * @self: an #AcpTranscript
  * @severity: how serious it is

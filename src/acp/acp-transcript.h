@@ -35,6 +35,9 @@ void             acp_transcript_flush             (AcpTranscript      *self);
 guint            acp_transcript_get_n_pending     (AcpTranscript      *self);
 /* Remove every item (queued or shown), with one items-changed. */
 void             acp_transcript_clear             (AcpTranscript      *self);
+/* The turn is over (ended, cancelled, the agent gone) or the history
+ * replayed: every tool call not finished is marked stopped. */
+void             acp_transcript_stop_tool_calls   (AcpTranscript      *self);
 
 /* Lookups; they see queued items too. (transfer none) (nullable) */
 AcpItem         *acp_transcript_peek_last         (AcpTranscript      *self);

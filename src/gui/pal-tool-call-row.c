@@ -87,7 +87,13 @@ update_header (PalToolCallRow *self)
   gtk_image_set_from_icon_name (self->kind_image,
                                 pal_tool_call_kind_icon (acp_tool_call_item_get_tool_kind (self->item)));
 
-  if (g_strcmp0 (status, "completed") == 0)
+  if (acp_tool_call_item_get_stopped (self->item))
+    {
+      /* a tool call left unfinished when its turn ended or was stopped */
+      status_text = C_("tool call status", "Interrupted");
+      status_icon = "process-stop-symbolic";
+    }
+  else if (g_strcmp0 (status, "completed") == 0)
     {
       status_text = C_("tool call status", "Completed");
       status_icon = "object-select-symbolic";
