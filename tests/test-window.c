@@ -114,6 +114,10 @@ fixture_set_up (Fixture       *fixture,
   add_fake_profile (fixture, "fake-terminal", "terminal-embed.json");
   add_fake_profile (fixture, "fake-fs-outside", "fs-outside.json");
 
+  /* GTK animates a blinking cursor at every frame for ten seconds after the
+   * last key; assert_goes_idle () looks for other work */
+  g_object_set (gtk_settings_get_default (), "gtk-cursor-blink", FALSE, NULL);
+
   fixture->window = pal_window_new (fixture->app, fixture->manager, NULL);
   gtk_window_present (GTK_WINDOW (fixture->window));
   settle ();
@@ -346,6 +350,39 @@ items_during_load_cb (GListModel *model,
 }
 
 static void
+count_update_cb (GdkFrameClock *clock,
+                 guint         *count)
+{
+  (*count)++;
+}
+
+/* Within 15 s, half a second passes without the frame clock updating: no
+ * animation, tick callback or layout keeps the window working (the cursor
+ * does not blink in these tests, see fixture_set_up ()) */
+static void
+assert_goes_idle (GtkWidget *widget)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (widget);
+  gint64 deadline = g_get_monotonic_time () + 15 * G_TIME_SPAN_SECOND;
+  guint updates = 1;
+  gulong id;
+
+  g_assert_nonnull (clock);
+  id = g_signal_connect (clock, "update", G_CALLBACK (count_update_cb), &updates);
+  while (updates > 0 && g_get_monotonic_time () < deadline)
+    {
+      gint64 until = g_get_monotonic_time () + 500 * G_TIME_SPAN_MILLISECOND;
+
+      updates = 0;
+      while (g_get_monotonic_time () < until)
+        g_main_context_iteration (NULL, FALSE);
+    }
+  g_signal_handler_disconnect (clock, id);
+
+  g_assert_cmpuint (updates, ==, 0);
+}
+
+static void
 test_open_replays_live (Fixture       *fixture,
                         gconstpointer  data)
 {
@@ -375,6 +412,10 @@ test_open_replays_live (Fixture       *fixture,
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (acp_session_get_transcript (current_session (fixture)))),
                     >, 1000);
   g_assert_cmpstr (pal_window_get_current_session_id (fixture->window), ==, "past-session");
+
+  /* once the replay is shown, the window rests: nothing ticks at every
+   * frame (the replay's progress bar did, hidden, for ever) */
+  assert_goes_idle (GTK_WIDGET (fixture->window));
 }
 
 static gboolean

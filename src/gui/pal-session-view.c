@@ -99,6 +99,10 @@ update_state (PalSessionView *self)
                                  state == ACP_SESSION_STATE_LOADING ||
                                  state == ACP_SESSION_STATE_CREATING ||
                                  state == ACP_SESSION_STATE_RESUMING);
+  /* once pulsed, a progress bar ticks at every frame until it is given a
+   * fraction, hidden or not */
+  if (state != ACP_SESSION_STATE_LOADING)
+    gtk_progress_bar_set_fraction (self->progress_bar, 0.0);
 
   if (state == ACP_SESSION_STATE_CREATING)
     gtk_label_set_text (self->progress_label, _("Starting the session…"));
