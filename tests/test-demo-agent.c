@@ -1119,7 +1119,10 @@ test_restart_list_load (Fixture       *fixture,
   g_free (params);
   params = g_strdup_printf ("{\"sessionId\": \"%s\", \"cwd\": \"%s\", \"mcpServers\": []}", id, fixture->cwd);
   result = agent_call (agent, "session/load", params, NULL);
-  g_assert_true (JSON_NODE_HOLDS_NULL (result));
+  /* with its modes and models, so that the client shows its selectors */
+  g_assert_cmpstr (string_member (object_member (json_node_get_object (result), "modes"), "currentModeId"),
+                   ==, "code");
+  g_assert_cmpuint (json_array_get_length (array_member (json_node_get_object (result), "configOptions")), ==, 1);
   replayed = session_updates (agent, id, 0);
 
   for (guint i = 0; i < replayed->len; i++)
@@ -1177,6 +1180,10 @@ test_resume_close (Fixture       *fixture,
   id = agent_new_session (agent, fixture->cwd, NULL);
   stop = agent_prompt (agent, id, "First");
   g_assert_cmpstr (stop, ==, "end_turn");
+  params = g_strdup_printf ("{\"sessionId\": \"%s\", \"configId\": \"model\", \"value\": \"demo-thorough\"}", id);
+  result = agent_call (agent, "session/set_config_option", params, NULL);
+  g_clear_pointer (&result, json_node_unref);
+  g_clear_pointer (&params, g_free);
   agent_stop (agent);
 
   agent = agent_start (fixture);
@@ -1192,7 +1199,13 @@ test_resume_close (Fixture       *fixture,
   before = agent->updates->len;
   result = agent_call (agent, "session/resume", params, NULL);
   g_assert_true (JSON_NODE_HOLDS_OBJECT (result));
-  g_assert_cmpuint (json_object_get_size (json_node_get_object (result)), ==, 0);
+  /* the session's modes and models, as they were left */
+  g_assert_cmpstr (string_member (object_member (json_node_get_object (result), "modes"), "currentModeId"),
+                   ==, "code");
+  g_assert_cmpstr (string_member (json_array_get_object_element (array_member (json_node_get_object (result),
+                                                                               "configOptions"), 0),
+                                  "currentValue"),
+                   ==, "demo-thorough");
   g_assert_cmpuint (agent->updates->len, ==, before);
 
   g_clear_pointer (&stop, g_free);

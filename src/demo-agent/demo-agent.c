@@ -371,6 +371,19 @@ handle_initialize (DemoAgent          *self,
   reply_take_object (request, result);
 }
 
+/* The session's modes and models, as session/new, session/load and
+ * session/resume answer them: a reopened session keeps its selectors. */
+static JsonObject *
+session_state (DemoSession *session)
+{
+  JsonObject *result = json_object_new ();
+
+  json_object_set_member (result, "modes", demo_script_modes (session->mode_id));
+  json_object_set_member (result, "configOptions", demo_script_config_options (session->model_id));
+
+  return result;
+}
+
 static void
 handle_new_session (DemoAgent          *self,
                     AcpIncomingRequest *request)
@@ -394,10 +407,8 @@ handle_new_session (DemoAgent          *self,
   add_live_session (self, session);
   demo_session_save_index (session);
 
-  result = json_object_new ();
+  result = session_state (session);
   json_object_set_string_member (result, "sessionId", session->id);
-  json_object_set_member (result, "modes", demo_script_modes (session->mode_id));
-  json_object_set_member (result, "configOptions", demo_script_config_options (session->model_id));
   reply_take_object (request, result);
 
   /* After the response, so the client knows the session by then. */
@@ -440,8 +451,7 @@ replay_tick (gpointer user_data)
   if (replay->next < replay->updates->len)
     return G_SOURCE_CONTINUE;
 
-  /* The history holds no modes or options: like the docs, answer null. */
-  acp_incoming_request_reply (replay->request, NULL);
+  reply_take_object (replay->request, session_state (replay->session));
   return G_SOURCE_REMOVE;
 }
 
@@ -559,7 +569,7 @@ resume_index_cb (GObject      *source,
     }
   demo_session_set_mcp_servers (session, data->mcp_servers);
 
-  reply_take_object (data->request, json_object_new ());
+  reply_take_object (data->request, session_state (session));
 }
 
 static void
@@ -582,7 +592,7 @@ handle_resume_session (DemoAgent          *self,
   if (session != NULL)
     {
       demo_session_set_mcp_servers (session, servers);
-      reply_take_object (request, json_object_new ());
+      reply_take_object (request, session_state (session));
       return;
     }
 
