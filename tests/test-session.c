@@ -800,6 +800,8 @@ test_crash_mid_replay (Fixture       *f,
     "       'content': {'type': 'text', 'text': 'question ${cycle}'}},"
     "      {'sessionUpdate': 'agent_message_chunk', 'messageId': 'a${cycle}',"
     "       'content': {'type': 'text', 'text': 'answer ${cycle}'}}]},"
+    "    {'op': 'update', 'update': {'sessionUpdate': 'tool_call', 'toolCallId': 'run-1',"
+    "                                'title': 'Build', 'status': 'in_progress'}},"
     "    {'op': 'stderr', 'text': 'panic: replay index corrupt'},"
     "    {'op': 'exit', 'status': 2}]}}");
   start (f, scenario);
@@ -814,11 +816,13 @@ test_crash_mid_replay (Fixture       *f,
   g_assert_true (g_error_matches (error, acp_session_get_error (f->session)->domain,
                                   acp_session_get_error (f->session)->code));
 
-  /* the 30 replayed updates stay (15 turns of two messages), then a notice
-   * with the agent's stderr */
-  g_assert_cmpuint (acp_session_get_replay_count (f->session), ==, 30);
-  g_assert_cmpuint (transcript_n_items (f), ==, 31);
+  /* the 31 replayed updates stay (15 turns of two messages, a tool call),
+   * then a notice with the agent's stderr; nothing runs anymore */
+  g_assert_cmpuint (acp_session_get_replay_count (f->session), ==, 31);
+  g_assert_cmpuint (transcript_n_items (f), ==, 32);
   g_assert_cmpstr (acp_message_item_get_text (transcript_item (f, 29)), ==, "answer 14");
+  g_assert_true (acp_tool_call_item_get_stopped (
+    acp_transcript_lookup_tool_call (acp_session_get_transcript (f->session), "run-1")));
   notice = last_notice (f);
   g_assert_cmpint (acp_notice_item_get_severity (notice), ==, ACP_NOTICE_SEVERITY_ERROR);
   g_assert_nonnull (acp_notice_item_get_details (notice));
@@ -874,6 +878,37 @@ test_tool_calls_stopped (Fixture       *f,
   g_assert_false (acp_tool_call_item_get_stopped (acp_transcript_lookup_tool_call (transcript, "failed")));
   g_assert_cmpstr (acp_tool_call_item_get_status (acp_transcript_lookup_tool_call (transcript, "failed")),
                    ==, "failed");
+}
+
+static void
+test_tool_calls_stopped_by_crash (Fixture       *f,
+                                  gconstpointer  data)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *scenario = NULL;
+  g_autofree char *stop_reason = NULL;
+  AcpToolCallItem *tool;
+
+  scenario = write_scenario (f, "crash-running.json",
+    "{'handlers': {" INITIALIZE_FULL ","
+    "  'session/new': [{'op': 'result', 'result': {'sessionId': '${new_session_id}'}}],"
+    "  'session/prompt': ["
+    "    {'op': 'update', 'update': {'sessionUpdate': 'tool_call', 'toolCallId': 'run',"
+    "                                'title': 'Test', 'status': 'in_progress'}},"
+    "    {'op': 'exit', 'status': 9}]}}");
+  start (f, scenario);
+  create (f);
+  prompt_start (f, "go", NULL, &result);
+  WAIT_UNTIL (result != NULL);
+  stop_reason = acp_session_prompt_finish (f->session, result, &error);
+  g_assert_null (stop_reason);
+  g_assert_cmpint (acp_session_get_state (f->session), ==, ACP_SESSION_STATE_FAILED);
+
+  /* the agent is gone: what it ran does not run anymore */
+  tool = acp_transcript_lookup_tool_call (acp_session_get_transcript (f->session), "run");
+  g_assert_nonnull (tool);
+  g_assert_true (acp_tool_call_item_get_stopped (tool));
 }
 
 static JsonObject *
@@ -1339,6 +1374,7 @@ main (int   argc,
   ADD ("crash/prompt", test_crash_mid_prompt);
   ADD ("crash/replay", test_crash_mid_replay);
   ADD ("tool-calls-stopped", test_tool_calls_stopped);
+  ADD ("tool-calls-stopped/crash", test_tool_calls_stopped_by_crash);
   ADD ("crash/pending-permission", test_exit_with_pending_permission);
   ADD ("updates/session-level", test_session_updates);
   ADD ("updates/early", test_early_updates);
