@@ -782,6 +782,22 @@ test_crash_mid_prompt (Fixture       *f,
   g_assert_true (g_error_matches (error, session_error->domain, session_error->code));
 }
 
+/* A scenario step: the agent reports a tool call running */
+#define TOOL_CALL_RUNNING(id) \
+  "{'op': 'update', 'update': {'sessionUpdate': 'tool_call', 'toolCallId': '" id "'," \
+  "                            'title': 'Build', 'status': 'in_progress'}}"
+
+/* Whether the tool call @id is known and stopped */
+static gboolean
+tool_call_stopped (Fixture    *f,
+                   const char *id)
+{
+  AcpToolCallItem *tool = acp_transcript_lookup_tool_call (acp_session_get_transcript (f->session), id);
+
+  g_assert_nonnull (tool);
+  return acp_tool_call_item_get_stopped (tool);
+}
+
 static void
 test_crash_mid_replay (Fixture       *f,
                        gconstpointer  data)
@@ -800,8 +816,7 @@ test_crash_mid_replay (Fixture       *f,
     "       'content': {'type': 'text', 'text': 'question ${cycle}'}},"
     "      {'sessionUpdate': 'agent_message_chunk', 'messageId': 'a${cycle}',"
     "       'content': {'type': 'text', 'text': 'answer ${cycle}'}}]},"
-    "    {'op': 'update', 'update': {'sessionUpdate': 'tool_call', 'toolCallId': 'run-1',"
-    "                                'title': 'Build', 'status': 'in_progress'}},"
+    "    " TOOL_CALL_RUNNING ("run-1") ","
     "    {'op': 'stderr', 'text': 'panic: replay index corrupt'},"
     "    {'op': 'exit', 'status': 2}]}}");
   start (f, scenario);
@@ -821,8 +836,7 @@ test_crash_mid_replay (Fixture       *f,
   g_assert_cmpuint (acp_session_get_replay_count (f->session), ==, 31);
   g_assert_cmpuint (transcript_n_items (f), ==, 32);
   g_assert_cmpstr (acp_message_item_get_text (transcript_item (f, 29)), ==, "answer 14");
-  g_assert_true (acp_tool_call_item_get_stopped (
-    acp_transcript_lookup_tool_call (acp_session_get_transcript (f->session), "run-1")));
+  g_assert_true (tool_call_stopped (f, "run-1"));
   notice = last_notice (f);
   g_assert_cmpint (acp_notice_item_get_severity (notice), ==, ACP_NOTICE_SEVERITY_ERROR);
   g_assert_nonnull (acp_notice_item_get_details (notice));
@@ -842,14 +856,12 @@ test_tool_calls_stopped (Fixture       *f,
   scenario = write_scenario (f, "unfinished.json",
     "{'handlers': {" INITIALIZE_FULL ","
     "  'session/load': ["
-    "    {'op': 'update', 'update': {'sessionUpdate': 'tool_call', 'toolCallId': 'old-run',"
-    "                                'title': 'Build', 'status': 'in_progress'}},"
+    "    " TOOL_CALL_RUNNING ("old-run") ","
     "    {'op': 'update', 'update': {'sessionUpdate': 'tool_call', 'toolCallId': 'old-done',"
     "                                'title': 'Read', 'status': 'completed'}},"
     "    {'op': 'result', 'result': {}}],"
     "  'session/prompt': ["
-    "    {'op': 'update', 'update': {'sessionUpdate': 'tool_call', 'toolCallId': 'run',"
-    "                                'title': 'Test', 'status': 'in_progress'}},"
+    "    " TOOL_CALL_RUNNING ("run") ","
     "    {'op': 'update', 'update': {'sessionUpdate': 'tool_call', 'toolCallId': 'failed',"
     "                                'title': 'Lint', 'status': 'failed'}},"
     "    {'op': 'result', 'result': {'stopReason': 'end_turn'}}]}}");
@@ -862,10 +874,10 @@ test_tool_calls_stopped (Fixture       *f,
   g_assert_true (acp_session_load_finish (f->session, result, &error));
   g_assert_no_error (error);
   g_clear_object (&result);
-  g_assert_true (acp_tool_call_item_get_stopped (acp_transcript_lookup_tool_call (transcript, "old-run")));
+  g_assert_true (tool_call_stopped (f, "old-run"));
   g_assert_cmpstr (acp_tool_call_item_get_status (acp_transcript_lookup_tool_call (transcript, "old-run")),
                    ==, "in_progress");
-  g_assert_false (acp_tool_call_item_get_stopped (acp_transcript_lookup_tool_call (transcript, "old-done")));
+  g_assert_false (tool_call_stopped (f, "old-done"));
 
   /* a turn that ends with a tool call still running stops it; the
    * finished ones keep their status */
@@ -874,8 +886,8 @@ test_tool_calls_stopped (Fixture       *f,
   stop_reason = acp_session_prompt_finish (f->session, result, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (stop_reason, ==, "end_turn");
-  g_assert_true (acp_tool_call_item_get_stopped (acp_transcript_lookup_tool_call (transcript, "run")));
-  g_assert_false (acp_tool_call_item_get_stopped (acp_transcript_lookup_tool_call (transcript, "failed")));
+  g_assert_true (tool_call_stopped (f, "run"));
+  g_assert_false (tool_call_stopped (f, "failed"));
   g_assert_cmpstr (acp_tool_call_item_get_status (acp_transcript_lookup_tool_call (transcript, "failed")),
                    ==, "failed");
 }
@@ -888,14 +900,12 @@ test_tool_calls_stopped_by_crash (Fixture       *f,
   g_autoptr(GError) error = NULL;
   g_autofree char *scenario = NULL;
   g_autofree char *stop_reason = NULL;
-  AcpToolCallItem *tool;
 
   scenario = write_scenario (f, "crash-running.json",
     "{'handlers': {" INITIALIZE_FULL ","
     "  'session/new': [{'op': 'result', 'result': {'sessionId': '${new_session_id}'}}],"
     "  'session/prompt': ["
-    "    {'op': 'update', 'update': {'sessionUpdate': 'tool_call', 'toolCallId': 'run',"
-    "                                'title': 'Test', 'status': 'in_progress'}},"
+    "    " TOOL_CALL_RUNNING ("run") ","
     "    {'op': 'exit', 'status': 9}]}}");
   start (f, scenario);
   create (f);
@@ -906,9 +916,7 @@ test_tool_calls_stopped_by_crash (Fixture       *f,
   g_assert_cmpint (acp_session_get_state (f->session), ==, ACP_SESSION_STATE_FAILED);
 
   /* the agent is gone: what it ran does not run anymore */
-  tool = acp_transcript_lookup_tool_call (acp_session_get_transcript (f->session), "run");
-  g_assert_nonnull (tool);
-  g_assert_true (acp_tool_call_item_get_stopped (tool));
+  g_assert_true (tool_call_stopped (f, "run"));
 }
 
 static JsonObject *
