@@ -481,7 +481,7 @@ test_flood (void)
   FloodData d = { 0 };
   GtkWidget *last_row = NULL;
   g_autofree char *last_title = NULL;
-  gboolean line_shown = FALSE;
+  guint n_shown = 0;
   guint n_more = 0;
 
   apply (transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"first\",\"title\":\"First\"}");
@@ -506,22 +506,23 @@ test_flood (void)
   g_assert_cmpuint (d.n_changes, ==, 0);
 
   /* while more keeps coming, the panel over the list shows the last items
-   * as lines (each round adds a few, so the flood does not end meanwhile) */
-  for (guint round = 0; round < 500 && !line_shown; round++)
+   * as lines (each round adds two, so the flood does not end meanwhile,
+   * and fewer come between two relabellings than there are lines: the
+   * lines move up) */
+  for (guint round = 0; round < 1000 && n_shown < 3; round++)
     {
       g_autofree char *title = NULL;
       g_autofree char *answer = NULL;
       g_autoptr(GPtrArray) labels = g_ptr_array_new ();
       gboolean title_seen = FALSE, answer_seen = FALSE;
 
-      for (guint i = 0; i < 5; i++)
-        {
-          g_autofree char *json =
-            g_strdup_printf ("{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"m%u\",\"title\":\"More %u\"}",
-                             n_more, n_more);
-          apply (transcript, json);
-          n_more++;
-        }
+      {
+        g_autofree char *json =
+          g_strdup_printf ("{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"m%u\",\"title\":\"More %u\"}",
+                           n_more, n_more);
+        apply (transcript, json);
+        n_more++;
+      }
       /* and an answer, whose line shows its text without the Markdown */
       {
         g_autofree char *json =
@@ -535,17 +536,40 @@ test_flood (void)
 
       title = g_strdup_printf ("More %u", n_more - 1);
       answer = g_strdup_printf ("Round %u", round);
-      collect (window, GTK_TYPE_LABEL, labels);
+      /* the flood's lines are inscriptions */
+      collect (window, GTK_TYPE_INSCRIPTION, labels);
       for (guint i = 0; i < labels->len; i++)
         {
-          const char *text = gtk_label_get_text (g_ptr_array_index (labels, i));
+          const char *text = gtk_inscription_get_text (g_ptr_array_index (labels, i));
 
           title_seen |= g_strcmp0 (text, title) == 0;
           answer_seen |= g_strcmp0 (text, answer) == 0;
         }
-      line_shown = title_seen && answer_seen;
+      if (title_seen && answer_seen)
+        n_shown++;
     }
-  g_assert_true (line_shown);
+  /* three relabellings, the last items at the bottom each time */
+  g_assert_cmpuint (n_shown, ==, 3);
+  /* the lines are in the order of their items, the last at the bottom,
+   * however many relabellings moved them up */
+  {
+    g_autoptr(GPtrArray) lines = g_ptr_array_new ();
+    g_autofree char *last_tool = g_strdup_printf ("More %u", n_more - 1);
+    guint n_visible = 0;
+    const char *visible[2] = { NULL, NULL };
+
+    collect (window, GTK_TYPE_INSCRIPTION, lines);
+    for (guint i = 0; i < lines->len; i++)
+      if (gtk_widget_get_visible (g_ptr_array_index (lines, i)))
+        {
+          visible[0] = visible[1];
+          visible[1] = gtk_inscription_get_text (g_ptr_array_index (lines, i));
+          n_visible++;
+        }
+    g_assert_cmpuint (n_visible, >, 6);
+    g_assert_cmpstr (visible[0], ==, last_tool);
+    g_assert_true (g_str_has_prefix (visible[1], "Round "));
+  }
   g_assert_cmpuint (d.n_changes, ==, 0);
 
   /* the replay is over: the list view gets the end at once, as summaries */
@@ -633,14 +657,142 @@ test_expected_flood (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-/* A long answer is shown as a run of rows, each a block of it: the last one
- * ends where the text ends, and none holds much more than a block. */
+/* Applies an agent_message_chunk of @text */
+static void
+apply_agent_text (AcpTranscript *transcript,
+                  const char    *text)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) node = NULL;
+  g_autofree char *json = NULL;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "sessionUpdate");
+  json_builder_add_string_value (builder, "agent_message_chunk");
+  json_builder_set_member_name (builder, "content");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "type");
+  json_builder_add_string_value (builder, "text");
+  json_builder_set_member_name (builder, "text");
+  json_builder_add_string_value (builder, text);
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+  node = json_builder_get_root (builder);
+  json = json_to_string (node, FALSE);
+  apply (transcript, json);
+}
+
+/* Whether the panel of a flood is shown over the list */
+static gboolean
+flood_panel_shown (GtkWidget *widget)
+{
+  if (gtk_widget_has_css_class (widget, "flood"))
+    return gtk_widget_get_visible (widget);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (flood_panel_shown (child))
+      return TRUE;
+
+  return FALSE;
+}
+
+/* Returns: (transfer full): @n_paragraphs paragraphs of about 60 bytes */
+static char *
+paragraphs (guint from,
+            guint n_paragraphs)
+{
+  GString *text = g_string_new (NULL);
+
+  for (guint i = from; i < from + n_paragraphs; i++)
+    g_string_append_printf (text, "Paragraph %u of a long answer, with **bold** words.\n\n", i);
+
+  return g_string_free (text, FALSE);
+}
+
+/* An answer growing faster than anyone reads (a runaway agent) floods the
+ * view as a replay does: the panel shows it while the list view waits,
+ * then everything is back, the end on screen. At a reader's pace, however
+ * long the answer grows, it does not. */
 typedef struct
 {
   GtkWidget  *window;
   const char *text;
 } AnswerData;
 
+static gboolean has_rows_of_blocks (gpointer data);
+
+static gboolean
+list_changed (gpointer data)
+{
+  return ((FloodData *) data)->n_changes > 0;
+}
+
+static void
+test_pouring_text (void)
+{
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  GtkWidget *view = pal_chat_view_new ();
+  GtkWidget *window = make_window (view);
+  g_autoptr(GString) text = g_string_new (NULL);
+  FloodData d = { 0 };
+  AnswerData answer;
+  guint n = 0;
+
+  pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (transcript));
+  settle ();
+  d.list_view = GTK_LIST_VIEW (find_widget (window, GTK_TYPE_LIST_VIEW));
+  d.transcript = G_LIST_MODEL (transcript);
+  g_signal_connect_after (gtk_list_view_get_model (d.list_view), "items-changed",
+                          G_CALLBACK (flood_items_changed_cb), &d);
+
+  /* a block and more at a time, in pauses longer than the flood's window:
+   * 24 KB in all */
+  for (guint round = 0; round < 4; round++)
+    {
+      g_autofree char *more = paragraphs (n, 100);
+      gboolean paused = FALSE;
+
+      n += 100;
+      g_string_append (text, more);
+      apply_agent_text (transcript, more);
+      acp_transcript_flush (transcript);
+      g_assert_false (flood_panel_shown (window));
+      g_timeout_add (150, timeout_done_cb, &paused);
+      while (!paused)
+        g_main_context_iteration (NULL, TRUE);
+    }
+  g_assert_cmpuint (d.n_changes, >, 0);
+  g_assert_false (flood_panel_shown (window));
+
+  /* 60 KB at once: more than eight blocks */
+  {
+    g_autofree char *more = paragraphs (n, 1000);
+
+    g_string_append (text, more);
+    d.n_changes = 0;
+    apply_agent_text (transcript, more);
+    acp_transcript_flush (transcript);
+    g_assert_true (flood_panel_shown (window));
+    g_assert_cmpuint (d.n_changes, ==, 0);
+  }
+
+  /* the list view learns of every block at once when the flood is over */
+  wait_for (list_changed, &d);
+  g_assert_false (flood_panel_shown (window));
+  wait_for (caught_up, view);
+  g_assert_true (pal_chat_view_get_stick_to_bottom (PAL_CHAT_VIEW (view)));
+  answer.window = window;
+  answer.text = text->str;
+  wait_for (has_rows_of_blocks, &answer);
+
+  g_signal_handlers_disconnect_by_data (gtk_list_view_get_model (d.list_view), &d);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* A long answer is shown as a run of rows, each a block of it: the last one
+ * ends where the text ends, and none holds much more than a block. */
 /* several rows for the one item, and the one with the end of the text is
  * on screen */
 static gboolean
@@ -679,26 +831,10 @@ test_long_answer (void)
   pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (transcript));
   for (guint i = 0; i < 600; i++)
     {
-      g_autofree char *paragraph = g_strdup_printf ("Paragraph %u of a long answer, with **bold** words.\n\n", i);
-      g_autofree char *json = NULL;
-      g_autoptr(JsonBuilder) builder = json_builder_new ();
-      g_autoptr(JsonNode) node = NULL;
+      g_autofree char *paragraph = paragraphs (i, 1);
 
       g_string_append (text, paragraph);
-      json_builder_begin_object (builder);
-      json_builder_set_member_name (builder, "sessionUpdate");
-      json_builder_add_string_value (builder, "agent_message_chunk");
-      json_builder_set_member_name (builder, "content");
-      json_builder_begin_object (builder);
-      json_builder_set_member_name (builder, "type");
-      json_builder_add_string_value (builder, "text");
-      json_builder_set_member_name (builder, "text");
-      json_builder_add_string_value (builder, paragraph);
-      json_builder_end_object (builder);
-      json_builder_end_object (builder);
-      node = json_builder_get_root (builder);
-      json = json_to_string (node, FALSE);
-      apply (transcript, json);
+      apply_agent_text (transcript, paragraph);
       if (i % 50 == 0)
         settle ();
     }
@@ -737,6 +873,7 @@ main (int   argc,
   g_test_add_func ("/chat-view/flood", test_flood);
   g_test_add_func ("/chat-view/expected-flood", test_expected_flood);
   g_test_add_func ("/chat-view/long-answer", test_long_answer);
+  g_test_add_func ("/chat-view/pouring-text", test_pouring_text);
 
   return g_test_run ();
 }

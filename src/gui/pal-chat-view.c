@@ -14,11 +14,15 @@
  * following it would build 200 rows at every jump. So a batch of at least
  * FLOOD_BATCH items while the view follows the end starts a flood (any
  * batch between pal_chat_view_begin_flood() and pal_chat_view_end_flood(),
- * while a session loads): until no item has come for FLOOD_CALM_MS (or
+ * while a session loads), and so does an answer growing by FLOOD_TEXT_BLOCKS
+ * blocks within FLOOD_TEXT_US (a runaway agent: nobody reads that fast,
+ * and every frame would build and lay out new rows of text): until no item
+ * has come for FLOOD_CALM_MS (or
  * pal_chat_view_end_flood() says so), the list view is left alone (its
  * model frozen) and a panel over it shows the last items as lines of text,
- * one label each, relabelled every FLOOD_RELABEL_US at most: no row is
- * built while the flood lasts.
+ * one inscription each, relabelled every FLOOD_RELABEL_US at most (the
+ * lines of items still shown move up): no row is built while the flood
+ * lasts.
  *
  * When it is over, the list view gets only as many of the last items as fill
  * the window (judged by the average height of the rows it showed,
@@ -30,6 +34,8 @@
  * time, the nearest first (as summaries: the list view builds rows for the
  * 200 nearest; once EXPAND_ALL are back the rest come at once), then full
  * rows for the summaries off screen. Scrolling up ends a flood at once.
+ * After text poured in, the budgets shrink sooner (a frame of a stream is
+ * to keep time, SETTLE_SLOW_FRAME_POURED_US).
  *
  * Pace. An agent may write faster than anyone reads (a test agent, a
  * runaway tool): the connection would fill every frame interval with
@@ -87,12 +93,17 @@
 #define FLOOD_KEEP_MAX    40
 #define FLOOD_KEEP_SPARE  3
 #define FLOOD_ROW_GUESS   56.0   /* pixels, when no row is there to judge by */
+#define FLOOD_TEXT_BLOCKS 8      /* of BLOCK_SIZE: 320 KB/s, when real agents send a few */
+#define FLOOD_TEXT_US     (100 * G_TIME_SPAN_MILLISECOND)
 #define EXPAND_STEP       10
 #define EXPAND_ALL        210
 #define FRAME_BUDGET_US   (6 * G_TIME_SPAN_MILLISECOND)
 #define ON_SCREEN_BUDGET_US (7 * G_TIME_SPAN_MILLISECOND)
 #define SETTLE_SLOW_FRAME_US  (40 * G_TIME_SPAN_MILLISECOND)
 #define SETTLE_QUICK_FRAME_US (28 * G_TIME_SPAN_MILLISECOND)
+/* after text poured in: the frames of a stream are to keep time */
+#define SETTLE_SLOW_FRAME_POURED_US  (20 * G_TIME_SPAN_MILLISECOND)
+#define SETTLE_QUICK_FRAME_POURED_US (17 * G_TIME_SPAN_MILLISECOND)
 #define SUMMARY_MAX_CHARS 200
 /* See "Pace" above. */
 #define STREAM_SLICE_MIN_US (1 * G_TIME_SPAN_MILLISECOND)
@@ -119,8 +130,9 @@ struct _PalChatView
   guint              flood_tick;   /* shows a flood's new items, per frame */
   GtkWidget         *flood_panel;  /* the last items as lines, over the list */
   GtkBox            *flood_box;
-  GPtrArray         *flood_lines;  /* (element-type GtkLabel) (owned) */
+  GPtrArray         *flood_lines;  /* (element-type GtkInscription) (owned) */
   guint              flood_shown;  /* items of the transcript the lines show */
+  guint              flood_count;  /* lines shown for them */
   gint64             flood_relabelled; /* frame time of the last relabelling */
   guint              calm_id;      /* ends the flood */
   gboolean           expect_flood; /* between begin_flood () and end_flood () */
@@ -135,6 +147,9 @@ struct _PalChatView
   gint64             last_paint;   /* monotonic time of the last frame painted */
   gint64             last_growth;  /* and of the last time the content grew */
   gint64             slice;        /* what the pacer is told a frame leaves for messages */
+  gint64             pour_start;   /* monotonic time the blocks below were counted from */
+  guint              pour_blocks;  /* blocks of answers added since */
+  gboolean           poured;       /* the last flood was text pouring in */
 };
 
 enum {
@@ -248,21 +263,22 @@ summarize_item (gpointer item)
   return g_steal_pointer (&line);
 }
 
-/* Returns: (transfer floating): a one-line stand-in for @item's row */
+/* Returns: (transfer floating): a one-line stand-in for @item's row.
+ * An inscription, not a label: its size does not depend on its text, so
+ * giving it another text costs no new layout of the window, and the text
+ * is laid out once, to be drawn, rather than also to be measured. */
 static GtkWidget *
 create_summary_row (gpointer item)
 {
   g_autofree char *text = item != NULL ? summarize_item (item) : NULL;
-  GtkWidget *label = gtk_label_new (text);
+  GtkWidget *line = gtk_inscription_new (text);
 
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_inscription_set_text_overflow (GTK_INSCRIPTION (line), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
   /* dimmed by its colour (see style.css): the dim-label class's opacity
    * would draw every line apart and blend it in */
-  gtk_widget_add_css_class (label, "summary-row");
+  gtk_widget_add_css_class (line, "summary-row");
 
-  return label;
+  return line;
 }
 
 /* Distance in pixels from the row of @list_item to the visible part of the
@@ -355,9 +371,11 @@ settle_tick_cb (GtkWidget     *widget,
   /* what a frame's work brings (layout and paint of the rows made full)
    * depends on the machine: a slow frame halves the budget of the next,
    * quick ones give it back */
-  if (self->settle_frame_time != 0 && interval > SETTLE_SLOW_FRAME_US)
+  if (self->settle_frame_time != 0 &&
+      interval > (self->poured ? SETTLE_SLOW_FRAME_POURED_US : SETTLE_SLOW_FRAME_US))
     self->settle_scale = MAX (self->settle_scale / 2, 0.25);
-  else if (self->settle_frame_time != 0 && interval < SETTLE_QUICK_FRAME_US)
+  else if (self->settle_frame_time != 0 &&
+           interval < (self->poured ? SETTLE_QUICK_FRAME_POURED_US : SETTLE_QUICK_FRAME_US))
     self->settle_scale = MIN (self->settle_scale * 1.25, 1.0);
   self->settle_frame_time = frame_time;
   budget = FRAME_BUDGET_US * self->settle_scale;
@@ -455,6 +473,18 @@ flood_line_count (PalChatView *self)
                 1, FLOOD_LINES_MAX);
 }
 
+/* Moves the line at the top of the first @count lines to their bottom */
+static void
+rotate_flood_lines (PalChatView *self,
+                    guint        count)
+{
+  GtkWidget *top = g_ptr_array_steal_index (self->flood_lines, 0);
+
+  g_ptr_array_insert (self->flood_lines, (int) count - 1, top);
+  if (count > 1)
+    gtk_box_reorder_child_after (self->flood_box, top, g_ptr_array_index (self->flood_lines, count - 2));
+}
+
 static void
 update_flood_lines (PalChatView *self)
 {
@@ -464,13 +494,19 @@ update_flood_lines (PalChatView *self)
 
   while (self->flood_lines->len < count)
     g_ptr_array_add (self->flood_lines, g_object_ref_sink (create_summary_row (NULL)));
+  for (guint i = 0; i < self->flood_lines->len; i++)
+    if (gtk_widget_get_parent (g_ptr_array_index (self->flood_lines, i)) == NULL)
+      gtk_box_append (self->flood_box, g_ptr_array_index (self->flood_lines, i));
+
+  /* the lines of items still shown move up rather than take the text of
+   * the line below: an unchanged text costs no new layout */
+  if (count == self->flood_count && n > self->flood_shown && n - self->flood_shown < count)
+    for (guint i = self->flood_shown; i < n; i++)
+      rotate_flood_lines (self, count);
 
   for (guint i = 0; i < self->flood_lines->len; i++)
     {
       GtkWidget *line = g_ptr_array_index (self->flood_lines, i);
-
-      if (gtk_widget_get_parent (line) == NULL)
-        gtk_box_append (self->flood_box, line);
 
       /* the last line shows the last item */
       if (i < count && count - i <= n)
@@ -478,7 +514,7 @@ update_flood_lines (PalChatView *self)
           g_autoptr(GObject) item = g_list_model_get_item (rows, n - (count - i));
           g_autofree char *text = summarize_item (item);
 
-          gtk_label_set_text (GTK_LABEL (line), text);
+          gtk_inscription_set_text (GTK_INSCRIPTION (line), text);
           gtk_widget_set_visible (line, TRUE);
         }
       else
@@ -488,6 +524,7 @@ update_flood_lines (PalChatView *self)
     }
 
   self->flood_shown = n;
+  self->flood_count = count;
 }
 
 static gboolean
@@ -519,6 +556,7 @@ start_flood (PalChatView *self)
   /* the list view learns of nothing until the flood is over */
   pal_tail_model_set_frozen (self->tail, TRUE);
   self->flood_shown = 0;
+  self->flood_count = 0;
   self->flood_relabelled = 0;
   gtk_widget_set_visible (self->flood_panel, TRUE);
   gtk_widget_set_opacity (GTK_WIDGET (self->scroller), 0);
@@ -557,6 +595,33 @@ calm_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* Returns: whether answers grow faster than anyone reads, by the blocks
+ * added to them lately (@added rows at @position of @model are new) */
+static gboolean
+text_pours_in (PalChatView *self,
+               GListModel  *model,
+               guint        position,
+               guint        added)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  if (now - self->pour_start > FLOOD_TEXT_US)
+    {
+      self->pour_start = now;
+      self->pour_blocks = 0;
+    }
+
+  for (guint i = 0; i < added && self->pour_blocks < FLOOD_TEXT_BLOCKS; i++)
+    {
+      g_autoptr(GObject) row = g_list_model_get_item (model, position + i);
+
+      if (PAL_IS_MESSAGE_BLOCK (row))
+        self->pour_blocks++;
+    }
+
+  return self->pour_blocks >= FLOOD_TEXT_BLOCKS;
+}
+
 /* Runs before the tail model sees the change. */
 static void
 model_items_changed_cb (GListModel  *model,
@@ -567,8 +632,14 @@ model_items_changed_cb (GListModel  *model,
 {
   if (self->flood_tick == 0)
     {
+      if (!self->stick_to_bottom)
+        return;
       /* a replay floods from its first item (see pal_chat_view_begin_flood ()) */
-      if (added < (self->expect_flood ? 1 : FLOOD_BATCH) || !self->stick_to_bottom)
+      if (added >= (self->expect_flood ? 1 : FLOOD_BATCH))
+        self->poured = FALSE;
+      else if (text_pours_in (self, model, position, added))
+        self->poured = TRUE;
+      else
         return;
 
       start_flood (self);
