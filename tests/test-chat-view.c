@@ -513,7 +513,7 @@ test_flood (void)
     {
       g_autofree char *title = NULL;
       g_autofree char *answer = NULL;
-      g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+      g_autoptr(GPtrArray) lines = g_ptr_array_new ();
       gboolean title_seen = FALSE, answer_seen = FALSE;
 
       {
@@ -537,10 +537,10 @@ test_flood (void)
       title = g_strdup_printf ("More %u", n_more - 1);
       answer = g_strdup_printf ("Round %u", round);
       /* the flood's lines are inscriptions */
-      collect (window, GTK_TYPE_INSCRIPTION, labels);
-      for (guint i = 0; i < labels->len; i++)
+      collect (window, GTK_TYPE_INSCRIPTION, lines);
+      for (guint i = 0; i < lines->len; i++)
         {
-          const char *text = gtk_inscription_get_text (g_ptr_array_index (labels, i));
+          const char *text = gtk_inscription_get_text (g_ptr_array_index (lines, i));
 
           title_seen |= g_strcmp0 (text, title) == 0;
           answer_seen |= g_strcmp0 (text, answer) == 0;
