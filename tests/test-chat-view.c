@@ -607,6 +607,17 @@ timeout_done_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* Runs the main loop for @ms milliseconds */
+static void
+pause_for (guint ms)
+{
+  gboolean paused = FALSE;
+
+  g_timeout_add (ms, timeout_done_cb, &paused);
+  while (!paused)
+    g_main_context_iteration (NULL, TRUE);
+}
+
 /* A load announced with pal_chat_view_begin_flood() floods from its first
  * item, however small the batches and long the pauses, until it ends. */
 static void
@@ -616,7 +627,6 @@ test_expected_flood (void)
   GtkWidget *view = pal_chat_view_new ();
   GtkWidget *window = make_window (view);
   FloodData d = { 0 };
-  gboolean paused = FALSE;
 
   pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (transcript));
   settle ();
@@ -636,9 +646,7 @@ test_expected_flood (void)
       settle ();
     }
   /* a pause longer than a flood's calm does not end it */
-  g_timeout_add (400, timeout_done_cb, &paused);
-  while (!paused)
-    g_main_context_iteration (NULL, TRUE);
+  pause_for (400);
   g_assert_cmpuint (d.n_changes, ==, 0);
   g_assert_false (pal_chat_view_get_caught_up (PAL_CHAT_VIEW (view)));
 
@@ -752,16 +760,13 @@ test_pouring_text (void)
   for (guint round = 0; round < 4; round++)
     {
       g_autofree char *more = paragraphs (n, 100);
-      gboolean paused = FALSE;
 
       n += 100;
       g_string_append (text, more);
       apply_agent_text (transcript, more);
       acp_transcript_flush (transcript);
       g_assert_false (flood_panel_shown (window));
-      g_timeout_add (150, timeout_done_cb, &paused);
-      while (!paused)
-        g_main_context_iteration (NULL, TRUE);
+      pause_for (150);
     }
   g_assert_cmpuint (d.n_changes, >, 0);
   g_assert_false (flood_panel_shown (window));
