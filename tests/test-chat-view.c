@@ -457,6 +457,24 @@ flood_items_changed_cb (GListModel *model,
   d->first_n_summaries = count_summaries (GTK_WIDGET (d->list_view));
 }
 
+/* Counts the changes of the list view's model of @window from now on */
+static void
+flood_data_watch (FloodData     *d,
+                  GtkWidget     *window,
+                  AcpTranscript *transcript)
+{
+  d->list_view = GTK_LIST_VIEW (find_widget (window, GTK_TYPE_LIST_VIEW));
+  d->transcript = G_LIST_MODEL (transcript);
+  g_signal_connect_after (gtk_list_view_get_model (d->list_view), "items-changed",
+                          G_CALLBACK (flood_items_changed_cb), d);
+}
+
+static void
+flood_data_unwatch (FloodData *d)
+{
+  g_signal_handlers_disconnect_by_data (gtk_list_view_get_model (d->list_view), d);
+}
+
 static gboolean
 flood_settled (gpointer data)
 {
@@ -489,10 +507,7 @@ test_flood (void)
   acp_transcript_flush (transcript);
   settle ();
 
-  d.list_view = GTK_LIST_VIEW (find_widget (window, GTK_TYPE_LIST_VIEW));
-  d.transcript = G_LIST_MODEL (transcript);
-  g_signal_connect_after (gtk_list_view_get_model (d.list_view), "items-changed",
-                          G_CALLBACK (flood_items_changed_cb), &d);
+  flood_data_watch (&d, window, transcript);
 
   /* 3000 items in one batch, as a replay delivers them */
   for (guint i = 0; i < 3000; i++)
@@ -596,7 +611,7 @@ test_flood (void)
   g_assert_nonnull (last_row);
   g_assert_true (pal_chat_view_get_stick_to_bottom (PAL_CHAT_VIEW (view)));
 
-  g_signal_handlers_disconnect_by_data (gtk_list_view_get_model (d.list_view), &d);
+  flood_data_unwatch (&d);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -630,10 +645,7 @@ test_expected_flood (void)
 
   pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (transcript));
   settle ();
-  d.list_view = GTK_LIST_VIEW (find_widget (window, GTK_TYPE_LIST_VIEW));
-  d.transcript = G_LIST_MODEL (transcript);
-  g_signal_connect_after (gtk_list_view_get_model (d.list_view), "items-changed",
-                          G_CALLBACK (flood_items_changed_cb), &d);
+  flood_data_watch (&d, window, transcript);
 
   pal_chat_view_begin_flood (PAL_CHAT_VIEW (view));
   for (guint i = 0; i < 3; i++)
@@ -661,7 +673,7 @@ test_expected_flood (void)
   acp_transcript_flush (transcript);
   g_assert_cmpuint (d.n_changes, >, 0);
 
-  g_signal_handlers_disconnect_by_data (gtk_list_view_get_model (d.list_view), &d);
+  flood_data_unwatch (&d);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -750,10 +762,7 @@ test_pouring_text (void)
 
   pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (transcript));
   settle ();
-  d.list_view = GTK_LIST_VIEW (find_widget (window, GTK_TYPE_LIST_VIEW));
-  d.transcript = G_LIST_MODEL (transcript);
-  g_signal_connect_after (gtk_list_view_get_model (d.list_view), "items-changed",
-                          G_CALLBACK (flood_items_changed_cb), &d);
+  flood_data_watch (&d, window, transcript);
 
   /* a block and more at a time, in pauses longer than the flood's window:
    * 24 KB in all */
@@ -792,7 +801,7 @@ test_pouring_text (void)
   answer.text = text->str;
   wait_for (has_rows_of_blocks, &answer);
 
-  g_signal_handlers_disconnect_by_data (gtk_list_view_get_model (d.list_view), &d);
+  flood_data_unwatch (&d);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
