@@ -27,15 +27,15 @@
  * When it is over, the list view gets only as many of the last items as fill
  * the window (judged by the average height of the rows it showed,
  * FLOOD_KEEP_SPARE more), bound as summaries: one line of text, a fraction
- * of the cost of a full row. Then, at every frame for as long as
- * FRAME_BUDGET_US allows (ON_SCREEN_BUDGET_US for rows on screen; both
- * halved after a frame slower than SETTLE_SLOW_FRAME_US): full rows
- * for the summaries on screen, then the earlier items back, EXPAND_STEP at a
- * time, the nearest first (as summaries: the list view builds rows for the
- * 200 nearest; once EXPAND_ALL are back the rest come at once), then full
- * rows for the summaries off screen. Scrolling up ends a flood at once.
- * After text poured in, the budgets shrink sooner (a frame of a stream is
- * to keep time, SETTLE_SLOW_FRAME_POURED_US).
+ * of the cost of a full row. Then, at every frame, for as long as a budget
+ * allows: full rows for the summaries on screen, then the earlier items
+ * back, EXPAND_STEP at a time, the nearest first (as summaries: the list
+ * view builds rows for the 200 nearest; once EXPAND_ALL are back the rest
+ * come at once), then full rows for the summaries off screen. Scrolling up
+ * ends a flood at once. The budget follows what the last frame cost, from
+ * the start of this work to its paint (the rows made full are laid out and
+ * drawn after it), so that a frame takes SETTLE_FRAME_US; after text poured
+ * in, SETTLE_FRAME_POURED_US (a frame of a stream is to keep time).
  *
  * Pace. An agent may write faster than anyone reads (a test agent, a
  * runaway tool): the connection would fill every frame interval with
@@ -97,13 +97,12 @@
 #define FLOOD_TEXT_US     (100 * G_TIME_SPAN_MILLISECOND)
 #define EXPAND_STEP       10
 #define EXPAND_ALL        210
-#define FRAME_BUDGET_US   (6 * G_TIME_SPAN_MILLISECOND)
-#define ON_SCREEN_BUDGET_US (7 * G_TIME_SPAN_MILLISECOND)
-#define SETTLE_SLOW_FRAME_US  (40 * G_TIME_SPAN_MILLISECOND)
-#define SETTLE_QUICK_FRAME_US (28 * G_TIME_SPAN_MILLISECOND)
+#define SETTLE_BUDGET_US     (3 * G_TIME_SPAN_MILLISECOND)
+#define SETTLE_BUDGET_MIN_US (G_TIME_SPAN_MILLISECOND / 4)
+#define SETTLE_BUDGET_MAX_US (7 * G_TIME_SPAN_MILLISECOND)
+#define SETTLE_FRAME_US      (25 * G_TIME_SPAN_MILLISECOND)
 /* after text poured in: the frames of a stream are to keep time */
-#define SETTLE_SLOW_FRAME_POURED_US  (20 * G_TIME_SPAN_MILLISECOND)
-#define SETTLE_QUICK_FRAME_POURED_US (17 * G_TIME_SPAN_MILLISECOND)
+#define SETTLE_FRAME_POURED_US (10 * G_TIME_SPAN_MILLISECOND)
 #define SUMMARY_MAX_CHARS 200
 /* See "Pace" above. */
 #define STREAM_SLICE_MIN_US (1 * G_TIME_SPAN_MILLISECOND)
@@ -140,8 +139,9 @@ struct _PalChatView
   GHashTable        *summarized;   /* (element-type GtkListItem): bound as summaries */
   gboolean           summarize;    /* bind new rows as summaries */
   guint              settle_waits; /* frames the settling waited for a layout */
-  gint64             settle_frame_time; /* of its last frame */
-  double             settle_scale; /* of its budgets, after slow frames */
+  gint64             settle_started; /* monotonic time its last frame began */
+  gint64             settle_budget; /* of its frames, in time it works */
+  gint64             settle_used;  /* of it, by its last frame */
   GdkFrameClock     *frame_clock;  /* while mapped, to report frames to the pacer */
   gulong             after_paint_id;
   gint64             last_paint;   /* monotonic time of the last frame painted */
@@ -291,11 +291,14 @@ distance_to_view (PalChatView *self,
   double height = gtk_widget_get_height (GTK_WIDGET (self->scroller));
   graphene_rect_t bounds;
 
-  if (child == NULL || !gtk_widget_compute_bounds (child, GTK_WIDGET (self->scroller), &bounds))
+  if (child == NULL)
     return G_MAXDOUBLE;
-  /* not laid out yet: where it goes is known at the next frame */
+  /* not laid out yet: where it goes is known at the next frame (and its
+   * bounds would have its style computed now, out of turn) */
   if (!gtk_widget_get_mapped (child) || gtk_widget_get_height (child) <= 0)
     return G_MAXDOUBLE / 2;
+  if (!gtk_widget_compute_bounds (child, GTK_WIDGET (self->scroller), &bounds))
+    return G_MAXDOUBLE;
 
   if (bounds.origin.y + bounds.size.height < 0)
     return -(bounds.origin.y + bounds.size.height);
@@ -354,7 +357,7 @@ remove_tick (PalChatView *self,
     }
 }
 
-/* After a flood, at every frame for as long as FRAME_BUDGET_US allows: full
+/* After a flood, at every frame for as long as its budget allows: full
  * rows for the summaries on screen first, then the hidden items back (the
  * nearest first, as summaries), then full rows for the summaries off screen */
 static gboolean
@@ -364,21 +367,21 @@ settle_tick_cb (GtkWidget     *widget,
 {
   PalChatView *self = user_data;
   gint64 start = g_get_monotonic_time ();
-  gint64 frame_time = gdk_frame_clock_get_frame_time (frame_clock);
-  gint64 interval = frame_time - self->settle_frame_time;
-  gint64 budget;
 
-  /* what a frame's work brings (layout and paint of the rows made full)
-   * depends on the machine: a slow frame halves the budget of the next,
-   * quick ones give it back */
-  if (self->settle_frame_time != 0 &&
-      interval > (self->poured ? SETTLE_SLOW_FRAME_POURED_US : SETTLE_SLOW_FRAME_US))
-    self->settle_scale = MAX (self->settle_scale / 2, 0.25);
-  else if (self->settle_frame_time != 0 &&
-           interval < (self->poured ? SETTLE_QUICK_FRAME_POURED_US : SETTLE_QUICK_FRAME_US))
-    self->settle_scale = MIN (self->settle_scale * 1.25, 1.0);
-  self->settle_frame_time = frame_time;
-  budget = FRAME_BUDGET_US * self->settle_scale;
+  /* what the work here brings to a frame (the layout and paint of the rows
+   * made full) depends on the machine and on the rows: the last frame, from
+   * here to its paint, tells how much of it fits in the frame wanted */
+  if (self->settle_used > 0 && self->last_paint > self->settle_started)
+    {
+      gint64 cost = self->last_paint - self->settle_started;
+      gint64 wanted = self->poured ? SETTLE_FRAME_POURED_US : SETTLE_FRAME_US;
+      gint64 budget = self->settle_used * wanted / MAX (cost, 1);
+
+      budget = CLAMP (budget, self->settle_budget / 2, self->settle_budget * 3 / 2);
+      self->settle_budget = CLAMP (budget, SETTLE_BUDGET_MIN_US, SETTLE_BUDGET_MAX_US);
+    }
+  self->settle_started = start;
+  self->settle_used = 0;
 
   do
     {
@@ -393,14 +396,9 @@ settle_tick_cb (GtkWidget     *widget,
           self->settle_waits++;
           break;
         }
-      else if (nearest != NULL && distance == 0)
+      else if (nearest != NULL && (distance == 0 || hidden == 0))
         {
-          /* what the person sees gets more of the frame */
-          upgrade_row (self, nearest);
-          budget = ON_SCREEN_BUDGET_US * self->settle_scale;
-        }
-      else if (nearest != NULL && hidden == 0)
-        {
+          /* on screen, or every item is back */
           upgrade_row (self, nearest);
         }
       else if (hidden > 0)
@@ -418,8 +416,10 @@ settle_tick_cb (GtkWidget     *widget,
           self->settle_tick = 0;
           return G_SOURCE_REMOVE;
         }
+
+      self->settle_used = g_get_monotonic_time () - start;
     }
-  while (g_get_monotonic_time () - start < budget);
+  while (self->settle_used < self->settle_budget);
 
   return G_SOURCE_CONTINUE;
 }
@@ -431,8 +431,9 @@ start_settling (PalChatView *self)
 
   self->summarize = hidden;
   self->settle_waits = 0;
-  self->settle_frame_time = 0;
-  self->settle_scale = 0.5;
+  self->settle_started = 0;
+  self->settle_budget = SETTLE_BUDGET_US;
+  self->settle_used = 0;
   if (self->settle_tick == 0 && (hidden || g_hash_table_size (self->summarized) > 0))
     self->settle_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->list_view),
                                                       settle_tick_cb, self, NULL);
