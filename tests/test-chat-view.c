@@ -749,6 +749,42 @@ list_changed (gpointer data)
   return ((FloodData *) data)->n_changes > 0;
 }
 
+/* Every row of text on screen has laid out the last paragraph of its part */
+static gboolean
+shown_whole_on_screen (GtkWidget *window)
+{
+  GtkWidget *scroller = find_widget (window, GTK_TYPE_SCROLLED_WINDOW);
+  g_autoptr(GPtrArray) views = g_ptr_array_new ();
+  guint on_screen = 0;
+
+  collect (window, PAL_TYPE_MARKDOWN_VIEW, views);
+  for (guint i = 0; i < views->len; i++)
+    {
+      GtkWidget *view = g_ptr_array_index (views, i);
+      const char *last = g_strrstr (pal_markdown_view_get_text (PAL_MARKDOWN_VIEW (view)), "Paragraph ");
+      GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (view));
+      g_autofree char *number = NULL;
+      g_autofree char *shown = NULL;
+      graphene_rect_t bounds;
+      GtkTextIter start, end;
+
+      if (last == NULL || !gtk_widget_get_mapped (view) ||
+          !gtk_widget_compute_bounds (view, scroller, &bounds) ||
+          bounds.origin.y + bounds.size.height <= 0 ||
+          bounds.origin.y >= gtk_widget_get_height (scroller))
+        continue;
+
+      on_screen++;
+      number = g_strndup (last, strcspn (last, "o") - 1);
+      gtk_text_buffer_get_bounds (buffer, &start, &end);
+      shown = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+      if (strstr (shown, number) == NULL)
+        return FALSE;
+    }
+
+  return on_screen > 0;
+}
+
 static void
 test_pouring_text (void)
 {
@@ -800,6 +836,9 @@ test_pouring_text (void)
   answer.window = window;
   answer.text = text->str;
   wait_for (has_rows_of_blocks, &answer);
+  /* the rows on screen show all of their text at once, not at the pace
+   * of streamed text */
+  g_assert_true (shown_whole_on_screen (window));
 
   flood_data_unwatch (&d);
   gtk_window_destroy (GTK_WINDOW (window));

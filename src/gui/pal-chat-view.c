@@ -307,17 +307,26 @@ distance_to_view (PalChatView *self,
   return 0;
 }
 
+/* A full row for the summary of @list_item. The text of a block is shown
+ * at the pace of streamed text (a frame would not hold the layout of
+ * many), but whole at once @on_screen. */
 static void
 upgrade_row (PalChatView *self,
-             GtkListItem *list_item)
+             GtkListItem *list_item,
+             gboolean     on_screen)
 {
   AdwClamp *clamp = ADW_CLAMP (gtk_list_item_get_child (list_item));
+  GtkWidget *row = create_row (self, gtk_list_item_get_item (list_item));
 
   g_hash_table_remove (self->summarized, list_item);
-  adw_clamp_set_child (clamp, create_row (self, gtk_list_item_get_item (list_item)));
+  adw_clamp_set_child (clamp, row);
+  if (on_screen && PAL_IS_MESSAGE_ROW (row))
+    pal_message_row_flush (PAL_MESSAGE_ROW (row));
 }
 
-/* The summary row nearest the window (its distance in @distance), or NULL */
+/* The summary row nearest the window (its distance in @distance), or
+ * NULL; of those on screen, the last (the bottom one, while the view
+ * follows the end) */
 static GtkListItem *
 nearest_summary (PalChatView *self,
                  double      *distance)
@@ -332,12 +341,11 @@ nearest_summary (PalChatView *self,
     {
       double d = distance_to_view (self, key);
 
-      if (nearest == NULL || d < *distance)
+      if (nearest == NULL || d < *distance ||
+          (d == 0 && gtk_list_item_get_position (key) > gtk_list_item_get_position (nearest)))
         {
           nearest = key;
           *distance = d;
-          if (d == 0)
-            break;
         }
     }
 
@@ -396,10 +404,18 @@ settle_tick_cb (GtkWidget     *widget,
           self->settle_waits++;
           break;
         }
-      else if (nearest != NULL && (distance == 0 || hidden == 0))
+      else if (nearest != NULL && distance == 0)
         {
-          /* on screen, or every item is back */
-          upgrade_row (self, nearest);
+          /* one a frame: laid out, it moves the rows above it, and which
+           * of them are still on screen is known at the next frame. Its
+           * cost is its own, not the budget's. */
+          upgrade_row (self, nearest, TRUE);
+          self->settle_used = 0;
+          break;
+        }
+      else if (nearest != NULL && hidden == 0)
+        {
+          upgrade_row (self, nearest, FALSE);
         }
       else if (hidden > 0)
         {

@@ -287,6 +287,20 @@ pal_message_row_new_block (PalMessageBlock *block)
   return GTK_WIDGET (self);
 }
 
+/**
+ * pal_message_row_flush:
+ * @self: a #PalMessageRow
+ *
+ * Shows the whole text now, rather than at the pace of streamed text.
+ */
+void
+pal_message_row_flush (PalMessageRow *self)
+{
+  g_return_if_fail (PAL_IS_MESSAGE_ROW (self));
+
+  pal_markdown_view_flush (self->view);
+}
+
 AcpMessageItem *
 pal_message_row_get_item (PalMessageRow *self)
 {

@@ -19,5 +19,6 @@ G_DECLARE_FINAL_TYPE (PalMessageRow, pal_message_row, PAL, MESSAGE_ROW, AdwBin)
 GtkWidget      *pal_message_row_new       (AcpMessageItem  *item);
 GtkWidget      *pal_message_row_new_block (PalMessageBlock *block);
 AcpMessageItem *pal_message_row_get_item  (PalMessageRow   *self);
+void            pal_message_row_flush     (PalMessageRow   *self);
 
 G_END_DECLS
