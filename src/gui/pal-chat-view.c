@@ -404,14 +404,19 @@ settle_tick_cb (GtkWidget     *widget,
           self->settle_waits++;
           break;
         }
-      else if (nearest != NULL && distance == 0)
+      else if (nearest != NULL && distance == 0 &&
+               PAL_IS_MESSAGE_BLOCK (gtk_list_item_get_item (nearest)))
         {
-          /* one a frame: laid out, it moves the rows above it, and which
-           * of them are still on screen is known at the next frame. Its
-           * cost is its own, not the budget's. */
+          /* a block of a long answer, one a frame: laid out, it moves the
+           * rows above it, and which of them are still on screen is known
+           * at the next frame. Its cost is its own, not the budget's. */
           upgrade_row (self, nearest, TRUE);
           self->settle_used = 0;
           break;
+        }
+      else if (nearest != NULL && distance == 0)
+        {
+          upgrade_row (self, nearest, TRUE);
         }
       else if (nearest != NULL && hidden == 0)
         {
