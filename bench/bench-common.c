@@ -222,9 +222,13 @@ static struct
   GdkFrameClock   *clock;
   gulong           before_paint_id;
   gulong           after_paint_id;
+  gulong           layout_id;
+  gulong           paint_id;
   guint            tick_id;
   gint64           last_after_paint;
   gint64           before_paint;
+  gint64           laid_out;       /* end of the layout phase (trace only) */
+  gint64           painted;        /* end of the paint phase (trace only) */
   gint64           busy;           /* busy time in the current frame interval */
   gint64           busy_mark;      /* start of the current busy stretch */
   gint64           iteration_start;
@@ -266,6 +270,23 @@ before_paint_cb (GdkFrameClock *clock,
                  gpointer       data)
 {
   monitor.before_paint = g_get_monotonic_time ();
+  monitor.laid_out = monitor.painted = 0;
+}
+
+/* Connected after GTK's own handlers, so these mark the end of the layout
+ * (with the update phase before it) and of the paint (snapshot and render) */
+static void
+layout_cb (GdkFrameClock *clock,
+           gpointer       data)
+{
+  monitor.laid_out = g_get_monotonic_time ();
+}
+
+static void
+paint_cb (GdkFrameClock *clock,
+          gpointer       data)
+{
+  monitor.painted = g_get_monotonic_time ();
 }
 
 static void
@@ -285,9 +306,11 @@ after_paint_cb (GdkFrameClock *clock,
   g_array_append_val (monitor.intervals, interval);
   g_array_append_val (monitor.works, work);
   if (monitor.trace)
-    g_printerr ("trace t=%.1f frame interval=%.1f work=%.1f paint=%.1f\n",
+    g_printerr ("trace t=%.1f frame interval=%.1f work=%.1f paint=%.1f layout=%.1f render=%.1f\n",
                 (now - monitor.start) / 1000.0, interval / 1000.0, work / 1000.0,
-                monitor.before_paint != 0 ? (now - monitor.before_paint) / 1000.0 : 0.0);
+                monitor.before_paint != 0 ? (now - monitor.before_paint) / 1000.0 : 0.0,
+                monitor.laid_out != 0 ? (monitor.laid_out - monitor.before_paint) / 1000.0 : 0.0,
+                monitor.painted != 0 && monitor.laid_out != 0 ? (monitor.painted - monitor.laid_out) / 1000.0 : 0.0);
   if (monitor.before_paint != 0)
     monitor.stats.longest_paint = MAX (monitor.stats.longest_paint, now - monitor.before_paint);
   monitor.stats.n_frames++;
@@ -319,6 +342,8 @@ bench_monitor_start (GtkWidget *widget)
                                               G_CALLBACK (before_paint_cb), NULL);
   monitor.after_paint_id = g_signal_connect (monitor.clock, "after-paint",
                                              G_CALLBACK (after_paint_cb), NULL);
+  monitor.layout_id = g_signal_connect (monitor.clock, "layout", G_CALLBACK (layout_cb), NULL);
+  monitor.paint_id = g_signal_connect (monitor.clock, "paint", G_CALLBACK (paint_cb), NULL);
   monitor.tick_id = gtk_widget_add_tick_callback (widget, keep_ticking_cb, NULL, NULL);
   monitor.last_after_paint = now;
   monitor.start = now;
@@ -381,6 +406,8 @@ bench_monitor_stop (BenchFrameStats *out)
   gtk_widget_remove_tick_callback (monitor.widget, monitor.tick_id);
   g_clear_signal_handler (&monitor.before_paint_id, monitor.clock);
   g_clear_signal_handler (&monitor.after_paint_id, monitor.clock);
+  g_clear_signal_handler (&monitor.layout_id, monitor.clock);
+  g_clear_signal_handler (&monitor.paint_id, monitor.clock);
   g_clear_object (&monitor.clock);
   g_clear_object (&monitor.widget);
 
