@@ -380,6 +380,52 @@ test_long_words (void)
   g_object_unref (streamed);
 }
 
+static gboolean
+has_font (GPtrArray  *fonts,
+          const char *name)
+{
+  g_autoptr(PangoFontDescription) wanted = pango_font_description_from_string (name);
+
+  for (guint i = 0; i < fonts->len; i++)
+    if (pango_font_description_equal (g_ptr_array_index (fonts, i), wanted))
+      return TRUE;
+
+  return FALSE;
+}
+
+/* The fonts Markdown may show text in, from the tags themselves */
+static void
+test_fonts (void)
+{
+  g_autoptr(PangoFontDescription) base = pango_font_description_from_string ("Cantarell 10");
+  g_autoptr(GPtrArray) fonts = pal_markdown_dup_fonts (base);
+  g_autoptr(GHashTable) names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  g_assert_true (has_font (fonts, "Cantarell 10"));
+  g_assert_true (has_font (fonts, "Cantarell Bold 10"));                     /* strong */
+  g_assert_true (has_font (fonts, "Cantarell Italic 10"));                   /* em, quote */
+  g_assert_true (has_font (fonts, "Cantarell Bold Italic 10"));              /* both */
+  g_assert_true (has_font (fonts, "Monospace 10"));                          /* code */
+  g_assert_true (has_font (fonts, "Monospace Bold 10"));                     /* code in strong */
+  g_assert_true (has_font (fonts, "Monospace Italic 10"));                   /* code in a quote */
+  g_assert_true (has_font (fonts, "Cantarell Bold 16"));                     /* h1: 1.6 */
+  g_assert_true (has_font (fonts, "Cantarell Bold 11"));                     /* h4: 1.1 */
+  g_assert_true (has_font (fonts, "Cantarell Bold Italic 14"));              /* em in h2 */
+  g_assert_false (has_font (fonts, "Cantarell 16"));                         /* headings are bold */
+
+  /* each once */
+  for (guint i = 0; i < fonts->len; i++)
+    g_assert_true (g_hash_table_add (names, pango_font_description_to_string (g_ptr_array_index (fonts, i))));
+
+  /* a base without a size stays without one */
+  g_clear_pointer (&base, pango_font_description_free);
+  g_clear_pointer (&fonts, g_ptr_array_unref);
+  base = pango_font_description_from_string ("Sans");
+  fonts = pal_markdown_dup_fonts (base);
+  g_assert_true (has_font (fonts, "Sans Bold"));
+  g_assert_true (has_font (fonts, "Monospace"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -394,6 +440,7 @@ main (int   argc,
   g_test_add_func ("/markdown/long-stream", test_long_stream);
   g_test_add_func ("/markdown/stream-budget", test_stream_budget);
   g_test_add_func ("/markdown/long-words", test_long_words);
+  g_test_add_func ("/markdown/fonts", test_fonts);
 
   return g_test_run ();
 }

@@ -633,6 +633,136 @@ pal_markdown_get_link_at (const GtkTextIter *iter)
   return NULL;
 }
 
+typedef struct
+{
+  int                   priority;
+  PangoFontDescription *font;    /* the fields the tag sets */
+  double                scale;   /* 0 when the tag sets none */
+} FontTag;
+
+static void
+collect_font_tag_cb (GtkTextTag *tag,
+                     gpointer    user_data)
+{
+  GArray *tags = user_data;
+  PangoFontDescription *font = NULL;
+  gboolean scale_set = FALSE;
+  double scale = 1.0;
+  FontTag font_tag;
+
+  g_object_get (tag, "font-desc", &font, "scale-set", &scale_set, "scale", &scale, NULL);
+  if (font != NULL && pango_font_description_get_set_fields (font) == 0)
+    g_clear_pointer (&font, pango_font_description_free);
+  if (font == NULL && !scale_set)
+    return;
+
+  font_tag.priority = gtk_text_tag_get_priority (tag);
+  font_tag.font = font;
+  font_tag.scale = scale_set ? scale : 0.0;
+  g_array_append_val (tags, font_tag);
+}
+
+static int
+compare_priority (gconstpointer a,
+                  gconstpointer b)
+{
+  return ((const FontTag *) a)->priority - ((const FontTag *) b)->priority;
+}
+
+static void
+clear_font_tag (gpointer data)
+{
+  g_clear_pointer (&((FontTag *) data)->font, pango_font_description_free);
+}
+
+/* @base with @low then @high (either may be NULL) on top, as the text view
+ * combines the tags: the one of higher priority wins where both set a field */
+static PangoFontDescription *
+combine_font (const PangoFontDescription *base,
+              const FontTag              *low,
+              const FontTag              *high)
+{
+  PangoFontDescription *font = pango_font_description_copy (base);
+  const FontTag *tags[] = { low, high };
+  double scale = 1.0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (tags); i++)
+    {
+      if (tags[i] == NULL)
+        continue;
+      if (tags[i]->font != NULL)
+        pango_font_description_merge (font, tags[i]->font, TRUE);
+      if (tags[i]->scale > 0.0)
+        scale = tags[i]->scale;
+    }
+
+  if (scale != 1.0 && pango_font_description_get_size (font) > 0)
+    {
+      int size = (int) (pango_font_description_get_size (font) * scale + 0.5);
+
+      if (pango_font_description_get_size_is_absolute (font))
+        pango_font_description_set_absolute_size (font, size);
+      else
+        pango_font_description_set_size (font, size);
+    }
+
+  return font;
+}
+
+static void
+add_font (GPtrArray            *fonts,
+          GHashTable           *seen,
+          PangoFontDescription *font)
+{
+  if (g_hash_table_add (seen, pango_font_description_to_string (font)))
+    g_ptr_array_add (fonts, font);
+  else
+    pango_font_description_free (font);
+}
+
+/**
+ * pal_markdown_dup_fonts:
+ * @base: the font of the view the Markdown is shown in
+ *
+ * The fonts Markdown text may be shown in over @base: @base itself, @base
+ * with the font of each tag of pal_markdown_ensure_tags(), and with those of
+ * each two tags together (bold inside a heading, code inside a quote). Each
+ * font is listed once.
+ *
+ * Returns: (transfer full) (element-type PangoFontDescription): the fonts
+ */
+GPtrArray *
+pal_markdown_dup_fonts (const PangoFontDescription *base)
+{
+  g_autoptr(GtkTextBuffer) buffer = NULL;
+  g_autoptr(GArray) tags = NULL;
+  g_autoptr(GHashTable) seen = NULL;
+  GPtrArray *fonts;
+
+  g_return_val_if_fail (base != NULL, NULL);
+
+  buffer = gtk_text_buffer_new (NULL);
+  pal_markdown_ensure_tags (buffer);
+  tags = g_array_new (FALSE, FALSE, sizeof (FontTag));
+  g_array_set_clear_func (tags, clear_font_tag);
+  gtk_text_tag_table_foreach (gtk_text_buffer_get_tag_table (buffer), collect_font_tag_cb, tags);
+  g_array_sort (tags, compare_priority);
+
+  fonts = g_ptr_array_new_with_free_func ((GDestroyNotify) pango_font_description_free);
+  seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  add_font (fonts, seen, pango_font_description_copy (base));
+  for (guint i = 0; i < tags->len; i++)
+    {
+      const FontTag *low = &g_array_index (tags, FontTag, i);
+
+      add_font (fonts, seen, combine_font (base, low, NULL));
+      for (guint j = i + 1; j < tags->len; j++)
+        add_font (fonts, seen, combine_font (base, low, &g_array_index (tags, FontTag, j)));
+    }
+
+  return fonts;
+}
+
 void
 pal_markdown_scanner_init (PalMarkdownScanner *scanner)
 {

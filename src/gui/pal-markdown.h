@@ -18,6 +18,7 @@ void        pal_markdown_insert       (GtkTextBuffer *buffer,
                                        const char    *text,
                                        gsize          length);
 const char *pal_markdown_get_link_at  (const GtkTextIter *iter);
+GPtrArray  *pal_markdown_dup_fonts    (const PangoFontDescription *base);
 
 /* Finds where streamed Markdown can be cut: a point before which nothing that
  * may still arrive can change how the text renders. Feed it the whole text

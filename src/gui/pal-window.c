@@ -20,6 +20,7 @@
 #include "acp-fs-access-request.h"
 #include "pal-launcher.h"
 #include "pal-new-session-dialog.h"
+#include "pal-warm-up.h"
 #include "pal-window-private.h"
 
 G_DEFINE_FINAL_TYPE (PalWindow, pal_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -1010,6 +1011,15 @@ pal_window_finalize (GObject *object)
 }
 
 static void
+pal_window_map (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (pal_window_parent_class)->map (widget);
+
+  /* shown: what the first answer needs may load while the window waits */
+  pal_warm_up_start (widget);
+}
+
+static void
 pal_window_class_init (PalWindowClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -1018,6 +1028,7 @@ pal_window_class_init (PalWindowClass *klass)
 
   object_class->dispose = pal_window_dispose;
   object_class->finalize = pal_window_finalize;
+  widget_class->map = pal_window_map;
   window_class->close_request = pal_window_close_request;
 
   g_type_ensure (PAL_TYPE_SESSION_VIEW);
