@@ -8,6 +8,7 @@
 #include <adwaita.h>
 #include <string.h>
 
+#include "acp-pacer.h"
 #include "acp-permission-item.h"
 #include "acp-transcript.h"
 #include "pal-chat-view.h"
@@ -417,6 +418,67 @@ test_stick_to_bottom (void)
   g_assert_true (pal_chat_view_get_stick_to_bottom (PAL_CHAT_VIEW (view)));
 
   gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* --- a prompt sent: its frame first --- */
+
+static void
+count_cb (gpointer  instance,
+          guint    *count)
+{
+  (*count)++;
+}
+
+static gboolean
+counted (gpointer data)
+{
+  return *(guint *) data > 0;
+}
+
+static gboolean
+is_mapped (gpointer data)
+{
+  return gtk_widget_get_mapped (data);
+}
+
+static void
+test_prompt_sent (void)
+{
+  AcpPacer *pacer = acp_pacer_get_default ();
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  GtkWidget *view = pal_chat_view_new ();
+  GtkWidget *window;
+  gint64 slice = -1;
+  guint n_frames = 0;
+  gulong handler;
+
+  /* off screen, no frame is coming: nothing is held */
+  g_object_ref_sink (view);
+  acp_pacer_frame_painted (pacer, 0);
+  pal_chat_view_prompt_sent (PAL_CHAT_VIEW (view));
+  g_assert_false (acp_pacer_in_step (pacer, g_get_monotonic_time (), NULL));
+
+  pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (transcript));
+  window = make_window (view);
+  wait_for (is_mapped, view);
+  settle ();
+
+  /* on screen: the answer waits for the frame that shows the prompt */
+  pal_chat_view_prompt_sent (PAL_CHAT_VIEW (view));
+  g_assert_true (pal_chat_view_get_stick_to_bottom (PAL_CHAT_VIEW (view)));
+  g_assert_true (acp_pacer_in_step (pacer, g_get_monotonic_time (), &slice));
+  g_assert_cmpint (slice, ==, 0);
+
+  /* painted: the answer comes, a slice a frame, as content that grows */
+  handler = g_signal_connect (pacer, "frame", G_CALLBACK (count_cb), &n_frames);
+  wait_for (counted, &n_frames);
+  g_signal_handler_disconnect (pacer, handler);
+  g_assert_true (acp_pacer_in_step (pacer, g_get_monotonic_time (), &slice));
+  g_assert_cmpint (slice, >, 0);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (view);
+  acp_pacer_frame_painted (pacer, 0);
 }
 
 /* --- a flood: thousands of items at once while the view follows the end --- */
@@ -923,6 +985,7 @@ main (int   argc,
 
   g_test_add_func ("/chat-view/rows-per-kind", test_rows_per_kind);
   g_test_add_func ("/chat-view/stick-to-bottom", test_stick_to_bottom);
+  g_test_add_func ("/chat-view/prompt-sent", test_prompt_sent);
   g_test_add_func ("/chat-view/flood", test_flood);
   g_test_add_func ("/chat-view/expected-flood", test_expected_flood);
   g_test_add_func ("/chat-view/long-answer", test_long_answer);

@@ -527,6 +527,57 @@ test_flood_paced_by_frames (Fixture       *f,
   g_string_free (lines, TRUE);
 }
 
+/* A frame held for (the one showing a prompt): nothing is dispatched before
+ * it is painted, a slice after it; without it for a while, all goes on. */
+static void
+test_held_until_frame (Fixture       *f,
+                       gconstpointer  data)
+{
+  AcpPacer *pacer = acp_pacer_get_default ();
+  const guint n_lines = 2000;
+  GString *lines = g_string_new (NULL);
+  gint64 slice = -1;
+
+  for (guint i = 0; i < n_lines; i++)
+    g_string_append_printf (lines, "{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"n\":%u}}\n", i);
+  g_signal_connect (f->conn, "notification", G_CALLBACK (slow_handler_cb), NULL);
+
+  _acp_connection_set_dispatch_held (f->conn, TRUE);
+  f->n_peer_writes_pending++;
+  g_output_stream_write_all_async (g_io_stream_get_output_stream (G_IO_STREAM (f->peer)),
+                                   lines->str, lines->len, G_PRIORITY_DEFAULT, NULL, peer_write_cb, f);
+  WAIT_FOR (f->n_peer_writes_pending == 0);
+  WAIT_FOR (_acp_connection_get_n_parsed (f->conn) >= lines->len / 2);
+
+  acp_pacer_hold_until_frame (pacer);
+  g_assert_true (acp_pacer_in_step (pacer, g_get_monotonic_time (), &slice));
+  g_assert_cmpint (slice, ==, 0);
+  _acp_connection_set_dispatch_held (f->conn, FALSE);
+  spin_for (20);
+  g_assert_cmpuint (f->notifications->len, ==, 0);
+
+  /* the frame: a slice of 2 ms, about 100 messages, then a wait again */
+  acp_pacer_frame_painted (pacer, 2 * G_TIME_SPAN_MILLISECOND);
+  g_assert_true (acp_pacer_in_step (pacer, g_get_monotonic_time (), &slice));
+  g_assert_cmpint (slice, ==, 2 * G_TIME_SPAN_MILLISECOND);
+  WAIT_FOR (f->notifications->len > 0);
+  spin_for (15);
+  g_assert_cmpuint (f->notifications->len, <, 300);
+
+  /* no more frames: the rest, in order */
+  WAIT_FOR (f->notifications->len == n_lines);
+  g_assert_false (acp_pacer_in_step (pacer, g_get_monotonic_time (), NULL));
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (notification_at (f, n_lines - 1), "params"), "n"),
+                   ==, n_lines - 1);
+
+  /* a hold without its frame lapses too */
+  acp_pacer_hold_until_frame (pacer);
+  g_assert_true (acp_pacer_in_step (pacer, g_get_monotonic_time (), NULL));
+  g_assert_false (acp_pacer_in_step (pacer, g_get_monotonic_time () + G_USEC_PER_SEC, NULL));
+  acp_pacer_frame_painted (pacer, 0);
+  g_string_free (lines, TRUE);
+}
+
 /* A test join function: {"method": "t", "params": {"k": key, "s": text}}
  * joins by k; anything else is left alone. */
 static JsonNode *
@@ -2135,6 +2186,7 @@ main (int   argc,
   ADD ("/acp/connection/framing/huge-line", test_huge_line);
   ADD ("/acp/connection/framing/flood-shares-loop", test_flood_shares_loop);
   ADD ("/acp/connection/framing/flood-paced-by-frames", test_flood_paced_by_frames);
+  ADD ("/acp/connection/framing/held-until-frame", test_held_until_frame);
   ADD_UNSTARTED ("/acp/connection/framing/join", test_join);
   ADD ("/acp/connection/framing/order-random-chunks", test_order_random_chunks);
   ADD ("/acp/connection/framing/read-ahead-bound", test_read_ahead_bound);

@@ -25,6 +25,7 @@ struct _AcpPacer
 
   gint64  last_frame;     /* monotonic time of the last frame reported; 0: none */
   gint64  slice_us;       /* what that frame allowed; 0: no pacing */
+  gboolean held;          /* nothing until the next frame is reported */
 };
 
 G_DEFINE_FINAL_TYPE (AcpPacer, acp_pacer, G_TYPE_OBJECT)
@@ -76,8 +77,19 @@ acp_pacer_frame_painted (AcpPacer *self,
 
   self->last_frame = g_get_monotonic_time ();
   self->slice_us = MAX (slice_us, 0);
+  self->held = FALSE;
 
   g_signal_emit (self, signals[FRAME], 0);
+}
+
+void
+acp_pacer_hold_until_frame (AcpPacer *self)
+{
+  g_return_if_fail (ACP_IS_PACER (self));
+
+  /* counted from now: the frame is due within IN_STEP_FOR */
+  self->last_frame = g_get_monotonic_time ();
+  self->held = TRUE;
 }
 
 gboolean
@@ -87,11 +99,12 @@ acp_pacer_in_step (AcpPacer *self,
 {
   g_return_val_if_fail (ACP_IS_PACER (self), FALSE);
 
-  if (self->slice_us == 0 || self->last_frame == 0 || now - self->last_frame > IN_STEP_FOR)
+  if ((self->slice_us == 0 && !self->held) || self->last_frame == 0 ||
+      now - self->last_frame > IN_STEP_FOR)
     return FALSE;
 
   if (slice_us != NULL)
-    *slice_us = self->slice_us;
+    *slice_us = self->held ? 0 : self->slice_us;
 
   return TRUE;
 }

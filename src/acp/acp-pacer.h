@@ -27,6 +27,12 @@ AcpPacer *acp_pacer_get_default   (void);
 void      acp_pacer_frame_painted (AcpPacer *self,
                                    gint64    slice_us);
 
+/* A frame is due that should not wait for incoming messages (the one that
+ * shows what the person just did): until it is reported, connections
+ * dispatch nothing, as if its slice were already spent. Should no frame be
+ * reported for a while, they go on at their own pace. */
+void      acp_pacer_hold_until_frame (AcpPacer *self);
+
 /* Returns: TRUE when dispatching is to keep in step with frames now, and
  * then the slice a frame allows in @slice_us */
 gboolean  acp_pacer_in_step       (AcpPacer *self,

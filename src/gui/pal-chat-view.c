@@ -1170,6 +1170,33 @@ pal_chat_view_scroll_to_bottom (PalChatView *self)
 }
 
 /**
+ * pal_chat_view_prompt_sent:
+ * @self: a #PalChatView
+ *
+ * The person sent a prompt: the view goes to the end and follows the
+ * answer. While the view is on screen, the frame that shows the prompt (and
+ * the composer emptied, the session working) comes first: the answer's
+ * messages wait for it (see acp_pacer_hold_until_frame()), rather than have
+ * an agent quick to answer put the first rows of the answer into that frame
+ * too.
+ */
+void
+pal_chat_view_prompt_sent (PalChatView *self)
+{
+  g_return_if_fail (PAL_IS_CHAT_VIEW (self));
+
+  pal_chat_view_scroll_to_bottom (self);
+  if (self->frame_clock != NULL)
+    {
+      /* the answer grows the content: frames keep pacing the messages,
+       * from the smallest slice (its first frames build its first rows) */
+      self->last_growth = g_get_monotonic_time ();
+      self->slice = STREAM_SLICE_MIN_US;
+      acp_pacer_hold_until_frame (acp_pacer_get_default ());
+    }
+}
+
+/**
  * pal_chat_view_set_terminal_service:
  * @self: a #PalChatView
  * @service: (nullable): where the agent's terminals run, for tool calls that

@@ -21,6 +21,7 @@ void        pal_chat_view_set_model          (PalChatView *self,
                                               GListModel  *model);
 gboolean    pal_chat_view_get_stick_to_bottom (PalChatView *self);
 void        pal_chat_view_scroll_to_bottom   (PalChatView *self);
+void        pal_chat_view_prompt_sent        (PalChatView *self);
 void        pal_chat_view_begin_flood        (PalChatView *self);
 void        pal_chat_view_end_flood          (PalChatView *self);
 gboolean    pal_chat_view_get_caught_up      (PalChatView *self);

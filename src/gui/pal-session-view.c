@@ -264,7 +264,7 @@ composer_submit_cb (PalComposer    *composer,
   json_object_set_string_member (block, "text", text);
   json_array_add_object_element (prompt, block);
 
-  pal_chat_view_scroll_to_bottom (self->chat_view);
+  pal_chat_view_prompt_sent (self->chat_view);
   acp_session_prompt_async (self->session, prompt, self->cancellable, prompt_cb, g_object_ref (self));
 }
 
