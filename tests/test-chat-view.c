@@ -649,6 +649,35 @@ test_flood (void)
   }
   g_assert_cmpuint (d.n_changes, ==, 0);
 
+  /* a long text is cut to about what a line as wide as the view shows
+   * (800 pixels: far fewer than 200 characters), with an ellipsis */
+  {
+    g_autoptr(GString) long_title = g_string_new ("Long");
+    g_autofree char *json = NULL;
+    const char *shown = NULL;
+
+    for (guint i = 0; i < 100; i++)
+      g_string_append (long_title, " title");
+    json = g_strdup_printf ("{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"long\",\"title\":\"%s\"}",
+                            long_title->str);
+    apply (transcript, json);
+    acp_transcript_flush (transcript);
+    for (guint round = 0; round < 1000 && shown == NULL; round++)
+      {
+        g_autoptr(GPtrArray) lines = g_ptr_array_new ();
+
+        g_main_context_iteration (NULL, TRUE);
+        collect (window, GTK_TYPE_INSCRIPTION, lines);
+        for (guint i = 0; i < lines->len; i++)
+          if (g_str_has_prefix (gtk_inscription_get_text (g_ptr_array_index (lines, i)), "Long title"))
+            shown = gtk_inscription_get_text (g_ptr_array_index (lines, i));
+      }
+    g_assert_nonnull (shown);
+    g_assert_true (g_str_has_suffix (shown, "…"));
+    g_assert_cmpuint (g_utf8_strlen (shown, -1), >, 60);
+    g_assert_cmpuint (g_utf8_strlen (shown, -1), <, 180);
+  }
+
   /* the replay is over: the list view gets the end at once, as summaries */
   pal_chat_view_end_flood (PAL_CHAT_VIEW (view));
   g_assert_cmpuint (d.n_changes, >, 0);

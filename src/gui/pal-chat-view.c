@@ -17,12 +17,12 @@
  * while a session loads), and so does an answer growing by FLOOD_TEXT_BLOCKS
  * blocks within FLOOD_TEXT_US (a runaway agent: nobody reads that fast,
  * and every frame would build and lay out new rows of text): until no item
- * has come for FLOOD_CALM_MS (or
- * pal_chat_view_end_flood() says so), the list view is left alone (its
- * model frozen) and a panel over it shows the last items as lines of text,
- * one inscription each, relabelled every FLOOD_RELABEL_US at most (the
- * lines of items still shown move up): no row is built while the flood
- * lasts.
+ * has come for FLOOD_CALM_MS (or pal_chat_view_end_flood() says so), the
+ * list view is left alone (its model frozen) and a panel over it shows the
+ * last items as lines of text, one inscription each, relabelled every
+ * FLOOD_RELABEL_US at most (the lines of items still shown move up): no
+ * row is built while the flood lasts. A line's text is cut to about what
+ * the width shows: the rest would be shaped only to be ellipsized.
  *
  * When it is over, the list view gets only as many of the last items as fill
  * the window (judged by the average height of the rows it showed,
@@ -103,6 +103,7 @@
 #define SETTLE_FRAME_US      (25 * G_TIME_SPAN_MILLISECOND)
 /* after text poured in: the frames of a stream are to keep time */
 #define SETTLE_FRAME_POURED_US (10 * G_TIME_SPAN_MILLISECOND)
+#define SUMMARY_MIN_CHARS 16
 #define SUMMARY_MAX_CHARS 200
 /* See "Pace" above. */
 #define STREAM_SLICE_MIN_US (1 * G_TIME_SPAN_MILLISECOND)
@@ -133,6 +134,7 @@ struct _PalChatView
   guint              flood_shown;  /* items of the transcript the lines show */
   guint              flood_count;  /* lines shown for them */
   gint64             flood_relabelled; /* frame time of the last relabelling */
+  guint              summary_chars; /* the most characters a summary shows */
   guint              calm_id;      /* ends the flood */
   gboolean           expect_flood; /* between begin_flood () and end_flood () */
   guint              settle_tick;  /* after a flood: full rows, hidden items back */
@@ -209,9 +211,11 @@ strip_markup (const char *line)
   return g_string_free (text, FALSE);
 }
 
-/* Returns: (transfer full): one line that stands for @item */
+/* Returns: (transfer full): one line that stands for @item, of
+ * @max_chars characters at most */
 static char *
-summarize_item (gpointer item)
+summarize_item (gpointer item,
+                guint    max_chars)
 {
   const char *text = NULL;
   const char *newline;
@@ -249,13 +253,21 @@ summarize_item (gpointer item)
 
   /* the first line, cut short (without reading a long text to its end):
    * the label ellipsizes what does not fit */
-  length = strnlen (text, (gsize) SUMMARY_MAX_CHARS * 4);
+  length = strnlen (text, (gsize) max_chars * 4);
   newline = memchr (text, '\n', length);
   if (newline != NULL)
     length = (gsize) (newline - text);
   line = g_utf8_make_valid (text, (gssize) length);
-  if (g_utf8_strlen (line, -1) > SUMMARY_MAX_CHARS)
-    *g_utf8_offset_to_pointer (line, SUMMARY_MAX_CHARS) = '\0';
+  if (max_chars > 1 && g_utf8_strlen (line, -1) > max_chars)
+    {
+      /* cut where it could not be seen anyway, with the ellipsis it would get */
+      char *shortened;
+
+      *g_utf8_offset_to_pointer (line, max_chars - 1) = '\0';
+      shortened = g_strconcat (line, "…", NULL);
+      g_free (line);
+      line = shortened;
+    }
 
   if (ACP_IS_MESSAGE_ITEM (item) || PAL_IS_MESSAGE_BLOCK (item))
     return strip_markup (line);
@@ -263,16 +275,40 @@ summarize_item (gpointer item)
   return g_steal_pointer (&line);
 }
 
+/* About the most characters a line as wide as the chat shows: a longer
+ * summary would be laid out and shaped whole only to be ellipsized (most of
+ * the cost of a flood's frames) */
+static guint
+measure_summary_chars (PalChatView *self)
+{
+  PangoContext *context = gtk_widget_get_pango_context (GTK_WIDGET (self));
+  PangoFontMetrics *metrics = pango_context_get_metrics (context, NULL, NULL);
+  int char_width = pango_font_metrics_get_approximate_char_width (metrics);
+  int width = gtk_widget_get_width (GTK_WIDGET (self));
+
+  pango_font_metrics_unref (metrics);
+  if (width <= 0 || char_width <= 0)
+    return SUMMARY_MAX_CHARS;
+
+  /* room for a third more than the average: narrow letters come in runs */
+  return CLAMP ((guint) ((gint64) width * PANGO_SCALE * 4 / 3 / char_width) + 1,
+                SUMMARY_MIN_CHARS, SUMMARY_MAX_CHARS);
+}
+
 /* Returns: (transfer floating): a one-line stand-in for @item's row.
  * An inscription, not a label: its size does not depend on its text, so
  * giving it another text costs no new layout of the window, and the text
  * is laid out once, to be drawn, rather than also to be measured. */
 static GtkWidget *
-create_summary_row (gpointer item)
+create_summary_row (PalChatView *self,
+                    gpointer     item)
 {
-  g_autofree char *text = item != NULL ? summarize_item (item) : NULL;
-  GtkWidget *line = gtk_inscription_new (text);
+  g_autofree char *text = NULL;
+  GtkWidget *line;
 
+  if (item != NULL)
+    text = summarize_item (item, self->summary_chars);
+  line = gtk_inscription_new (text);
   gtk_inscription_set_text_overflow (GTK_INSCRIPTION (line), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
   /* dimmed by its colour (see style.css): the dim-label class's opacity
    * would draw every line apart and blend it in */
@@ -487,7 +523,7 @@ flood_line_count (PalChatView *self)
   int spacing = gtk_box_get_spacing (self->flood_box);
 
   if (self->flood_lines->len == 0)
-    g_ptr_array_add (self->flood_lines, g_object_ref_sink (create_summary_row (NULL)));
+    g_ptr_array_add (self->flood_lines, g_object_ref_sink (create_summary_row (self, NULL)));
   probe = g_ptr_array_index (self->flood_lines, 0);
   gtk_widget_measure (probe, GTK_ORIENTATION_VERTICAL, -1, NULL, &line_height, NULL, NULL);
 
@@ -515,7 +551,7 @@ update_flood_lines (PalChatView *self)
   guint count = flood_line_count (self);
 
   while (self->flood_lines->len < count)
-    g_ptr_array_add (self->flood_lines, g_object_ref_sink (create_summary_row (NULL)));
+    g_ptr_array_add (self->flood_lines, g_object_ref_sink (create_summary_row (self, NULL)));
   for (guint i = 0; i < self->flood_lines->len; i++)
     if (gtk_widget_get_parent (g_ptr_array_index (self->flood_lines, i)) == NULL)
       gtk_box_append (self->flood_box, g_ptr_array_index (self->flood_lines, i));
@@ -534,7 +570,7 @@ update_flood_lines (PalChatView *self)
       if (i < count && count - i <= n)
         {
           g_autoptr(GObject) item = g_list_model_get_item (rows, n - (count - i));
-          g_autofree char *text = summarize_item (item);
+          g_autofree char *text = summarize_item (item, self->summary_chars);
 
           gtk_inscription_set_text (GTK_INSCRIPTION (line), text);
           gtk_widget_set_visible (line, TRUE);
@@ -574,6 +610,7 @@ start_flood (PalChatView *self)
 {
   remove_tick (self, &self->settle_tick);
   self->summarize = TRUE;
+  self->summary_chars = measure_summary_chars (self);
 
   /* the list view learns of nothing until the flood is over */
   pal_tail_model_set_frozen (self->tail, TRUE);
@@ -856,7 +893,7 @@ bind_cb (GtkSignalListItemFactory *factory,
   g_object_set_data_full (G_OBJECT (clamp), ROW_ITEM_KEY, g_object_ref (item), g_object_unref);
   if (self->summarize)
     {
-      adw_clamp_set_child (clamp, create_summary_row (item));
+      adw_clamp_set_child (clamp, create_summary_row (self, item));
       g_hash_table_add (self->summarized, list_item);
     }
   else
@@ -1017,6 +1054,7 @@ pal_chat_view_init (PalChatView *self)
 
   self->stick_to_bottom = TRUE;
   self->slice = STREAM_SLICE_MAX_US;
+  self->summary_chars = SUMMARY_MAX_CHARS;
   /* transcript → rows (long answers cut into blocks) → the end of them;
    * the flood check sees a change of the rows before the tail model does */
   self->blocks = pal_block_model_new (BLOCK_SIZE);
