@@ -21,8 +21,9 @@
  * list view is left alone (its model frozen) and a panel over it shows the
  * last items as lines of text, one inscription each, relabelled every
  * FLOOD_RELABEL_US at most (the lines of items still shown move up): no
- * row is built while the flood lasts. A line's text is cut to about what
- * the width shows: the rest would be shaped only to be ellipsized.
+ * row is built while the flood lasts. The lines go by too fast to be read
+ * whole: each shows two thirds of the width at most (what a relabelling
+ * draws, the costliest frames of a flood, is that much less).
  *
  * When it is over, the list view gets only as many of the last items as fill
  * the window (judged by the average height of the rows it showed,
@@ -81,6 +82,9 @@
  * each (see PalBlockModel) */
 #define BLOCK_SIZE        4096
 
+/* Pixels: the widest a row of the transcript gets */
+#define ROW_MAX_WIDTH     860
+
 /* On a row's clamp: the item it shows */
 #define ROW_ITEM_KEY      "pal-chat-view-item"
 
@@ -134,7 +138,7 @@ struct _PalChatView
   guint              flood_shown;  /* items of the transcript the lines show */
   guint              flood_count;  /* lines shown for them */
   gint64             flood_relabelled; /* frame time of the last relabelling */
-  guint              summary_chars; /* the most characters a summary shows */
+  guint              line_chars;   /* about what a line of the width shows */
   guint              calm_id;      /* ends the flood */
   gboolean           expect_flood; /* between begin_flood () and end_flood () */
   guint              settle_tick;  /* after a flood: full rows, hidden items back */
@@ -275,24 +279,39 @@ summarize_item (gpointer item,
   return g_steal_pointer (&line);
 }
 
-/* About the most characters a line as wide as the chat shows: a longer
- * summary would be laid out and shaped whole only to be ellipsized (most of
- * the cost of a flood's frames) */
+/* About how many characters a line of the transcript shows, by the average
+ * width of its font's characters */
 static guint
-measure_summary_chars (PalChatView *self)
+measure_line_chars (PalChatView *self)
 {
   PangoContext *context = gtk_widget_get_pango_context (GTK_WIDGET (self));
   PangoFontMetrics *metrics = pango_context_get_metrics (context, NULL, NULL);
   int char_width = pango_font_metrics_get_approximate_char_width (metrics);
-  int width = gtk_widget_get_width (GTK_WIDGET (self));
+  int width = MIN (gtk_widget_get_width (GTK_WIDGET (self)), ROW_MAX_WIDTH);
 
   pango_font_metrics_unref (metrics);
   if (width <= 0 || char_width <= 0)
     return SUMMARY_MAX_CHARS;
 
-  /* room for a third more than the average: narrow letters come in runs */
-  return CLAMP ((guint) ((gint64) width * PANGO_SCALE * 4 / 3 / char_width) + 1,
-                SUMMARY_MIN_CHARS, SUMMARY_MAX_CHARS);
+  return (guint) ((gint64) width * PANGO_SCALE / char_width);
+}
+
+/* The most characters of a summary row: longer, it would be shaped and
+ * broken whole only to be ellipsized (a third to spare: narrow letters come
+ * in runs) */
+static guint
+summary_chars (PalChatView *self)
+{
+  return CLAMP (self->line_chars * 4 / 3 + 1, SUMMARY_MIN_CHARS, SUMMARY_MAX_CHARS);
+}
+
+/* The most characters of a line of a flood's panel: two thirds of the
+ * width. Its lines go by too fast to be read whole, and every character is
+ * drawn again at every relabelling, the costliest frames of a flood. */
+static guint
+flood_line_chars (PalChatView *self)
+{
+  return CLAMP (self->line_chars * 2 / 3, SUMMARY_MIN_CHARS, SUMMARY_MAX_CHARS);
 }
 
 /* Returns: (transfer floating): a one-line stand-in for @item's row.
@@ -307,7 +326,7 @@ create_summary_row (PalChatView *self,
   GtkWidget *line;
 
   if (item != NULL)
-    text = summarize_item (item, self->summary_chars);
+    text = summarize_item (item, summary_chars (self));
   line = gtk_inscription_new (text);
   gtk_inscription_set_text_overflow (GTK_INSCRIPTION (line), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
   /* dimmed by its colour (see style.css): the dim-label class's opacity
@@ -570,7 +589,7 @@ update_flood_lines (PalChatView *self)
       if (i < count && count - i <= n)
         {
           g_autoptr(GObject) item = g_list_model_get_item (rows, n - (count - i));
-          g_autofree char *text = summarize_item (item, self->summary_chars);
+          g_autofree char *text = summarize_item (item, flood_line_chars (self));
 
           gtk_inscription_set_text (GTK_INSCRIPTION (line), text);
           gtk_widget_set_visible (line, TRUE);
@@ -610,7 +629,7 @@ start_flood (PalChatView *self)
 {
   remove_tick (self, &self->settle_tick);
   self->summarize = TRUE;
-  self->summary_chars = measure_summary_chars (self);
+  self->line_chars = measure_line_chars (self);
 
   /* the list view learns of nothing until the flood is over */
   pal_tail_model_set_frozen (self->tail, TRUE);
@@ -864,7 +883,7 @@ setup_cb (GtkSignalListItemFactory *factory,
 {
   GtkWidget *clamp = adw_clamp_new ();
 
-  adw_clamp_set_maximum_size (ADW_CLAMP (clamp), 860);
+  adw_clamp_set_maximum_size (ADW_CLAMP (clamp), ROW_MAX_WIDTH);
   adw_clamp_set_tightening_threshold (ADW_CLAMP (clamp), 600);
   gtk_widget_add_css_class (clamp, "transcript-row");
   gtk_list_item_set_child (list_item, clamp);
@@ -1054,7 +1073,7 @@ pal_chat_view_init (PalChatView *self)
 
   self->stick_to_bottom = TRUE;
   self->slice = STREAM_SLICE_MAX_US;
-  self->summary_chars = SUMMARY_MAX_CHARS;
+  self->line_chars = SUMMARY_MAX_CHARS;
   /* transcript → rows (long answers cut into blocks) → the end of them;
    * the flood check sees a change of the rows before the tail model does */
   self->blocks = pal_block_model_new (BLOCK_SIZE);
@@ -1125,7 +1144,7 @@ pal_chat_view_init (PalChatView *self)
   self->flood_lines = g_ptr_array_new_with_free_func (g_object_unref);
   self->flood_box = GTK_BOX (gtk_box_new (GTK_ORIENTATION_VERTICAL, 0));
   self->flood_panel = adw_clamp_new ();
-  adw_clamp_set_maximum_size (ADW_CLAMP (self->flood_panel), 860);
+  adw_clamp_set_maximum_size (ADW_CLAMP (self->flood_panel), ROW_MAX_WIDTH);
   adw_clamp_set_tightening_threshold (ADW_CLAMP (self->flood_panel), 600);
   adw_clamp_set_child (ADW_CLAMP (self->flood_panel), GTK_WIDGET (self->flood_box));
   gtk_widget_add_css_class (self->flood_panel, "flood");
