@@ -106,7 +106,7 @@
 #define SETTLE_BUDGET_MAX_US (7 * G_TIME_SPAN_MILLISECOND)
 #define SETTLE_FRAME_US      (25 * G_TIME_SPAN_MILLISECOND)
 /* after text poured in: the frames of a stream are to keep time */
-#define SETTLE_FRAME_POURED_US (10 * G_TIME_SPAN_MILLISECOND)
+#define SETTLE_FRAME_POURED_US (8 * G_TIME_SPAN_MILLISECOND)
 #define SUMMARY_MIN_CHARS 16
 #define SUMMARY_MAX_CHARS 200
 /* See "Pace" above. */
@@ -940,6 +940,7 @@ after_paint_cb (GdkFrameClock *frame_clock,
   gint64 interval = now - self->last_paint;
   gboolean growing = now - self->last_growth < GROWING_FOR_US;
   gint64 refresh = 0;
+  gint64 slice = 0;
 
   /* frames one after the other, late: less for messages; in time: more */
   gdk_frame_clock_get_refresh_info (frame_clock, 0, &refresh, NULL);
@@ -951,7 +952,12 @@ after_paint_cb (GdkFrameClock *frame_clock,
     self->slice = MIN (self->slice + G_TIME_SPAN_MILLISECOND / 4, STREAM_SLICE_MAX_US);
   self->last_paint = now;
 
-  acp_pacer_frame_painted (acp_pacer_get_default (), growing && !flooding ? self->slice : 0);
+  if (growing && !flooding)
+    slice = self->slice;
+  else if (self->flood_tick != 0 && self->poured &&
+           gdk_frame_clock_get_frame_time (frame_clock) + refresh - self->flood_relabelled >= FLOOD_RELABEL_US)
+    slice = STREAM_SLICE_MIN_US;  /* the next frame relabels the lines of a stream: it keeps time too */
+  acp_pacer_frame_painted (acp_pacer_get_default (), slice);
 }
 
 static void
