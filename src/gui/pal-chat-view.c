@@ -48,7 +48,11 @@
  * and grows back slowly while they come in time. A flood is the exception:
  * its frames cost little and the sooner the history is in the better, so
  * while it lasts (and while it settles) messages go at their own pace, as
- * they do when nothing grows here (another session is loading, say).
+ * they do when nothing grows here (another session is loading, say); but
+ * when text floods in, the frame before a relabelling of the lines gives
+ * the smallest slice, so that the relabelling frame keeps time too. When
+ * the person sends a prompt, the answer waits for the frame that shows it
+ * (see pal_chat_view_prompt_sent ()).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
