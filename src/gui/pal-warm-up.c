@@ -65,6 +65,7 @@ load_spinner_icon (GtkWidget *widget)
   g_autoptr(GtkIconPaintable) icon = NULL;
   GtkSnapshot *snapshot;
   GskRenderNode *node;
+  /* any colours: they are applied when drawing, the image loaded is the same */
   GdkRGBA colors[4] = { { 0, 0, 0, 1 }, { 1, 0, 0, 1 }, { 1, 1, 0, 1 }, { 0, 1, 0, 1 } };
 
   /* the lookup the CSS icon makes, so that the same icon holds the image */
