@@ -24,6 +24,7 @@
 
 #include "bench-common.h"
 #include "pal-chat-view.h"
+#include "pal-warm-up.h"
 
 #define WINDOW_WIDTH  1280
 #define WINDOW_HEIGHT 900
@@ -602,6 +603,14 @@ window_mapped (gpointer data)
          gtk_widget_get_frame_clock (GTK_WIDGET (fixture->window)) != NULL;
 }
 
+static gboolean
+warmed_up (gpointer data)
+{
+  BenchFixture *fixture = data;
+
+  return pal_warm_up_is_done (gtk_widget_get_display (GTK_WIDGET (fixture->window)));
+}
+
 BenchFixture *
 bench_fixture_new (void)
 {
@@ -634,6 +643,10 @@ bench_fixture_new (void)
 
   if (!bench_wait (window_mapped, fixture, 30))
     g_error ("The window was not shown");
+  /* the fonts and icon the window loads once shown, as a person would wait
+   * for before typing */
+  if (!bench_wait (warmed_up, fixture, 30))
+    g_error ("The window did not load its fonts");
   bench_wait_frames (GTK_WIDGET (fixture->window), 3);
   bench_settle (200);
 
