@@ -19,32 +19,8 @@
 #include "pal-permission-row.h"
 #include "pal-plan-row.h"
 #include "pal-tool-call-row.h"
+#include "wait-for.h"
 
-typedef gboolean (*Condition) (gpointer data);
-
-static gboolean
-timeout_cb (gpointer data)
-{
-  gboolean *timed_out = data;
-
-  *timed_out = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Iterates the main loop until cond holds; fails the test after 10 s. */
-static void
-wait_for (Condition cond,
-          gpointer  data)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add (10000, timeout_cb, &timed_out);
-
-  while (!cond (data) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-
-  g_assert_false (timed_out);
-  g_source_remove (id);
-}
 
 static void
 settle (void)

@@ -467,6 +467,29 @@ spin_for (guint ms)
     g_main_context_iteration (NULL, FALSE);
 }
 
+/* The peer writes @n_lines numbered session/update notifications, handled
+ * slowly, while dispatching is held: on return they are read and at least
+ * @parsed bytes of them parsed, none dispatched yet (the caller lets them
+ * go with _acp_connection_set_dispatch_held (FALSE)). */
+static void
+flood_held (Fixture *f,
+            guint    n_lines,
+            guint64  parsed)
+{
+  g_autoptr(GString) lines = g_string_new (NULL);
+
+  for (guint i = 0; i < n_lines; i++)
+    g_string_append_printf (lines, "{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"n\":%u}}\n", i);
+  g_signal_connect (f->conn, "notification", G_CALLBACK (slow_handler_cb), NULL);
+
+  _acp_connection_set_dispatch_held (f->conn, TRUE);
+  f->n_peer_writes_pending++;
+  g_output_stream_write_all_async (g_io_stream_get_output_stream (G_IO_STREAM (f->peer)),
+                                   lines->str, lines->len, G_PRIORITY_DEFAULT, NULL, peer_write_cb, f);
+  WAIT_FOR (f->n_peer_writes_pending == 0);
+  WAIT_FOR (_acp_connection_get_n_parsed (f->conn) >= parsed);
+}
+
 /* In step with frames (AcpPacer), a flood is dispatched a slice after each
  * frame and waits for the next; once frames stop coming, it goes on alone. */
 static void
@@ -479,21 +502,11 @@ test_flood_paced_by_frames (Fixture       *f,
    * over 500. The bound allows for one more slice should the loop lag past
    * the pump's wait for a frame. */
   const guint slice_max = 300;
-  GString *lines = g_string_new (NULL);
   guint before;
 
-  for (guint i = 0; i < n_lines; i++)
-    g_string_append_printf (lines, "{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"n\":%u}}\n", i);
-  g_signal_connect (f->conn, "notification", G_CALLBACK (slow_handler_cb), NULL);
-
-  /* everything read before the first frame */
-  _acp_connection_set_dispatch_held (f->conn, TRUE);
-  f->n_peer_writes_pending++;
-  g_output_stream_write_all_async (g_io_stream_get_output_stream (G_IO_STREAM (f->peer)),
-                                   lines->str, lines->len, G_PRIORITY_DEFAULT, NULL, peer_write_cb, f);
-  WAIT_FOR (f->n_peer_writes_pending == 0);
-  /* and parsed well beyond what five slices take */
-  WAIT_FOR (_acp_connection_get_n_parsed (f->conn) >= 64 * 1024);
+  /* everything read before the first frame, and parsed well beyond what
+   * five slices take */
+  flood_held (f, n_lines, 64 * 1024);
 
   g_assert_false (acp_pacer_in_step (pacer, g_get_monotonic_time (), NULL));
   for (guint frame = 0; frame < 5; frame++)
@@ -524,7 +537,6 @@ test_flood_paced_by_frames (Fixture       *f,
   acp_pacer_frame_painted (pacer, 2 * G_TIME_SPAN_MILLISECOND);
   acp_pacer_frame_painted (pacer, 0);
   g_assert_false (acp_pacer_in_step (pacer, g_get_monotonic_time (), NULL));
-  g_string_free (lines, TRUE);
 }
 
 /* A frame held for (the one showing a prompt): nothing is dispatched before
@@ -535,19 +547,9 @@ test_held_until_frame (Fixture       *f,
 {
   AcpPacer *pacer = acp_pacer_get_default ();
   const guint n_lines = 2000;
-  GString *lines = g_string_new (NULL);
   gint64 slice = -1;
 
-  for (guint i = 0; i < n_lines; i++)
-    g_string_append_printf (lines, "{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"n\":%u}}\n", i);
-  g_signal_connect (f->conn, "notification", G_CALLBACK (slow_handler_cb), NULL);
-
-  _acp_connection_set_dispatch_held (f->conn, TRUE);
-  f->n_peer_writes_pending++;
-  g_output_stream_write_all_async (g_io_stream_get_output_stream (G_IO_STREAM (f->peer)),
-                                   lines->str, lines->len, G_PRIORITY_DEFAULT, NULL, peer_write_cb, f);
-  WAIT_FOR (f->n_peer_writes_pending == 0);
-  WAIT_FOR (_acp_connection_get_n_parsed (f->conn) >= lines->len / 2);
+  flood_held (f, n_lines, 64 * 1024);
 
   acp_pacer_hold_until_frame (pacer);
   g_assert_true (acp_pacer_in_step (pacer, g_get_monotonic_time (), &slice));
@@ -575,7 +577,6 @@ test_held_until_frame (Fixture       *f,
   g_assert_true (acp_pacer_in_step (pacer, g_get_monotonic_time (), NULL));
   g_assert_false (acp_pacer_in_step (pacer, g_get_monotonic_time () + G_USEC_PER_SEC, NULL));
   acp_pacer_frame_painted (pacer, 0);
-  g_string_free (lines, TRUE);
 }
 
 /* A test join function: {"method": "t", "params": {"k": key, "s": text}}

@@ -8,29 +8,8 @@
 #include <gtk/gtk.h>
 
 #include "pal-warm-up.h"
+#include "wait-for.h"
 
-typedef gboolean (*Condition) (gpointer data);
-
-static gboolean
-timeout_cb (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-wait_for (Condition cond,
-          gpointer  data)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add (10000, timeout_cb, &timed_out);
-
-  while (!cond (data) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-
-  g_assert_false (timed_out);
-  g_source_remove (id);
-}
 
 static gboolean
 done (gpointer data)

@@ -1,0 +1,33 @@
+/* wait-for.h: running the main loop until a condition holds, for the
+ * widget tests
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+typedef gboolean (*Condition) (gpointer data);
+
+static inline gboolean
+wait_for_timeout_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Iterates the main loop until @cond holds; fails the test after 10 s. */
+static inline void
+wait_for (Condition cond,
+          gpointer  data)
+{
+  gboolean timed_out = FALSE;
+  guint id = g_timeout_add (10000, wait_for_timeout_cb, &timed_out);
+
+  while (!cond (data) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_assert_false (timed_out);
+  g_source_remove (id);
+}
