@@ -18,6 +18,7 @@
 #include "pal-notice-row.h"
 #include "pal-permission-row.h"
 #include "pal-plan-row.h"
+#include "pal-text-view.h"
 #include "pal-tool-call-row.h"
 #include "wait-for.h"
 
@@ -981,6 +982,156 @@ test_long_answer (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Stands for frames that are always due, each taking longer than the
+ * refresh interval (a software GL renderer, a slow machine): nothing of a
+ * lower priority than the frames runs while it is there */
+static gboolean
+busy_cb (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+text_ends_with (gpointer data)
+{
+  AnswerData *d = data;
+  g_autoptr(GPtrArray) views = g_ptr_array_new ();
+
+  collect (d->window, PAL_TYPE_MARKDOWN_VIEW, views);
+  for (guint i = 0; i < views->len; i++)
+    {
+      const char *shown = pal_markdown_view_get_text (g_ptr_array_index (views, i));
+
+      if (*shown != '\0' && g_str_has_suffix (shown, d->text))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+/* When frames are always due, an answer streamed past its row's first
+ * height still grows its row to the end, and the view follows it. */
+static void
+test_frames_always_due (void)
+{
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  GtkWidget *view = pal_chat_view_new ();
+  GtkWidget *window = make_window (view);
+  g_autoptr(GPtrArray) views = g_ptr_array_new ();
+  GtkWidget *scroller;
+  PalMarkdownView *last = NULL;
+  GtkTextBuffer *buffer;
+  GtkTextIter end;
+  graphene_point_t bottom;
+  AnswerData answer;
+  AdjData d;
+  int y, height;
+  guint busy;
+
+  pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (transcript));
+  apply_agent_text (transcript, "The answer starts.\n\n");
+  settle ();
+
+  busy = g_idle_add_full (GDK_PRIORITY_REDRAW + 1, busy_cb, NULL, NULL);
+  for (guint i = 0; i < 40; i++)
+    {
+      g_autofree char *paragraph = paragraphs (i, 1);
+
+      apply_agent_text (transcript, paragraph);
+      settle ();
+    }
+  answer.window = window;
+  answer.text = "Paragraph 39 of a long answer, with **bold** words.\n\n";
+  wait_for (text_ends_with, &answer);
+  settle ();
+
+  /* the row holding the end is laid out to its end and as tall as that */
+  collect (window, PAL_TYPE_MARKDOWN_VIEW, views);
+  for (guint i = 0; i < views->len; i++)
+    {
+      if (g_str_has_suffix (pal_markdown_view_get_text (g_ptr_array_index (views, i)), answer.text))
+        last = g_ptr_array_index (views, i);
+    }
+  g_assert_nonnull (last);
+  buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (last));
+  gtk_text_buffer_get_end_iter (buffer, &end);
+  gtk_text_iter_backward_line (&end);
+  gtk_text_view_get_line_yrange (GTK_TEXT_VIEW (last), &end, &y, &height);
+  g_assert_cmpint (height, >, 0);
+  g_assert_cmpint (y + height, <=, gtk_widget_get_height (GTK_WIDGET (last)));
+
+  /* and the view followed it there */
+  scroller = find_widget (window, GTK_TYPE_SCROLLED_WINDOW);
+  d.adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  g_assert_true (at_bottom (&d));
+  g_assert_true (gtk_widget_compute_point (GTK_WIDGET (last), scroller,
+                                           &GRAPHENE_POINT_INIT (0, y + height), &bottom));
+  g_assert_cmpfloat (bottom.y, >, 0);
+  g_assert_cmpfloat (bottom.y, <=, gtk_widget_get_height (scroller));
+
+  g_source_remove (busy);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Whether the last line of @text_view is laid out and within its height;
+ * @line_height: (out): that line's height */
+static gboolean
+laid_out_to_end (GtkWidget *text_view,
+                 int       *line_height)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (text_view));
+  GtkTextIter end;
+  int y, height;
+
+  gtk_text_buffer_get_end_iter (buffer, &end);
+  gtk_text_iter_set_line_offset (&end, 0);
+  gtk_text_view_get_line_yrange (GTK_TEXT_VIEW (text_view), &end, &y, &height);
+  *line_height = height;
+
+  return height > 0 && y + height <= gtk_widget_get_height (text_view);
+}
+
+/* The same for every text view of the rows: text set past the height a
+ * view was given is laid out, and the view as tall as it, also once the
+ * window is narrower and the lines wrap */
+static void
+test_text_view_frames_always_due (void)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  GtkWidget *window = make_window (scroller);
+  GtkWidget *text_view = pal_text_view_new ();
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (text_view));
+  g_autoptr(GString) text = g_string_new (NULL);
+  int line_height, wide_height;
+  guint busy;
+
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), box);
+  gtk_box_append (GTK_BOX (box), text_view);
+  gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (text_view), GTK_WRAP_WORD);
+  gtk_text_buffer_set_text (buffer, "The first line", -1);
+  settle ();
+
+  busy = g_idle_add_full (GDK_PRIORITY_REDRAW + 1, busy_cb, NULL, NULL);
+  for (guint i = 0; i < 40; i++)
+    g_string_append_printf (text, "Line %u of the output of a command, in words that wrap on a narrow window\n", i);
+  g_string_truncate (text, text->len - 1);
+  gtk_text_buffer_set_text (buffer, text->str, -1);
+  settle ();
+  g_assert_true (laid_out_to_end (text_view, &line_height));
+  wide_height = gtk_widget_get_height (text_view);
+  g_assert_cmpint (wide_height, >=, 40 * line_height);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 300, 600);
+  settle ();
+  g_assert_true (laid_out_to_end (text_view, &line_height));
+  g_assert_cmpint (gtk_widget_get_height (text_view), >, wide_height * 3 / 2);
+
+  g_source_remove (busy);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -995,6 +1146,8 @@ main (int   argc,
   g_test_add_func ("/chat-view/expected-flood", test_expected_flood);
   g_test_add_func ("/chat-view/long-answer", test_long_answer);
   g_test_add_func ("/chat-view/pouring-text", test_pouring_text);
+  g_test_add_func ("/chat-view/frames-always-due", test_frames_always_due);
+  g_test_add_func ("/text-view/frames-always-due", test_text_view_frames_always_due);
 
   return g_test_run ();
 }

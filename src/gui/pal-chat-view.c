@@ -785,12 +785,14 @@ follow_cb (gpointer user_data)
 
 /* The adjustment changes while the list view lays itself out; a value set
  * from inside that is overridden by the list view's own anchor. Follow the
- * end once the layout is done, before the next frame. */
+ * end once the layout is done, before the next frame: at a priority above
+ * the frames', since when frames take longer than the refresh interval one
+ * is always due and nothing below them runs. */
 static void
 queue_scroll_to_end (PalChatView *self)
 {
   if (self->follow_id == 0)
-    self->follow_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, follow_cb, self, NULL);
+    self->follow_id = g_idle_add_full (GDK_PRIORITY_REDRAW - 1, follow_cb, self, NULL);
 }
 
 static void

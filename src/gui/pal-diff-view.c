@@ -13,6 +13,7 @@
 
 #include "pal-diff.h"
 #include "pal-diff-view.h"
+#include "pal-text-view.h"
 #include "pal-tooltip.h"
 
 /* Past this many lines the view shows the start and says what it left out. */
@@ -65,7 +66,7 @@ pal_diff_view_init (PalDiffView *self)
   gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->path_label));
   gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->stats_label));
 
-  self->text_view = GTK_TEXT_VIEW (gtk_text_view_new ());
+  self->text_view = GTK_TEXT_VIEW (pal_text_view_new ());
   gtk_text_view_set_editable (self->text_view, FALSE);
   gtk_text_view_set_cursor_visible (self->text_view, FALSE);
   gtk_text_view_set_monospace (self->text_view, TRUE);

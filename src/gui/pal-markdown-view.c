@@ -21,7 +21,7 @@
 
 struct _PalMarkdownView
 {
-  GtkTextView         parent_instance;
+  PalTextView         parent_instance;
 
   GString            *source;
   PalMarkdownScanner  scanner;
@@ -41,7 +41,7 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-G_DEFINE_FINAL_TYPE (PalMarkdownView, pal_markdown_view, GTK_TYPE_TEXT_VIEW)
+G_DEFINE_FINAL_TYPE (PalMarkdownView, pal_markdown_view, PAL_TYPE_TEXT_VIEW)
 
 /* Streamed text is shown at this many bytes a frame at most, in all views
  * together: real agents send tens of bytes a second, so this never holds

@@ -5,13 +5,13 @@
 
 #pragma once
 
-#include <gtk/gtk.h>
+#include "pal-text-view.h"
 
 G_BEGIN_DECLS
 
 #define PAL_TYPE_MARKDOWN_VIEW (pal_markdown_view_get_type ())
 
-G_DECLARE_FINAL_TYPE (PalMarkdownView, pal_markdown_view, PAL, MARKDOWN_VIEW, GtkTextView)
+G_DECLARE_FINAL_TYPE (PalMarkdownView, pal_markdown_view, PAL, MARKDOWN_VIEW, PalTextView)
 
 GtkWidget  *pal_markdown_view_new        (void);
 void        pal_markdown_view_set_text   (PalMarkdownView *self,

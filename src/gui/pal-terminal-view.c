@@ -14,6 +14,7 @@
 #include <glib/gi18n.h>
 
 #include "pal-terminal-view.h"
+#include "pal-text-view.h"
 
 /* Beyond this the view drops its oldest text (the service keeps its own). */
 #define MAX_SHOWN_CHARS (256 * 1024)
@@ -146,7 +147,7 @@ pal_terminal_view_init (PalTerminalView *self)
   gtk_widget_add_css_class (GTK_WIDGET (self->status_label), "caption");
   gtk_widget_add_css_class (GTK_WIDGET (self->status_label), "dim-label");
 
-  self->text_view = GTK_TEXT_VIEW (gtk_text_view_new ());
+  self->text_view = GTK_TEXT_VIEW (pal_text_view_new ());
   gtk_text_view_set_editable (self->text_view, FALSE);
   gtk_text_view_set_cursor_visible (self->text_view, FALSE);
   gtk_text_view_set_monospace (self->text_view, TRUE);

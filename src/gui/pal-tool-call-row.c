@@ -15,6 +15,7 @@
 #include "acp-json.h"
 #include "pal-diff-view.h"
 #include "pal-terminal-view.h"
+#include "pal-text-view.h"
 #include "pal-tool-call-row.h"
 
 /* Text content beyond this is cut in the view (the item keeps all of it). */
@@ -165,7 +166,7 @@ static GtkWidget *
 text_widget (const char *text,
              gsize       length)
 {
-  GtkWidget *view = gtk_text_view_new ();
+  GtkWidget *view = pal_text_view_new ();
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (view));
   GtkTextIter end;
 
