@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
@@ -232,15 +233,31 @@ static struct
   gint64           painted;        /* end of the paint phase (trace only) */
   gint64           busy;           /* busy time in the current frame interval */
   gint64           busy_mark;      /* start of the current busy stretch */
+  gint64           last_cpu;       /* the main thread's CPU time at the last after-paint */
   gint64           iteration_start;
   gint64           start;
   gboolean         trace;
   GArray          *intervals;
   GArray          *works;
+  GArray          *cpus;
   BenchFrameStats  stats;
 } monitor;
 
 static GPollFunc default_poll;
+
+/* CPU time of the calling thread, in microseconds: unlike the busy time,
+ * it leaves out the time the thread was runnable but another thread or
+ * process had the core */
+static gint64
+thread_cpu_time_us (void)
+{
+  struct timespec ts;
+
+  if (clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+    return 0;
+
+  return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
+}
 
 static gint
 monitor_poll (GPollFD *fds,
@@ -297,6 +314,8 @@ after_paint_cb (GdkFrameClock *clock,
   gint64 now = g_get_monotonic_time ();
   gint64 work = monitor.busy + (now - monitor.busy_mark);
   gint64 interval = now - monitor.last_after_paint;
+  gint64 cpu_now = thread_cpu_time_us ();
+  gint64 cpu = cpu_now - monitor.last_cpu;
 
   monitor.stats.longest_frame = MAX (monitor.stats.longest_frame, interval);
   monitor.stats.longest_frame_work = MAX (monitor.stats.longest_frame_work, work);
@@ -304,11 +323,15 @@ after_paint_cb (GdkFrameClock *clock,
     monitor.stats.n_frames_over_50ms++;
   if (work > 16 * G_TIME_SPAN_MILLISECOND)
     monitor.stats.n_work_over_16ms++;
+  monitor.stats.longest_frame_cpu = MAX (monitor.stats.longest_frame_cpu, cpu);
+  if (cpu > 16 * G_TIME_SPAN_MILLISECOND)
+    monitor.stats.n_cpu_over_16ms++;
   g_array_append_val (monitor.intervals, interval);
   g_array_append_val (monitor.works, work);
+  g_array_append_val (monitor.cpus, cpu);
   if (monitor.trace)
-    g_printerr ("trace t=%.1f frame interval=%.1f work=%.1f paint=%.1f layout=%.1f render=%.1f\n",
-                (now - monitor.start) / 1000.0, interval / 1000.0, work / 1000.0,
+    g_printerr ("trace t=%.1f frame interval=%.1f work=%.1f cpu=%.1f paint=%.1f layout=%.1f render=%.1f\n",
+                (now - monitor.start) / 1000.0, interval / 1000.0, work / 1000.0, cpu / 1000.0,
                 monitor.before_paint != 0 ? (now - monitor.before_paint) / 1000.0 : 0.0,
                 monitor.laid_out != 0 ? (monitor.laid_out - monitor.before_paint) / 1000.0 : 0.0,
                 monitor.painted != 0 && monitor.laid_out != 0 ? (monitor.painted - monitor.laid_out) / 1000.0 : 0.0);
@@ -317,6 +340,7 @@ after_paint_cb (GdkFrameClock *clock,
   monitor.stats.n_frames++;
 
   monitor.last_after_paint = now;
+  monitor.last_cpu = cpu_now;
   monitor.busy = 0;
   monitor.busy_mark = now;
 }
@@ -337,6 +361,7 @@ bench_monitor_start (GtkWidget *widget)
   memset (&monitor.stats, 0, sizeof monitor.stats);
   monitor.intervals = g_array_new (FALSE, FALSE, sizeof (gint64));
   monitor.works = g_array_new (FALSE, FALSE, sizeof (gint64));
+  monitor.cpus = g_array_new (FALSE, FALSE, sizeof (gint64));
   monitor.widget = g_object_ref (widget);
   monitor.clock = g_object_ref (gtk_widget_get_frame_clock (widget));
   monitor.before_paint_id = g_signal_connect (monitor.clock, "before-paint",
@@ -352,6 +377,7 @@ bench_monitor_start (GtkWidget *widget)
   if (monitor.trace)
     g_printerr ("trace start monotonic_s=%.6f\n", now / 1e6);
   monitor.before_paint = 0;
+  monitor.last_cpu = thread_cpu_time_us ();
   monitor.busy = 0;
   /* the caller is running: this iteration is busy from now on */
   monitor.busy_mark = now;
@@ -422,8 +448,10 @@ bench_monitor_stop (BenchFrameStats *out)
     }
   monitor.stats.p95_frame = percentile (monitor.intervals, 95);
   monitor.stats.p95_frame_work = percentile (monitor.works, 95);
+  monitor.stats.p95_frame_cpu = percentile (monitor.cpus, 95);
   g_clear_pointer (&monitor.intervals, g_array_unref);
   g_clear_pointer (&monitor.works, g_array_unref);
+  g_clear_pointer (&monitor.cpus, g_array_unref);
 
   if (out != NULL)
     *out = monitor.stats;
@@ -438,11 +466,14 @@ bench_append_frame_stats (GString               *line,
                           " frames_over_50ms=%u longest_frame_work_ms=%.1f"
                           " p95_frame_work_ms=%.1f frames_work_over_16ms=%u"
                           " first_tenth_work_ms=%.1f last_tenth_work_ms=%.1f"
+                          " longest_frame_cpu_ms=%.1f p95_frame_cpu_ms=%.1f frames_cpu_over_16ms=%u"
                           " longest_paint_ms=%.1f longest_iteration_ms=%.1f iterations=%u",
                           stats->n_frames, stats->longest_frame / 1000.0, stats->p95_frame / 1000.0,
                           stats->n_frames_over_50ms, stats->longest_frame_work / 1000.0,
                           stats->p95_frame_work / 1000.0, stats->n_work_over_16ms,
                           stats->first_tenth_work / 1000.0, stats->last_tenth_work / 1000.0,
+                          stats->longest_frame_cpu / 1000.0, stats->p95_frame_cpu / 1000.0,
+                          stats->n_cpu_over_16ms,
                           stats->longest_paint / 1000.0, stats->longest_iteration / 1000.0,
                           stats->n_iterations);
 }

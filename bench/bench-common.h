@@ -27,6 +27,9 @@ typedef struct
   guint  n_work_over_16ms;    /* frames with more than 16 ms of main-loop work */
   gint64 first_tenth_work;    /* mean busy time per frame over the first tenth of the frames */
   gint64 last_tenth_work;     /* and over the last tenth: growth shows work that grows with size */
+  gint64 longest_frame_cpu;   /* most CPU time of the main thread within one frame interval */
+  gint64 p95_frame_cpu;       /* 95th percentile of it */
+  guint  n_cpu_over_16ms;     /* frames with more than 16 ms of it */
 } BenchFrameStats;
 
 /* The application, its stores on in-memory settings, the session manager and
