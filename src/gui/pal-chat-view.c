@@ -144,6 +144,7 @@ struct _PalChatView
   gint64             flood_relabelled; /* frame time of the last relabelling */
   guint              line_chars;   /* about what a line of the width shows */
   guint              calm_id;      /* ends the flood */
+  gboolean           reveal_pending; /* the rows back after a flood, not yet shown */
   gboolean           expect_flood; /* between begin_flood () and end_flood () */
   guint              settle_tick;  /* after a flood: full rows, hidden items back */
   GHashTable        *summarized;   /* (element-type GtkListItem): bound as summaries */
@@ -640,9 +641,20 @@ start_flood (PalChatView *self)
   self->flood_shown = 0;
   self->flood_count = 0;
   self->flood_relabelled = 0;
+  self->reveal_pending = FALSE;
   gtk_widget_set_visible (self->flood_panel, TRUE);
   gtk_widget_set_opacity (GTK_WIDGET (self->scroller), 0);
   self->flood_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->list_view), flood_tick_cb, self, NULL);
+}
+
+static void scroll_to_end (PalChatView *self);
+
+static void
+reveal_rows (PalChatView *self)
+{
+  self->reveal_pending = FALSE;
+  gtk_widget_set_visible (self->flood_panel, FALSE);
+  gtk_widget_set_opacity (GTK_WIDGET (self->scroller), 1);
 }
 
 static void
@@ -657,12 +669,23 @@ stop_flood (PalChatView *self)
   /* the end of the flood in as few rows as fill the window, then the rest */
   pal_tail_model_sync (self->tail, flood_keep (self));
   pal_tail_model_set_frozen (self->tail, FALSE);
-  gtk_widget_set_visible (self->flood_panel, FALSE);
-  gtk_widget_set_opacity (GTK_WIDGET (self->scroller), 1);
-  /* after the list view's next layout: before it, its rows are not where
-   * the new items are */
+  /* the list view's anchor on the last item now, so that the next frame
+   * lays out the rows of the end; the end of what is then measured after
+   * that layout */
   if (self->stick_to_bottom)
-    queue_scroll_to_end (self);
+    {
+      scroll_to_end (self);
+      queue_scroll_to_end (self);
+    }
+
+  /* The next frame builds and lays out the rows under the panel, the one
+   * after it draws them, at the end: one frame doing both took up to 18 ms
+   * (half of it drawing the whole chat). The list is not drawn while
+   * transparent. */
+  if (self->frame_clock != NULL)
+    self->reveal_pending = TRUE;
+  else
+    reveal_rows (self);
 }
 
 static gboolean
@@ -958,6 +981,9 @@ after_paint_cb (GdkFrameClock *frame_clock,
     self->slice = MIN (self->slice + G_TIME_SPAN_MILLISECOND / 4, STREAM_SLICE_MAX_US);
   self->last_paint = now;
 
+  if (self->reveal_pending)
+    reveal_rows (self);
+
   if (growing && !flooding)
     slice = self->slice;
   else if (self->flood_tick != 0 && self->poured &&
@@ -986,6 +1012,9 @@ pal_chat_view_unmap (GtkWidget *widget)
   if (self->frame_clock != NULL)
     g_clear_signal_handler (&self->after_paint_id, self->frame_clock);
   g_clear_object (&self->frame_clock);
+  /* no frame to wait for */
+  if (self->reveal_pending)
+    reveal_rows (self);
 
   GTK_WIDGET_CLASS (pal_chat_view_parent_class)->unmap (widget);
 }
