@@ -1017,6 +1017,24 @@ text_ends_with (gpointer data)
   return FALSE;
 }
 
+/* Whether the last line of @text_view is laid out and within its height;
+ * @line_height: (out): that line's height */
+static gboolean
+laid_out_to_end (GtkWidget *text_view,
+                 int       *line_height)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (text_view));
+  GtkTextIter end;
+  int y, height;
+
+  gtk_text_buffer_get_end_iter (buffer, &end);
+  gtk_text_iter_set_line_offset (&end, 0);
+  gtk_text_view_get_line_yrange (GTK_TEXT_VIEW (text_view), &end, &y, &height);
+  *line_height = height;
+
+  return height > 0 && y + height <= gtk_widget_get_height (text_view);
+}
+
 /* When frames are always due, an answer streamed past its row's first
  * height still grows its row to the end, and the view follows it. */
 static void
@@ -1027,13 +1045,11 @@ test_frames_always_due (void)
   GtkWidget *window = make_window (view);
   g_autoptr(GPtrArray) views = g_ptr_array_new ();
   GtkWidget *scroller;
-  PalMarkdownView *last = NULL;
-  GtkTextBuffer *buffer;
-  GtkTextIter end;
+  GtkWidget *last = NULL;
   graphene_point_t bottom;
   AnswerData answer;
   AdjData d;
-  int y, height;
+  int line_height;
   guint busy;
 
   pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (transcript));
@@ -1061,42 +1077,20 @@ test_frames_always_due (void)
         last = g_ptr_array_index (views, i);
     }
   g_assert_nonnull (last);
-  buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (last));
-  gtk_text_buffer_get_end_iter (buffer, &end);
-  gtk_text_iter_backward_line (&end);
-  gtk_text_view_get_line_yrange (GTK_TEXT_VIEW (last), &end, &y, &height);
-  g_assert_cmpint (height, >, 0);
-  g_assert_cmpint (y + height, <=, gtk_widget_get_height (GTK_WIDGET (last)));
+  g_assert_true (laid_out_to_end (last, &line_height));
 
   /* and the view followed it there */
   scroller = find_widget (window, GTK_TYPE_SCROLLED_WINDOW);
   d.adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
   g_assert_true (at_bottom (&d));
-  g_assert_true (gtk_widget_compute_point (GTK_WIDGET (last), scroller,
-                                           &GRAPHENE_POINT_INIT (0, y + height), &bottom));
+  g_assert_true (gtk_widget_compute_point (last, scroller,
+                                           &GRAPHENE_POINT_INIT (0, gtk_widget_get_height (last)),
+                                           &bottom));
   g_assert_cmpfloat (bottom.y, >, 0);
   g_assert_cmpfloat (bottom.y, <=, gtk_widget_get_height (scroller));
 
   g_source_remove (busy);
   gtk_window_destroy (GTK_WINDOW (window));
-}
-
-/* Whether the last line of @text_view is laid out and within its height;
- * @line_height: (out): that line's height */
-static gboolean
-laid_out_to_end (GtkWidget *text_view,
-                 int       *line_height)
-{
-  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (text_view));
-  GtkTextIter end;
-  int y, height;
-
-  gtk_text_buffer_get_end_iter (buffer, &end);
-  gtk_text_iter_set_line_offset (&end, 0);
-  gtk_text_view_get_line_yrange (GTK_TEXT_VIEW (text_view), &end, &y, &height);
-  *line_height = height;
-
-  return height > 0 && y + height <= gtk_widget_get_height (text_view);
 }
 
 /* The same for every text view of the rows: text set past the height a

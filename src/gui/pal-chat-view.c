@@ -669,9 +669,9 @@ stop_flood (PalChatView *self)
   /* the end of the flood in as few rows as fill the window, then the rest */
   pal_tail_model_sync (self->tail, flood_keep (self));
   pal_tail_model_set_frozen (self->tail, FALSE);
-  /* the list view's anchor on the last item now, so that the next frame
-   * lays out the rows of the end; the end of what is then measured after
-   * that layout */
+  /* the list view anchored on the last item now, so that the next frame
+   * lays out the rows of the end; after that layout, to the end of what it
+   * measured */
   if (self->stick_to_bottom)
     {
       scroll_to_end (self);
