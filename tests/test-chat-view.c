@@ -999,22 +999,31 @@ busy_cb (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
-static gboolean
-text_ends_with (gpointer data)
+/* The mapped Markdown view of @window whose text ends with @text, or NULL */
+static GtkWidget *
+find_view_ending_with (GtkWidget  *window,
+                       const char *text)
 {
-  AnswerData *d = data;
   g_autoptr(GPtrArray) views = g_ptr_array_new ();
 
-  collect (d->window, PAL_TYPE_MARKDOWN_VIEW, views);
+  collect (window, PAL_TYPE_MARKDOWN_VIEW, views);
   for (guint i = 0; i < views->len; i++)
     {
       const char *shown = pal_markdown_view_get_text (g_ptr_array_index (views, i));
 
-      if (*shown != '\0' && g_str_has_suffix (shown, d->text))
-        return TRUE;
+      if (*shown != '\0' && g_str_has_suffix (shown, text))
+        return g_ptr_array_index (views, i);
     }
 
-  return FALSE;
+  return NULL;
+}
+
+static gboolean
+text_ends_with (gpointer data)
+{
+  AnswerData *d = data;
+
+  return find_view_ending_with (d->window, d->text) != NULL;
 }
 
 /* Whether the last line of @text_view is laid out and within its height;
@@ -1043,9 +1052,8 @@ test_frames_always_due (void)
   g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
   GtkWidget *view = pal_chat_view_new ();
   GtkWidget *window = make_window (view);
-  g_autoptr(GPtrArray) views = g_ptr_array_new ();
   GtkWidget *scroller;
-  GtkWidget *last = NULL;
+  GtkWidget *last;
   graphene_point_t bottom;
   AnswerData answer;
   AdjData d;
@@ -1070,12 +1078,7 @@ test_frames_always_due (void)
   settle ();
 
   /* the row holding the end is laid out to its end and as tall as that */
-  collect (window, PAL_TYPE_MARKDOWN_VIEW, views);
-  for (guint i = 0; i < views->len; i++)
-    {
-      if (g_str_has_suffix (pal_markdown_view_get_text (g_ptr_array_index (views, i)), answer.text))
-        last = g_ptr_array_index (views, i);
-    }
+  last = find_view_ending_with (window, answer.text);
   g_assert_nonnull (last);
   g_assert_true (laid_out_to_end (last, &line_height));
 

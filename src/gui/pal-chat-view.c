@@ -144,7 +144,6 @@ struct _PalChatView
   gint64             flood_relabelled; /* frame time of the last relabelling */
   guint              line_chars;   /* about what a line of the width shows */
   guint              calm_id;      /* ends the flood */
-  gboolean           reveal_pending; /* the rows back after a flood, not yet shown */
   gboolean           expect_flood; /* between begin_flood () and end_flood () */
   guint              settle_tick;  /* after a flood: full rows, hidden items back */
   GHashTable        *summarized;   /* (element-type GtkListItem): bound as summaries */
@@ -641,7 +640,6 @@ start_flood (PalChatView *self)
   self->flood_shown = 0;
   self->flood_count = 0;
   self->flood_relabelled = 0;
-  self->reveal_pending = FALSE;
   gtk_widget_set_visible (self->flood_panel, TRUE);
   gtk_widget_set_opacity (GTK_WIDGET (self->scroller), 0);
   self->flood_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->list_view), flood_tick_cb, self, NULL);
@@ -649,10 +647,16 @@ start_flood (PalChatView *self)
 
 static void scroll_to_end (PalChatView *self);
 
+/* Whether the rows back after a flood wait to be shown */
+static gboolean
+reveal_pending (PalChatView *self)
+{
+  return self->flood_tick == 0 && gtk_widget_get_visible (self->flood_panel);
+}
+
 static void
 reveal_rows (PalChatView *self)
 {
-  self->reveal_pending = FALSE;
   gtk_widget_set_visible (self->flood_panel, FALSE);
   gtk_widget_set_opacity (GTK_WIDGET (self->scroller), 1);
 }
@@ -679,12 +683,10 @@ stop_flood (PalChatView *self)
     }
 
   /* The next frame builds and lays out the rows under the panel, the one
-   * after it draws them, at the end: one frame doing both took up to 18 ms
-   * (half of it drawing the whole chat). The list is not drawn while
-   * transparent. */
-  if (self->frame_clock != NULL)
-    self->reveal_pending = TRUE;
-  else
+   * after it draws them, at the end (see after_paint_cb ()): one frame doing
+   * both took up to 18 ms (half of it drawing the whole chat). The list is
+   * not drawn while transparent. Off screen, no frame comes. */
+  if (self->frame_clock == NULL)
     reveal_rows (self);
 }
 
@@ -981,7 +983,7 @@ after_paint_cb (GdkFrameClock *frame_clock,
     self->slice = MIN (self->slice + G_TIME_SPAN_MILLISECOND / 4, STREAM_SLICE_MAX_US);
   self->last_paint = now;
 
-  if (self->reveal_pending)
+  if (reveal_pending (self))
     reveal_rows (self);
 
   if (growing && !flooding)
@@ -1013,7 +1015,7 @@ pal_chat_view_unmap (GtkWidget *widget)
     g_clear_signal_handler (&self->after_paint_id, self->frame_clock);
   g_clear_object (&self->frame_clock);
   /* no frame to wait for */
-  if (self->reveal_pending)
+  if (reveal_pending (self))
     reveal_rows (self);
 
   GTK_WIDGET_CLASS (pal_chat_view_parent_class)->unmap (widget);
