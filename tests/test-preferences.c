@@ -468,8 +468,9 @@ test_agent_editor (Fixture       *fixture,
   g_assert_false (pal_agent_editor_get_can_save (editor));
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (command_row), "error"));
 
-  /* the program is looked for off the main thread; Save waits for it */
-  type_into (command_row, "my-agent-not-installed");
+  /* the program is looked for off the main thread; Save waits for it
+   * (typed without running the main loop, in which the lookup could end) */
+  gtk_editable_set_text (GTK_EDITABLE (command_row), "my-agent-not-installed");
   g_assert_true (shows_label (GTK_WIDGET (editor), LOOKING));
   g_assert_false (pal_agent_editor_get_can_save (editor));
   g_assert_cmpstr (pal_agent_editor_get_problem (editor), ==, LOOKING);
@@ -603,8 +604,9 @@ test_server_editor_validation (Fixture       *fixture,
   g_assert_true (g_str_has_prefix (pal_mcp_server_editor_get_problem (editor),
                                    "“bin/" TEST_PROGRAM "” is a relative path"));
 
-  /* a program in PATH: until it is found, a note says so and Save waits */
-  type_into (command_row, TEST_PROGRAM);
+  /* a program in PATH: until it is found, a note says so and Save waits
+   * (typed without running the main loop, in which the lookup could end) */
+  gtk_editable_set_text (GTK_EDITABLE (command_row), TEST_PROGRAM);
   g_assert_true (shows_label (GTK_WIDGET (editor), LOOKING));
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (command_row), "error"));
   g_assert_false (pal_mcp_server_editor_get_can_save (editor));
