@@ -1044,6 +1044,24 @@ laid_out_to_end (GtkWidget *text_view,
   return height > 0 && y + height <= gtk_widget_get_height (text_view);
 }
 
+/* Whether the view holding the end of the answer is laid out to its last
+ * line and on screen at the bottom of the list */
+static gboolean
+end_shown (gpointer data)
+{
+  AnswerData *d = data;
+  GtkWidget *last = find_view_ending_with (d->window, d->text);
+  GtkWidget *scroller = find_widget (d->window, GTK_TYPE_SCROLLED_WINDOW);
+  AdjData adj = { gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller)) };
+  graphene_point_t bottom;
+  int line_height;
+
+  return last != NULL && laid_out_to_end (last, &line_height) && at_bottom (&adj) &&
+         gtk_widget_compute_point (last, scroller,
+                                   &GRAPHENE_POINT_INIT (0, gtk_widget_get_height (last)), &bottom) &&
+         bottom.y > 0 && bottom.y <= gtk_widget_get_height (scroller);
+}
+
 /* When frames are always due, an answer streamed past its row's first
  * height still grows its row to the end, and the view follows it. */
 static void
@@ -1075,7 +1093,7 @@ test_frames_always_due (void)
   answer.window = window;
   answer.text = "Paragraph 39 of a long answer, with **bold** words.\n\n";
   wait_for (text_ends_with, &answer);
-  settle ();
+  wait_until (end_shown, &answer);
 
   /* the row holding the end is laid out to its end and as tall as that */
   last = find_view_ending_with (window, answer.text);
@@ -1094,6 +1112,20 @@ test_frames_always_due (void)
 
   g_source_remove (busy);
   gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static gboolean
+view_laid_out (gpointer data)
+{
+  int line_height;
+
+  return laid_out_to_end (data, &line_height);
+}
+
+static gboolean
+narrow_view_laid_out (gpointer data)
+{
+  return gtk_widget_get_width (data) <= 300 && view_laid_out (data);
 }
 
 /* The same for every text view of the rows: text set past the height a
@@ -1123,13 +1155,14 @@ test_text_view_frames_always_due (void)
     g_string_append_printf (text, "Line %u of the output of a command, in words that wrap on a narrow window\n", i);
   g_string_truncate (text, text->len - 1);
   gtk_text_buffer_set_text (buffer, text->str, -1);
-  settle ();
+  wait_until (view_laid_out, text_view);
   g_assert_true (laid_out_to_end (text_view, &line_height));
   wide_height = gtk_widget_get_height (text_view);
   g_assert_cmpint (wide_height, >=, 40 * line_height);
 
   gtk_window_set_default_size (GTK_WINDOW (window), 300, 600);
-  settle ();
+  wait_until (narrow_view_laid_out, text_view);
+  g_assert_cmpint (gtk_widget_get_width (text_view), <=, 300);
   g_assert_true (laid_out_to_end (text_view, &line_height));
   g_assert_cmpint (gtk_widget_get_height (text_view), >, wide_height * 3 / 2);
 

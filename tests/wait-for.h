@@ -17,10 +17,11 @@ wait_for_timeout_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-/* Iterates the main loop until @cond holds; fails the test after 10 s. */
-static inline void
-wait_for (Condition cond,
-          gpointer  data)
+/* Iterates the main loop until @cond holds, for 10 s at most.
+ * Returns: whether it held */
+static inline gboolean
+wait_until (Condition cond,
+            gpointer  data)
 {
   gboolean timed_out = FALSE;
   guint id = g_timeout_add (10000, wait_for_timeout_cb, &timed_out);
@@ -28,6 +29,16 @@ wait_for (Condition cond,
   while (!cond (data) && !timed_out)
     g_main_context_iteration (NULL, TRUE);
 
-  g_assert_false (timed_out);
-  g_source_remove (id);
+  if (!timed_out)
+    g_source_remove (id);
+
+  return !timed_out;
+}
+
+/* Iterates the main loop until @cond holds; fails the test after 10 s. */
+static inline void
+wait_for (Condition cond,
+          gpointer  data)
+{
+  g_assert_true (wait_until (cond, data));
 }
