@@ -683,24 +683,6 @@ test_flood (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-static gboolean
-timeout_done_cb (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Runs the main loop for @ms milliseconds */
-static void
-pause_for (guint ms)
-{
-  gboolean paused = FALSE;
-
-  g_timeout_add (ms, timeout_done_cb, &paused);
-  while (!paused)
-    g_main_context_iteration (NULL, TRUE);
-}
-
 /* A load announced with pal_chat_view_begin_flood() floods from its first
  * item, however small the batches and long the pauses, until it ends. */
 static void

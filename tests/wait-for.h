@@ -42,3 +42,14 @@ wait_for (Condition cond,
 {
   g_assert_true (wait_until (cond, data));
 }
+
+/* Runs the main loop for @ms milliseconds */
+static inline void
+pause_for (guint ms)
+{
+  gboolean paused = FALSE;
+
+  g_timeout_add (ms, wait_for_timeout_cb, &paused);
+  while (!paused)
+    g_main_context_iteration (NULL, TRUE);
+}
