@@ -482,6 +482,29 @@ count_summaries (GtkWidget *widget)
   return n;
 }
 
+/* Whether a summary row within @widget is on screen, in @scroller's area */
+static gboolean
+summary_on_screen (GtkWidget *widget,
+                   GtkWidget *scroller)
+{
+  graphene_rect_t bounds;
+
+  if (!gtk_widget_get_mapped (widget))
+    return FALSE;
+  if (gtk_widget_has_css_class (widget, "summary-row"))
+    return gtk_widget_compute_bounds (widget, scroller, &bounds) &&
+           bounds.origin.y + bounds.size.height > 0 &&
+           bounds.origin.y < gtk_widget_get_height (scroller);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (summary_on_screen (child, scroller))
+      return TRUE;
+
+  return FALSE;
+}
+
 static void
 flood_items_changed_cb (GListModel *model,
                         guint       position,
@@ -885,10 +908,12 @@ test_pouring_text (void)
   }
 
   /* the list view learns of every block at once when the flood is over;
-   * its rows are laid out under the panel in a frame, then shown */
+   * its rows are laid out under the panel, those on screen made full rows
+   * (a frame each), and then shown: no summary of a block is seen */
   wait_for (list_changed, &d);
   g_assert_true (flood_panel_shown (window));
   wait_for (flood_panel_hidden, window);
+  g_assert_false (summary_on_screen (GTK_WIDGET (d.list_view), find_widget (window, GTK_TYPE_SCROLLED_WINDOW)));
   wait_for (caught_up, view);
   g_assert_true (pal_chat_view_get_stick_to_bottom (PAL_CHAT_VIEW (view)));
   answer.window = window;

@@ -111,6 +111,9 @@
 #define SETTLE_FRAME_US      (25 * G_TIME_SPAN_MILLISECOND)
 /* after text poured in: the frames of a stream are to keep time */
 #define SETTLE_FRAME_POURED_US (8 * G_TIME_SPAN_MILLISECOND)
+/* frames the rows back after a flood stay hidden at most, waiting for the
+ * summaries on screen to become full rows */
+#define REVEAL_WAIT_FRAMES 8
 #define SUMMARY_MIN_CHARS 16
 #define SUMMARY_MAX_CHARS 200
 /* See "Pace" above. */
@@ -152,6 +155,7 @@ struct _PalChatView
   gint64             settle_started; /* monotonic time its last frame began */
   gint64             settle_budget; /* of its frames, in time it works */
   gint64             settle_used;  /* of it, by its last frame */
+  guint              reveal_waits; /* frames painted with the rows back and hidden */
   GdkFrameClock     *frame_clock;  /* while mapped, to report frames to the pacer */
   gulong             after_paint_id;
   gint64             last_paint;   /* monotonic time of the last frame painted */
@@ -654,6 +658,22 @@ reveal_pending (PalChatView *self)
   return self->flood_tick == 0 && gtk_widget_get_visible (self->flood_panel);
 }
 
+/* Whether the rows back after a flood are ready to be shown: the settling
+ * makes the summaries on screen full rows first, a block of a long answer a
+ * frame, while they are hidden. Shown with the summaries, they would change
+ * under the eyes, and each such frame would lay out and draw the whole chat. */
+static gboolean
+rows_ready (PalChatView *self)
+{
+  double distance;
+
+  if (self->settle_tick == 0 || !self->stick_to_bottom || self->reveal_waits >= REVEAL_WAIT_FRAMES)
+    return TRUE;
+
+  /* after a frame's layout, a row not laid out is not on screen */
+  return nearest_summary (self, &distance) == NULL || distance > 0;
+}
+
 static void
 reveal_rows (PalChatView *self)
 {
@@ -669,6 +689,7 @@ stop_flood (PalChatView *self)
     return;
 
   remove_tick (self, &self->flood_tick);
+  self->reveal_waits = 0;
 
   /* the end of the flood in as few rows as fill the window, then the rest */
   pal_tail_model_sync (self->tail, flood_keep (self));
@@ -682,10 +703,11 @@ stop_flood (PalChatView *self)
       queue_scroll_to_end (self);
     }
 
-  /* The next frame builds and lays out the rows under the panel, the one
-   * after it draws them, at the end (see after_paint_cb ()): one frame doing
-   * both took up to 18 ms (half of it drawing the whole chat). The list is
-   * not drawn while transparent. Off screen, no frame comes. */
+  /* The next frame builds and lays out the rows under the panel, the next
+   * ones make those on screen full (see rows_ready ()), and the frame after
+   * draws them, at the end (see after_paint_cb ()): one frame doing both
+   * took up to 18 ms (half of it drawing the whole chat). The list is not
+   * drawn while transparent. Off screen, no frame comes. */
   if (self->frame_clock == NULL)
     reveal_rows (self);
 }
@@ -984,7 +1006,12 @@ after_paint_cb (GdkFrameClock *frame_clock,
   self->last_paint = now;
 
   if (reveal_pending (self))
-    reveal_rows (self);
+    {
+      if (rows_ready (self))
+        reveal_rows (self);
+      else
+        self->reveal_waits++;
+    }
 
   if (growing && !flooding)
     slice = self->slice;
