@@ -101,7 +101,7 @@
 #define FLOOD_KEEP_MAX    40
 #define FLOOD_KEEP_SPARE  3
 #define FLOOD_ROW_GUESS   56.0   /* pixels, when no row is there to judge by */
-#define FLOOD_TEXT_BLOCKS 8      /* of BLOCK_SIZE: 320 KB/s, when real agents send a few */
+#define FLOOD_TEXT_BLOCKS 3      /* of BLOCK_SIZE: 120 KB/s, when real agents send a few */
 #define FLOOD_TEXT_US     (100 * G_TIME_SPAN_MILLISECOND)
 #define EXPAND_STEP       10
 #define EXPAND_ALL        210
