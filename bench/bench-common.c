@@ -24,6 +24,7 @@
 #include <json-glib/json-glib.h>
 
 #include "bench-common.h"
+#include "summary-rows.h"
 #include "pal-chat-view.h"
 #include "pal-warm-up.h"
 
@@ -560,34 +561,6 @@ bench_find_descendant (GtkWidget *widget,
     }
 
   return NULL;
-}
-
-/* Whether a summary row (the chat view's one-line stand-in for a row, while
- * a flood is being caught up with) is mapped within @scroller's area */
-static gboolean
-summary_on_screen (GtkWidget *widget,
-                   GtkWidget *scroller)
-{
-  graphene_rect_t bounds;
-
-  if (!gtk_widget_get_mapped (widget))
-    return FALSE;
-
-  if (gtk_widget_has_css_class (widget, "summary-row") &&
-      gtk_widget_compute_bounds (widget, scroller, &bounds) &&
-      bounds.origin.y + bounds.size.height > 0 &&
-      bounds.origin.y < gtk_widget_get_height (scroller))
-    return TRUE;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      if (summary_on_screen (child, scroller))
-        return TRUE;
-    }
-
-  return FALSE;
 }
 
 gboolean

@@ -20,6 +20,7 @@
 #include "pal-plan-row.h"
 #include "pal-text-view.h"
 #include "pal-tool-call-row.h"
+#include "summary-rows.h"
 #include "wait-for.h"
 
 
@@ -480,29 +481,6 @@ count_summaries (GtkWidget *widget)
     n += count_summaries (child);
 
   return n;
-}
-
-/* Whether a summary row within @widget is on screen, in @scroller's area */
-static gboolean
-summary_on_screen (GtkWidget *widget,
-                   GtkWidget *scroller)
-{
-  graphene_rect_t bounds;
-
-  if (!gtk_widget_get_mapped (widget))
-    return FALSE;
-  if (gtk_widget_has_css_class (widget, "summary-row"))
-    return gtk_widget_compute_bounds (widget, scroller, &bounds) &&
-           bounds.origin.y + bounds.size.height > 0 &&
-           bounds.origin.y < gtk_widget_get_height (scroller);
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    if (summary_on_screen (child, scroller))
-      return TRUE;
-
-  return FALSE;
 }
 
 static void
