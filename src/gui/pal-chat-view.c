@@ -32,11 +32,13 @@
  * allows: full rows for the summaries on screen, then the earlier items
  * back, EXPAND_STEP at a time, the nearest first (as summaries: the list
  * view builds rows for the 200 nearest; once EXPAND_ALL are back the rest
- * come at once), then full rows for the summaries off screen. Scrolling up
- * ends a flood at once. The budget follows what the last frame cost, from
- * the start of this work to its paint (the rows made full are laid out and
- * drawn after it), so that a frame takes SETTLE_FRAME_US; after text poured
- * in, SETTLE_FRAME_POURED_US (a frame of a stream is to keep time).
+ * come at once), then full rows for the summaries off screen. The list stays
+ * under the panel until the summaries on screen are full rows (for
+ * REVEAL_WAIT_FRAMES at most). Scrolling up ends a flood at once. The
+ * budget follows what the last frame cost, from the start of this work to
+ * its paint (the rows made full are laid out and drawn after it), so that a
+ * frame takes SETTLE_FRAME_US; after text poured in, SETTLE_FRAME_POURED_US
+ * (a frame of a stream is to keep time).
  *
  * Pace. An agent may write faster than anyone reads (a test agent, a
  * runaway tool): the connection would fill every frame interval with
