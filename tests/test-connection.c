@@ -35,6 +35,7 @@ typedef struct
   gboolean           peer_reading;
   gboolean           peer_eof;
   guint              n_peer_writes_pending;
+  GString           *flood;           /* being written by flood_held () */
 
   /* what the connection emitted */
   GPtrArray         *notifications;   /* JsonNode: {"method": …, "params": …} */
@@ -64,6 +65,20 @@ guard_timeout_cb (gpointer data)
       g_source_remove (guard_id_); \
     if (timed_out_) \
       g_error ("Timed out waiting for %s", #cond); \
+  } G_STMT_END
+
+/* Like WAIT_FOR, for what changes without waking the main context (the
+ * worker thread starting to wait): polls rather than blocks. */
+#define POLL_FOR(cond) \
+  G_STMT_START { \
+    gint64 deadline_ = g_get_monotonic_time () + GUARD_TIMEOUT_SECONDS * G_TIME_SPAN_SECOND; \
+    while (!(cond)) \
+      { \
+        if (g_get_monotonic_time () > deadline_) \
+          g_error ("Timed out waiting for %s", #cond); \
+        g_main_context_iteration (NULL, FALSE); \
+        g_usleep (1000); \
+      } \
   } G_STMT_END
 
 static void
@@ -325,6 +340,8 @@ fixture_teardown (Fixture       *f,
   g_clear_object (&f->peer);
   g_clear_object (&f->peer_cancellable);
   g_string_free (f->received, TRUE);
+  if (f->flood != NULL)
+    g_string_free (f->flood, TRUE);
   g_ptr_array_unref (f->notifications);
   g_ptr_array_unref (f->message_errors);
   g_clear_error (&f->closed_reason);
@@ -468,15 +485,16 @@ spin_for (guint ms)
 }
 
 /* The peer writes @n_lines numbered session/update notifications, handled
- * slowly, while dispatching is held: on return they are read and at least
- * @parsed bytes of them parsed, none dispatched yet (the caller lets them
- * go with _acp_connection_set_dispatch_held (FALSE)). */
+ * slowly, while dispatching is held: on return at least @parsed bytes of
+ * them are parsed, none dispatched yet (the caller lets them go with
+ * _acp_connection_set_dispatch_held (FALSE)); beyond the worker's bound,
+ * the rest is written as it reads on. */
 static void
 flood_held (Fixture *f,
             guint    n_lines,
             guint64  parsed)
 {
-  g_autoptr(GString) lines = g_string_new (NULL);
+  GString *lines = f->flood = g_string_new (NULL);
 
   for (guint i = 0; i < n_lines; i++)
     g_string_append_printf (lines, "{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"n\":%u}}\n", i);
@@ -486,7 +504,6 @@ flood_held (Fixture *f,
   f->n_peer_writes_pending++;
   g_output_stream_write_all_async (g_io_stream_get_output_stream (G_IO_STREAM (f->peer)),
                                    lines->str, lines->len, G_PRIORITY_DEFAULT, NULL, peer_write_cb, f);
-  WAIT_FOR (f->n_peer_writes_pending == 0);
   WAIT_FOR (_acp_connection_get_n_parsed (f->conn) >= parsed);
 }
 
@@ -504,8 +521,7 @@ test_flood_paced_by_frames (Fixture       *f,
   const guint slice_max = 300;
   guint before;
 
-  /* everything read before the first frame, and parsed well beyond what
-   * five slices take */
+  /* parsed well beyond what five slices take before the first frame */
   flood_held (f, n_lines, 64 * 1024);
 
   g_assert_false (acp_pacer_in_step (pacer, g_get_monotonic_time (), NULL));
@@ -567,7 +583,7 @@ test_held_until_frame (Fixture       *f,
   g_assert_cmpuint (f->notifications->len, <, 300);
 
   /* no more frames: the rest, in order */
-  WAIT_FOR (f->notifications->len == n_lines);
+  WAIT_FOR (f->notifications->len == n_lines && f->n_peer_writes_pending == 0);
   g_assert_false (acp_pacer_in_step (pacer, g_get_monotonic_time (), NULL));
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (notification_at (f, n_lines - 1), "params"), "n"),
                    ==, n_lines - 1);
@@ -1758,7 +1774,6 @@ typedef struct
 {
   AcpConnection *conn;
   GArray        *log;            /* guint: the "i" of each message, in dispatch order */
-  guint64        max_buffered;
   guint64        max_parsed;
 } OrderLog;
 
@@ -1771,7 +1786,6 @@ order_notification_cb (AcpConnection *conn,
   guint i = (guint) json_object_get_int_member (json_node_get_object (params), "i");
 
   g_array_append_val (log->log, i);
-  log->max_buffered = MAX (log->max_buffered, _acp_connection_get_n_buffered (conn));
   log->max_parsed = MAX (log->max_parsed, _acp_connection_get_n_parsed (conn));
 }
 
@@ -1816,7 +1830,7 @@ test_order_random_chunks (Fixture       *f,
   g_autoptr(GString) input = g_string_new (NULL);
   g_autoptr(GArray) expected_log = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(GArray) expected_replies = g_array_new (FALSE, FALSE, sizeof (gint));  /* id, -1: -32700 */
-  OrderLog log = { f->conn, g_array_new (FALSE, FALSE, sizeof (guint)), 0, 0 };
+  OrderLog log = { f->conn, g_array_new (FALSE, FALSE, sizeof (guint)), 0 };
   gsize offset = 0;
 
   g_signal_connect (f->conn, "notification::seq", G_CALLBACK (order_notification_cb), &log);
@@ -1903,22 +1917,22 @@ test_order_random_chunks (Fixture       *f,
 }
 
 /* A peer writing far more than the application dispatches blocks on a full
- * pipe: the connection does not read beyond its bound, and parses less
- * than that ahead (parsed lines take much more memory than their text). */
+ * pipe: the connection reads and parses little more than its bound ahead
+ * (parsed lines take much more memory than their text). */
 static void
 test_read_ahead_bound (Fixture       *f,
                        gconstpointer  data)
 {
   const gsize text_length = 8000;
   const gsize total = 50 * 1000 * 1000;
-  const guint64 bound = ACP_CONNECTION_READ_AHEAD_MAX + 2 * ACP_CONNECTION_READ_CHUNK_SIZE + 16 * 1024;
-  const guint64 parse_bound = ACP_CONNECTION_PARSE_AHEAD_MAX + ACP_CONNECTION_READ_CHUNK_SIZE + 16 * 1024;
+  /* the bound, the chunk that passed it, and a line gathered across reads */
+  const guint64 bound = ACP_CONNECTION_PARSE_AHEAD_MAX + ACP_CONNECTION_READ_CHUNK_SIZE + 16 * 1024;
   g_autofree char *text = g_strnfill (text_length, 'q');
   g_autoptr(GString) input = g_string_new (NULL);
-  OrderLog log = { f->conn, g_array_new (FALSE, FALSE, sizeof (guint)), 0, 0 };
+  OrderLog log = { f->conn, g_array_new (FALSE, FALSE, sizeof (guint)), 0 };
   PeerWriter writer = { 0 };
   guint n_lines = 0;
-  guint64 buffered;
+  guint64 n_read;
   gsize written;
 
   while (input->len < total)
@@ -1933,21 +1947,18 @@ test_read_ahead_bound (Fixture       *f,
   peer_writer_start (&writer, f, input->str, input->len);
 
   /* reading stops at the bound... */
-  WAIT_FOR (_acp_connection_is_throttled (f->conn));
-  buffered = _acp_connection_get_n_buffered (f->conn);
-  g_test_message ("throttled with %" G_GUINT64_FORMAT " bytes read ahead", buffered);
-  g_assert_cmpuint (buffered, >=, ACP_CONNECTION_READ_AHEAD_MAX);
-  g_assert_cmpuint (buffered, <=, bound);
-  /* the worker parses ahead up to its own, smaller bound */
-  WAIT_FOR (_acp_connection_get_n_parsed (f->conn) >= ACP_CONNECTION_PARSE_AHEAD_MAX);
+  POLL_FOR (_acp_connection_is_throttled (f->conn) &&
+            _acp_connection_get_n_parsed (f->conn) > ACP_CONNECTION_PARSE_AHEAD_MAX);
+  n_read = _acp_connection_get_n_read (f->conn);
+  g_test_message ("throttled with %" G_GUINT64_FORMAT " bytes read", n_read);
+  g_assert_cmpuint (_acp_connection_get_n_parsed (f->conn), <=, bound);
+  g_assert_cmpuint (n_read, <=, bound);
 
   /* ...and stays stopped: the peer blocks, having written little more than
    * what was read (the rest sits in the socket's buffers) */
   run_loop_for (300);
   g_assert_true (_acp_connection_is_throttled (f->conn));
-  buffered = _acp_connection_get_n_buffered (f->conn);
-  g_assert_cmpuint (buffered, <=, bound);
-  g_assert_cmpuint (_acp_connection_get_n_parsed (f->conn), <=, parse_bound);
+  g_assert_cmpuint (_acp_connection_get_n_read (f->conn), ==, n_read);
   written = peer_writer_get_written (&writer);
   g_test_message ("the peer wrote %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " bytes", written, input->len);
   g_assert_cmpuint (written, <, input->len);
@@ -1960,10 +1971,10 @@ test_read_ahead_bound (Fixture       *f,
   WAIT_FOR (log.log->len == n_lines);
   for (guint i = 0; i < n_lines; i++)
     g_assert_cmpuint (g_array_index (log.log, guint, i), ==, i);
-  g_test_message ("at most %" G_GUINT64_FORMAT " bytes read ahead while dispatching",
-                  log.max_buffered);
-  g_assert_cmpuint (log.max_buffered, <=, bound);
-  g_assert_cmpuint (log.max_parsed, <=, parse_bound);
+  g_test_message ("at most %" G_GUINT64_FORMAT " bytes parsed ahead while dispatching",
+                  log.max_parsed);
+  g_assert_cmpuint (log.max_parsed, <=, bound);
+  g_assert_cmpuint (_acp_connection_get_n_read (f->conn), ==, input->len);
 
   peer_writer_finish (&writer);
   g_assert_cmpuint (writer.written, ==, input->len);
@@ -2041,14 +2052,16 @@ test_dispose_while_worker_waits (Fixture       *f,
                                  gconstpointer  data)
 {
   g_autoptr(GString) input = g_string_new (NULL);
+  PeerWriter writer = { 0 };
 
   while (input->len < 2 * 1024 * 1024)
     g_string_append_printf (input, "{\"jsonrpc\":\"2.0\",\"method\":\"seq\",\"params\":{\"i\":%u}}\n",
                             (guint) input->len);
 
   _acp_connection_set_dispatch_held (f->conn, TRUE);
-  peer_write_len (f, input->str, input->len);
-  WAIT_FOR (_acp_connection_get_n_parsed (f->conn) >= ACP_CONNECTION_PARSE_AHEAD_MAX);
+  peer_writer_start (&writer, f, input->str, input->len);
+  POLL_FOR (_acp_connection_is_throttled (f->conn) &&
+            _acp_connection_get_n_parsed (f->conn) > ACP_CONNECTION_PARSE_AHEAD_MAX);
   g_assert_cmpuint (_acp_connection_get_n_workers (), ==, 1);
 
   g_object_add_weak_pointer (G_OBJECT (f->conn), (gpointer *) &f->conn);
@@ -2059,6 +2072,8 @@ test_dispose_while_worker_waits (Fixture       *f,
   WAIT_FOR (f->peer_eof);
   g_assert_cmpuint (f->notifications->len, ==, 0);
   g_assert_cmpuint (f->n_closed, ==, 0);
+
+  peer_writer_finish (&writer);
 }
 
 typedef struct
@@ -2083,13 +2098,16 @@ eof_call_cb (GObject      *source,
   call->n_notifications_then = call->f->notifications->len;
 }
 
+/* lines that the worker parses without waiting for room */
+#define N_QUEUED 5000
+
 static void
 closed_count_cb (AcpConnection *conn,
                  const GError  *reason,
                  Fixture       *f)
 {
   /* every line before the end was dispatched first */
-  g_assert_cmpuint (f->notifications->len, ==, 20001);
+  g_assert_cmpuint (f->notifications->len, ==, N_QUEUED + 1);
 }
 
 /* The end of the stream right after many lines still waiting to be
@@ -2106,7 +2124,7 @@ test_eof_after_queued_lines (Fixture       *f,
   g_assert_cmpint (peer_expect_request (f, "session/load"), ==, 1);
   g_signal_connect (f->conn, "closed", G_CALLBACK (closed_count_cb), f);
 
-  for (guint i = 0; i < 20000; i++)
+  for (guint i = 0; i < N_QUEUED; i++)
     g_string_append_printf (input, "{\"jsonrpc\":\"2.0\",\"method\":\"seq\",\"params\":{\"i\":%u}}\n", i);
   /* the last line has no newline */
   g_string_append (input, "{\"jsonrpc\":\"2.0\",\"method\":\"last\"}");
@@ -2115,11 +2133,13 @@ test_eof_after_queued_lines (Fixture       *f,
   peer_write_len (f, input->str, input->len);
   peer_shutdown_write (f);
 
-  /* the end is read, and the lines wait: parsed up to the worker's bound,
-   * the rest not even parsed; nothing is dispatched yet */
-  WAIT_FOR (_acp_connection_has_read_to_end (f->conn) &&
-            _acp_connection_get_n_parsed (f->conn) >= ACP_CONNECTION_PARSE_AHEAD_MAX);
-  g_assert_cmpuint (_acp_connection_get_n_workers (), ==, 1);
+  /* the end is read, and the lines wait, parsed; nothing is dispatched yet */
+  g_assert_cmpuint (input->len, <, ACP_CONNECTION_PARSE_AHEAD_MAX);
+  WAIT_FOR (_acp_connection_has_read_to_end (f->conn));
+  /* (a line's size leaves out its newline) */
+  g_assert_cmpuint (_acp_connection_get_n_parsed (f->conn), ==, input->len - N_QUEUED);
+  /* the worker ends there; what it handed over waits */
+  wait_for_workers_to_end ();
   g_assert_cmpuint (f->notifications->len, ==, 0);
   g_assert_cmpuint (f->n_closed, ==, 0);
   g_assert_false (acp_connection_is_closed (f->conn));
@@ -2129,15 +2149,15 @@ test_eof_after_queued_lines (Fixture       *f,
   WAIT_FOR (f->n_closed == 1 && call.n_calls_done == 1);
   drain_main_context ();
 
-  g_assert_cmpuint (f->notifications->len, ==, 20001);
-  for (guint i = 0; i < 20000; i++)
+  g_assert_cmpuint (f->notifications->len, ==, N_QUEUED + 1);
+  for (guint i = 0; i < N_QUEUED; i++)
     g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (notification_at (f, i),
                                                                                 "params"), "i"),
                      ==, i);
-  g_assert_cmpstr (json_object_get_string_member (notification_at (f, 20000), "method"), ==, "last");
+  g_assert_cmpstr (json_object_get_string_member (notification_at (f, N_QUEUED), "method"), ==, "last");
 
   g_assert_cmpuint (call.n_calls_done, ==, 1);
-  g_assert_cmpuint (call.n_notifications_then, ==, 20001);
+  g_assert_cmpuint (call.n_notifications_then, ==, N_QUEUED + 1);
   g_assert_error (call.error, ACP_ERROR, ACP_ERROR_CLOSED);
   g_assert_cmpuint (f->n_closed, ==, 1);
   g_assert_cmpuint (f->n_closed_notifies, ==, 1);

@@ -12,20 +12,15 @@ G_BEGIN_DECLS
 /* The most one read asks for. */
 #define ACP_CONNECTION_READ_CHUNK_SIZE     ((gsize) 64 * 1024)
 
-/* Reading stops once this many bytes are read but not yet dispatched... */
-#define ACP_CONNECTION_READ_AHEAD_MAX      ((gsize) 4 * 1024 * 1024)
-/* ...and starts again once no more than this many are. */
-#define ACP_CONNECTION_READ_AHEAD_RESUME   ((gsize) 1024 * 1024)
-
 /* Parsed lines take some 15 times the memory of their text: the worker stops
- * parsing once the lines parsed and not yet dispatched come to this many
- * bytes of input... */
+ * reading and parsing once the lines parsed and not yet dispatched come to
+ * this many bytes of input... */
 #define ACP_CONNECTION_PARSE_AHEAD_MAX     ((gsize) 512 * 1024)
 /* ...and goes on once they are down to this many. */
 #define ACP_CONNECTION_PARSE_AHEAD_RESUME  ((gsize) 256 * 1024)
 
 gboolean _acp_connection_is_parsing        (AcpConnection *self);
-guint64  _acp_connection_get_n_buffered    (AcpConnection *self);
+guint64  _acp_connection_get_n_read        (AcpConnection *self);
 guint64  _acp_connection_get_n_parsed      (AcpConnection *self);
 gboolean _acp_connection_has_read_to_end   (AcpConnection *self);
 gboolean _acp_connection_is_throttled      (AcpConnection *self);

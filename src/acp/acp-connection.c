@@ -5,24 +5,23 @@
 
 /* How it works
  *
- * Reading. The main thread keeps one g_input_stream_read_bytes_async() of
- * READ_CHUNK_SIZE in flight and hands each chunk, as it is, to the
- * connection's worker thread through a GAsyncQueue. It stops reading while
- * ACP_CONNECTION_READ_AHEAD_MAX bytes or more are read and not yet dispatched
- * (waiting for the worker, or parsed and waiting for the main thread), and
- * reads again once that is down to ACP_CONNECTION_READ_AHEAD_RESUME: a peer
- * writing faster than the application dispatches blocks on a full pipe. The
- * line the worker is still gathering does not count, so a line longer than
- * the bound (up to the cap) gets through. The bounds are in
- * acp-connection-private.h.
+ * Reading. The connection's worker thread reads the input itself, with
+ * blocking reads of up to READ_CHUNK_SIZE, so that the main thread spends
+ * nothing on the many small reads a streaming agent causes (a read a line,
+ * each a system call and an asynchronous operation there). The read is
+ * cancelled with the connection's GCancellable when the connection closes.
+ * The worker reads no further than it may parse (see below): a peer
+ * writing faster than the application dispatches blocks on a full pipe.
+ * The line the worker is still gathering does not count, so a line longer
+ * than the bound (up to the cap) gets through.
  *
- * Parsing. The worker splits the chunks into lines: a line inside one chunk
- * is parsed where it lies, one spanning chunks is gathered in a GByteArray
- * (amortised doubling, so the cost is linear in its length). It drops a
- * trailing CR, skips empty and whitespace-only lines, skips a line over the
- * cap without buffering it (reported once, with "message-error"), and
- * parses every line with acp_json_read() (which refuses deep nesting, and
- * is several times faster than json-glib's JsonParser). After each
+ * Parsing. The worker splits each chunk it reads into lines: a line inside
+ * one chunk is parsed where it lies, one spanning chunks is gathered in a
+ * GByteArray (amortised doubling, so the cost is linear in its length). It
+ * drops a trailing CR, skips empty and whitespace-only lines, skips a line
+ * over the cap without buffering it (reported once, with "message-error"),
+ * and parses every line with acp_json_read() (which refuses deep nesting,
+ * and is several times faster than json-glib's JsonParser). After each
  * chunk it appends what it got (trees, parse errors, skipped lines, and last
  * the end of the stream or a read error) to a list shared under a mutex, in
  * arrival order, and wakes the main context unless a wake-up is pending: a
@@ -31,10 +30,11 @@
  * by ACP_CONNECTION_PARSE_AHEAD_MAX bytes of input at most: past that it
  * waits on a GCond until the main thread, which reports how far it got
  * every PARSE_AHEAD_REPORT bytes and whenever the pump stops, has brought
- * it down to ACP_CONNECTION_PARSE_AHEAD_RESUME; the chunks read meanwhile
- * wait unparsed. The worker never sees the connection, emits nothing and
- * touches nothing of it: all it shares is a refcounted Reader (its queue,
- * the list, the counts, the context to wake, the join function).
+ * it down to ACP_CONNECTION_PARSE_AHEAD_RESUME, and reads nothing
+ * meanwhile. The worker never sees the connection, emits nothing and
+ * touches nothing of it: all it shares is a refcounted Reader (the stream
+ * to read, the cancellable, the list, the counts, the context to wake, the
+ * join function, and what to call back there when it is done reading).
  *
  * Joining. With a join function (AcpConnectionJoinFunc), the worker joins
  * the pieces of one stream of text parsed from the same chunk, one after
@@ -46,24 +46,25 @@
  * Dispatching. On the main thread the pump takes the whole list and
  * dispatches it in order, line by line, in time slices (see PUMP_SLICE) so
  * that a flood leaves GTK its frames, or in step with the frames when the
- * interface asks for it (AcpPacer); it reads ahead meanwhile within the
- * bound. The end of the stream comes through the worker like a line, so
- * everything before it is dispatched before the connection closes and the
- * pending calls fail. Trees are freed here after dispatch, not in the worker:
+ * interface asks for it (AcpPacer). The end of the stream comes through the
+ * worker like a line, so everything before it is dispatched before the
+ * connection closes and the pending calls fail. Trees are freed here after dispatch, not in the worker:
  * handlers may keep references into them, and json-glib counts the
  * references of objects and arrays without atomic operations.
  *
  * Closing stops the worker: a flag it checks between lines and while it
- * waits for room, and a stop marker in its queue. It then frees what it
- * holds and ends on its own; nobody waits for it.
+ * waits for room, and the cancellable that ends its read. It then frees
+ * what it holds and ends on its own; nobody waits for it.
  *
  * Writing. Every message is serialised to one line and queued; one
  * g_output_stream_write_all_async() is in flight at a time.
  *
- * Lifetime. The read and write callbacks do not keep the connection alive:
- * they hold an IoLink, a small shared record whose pointer to the connection is
+ * Lifetime. The write callbacks do not keep the connection alive: they
+ * hold an IoLink, a small shared record whose pointer to the connection is
  * cleared in dispose, and which closes the stream once no operation on it is
  * left in flight (a GIOStream cannot be closed with a read pending on it).
+ * The worker's reading counts as one such operation, from its start until
+ * the main context hears that the worker stopped reading.
  * Outgoing calls and flushes are GTasks and keep the connection alive until
  * they complete.
  */
@@ -95,7 +96,7 @@ typedef struct
   grefcount      ref_count;
   AcpConnection *connection;      /* not owned; NULL once disposed */
   GIOStream     *stream;          /* owned */
-  guint          n_in_flight;     /* reads and writes not yet called back */
+  guint          n_in_flight;     /* writes not yet called back, and the worker's reading */
   guint          close_requested : 1;
   guint          close_started : 1;
 } IoLink;
@@ -190,24 +191,7 @@ typedef struct
   GBytes *bytes;
 } WriteOp;
 
-/* What the main thread hands the worker, in the order read. */
-typedef enum
-{
-  CHUNK_DATA,    /* bytes read */
-  CHUNK_END,     /* the end of the stream */
-  CHUNK_ERROR,   /* reading failed */
-  CHUNK_STOP,    /* the connection closed: stop */
-} ChunkKind;
-
-typedef struct
-{
-  ChunkKind  kind;
-  GBytes    *bytes;            /* CHUNK_DATA */
-  GError    *error;            /* CHUNK_ERROR */
-  gsize      max_line_length;  /* the cap when the chunk was read */
-} Chunk;
-
-/* What the worker hands back, in the same order. */
+/* What the worker hands back, in the order read. */
 typedef enum
 {
   PARSED_MESSAGE,      /* root */
@@ -243,14 +227,23 @@ typedef struct
   gatomicrefcount  ref_count;
   GMainContext    *context;        /* woken when results are handed over */
   AcpConnectionJoinFunc join_func; /* set before the worker starts */
-  GAsyncQueue     *input;          /* Chunk */
+  GInputStream    *input;          /* not owned: the done callback's data keeps it */
+  GCancellable    *cancellable;    /* cancels the read when the connection closes */
   int              stopping;       /* atomic: the connection closed */
   int              parsing;        /* atomic: in the parser now (for tests) */
 
+  /* Called on the context once the worker no longer reads; its data is
+   * taken by the worker then (or freed with the reader if it never ran). */
+  GSourceFunc      done_func;
+  gpointer         done_data;
+  GDestroyNotify   done_notify;
+
   GMutex           lock;           /* guards what follows */
   GCond            room;           /* the worker waits here to parse ahead */
+  gsize            max_line_length;
   ParsedList       results;        /* handed over, not yet taken */
-  guint64          n_scanned;      /* bytes of input the worker is done with */
+  guint64          n_read;         /* bytes of input the worker is done with */
+  gboolean         ended;          /* the end of the stream or an error was read */
   guint64          n_produced;     /* the sizes of every result handed over */
   guint64          n_dispatched;   /* as last reported by the main thread */
   gboolean         waiting;        /* the worker waits for room */
@@ -261,6 +254,7 @@ typedef struct
 typedef struct
 {
   Reader     *reader;
+  gsize       max_line_length;  /* the cap, taken before each read */
   GByteArray *line;         /* the start of a line spanning chunks */
   ParsedList  results;      /* not yet handed over */
   guint64     n_produced;   /* their sizes */
@@ -287,8 +281,7 @@ struct _AcpConnection
   Reader       *reader;          /* NULL until started and once closed */
   GSource      *results_source;  /* fires when the worker handed results over */
   ParsedList    ready;           /* taken from the worker, not yet dispatched */
-  guint64       n_pushed;        /* bytes handed to the worker */
-  guint64       n_scanned;       /* of those, the ones it is done with */
+  guint64       n_read;          /* bytes the worker read and is done with */
   guint64       n_produced;      /* the sizes of the results it handed over */
   guint64       n_dispatched;    /* the sizes of the results dispatched */
   guint64       n_reported;      /* n_dispatched as the worker last heard it */
@@ -316,9 +309,7 @@ struct _AcpConnection
   GSource      *quiet_idle;      /* ends the stretch once the loop has nothing else to do */
 
   guint         started : 1;
-  guint         reading : 1;        /* a read is in flight */
   guint         input_ended : 1;    /* the end of the stream or an error was read */
-  guint         throttled : 1;      /* too much is read ahead: no reading */
   guint         dispatch_held : 1;  /* for tests */
   guint         writing : 1;        /* a write is in flight */
   guint         closed : 1;
@@ -1243,23 +1234,6 @@ dispatch_parsed (AcpConnection *self,
 
 static int n_running_workers;  /* atomic; for tests */
 
-static Chunk *
-chunk_new (ChunkKind kind)
-{
-  Chunk *chunk = g_new0 (Chunk, 1);
-
-  chunk->kind = kind;
-  return chunk;
-}
-
-static void
-chunk_free (Chunk *chunk)
-{
-  g_clear_pointer (&chunk->bytes, g_bytes_unref);
-  g_clear_error (&chunk->error);
-  g_free (chunk);
-}
-
 static Parsed *
 parsed_new (ParsedKind kind,
             gsize      size)
@@ -1333,13 +1307,18 @@ parsed_list_clear (ParsedList *list)
 }
 
 static Reader *
-reader_new (GMainContext *context)
+reader_new (GMainContext *context,
+            GInputStream *input,
+            GCancellable *cancellable,
+            gsize         max_line_length)
 {
   Reader *reader = g_new0 (Reader, 1);
 
   g_atomic_ref_count_init (&reader->ref_count);
   reader->context = g_main_context_ref (context);
-  reader->input = g_async_queue_new_full ((GDestroyNotify) chunk_free);
+  reader->input = input;
+  reader->cancellable = g_object_ref (cancellable);
+  reader->max_line_length = max_line_length;
   g_mutex_init (&reader->lock);
   g_cond_init (&reader->room);
 
@@ -1361,7 +1340,9 @@ reader_unref (Reader *reader)
   if (g_atomic_ref_count_dec (&reader->ref_count))
     {
       parsed_list_clear (&reader->results);
-      g_async_queue_unref (reader->input);
+      if (reader->done_notify != NULL && reader->done_data != NULL)
+        reader->done_notify (reader->done_data);
+      g_object_unref (reader->cancellable);
       g_main_context_unref (reader->context);
       g_mutex_clear (&reader->lock);
       g_cond_clear (&reader->room);
@@ -1506,14 +1487,13 @@ worker_drop_line (Worker *worker)
     }
 }
 
-/* Splits a chunk into lines and parses them. Returns FALSE when the
+/* Splits what was read into lines and parses them. Returns FALSE when the
  * connection closed meanwhile. */
 static gboolean
-worker_scan (Worker *worker,
-             Chunk  *chunk)
+worker_scan (Worker     *worker,
+             const char *start,
+             gsize       size)
 {
-  gsize size;
-  const char *start = g_bytes_get_data (chunk->bytes, &size);
   gsize offset = 0;
 
   while (offset < size)
@@ -1535,11 +1515,11 @@ worker_scan (Worker *worker,
           continue;
         }
 
-      if (worker->line->len + piece > chunk->max_line_length)
+      if (worker->line->len + piece > worker->max_line_length)
         {
           Parsed *parsed = parsed_new (PARSED_TOO_LONG, 0);
 
-          parsed->limit = chunk->max_line_length;
+          parsed->limit = worker->max_line_length;
           worker_drop_line (worker);
           worker->discarding = (newline == NULL);
           worker_add (worker, parsed);
@@ -1566,11 +1546,12 @@ worker_scan (Worker *worker,
 }
 
 /* Hands the results so far to the main thread, with the count of bytes of
- * input the worker is now done with, and wakes it unless a wake-up is
- * pending already. */
+ * input the worker is now done with and whether the input @ended, and wakes
+ * it unless a wake-up is pending already. */
 static void
-worker_publish (Worker *worker,
-                gsize   n_scanned)
+worker_publish (Worker   *worker,
+                gsize     n_read,
+                gboolean  ended)
 {
   Reader *reader = worker->reader;
   gboolean wake;
@@ -1578,7 +1559,8 @@ worker_publish (Worker *worker,
   worker_end_group (worker);
   g_mutex_lock (&reader->lock);
   parsed_list_concat (&reader->results, &worker->results);
-  reader->n_scanned += n_scanned;
+  reader->n_read += n_read;
+  reader->ended = ended;
   reader->n_produced += worker->n_produced;
   worker->n_produced = 0;
   wake = !g_atomic_int_get (&reader->wake_pending);
@@ -1592,7 +1574,8 @@ worker_publish (Worker *worker,
 /* Parsed trees take many times the memory of their text: while the lines
  * parsed and not yet dispatched come to more than PARSE_AHEAD_MAX bytes of
  * input, waits until the main thread brought them down to
- * PARSE_AHEAD_RESUME. Returns FALSE when the connection closed. */
+ * PARSE_AHEAD_RESUME. Takes the cap on lines for what it reads next.
+ * Returns FALSE when the connection closed. */
 static gboolean
 worker_wait_for_room (Worker *worker)
 {
@@ -1600,6 +1583,7 @@ worker_wait_for_room (Worker *worker)
   gboolean go_on;
 
   g_mutex_lock (&reader->lock);
+  worker->max_line_length = reader->max_line_length;
   if (reader->n_produced - reader->n_dispatched > ACP_CONNECTION_PARSE_AHEAD_MAX)
     {
       reader->waiting = TRUE;
@@ -1614,43 +1598,67 @@ worker_wait_for_room (Worker *worker)
   return go_on;
 }
 
-/* Returns FALSE when the worker has nothing more to do. */
-static gboolean
-worker_take_chunk (Worker *worker,
-                   Chunk  *chunk)
+/* Reads and parses until the end of the stream, an error or the close of
+ * the connection. */
+static void
+worker_run (Worker *worker)
 {
-  Parsed *parsed;
+  Reader *reader = worker->reader;
+  g_autofree char *buffer = g_malloc (READ_CHUNK_SIZE);
 
-  if (g_atomic_int_get (&worker->reader->stopping))
-    return FALSE;
-
-  switch (chunk->kind)
+  for (;;)
     {
-    case CHUNK_DATA:
-      if (!worker_wait_for_room (worker) || !worker_scan (worker, chunk))
-        return FALSE;
-      worker_publish (worker, g_bytes_get_size (chunk->bytes));
-      return TRUE;
+      g_autoptr(GError) error = NULL;
+      gssize n;
 
-    case CHUNK_END:
-      /* a last line without a newline still counts */
-      if (worker->line->len > 0 && !worker->discarding)
-        worker_handle_line (worker, (const char *) worker->line->data, worker->line->len);
-      worker_add (worker, parsed_new (PARSED_END, 0));
-      worker_publish (worker, 0);
-      return FALSE;
+      if (!worker_wait_for_room (worker))
+        return;
 
-    case CHUNK_ERROR:
-      parsed = parsed_new (PARSED_READ_ERROR, 0);
-      parsed->error = g_steal_pointer (&chunk->error);
-      worker_add (worker, parsed);
-      worker_publish (worker, 0);
-      return FALSE;
+      n = g_input_stream_read (reader->input, buffer, READ_CHUNK_SIZE, reader->cancellable, &error);
+      if (g_atomic_int_get (&reader->stopping))
+        return;
 
-    case CHUNK_STOP:
-    default:
-      return FALSE;
+      if (n < 0)
+        {
+          Parsed *parsed = parsed_new (PARSED_READ_ERROR, 0);
+
+          /* the end and errors are handed over behind the lines read before */
+          g_debug ("Reading failed: %s", error->message);
+          parsed->error = g_steal_pointer (&error);
+          worker_add (worker, parsed);
+          worker_publish (worker, 0, TRUE);
+          return;
+        }
+
+      if (n == 0)
+        {
+          g_debug ("End of stream");
+          /* a last line without a newline still counts */
+          if (worker->line->len > 0 && !worker->discarding)
+            worker_handle_line (worker, (const char *) worker->line->data, worker->line->len);
+          worker_add (worker, parsed_new (PARSED_END, 0));
+          worker_publish (worker, 0, TRUE);
+          return;
+        }
+
+      if (!worker_scan (worker, buffer, (gsize) n))
+        return;
+      worker_publish (worker, (gsize) n, FALSE);
     }
+}
+
+/* Tells the main context that the worker no longer reads. */
+static void
+worker_done_reading (Reader *reader)
+{
+  GSource *source = g_idle_source_new ();
+
+  g_source_set_priority (source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (source, reader->done_func, g_steal_pointer (&reader->done_data),
+                         reader->done_notify);
+  g_source_set_static_name (source, "[palaver] acp connection reader done");
+  g_source_attach (source, reader->context);
+  g_source_unref (source);
 }
 
 static gpointer
@@ -1662,15 +1670,8 @@ worker_thread (gpointer data)
   worker.line = g_byte_array_new ();
   worker.group_buffer = g_string_new (NULL);
 
-  for (;;)
-    {
-      Chunk *chunk = g_async_queue_pop (worker.reader->input);
-      gboolean more = worker_take_chunk (&worker, chunk);
-
-      chunk_free (chunk);
-      if (!more)
-        break;
-    }
+  worker_run (&worker);
+  worker_done_reading (worker.reader);
 
   worker_end_group (&worker);
   parsed_list_clear (&worker.results);
@@ -1737,13 +1738,6 @@ clear_source (GSource **source)
     }
 }
 
-/* Bytes read and not yet dispatched: chunks the worker has not finished
- * with, and parsed lines waiting here or in the worker's hands. */
-static guint64
-n_buffered (AcpConnection *self)
-{
-  return (self->n_pushed - self->n_scanned) + (self->n_produced - self->n_dispatched);
-}
 
 /* Takes what the worker handed over so far. */
 static void
@@ -1758,7 +1752,8 @@ take_results (AcpConnection *self)
   g_mutex_lock (&reader->lock);
   taken = reader->results;
   reader->results.head = reader->results.tail = NULL;
-  self->n_scanned = reader->n_scanned;
+  self->n_read = reader->n_read;
+  self->input_ended = reader->ended;
   self->n_produced = reader->n_produced;
   g_atomic_int_set (&reader->wake_pending, FALSE);
   g_mutex_unlock (&reader->lock);
@@ -1787,90 +1782,6 @@ report_dispatched (AcpConnection *self)
   self->n_reported = self->n_dispatched;
 }
 
-static void maybe_read (AcpConnection *self);
-
-static void
-read_cb (GObject      *source,
-         GAsyncResult *result,
-         gpointer      user_data)
-{
-  IoLink *link = user_data;
-  AcpConnection *self = link->connection;
-  g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(GError) error = NULL;
-  Chunk *chunk;
-
-  bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (source), result, &error);
-  link->n_in_flight--;
-
-  if (self == NULL || self->closed)
-    {
-      io_link_maybe_close (link);
-      io_link_unref (link);
-      return;
-    }
-
-  io_link_unref (link);
-  self->reading = FALSE;
-  g_assert (self->reader != NULL);
-
-  /* The end and errors travel through the worker too, behind the lines read
-   * before them. */
-  if (bytes == NULL)
-    {
-      g_debug ("Reading failed: %s", error->message);
-      chunk = chunk_new (CHUNK_ERROR);
-      chunk->error = g_steal_pointer (&error);
-      self->input_ended = TRUE;
-    }
-  else if (g_bytes_get_size (bytes) == 0)
-    {
-      g_debug ("End of stream");
-      chunk = chunk_new (CHUNK_END);
-      self->input_ended = TRUE;
-    }
-  else
-    {
-      chunk = chunk_new (CHUNK_DATA);
-      chunk->max_line_length = self->max_line_length;
-      self->n_pushed += g_bytes_get_size (bytes);
-      chunk->bytes = g_steal_pointer (&bytes);
-    }
-
-  g_async_queue_push (self->reader->input, chunk);
-  maybe_read (self);
-}
-
-static void
-start_read (AcpConnection *self)
-{
-  self->reading = TRUE;
-  self->link->n_in_flight++;
-  g_input_stream_read_bytes_async (g_io_stream_get_input_stream (self->stream),
-                                   READ_CHUNK_SIZE, G_PRIORITY_DEFAULT, self->cancellable,
-                                   read_cb, io_link_ref (self->link));
-}
-
-/* Reads the next chunk unless one is in flight, the input ended, or too much
- * is read ahead of dispatching: then the peer blocks on a full pipe. */
-static void
-maybe_read (AcpConnection *self)
-{
-  guint64 buffered;
-
-  if (self->reading || self->closed || self->input_ended || self->reader == NULL)
-    return;
-
-  buffered = n_buffered (self);
-  if (buffered >= ACP_CONNECTION_READ_AHEAD_MAX)
-    self->throttled = TRUE;
-  else if (buffered <= ACP_CONNECTION_READ_AHEAD_RESUME)
-    self->throttled = FALSE;
-
-  if (!self->throttled)
-    start_read (self);
-}
-
 /* An agent replaying a long history keeps the pipe full, and the worker hands
  * over batches as fast as it parses them, at the default priority, above
  * GTK's layout and paint. Dispatched in one go, a replay of 100,000 updates
@@ -1880,8 +1791,8 @@ maybe_read (AcpConnection *self)
  * when every frame is slow, from a timeout. The timeout leaves room for what
  * a slice makes the application do before the next frame (a transcript
  * flush, text to lay out): a shorter one fired before the frame could, and
- * the frame waited for another slice. Messages keep their order; reading
- * goes on meanwhile up to the read-ahead bound. */
+ * the frame waited for another slice. Messages keep their order; the worker
+ * reads and parses ahead meanwhile, up to its bound. */
 #define PUMP_SLICE      (8 * G_TIME_SPAN_MILLISECOND)
 #define PUMP_RESUME_MS  12
 /* In step with frames (see AcpPacer), the pump dispatches the slice a frame
@@ -2034,7 +1945,7 @@ dispatch_one (AcpConnection *self,
 }
 
 /* Dispatches what the worker handed over, in order, until it is used up or
- * the slice is over, and keeps reading ahead within the bound. */
+ * the slice is over. */
 static void
 pump (AcpConnection *self)
 {
@@ -2046,8 +1957,6 @@ pump (AcpConnection *self)
 
       if (self->ready.head == NULL)
         take_results (self);
-
-      maybe_read (self);
 
       if (self->ready.head == NULL || self->dispatch_held || slice_over (self))
         break;
@@ -2074,15 +1983,32 @@ results_ready_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+/* The worker no longer reads: the stream may be closed. */
+static gboolean
+reader_done_cb (gpointer user_data)
+{
+  IoLink *link = user_data;
+
+  link->n_in_flight--;
+  io_link_maybe_close (link);
+
+  return G_SOURCE_REMOVE;
+}
+
 static gboolean
 start_reader (AcpConnection  *self,
               GError        **error)
 {
-  Reader *reader = reader_new (self->context);
+  Reader *reader = reader_new (self->context,
+                               g_io_stream_get_input_stream (self->stream),
+                               self->cancellable, self->max_line_length);
   GThread *thread;
   GSource *source;
 
   reader->join_func = self->join_func;
+  reader->done_func = reader_done_cb;
+  reader->done_data = io_link_ref (self->link);
+  reader->done_notify = (GDestroyNotify) io_link_unref;
 
   g_atomic_int_inc (&n_running_workers);
   thread = g_thread_try_new ("acp-reader", worker_thread, reader_ref (reader), error);
@@ -2095,6 +2021,7 @@ start_reader (AcpConnection  *self,
     }
   /* nobody joins it: it ends on its own once stopped */
   g_thread_unref (thread);
+  self->link->n_in_flight++;
 
   source = g_source_new (&results_source_funcs, sizeof (ResultsSource));
   ((ResultsSource *) source)->reader = reader_ref (reader);
@@ -2123,7 +2050,7 @@ stop_reader (AcpConnection *self)
     return;
 
   g_atomic_int_set (&reader->stopping, TRUE);
-  g_async_queue_push (reader->input, chunk_new (CHUNK_STOP));
+  g_cancellable_cancel (reader->cancellable);
   g_mutex_lock (&reader->lock);
   g_cond_signal (&reader->room);
   g_mutex_unlock (&reader->lock);
@@ -2536,6 +2463,12 @@ acp_connection_set_max_line_length (AcpConnection *self,
     return;
 
   self->max_line_length = max_line_length;
+  if (self->reader != NULL)
+    {
+      g_mutex_lock (&self->reader->lock);
+      self->reader->max_line_length = max_line_length;
+      g_mutex_unlock (&self->reader->lock);
+    }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_LINE_LENGTH]);
 }
 
@@ -2831,14 +2764,13 @@ _acp_connection_is_parsing (AcpConnection *self)
   return self->reader != NULL && g_atomic_int_get (&self->reader->parsing);
 }
 
-/* Bytes read and not yet dispatched, as of the last hand-over of the worker;
- * the line the worker is gathering does not count. */
+/* Bytes the worker read, as of its last hand-over. */
 guint64
-_acp_connection_get_n_buffered (AcpConnection *self)
+_acp_connection_get_n_read (AcpConnection *self)
 {
   g_return_val_if_fail (ACP_IS_CONNECTION (self), 0);
 
-  return n_buffered (self);
+  return self->n_read;
 }
 
 /* Bytes of the lines parsed and not yet dispatched, as of the last
@@ -2860,13 +2792,23 @@ _acp_connection_has_read_to_end (AcpConnection *self)
   return self->input_ended;
 }
 
-/* Whether reading is paused because too much is read ahead. */
+/* Whether the worker waits, reading nothing, because too much is parsed
+ * ahead of dispatching. */
 gboolean
 _acp_connection_is_throttled (AcpConnection *self)
 {
+  gboolean waiting;
+
   g_return_val_if_fail (ACP_IS_CONNECTION (self), FALSE);
 
-  return self->throttled;
+  if (self->reader == NULL)
+    return FALSE;
+
+  g_mutex_lock (&self->reader->lock);
+  waiting = self->reader->waiting;
+  g_mutex_unlock (&self->reader->lock);
+
+  return waiting;
 }
 
 /* Holds back dispatching (reading and parsing go on, up to the bound), as an
