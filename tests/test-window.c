@@ -383,6 +383,53 @@ assert_goes_idle (GtkWidget *widget)
 }
 
 static void
+count_paint_cb (GdkFrameClock *frame_clock,
+                guint         *count)
+{
+  (*count)++;
+}
+
+static guint n_painted;
+
+static gboolean
+painted (Fixture *fixture)
+{
+  return n_painted > 0;
+}
+
+/* The frame that shows a session comes before its opening: the agent and
+ * its replay would share the machine with that frame. */
+static void
+test_open_after_frame (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autoptr(PalSessionRecord) record = pal_session_record_new ("past-session", "fake-replay", fixture->folder);
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (fixture->window));
+  gulong id;
+
+  pal_session_record_set_title (record, "A long past session");
+  pal_session_store_add (fixture->session_store, record);
+  g_assert_nonnull (clock);
+
+  n_painted = 0;
+  id = g_signal_connect (clock, "after-paint", G_CALLBACK (count_paint_cb), &n_painted);
+  pal_window_open_session (fixture->window, "past-session");
+
+  /* shown, not opened yet */
+  g_assert_cmpstr (pal_window_get_current_session_id (fixture->window), ==, "past-session");
+  g_assert_true (gtk_widget_get_mapped (pal_window_get_session_view (fixture->window)));
+  g_assert_cmpint (pal_session_manager_get_session_state (fixture->manager, "past-session"), ==,
+                   PAL_SESSION_STATE_NOT_RUNNING);
+
+  /* the frame, then the opening */
+  wait_for (fixture, painted, 10);
+  g_signal_handler_disconnect (clock, id);
+  g_assert_cmpint (pal_session_manager_get_session_state (fixture->manager, "past-session"), !=,
+                   PAL_SESSION_STATE_NOT_RUNNING);
+  wait_for (fixture, session_ready, 60);
+}
+
+static void
 test_open_replays_live (Fixture       *fixture,
                         gconstpointer  data)
 {
@@ -801,6 +848,8 @@ main (int   argc,
 
   g_test_add ("/window/new-prompt-permission", Fixture, NULL,
               fixture_set_up, test_new_prompt_permission, fixture_tear_down);
+  g_test_add ("/window/open-after-frame", Fixture, NULL,
+              fixture_set_up, test_open_after_frame, fixture_tear_down);
   g_test_add ("/window/open-replays-live", Fixture, NULL,
               fixture_set_up, test_open_replays_live, fixture_tear_down);
   g_test_add ("/window/agent-sessions-listed", Fixture, NULL,

@@ -655,13 +655,100 @@ open_cb (GObject      *object,
   refresh_listed (attempt->self, attempt->agent_id, attempt->folder);
 }
 
+/* Opening a session starts its agent, then its replay keeps the agent, the
+ * reader thread and the main thread busy. The frame that shows the session,
+ * the heaviest of the opening (a whole view to lay out and draw), comes
+ * first: the opening starts once it is painted, or after OPEN_FRAME_WAIT_MS
+ * should no frame come. */
+#define OPEN_FRAME_WAIT_MS 100
+
+typedef struct
+{
+  Attempt       *attempt;
+  GdkFrameClock *frame_clock;
+  gulong         after_paint_id;
+  guint          timeout_id;
+} PendingOpen;
+
+static void
+start_open (Attempt *attempt)
+{
+  PalWindow *self = attempt->self;
+
+  /* the window closed meanwhile */
+  if (self->manager == NULL)
+    {
+      attempt_free (attempt);
+      return;
+    }
+
+  pal_session_manager_open_session_async (self->manager, attempt->session_id, self->cancellable,
+                                          open_cb, attempt);
+}
+
+static void
+pending_open_run (PendingOpen *pending)
+{
+  Attempt *attempt = g_steal_pointer (&pending->attempt);
+
+  g_clear_signal_handler (&pending->after_paint_id, pending->frame_clock);
+  g_clear_handle_id (&pending->timeout_id, g_source_remove);
+  g_clear_object (&pending->frame_clock);
+  g_free (pending);
+
+  start_open (attempt);
+}
+
+static void
+pending_open_painted_cb (GdkFrameClock *frame_clock,
+                         PendingOpen   *pending)
+{
+  pending_open_run (pending);
+}
+
+static gboolean
+pending_open_timeout_cb (gpointer user_data)
+{
+  PendingOpen *pending = user_data;
+
+  pending->timeout_id = 0;
+  pending_open_run (pending);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Starts @attempt (transfer full) after the next frame of the window. */
+static void
+open_after_frame (PalWindow *self,
+                  Attempt   *attempt)
+{
+  GdkFrameClock *frame_clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+  PendingOpen *pending;
+
+  if (frame_clock == NULL || !gtk_widget_get_mapped (GTK_WIDGET (self)))
+    {
+      start_open (attempt);
+      return;
+    }
+
+  pending = g_new0 (PendingOpen, 1);
+  pending->attempt = attempt;
+  pending->frame_clock = g_object_ref (frame_clock);
+  pending->after_paint_id = g_signal_connect (frame_clock, "after-paint",
+                                              G_CALLBACK (pending_open_painted_cb), pending);
+  pending->timeout_id = g_timeout_add (OPEN_FRAME_WAIT_MS, pending_open_timeout_cb, pending);
+  /* a frame comes even when the window shows nothing new */
+  gdk_frame_clock_request_phase (frame_clock, GDK_FRAME_CLOCK_PHASE_PAINT);
+}
+
 /**
  * pal_window_open_session:
  * @self: a #PalWindow
  * @session_id: a session of the list
  *
- * Shows the session, opening it first (load with a live replay when the
- * agent can, else resume) unless it is live already.
+ * Shows the session, then opens it (load with a live replay when the
+ * agent can, else resume) unless it is live already; on screen, the opening
+ * starts after the frame that shows the session.
  */
 void
 pal_window_open_session (PalWindow  *self,
@@ -693,10 +780,9 @@ pal_window_open_session (PalWindow  *self,
         return;
     }
 
-  pal_session_manager_open_session_async (self->manager, session_id, self->cancellable, open_cb,
-                                          attempt_new (self, session_id,
-                                                       pal_session_record_get_agent_id (record),
-                                                       pal_session_record_get_cwd (record), NULL));
+  open_after_frame (self, attempt_new (self, session_id,
+                                       pal_session_record_get_agent_id (record),
+                                       pal_session_record_get_cwd (record), NULL));
 }
 
 static void
