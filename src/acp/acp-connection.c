@@ -207,7 +207,7 @@ struct _Parsed
 {
   Parsed     *next;
   ParsedKind  kind;
-  gsize       size;    /* bytes of the line(s), for the read-ahead bound */
+  gsize       size;    /* bytes of the line(s), for the parse-ahead bound */
   guint       n_messages;  /* PARSED_MESSAGE: how many were joined into it */
   JsonNode   *root;
   GError     *error;
