@@ -1738,7 +1738,6 @@ clear_source (GSource **source)
     }
 }
 
-
 /* Takes what the worker handed over so far. */
 static void
 take_results (AcpConnection *self)
