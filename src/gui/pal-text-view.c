@@ -23,6 +23,12 @@
  * for the resize again once the window is laid out, and GTK lays it out
  * once more before painting.
  *
+ * GtkTextView lays out a line twice before it first draws it: to measure it,
+ * then again, to draw it (only the second layout is kept, for the frames
+ * after). Drawn for the first time, a view of a few kilobytes of text spends
+ * a couple of milliseconds shaping its lines anew. pal_text_view_prepare_draw()
+ * does that second layout ahead, in a frame where the view is not drawn yet.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
@@ -35,12 +41,18 @@ typedef struct
   GdkFrameClock *frame_clock;    /* (nullable): while realized */
   gulong         layout_handler;
   gboolean       resize_lost;
+  GtkTextBuffer *buffer;         /* the one watched for changes */
+  gulong         changed_handler;
+  int            prepared_width; /* what it was prepared to draw at; -1: not */
 } PalTextViewPrivate;
 
 G_DEFINE_TYPE_WITH_PRIVATE (PalTextView, pal_text_view, GTK_TYPE_TEXT_VIEW)
 
 /* About a thousand lines */
 #define LOOKAHEAD 16384
+
+/* GtkTextView keeps the layouts of 250 lines for drawing: fewer than that */
+#define PREPARE_LINES_MAX 200
 
 /* Connected after GDK's own handler, which lays the window out */
 static void
@@ -100,14 +112,64 @@ pal_text_view_unrealize (GtkWidget *widget)
   g_clear_signal_handler (&priv->layout_handler, priv->frame_clock);
   g_clear_object (&priv->frame_clock);
   priv->resize_lost = FALSE;
+  priv->prepared_width = -1;
 
   GTK_WIDGET_CLASS (pal_text_view_parent_class)->unrealize (widget);
 }
 
 static void
+buffer_changed_cb (GtkTextBuffer *buffer,
+                   PalTextView   *self)
+{
+  PalTextViewPrivate *priv = pal_text_view_get_instance_private (self);
+
+  priv->prepared_width = -1;
+}
+
+static void
+watch_buffer (PalTextView *self)
+{
+  PalTextViewPrivate *priv = pal_text_view_get_instance_private (self);
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self));
+
+  priv->prepared_width = -1;
+  if (priv->buffer == buffer)
+    return;
+
+  if (priv->buffer != NULL)
+    g_clear_signal_handler (&priv->changed_handler, priv->buffer);
+  g_set_object (&priv->buffer, buffer);
+  priv->changed_handler = g_signal_connect (buffer, "changed", G_CALLBACK (buffer_changed_cb), self);
+}
+
+static void
+buffer_notify_cb (PalTextView *self,
+                  GParamSpec  *pspec,
+                  gpointer     user_data)
+{
+  watch_buffer (self);
+}
+
+static void
+pal_text_view_dispose (GObject *object)
+{
+  PalTextView *self = PAL_TEXT_VIEW (object);
+  PalTextViewPrivate *priv = pal_text_view_get_instance_private (self);
+
+  if (priv->buffer != NULL)
+    g_clear_signal_handler (&priv->changed_handler, priv->buffer);
+  g_clear_object (&priv->buffer);
+
+  G_OBJECT_CLASS (pal_text_view_parent_class)->dispose (object);
+}
+
+static void
 pal_text_view_class_init (PalTextViewClass *klass)
 {
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = pal_text_view_dispose;
 
   widget_class->size_allocate = pal_text_view_size_allocate;
   widget_class->realize = pal_text_view_realize;
@@ -118,6 +180,77 @@ static void
 pal_text_view_init (PalTextView *self)
 {
   gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
+
+  watch_buffer (self);
+  g_signal_connect (self, "notify::buffer", G_CALLBACK (buffer_notify_cb), NULL);
+}
+
+/**
+ * pal_text_view_prepare_draw:
+ * @self: a realized view, laid out
+ *
+ * Lays out the lines of @self that its allocation shows for drawing, as its
+ * next snapshot would (at most PREPARE_LINES_MAX of them): called before a
+ * view is first drawn, in a frame that has time for it, it takes that work
+ * off the frame that draws it. The layouts stay until the text, the width
+ * or the style of the view change.
+ *
+ * Returns: how many lines were laid out (0 when @self is not laid out)
+ */
+guint
+pal_text_view_prepare_draw (PalTextView *self)
+{
+  PalTextViewPrivate *priv;
+  GtkTextView *view;
+  GtkTextIter iter;
+  int height;
+  int bottom;
+  guint n = 0;
+
+  g_return_val_if_fail (PAL_IS_TEXT_VIEW (self), 0);
+
+  priv = pal_text_view_get_instance_private (self);
+  view = GTK_TEXT_VIEW (self);
+  height = gtk_widget_get_height (GTK_WIDGET (self));
+  if (!gtk_widget_get_realized (GTK_WIDGET (self)) || height <= 0)
+    return 0;
+
+  gtk_text_view_window_to_buffer_coords (view, GTK_TEXT_WINDOW_WIDGET, 0, height, NULL, &bottom);
+  gtk_text_buffer_get_start_iter (gtk_text_view_get_buffer (view), &iter);
+  while (n < PREPARE_LINES_MAX)
+    {
+      GdkRectangle location;
+      int y;
+
+      /* the location of an iterator is found in the layout for drawing */
+      gtk_text_view_get_iter_location (view, &iter, &location);
+      n++;
+      gtk_text_view_get_line_yrange (view, &iter, &y, NULL);
+      if (y >= bottom || !gtk_text_iter_forward_line (&iter))
+        break;
+    }
+  priv->prepared_width = gtk_widget_get_width (GTK_WIDGET (self));
+
+  return n;
+}
+
+/**
+ * pal_text_view_get_prepared:
+ * @self: a view
+ *
+ * Returns: whether the lines of @self were laid out to be drawn (see
+ * pal_text_view_prepare_draw ()) since its text or its width last changed
+ */
+gboolean
+pal_text_view_get_prepared (PalTextView *self)
+{
+  PalTextViewPrivate *priv;
+
+  g_return_val_if_fail (PAL_IS_TEXT_VIEW (self), FALSE);
+
+  priv = pal_text_view_get_instance_private (self);
+
+  return priv->prepared_width >= 0 && priv->prepared_width == gtk_widget_get_width (GTK_WIDGET (self));
 }
 
 /**

@@ -18,6 +18,8 @@ struct _PalTextViewClass
   GtkTextViewClass parent_class;
 };
 
-GtkWidget *pal_text_view_new (void);
+GtkWidget *pal_text_view_new          (void);
+guint      pal_text_view_prepare_draw (PalTextView *self);
+gboolean   pal_text_view_get_prepared (PalTextView *self);
 
 G_END_DECLS
