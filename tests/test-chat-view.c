@@ -842,6 +842,34 @@ shown_whole_on_screen (GtkWidget *window)
   return on_screen > 0;
 }
 
+/* Every text view on screen has its lines laid out to be drawn */
+static gboolean
+prepared_on_screen (GtkWidget *window)
+{
+  GtkWidget *scroller = find_widget (window, GTK_TYPE_SCROLLED_WINDOW);
+  g_autoptr(GPtrArray) views = g_ptr_array_new ();
+  guint on_screen = 0;
+
+  collect (window, PAL_TYPE_TEXT_VIEW, views);
+  for (guint i = 0; i < views->len; i++)
+    {
+      GtkWidget *view = g_ptr_array_index (views, i);
+      graphene_rect_t bounds;
+
+      if (!gtk_widget_get_mapped (view) ||
+          !gtk_widget_compute_bounds (view, scroller, &bounds) ||
+          bounds.origin.y + bounds.size.height <= 0 ||
+          bounds.origin.y >= gtk_widget_get_height (scroller))
+        continue;
+
+      on_screen++;
+      if (!pal_text_view_get_prepared (PAL_TEXT_VIEW (view)))
+        return FALSE;
+    }
+
+  return on_screen > 0;
+}
+
 static void
 test_pouring_text (void)
 {
@@ -887,11 +915,14 @@ test_pouring_text (void)
 
   /* the list view learns of every block at once when the flood is over;
    * its rows are laid out under the panel, those on screen made full rows
-   * (a frame each), and then shown: no summary of a block is seen */
+   * (a frame each), their text laid out to be drawn, and then shown: no
+   * summary of a block is seen */
   wait_for (list_changed, &d);
   g_assert_true (flood_panel_shown (window));
   wait_for (flood_panel_hidden, window);
   g_assert_false (summary_on_screen (GTK_WIDGET (d.list_view), find_widget (window, GTK_TYPE_SCROLLED_WINDOW)));
+  /* and their text laid out to be drawn, in the frame before */
+  g_assert_true (prepared_on_screen (window));
   wait_for (caught_up, view);
   g_assert_true (pal_chat_view_get_stick_to_bottom (PAL_CHAT_VIEW (view)));
   answer.window = window;
@@ -1155,6 +1186,73 @@ test_text_view_frames_always_due (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static gboolean
+width_at_most_300 (gpointer data)
+{
+  return gtk_widget_get_width (data) <= 300;
+}
+
+static void
+set_lines (GtkTextBuffer *buffer,
+           guint          n_lines)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  for (guint i = 0; i < n_lines; i++)
+    g_string_append_printf (text, "%sLine %u", i > 0 ? "\n" : "", i);
+  gtk_text_buffer_set_text (buffer, text->str, -1);
+}
+
+/* A text view lays out the lines it shows to be drawn ahead of its first
+ * frame, and says so until its text or its width change */
+static void
+test_text_view_prepare_draw (void)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  GtkWidget *window;
+  GtkWidget *text_view = pal_text_view_new ();
+  PalTextView *view = PAL_TEXT_VIEW (text_view);
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (text_view));
+
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), box);
+  gtk_box_append (GTK_BOX (box), text_view);
+  gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (text_view), GTK_WRAP_WORD);
+  set_lines (buffer, 30);
+
+  /* not laid out: nothing to do */
+  g_assert_cmpuint (pal_text_view_prepare_draw (view), ==, 0);
+  g_assert_false (pal_text_view_get_prepared (view));
+
+  window = make_window (scroller);
+  wait_for (view_laid_out, text_view);
+  g_assert_false (pal_text_view_get_prepared (view));
+  g_assert_cmpuint (pal_text_view_prepare_draw (view), ==, 30);
+  g_assert_true (pal_text_view_get_prepared (view));
+  /* frames that change nothing keep the layouts */
+  settle ();
+  g_assert_true (pal_text_view_get_prepared (view));
+
+  gtk_text_buffer_insert_at_cursor (buffer, "\nOne line more", -1);
+  g_assert_false (pal_text_view_get_prepared (view));
+  wait_for (view_laid_out, text_view);
+  g_assert_cmpuint (pal_text_view_prepare_draw (view), ==, 31);
+  g_assert_true (pal_text_view_get_prepared (view));
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 300, 600);
+  wait_for (width_at_most_300, text_view);
+  g_assert_false (pal_text_view_get_prepared (view));
+
+  /* no more lines than GtkTextView keeps laid out for drawing */
+  set_lines (buffer, 400);
+  wait_for (view_laid_out, text_view);
+  g_assert_cmpuint (pal_text_view_prepare_draw (view), ==, 200);
+  g_assert_true (pal_text_view_get_prepared (view));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1171,6 +1269,7 @@ main (int   argc,
   g_test_add_func ("/chat-view/pouring-text", test_pouring_text);
   g_test_add_func ("/chat-view/frames-always-due", test_frames_always_due);
   g_test_add_func ("/text-view/frames-always-due", test_text_view_frames_always_due);
+  g_test_add_func ("/text-view/prepare-draw", test_text_view_prepare_draw);
 
   return g_test_run ();
 }

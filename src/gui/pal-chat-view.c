@@ -34,7 +34,8 @@
  * view builds rows for the 200 nearest; once EXPAND_ALL are back the rest
  * come at once), then full rows for the summaries off screen. The list stays
  * under the panel until the summaries on screen are full rows (for
- * REVEAL_WAIT_FRAMES at most). Scrolling up ends a flood at once. The
+ * REVEAL_WAIT_FRAMES at most) and, one frame more, until their text is laid
+ * out to be drawn. Scrolling up ends a flood at once. The
  * budget follows what the last frame cost, from the start of this work to
  * its paint (the rows made full are laid out and drawn after it), so that a
  * frame takes SETTLE_FRAME_US; after text poured in, SETTLE_FRAME_POURED_US
@@ -79,6 +80,7 @@
 #include "pal-permission-row.h"
 #include "pal-plan-row.h"
 #include "pal-tail-model.h"
+#include "pal-text-view.h"
 #include "pal-tool-call-row.h"
 
 /* Within this many pixels of the end counts as at the bottom. */
@@ -158,6 +160,9 @@ struct _PalChatView
   gint64             settle_budget; /* of its frames, in time it works */
   gint64             settle_used;  /* of it, by its last frame */
   guint              reveal_waits; /* frames painted with the rows back and hidden */
+  guint              prepare_tick; /* lays out the text of those on screen to draw */
+  gboolean           rows_prepared; /* and it did, since they last changed */
+  gboolean           revealed;     /* the rows were shown: the next frame draws them */
   GdkFrameClock     *frame_clock;  /* while mapped, to report frames to the pacer */
   gulong             after_paint_id;
   gint64             last_paint;   /* monotonic time of the last frame painted */
@@ -387,6 +392,8 @@ upgrade_row (PalChatView *self,
   adw_clamp_set_child (clamp, row);
   if (on_screen && PAL_IS_MESSAGE_ROW (row))
     pal_message_row_flush (PAL_MESSAGE_ROW (row));
+  if (on_screen)
+    self->rows_prepared = FALSE;
 }
 
 /* The summary row nearest the window (its distance in @distance), or
@@ -456,6 +463,16 @@ settle_tick_cb (GtkWidget     *widget,
   self->settle_started = start;
   self->settle_used = 0;
 
+  /* after text poured in, the frame that lays out the text of the rows on
+   * screen to be drawn, and the one that draws them, have enough to do to
+   * keep time */
+  if (self->poured && (self->prepare_tick != 0 || self->revealed))
+    {
+      self->revealed = FALSE;
+      return G_SOURCE_CONTINUE;
+    }
+  self->revealed = FALSE;
+
   do
     {
       double distance;
@@ -517,6 +534,7 @@ start_settling (PalChatView *self)
 
   self->summarize = hidden;
   self->settle_waits = 0;
+  self->revealed = FALSE;
   self->settle_started = 0;
   self->settle_budget = SETTLE_BUDGET_US;
   self->settle_used = 0;
@@ -677,10 +695,58 @@ rows_ready (PalChatView *self)
 }
 
 static void
+prepare_draw (GtkWidget *widget)
+{
+  if (PAL_IS_TEXT_VIEW (widget))
+    {
+      if (!pal_text_view_get_prepared (PAL_TEXT_VIEW (widget)))
+        pal_text_view_prepare_draw (PAL_TEXT_VIEW (widget));
+      return;
+    }
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    prepare_draw (child);
+}
+
+/* In the frame before the rows back after a flood are shown: the text of
+ * those on screen laid out to be drawn (see pal_text_view_prepare_draw ()),
+ * which would otherwise be a third of the work of the frame that shows them */
+static gboolean
+prepare_tick_cb (GtkWidget     *widget,
+                 GdkFrameClock *frame_clock,
+                 gpointer       user_data)
+{
+  PalChatView *self = user_data;
+  GtkWidget *scroller = GTK_WIDGET (self->scroller);
+  double height = gtk_widget_get_height (scroller);
+
+  for (GtkWidget *row = gtk_widget_get_first_child (widget);
+       row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    {
+      graphene_rect_t bounds;
+
+      if (gtk_widget_get_mapped (row) &&
+          gtk_widget_compute_bounds (row, scroller, &bounds) &&
+          bounds.origin.y < height && bounds.origin.y + bounds.size.height > 0)
+        prepare_draw (row);
+    }
+
+  self->rows_prepared = TRUE;
+  self->prepare_tick = 0;
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
 reveal_rows (PalChatView *self)
 {
+  remove_tick (self, &self->prepare_tick);
   gtk_widget_set_visible (self->flood_panel, FALSE);
   gtk_widget_set_opacity (GTK_WIDGET (self->scroller), 1);
+  self->revealed = TRUE;
 }
 
 static void
@@ -692,6 +758,7 @@ stop_flood (PalChatView *self)
 
   remove_tick (self, &self->flood_tick);
   self->reveal_waits = 0;
+  self->rows_prepared = FALSE;
 
   /* the end of the flood in as few rows as fill the window, then the rest */
   pal_tail_model_sync (self->tail, flood_keep (self));
@@ -706,8 +773,9 @@ stop_flood (PalChatView *self)
     }
 
   /* The next frame builds and lays out the rows under the panel, the next
-   * ones make those on screen full (see rows_ready ()), and the frame after
-   * draws them, at the end (see after_paint_cb ()): one frame doing both
+   * ones make those on screen full (see rows_ready ()), the next lays out
+   * their text to be drawn (see prepare_tick_cb ()), and the frame after
+   * draws them, at the end (see after_paint_cb ()): one frame doing all
    * took up to 18 ms (half of it drawing the whole chat). The list is not
    * drawn while transparent. Off screen, no frame comes. */
   if (self->frame_clock == NULL)
@@ -1009,10 +1077,13 @@ after_paint_cb (GdkFrameClock *frame_clock,
 
   if (reveal_pending (self))
     {
-      if (rows_ready (self))
-        reveal_rows (self);
-      else
+      if (!rows_ready (self))
         self->reveal_waits++;
+      else if (self->rows_prepared)
+        reveal_rows (self);
+      else if (self->prepare_tick == 0)
+        self->prepare_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->list_view),
+                                                           prepare_tick_cb, self, NULL);
     }
 
   if (growing && !flooding)
@@ -1059,6 +1130,7 @@ pal_chat_view_dispose (GObject *object)
   g_clear_handle_id (&self->calm_id, g_source_remove);
   remove_tick (self, &self->flood_tick);
   remove_tick (self, &self->settle_tick);
+  remove_tick (self, &self->prepare_tick);
   g_clear_pointer (&self->flood_lines, g_ptr_array_unref);
   g_clear_object (&self->model);
   g_clear_object (&self->tail);
