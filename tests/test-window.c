@@ -335,6 +335,56 @@ replay_started (Fixture *fixture)
          acp_session_get_replay_count (session) > 0;
 }
 
+static gboolean
+loading (Fixture *fixture)
+{
+  AcpSession *session = current_session (fixture);
+
+  return session != NULL && acp_session_get_state (session) == ACP_SESSION_STATE_LOADING;
+}
+
+/* The label within @widget whose text starts with @prefix, mapped or not */
+static GtkLabel *
+find_label_starting (GtkWidget  *widget,
+                     const char *prefix)
+{
+  if (GTK_IS_LABEL (widget) && g_str_has_prefix (gtk_label_get_text (GTK_LABEL (widget)), prefix))
+    return GTK_LABEL (widget);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkLabel *label = find_label_starting (child, prefix);
+
+      if (label != NULL)
+        return label;
+    }
+
+  return NULL;
+}
+
+typedef struct
+{
+  GtkWidget *window;
+  guint      count;
+  char      *text;
+} FirstCount;
+
+/* Connected after the session view: what it shows of the first count */
+static void
+first_count_cb (AcpSession *session,
+                GParamSpec *pspec,
+                FirstCount *first)
+{
+  GtkLabel *label;
+
+  if (first->text != NULL || acp_session_get_state (session) != ACP_SESSION_STATE_LOADING)
+    return;
+
+  label = find_label_starting (first->window, "Replaying history");
+  first->count = acp_session_get_replay_count (session);
+  first->text = g_strdup (label != NULL ? gtk_label_get_text (label) : "");
+}
+
 static void
 items_during_load_cb (GListModel *model,
                       guint       position,
@@ -436,6 +486,8 @@ test_open_replays_live (Fixture       *fixture,
   g_autoptr(PalSessionRecord) record = pal_session_record_new ("past-session", "fake-replay", fixture->folder);
   AcpSession *session;
   guint shown_while_loading = 0;
+  FirstCount first = { GTK_WIDGET (fixture->window) };
+  g_autofree char *count_text = NULL;
 
   pal_session_record_set_title (record, "A long past session");
   pal_session_store_add (fixture->session_store, record);
@@ -443,6 +495,8 @@ test_open_replays_live (Fixture       *fixture,
   pal_window_open_session (fixture->window, "past-session");
 
   /* the view shows the session while the replay streams in ... */
+  wait_for (fixture, loading, 30);
+  g_signal_connect (current_session (fixture), "notify::replay-count", G_CALLBACK (first_count_cb), &first);
   wait_for (fixture, replay_started, 30);
   session = current_session (fixture);
   g_object_set_data (G_OBJECT (acp_session_get_transcript (session)), "shown-while-loading",
@@ -452,6 +506,14 @@ test_open_replays_live (Fixture       *fixture,
 
   wait_for (fixture, session_ready, 60);
   g_signal_handlers_disconnect_by_func (acp_session_get_transcript (session), items_during_load_cb, session);
+  g_signal_handlers_disconnect_by_func (session, first_count_cb, &first);
+
+  /* the counter showed the first updates as soon as they were counted */
+  g_assert_cmpuint (first.count, >, 0);
+  count_text = g_strdup_printf (" %u update", first.count);
+  g_assert_nonnull (first.text);
+  g_assert_nonnull (strstr (first.text, count_text));
+  g_free (first.text);
 
   /* ... and the transcript grew before the load finished, not after */
   g_assert_cmpuint (shown_while_loading, >, 0);

@@ -33,7 +33,8 @@ struct _PalSessionView
   GtkProgressBar *progress_bar;
   GtkLabel       *usage_label;
   GtkWidget      *empty_hint;
-  guint           progress_id;   /* a pending refresh of the replay counter */
+  guint           progress_id;   /* the replay counter waits until then to change */
+  gboolean        progress_due;  /* and has changed since it was shown */
   gboolean        was_loading;
 };
 
@@ -129,24 +130,35 @@ update_progress (PalSessionView *self)
   gtk_progress_bar_pulse (self->progress_bar);
 }
 
+static void queue_progress (PalSessionView *self);
+
 static gboolean
 progress_cb (gpointer user_data)
 {
   PalSessionView *self = user_data;
 
   self->progress_id = 0;
-  update_progress (self);
+  if (self->progress_due)
+    queue_progress (self);
 
   return G_SOURCE_REMOVE;
 }
 
 /* A replay counts up to hundreds of thousands: the label follows a few times
- * a second, not once per update. */
+ * a second, not once per update. The first count shows at once: a short
+ * replay is over before a tenth of a second. */
 static void
 queue_progress (PalSessionView *self)
 {
-  if (self->progress_id == 0)
-    self->progress_id = g_timeout_add (100, progress_cb, self);
+  if (self->progress_id != 0)
+    {
+      self->progress_due = TRUE;
+      return;
+    }
+
+  self->progress_due = FALSE;
+  update_progress (self);
+  self->progress_id = g_timeout_add (100, progress_cb, self);
 }
 
 static void
