@@ -806,15 +806,38 @@ list_changed (gpointer data)
   return ((FloodData *) data)->n_changes > 0;
 }
 
+/* The widgets of @type mapped within the chat's area */
+static GPtrArray *
+on_screen (GtkWidget *window,
+           GType      type)
+{
+  GtkWidget *scroller = find_widget (window, GTK_TYPE_SCROLLED_WINDOW);
+  g_autoptr(GPtrArray) widgets = g_ptr_array_new ();
+  GPtrArray *shown = g_ptr_array_new ();
+
+  collect (window, type, widgets);
+  for (guint i = 0; i < widgets->len; i++)
+    {
+      GtkWidget *widget = g_ptr_array_index (widgets, i);
+      graphene_rect_t bounds;
+
+      if (gtk_widget_get_mapped (widget) &&
+          gtk_widget_compute_bounds (widget, scroller, &bounds) &&
+          bounds.origin.y + bounds.size.height > 0 &&
+          bounds.origin.y < gtk_widget_get_height (scroller))
+        g_ptr_array_add (shown, widget);
+    }
+
+  return shown;
+}
+
 /* Every row of text on screen has laid out the last paragraph of its part */
 static gboolean
 shown_whole_on_screen (GtkWidget *window)
 {
-  GtkWidget *scroller = find_widget (window, GTK_TYPE_SCROLLED_WINDOW);
-  g_autoptr(GPtrArray) views = g_ptr_array_new ();
-  guint on_screen = 0;
+  g_autoptr(GPtrArray) views = on_screen (window, PAL_TYPE_MARKDOWN_VIEW);
+  guint with_paragraphs = 0;
 
-  collect (window, PAL_TYPE_MARKDOWN_VIEW, views);
   for (guint i = 0; i < views->len; i++)
     {
       GtkWidget *view = g_ptr_array_index (views, i);
@@ -822,16 +845,12 @@ shown_whole_on_screen (GtkWidget *window)
       GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (view));
       g_autofree char *number = NULL;
       g_autofree char *shown = NULL;
-      graphene_rect_t bounds;
       GtkTextIter start, end;
 
-      if (last == NULL || !gtk_widget_get_mapped (view) ||
-          !gtk_widget_compute_bounds (view, scroller, &bounds) ||
-          bounds.origin.y + bounds.size.height <= 0 ||
-          bounds.origin.y >= gtk_widget_get_height (scroller))
+      if (last == NULL)
         continue;
 
-      on_screen++;
+      with_paragraphs++;
       number = g_strndup (last, strcspn (last, "o") - 1);
       gtk_text_buffer_get_bounds (buffer, &start, &end);
       shown = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
@@ -839,35 +858,20 @@ shown_whole_on_screen (GtkWidget *window)
         return FALSE;
     }
 
-  return on_screen > 0;
+  return with_paragraphs > 0;
 }
 
 /* Every text view on screen has its lines laid out to be drawn */
 static gboolean
 prepared_on_screen (GtkWidget *window)
 {
-  GtkWidget *scroller = find_widget (window, GTK_TYPE_SCROLLED_WINDOW);
-  g_autoptr(GPtrArray) views = g_ptr_array_new ();
-  guint on_screen = 0;
+  g_autoptr(GPtrArray) views = on_screen (window, PAL_TYPE_TEXT_VIEW);
 
-  collect (window, PAL_TYPE_TEXT_VIEW, views);
   for (guint i = 0; i < views->len; i++)
-    {
-      GtkWidget *view = g_ptr_array_index (views, i);
-      graphene_rect_t bounds;
+    if (!pal_text_view_get_prepared (g_ptr_array_index (views, i)))
+      return FALSE;
 
-      if (!gtk_widget_get_mapped (view) ||
-          !gtk_widget_compute_bounds (view, scroller, &bounds) ||
-          bounds.origin.y + bounds.size.height <= 0 ||
-          bounds.origin.y >= gtk_widget_get_height (scroller))
-        continue;
-
-      on_screen++;
-      if (!pal_text_view_get_prepared (PAL_TEXT_VIEW (view)))
-        return FALSE;
-    }
-
-  return on_screen > 0;
+  return views->len > 0;
 }
 
 static void
