@@ -351,18 +351,15 @@ create_summary_row (PalChatView *self,
   return line;
 }
 
-/* Distance in pixels from the row of @list_item to the visible part of the
- * chat: 0 when on screen */
+/* Distance in pixels from @child, a row or within one, to the visible part
+ * of the chat: 0 when on screen */
 static double
-distance_to_view (PalChatView *self,
-                  GtkListItem *list_item)
+widget_distance_to_view (PalChatView *self,
+                         GtkWidget   *child)
 {
-  GtkWidget *child = gtk_list_item_get_child (list_item);
   double height = gtk_widget_get_height (GTK_WIDGET (self->scroller));
   graphene_rect_t bounds;
 
-  if (child == NULL)
-    return G_MAXDOUBLE;
   /* not laid out yet: where it goes is known at the next frame (and its
    * bounds would have its style computed now, out of turn) */
   if (!gtk_widget_get_mapped (child) || gtk_widget_get_height (child) <= 0)
@@ -375,6 +372,16 @@ distance_to_view (PalChatView *self,
   if (bounds.origin.y > height)
     return bounds.origin.y - height;
   return 0;
+}
+
+/* The same for the row of @list_item */
+static double
+distance_to_view (PalChatView *self,
+                  GtkListItem *list_item)
+{
+  GtkWidget *child = gtk_list_item_get_child (list_item);
+
+  return child != NULL ? widget_distance_to_view (self, child) : G_MAXDOUBLE;
 }
 
 /* A full row for the summary of @list_item. The text of a block is shown
@@ -719,20 +726,12 @@ prepare_tick_cb (GtkWidget     *widget,
                  gpointer       user_data)
 {
   PalChatView *self = user_data;
-  GtkWidget *scroller = GTK_WIDGET (self->scroller);
-  double height = gtk_widget_get_height (scroller);
 
   for (GtkWidget *row = gtk_widget_get_first_child (widget);
        row != NULL;
        row = gtk_widget_get_next_sibling (row))
-    {
-      graphene_rect_t bounds;
-
-      if (gtk_widget_get_mapped (row) &&
-          gtk_widget_compute_bounds (row, scroller, &bounds) &&
-          bounds.origin.y < height && bounds.origin.y + bounds.size.height > 0)
-        prepare_draw (row);
-    }
+    if (widget_distance_to_view (self, row) == 0)
+      prepare_draw (row);
 
   self->rows_prepared = TRUE;
   self->prepare_tick = 0;
