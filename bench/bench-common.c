@@ -14,6 +14,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -235,14 +236,20 @@ static struct
   gint64           busy;           /* busy time in the current frame interval */
   gint64           busy_mark;      /* start of the current busy stretch */
   gint64           last_cpu;       /* the main thread's CPU time at the last after-paint */
+  gint64           last_process_cpu; /* the process's, all threads (trace only) */
+  int              schedstat_fd;   /* the main thread's scheduler statistics, or -1 */
+  gint64           waited;         /* busy time in the current frame interval spent
+                                    * waiting for a core */
+  gint64           wait_mark;      /* the run-queue wait at the start of the busy stretch */
   gint64           iteration_start;
   gint64           start;
   gboolean         trace;
   GArray          *intervals;
   GArray          *works;
   GArray          *cpus;
+  GArray          *owns;
   BenchFrameStats  stats;
-} monitor;
+} monitor = { .schedstat_fd = -1 };
 
 static GPollFunc default_poll;
 
@@ -260,6 +267,44 @@ thread_cpu_time_us (void)
   return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
 }
 
+static gint64
+process_cpu_time_us (void)
+{
+  struct timespec ts;
+
+  if (clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+    return 0;
+
+  return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
+}
+
+/* How long the main thread has waited, runnable, for a core since it
+ * started, in microseconds (the second figure of its schedstat): what the
+ * busy time holds of other threads' and processes' work. 0 when the kernel
+ * does not tell. */
+static gint64
+runqueue_wait_us (void)
+{
+  char buf[96];
+  ssize_t len;
+  char *end;
+  guint64 wait_ns;
+
+  if (monitor.schedstat_fd < 0)
+    return 0;
+  len = pread (monitor.schedstat_fd, buf, sizeof buf - 1, 0);
+  if (len <= 0)
+    return 0;
+  buf[len] = '\0';
+  /* "<on cpu ns> <waiting ns> <timeslices>" */
+  end = strchr (buf, ' ');
+  if (end == NULL)
+    return 0;
+  wait_ns = g_ascii_strtoull (end + 1, NULL, 10);
+
+  return (gint64) (wait_ns / 1000);
+}
+
 static gint
 monitor_poll (GPollFD *fds,
               guint    nfds,
@@ -275,11 +320,15 @@ monitor_poll (GPollFD *fds,
       monitor.stats.longest_iteration = MAX (monitor.stats.longest_iteration, iteration);
       monitor.stats.n_iterations++;
       monitor.busy += now - monitor.busy_mark;
+      monitor.waited += runqueue_wait_us () - monitor.wait_mark;
     }
 
   ret = default_poll (fds, nfds, timeout);
 
   monitor.iteration_start = monitor.busy_mark = g_get_monotonic_time ();
+  /* the wait for a core after a wake-up is not busy time */
+  if (monitor.active)
+    monitor.wait_mark = runqueue_wait_us ();
 
   return ret;
 }
@@ -317,6 +366,9 @@ after_paint_cb (GdkFrameClock *clock,
   gint64 interval = now - monitor.last_after_paint;
   gint64 cpu_now = thread_cpu_time_us ();
   gint64 cpu = cpu_now - monitor.last_cpu;
+  gint64 wait_now = runqueue_wait_us ();
+  gint64 waited = monitor.waited + (wait_now - monitor.wait_mark);
+  gint64 own = work - waited;
 
   monitor.stats.longest_frame = MAX (monitor.stats.longest_frame, interval);
   monitor.stats.longest_frame_work = MAX (monitor.stats.longest_frame_work, work);
@@ -327,15 +379,26 @@ after_paint_cb (GdkFrameClock *clock,
   monitor.stats.longest_frame_cpu = MAX (monitor.stats.longest_frame_cpu, cpu);
   if (cpu > 16 * G_TIME_SPAN_MILLISECOND)
     monitor.stats.n_cpu_over_16ms++;
+  monitor.stats.longest_frame_own = MAX (monitor.stats.longest_frame_own, own);
+  if (own > 16 * G_TIME_SPAN_MILLISECOND)
+    monitor.stats.n_own_over_16ms++;
   g_array_append_val (monitor.intervals, interval);
   g_array_append_val (monitor.works, work);
   g_array_append_val (monitor.cpus, cpu);
+  g_array_append_val (monitor.owns, own);
   if (monitor.trace)
-    g_printerr ("trace t=%.1f frame interval=%.1f work=%.1f cpu=%.1f paint=%.1f layout=%.1f render=%.1f\n",
-                (now - monitor.start) / 1000.0, interval / 1000.0, work / 1000.0, cpu / 1000.0,
-                monitor.before_paint != 0 ? (now - monitor.before_paint) / 1000.0 : 0.0,
-                monitor.laid_out != 0 ? (monitor.laid_out - monitor.before_paint) / 1000.0 : 0.0,
-                monitor.painted != 0 && monitor.laid_out != 0 ? (monitor.painted - monitor.laid_out) / 1000.0 : 0.0);
+    {
+      gint64 process_cpu = process_cpu_time_us ();
+
+      g_printerr ("trace t=%.1f frame interval=%.1f work=%.1f cpu=%.1f wait=%.1f others=%.1f"
+                  " paint=%.1f layout=%.1f render=%.1f\n",
+                  (now - monitor.start) / 1000.0, interval / 1000.0, work / 1000.0, cpu / 1000.0,
+                  waited / 1000.0, (process_cpu - monitor.last_process_cpu - cpu) / 1000.0,
+                  monitor.before_paint != 0 ? (now - monitor.before_paint) / 1000.0 : 0.0,
+                  monitor.laid_out != 0 ? (monitor.laid_out - monitor.before_paint) / 1000.0 : 0.0,
+                  monitor.painted != 0 && monitor.laid_out != 0 ? (monitor.painted - monitor.laid_out) / 1000.0 : 0.0);
+      monitor.last_process_cpu = process_cpu;
+    }
   if (monitor.before_paint != 0)
     monitor.stats.longest_paint = MAX (monitor.stats.longest_paint, now - monitor.before_paint);
   monitor.stats.n_frames++;
@@ -344,6 +407,8 @@ after_paint_cb (GdkFrameClock *clock,
   monitor.last_cpu = cpu_now;
   monitor.busy = 0;
   monitor.busy_mark = now;
+  monitor.waited = 0;
+  monitor.wait_mark = wait_now;
 }
 
 void
@@ -363,6 +428,9 @@ bench_monitor_start (GtkWidget *widget)
   monitor.intervals = g_array_new (FALSE, FALSE, sizeof (gint64));
   monitor.works = g_array_new (FALSE, FALSE, sizeof (gint64));
   monitor.cpus = g_array_new (FALSE, FALSE, sizeof (gint64));
+  monitor.owns = g_array_new (FALSE, FALSE, sizeof (gint64));
+  if (monitor.schedstat_fd < 0)
+    monitor.schedstat_fd = open ("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
   monitor.widget = g_object_ref (widget);
   monitor.clock = g_object_ref (gtk_widget_get_frame_clock (widget));
   monitor.before_paint_id = g_signal_connect (monitor.clock, "before-paint",
@@ -379,7 +447,10 @@ bench_monitor_start (GtkWidget *widget)
     g_printerr ("trace start monotonic_s=%.6f\n", now / 1e6);
   monitor.before_paint = 0;
   monitor.last_cpu = thread_cpu_time_us ();
+  monitor.last_process_cpu = process_cpu_time_us ();
   monitor.busy = 0;
+  monitor.waited = 0;
+  monitor.wait_mark = runqueue_wait_us ();
   /* the caller is running: this iteration is busy from now on */
   monitor.busy_mark = now;
   monitor.iteration_start = now;
@@ -450,9 +521,11 @@ bench_monitor_stop (BenchFrameStats *out)
   monitor.stats.p95_frame = percentile (monitor.intervals, 95);
   monitor.stats.p95_frame_work = percentile (monitor.works, 95);
   monitor.stats.p95_frame_cpu = percentile (monitor.cpus, 95);
+  monitor.stats.p95_frame_own = percentile (monitor.owns, 95);
   g_clear_pointer (&monitor.intervals, g_array_unref);
   g_clear_pointer (&monitor.works, g_array_unref);
   g_clear_pointer (&monitor.cpus, g_array_unref);
+  g_clear_pointer (&monitor.owns, g_array_unref);
 
   if (out != NULL)
     *out = monitor.stats;
@@ -468,6 +541,7 @@ bench_append_frame_stats (GString               *line,
                           " p95_frame_work_ms=%.1f frames_work_over_16ms=%u"
                           " first_tenth_work_ms=%.1f last_tenth_work_ms=%.1f"
                           " longest_frame_cpu_ms=%.1f p95_frame_cpu_ms=%.1f frames_cpu_over_16ms=%u"
+                          " longest_frame_own_ms=%.1f p95_frame_own_ms=%.1f frames_own_over_16ms=%u"
                           " longest_paint_ms=%.1f longest_iteration_ms=%.1f iterations=%u",
                           stats->n_frames, stats->longest_frame / 1000.0, stats->p95_frame / 1000.0,
                           stats->n_frames_over_50ms, stats->longest_frame_work / 1000.0,
@@ -475,6 +549,8 @@ bench_append_frame_stats (GString               *line,
                           stats->first_tenth_work / 1000.0, stats->last_tenth_work / 1000.0,
                           stats->longest_frame_cpu / 1000.0, stats->p95_frame_cpu / 1000.0,
                           stats->n_cpu_over_16ms,
+                          stats->longest_frame_own / 1000.0, stats->p95_frame_own / 1000.0,
+                          stats->n_own_over_16ms,
                           stats->longest_paint / 1000.0, stats->longest_iteration / 1000.0,
                           stats->n_iterations);
 }

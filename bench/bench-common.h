@@ -30,6 +30,10 @@ typedef struct
   gint64 longest_frame_cpu;   /* most CPU time of the main thread within one frame interval */
   gint64 p95_frame_cpu;       /* 95th percentile of it */
   guint  n_cpu_over_16ms;     /* frames with more than 16 ms of it */
+  gint64 longest_frame_own;   /* most busy time within one frame interval less the time
+                               * the main thread waited, runnable, for a core */
+  gint64 p95_frame_own;       /* 95th percentile of it */
+  guint  n_own_over_16ms;     /* frames with more than 16 ms of it */
 } BenchFrameStats;
 
 /* The application, its stores on in-memory settings, the session manager and

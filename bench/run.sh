@@ -127,9 +127,10 @@ END {
   if (ns) {
     print ""
     print "Stream (target: no frame with more than 16 ms of work)"
-    fmt = "%-7s %-7s %-3s %-3s %8s %7s %7s %10s %8s %8s %9s %10s %10s %8s %8s\n"
+    fmt = "%-7s %-7s %-3s %-3s %8s %7s %7s %10s %8s %8s %9s %10s %10s %8s %8s %8s %8s\n"
     printf fmt, "mode", "chunks", "run", "ok", "total_ms", "cpu_ms", "frames", "longest_ms",
-           "work_ms", "p95_work", "work>16ms", "work_first", "work_last", "frame_cpu", "cpu>16ms"
+           "work_ms", "p95_work", "work>16ms", "work_first", "work_last", "frame_cpu", "cpu>16ms",
+           "own_ms", "own>16ms"
     for (m = 1; m <= 2; m++)
       for (k = 1; k <= ns; k++) {
         $0 = s[k]
@@ -138,7 +139,8 @@ END {
                get("cpu_ms"), get("frames"), get("longest_frame_ms"),
                get("longest_frame_work_ms"), get("p95_frame_work_ms"),
                get("frames_work_over_16ms"), get("first_tenth_work_ms"), get("last_tenth_work_ms"),
-               get("longest_frame_cpu_ms"), get("frames_cpu_over_16ms")
+               get("longest_frame_cpu_ms"), get("frames_cpu_over_16ms"),
+               get("longest_frame_own_ms"), get("frames_own_over_16ms")
       }
   }
 }' "$results"
