@@ -232,6 +232,66 @@ test_long_at_once (void)
   fixture_clear (&f);
 }
 
+static PalMessageBlock *
+block_at (Fixture *f,
+          guint    row)
+{
+  g_autoptr(GObject) item = g_list_model_get_item (G_LIST_MODEL (f->blocks), row);
+
+  g_assert_true (PAL_IS_MESSAGE_BLOCK (item));
+  return PAL_MESSAGE_BLOCK (item);   /* the model holds it */
+}
+
+static void
+wait_past_streaming (void)
+{
+  g_usleep (PAL_MESSAGE_BLOCK_STREAMING_US + 50 * G_TIME_SPAN_MILLISECOND);
+}
+
+/* A block is streaming while text reaches it; text that was in the
+ * transcript before the model saw it never is */
+static void
+test_streaming (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(AcpMessageItem) agent = acp_message_item_new (ACP_MESSAGE_ROLE_AGENT, NULL);
+  g_autoptr(AcpMessageItem) earlier = acp_message_item_new (ACP_MESSAGE_ROLE_AGENT, NULL);
+  guint n_rows;
+
+  for (guint i = 0; i < 10; i++)
+    acp_message_item_append_text (earlier, "An answer given before this model was made.\n\n", -1);
+  fixture_init (&f);
+
+  /* there before the model saw it */
+  pal_block_model_set_model (f.blocks, NULL);
+  g_list_store_append (f.store, earlier);
+  pal_block_model_set_model (f.blocks, G_LIST_MODEL (f.store));
+  check (&f, earlier);
+  n_rows = g_list_model_get_n_items (G_LIST_MODEL (f.blocks));
+  g_assert_cmpuint (n_rows, >, 1);
+  for (guint row = 0; row < n_rows; row++)
+    g_assert_false (pal_message_block_is_streaming (block_at (&f, row)));
+
+  /* a new answer streams in: its blocks are streaming, then no more */
+  g_list_store_append (f.store, agent);
+  g_assert_true (pal_message_block_is_streaming (block_at (&f, n_rows)));
+  for (guint i = 0; i < 6; i++)
+    acp_message_item_append_text (agent, "Streamed words of a new answer.\n\n", -1);
+  g_assert_cmpuint (check (&f, agent), >, 1);
+  for (guint row = n_rows; row < g_list_model_get_n_items (G_LIST_MODEL (f.blocks)); row++)
+    g_assert_true (pal_message_block_is_streaming (block_at (&f, row)));
+  wait_past_streaming ();
+  for (guint row = 0; row < g_list_model_get_n_items (G_LIST_MODEL (f.blocks)); row++)
+    g_assert_false (pal_message_block_is_streaming (block_at (&f, row)));
+
+  /* more of it: the last block is streaming again, the closed ones not */
+  acp_message_item_append_text (agent, "A few more", -1);
+  g_assert_true (pal_message_block_is_streaming (block_at (&f, g_list_model_get_n_items (G_LIST_MODEL (f.blocks)) - 1)));
+  g_assert_false (pal_message_block_is_streaming (block_at (&f, n_rows)));
+
+  fixture_clear (&f);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -240,6 +300,7 @@ main (int   argc,
 
   g_test_add_func ("/block-model/streamed", test_streamed);
   g_test_add_func ("/block-model/long-at-once", test_long_at_once);
+  g_test_add_func ("/block-model/streaming", test_streaming);
 
   return g_test_run ();
 }

@@ -29,6 +29,7 @@ struct _PalMessageBlock
   guint           index;
   gsize           start;
   gsize           end;
+  gint64          arrived;   /* when text last reached it; 0: it was there before */
 };
 
 enum {
@@ -94,13 +95,15 @@ pal_message_block_init (PalMessageBlock *self)
 static PalMessageBlock *
 pal_message_block_new (AcpMessageItem *item,
                        guint           index,
-                       gsize           start)
+                       gsize           start,
+                       gint64          arrived)
 {
   PalMessageBlock *self = g_object_new (PAL_TYPE_MESSAGE_BLOCK, NULL);
 
   self->item = g_object_ref (item);
   self->index = index;
   self->start = start;
+  self->arrived = arrived;
 
   return self;
 }
@@ -142,6 +145,23 @@ pal_message_block_get_end (PalMessageBlock *self)
   g_return_val_if_fail (PAL_IS_MESSAGE_BLOCK (self), 0);
 
   return self->end;
+}
+
+/**
+ * pal_message_block_is_streaming:
+ * @self: a #PalMessageBlock
+ *
+ * Returns: whether text reached the block in the last
+ *   PAL_MESSAGE_BLOCK_STREAMING_US, as it does while an answer streams in;
+ *   not when its text was in the transcript before the model saw it
+ */
+gboolean
+pal_message_block_is_streaming (PalMessageBlock *self)
+{
+  g_return_val_if_fail (PAL_IS_MESSAGE_BLOCK (self), FALSE);
+
+  return self->arrived != 0 &&
+         g_get_monotonic_time () - self->arrived < PAL_MESSAGE_BLOCK_STREAMING_US;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -280,11 +300,12 @@ entry_position (PalBlockModel *self,
   return 0;
 }
 
-/* Cuts what can be cut of the entry's last block. Returns the number of
- * blocks added. */
+/* Cuts what can be cut of the entry's last block; the blocks added got
+ * their text at @arrived. Returns the number of blocks added. */
 static guint
 cut_blocks (PalBlockModel *self,
-            Entry         *entry)
+            Entry         *entry,
+            gint64         arrived)
 {
   AcpMessageItem *item = ACP_MESSAGE_ITEM (entry->item);
   const char *text = acp_message_item_get_text (item);
@@ -322,7 +343,7 @@ cut_blocks (PalBlockModel *self,
       last->end = entry->scanner.stable;
       g_object_notify_by_pspec (G_OBJECT (last), block_properties[BLOCK_PROP_END]);
 
-      next = pal_message_block_new (item, entry->blocks->len, entry->scanner.stable);
+      next = pal_message_block_new (item, entry->blocks->len, entry->scanner.stable, arrived);
       g_ptr_array_add (entry->blocks, next);
       added++;
     }
@@ -337,10 +358,13 @@ text_appended_cb (AcpMessageItem *item,
 {
   PalBlockModel *self = entry->model;
   guint before = entry->blocks->len;
+  gint64 now = g_get_monotonic_time ();
+  PalMessageBlock *last = g_ptr_array_index (entry->blocks, before - 1);
   guint added;
   guint position;
 
-  added = cut_blocks (self, entry);
+  last->arrived = now;
+  added = cut_blocks (self, entry, now);
   if (added == 0)
     return;
 
@@ -354,7 +378,8 @@ text_appended_cb (AcpMessageItem *item,
 }
 
 static void entry_reset_blocks (PalBlockModel *self,
-                                Entry         *entry);
+                                Entry         *entry,
+                                gint64         arrived);
 
 static void
 notify_text_cb (AcpMessageItem *item,
@@ -369,7 +394,7 @@ notify_text_cb (AcpMessageItem *item,
   /* the whole text was replaced: cut it anew */
   ensure_first_rows (self);
   first = g_array_index (self->first_row, guint, position);
-  entry_reset_blocks (self, entry);
+  entry_reset_blocks (self, entry, g_get_monotonic_time ());
   self->n_valid = MIN (self->n_valid, position + 1);
   self->n_rows = self->n_rows - before + entry->blocks->len;
   g_list_model_items_changed (G_LIST_MODEL (self), first, before, entry->blocks->len);
@@ -377,17 +402,20 @@ notify_text_cb (AcpMessageItem *item,
 
 static void
 entry_reset_blocks (PalBlockModel *self,
-                    Entry         *entry)
+                    Entry         *entry,
+                    gint64         arrived)
 {
   g_ptr_array_set_size (entry->blocks, 0);
   pal_markdown_scanner_init (&entry->scanner);
-  g_ptr_array_add (entry->blocks, pal_message_block_new (ACP_MESSAGE_ITEM (entry->item), 0, 0));
-  cut_blocks (self, entry);
+  g_ptr_array_add (entry->blocks, pal_message_block_new (ACP_MESSAGE_ITEM (entry->item), 0, 0, arrived));
+  cut_blocks (self, entry, arrived);
 }
 
+/* @arrived: when the item came, 0 when it was in the model before */
 static Entry *
 entry_new (PalBlockModel *self,
-           GObject       *item)
+           GObject       *item,
+           gint64         arrived)
 {
   Entry *entry = g_new0 (Entry, 1);
 
@@ -398,7 +426,7 @@ entry_new (PalBlockModel *self,
       acp_message_item_get_role (ACP_MESSAGE_ITEM (item)) == ACP_MESSAGE_ROLE_AGENT)
     {
       entry->blocks = g_ptr_array_new_with_free_func (g_object_unref);
-      entry_reset_blocks (self, entry);
+      entry_reset_blocks (self, entry, arrived);
       g_signal_connect (item, "text-appended", G_CALLBACK (text_appended_cb), entry);
       g_signal_connect (item, "notify::text", G_CALLBACK (notify_text_cb), entry);
     }
@@ -426,6 +454,7 @@ items_changed_cb (GListModel    *model,
                   PalBlockModel *self)
 {
   guint first, removed_rows = 0, added_rows = 0;
+  gint64 now = g_get_monotonic_time ();
 
   ensure_first_rows (self);
   first = position < self->entries->len ? g_array_index (self->first_row, guint, position) : self->n_rows;
@@ -436,7 +465,7 @@ items_changed_cb (GListModel    *model,
 
   for (guint i = 0; i < added; i++)
     {
-      Entry *entry = entry_new (self, g_list_model_get_item (model, position + i));
+      Entry *entry = entry_new (self, g_list_model_get_item (model, position + i), now);
 
       added_rows += entry_n_rows (entry);
       g_ptr_array_insert (self->entries, (int) (position + i), entry);
@@ -589,7 +618,7 @@ pal_block_model_set_model (PalBlockModel *self,
       g_signal_connect_object (model, "items-changed", G_CALLBACK (items_changed_cb), self, 0);
       for (guint i = 0; i < n; i++)
         {
-          Entry *entry = entry_new (self, g_list_model_get_item (model, i));
+          Entry *entry = entry_new (self, g_list_model_get_item (model, i), 0);
 
           self->n_rows += entry_n_rows (entry);
           g_ptr_array_add (self->entries, entry);

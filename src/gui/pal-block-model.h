@@ -17,10 +17,14 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (PalMessageBlock, pal_message_block, PAL, MESSAGE_BLOCK, GObject)
 
-AcpMessageItem *pal_message_block_get_item  (PalMessageBlock *self);
-guint           pal_message_block_get_index (PalMessageBlock *self);
-gsize           pal_message_block_get_start (PalMessageBlock *self);
-gsize           pal_message_block_get_end   (PalMessageBlock *self);
+AcpMessageItem *pal_message_block_get_item     (PalMessageBlock *self);
+guint           pal_message_block_get_index    (PalMessageBlock *self);
+gsize           pal_message_block_get_start    (PalMessageBlock *self);
+gsize           pal_message_block_get_end      (PalMessageBlock *self);
+gboolean        pal_message_block_is_streaming (PalMessageBlock *self);
+
+/* Microseconds: how long a block counts as streaming after text reached it */
+#define PAL_MESSAGE_BLOCK_STREAMING_US (250 * G_TIME_SPAN_MILLISECOND)
 
 #define PAL_TYPE_BLOCK_MODEL (pal_block_model_get_type ())
 
