@@ -257,6 +257,29 @@ caught_up (gpointer data)
   return pal_chat_view_get_caught_up (data);
 }
 
+/* The person scrolls @scroller to @value: a scroll event, then the move */
+static void
+scroll_as_person (GtkScrolledWindow *scroller,
+                  double             value)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (scroller));
+  gboolean handled = FALSE;
+  guint n_scroll = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_SCROLL (controller))
+        {
+          g_signal_emit_by_name (controller, "scroll", 0.0, -5.0, &handled);
+          n_scroll++;
+        }
+    }
+  g_assert_cmpuint (n_scroll, >=, 1);
+  gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (scroller), value);
+}
+
 static void
 test_stick_to_bottom (void)
 {
@@ -365,26 +388,8 @@ test_stick_to_bottom (void)
   wait_for (at_bottom, &d);
   g_assert_true (pal_chat_view_get_stick_to_bottom (PAL_CHAT_VIEW (view)));
 
-  /* scrolled up by the person (a scroll event, then the move): new content
-   * leaves the view where it is */
-  {
-    g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (scroller));
-    gboolean handled = FALSE;
-    guint n_scroll = 0;
-
-    for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-      {
-        g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
-
-        if (GTK_IS_EVENT_CONTROLLER_SCROLL (controller))
-          {
-            g_signal_emit_by_name (controller, "scroll", 0.0, -5.0, &handled);
-            n_scroll++;
-          }
-      }
-    g_assert_cmpuint (n_scroll, >=, 1);
-  }
-  gtk_adjustment_set_value (d.adjustment, 0);
+  /* scrolled up by the person: new content leaves the view where it is */
+  scroll_as_person (scroller, 0);
   settle ();
   g_assert_false (pal_chat_view_get_stick_to_bottom (PAL_CHAT_VIEW (view)));
   apply (transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"late\",\"title\":\"Late\"}");
@@ -1010,6 +1015,83 @@ test_long_answer (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+typedef struct
+{
+  GtkWidget *window;
+  guint      frames;    /* painted with Markdown views on screen */
+  gboolean   whole;     /* in the last of them, none waited to be rendered */
+} PaintedData;
+
+static void
+check_painted_cb (GdkFrameClock *frame_clock,
+                  PaintedData   *d)
+{
+  g_autoptr(GPtrArray) views = NULL;
+
+  if (d->whole)
+    return;
+
+  views = on_screen (d->window, PAL_TYPE_MARKDOWN_VIEW);
+  if (views->len == 0)
+    return;
+
+  d->frames++;
+  d->whole = TRUE;
+  for (guint i = 0; i < views->len; i++)
+    {
+      if (pal_markdown_view_get_pending (g_ptr_array_index (views, i)))
+        d->whole = FALSE;
+    }
+}
+
+static gboolean
+shown_whole (gpointer data)
+{
+  return ((PaintedData *) data)->whole;
+}
+
+/* A long answer that came before (the session shown again, the person
+ * scrolling back to it): the blocks on screen show their whole text within
+ * the first frames that show them, not at the pace of streamed text (a
+ * block is laid out at STREAM_BUDGET bytes a frame, all views together:
+ * some thirty frames here). */
+static void
+test_earlier_answer_whole (void)
+{
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  g_autofree char *text = paragraphs (0, 3000);
+  GtkWidget *view = pal_chat_view_new ();
+  GtkWidget *window;
+  GtkScrolledWindow *scroller;
+  PaintedData d = { 0 };
+  gulong handler;
+
+  /* some 160 KB: forty blocks, each longer than a stream shows in a frame */
+  apply_agent_text (transcript, text);
+  acp_transcript_flush (transcript);
+  g_assert_cmpuint (strlen (text), >, 40 * 4096);
+
+  pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (transcript));
+  window = make_window (view);
+  d.window = window;
+  handler = g_signal_connect (gtk_widget_get_frame_clock (window), "after-paint",
+                              G_CALLBACK (check_painted_cb), &d);
+  wait_for (shown_whole, &d);
+  g_assert_cmpuint (d.frames, <=, 3);
+
+  /* back to the start of the answer, at once */
+  scroller = GTK_SCROLLED_WINDOW (find_widget (window, GTK_TYPE_SCROLLED_WINDOW));
+  d.frames = 0;
+  d.whole = FALSE;
+  scroll_as_person (scroller, 0);
+  wait_for (shown_whole, &d);
+  g_assert_false (pal_chat_view_get_stick_to_bottom (PAL_CHAT_VIEW (view)));
+  g_assert_cmpuint (d.frames, <=, 3);
+
+  g_signal_handler_disconnect (gtk_widget_get_frame_clock (window), handler);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* Stands for frames that are always due, each taking longer than the
  * refresh interval (a software GL renderer, a slow machine): nothing of a
  * lower priority than the frames runs while it is there */
@@ -1270,6 +1352,7 @@ main (int   argc,
   g_test_add_func ("/chat-view/flood", test_flood);
   g_test_add_func ("/chat-view/expected-flood", test_expected_flood);
   g_test_add_func ("/chat-view/long-answer", test_long_answer);
+  g_test_add_func ("/chat-view/earlier-answer-whole", test_earlier_answer_whole);
   g_test_add_func ("/chat-view/pouring-text", test_pouring_text);
   g_test_add_func ("/chat-view/frames-always-due", test_frames_always_due);
   g_test_add_func ("/text-view/frames-always-due", test_text_view_frames_always_due);

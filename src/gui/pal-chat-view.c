@@ -57,6 +57,13 @@
  * the person sends a prompt, the answer waits for the frame that shows it
  * (see pal_chat_view_prompt_sent ()).
  *
+ * Earlier answers. A row made for a long block of an answer lays its text
+ * out at the pace of streamed text, a kilobyte a frame for all views
+ * together: rows are made by the dozen when the session is shown again or
+ * the person scrolls far. Text that came before does not stream: in the
+ * frame that lays them out, the blocks of it on screen are shown whole
+ * (see layout_cb ()), and only those off screen fill in at that pace.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
@@ -118,6 +125,8 @@
 /* frames the rows back after a flood stay hidden at most, waiting for the
  * summaries on screen to become full rows */
 #define REVEAL_WAIT_FRAMES 8
+/* blocks of earlier answers shown whole in a frame, at most */
+#define LAGGING_FLUSH_MAX 3
 #define SUMMARY_MIN_CHARS 16
 #define SUMMARY_MAX_CHARS 200
 /* See "Pace" above. */
@@ -164,6 +173,10 @@ struct _PalChatView
   gboolean           rows_prepared; /* and it did, since they last changed */
   gboolean           revealed;     /* the rows were shown: the next frame draws them */
   GdkFrameClock     *frame_clock;  /* while mapped, to report frames to the pacer */
+  gulong             layout_id;
+  gboolean           check_lagging; /* rows were made or the view scrolled */
+  gint64             flush_frame;   /* the frame the count below is of */
+  guint              flushed_in_frame;
   gulong             after_paint_id;
   gint64             last_paint;   /* monotonic time of the last frame painted */
   gint64             last_growth;  /* and of the last time the content grew */
@@ -932,6 +945,8 @@ vadjustment_value_changed_cb (GtkAdjustment *adjustment,
   double bottom;
   gboolean at_bottom;
 
+  /* rows may come on screen */
+  self->check_lagging = TRUE;
   if (self->scrolling)
     return;
 
@@ -1040,6 +1055,7 @@ bind_cb (GtkSignalListItemFactory *factory,
   else
     {
       adw_clamp_set_child (clamp, create_row (self, item));
+      self->check_lagging = TRUE;
     }
 }
 
@@ -1093,6 +1109,62 @@ after_paint_cb (GdkFrameClock *frame_clock,
   acp_pacer_frame_painted (acp_pacer_get_default (), slice);
 }
 
+/* After the layout of a frame in which rows were made or the view scrolled
+ * (connected after GTK's own layout): the blocks of answers that came
+ * before (see pal_message_row_get_lagging ()), on screen, are shown whole,
+ * not over the next frames at the pace of streamed text: LAGGING_FLUSH_MAX
+ * a frame at most, the nearest the end the view holds to first. Rows just
+ * made are short, so many may be on screen; shown whole, a block moves the
+ * others off, and the frame clock lays out again. A flood's rows are made
+ * full and shown whole by the settling. */
+static void
+layout_cb (GdkFrameClock *frame_clock,
+           PalChatView   *self)
+{
+  gint64 frame = gdk_frame_clock_get_frame_counter (frame_clock);
+  g_autoptr(GPtrArray) lagging = NULL;
+  gboolean unplaced = FALSE;
+
+  if (!self->check_lagging || self->flood_tick != 0 || reveal_pending (self))
+    return;
+
+  if (frame != self->flush_frame)
+    {
+      self->flush_frame = frame;
+      self->flushed_in_frame = 0;
+    }
+
+  lagging = g_ptr_array_new ();
+  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->list_view));
+       row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    {
+      GtkWidget *clamp = gtk_widget_get_first_child (row);
+      GtkWidget *shown = ADW_IS_CLAMP (clamp) ? adw_clamp_get_child (ADW_CLAMP (clamp)) : NULL;
+      double distance;
+
+      if (!PAL_IS_MESSAGE_ROW (shown) || !pal_message_row_get_lagging (PAL_MESSAGE_ROW (shown)))
+        continue;
+
+      distance = widget_distance_to_view (self, row);
+      /* made in this layout: placed in the next */
+      if (distance >= G_MAXDOUBLE / 2)
+        unplaced = TRUE;
+      else if (distance == 0)
+        g_ptr_array_add (lagging, shown);
+    }
+
+  for (guint i = 0; i < lagging->len && self->flushed_in_frame < LAGGING_FLUSH_MAX; i++)
+    {
+      guint index = self->stick_to_bottom ? lagging->len - 1 - i : i;
+
+      pal_message_row_flush (g_ptr_array_index (lagging, index));
+      self->flushed_in_frame++;
+    }
+
+  self->check_lagging = lagging->len > 0 || unplaced;
+}
+
 static void
 pal_chat_view_map (GtkWidget *widget)
 {
@@ -1103,6 +1175,8 @@ pal_chat_view_map (GtkWidget *widget)
   self->frame_clock = g_object_ref (gtk_widget_get_frame_clock (widget));
   self->after_paint_id = g_signal_connect (self->frame_clock, "after-paint",
                                            G_CALLBACK (after_paint_cb), self);
+  self->layout_id = g_signal_connect_after (self->frame_clock, "layout", G_CALLBACK (layout_cb), self);
+  self->check_lagging = TRUE;
 }
 
 static void
@@ -1111,7 +1185,10 @@ pal_chat_view_unmap (GtkWidget *widget)
   PalChatView *self = PAL_CHAT_VIEW (widget);
 
   if (self->frame_clock != NULL)
-    g_clear_signal_handler (&self->after_paint_id, self->frame_clock);
+    {
+      g_clear_signal_handler (&self->after_paint_id, self->frame_clock);
+      g_clear_signal_handler (&self->layout_id, self->frame_clock);
+    }
   g_clear_object (&self->frame_clock);
   /* no frame to wait for */
   if (reveal_pending (self))

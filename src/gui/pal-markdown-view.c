@@ -499,6 +499,21 @@ pal_markdown_view_flush (PalMarkdownView *self)
     render (self);
 }
 
+/**
+ * pal_markdown_view_get_pending:
+ * @self: a #PalMarkdownView
+ *
+ * Returns: whether appended text waits to be rendered (before the next
+ *   frame, or at the pace of streamed text)
+ */
+gboolean
+pal_markdown_view_get_pending (PalMarkdownView *self)
+{
+  g_return_val_if_fail (PAL_IS_MARKDOWN_VIEW (self), FALSE);
+
+  return self->render_id != 0;
+}
+
 const char *
 pal_markdown_view_get_text (PalMarkdownView *self)
 {

@@ -13,17 +13,18 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (PalMarkdownView, pal_markdown_view, PAL, MARKDOWN_VIEW, PalTextView)
 
-GtkWidget  *pal_markdown_view_new        (void);
-void        pal_markdown_view_set_text   (PalMarkdownView *self,
-                                          const char      *text);
-void        pal_markdown_view_append     (PalMarkdownView *self,
-                                          const char      *chunk,
-                                          gssize           length);
-const char *pal_markdown_view_get_text   (PalMarkdownView *self);
-gboolean    pal_markdown_view_get_plain  (PalMarkdownView *self);
-void        pal_markdown_view_set_plain  (PalMarkdownView *self,
-                                          gboolean         plain);
-void        pal_markdown_view_flush      (PalMarkdownView *self);
+GtkWidget  *pal_markdown_view_new         (void);
+void        pal_markdown_view_set_text    (PalMarkdownView *self,
+                                           const char      *text);
+void        pal_markdown_view_append      (PalMarkdownView *self,
+                                           const char      *chunk,
+                                           gssize           length);
+const char *pal_markdown_view_get_text    (PalMarkdownView *self);
+gboolean    pal_markdown_view_get_plain   (PalMarkdownView *self);
+void        pal_markdown_view_set_plain   (PalMarkdownView *self,
+                                           gboolean         plain);
+void        pal_markdown_view_flush       (PalMarkdownView *self);
+gboolean    pal_markdown_view_get_pending (PalMarkdownView *self);
 
 void             pal_markdown_view_truncate  (PalMarkdownView *self,
                                               gsize            length);

@@ -301,6 +301,27 @@ pal_message_row_flush (PalMessageRow *self)
   pal_markdown_view_flush (self->view);
 }
 
+/**
+ * pal_message_row_get_lagging:
+ * @self: a #PalMessageRow
+ *
+ * A long block is laid out at the pace of streamed text (see reset_text ()),
+ * also when it is made again for text that came before.
+ *
+ * Returns: whether the row shows only part of a block that is not streaming
+ *   any more, the rest waiting for that pace: pal_message_row_flush() shows
+ *   it whole
+ */
+gboolean
+pal_message_row_get_lagging (PalMessageRow *self)
+{
+  g_return_val_if_fail (PAL_IS_MESSAGE_ROW (self), FALSE);
+
+  return self->block != NULL &&
+         !pal_message_block_is_streaming (self->block) &&
+         pal_markdown_view_get_pending (self->view);
+}
+
 AcpMessageItem *
 pal_message_row_get_item (PalMessageRow *self)
 {

@@ -16,9 +16,10 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (PalMessageRow, pal_message_row, PAL, MESSAGE_ROW, AdwBin)
 
-GtkWidget      *pal_message_row_new       (AcpMessageItem  *item);
-GtkWidget      *pal_message_row_new_block (PalMessageBlock *block);
-AcpMessageItem *pal_message_row_get_item  (PalMessageRow   *self);
-void            pal_message_row_flush     (PalMessageRow   *self);
+GtkWidget      *pal_message_row_new         (AcpMessageItem  *item);
+GtkWidget      *pal_message_row_new_block   (PalMessageBlock *block);
+AcpMessageItem *pal_message_row_get_item    (PalMessageRow   *self);
+void            pal_message_row_flush       (PalMessageRow   *self);
+gboolean        pal_message_row_get_lagging (PalMessageRow   *self);
 
 G_END_DECLS
