@@ -21,6 +21,24 @@ iterate (void)
     }
 }
 
+/* The first descendant of @root of @type, depth first */
+static GtkWidget *
+find_descendant (GtkWidget *root,
+                 GType      type)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = G_TYPE_CHECK_INSTANCE_TYPE (child, type) ? child : find_descendant (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
 static PalRowState
 state_func (const char *session_id,
             gpointer    user_data)
@@ -65,6 +83,7 @@ test_sidebar (void)
   PalSidebar *sidebar;
   gint64 now = g_get_real_time ();
   PalSessionRow *row;
+  GtkListView *list;
 
   g_settings_reset (settings, "sessions");
   store = pal_session_store_new (settings);
@@ -110,29 +129,48 @@ test_sidebar (void)
   g_assert_cmpuint (pal_sidebar_get_n_shown (sidebar), ==, 3);
 
   /* activating a list position of a session emits its id; folders do nothing */
+  list = GTK_LIST_VIEW (find_descendant (GTK_WIDGET (sidebar), GTK_TYPE_LIST_VIEW));
+  g_assert_nonnull (list);
+  /* [alpha] s3 s1 [beta] s2 */
+  g_signal_emit_by_name (list, "activate", 0);
+  g_assert_null (activated);
+  g_signal_emit_by_name (list, "activate", 1);
+  g_assert_cmpstr (activated, ==, "s3");
+  g_signal_emit_by_name (list, "activate", 4);
+  g_assert_cmpstr (activated, ==, "s2");
+
+  /* a click on a row opens its session; one on its menu button does not
+   * (the list view, which would take it for a click on the row, does not
+   * activate rows on a single click) */
   {
-    GtkListView *list = NULL;
-    GtkWidget *w = GTK_WIDGET (sidebar);
-    g_autoptr(GPtrArray) stack = g_ptr_array_new ();
+    GtkWidget *menu_button;
+    GtkGesture *click = NULL;
+    g_autoptr(GListModel) controllers = NULL;
+    graphene_point_t centre;
 
-    g_ptr_array_add (stack, w);
-    while (stack->len > 0 && list == NULL)
+    row = pal_sidebar_get_row (sidebar, "s1");
+    menu_button = find_descendant (GTK_WIDGET (row), GTK_TYPE_MENU_BUTTON);
+    g_assert_nonnull (menu_button);
+    controllers = gtk_widget_observe_controllers (GTK_WIDGET (row));
+    for (guint i = 0; i < g_list_model_get_n_items (controllers) && click == NULL; i++)
       {
-        w = g_ptr_array_steal_index (stack, 0);
-        if (GTK_IS_LIST_VIEW (w))
-          list = GTK_LIST_VIEW (w);
-        for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
-          g_ptr_array_add (stack, c);
-      }
-    g_assert_nonnull (list);
+        g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
 
-    /* [alpha] s3 s1 [beta] s2 */
-    g_signal_emit_by_name (list, "activate", 0);
+        if (GTK_IS_GESTURE_CLICK (controller))
+          click = GTK_GESTURE (controller);
+      }
+    g_assert_nonnull (click);
+
+    g_clear_pointer (&activated, g_free);
+    g_assert_true (gtk_widget_compute_point (menu_button, GTK_WIDGET (row),
+                                             &GRAPHENE_POINT_INIT (gtk_widget_get_width (menu_button) / 2.f,
+                                                                   gtk_widget_get_height (menu_button) / 2.f),
+                                             &centre));
+    g_signal_emit_by_name (click, "released", 1, (double) centre.x, (double) centre.y);
     g_assert_null (activated);
-    g_signal_emit_by_name (list, "activate", 1);
-    g_assert_cmpstr (activated, ==, "s3");
-    g_signal_emit_by_name (list, "activate", 4);
-    g_assert_cmpstr (activated, ==, "s2");
+    g_signal_emit_by_name (click, "released", 1, 10.0, gtk_widget_get_height (GTK_WIDGET (row)) / 2.0);
+    g_assert_cmpstr (activated, ==, "s1");
+    g_assert_false (gtk_list_view_get_single_click_activate (list));
   }
 
   gtk_window_destroy (GTK_WINDOW (window));

@@ -3,7 +3,8 @@
  * Title, then "folder · agent · time", and the live state at the end: a
  * spinner while the agent starts, loads or works, an icon while it waits
  * for the person or has failed. The menu holds the session's actions, as
- * win.* actions that take the session id.
+ * win.* actions that take the session id. A click on the row, but not on
+ * its menu button, emits "activated".
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -36,6 +37,13 @@ struct _PalSessionRow
 };
 
 G_DEFINE_FINAL_TYPE (PalSessionRow, pal_session_row, GTK_TYPE_WIDGET)
+
+enum {
+  ACTIVATED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 /**
  * pal_format_relative_time:
@@ -261,12 +269,42 @@ pal_session_row_class_init (PalSessionRowClass *klass)
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "sessionrow");
+
+  /**
+   * PalSessionRow::activated:
+   *
+   * The row was clicked, elsewhere than on its menu button.
+   */
+  signals[ACTIVATED] =
+    g_signal_new ("activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+/* A list view that activates its rows on a single click would also take a
+ * click on the menu button for one on the row, and open the session rather
+ * than the menu: the row tells the two apart itself. */
+static void
+click_released_cb (GtkGestureClick *gesture,
+                   int              n_press,
+                   double           x,
+                   double           y,
+                   PalSessionRow   *self)
+{
+  GtkWidget *target = gtk_widget_pick (GTK_WIDGET (self), x, y, GTK_PICK_DEFAULT);
+  GtkWidget *menu_button = GTK_WIDGET (self->menu_button);
+
+  if (n_press != 1 || target == NULL ||
+      target == menu_button || gtk_widget_is_ancestor (target, menu_button))
+    return;
+
+  g_signal_emit (self, signals[ACTIVATED], 0);
 }
 
 static void
 pal_session_row_init (PalSessionRow *self)
 {
   GtkWidget *texts = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  GtkGesture *click;
 
   self->box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
@@ -306,6 +344,11 @@ pal_session_row_init (PalSessionRow *self)
   gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->spinner));
   gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->state_image));
   gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->menu_button));
+
+  click = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_PRIMARY);
+  g_signal_connect (click, "released", G_CALLBACK (click_released_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
 
   update_state (self);
 }

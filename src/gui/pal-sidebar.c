@@ -3,9 +3,10 @@
  * A GtkListView over PalSessionGroups over a filter of the session store:
  * folders with their sessions, newest activity first. Typing in the search
  * field keeps sessions whose title, folder or agent match. Activating a row
- * (click, Enter) emits "session-activated". The live state of each row
- * comes from a function the window provides, asked again when the window
- * says a session changed.
+ * (a click on it but not on its menu button, which the row tells apart;
+ * Enter; a double click) emits "session-activated". The live state of each
+ * row comes from a function the window provides, asked again when the
+ * window says a session changed.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -179,6 +180,16 @@ group_header (PalSessionGroup *group)
 }
 
 static void
+row_activated_cb (PalSessionRow *row,
+                  PalSidebar    *self)
+{
+  PalSessionRecord *record = pal_session_row_get_record (row);
+
+  if (record != NULL)
+    g_signal_emit (self, signals[SESSION_ACTIVATED], 0, pal_session_record_get_id (record));
+}
+
+static void
 bind_cb (GtkSignalListItemFactory *factory,
          GtkListItem              *list_item,
          PalSidebar               *self)
@@ -205,6 +216,7 @@ bind_cb (GtkSignalListItemFactory *factory,
       if (self->state_func != NULL)
         pal_session_row_set_state (PAL_SESSION_ROW (row), self->state_func (id, self->state_data));
       pal_session_row_set_can_func (PAL_SESSION_ROW (row), self->can_func, self->can_data);
+      g_signal_connect (row, "activated", G_CALLBACK (row_activated_cb), self);
       adw_bin_set_child (bin, row);
       g_hash_table_insert (self->rows, g_strdup (id), row);
     }
@@ -390,7 +402,6 @@ pal_sidebar_new (PalSessionStore *session_store,
 
   self->list_view = GTK_LIST_VIEW (gtk_list_view_new (GTK_SELECTION_MODEL (g_object_ref (self->selection)),
                                                       factory));
-  gtk_list_view_set_single_click_activate (self->list_view, TRUE);
   gtk_widget_add_css_class (GTK_WIDGET (self->list_view), "navigation-sidebar");
   g_signal_connect (self->list_view, "activate", G_CALLBACK (list_activate_cb), self);
   {
