@@ -751,6 +751,14 @@ test_new_session_dialog (Fixture       *fixture,
   g_assert_no_error (error);
   pal_mcp_server_store_add (fixture->mcp_store, web, &error);
   g_assert_no_error (error);
+  {
+    g_autoptr(PalMcpServerConfig) odd = pal_mcp_server_config_new ("R&D <tools>", ACP_MCP_TRANSPORT_STDIO);
+
+    pal_mcp_server_config_set_command (odd, "/bin/cat");
+    pal_mcp_server_config_set_enabled (odd, TRUE);
+    pal_mcp_server_store_add (fixture->mcp_store, odd, &error);
+    g_assert_no_error (error);
+  }
 
   /* Ctrl+N's action opens the dialog with every enabled server ticked,
    * except one that does not validate */
@@ -762,14 +770,15 @@ test_new_session_dialog (Fixture       *fixture,
     {
       g_clear_pointer (&servers, g_strfreev);
       servers = pal_new_session_dialog_dup_mcp_servers (dialog);
-      if (g_strv_length (servers) == 3)
+      if (g_strv_length (servers) == 4)
         break;
       settle ();
     }
-  g_assert_cmpuint (g_strv_length (servers), ==, 3);
+  g_assert_cmpuint (g_strv_length (servers), ==, 4);
   g_assert_true (g_strv_contains ((const char * const *) servers, "bare"));
   g_assert_false (g_strv_contains ((const char * const *) servers, "missing"));
   pal_new_session_dialog_set_mcp_server_active (dialog, "bare", FALSE);
+  pal_new_session_dialog_set_mcp_server_active (dialog, "R&D <tools>", FALSE);
 
   /* the person unticks one, picks an agent and a folder, and starts */
   pal_new_session_dialog_set_mcp_server_active (dialog, "web", FALSE);
@@ -780,6 +789,15 @@ test_new_session_dialog (Fixture       *fixture,
 
   pal_new_session_dialog_set_agent_id (dialog, "fake-permission");
   g_assert_cmpstr (pal_new_session_dialog_get_agent_id (dialog), ==, "fake-permission");
+  /* names and folders are shown as they are, never read as markup */
+  {
+    g_autofree char *odd = g_build_filename (fixture->folder, "R&D <notes>", NULL);
+
+    pal_new_session_dialog_set_folder (dialog, odd);
+    settle ();
+    g_assert_nonnull (find_label_starting (GTK_WIDGET (dialog), odd));
+    g_assert_nonnull (find_label_starting (GTK_WIDGET (dialog), "R&D <tools>"));
+  }
   pal_new_session_dialog_set_folder (dialog, fixture->folder);
   g_assert_true (pal_new_session_dialog_start (dialog));
   settle ();

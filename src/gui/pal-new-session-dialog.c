@@ -170,6 +170,8 @@ build_servers (PalNewSessionDialog *self)
         continue;
 
       row = adw_action_row_new ();
+      /* a name and an error as they are, never read as markup */
+      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), name);
       check = gtk_check_button_new ();
       gtk_widget_set_valign (check, GTK_ALIGN_CENTER);
@@ -299,6 +301,7 @@ pal_new_session_dialog_init (PalNewSessionDialog *self)
   g_signal_connect_swapped (self->agent_row, "notify::selected", G_CALLBACK (agent_selected_cb), self);
 
   self->folder_row = ADW_ACTION_ROW (adw_action_row_new ());
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (self->folder_row), FALSE);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->folder_row), _("Project Folder"));
   adw_action_row_set_subtitle (self->folder_row, _("None chosen"));
   gtk_widget_set_valign (choose, GTK_ALIGN_CENTER);
