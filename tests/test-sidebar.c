@@ -171,6 +171,15 @@ test_sidebar (void)
     g_signal_emit_by_name (click, "released", 1, 10.0, gtk_widget_get_height (GTK_WIDGET (row)) / 2.0);
     g_assert_cmpstr (activated, ==, "s1");
     g_assert_false (gtk_list_view_get_single_click_activate (list));
+
+    /* no tooltip over the menu while it is open */
+    g_assert_true (gtk_widget_get_has_tooltip (menu_button));
+    g_assert_true (pal_session_row_popup_menu (row));
+    iterate ();
+    g_assert_false (gtk_widget_get_has_tooltip (menu_button));
+    gtk_popover_popdown (gtk_menu_button_get_popover (GTK_MENU_BUTTON (menu_button)));
+    iterate ();
+    g_assert_true (gtk_widget_get_has_tooltip (menu_button));
   }
 
   gtk_window_destroy (GTK_WINDOW (window));
