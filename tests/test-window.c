@@ -760,6 +760,32 @@ test_new_session_dialog (Fixture       *fixture,
     g_assert_no_error (error);
   }
 
+  /* the main menu opens without a tooltip over its first item */
+  {
+    GtkWidget *found = NULL;
+    g_autoptr(GPtrArray) stack = g_ptr_array_new ();
+
+    g_ptr_array_add (stack, fixture->window);
+    while (stack->len > 0 && found == NULL)
+      {
+        GtkWidget *w = g_ptr_array_steal_index (stack, stack->len - 1);
+
+        if (GTK_IS_MENU_BUTTON (w) &&
+            g_strcmp0 (gtk_menu_button_get_icon_name (GTK_MENU_BUTTON (w)), "open-menu-symbolic") == 0)
+          found = w;
+        for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+          g_ptr_array_add (stack, c);
+      }
+    g_assert_nonnull (found);
+    g_assert_true (gtk_widget_get_has_tooltip (found));
+    gtk_menu_button_popup (GTK_MENU_BUTTON (found));
+    settle ();
+    g_assert_false (gtk_widget_get_has_tooltip (found));
+    gtk_menu_button_popdown (GTK_MENU_BUTTON (found));
+    settle ();
+    g_assert_true (gtk_widget_get_has_tooltip (found));
+  }
+
   /* Ctrl+N's action opens the dialog with every enabled server ticked,
    * except one that does not validate */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.new-session", NULL));

@@ -18,6 +18,7 @@ struct _PalPreferencesWindow
   AdwComboRow *default_agent_row;
   GtkListBox *agent_list;
   GtkListBox *server_list;
+  GtkMenuButton *servers_menu_button;
 
   PalAgentStore *agent_store;
   PalMcpServerStore *mcp_server_store;

@@ -28,6 +28,7 @@
 #include <glib/gi18n.h>
 
 #include "pal-preferences-window-private.h"
+#include "pal-tooltip.h"
 
 G_DEFINE_FINAL_TYPE (PalPreferencesWindow, pal_preferences_window, ADW_TYPE_PREFERENCES_WINDOW)
 
@@ -494,6 +495,7 @@ pal_preferences_window_class_init (PalPreferencesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PalPreferencesWindow, default_agent_row);
   gtk_widget_class_bind_template_child (widget_class, PalPreferencesWindow, agent_list);
   gtk_widget_class_bind_template_child (widget_class, PalPreferencesWindow, server_list);
+  gtk_widget_class_bind_template_child (widget_class, PalPreferencesWindow, servers_menu_button);
   gtk_widget_class_bind_template_callback (widget_class, default_agent_selected_cb);
 
   gtk_widget_class_install_action (widget_class, "prefs.add-agent", NULL, add_agent_action);
@@ -508,6 +510,7 @@ pal_preferences_window_init (PalPreferencesWindow *self)
   self->cancellable = g_cancellable_new ();
   _pal_preferences_window_servers_init (self);
   gtk_widget_init_template (GTK_WIDGET (self));
+  pal_menu_button_hide_tooltip_while_open (self->servers_menu_button);
 }
 
 /**

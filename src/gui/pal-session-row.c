@@ -235,16 +235,6 @@ menu_button_activate_cb (GtkMenuButton *button,
                            self->can_func, self->can_data);
 }
 
-/* A tooltip due when the button was clicked would come over the menu's
- * first item: none while the menu is open */
-static void
-popover_visible_cb (GtkWidget     *popover,
-                    GParamSpec    *pspec,
-                    PalSessionRow *self)
-{
-  gtk_widget_set_has_tooltip (GTK_WIDGET (self->menu_button), !gtk_widget_get_visible (popover));
-}
-
 static void
 pal_session_row_dispose (GObject *object)
 {
@@ -346,8 +336,7 @@ pal_session_row_init (PalSessionRow *self)
   gtk_widget_set_valign (GTK_WIDGET (self->menu_button), GTK_ALIGN_CENTER);
   gtk_widget_add_css_class (GTK_WIDGET (self->menu_button), "flat");
   gtk_menu_button_set_popover (self->menu_button, pal_session_menu_new ());
-  g_signal_connect_object (gtk_menu_button_get_popover (self->menu_button), "notify::visible",
-                           G_CALLBACK (popover_visible_cb), self, 0);
+  pal_menu_button_hide_tooltip_while_open (self->menu_button);
   gtk_menu_button_set_create_popup_func (self->menu_button,
                                          (GtkMenuButtonCreatePopupFunc) menu_button_activate_cb,
                                          self, NULL);

@@ -1,4 +1,4 @@
-/* pal-tooltip.c: tooltips for widgets built in bulk
+/* pal-tooltip.c: tooltips for widgets built in bulk, and none over menus
  *
  * gtk_widget_set_tooltip_text() on a visible widget asks at once where the
  * pointer is, to show or hide a tooltip under it; on X11 that is a round trip
@@ -61,4 +61,32 @@ pal_widget_set_quiet_tooltip (GtkWidget  *widget,
                                     -1);
   else
     gtk_accessible_reset_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+}
+
+static void
+menu_visible_cb (GtkWidget  *popover,
+                 GParamSpec *pspec,
+                 GtkWidget  *button)
+{
+  gtk_widget_set_has_tooltip (button, !gtk_widget_get_visible (popover));
+}
+
+/**
+ * pal_menu_button_hide_tooltip_while_open:
+ * @button: a #GtkMenuButton with its popover or menu set
+ *
+ * A tooltip that was due when the button was clicked comes up once the menu
+ * is open, over its first item, where it takes the next click: while the
+ * menu is open, @button has none.
+ */
+void
+pal_menu_button_hide_tooltip_while_open (GtkMenuButton *button)
+{
+  GtkPopover *popover;
+
+  g_return_if_fail (GTK_IS_MENU_BUTTON (button));
+
+  popover = gtk_menu_button_get_popover (button);
+  g_return_if_fail (popover != NULL);
+  g_signal_connect_object (popover, "notify::visible", G_CALLBACK (menu_visible_cb), button, 0);
 }

@@ -1,4 +1,4 @@
-/* pal-tooltip.h: tooltips for widgets built in bulk
+/* pal-tooltip.h: tooltips for widgets built in bulk, and none over menus
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -9,7 +9,8 @@
 
 G_BEGIN_DECLS
 
-void pal_widget_set_quiet_tooltip (GtkWidget  *widget,
-                                   const char *text);
+void pal_widget_set_quiet_tooltip            (GtkWidget     *widget,
+                                              const char    *text);
+void pal_menu_button_hide_tooltip_while_open (GtkMenuButton *button);
 
 G_END_DECLS

@@ -31,6 +31,7 @@ struct _PalWindow
   AdwWindowTitle       *window_title;
   GtkLabel             *state_label;
   GtkMenuButton        *session_menu_button;
+  GtkMenuButton        *main_menu_button;
   GtkStack             *content_stack;
   PalSessionView       *session_view;
 

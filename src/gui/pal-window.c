@@ -20,6 +20,7 @@
 #include "acp-fs-access-request.h"
 #include "pal-launcher.h"
 #include "pal-new-session-dialog.h"
+#include "pal-tooltip.h"
 #include "pal-warm-up.h"
 #include "pal-window-private.h"
 
@@ -1126,6 +1127,7 @@ pal_window_class_init (PalWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PalWindow, window_title);
   gtk_widget_class_bind_template_child (widget_class, PalWindow, state_label);
   gtk_widget_class_bind_template_child (widget_class, PalWindow, session_menu_button);
+  gtk_widget_class_bind_template_child (widget_class, PalWindow, main_menu_button);
   gtk_widget_class_bind_template_child (widget_class, PalWindow, content_stack);
   gtk_widget_class_bind_template_child (widget_class, PalWindow, session_view);
 
@@ -1144,6 +1146,8 @@ pal_window_init (PalWindow *self)
   gtk_menu_button_set_create_popup_func (self->session_menu_button,
                                          (GtkMenuButtonCreatePopupFunc) session_menu_activate_cb,
                                          self, NULL);
+  pal_menu_button_hide_tooltip_while_open (self->session_menu_button);
+  pal_menu_button_hide_tooltip_while_open (self->main_menu_button);
   build_extra_pages (self);
 }
 
