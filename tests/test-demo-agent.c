@@ -171,6 +171,22 @@ string_member (JsonObject *object,
   return value;
 }
 
+/* The config option of @options whose id is @id */
+static JsonObject *
+config_option (JsonArray  *options,
+               const char *id)
+{
+  for (guint i = 0; i < json_array_get_length (options); i++)
+    {
+      JsonObject *option = json_array_get_object_element (options, i);
+
+      if (g_strcmp0 (json_object_get_string_member_with_default (option, "id", NULL), id) == 0)
+        return option;
+    }
+
+  g_assert_not_reached ();
+}
+
 /* ------------------------------------------------------------------------ */
 /* The agent process                                                         */
 
@@ -628,13 +644,17 @@ test_new_session (Fixture       *fixture,
   g_assert_cmpstr (string_member (modes, "currentModeId"), ==, "code");
   g_assert_cmpuint (json_array_get_length (array_member (modes, "availableModes")), ==, 2);
 
+  /* the mode as a config option too: a client with config options uses
+   * them rather than modes */
   options = array_member (object, "configOptions");
-  g_assert_cmpuint (json_array_get_length (options), ==, 1);
-  model = json_array_get_object_element (options, 0);
-  g_assert_cmpstr (string_member (model, "id"), ==, "model");
+  g_assert_cmpuint (json_array_get_length (options), ==, 2);
+  model = config_option (options, "model");
   g_assert_cmpstr (string_member (model, "type"), ==, "select");
   g_assert_cmpstr (string_member (model, "category"), ==, "model");
   g_assert_cmpuint (json_array_get_length (array_member (model, "options")), ==, 2);
+  g_assert_cmpstr (string_member (config_option (options, "mode"), "category"), ==, "mode");
+  g_assert_cmpstr (string_member (config_option (options, "mode"), "currentValue"), ==, "code");
+  g_assert_cmpuint (json_array_get_length (array_member (config_option (options, "mode"), "options")), ==, 2);
 
   /* The commands follow the response. */
   wait_for_count (agent->updates, 1, "the commands");
@@ -960,15 +980,37 @@ test_modes_and_options (Fixture       *fixture,
   params = g_strdup_printf ("{\"sessionId\": \"%s\", \"modeId\": \"ask\"}", id);
   result = agent_call (agent, "session/set_mode", params, NULL);
   g_assert_true (JSON_NODE_HOLDS_OBJECT (result));
-  wait_for_count (agent->updates, before + 1, "the mode update");
+  /* said both ways: as a mode, and as the config options */
+  wait_for_count (agent->updates, before + 2, "the mode updates");
   updates = session_updates (agent, id, before);
   g_assert_cmpstr (string_member (g_ptr_array_index (updates, 0), "sessionUpdate"), ==, "current_mode_update");
   g_assert_cmpstr (string_member (g_ptr_array_index (updates, 0), "currentModeId"), ==, "ask");
+  g_assert_cmpstr (string_member (g_ptr_array_index (updates, 1), "sessionUpdate"), ==, "config_option_update");
+  g_assert_cmpstr (string_member (config_option (array_member (g_ptr_array_index (updates, 1), "configOptions"), "mode"),
+                                  "currentValue"), ==, "ask");
+
+  /* the mode as a config option: back to code, and to ask again */
+  g_free (params);
+  params = g_strdup_printf ("{\"sessionId\": \"%s\", \"configId\": \"mode\", \"value\": \"code\"}", id);
+  options = agent_call (agent, "session/set_config_option", params, NULL);
+  g_assert_cmpstr (string_member (config_option (array_member (json_node_get_object (options), "configOptions"), "mode"),
+                                  "currentValue"), ==, "code");
+  g_clear_pointer (&options, json_node_unref);
+  before = agent->updates->len;
+  g_free (params);
+  params = g_strdup_printf ("{\"sessionId\": \"%s\", \"configId\": \"mode\", \"value\": \"ask\"}", id);
+  options = agent_call (agent, "session/set_config_option", params, NULL);
+  g_clear_pointer (&options, json_node_unref);
+  wait_for_count (agent->updates, before + 2, "the mode updates");
+  g_clear_pointer (&updates, g_ptr_array_unref);
+  updates = session_updates (agent, id, before);
+  g_assert_cmpstr (string_member (g_ptr_array_index (updates, 0), "currentModeId"), ==, "ask");
+  g_assert_cmpstr (string_member (g_ptr_array_index (updates, 1), "sessionUpdate"), ==, "config_option_update");
 
   g_free (params);
   params = g_strdup_printf ("{\"sessionId\": \"%s\", \"configId\": \"model\", \"value\": \"demo-thorough\"}", id);
   options = agent_call (agent, "session/set_config_option", params, NULL);
-  model = json_array_get_object_element (array_member (json_node_get_object (options), "configOptions"), 0);
+  model = config_option (array_member (json_node_get_object (options), "configOptions"), "model");
   g_assert_cmpstr (string_member (model, "currentValue"), ==, "demo-thorough");
 
   /* Ask mode: no edit, no permission; the model shows in the answer. */
@@ -989,6 +1031,9 @@ test_modes_and_options (Fixture       *fixture,
   assert_call_fails (agent, "session/set_mode", params, ACP_ERROR_INVALID_PARAMS);
   g_free (params);
   params = g_strdup_printf ("{\"sessionId\": \"%s\", \"configId\": \"model\", \"value\": \"gpt\"}", id);
+  assert_call_fails (agent, "session/set_config_option", params, ACP_ERROR_INVALID_PARAMS);
+  g_free (params);
+  params = g_strdup_printf ("{\"sessionId\": \"%s\", \"configId\": \"mode\", \"value\": \"yolo\"}", id);
   assert_call_fails (agent, "session/set_config_option", params, ACP_ERROR_INVALID_PARAMS);
   g_free (params);
   params = g_strdup_printf ("{\"sessionId\": \"%s\", \"configId\": \"model\", \"type\": \"boolean\", \"value\": true}", id);
@@ -1122,7 +1167,7 @@ test_restart_list_load (Fixture       *fixture,
   /* with its modes and models, so that the client shows its selectors */
   g_assert_cmpstr (string_member (object_member (json_node_get_object (result), "modes"), "currentModeId"),
                    ==, "code");
-  g_assert_cmpuint (json_array_get_length (array_member (json_node_get_object (result), "configOptions")), ==, 1);
+  g_assert_cmpuint (json_array_get_length (array_member (json_node_get_object (result), "configOptions")), ==, 2);
   replayed = session_updates (agent, id, 0);
 
   for (guint i = 0; i < replayed->len; i++)
@@ -1202,8 +1247,8 @@ test_resume_close (Fixture       *fixture,
   /* the session's modes and models, as they were left */
   g_assert_cmpstr (string_member (object_member (json_node_get_object (result), "modes"), "currentModeId"),
                    ==, "code");
-  g_assert_cmpstr (string_member (json_array_get_object_element (array_member (json_node_get_object (result),
-                                                                               "configOptions"), 0),
+  g_assert_cmpstr (string_member (config_option (array_member (json_node_get_object (result), "configOptions"),
+                                                 "model"),
                                   "currentValue"),
                    ==, "demo-thorough");
   g_assert_cmpuint (agent->updates->len, ==, before);

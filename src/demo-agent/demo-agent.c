@@ -379,7 +379,8 @@ session_state (DemoSession *session)
   JsonObject *result = json_object_new ();
 
   json_object_set_member (result, "modes", demo_script_modes (session->mode_id));
-  json_object_set_member (result, "configOptions", demo_script_config_options (session->model_id));
+  json_object_set_member (result, "configOptions",
+                          demo_script_config_options (session->mode_id, session->model_id));
 
   return result;
 }
@@ -788,13 +789,36 @@ get_live_session (DemoAgent          *self,
   return session;
 }
 
+/* Tells the client the session's mode or model changed, both as modes
+ * and as config options (a client shows one or the other), into the
+ * history too, so that a replay ends up with the same selectors */
+static void
+send_options_changed (DemoSession *session,
+                      gboolean     mode_changed)
+{
+  JsonObject *update;
+
+  if (mode_changed)
+    {
+      update = json_object_new ();
+      json_object_set_string_member (update, "sessionUpdate", "current_mode_update");
+      json_object_set_string_member (update, "currentModeId", session->mode_id);
+      demo_session_send_update_object (session, update, TRUE);
+    }
+
+  update = json_object_new ();
+  json_object_set_string_member (update, "sessionUpdate", "config_option_update");
+  json_object_set_member (update, "configOptions",
+                          demo_script_config_options (session->mode_id, session->model_id));
+  demo_session_send_update_object (session, update, TRUE);
+}
+
 static void
 handle_set_mode (DemoAgent          *self,
                  AcpIncomingRequest *request)
 {
   JsonObject *params = get_params (request);
   DemoSession *session;
-  JsonObject *update;
   const char *mode;
 
   if (params == NULL ||
@@ -812,11 +836,7 @@ handle_set_mode (DemoAgent          *self,
   session->mode_id = g_strdup (mode);
   demo_session_save_index (session);
   reply_take_object (request, json_object_new ());
-
-  update = json_object_new ();
-  json_object_set_string_member (update, "sessionUpdate", "current_mode_update");
-  json_object_set_string_member (update, "currentModeId", mode);
-  demo_session_send_update_object (session, update, TRUE);
+  send_options_changed (session, TRUE);
 }
 
 static void
@@ -825,11 +845,12 @@ handle_set_config_option (DemoAgent          *self,
 {
   JsonObject *params = get_params (request);
   DemoSession *session;
-  JsonObject *update;
   JsonObject *result;
   JsonNode *value;
   const char *config;
   const char *type;
+  const char *chosen;
+  gboolean is_mode;
 
   if (params == NULL ||
       (session = get_live_session (self, request, params)) == NULL ||
@@ -837,38 +858,44 @@ handle_set_config_option (DemoAgent          *self,
       !get_string (request, params, "type", FALSE, &type))
     return;
 
-  if (!g_str_equal (config, "model"))
+  is_mode = g_str_equal (config, "mode");
+  if (!is_mode && !g_str_equal (config, "model"))
     {
-      reply_invalid (request, "The demo agent has no option “%s” (it has “model”)", config);
+      reply_invalid (request, "The demo agent has no option “%s” (it has “mode” and “model”)", config);
       return;
     }
 
   value = json_object_get_member (params, "value");
   if (g_strcmp0 (type, "boolean") == 0 || !node_is_string (value))
     {
-      reply_invalid (request, "“model” is a select option: “value” must be a value id string");
+      reply_invalid (request, "“%s” is a select option: “value” must be a value id string", config);
       return;
     }
 
-  if (!demo_script_is_model (json_node_get_string (value)))
+  chosen = json_node_get_string (value);
+  if (is_mode ? !demo_script_is_mode (chosen) : !demo_script_is_model (chosen))
     {
-      reply_invalid (request, "The demo agent has no model “%s”", json_node_get_string (value));
+      reply_invalid (request, "The demo agent has no %s “%s”", config, chosen);
       return;
     }
 
-  g_free (session->model_id);
-  session->model_id = g_strdup (json_node_get_string (value));
+  if (is_mode)
+    {
+      g_free (session->mode_id);
+      session->mode_id = g_strdup (chosen);
+    }
+  else
+    {
+      g_free (session->model_id);
+      session->model_id = g_strdup (chosen);
+    }
   demo_session_save_index (session);
 
   result = json_object_new ();
-  json_object_set_member (result, "configOptions", demo_script_config_options (session->model_id));
+  json_object_set_member (result, "configOptions",
+                          demo_script_config_options (session->mode_id, session->model_id));
   reply_take_object (request, result);
-
-  /* Also into the history, so that a replay ends up with the same model. */
-  update = json_object_new ();
-  json_object_set_string_member (update, "sessionUpdate", "config_option_update");
-  json_object_set_member (update, "configOptions", demo_script_config_options (session->model_id));
-  demo_session_send_update_object (session, update, TRUE);
+  send_options_changed (session, is_mode);
 }
 
 /* --- session/prompt --- */

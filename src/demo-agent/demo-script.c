@@ -530,30 +530,49 @@ demo_script_modes (const char *current_mode_id)
   return node_take_object (state);
 }
 
-JsonNode *
-demo_script_config_options (const char *model_id)
+/* A select config option (its id is also its category) */
+static JsonObject *
+select_option (const char   *id,
+               const char   *name,
+               const char   *description,
+               const Choice *choices,
+               gsize         n_choices,
+               const char   *current)
 {
   JsonObject *option = json_object_new ();
   JsonArray *values = json_array_new ();
 
-  for (gsize i = 0; i < G_N_ELEMENTS (models); i++)
+  for (gsize i = 0; i < n_choices; i++)
     {
       JsonObject *value = json_object_new ();
 
-      json_object_set_string_member (value, "value", models[i].id);
-      json_object_set_string_member (value, "name", models[i].name);
-      json_object_set_string_member (value, "description", models[i].description);
+      json_object_set_string_member (value, "value", choices[i].id);
+      json_object_set_string_member (value, "name", choices[i].name);
+      json_object_set_string_member (value, "description", choices[i].description);
       json_array_add_object_element (values, value);
     }
-  json_object_set_string_member (option, "id", "model");
-  json_object_set_string_member (option, "name", "Model");
-  json_object_set_string_member (option, "description", "Which canned answers the demo gives");
-  json_object_set_string_member (option, "category", "model");
+  json_object_set_string_member (option, "id", id);
+  json_object_set_string_member (option, "name", name);
+  json_object_set_string_member (option, "description", description);
+  json_object_set_string_member (option, "category", id);
   json_object_set_string_member (option, "type", "select");
-  json_object_set_string_member (option, "currentValue", model_id);
+  json_object_set_string_member (option, "currentValue", current);
   json_object_set_array_member (option, "options", values);
 
-  return node_take_array (array_of (option, NULL));
+  return option;
+}
+
+/* The mode is a config option too: a client that has config options uses
+ * them rather than modes, so it would not see the modes otherwise. */
+JsonNode *
+demo_script_config_options (const char *mode_id,
+                            const char *model_id)
+{
+  return node_take_array (array_of (select_option ("mode", "Mode", "How far the demo pretends to go",
+                                                   modes, G_N_ELEMENTS (modes), mode_id),
+                                    select_option ("model", "Model", "Which canned answers the demo gives",
+                                                   models, G_N_ELEMENTS (models), model_id),
+                                    NULL));
 }
 
 JsonNode *

@@ -75,7 +75,8 @@ char       *demo_script_make_title          (const char  *prompt_text);
 
 JsonNode   *demo_script_modes               (const char  *current_mode_id);
 gboolean    demo_script_is_mode             (const char  *mode_id);
-JsonNode   *demo_script_config_options      (const char  *model_id);
+JsonNode   *demo_script_config_options      (const char  *mode_id,
+                                             const char  *model_id);
 gboolean    demo_script_is_model            (const char  *model_id);
 const char *demo_script_default_mode        (void);
 const char *demo_script_default_model       (void);
