@@ -456,12 +456,18 @@ test_agent_editor (Fixture       *fixture,
   args_group = template_child (editor, PAL_TYPE_AGENT_EDITOR, "args_group");
   env_group = template_child (editor, PAL_TYPE_AGENT_EDITOR, "env_group");
 
-  /* empty: the name is what is missing first */
+  /* empty: the name is what is missing first; nothing is shown as an error
+   * before the person typed (Save waits), but once a save was tried */
   g_assert_false (pal_agent_editor_get_can_save (editor));
-  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (name_row), "error"));
+  g_assert_cmpstr (pal_agent_editor_get_problem (editor), ==, "Enter a name for the agent");
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (name_row), "error"));
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (command_row), "error"));
+  g_assert_false (shows_label (GTK_WIDGET (editor), "Enter a name for the agent"));
   g_assert_false (pal_agent_editor_save (editor, &error));
   g_assert_error (error, PAL_ERROR, PAL_ERROR_INVALID);
   g_clear_error (&error);
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (name_row), "error"));
+  g_assert_true (shows_label (GTK_WIDGET (editor), "Enter a name for the agent"));
 
   type_into (name_row, "My Agent");
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (name_row), "error"));
@@ -572,11 +578,16 @@ test_server_editor_validation (Fixture       *fixture,
   headers_group = template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR, "headers_group");
   save_button = template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR, "save_button");
 
-  /* empty name */
+  /* empty name: not shown as an error before the person typed (Save
+   * waits), but once the field held text and was emptied */
   g_assert_false (pal_mcp_server_editor_get_can_save (editor));
   g_assert_false (gtk_widget_get_sensitive (save_button));
-  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (name_row), "error"));
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (name_row), "error"));
   g_assert_cmpstr (pal_mcp_server_editor_get_problem (editor), ==, "Enter a name for the server");
+  type_into (name_row, "x");
+  type_into (name_row, "");
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (name_row), "error"));
+  g_assert_true (shows_label (GTK_WIDGET (editor), "Enter a name for the server"));
 
   /* a name that is taken */
   type_into (name_row, "existing");
@@ -585,11 +596,13 @@ test_server_editor_validation (Fixture       *fixture,
   g_assert_true (shows_label (GTK_WIDGET (editor),
                               "Another MCP server is already named “existing”"));
 
-  /* a free name, but no command yet */
+  /* a free name, but no command yet: Save waits, the empty command is
+   * not red yet */
   type_into (name_row, "files");
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (name_row), "error"));
   g_assert_false (pal_mcp_server_editor_get_can_save (editor));
-  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (command_row), "error"));
+  g_assert_cmpstr (pal_mcp_server_editor_get_problem (editor), ==, "Enter the program to start");
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (command_row), "error"));
 
   /* a program that is not in PATH */
   type_command (editor, command_row, "palaver-no-such-program");

@@ -47,6 +47,10 @@ struct _PalAgentEditor
 
   char *problem;
   gboolean can_save;
+  /* a field that never held text is not shown as an error (Save waits
+   * for it) until a save is tried */
+  gboolean name_filled;
+  gboolean command_filled;
 };
 
 G_DEFINE_FINAL_TYPE (PalAgentEditor, pal_agent_editor, ADW_TYPE_WINDOW)
@@ -175,6 +179,8 @@ validate (PalAgentEditor *self)
 
   name = gtk_editable_get_text (GTK_EDITABLE (self->name_row));
   command = gtk_editable_get_text (GTK_EDITABLE (self->command_row));
+  self->name_filled |= !is_blank (name);
+  self->command_filled |= !is_blank (command);
 
   if (is_blank (name))
     name_error = g_strdup (_("Enter a name for the agent"));
@@ -227,10 +233,13 @@ validate (PalAgentEditor *self)
         }
     }
 
-  show_field_message (GTK_WIDGET (self->name_row), self->name_label, name_error, "error");
-  show_field_message (GTK_WIDGET (self->command_row), self->command_label,
-                      command_error != NULL ? command_error : note,
-                      command_error != NULL ? "error" : note_style);
+  show_field_message (GTK_WIDGET (self->name_row), self->name_label,
+                      self->name_filled ? name_error : NULL, "error");
+  if (command_error != NULL)
+    show_field_message (GTK_WIDGET (self->command_row), self->command_label,
+                        self->command_filled ? command_error : NULL, "error");
+  else
+    show_field_message (GTK_WIDGET (self->command_row), self->command_label, note, note_style);
 
   gtk_widget_set_sensitive (GTK_WIDGET (self->save_button), can_save);
   if (self->can_save != can_save)
@@ -517,6 +526,8 @@ pal_agent_editor_save (PalAgentEditor  *self,
   g_return_val_if_fail (PAL_IS_AGENT_EDITOR (self), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
+  /* tried: every problem shows */
+  self->name_filled = self->command_filled = TRUE;
   validate (self);
   if (!self->can_save)
     {

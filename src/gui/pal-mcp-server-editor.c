@@ -60,6 +60,11 @@ struct _PalMcpServerEditor
   gboolean can_save;
   gboolean can_test;
   guint updating;
+  /* a field that never held text is not shown as an error (Save waits
+   * for it) until a save is tried */
+  gboolean name_filled;
+  gboolean command_filled;
+  gboolean url_filled;
 };
 
 G_DEFINE_FINAL_TYPE (PalMcpServerEditor, pal_mcp_server_editor, ADW_TYPE_WINDOW)
@@ -236,6 +241,9 @@ validate (PalMcpServerEditor *self)
     return;
 
   g_clear_pointer (&self->problem, g_free);
+  self->name_filled |= !is_blank (pal_mcp_server_config_get_name (self->config));
+  self->command_filled |= !is_blank (pal_mcp_server_config_get_command (self->config));
+  self->url_filled |= !is_blank (pal_mcp_server_config_get_url (self->config));
 
   name_error = check_name (self);
   set_problem (self, name_error);
@@ -246,9 +254,11 @@ validate (PalMcpServerEditor *self)
       set_problem (self, field_error);
       if (pending)
         set_problem (self, note);
-      show_field_message (GTK_WIDGET (self->command_row), self->command_label,
-                          field_error != NULL ? field_error : note,
-                          field_error != NULL ? "error" : note_style);
+      if (field_error != NULL)
+        show_field_message (GTK_WIDGET (self->command_row), self->command_label,
+                            self->command_filled ? field_error : NULL, "error");
+      else
+        show_field_message (GTK_WIDGET (self->command_row), self->command_label, note, note_style);
       if (!pal_name_value_group_get_valid (self->env_group))
         set_problem (self, _("An environment variable is not valid"));
       fields_ok = field_error == NULL && !pending &&
@@ -258,7 +268,8 @@ validate (PalMcpServerEditor *self)
     {
       field_error = check_url (self);
       set_problem (self, field_error);
-      show_field_message (GTK_WIDGET (self->url_row), self->url_label, field_error, "error");
+      show_field_message (GTK_WIDGET (self->url_row), self->url_label,
+                          self->url_filled ? field_error : NULL, "error");
       if (!pal_name_value_group_get_valid (self->headers_group))
         set_problem (self, _("A header is not valid"));
       fields_ok = field_error == NULL && pal_name_value_group_get_valid (self->headers_group);
@@ -285,7 +296,8 @@ validate (PalMcpServerEditor *self)
         }
     }
 
-  show_field_message (GTK_WIDGET (self->name_row), self->general_label, name_error, "error");
+  show_field_message (GTK_WIDGET (self->name_row), self->general_label,
+                      self->name_filled ? name_error : NULL, "error");
 
   if (self->can_save != can_save)
     {
@@ -805,6 +817,8 @@ pal_mcp_server_editor_save (PalMcpServerEditor  *self,
   g_return_val_if_fail (PAL_IS_MCP_SERVER_EDITOR (self), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
+  /* tried: every problem shows */
+  self->name_filled = self->command_filled = self->url_filled = TRUE;
   validate (self);
   if (!self->can_save)
     {
