@@ -21,6 +21,7 @@
 #include "pal-terminal-view.h"
 #include "pal-sidebar.h"
 #include "pal-window.h"
+#include "pal-window-private.h"
 
 typedef struct
 {
@@ -659,6 +660,16 @@ test_agent_fails_to_start (Fixture       *fixture,
       }
   }
   g_assert_true (stderr_shown);
+
+  /* the agent's own words, as they are, never read as markup */
+  {
+    g_autoptr(GError) error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_FAILED,
+                                                   "The agent said: R&D <broken>\nmore of it");
+
+    _pal_window_show_error (fixture->window, "Failed", error);
+    settle ();
+    g_assert_nonnull (find_label_starting (GTK_WIDGET (fixture->window), "The agent said: R&D <broken>"));
+  }
 }
 
 /* A spinning spinner animates its style at every frame, whether or not it

@@ -434,6 +434,7 @@ _pal_window_show_error (PalWindow    *self,
   const char *message = error->message;
   const char *newline = strchr (message, '\n');
   g_autofree char *summary = newline != NULL ? g_strndup (message, newline - message) : g_strdup (message);
+  g_autofree char *escaped = NULL;
 
   /* "… exited with status 7. Its last error output:" introduces the
    * details; the summary keeps the sentence before it */
@@ -446,7 +447,9 @@ _pal_window_show_error (PalWindow    *self,
     }
 
   adw_status_page_set_title (self->error_page, title);
-  adw_status_page_set_description (self->error_page, summary);
+  /* the description is markup, and the words may be the agent's */
+  escaped = g_markup_escape_text (summary, -1);
+  adw_status_page_set_description (self->error_page, escaped);
   gtk_label_set_text (self->error_details, message);
   gtk_widget_set_visible (GTK_WIDGET (self->error_expander), newline != NULL);
   gtk_stack_set_visible_child_name (self->content_stack, "error");
