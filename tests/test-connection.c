@@ -1038,6 +1038,34 @@ test_parse_error (Fixture       *f,
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (reply, "error"), "code"),
                    ==, -32700);
   g_clear_pointer (&reply, json_object_unref);
+  /* and reported, the line quoted */
+  g_assert_cmpuint (f->message_errors->len, ==, 1);
+  {
+    GError *reported = g_ptr_array_index (f->message_errors, 0);
+
+    g_assert_error (reported, ACP_ERROR, ACP_ERROR_PARSE_ERROR);
+    g_assert_nonnull (strstr (reported->message, "“this is not json”"));
+  }
+
+  /* a long line with control characters: its start, on one line */
+  {
+    g_autoptr(GString) line = g_string_new ("Usage:\tclaude [options]\x1b[0m ");
+    const char *message;
+    const char *quote;
+
+    for (guint i = 0; i < 100; i++)
+      g_string_append (line, "word ");
+    g_string_append_c (line, '\n');
+    peer_write_len (f, line->str, line->len);
+    reply = peer_read_message (f);
+    g_clear_pointer (&reply, json_object_unref);
+    g_assert_cmpuint (f->message_errors->len, ==, 2);
+    message = ((GError *) g_ptr_array_index (f->message_errors, 1))->message;
+    quote = strstr (message, "“Usage: claude [options] [0m word");
+    g_assert_nonnull (quote);
+    g_assert_true (g_str_has_suffix (message, "…”"));
+    g_assert_cmpuint (g_utf8_strlen (quote, -1), ==, 1 + 80 + 2);
+  }
 
   /* invalid UTF-8 */
   peer_write (f, "{\"jsonrpc\":\"2.0\",\"method\":\"x\",\"params\":{\"a\":\"\xff\xfe\"}}\n");
@@ -1812,9 +1840,21 @@ order_message_error_cb (AcpConnection *conn,
                         const GError  *error,
                         OrderLog      *log)
 {
-  const char *id = strstr (error->message, "(id ");
+  const char *id;
   guint i;
 
+  /* a line that is not JSON, quoted */
+  if (g_error_matches (error, ACP_ERROR, ACP_ERROR_PARSE_ERROR))
+    {
+      const char *garbage = strstr (error->message, "“garbage ");
+
+      g_assert_nonnull (garbage);
+      i = (guint) g_ascii_strtoull (garbage + strlen ("“garbage "), NULL, 10);
+      g_array_append_val (log->log, i);
+      return;
+    }
+
+  id = strstr (error->message, "(id ");
   g_assert_nonnull (id);
   i = (guint) g_ascii_strtoull (id + strlen ("(id "), NULL, 10) - 1000000;
   g_array_append_val (log->log, i);
@@ -1862,6 +1902,7 @@ test_order_random_chunks (Fixture       *f,
           g_string_append_printf (input, "garbage %u {%s", i, end);
           reply = -1;
           g_array_append_val (expected_replies, reply);
+          g_array_append_val (expected_log, i);
         }
       else if (kind < 93)
         {

@@ -211,6 +211,7 @@ struct _Parsed
   guint       n_messages;  /* PARSED_MESSAGE: how many were joined into it */
   JsonNode   *root;
   GError     *error;
+  char       *excerpt;     /* PARSED_NOT_JSON: the start of the line, to show */
   gsize       limit;
 };
 
@@ -1251,6 +1252,7 @@ parsed_free (Parsed *parsed)
 {
   g_clear_pointer (&parsed->root, json_node_unref);
   g_clear_error (&parsed->error);
+  g_free (parsed->excerpt);
   g_free (parsed);
 }
 
@@ -1426,6 +1428,33 @@ worker_join (Worker   *worker,
 }
 
 /* Parses one complete line, without its newline. */
+/* Characters of a line that is not JSON shown when it is reported */
+#define EXCERPT_CHARS 80
+
+/* Returns: (transfer full): the start of a line, as valid UTF-8 without
+ * control characters, EXCERPT_CHARS characters at most ("…" when cut) */
+static char *
+make_excerpt (const char *data,
+              gsize       length)
+{
+  gsize taken = MIN (length, EXCERPT_CHARS * 4);
+  g_autofree char *valid = g_utf8_make_valid (data, (gssize) taken);
+  GString *excerpt = g_string_new (NULL);
+  guint n = 0;
+  const char *p;
+
+  for (p = valid; *p != '\0' && n < EXCERPT_CHARS; p = g_utf8_next_char (p), n++)
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      g_string_append_unichar (excerpt, g_unichar_iscntrl (c) ? ' ' : c);
+    }
+  if (*p != '\0' || taken < length)
+    g_string_append (excerpt, "…");
+
+  return g_string_free (excerpt, FALSE);
+}
+
 static void
 worker_handle_line (Worker     *worker,
                     const char *data,
@@ -1449,6 +1478,7 @@ worker_handle_line (Worker     *worker,
     {
       parsed = parsed_new (PARSED_NOT_JSON, size);
       parsed->error = error;
+      parsed->excerpt = make_excerpt (data, length);
     }
   else if (root != NULL)
     {
@@ -1913,6 +1943,9 @@ dispatch_one (AcpConnection *self,
       break;
 
     case PARSED_NOT_JSON:
+      emit_message_error (self, ACP_ERROR_PARSE_ERROR,
+                          _("The agent wrote a line that is not the Agent Client Protocol: “%s”"),
+                          parsed->excerpt);
       dispatch_parsed (self, NULL, parsed->error);
       break;
 
@@ -2347,7 +2380,9 @@ acp_connection_class_init (AcpConnectionClass *klass)
    * @error: what was wrong
    *
    * Emitted for a message of the peer that is malformed and cannot be
-   * answered: a line over the cap, a response to no pending request.
+   * answered (a line over the cap, a response to no pending request), and
+   * for a line that is not JSON (%ACP_ERROR_PARSE_ERROR, answered too: an
+   * agent that writes anything else on its standard output).
    */
   signals[SIGNAL_MESSAGE_ERROR] =
     g_signal_new ("message-error",

@@ -31,7 +31,8 @@ G_BEGIN_DECLS
  * messages are still dispatched strictly in the order they arrived.
  *
  * Bad input never closes the connection: a line that is not JSON is answered
- * with -32700 (id null); a JSON value that is not an object, a batch (array),
+ * with -32700 (id null) and reported with "message-error" (ACP_ERROR_PARSE_ERROR,
+ * the start of the line quoted); a JSON value that is not an object, a batch (array),
  * or an object that is neither a request, a notification nor a response is
  * answered with -32600 (with its id when valid, else null). A malformed
  * message that cannot be answered (a response to no pending call) is reported
@@ -48,7 +49,7 @@ G_BEGIN_DECLS
  *     method ("notification::session/update"; '/' is fine in a detail).
  *     Unknown notifications are ignored: nothing is sent.
  *   "message-error" (const GError *error): a malformed message that could not
- *     be answered.
+ *     be answered, or a line that is not JSON.
  *   "closed" (const GError *reason nullable): emitted exactly once, on end of
  *     stream (reason NULL), a read or write error, or acp_connection_close().
  * Properties: "stream" (construct-only), "max-line-length", "closed" (read-only).
