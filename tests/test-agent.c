@@ -1145,6 +1145,38 @@ test_env_and_cwd (Fixture       *f,
   assert_error_mentions (error, expected);
 }
 
+/* A program that is not an ACP agent (the CLI rather than its ACP adapter)
+ * writes words on its standard output: the exit error quotes the first
+ * line, before its error output. (This one reads the initialize request
+ * first: one that exits before reading it makes the write fail, which
+ * closes the connection before the line is read.) */
+static void
+test_not_an_agent (Fixture       *f,
+                   gconstpointer  data)
+{
+  const char *argv[] = {
+    "sh", "-c",
+    "read request; echo 'Usage: tool [options] <file>'; echo 'more help'; echo 'unknown option' >&2; exit 2",
+    NULL
+  };
+  g_autoptr(GError) error = NULL;
+  const char *quoted;
+  const char *tail;
+
+  f->agent = acp_agent_new (argv, NULL, NULL);
+  connect_agent (f);
+  error = start_agent_error (f);
+
+  g_assert_error (error, ACP_ERROR, ACP_ERROR_AGENT_EXITED);
+  assert_error_mentions (error, "status 2");
+  quoted = strstr (error->message, "not the Agent Client Protocol: “Usage: tool [options] <file>”");
+  g_assert_nonnull (quoted);
+  g_assert_null (strstr (error->message, "more help"));
+  tail = strstr (error->message, "unknown option");
+  g_assert_nonnull (tail);
+  g_assert_true (quoted < tail);
+}
+
 static void
 test_crash_mid_request (Fixture       *f,
                         gconstpointer  data)
@@ -2206,6 +2238,7 @@ main (int   argc,
   ADD ("process/start-cancelled", test_start_cancelled);
   ADD ("process/spawn-failed", test_spawn_failed);
   ADD ("process/env-and-cwd", test_env_and_cwd);
+  ADD ("process/not-an-agent", test_not_an_agent);
   ADD ("process/crash-mid-request", test_crash_mid_request);
   ADD ("process/killed-by-signal", test_killed_by_signal);
   ADD ("stop/eof", test_stop_eof);

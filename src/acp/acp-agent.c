@@ -69,7 +69,11 @@ struct _AcpAgent
   gulong                 notification_id;
   gulong                 request_id;
   gulong                 closed_id;
+  gulong                 message_error_id;
   gboolean               connection_closed;
+  /* the first line it wrote that is not the protocol, quoted (a program
+   * that is not an ACP agent, or one that logs on its standard output) */
+  char                  *stray_output;
 
   /* what initialize told us */
   guint                  protocol_version;
@@ -327,6 +331,17 @@ build_exit_error (AcpAgent     *self,
   else
     {
       summary = g_strdup_printf (_("The agent ended with wait status %d"), self->exit_status);
+    }
+
+  /* what it wrote instead of the protocol tells what it is */
+  if (self->stray_output != NULL)
+    {
+      /* TRANSLATORS: how the agent ended, then the first line it wrote
+       * that is not the protocol */
+      char *with_output = g_strdup_printf (_("%s. %s"), summary, self->stray_output);
+
+      g_free (summary);
+      summary = with_output;
     }
 
   tail = acp_agent_dup_stderr_tail (self);
@@ -645,6 +660,15 @@ join_text_chunk (JsonNode  *message,
 }
 
 static void
+connection_message_error_cb (AcpConnection *connection,
+                             const GError  *error,
+                             AcpAgent      *self)
+{
+  if (self->stray_output == NULL && g_error_matches (error, ACP_ERROR, ACP_ERROR_PARSE_ERROR))
+    self->stray_output = g_strdup (error->message);
+}
+
+static void
 setup_connection (AcpAgent *self)
 {
   acp_connection_set_join_func (self->connection, join_text_chunk);
@@ -657,6 +681,9 @@ setup_connection (AcpAgent *self)
   self->closed_id =
     g_signal_connect (self->connection, "closed",
                       G_CALLBACK (connection_closed_cb), self);
+  self->message_error_id =
+    g_signal_connect (self->connection, "message-error",
+                      G_CALLBACK (connection_message_error_cb), self);
 }
 
 /* }}} */
@@ -1441,6 +1468,7 @@ acp_agent_dispose (GObject *object)
       g_clear_signal_handler (&self->notification_id, self->connection);
       g_clear_signal_handler (&self->request_id, self->connection);
       g_clear_signal_handler (&self->closed_id, self->connection);
+      g_clear_signal_handler (&self->message_error_id, self->connection);
       if (self->subprocess != NULL)
         {
           g_autoptr(GError) reason = g_error_new_literal (ACP_ERROR, ACP_ERROR_CLOSED,
@@ -1472,6 +1500,7 @@ acp_agent_finalize (GObject *object)
   g_clear_pointer (&self->agent_version, g_free);
   g_clear_pointer (&self->auth_methods, g_ptr_array_unref);
   g_clear_pointer (&self->stderr_buf, g_byte_array_unref);
+  g_clear_pointer (&self->stray_output, g_free);
   g_clear_pointer (&self->stop_tasks, g_ptr_array_unref);
   g_clear_pointer (&self->held_calls, g_array_unref);
   g_clear_error (&self->exit_error);
