@@ -1427,7 +1427,6 @@ worker_join (Worker   *worker,
   return TRUE;
 }
 
-/* Parses one complete line, without its newline. */
 /* Characters of a line that is not JSON shown when it is reported */
 #define EXCERPT_CHARS 80
 
@@ -1455,6 +1454,7 @@ make_excerpt (const char *data,
   return g_string_free (excerpt, FALSE);
 }
 
+/* Parses one complete line, without its newline. */
 static void
 worker_handle_line (Worker     *worker,
                     const char *data,

@@ -31,12 +31,12 @@ G_BEGIN_DECLS
  * messages are still dispatched strictly in the order they arrived.
  *
  * Bad input never closes the connection: a line that is not JSON is answered
- * with -32700 (id null) and reported with "message-error" (ACP_ERROR_PARSE_ERROR,
- * the start of the line quoted); a JSON value that is not an object, a batch (array),
- * or an object that is neither a request, a notification nor a response is
- * answered with -32600 (with its id when valid, else null). A malformed
- * message that cannot be answered (a response to no pending call) is reported
- * with "message-error".
+ * with -32700 (id null) and reported with "message-error"
+ * (ACP_ERROR_PARSE_ERROR, the start of the line quoted); a JSON value that is
+ * not an object, a batch (array), or an object that is neither a request, a
+ * notification nor a response is answered with -32600 (with its id when
+ * valid, else null). A malformed message that cannot be answered (a response
+ * to no pending call) is reported with "message-error".
  *
  * Signals:
  *   "request" (AcpIncomingRequest *request) → gboolean, detailed by method
