@@ -607,6 +607,74 @@ test_external_change (Fixture       *fixture,
   g_assert_null (pal_session_store_lookup (store, "c"));
 }
 
+/* The person's title stays: a title from the agent (session_info_update,
+ * session/list, a record added again) or the first prompt does not replace
+ * it, after a restart too; a "renamed" that is not a boolean is an
+ * unreadable entry */
+static void
+test_renamed (Fixture       *fixture,
+              gconstpointer  data)
+{
+  g_autoptr(PalSessionStore) store = pal_session_store_new (fixture->settings);
+  g_autoptr(PalSessionRecord) again = pal_session_record_new ("s", "codex", "/p");
+  g_autoptr(JsonArray) listed = NULL;
+  PalSessionRecord *record;
+
+  record = add (store, "s", 10 * SECOND);
+  g_assert_true (pal_session_store_set_title (store, "s", "From the agent"));
+  g_assert_cmpstr (pal_session_record_get_title (record), ==, "From the agent");
+  g_assert_false (pal_session_record_get_renamed (record));
+
+  g_assert_true (pal_session_store_rename (store, "s", "Mine"));
+  g_assert_true (pal_session_record_get_renamed (record));
+  g_assert_true (pal_session_store_set_title (store, "s", "From the agent again"));
+  g_assert_cmpstr (pal_session_record_get_title (record), ==, "Mine");
+
+  listed = parse_array ("[{\"sessionId\": \"s\", \"cwd\": \"/p\", \"title\": \"Listed\"}]");
+  pal_session_store_merge_listed (store, "codex", listed);
+  g_assert_cmpstr (pal_session_record_get_title (record), ==, "Mine");
+
+  pal_session_record_set_title (again, "Added again");
+  g_assert_true (pal_session_store_add (store, again) == record);
+  g_assert_cmpstr (pal_session_record_get_title (record), ==, "Mine");
+
+  /* renamed again by the person: that one */
+  g_assert_true (pal_session_store_rename (store, "s", "Mine, better"));
+  g_assert_cmpstr (pal_session_record_get_title (record), ==, "Mine, better");
+  g_assert_false (pal_session_store_rename (store, "missing", "x"));
+
+  {
+    g_autoptr(PalSessionStore) reloaded = pal_session_store_new (fixture->settings);
+    PalSessionRecord *read = pal_session_store_lookup (reloaded, "s");
+
+    g_assert_nonnull (read);
+    g_assert_true (pal_session_record_get_renamed (read));
+    g_assert_cmpstr (pal_session_record_get_title (read), ==, "Mine, better");
+    g_assert_true (pal_session_store_set_title (reloaded, "s", "After a restart"));
+    g_assert_cmpstr (pal_session_record_get_title (read), ==, "Mine, better");
+  }
+
+  {
+    g_autoptr(PalSessionStore) broken = NULL;
+    GVariantBuilder builder;
+    GVariantDict dict;
+    const char * const *errors;
+
+    g_variant_dict_init (&dict, entry ("odd", "codex", "/p", 3));
+    g_variant_dict_insert (&dict, "renamed", "s", "yes");
+    g_variant_builder_init (&builder, G_VARIANT_TYPE ("aa{sv}"));
+    g_variant_builder_add_value (&builder, g_variant_dict_end (&dict));
+    g_variant_builder_add_value (&builder, entry ("fine", "codex", "/p", 4));
+    g_settings_set_value (fixture->settings, "sessions", g_variant_builder_end (&builder));
+
+    broken = pal_session_store_new (fixture->settings);
+    assert_order (broken, "fine");
+    errors = pal_session_store_get_load_errors (broken);
+    g_assert_cmpuint (g_strv_length ((char **) errors), ==, 1);
+    g_assert_nonnull (strstr (errors[0], "“renamed”"));
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -621,6 +689,7 @@ main (int   argc,
   ADD ("/session-store/ordering", test_ordering);
   ADD ("/session-store/add-existing", test_add_existing);
   ADD ("/session-store/malformed", test_malformed);
+  ADD ("/session-store/renamed", test_renamed);
   ADD ("/session-store/merge-listed", test_merge_listed);
   ADD ("/session-store/batched-writes", test_batched_writes);
   ADD ("/session-store/external-change", test_external_change);

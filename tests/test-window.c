@@ -321,7 +321,7 @@ test_new_prompt_permission (Fixture       *fixture,
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (fixture->window)), ==, "Please write the file");
 
   /* a rename shows in the window at once */
-  pal_session_store_set_title (fixture->session_store, session_id, "Renamed");
+  pal_session_store_rename (fixture->session_store, session_id, "Renamed");
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (fixture->window)), ==, "Renamed");
   settle ();
   save_screenshot (GTK_WIDGET (fixture->window), "window.png");

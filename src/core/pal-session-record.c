@@ -34,6 +34,7 @@ struct _PalSessionRecord
   gint64 updated;
   guint pinned : 1;
   guint from_agent : 1;
+  guint renamed : 1;
 };
 
 G_DEFINE_FINAL_TYPE (PalSessionRecord, pal_session_record, G_TYPE_OBJECT)
@@ -48,6 +49,7 @@ enum {
   PROP_UPDATED,
   PROP_PINNED,
   PROP_FROM_AGENT,
+  PROP_RENAMED,
   N_PROPS
 };
 
@@ -97,6 +99,10 @@ pal_session_record_get_property (GObject    *object,
     case PROP_PINNED:
       g_value_set_boolean (value, self->pinned);
       break;
+
+    case PROP_RENAMED:
+      g_value_set_boolean (value, self->renamed);
+      break;
     case PROP_FROM_AGENT:
       g_value_set_boolean (value, self->from_agent);
       break;
@@ -136,6 +142,10 @@ pal_session_record_set_property (GObject      *object,
       break;
     case PROP_PINNED:
       pal_session_record_set_pinned (self, g_value_get_boolean (value));
+      break;
+
+    case PROP_RENAMED:
+      pal_session_record_set_renamed (self, g_value_get_boolean (value));
       break;
     case PROP_FROM_AGENT:
       pal_session_record_set_from_agent (self, g_value_get_boolean (value));
@@ -190,6 +200,11 @@ pal_session_record_class_init (PalSessionRecordClass *klass)
   /* Learned from the agent's session/list and not stored. */
   properties[PROP_FROM_AGENT] =
     g_param_spec_boolean ("from-agent", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+                          G_PARAM_EXPLICIT_NOTIFY);
+  /* The person gave the title: the agent's does not replace it. */
+  properties[PROP_RENAMED] =
+    g_param_spec_boolean ("renamed", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
                           G_PARAM_EXPLICIT_NOTIFY);
 
@@ -343,6 +358,26 @@ pal_session_record_set_pinned (PalSessionRecord *self,
     return;
   self->pinned = pinned;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PINNED]);
+}
+
+gboolean
+pal_session_record_get_renamed (PalSessionRecord *self)
+{
+  g_return_val_if_fail (PAL_IS_SESSION_RECORD (self), FALSE);
+  return self->renamed;
+}
+
+void
+pal_session_record_set_renamed (PalSessionRecord *self,
+                                gboolean          renamed)
+{
+  g_return_if_fail (PAL_IS_SESSION_RECORD (self));
+
+  renamed = !!renamed;
+  if (self->renamed == (guint) renamed)
+    return;
+  self->renamed = renamed;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RENAMED]);
 }
 
 gboolean

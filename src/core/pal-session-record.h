@@ -38,6 +38,11 @@ void              pal_session_record_set_updated  (PalSessionRecord *self,
 gboolean          pal_session_record_get_pinned   (PalSessionRecord *self);
 void              pal_session_record_set_pinned   (PalSessionRecord *self,
                                                    gboolean          pinned);
+/* The person gave the title: one from the agent or the first prompt does
+ * not replace it. */
+gboolean          pal_session_record_get_renamed  (PalSessionRecord *self);
+void              pal_session_record_set_renamed  (PalSessionRecord *self,
+                                                   gboolean          renamed);
 /* Learned from an agent's session/list and not stored (yet). */
 gboolean          pal_session_record_get_from_agent (PalSessionRecord *self);
 void              pal_session_record_set_from_agent (PalSessionRecord *self,

@@ -169,6 +169,8 @@ record_to_variant (gpointer item)
                          g_variant_new_int64 (pal_session_record_get_updated (record)));
   g_variant_builder_add (&builder, "{sv}", "pinned",
                          g_variant_new_boolean (pal_session_record_get_pinned (record)));
+  if (pal_session_record_get_renamed (record))
+    g_variant_builder_add (&builder, "{sv}", "renamed", g_variant_new_boolean (TRUE));
   return g_variant_builder_end (&builder);
 }
 
@@ -250,6 +252,7 @@ parse_entry (GVariant  *entry,
   gint64 created = 0;
   gint64 updated = -1;
   gboolean pinned = FALSE;
+  gboolean renamed = FALSE;
 
   if (!_pal_dict_get_string (entry, "id", TRUE, &id, reason) ||
       !_pal_dict_get_string (entry, "agent", TRUE, &agent, reason) ||
@@ -257,7 +260,8 @@ parse_entry (GVariant  *entry,
       !_pal_dict_get_string (entry, "title", FALSE, &title, reason) ||
       !_pal_dict_get_int64 (entry, "created", FALSE, &created, reason) ||
       !_pal_dict_get_int64 (entry, "updated", FALSE, &updated, reason) ||
-      !_pal_dict_get_boolean (entry, "pinned", FALSE, &pinned, reason))
+      !_pal_dict_get_boolean (entry, "pinned", FALSE, &pinned, reason) ||
+      !_pal_dict_get_boolean (entry, "renamed", FALSE, &renamed, reason))
     return NULL;
 
   if (*id == '\0')
@@ -277,6 +281,7 @@ parse_entry (GVariant  *entry,
                        "created", MAX (created, 0),
                        "updated", MAX (updated, 0),
                        "pinned", pinned,
+                       "renamed", renamed,
                        NULL);
 }
 
@@ -291,6 +296,7 @@ assign (PalSessionRecord *to,
   pal_session_record_set_created (to, pal_session_record_get_created (from));
   pal_session_record_set_updated (to, pal_session_record_get_updated (from));
   pal_session_record_set_pinned (to, pal_session_record_get_pinned (from));
+  pal_session_record_set_renamed (to, pal_session_record_get_renamed (from));
   pal_session_record_set_from_agent (to, FALSE);
   g_object_thaw_notify (G_OBJECT (to));
 }
@@ -572,8 +578,8 @@ pal_session_store_lookup (PalSessionStore *self,
  *
  * When a record with the same id is listed already, that one is updated
  * instead and @record is not kept: agent and folder are copied, the title
- * when @record has one, the updated time when @record's is newer; pinned and
- * created stay. Either way the record stops being #PalSessionRecord:from-agent.
+ * when @record has one (unless the person renamed the session), the updated
+ * time when @record's is newer; pinned and created stay. Either way the record stops being #PalSessionRecord:from-agent.
  *
  * Returns: (transfer none): the listed record
  */
@@ -602,7 +608,7 @@ pal_session_store_add (PalSessionStore  *self,
       g_object_freeze_notify (G_OBJECT (existing));
       pal_session_record_set_agent_id (existing, pal_session_record_get_agent_id (record));
       pal_session_record_set_cwd (existing, pal_session_record_get_cwd (record));
-      if (*pal_session_record_get_title (record) != '\0')
+      if (*pal_session_record_get_title (record) != '\0' && !pal_session_record_get_renamed (existing))
         pal_session_record_set_title (existing, pal_session_record_get_title (record));
       if (pal_session_record_get_updated (record) > pal_session_record_get_updated (existing))
         pal_session_record_set_updated (existing, pal_session_record_get_updated (record));
@@ -667,20 +673,11 @@ pal_session_store_remove (PalSessionStore *self,
   return TRUE;
 }
 
-/**
- * pal_session_store_set_title:
- * @self: a #PalSessionStore
- * @id: a session id
- * @title: (nullable): the new title
- *
- * Renames a session and stores it.
- *
- * Returns: %FALSE when no such session is listed
- */
-gboolean
-pal_session_store_set_title (PalSessionStore *self,
-                             const char      *id,
-                             const char      *title)
+static gboolean
+set_title (PalSessionStore *self,
+           const char      *id,
+           const char      *title,
+           gboolean         by_person)
 {
   PalSessionRecord *record;
 
@@ -691,10 +688,54 @@ pal_session_store_set_title (PalSessionStore *self,
   if (record == NULL)
     return FALSE;
 
+  /* the person's title stays */
+  if (!by_person && pal_session_record_get_renamed (record))
+    return TRUE;
+
   pal_session_record_set_title (record, title);
+  if (by_person)
+    pal_session_record_set_renamed (record, TRUE);
   pal_session_record_set_from_agent (record, FALSE);
   _pal_stored_list_save (&self->list);
   return TRUE;
+}
+
+/**
+ * pal_session_store_set_title:
+ * @self: a #PalSessionStore
+ * @id: a session id
+ * @title: (nullable): the new title, from the agent or the first prompt
+ *
+ * Titles a session and stores it, unless the person renamed it (see
+ * pal_session_store_rename()): their title stays.
+ *
+ * Returns: %FALSE when no such session is listed
+ */
+gboolean
+pal_session_store_set_title (PalSessionStore *self,
+                             const char      *id,
+                             const char      *title)
+{
+  return set_title (self, id, title, FALSE);
+}
+
+/**
+ * pal_session_store_rename:
+ * @self: a #PalSessionStore
+ * @id: a session id
+ * @title: the title the person gave
+ *
+ * Renames a session and stores it; titles from the agent no longer replace
+ * this one.
+ *
+ * Returns: %FALSE when no such session is listed
+ */
+gboolean
+pal_session_store_rename (PalSessionStore *self,
+                          const char      *id,
+                          const char      *title)
+{
+  return set_title (self, id, title, TRUE);
 }
 
 /**
@@ -867,7 +908,7 @@ pal_session_store_merge_listed (PalSessionStore *self,
               continue;
             }
 
-          if (title != NULL && *title != '\0' &&
+          if (title != NULL && *title != '\0' && !pal_session_record_get_renamed (record) &&
               g_strcmp0 (pal_session_record_get_title (record), title) != 0)
             {
               pal_session_record_set_title (record, title);

@@ -31,6 +31,9 @@ gboolean            pal_session_store_remove          (PalSessionStore  *self,
 gboolean            pal_session_store_set_title       (PalSessionStore  *self,
                                                        const char       *id,
                                                        const char       *title);
+gboolean            pal_session_store_rename          (PalSessionStore  *self,
+                                                       const char       *id,
+                                                       const char       *title);
 gboolean            pal_session_store_touch           (PalSessionStore  *self,
                                                        const char       *id);
 gboolean            pal_session_store_set_pinned      (PalSessionStore  *self,

@@ -220,8 +220,8 @@ rename_response_cb (AdwMessageDialog *dialog,
     {
       g_autofree char *title = g_strstrip (g_strdup (gtk_editable_get_text (entry)));
 
-      pal_session_store_set_title (pal_session_manager_get_session_store (data->self->manager),
-                                   data->session_id, title);
+      pal_session_store_rename (pal_session_manager_get_session_store (data->self->manager),
+                                data->session_id, title);
     }
 }
 
