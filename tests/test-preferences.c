@@ -18,6 +18,7 @@
 #define G_SETTINGS_ENABLE_BACKEND
 #include <gio/gsettingsbackend.h>
 
+#include "find-descendant.h"
 #include "pal-application.h"
 #include "pal-args-group.h"
 #include "pal-error.h"
@@ -149,25 +150,6 @@ template_child (gpointer    widget,
 
   g_assert_nonnull (child);
   return child;
-}
-
-static GtkWidget *
-find_descendant (GtkWidget *widget,
-                 GType      type)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found;
-
-      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type))
-        return child;
-      if ((found = find_descendant (child, type)) != NULL)
-        return found;
-    }
-
-  return NULL;
 }
 
 static GtkWidget *

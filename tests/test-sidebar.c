@@ -7,6 +7,7 @@
 
 #include <adwaita.h>
 
+#include "find-descendant.h"
 #include "pal-sidebar.h"
 
 static void
@@ -19,24 +20,6 @@ iterate (void)
       while (g_get_monotonic_time () < until)
         g_main_context_iteration (NULL, FALSE);
     }
-}
-
-/* The first descendant of @root of @type, depth first */
-static GtkWidget *
-find_descendant (GtkWidget *root,
-                 GType      type)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = G_TYPE_CHECK_INSTANCE_TYPE (child, type) ? child : find_descendant (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
 }
 
 static PalRowState
