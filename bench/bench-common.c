@@ -253,26 +253,16 @@ static struct
 
 static GPollFunc default_poll;
 
-/* CPU time of the calling thread, in microseconds: unlike the busy time,
- * it leaves out the time the thread was runnable but another thread or
- * process had the core */
+/* CPU time in microseconds, of the calling thread (CLOCK_THREAD_CPUTIME_ID:
+ * unlike the busy time, it leaves out the time the thread was runnable but
+ * another thread or process had the core) or of the whole process
+ * (CLOCK_PROCESS_CPUTIME_ID) */
 static gint64
-thread_cpu_time_us (void)
+cpu_time_us (clockid_t clock)
 {
   struct timespec ts;
 
-  if (clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
-    return 0;
-
-  return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
-}
-
-static gint64
-process_cpu_time_us (void)
-{
-  struct timespec ts;
-
-  if (clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+  if (clock_gettime (clock, &ts) != 0)
     return 0;
 
   return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
@@ -364,7 +354,7 @@ after_paint_cb (GdkFrameClock *clock,
   gint64 now = g_get_monotonic_time ();
   gint64 work = monitor.busy + (now - monitor.busy_mark);
   gint64 interval = now - monitor.last_after_paint;
-  gint64 cpu_now = thread_cpu_time_us ();
+  gint64 cpu_now = cpu_time_us (CLOCK_THREAD_CPUTIME_ID);
   gint64 cpu = cpu_now - monitor.last_cpu;
   gint64 wait_now = runqueue_wait_us ();
   gint64 waited = monitor.waited + (wait_now - monitor.wait_mark);
@@ -388,7 +378,7 @@ after_paint_cb (GdkFrameClock *clock,
   g_array_append_val (monitor.owns, own);
   if (monitor.trace)
     {
-      gint64 process_cpu = process_cpu_time_us ();
+      gint64 process_cpu = cpu_time_us (CLOCK_PROCESS_CPUTIME_ID);
 
       g_printerr ("trace t=%.1f frame interval=%.1f work=%.1f cpu=%.1f wait=%.1f others=%.1f"
                   " paint=%.1f layout=%.1f render=%.1f\n",
@@ -446,8 +436,8 @@ bench_monitor_start (GtkWidget *widget)
   if (monitor.trace)
     g_printerr ("trace start monotonic_s=%.6f\n", now / 1e6);
   monitor.before_paint = 0;
-  monitor.last_cpu = thread_cpu_time_us ();
-  monitor.last_process_cpu = process_cpu_time_us ();
+  monitor.last_cpu = cpu_time_us (CLOCK_THREAD_CPUTIME_ID);
+  monitor.last_process_cpu = cpu_time_us (CLOCK_PROCESS_CPUTIME_ID);
   monitor.busy = 0;
   monitor.waited = 0;
   monitor.wait_mark = runqueue_wait_us ();
