@@ -18,6 +18,7 @@
 #include "pal-notice-row.h"
 #include "pal-permission-row.h"
 #include "pal-plan-row.h"
+#include "pal-summary-line.h"
 #include "pal-text-view.h"
 #include "pal-tool-call-row.h"
 #include "summary-rows.h"
@@ -596,11 +597,11 @@ test_flood (void)
 
       title = g_strdup_printf ("More %u", n_more - 1);
       answer = g_strdup_printf ("Round %u", round);
-      /* the flood's lines are inscriptions */
-      collect (window, GTK_TYPE_INSCRIPTION, lines);
+      /* the flood's lines are summary lines */
+      collect (window, PAL_TYPE_SUMMARY_LINE, lines);
       for (guint i = 0; i < lines->len; i++)
         {
-          const char *text = gtk_inscription_get_text (g_ptr_array_index (lines, i));
+          const char *text = pal_summary_line_get_text (g_ptr_array_index (lines, i));
 
           title_seen |= g_strcmp0 (text, title) == 0;
           answer_seen |= g_strcmp0 (text, answer) == 0;
@@ -618,12 +619,12 @@ test_flood (void)
     guint n_visible = 0;
     const char *visible[2] = { NULL, NULL };
 
-    collect (window, GTK_TYPE_INSCRIPTION, lines);
+    collect (window, PAL_TYPE_SUMMARY_LINE, lines);
     for (guint i = 0; i < lines->len; i++)
       if (gtk_widget_get_visible (g_ptr_array_index (lines, i)))
         {
           visible[0] = visible[1];
-          visible[1] = gtk_inscription_get_text (g_ptr_array_index (lines, i));
+          visible[1] = pal_summary_line_get_text (g_ptr_array_index (lines, i));
           n_visible++;
         }
     g_assert_cmpuint (n_visible, >, 6);
@@ -650,10 +651,10 @@ test_flood (void)
         g_autoptr(GPtrArray) lines = g_ptr_array_new ();
 
         g_main_context_iteration (NULL, TRUE);
-        collect (window, GTK_TYPE_INSCRIPTION, lines);
+        collect (window, PAL_TYPE_SUMMARY_LINE, lines);
         for (guint i = 0; i < lines->len; i++)
-          if (g_str_has_prefix (gtk_inscription_get_text (g_ptr_array_index (lines, i)), "Long title"))
-            shown = gtk_inscription_get_text (g_ptr_array_index (lines, i));
+          if (g_str_has_prefix (pal_summary_line_get_text (g_ptr_array_index (lines, i)), "Long title"))
+            shown = pal_summary_line_get_text (g_ptr_array_index (lines, i));
       }
     g_assert_nonnull (shown);
     g_assert_true (g_str_has_suffix (shown, "…"));
@@ -1339,6 +1340,126 @@ test_text_view_prepare_draw (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static gboolean
+taller_than (gpointer user_data)
+{
+  GtkWidget **line_and_height = user_data;
+
+  return gtk_widget_get_height (line_and_height[0]) > GPOINTER_TO_INT (line_and_height[1]);
+}
+
+static gboolean
+has_height (gpointer user_data)
+{
+  return gtk_widget_get_height (user_data) > 0;
+}
+
+/* The width of the widest text in @node, clips left aside */
+static double
+text_width (GskRenderNode *node)
+{
+  graphene_rect_t bounds;
+  double widest = 0;
+
+  switch (gsk_render_node_get_node_type (node))
+    {
+    case GSK_TEXT_NODE:
+      gsk_render_node_get_bounds (node, &bounds);
+      return bounds.size.width;
+    case GSK_CONTAINER_NODE:
+      for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
+        widest = MAX (widest, text_width (gsk_container_node_get_child (node, i)));
+      return widest;
+    case GSK_CLIP_NODE:
+      return text_width (gsk_clip_node_get_child (node));
+    case GSK_TRANSFORM_NODE:
+      return text_width (gsk_transform_node_get_child (node));
+    case GSK_DEBUG_NODE:
+      return text_width (gsk_debug_node_get_child (node));
+    default:
+      return 0;
+    }
+}
+
+/* The width of the text @widget draws, 0 when none */
+static double
+drawn_width (GtkWidget *widget)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+
+  gdk_paintable_snapshot (paintable, snapshot,
+                          gtk_widget_get_width (widget), gtk_widget_get_height (widget));
+  node = gtk_snapshot_free_to_node (snapshot);
+
+  return node != NULL ? text_width (node) : 0;
+}
+
+/* A summary line is one line of its font source's font high, whatever its
+ * text, follows that font when it changes, and draws no more of its text
+ * than fits its width */
+static void
+test_summary_line (void)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *label = gtk_label_new ("One line");
+  GtkWidget *line = pal_summary_line_new (box, "A summary");
+  g_autoptr(GtkCssProvider) provider = gtk_css_provider_new ();
+  g_autoptr(GString) long_text = g_string_new (NULL);
+  GtkWidget *window;
+  gpointer line_and_height[2];
+  int height, label_height, natural_width;
+
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), line);
+  gtk_widget_set_valign (box, GTK_ALIGN_START);
+  gtk_css_provider_load_from_data (provider, ".big-text { font-size: 40px; }", -1);
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (provider),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  window = make_window (box);
+  wait_for (has_height, line);
+
+  g_assert_cmpstr (pal_summary_line_get_text (PAL_SUMMARY_LINE (line)), ==, "A summary");
+  /* as high as a label of one line, within a pixel */
+  height = gtk_widget_get_height (line);
+  label_height = gtk_widget_get_height (label);
+  g_assert_cmpint (ABS (height - label_height), <=, 1);
+  /* as wide as it is given */
+  gtk_widget_measure (line, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural_width, NULL, NULL);
+  g_assert_cmpint (natural_width, ==, 0);
+  g_assert_cmpint (gtk_widget_get_width (line), ==, 800);
+
+  /* a text a hundred times as wide as the line: cut, its height the same */
+  for (guint i = 0; i < 200; i++)
+    g_string_append (long_text, "word word ");
+  pal_summary_line_set_text (PAL_SUMMARY_LINE (line), long_text->str);
+  settle ();
+  g_assert_cmpint (gtk_widget_get_height (line), ==, height);
+  g_assert_cmpfloat (drawn_width (line), >, 700);
+  g_assert_cmpfloat (drawn_width (line), <=, 800);
+
+  /* a short one is drawn short; none, not at all */
+  pal_summary_line_set_text (PAL_SUMMARY_LINE (line), "Short");
+  settle ();
+  g_assert_cmpfloat (drawn_width (line), >, 0);
+  g_assert_cmpfloat (drawn_width (line), <, 200);
+  pal_summary_line_set_text (PAL_SUMMARY_LINE (line), NULL);
+  settle ();
+  g_assert_null (pal_summary_line_get_text (PAL_SUMMARY_LINE (line)));
+  g_assert_cmpfloat (drawn_width (line), ==, 0);
+
+  /* the font grows: so does the line */
+  gtk_widget_add_css_class (box, "big-text");
+  line_and_height[0] = line;
+  line_and_height[1] = GINT_TO_POINTER (2 * height);
+  wait_for (taller_than, line_and_height);
+  g_assert_cmpint (ABS (gtk_widget_get_height (line) - gtk_widget_get_height (label)), <=, 1);
+
+  gtk_style_context_remove_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (provider));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1357,6 +1478,7 @@ main (int   argc,
   g_test_add_func ("/chat-view/frames-always-due", test_frames_always_due);
   g_test_add_func ("/text-view/frames-always-due", test_text_view_frames_always_due);
   g_test_add_func ("/text-view/prepare-draw", test_text_view_prepare_draw);
+  g_test_add_func ("/summary-line/one-line", test_summary_line);
 
   return g_test_run ();
 }

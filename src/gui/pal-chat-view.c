@@ -19,7 +19,7 @@
  * and every frame would build and lay out new rows of text): until no item
  * has come for FLOOD_CALM_MS (or pal_chat_view_end_flood() says so), the
  * list view is left alone (its model frozen) and a panel over it shows the
- * last items as lines of text, one inscription each, relabelled every
+ * last items as lines of text, one summary line each, relabelled every
  * FLOOD_RELABEL_US at most (the lines of items still shown move up): no
  * row is built while the flood lasts. The lines go by too fast to be read
  * whole: each shows two thirds of the width at most (what a relabelling
@@ -86,6 +86,7 @@
 #include "pal-notice-row.h"
 #include "pal-permission-row.h"
 #include "pal-plan-row.h"
+#include "pal-summary-line.h"
 #include "pal-tail-model.h"
 #include "pal-text-view.h"
 #include "pal-tool-call-row.h"
@@ -154,7 +155,7 @@ struct _PalChatView
   guint              flood_tick;   /* shows a flood's new items, per frame */
   GtkWidget         *flood_panel;  /* the last items as lines, over the list */
   GtkBox            *flood_box;
-  GPtrArray         *flood_lines;  /* (element-type GtkInscription) (owned) */
+  GPtrArray         *flood_lines;  /* (element-type PalSummaryLine) (owned) */
   guint              flood_shown;  /* items of the transcript the lines show */
   guint              flood_count;  /* lines shown for them */
   gint64             flood_relabelled; /* frame time of the last relabelling */
@@ -342,10 +343,8 @@ flood_line_chars (PalChatView *self)
   return CLAMP (self->line_chars * 2 / 3, SUMMARY_MIN_CHARS, SUMMARY_MAX_CHARS);
 }
 
-/* Returns: (transfer floating): a one-line stand-in for @item's row.
- * An inscription, not a label: its size does not depend on its text, so
- * giving it another text costs no new layout of the window, and the text
- * is laid out once, to be drawn, rather than also to be measured. */
+/* Returns: (transfer floating): a one-line stand-in for @item's row (see
+ * pal-summary-line.c) */
 static GtkWidget *
 create_summary_row (PalChatView *self,
                     gpointer     item)
@@ -355,8 +354,7 @@ create_summary_row (PalChatView *self,
 
   if (item != NULL)
     text = summarize_item (item, summary_chars (self));
-  line = gtk_inscription_new (text);
-  gtk_inscription_set_text_overflow (GTK_INSCRIPTION (line), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
+  line = pal_summary_line_new (GTK_WIDGET (self), text);
   /* dimmed by its colour (see style.css): the dim-label class's opacity
    * would draw every line apart and blend it in */
   gtk_widget_add_css_class (line, "summary-row");
@@ -639,7 +637,7 @@ update_flood_lines (PalChatView *self)
           g_autoptr(GObject) item = g_list_model_get_item (rows, n - (count - i));
           g_autofree char *text = summarize_item (item, flood_line_chars (self));
 
-          gtk_inscription_set_text (GTK_INSCRIPTION (line), text);
+          pal_summary_line_set_text (PAL_SUMMARY_LINE (line), text);
           gtk_widget_set_visible (line, TRUE);
         }
       else
