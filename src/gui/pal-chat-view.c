@@ -122,7 +122,7 @@
 #define SETTLE_BUDGET_MAX_US (7 * G_TIME_SPAN_MILLISECOND)
 #define SETTLE_FRAME_US      (25 * G_TIME_SPAN_MILLISECOND)
 /* after text poured in: the frames of a stream are to keep time */
-#define SETTLE_FRAME_POURED_US (8 * G_TIME_SPAN_MILLISECOND)
+#define SETTLE_FRAME_POURED_US (5 * G_TIME_SPAN_MILLISECOND)
 /* frames the rows back after a flood stay hidden at most, waiting for the
  * summaries on screen to become full rows */
 #define REVEAL_WAIT_FRAMES 8
@@ -443,6 +443,7 @@ nearest_summary (PalChatView *self,
 }
 
 static void queue_scroll_to_end (PalChatView *self);
+static gboolean reveal_pending (PalChatView *self);
 
 static void
 remove_tick (PalChatView *self,
@@ -484,7 +485,8 @@ settle_tick_cb (GtkWidget     *widget,
   /* after text poured in, the frame that lays out the text of the rows on
    * screen to be drawn, and the one that draws them, have enough to do to
    * keep time */
-  if (self->poured && (self->prepare_tick != 0 || self->revealed))
+  if (self->poured && (self->prepare_tick != 0 || self->revealed ||
+                       (self->rows_prepared && reveal_pending (self))))
     {
       self->revealed = FALSE;
       return G_SOURCE_CONTINUE;
