@@ -1375,6 +1375,10 @@ pal_chat_view_init (PalChatView *self)
   gtk_overlay_set_child (GTK_OVERLAY (overlay), GTK_WIDGET (self->scroller));
   gtk_overlay_add_overlay (GTK_OVERLAY (overlay), self->flood_panel);
   gtk_overlay_add_overlay (GTK_OVERLAY (overlay), GTK_WIDGET (self->bottom_button));
+  /* a flood's panel may have a line more than the chat has room for, at
+   * its top (its lines are counted before the window is laid out anew):
+   * never over the header bar */
+  gtk_widget_set_overflow (overlay, GTK_OVERFLOW_HIDDEN);
   adw_bin_set_child (ADW_BIN (self), overlay);
 }
 
