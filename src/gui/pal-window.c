@@ -123,6 +123,7 @@ update_header (PalWindow *self)
     {
       adw_window_title_set_title (self->window_title, _("Palaver"));
       adw_window_title_set_subtitle (self->window_title, NULL);
+      pal_widget_set_quiet_tooltip (GTK_WIDGET (self->window_title), NULL);
       gtk_label_set_text (self->state_label, NULL);
       gtk_widget_set_visible (GTK_WIDGET (self->session_menu_button), FALSE);
       gtk_window_set_title (GTK_WINDOW (self), _("Palaver"));
@@ -140,7 +141,7 @@ update_header (PalWindow *self)
     subtitle = agent != NULL ? g_strdup_printf ("%s · %s", folder, agent) : g_strdup (folder);
     adw_window_title_set_title (self->window_title, title);
     adw_window_title_set_subtitle (self->window_title, subtitle);
-    gtk_widget_set_tooltip_text (GTK_WIDGET (self->window_title), pal_session_record_get_cwd (record));
+    pal_widget_set_quiet_tooltip (GTK_WIDGET (self->window_title), pal_session_record_get_cwd (record));
     gtk_window_set_title (GTK_WINDOW (self), title);
   }
 
