@@ -12,6 +12,7 @@
 #include <adwaita.h>
 #include <glib/gstdio.h>
 
+#include "acp-notice-item.h"
 #include "acp-permission-item.h"
 #include "pal-chat-view.h"
 #include "pal-composer.h"
@@ -114,6 +115,7 @@ fixture_set_up (Fixture       *fixture,
   add_fake_profile (fixture, "fake-exit", "exit-on-start.json");
   add_fake_profile (fixture, "fake-terminal", "terminal-embed.json");
   add_fake_profile (fixture, "fake-fs-outside", "fs-outside.json");
+  add_fake_profile (fixture, "fake-minimal", "minimal.json");
 
   /* GTK animates a blinking cursor at every frame for ten seconds after the
    * last key; assert_goes_idle () looks for other work */
@@ -945,6 +947,190 @@ test_file_outside_asks (Fixture       *fixture,
   g_rmdir (outside_dir);
 }
 
+static gboolean
+session_closed (Fixture *fixture)
+{
+  AcpSession *session = current_session (fixture);
+
+  return session != NULL && acp_session_get_state (session) == ACP_SESSION_STATE_CLOSED;
+}
+
+static gboolean
+turn_ended (Fixture *fixture)
+{
+  AcpSession *session = current_session (fixture);
+
+  return session_ready (fixture) && acp_session_get_stop_reason (session) != NULL;
+}
+
+static gboolean
+has_user_message (AcpSession *session,
+                  const char *text)
+{
+  GListModel *model = G_LIST_MODEL (acp_session_get_transcript (session));
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(AcpItem) item = g_list_model_get_item (model, i);
+
+      if (ACP_IS_MESSAGE_ITEM (item) &&
+          acp_message_item_get_role (ACP_MESSAGE_ITEM (item)) == ACP_MESSAGE_ROLE_USER &&
+          g_strcmp0 (acp_message_item_get_text (ACP_MESSAGE_ITEM (item)), text) == 0)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+/* The body of the last notice of the session shown */
+static const char *
+last_notice_body (Fixture *fixture)
+{
+  GListModel *model = G_LIST_MODEL (acp_session_get_transcript (current_session (fixture)));
+  const char *body = NULL;
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(AcpItem) item = g_list_model_get_item (model, i);
+
+      if (ACP_IS_NOTICE_ITEM (item))
+        body = acp_notice_item_get_body (ACP_NOTICE_ITEM (item));
+    }
+
+  return body;
+}
+
+/* Closes the session shown, as its menu's Close does, and waits until it is. */
+static void
+close_current (Fixture *fixture)
+{
+  const char *session_id = pal_window_get_current_session_id (fixture->window);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.close-session",
+                                             "s", session_id));
+  wait_for (fixture, session_closed, 30);
+}
+
+static void
+test_closed_session_reopens (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  PalSessionView *view = PAL_SESSION_VIEW (pal_window_get_session_view (fixture->window));
+  PalComposer *composer = PAL_COMPOSER (pal_session_view_get_composer (view));
+  g_autoptr(AcpSession) closed = NULL;
+  g_autofree char *reason = NULL;
+  g_autofree char *left = NULL;
+  const char *session_id;
+
+  pal_window_start_session (fixture->window, "fake-basic", fixture->folder, NULL);
+  wait_for (fixture, session_ready, 30);
+  session_id = pal_window_get_current_session_id (fixture->window);
+
+  /* an open session has nothing to resume, and its menu says why */
+  g_assert_false (_pal_window_can (session_id, "win.resume-session", &reason, fixture->window));
+  g_assert_cmpstr (reason, ==, "The session is open already.");
+  g_assert_true (_pal_window_can (session_id, "win.open-session", NULL, fixture->window));
+
+  close_current (fixture);
+  closed = g_object_ref (current_session (fixture));
+  settle ();
+  g_assert_cmpstr (last_notice_body (fixture), ==, "Write to the agent to open it again.");
+  g_assert_true (_pal_window_can (session_id, "win.resume-session", NULL, fixture->window));
+
+  /* the closed transcript stays; what the person writes opens it again */
+  g_assert_true (pal_composer_get_can_send (composer));
+  pal_composer_set_text (composer, "Go on please");
+  g_assert_true (pal_composer_submit (composer));
+  wait_for (fixture, turn_ended, 30);
+
+  g_assert_true (current_session (fixture) != closed);
+  g_assert_cmpstr (pal_window_get_current_session_id (fixture->window), ==, session_id);
+  g_assert_cmpstr (acp_session_get_stop_reason (current_session (fixture)), ==, "end_turn");
+  g_assert_true (has_user_message (current_session (fixture), "Go on please"));
+  g_assert_false (has_user_message (closed, "Go on please"));
+  left = pal_composer_dup_text (composer);
+  g_assert_cmpstr (left, ==, "");
+}
+
+static void
+test_closed_session_keeps_prompt (Fixture       *fixture,
+                                  gconstpointer  data)
+{
+  PalSessionView *view = PAL_SESSION_VIEW (pal_window_get_session_view (fixture->window));
+  PalComposer *composer = PAL_COMPOSER (pal_session_view_get_composer (view));
+  g_autofree char *text = NULL;
+
+  /* an agent that can neither load nor resume: the session cannot be
+   * opened again, and what the person wrote is not lost */
+  pal_window_start_session (fixture->window, "fake-minimal", fixture->folder, NULL);
+  wait_for (fixture, session_ready, 30);
+  close_current (fixture);
+  settle ();
+  g_assert_cmpstr (last_notice_body (fixture), ==, "The agent cannot open it again.");
+
+  pal_composer_set_text (composer, "Are you there?");
+  g_assert_false (_pal_window_can (pal_window_get_current_session_id (fixture->window),
+                                   "win.open-session", NULL, fixture->window));
+  g_assert_true (pal_composer_submit (composer));
+  settle ();
+
+  /* told why in a toast; the closed transcript and the text stay */
+  text = pal_composer_dup_text (composer);
+  g_assert_cmpstr (text, ==, "Are you there?");
+  g_assert_true (session_closed (fixture));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (fixture->window->content_stack), ==, "session");
+}
+
+static gboolean
+started_session_shown (Fixture *fixture)
+{
+  return pal_window_get_current_session_id (fixture->window) != NULL && session_ready (fixture);
+}
+
+static void
+test_drafts (Fixture       *fixture,
+             gconstpointer  data)
+{
+  PalSessionView *view = PAL_SESSION_VIEW (pal_window_get_session_view (fixture->window));
+  PalComposer *composer = PAL_COMPOSER (pal_session_view_get_composer (view));
+  g_autofree char *first = NULL;
+  g_autofree char *second = NULL;
+  g_autofree char *text = NULL;
+
+  pal_window_start_session (fixture->window, "fake-basic", fixture->folder, NULL);
+  wait_for (fixture, session_ready, 30);
+  first = g_strdup (pal_window_get_current_session_id (fixture->window));
+  pal_composer_set_text (composer, "half a thought");
+
+  /* a new session starts with an empty composer (the same agent: the fake
+   * agent numbers its sessions from 1 in each process) */
+  pal_window_start_session (fixture->window, "fake-basic", fixture->folder, NULL);
+  text = pal_composer_dup_text (composer);
+  g_assert_cmpstr (text, ==, "");
+  wait_for (fixture, started_session_shown, 30);
+  second = g_strdup (pal_window_get_current_session_id (fixture->window));
+  g_assert_cmpstr (first, !=, second);
+  pal_composer_set_text (composer, "another");
+
+  /* back to the first: its text is back, and the second keeps its own */
+  pal_window_open_session (fixture->window, first);
+  g_clear_pointer (&text, g_free);
+  text = pal_composer_dup_text (composer);
+  g_assert_cmpstr (text, ==, "half a thought");
+
+  pal_composer_set_text (composer, NULL);
+  pal_window_open_session (fixture->window, second);
+  g_clear_pointer (&text, g_free);
+  text = pal_composer_dup_text (composer);
+  g_assert_cmpstr (text, ==, "another");
+
+  /* an emptied composer leaves no draft behind */
+  pal_window_open_session (fixture->window, first);
+  g_clear_pointer (&text, g_free);
+  text = pal_composer_dup_text (composer);
+  g_assert_cmpstr (text, ==, "");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -985,6 +1171,12 @@ main (int   argc,
               fixture_set_up, test_embedded_terminal, fixture_tear_down);
   g_test_add ("/window/file-outside-asks", Fixture, NULL,
               fixture_set_up, test_file_outside_asks, fixture_tear_down);
+  g_test_add ("/window/closed-session-reopens", Fixture, NULL,
+              fixture_set_up, test_closed_session_reopens, fixture_tear_down);
+  g_test_add ("/window/closed-session-keeps-prompt", Fixture, NULL,
+              fixture_set_up, test_closed_session_keeps_prompt, fixture_tear_down);
+  g_test_add ("/window/drafts", Fixture, NULL,
+              fixture_set_up, test_drafts, fixture_tear_down);
 
   {
     int status = g_test_run ();

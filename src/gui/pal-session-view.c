@@ -5,7 +5,9 @@
  * load replays history a bar counts the updates that arrived; usage (context
  * and cost) shows under the transcript when the agent reports it. Prompts
  * go straight to the session; a turn that ends other than by end_turn leaves
- * a notice in the transcript (a failed turn gets one from the session).
+ * a notice in the transcript (a failed turn gets one from the session). A
+ * prompt written in a closed session asks, with "reopen-requested", for the
+ * session to be opened again: the window sends it once it is ready.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -45,6 +47,13 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
+
+enum {
+  REOPEN_REQUESTED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (PalSessionView, pal_session_view, ADW_TYPE_BIN)
 
@@ -95,7 +104,9 @@ update_state (PalSessionView *self)
                                                 : ACP_SESSION_STATE_NEW;
 
   pal_composer_set_busy (self->composer, state == ACP_SESSION_STATE_PROMPTING);
-  pal_composer_set_can_send (self->composer, state == ACP_SESSION_STATE_READY);
+  /* a closed session takes a prompt too: it is opened again to send it */
+  pal_composer_set_can_send (self->composer,
+                             state == ACP_SESSION_STATE_READY || state == ACP_SESSION_STATE_CLOSED);
   gtk_revealer_set_reveal_child (self->progress_revealer,
                                  state == ACP_SESSION_STATE_LOADING ||
                                  state == ACP_SESSION_STATE_CREATING ||
@@ -266,18 +277,16 @@ composer_submit_cb (PalComposer    *composer,
                     const char     *text,
                     PalSessionView *self)
 {
-  g_autoptr(JsonArray) prompt = json_array_new ();
-  JsonObject *block = json_object_new ();
-
   if (self->session == NULL)
     return;
 
-  json_object_set_string_member (block, "type", "text");
-  json_object_set_string_member (block, "text", text);
-  json_array_add_object_element (prompt, block);
+  if (acp_session_get_state (self->session) == ACP_SESSION_STATE_CLOSED)
+    {
+      g_signal_emit (self, signals[REOPEN_REQUESTED], 0, text);
+      return;
+    }
 
-  pal_chat_view_prompt_sent (self->chat_view);
-  acp_session_prompt_async (self->session, prompt, self->cancellable, prompt_cb, g_object_ref (self));
+  pal_session_view_send_prompt (self, self->session, text);
 }
 
 static void
@@ -415,6 +424,20 @@ pal_session_view_class_init (PalSessionViewClass *klass)
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  /**
+   * PalSessionView::reopen-requested:
+   * @self: the view
+   * @text: the prompt the person sent
+   *
+   * The person sent @text in a session that is closed: open it again, then
+   * send @text with pal_session_view_send_prompt(). The composer is empty
+   * by then; should the prompt not go out, give it back with
+   * pal_composer_set_text().
+   */
+  signals[REOPEN_REQUESTED] =
+    g_signal_new ("reopen-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+
   gtk_widget_class_set_css_name (widget_class, "sessionview");
 }
 
@@ -534,7 +557,6 @@ pal_session_view_set_session (PalSessionView *self,
                            session != NULL ? G_LIST_MODEL (acp_session_get_transcript (session)) : NULL);
   if (self->was_loading)
     pal_chat_view_begin_flood (self->chat_view);
-  pal_composer_set_text (self->composer, NULL);
   update_state (self);
   update_progress (self);
   update_usage (self);
@@ -564,6 +586,46 @@ pal_session_view_stop (PalSessionView *self)
 
   if (!acp_session_cancel (self->session, &error))
     g_debug ("Could not cancel the turn: %s", error->message);
+
+  return TRUE;
+}
+
+/**
+ * pal_session_view_send_prompt:
+ * @self: a #PalSessionView
+ * @session: a session ready for a prompt, shown here or not
+ * @text: the prompt
+ *
+ * Sends @text as a prompt of @session. A turn that ends other than by
+ * end_turn leaves a notice in its transcript; when @session is the one shown,
+ * the chat follows its end.
+ *
+ * Returns: whether it was sent (%FALSE when @session is not ready)
+ */
+gboolean
+pal_session_view_send_prompt (PalSessionView *self,
+                              AcpSession     *session,
+                              const char     *text)
+{
+  g_autoptr(JsonArray) prompt = NULL;
+  JsonObject *block;
+
+  g_return_val_if_fail (PAL_IS_SESSION_VIEW (self), FALSE);
+  g_return_val_if_fail (ACP_IS_SESSION (session), FALSE);
+  g_return_val_if_fail (text != NULL, FALSE);
+
+  if (acp_session_get_state (session) != ACP_SESSION_STATE_READY)
+    return FALSE;
+
+  prompt = json_array_new ();
+  block = json_object_new ();
+  json_object_set_string_member (block, "type", "text");
+  json_object_set_string_member (block, "text", text);
+  json_array_add_object_element (prompt, block);
+
+  if (session == self->session)
+    pal_chat_view_prompt_sent (self->chat_view);
+  acp_session_prompt_async (session, prompt, self->cancellable, prompt_cb, g_object_ref (self));
 
   return TRUE;
 }

@@ -80,7 +80,16 @@ _pal_window_can (const char  *session_id,
     }
 
   if (g_str_equal (action, "win.resume-session"))
-    return pal_session_manager_can_resume (self->manager, session_id, reason);
+    {
+      /* an open session has nothing to resume: Open shows it */
+      if (is_live (self, session_id))
+        {
+          if (reason != NULL)
+            *reason = g_strdup (_("The session is open already."));
+          return FALSE;
+        }
+      return pal_session_manager_can_resume (self->manager, session_id, reason);
+    }
 
   if (g_str_equal (action, "win.close-session"))
     {
@@ -144,6 +153,12 @@ resume_session_action (GtkWidget  *widget,
   const char *session_id = g_variant_get_string (parameter, NULL);
   g_autofree char *reason = NULL;
 
+  if (is_live (self, session_id))
+    {
+      _pal_window_show_session (self, session_id);
+      return;
+    }
+
   if (!pal_session_manager_can_resume (self->manager, session_id, &reason))
     {
       pal_window_add_toast (self, reason != NULL ? reason : _("The agent cannot resume this session."));
@@ -172,7 +187,10 @@ close_cb (GObject      *object,
       if (error == NULL && shown != NULL)
         acp_transcript_append_notice (acp_session_get_transcript (shown), ACP_NOTICE_SEVERITY_INFO,
                                       _("The session is closed"),
-                                      _("Open it again from the sidebar to go on."), NULL);
+                                      _pal_window_can (data->session_id, "win.open-session", NULL, data->self)
+                                        ? _("Write to the agent to open it again.")
+                                        : _("The agent cannot open it again."),
+                                      NULL);
       _pal_window_update_actions (data->self);
     }
 

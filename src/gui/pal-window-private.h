@@ -21,6 +21,7 @@ struct _PalWindow
   char                 *current_id;
   PalSessionRecord     *current_record;   /* its record, watched for renames */
   GHashTable           *last_states;   /* session id → PalSessionState, for notifications */
+  GHashTable           *drafts;        /* session id → what the person wrote and did not send */
   guint                 notifications_watch[2];
   gboolean              notifications_owned[2];
 

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "acp-fs-access-request.h"
+#include "pal-composer.h"
 #include "pal-launcher.h"
 #include "pal-new-session-dialog.h"
 #include "pal-tooltip.h"
@@ -33,6 +34,7 @@ typedef struct
   char      *agent_id;
   char      *folder;
   GStrv      mcp_servers;
+  char      *prompt;      /* to send once the session is open */
 } Attempt;
 
 static void
@@ -43,6 +45,7 @@ attempt_free (Attempt *attempt)
   g_free (attempt->agent_id);
   g_free (attempt->folder);
   g_strfreev (attempt->mcp_servers);
+  g_free (attempt->prompt);
   g_free (attempt);
 }
 
@@ -165,6 +168,36 @@ session_menu_activate_cb (GtkMenuButton *button,
                            _pal_window_can, self);
 }
 
+static PalComposer *
+get_composer (PalWindow *self)
+{
+  return PAL_COMPOSER (pal_session_view_get_composer (self->session_view));
+}
+
+/* What the person wrote and did not send belongs to the session it was
+ * written in: it stays with it while they look elsewhere, and is back in the
+ * composer when they return. */
+static void
+set_current_id (PalWindow  *self,
+                const char *session_id)
+{
+  g_autofree char *draft = NULL;
+
+  if (g_strcmp0 (self->current_id, session_id) == 0)
+    return;
+
+  draft = pal_composer_dup_text (get_composer (self));
+  if (self->current_id != NULL && draft != NULL && *draft != '\0')
+    g_hash_table_replace (self->drafts, g_strdup (self->current_id), g_steal_pointer (&draft));
+  else if (self->current_id != NULL)
+    g_hash_table_remove (self->drafts, self->current_id);
+
+  g_free (self->current_id);
+  self->current_id = g_strdup (session_id);
+  pal_composer_set_text (get_composer (self),
+                         session_id != NULL ? g_hash_table_lookup (self->drafts, session_id) : NULL);
+}
+
 /* Shows what is known of a session: its live transcript if it has one. */
 void
 _pal_window_show_session (PalWindow  *self,
@@ -172,11 +205,7 @@ _pal_window_show_session (PalWindow  *self,
 {
   AcpSession *session;
 
-  if (g_strcmp0 (self->current_id, session_id) != 0)
-    {
-      g_free (self->current_id);
-      self->current_id = g_strdup (session_id);
-    }
+  set_current_id (self, session_id);
 
   watch_current_record (self);
   session = session_id != NULL ? pal_session_manager_lookup (self->manager, session_id) : NULL;
@@ -638,6 +667,30 @@ refresh_listed (PalWindow  *self,
                                             refresh_listed_cb, NULL);
 }
 
+/* A prompt sent in a closed session that could not go out is given back:
+ * into the composer, or the session's draft when another one is shown,
+ * unless the person wrote something else there meanwhile. */
+static void
+give_back_prompt (Attempt *attempt)
+{
+  PalWindow *self = attempt->self;
+  g_autofree char *text = NULL;
+
+  if (attempt->prompt == NULL)
+    return;
+
+  if (g_strcmp0 (attempt->session_id, self->current_id) != 0)
+    {
+      if (!g_hash_table_contains (self->drafts, attempt->session_id))
+        g_hash_table_insert (self->drafts, g_strdup (attempt->session_id), g_strdup (attempt->prompt));
+      return;
+    }
+
+  text = pal_composer_dup_text (get_composer (self));
+  if (text == NULL || *text == '\0')
+    pal_composer_set_text (get_composer (self), attempt->prompt);
+}
+
 static void
 open_cb (GObject      *object,
          GAsyncResult *result,
@@ -650,6 +703,7 @@ open_cb (GObject      *object,
   session = pal_session_manager_open_session_finish (PAL_SESSION_MANAGER (object), result, &error);
   if (session == NULL)
     {
+      give_back_prompt (attempt);
       _pal_window_handle_error (attempt->self, attempt->session_id, attempt->agent_id, attempt->folder,
                                 _("The session could not be opened"), error);
       return;
@@ -657,6 +711,9 @@ open_cb (GObject      *object,
 
   if (g_strcmp0 (attempt->session_id, attempt->self->current_id) == 0)
     _pal_window_show_session (attempt->self, attempt->session_id);
+  if (attempt->prompt != NULL &&
+      !pal_session_view_send_prompt (attempt->self->session_view, session, attempt->prompt))
+    give_back_prompt (attempt);
   refresh_listed (attempt->self, attempt->agent_id, attempt->folder);
 }
 
@@ -746,24 +803,16 @@ open_after_frame (PalWindow *self,
   gdk_frame_clock_request_phase (frame_clock, GDK_FRAME_CLOCK_PHASE_PAINT);
 }
 
-/**
- * pal_window_open_session:
- * @self: a #PalWindow
- * @session_id: a session of the list
- *
- * Shows the session, then opens it (load with a live replay when the
- * agent can, else resume) unless it is live already; on screen, the opening
- * starts after the frame that shows the session.
- */
-void
-pal_window_open_session (PalWindow  *self,
-                         const char *session_id)
+/* Shows the session, then opens it unless it is live already; @prompt
+ * (nullable) is sent once it is open. */
+static void
+open_session (PalWindow  *self,
+              const char *session_id,
+              const char *prompt)
 {
   PalSessionRecord *record;
   AcpSession *session;
-
-  g_return_if_fail (PAL_IS_WINDOW (self));
-  g_return_if_fail (session_id != NULL);
+  Attempt *attempt;
 
   record = pal_session_store_lookup (pal_session_manager_get_session_store (self->manager), session_id);
   if (record == NULL)
@@ -785,9 +834,51 @@ pal_window_open_session (PalWindow  *self,
         return;
     }
 
-  open_after_frame (self, attempt_new (self, session_id,
-                                       pal_session_record_get_agent_id (record),
-                                       pal_session_record_get_cwd (record), NULL));
+  attempt = attempt_new (self, session_id, pal_session_record_get_agent_id (record),
+                         pal_session_record_get_cwd (record), NULL);
+  attempt->prompt = g_strdup (prompt);
+  open_after_frame (self, attempt);
+}
+
+/**
+ * pal_window_open_session:
+ * @self: a #PalWindow
+ * @session_id: a session of the list
+ *
+ * Shows the session, then opens it (load with a live replay when the
+ * agent can, else resume) unless it is live already; on screen, the opening
+ * starts after the frame that shows the session.
+ */
+void
+pal_window_open_session (PalWindow  *self,
+                         const char *session_id)
+{
+  g_return_if_fail (PAL_IS_WINDOW (self));
+  g_return_if_fail (session_id != NULL);
+
+  open_session (self, session_id, NULL);
+}
+
+/* The person wrote in a closed session: it is opened again, then sent. */
+static void
+session_view_reopen_requested_cb (PalSessionView *view,
+                                  const char     *text,
+                                  PalWindow      *self)
+{
+  g_autofree char *reason = NULL;
+
+  if (self->current_id == NULL)
+    return;
+
+  if (!_pal_window_can (self->current_id, "win.open-session", &reason, self))
+    {
+      /* the closed transcript stays, and so does what was written */
+      pal_composer_set_text (get_composer (self), text);
+      pal_window_add_toast (self, reason != NULL ? reason : _("The session cannot be opened again."));
+      return;
+    }
+
+  open_session (self, self->current_id, text);
 }
 
 static void
@@ -851,8 +942,7 @@ new_session_cb (GObject      *object,
           show_auth_dialog (self, g_steal_pointer (&attempt));
           return;
         }
-      g_free (self->current_id);
-      self->current_id = NULL;
+      set_current_id (self, NULL);
       g_object_set_data_full (G_OBJECT (self), "retry-attempt", g_steal_pointer (&attempt),
                               (GDestroyNotify) attempt_free);
       _pal_window_show_error (self, _("The session could not be started"), error);
@@ -887,8 +977,7 @@ pal_window_start_session (PalWindow          *self,
   if (self->settings != NULL)
     g_settings_set_string (self->settings, "last-folder", folder);
 
-  g_free (self->current_id);
-  self->current_id = NULL;
+  set_current_id (self, NULL);
   pal_sidebar_select (self->sidebar, NULL);
   update_header (self);
   adw_window_title_set_title (self->window_title, _("New Session"));
@@ -1097,6 +1186,7 @@ pal_window_finalize (GObject *object)
   PalWindow *self = PAL_WINDOW (object);
 
   g_free (self->current_id);
+  g_clear_pointer (&self->drafts, g_hash_table_unref);
 
   G_OBJECT_CLASS (pal_window_parent_class)->finalize (object);
 }
@@ -1143,6 +1233,7 @@ pal_window_init (PalWindow *self)
 {
   self->cancellable = g_cancellable_new ();
   self->last_states = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->drafts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
@@ -1190,6 +1281,8 @@ pal_window_new (GtkApplication    *application,
                            G_CALLBACK (fs_access_request_cb), self, 0);
   pal_session_view_set_terminal_service (self->session_view,
                                          pal_session_manager_get_terminal_service (manager));
+  g_signal_connect (self->session_view, "reopen-requested",
+                    G_CALLBACK (session_view_reopen_requested_cb), self);
   g_signal_connect (manager, "session-state-changed", G_CALLBACK (manager_session_state_changed_cb), self);
   g_signal_connect (manager, "live-session-changed", G_CALLBACK (manager_live_session_changed_cb), self);
   g_signal_connect (store, "items-changed", G_CALLBACK (store_items_changed_cb), self);
