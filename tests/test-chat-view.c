@@ -21,6 +21,7 @@
 #include "pal-summary-line.h"
 #include "pal-text-view.h"
 #include "pal-tool-call-row.h"
+#include "pal-tooltip.h"
 #include "summary-rows.h"
 #include "wait-for.h"
 
@@ -111,10 +112,10 @@ make_window (GtkWidget *child)
   return window;
 }
 
-/* Whether a label showing @text is mapped in @widget */
-static gboolean
-has_label (GtkWidget  *widget,
-           const char *text)
+/* The label showing @text mapped in @widget, or NULL */
+static GtkLabel *
+find_label (GtkWidget  *widget,
+            const char *text)
 {
   g_autoptr(GPtrArray) labels = g_ptr_array_new ();
 
@@ -122,10 +123,18 @@ has_label (GtkWidget  *widget,
   for (guint i = 0; i < labels->len; i++)
     {
       if (g_strcmp0 (gtk_label_get_text (g_ptr_array_index (labels, i)), text) == 0)
-        return TRUE;
+        return g_ptr_array_index (labels, i);
     }
 
-  return FALSE;
+  return NULL;
+}
+
+/* Whether a label showing @text is mapped in @widget */
+static gboolean
+has_label (GtkWidget  *widget,
+           const char *text)
+{
+  return find_label (widget, text) != NULL;
 }
 
 static void
@@ -144,7 +153,8 @@ test_rows_per_kind (void)
   apply (transcript, "{\"sessionUpdate\":\"agent_thought_chunk\",\"content\":{\"type\":\"text\",\"text\":\"Thinking\"}}");
   apply (transcript, "{\"sessionUpdate\":\"agent_message_chunk\",\"content\":{\"type\":\"text\",\"text\":\"On **it**\"}}");
   apply (transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"t1\",\"title\":\"Edit main.c\",\"kind\":\"edit\","
-                     "\"status\":\"in_progress\",\"content\":[{\"type\":\"diff\",\"path\":\"/p/main.c\","
+                     "\"locations\":[{\"path\":\"/p/src/main.c\",\"line\":3},{\"path\":\"/etc/hosts\"}],"
+                     "\"status\":\"in_progress\",\"content\":[{\"type\":\"diff\",\"path\":\"/p/src/main.c\","
                      "\"oldText\":\"a\\nb\\n\",\"newText\":\"a\\nc\\n\"}]}");
   apply (transcript, "{\"sessionUpdate\":\"plan\",\"entries\":[{\"content\":\"Read\",\"priority\":\"high\",\"status\":\"completed\"},"
                      "{\"content\":\"Write\",\"priority\":\"low\",\"status\":\"pending\"}]}");
@@ -157,6 +167,8 @@ test_rows_per_kind (void)
   g_assert_no_error (error);
   acp_transcript_append (transcript, ACP_ITEM (permission));
 
+  /* the session's folder: the files tool calls name are shown from it */
+  pal_chat_view_set_folder (PAL_CHAT_VIEW (view), "/p");
   pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (transcript));
   wait_for (has_count, &d);
   settle ();
@@ -175,6 +187,16 @@ test_rows_per_kind (void)
     g_assert_cmpuint (pal_diff_view_get_n_added (diff), ==, 1);
     g_assert_cmpuint (pal_diff_view_get_n_removed (diff), ==, 1);
     g_assert_nonnull (strstr (text, "-b\n+c"));
+    g_assert_cmpstr (pal_widget_get_quiet_tooltip (GTK_WIDGET (find_label (GTK_WIDGET (diff), "src/main.c"))),
+                     ==, "/p/src/main.c");
+  }
+
+  /* the locations, below the title: short, and whole in the tooltip */
+  {
+    GtkLabel *locations = find_label (window, "src/main.c:3, /etc/hosts");
+
+    g_assert_nonnull (locations);
+    g_assert_cmpstr (pal_widget_get_quiet_tooltip (GTK_WIDGET (locations)), ==, "/p/src/main.c:3\n/etc/hosts");
   }
 
   /* a running tool call spins; once its turn is over it is shown

@@ -148,6 +148,7 @@ struct _PalChatView
   GtkButton         *bottom_button;
   GtkAdjustment     *vadjustment;
   AcpTerminalService *terminal_service;
+  char              *folder;      /* the session's, for the paths tool calls name */
   gboolean           stick_to_bottom;
   gboolean           scrolling;
   gint64             last_input;   /* monotonic time of the last scroll/key/scrollbar input */
@@ -208,7 +209,7 @@ create_row (PalChatView *self,
   if (ACP_IS_MESSAGE_ITEM (item))
     return pal_message_row_new (item);
   if (ACP_IS_TOOL_CALL_ITEM (item))
-    return pal_tool_call_row_new (item, self->terminal_service);
+    return pal_tool_call_row_new (item, self->terminal_service, self->folder);
   if (ACP_IS_PLAN_ITEM (item))
     return pal_plan_row_new (item);
   if (ACP_IS_PERMISSION_ITEM (item))
@@ -1216,6 +1217,7 @@ pal_chat_view_dispose (GObject *object)
   g_clear_pointer (&self->summarized, g_hash_table_unref);
   g_clear_object (&self->selection);
   g_clear_object (&self->terminal_service);
+  g_clear_pointer (&self->folder, g_free);
 
   G_OBJECT_CLASS (pal_chat_view_parent_class)->dispose (object);
 }
@@ -1491,6 +1493,24 @@ pal_chat_view_set_terminal_service (PalChatView        *self,
   g_return_if_fail (service == NULL || ACP_IS_TERMINAL_SERVICE (service));
 
   g_set_object (&self->terminal_service, service);
+}
+
+/**
+ * pal_chat_view_set_folder:
+ * @self: a #PalChatView
+ * @folder: (nullable): the session's project folder: the files tool calls
+ *   name are shown relative to it
+ *
+ * Applies to the rows made from then on: set it before the model.
+ */
+void
+pal_chat_view_set_folder (PalChatView *self,
+                          const char  *folder)
+{
+  g_return_if_fail (PAL_IS_CHAT_VIEW (self));
+
+  g_free (self->folder);
+  self->folder = g_strdup (folder);
 }
 
 /**

@@ -25,6 +25,8 @@ void        pal_chat_view_prompt_sent        (PalChatView *self);
 void        pal_chat_view_begin_flood        (PalChatView *self);
 void        pal_chat_view_end_flood          (PalChatView *self);
 gboolean    pal_chat_view_get_caught_up      (PalChatView *self);
+void        pal_chat_view_set_folder   (PalChatView        *self,
+                                        const char         *folder);
 void        pal_chat_view_set_terminal_service (PalChatView        *self,
                                                 AcpTerminalService *service);
 

@@ -13,6 +13,7 @@
 
 #include "pal-diff.h"
 #include "pal-diff-view.h"
+#include "pal-path.h"
 #include "pal-text-view.h"
 #include "pal-tooltip.h"
 
@@ -126,18 +127,21 @@ append_line (GtkTextBuffer *buffer,
  * pal_diff_view_set_diff:
  * @self: a #PalDiffView
  * @path: (nullable): the file the diff is about
+ * @folder: (nullable): the project folder, to show @path relative to it
  * @old_text: (nullable): the old content; %NULL for a new file
  * @new_text: (nullable): the new content
  */
 void
 pal_diff_view_set_diff (PalDiffView *self,
                         const char  *path,
+                        const char  *folder,
                         const char  *old_text,
                         const char  *new_text)
 {
   g_autoptr(PalDiff) diff = NULL;
   g_autoptr(GArray) hunks = NULL;
   g_autofree char *stats = NULL;
+  g_autofree char *shown_path = NULL;
   GtkTextBuffer *buffer;
   guint shown = 0;
   guint total = 0;
@@ -152,7 +156,10 @@ pal_diff_view_set_diff (PalDiffView *self,
   if (path == NULL || *path == '\0')
     gtk_label_set_text (self->path_label, _("Untitled"));
   else
-    gtk_label_set_text (self->path_label, path);
+    {
+      shown_path = pal_path_display (path, folder, g_get_home_dir ());
+      gtk_label_set_text (self->path_label, shown_path);
+    }
   pal_widget_set_quiet_tooltip (GTK_WIDGET (self->path_label), path);
 
   if (old_text == NULL)

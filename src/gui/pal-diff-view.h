@@ -16,6 +16,7 @@ G_DECLARE_FINAL_TYPE (PalDiffView, pal_diff_view, PAL, DIFF_VIEW, AdwBin)
 GtkWidget *pal_diff_view_new      (void);
 void       pal_diff_view_set_diff (PalDiffView *self,
                                    const char  *path,
+                                   const char  *folder,
                                    const char  *old_text,
                                    const char  *new_text);
 guint      pal_diff_view_get_n_added   (PalDiffView *self);

@@ -553,6 +553,7 @@ pal_session_view_set_session (PalSessionView *self,
                         G_CALLBACK (transcript_items_changed_cb), self);
     }
 
+  pal_chat_view_set_folder (self->chat_view, session != NULL ? acp_session_get_cwd (session) : NULL);
   pal_chat_view_set_model (self->chat_view,
                            session != NULL ? G_LIST_MODEL (acp_session_get_transcript (session)) : NULL);
   if (self->was_loading)

@@ -14,9 +14,11 @@
 
 #include "acp-json.h"
 #include "pal-diff-view.h"
+#include "pal-path.h"
 #include "pal-terminal-view.h"
 #include "pal-text-view.h"
 #include "pal-tool-call-row.h"
+#include "pal-tooltip.h"
 
 /* Text content beyond this is cut in the view (the item keeps all of it). */
 #define MAX_TEXT_SHOWN (256 * 1024)
@@ -27,6 +29,7 @@ struct _PalToolCallRow
 
   AcpToolCallItem *item;
   AcpTerminalService *terminal_service;
+  char               *folder;     /* the session's: paths are shown from it */
   GtkImage        *kind_image;
   GtkLabel        *title_label;
   GtkLabel        *locations_label;
@@ -135,6 +138,7 @@ update_locations (PalToolCallRow *self)
 {
   JsonArray *locations = acp_tool_call_item_get_locations (self->item);
   g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(GString) full = g_string_new (NULL);
   guint n = locations != NULL ? json_array_get_length (locations) : 0;
 
   for (guint i = 0; i < n; i++)
@@ -142,6 +146,7 @@ update_locations (PalToolCallRow *self)
       JsonNode *node = json_array_get_element (locations, i);
       JsonObject *location;
       const char *path;
+      g_autofree char *shown = NULL;
       gint64 line;
 
       if (!JSON_NODE_HOLDS_OBJECT (node))
@@ -152,13 +157,23 @@ update_locations (PalToolCallRow *self)
         continue;
 
       if (text->len > 0)
-        g_string_append (text, ", ");
-      g_string_append (text, path);
+        {
+          g_string_append (text, ", ");
+          g_string_append_c (full, '\n');
+        }
+      shown = pal_path_display (path, self->folder, g_get_home_dir ());
+      g_string_append (text, shown);
+      g_string_append (full, path);
       if (acp_json_get_int (location, "line", &line))
-        g_string_append_printf (text, ":%" G_GINT64_FORMAT, line);
+        {
+          g_string_append_printf (text, ":%" G_GINT64_FORMAT, line);
+          g_string_append_printf (full, ":%" G_GINT64_FORMAT, line);
+        }
     }
 
   gtk_label_set_text (self->locations_label, text->str);
+  /* the whole paths, should a short one not say enough */
+  pal_widget_set_quiet_tooltip (GTK_WIDGET (self->locations_label), full->len > 0 ? full->str : NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->locations_label), text->len > 0);
 }
 
@@ -262,7 +277,7 @@ build_content (PalToolCallRow *self)
 
           widget = pal_diff_view_new ();
           pal_diff_view_set_diff (PAL_DIFF_VIEW (widget),
-                                  acp_json_get_string (entry, "path", NULL),
+                                  acp_json_get_string (entry, "path", NULL), self->folder,
                                   old_text,
                                   acp_json_get_string (entry, "newText", ""));
         }
@@ -343,6 +358,7 @@ pal_tool_call_row_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->item, self);
   g_clear_object (&self->item);
   g_clear_object (&self->terminal_service);
+  g_clear_pointer (&self->folder, g_free);
 
   G_OBJECT_CLASS (pal_tool_call_row_parent_class)->dispose (object);
 }
@@ -413,12 +429,15 @@ pal_tool_call_row_init (PalToolCallRow *self)
  * @item: the tool call
  * @terminal_service: (nullable): where the agent's terminals run, to show
  *   the output of a terminal the tool call embeds
+ * @folder: (nullable): the session's project folder: the files named are
+ *   shown relative to it
  *
  * Returns: (transfer floating): a new row
  */
 GtkWidget *
 pal_tool_call_row_new (AcpToolCallItem    *item,
-                       AcpTerminalService *terminal_service)
+                       AcpTerminalService *terminal_service,
+                       const char         *folder)
 {
   PalToolCallRow *self;
 
@@ -428,6 +447,7 @@ pal_tool_call_row_new (AcpToolCallItem    *item,
   self = g_object_new (PAL_TYPE_TOOL_CALL_ROW, NULL);
   self->item = g_object_ref (item);
   self->terminal_service = terminal_service != NULL ? g_object_ref (terminal_service) : NULL;
+  self->folder = g_strdup (folder);
   update_header (self);
   update_locations (self);
   update_content (self);

@@ -17,7 +17,8 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (PalToolCallRow, pal_tool_call_row, PAL, TOOL_CALL_ROW, AdwBin)
 
 GtkWidget       *pal_tool_call_row_new      (AcpToolCallItem    *item,
-                                             AcpTerminalService *terminal_service);
+                                             AcpTerminalService *terminal_service,
+                                             const char         *folder);
 AcpToolCallItem *pal_tool_call_row_get_item (PalToolCallRow  *self);
 const char      *pal_tool_call_kind_icon    (const char      *tool_kind);
 

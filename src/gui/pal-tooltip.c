@@ -63,6 +63,20 @@ pal_widget_set_quiet_tooltip (GtkWidget  *widget,
     gtk_accessible_reset_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
 }
 
+/**
+ * pal_widget_get_quiet_tooltip:
+ * @widget: a #GtkWidget
+ *
+ * Returns: (nullable): the text set with pal_widget_set_quiet_tooltip()
+ */
+const char *
+pal_widget_get_quiet_tooltip (GtkWidget *widget)
+{
+  g_return_val_if_fail (GTK_IS_WIDGET (widget), NULL);
+
+  return g_object_get_data (G_OBJECT (widget), TOOLTIP_KEY);
+}
+
 static void
 menu_visible_cb (GtkWidget  *popover,
                  GParamSpec *pspec,

@@ -11,6 +11,7 @@ G_BEGIN_DECLS
 
 void pal_widget_set_quiet_tooltip            (GtkWidget     *widget,
                                               const char    *text);
+const char *pal_widget_get_quiet_tooltip    (GtkWidget     *widget);
 void pal_menu_button_hide_tooltip_while_open (GtkMenuButton *button);
 
 G_END_DECLS
