@@ -837,6 +837,25 @@ test_new_session_dialog (Fixture       *fixture,
     g_assert_nonnull (find_label_starting (GTK_WIDGET (dialog), odd));
     g_assert_nonnull (find_label_starting (GTK_WIDGET (dialog), "R&D <tools>"));
   }
+  /* a folder in the home folder reads from there */
+  {
+    g_autofree char *in_home = g_build_filename (g_get_home_dir (), "projects", "hello", NULL);
+
+    pal_new_session_dialog_set_folder (dialog, in_home);
+    settle ();
+    g_assert_nonnull (find_label_starting (GTK_WIDGET (dialog), "~/projects/hello"));
+    g_assert_cmpstr (pal_new_session_dialog_get_folder (dialog), ==, in_home);
+  }
+  /* the demo says what it is; other agents need no such word */
+  g_assert_null (find_label_starting (GTK_WIDGET (dialog), "Canned answers"));
+  pal_new_session_dialog_set_agent_id (dialog, PAL_AGENT_ID_DEMO);
+  g_assert_cmpstr (pal_new_session_dialog_get_agent_id (dialog), ==, PAL_AGENT_ID_DEMO);
+  settle ();
+  g_assert_nonnull (find_label_starting (GTK_WIDGET (dialog), "Canned answers, no account needed"));
+  pal_new_session_dialog_set_agent_id (dialog, "fake-permission");
+  settle ();
+  g_assert_null (find_label_starting (GTK_WIDGET (dialog), "Canned answers"));
+
   pal_new_session_dialog_set_folder (dialog, fixture->folder);
   g_assert_true (pal_new_session_dialog_start (dialog));
   settle ();

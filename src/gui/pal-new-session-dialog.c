@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "pal-new-session-dialog.h"
+#include "pal-path.h"
 #include "pal-program-lookup.h"
 
 struct _PalNewSessionDialog
@@ -90,6 +91,12 @@ choose_folder_cb (PalNewSessionDialog *self)
 static void
 agent_selected_cb (PalNewSessionDialog *self)
 {
+  PalAgentProfile *profile = adw_combo_row_get_selected_item (self->agent_row);
+
+  /* a new person's only agent: say before they start what it is */
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (self->agent_row),
+                               profile != NULL && pal_agent_profile_get_is_demo (profile)
+                                 ? _("Canned answers, no account needed") : NULL);
   update_start (self);
 }
 
@@ -414,6 +421,8 @@ void
 pal_new_session_dialog_set_folder (PalNewSessionDialog *self,
                                    const char          *folder)
 {
+  g_autofree char *shown = NULL;
+
   g_return_if_fail (PAL_IS_NEW_SESSION_DIALOG (self));
 
   if (folder != NULL && *folder == '\0')
@@ -421,7 +430,8 @@ pal_new_session_dialog_set_folder (PalNewSessionDialog *self,
 
   g_free (self->folder);
   self->folder = g_strdup (folder);
-  adw_action_row_set_subtitle (self->folder_row, folder != NULL ? folder : _("None chosen"));
+  shown = pal_path_display (folder, NULL, g_get_home_dir ());
+  adw_action_row_set_subtitle (self->folder_row, shown != NULL ? shown : _("None chosen"));
   update_start (self);
 }
 
