@@ -804,6 +804,15 @@ test_new_session_dialog (Fixture       *fixture,
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.new-session", NULL));
   dialog = find_new_session_dialog ();
   g_assert_nonnull (dialog);
+  /* with an agent and a folder preselected, Enter starts: Start has the
+   * focus, not Cancel */
+  {
+    GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (dialog));
+
+    g_assert_true (GTK_IS_BUTTON (focus));
+    g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (focus)), ==, "_Start");
+    g_assert_true (gtk_widget_get_sensitive (focus));
+  }
   /* "bare" is ticked once "sh" is found; "missing" is not */
   for (guint round = 0; round < 100; round++)
     {

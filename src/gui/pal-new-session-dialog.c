@@ -366,6 +366,13 @@ pal_new_session_dialog_new (PalAgentStore     *agent_store,
   build_servers (self);
   update_start (self);
 
+  /* Ctrl+N, then Enter, starts with what was preselected; the first button
+   * in the focus chain would otherwise be Cancel, which takes the Enter */
+  if (gtk_widget_get_sensitive (GTK_WIDGET (self->start_button)))
+    gtk_window_set_focus (GTK_WINDOW (self), GTK_WIDGET (self->start_button));
+  else
+    gtk_window_set_focus (GTK_WINDOW (self), GTK_WIDGET (self->folder_row));
+
   return self;
 }
 
