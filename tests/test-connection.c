@@ -1387,6 +1387,47 @@ test_call_errors (Fixture       *f,
   g_assert_true (acp_error_is_remote (call.error));
   g_assert_null (acp_error_get_data (call.error));
   call_data_clear (&call);
+
+  /* the reason agents put in data joins a generic message: data.details,
+   * data.message, a string; nothing twice, nothing from other members */
+  {
+    static const struct {
+      const char *error;
+      const char *message;
+    } cases[] = {
+      { "{\"code\":-32603,\"message\":\"Internal error\","
+        "\"data\":{\"details\":\"Claude Code process exited with code 1\"}}",
+        "Internal error: Claude Code process exited with code 1" },
+      { "{\"code\":-32603,\"message\":\"Internal error\",\"data\":{\"message\":\" quota exceeded\\n\"}}",
+        "Internal error: quota exceeded" },
+      { "{\"code\":-32603,\"message\":\"Internal error\",\"data\":\"disk full\"}",
+        "Internal error: disk full" },
+      { "{\"code\":-32603,\"message\":\"\",\"data\":\"disk full\"}", "disk full" },
+      { "{\"code\":-32603,\"message\":\"Internal error: disk full\",\"data\":{\"details\":\"disk full\"}}",
+        "Internal error: disk full" },
+      { "{\"code\":-32603,\"message\":\"Internal error\",\"data\":{\"details\":\"  \"}}", "Internal error" },
+      { "{\"code\":-32601,\"message\":\"Method not found\",\"data\":{\"method\":\"x/y\"}}", "Method not found" },
+      { "{\"code\":-32603,\"message\":\"Internal error\",\"data\":{\"details\":7}}", "Internal error" },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+      {
+        g_autofree char *line = NULL;
+        gint64 id;
+
+        acp_connection_call_async (f->conn, "session/new", NULL, NULL, call_cb, &call);
+        id = peer_expect_request (f, "session/new");
+        line = g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"id\":%" G_GINT64_FORMAT ",\"error\":%s}\n",
+                                id, cases[i].error);
+        peer_write (f, line);
+        WAIT_FOR (call.done);
+        g_assert_true (acp_error_is_remote (call.error));
+        g_assert_cmpstr (call.error->message, ==, cases[i].message);
+        /* data is kept as it came */
+        g_assert_nonnull (acp_error_get_data (call.error));
+        call_data_clear (&call);
+      }
+  }
 }
 
 static void

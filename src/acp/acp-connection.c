@@ -1077,14 +1077,46 @@ dispatch_method_message (AcpConnection *self,
     }
 }
 
+/* Agents give a generic message ("Internal error") and put the reason in
+ * `data`: a string, or an object's "details" or "message". */
+static const char *
+reason_of_data (JsonNode *data)
+{
+  static const char * const members[] = { "details", "message" };
+
+  if (data == NULL)
+    return NULL;
+
+  if (JSON_NODE_HOLDS_VALUE (data) && json_node_get_value_type (data) == G_TYPE_STRING)
+    return json_node_get_string (data);
+
+  if (!JSON_NODE_HOLDS_OBJECT (data))
+    return NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (members); i++)
+    {
+      JsonNode *member = json_object_get_member (json_node_get_object (data), members[i]);
+
+      if (member != NULL && JSON_NODE_HOLDS_VALUE (member) &&
+          json_node_get_value_type (member) == G_TYPE_STRING)
+        return json_node_get_string (member);
+    }
+
+  return NULL;
+}
+
 /* Turns an error object of the peer into a remote GError, or NULL when it is
- * not shaped like one. */
+ * not shaped like one. Its message says the reason `data` gives too. */
 static GError *
 parse_error_object (JsonNode *node)
 {
   JsonObject *object;
   JsonNode *code;
   JsonNode *text;
+  JsonNode *data;
+  const char *message;
+  const char *reason;
+  g_autofree char *full = NULL;
   gint64 value;
 
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
@@ -1101,8 +1133,18 @@ parse_error_object (JsonNode *node)
   if (value < G_MININT || value > G_MAXINT)
     return NULL;
 
-  return acp_error_new_remote ((int) value, json_node_get_string (text),
-                               get_member_or_null (object, "data"));
+  message = json_node_get_string (text);
+  data = get_member_or_null (object, "data");
+  reason = reason_of_data (data);
+  if (reason != NULL)
+    {
+      g_autofree char *stripped = g_strstrip (g_strdup (reason));
+
+      if (*stripped != '\0' && strstr (message, stripped) == NULL)
+        full = *message != '\0' ? g_strdup_printf ("%s: %s", message, stripped) : g_steal_pointer (&stripped);
+    }
+
+  return acp_error_new_remote ((int) value, full != NULL ? full : message, data);
 }
 
 static void
