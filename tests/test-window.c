@@ -17,6 +17,7 @@
 #include "pal-chat-view.h"
 #include "pal-composer.h"
 #include "pal-new-session-dialog.h"
+#include "pal-notice-row.h"
 #include "pal-permission-row.h"
 #include "pal-session-view.h"
 #include "pal-terminal-view.h"
@@ -116,6 +117,7 @@ fixture_set_up (Fixture       *fixture,
   add_fake_profile (fixture, "fake-terminal", "terminal-embed.json");
   add_fake_profile (fixture, "fake-fs-outside", "fs-outside.json");
   add_fake_profile (fixture, "fake-minimal", "minimal.json");
+  add_fake_profile (fixture, "fake-auth-prompt", "auth-on-prompt.json");
 
   /* GTK animates a blinking cursor at every frame for ten seconds after the
    * last key; assert_goes_idle () looks for other work */
@@ -1159,6 +1161,83 @@ test_drafts (Fixture       *fixture,
   g_assert_cmpstr (text, ==, "");
 }
 
+static gboolean
+retry_shown (Fixture *fixture)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+
+  collect (GTK_WIDGET (fixture->window), PAL_TYPE_NOTICE_ROW, rows);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      g_autoptr(GPtrArray) buttons = g_ptr_array_new ();
+
+      collect (g_ptr_array_index (rows, i), GTK_TYPE_BUTTON, buttons);
+      for (guint j = 0; j < buttons->len; j++)
+        if (g_strcmp0 (gtk_button_get_label (g_ptr_array_index (buttons, j)), "_Retry") == 0)
+          return TRUE;
+    }
+
+  return FALSE;
+}
+
+static void
+test_sign_in_on_prompt (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  PalSessionView *view = PAL_SESSION_VIEW (pal_window_get_session_view (fixture->window));
+  PalComposer *composer = PAL_COMPOSER (pal_session_view_get_composer (view));
+  g_autofree char *text = NULL;
+  AdwMessageDialog *dialog;
+
+  pal_window_start_session (fixture->window, "fake-auth-prompt", fixture->folder, NULL);
+  wait_for (fixture, session_ready, 30);
+
+  /* the agent refuses the prompt until the person signs in: the sign-in
+   * dialog comes; cancelled, the text is back in the composer */
+  pal_composer_set_text (composer, "Do the thing");
+  g_assert_true (pal_composer_submit (composer));
+  wait_for (fixture, auth_dialog_shown, 30);
+  dialog = find_message_dialog ();
+  g_assert_true (adw_message_dialog_has_response (dialog, "api-key"));
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), "before it can answer"));
+  adw_message_dialog_response (dialog, "cancel");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  text = pal_composer_dup_text (composer);
+  g_assert_cmpstr (text, ==, "Do the thing");
+  g_assert_true (session_ready (fixture));
+
+  /* the failed turn's notice offers no Retry: the session still runs */
+  settle ();
+  g_assert_false (retry_shown (fixture));
+
+  /* sent again, refused again; this time the person signs in, and the
+   * prompt goes again by itself */
+  g_assert_true (pal_composer_submit (composer));
+  wait_for (fixture, auth_dialog_shown, 30);
+  dialog = find_message_dialog ();
+  adw_message_dialog_response (dialog, "api-key");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  wait_for (fixture, turn_ended, 30);
+  g_assert_cmpstr (acp_session_get_stop_reason (current_session (fixture)), ==, "end_turn");
+  g_clear_pointer (&text, g_free);
+  text = pal_composer_dup_text (composer);
+  g_assert_cmpstr (text, ==, "");
+  {
+    GListModel *model = G_LIST_MODEL (acp_session_get_transcript (current_session (fixture)));
+    gboolean answered = FALSE;
+
+    for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+      {
+        g_autoptr(AcpItem) item = g_list_model_get_item (model, i);
+
+        if (ACP_IS_MESSAGE_ITEM (item) &&
+            g_strcmp0 (acp_message_item_get_text (ACP_MESSAGE_ITEM (item)), "Signed in, and answering.") == 0)
+          answered = TRUE;
+      }
+    g_assert_true (answered);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1203,6 +1282,8 @@ main (int   argc,
               fixture_set_up, test_closed_session_reopens, fixture_tear_down);
   g_test_add ("/window/closed-session-keeps-prompt", Fixture, NULL,
               fixture_set_up, test_closed_session_keeps_prompt, fixture_tear_down);
+  g_test_add ("/window/sign-in-on-prompt", Fixture, NULL,
+              fixture_set_up, test_sign_in_on_prompt, fixture_tear_down);
   g_test_add ("/window/drafts", Fixture, NULL,
               fixture_set_up, test_drafts, fixture_tear_down);
 

@@ -1,7 +1,7 @@
 /* pal-notice-row.c: a notice, an error, or an update the client does not know
  *
  * Errors offer Retry (the window's win.retry-session action, enabled while
- * the session has failed) and keep technical details, such as the agent's
+ * the session has failed; the button shows only then) and keep technical details, such as the agent's
  * stderr, behind an expander. Unknown update variants are shown the same
  * way with their JSON, so nothing an agent sends disappears silently.
  *
@@ -27,6 +27,7 @@ struct _PalNoticeRow
   GtkExpander *details_expander;
   GtkLabel    *details_label;
   GtkButton   *retry_button;
+  gboolean     retries;      /* an error: Retry shows while it can be done */
 };
 
 G_DEFINE_FINAL_TYPE (PalNoticeRow, pal_notice_row, ADW_TYPE_BIN)
@@ -37,6 +38,15 @@ set_label (GtkLabel   *label,
 {
   gtk_label_set_text (label, text);
   gtk_widget_set_visible (GTK_WIDGET (label), text != NULL && *text != '\0');
+}
+
+/* A Retry that cannot be done (a failed turn of a session that still runs)
+ * is not shown greyed out: it is not shown. */
+static void
+update_retry (PalNoticeRow *self)
+{
+  gtk_widget_set_visible (GTK_WIDGET (self->retry_button),
+                          self->retries && gtk_widget_get_sensitive (GTK_WIDGET (self->retry_button)));
 }
 
 static void
@@ -68,7 +78,8 @@ update (PalNoticeRow *self)
       set_label (self->body_label, acp_notice_item_get_body (notice));
       gtk_label_set_text (self->details_label, details);
       gtk_widget_set_visible (GTK_WIDGET (self->details_expander), details != NULL && *details != '\0');
-      gtk_widget_set_visible (GTK_WIDGET (self->retry_button), severity == ACP_NOTICE_SEVERITY_ERROR);
+      self->retries = severity == ACP_NOTICE_SEVERITY_ERROR;
+      update_retry (self);
 
       gtk_widget_remove_css_class (GTK_WIDGET (self), "error");
       gtk_widget_remove_css_class (GTK_WIDGET (self), "warning");
@@ -95,7 +106,8 @@ update (PalNoticeRow *self)
       set_label (self->body_label, NULL);
       gtk_label_set_text (self->details_label, json);
       gtk_widget_set_visible (GTK_WIDGET (self->details_expander), TRUE);
-      gtk_widget_set_visible (GTK_WIDGET (self->retry_button), FALSE);
+      self->retries = FALSE;
+      update_retry (self);
     }
 }
 
@@ -162,6 +174,7 @@ pal_notice_row_init (PalNoticeRow *self)
   self->retry_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("_Retry")));
   gtk_actionable_set_action_name (GTK_ACTIONABLE (self->retry_button), "win.retry-session");
   gtk_widget_set_valign (GTK_WIDGET (self->retry_button), GTK_ALIGN_START);
+  g_signal_connect_swapped (self->retry_button, "notify::sensitive", G_CALLBACK (update_retry), self);
 
   gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->icon));
   gtk_box_append (GTK_BOX (header), texts);

@@ -7,7 +7,9 @@
  * go straight to the session; a turn that ends other than by end_turn leaves
  * a notice in the transcript (a failed turn gets one from the session). A
  * prompt written in a closed session asks, with "reopen-requested", for the
- * session to be opened again: the window sends it once it is ready.
+ * session to be opened again: the window sends it once it is ready. A
+ * prompt the agent refused for want of a sign-in asks, with
+ * "sign-in-requested", for one: the window sends it again after.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -19,6 +21,7 @@
 #include "acp-transcript.h"
 #include "pal-chat-view.h"
 #include "pal-composer.h"
+#include "pal-session-manager.h"
 #include "pal-session-view.h"
 
 struct _PalSessionView
@@ -50,6 +53,7 @@ static GParamSpec *properties[N_PROPS];
 
 enum {
   REOPEN_REQUESTED,
+  SIGN_IN_REQUESTED,
   N_SIGNALS
 };
 
@@ -247,22 +251,43 @@ session_notify_cb (AcpSession     *session,
     update_options (self);
 }
 
+typedef struct
+{
+  PalSessionView *self;
+  char           *text;
+} PromptData;
+
+static void
+prompt_data_free (PromptData *data)
+{
+  g_object_unref (data->self);
+  g_free (data->text);
+  g_free (data);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PromptData, prompt_data_free)
+
 static void
 prompt_cb (GObject      *object,
            GAsyncResult *result,
            gpointer      user_data)
 {
   AcpSession *session = ACP_SESSION (object);
-  g_autoptr(PalSessionView) self = user_data;
+  g_autoptr(PromptData) data = user_data;
   g_autoptr(GError) error = NULL;
   g_autofree char *reason = NULL;
   g_autofree char *text = NULL;
 
   reason = acp_session_prompt_finish (session, result, &error);
 
-  /* a failed turn (or a dead agent) left its own notice in the transcript */
+  /* a failed turn (or a dead agent) left its own notice in the transcript;
+   * one refused for want of a sign-in can be sent again after one */
   if (error != NULL)
-    return;
+    {
+      if (pal_session_manager_error_is_auth_required (error))
+        g_signal_emit (data->self, signals[SIGN_IN_REQUESTED], 0, session, data->text);
+      return;
+    }
 
   text = describe_stop_reason (reason);
   if (text != NULL)
@@ -438,6 +463,20 @@ pal_session_view_class_init (PalSessionViewClass *klass)
     g_signal_new ("reopen-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 
+  /**
+   * PalSessionView::sign-in-requested:
+   * @self: the view
+   * @session: the session whose agent refused the prompt
+   * @text: the prompt
+   *
+   * The agent answered a prompt with "authentication required": have the
+   * person sign in, then send @text again with
+   * pal_session_view_send_prompt().
+   */
+  signals[SIGN_IN_REQUESTED] =
+    g_signal_new ("sign-in-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 2, ACP_TYPE_SESSION, G_TYPE_STRING);
+
   gtk_widget_class_set_css_name (widget_class, "sessionview");
 }
 
@@ -610,6 +649,7 @@ pal_session_view_send_prompt (PalSessionView *self,
 {
   g_autoptr(JsonArray) prompt = NULL;
   JsonObject *block;
+  PromptData *data;
 
   g_return_val_if_fail (PAL_IS_SESSION_VIEW (self), FALSE);
   g_return_val_if_fail (ACP_IS_SESSION (session), FALSE);
@@ -626,7 +666,10 @@ pal_session_view_send_prompt (PalSessionView *self,
 
   if (session == self->session)
     pal_chat_view_prompt_sent (self->chat_view);
-  acp_session_prompt_async (session, prompt, self->cancellable, prompt_cb, g_object_ref (self));
+  data = g_new0 (PromptData, 1);
+  data->self = g_object_ref (self);
+  data->text = g_strdup (text);
+  acp_session_prompt_async (session, prompt, self->cancellable, prompt_cb, data);
 
   return TRUE;
 }

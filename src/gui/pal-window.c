@@ -70,6 +70,7 @@ attempt_new (PalWindow          *self,
 }
 
 static void retry_attempt (Attempt *attempt);
+static void give_back_prompt (Attempt *attempt);
 static void watch_current_record (PalWindow *self);
 
 static PalRowState
@@ -495,7 +496,14 @@ authenticate_cb (GObject      *object,
 
   if (!pal_session_manager_authenticate_finish (PAL_SESSION_MANAGER (object), result, &error))
     {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      give_back_prompt (attempt);
+      /* a session on screen stays there: the failure is a toast */
+      if (attempt->session_id != NULL &&
+          pal_session_manager_lookup (attempt->self->manager, attempt->session_id) != NULL)
+        pal_window_add_toast (attempt->self, error->message);
+      else
         _pal_window_show_error (attempt->self, _("Signing in failed"), error);
       return;
     }
@@ -513,7 +521,10 @@ auth_response_cb (AdwMessageDialog *dialog,
   const char *agent_id, *folder;
 
   if (g_str_equal (response, "cancel"))
-    return;
+    {
+      give_back_prompt (attempt);
+      return;
+    }
 
   /* the arguments are read before the attempt is handed over: the order in
    * which a call's arguments are evaluated is not defined */
@@ -532,7 +543,9 @@ show_auth_dialog (PalWindow *self,
 {
   AcpAgent *agent = pal_session_manager_lookup_agent (self->manager, attempt->agent_id, attempt->folder);
   GPtrArray *methods = agent != NULL ? acp_agent_get_auth_methods (agent) : NULL;
-  g_autoptr(GString) body = g_string_new (_("The agent needs you to sign in before it can start a session."));
+  g_autoptr(GString) body = g_string_new (attempt->prompt != NULL
+                                           ? _("The agent needs you to sign in before it can answer. What you wrote is sent again once you are signed in.")
+                                           : _("The agent needs you to sign in before it can start a session."));
   AdwMessageDialog *dialog;
   guint n_agent_methods = 0;
 
@@ -859,6 +872,28 @@ pal_window_open_session (PalWindow  *self,
   open_session (self, session_id, NULL);
 }
 
+/* The agent refused a prompt for want of a sign-in: the person signs in,
+ * then it goes again. */
+static void
+session_view_sign_in_requested_cb (PalSessionView *view,
+                                   AcpSession     *session,
+                                   const char     *text,
+                                   PalWindow      *self)
+{
+  const char *session_id = acp_session_get_session_id (session);
+  PalSessionRecord *record;
+  Attempt *attempt;
+
+  record = pal_session_store_lookup (pal_session_manager_get_session_store (self->manager), session_id);
+  if (record == NULL)
+    return;
+
+  attempt = attempt_new (self, session_id, pal_session_record_get_agent_id (record),
+                         pal_session_record_get_cwd (record), NULL);
+  attempt->prompt = g_strdup (text);
+  show_auth_dialog (self, attempt);
+}
+
 /* The person wrote in a closed session: it is opened again, then sent. */
 static void
 session_view_reopen_requested_cb (PalSessionView *view,
@@ -994,7 +1029,14 @@ static void
 retry_attempt (Attempt *attempt)
 {
   if (attempt->session_id != NULL)
-    pal_window_open_session (attempt->self, attempt->session_id);
+    {
+      AcpSession *session = pal_session_manager_lookup (attempt->self->manager, attempt->session_id);
+
+      /* a prompt the agent refused goes again to its session, open or not */
+      if (attempt->prompt == NULL || session == NULL ||
+          !pal_session_view_send_prompt (attempt->self->session_view, session, attempt->prompt))
+        open_session (attempt->self, attempt->session_id, attempt->prompt);
+    }
   else
     pal_window_start_session (attempt->self, attempt->agent_id, attempt->folder,
                               (const char * const *) attempt->mcp_servers);
@@ -1283,6 +1325,8 @@ pal_window_new (GtkApplication    *application,
                                          pal_session_manager_get_terminal_service (manager));
   g_signal_connect (self->session_view, "reopen-requested",
                     G_CALLBACK (session_view_reopen_requested_cb), self);
+  g_signal_connect (self->session_view, "sign-in-requested",
+                    G_CALLBACK (session_view_sign_in_requested_cb), self);
   g_signal_connect (manager, "session-state-changed", G_CALLBACK (manager_session_state_changed_cb), self);
   g_signal_connect (manager, "live-session-changed", G_CALLBACK (manager_live_session_changed_cb), self);
   g_signal_connect (store, "items-changed", G_CALLBACK (store_items_changed_cb), self);
