@@ -1200,6 +1200,7 @@ test_sign_in_on_prompt (Fixture       *fixture,
   dialog = find_message_dialog ();
   g_assert_true (adw_message_dialog_has_response (dialog, "api-key"));
   g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), "before it can answer"));
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), "sent again once you are signed in"));
   adw_message_dialog_response (dialog, "cancel");
   gtk_window_destroy (GTK_WINDOW (dialog));
   text = pal_composer_dup_text (composer);

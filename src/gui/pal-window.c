@@ -544,7 +544,7 @@ show_auth_dialog (PalWindow *self,
   AcpAgent *agent = pal_session_manager_lookup_agent (self->manager, attempt->agent_id, attempt->folder);
   GPtrArray *methods = agent != NULL ? acp_agent_get_auth_methods (agent) : NULL;
   g_autoptr(GString) body = g_string_new (attempt->prompt != NULL
-                                           ? _("The agent needs you to sign in before it can answer. What you wrote is sent again once you are signed in.")
+                                           ? _("The agent needs you to sign in before it can answer.")
                                            : _("The agent needs you to sign in before it can start a session."));
   AdwMessageDialog *dialog;
   guint n_agent_methods = 0;
@@ -590,6 +590,8 @@ show_auth_dialog (PalWindow *self,
         }
     }
 
+  if (n_agent_methods > 0 && attempt->prompt != NULL)
+    g_string_append_printf (body, " %s", _("What you wrote is sent again once you are signed in."));
   if (n_agent_methods == 0 && (methods == NULL || methods->len == 0))
     g_string_append_printf (body, "\n\n%s", _("The agent offers no way to sign in from here. Sign in with the agent’s own command in a terminal, then try again."));
 
