@@ -76,6 +76,22 @@ find (GtkWidget *widget,
   return NULL;
 }
 
+/* Whether a mapped label in @widget reads @text */
+static gboolean
+shows_label (GtkWidget  *widget,
+             const char *text)
+{
+  for (guint i = 0; ; i++)
+    {
+      GtkWidget *label = find (widget, GTK_TYPE_LABEL, i);
+
+      if (label == NULL)
+        return FALSE;
+      if (gtk_widget_get_mapped (label) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (label)), text) == 0)
+        return TRUE;
+    }
+}
+
 /* Sends a key press to the text view's key controller, as typing would. */
 static gboolean
 press (PalComposer     *composer,
@@ -247,6 +263,10 @@ test_session_options (void)
   g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (dropdown)), ==, 2);
   g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 1);
   g_assert_null (events.config_id);
+  /* the selector says which option it sets */
+  iterate ();
+  g_assert_true (shows_label (GTK_WIDGET (dropdown), "Model: Model B"));
+  g_assert_false (shows_label (GTK_WIDGET (dropdown), "Model B"));
 
   gtk_drop_down_set_selected (dropdown, 0);
   g_assert_cmpstr (events.config_id, ==, "model");
@@ -265,6 +285,8 @@ test_session_options (void)
   g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 0);
   gtk_drop_down_set_selected (dropdown, 1);
   g_assert_cmpstr (events.mode, ==, "code");
+  iterate ();
+  g_assert_true (shows_label (GTK_WIDGET (dropdown), "Mode: Code"));
 
   g_free (events.config_id);
   g_free (events.mode);

@@ -334,15 +334,62 @@ collect_select_values (JsonArray  *options,
     }
 }
 
+static void
+label_setup_cb (GtkSignalListItemFactory *factory,
+                GtkListItem              *item,
+                gpointer                  user_data)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_list_item_set_child (item, label);
+}
+
+/* The button shows the option's name with its value: three selectors that
+ * all read "Default" (an agent's mode, model and effort) say nothing */
+static void
+button_bind_cb (GtkSignalListItemFactory *factory,
+                GtkListItem              *item,
+                const char               *option_name)
+{
+  const char *value = gtk_string_object_get_string (gtk_list_item_get_item (item));
+  g_autofree char *text = NULL;
+
+  /* Translators: a selector below the prompt, e.g. “Model: Sonnet” */
+  text = g_strdup_printf (_("%s: %s"), option_name, value);
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
+}
+
+static void
+list_bind_cb (GtkSignalListItemFactory *factory,
+              GtkListItem              *item,
+              gpointer                  user_data)
+{
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)),
+                      gtk_string_object_get_string (gtk_list_item_get_item (item)));
+}
+
 static GtkWidget *
 make_dropdown (PalComposer  *self,
                const char   *config_id,
-               const char   *tooltip,
+               const char   *option_name,
                GtkStringList *names,
                GPtrArray    *values,
                const char   *current)
 {
   GtkWidget *dropdown = gtk_drop_down_new (G_LIST_MODEL (g_object_ref (names)), NULL);
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  GtkListItemFactory *list_factory = gtk_signal_list_item_factory_new ();
+
+  g_signal_connect (factory, "setup", G_CALLBACK (label_setup_cb), NULL);
+  g_signal_connect_data (factory, "bind", G_CALLBACK (button_bind_cb), g_strdup (option_name),
+                         (GClosureNotify) g_free, 0);
+  g_signal_connect (list_factory, "setup", G_CALLBACK (label_setup_cb), NULL);
+  g_signal_connect (list_factory, "bind", G_CALLBACK (list_bind_cb), NULL);
+  gtk_drop_down_set_factory (GTK_DROP_DOWN (dropdown), factory);
+  gtk_drop_down_set_list_factory (GTK_DROP_DOWN (dropdown), list_factory);
+  g_object_unref (factory);
+  g_object_unref (list_factory);
 
   for (guint i = 0; i < values->len; i++)
     {
@@ -354,7 +401,7 @@ make_dropdown (PalComposer  *self,
                           (GDestroyNotify) g_ptr_array_unref);
   if (config_id != NULL)
     g_object_set_data_full (G_OBJECT (dropdown), "config-id", g_strdup (config_id), g_free);
-  gtk_widget_set_tooltip_text (dropdown, tooltip);
+  gtk_widget_set_tooltip_text (dropdown, option_name);
   gtk_widget_add_css_class (dropdown, "flat");
   g_signal_connect (dropdown, "notify::selected", G_CALLBACK (dropdown_selected_cb), self);
 
