@@ -8,6 +8,7 @@
 #include <adwaita.h>
 
 #include "find-descendant.h"
+#include "pal-agent-store.h"
 #include "pal-sidebar.h"
 
 static void
@@ -248,6 +249,80 @@ test_keyboard (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Whether a label in @widget starts with @text */
+static gboolean
+has_text (GtkWidget  *widget,
+          const char *text)
+{
+  if (GTK_IS_LABEL (widget) && g_str_has_prefix (gtk_label_get_text (GTK_LABEL (widget)), text))
+    return TRUE;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    if (has_text (child, text))
+      return TRUE;
+
+  return FALSE;
+}
+
+static void
+test_agent_names (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autoptr(PalSessionStore) store = NULL;
+  g_autoptr(PalAgentStore) agents = NULL;
+  g_autoptr(PalSessionRecord) record = pal_session_record_new ("s1", "later", "/home/p/alpha");
+  g_autoptr(PalAgentProfile) profile = NULL;
+  g_autoptr(PalAgentProfile) edited = NULL;
+  g_autoptr(GError) error = NULL;
+  const char * const args[] = { NULL };
+  GtkWidget *window = gtk_window_new ();
+  PalSidebar *sidebar;
+  GtkWidget *row;
+
+  g_settings_reset (settings, "sessions");
+  g_settings_reset (settings, "agents");
+  store = pal_session_store_new (settings);
+  agents = pal_agent_store_new (settings);
+  pal_session_store_add (store, record);
+
+  sidebar = PAL_SIDEBAR (pal_sidebar_new (store, agents));
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (sidebar));
+  gtk_window_set_default_size (GTK_WINDOW (window), 300, 500);
+  gtk_window_present (GTK_WINDOW (window));
+  iterate ();
+
+  /* a profile not (yet) known shows by its id */
+  row = GTK_WIDGET (pal_sidebar_get_row (sidebar, "s1"));
+  g_assert_nonnull (row);
+  g_assert_true (has_text (row, "alpha · later ·"));
+
+  /* it turns up (as agents found on PATH do, after the list is shown) */
+  profile = pal_agent_profile_new ("later", "Later Agent", "/bin/true", args);
+  g_assert_true (pal_agent_store_add (agents, profile, &error));
+  g_assert_no_error (error);
+  iterate ();
+  row = GTK_WIDGET (pal_sidebar_get_row (sidebar, "s1"));
+  g_assert_true (has_text (row, "alpha · Later Agent ·"));
+
+  /* a search by an agent name finds nothing yet... */
+  pal_sidebar_set_search_text (sidebar, "renamed agent");
+  iterate ();
+  g_assert_null (pal_sidebar_get_row (sidebar, "s1"));
+
+  /* ...until the profile is renamed in Preferences */
+  edited = pal_agent_profile_copy (pal_agent_store_lookup (agents, "later"));
+  pal_agent_profile_set_name (edited, "Renamed Agent");
+  g_assert_true (pal_agent_store_update (agents, edited, &error));
+  g_assert_no_error (error);
+  iterate ();
+  row = GTK_WIDGET (pal_sidebar_get_row (sidebar, "s1"));
+  g_assert_nonnull (row);
+  g_assert_true (has_text (row, "alpha · Renamed Agent ·"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_settings_reset (settings, "agents");
+}
+
 static void
 test_relative_time (void)
 {
@@ -274,6 +349,7 @@ main (int   argc,
   g_test_add_func ("/sidebar/sessions", test_sidebar);
   g_test_add_func ("/sidebar/keyboard", test_keyboard);
   g_test_add_func ("/sidebar/relative-time", test_relative_time);
+  g_test_add_func ("/sidebar/agent-names", test_agent_names);
 
   return g_test_run ();
 }

@@ -55,6 +55,8 @@ static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (PalSidebar, pal_sidebar, ADW_TYPE_BIN)
 
+static void refresh_agent_names (PalSidebar *self);
+
 static const char *
 agent_name (PalSidebar *self,
             const char *agent_id)
@@ -65,7 +67,38 @@ agent_name (PalSidebar *self,
     return NULL;
 
   profile = pal_agent_store_lookup (self->agent_store, agent_id);
-  return profile != NULL ? pal_agent_profile_get_name (profile) : agent_id;
+  if (profile == NULL)
+    return agent_id;
+
+  /* a profile renamed in Preferences is renamed here too */
+  if (g_signal_handler_find (profile, G_SIGNAL_MATCH_FUNC | G_SIGNAL_MATCH_DATA, 0, 0, NULL,
+                             refresh_agent_names, self) == 0)
+    g_signal_connect_object (profile, "notify::name", G_CALLBACK (refresh_agent_names), self,
+                             G_CONNECT_SWAPPED);
+
+  return pal_agent_profile_get_name (profile);
+}
+
+/* The agents found on PATH arrive after the list is shown, and profiles come
+ * and go in Preferences: the rows on screen, and a search by agent name,
+ * follow. */
+static void
+refresh_agent_names (PalSidebar *self)
+{
+  GHashTableIter iter;
+  gpointer row;
+
+  g_hash_table_iter_init (&iter, self->rows);
+  while (g_hash_table_iter_next (&iter, NULL, &row))
+    {
+      PalSessionRecord *record = pal_session_row_get_record (row);
+
+      if (record != NULL)
+        pal_session_row_set_record (row, record, agent_name (self, pal_session_record_get_agent_id (record)));
+    }
+
+  if (self->search != NULL)
+    gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
 }
 
 static gboolean
@@ -321,6 +354,8 @@ pal_sidebar_dispose (GObject *object)
   g_clear_object (&self->filtered);
   g_clear_object (&self->filter);
   g_clear_object (&self->session_store);
+  if (self->agent_store != NULL)
+    g_signal_handlers_disconnect_by_data (self->agent_store, self);
   g_clear_object (&self->agent_store);
   g_clear_pointer (&self->rows, g_hash_table_unref);
 
@@ -384,6 +419,8 @@ pal_sidebar_new (PalSessionStore *session_store,
   self = g_object_new (PAL_TYPE_SIDEBAR, NULL);
   self->session_store = g_object_ref (session_store);
   self->agent_store = agent_store != NULL ? g_object_ref (agent_store) : NULL;
+  if (agent_store != NULL)
+    g_signal_connect_swapped (agent_store, "items-changed", G_CALLBACK (refresh_agent_names), self);
 
   self->filter = gtk_custom_filter_new (filter_func, self, NULL);
   self->filtered = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (session_store)),
