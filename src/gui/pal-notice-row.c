@@ -1,9 +1,10 @@
 /* pal-notice-row.c: a notice, an error, or an update the client does not know
  *
  * Errors offer Retry (the window's win.retry-session action, enabled while
- * the session has failed; the button shows only then) and keep technical details, such as the agent's
- * stderr, behind an expander. Unknown update variants are shown the same
- * way with their JSON, so nothing an agent sends disappears silently.
+ * the session has failed; the button shows only then) and keep technical
+ * details, such as the agent's stderr, behind an expander. Unknown update
+ * variants are shown the same way with their JSON, so nothing an agent
+ * sends disappears silently.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -34,7 +34,7 @@ typedef struct
   char      *agent_id;
   char      *folder;
   GStrv      mcp_servers;
-  char      *prompt;      /* to send once the session is open */
+  char      *prompt;      /* to send once the session is open, or signed in */
 } Attempt;
 
 static void
@@ -682,9 +682,10 @@ refresh_listed (PalWindow  *self,
                                             refresh_listed_cb, NULL);
 }
 
-/* A prompt sent in a closed session that could not go out is given back:
- * into the composer, or the session's draft when another one is shown,
- * unless the person wrote something else there meanwhile. */
+/* A prompt that could not go out (its session could not be opened again,
+ * the sign-in was cancelled or failed) is given back: into the composer, or
+ * the session's draft when another one is shown, unless the person wrote
+ * something else there meanwhile. */
 static void
 give_back_prompt (Attempt *attempt)
 {
@@ -819,7 +820,7 @@ open_after_frame (PalWindow *self,
 }
 
 /* Shows the session, then opens it unless it is live already; @prompt
- * (nullable) is sent once it is open. */
+ * (nullable) is sent once it is open, or given back when it cannot be. */
 static void
 open_session (PalWindow  *self,
               const char *session_id,
@@ -839,6 +840,10 @@ open_session (PalWindow  *self,
 
   _pal_window_show_session (self, session_id);
 
+  attempt = attempt_new (self, session_id, pal_session_record_get_agent_id (record),
+                         pal_session_record_get_cwd (record), NULL);
+  attempt->prompt = g_strdup (prompt);
+
   session = pal_session_manager_lookup (self->manager, session_id);
   if (session != NULL)
     {
@@ -846,12 +851,13 @@ open_session (PalWindow  *self,
 
       if (state != ACP_SESSION_STATE_CLOSED && state != ACP_SESSION_STATE_FAILED &&
           state != ACP_SESSION_STATE_NEW)
-        return;
+        {
+          give_back_prompt (attempt);
+          attempt_free (attempt);
+          return;
+        }
     }
 
-  attempt = attempt_new (self, session_id, pal_session_record_get_agent_id (record),
-                         pal_session_record_get_cwd (record), NULL);
-  attempt->prompt = g_strdup (prompt);
   open_after_frame (self, attempt);
 }
 
