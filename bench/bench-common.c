@@ -27,6 +27,7 @@
 #include "bench-common.h"
 #include "summary-rows.h"
 #include "pal-chat-view.h"
+#include "pal-renderer.h"
 #include "pal-warm-up.h"
 
 #define WINDOW_WIDTH  1280
@@ -43,6 +44,8 @@ bench_setup_environment (void)
   g_setenv ("GTK_A11Y", "none", FALSE);
   g_setenv ("NO_AT_BRIDGE", "1", FALSE);
   g_setenv ("LC_ALL", "C.UTF-8", FALSE);
+  /* the renderer the application would draw with (GSK_RENDERER wins) */
+  pal_renderer_choose ("/dev/dri");
 }
 
 const char *

@@ -7,7 +7,8 @@
 #
 # Every run is its own process, so memory figures do not carry over. The raw
 # key=value lines are kept in DIR/bench-results.txt. --renderer sets
-# GSK_RENDERER; without it GTK chooses (GL, on Xvfb through Mesa's llvmpipe).
+# GSK_RENDERER; without it the programs choose as the application does
+# (cairo on a machine without a GPU render node, else GTK's default, GL).
 
 set -eu
 
@@ -55,7 +56,7 @@ if [ -n "$renderer" ]; then
   export GSK_RENDERER
 fi
 echo "$(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //');" \
-     "load average $(cut -d' ' -f1-3 /proc/loadavg); renderer ${renderer:-default}"
+     "load average $(cut -d' ' -f1-3 /proc/loadavg); renderer ${renderer:-as the application chooses}"
 
 # --- run ---
 run() {
