@@ -994,8 +994,9 @@ turn_ended (Fixture *fixture)
 }
 
 static gboolean
-has_user_message (AcpSession *session,
-                  const char *text)
+has_message (AcpSession     *session,
+             AcpMessageRole  role,
+             const char     *text)
 {
   GListModel *model = G_LIST_MODEL (acp_session_get_transcript (session));
 
@@ -1004,7 +1005,7 @@ has_user_message (AcpSession *session,
       g_autoptr(AcpItem) item = g_list_model_get_item (model, i);
 
       if (ACP_IS_MESSAGE_ITEM (item) &&
-          acp_message_item_get_role (ACP_MESSAGE_ITEM (item)) == ACP_MESSAGE_ROLE_USER &&
+          acp_message_item_get_role (ACP_MESSAGE_ITEM (item)) == role &&
           g_strcmp0 (acp_message_item_get_text (ACP_MESSAGE_ITEM (item)), text) == 0)
         return TRUE;
     }
@@ -1076,8 +1077,8 @@ test_closed_session_reopens (Fixture       *fixture,
   g_assert_true (current_session (fixture) != closed);
   g_assert_cmpstr (pal_window_get_current_session_id (fixture->window), ==, session_id);
   g_assert_cmpstr (acp_session_get_stop_reason (current_session (fixture)), ==, "end_turn");
-  g_assert_true (has_user_message (current_session (fixture), "Go on please"));
-  g_assert_false (has_user_message (closed, "Go on please"));
+  g_assert_true (has_message (current_session (fixture), ACP_MESSAGE_ROLE_USER, "Go on please"));
+  g_assert_false (has_message (closed, ACP_MESSAGE_ROLE_USER, "Go on please"));
   left = pal_composer_dup_text (composer);
   g_assert_cmpstr (left, ==, "");
 }
@@ -1223,20 +1224,7 @@ test_sign_in_on_prompt (Fixture       *fixture,
   g_clear_pointer (&text, g_free);
   text = pal_composer_dup_text (composer);
   g_assert_cmpstr (text, ==, "");
-  {
-    GListModel *model = G_LIST_MODEL (acp_session_get_transcript (current_session (fixture)));
-    gboolean answered = FALSE;
-
-    for (guint i = 0; i < g_list_model_get_n_items (model); i++)
-      {
-        g_autoptr(AcpItem) item = g_list_model_get_item (model, i);
-
-        if (ACP_IS_MESSAGE_ITEM (item) &&
-            g_strcmp0 (acp_message_item_get_text (ACP_MESSAGE_ITEM (item)), "Signed in, and answering.") == 0)
-          answered = TRUE;
-      }
-    g_assert_true (answered);
-  }
+  g_assert_true (has_message (current_session (fixture), ACP_MESSAGE_ROLE_AGENT, "Signed in, and answering."));
 }
 
 int
