@@ -137,6 +137,16 @@ test_send_and_stop (void)
   g_signal_connect (composer, "submit", G_CALLBACK (submit_cb), &events);
   g_signal_connect (composer, "stop", G_CALLBACK (stop_cb), &events);
 
+  /* an empty composer says what it is for; typing hides that */
+  iterate ();
+  g_assert_true (shows_label (GTK_WIDGET (composer), "Ask the agent, or type / for its commands"));
+  pal_composer_set_text (composer, "x");
+  iterate ();
+  g_assert_false (shows_label (GTK_WIDGET (composer), "Ask the agent, or type / for its commands"));
+  pal_composer_set_text (composer, NULL);
+  iterate ();
+  g_assert_true (shows_label (GTK_WIDGET (composer), "Ask the agent, or type / for its commands"));
+
   /* empty or blank text is not sent */
   g_assert_true (press (composer, GDK_KEY_Return, 0));
   pal_composer_set_text (composer, "  \n ");

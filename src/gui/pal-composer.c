@@ -25,6 +25,7 @@ struct _PalComposer
   AdwBin          parent_instance;
 
   GtkTextView    *text_view;
+  GtkWidget      *placeholder;   /* over the empty text view */
   GtkButton      *send_button;
   GtkButton      *stop_button;
   GtkBox         *options_box;
@@ -63,6 +64,7 @@ update_buttons (PalComposer *self)
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->text_view);
   gboolean has_text = gtk_text_buffer_get_char_count (buffer) > 0;
 
+  gtk_widget_set_visible (self->placeholder, !has_text);
   gtk_widget_set_visible (GTK_WIDGET (self->stop_button), self->busy);
   gtk_widget_set_visible (GTK_WIDGET (self->send_button), !self->busy);
   gtk_widget_set_sensitive (GTK_WIDGET (self->send_button), has_text && self->can_send);
@@ -604,6 +606,7 @@ pal_composer_init (PalComposer *self)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   GtkWidget *frame = gtk_scrolled_window_new ();
+  GtkWidget *overlay = gtk_overlay_new ();
   GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkEventController *keys;
   GtkTextBuffer *buffer;
@@ -629,6 +632,19 @@ pal_composer_init (PalComposer *self)
   gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (frame), 240);
   gtk_widget_add_css_class (frame, "card");
   gtk_widget_add_css_class (frame, "composer-entry");
+
+  /* a text view has no placeholder of its own: a dim line over it, where
+   * the text starts, while it is empty (clicks go through to the view) */
+  self->placeholder = gtk_label_new (_("Ask the agent, or type / for its commands"));
+  gtk_widget_add_css_class (self->placeholder, "dim-label");
+  gtk_widget_set_halign (self->placeholder, GTK_ALIGN_START);
+  gtk_widget_set_valign (self->placeholder, GTK_ALIGN_START);
+  gtk_widget_set_margin_start (self->placeholder, 11);
+  gtk_widget_set_margin_top (self->placeholder, 9);
+  gtk_label_set_ellipsize (GTK_LABEL (self->placeholder), PANGO_ELLIPSIZE_END);
+  gtk_widget_set_can_target (self->placeholder, FALSE);
+  gtk_overlay_set_child (GTK_OVERLAY (overlay), frame);
+  gtk_overlay_add_overlay (GTK_OVERLAY (overlay), self->placeholder);
 
   keys = gtk_event_controller_key_new ();
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
@@ -661,7 +677,7 @@ pal_composer_init (PalComposer *self)
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->send_button));
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->stop_button));
 
-  gtk_box_append (GTK_BOX (box), frame);
+  gtk_box_append (GTK_BOX (box), overlay);
   gtk_box_append (GTK_BOX (box), bar);
   adw_bin_set_child (ADW_BIN (self), box);
 
