@@ -171,6 +171,15 @@ test_demo_only (Fixture       *fixture,
   g_assert_true (pal_agent_store_lookup (store, PAL_AGENT_ID_DEMO) == demo);
   g_assert_null (pal_agent_store_lookup (store, "nope"));
 
+  /* names to show: a profile's; a preset's that was not found (a stored
+   * session of an agent since uninstalled); else the id */
+  g_assert_cmpstr (pal_agent_store_get_name (store, PAL_AGENT_ID_DEMO), ==, "Demo Agent");
+  g_assert_null (pal_agent_store_lookup (store, PAL_AGENT_ID_CLAUDE));
+  g_assert_cmpstr (pal_agent_store_get_name (store, PAL_AGENT_ID_CLAUDE), ==, "Claude Agent");
+  g_assert_cmpstr (pal_agent_store_get_name (store, PAL_AGENT_ID_GEMINI), ==, "Gemini CLI");
+  g_assert_cmpstr (pal_agent_store_get_name (store, "nope"), ==, "nope");
+  g_assert_null (pal_agent_store_get_name (store, NULL));
+
   default_id = pal_agent_store_dup_default_id (store);
   g_assert_cmpstr (default_id, ==, PAL_AGENT_ID_DEMO);
 

@@ -653,6 +653,35 @@ pal_agent_store_lookup (PalAgentStore *self,
 }
 
 /**
+ * pal_agent_store_get_name:
+ * @self: a #PalAgentStore
+ * @id: (nullable): a profile id, as a stored session names it
+ *
+ * Returns: (nullable): the name to show for @id: its profile's; else, for
+ *   an agent no longer found on this computer, the name of its preset;
+ *   else @id itself
+ */
+const char *
+pal_agent_store_get_name (PalAgentStore *self,
+                          const char    *id)
+{
+  PalAgentProfile *profile;
+  int slot;
+
+  g_return_val_if_fail (PAL_IS_AGENT_STORE (self), NULL);
+
+  if (id == NULL)
+    return NULL;
+
+  profile = find_in (self->items, id);
+  if (profile != NULL)
+    return pal_agent_profile_get_name (profile);
+
+  slot = slot_of_id (id);
+  return slot >= 0 ? _(presets[slot].name) : id;
+}
+
+/**
  * pal_agent_store_add:
  * @self: a #PalAgentStore
  * @profile: a new profile (see pal_agent_profile_new())

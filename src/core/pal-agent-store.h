@@ -27,6 +27,8 @@ GSettings          *pal_agent_store_get_settings    (PalAgentStore       *self);
 /* Why stored entries were skipped, one translated sentence each. Never NULL. */
 const char * const *pal_agent_store_get_load_errors (PalAgentStore       *self);
 
+const char         *pal_agent_store_get_name        (PalAgentStore       *self,
+                                                     const char          *id);
 PalAgentProfile    *pal_agent_store_lookup          (PalAgentStore       *self,
                                                      const char          *id);
 gboolean            pal_agent_store_add             (PalAgentStore       *self,

@@ -68,7 +68,7 @@ agent_name (PalSidebar *self,
 
   profile = pal_agent_store_lookup (self->agent_store, agent_id);
   if (profile == NULL)
-    return agent_id;
+    return pal_agent_store_get_name (self->agent_store, agent_id);
 
   /* a profile renamed in Preferences is renamed here too */
   if (g_signal_handler_find (profile, G_SIGNAL_MATCH_FUNC | G_SIGNAL_MATCH_DATA, 0, 0, NULL,

@@ -109,10 +109,7 @@ static const char *
 agent_name (PalWindow  *self,
             const char *agent_id)
 {
-  PalAgentProfile *profile = agent_id != NULL
-    ? pal_agent_store_lookup (pal_session_manager_get_agent_store (self->manager), agent_id) : NULL;
-
-  return profile != NULL ? pal_agent_profile_get_name (profile) : agent_id;
+  return pal_agent_store_get_name (pal_session_manager_get_agent_store (self->manager), agent_id);
 }
 
 static void
