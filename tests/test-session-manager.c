@@ -630,6 +630,48 @@ test_agent_cwd (Fixture       *f,
   g_assert_cmpstr (contents, ==, f->dir_b);
 }
 
+/* A preset agent that was not on PATH when the list was made, installed
+ * since: opening it looks again, and until then the error says how to
+ * install it. */
+static void
+test_preset_installed_later (Fixture       *f,
+                             gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *old_path = g_strdup (g_getenv ("PATH"));
+  g_autofree char *bin = make_dir (f, "bin");
+  g_autofree char *program = g_build_filename (bin, "claude-agent-acp", NULL);
+  g_autofree char *script = g_strdup_printf ("#!/bin/sh\nexec '%s' basic.json\n", fake_agent_path ());
+  AcpSession *session;
+
+  g_setenv ("PATH", bin, TRUE);
+  g_assert_null (pal_agent_store_lookup (f->agents, PAL_AGENT_ID_CLAUDE));
+
+  session = new_session (f, PAL_AGENT_ID_CLAUDE, f->dir_a, NULL, &error);
+  g_assert_null (session);
+  g_assert_error (error, PAL_ERROR, PAL_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, "Claude Agent was not found"));
+  g_assert_nonnull (strstr (error->message, "npm install -g @agentclientprotocol/claude-agent-acp"));
+  g_clear_error (&error);
+
+  /* a profile that is no preset has nothing to look for */
+  session = new_session (f, "removed-long-ago", f->dir_a, NULL, &error);
+  g_assert_null (session);
+  g_assert_error (error, PAL_ERROR, PAL_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, "add it again in Preferences"));
+  g_clear_error (&error);
+
+  /* installed: the next try finds it */
+  g_assert_true (g_file_set_contents (program, script, -1, NULL));
+  g_assert_cmpint (g_chmod (program, 0755), ==, 0);
+  session = new_session (f, PAL_AGENT_ID_CLAUDE, f->dir_a, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (session);
+  g_assert_nonnull (pal_agent_store_lookup (f->agents, PAL_AGENT_ID_CLAUDE));
+
+  g_setenv ("PATH", old_path, TRUE);
+}
+
 static void
 test_new_session_errors (Fixture       *f,
                          gconstpointer  data)
@@ -1494,6 +1536,7 @@ main (int   argc,
   ADD ("new/shared", test_new_session_shared);
   ADD ("new/agent-cwd", test_agent_cwd);
   ADD ("new/errors", test_new_session_errors);
+  ADD ("new/preset-installed-later", test_preset_installed_later);
   ADD ("new/id-collision", test_id_collision);
   ADD ("new/cancel", test_cancel_start);
   ADD ("open/load-live", test_open_loads_live);

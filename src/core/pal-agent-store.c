@@ -57,6 +57,7 @@ typedef struct
   /* candidates, in order of preference */
   const char *programs[3];
   const char *args[3];
+  const char *install;   /* how a person installs it */
 } Preset;
 
 /* Gemini CLI silently disables MCP servers in folders it does not trust and
@@ -64,12 +65,15 @@ typedef struct
  * folder in Palaver, so it is trusted on their behalf. */
 static const Preset presets[N_SLOTS] = {
   [SLOT_CLAUDE] = { PAL_AGENT_ID_CLAUDE, N_("Claude Agent"),
-                    { "claude-agent-acp", "claude-code-acp", NULL }, { NULL } },
+                    { "claude-agent-acp", "claude-code-acp", NULL }, { NULL },
+                    "npm install -g @agentclientprotocol/claude-agent-acp" },
   [SLOT_CODEX] = { PAL_AGENT_ID_CODEX, N_("Codex"),
-                   { "codex-acp", NULL }, { NULL } },
+                   { "codex-acp", NULL }, { NULL },
+                   "npm install -g @agentclientprotocol/codex-acp" },
   [SLOT_GEMINI] = { PAL_AGENT_ID_GEMINI, N_("Gemini CLI"),
-                    { "gemini", NULL }, { "--acp", "--skip-trust", NULL } },
-  [SLOT_DEMO] = { PAL_AGENT_ID_DEMO, N_("Demo Agent"), { NULL }, { NULL } },
+                    { "gemini", NULL }, { "--acp", "--skip-trust", NULL },
+                    "npm install -g @google/gemini-cli" },
+  [SLOT_DEMO] = { PAL_AGENT_ID_DEMO, N_("Demo Agent"), { NULL }, { NULL }, NULL },
 };
 
 struct _PalAgentStore
@@ -679,6 +683,45 @@ pal_agent_store_get_name (PalAgentStore *self,
 
   slot = slot_of_id (id);
   return slot >= 0 ? _(presets[slot].name) : id;
+}
+
+/**
+ * pal_agent_store_is_preset_id:
+ * @id: (nullable): a profile id
+ *
+ * Returns: whether @id is the id of a preset, found on this computer or not
+ */
+gboolean
+pal_agent_store_is_preset_id (const char *id)
+{
+  return slot_of_id (id) >= 0;
+}
+
+/**
+ * pal_agent_store_describe_missing:
+ * @self: a #PalAgentStore
+ * @id: a profile id that is not listed
+ *
+ * Returns: (transfer full): why there is no agent @id, and what to do
+ */
+char *
+pal_agent_store_describe_missing (PalAgentStore *self,
+                                  const char    *id)
+{
+  int slot;
+
+  g_return_val_if_fail (PAL_IS_AGENT_STORE (self), NULL);
+  g_return_val_if_fail (id != NULL, NULL);
+
+  slot = slot_of_id (id);
+  if (slot >= 0 && presets[slot].install != NULL)
+    /* Translators: %1$s is an agent's name, %2$s the command that installs it */
+    return g_strdup_printf (_("%1$s was not found on this computer. Install it with “%2$s”, then try again."),
+                            _(presets[slot].name), presets[slot].install);
+
+  /* Translators: %s is the id of an agent profile that was removed */
+  return g_strdup_printf (_("The agent “%s” is not set up any more: add it again in Preferences, or start a new session with another agent."),
+                          id);
 }
 
 /**

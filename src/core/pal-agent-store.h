@@ -29,6 +29,9 @@ const char * const *pal_agent_store_get_load_errors (PalAgentStore       *self);
 
 const char         *pal_agent_store_get_name        (PalAgentStore       *self,
                                                      const char          *id);
+gboolean            pal_agent_store_is_preset_id    (const char          *id);
+char               *pal_agent_store_describe_missing (PalAgentStore      *self,
+                                                     const char          *id);
 PalAgentProfile    *pal_agent_store_lookup          (PalAgentStore       *self,
                                                      const char          *id);
 gboolean            pal_agent_store_add             (PalAgentStore       *self,

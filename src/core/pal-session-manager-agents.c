@@ -343,6 +343,45 @@ _pal_session_manager_canonical_cwd (const char  *cwd,
   return g_canonicalize_filename (cwd, NULL);
 }
 
+typedef struct
+{
+  char *profile_id;
+  char *cwd;
+} Redetect;
+
+static void
+redetect_free (Redetect *redetect)
+{
+  g_free (redetect->profile_id);
+  g_free (redetect->cwd);
+  g_free (redetect);
+}
+
+static void ensure_agent (PalSessionManager *self,
+                          GTask             *task,
+                          const char        *profile_id,
+                          const char        *cwd,
+                          gboolean           may_detect);
+
+static void
+redetected_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  GTask *task = user_data;
+  Redetect *redetect = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+
+  if (!pal_agent_store_detect_finish (PAL_AGENT_STORE (object), result, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      g_object_unref (task);
+      return;
+    }
+
+  ensure_agent (g_task_get_source_object (task), task, redetect->profile_id, redetect->cwd, FALSE);
+}
+
 void
 _pal_session_manager_ensure_agent_async (PalSessionManager   *self,
                                          const char          *profile_id,
@@ -351,19 +390,34 @@ _pal_session_manager_ensure_agent_async (PalSessionManager   *self,
                                          GAsyncReadyCallback  callback,
                                          gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
-  g_autoptr(AcpAgent) agent = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *canonical = NULL;
-  g_autofree char *key = NULL;
-  PalAgentProfile *profile;
-  AgentSlot *slot;
+  GTask *task;
 
   g_assert (PAL_IS_SESSION_MANAGER (self));
   g_assert (profile_id != NULL);
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, _pal_session_manager_ensure_agent_async);
+
+  ensure_agent (self, task, profile_id, cwd, TRUE);
+}
+
+/* Takes @task. A preset that is not listed is looked for on PATH once more
+ * (@may_detect) before the answer is that there is no such agent: it may
+ * have been installed since, or the first look may not be over yet. */
+static void
+ensure_agent (PalSessionManager *self,
+              GTask             *task_in,
+              const char        *profile_id,
+              const char        *cwd,
+              gboolean           may_detect)
+{
+  g_autoptr(GTask) task = task_in;
+  g_autoptr(AcpAgent) agent = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *canonical = NULL;
+  g_autofree char *key = NULL;
+  PalAgentProfile *profile;
+  AgentSlot *slot;
 
   if (self->shut_down)
     {
@@ -402,10 +456,24 @@ _pal_session_manager_ensure_agent_async (PalSessionManager   *self,
     }
 
   profile = pal_agent_store_lookup (self->agent_store, profile_id);
+  if (profile == NULL && may_detect && pal_agent_store_is_preset_id (profile_id))
+    {
+      Redetect *redetect = g_new0 (Redetect, 1);
+      /* read before the task is handed over: the order in which a call's
+       * arguments are evaluated is not defined */
+      GCancellable *cancellable = g_task_get_cancellable (task);
+
+      redetect->profile_id = g_strdup (profile_id);
+      redetect->cwd = g_strdup (cwd);
+      g_task_set_task_data (task, redetect, (GDestroyNotify) redetect_free);
+      pal_agent_store_detect_async (self->agent_store, cancellable, redetected_cb, g_steal_pointer (&task));
+      return;
+    }
   if (profile == NULL)
     {
-      g_task_return_new_error (task, PAL_ERROR, PAL_ERROR_NOT_FOUND,
-                               _("The agent “%s” is not configured"), profile_id);
+      g_autofree char *message = pal_agent_store_describe_missing (self->agent_store, profile_id);
+
+      g_task_return_new_error (task, PAL_ERROR, PAL_ERROR_NOT_FOUND, "%s", message);
       return;
     }
 
