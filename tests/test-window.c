@@ -118,6 +118,7 @@ fixture_set_up (Fixture       *fixture,
   add_fake_profile (fixture, "fake-fs-outside", "fs-outside.json");
   add_fake_profile (fixture, "fake-minimal", "minimal.json");
   add_fake_profile (fixture, "fake-auth-prompt", "auth-on-prompt.json");
+  add_fake_profile (fixture, "fake-auth-fails", "auth-fails.json");
 
   /* GTK animates a blinking cursor at every frame for ten seconds after the
    * last key; assert_goes_idle () looks for other work */
@@ -596,6 +597,51 @@ test_sign_in (Fixture       *fixture,
 
   wait_for (fixture, session_ready, 30);
   g_assert_nonnull (pal_window_get_current_session_id (fixture->window));
+}
+
+static gboolean
+error_page_visible (Fixture *fixture)
+{
+  return g_strcmp0 (gtk_stack_get_visible_child_name (fixture->window->content_stack), "error") == 0;
+}
+
+static void
+test_sign_in_fails (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  AdwMessageDialog *dialog;
+  GtkWidget *retry;
+
+  /* cancelling the sign-in of a new session goes back to where the person
+   * was, rather than leaving "Starting" on screen */
+  pal_window_start_session (fixture->window, "fake-auth-fails", fixture->folder, NULL);
+  wait_for (fixture, auth_dialog_shown, 30);
+  dialog = find_message_dialog ();
+  adw_message_dialog_response (dialog, "cancel");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (fixture->window->content_stack), ==, "welcome");
+
+  /* a sign-in the agent refuses: its reason, from the error's data, on the
+   * error page; Retry there starts over and asks again */
+  pal_window_start_session (fixture->window, "fake-auth-fails", fixture->folder, NULL);
+  wait_for (fixture, auth_dialog_shown, 30);
+  dialog = find_message_dialog ();
+  adw_message_dialog_response (dialog, "api-key");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  wait_for (fixture, error_page_visible, 30);
+  g_assert_cmpstr (adw_status_page_get_title (fixture->window->error_page), ==, "Signing in failed");
+  g_assert_cmpstr (adw_status_page_get_description (fixture->window->error_page), ==,
+                   "Internal error: FAKE_API_KEY is not set");
+
+  retry = GTK_WIDGET (find_label_starting (GTK_WIDGET (fixture->window->error_page), "Retry"));
+  g_assert_nonnull (retry);
+  retry = gtk_widget_get_ancestor (retry, GTK_TYPE_BUTTON);
+  g_assert_nonnull (retry);
+  g_signal_emit_by_name (retry, "clicked");
+  wait_for (fixture, auth_dialog_shown, 30);
+  dialog = find_message_dialog ();
+  adw_message_dialog_response (dialog, "cancel");
+  gtk_window_destroy (GTK_WINDOW (dialog));
 }
 
 static gboolean
@@ -1255,6 +1301,8 @@ main (int   argc,
               fixture_set_up, test_agent_sessions_listed, fixture_tear_down);
   g_test_add ("/window/sign-in", Fixture, NULL,
               fixture_set_up, test_sign_in, fixture_tear_down);
+  g_test_add ("/window/sign-in-fails", Fixture, NULL,
+              fixture_set_up, test_sign_in_fails, fixture_tear_down);
   g_test_add ("/window/no-spinner-off-screen", Fixture, NULL,
               fixture_set_up, test_no_spinner_off_screen, fixture_tear_down);
   g_test_add ("/window/agent-fails-to-start", Fixture, NULL,

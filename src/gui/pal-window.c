@@ -499,9 +499,19 @@ authenticate_cb (GObject      *object,
       /* a session on screen stays there: the failure is a toast */
       if (attempt->session_id != NULL &&
           pal_session_manager_lookup (attempt->self->manager, attempt->session_id) != NULL)
-        pal_window_add_toast (attempt->self, error->message);
+        {
+          pal_window_add_toast (attempt->self, error->message);
+        }
       else
-        _pal_window_show_error (attempt->self, _("Signing in failed"), error);
+        {
+          PalWindow *self = attempt->self;
+
+          /* the page's Retry starts over, and asks for the sign-in again */
+          _pal_window_show_error (self, _("Signing in failed"), error);
+          g_object_set_data_full (G_OBJECT (self), "retry-attempt", g_steal_pointer (&attempt),
+                                  (GDestroyNotify) attempt_free);
+          _pal_window_update_actions (self);
+        }
       return;
     }
 
@@ -519,7 +529,12 @@ auth_response_cb (AdwMessageDialog *dialog,
 
   if (g_str_equal (response, "cancel"))
     {
+      self = attempt->self;
       give_back_prompt (attempt);
+      /* a new session waits for nothing more: back to where the person was */
+      if (attempt->session_id == NULL && self->current_id == NULL &&
+          g_strcmp0 (gtk_stack_get_visible_child_name (self->content_stack), "starting") == 0)
+        _pal_window_show_session (self, NULL);
       return;
     }
 
