@@ -119,6 +119,7 @@ fixture_set_up (Fixture       *fixture,
   add_fake_profile (fixture, "fake-minimal", "minimal.json");
   add_fake_profile (fixture, "fake-auth-prompt", "auth-on-prompt.json");
   add_fake_profile (fixture, "fake-auth-fails", "auth-fails.json");
+  add_fake_profile (fixture, "fake-auth-ignored", "auth-ignored.json");
 
   /* GTK animates a blinking cursor at every frame for ten seconds after the
    * last key; assert_goes_idle () looks for other work */
@@ -642,6 +643,20 @@ test_sign_in_fails (Fixture       *fixture,
   dialog = find_message_dialog ();
   adw_message_dialog_response (dialog, "cancel");
   gtk_window_destroy (GTK_WINDOW (dialog));
+
+  /* an agent that takes the sign-in and still asks for one: the window says
+   * so instead of asking again and again */
+  pal_window_start_session (fixture->window, "fake-auth-ignored", fixture->folder, NULL);
+  wait_for (fixture, auth_dialog_shown, 30);
+  dialog = find_message_dialog ();
+  adw_message_dialog_response (dialog, "api-key");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  wait_for (fixture, error_page_visible, 30);
+  g_assert_null (find_message_dialog ());
+  g_assert_cmpstr (adw_status_page_get_title (fixture->window->error_page), ==,
+                   "The agent still asks for a sign-in");
+  g_assert_cmpstr (adw_status_page_get_description (fixture->window->error_page), ==,
+                   "The API key is missing or not configured.");
 }
 
 static gboolean

@@ -22,6 +22,8 @@ struct _PalWindow
   PalSessionRecord     *current_record;   /* its record, watched for renames */
   GHashTable           *last_states;   /* session id → PalSessionState, for notifications */
   GHashTable           *drafts;        /* session id → what the person wrote and did not send */
+  char                 *signed_in_agent;   /* the agent the person last signed in to, */
+  gint64                signed_in_at;      /* and when (monotonic) */
   guint                 notifications_watch[2];
   gboolean              notifications_owned[2];
 

@@ -483,6 +483,23 @@ _pal_window_show_error (PalWindow    *self,
   gtk_stack_set_visible_child_name (self->content_stack, "error");
 }
 
+/* An agent can accept a sign-in and still refuse what follows (Gemini CLI
+ * does, for an API key it has not got): asking again would go round in
+ * circles. Whether the agent asks for a sign-in within a minute of one. */
+#define SIGN_IN_WINDOW_US (60 * G_USEC_PER_SEC)
+
+static gboolean
+sign_in_did_not_take (PalWindow  *self,
+                      const char *agent_id)
+{
+  gboolean just = self->signed_in_agent != NULL &&
+                  g_strcmp0 (self->signed_in_agent, agent_id) == 0 &&
+                  g_get_monotonic_time () - self->signed_in_at < SIGN_IN_WINDOW_US;
+
+  g_clear_pointer (&self->signed_in_agent, g_free);
+  return just;
+}
+
 static void
 authenticate_cb (GObject      *object,
                  GAsyncResult *result,
@@ -515,6 +532,9 @@ authenticate_cb (GObject      *object,
       return;
     }
 
+  g_free (attempt->self->signed_in_agent);
+  attempt->self->signed_in_agent = g_strdup (attempt->agent_id);
+  attempt->self->signed_in_at = g_get_monotonic_time ();
   retry_attempt (g_steal_pointer (&attempt));
 }
 
@@ -632,7 +652,8 @@ _pal_window_handle_error (PalWindow    *self,
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
 
-  if (pal_session_manager_error_is_auth_required (error) && agent_id != NULL)
+  if (pal_session_manager_error_is_auth_required (error) && agent_id != NULL &&
+      !sign_in_did_not_take (self, agent_id))
     {
       show_auth_dialog (self, attempt_new (self, session_id, agent_id, folder, NULL));
       return;
@@ -911,6 +932,14 @@ session_view_sign_in_requested_cb (PalSessionView *view,
   attempt = attempt_new (self, session_id, pal_session_record_get_agent_id (record),
                          pal_session_record_get_cwd (record), NULL);
   attempt->prompt = g_strdup (text);
+  if (sign_in_did_not_take (self, attempt->agent_id))
+    {
+      /* the turn's notice says the agent refused; the prompt is kept */
+      give_back_prompt (attempt);
+      attempt_free (attempt);
+      pal_window_add_toast (self, _("The agent still asks for a sign-in"));
+      return;
+    }
   show_auth_dialog (self, attempt);
 }
 
@@ -983,6 +1012,7 @@ new_session_cb (GObject      *object,
   g_autoptr(AcpSession) session = NULL;
   g_autoptr(GError) error = NULL;
   PalWindow *self = attempt->self;
+  const char *title = _("The session could not be started");
 
   session = pal_session_manager_new_session_finish (PAL_SESSION_MANAGER (object), result, &error);
   if (session == NULL)
@@ -994,13 +1024,17 @@ new_session_cb (GObject      *object,
         }
       if (pal_session_manager_error_is_auth_required (error))
         {
-          show_auth_dialog (self, g_steal_pointer (&attempt));
-          return;
+          if (!sign_in_did_not_take (self, attempt->agent_id))
+            {
+              show_auth_dialog (self, g_steal_pointer (&attempt));
+              return;
+            }
+          title = _("The agent still asks for a sign-in");
         }
       set_current_id (self, NULL);
       g_object_set_data_full (G_OBJECT (self), "retry-attempt", g_steal_pointer (&attempt),
                               (GDestroyNotify) attempt_free);
-      _pal_window_show_error (self, _("The session could not be started"), error);
+      _pal_window_show_error (self, title, error);
       _pal_window_update_actions (self);
       return;
     }
@@ -1249,6 +1283,7 @@ pal_window_finalize (GObject *object)
 
   g_free (self->current_id);
   g_clear_pointer (&self->drafts, g_hash_table_unref);
+  g_free (self->signed_in_agent);
 
   G_OBJECT_CLASS (pal_window_parent_class)->finalize (object);
 }
