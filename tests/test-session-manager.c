@@ -642,7 +642,7 @@ test_preset_installed_later (Fixture       *f,
   g_autofree char *bin = make_dir (f, "bin");
   g_autofree char *program = g_build_filename (bin, "claude-agent-acp", NULL);
   g_autofree char *script = g_strdup_printf ("#!/bin/sh\nexec '%s' basic.json\n", fake_agent_path ());
-  AcpSession *session;
+  g_autoptr(AcpSession) session = NULL;
 
   g_setenv ("PATH", bin, TRUE);
   g_assert_null (pal_agent_store_lookup (f->agents, PAL_AGENT_ID_CLAUDE));
@@ -670,6 +670,51 @@ test_preset_installed_later (Fixture       *f,
   g_assert_nonnull (pal_agent_store_lookup (f->agents, PAL_AGENT_ID_CLAUDE));
 
   g_setenv ("PATH", old_path, TRUE);
+}
+
+static void close_session (Fixture     *f,
+                           const char  *session_id,
+                           GError     **error);
+
+/* An idle agent whose profile was edited (an API key added to its
+ * environment) is started anew at the next need; one with a session open
+ * keeps running until then. */
+static void
+test_profile_edited (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(AcpSession) first = NULL;
+  g_autoptr(AcpSession) second = NULL;
+  g_autoptr(AcpSession) third = NULL;
+  g_autoptr(PalAgentProfile) edited = NULL;
+  g_autoptr(GError) error = NULL;
+  AcpAgent *agent;
+  const char * const env[] = { "FAKE_API_KEY=one", NULL };
+  const char * const env2[] = { "FAKE_API_KEY=two", NULL };
+
+  add_profile_full (f, "fake", "basic.json", TRUE);
+  first = new_session_ok (f, "fake", f->dir_a);
+  agent = acp_session_get_agent (first);
+
+  /* edited while a session is open on it: that agent goes on */
+  edited = pal_agent_profile_copy (pal_agent_store_lookup (f->agents, "fake"));
+  pal_agent_profile_set_env (edited, env);
+  g_assert_true (pal_agent_store_update (f->agents, edited, &error));
+  g_assert_no_error (error);
+  second = new_session_ok (f, "fake", f->dir_a);
+  g_assert_true (acp_session_get_agent (second) == agent);
+
+  /* once no session is open on it, the next need starts it anew */
+  close_session (f, acp_session_get_session_id (first), &error);
+  g_assert_no_error (error);
+  close_session (f, acp_session_get_session_id (second), &error);
+  g_assert_no_error (error);
+  pal_agent_profile_set_env (edited, env2);
+  g_assert_true (pal_agent_store_update (f->agents, edited, &error));
+  g_assert_no_error (error);
+  third = new_session_ok (f, "fake", f->dir_a);
+  g_assert_true (acp_session_get_agent (third) != agent);
+  g_assert_cmpint (acp_agent_get_state (acp_session_get_agent (third)), ==, ACP_AGENT_STATE_READY);
 }
 
 static void
@@ -1537,6 +1582,7 @@ main (int   argc,
   ADD ("new/agent-cwd", test_agent_cwd);
   ADD ("new/errors", test_new_session_errors);
   ADD ("new/preset-installed-later", test_preset_installed_later);
+  ADD ("new/profile-edited", test_profile_edited);
   ADD ("new/id-collision", test_id_collision);
   ADD ("new/cancel", test_cancel_start);
   ADD ("open/load-live", test_open_loads_live);

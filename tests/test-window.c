@@ -657,6 +657,9 @@ test_sign_in_fails (Fixture       *fixture,
                    "The agent still asks for a sign-in");
   g_assert_cmpstr (adw_status_page_get_description (fixture->window->error_page), ==,
                    "The API key is missing or not configured.");
+  /* where an API key would go: the agent's settings */
+  g_assert_true (gtk_widget_get_visible (fixture->window->error_agent_button));
+  g_assert_cmpstr (fixture->window->error_agent_id, ==, "fake-auth-ignored");
 }
 
 static gboolean
@@ -725,15 +728,19 @@ test_agent_fails_to_start (Fixture       *fixture,
       }
   }
   g_assert_true (stderr_shown);
+  /* the agent's settings are a click away */
+  g_assert_true (gtk_widget_get_visible (fixture->window->error_agent_button));
 
-  /* the agent's own words, as they are, never read as markup */
+  /* the agent's own words, as they are, never read as markup; with no
+   * agent concerned, no settings to offer */
   {
     g_autoptr(GError) error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_FAILED,
                                                    "The agent said: R&D <broken>\nmore of it");
 
-    _pal_window_show_error (fixture->window, "Failed", error);
+    _pal_window_show_error (fixture->window, "Failed", NULL, error);
     settle ();
     g_assert_nonnull (find_label_starting (GTK_WIDGET (fixture->window), "The agent said: R&D <broken>"));
+    g_assert_false (gtk_widget_get_visible (fixture->window->error_agent_button));
   }
 }
 

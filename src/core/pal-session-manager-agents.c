@@ -10,7 +10,9 @@
  * starts a new process; the sessions on it fail by themselves (AcpSession).
  * Agents with no session left keep running: real agents take seconds to
  * start, and the next session in that folder is then immediate. Shutdown
- * stops them all.
+ * stops them all. An agent whose profile was edited since it started (an
+ * API key put in its environment, say) is replaced by a new process at the
+ * next need once no session is open on it.
  *
  * Also here: the agent-level calls (authenticate, session/list).
  */
@@ -201,6 +203,7 @@ struct _AgentSlot
   char              *key;
   char              *profile_id;
   char              *cwd;
+  char              *launch;    /* how it was started: see launch_of () */
   AcpAgent          *agent;
   gulong             exited_id;
   gboolean           starting;
@@ -221,6 +224,7 @@ agent_slot_clear (gpointer data)
   g_clear_pointer (&slot->key, g_free);
   g_clear_pointer (&slot->profile_id, g_free);
   g_clear_pointer (&slot->cwd, g_free);
+  g_clear_pointer (&slot->launch, g_free);
 }
 
 static AgentSlot *
@@ -326,6 +330,59 @@ create_agent (PalSessionManager  *self,
   acp_terminal_service_attach (self->terminal_service, agent);
 
   return agent;
+}
+
+/* The program, arguments and environment a profile starts, as one string:
+ * an agent started from another is out of date. */
+static char *
+launch_of (PalAgentProfile *profile)
+{
+  g_auto(GStrv) argv = pal_agent_profile_dup_argv (profile);
+  const char * const *env = pal_agent_profile_get_env (profile);
+  GString *launch = g_string_new (NULL);
+
+  for (guint i = 0; argv != NULL && argv[i] != NULL; i++)
+    g_string_append_printf (launch, "%s%c", argv[i], 0x1f);
+  g_string_append_c (launch, 0x1e);
+  for (guint i = 0; env != NULL && env[i] != NULL; i++)
+    g_string_append_printf (launch, "%s%c", env[i], 0x1f);
+
+  return g_string_free (launch, FALSE);
+}
+
+/* Whether a session that is still open runs on @agent */
+static gboolean
+agent_in_use (PalSessionManager *self,
+              AcpAgent          *agent)
+{
+  GHashTableIter iter;
+  gpointer value;
+
+  g_hash_table_iter_init (&iter, self->live);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      LiveSession *live = value;
+      AcpSessionState state;
+
+      if (live->session == NULL || acp_session_get_agent (live->session) != agent)
+        continue;
+      state = acp_session_get_state (live->session);
+      if (state != ACP_SESSION_STATE_CLOSED && state != ACP_SESSION_STATE_FAILED)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static void
+replaced_agent_stopped_cb (GObject      *object,
+                           GAsyncResult *result,
+                           gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!acp_agent_stop_finish (ACP_AGENT (object), result, &error))
+    g_debug ("Stopping an agent started from an older profile: %s", error->message);
 }
 
 char *
@@ -443,10 +500,20 @@ ensure_agent (PalSessionManager *self,
       _pal_wait_list_add (&slot->start, task);
       return;
     }
+  profile = pal_agent_store_lookup (self->agent_store, profile_id);
   if (slot != NULL && acp_agent_get_state (slot->agent) == ACP_AGENT_STATE_READY)
     {
-      g_task_return_pointer (task, g_object_ref (slot->agent), g_object_unref);
-      return;
+      g_autofree char *launch = profile != NULL ? launch_of (profile) : NULL;
+
+      if (launch == NULL || g_strcmp0 (launch, slot->launch) == 0 || agent_in_use (self, slot->agent))
+        {
+          g_task_return_pointer (task, g_object_ref (slot->agent), g_object_unref);
+          return;
+        }
+
+      /* edited since it started, and idle: a new process takes its place */
+      g_debug ("Restarting agent %s in %s: its profile changed", profile_id, canonical);
+      acp_agent_stop_async (slot->agent, NULL, replaced_agent_stopped_cb, NULL);
     }
   if (slot != NULL)
     {
@@ -455,7 +522,6 @@ ensure_agent (PalSessionManager *self,
       slot = NULL;
     }
 
-  profile = pal_agent_store_lookup (self->agent_store, profile_id);
   if (profile == NULL && may_detect && pal_agent_store_is_preset_id (profile_id))
     {
       Redetect *redetect = g_new0 (Redetect, 1);
@@ -489,6 +555,7 @@ ensure_agent (PalSessionManager *self,
   slot->key = g_strdup (key);
   slot->profile_id = g_strdup (profile_id);
   slot->cwd = g_strdup (canonical);
+  slot->launch = launch_of (profile);
   slot->agent = g_steal_pointer (&agent);
   slot->starting = TRUE;
   _pal_wait_list_init (&slot->start);

@@ -278,12 +278,10 @@ quit_action_cb (GSimpleAction *action,
   g_application_quit (G_APPLICATION (self));
 }
 
-static void
-preferences_action_cb (GSimpleAction *action,
-                       GVariant      *parameter,
-                       gpointer       user_data)
+/* Presents the preferences window, one at a time, and returns it. */
+static PalPreferencesWindow *
+present_preferences (PalApplication *self)
 {
-  PalApplication *self = user_data;
   GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
   GtkWindow *window = NULL;
 
@@ -303,10 +301,36 @@ preferences_action_cb (GSimpleAction *action,
     }
 
   gtk_window_present (window);
+  return PAL_PREFERENCES_WINDOW (window);
+}
+
+static void
+preferences_action_cb (GSimpleAction *action,
+                       GVariant      *parameter,
+                       gpointer       user_data)
+{
+  present_preferences (user_data);
+}
+
+/* The settings of one agent (its environment, say, for an API key), from
+ * an error that concerns it */
+static void
+edit_agent_action_cb (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       user_data)
+{
+  PalApplication *self = user_data;
+  PalAgentProfile *profile = pal_agent_store_lookup (pal_application_get_agent_store (self),
+                                                     g_variant_get_string (parameter, NULL));
+  PalPreferencesWindow *preferences = present_preferences (self);
+
+  if (profile != NULL)
+    pal_preferences_window_edit_agent (preferences, profile);
 }
 
 static const GActionEntry app_actions[] = {
   { "preferences", preferences_action_cb },
+  { "edit-agent", edit_agent_action_cb, "s" },
   { "about", about_action_cb },
   { "quit", quit_action_cb },
   { "show-session", show_session_action_cb, "s" },

@@ -42,6 +42,8 @@ struct _PalWindow
   AdwStatusPage        *error_page;
   GtkLabel             *error_details;
   GtkExpander          *error_expander;
+  GtkWidget            *error_agent_button;
+  char                 *error_agent_id;
   GtkSpinner           *starting_spinner;
 };
 
@@ -53,6 +55,7 @@ gboolean _pal_window_can                (const char     *session_id,
                                          gpointer        user_data);
 void     _pal_window_show_error         (PalWindow      *self,
                                          const char     *title,
+                                         const char     *agent_id,
                                          const GError   *error);
 void     _pal_window_handle_error       (PalWindow      *self,
                                          const char     *session_id,

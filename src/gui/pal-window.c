@@ -451,14 +451,20 @@ fs_access_request_cb (AcpFsService       *service,
 /**
  * _pal_window_show_error:
  *
+ * @agent_id: (nullable): the agent profile concerned
+ *
  * For a failure that left no transcript to hold it (the agent did not even
- * start): an error page with the agent's words behind Details, and Retry.
+ * start): an error page with the agent's words behind Details, and Retry;
+ * and the agent's settings, where a missing API key or option goes.
  */
 void
 _pal_window_show_error (PalWindow    *self,
                         const char   *title,
+                        const char   *agent_id,
                         const GError *error)
 {
+  PalAgentProfile *profile = agent_id != NULL
+    ? pal_agent_store_lookup (pal_session_manager_get_agent_store (self->manager), agent_id) : NULL;
   const char *message = error->message;
   const char *newline = strchr (message, '\n');
   g_autofree char *summary = newline != NULL ? g_strndup (message, newline - message) : g_strdup (message);
@@ -480,6 +486,11 @@ _pal_window_show_error (PalWindow    *self,
   adw_status_page_set_description (self->error_page, escaped);
   gtk_label_set_text (self->error_details, message);
   gtk_widget_set_visible (GTK_WIDGET (self->error_expander), newline != NULL);
+  g_free (self->error_agent_id);
+  self->error_agent_id = g_strdup (agent_id);
+  /* the demo has nothing to set */
+  gtk_widget_set_visible (self->error_agent_button,
+                          profile != NULL && !pal_agent_profile_get_is_demo (profile));
   gtk_stack_set_visible_child_name (self->content_stack, "error");
 }
 
@@ -524,7 +535,7 @@ authenticate_cb (GObject      *object,
           PalWindow *self = attempt->self;
 
           /* the page's Retry starts over, and asks for the sign-in again */
-          _pal_window_show_error (self, _("Signing in failed"), error);
+          _pal_window_show_error (self, _("Signing in failed"), attempt->agent_id, error);
           g_object_set_data_full (G_OBJECT (self), "retry-attempt", g_steal_pointer (&attempt),
                                   (GDestroyNotify) attempt_free);
           _pal_window_update_actions (self);
@@ -679,7 +690,7 @@ _pal_window_handle_error (PalWindow    *self,
       return;
     }
 
-  _pal_window_show_error (self, title, error);
+  _pal_window_show_error (self, title, agent_id, error);
 }
 
 /* --- opening and starting --- */
@@ -1032,9 +1043,9 @@ new_session_cb (GObject      *object,
           title = _("The agent still asks for a sign-in");
         }
       set_current_id (self, NULL);
+      _pal_window_show_error (self, title, attempt->agent_id, error);
       g_object_set_data_full (G_OBJECT (self), "retry-attempt", g_steal_pointer (&attempt),
                               (GDestroyNotify) attempt_free);
-      _pal_window_show_error (self, title, error);
       _pal_window_update_actions (self);
       return;
     }
@@ -1145,6 +1156,13 @@ retry_clicked_cb (PalWindow *self)
 }
 
 static void
+error_agent_clicked_cb (PalWindow *self)
+{
+  if (self->error_agent_id != NULL)
+    gtk_widget_activate_action (GTK_WIDGET (self), "app.edit-agent", "s", self->error_agent_id);
+}
+
+static void
 cancel_start_cb (PalWindow *self)
 {
   /* cancels everything in flight for this window, then starts afresh */
@@ -1224,7 +1242,14 @@ build_extra_pages (PalWindow *self)
   gtk_widget_add_css_class (retry, "suggested-action");
   g_signal_connect_swapped (retry, "clicked", G_CALLBACK (retry_clicked_cb), self);
 
+  self->error_agent_button = gtk_button_new_with_mnemonic (_("_Agent Settings…"));
+  gtk_widget_set_halign (self->error_agent_button, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (self->error_agent_button, "pill");
+  gtk_widget_set_visible (self->error_agent_button, FALSE);
+  g_signal_connect_swapped (self->error_agent_button, "clicked", G_CALLBACK (error_agent_clicked_cb), self);
+
   gtk_box_append (GTK_BOX (box), retry);
+  gtk_box_append (GTK_BOX (box), self->error_agent_button);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->error_expander));
 
   self->error_page = ADW_STATUS_PAGE (adw_status_page_new ());
@@ -1284,6 +1309,7 @@ pal_window_finalize (GObject *object)
   g_free (self->current_id);
   g_clear_pointer (&self->drafts, g_hash_table_unref);
   g_free (self->signed_in_agent);
+  g_free (self->error_agent_id);
 
   G_OBJECT_CLASS (pal_window_parent_class)->finalize (object);
 }
