@@ -476,11 +476,20 @@ test_agent_editor (Fixture       *fixture,
   pal_args_group_add (args_group, "--verbose");
   pal_args_group_move (args_group, 1, TRUE);
 
-  /* an environment row is checked as it is typed */
+  /* an environment row is checked as it is typed; just added, its empty
+   * name keeps Save off without being shown as an error yet */
   pal_name_value_group_add (env_group);
   flush_main_context ();
   env_row = pal_name_value_group_get_row (env_group, 0);
   g_assert_false (pal_agent_editor_get_can_save (editor));
+  g_assert_null (pal_name_value_row_get_error (env_row));
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (pal_name_value_row_get_name_entry (env_row)),
+                                            "error"));
+  /* a save tried shows it */
+  g_assert_false (pal_agent_editor_save (editor, &error));
+  g_assert_error (error, PAL_ERROR, PAL_ERROR_INVALID);
+  g_clear_error (&error);
+  g_assert_cmpstr (pal_name_value_row_get_error (env_row), ==, "Enter the name of the variable");
   type_into (pal_name_value_row_get_name_entry (env_row), "1BAD");
   g_assert_false (pal_agent_editor_get_can_save (editor));
   g_assert_nonnull (pal_name_value_row_get_error (env_row));

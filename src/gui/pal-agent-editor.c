@@ -528,6 +528,7 @@ pal_agent_editor_save (PalAgentEditor  *self,
 
   /* tried: every problem shows */
   self->name_filled = self->command_filled = TRUE;
+  pal_name_value_group_reveal_problems (self->env_group);
   validate (self);
   if (!self->can_save)
     {

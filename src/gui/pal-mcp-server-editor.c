@@ -819,6 +819,8 @@ pal_mcp_server_editor_save (PalMcpServerEditor  *self,
 
   /* tried: every problem shows */
   self->name_filled = self->command_filled = self->url_filled = TRUE;
+  pal_name_value_group_reveal_problems (self->env_group);
+  pal_name_value_group_reveal_problems (self->headers_group);
   validate (self);
   if (!self->can_save)
     {

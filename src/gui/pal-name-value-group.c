@@ -136,6 +136,11 @@ check_item (PalNameValueGroup  *self,
   return NULL;
 }
 
+/* Set on the items of rows added empty here while their name never held
+ * text: that empty name is no error to show yet (the group is still not
+ * valid) until pal_name_value_group_reveal_problems(). */
+#define UNTOUCHED "pal-name-value-untouched"
+
 static void
 validate (PalNameValueGroup *self)
 {
@@ -145,11 +150,16 @@ validate (PalNameValueGroup *self)
   for (guint i = 0; i < self->rows->len; i++)
     {
       PalNameValueRow *row = g_ptr_array_index (self->rows, i);
+      PalNameValue *item = pal_name_value_row_get_item (row);
       PalNameValueField field;
-      g_autofree char *message = check_item (self, pal_name_value_row_get_item (row),
-                                             seen, &field);
+      g_autofree char *message = check_item (self, item, seen, &field);
+      gboolean untouched;
 
-      pal_name_value_row_set_error (row, field, message);
+      if (*pal_name_value_get_name (item) != '\0')
+        g_object_set_data (G_OBJECT (item), UNTOUCHED, NULL);
+      untouched = g_object_get_data (G_OBJECT (item), UNTOUCHED) != NULL;
+
+      pal_name_value_row_set_error (row, field, untouched ? NULL : message);
       if (message != NULL)
         valid = FALSE;
     }
@@ -467,11 +477,30 @@ pal_name_value_group_add (PalNameValueGroup *self)
   item = pal_name_value_new ("", "", FALSE);
   if (self->can_be_secret)
     g_object_set_data (G_OBJECT (item), AUTO_SECRET, GINT_TO_POINTER (TRUE));
+  g_object_set_data (G_OBJECT (item), UNTOUCHED, GINT_TO_POINTER (TRUE));
   g_list_store_append (self->model, item);
 
   row = g_ptr_array_index (self->rows, self->rows->len - 1);
   gtk_widget_grab_focus (GTK_WIDGET (pal_name_value_row_get_name_entry (row)));
   return item;
+}
+
+/**
+ * pal_name_value_group_reveal_problems:
+ * @self: a #PalNameValueGroup
+ *
+ * Shows every problem, also the empty names of rows just added: a save
+ * was tried.
+ */
+void
+pal_name_value_group_reveal_problems (PalNameValueGroup *self)
+{
+  g_return_if_fail (PAL_IS_NAME_VALUE_GROUP (self));
+
+  for (guint i = 0; i < self->rows->len; i++)
+    g_object_set_data (G_OBJECT (pal_name_value_row_get_item (g_ptr_array_index (self->rows, i))),
+                       UNTOUCHED, NULL);
+  validate (self);
 }
 
 gboolean

@@ -35,5 +35,6 @@ PalNameValueRow *pal_name_value_group_get_row   (PalNameValueGroup *self,
 PalNameValue    *pal_name_value_group_add       (PalNameValueGroup *self);
 /* Whether every row is valid for its kind. */
 gboolean         pal_name_value_group_get_valid (PalNameValueGroup *self);
+void             pal_name_value_group_reveal_problems (PalNameValueGroup *self);
 
 G_END_DECLS
