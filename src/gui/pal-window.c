@@ -69,6 +69,26 @@ attempt_new (PalWindow          *self,
   return attempt;
 }
 
+/* An attempt on a stored session, with its agent and folder; NULL when the
+ * list has no such session. */
+static Attempt *
+attempt_for_session (PalWindow  *self,
+                     const char *session_id,
+                     const char *prompt)
+{
+  PalSessionRecord *record;
+  Attempt *attempt;
+
+  record = pal_session_store_lookup (pal_session_manager_get_session_store (self->manager), session_id);
+  if (record == NULL)
+    return NULL;
+
+  attempt = attempt_new (self, session_id, pal_session_record_get_agent_id (record),
+                         pal_session_record_get_cwd (record), NULL);
+  attempt->prompt = g_strdup (prompt);
+  return attempt;
+}
+
 static void retry_attempt (Attempt *attempt);
 static void give_back_prompt (Attempt *attempt);
 static void watch_current_record (PalWindow *self);
@@ -870,12 +890,10 @@ open_session (PalWindow  *self,
               const char *session_id,
               const char *prompt)
 {
-  PalSessionRecord *record;
+  Attempt *attempt = attempt_for_session (self, session_id, prompt);
   AcpSession *session;
-  Attempt *attempt;
 
-  record = pal_session_store_lookup (pal_session_manager_get_session_store (self->manager), session_id);
-  if (record == NULL)
+  if (attempt == NULL)
     {
       /* Translators: shown when a session id given on the command line is unknown */
       pal_window_add_toast (self, _("There is no such session in the list"));
@@ -883,10 +901,6 @@ open_session (PalWindow  *self,
     }
 
   _pal_window_show_session (self, session_id);
-
-  attempt = attempt_new (self, session_id, pal_session_record_get_agent_id (record),
-                         pal_session_record_get_cwd (record), NULL);
-  attempt->prompt = g_strdup (prompt);
 
   session = pal_session_manager_lookup (self->manager, session_id);
   if (session != NULL)
@@ -932,17 +946,11 @@ session_view_sign_in_requested_cb (PalSessionView *view,
                                    const char     *text,
                                    PalWindow      *self)
 {
-  const char *session_id = acp_session_get_session_id (session);
-  PalSessionRecord *record;
-  Attempt *attempt;
+  Attempt *attempt = attempt_for_session (self, acp_session_get_session_id (session), text);
 
-  record = pal_session_store_lookup (pal_session_manager_get_session_store (self->manager), session_id);
-  if (record == NULL)
+  if (attempt == NULL)
     return;
 
-  attempt = attempt_new (self, session_id, pal_session_record_get_agent_id (record),
-                         pal_session_record_get_cwd (record), NULL);
-  attempt->prompt = g_strdup (text);
   if (sign_in_did_not_take (self, attempt->agent_id))
     {
       /* the turn's notice says the agent refused; the prompt is kept */
@@ -1001,17 +1009,14 @@ void
 _pal_window_resume_session (PalWindow  *self,
                             const char *session_id)
 {
-  PalSessionRecord *record;
+  Attempt *attempt = attempt_for_session (self, session_id, NULL);
 
-  record = pal_session_store_lookup (pal_session_manager_get_session_store (self->manager), session_id);
-  if (record == NULL)
+  if (attempt == NULL)
     return;
 
   _pal_window_show_session (self, session_id);
   pal_session_manager_resume_session_async (self->manager, session_id, self->cancellable, resume_cb,
-                                            attempt_new (self, session_id,
-                                                         pal_session_record_get_agent_id (record),
-                                                         pal_session_record_get_cwd (record), NULL));
+                                            attempt);
 }
 
 static void
