@@ -17,8 +17,12 @@
 #include <glib/gstdio.h>
 
 #include "acp-agent.h"
+#include "process-group.h"
 
 #define WAIT_SECONDS 30
+/* Processes end without telling anyone but their parent: waiting for that
+ * looks again this often. */
+#define POLL_MS 10
 
 static gboolean
 set_true_cb (gpointer data)
@@ -39,6 +43,20 @@ set_true_cb (gpointer data)
     if (timed_out_) \
       g_error ("Timed out waiting for %s", #cond); \
     g_source_remove (timeout_id_); \
+  } G_STMT_END
+
+static gboolean
+poll_cb (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+/* WAIT_UNTIL for a condition that no event of the main loop announces. */
+#define WAIT_UNTIL_POLLED(cond) \
+  G_STMT_START { \
+    guint poll_id_ = g_timeout_add (POLL_MS, poll_cb, NULL); \
+    WAIT_UNTIL (cond); \
+    g_source_remove (poll_id_); \
   } G_STMT_END
 
 static void
@@ -226,6 +244,44 @@ create_agent (Fixture    *f,
   g_assert_null (f->agent);
   f->agent = acp_agent_new (argv, NULL, NULL);
   connect_agent (f);
+}
+
+/* Builds an agent for @scenario started through tests/agent-wrapper.sh: a
+ * script that does not exec it and leaves a child of its own behind, which
+ * ignores SIGTERM. */
+static void
+create_wrapped_agent (Fixture    *f,
+                      const char *scenario)
+{
+  const char *wrapper = g_getenv ("PALAVER_AGENT_WRAPPER");
+  const char *argv[] = { "/bin/sh", wrapper, fake_agent_path (), scenario,
+                         "--record", f->record, NULL };
+  g_autofree char *pid_file = g_build_filename (f->tmpdir, "leftover.pid", NULL);
+  g_autofree char *pid_env = g_strconcat ("LEFTOVER_PID_FILE=", pid_file, NULL);
+  const char *env[] = { pid_env, NULL };
+
+  g_assert_nonnull (wrapper);
+  g_assert_null (f->agent);
+  f->agent = acp_agent_new (argv, env, NULL);
+  acp_agent_set_stop_grace_period (f->agent, 200);
+  connect_agent (f);
+}
+
+/* Returns: the pid of the helper that tests/agent-wrapper.sh left behind */
+static GPid
+leftover_pid (Fixture *f)
+{
+  g_autofree char *pid_file = g_build_filename (f->tmpdir, "leftover.pid", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(GError) error = NULL;
+  GPid pid;
+
+  g_file_get_contents (pid_file, &contents, NULL, &error);
+  g_assert_no_error (error);
+  pid = atoi (contents);
+  g_assert_cmpint (pid, >, 1);
+
+  return pid;
 }
 
 static GError *
@@ -1292,6 +1348,134 @@ test_stop_cancelled (Fixture       *f,
   g_assert_true (WIFSIGNALED (acp_agent_get_exit_status (f->agent)));
 }
 
+/* Stopping ends the agent's whole process group: the script it was started
+ * through, the agent, and the helper the script left behind. */
+static void
+test_stop_group (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  GPid pgid, leftover;
+
+  create_wrapped_agent (f, "ignore-eof.json");
+  error = start_agent_error (f);
+  g_assert_no_error (error);
+  pgid = acp_agent_get_pid (f->agent);
+  g_assert_cmpint (pgid, >, 1);
+  /* the script, the agent and the helper */
+  g_assert_cmpuint (count_group (pgid), >=, 3);
+  leftover = leftover_pid (f);
+  g_assert_true (process_runs (leftover));
+
+  stop_agent (f);
+  g_assert_false (process_runs (leftover));
+  g_assert_cmpuint (count_group (pgid), ==, 0);
+}
+
+/* An agent that exits by itself leaves nothing behind either, and a stop
+ * after the exit completes once the rest of its group is gone. */
+static void
+test_stop_group_after_exit (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  GPid pgid, leftover;
+
+  create_wrapped_agent (f, "exit-on-start.json");
+  error = start_agent_error (f);
+  g_assert_error (error, ACP_ERROR, ACP_ERROR_AGENT_EXITED);
+  g_assert_cmpint (acp_agent_get_state (f->agent), ==, ACP_AGENT_STATE_EXITED);
+  pgid = acp_agent_get_pid (f->agent);
+  g_assert_cmpint (pgid, >, 1);
+  leftover = leftover_pid (f);
+
+  stop_agent (f);
+  g_assert_false (process_runs (leftover));
+  g_assert_cmpuint (count_group (pgid), ==, 0);
+}
+
+/* An agent dropped while running (nobody can stop it any more) takes its
+ * whole group with it. */
+static void
+test_dispose_group (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  GPid pgid, leftover;
+
+  create_wrapped_agent (f, "ignore-eof.json");
+  error = start_agent_error (f);
+  g_assert_no_error (error);
+  pgid = acp_agent_get_pid (f->agent);
+  g_assert_cmpuint (count_group (pgid), >=, 3);
+  leftover = leftover_pid (f);
+
+  g_clear_object (&f->agent);
+  WAIT_UNTIL_POLLED (count_group (pgid) == 0 && !process_runs (leftover));
+}
+
+/* The environment variable that makes this program a holder of an agent
+ * (see hold_agent ()). */
+#define HOLDER_ENV "PALAVER_TEST_HOLD_AGENT"
+
+/* Run as a child of the test: starts an agent that ignores end of input
+ * and SIGTERM, prints its pid and waits to be killed. */
+static int
+hold_agent (const char *scenario)
+{
+  const char *argv[] = { fake_agent_path (), scenario, NULL };
+  g_autoptr(AcpAgent) agent = acp_agent_new (argv, NULL, NULL);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  acp_agent_start_async (agent, NULL, store_result_cb, &result);
+  WAIT_UNTIL (result != NULL);
+  if (!acp_agent_start_finish (agent, result, &error))
+    g_error ("%s", error->message);
+
+  printf ("%d\n", (int) acp_agent_get_pid (agent));
+  fflush (stdout);
+  for (;;)
+    g_main_context_iteration (NULL, TRUE);
+
+  return 0;
+}
+
+/* Killed without a chance to stop its agent, the application takes the
+ * agent with it all the same. */
+static void
+test_parent_killed (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) holder = NULL;
+  g_autoptr(GDataInputStream) out = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = NULL;
+  g_autofree char *self_exe = g_file_read_link ("/proc/self/exe", NULL);
+  GPid agent_pid;
+
+  g_assert_nonnull (self_exe);
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_subprocess_launcher_setenv (launcher, HOLDER_ENV, "ignore-eof.json", TRUE);
+  holder = g_subprocess_launcher_spawn (launcher, &error, self_exe, NULL);
+  g_assert_no_error (error);
+
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (holder));
+  line = g_data_input_stream_read_line (out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (line);
+  agent_pid = atoi (line);
+  g_assert_cmpint (agent_pid, >, 1);
+  g_assert_true (process_runs (agent_pid));
+
+  g_subprocess_force_exit (holder);
+  g_subprocess_wait (holder, NULL, &error);
+  g_assert_no_error (error);
+
+  WAIT_UNTIL_POLLED (!process_runs (agent_pid));
+}
+
 static void
 test_stop_fails_pending_calls (Fixture       *f,
                                gconstpointer  data)
@@ -2219,6 +2403,9 @@ int
 main (int   argc,
       char *argv[])
 {
+  if (g_getenv (HOLDER_ENV) != NULL)
+    return hold_agent (g_getenv (HOLDER_ENV));
+
   g_test_init (&argc, &argv, NULL);
 
 #define ADD(path, func) \
@@ -2244,6 +2431,10 @@ main (int   argc,
   ADD ("stop/eof", test_stop_eof);
   ADD ("stop/ignore-eof", test_stop_ignore_eof);
   ADD ("stop/cancelled", test_stop_cancelled);
+  ADD ("stop/group", test_stop_group);
+  ADD ("stop/group-after-exit", test_stop_group_after_exit);
+  ADD ("stop/dispose-group", test_dispose_group);
+  ADD ("stop/parent-killed", test_parent_killed);
   ADD ("stop/pending-calls", test_stop_fails_pending_calls);
   ADD ("stderr/flood", test_stderr_flood);
   ADD ("stderr/utf8", test_stderr_tail_utf8);

@@ -18,13 +18,16 @@
 #include "config.h"
 
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <glib/gi18n.h>
 
 #include "acp-agent-private.h"
 #include "acp-json.h"
 #include "acp-marshal.h"
+#include "acp-process-group.h"
 
 #define STDERR_TAIL_SIZE              8192
 #define STDERR_READ_SIZE              65536
@@ -64,6 +67,8 @@ struct _AcpAgent
   GCancellable          *cancellable;
 
   GSubprocess           *subprocess;
+  GPid                   pgid;           /* its process group: it leads one */
+  gboolean               group_ended;    /* nothing of the group runs any more */
   GIOStream             *stream;
   AcpConnection         *connection;
   gulong                 notification_id;
@@ -412,7 +417,9 @@ finish_exit (AcpAgent     *self,
   if (self->start_task != NULL)
     fail_start (self, g_error_copy (self->exit_error), FALSE);
 
-  complete_stop_tasks (self);
+  /* a stop is over once nothing the agent started runs either */
+  if (self->group_ended)
+    complete_stop_tasks (self);
 
   g_signal_emit (self, signals[EXITED], 0);
 }
@@ -446,6 +453,22 @@ maybe_finish_exit (AcpAgent *self)
 }
 
 static void
+group_ended_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(AcpAgent) self = weak_ref_steal (user_data);
+
+  acp_process_group_end_finish (result, NULL);
+  if (self == NULL)
+    return;
+
+  self->group_ended = TRUE;
+  if (self->exit_error != NULL)
+    complete_stop_tasks (self);
+}
+
+static void
 subprocess_wait_cb (GObject      *object,
                     GAsyncResult *result,
                     gpointer      user_data)
@@ -465,6 +488,11 @@ subprocess_wait_cb (GObject      *object,
   self->exit_status = g_subprocess_get_status (subprocess);
   g_clear_handle_id (&self->term_id, g_source_remove);
   g_clear_handle_id (&self->kill_id, g_source_remove);
+
+  /* What it started and left behind (a launcher's real agent, an MCP server,
+   * a child of a script that did not exec) is of no use without it. */
+  acp_process_group_end_async (self->pgid, self->grace_ms, self->cancellable,
+                               group_ended_cb, weak_ref_new (self));
 
   maybe_finish_exit (self);
 }
@@ -1136,6 +1164,9 @@ spawn (AcpAgent  *self,
   if (self->cwd != NULL)
     g_subprocess_launcher_set_cwd (launcher, self->cwd);
 
+  g_subprocess_launcher_set_child_setup (launcher, acp_process_group_child_setup,
+                                         GINT_TO_POINTER (getpid ()), NULL);
+
   argc = g_strv_length (self->argv);
   argv = g_new0 (char *, argc + 1);
   argv[0] = program;
@@ -1151,8 +1182,9 @@ spawn (AcpAgent  *self,
       return FALSE;
     }
 
-  g_debug ("Agent %p: started %s as pid %s",
-           self, program, g_subprocess_get_identifier (self->subprocess));
+  self->pgid = atoi (g_subprocess_get_identifier (self->subprocess));
+  self->group_ended = FALSE;
+  g_debug ("Agent %p: started %s as pid %d", self, program, (int) self->pgid);
 
   self->stream = g_simple_io_stream_new (g_subprocess_get_stdout_pipe (self->subprocess),
                                          g_subprocess_get_stdin_pipe (self->subprocess));
@@ -1256,7 +1288,7 @@ kill_timeout_cb (gpointer user_data)
   if (!self->process_exited)
     {
       g_debug ("Agent %p: still running after SIGTERM, sending SIGKILL", self);
-      g_subprocess_force_exit (self->subprocess);
+      acp_process_group_signal (self->pgid, SIGKILL);
     }
 
   return G_SOURCE_REMOVE;
@@ -1271,7 +1303,7 @@ term_timeout_cb (gpointer user_data)
   if (!self->process_exited)
     {
       g_debug ("Agent %p: still running after EOF, sending SIGTERM", self);
-      g_subprocess_send_signal (self->subprocess, SIGTERM);
+      acp_process_group_signal (self->pgid, SIGTERM);
       self->kill_id = g_timeout_add (self->grace_ms, kill_timeout_cb, self);
     }
 
@@ -1384,12 +1416,14 @@ stop_cancelled_cb (GCancellable *cancellable,
  * @self: an #AcpAgent
  * @cancellable: (nullable): cancelling it only stops the waiting; the
  *   escalation continues
- * @callback: called once the process has exited
+ * @callback: called once the process and every process it started have
+ *   exited
  * @user_data: data for @callback
  *
- * Closes the agent's stdin, sends SIGTERM after the grace period and SIGKILL
- * after another. An agent built for a stream is stopped by closing the
- * connection.
+ * Closes the agent's stdin, sends SIGTERM to its process group after the
+ * grace period and SIGKILL after another; what is left of the group once the
+ * agent exited gets the same. An agent built for a stream is stopped by
+ * closing the connection.
  */
 void
 acp_agent_stop_async (AcpAgent            *self,
@@ -1406,7 +1440,8 @@ acp_agent_stop_async (AcpAgent            *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, acp_agent_stop_async);
 
-  if (self->state == ACP_AGENT_STATE_NEW || self->state == ACP_AGENT_STATE_EXITED)
+  if (self->state == ACP_AGENT_STATE_NEW ||
+      (self->state == ACP_AGENT_STATE_EXITED && self->group_ended))
     {
       g_task_return_boolean (task, TRUE);
       return;
@@ -1456,11 +1491,11 @@ acp_agent_dispose (GObject *object)
   g_clear_handle_id (&self->drain_timeout_id, g_source_remove);
   g_clear_handle_id (&self->orphan_timeout_id, g_source_remove);
 
-  if (self->subprocess != NULL && !self->process_exited)
+  if (self->subprocess != NULL && !self->group_ended)
     {
       /* Nobody stopped it and nobody can any more: do not leave it behind. */
       g_debug ("Agent %p disposed while running: killing it", self);
-      g_subprocess_force_exit (self->subprocess);
+      acp_process_group_signal (self->pgid, SIGKILL);
     }
 
   if (self->connection != NULL)
@@ -1630,6 +1665,8 @@ acp_agent_init (AcpAgent *self)
   self->initialize_timeout_ms = DEFAULT_INITIALIZE_TIMEOUT_MS;
   self->grace_ms = DEFAULT_STOP_GRACE_MS;
   self->exit_status = -1;
+  /* until there is a process */
+  self->group_ended = TRUE;
   self->cancellable = g_cancellable_new ();
   self->auth_methods = g_ptr_array_new_with_free_func ((GDestroyNotify) acp_auth_method_unref);
   self->stderr_buf = g_byte_array_new ();
@@ -1837,6 +1874,14 @@ acp_agent_get_auth_method (AcpAgent   *self,
     }
 
   return NULL;
+}
+
+GPid
+acp_agent_get_pid (AcpAgent *self)
+{
+  g_return_val_if_fail (ACP_IS_AGENT (self), 0);
+
+  return self->pgid;
 }
 
 int

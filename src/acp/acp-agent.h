@@ -140,6 +140,9 @@ AcpAuthMethod        *acp_agent_get_auth_method     (AcpAgent           *self,
 gboolean              acp_agent_can_use_mcp_server  (AcpAgent           *self,
                                                      AcpMcpServer       *server);
 char                 *acp_agent_dup_stderr_tail     (AcpAgent           *self);
+/* The agent's process id, which is also the id of the process group it
+ * leads; 0 before it was spawned or when it runs over a stream. */
+GPid                  acp_agent_get_pid             (AcpAgent           *self);
 /* Valid once the state is EXITED: the wait status as g_spawn_check_wait_status
  * understands it, or -1 when there was no process. */
 int                   acp_agent_get_exit_status     (AcpAgent           *self);

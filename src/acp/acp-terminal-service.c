@@ -23,6 +23,7 @@
 
 #include "acp-json.h"
 #include "acp-terminal-service.h"
+#include "acp-process-group.h"
 
 #define READ_SIZE                 65536
 #define DEFAULT_KILL_GRACE_MS     2000
@@ -394,8 +395,7 @@ signal_group (Terminal *term,
   if (!group_alive (term))
     return;
 
-  if (kill (-term->pid, signum) != 0 && errno != ESRCH)
-    g_debug ("Terminal %s: kill: %s", term->id, g_strerror (errno));
+  acp_process_group_signal (term->pid, signum);
 }
 
 static gboolean
@@ -463,13 +463,6 @@ static gboolean
 is_shell_line (const char *command)
 {
   return strpbrk (command, " \t\n;&|<>()$`\\\"'*?[]{}~#=%!") != NULL;
-}
-
-static void
-child_setup (gpointer user_data)
-{
-  /* a process group of its own: kill() reaches the whole command */
-  setpgid (0, 0);
 }
 
 static void
@@ -570,7 +563,10 @@ handle_create (AcpTerminalService *self,
   spawned = g_spawn_async_with_pipes_and_fds (cwd, (const char * const *) argv->pdata,
                                               (const char * const *) envp,
                                               G_SPAWN_SEARCH_PATH_FROM_ENVP | G_SPAWN_DO_NOT_REAP_CHILD,
-                                              child_setup, NULL,
+                                              /* a group of its own: kill() reaches
+                                               * the whole command */
+                                              acp_process_group_child_setup,
+                                              GINT_TO_POINTER (getpid ()),
                                               -1, pipe_fds[1], pipe_fds[1],
                                               NULL, NULL, 0,
                                               &pid, NULL, NULL, NULL, &error);

@@ -16,6 +16,7 @@
 
 #include <glib/gi18n.h>
 
+#include "acp-process-group.h"
 #include "pal-error.h"
 #include "pal-mcp-probe-private.h"
 
@@ -92,9 +93,7 @@ signal_group (GPid pid,
 {
   /* The server leads its own process group, so helpers it started (npx
    * starting node, a shell script starting python) get the signal too. */
-  if (pid > 0 && kill (-pid, signum) != 0 && errno != ESRCH)
-    g_debug ("Could not signal the MCP server's process group %d: %s",
-             (int) pid, g_strerror (errno));
+  acp_process_group_signal (pid, signum);
 }
 
 static gboolean
@@ -632,13 +631,6 @@ read_stderr (GTask *task)
 /* ------------------------------------------------------------------------ */
 /* Starting                                                                  */
 
-static void
-child_setup (gpointer user_data)
-{
-  /* Runs in the child between fork and exec: async-signal-safe calls only. */
-  setpgid (0, 0);
-}
-
 static GError *
 describe_spawn_error (const char   *command,
                       const GError *error)
@@ -759,7 +751,8 @@ pal_mcp_probe_stdio_async (const char * const  *argv,
 
       g_subprocess_launcher_setenv (launcher, name, equals + 1, TRUE);
     }
-  g_subprocess_launcher_set_child_setup (launcher, child_setup, NULL, NULL);
+  g_subprocess_launcher_set_child_setup (launcher, acp_process_group_child_setup,
+                                         GINT_TO_POINTER (getpid ()), NULL);
 
   self->process = g_subprocess_launcher_spawnv (launcher, argv, &error);
   if (self->process == NULL)
