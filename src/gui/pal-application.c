@@ -5,7 +5,10 @@
 
 #include "config.h"
 
+#include <signal.h>
+
 #include <glib/gi18n.h>
+#include <glib-unix.h>
 
 #include "pal-application.h"
 #include "pal-preferences-window.h"
@@ -24,6 +27,8 @@ struct _PalApplication
   PalSessionManager *session_manager;
 
   GCancellable *cancellable;
+  /* SIGTERM, SIGINT, SIGHUP: quit as Ctrl+Q does */
+  guint signal_ids[3];
 };
 
 G_DEFINE_FINAL_TYPE (PalApplication, pal_application, ADW_TYPE_APPLICATION)
@@ -336,12 +341,30 @@ static const GActionEntry app_actions[] = {
   { "show-session", show_session_action_cb, "s" },
 };
 
+static gboolean
+quit_signal_cb (gpointer user_data)
+{
+  PalApplication *self = user_data;
+
+  /* the way Ctrl+Q goes: windows save their state, agents are stopped */
+  g_debug ("Quitting on a signal");
+  g_action_group_activate_action (G_ACTION_GROUP (self), "quit", NULL);
+
+  return G_SOURCE_CONTINUE;
+}
+
 static void
 pal_application_startup (GApplication *app)
 {
   PalApplication *self = PAL_APPLICATION (app);
+  const int quit_signals[G_N_ELEMENTS (self->signal_ids)] = { SIGTERM, SIGINT, SIGHUP };
 
   G_APPLICATION_CLASS (pal_application_parent_class)->startup (app);
+
+  /* Killed by a signal's default action, the application would leave its
+   * agents to themselves: their process groups are stopped on quitting. */
+  for (guint i = 0; i < G_N_ELEMENTS (quit_signals); i++)
+    self->signal_ids[i] = g_unix_signal_add (quit_signals[i], quit_signal_cb, self);
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions,
                                    G_N_ELEMENTS (app_actions), self);
@@ -382,6 +405,8 @@ pal_application_shutdown (GApplication *app)
   g_cancellable_cancel (self->cancellable);
   if (self->soup_session != NULL)
     soup_session_abort (self->soup_session);
+  for (guint i = 0; i < G_N_ELEMENTS (self->signal_ids); i++)
+    g_clear_handle_id (&self->signal_ids[i], g_source_remove);
 
   G_APPLICATION_CLASS (pal_application_parent_class)->shutdown (app);
 }

@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Starts the application with a session whose agent (the scripted fake agent,
+# ignoring end of input and SIGTERM) is started through a script that does not
+# exec it and leaves a helper of its own behind that ignores SIGTERM, then ends the application each way a person or a system
+# does, and counts what is left of the agent afterwards: nothing may be.
+#
+#   SIGTERM       the application quits as with Ctrl+Q
+#   app.quit      what Ctrl+Q and the menu's Quit activate (here over D-Bus)
+#   SIGKILL       the application cannot stop anything: the agent's direct
+#                 child (the script) must die with it all the same
+#
+# usage: check-quit.py PALAVER FAKE_AGENT   (needs a display, a session bus and
+#        PALAVER_SCENARIO_DIR)
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+APP_ID = 'io.github.palaverapp.Palaver'
+# How long the application may take to start a session or to quit: a bound
+# for a hang, not a pace (every wait below ends as soon as its event came).
+PATIENCE = 60
+
+WRAPPER = '''#!/bin/sh
+echo $$ > "{dir}/script.pid"
+(trap '' TERM; exec sleep 3600) &
+echo $! > "{dir}/leftover.pid"
+"{agent}" ignore-eof.json "$@"
+'''
+
+
+def stat_of(pid):
+    try:
+        with open(f'/proc/{pid}/stat') as f:
+            text = f.read()
+    except OSError:
+        return None
+    fields = text[text.rindex(')') + 2:].split()
+    return fields[0], int(fields[2]), int(fields[1])   # state, process group, parent
+
+
+def runs(pid):
+    stat = stat_of(pid)
+    return stat is not None and stat[0] not in 'ZX'
+
+
+def children(pid):
+    found = []
+    for name in os.listdir('/proc'):
+        if name.isdigit():
+            stat = stat_of(name)
+            if stat is not None and stat[2] == pid and stat[0] not in 'ZX':
+                found.append(int(name))
+    return found
+
+
+def wait_for(what, condition):
+    deadline = time.monotonic() + PATIENCE
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f'timed out waiting for {what}')
+        time.sleep(0.02)
+
+
+def read_pid(path):
+    wait_for(os.path.basename(path), lambda: os.path.exists(path) and
+             open(path).read().strip() != '')
+    return int(open(path).read().strip())
+
+
+def start(palaver, agent_program, work):
+    for name in ('script.pid', 'leftover.pid'):
+        if os.path.exists(os.path.join(work, name)):
+            os.unlink(os.path.join(work, name))
+    env = dict(os.environ)
+    env['PALAVER_DEMO_AGENT'] = os.path.join(work, 'agent.sh')
+    env['HOME'] = work
+    for var, sub in (('XDG_CONFIG_HOME', 'config'), ('XDG_DATA_HOME', 'data'),
+                     ('XDG_CACHE_HOME', 'cache'), ('XDG_STATE_HOME', 'state')):
+        env[var] = os.path.join(work, sub)
+    # the app is the one under test, not the test's own warnings policy
+    env.pop('G_DEBUG', None)
+    folder = os.path.join(work, 'project')
+    os.makedirs(folder, exist_ok=True)
+    app = subprocess.Popen([palaver, '--new', '--agent', 'demo', folder], env=env,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    script = read_pid(os.path.join(work, 'script.pid'))
+    leftover = read_pid(os.path.join(work, 'leftover.pid'))
+    # the agent proper: the script's other child
+    wait_for('the agent', lambda: [pid for pid in children(script) if pid != leftover])
+    agent = [pid for pid in children(script) if pid != leftover][0]
+    return app, [script, agent, leftover]
+
+
+def kill_all(pids):
+    for pid in pids:
+        if runs(pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+def quit_over_dbus(app):
+    subprocess.run(['gdbus', 'call', '--session', '--dest', APP_ID,
+                    '--object-path', '/' + APP_ID.replace('.', '/'),
+                    '--method', 'org.gtk.Actions.Activate', 'quit', '[]', '{}'],
+                   check=True, stdout=subprocess.DEVNULL, timeout=PATIENCE)
+
+
+def main(palaver, agent_program):
+    problems = []
+    with tempfile.TemporaryDirectory(prefix='palaver-quit-') as work:
+        with open(os.path.join(work, 'agent.sh'), 'w') as f:
+            f.write(WRAPPER.format(dir=work, agent=agent_program))
+        os.chmod(os.path.join(work, 'agent.sh'), 0o755)
+
+        for way, end in (('SIGTERM', lambda app: app.send_signal(signal.SIGTERM)),
+                         ('app.quit', quit_over_dbus)):
+            app, pids = start(palaver, agent_program, work)
+            end(app)
+            try:
+                app.wait(timeout=PATIENCE)
+            except subprocess.TimeoutExpired:
+                app.kill()
+                problems.append(f'{way}: the application did not quit')
+            left = [pid for pid in pids if runs(pid)]
+            if left:
+                problems.append(f'{way}: left running of script, agent, helper {pids}: {left}')
+            print(f'{way}: {len(left)} of the agent\'s 3 processes left', flush=True)
+            kill_all(left)
+
+        app, pids = start(palaver, agent_program, work)
+        app.kill()
+        app.wait()
+        try:
+            wait_for('the script to die with the application', lambda: not runs(pids[0]))
+            print('SIGKILL: the direct child died with the application', flush=True)
+        except AssertionError as error:
+            problems.append(f'SIGKILL: {error}')
+        kill_all(pids)
+
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1], sys.argv[2]))
