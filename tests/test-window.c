@@ -9,6 +9,8 @@
 
 #include "config.h"
 
+#include <signal.h>
+
 #include <adwaita.h>
 #include <glib/gstdio.h>
 
@@ -1151,6 +1153,51 @@ test_closed_session_reopens (Fixture       *fixture,
   g_assert_cmpstr (left, ==, "");
 }
 
+static gboolean
+session_failed (Fixture *fixture)
+{
+  AcpSession *session = current_session (fixture);
+
+  return session != NULL && acp_session_get_state (session) == ACP_SESSION_STATE_FAILED;
+}
+
+/* The agent died: what the person writes starts it again, opens the session
+ * again and is sent there. */
+static void
+test_failed_session_reopens (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  PalSessionView *view = PAL_SESSION_VIEW (pal_window_get_session_view (fixture->window));
+  PalComposer *composer = PAL_COMPOSER (pal_session_view_get_composer (view));
+  g_autoptr(AcpSession) failed = NULL;
+  g_autofree char *left = NULL;
+  const char *session_id;
+  GPid pid;
+
+  pal_window_start_session (fixture->window, "fake-basic", fixture->folder, NULL);
+  wait_for (fixture, session_ready, 30);
+  session_id = pal_window_get_current_session_id (fixture->window);
+  pid = acp_agent_get_pid (acp_session_get_agent (current_session (fixture)));
+  g_assert_cmpint (pid, >, 1);
+
+  g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
+  wait_for (fixture, session_failed, 30);
+  failed = g_object_ref (current_session (fixture));
+
+  g_assert_true (pal_composer_get_can_send (composer));
+  pal_composer_set_text (composer, "Go on please");
+  g_assert_true (pal_composer_submit (composer));
+  wait_for (fixture, turn_ended, 30);
+
+  g_assert_true (current_session (fixture) != failed);
+  g_assert_cmpstr (pal_window_get_current_session_id (fixture->window), ==, session_id);
+  g_assert_cmpstr (acp_session_get_stop_reason (current_session (fixture)), ==, "end_turn");
+  g_assert_true (has_message (current_session (fixture), ACP_MESSAGE_ROLE_USER, "Go on please"));
+  g_assert_cmpint (acp_agent_get_pid (acp_session_get_agent (current_session (fixture))), !=, pid);
+  left = pal_composer_dup_text (composer);
+  g_assert_cmpstr (left, ==, "");
+}
+
 static void
 test_closed_session_keeps_prompt (Fixture       *fixture,
                                   gconstpointer  data)
@@ -1339,6 +1386,8 @@ main (int   argc,
               fixture_set_up, test_file_outside_asks, fixture_tear_down);
   g_test_add ("/window/closed-session-reopens", Fixture, NULL,
               fixture_set_up, test_closed_session_reopens, fixture_tear_down);
+  g_test_add ("/window/failed-session-reopens", Fixture, NULL,
+              fixture_set_up, test_failed_session_reopens, fixture_tear_down);
   g_test_add ("/window/closed-session-keeps-prompt", Fixture, NULL,
               fixture_set_up, test_closed_session_keeps_prompt, fixture_tear_down);
   g_test_add ("/window/sign-in-on-prompt", Fixture, NULL,

@@ -6,8 +6,8 @@
  * and cost) shows under the transcript when the agent reports it. Prompts
  * go straight to the session; a turn that ends other than by end_turn leaves
  * a notice in the transcript (a failed turn gets one from the session). A
- * prompt written in a closed session asks, with "reopen-requested", for the
- * session to be opened again: the window sends it once it is ready. A
+ * prompt written in a closed or failed session asks, with "reopen-requested",
+ * for the session to be opened again: the window sends it once it is ready. A
  * prompt the agent refused for want of a sign-in asks, with
  * "sign-in-requested", for one: the window sends it again after.
  *
@@ -108,9 +108,11 @@ update_state (PalSessionView *self)
                                                 : ACP_SESSION_STATE_NEW;
 
   pal_composer_set_busy (self->composer, state == ACP_SESSION_STATE_PROMPTING);
-  /* a closed session takes a prompt too: it is opened again to send it */
+  /* a closed session takes a prompt too, and so does one whose agent went
+   * away: it is opened again (the agent started anew) to send it */
   pal_composer_set_can_send (self->composer,
-                             state == ACP_SESSION_STATE_READY || state == ACP_SESSION_STATE_CLOSED);
+                             state == ACP_SESSION_STATE_READY || state == ACP_SESSION_STATE_CLOSED ||
+                             state == ACP_SESSION_STATE_FAILED);
   gtk_revealer_set_reveal_child (self->progress_revealer,
                                  state == ACP_SESSION_STATE_LOADING ||
                                  state == ACP_SESSION_STATE_CREATING ||
@@ -305,7 +307,8 @@ composer_submit_cb (PalComposer    *composer,
   if (self->session == NULL)
     return;
 
-  if (acp_session_get_state (self->session) == ACP_SESSION_STATE_CLOSED)
+  if (acp_session_get_state (self->session) == ACP_SESSION_STATE_CLOSED ||
+      acp_session_get_state (self->session) == ACP_SESSION_STATE_FAILED)
     {
       g_signal_emit (self, signals[REOPEN_REQUESTED], 0, text);
       return;
