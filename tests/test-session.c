@@ -1257,8 +1257,10 @@ test_exit_with_pending_permission (Fixture       *f,
   g_assert_nonnull (acp_session_get_error (f->session));
   g_assert_cmpint (acp_permission_item_get_state (permission), ==, ACP_PERMISSION_STATE_CANCELLED);
   g_assert_cmpuint (acp_session_get_pending_permissions (f->session), ==, 0);
+  /* stopped on purpose: said so, and not as a fault */
   notice = last_notice (f);
-  g_assert_cmpint (acp_notice_item_get_severity (notice), ==, ACP_NOTICE_SEVERITY_ERROR);
+  g_assert_cmpint (acp_notice_item_get_severity (notice), ==, ACP_NOTICE_SEVERITY_INFO);
+  g_assert_cmpstr (acp_notice_item_get_title (notice), ==, "The agent was stopped");
   /* the prompt, the agent's message, the tool call and the permission stay */
   g_assert_cmpuint (transcript_n_items (f), ==, 5);
 }

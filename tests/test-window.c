@@ -21,11 +21,13 @@
 #include "pal-new-session-dialog.h"
 #include "pal-notice-row.h"
 #include "pal-permission-row.h"
+#include "pal-session-row.h"
 #include "pal-session-view.h"
 #include "pal-terminal-view.h"
 #include "pal-sidebar.h"
 #include "pal-window.h"
 #include "pal-window-private.h"
+#include "process-group.h"
 
 typedef struct
 {
@@ -122,6 +124,7 @@ fixture_set_up (Fixture       *fixture,
   add_fake_profile (fixture, "fake-auth-prompt", "auth-on-prompt.json");
   add_fake_profile (fixture, "fake-auth-fails", "auth-fails.json");
   add_fake_profile (fixture, "fake-auth-ignored", "auth-ignored.json");
+  add_fake_profile (fixture, "fake-hang-turn", "hang-turn.json");
 
   /* GTK animates a blinking cursor at every frame for ten seconds after the
    * last key; assert_goes_idle () looks for other work */
@@ -1198,6 +1201,90 @@ test_failed_session_reopens (Fixture       *fixture,
   g_assert_cmpstr (left, ==, "");
 }
 
+static gboolean
+turn_streamed (Fixture *fixture)
+{
+  AcpSession *session = current_session (fixture);
+
+  return session != NULL && acp_session_get_state (session) == ACP_SESSION_STATE_PROMPTING &&
+         has_message (session, ACP_MESSAGE_ROLE_AGENT, "Thinking it over");
+}
+
+/* The button that stops the agent of a turn that does not end, or NULL */
+static GtkWidget *
+find_stop_agent_button (Fixture *fixture)
+{
+  g_autoptr(GPtrArray) buttons = g_ptr_array_new ();
+
+  collect (pal_window_get_session_view (fixture->window), GTK_TYPE_BUTTON, buttons);
+  for (guint i = 0; i < buttons->len; i++)
+    if (g_strcmp0 (gtk_actionable_get_action_name (buttons->pdata[i]), "win.stop-agent") == 0)
+      return buttons->pdata[i];
+
+  return NULL;
+}
+
+static gboolean
+stop_agent_offered (Fixture *fixture)
+{
+  GtkWidget *button = find_stop_agent_button (fixture);
+
+  return button != NULL && gtk_widget_is_visible (button) && gtk_widget_is_sensitive (button);
+}
+
+static PalSessionState
+current_state (Fixture *fixture)
+{
+  return pal_session_manager_get_session_state (fixture->manager,
+                                                pal_window_get_current_session_id (fixture->window));
+}
+
+/* A turn the agent never ends: Stop says "Stopping…", then offers to stop
+ * the agent; that keeps the session, and writing starts the agent again. */
+static void
+test_hung_turn_stops_agent (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  PalSessionView *view = PAL_SESSION_VIEW (pal_window_get_session_view (fixture->window));
+  PalComposer *composer = PAL_COMPOSER (pal_session_view_get_composer (view));
+  g_autoptr(AcpSession) stopped = NULL;
+  const char *session_id;
+  GPid pid;
+
+  pal_window_start_session (fixture->window, "fake-hang-turn", fixture->folder, NULL);
+  wait_for (fixture, session_ready, 30);
+  session_id = pal_window_get_current_session_id (fixture->window);
+  pid = acp_agent_get_pid (acp_session_get_agent (current_session (fixture)));
+  pal_composer_set_text (composer, "Take your time");
+  g_assert_true (pal_composer_submit (composer));
+  wait_for (fixture, turn_streamed, 30);
+  g_assert_cmpint (current_state (fixture), ==, PAL_SESSION_STATE_WORKING);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.stop-turn", NULL));
+  g_assert_true (acp_session_get_cancelling (current_session (fixture)));
+  g_assert_cmpint (current_state (fixture), ==, PAL_SESSION_STATE_STOPPING);
+  g_assert_cmpstr (pal_row_state_describe (PAL_ROW_STATE_STOPPING), ==, "Stopping…");
+
+  /* the agent ignores the cancel: the offer comes */
+  wait_for (fixture, stop_agent_offered, 30);
+  g_assert_cmpint (acp_session_get_state (current_session (fixture)), ==, ACP_SESSION_STATE_PROMPTING);
+  stopped = g_object_ref (current_session (fixture));
+  g_assert_true (gtk_widget_activate (find_stop_agent_button (fixture)));
+  wait_for (fixture, session_failed, 30);
+  g_assert_cmpstr (last_notice_body (fixture), ==, "Write to start it again and open the session again.");
+  g_assert_false (stop_agent_offered (fixture));
+  g_assert_false (process_runs (pid));
+
+  /* writing starts a new agent and opens the same session again */
+  pal_composer_set_text (composer, "Again");
+  g_assert_true (pal_composer_submit (composer));
+  wait_for (fixture, turn_streamed, 30);
+  g_assert_true (current_session (fixture) != stopped);
+  g_assert_cmpstr (pal_window_get_current_session_id (fixture->window), ==, session_id);
+  g_assert_true (has_message (current_session (fixture), ACP_MESSAGE_ROLE_USER, "Again"));
+  g_assert_cmpint (acp_agent_get_pid (acp_session_get_agent (current_session (fixture))), !=, pid);
+}
+
 static void
 test_closed_session_keeps_prompt (Fixture       *fixture,
                                   gconstpointer  data)
@@ -1386,6 +1473,8 @@ main (int   argc,
               fixture_set_up, test_file_outside_asks, fixture_tear_down);
   g_test_add ("/window/closed-session-reopens", Fixture, NULL,
               fixture_set_up, test_closed_session_reopens, fixture_tear_down);
+  g_test_add ("/window/hung-turn-stops-agent", Fixture, NULL,
+              fixture_set_up, test_hung_turn_stops_agent, fixture_tear_down);
   g_test_add ("/window/failed-session-reopens", Fixture, NULL,
               fixture_set_up, test_failed_session_reopens, fixture_tear_down);
   g_test_add ("/window/closed-session-keeps-prompt", Fixture, NULL,

@@ -100,6 +100,7 @@ struct _AcpAgent
 
   /* stop */
   GPtrArray             *stop_tasks;
+  gboolean               stop_requested;
   guint                  term_id;
   guint                  kill_id;
 
@@ -1356,6 +1357,7 @@ begin_stop (AcpAgent *self)
     return;
 
   set_state (self, ACP_AGENT_STATE_STOPPING);
+  self->stop_requested = TRUE;
 
   if (self->subprocess == NULL)
     {
@@ -1874,6 +1876,14 @@ acp_agent_get_auth_method (AcpAgent   *self,
     }
 
   return NULL;
+}
+
+gboolean
+acp_agent_get_stop_requested (AcpAgent *self)
+{
+  g_return_val_if_fail (ACP_IS_AGENT (self), FALSE);
+
+  return self->stop_requested;
 }
 
 GPid

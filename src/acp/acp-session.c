@@ -64,6 +64,7 @@ struct _AcpSession
   guint            replay_count;
   guint            replay_notify_id; /* "replay-count" is notified once a batch */
   char            *stop_reason;
+  gboolean         cancelling;      /* the turn was cancelled; the agent has yet to end it */
 
   GCancellable    *open_cancellable; /* of the create, load or resume in flight */
   GPtrArray       *permissions;     /* pending AcpPermissionItem */
@@ -105,6 +106,7 @@ enum {
   PROP_REPLAY_COUNT,
   PROP_PENDING_PERMISSIONS,
   PROP_STOP_REASON,
+  PROP_CANCELLING,
   N_PROPS
 };
 
@@ -160,6 +162,13 @@ set_state (AcpSession      *self,
            state_names[self->state], state_names[state]);
   self->state = state;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+
+  /* whichever way the turn ended */
+  if (state != ACP_SESSION_STATE_PROMPTING && self->cancelling)
+    {
+      self->cancelling = FALSE;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CANCELLING]);
+    }
 }
 
 static void
@@ -681,11 +690,21 @@ fail (AcpSession   *self,
   stop_turn (self);
   g_array_set_size (self->early_updates, 0);
 
-  tail = acp_agent_dup_stderr_tail (self->agent);
-  if (tail != NULL && *tail == '\0')
-    g_clear_pointer (&tail, g_free);
-  acp_transcript_append_notice (self->transcript, ACP_NOTICE_SEVERITY_ERROR,
-                                _("The agent stopped"), self->error->message, tail);
+  if (acp_agent_get_stop_requested (self->agent))
+    {
+      /* stopped on purpose (a turn it did not end): no fault to report */
+      acp_transcript_append_notice (self->transcript, ACP_NOTICE_SEVERITY_INFO,
+                                    _("The agent was stopped"),
+                                    _("Write to start it again and open the session again."), NULL);
+    }
+  else
+    {
+      tail = acp_agent_dup_stderr_tail (self->agent);
+      if (tail != NULL && *tail == '\0')
+        g_clear_pointer (&tail, g_free);
+      acp_transcript_append_notice (self->transcript, ACP_NOTICE_SEVERITY_ERROR,
+                                    _("The agent stopped"), self->error->message, tail);
+    }
   acp_transcript_flush (self->transcript);
 
   g_object_freeze_notify (G_OBJECT (self));
@@ -907,6 +926,10 @@ acp_session_get_property (GObject    *object,
       g_value_set_string (value, self->stop_reason);
       break;
 
+    case PROP_CANCELLING:
+      g_value_set_boolean (value, self->cancelling);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -999,6 +1022,16 @@ acp_session_class_init (AcpSessionClass *klass)
 
   properties[PROP_STOP_REASON] =
     g_param_spec_string ("stop-reason", NULL, NULL, NULL, ro);
+
+  /**
+   * AcpSession:cancelling:
+   *
+   * The running turn was cancelled and the agent has not ended it yet: it
+   * should soon answer the prompt with the stop reason "cancelled". An agent
+   * that never does can only be stopped.
+   */
+  properties[PROP_CANCELLING] =
+    g_param_spec_boolean ("cancelling", NULL, NULL, FALSE, ro);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -1259,6 +1292,14 @@ acp_session_get_pending_permissions (AcpSession *self)
   g_return_val_if_fail (ACP_IS_SESSION (self), 0);
 
   return self->permissions->len;
+}
+
+gboolean
+acp_session_get_cancelling (AcpSession *self)
+{
+  g_return_val_if_fail (ACP_IS_SESSION (self), FALSE);
+
+  return self->cancelling;
 }
 
 const char *
@@ -1760,7 +1801,14 @@ acp_session_cancel (AcpSession  *self,
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   if (self->state == ACP_SESSION_STATE_PROMPTING)
-    ok = acp_agent_cancel (self->agent, self->session_id, error);
+    {
+      ok = acp_agent_cancel (self->agent, self->session_id, error);
+      if (!self->cancelling)
+        {
+          self->cancelling = TRUE;
+          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CANCELLING]);
+        }
+    }
 
   stop_turn (self);
 

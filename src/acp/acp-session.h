@@ -71,6 +71,8 @@ guint            acp_session_get_replay_count       (AcpSession      *self);
 guint            acp_session_get_pending_permissions (AcpSession     *self);
 /* The stop reason of the last finished turn, or NULL. */
 const char      *acp_session_get_stop_reason        (AcpSession      *self);
+/* The turn was cancelled and the agent has not ended it yet. */
+gboolean         acp_session_get_cancelling         (AcpSession      *self);
 
 /* Applies one `update` object: session-level variants to the session,
  * the others to the transcript (acp_transcript_apply_update()). */

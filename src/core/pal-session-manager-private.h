@@ -86,6 +86,7 @@ struct _LiveSession
   AcpSessionState    last_acp_state;
   gulong             state_id;
   gulong             permissions_id;
+  gulong             cancelling_id;
   gulong             title_id;
   gboolean           starting_agent;
   gboolean           opening;

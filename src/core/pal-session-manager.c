@@ -56,6 +56,7 @@ G_DEFINE_ENUM_TYPE (PalSessionState, pal_session_state,
   G_DEFINE_ENUM_VALUE (PAL_SESSION_STATE_READY, "ready"),
   G_DEFINE_ENUM_VALUE (PAL_SESSION_STATE_WORKING, "working"),
   G_DEFINE_ENUM_VALUE (PAL_SESSION_STATE_WAITING_PERMISSION, "waiting-permission"),
+  G_DEFINE_ENUM_VALUE (PAL_SESSION_STATE_STOPPING, "stopping"),
   G_DEFINE_ENUM_VALUE (PAL_SESSION_STATE_FAILED, "failed"))
 
 G_DEFINE_FINAL_TYPE (PalSessionManager, pal_session_manager, G_TYPE_OBJECT)
@@ -97,6 +98,7 @@ live_disconnect (LiveSession *live)
 
   g_clear_signal_handler (&live->state_id, live->session);
   g_clear_signal_handler (&live->permissions_id, live->session);
+  g_clear_signal_handler (&live->cancelling_id, live->session);
   g_clear_signal_handler (&live->title_id, live->session);
 }
 
@@ -180,6 +182,8 @@ live_compute_state (LiveSession *live)
       return PAL_SESSION_STATE_READY;
 
     case ACP_SESSION_STATE_PROMPTING:
+      if (acp_session_get_cancelling (live->session))
+        return PAL_SESSION_STATE_STOPPING;
       if (acp_session_get_pending_permissions (live->session) > 0)
         return PAL_SESSION_STATE_WAITING_PERMISSION;
       return PAL_SESSION_STATE_WORKING;
@@ -335,8 +339,10 @@ session_state_cb (AcpSession  *session,
   _pal_live_session_update_state (live);
 }
 
+/* What is pending in the turn changed: a permission asked or answered, the
+ * turn cancelled. */
 static void
-session_permissions_cb (AcpSession  *session,
+session_turn_cb (AcpSession  *session,
                         GParamSpec  *pspec,
                         LiveSession *live)
 {
@@ -383,7 +389,9 @@ _pal_live_session_set_session (LiveSession *live,
   live->state_id = g_signal_connect (session, "notify::state",
                                      G_CALLBACK (session_state_cb), live);
   live->permissions_id = g_signal_connect (session, "notify::pending-permissions",
-                                           G_CALLBACK (session_permissions_cb), live);
+                                           G_CALLBACK (session_turn_cb), live);
+  live->cancelling_id = g_signal_connect (session, "notify::cancelling",
+                                          G_CALLBACK (session_turn_cb), live);
   live->title_id = g_signal_connect (session, "notify::title",
                                      G_CALLBACK (session_title_cb), live);
 
@@ -592,6 +600,32 @@ pal_session_manager_lookup (PalSessionManager *self,
 
   live = g_hash_table_lookup (self->live, session_id);
   return live != NULL ? live->session : NULL;
+}
+
+/* How long an agent stopped by the person gets for SIGTERM, then for SIGKILL
+ * (it did not end a turn it was asked to: it is not to be waited for). */
+#define STOP_AGENT_GRACE_MS 500
+
+gboolean
+pal_session_manager_stop_agent (PalSessionManager *self,
+                                const char        *session_id)
+{
+  AcpSession *session = pal_session_manager_lookup (self, session_id);
+  AcpAgent *agent;
+
+  g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), FALSE);
+
+  if (session == NULL)
+    return FALSE;
+  agent = acp_session_get_agent (session);
+  if (acp_agent_get_state (agent) == ACP_AGENT_STATE_EXITED)
+    return FALSE;
+
+  g_debug ("Stopping the agent of session %s", session_id);
+  acp_agent_set_stop_grace_period (agent, STOP_AGENT_GRACE_MS);
+  acp_agent_stop_async (agent, NULL, NULL, NULL);
+
+  return TRUE;
 }
 
 /**

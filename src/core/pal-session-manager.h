@@ -26,6 +26,7 @@ typedef enum
   PAL_SESSION_STATE_READY,              /* open, idle */
   PAL_SESSION_STATE_WORKING,            /* a prompt turn is running */
   PAL_SESSION_STATE_WAITING_PERMISSION, /* the turn waits for a permission answer */
+  PAL_SESSION_STATE_STOPPING,           /* the turn was stopped; the agent has yet to end it */
   PAL_SESSION_STATE_FAILED,             /* the agent died or the session could not open */
 } PalSessionState;
 
@@ -83,6 +84,11 @@ AcpSession        *pal_session_manager_lookup           (PalSessionManager   *se
                                                          const char          *session_id);
 PalSessionState    pal_session_manager_get_session_state (PalSessionManager  *self,
                                                           const char         *session_id);
+/* Stops the agent process of a live session, at once (a turn it does not
+ * end, say): every session of that agent fails, and opens again with a new
+ * agent when written to. Returns: whether there was an agent to stop */
+gboolean           pal_session_manager_stop_agent       (PalSessionManager   *self,
+                                                         const char          *session_id);
 /* Why the session is FAILED, or NULL. (transfer none) */
 const GError      *pal_session_manager_get_session_error (PalSessionManager  *self,
                                                           const char         *session_id);

@@ -193,8 +193,9 @@ pal_application_command_line (GApplication            *app,
       request->agent = g_strdup (agent);
       request->folder = g_file_get_path (folder);
 
-      /* a preset named on the command line may not be detected yet */
-      if (agent != NULL && find_agent (self, agent) == NULL)
+      /* a preset named on the command line may not be detected yet, and
+       * neither may the default agent (the demo agent stands in until then) */
+      if (agent == NULL || find_agent (self, agent) == NULL)
         {
           pal_agent_store_detect_async (pal_application_get_agent_store (self), self->cancellable,
                                         detected_for_request_cb, request);

@@ -114,6 +114,8 @@ pal_row_state_describe (PalRowState state)
       return _("Working");
     case PAL_ROW_STATE_WAITING:
       return _("Waiting for permission");
+    case PAL_ROW_STATE_STOPPING:
+      return _("Stopping…");
     case PAL_ROW_STATE_FAILED:
       return _("Failed");
     case PAL_ROW_STATE_NOT_RUNNING:
@@ -127,7 +129,8 @@ update_state (PalSessionRow *self)
 {
   gboolean spinning = self->state == PAL_ROW_STATE_STARTING ||
                       self->state == PAL_ROW_STATE_LOADING ||
-                      self->state == PAL_ROW_STATE_WORKING;
+                      self->state == PAL_ROW_STATE_WORKING ||
+                      self->state == PAL_ROW_STATE_STOPPING;
   const char *icon = NULL;
 
   if (self->state == PAL_ROW_STATE_WAITING)

@@ -21,6 +21,7 @@ typedef enum
   PAL_ROW_STATE_READY,
   PAL_ROW_STATE_WORKING,
   PAL_ROW_STATE_WAITING,     /* waiting for the person to answer a permission request */
+  PAL_ROW_STATE_STOPPING,    /* the turn was stopped; the agent has yet to end it */
   PAL_ROW_STATE_FAILED,
 } PalRowState;
 

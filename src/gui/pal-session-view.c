@@ -24,6 +24,10 @@
 #include "pal-session-manager.h"
 #include "pal-session-view.h"
 
+/* How long a stopped turn may take to end before the person is offered to
+ * stop the agent itself (it may be waiting on a slow model or a tool). */
+#define STOP_AGENT_OFFER_SECONDS 5
+
 struct _PalSessionView
 {
   AdwBin          parent_instance;
@@ -38,6 +42,10 @@ struct _PalSessionView
   GtkProgressBar *progress_bar;
   GtkLabel       *usage_label;
   GtkWidget      *empty_hint;
+  GtkRevealer    *stopping_revealer;
+  GtkLabel       *stopping_label;
+  GtkWidget      *stop_agent_button;
+  guint           stop_agent_offer_id;
   guint           progress_id;   /* the replay counter waits until then to change */
   gboolean        progress_due;  /* and has changed since it was shown */
   gboolean        was_loading;
@@ -99,6 +107,37 @@ transcript_items_changed_cb (GListModel     *model,
                              PalSessionView *self)
 {
   update_empty_hint (self);
+}
+
+static gboolean
+stop_agent_offer_cb (gpointer user_data)
+{
+  PalSessionView *self = user_data;
+
+  self->stop_agent_offer_id = 0;
+  gtk_label_set_text (self->stopping_label, _("The agent has not ended the turn yet."));
+  gtk_widget_set_visible (self->stop_agent_button, TRUE);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* A stopped turn says so until the agent ends it; one that does not end
+ * gets the offer to stop the agent itself. */
+static void
+update_stopping (PalSessionView *self)
+{
+  gboolean cancelling = self->session != NULL && acp_session_get_cancelling (self->session);
+
+  if (cancelling == gtk_revealer_get_reveal_child (self->stopping_revealer))
+    return;
+
+  gtk_revealer_set_reveal_child (self->stopping_revealer, cancelling);
+  g_clear_handle_id (&self->stop_agent_offer_id, g_source_remove);
+  gtk_label_set_text (self->stopping_label, _("Stopping…"));
+  gtk_widget_set_visible (self->stop_agent_button, FALSE);
+  if (cancelling)
+    self->stop_agent_offer_id = g_timeout_add_seconds (STOP_AGENT_OFFER_SECONDS,
+                                                       stop_agent_offer_cb, self);
 }
 
 static void
@@ -244,6 +283,8 @@ session_notify_cb (AcpSession     *session,
         pal_chat_view_end_flood (self->chat_view);
       self->was_loading = loading;
     }
+  else if (g_str_equal (name, "cancelling"))
+    update_stopping (self);
   else if (g_str_equal (name, "replay-count"))
     queue_progress (self);
   else if (g_str_equal (name, "usage"))
@@ -388,6 +429,7 @@ pal_session_view_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->progress_id, g_source_remove);
+  g_clear_handle_id (&self->stop_agent_offer_id, g_source_remove);
   if (self->session != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->session, self);
@@ -528,6 +570,26 @@ pal_session_view_init (PalSessionView *self)
   gtk_widget_add_css_class (GTK_WIDGET (self->usage_label), "dim-label");
   gtk_widget_set_visible (GTK_WIDGET (self->usage_label), FALSE);
 
+  self->stopping_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_wrap (self->stopping_label, TRUE);
+  gtk_label_set_xalign (self->stopping_label, 0);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->stopping_label), TRUE);
+  self->stop_agent_button = gtk_button_new_with_mnemonic (_("Stop the _Agent"));
+  gtk_widget_set_tooltip_text (self->stop_agent_button,
+                               _("End the agent’s process; the session stays, and writing starts the agent again"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->stop_agent_button), "win.stop-agent");
+  gtk_widget_add_css_class (self->stop_agent_button, "destructive-action");
+  gtk_widget_set_valign (self->stop_agent_button, GTK_ALIGN_CENTER);
+  {
+    GtkWidget *stopping_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+
+    gtk_box_append (GTK_BOX (stopping_box), GTK_WIDGET (self->stopping_label));
+    gtk_box_append (GTK_BOX (stopping_box), self->stop_agent_button);
+    gtk_widget_add_css_class (stopping_box, "stopping");
+    self->stopping_revealer = GTK_REVEALER (gtk_revealer_new ());
+    gtk_revealer_set_child (self->stopping_revealer, stopping_box);
+  }
+
   self->composer = PAL_COMPOSER (pal_composer_new ());
   g_signal_connect (self->composer, "submit", G_CALLBACK (composer_submit_cb), self);
   g_signal_connect (self->composer, "stop", G_CALLBACK (composer_stop_cb), self);
@@ -536,6 +598,7 @@ pal_session_view_init (PalSessionView *self)
   g_signal_connect (self->composer, "mode-changed", G_CALLBACK (composer_mode_changed_cb), self);
 
   gtk_box_append (GTK_BOX (bottom), GTK_WIDGET (self->usage_label));
+  gtk_box_append (GTK_BOX (bottom), GTK_WIDGET (self->stopping_revealer));
   gtk_box_append (GTK_BOX (bottom), GTK_WIDGET (self->composer));
   gtk_widget_set_margin_start (bottom, 12);
   gtk_widget_set_margin_end (bottom, 12);
@@ -601,6 +664,7 @@ pal_session_view_set_session (PalSessionView *self,
   if (self->was_loading)
     pal_chat_view_begin_flood (self->chat_view);
   update_state (self);
+  update_stopping (self);
   update_progress (self);
   update_usage (self);
   update_options (self);

@@ -122,6 +122,8 @@ _pal_window_update_actions (PalWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop-turn",
                                  state == PAL_SESSION_STATE_WORKING ||
                                  state == PAL_SESSION_STATE_WAITING_PERMISSION);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop-agent",
+                                 state == PAL_SESSION_STATE_STOPPING);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.close-current-session",
                                  self->current_id != NULL && is_live (self, self->current_id));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.retry-session",
@@ -397,6 +399,17 @@ stop_turn_action (GtkWidget  *widget,
 }
 
 static void
+stop_agent_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  PalWindow *self = PAL_WINDOW (widget);
+
+  if (self->current_id != NULL)
+    pal_session_manager_stop_agent (self->manager, self->current_id);
+}
+
+static void
 search_action (GtkWidget  *widget,
                const char *action_name,
                GVariant   *parameter)
@@ -426,6 +439,7 @@ _pal_window_class_init_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.retry-session", NULL, retry_session_action);
 
   gtk_widget_class_install_action (widget_class, "win.stop-turn", NULL, stop_turn_action);
+  gtk_widget_class_install_action (widget_class, "win.stop-agent", NULL, stop_agent_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.stop-turn", NULL);
 
   gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);

@@ -108,6 +108,8 @@ row_state_for (PalSessionState state)
       return PAL_ROW_STATE_WORKING;
     case PAL_SESSION_STATE_WAITING_PERMISSION:
       return PAL_ROW_STATE_WAITING;
+    case PAL_SESSION_STATE_STOPPING:
+      return PAL_ROW_STATE_STOPPING;
     case PAL_SESSION_STATE_FAILED:
       return PAL_ROW_STATE_FAILED;
     case PAL_SESSION_STATE_NOT_RUNNING:
