@@ -1239,6 +1239,43 @@ current_state (Fixture *fixture)
                                                 pal_window_get_current_session_id (fixture->window));
 }
 
+static gboolean
+focus_in (GtkWidget *focus,
+          GtkWidget *ancestor)
+{
+  return focus != NULL && (focus == ancestor || gtk_widget_is_ancestor (focus, ancestor));
+}
+
+/* While a new session starts, the composer is there with the focus (keys
+ * typed do not press Cancel); what is sent waits for the session. */
+static void
+test_prompt_while_starting (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  PalSessionView *view = PAL_SESSION_VIEW (pal_window_get_session_view (fixture->window));
+  PalComposer *composer = PAL_COMPOSER (pal_session_view_get_composer (view));
+  g_autofree char *left = NULL;
+
+  pal_window_start_session (fixture->window, "fake-basic", fixture->folder, NULL);
+  g_assert_true (pal_session_view_get_starting (view));
+  g_assert_null (current_session (fixture));
+  g_assert_true (gtk_widget_is_visible (GTK_WIDGET (composer)));
+  g_assert_true (focus_in (gtk_window_get_focus (GTK_WINDOW (fixture->window)), GTK_WIDGET (composer)));
+
+  g_assert_true (pal_composer_get_can_send (composer));
+  pal_composer_set_text (composer, "Written early");
+  g_assert_true (pal_composer_submit (composer));
+  /* one prompt waits; the composer takes no other meanwhile */
+  g_assert_false (pal_composer_get_can_send (composer));
+
+  wait_for (fixture, turn_ended, 30);
+  g_assert_false (pal_session_view_get_starting (view));
+  g_assert_true (has_message (current_session (fixture), ACP_MESSAGE_ROLE_USER, "Written early"));
+  g_assert_cmpstr (acp_session_get_stop_reason (current_session (fixture)), ==, "end_turn");
+  left = pal_composer_dup_text (composer);
+  g_assert_cmpstr (left, ==, "");
+}
+
 /* A turn the agent never ends: Stop says "Stopping…", then offers to stop
  * the agent; that keeps the session, and writing starts the agent again. */
 static void
@@ -1473,6 +1510,8 @@ main (int   argc,
               fixture_set_up, test_file_outside_asks, fixture_tear_down);
   g_test_add ("/window/closed-session-reopens", Fixture, NULL,
               fixture_set_up, test_closed_session_reopens, fixture_tear_down);
+  g_test_add ("/window/prompt-while-starting", Fixture, NULL,
+              fixture_set_up, test_prompt_while_starting, fixture_tear_down);
   g_test_add ("/window/hung-turn-stops-agent", Fixture, NULL,
               fixture_set_up, test_hung_turn_stops_agent, fixture_tear_down);
   g_test_add ("/window/failed-session-reopens", Fixture, NULL,

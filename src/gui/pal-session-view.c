@@ -42,6 +42,11 @@ struct _PalSessionView
   GtkProgressBar *progress_bar;
   GtkLabel       *usage_label;
   GtkWidget      *empty_hint;
+  /* a new session on its way: the composer takes a prompt for it already */
+  gboolean        starting;
+  GtkWidget      *starting_page;
+  GtkSpinner     *starting_spinner;
+  gboolean        holding;        /* a prompt waits for the start */
   GtkRevealer    *stopping_revealer;
   GtkLabel       *stopping_label;
   GtkWidget      *stop_agent_button;
@@ -60,6 +65,7 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 enum {
+  PROMPT_HELD,
   REOPEN_REQUESTED,
   SIGN_IN_REQUESTED,
   N_SIGNALS
@@ -151,7 +157,10 @@ update_state (PalSessionView *self)
    * away: it is opened again (the agent started anew) to send it */
   pal_composer_set_can_send (self->composer,
                              state == ACP_SESSION_STATE_READY || state == ACP_SESSION_STATE_CLOSED ||
-                             state == ACP_SESSION_STATE_FAILED);
+                             state == ACP_SESSION_STATE_FAILED ||
+                             (self->starting && !self->holding));
+  gtk_widget_set_visible (self->starting_page, self->starting);
+  gtk_spinner_set_spinning (self->starting_spinner, self->starting);
   gtk_revealer_set_reveal_child (self->progress_revealer,
                                  state == ACP_SESSION_STATE_LOADING ||
                                  state == ACP_SESSION_STATE_CREATING ||
@@ -346,7 +355,17 @@ composer_submit_cb (PalComposer    *composer,
                     PalSessionView *self)
 {
   if (self->session == NULL)
-    return;
+    {
+      if (self->starting && !self->holding)
+        {
+          self->holding = TRUE;
+          adw_status_page_set_description (ADW_STATUS_PAGE (self->starting_page),
+                                           _("What you wrote is sent once the session has started."));
+          update_state (self);
+          g_signal_emit (self, signals[PROMPT_HELD], 0, text);
+        }
+      return;
+    }
 
   if (acp_session_get_state (self->session) == ACP_SESSION_STATE_CLOSED ||
       acp_session_get_state (self->session) == ACP_SESSION_STATE_FAILED)
@@ -509,6 +528,18 @@ pal_session_view_class_init (PalSessionViewClass *klass)
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 
   /**
+   * PalSessionView::prompt-held:
+   * @self: the view
+   * @text: the prompt
+   *
+   * The person sent @text while a new session starts (see
+   * pal_session_view_set_starting()): send it once the session is open.
+   */
+  signals[PROMPT_HELD] =
+    g_signal_new ("prompt-held", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+
+  /**
    * PalSessionView::sign-in-requested:
    * @self: the view
    * @session: the session whose agent refused the prompt
@@ -559,9 +590,30 @@ pal_session_view_init (PalSessionView *self)
   gtk_widget_set_can_target (self->empty_hint, FALSE);
   gtk_widget_set_visible (self->empty_hint, FALSE);
 
+  {
+    GtkWidget *spinner = gtk_spinner_new ();
+    GtkWidget *cancel = gtk_button_new_with_mnemonic (_("_Cancel"));
+    GtkWidget *starting_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 18);
+
+    self->starting_spinner = GTK_SPINNER (spinner);
+    gtk_widget_set_size_request (spinner, 32, 32);
+    gtk_widget_set_halign (cancel, GTK_ALIGN_CENTER);
+    gtk_widget_add_css_class (cancel, "pill");
+    /* not a default: keys typed meanwhile go to the composer, which has the focus */
+    gtk_widget_set_focus_on_click (cancel, FALSE);
+    gtk_actionable_set_action_name (GTK_ACTIONABLE (cancel), "win.cancel-start");
+    gtk_box_append (GTK_BOX (starting_box), spinner);
+    gtk_box_append (GTK_BOX (starting_box), cancel);
+    self->starting_page = adw_status_page_new ();
+    adw_status_page_set_title (ADW_STATUS_PAGE (self->starting_page), _("Starting the Session"));
+    adw_status_page_set_child (ADW_STATUS_PAGE (self->starting_page), starting_box);
+    gtk_widget_set_visible (self->starting_page, FALSE);
+  }
+
   chat_overlay = gtk_overlay_new ();
   gtk_overlay_set_child (GTK_OVERLAY (chat_overlay), GTK_WIDGET (self->chat_view));
   gtk_overlay_add_overlay (GTK_OVERLAY (chat_overlay), self->empty_hint);
+  gtk_overlay_add_overlay (GTK_OVERLAY (chat_overlay), self->starting_page);
   gtk_widget_set_vexpand (chat_overlay, TRUE);
 
   self->usage_label = GTK_LABEL (gtk_label_new (NULL));
@@ -641,7 +693,7 @@ pal_session_view_set_session (PalSessionView *self,
   g_return_if_fail (PAL_IS_SESSION_VIEW (self));
   g_return_if_fail (session == NULL || ACP_IS_SESSION (session));
 
-  if (self->session == session)
+  if (self->session == session && !self->starting)
     return;
 
   if (self->session != NULL)
@@ -650,6 +702,9 @@ pal_session_view_set_session (PalSessionView *self,
       g_signal_handlers_disconnect_by_data (acp_session_get_transcript (self->session), self);
     }
   g_set_object (&self->session, session);
+  /* the session the start was for, or another one: the start is over */
+  self->starting = FALSE;
+  self->holding = FALSE;
   self->was_loading = session != NULL && acp_session_get_state (session) == ACP_SESSION_STATE_LOADING;
   if (session != NULL)
     {
@@ -739,6 +794,43 @@ pal_session_view_send_prompt (PalSessionView *self,
   acp_session_prompt_async (session, prompt, self->cancellable, prompt_cb, data);
 
   return TRUE;
+}
+
+/**
+ * pal_session_view_set_starting:
+ * @self: a #PalSessionView
+ * @holding: whether a prompt waits for the session already
+ *
+ * Shows, without a session, that a new one is starting, with a Cancel
+ * button (the action win.cancel-start). The composer stays, with the focus:
+ * the first prompt the person sends meanwhile is handed over with
+ * PalSessionView::prompt-held, to be sent once the session is open; the
+ * composer then takes no more. Setting a session (or %NULL) ends the start.
+ */
+void
+pal_session_view_set_starting (PalSessionView *self,
+                               gboolean        holding)
+{
+  g_return_if_fail (PAL_IS_SESSION_VIEW (self));
+
+  pal_session_view_set_session (self, NULL);
+  self->starting = TRUE;
+  self->holding = holding;
+  adw_status_page_set_description (ADW_STATUS_PAGE (self->starting_page),
+                                   holding
+                                   ? _("What you wrote is sent once the session has started.")
+                                   : _("Some agents take a while to start, especially the first time. "
+                                       "You can write already."));
+  update_state (self);
+  pal_composer_grab_focus (self->composer);
+}
+
+gboolean
+pal_session_view_get_starting (PalSessionView *self)
+{
+  g_return_val_if_fail (PAL_IS_SESSION_VIEW (self), FALSE);
+
+  return self->starting;
 }
 
 void

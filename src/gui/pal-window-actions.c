@@ -399,6 +399,14 @@ stop_turn_action (GtkWidget  *widget,
 }
 
 static void
+cancel_start_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  _pal_window_cancel_start (PAL_WINDOW (widget));
+}
+
+static void
 stop_agent_action (GtkWidget  *widget,
                    const char *action_name,
                    GVariant   *parameter)
@@ -440,6 +448,7 @@ _pal_window_class_init_actions (GtkWidgetClass *widget_class)
 
   gtk_widget_class_install_action (widget_class, "win.stop-turn", NULL, stop_turn_action);
   gtk_widget_class_install_action (widget_class, "win.stop-agent", NULL, stop_agent_action);
+  gtk_widget_class_install_action (widget_class, "win.cancel-start", NULL, cancel_start_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.stop-turn", NULL);
 
   gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);

@@ -44,10 +44,13 @@ struct _PalWindow
   GtkExpander          *error_expander;
   GtkWidget            *error_agent_button;
   char                 *error_agent_id;
-  GtkSpinner           *starting_spinner;
+  /* the Attempt of the new session being started, owned by its call */
+  gpointer              starting_attempt;
 };
 
 void     _pal_window_class_init_actions (GtkWidgetClass *widget_class);
+/* Cancels what is in flight for the window (a new session starting). */
+void     _pal_window_cancel_start       (PalWindow      *self);
 void     _pal_window_update_actions     (PalWindow      *self);
 gboolean _pal_window_can                (const char     *session_id,
                                          const char     *action,

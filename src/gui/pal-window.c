@@ -586,7 +586,7 @@ auth_response_cb (AdwMessageDialog *dialog,
       give_back_prompt (attempt);
       /* a new session waits for nothing more: back to where the person was */
       if (attempt->session_id == NULL && self->current_id == NULL &&
-          g_strcmp0 (gtk_stack_get_visible_child_name (self->content_stack), "starting") == 0)
+          pal_session_view_get_starting (self->session_view))
         _pal_window_show_session (self, NULL);
       return;
     }
@@ -1032,6 +1032,9 @@ new_session_cb (GObject      *object,
   PalWindow *self = attempt->self;
   const char *title = _("The session could not be started");
 
+  if (self->starting_attempt == attempt)
+    self->starting_attempt = NULL;
+
   session = pal_session_manager_new_session_finish (PAL_SESSION_MANAGER (object), result, &error);
   if (session == NULL)
     {
@@ -1057,8 +1060,57 @@ new_session_cb (GObject      *object,
       return;
     }
 
-  _pal_window_show_session (self, acp_session_get_session_id (session));
+  g_free (attempt->session_id);
+  attempt->session_id = g_strdup (acp_session_get_session_id (session));
+  _pal_window_show_session (self, attempt->session_id);
+  /* written while it started */
+  if (attempt->prompt != NULL &&
+      !pal_session_view_send_prompt (self->session_view, session, attempt->prompt))
+    give_back_prompt (attempt);
   refresh_listed (self, attempt->agent_id, attempt->folder);
+}
+
+/* Starts a new session: the session view says so and takes a prompt for it
+ * already; @prompt (nullable) is sent once it is open. */
+static void
+start_session (PalWindow          *self,
+               const char         *agent_id,
+               const char         *folder,
+               const char * const *mcp_servers,
+               const char         *prompt)
+{
+  Attempt *attempt;
+
+  g_object_set_data (G_OBJECT (self), "retry-attempt", NULL);
+  if (self->settings != NULL)
+    g_settings_set_string (self->settings, "last-folder", folder);
+
+  set_current_id (self, NULL);
+  pal_sidebar_select (self->sidebar, NULL);
+  update_header (self);
+  adw_window_title_set_title (self->window_title, _("New Session"));
+  adw_window_title_set_subtitle (self->window_title, agent_name (self, agent_id));
+  pal_session_view_set_starting (self->session_view, prompt != NULL);
+  gtk_stack_set_visible_child_name (self->content_stack, "session");
+  _pal_window_update_actions (self);
+
+  attempt = attempt_new (self, NULL, agent_id, folder, mcp_servers);
+  attempt->prompt = g_strdup (prompt);
+  self->starting_attempt = attempt;
+  pal_session_manager_new_session_async (self->manager, agent_id, folder, mcp_servers,
+                                         self->cancellable, new_session_cb, attempt);
+}
+
+/* The person wrote while the new session starts: it goes once it is open. */
+static void
+session_view_prompt_held_cb (PalSessionView *view,
+                             const char     *text,
+                             PalWindow      *self)
+{
+  Attempt *attempt = self->starting_attempt;
+
+  if (attempt != NULL && attempt->prompt == NULL)
+    attempt->prompt = g_strdup (text);
 }
 
 /**
@@ -1080,21 +1132,7 @@ pal_window_start_session (PalWindow          *self,
   g_return_if_fail (agent_id != NULL);
   g_return_if_fail (folder != NULL);
 
-  g_object_set_data (G_OBJECT (self), "retry-attempt", NULL);
-  if (self->settings != NULL)
-    g_settings_set_string (self->settings, "last-folder", folder);
-
-  set_current_id (self, NULL);
-  pal_sidebar_select (self->sidebar, NULL);
-  update_header (self);
-  adw_window_title_set_title (self->window_title, _("New Session"));
-  adw_window_title_set_subtitle (self->window_title, agent_name (self, agent_id));
-  gtk_stack_set_visible_child_name (self->content_stack, "starting");
-  _pal_window_update_actions (self);
-
-  pal_session_manager_new_session_async (self->manager, agent_id, folder, mcp_servers,
-                                         self->cancellable, new_session_cb,
-                                         attempt_new (self, NULL, agent_id, folder, mcp_servers));
+  start_session (self, agent_id, folder, mcp_servers, NULL);
 }
 
 static void
@@ -1110,8 +1148,8 @@ retry_attempt (Attempt *attempt)
         open_session (attempt->self, attempt->session_id, attempt->prompt);
     }
   else
-    pal_window_start_session (attempt->self, attempt->agent_id, attempt->folder,
-                              (const char * const *) attempt->mcp_servers);
+    start_session (attempt->self, attempt->agent_id, attempt->folder,
+                   (const char * const *) attempt->mcp_servers, attempt->prompt);
   attempt_free (attempt);
 }
 
@@ -1169,8 +1207,8 @@ error_agent_clicked_cb (PalWindow *self)
     gtk_widget_activate_action (GTK_WIDGET (self), "app.edit-agent", "s", self->error_agent_id);
 }
 
-static void
-cancel_start_cb (PalWindow *self)
+void
+_pal_window_cancel_start (PalWindow *self)
 {
   /* cancels everything in flight for this window, then starts afresh */
   g_cancellable_cancel (self->cancellable);
@@ -1213,27 +1251,11 @@ pal_window_close_request (GtkWindow *window)
   return GTK_WINDOW_CLASS (pal_window_parent_class)->close_request (window);
 }
 
-/* A spinning spinner animates its style at every frame, shown or not: on
- * a page of the stack that is not the visible one it would keep the window
- * restyling and laying itself out at every frame, even when idle. */
-static void
-content_stack_notify_visible_child_cb (GtkStack   *stack,
-                                       GParamSpec *pspec,
-                                       PalWindow  *self)
-{
-  gtk_spinner_set_spinning (self->starting_spinner,
-                            g_strcmp0 (gtk_stack_get_visible_child_name (stack), "starting") == 0);
-}
-
 static void
 build_extra_pages (PalWindow *self)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
   GtkWidget *retry = gtk_button_new_with_mnemonic (_("_Retry"));
-  GtkWidget *starting = adw_status_page_new ();
-  GtkWidget *spinner = gtk_spinner_new ();
-  GtkWidget *cancel = gtk_button_new_with_mnemonic (_("_Cancel"));
-  GtkWidget *starting_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 18);
 
   self->error_details = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_selectable (self->error_details, TRUE);
@@ -1264,20 +1286,6 @@ build_extra_pages (PalWindow *self)
   adw_status_page_set_child (self->error_page, box);
   gtk_stack_add_named (self->content_stack, GTK_WIDGET (self->error_page), "error");
 
-  self->starting_spinner = GTK_SPINNER (spinner);
-  gtk_widget_set_size_request (spinner, 32, 32);
-  gtk_widget_set_halign (cancel, GTK_ALIGN_CENTER);
-  gtk_widget_add_css_class (cancel, "pill");
-  g_signal_connect_swapped (cancel, "clicked", G_CALLBACK (cancel_start_cb), self);
-  gtk_box_append (GTK_BOX (starting_box), spinner);
-  gtk_box_append (GTK_BOX (starting_box), cancel);
-  adw_status_page_set_title (ADW_STATUS_PAGE (starting), _("Starting the Session"));
-  adw_status_page_set_description (ADW_STATUS_PAGE (starting),
-                                   _("Some agents take a while to start, especially the first time."));
-  adw_status_page_set_child (ADW_STATUS_PAGE (starting), starting_box);
-  gtk_stack_add_named (self->content_stack, starting, "starting");
-  g_signal_connect_object (self->content_stack, "notify::visible-child",
-                           G_CALLBACK (content_stack_notify_visible_child_cb), self, 0);
 }
 
 static void
@@ -1413,6 +1421,8 @@ pal_window_new (GtkApplication    *application,
                                          pal_session_manager_get_terminal_service (manager));
   g_signal_connect (self->session_view, "reopen-requested",
                     G_CALLBACK (session_view_reopen_requested_cb), self);
+  g_signal_connect (self->session_view, "prompt-held",
+                    G_CALLBACK (session_view_prompt_held_cb), self);
   g_signal_connect (self->session_view, "sign-in-requested",
                     G_CALLBACK (session_view_sign_in_requested_cb), self);
   g_signal_connect (manager, "session-state-changed", G_CALLBACK (manager_session_state_changed_cb), self);
