@@ -125,6 +125,7 @@ fixture_set_up (Fixture       *fixture,
   add_fake_profile (fixture, "fake-auth-fails", "auth-fails.json");
   add_fake_profile (fixture, "fake-auth-ignored", "auth-ignored.json");
   add_fake_profile (fixture, "fake-hang-turn", "hang-turn.json");
+  add_fake_profile (fixture, "fake-crash", "crash-mid-request.json");
 
   /* GTK animates a blinking cursor at every frame for ten seconds after the
    * last key; assert_goes_idle () looks for other work */
@@ -1322,6 +1323,28 @@ test_hung_turn_stops_agent (Fixture       *fixture,
   g_assert_cmpint (acp_agent_get_pid (acp_session_get_agent (current_session (fixture))), !=, pid);
 }
 
+/* The agent crashed in the middle of a turn: its prompt is offered again in
+ * the composer, where sending it reopens the session. */
+static void
+test_crash_offers_prompt_again (Fixture       *fixture,
+                                gconstpointer  data)
+{
+  PalSessionView *view = PAL_SESSION_VIEW (pal_window_get_session_view (fixture->window));
+  PalComposer *composer = PAL_COMPOSER (pal_session_view_get_composer (view));
+  g_autofree char *offered = NULL;
+
+  pal_window_start_session (fixture->window, "fake-crash", fixture->folder, NULL);
+  wait_for (fixture, session_ready, 30);
+  pal_composer_set_text (composer, "Do the thing");
+  g_assert_true (pal_composer_submit (composer));
+  wait_for (fixture, session_failed, 30);
+  settle ();
+
+  offered = pal_composer_dup_text (composer);
+  g_assert_cmpstr (offered, ==, "Do the thing");
+  g_assert_true (pal_composer_get_can_send (composer));
+}
+
 static void
 test_closed_session_keeps_prompt (Fixture       *fixture,
                                   gconstpointer  data)
@@ -1514,6 +1537,8 @@ main (int   argc,
               fixture_set_up, test_prompt_while_starting, fixture_tear_down);
   g_test_add ("/window/hung-turn-stops-agent", Fixture, NULL,
               fixture_set_up, test_hung_turn_stops_agent, fixture_tear_down);
+  g_test_add ("/window/crash-offers-prompt-again", Fixture, NULL,
+              fixture_set_up, test_crash_offers_prompt_again, fixture_tear_down);
   g_test_add ("/window/failed-session-reopens", Fixture, NULL,
               fixture_set_up, test_failed_session_reopens, fixture_tear_down);
   g_test_add ("/window/closed-session-keeps-prompt", Fixture, NULL,

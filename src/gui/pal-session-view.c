@@ -319,6 +319,24 @@ prompt_data_free (PromptData *data)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PromptData, prompt_data_free)
 
+/* The agent died in the middle of the turn: the prompt is offered again in
+ * the composer, where sending it starts the agent and reopens the session
+ * (unless the person wrote something else meanwhile). */
+static void
+offer_again (PalSessionView *self,
+             AcpSession     *session,
+             const char     *text)
+{
+  g_autofree char *written = NULL;
+
+  if (session != self->session)
+    return;
+
+  written = pal_composer_dup_text (self->composer);
+  if (written == NULL || *written == '\0')
+    pal_composer_set_text (self->composer, text);
+}
+
 static void
 prompt_cb (GObject      *object,
            GAsyncResult *result,
@@ -338,6 +356,9 @@ prompt_cb (GObject      *object,
     {
       if (pal_session_manager_error_is_auth_required (error))
         g_signal_emit (data->self, signals[SIGN_IN_REQUESTED], 0, session, data->text);
+      else if (acp_session_get_state (session) == ACP_SESSION_STATE_FAILED &&
+               !acp_agent_get_stop_requested (acp_session_get_agent (session)))
+        offer_again (data->self, session, data->text);
       return;
     }
 
