@@ -436,6 +436,7 @@ test_merge_listed (Fixture       *fixture,
 
   add (store, "known", 10 * SECOND);
   pal_session_store_set_title (store, "known", "Old title");
+  add (store, "untitled", 9 * SECOND);
   add (store, "other-agents", 11 * SECOND);
   pal_session_record_set_agent_id (pal_session_store_lookup (store, "other-agents"), "gemini");
   flush_main_context ();
@@ -449,6 +450,7 @@ test_merge_listed (Fixture       *fixture,
     " \"updatedAt\": \"2025-03-01T11:00:00.5+01:00\"},"
     "{\"sessionId\": \"known\", \"cwd\": \"/p\", \"title\": \"New title\","
     " \"updatedAt\": \"2025-03-01T10:00:00Z\"},"
+    "{\"sessionId\": \"untitled\", \"cwd\": \"/p\", \"title\": \"Listed title\"},"
     "{\"sessionId\": \"other-agents\", \"cwd\": \"/p\", \"title\": \"Stolen\"},"
     "{\"sessionId\": \"\", \"cwd\": \"/p\"},"
     "{\"sessionId\": \"no-cwd\"},"
@@ -460,7 +462,7 @@ test_merge_listed (Fixture       *fixture,
   g_assert_cmpuint (pal_session_store_merge_listed (store, "codex", listed), ==, 3);
   g_assert_cmpuint (changed.count, ==, 1);
   /* new-3 is 10:00:00.5Z, new-1 and known 10:00:00Z (known created earlier) */
-  assert_order (store, "new-3 new-1 known other-agents new-2");
+  assert_order (store, "new-3 new-1 known other-agents untitled new-2");
 
   record = pal_session_store_lookup (store, "new-1");
   g_assert_true (pal_session_record_get_from_agent (record));
@@ -474,20 +476,25 @@ test_merge_listed (Fixture       *fixture,
   record = pal_session_store_lookup (store, "new-3");
   g_assert_cmpint (pal_session_record_get_updated (record), ==, march + SECOND / 2);
 
+  /* a listed title (for some agents their latest prompt) only names a
+   * session without one */
   record = pal_session_store_lookup (store, "known");
   g_assert_false (pal_session_record_get_from_agent (record));
-  g_assert_cmpstr (pal_session_record_get_title (record), ==, "New title");
+  g_assert_cmpstr (pal_session_record_get_title (record), ==, "Old title");
+  g_assert_cmpstr (pal_session_record_get_title (pal_session_store_lookup (store, "untitled")),
+                   ==, "Listed title");
   g_assert_cmpint (pal_session_record_get_updated (record), ==, march);
   g_assert_cmpstr (pal_session_record_get_title (pal_session_store_lookup (store, "other-agents")),
                    ==, "");
 
-  /* only the stored ones are in the key, the known one updated */
-  g_assert_cmpuint (n_stored (fixture->settings), ==, 2);
+  /* only the stored ones are in the key, the known ones updated */
+  g_assert_cmpuint (n_stored (fixture->settings), ==, 3);
   {
     g_autoptr(PalSessionStore) again = pal_session_store_new (other);
 
-    assert_order (again, "known other-agents");
-    g_assert_cmpstr (pal_session_record_get_title (item (again, 0)), ==, "New title");
+    assert_order (again, "known other-agents untitled");
+    g_assert_cmpstr (pal_session_record_get_title (item (again, 0)), ==, "Old title");
+    g_assert_cmpstr (pal_session_record_get_title (item (again, 2)), ==, "Listed title");
   }
 
   /* an older updatedAt does not move a session back; listing twice adds nothing */
@@ -499,7 +506,7 @@ test_merge_listed (Fixture       *fixture,
   g_assert_cmpint (pal_session_record_get_updated (pal_session_store_lookup (store, "known")),
                    ==, march);
   g_assert_cmpstr (pal_session_record_get_title (pal_session_store_lookup (store, "known")),
-                   ==, "New title");
+                   ==, "Old title");
 
   /* an external change keeps the listed sessions, the same objects */
   record = pal_session_store_lookup (store, "new-1");

@@ -836,8 +836,8 @@ get_string_member (JsonObject *object,
  * Lists the sessions the agent reported. Unknown ones are added with
  * #PalSessionRecord:from-agent set and not stored (see #PalSessionStore);
  * their created and updated times are `updatedAt`, or 0 when the agent gave
- * none. Known ones of the same agent get the agent's title when it sent one,
- * and its `updatedAt` when that is newer. Entries without a `sessionId` or
+ * none. Known ones of the same agent get the agent's title when they have
+ * none yet, and its `updatedAt` when that is newer. Entries without a `sessionId` or
  * `cwd` string, and ids listed under another agent profile, are skipped.
  * Sessions missing from the list are kept: the list may be one page of many.
  *
@@ -908,8 +908,10 @@ pal_session_store_merge_listed (PalSessionStore *self,
               continue;
             }
 
-          if (title != NULL && *title != '\0' && !pal_session_record_get_renamed (record) &&
-              g_strcmp0 (pal_session_record_get_title (record), title) != 0)
+          /* the person's name wins, then the agent's session_info_update,
+           * then the first prompt: a listed title (for some agents their
+           * latest prompt) only names a session that has no title */
+          if (title != NULL && *title != '\0' && *pal_session_record_get_title (record) == '\0')
             {
               pal_session_record_set_title (record, title);
               changed = TRUE;
