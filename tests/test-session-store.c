@@ -682,6 +682,47 @@ test_renamed (Fixture       *fixture,
   }
 }
 
+/* A session removed from the list is not listed again by its agent, also
+ * in a later run, until the person asks for the hidden sessions or uses it. */
+static void
+test_removed_stays_removed (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  g_autoptr(PalSessionStore) store = pal_session_store_new (fixture->settings);
+  g_autoptr(JsonArray) listed = parse_array ("[{\"sessionId\": \"gone\", \"cwd\": \"/p\"},"
+                                             " {\"sessionId\": \"kept\", \"cwd\": \"/p\"}]");
+  g_auto(GStrv) pairs = NULL;
+
+  g_assert_cmpuint (pal_session_store_merge_listed (store, "codex", listed), ==, 2);
+  g_assert_true (pal_session_store_remove (store, "gone"));
+  g_assert_null (pal_session_store_lookup (store, "gone"));
+  g_assert_cmpuint (pal_session_store_get_n_hidden (store), ==, 1);
+
+  /* listed again, now and in a later run: still gone */
+  g_assert_cmpuint (pal_session_store_merge_listed (store, "codex", listed), ==, 0);
+  g_assert_null (pal_session_store_lookup (store, "gone"));
+  {
+    g_autoptr(PalSessionStore) again = pal_session_store_new (fixture->settings);
+
+    g_assert_cmpuint (pal_session_store_merge_listed (again, "codex", listed), ==, 2 - 1);
+    g_assert_null (pal_session_store_lookup (again, "gone"));
+  }
+  /* asked for: they come back with the next list, and the store says whose */
+  pairs = pal_session_store_show_hidden (store);
+  g_assert_cmpuint (g_strv_length (pairs), ==, 2);
+  g_assert_cmpstr (pairs[0], ==, "codex");
+  g_assert_cmpstr (pairs[1], ==, "/p");
+  g_assert_cmpuint (pal_session_store_get_n_hidden (store), ==, 0);
+  g_assert_cmpuint (pal_session_store_merge_listed (store, "codex", listed), ==, 1);
+  g_assert_nonnull (pal_session_store_lookup (store, "gone"));
+
+  /* removed, then added on purpose (Undo, opening it): not hidden */
+  g_assert_true (pal_session_store_remove (store, "kept"));
+  g_assert_cmpuint (pal_session_store_get_n_hidden (store), ==, 1);
+  add (store, "kept", 5 * SECOND);
+  g_assert_cmpuint (pal_session_store_get_n_hidden (store), ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -698,6 +739,7 @@ main (int   argc,
   ADD ("/session-store/malformed", test_malformed);
   ADD ("/session-store/renamed", test_renamed);
   ADD ("/session-store/merge-listed", test_merge_listed);
+  ADD ("/session-store/removed-stays-removed", test_removed_stays_removed);
   ADD ("/session-store/batched-writes", test_batched_writes);
   ADD ("/session-store/external-change", test_external_change);
 

@@ -13,6 +13,7 @@
 #include "pal-store-private.h"
 
 #define SESSIONS_KEY "sessions"
+#define HIDDEN_KEY   "hidden-sessions"
 
 /**
  * PalSessionStore:
@@ -35,6 +36,10 @@
  * stored session as soon as it is used: added with pal_session_store_add()
  * (as the session manager does when it opens it), touched, renamed or pinned
  * through the store.
+ *
+ * A session removed from the list is remembered as hidden (the
+ * `hidden-sessions` key): the agent's list does not bring it back, until
+ * pal_session_store_show_hidden() or an explicit add.
  */
 struct _PalSessionStore
 {
@@ -47,6 +52,8 @@ struct _PalSessionStore
   GPtrArray *items;
   /* id → record in items */
   GHashTable *by_id;
+  /* "agent\nid" → folder, of the sessions removed from the list */
+  GHashTable *hidden;
 };
 
 static void pal_session_store_list_model_init (GListModelInterface *iface);
@@ -399,6 +406,67 @@ pal_session_store_list_model_init (GListModelInterface *iface)
   iface->get_item = pal_session_store_get_item;
 }
 
+static char *
+hidden_key (const char *agent_id,
+            const char *id)
+{
+  return g_strconcat (agent_id, "\n", id, NULL);
+}
+
+static void
+load_hidden (PalSessionStore *self)
+{
+  g_autoptr(GVariant) value = g_settings_get_value (self->settings, HIDDEN_KEY);
+  GVariantIter iter;
+  const char *agent_id, *cwd, *id;
+
+  g_hash_table_remove_all (self->hidden);
+  g_variant_iter_init (&iter, value);
+  while (g_variant_iter_next (&iter, "(&s&s&s)", &agent_id, &cwd, &id))
+    g_hash_table_insert (self->hidden, hidden_key (agent_id, id), g_strdup (cwd));
+}
+
+static void
+save_hidden (PalSessionStore *self)
+{
+  GVariantBuilder builder;
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a(sss)"));
+  g_hash_table_iter_init (&iter, self->hidden);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const char *newline = strchr (key, '\n');
+      g_autofree char *agent_id = g_strndup (key, newline - (const char *) key);
+
+      g_variant_builder_add (&builder, "(sss)", agent_id, (const char *) value, newline + 1);
+    }
+  g_settings_set_value (self->settings, HIDDEN_KEY, g_variant_builder_end (&builder));
+}
+
+static gboolean
+is_hidden (PalSessionStore *self,
+           const char      *agent_id,
+           const char      *id)
+{
+  g_autofree char *key = hidden_key (agent_id, id);
+
+  return g_hash_table_contains (self->hidden, key);
+}
+
+/* The session is the person's again (added on purpose, opened): not hidden. */
+static void
+unhide (PalSessionStore  *self,
+        PalSessionRecord *record)
+{
+  g_autofree char *key = hidden_key (pal_session_record_get_agent_id (record),
+                                     pal_session_record_get_id (record));
+
+  if (g_hash_table_remove (self->hidden, key))
+    save_hidden (self);
+}
+
 static void
 pal_session_store_constructed (GObject *object)
 {
@@ -409,6 +477,9 @@ pal_session_store_constructed (GObject *object)
   g_return_if_fail (G_IS_SETTINGS (self->settings));
 
   _pal_stored_list_start (&self->list, self->settings);
+  load_hidden (self);
+  g_signal_connect_object (self->settings, "changed::" HIDDEN_KEY,
+                           G_CALLBACK (load_hidden), self, G_CONNECT_SWAPPED);
 }
 
 static void
@@ -435,6 +506,7 @@ pal_session_store_finalize (GObject *object)
 
   g_clear_pointer (&self->items, g_ptr_array_unref);
   g_clear_pointer (&self->by_id, g_hash_table_unref);
+  g_clear_pointer (&self->hidden, g_hash_table_unref);
   _pal_stored_list_clear (&self->list);
 
   G_OBJECT_CLASS (pal_session_store_parent_class)->finalize (object);
@@ -509,6 +581,7 @@ pal_session_store_init (PalSessionStore *self)
 {
   self->items = g_ptr_array_new_with_free_func (g_object_unref);
   self->by_id = g_hash_table_new (g_str_hash, g_str_equal);
+  self->hidden = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   _pal_stored_list_init (&self->list, &stored_list_funcs, G_OBJECT (self),
                          properties[PROP_LOAD_ERRORS]);
 }
@@ -594,6 +667,7 @@ pal_session_store_add (PalSessionStore  *self,
   g_return_val_if_fail (PAL_IS_SESSION_RECORD (record), NULL);
   g_return_val_if_fail (*pal_session_record_get_id (record) != '\0', NULL);
 
+  unhide (self, record);
   existing = g_hash_table_lookup (self->by_id, pal_session_record_get_id (record));
   if (existing == record)
     {
@@ -663,6 +737,12 @@ pal_session_store_remove (PalSessionStore *self,
   record = g_hash_table_lookup (self->by_id, id);
   if (record == NULL || !g_ptr_array_find (self->items, record, &position))
     return FALSE;
+
+  /* the agent's list is not to bring it back */
+  g_hash_table_insert (self->hidden,
+                       hidden_key (pal_session_record_get_agent_id (record), id),
+                       g_strdup (pal_session_record_get_cwd (record)));
+  save_hidden (self);
 
   unwatch_record (self, record);
   g_hash_table_remove (self->by_id, id);
@@ -896,6 +976,9 @@ pal_session_store_merge_listed (PalSessionStore *self,
         g_debug ("session/list of %s: session %s has an unreadable updatedAt “%s”",
                  agent_id, id, updated_at);
 
+      if (is_hidden (self, agent_id, id))
+        continue;
+
       record = g_hash_table_lookup (self->by_id, id);
       if (record != NULL)
         {
@@ -948,4 +1031,55 @@ pal_session_store_merge_listed (PalSessionStore *self,
     _pal_stored_list_save (&self->list);
 
   return n_added;
+}
+
+/**
+ * pal_session_store_show_hidden:
+ * @self: a #PalSessionStore
+ *
+ * Forgets which sessions were removed from the list, so that their agents'
+ * lists bring them back.
+ *
+ * Returns: (transfer full): the (agent profile id, folder) pairs whose lists
+ *   had hidden sessions, as a %NULL-terminated array alternating the two
+ */
+GStrv
+pal_session_store_show_hidden (PalSessionStore *self)
+{
+  g_autoptr(GStrvBuilder) pairs = g_strv_builder_new ();
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_return_val_if_fail (PAL_IS_SESSION_STORE (self), NULL);
+
+  g_hash_table_iter_init (&iter, self->hidden);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const char *newline = strchr (key, '\n');
+      g_autofree char *agent_id = g_strndup (key, newline - (const char *) key);
+      g_autofree char *pair = g_strconcat (agent_id, "\n", (const char *) value, NULL);
+
+      if (!g_hash_table_add (seen, g_steal_pointer (&pair)))
+        continue;
+      g_strv_builder_add (pairs, agent_id);
+      g_strv_builder_add (pairs, value);
+    }
+
+  if (g_hash_table_size (self->hidden) > 0)
+    {
+      g_hash_table_remove_all (self->hidden);
+      save_hidden (self);
+    }
+
+  return g_strv_builder_end (pairs);
+}
+
+/* Returns: how many sessions are hidden from the list */
+guint
+pal_session_store_get_n_hidden (PalSessionStore *self)
+{
+  g_return_val_if_fail (PAL_IS_SESSION_STORE (self), 0);
+
+  return g_hash_table_size (self->hidden);
 }

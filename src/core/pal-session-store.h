@@ -42,5 +42,7 @@ gboolean            pal_session_store_set_pinned      (PalSessionStore  *self,
 guint               pal_session_store_merge_listed    (PalSessionStore  *self,
                                                        const char       *agent_id,
                                                        JsonArray        *sessions);
+GStrv               pal_session_store_show_hidden     (PalSessionStore  *self);
+guint               pal_session_store_get_n_hidden    (PalSessionStore  *self);
 
 G_END_DECLS

@@ -398,6 +398,25 @@ stop_turn_action (GtkWidget  *widget,
   pal_session_view_stop (self->session_view);
 }
 
+/* Sessions removed from the list come back with their agents' lists (now
+ * for the agents running, else the next time they list). */
+static void
+show_hidden_sessions_action (GtkWidget  *widget,
+                             const char *action_name,
+                             GVariant   *parameter)
+{
+  PalWindow *self = PAL_WINDOW (widget);
+  PalSessionStore *store = pal_session_manager_get_session_store (self->manager);
+  g_auto(GStrv) pairs = pal_session_store_show_hidden (store);
+  guint n = g_strv_length (pairs) / 2;
+
+  for (guint i = 0; i + 1 < g_strv_length (pairs); i += 2)
+    _pal_window_refresh_listed (self, pairs[i], pairs[i + 1]);
+
+  pal_window_add_toast (self, n > 0 ? _("Sessions removed from the list show again when their agent lists them")
+                                    : _("No session was removed from the list"));
+}
+
 static void
 cancel_start_action (GtkWidget  *widget,
                      const char *action_name,
@@ -449,6 +468,8 @@ _pal_window_class_init_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.stop-turn", NULL, stop_turn_action);
   gtk_widget_class_install_action (widget_class, "win.stop-agent", NULL, stop_agent_action);
   gtk_widget_class_install_action (widget_class, "win.cancel-start", NULL, cancel_start_action);
+  gtk_widget_class_install_action (widget_class, "win.show-hidden-sessions", NULL,
+                                   show_hidden_sessions_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.stop-turn", NULL);
 
   gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);

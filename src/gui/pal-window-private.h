@@ -49,6 +49,9 @@ struct _PalWindow
 };
 
 void     _pal_window_class_init_actions (GtkWidgetClass *widget_class);
+void     _pal_window_refresh_listed     (PalWindow      *self,
+                                         const char     *agent_id,
+                                         const char     *folder);
 /* Cancels what is in flight for the window (a new session starting). */
 void     _pal_window_cancel_start       (PalWindow      *self);
 void     _pal_window_update_actions     (PalWindow      *self);

@@ -734,8 +734,8 @@ refresh_listed_cb (GObject      *object,
 /* Sessions the agent knows for this folder (started elsewhere, in a
  * terminal) join the sidebar, marked as from the agent. Agents without
  * session/list are not asked. */
-static void
-refresh_listed (PalWindow  *self,
+void
+_pal_window_refresh_listed (PalWindow  *self,
                 const char *agent_id,
                 const char *folder)
 {
@@ -796,7 +796,7 @@ open_cb (GObject      *object,
   if (attempt->prompt != NULL &&
       !pal_session_view_send_prompt (attempt->self->session_view, session, attempt->prompt))
     give_back_prompt (attempt);
-  refresh_listed (attempt->self, attempt->agent_id, attempt->folder);
+  _pal_window_refresh_listed (attempt->self, attempt->agent_id, attempt->folder);
 }
 
 /* Opening a session starts its agent, then its replay keeps the agent, the
@@ -1067,7 +1067,7 @@ new_session_cb (GObject      *object,
   if (attempt->prompt != NULL &&
       !pal_session_view_send_prompt (self->session_view, session, attempt->prompt))
     give_back_prompt (attempt);
-  refresh_listed (self, attempt->agent_id, attempt->folder);
+  _pal_window_refresh_listed (self, attempt->agent_id, attempt->folder);
 }
 
 /* Starts a new session: the session view says so and takes a prompt for it
