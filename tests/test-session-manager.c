@@ -1152,6 +1152,63 @@ test_close (Fixture       *f,
   g_assert_no_error (error);
 }
 
+static guint
+count_user_messages (AcpSession *session,
+                     const char *text)
+{
+  GListModel *model = G_LIST_MODEL (acp_session_get_transcript (session));
+  guint n = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(AcpItem) item = g_list_model_get_item (model, i);
+
+      if (ACP_IS_MESSAGE_ITEM (item) &&
+          acp_message_item_get_role (ACP_MESSAGE_ITEM (item)) == ACP_MESSAGE_ROLE_USER &&
+          g_strcmp0 (acp_message_item_get_text (ACP_MESSAGE_ITEM (item)), text) == 0)
+        n++;
+    }
+
+  return n;
+}
+
+/* A resume replays nothing: what was on screen stays, and the notice says
+ * only what is true of the agent. */
+static void
+test_resume_keeps_transcript (Fixture       *f,
+                              gconstpointer  data)
+{
+  g_autoptr(AcpSession) closed = NULL;
+  g_autoptr(AcpSession) resumed = NULL;
+  g_autoptr(AcpSession) fresh = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *id = NULL;
+  g_autofree char *reason = NULL;
+
+  add_profile (f, "fake", "basic.json");
+  closed = new_session_ok (f, "fake", f->dir_a);
+  id = g_strdup (acp_session_get_session_id (closed));
+  g_free (prompt (f, id, "Remember this", &error));
+  g_assert_no_error (error);
+  close_session (f, id, &error);
+  g_assert_no_error (error);
+
+  /* still shown (the test holds it, as the window's view does) */
+  resumed = open_session (f, RESUME, id, &error);
+  g_assert_no_error (error);
+  g_assert_true (resumed != closed);
+  g_assert_cmpuint (count_user_messages (resumed, "Remember this"), ==, 1);
+  g_assert_cmpuint (count_notices (resumed, ACP_NOTICE_SEVERITY_INFO, "were shown before"), ==, 1);
+  g_assert_cmpuint (count_notices (resumed, ACP_NOTICE_SEVERITY_INFO, "not show its past"), ==, 0);
+
+  /* nothing on screen, an agent that can load: it says how to see them */
+  add_record (f, "old-1", "fake", f->dir_a);
+  fresh = open_session (f, RESUME, "old-1", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_notices (fresh, ACP_NOTICE_SEVERITY_INFO, "Open the session instead"), ==, 1);
+  g_assert_cmpuint (count_notices (fresh, ACP_NOTICE_SEVERITY_INFO, "not show its past"), ==, 0);
+}
+
 static void
 test_forget (Fixture       *f,
              gconstpointer  data)
@@ -1587,6 +1644,7 @@ main (int   argc,
   ADD ("new/cancel", test_cancel_start);
   ADD ("open/load-live", test_open_loads_live);
   ADD ("open/resume", test_open_resumes);
+  ADD ("open/resume-keeps-transcript", test_resume_keeps_transcript);
   ADD ("open/neither", test_open_neither);
   ADD ("open/crash-during-replay", test_crash_during_replay);
   ADD ("agent-crash", test_agent_crash_fails_sessions);

@@ -352,6 +352,26 @@ keep_record (PalSessionManager *self,
     pal_session_store_add (self->session_store, record);
 }
 
+/* Returns: how many items of @from's transcript were added to @to's */
+static guint
+carry_transcript (AcpSession *from,
+                  AcpSession *to)
+{
+  GListModel *items = G_LIST_MODEL (acp_session_get_transcript (from));
+  AcpTranscript *transcript = acp_session_get_transcript (to);
+  guint n = g_list_model_get_n_items (items);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(AcpItem) item = g_list_model_get_item (items, i);
+
+      acp_transcript_append (transcript, item);
+    }
+  acp_transcript_flush (transcript);
+
+  return n;
+}
+
 typedef struct
 {
   LiveSession *live;
@@ -359,6 +379,8 @@ typedef struct
   char        *cwd;
   OpenMode     mode;
   gboolean     resumed;
+  gboolean     can_load;  /* of the agent that resumed it */
+  guint        n_kept;    /* items of the transcript on screen kept over a resume */
   AcpSession  *session;
   GPtrArray   *notices;
 } OpenData;
@@ -457,7 +479,20 @@ open_done_cb (GObject      *object,
 
   live->opening = FALSE;
 
-  if (data->resumed)
+  /* a resume replays nothing: say what the transcript shows, and no more */
+  if (data->resumed && data->n_kept > 0)
+    acp_transcript_append_notice (acp_session_get_transcript (session), ACP_NOTICE_SEVERITY_INFO,
+                                  _("Session resumed"),
+                                  _("The messages above were shown before; the agent goes on from "
+                                    "where the session was."),
+                                  NULL);
+  else if (data->resumed && data->can_load)
+    acp_transcript_append_notice (acp_session_get_transcript (session), ACP_NOTICE_SEVERITY_INFO,
+                                  _("History not shown"),
+                                  _("A resume does not replay the history. Open the session "
+                                    "instead to see its past messages."),
+                                  NULL);
+  else if (data->resumed)
     acp_transcript_append_notice (acp_session_get_transcript (session), ACP_NOTICE_SEVERITY_INFO,
                                   _("History not shown"),
                                   _("History is not replayed: the agent can resume this session "
@@ -553,6 +588,18 @@ open_agent_cb (GObject      *object,
   servers = collect_mcp_servers (self, NULL, agent, data->notices);
   session = acp_session_new (agent, data->cwd);
   data->session = g_object_ref (session);
+  data->can_load = acp_agent_has_capability (agent, ACP_AGENT_CAP_LOAD_SESSION);
+  /* a load replays the history into the new transcript; a resume does not,
+   * so what was on screen (a closed or failed session) stays */
+  if (data->resumed)
+    {
+      g_autoptr(AcpSession) previous = live->session != NULL
+        ? g_object_ref (live->session)
+        : _pal_session_manager_dup_previous (self, live->id);
+
+      if (previous != NULL)
+        data->n_kept = carry_transcript (previous, session);
+    }
 
   /* Bound before the load starts, so that the replay shows live. */
   _pal_live_session_set_session (live, session);

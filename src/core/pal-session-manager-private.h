@@ -67,11 +67,17 @@ struct _PalSessionManager
   GHashTable         *known_caps;
   /* session id → LiveSession (owned reference) */
   GHashTable         *live;
+  /* session id → GWeakRef to the AcpSession it had when it stopped being
+   * live (closed): a resume keeps its transcript while it is on screen */
+  GHashTable         *previous;
 
   guint               shut_down : 1;
 };
 
 #define KNOWN_CAPS_BIT (1u << 31)
+
+AcpSession *_pal_session_manager_dup_previous (PalSessionManager *self,
+                                               const char        *session_id);
 
 /* One live session (pal-session-manager.c). */
 typedef struct _LiveSession LiveSession;

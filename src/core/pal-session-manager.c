@@ -261,7 +261,13 @@ _pal_live_session_remove (PalSessionManager *self,
     g_cancellable_cancel (live->open.cancellable);
 
   if (had_session)
-    emit_live_session_changed (self, id, NULL);
+    {
+      GWeakRef *ref = g_new0 (GWeakRef, 1);
+
+      g_weak_ref_init (ref, live->session);
+      g_hash_table_replace (self->previous, g_strdup (id), ref);
+      emit_live_session_changed (self, id, NULL);
+    }
   if (old_state != PAL_SESSION_STATE_NOT_RUNNING)
     emit_state_changed (self, id, PAL_SESSION_STATE_NOT_RUNNING);
 }
@@ -579,6 +585,24 @@ pal_session_manager_shutdown_finish (PalSessionManager  *self,
 
 /* queries {{{ */
 
+static void
+weak_ref_free (gpointer data)
+{
+  g_weak_ref_clear (data);
+  g_free (data);
+}
+
+/* Returns: (transfer full) (nullable): the session object @session_id had
+ * before it stopped being live, while something (a view) still holds it */
+AcpSession *
+_pal_session_manager_dup_previous (PalSessionManager *self,
+                                   const char        *session_id)
+{
+  GWeakRef *ref = self->previous != NULL ? g_hash_table_lookup (self->previous, session_id) : NULL;
+
+  return ref != NULL ? g_weak_ref_get (ref) : NULL;
+}
+
 /**
  * pal_session_manager_lookup:
  * @self: a #PalSessionManager
@@ -839,6 +863,7 @@ pal_session_manager_dispose (GObject *object)
     {
       cancel_opens (self);
       g_clear_pointer (&self->live, g_hash_table_unref);
+      g_clear_pointer (&self->previous, g_hash_table_unref);
     }
   _pal_session_manager_dispose_agents (self);
   g_clear_object (&self->fs_service);
@@ -978,6 +1003,7 @@ static void
 pal_session_manager_init (PalSessionManager *self)
 {
   self->live = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, live_detach);
+  self->previous = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, weak_ref_free);
   self->fs_service = acp_fs_service_new ();
   self->terminal_service = acp_terminal_service_new ();
   _pal_session_manager_init_agents (self);
