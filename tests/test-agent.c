@@ -1476,6 +1476,61 @@ test_parent_killed (Fixture       *f,
   WAIT_UNTIL_POLLED (!process_runs (agent_pid));
 }
 
+/* The first entry of the log in @direction with @method (or, for NULL, the
+ * response with the id of the request before). */
+static AcpTrafficEntry *
+find_entry (AcpTrafficLog       *log,
+            AcpTrafficDirection  direction,
+            const char          *method,
+            const char          *text)
+{
+  GListModel *model = G_LIST_MODEL (log);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(AcpTrafficEntry) entry = g_list_model_get_item (model, i);
+
+      if (acp_traffic_entry_get_direction (entry) == direction &&
+          (method == NULL || g_strcmp0 (acp_traffic_entry_get_method (entry), method) == 0) &&
+          (text == NULL || strstr (acp_traffic_entry_get_text (entry), text) != NULL))
+        return entry;
+    }
+
+  return NULL;
+}
+
+/* The agent's traffic and stderr go to its log, as they went. */
+static void
+test_traffic_log (Fixture       *f,
+                  gconstpointer  data)
+{
+  AcpTrafficLog *log;
+  AcpTrafficEntry *request, *response, *entry;
+  g_autoptr(GError) error = NULL;
+
+  create_agent (f, "exit-on-start.json");
+  error = start_agent_error (f);
+  g_assert_error (error, ACP_ERROR, ACP_ERROR_AGENT_EXITED);
+  log = acp_agent_get_traffic_log (f->agent);
+  acp_traffic_log_flush (log);
+  entry = find_entry (log, ACP_TRAFFIC_STDERR, NULL, "fatal: cannot find config");
+  g_assert_nonnull (entry);
+  g_assert_cmpstr (acp_traffic_entry_get_text (entry), ==, "fatal: cannot find config");
+  g_clear_object (&f->agent);
+  f->exited = 0;
+
+  start_agent (f, "basic.json");
+  log = acp_agent_get_traffic_log (f->agent);
+  acp_traffic_log_flush (log);
+  request = find_entry (log, ACP_TRAFFIC_OUT, "initialize", NULL);
+  g_assert_nonnull (request);
+  g_assert_nonnull (strstr (acp_traffic_entry_get_text (request), "\"protocolVersion\":1"));
+  response = find_entry (log, ACP_TRAFFIC_IN, NULL, "\"agentCapabilities\"");
+  g_assert_nonnull (response);
+  g_assert_cmpstr (acp_traffic_entry_get_id (response), ==, acp_traffic_entry_get_id (request));
+  g_assert_cmpint (acp_traffic_entry_get_duration (response), >=, 0);
+}
+
 static void
 test_stop_fails_pending_calls (Fixture       *f,
                                gconstpointer  data)
@@ -2435,6 +2490,7 @@ main (int   argc,
   ADD ("stop/group-after-exit", test_stop_group_after_exit);
   ADD ("stop/dispose-group", test_dispose_group);
   ADD ("stop/parent-killed", test_parent_killed);
+  ADD ("log/traffic", test_traffic_log);
   ADD ("stop/pending-calls", test_stop_fails_pending_calls);
   ADD ("stderr/flood", test_stderr_flood);
   ADD ("stderr/utf8", test_stderr_tail_utf8);

@@ -36,6 +36,10 @@
 /* After the process exited: how long to wait for stdout and stderr to reach
  * EOF (a grandchild may keep them open). */
 #define EXIT_DRAIN_TIMEOUT_MS         1000
+/* The entries of the traffic log kept: messages and stderr lines. */
+#define TRAFFIC_LOG_SIZE              5000
+/* A stderr line longer than this is logged in pieces. */
+#define STDERR_LINE_MAX               4096
 
 G_DEFINE_ENUM_TYPE (AcpAgentState, acp_agent_state,
                     G_DEFINE_ENUM_VALUE (ACP_AGENT_STATE_NEW, "new"),
@@ -92,6 +96,8 @@ struct _AcpAgent
   /* the last bytes of stderr; trimmed to STDERR_TAIL_SIZE when it doubles */
   GByteArray            *stderr_buf;
   gboolean               stderr_done;
+  GString               *stderr_line;    /* the start of a line not ended yet */
+  AcpTrafficLog         *log;
 
   /* start */
   GTask                 *start_task;
@@ -191,6 +197,35 @@ trim_stderr (AcpAgent *self)
 
 static void read_stderr (AcpAgent *self);
 
+/* Each line of stderr is an entry of the log. */
+static void
+log_stderr (AcpAgent     *self,
+            const guint8 *data,
+            gsize         size,
+            gboolean      ended)
+{
+  for (gsize i = 0; i < size; i++)
+    {
+      if (data[i] == '\n' || self->stderr_line->len >= STDERR_LINE_MAX)
+        {
+          if (self->stderr_line->len > 0)
+            acp_traffic_log_add_text (self->log, ACP_TRAFFIC_STDERR,
+                                      self->stderr_line->str, self->stderr_line->len);
+          g_string_truncate (self->stderr_line, 0);
+          if (data[i] == '\n')
+            continue;
+        }
+      g_string_append_c (self->stderr_line, data[i]);
+    }
+
+  if (ended && self->stderr_line->len > 0)
+    {
+      acp_traffic_log_add_text (self->log, ACP_TRAFFIC_STDERR,
+                                self->stderr_line->str, self->stderr_line->len);
+      g_string_truncate (self->stderr_line, 0);
+    }
+}
+
 static void
 stderr_read_cb (GObject      *object,
                 GAsyncResult *result,
@@ -214,10 +249,13 @@ stderr_read_cb (GObject      *object,
 
   if (bytes == NULL || g_bytes_get_size (bytes) == 0)
     {
+      log_stderr (self, NULL, 0, TRUE);
       self->stderr_done = TRUE;
       maybe_finish_exit (self);
       return;
     }
+
+  log_stderr (self, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), FALSE);
 
   /* Keep at most twice the tail, so that a flood costs one memmove per
    * STDERR_TAIL_SIZE bytes rather than one per read. */
@@ -701,6 +739,7 @@ static void
 setup_connection (AcpAgent *self)
 {
   acp_connection_set_join_func (self->connection, join_text_chunk);
+  acp_connection_set_traffic_log (self->connection, self->log);
   self->notification_id =
     g_signal_connect (self->connection, "notification",
                       G_CALLBACK (connection_notification_cb), self);
@@ -1537,6 +1576,9 @@ acp_agent_finalize (GObject *object)
   g_clear_pointer (&self->agent_version, g_free);
   g_clear_pointer (&self->auth_methods, g_ptr_array_unref);
   g_clear_pointer (&self->stderr_buf, g_byte_array_unref);
+  if (self->stderr_line != NULL)
+    g_string_free (self->stderr_line, TRUE);
+  g_clear_object (&self->log);
   g_clear_pointer (&self->stray_output, g_free);
   g_clear_pointer (&self->stop_tasks, g_ptr_array_unref);
   g_clear_pointer (&self->held_calls, g_array_unref);
@@ -1672,6 +1714,8 @@ acp_agent_init (AcpAgent *self)
   self->cancellable = g_cancellable_new ();
   self->auth_methods = g_ptr_array_new_with_free_func ((GDestroyNotify) acp_auth_method_unref);
   self->stderr_buf = g_byte_array_new ();
+  self->stderr_line = g_string_new (NULL);
+  self->log = acp_traffic_log_new (TRAFFIC_LOG_SIZE);
   self->stop_tasks = g_ptr_array_new_with_free_func (g_object_unref);
   self->held_calls = g_array_new (FALSE, TRUE, sizeof (HeldCall));
   g_array_set_clear_func (self->held_calls, held_call_clear);
@@ -1884,6 +1928,21 @@ acp_agent_get_stop_requested (AcpAgent *self)
   g_return_val_if_fail (ACP_IS_AGENT (self), FALSE);
 
   return self->stop_requested;
+}
+
+/**
+ * acp_agent_get_traffic_log:
+ * @self: an #AcpAgent
+ *
+ * Returns: (transfer none): the last messages to and from the agent and the
+ *   lines of its stderr
+ */
+AcpTrafficLog *
+acp_agent_get_traffic_log (AcpAgent *self)
+{
+  g_return_val_if_fail (ACP_IS_AGENT (self), NULL);
+
+  return self->log;
 }
 
 GPid

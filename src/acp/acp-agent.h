@@ -143,6 +143,7 @@ char                 *acp_agent_dup_stderr_tail     (AcpAgent           *self);
 /* The agent's process id, which is also the id of the process group it
  * leads; 0 before it was spawned or when it runs over a stream. */
 GPid                  acp_agent_get_pid             (AcpAgent           *self);
+AcpTrafficLog        *acp_agent_get_traffic_log     (AcpAgent           *self);
 /* Whether it was asked to stop (rather than exiting on its own). */
 gboolean              acp_agent_get_stop_requested  (AcpAgent           *self);
 /* Valid once the state is EXITED: the wait status as g_spawn_check_wait_status

@@ -80,6 +80,7 @@
 #include "acp-json-reader.h"
 #include "acp-marshal.h"
 #include "acp-pacer.h"
+#include "acp-traffic-log.h"
 
 #define READ_CHUNK_SIZE          ACP_CONNECTION_READ_CHUNK_SIZE
 #define PARSE_AHEAD_REPORT       ((gsize) 64 * 1024)
@@ -228,6 +229,7 @@ typedef struct
   gatomicrefcount  ref_count;
   GMainContext    *context;        /* woken when results are handed over */
   AcpConnectionJoinFunc join_func; /* set before the worker starts */
+  AcpTrafficLog   *log;            /* likewise; owned */
   GInputStream    *input;          /* not owned: the done callback's data keeps it */
   GCancellable    *cancellable;    /* cancels the read when the connection closes */
   int              stopping;       /* atomic: the connection closed */
@@ -300,6 +302,7 @@ struct _AcpConnection
   GHashTable   *incoming;        /* set of unanswered AcpIncomingRequest, not owned */
 
   AcpConnectionJoinFunc join_func;
+  AcpTrafficLog *log;            /* every message read and written, or NULL */
   guint         n_joined;        /* of the message being dispatched; 1 otherwise */
 
   /* sharing the main loop during a flood (see pump ()) */
@@ -924,6 +927,8 @@ queue_object (AcpConnection *self,
 
   line = g_string_sized_new (256);
   json_generator_to_gstring (generator, line);
+  if (self->log != NULL)
+    acp_traffic_log_add_message (self->log, ACP_TRAFFIC_OUT, line->str, line->len, message);
   g_string_append_c (line, '\n');
 
   g_queue_push_tail (&self->write_queue, g_string_free_to_bytes (line));
@@ -1384,6 +1389,7 @@ reader_unref (Reader *reader)
   if (g_atomic_ref_count_dec (&reader->ref_count))
     {
       parsed_list_clear (&reader->results);
+      g_clear_object (&reader->log);
       if (reader->done_notify != NULL && reader->done_data != NULL)
         reader->done_notify (reader->done_data);
       g_object_unref (reader->cancellable);
@@ -1516,6 +1522,12 @@ worker_handle_line (Worker     *worker,
   root = parse_line (data, length, &error);
   g_atomic_int_set (&worker->reader->parsing, FALSE);
 
+  /* before joining: the log has every message as it came */
+  if (worker->reader->log != NULL && (root != NULL || error != NULL))
+    acp_traffic_log_add_message (worker->reader->log, ACP_TRAFFIC_IN, data, length,
+                                 root != NULL && JSON_NODE_HOLDS_OBJECT (root)
+                                 ? json_node_get_object (root) : NULL);
+
   if (error != NULL)
     {
       parsed = parsed_new (PARSED_NOT_JSON, size);
@@ -1592,6 +1604,15 @@ worker_scan (Worker     *worker,
           Parsed *parsed = parsed_new (PARSED_TOO_LONG, 0);
 
           parsed->limit = worker->max_line_length;
+          if (worker->reader->log != NULL)
+            {
+              /* formatted apart: a format macro would cut the message short */
+              g_autofree char *limit = g_strdup_printf ("%" G_GSIZE_FORMAT, worker->max_line_length);
+              g_autofree char *what = g_strdup_printf (_("A message longer than the limit of %s bytes "
+                                                         "was skipped"), limit);
+
+              acp_traffic_log_add_text (worker->reader->log, ACP_TRAFFIC_DROPPED, what, strlen (what));
+            }
           worker_drop_line (worker);
           worker->discarding = (newline == NULL);
           worker_add (worker, parsed);
@@ -2080,6 +2101,7 @@ start_reader (AcpConnection  *self,
   GSource *source;
 
   reader->join_func = self->join_func;
+  reader->log = self->log != NULL ? g_object_ref (self->log) : NULL;
   reader->done_func = reader_done_cb;
   reader->done_data = io_link_ref (self->link);
   reader->done_notify = (GDestroyNotify) io_link_unref;
@@ -2274,6 +2296,7 @@ acp_connection_finalize (GObject *object)
   g_clear_pointer (&self->pending, g_hash_table_unref);
   g_clear_pointer (&self->cancelled_ids, g_hash_table_unref);
   g_clear_pointer (&self->incoming, g_hash_table_unref);
+  g_clear_object (&self->log);
 
   G_OBJECT_CLASS (acp_connection_parent_class)->finalize (object);
 }
@@ -2564,6 +2587,24 @@ acp_connection_set_join_func (AcpConnection         *self,
   g_return_if_fail (!self->started);
 
   self->join_func = join_func;
+}
+
+/**
+ * acp_connection_set_traffic_log:
+ * @self: a #AcpConnection
+ * @log: (nullable): where every message read and written goes
+ *
+ * Sets the log of the traffic, before acp_connection_start().
+ */
+void
+acp_connection_set_traffic_log (AcpConnection *self,
+                                AcpTrafficLog *log)
+{
+  g_return_if_fail (ACP_IS_CONNECTION (self));
+  g_return_if_fail (log == NULL || ACP_IS_TRAFFIC_LOG (log));
+  g_return_if_fail (!self->started);
+
+  g_set_object (&self->log, log);
 }
 
 /**

@@ -9,6 +9,7 @@
 #include <json-glib/json-glib.h>
 
 #include "acp-error.h"
+#include "acp-traffic-log.h"
 
 G_BEGIN_DECLS
 
@@ -127,6 +128,8 @@ void           acp_connection_set_max_line_length (AcpConnection      *self,
                                                    gsize               max_line_length);
 void           acp_connection_set_join_func       (AcpConnection      *self,
                                                    AcpConnectionJoinFunc join_func);
+void           acp_connection_set_traffic_log     (AcpConnection      *self,
+                                                   AcpTrafficLog      *log);
 guint          acp_connection_get_n_joined        (AcpConnection      *self);
 void           acp_connection_start               (AcpConnection      *self);
 gboolean       acp_connection_is_closed           (AcpConnection      *self);
