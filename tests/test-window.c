@@ -16,6 +16,7 @@
 
 #include "acp-notice-item.h"
 #include "acp-permission-item.h"
+#include "pal-agent-log-window.h"
 #include "pal-chat-view.h"
 #include "pal-composer.h"
 #include "pal-new-session-dialog.h"
@@ -1277,6 +1278,84 @@ test_prompt_while_starting (Fixture       *fixture,
   g_assert_cmpstr (left, ==, "");
 }
 
+static PalAgentLogWindow *
+find_log_window (Fixture *fixture)
+{
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (fixture->app)); l != NULL; l = l->next)
+    if (PAL_IS_AGENT_LOG_WINDOW (l->data))
+      return l->data;
+
+  return NULL;
+}
+
+/* The agent log shows the session's traffic live, filtered, each message
+ * in full, and saves as JSON Lines. */
+static void
+test_agent_log (Fixture       *fixture,
+                gconstpointer  data)
+{
+  PalSessionView *view = PAL_SESSION_VIEW (pal_window_get_session_view (fixture->window));
+  PalComposer *composer = PAL_COMPOSER (pal_session_view_get_composer (view));
+  PalAgentLogWindow *log_window;
+  GListModel *shown;
+  AcpTrafficLog *log;
+  g_autofree char *detail = NULL;
+  g_autoptr(GBytes) lines = NULL;
+  g_auto(GStrv) split = NULL;
+  guint n_all, prompt_at = G_MAXUINT;
+
+  pal_window_start_session (fixture->window, "fake-basic", fixture->folder, NULL);
+  wait_for (fixture, session_ready, 30);
+  pal_composer_set_text (composer, "Hello log");
+  g_assert_true (pal_composer_submit (composer));
+  wait_for (fixture, turn_ended, 30);
+
+  g_assert_null (find_log_window (fixture));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.show-agent-log", NULL));
+  log_window = find_log_window (fixture);
+  g_assert_nonnull (log_window);
+  g_assert_true (pal_agent_log_window_get_agent (log_window) ==
+                 acp_session_get_agent (current_session (fixture)));
+  /* one window per agent: asked again, the same one */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.show-agent-log", NULL));
+  g_assert_true (find_log_window (fixture) == log_window);
+
+  log = acp_agent_get_traffic_log (pal_agent_log_window_get_agent (log_window));
+  acp_traffic_log_flush (log);
+  n_all = g_list_model_get_n_items (G_LIST_MODEL (log));
+  shown = pal_agent_log_window_get_shown (log_window);
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, n_all);
+  g_assert_cmpuint (n_all, >=, 5);  /* initialize, session/new, the prompt and their answers */
+
+  pal_agent_log_window_set_filter (log_window, "SESSION/PROMPT");
+  g_assert_cmpuint (g_list_model_get_n_items (shown), >=, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (shown), <, n_all);
+  for (guint i = 0; i < g_list_model_get_n_items (shown); i++)
+    {
+      g_autoptr(AcpTrafficEntry) entry = g_list_model_get_item (shown, i);
+
+      if (g_strcmp0 (acp_traffic_entry_get_method (entry), "session/prompt") == 0)
+        prompt_at = i;
+    }
+  g_assert_cmpuint (prompt_at, !=, G_MAXUINT);
+  pal_agent_log_window_select (log_window, prompt_at);
+  detail = pal_agent_log_window_dup_detail (log_window);
+  g_assert_nonnull (strstr (detail, "\"method\" : \"session/prompt\""));
+  g_assert_nonnull (strstr (detail, "Hello log"));
+
+  lines = pal_agent_log_to_json_lines (G_LIST_MODEL (log));
+  split = g_strsplit (g_bytes_get_data (lines, NULL), "\n", -1);
+  g_assert_cmpuint (g_strv_length (split), ==, n_all + 1);
+  for (guint i = 0; i < n_all; i++)
+    {
+      g_autoptr(JsonNode) node = json_from_string (split[i], NULL);
+
+      g_assert_nonnull (node);
+    }
+
+  gtk_window_destroy (GTK_WINDOW (log_window));
+}
+
 /* A turn the agent never ends: Stop says "Stopping…", then offers to stop
  * the agent; that keeps the session, and writing starts the agent again. */
 static void
@@ -1533,6 +1612,8 @@ main (int   argc,
               fixture_set_up, test_file_outside_asks, fixture_tear_down);
   g_test_add ("/window/closed-session-reopens", Fixture, NULL,
               fixture_set_up, test_closed_session_reopens, fixture_tear_down);
+  g_test_add ("/window/agent-log", Fixture, NULL,
+              fixture_set_up, test_agent_log, fixture_tear_down);
   g_test_add ("/window/prompt-while-starting", Fixture, NULL,
               fixture_set_up, test_prompt_while_starting, fixture_tear_down);
   g_test_add ("/window/hung-turn-stops-agent", Fixture, NULL,

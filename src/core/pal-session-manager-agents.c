@@ -328,8 +328,33 @@ create_agent (PalSessionManager  *self,
   acp_agent_set_initialize_timeout (agent, PAL_AGENT_INITIALIZE_TIMEOUT_MS);
   acp_fs_service_attach (self->fs_service, agent);
   acp_terminal_service_attach (self->terminal_service, agent);
+  g_hash_table_replace (self->last_agents, g_strdup (pal_agent_profile_get_id (profile)),
+                        g_object_ref (agent));
 
   return agent;
+}
+
+/**
+ * pal_session_manager_dup_last_agent:
+ * @self: a #PalSessionManager
+ * @profile_id: an agent profile id
+ *
+ * Returns: (transfer full) (nullable): the last agent of the profile that
+ *   was started, running or not (its log tells why a start failed)
+ */
+AcpAgent *
+pal_session_manager_dup_last_agent (PalSessionManager *self,
+                                    const char        *profile_id)
+{
+  AcpAgent *agent;
+
+  g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), NULL);
+
+  if (profile_id == NULL || self->last_agents == NULL)
+    return NULL;
+  agent = g_hash_table_lookup (self->last_agents, profile_id);
+
+  return agent != NULL ? g_object_ref (agent) : NULL;
 }
 
 /* The program, arguments and environment a profile starts, as one string:
@@ -726,6 +751,7 @@ _pal_session_manager_init_agents (PalSessionManager *self)
 {
   self->agents = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, slot_detach);
   self->known_caps = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->last_agents = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
   self->sandbox = pal_launcher_detect_sandbox ();
 }
 
@@ -749,6 +775,7 @@ _pal_session_manager_dispose_agents (PalSessionManager *self)
 
   g_clear_pointer (&self->agents, g_hash_table_unref);
   g_clear_pointer (&self->known_caps, g_hash_table_unref);
+  g_clear_pointer (&self->last_agents, g_hash_table_unref);
 }
 
 /**

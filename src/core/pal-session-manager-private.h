@@ -65,6 +65,9 @@ struct _PalSessionManager
   /* profile id → capabilities of the last agent of that profile that started,
    * with KNOWN_CAPS_BIT set */
   GHashTable         *known_caps;
+  /* profile id → the last agent started of that profile (owned), for its
+   * log after it failed */
+  GHashTable         *last_agents;
   /* session id → LiveSession (owned reference) */
   GHashTable         *live;
   /* session id → GWeakRef to the AcpSession it had when it stopped being

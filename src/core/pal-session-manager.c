@@ -626,6 +626,24 @@ pal_session_manager_lookup (PalSessionManager *self,
   return live != NULL ? live->session : NULL;
 }
 
+AcpAgent *
+pal_session_manager_dup_agent_of (PalSessionManager *self,
+                                  const char        *session_id)
+{
+  AcpSession *live;
+  g_autoptr(AcpSession) previous = NULL;
+
+  g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), NULL);
+  g_return_val_if_fail (session_id != NULL, NULL);
+
+  live = pal_session_manager_lookup (self, session_id);
+  if (live != NULL)
+    return g_object_ref (acp_session_get_agent (live));
+
+  previous = _pal_session_manager_dup_previous (self, session_id);
+  return previous != NULL ? g_object_ref (acp_session_get_agent (previous)) : NULL;
+}
+
 /* How long an agent stopped by the person gets for SIGTERM, then for SIGKILL
  * (it did not end a turn it was asked to: it is not to be waited for). */
 #define STOP_AGENT_GRACE_MS 500

@@ -84,6 +84,12 @@ AcpSession        *pal_session_manager_lookup           (PalSessionManager   *se
                                                          const char          *session_id);
 PalSessionState    pal_session_manager_get_session_state (PalSessionManager  *self,
                                                           const char         *session_id);
+/* The agent of the session, live or shown before (closed, failed), whose
+ * log tells what happened; NULL when it has not run here. (transfer full) */
+AcpAgent          *pal_session_manager_dup_agent_of     (PalSessionManager   *self,
+                                                         const char          *session_id);
+AcpAgent          *pal_session_manager_dup_last_agent   (PalSessionManager   *self,
+                                                         const char          *profile_id);
 /* Stops the agent process of a live session, at once (a turn it does not
  * end, say): every session of that agent fails, and opens again with a new
  * agent when written to. Returns: whether there was an agent to stop */

@@ -28,6 +28,7 @@ struct _PalNoticeRow
   GtkExpander *details_expander;
   GtkLabel    *details_label;
   GtkButton   *retry_button;
+  GtkWidget   *log_button;   /* errors: what the agent said and wrote */
   gboolean     retries;      /* an error: Retry shows while it can be done */
 };
 
@@ -81,6 +82,7 @@ update (PalNoticeRow *self)
       gtk_widget_set_visible (GTK_WIDGET (self->details_expander), details != NULL && *details != '\0');
       self->retries = severity == ACP_NOTICE_SEVERITY_ERROR;
       update_retry (self);
+      gtk_widget_set_visible (self->log_button, severity == ACP_NOTICE_SEVERITY_ERROR);
 
       gtk_widget_remove_css_class (GTK_WIDGET (self), "error");
       gtk_widget_remove_css_class (GTK_WIDGET (self), "warning");
@@ -109,6 +111,7 @@ update (PalNoticeRow *self)
       gtk_widget_set_visible (GTK_WIDGET (self->details_expander), TRUE);
       self->retries = FALSE;
       update_retry (self);
+      gtk_widget_set_visible (self->log_button, FALSE);
     }
 }
 
@@ -180,6 +183,12 @@ pal_notice_row_init (PalNoticeRow *self)
   gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->icon));
   gtk_box_append (GTK_BOX (header), texts);
   gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->retry_button));
+
+  self->log_button = gtk_button_new_with_mnemonic (_("Agent _Log"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->log_button), "win.show-agent-log");
+  gtk_widget_set_valign (self->log_button, GTK_ALIGN_START);
+  gtk_widget_set_visible (self->log_button, FALSE);
+  gtk_box_append (GTK_BOX (header), self->log_button);
 
   self->details_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->details_label, 0);

@@ -13,6 +13,7 @@
 
 #include <glib/gi18n.h>
 
+#include "pal-agent-log-window.h"
 #include "pal-window-private.h"
 
 typedef struct
@@ -89,6 +90,15 @@ _pal_window_can (const char  *session_id,
           return FALSE;
         }
       return pal_session_manager_can_resume (self->manager, session_id, reason);
+    }
+
+  if (g_str_equal (action, "win.agent-log"))
+    {
+      g_autoptr(AcpAgent) agent = pal_session_manager_dup_agent_of (self->manager, session_id);
+
+      if (agent == NULL && reason != NULL)
+        *reason = g_strdup (_("The agent of this session has not run since Palaver started."));
+      return agent != NULL;
     }
 
   if (g_str_equal (action, "win.close-session"))
@@ -417,6 +427,73 @@ show_hidden_sessions_action (GtkWidget  *widget,
                                     : _("No session was removed from the list"));
 }
 
+/* The agent log window of @agent, one per agent. */
+void
+_pal_window_present_agent_log (PalWindow  *self,
+                               AcpAgent   *agent,
+                               const char *agent_name)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  GtkWidget *window = NULL;
+
+  for (GList *l = app != NULL ? gtk_application_get_windows (app) : NULL; l != NULL; l = l->next)
+    if (PAL_IS_AGENT_LOG_WINDOW (l->data) &&
+        pal_agent_log_window_get_agent (l->data) == agent)
+      window = l->data;
+
+  if (window == NULL)
+    {
+      window = pal_agent_log_window_new (agent, agent_name);
+      if (app != NULL)
+        gtk_window_set_application (GTK_WINDOW (window), app);
+    }
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+/* Shows the log of the agent of the session, if it ran here. */
+gboolean
+_pal_window_show_agent_log (PalWindow  *self,
+                            const char *session_id)
+{
+  g_autoptr(AcpAgent) agent = NULL;
+  PalSessionRecord *record;
+  const char *agent_name = NULL;
+
+  agent = session_id != NULL ? pal_session_manager_dup_agent_of (self->manager, session_id) : NULL;
+  if (agent == NULL)
+    {
+      pal_window_add_toast (self, _("The agent of this session has not run since Palaver started"));
+      return FALSE;
+    }
+
+  record = pal_session_store_lookup (pal_session_manager_get_session_store (self->manager), session_id);
+  if (record != NULL)
+    agent_name = pal_agent_store_get_name (pal_session_manager_get_agent_store (self->manager),
+                                           pal_session_record_get_agent_id (record));
+  _pal_window_present_agent_log (self, agent,
+                                 agent_name != NULL ? agent_name : acp_agent_get_agent_title (agent));
+
+  return TRUE;
+}
+
+static void
+agent_log_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  _pal_window_show_agent_log (PAL_WINDOW (widget), g_variant_get_string (parameter, NULL));
+}
+
+static void
+show_agent_log_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  PalWindow *self = PAL_WINDOW (widget);
+
+  _pal_window_show_agent_log (self, self->current_id);
+}
+
 static void
 cancel_start_action (GtkWidget  *widget,
                      const char *action_name,
@@ -468,6 +545,10 @@ _pal_window_class_init_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.stop-turn", NULL, stop_turn_action);
   gtk_widget_class_install_action (widget_class, "win.stop-agent", NULL, stop_agent_action);
   gtk_widget_class_install_action (widget_class, "win.cancel-start", NULL, cancel_start_action);
+  gtk_widget_class_install_action (widget_class, "win.agent-log", "s", agent_log_action);
+  gtk_widget_class_install_action (widget_class, "win.show-agent-log", NULL, show_agent_log_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_l, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.show-agent-log", NULL);
   gtk_widget_class_install_action (widget_class, "win.show-hidden-sessions", NULL,
                                    show_hidden_sessions_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.stop-turn", NULL);

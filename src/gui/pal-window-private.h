@@ -43,6 +43,7 @@ struct _PalWindow
   GtkLabel             *error_details;
   GtkExpander          *error_expander;
   GtkWidget            *error_agent_button;
+  GtkWidget            *error_log_button;
   char                 *error_agent_id;
   /* the Attempt of the new session being started, owned by its call */
   gpointer              starting_attempt;
@@ -52,6 +53,11 @@ void     _pal_window_class_init_actions (GtkWidgetClass *widget_class);
 void     _pal_window_refresh_listed     (PalWindow      *self,
                                          const char     *agent_id,
                                          const char     *folder);
+gboolean _pal_window_show_agent_log     (PalWindow      *self,
+                                         const char     *session_id);
+void     _pal_window_present_agent_log  (PalWindow      *self,
+                                         AcpAgent       *agent,
+                                         const char     *agent_name);
 /* Cancels what is in flight for the window (a new session starting). */
 void     _pal_window_cancel_start       (PalWindow      *self);
 void     _pal_window_update_actions     (PalWindow      *self);

@@ -513,6 +513,12 @@ _pal_window_show_error (PalWindow    *self,
   /* the demo has nothing to set */
   gtk_widget_set_visible (self->error_agent_button,
                           profile != NULL && !pal_agent_profile_get_is_demo (profile));
+  /* what the agent said and wrote, when one ran */
+  {
+    g_autoptr(AcpAgent) agent = pal_session_manager_dup_last_agent (self->manager, agent_id);
+
+    gtk_widget_set_visible (self->error_log_button, agent != NULL);
+  }
   gtk_stack_set_visible_child_name (self->content_stack, "error");
 }
 
@@ -1201,6 +1207,15 @@ retry_clicked_cb (PalWindow *self)
 }
 
 static void
+error_log_clicked_cb (PalWindow *self)
+{
+  g_autoptr(AcpAgent) agent = pal_session_manager_dup_last_agent (self->manager, self->error_agent_id);
+
+  if (agent != NULL)
+    _pal_window_present_agent_log (self, agent, agent_name (self, self->error_agent_id));
+}
+
+static void
 error_agent_clicked_cb (PalWindow *self)
 {
   if (self->error_agent_id != NULL)
@@ -1279,6 +1294,13 @@ build_extra_pages (PalWindow *self)
 
   gtk_box_append (GTK_BOX (box), retry);
   gtk_box_append (GTK_BOX (box), self->error_agent_button);
+
+  self->error_log_button = gtk_button_new_with_mnemonic (_("Agent _Log"));
+  gtk_widget_set_halign (self->error_log_button, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (self->error_log_button, "pill");
+  gtk_widget_set_visible (self->error_log_button, FALSE);
+  g_signal_connect_swapped (self->error_log_button, "clicked", G_CALLBACK (error_log_clicked_cb), self);
+  gtk_box_append (GTK_BOX (box), self->error_log_button);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->error_expander));
 
   self->error_page = ADW_STATUS_PAGE (adw_status_page_new ());
