@@ -10,10 +10,12 @@
 #include "config.h"
 
 #include <signal.h>
+#include <unistd.h>
 
 #include <adwaita.h>
 #include <glib/gstdio.h>
 
+#include "acp-fs-access-request-private.h"
 #include "acp-notice-item.h"
 #include "acp-permission-item.h"
 #include "pal-agent-log-window.h"
@@ -1052,6 +1054,107 @@ test_file_outside_asks (Fixture       *fixture,
   g_rmdir (outside_dir);
 }
 
+static void
+count_answer (gboolean allowed,
+              gpointer user_data)
+{
+  int *answers = user_data;
+
+  *answers = *answers * 10 + (allowed ? 1 : 2);
+}
+
+static gboolean
+has_label_with (GtkWidget  *root,
+                const char *text)
+{
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+
+  collect (root, GTK_TYPE_LABEL, labels);
+  for (guint i = 0; i < labels->len; i++)
+    if (gtk_widget_is_visible (labels->pdata[i]) &&
+        strstr (gtk_label_get_text (labels->pdata[i]), text) != NULL)
+      return TRUE;
+
+  return FALSE;
+}
+
+/* As a click on a response button does: the response, then the dialog closes. */
+static void
+answer_dialog (AdwMessageDialog *dialog,
+               const char       *response)
+{
+  adw_message_dialog_response (dialog, response);
+  gtk_window_close (GTK_WINDOW (dialog));
+  settle ();
+}
+
+static guint
+count_message_dialogs (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+  guint n = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
+        n++;
+    }
+
+  return n;
+}
+
+/* Many file requests at once are asked one at a time, the dialog says how
+ * many wait, withdrawn ones are skipped; and a path is said for what it is:
+ * a file of this very process, a link leading out of the project. */
+static void
+test_file_requests_queued (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  AcpFsService *service = pal_session_manager_get_fs_service (fixture->manager);
+  g_autofree char *own = g_strdup_printf ("/proc/%d/environ", (int) getpid ());
+  g_autoptr(GCancellable) third_withdrawn = g_cancellable_new ();
+  g_autoptr(AcpFsAccessRequest) first = NULL;
+  g_autoptr(AcpFsAccessRequest) second = NULL;
+  g_autoptr(AcpFsAccessRequest) third = NULL;
+  int answers = 0;
+  gboolean handled = FALSE;
+  AdwMessageDialog *dialog;
+
+  first = _acp_fs_access_request_new ("s1", "/proc/self/environ", own, FALSE, NULL, count_answer, &answers);
+  second = _acp_fs_access_request_new ("s1", "/tmp/project/link", "/etc/passwd", TRUE, NULL,
+                                       count_answer, &answers);
+  third = _acp_fs_access_request_new ("s1", "/etc/hosts", "/etc/hosts", FALSE, third_withdrawn,
+                                      count_answer, &answers);
+  g_signal_emit_by_name (service, "access-request", "s1", own, FALSE, first, &handled);
+  g_assert_true (handled);
+  g_signal_emit_by_name (service, "access-request", "s1", "/etc/passwd", TRUE, second, &handled);
+  g_signal_emit_by_name (service, "access-request", "s1", "/etc/hosts", FALSE, third, &handled);
+  settle ();
+
+  g_assert_cmpuint (count_message_dialogs (), ==, 1);
+  dialog = find_message_dialog ();
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), own));
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), "Palaver’s own process"));
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), "“/proc/self/environ”"));
+  g_assert_true (has_label_with (GTK_WIDGET (dialog), "2 more requests wait"));
+
+  answer_dialog (dialog, "deny");
+  g_assert_cmpint (answers, ==, 2);
+  g_assert_cmpuint (count_message_dialogs (), ==, 1);
+  dialog = find_message_dialog ();
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), "which leads to “/etc/passwd”"));
+  g_assert_false (strstr (adw_message_dialog_get_body (dialog), "own process"));
+  g_assert_true (has_label_with (GTK_WIDGET (dialog), "1 more request waits"));
+
+  /* the third is withdrawn while it waits: it is not asked */
+  g_cancellable_cancel (third_withdrawn);
+  answer_dialog (dialog, "allow");
+  g_assert_cmpint (answers, ==, 21);
+  g_assert_cmpuint (count_message_dialogs (), ==, 0);
+}
+
 static gboolean
 session_closed (Fixture *fixture)
 {
@@ -1610,6 +1713,8 @@ main (int   argc,
               fixture_set_up, test_embedded_terminal, fixture_tear_down);
   g_test_add ("/window/file-outside-asks", Fixture, NULL,
               fixture_set_up, test_file_outside_asks, fixture_tear_down);
+  g_test_add ("/window/file-requests-queued", Fixture, NULL,
+              fixture_set_up, test_file_requests_queued, fixture_tear_down);
   g_test_add ("/window/closed-session-reopens", Fixture, NULL,
               fixture_set_up, test_closed_session_reopens, fixture_tear_down);
   g_test_add ("/window/agent-log", Fixture, NULL,

@@ -15,6 +15,7 @@ typedef void (*AcpFsAccessAnswerFunc) (gboolean allowed,
                                        gpointer user_data);
 
 AcpFsAccessRequest *_acp_fs_access_request_new (const char            *session_id,
+                                                const char            *requested_path,
                                                 const char            *path,
                                                 gboolean               write,
                                                 GCancellable          *cancellable,

@@ -13,6 +13,7 @@ struct _AcpFsAccessRequest
 
   char                  *session_id;
   char                  *path;
+  char                  *requested_path;
   gboolean               write;
   gboolean               answered;
   GCancellable          *cancellable;
@@ -65,6 +66,7 @@ acp_fs_access_request_finalize (GObject *object)
 
   g_clear_pointer (&self->session_id, g_free);
   g_clear_pointer (&self->path, g_free);
+  g_clear_pointer (&self->requested_path, g_free);
   g_clear_object (&self->cancellable);
 
   G_OBJECT_CLASS (acp_fs_access_request_parent_class)->finalize (object);
@@ -132,6 +134,7 @@ acp_fs_access_request_init (AcpFsAccessRequest *self)
 
 AcpFsAccessRequest *
 _acp_fs_access_request_new (const char            *session_id,
+                            const char            *requested_path,
                             const char            *path,
                             gboolean               write,
                             GCancellable          *cancellable,
@@ -145,6 +148,7 @@ _acp_fs_access_request_new (const char            *session_id,
   self = g_object_new (ACP_TYPE_FS_ACCESS_REQUEST, NULL);
   self->session_id = g_strdup (session_id);
   self->path = g_strdup (path);
+  self->requested_path = g_strdup (requested_path != NULL ? requested_path : path);
   self->write = !!write;
   self->cancellable = cancellable != NULL ? g_object_ref (cancellable) : g_cancellable_new ();
   self->func = func;
@@ -165,6 +169,21 @@ acp_fs_access_request_get_session_id (AcpFsAccessRequest *self)
   g_return_val_if_fail (ACP_IS_FS_ACCESS_REQUEST (self), NULL);
 
   return self->session_id;
+}
+
+/**
+ * acp_fs_access_request_get_requested_path:
+ * @self: an #AcpFsAccessRequest
+ *
+ * Returns: the path as the agent wrote it (a link inside a session folder
+ *   may lead out of it: see acp_fs_access_request_get_path())
+ */
+const char *
+acp_fs_access_request_get_requested_path (AcpFsAccessRequest *self)
+{
+  g_return_val_if_fail (ACP_IS_FS_ACCESS_REQUEST (self), NULL);
+
+  return self->requested_path;
 }
 
 /**

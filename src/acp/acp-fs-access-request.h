@@ -29,6 +29,7 @@ G_DECLARE_FINAL_TYPE (AcpFsAccessRequest, acp_fs_access_request, ACP, FS_ACCESS_
 
 const char   *acp_fs_access_request_get_session_id  (AcpFsAccessRequest *self);
 const char   *acp_fs_access_request_get_path        (AcpFsAccessRequest *self);
+const char   *acp_fs_access_request_get_requested_path (AcpFsAccessRequest *self);
 gboolean      acp_fs_access_request_get_write       (AcpFsAccessRequest *self);
 gboolean      acp_fs_access_request_get_answered    (AcpFsAccessRequest *self);
 GCancellable *acp_fs_access_request_get_cancellable (AcpFsAccessRequest *self);

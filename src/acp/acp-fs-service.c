@@ -412,7 +412,7 @@ resolve_done_cb (GObject      *object,
 
   /* outside every folder: the application decides; the answer function
    * owns a reference and is called exactly once */
-  access = _acp_fs_access_request_new (op->session_id, op->canonical, op->write,
+  access = _acp_fs_access_request_new (op->session_id, op->path, op->canonical, op->write,
                                        op->cancellable, access_answered, fs_op_ref (op));
   if (g_cancellable_is_cancelled (op->cancellable))
     access_cancelled_cb (op->cancellable, op);

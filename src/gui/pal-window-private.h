@@ -22,6 +22,10 @@ struct _PalWindow
   PalSessionRecord     *current_record;   /* its record, watched for renames */
   GHashTable           *last_states;   /* session id → PalSessionState, for notifications */
   GHashTable           *drafts;        /* session id → what the person wrote and did not send */
+  /* file access outside the folders: one dialog, the rest waiting */
+  GQueue                access_queue;  /* AcpFsAccessRequest, owned */
+  GtkWidget            *access_dialog;
+  GtkWidget            *access_waiting;
   char                 *signed_in_agent;   /* the agent the person last signed in to, */
   gint64                signed_in_at;      /* and when (monotonic) */
   guint                 notifications_watch[2];
