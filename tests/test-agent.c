@@ -626,7 +626,10 @@ test_handshake_every_capability (Fixture       *f,
     "    {'id': 'login', 'name': 'Log in', 'description': 'With a browser'},"
     "    {'id': 'tui', 'name': 'Terminal', 'type': 'terminal',"
     "     'args': ['--login', 7, '--tui'], 'env': {'MODE': 'auth', 'BAD': 1}},"
-    "    {'id': 'key', 'name': 'API key', 'type': 'env_var'},"
+    "    {'id': 'key', 'name': 'API key', 'type': 'env_var', 'link': 'https://example.com/keys',"
+    "     'vars': [{'name': 'EXAMPLE_API_KEY', 'label': 'Key'},"
+    "              {'name': 'EXAMPLE_ORG', 'optional': true, 'secret': false},"
+    "              {'name': 'BAD NAME'}, {'name': '1ST'}, {'label': 'no name'}, 'string', null]},"
     "    {'id': 'nameless'},"
     "    {'id': 5, 'name': 'numeric id'},"
     "    {'id': 'typed', 'name': 'bad type', 'type': 3},"
@@ -678,6 +681,18 @@ test_handshake_every_capability (Fixture       *f,
 
   method = g_ptr_array_index (methods, 2);
   g_assert_cmpstr (acp_auth_method_get_kind (method), ==, "env_var");
+  g_assert_cmpstr (acp_auth_method_get_link (method), ==, "https://example.com/keys");
+  /* variables with a usable name only; secret and required unless said otherwise */
+  g_assert_cmpuint (acp_auth_method_get_n_vars (method), ==, 2);
+  g_assert_cmpstr (acp_auth_method_get_var (method, 0)->name, ==, "EXAMPLE_API_KEY");
+  g_assert_cmpstr (acp_auth_method_get_var (method, 0)->label, ==, "Key");
+  g_assert_true (acp_auth_method_get_var (method, 0)->secret);
+  g_assert_false (acp_auth_method_get_var (method, 0)->optional);
+  g_assert_cmpstr (acp_auth_method_get_var (method, 1)->name, ==, "EXAMPLE_ORG");
+  g_assert_null (acp_auth_method_get_var (method, 1)->label);
+  g_assert_false (acp_auth_method_get_var (method, 1)->secret);
+  g_assert_true (acp_auth_method_get_var (method, 1)->optional);
+  g_assert_cmpuint (acp_auth_method_get_n_vars (g_ptr_array_index (methods, 0)), ==, 0);
 
   method = g_ptr_array_index (methods, 3);
   g_assert_cmpstr (acp_auth_method_get_id (method), ==, "null-type");

@@ -128,6 +128,7 @@ fixture_set_up (Fixture       *fixture,
   add_fake_profile (fixture, "fake-auth-fails", "auth-fails.json");
   add_fake_profile (fixture, "fake-auth-ignored", "auth-ignored.json");
   add_fake_profile (fixture, "fake-hang-turn", "hang-turn.json");
+  add_fake_profile (fixture, "fake-env-key", "auth-env-var.json");
   add_fake_profile (fixture, "fake-crash", "crash-mid-request.json");
 
   /* GTK animates a blinking cursor at every frame for ten seconds after the
@@ -582,6 +583,16 @@ find_message_dialog (void)
   return NULL;
 }
 
+/* As a click on a response button does: the response, then the dialog closes. */
+static void
+answer_dialog (AdwMessageDialog *dialog,
+               const char       *response)
+{
+  adw_message_dialog_response (dialog, response);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  settle ();
+}
+
 static gboolean
 auth_dialog_shown (Fixture *fixture)
 {
@@ -669,6 +680,55 @@ test_sign_in_fails (Fixture       *fixture,
   /* where an API key would go: the agent's settings */
   g_assert_true (gtk_widget_get_visible (fixture->window->error_agent_button));
   g_assert_cmpstr (fixture->window->error_agent_id, ==, "fake-auth-ignored");
+}
+
+static gboolean
+values_dialog_shown (Fixture *fixture)
+{
+  AdwMessageDialog *dialog = find_message_dialog ();
+
+  return dialog != NULL && adw_message_dialog_has_response (dialog, "sign-in");
+}
+
+/* A method that is an API key in the environment asks for it (masked), keeps
+ * it in the agent's settings, and the agent starts again with it. */
+static void
+test_sign_in_values (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  AdwMessageDialog *dialog;
+  g_autoptr(GPtrArray) secret_rows = g_ptr_array_new ();
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+  PalAgentProfile *profile;
+  const char *env_expected[] = { "FAKE_API_KEY=sk-test", NULL };
+
+  pal_window_start_session (fixture->window, "fake-env-key", fixture->folder, NULL);
+  wait_for (fixture, auth_dialog_shown, 30);
+  dialog = find_message_dialog ();
+  g_assert_true (adw_message_dialog_has_response (dialog, "values:fake-key"));
+  g_assert_cmpstr (adw_message_dialog_get_response_label (dialog, "values:fake-key"), ==, "Fake API Key…");
+  answer_dialog (dialog, "values:fake-key");
+
+  wait_for (fixture, values_dialog_shown, 30);
+  dialog = find_message_dialog ();
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), "A key of the fake service."));
+  collect (GTK_WIDGET (dialog), ADW_TYPE_PASSWORD_ENTRY_ROW, secret_rows);
+  collect (GTK_WIDGET (dialog), ADW_TYPE_ENTRY_ROW, rows);
+  /* the key masked, the optional organisation not */
+  g_assert_cmpuint (secret_rows->len, ==, 1);
+  g_assert_cmpuint (rows->len, ==, 2);
+  g_assert_cmpstr (adw_preferences_row_get_title (secret_rows->pdata[0]), ==, "API key");
+  g_assert_false (adw_message_dialog_get_response_enabled (dialog, "sign-in"));
+  gtk_editable_set_text (GTK_EDITABLE (secret_rows->pdata[0]), "  sk-test ");
+  g_assert_true (adw_message_dialog_get_response_enabled (dialog, "sign-in"));
+  answer_dialog (dialog, "sign-in");
+
+  /* kept in the profile (trimmed; the empty optional value left out), and
+   * the agent started again with it */
+  profile = pal_agent_store_lookup (fixture->agent_store, "fake-env-key");
+  g_assert_true (g_strv_equal (pal_agent_profile_get_env (profile), env_expected));
+  wait_for (fixture, session_ready, 30);
+  g_assert_null (find_message_dialog ());
 }
 
 static gboolean
@@ -1076,16 +1136,6 @@ has_label_with (GtkWidget  *root,
       return TRUE;
 
   return FALSE;
-}
-
-/* As a click on a response button does: the response, then the dialog closes. */
-static void
-answer_dialog (AdwMessageDialog *dialog,
-               const char       *response)
-{
-  adw_message_dialog_response (dialog, response);
-  gtk_window_close (GTK_WINDOW (dialog));
-  settle ();
 }
 
 static guint
@@ -1699,6 +1749,8 @@ main (int   argc,
               fixture_set_up, test_agent_sessions_listed, fixture_tear_down);
   g_test_add ("/window/sign-in", Fixture, NULL,
               fixture_set_up, test_sign_in, fixture_tear_down);
+  g_test_add ("/window/sign-in-values", Fixture, NULL,
+              fixture_set_up, test_sign_in_values, fixture_tear_down);
   g_test_add ("/window/sign-in-fails", Fixture, NULL,
               fixture_set_up, test_sign_in_fails, fixture_tear_down);
   g_test_add ("/window/no-spinner-off-screen", Fixture, NULL,

@@ -71,6 +71,20 @@ const char    *acp_auth_method_get_kind        (AcpAuthMethod *self);
 /* for "terminal" methods: extra args and env (NAME=VALUE) to run the agent with */
 const char * const *acp_auth_method_get_terminal_args (AcpAuthMethod *self);
 const char * const *acp_auth_method_get_terminal_env  (AcpAuthMethod *self);
+
+/* An environment variable an "env_var" sign-in method asks for. */
+typedef struct
+{
+  char     *name;
+  char     *label;     /* (nullable) */
+  gboolean  optional;
+  gboolean  secret;
+} AcpAuthVar;
+
+guint             acp_auth_method_get_n_vars (AcpAuthMethod *self);
+const AcpAuthVar *acp_auth_method_get_var    (AcpAuthMethod *self,
+                                              guint          index);
+const char       *acp_auth_method_get_link   (AcpAuthMethod *self);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AcpAuthMethod, acp_auth_method_unref)
 
 /*

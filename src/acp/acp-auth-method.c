@@ -19,6 +19,8 @@ struct _AcpAuthMethod
   char             *kind;
   char            **terminal_args;
   char            **terminal_env;
+  GArray           *vars;          /* AcpAuthVar, of an "env_var" method */
+  char             *link;
 };
 
 G_DEFINE_BOXED_TYPE (AcpAuthMethod, acp_auth_method, acp_auth_method_ref, acp_auth_method_unref)
@@ -47,6 +49,8 @@ acp_auth_method_unref (AcpAuthMethod *self)
   g_free (self->kind);
   g_strfreev (self->terminal_args);
   g_strfreev (self->terminal_env);
+  g_array_unref (self->vars);
+  g_free (self->link);
   g_free (self);
 }
 
@@ -101,6 +105,76 @@ acp_auth_method_get_terminal_env (AcpAuthMethod *self)
   return (const char * const *) self->terminal_env;
 }
 
+/* Returns: how many environment variables an "env_var" method asks for */
+guint
+acp_auth_method_get_n_vars (AcpAuthMethod *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->vars->len;
+}
+
+/* Returns: (transfer none): the @index-th variable of an "env_var" method */
+const AcpAuthVar *
+acp_auth_method_get_var (AcpAuthMethod *self,
+                         guint          index)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (index < self->vars->len, NULL);
+
+  return &g_array_index (self->vars, AcpAuthVar, index);
+}
+
+/* Returns: (nullable): where to get the values (an "env_var" method) */
+const char *
+acp_auth_method_get_link (AcpAuthMethod *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->link;
+}
+
+static void
+auth_var_clear (gpointer data)
+{
+  AcpAuthVar *var = data;
+
+  g_free (var->name);
+  g_free (var->label);
+}
+
+/* The "vars" of an "env_var" method: entries without a usable name (a
+ * variable name: letters, digits, underscores) are skipped. */
+static void
+parse_vars (AcpAuthMethod *method,
+            JsonObject    *object)
+{
+  JsonArray *array = acp_json_get_array (object, "vars");
+
+  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+    {
+      JsonObject *entry = acp_json_array_get_object (array, i);
+      const char *name = entry != NULL ? acp_json_get_string (entry, "name", NULL) : NULL;
+      AcpAuthVar var = { NULL, };
+      gboolean flag;
+
+      if (name == NULL || *name == '\0' || g_ascii_isdigit (*name))
+        continue;
+      for (const char *c = name; *c != '\0'; c++)
+        if (!g_ascii_isalnum (*c) && *c != '_')
+          name = NULL;
+      if (name == NULL)
+        continue;
+
+      var.name = g_strdup (name);
+      var.label = g_strdup (acp_json_get_string (entry, "label", NULL));
+      var.optional = acp_json_get_boolean (entry, "optional", &flag) && flag;
+      /* secret unless said otherwise */
+      var.secret = !acp_json_get_boolean (entry, "secret", &flag) || flag;
+      g_array_append_val (method->vars, var);
+    }
+}
+
 /* Returns: (transfer full) (nullable): NULL when @node is not a usable
  * entry of authMethods (it needs a string id and name, and a string type if
  * it has one) */
@@ -137,6 +211,11 @@ _acp_auth_method_new_from_json (JsonNode *node)
   method->kind = g_strdup (acp_json_get_string (object, "type", NULL));
   if (method->kind == NULL)
     method->kind = g_strdup ("agent");
+  method->vars = g_array_new (FALSE, TRUE, sizeof (AcpAuthVar));
+  g_array_set_clear_func (method->vars, auth_var_clear);
+  method->link = g_strdup (acp_json_get_string (object, "link", NULL));
+  if (g_str_equal (method->kind, "env_var"))
+    parse_vars (method, object);
 
   if (g_str_equal (method->kind, "terminal"))
     {

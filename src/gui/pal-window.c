@@ -22,6 +22,7 @@
 #include "pal-composer.h"
 #include "pal-launcher.h"
 #include "pal-new-session-dialog.h"
+#include "pal-sign-in-values.h"
 #include "pal-tooltip.h"
 #include "pal-warm-up.h"
 #include "pal-window-private.h"
@@ -681,6 +682,112 @@ authenticate_cb (GObject      *object,
   retry_attempt (g_steal_pointer (&attempt));
 }
 
+/* The sign-in was cancelled: the prompt comes back, a new session that
+ * waited for it is over. */
+static void
+sign_in_cancelled (Attempt *attempt)
+{
+  PalWindow *self = attempt->self;
+
+  give_back_prompt (attempt);
+  /* a new session waits for nothing more: back to where the person was */
+  if (attempt->session_id == NULL && self->current_id == NULL &&
+      pal_session_view_get_starting (self->session_view))
+    _pal_window_show_session (self, NULL);
+}
+
+/* Sets @entries ("NAME=VALUE") in the environment of the agent profile. */
+static gboolean
+store_sign_in_values (PalWindow           *self,
+                      const char          *agent_id,
+                      const char * const  *entries,
+                      GError             **error)
+{
+  PalAgentStore *store = pal_session_manager_get_agent_store (self->manager);
+  PalAgentProfile *profile = pal_agent_store_lookup (store, agent_id);
+  g_autoptr(PalAgentProfile) edited = NULL;
+  g_autoptr(GStrvBuilder) env = g_strv_builder_new ();
+  const char * const *old_env;
+  g_auto(GStrv) new_env = NULL;
+
+  if (profile == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("The agent is not configured any more"));
+      return FALSE;
+    }
+
+  /* the values given replace those of the same names */
+  old_env = pal_agent_profile_get_env (profile);
+  for (guint i = 0; old_env != NULL && old_env[i] != NULL; i++)
+    {
+      gsize name_length = strcspn (old_env[i], "=");
+      gboolean replaced = FALSE;
+
+      for (guint j = 0; entries[j] != NULL; j++)
+        if (strncmp (entries[j], old_env[i], name_length) == 0 && entries[j][name_length] == '=')
+          replaced = TRUE;
+      if (!replaced)
+        g_strv_builder_add (env, old_env[i]);
+    }
+  g_strv_builder_addv (env, (const char **) entries);
+  new_env = g_strv_builder_end (env);
+
+  edited = pal_agent_profile_copy (profile);
+  pal_agent_profile_set_env (edited, (const char * const *) new_env);
+
+  return pal_agent_store_update (store, edited, error);
+}
+
+typedef struct
+{
+  Attempt  *attempt;
+  char     *method_id;
+  gboolean  authenticate;  /* an "agent" method: authenticate after the restart */
+} ValuesRequest;
+
+static void
+values_given_cb (const char * const *entries,
+                 gpointer            data)
+{
+  ValuesRequest *request = data;
+  g_autoptr(Attempt) attempt = g_steal_pointer (&request->attempt);
+  g_autofree char *method_id = g_steal_pointer (&request->method_id);
+  gboolean authenticate = request->authenticate;
+  PalWindow *self = attempt->self;
+  g_autoptr(GError) error = NULL;
+  const char *agent_id, *folder;
+
+  g_free (request);
+
+  if (entries == NULL)
+    {
+      sign_in_cancelled (attempt);
+      return;
+    }
+
+  /* kept, and the agent starts again with them at the next need */
+  if (!store_sign_in_values (self, attempt->agent_id, entries, &error))
+    {
+      give_back_prompt (attempt);
+      pal_window_add_toast (self, error->message);
+      return;
+    }
+
+  if (!authenticate)
+    {
+      g_free (self->signed_in_agent);
+      self->signed_in_agent = g_strdup (attempt->agent_id);
+      self->signed_in_at = g_get_monotonic_time ();
+      retry_attempt (g_steal_pointer (&attempt));
+      return;
+    }
+
+  agent_id = attempt->agent_id;
+  folder = attempt->folder;
+  pal_session_manager_authenticate_async (self->manager, agent_id, folder, method_id, self->cancellable,
+                                          authenticate_cb, g_steal_pointer (&attempt));
+}
+
 static void
 auth_response_cb (AdwMessageDialog *dialog,
                   const char       *response,
@@ -692,12 +799,31 @@ auth_response_cb (AdwMessageDialog *dialog,
 
   if (g_str_equal (response, "cancel"))
     {
+      sign_in_cancelled (attempt);
+      return;
+    }
+
+  /* a method that needs values: asked for first */
+  if (g_str_has_prefix (response, "values:"))
+    {
+      AcpAgent *agent = pal_session_manager_lookup_agent (attempt->self->manager, attempt->agent_id,
+                                                          attempt->folder);
+      AcpAuthMethod *method = agent != NULL ? acp_agent_get_auth_method (agent, response + strlen ("values:"))
+                                            : NULL;
+      ValuesRequest *request;
+
+      if (method == NULL)
+        {
+          sign_in_cancelled (attempt);
+          return;
+        }
       self = attempt->self;
-      give_back_prompt (attempt);
-      /* a new session waits for nothing more: back to where the person was */
-      if (attempt->session_id == NULL && self->current_id == NULL &&
-          pal_session_view_get_starting (self->session_view))
-        _pal_window_show_session (self, NULL);
+      request = g_new0 (ValuesRequest, 1);
+      request->method_id = g_strdup (acp_auth_method_get_id (method));
+      request->authenticate = g_strcmp0 (acp_auth_method_get_kind (method), "agent") == 0;
+      agent_id = attempt->agent_id;
+      request->attempt = g_steal_pointer (&attempt);
+      pal_sign_in_values_ask (GTK_WINDOW (self), agent_name (self, agent_id), method, values_given_cb, request);
       return;
     }
 
@@ -734,8 +860,18 @@ show_auth_dialog (PalWindow *self,
     {
       AcpAuthMethod *method = g_ptr_array_index (methods, i);
       const char *kind = acp_auth_method_get_kind (method);
+      g_autoptr(GArray) vars = pal_sign_in_method_vars (method);
 
-      if (g_strcmp0 (kind, "agent") == 0)
+      if (vars->len > 0)
+        {
+          g_autofree char *response = g_strconcat ("values:", acp_auth_method_get_id (method), NULL);
+          /* Translators: a sign-in method that asks for values next, e.g. “API Key…” */
+          g_autofree char *label = g_strdup_printf (_("%s…"), acp_auth_method_get_name (method));
+
+          adw_message_dialog_add_response (dialog, response, label);
+          n_agent_methods++;
+        }
+      else if (g_strcmp0 (kind, "agent") == 0)
         {
           adw_message_dialog_add_response (dialog, acp_auth_method_get_id (method),
                                            acp_auth_method_get_name (method));

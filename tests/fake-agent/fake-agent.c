@@ -1071,6 +1071,17 @@ run_step (Script     *s,
   if (g_str_equal (op, "hang"))
     return STEP_STOP;
 
+  if (g_str_equal (op, "require_env"))
+    {
+      if (g_strcmp0 (g_getenv (json_object_get_string_member (step, "name")),
+                     json_object_get_string_member (step, "value")) == 0)
+        return STEP_CONTINUE;
+      if (s->id != NULL)
+        send_error (a, s->id, json_object_get_int_member (step, "code"),
+                    json_object_get_string_member (step, "message"), NULL);
+      return STEP_STOP;
+    }
+
   if (g_str_equal (op, "wait_notification"))
     {
       const char *method = json_object_get_string_member (step, "method");
@@ -1744,6 +1755,17 @@ validate_step (JsonNode    *node,
 
       if (!check_keys (step, where, keys, error)
           || !get_int (step, "signal", TRUE, 1, 64, where, error))
+        return FALSE;
+    }
+  else if (g_str_equal (op, "require_env"))
+    {
+      static const char *keys[] = { "op", "comment", "name", "value", "code", "message", NULL };
+
+      if (!check_keys (step, where, keys, error)
+          || !get_string (step, "name", TRUE, where, error)
+          || !get_string (step, "value", TRUE, where, error)
+          || !get_int (step, "code", TRUE, G_MININT32, G_MAXINT32, where, error)
+          || !get_string (step, "message", TRUE, where, error))
         return FALSE;
     }
   else if (g_str_equal (op, "hang") || g_str_equal (op, "close_stdout"))
