@@ -1210,6 +1210,62 @@ test_resume_keeps_transcript (Fixture       *f,
 }
 
 static void
+delete_session (Fixture     *f,
+                const char  *session_id,
+                GError     **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  pal_session_manager_delete_session_async (f->manager, session_id, NULL, store_result_cb, &f->result);
+  result = wait_result (&f->result);
+  pal_session_manager_delete_session_finish (f->manager, result, error);
+}
+
+/* Delete closes a live session, deletes it at the agent and takes it off
+ * the list; an agent that cannot delete is not asked, and nothing changes. */
+static void
+test_delete (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autoptr(AcpSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *id = NULL;
+  g_autofree char *methods = NULL;
+  g_autofree char *reason = NULL;
+
+  add_profile (f, "deleter", "delete.json");
+  add_profile (f, "resumer", "resume-only.json");
+
+  session = new_session_ok (f, "deleter", f->dir_a);
+  id = g_strdup (acp_session_get_session_id (session));
+  g_assert_true (pal_session_manager_can_delete (f->manager, id, NULL));
+  delete_session (f, id, &error);
+  g_assert_no_error (error);
+  methods = record_methods (f);
+  g_assert_cmpstr (methods, ==, "initialize session/new session/close session/delete");
+  g_assert_null (pal_session_store_lookup (f->sessions, id));
+  g_assert_null (pal_session_manager_lookup (f->manager, id));
+  g_assert_cmpint (acp_session_get_state (session), ==, ACP_SESSION_STATE_CLOSED);
+
+  /* not advertised: refused here, the session stays listed */
+  add_record (f, "old-1", "resumer", f->dir_a);
+  g_clear_object (&session);
+  session = open_session (f, RESUME, "old-1", &error);
+  g_assert_no_error (error);
+  g_assert_false (pal_session_manager_can_delete (f->manager, "old-1", &reason));
+  g_assert_nonnull (reason);
+  delete_session (f, "old-1", &error);
+  g_assert_error (error, ACP_ERROR, ACP_ERROR_NOT_SUPPORTED);
+  g_assert_nonnull (pal_session_store_lookup (f->sessions, "old-1"));
+  g_assert_cmpuint (count_method (f, "session/delete"), ==, 1);
+
+  /* nothing to delete */
+  g_clear_error (&error);
+  delete_session (f, "nobody", &error);
+  g_assert_error (error, PAL_ERROR, PAL_ERROR_NOT_FOUND);
+}
+
+static void
 test_forget (Fixture       *f,
              gconstpointer  data)
 {
@@ -1645,6 +1701,7 @@ main (int   argc,
   ADD ("open/load-live", test_open_loads_live);
   ADD ("open/resume", test_open_resumes);
   ADD ("open/resume-keeps-transcript", test_resume_keeps_transcript);
+  ADD ("delete", test_delete);
   ADD ("open/neither", test_open_neither);
   ADD ("open/crash-during-replay", test_crash_during_replay);
   ADD ("agent-crash", test_agent_crash_fails_sessions);

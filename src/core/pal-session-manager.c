@@ -822,6 +822,23 @@ pal_session_manager_can_resume (PalSessionManager  *self,
 }
 
 /**
+ * pal_session_manager_can_delete:
+ * @self: a #PalSessionManager
+ * @session_id: a session id
+ * @reason_out: (out) (optional) (nullable) (transfer full): why not
+ *
+ * Returns: whether the agent can delete the session (unknown: %TRUE)
+ */
+gboolean
+pal_session_manager_can_delete (PalSessionManager  *self,
+                                const char         *session_id,
+                                char              **reason_out)
+{
+  return can_do (self, session_id, ACP_AGENT_CAP_SESSION_DELETE,
+                 _("The agent cannot delete sessions"), reason_out);
+}
+
+/**
  * pal_session_manager_can_close:
  * @self: a #PalSessionManager
  * @session_id: a session id

@@ -199,6 +199,17 @@ AcpSession        *pal_session_manager_restart_finish    (PalSessionManager  *se
                                                           GAsyncResult       *result,
                                                           GError            **error);
 
+void               pal_session_manager_delete_session_async (PalSessionManager   *self,
+                                                             const char          *session_id,
+                                                             GCancellable        *cancellable,
+                                                             GAsyncReadyCallback  callback,
+                                                             gpointer             user_data);
+gboolean           pal_session_manager_delete_session_finish (PalSessionManager  *self,
+                                                              GAsyncResult       *result,
+                                                              GError            **error);
+gboolean           pal_session_manager_can_delete       (PalSessionManager   *self,
+                                                         const char          *session_id,
+                                                         char               **reason_out);
 void               pal_session_manager_close_session_async (PalSessionManager *self,
                                                             const char        *session_id,
                                                             GCancellable      *cancellable,

@@ -25,6 +25,7 @@ static const struct {
   { "win.rename-session", N_("_Rename…"), TRUE },
   { "win.pin-session", NULL, FALSE },
   { "win.forget-session", N_("Remove From _List"), FALSE },
+  { "win.delete-session", N_("_Delete…"), FALSE },
   { "win.agent-log", N_("Agent _Log"), TRUE },
 };
 

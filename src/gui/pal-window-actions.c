@@ -92,6 +92,9 @@ _pal_window_can (const char  *session_id,
       return pal_session_manager_can_resume (self->manager, session_id, reason);
     }
 
+  if (g_str_equal (action, "win.delete-session"))
+    return pal_session_manager_can_delete (self->manager, session_id, reason);
+
   if (g_str_equal (action, "win.agent-log"))
     {
       g_autoptr(AcpAgent) agent = pal_session_manager_dup_agent_of (self->manager, session_id);
@@ -495,6 +498,68 @@ show_agent_log_action (GtkWidget  *widget,
 }
 
 static void
+deleted_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(PalWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (pal_session_manager_delete_session_finish (PAL_SESSION_MANAGER (object), result, &error))
+    pal_window_add_toast (self, _("Session deleted"));
+  else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    pal_window_add_toast (self, error->message);
+}
+
+static void
+delete_response_cb (AdwMessageDialog *dialog,
+                    const char       *response,
+                    PalWindow        *self)
+{
+  const char *session_id = g_object_get_data (G_OBJECT (dialog), "session-id");
+
+  if (!g_str_equal (response, "delete"))
+    return;
+
+  if (g_strcmp0 (session_id, self->current_id) == 0)
+    _pal_window_show_session (self, NULL);
+  pal_session_manager_delete_session_async (self->manager, session_id, self->cancellable,
+                                            deleted_cb, g_object_ref (self));
+}
+
+/* Deleting at the agent cannot be undone: asked first. */
+static void
+delete_session_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  PalWindow *self = PAL_WINDOW (widget);
+  const char *session_id = g_variant_get_string (parameter, NULL);
+  PalSessionRecord *record = pal_session_store_lookup (pal_session_manager_get_session_store (self->manager),
+                                                       session_id);
+  const char *title = record != NULL ? pal_session_record_get_title (record) : NULL;
+  GtkWidget *dialog;
+
+  if (record == NULL)
+    return;
+
+  dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Delete the Session?"), NULL);
+  adw_message_dialog_format_body (ADW_MESSAGE_DIALOG (dialog),
+                                  /* Translators: %s is a session's title */
+                                  _("The agent deletes “%s” and its history for good. This cannot be undone."),
+                                  title != NULL && *title != '\0' ? title : _("New Session"));
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _("_Cancel"),
+                                    "delete", _("_Delete"), NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "delete",
+                                              ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_object_set_data_full (G_OBJECT (dialog), "session-id", g_strdup (session_id), g_free);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (delete_response_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
 cancel_start_action (GtkWidget  *widget,
                      const char *action_name,
                      GVariant   *parameter)
@@ -546,6 +611,7 @@ _pal_window_class_init_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.stop-agent", NULL, stop_agent_action);
   gtk_widget_class_install_action (widget_class, "win.cancel-start", NULL, cancel_start_action);
   gtk_widget_class_install_action (widget_class, "win.agent-log", "s", agent_log_action);
+  gtk_widget_class_install_action (widget_class, "win.delete-session", "s", delete_session_action);
   gtk_widget_class_install_action (widget_class, "win.show-agent-log", NULL, show_agent_log_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_l, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
                                        "win.show-agent-log", NULL);
