@@ -1209,6 +1209,55 @@ test_resume_keeps_transcript (Fixture       *f,
   g_assert_cmpuint (count_notices (fresh, ACP_NOTICE_SEVERITY_INFO, "not show its past"), ==, 0);
 }
 
+static gboolean
+session_ready_again (Fixture    *f,
+                     const char *session_id,
+                     AcpSession *before)
+{
+  AcpSession *now = pal_session_manager_lookup (f->manager, session_id);
+
+  return now != NULL && now != before && acp_session_get_state (now) == ACP_SESSION_STATE_READY;
+}
+
+/* A profile edited while its agent serves open sessions: the agent is out of
+ * date until restarted, which stops it and opens the sessions again with a
+ * new process (an idle agent is simply replaced at its next use). */
+static void
+test_restart_out_of_date (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autoptr(AcpSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PalAgentProfile) edited = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  const char *env[] = { "EDITED=1", NULL };
+  g_autofree char *id = NULL;
+  AcpAgent *old_agent;
+
+  add_profile (f, "fake", "basic.json");
+  session = new_session_ok (f, "fake", f->dir_a);
+  id = g_strdup (acp_session_get_session_id (session));
+  old_agent = acp_session_get_agent (session);
+  g_assert_false (pal_session_manager_is_agent_out_of_date (f->manager, "fake"));
+
+  edited = pal_agent_profile_copy (pal_agent_store_lookup (f->agents, "fake"));
+  pal_agent_profile_set_env (edited, env);
+  g_assert_true (pal_agent_store_update (f->agents, edited, &error));
+  g_assert_no_error (error);
+  g_assert_true (pal_session_manager_is_agent_out_of_date (f->manager, "fake"));
+
+  pal_session_manager_restart_agent_async (f->manager, "fake", NULL, store_result_cb, &f->result);
+  result = wait_result (&f->result);
+  g_assert_cmpint (pal_session_manager_restart_agent_finish (f->manager, result, &error), ==, 1);
+  g_assert_no_error (error);
+  g_assert_cmpint (acp_agent_get_state (old_agent), ==, ACP_AGENT_STATE_EXITED);
+
+  WAIT_UNTIL (session_ready_again (f, id, session));
+  g_assert_true (acp_session_get_agent (pal_session_manager_lookup (f->manager, id)) != old_agent);
+  g_assert_false (pal_session_manager_is_agent_out_of_date (f->manager, "fake"));
+  g_assert_cmpuint (count_method (f, "session/load"), ==, 1);
+}
+
 static void
 delete_session (Fixture     *f,
                 const char  *session_id,
@@ -1702,6 +1751,7 @@ main (int   argc,
   ADD ("open/resume", test_open_resumes);
   ADD ("open/resume-keeps-transcript", test_resume_keeps_transcript);
   ADD ("delete", test_delete);
+  ADD ("restart-out-of-date", test_restart_out_of_date);
   ADD ("open/neither", test_open_neither);
   ADD ("open/crash-during-replay", test_crash_during_replay);
   ADD ("agent-crash", test_agent_crash_fails_sessions);

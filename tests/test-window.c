@@ -1319,6 +1319,29 @@ session_failed (Fixture *fixture)
   return session != NULL && acp_session_get_state (session) == ACP_SESSION_STATE_FAILED;
 }
 
+/* Settings of an agent edited while a session of it is open: the window
+ * says that it keeps the old ones, and offers to restart it. */
+static void
+test_agent_edited_while_open (Fixture       *fixture,
+                              gconstpointer  data)
+{
+  g_autoptr(PalAgentProfile) edited = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *env[] = { "EDITED=1", NULL };
+
+  pal_window_start_session (fixture->window, "fake-basic", fixture->folder, NULL);
+  wait_for (fixture, session_ready, 30);
+  g_assert_false (has_label_with (GTK_WIDGET (fixture->window), "keep its old settings"));
+
+  edited = pal_agent_profile_copy (pal_agent_store_lookup (fixture->agent_store, "fake-basic"));
+  pal_agent_profile_set_env (edited, env);
+  g_assert_true (pal_agent_store_update (fixture->agent_store, edited, &error));
+  g_assert_no_error (error);
+  settle ();
+  g_assert_true (has_label_with (GTK_WIDGET (fixture->window),
+                                 "Open sessions of fake-basic keep its old settings until it starts again"));
+}
+
 /* The agent died: what the person writes starts it again, opens the session
  * again and is sent there. */
 static void
@@ -1777,6 +1800,8 @@ main (int   argc,
               fixture_set_up, test_hung_turn_stops_agent, fixture_tear_down);
   g_test_add ("/window/crash-offers-prompt-again", Fixture, NULL,
               fixture_set_up, test_crash_offers_prompt_again, fixture_tear_down);
+  g_test_add ("/window/agent-edited-while-open", Fixture, NULL,
+              fixture_set_up, test_agent_edited_while_open, fixture_tear_down);
   g_test_add ("/window/failed-session-reopens", Fixture, NULL,
               fixture_set_up, test_failed_session_reopens, fixture_tear_down);
   g_test_add ("/window/closed-session-keeps-prompt", Fixture, NULL,

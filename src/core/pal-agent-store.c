@@ -110,6 +110,13 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
+enum {
+  PROFILE_EDITED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
 static void profile_notify_cb (PalAgentProfile *profile,
                                GParamSpec      *pspec,
                                PalAgentStore   *self);
@@ -574,6 +581,18 @@ pal_agent_store_class_init (PalAgentStoreClass *klass)
   object_class->get_property = pal_agent_store_get_property;
   object_class->set_property = pal_agent_store_set_property;
 
+  /**
+   * PalAgentStore::profile-edited:
+   * @self: the store
+   * @profile: the profile, as it is now
+   *
+   * pal_agent_store_update() changed a profile (agents of it that run keep
+   * what they were started with).
+   */
+  signals[PROFILE_EDITED] =
+    g_signal_new ("profile-edited", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, PAL_TYPE_AGENT_PROFILE);
+
   /* The io.github.palaverapp.Palaver settings (or a test's own). */
   properties[PROP_SETTINGS] =
     g_param_spec_object ("settings", NULL, NULL, G_TYPE_SETTINGS,
@@ -816,6 +835,7 @@ pal_agent_store_update (PalAgentStore    *self,
     adopt_preset_item (self, slot);
 
   _pal_stored_list_save (&self->list);
+  g_signal_emit (self, signals[PROFILE_EDITED], 0, profile);
   return TRUE;
 }
 

@@ -88,6 +88,16 @@ PalSessionState    pal_session_manager_get_session_state (PalSessionManager  *se
  * log tells what happened; NULL when it has not run here. (transfer full) */
 AcpAgent          *pal_session_manager_dup_agent_of     (PalSessionManager   *self,
                                                          const char          *session_id);
+gboolean           pal_session_manager_is_agent_out_of_date (PalSessionManager *self,
+                                                             const char        *profile_id);
+void               pal_session_manager_restart_agent_async (PalSessionManager   *self,
+                                                            const char          *profile_id,
+                                                            GCancellable        *cancellable,
+                                                            GAsyncReadyCallback  callback,
+                                                            gpointer             user_data);
+int                pal_session_manager_restart_agent_finish (PalSessionManager  *self,
+                                                             GAsyncResult       *result,
+                                                             GError            **error);
 AcpAgent          *pal_session_manager_dup_last_agent   (PalSessionManager   *self,
                                                          const char          *profile_id);
 /* Stops the agent process of a live session, at once (a turn it does not

@@ -323,6 +323,54 @@ manager_live_session_changed_cb (PalSessionManager *manager,
 }
 
 static void
+agent_restarted_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (pal_session_manager_restart_agent_finish (PAL_SESSION_MANAGER (object), result, &error) < 0)
+    g_debug ("Restarting an agent: %s", error->message);
+}
+
+static void
+restart_agent_clicked_cb (AdwToast  *toast,
+                          PalWindow *self)
+{
+  const char *profile_id = g_object_get_data (G_OBJECT (toast), "profile-id");
+
+  pal_session_manager_restart_agent_async (self->manager, profile_id, self->cancellable,
+                                           agent_restarted_cb, NULL);
+}
+
+/* An agent's settings were edited while sessions of it are open: its
+ * process keeps the old ones (environment, arguments) until it starts
+ * again, which the person may ask for now. */
+static void
+agent_profile_edited_cb (PalAgentStore   *store,
+                         PalAgentProfile *profile,
+                         PalWindow       *self)
+{
+  const char *profile_id = pal_agent_profile_get_id (profile);
+
+  if (pal_session_manager_is_agent_out_of_date (self->manager, profile_id))
+    {
+      g_autofree char *title = NULL;
+      AdwToast *toast;
+
+      /* Translators: %s is an agent's name */
+      title = g_strdup_printf (_("Open sessions of %s keep its old settings until it starts again"),
+                               pal_agent_profile_get_name (profile));
+      toast = adw_toast_new (title);
+      adw_toast_set_button_label (toast, _("_Restart Now"));
+      adw_toast_set_timeout (toast, 0);
+      g_object_set_data_full (G_OBJECT (toast), "profile-id", g_strdup (profile_id), g_free);
+      g_signal_connect_object (toast, "button-clicked", G_CALLBACK (restart_agent_clicked_cb), self, 0);
+      adw_toast_overlay_add_toast (self->toast_overlay, toast);
+    }
+}
+
+static void
 store_items_changed_cb (GListModel *model,
                         guint       position,
                         guint       removed,
@@ -1691,6 +1739,8 @@ pal_window_new (GtkApplication    *application,
   g_signal_connect (manager, "session-state-changed", G_CALLBACK (manager_session_state_changed_cb), self);
   g_signal_connect (manager, "live-session-changed", G_CALLBACK (manager_live_session_changed_cb), self);
   g_signal_connect (store, "items-changed", G_CALLBACK (store_items_changed_cb), self);
+  g_signal_connect_object (pal_session_manager_get_agent_store (manager), "profile-edited",
+                           G_CALLBACK (agent_profile_edited_cb), self, 0);
 
   if (settings != NULL)
     {
