@@ -32,6 +32,10 @@
 #include "pal-window-private.h"
 #include "process-group.h"
 
+/* Processes end without telling anyone but their parent: waiting for that
+ * looks again this often. */
+#define POLL_MS 10
+
 typedef struct
 {
   GtkApplication    *app;
@@ -129,6 +133,7 @@ fixture_set_up (Fixture       *fixture,
   add_fake_profile (fixture, "fake-auth-ignored", "auth-ignored.json");
   add_fake_profile (fixture, "fake-hang-turn", "hang-turn.json");
   add_fake_profile (fixture, "fake-env-key", "auth-env-var.json");
+  add_fake_profile (fixture, "fake-hang-new", "hang-new.json");
   add_fake_profile (fixture, "fake-crash", "crash-mid-request.json");
 
   /* GTK animates a blinking cursor at every frame for ten seconds after the
@@ -1600,6 +1605,55 @@ test_crash_offers_prompt_again (Fixture       *fixture,
   g_assert_true (pal_composer_get_can_send (composer));
 }
 
+static gboolean
+welcome_shown (Fixture *fixture)
+{
+  return g_strcmp0 (gtk_stack_get_visible_child_name (fixture->window->content_stack), "welcome") == 0;
+}
+
+/* The pid test_hung_start_stops_agent () waits to end */
+static GPid stopped_pid;
+
+static gboolean
+stopped_agent_gone (Fixture *fixture)
+{
+  return !process_runs (stopped_pid);
+}
+
+static gboolean
+poll_cb (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+/* An agent that never answers session/new: the start offers to stop it,
+ * which ends its process and the start. */
+static void
+test_hung_start_stops_agent (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  AcpAgent *agent;
+  GPid pid;
+
+  pal_window_start_session (fixture->window, "fake-hang-new", fixture->folder, NULL);
+  wait_for (fixture, stop_agent_offered, 30);
+  agent = pal_session_manager_lookup_agent (fixture->manager, "fake-hang-new", fixture->folder);
+  g_assert_nonnull (agent);
+  pid = acp_agent_get_pid (agent);
+  g_assert_true (process_runs (pid));
+
+  g_assert_true (gtk_widget_activate (find_stop_agent_button (fixture)));
+  wait_for (fixture, welcome_shown, 30);
+  /* a process ends without telling: looked at every few milliseconds */
+  {
+    guint poll_id = g_timeout_add (POLL_MS, poll_cb, NULL);
+
+    stopped_pid = pid;
+    wait_for (fixture, stopped_agent_gone, 30);
+    g_source_remove (poll_id);
+  }
+}
+
 static void
 test_closed_session_keeps_prompt (Fixture       *fixture,
                                   gconstpointer  data)
@@ -1796,6 +1850,8 @@ main (int   argc,
               fixture_set_up, test_agent_log, fixture_tear_down);
   g_test_add ("/window/prompt-while-starting", Fixture, NULL,
               fixture_set_up, test_prompt_while_starting, fixture_tear_down);
+  g_test_add ("/window/hung-start-stops-agent", Fixture, NULL,
+              fixture_set_up, test_hung_start_stops_agent, fixture_tear_down);
   g_test_add ("/window/hung-turn-stops-agent", Fixture, NULL,
               fixture_set_up, test_hung_turn_stops_agent, fixture_tear_down);
   g_test_add ("/window/crash-offers-prompt-again", Fixture, NULL,

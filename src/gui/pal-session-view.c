@@ -51,6 +51,8 @@ struct _PalSessionView
   GtkLabel       *stopping_label;
   GtkWidget      *stop_agent_button;
   guint           stop_agent_offer_id;
+  int             waiting;        /* Waiting: what the agent is waited for */
+  guint           waiting_count;  /* the replay count when the wait began */
   guint           progress_id;   /* the replay counter waits until then to change */
   gboolean        progress_due;  /* and has changed since it was shown */
   gboolean        was_loading;
@@ -115,33 +117,79 @@ transcript_items_changed_cb (GListModel     *model,
   update_empty_hint (self);
 }
 
+/* What the agent is waited for, where it may never answer. */
+typedef enum
+{
+  WAITING_NONE,
+  WAITING_CANCEL,  /* to end a turn that was stopped */
+  WAITING_OPEN,    /* to start, or to create, load or resume the session */
+} Waiting;
+
+static Waiting
+waiting_for (PalSessionView *self)
+{
+  AcpSessionState state;
+
+  if (self->session == NULL)
+    return self->starting ? WAITING_OPEN : WAITING_NONE;
+  if (acp_session_get_cancelling (self->session))
+    return WAITING_CANCEL;
+
+  state = acp_session_get_state (self->session);
+  if (state == ACP_SESSION_STATE_CREATING || state == ACP_SESSION_STATE_LOADING ||
+      state == ACP_SESSION_STATE_RESUMING)
+    return WAITING_OPEN;
+
+  return WAITING_NONE;
+}
+
+static guint
+replay_count (PalSessionView *self)
+{
+  return self->session != NULL ? acp_session_get_replay_count (self->session) : 0;
+}
+
 static gboolean
 stop_agent_offer_cb (gpointer user_data)
 {
   PalSessionView *self = user_data;
 
+  /* a replay that goes on is an answer */
+  if (self->waiting == WAITING_OPEN && replay_count (self) != self->waiting_count)
+    {
+      self->waiting_count = replay_count (self);
+      return G_SOURCE_CONTINUE;
+    }
+
   self->stop_agent_offer_id = 0;
-  gtk_label_set_text (self->stopping_label, _("The agent has not ended the turn yet."));
+  gtk_label_set_text (self->stopping_label,
+                      self->waiting == WAITING_CANCEL ? _("The agent has not ended the turn yet.")
+                                                      : _("The agent has not answered yet."));
   gtk_widget_set_visible (self->stop_agent_button, TRUE);
+  gtk_revealer_set_reveal_child (self->stopping_revealer, TRUE);
 
   return G_SOURCE_REMOVE;
 }
 
-/* A stopped turn says so until the agent ends it; one that does not end
- * gets the offer to stop the agent itself. */
+/* A stopped turn says so until the agent ends it; one that does not end,
+ * and a start or an opening the agent does not answer, get the offer to
+ * stop the agent itself. */
 static void
 update_stopping (PalSessionView *self)
 {
-  gboolean cancelling = self->session != NULL && acp_session_get_cancelling (self->session);
+  Waiting waiting = waiting_for (self);
 
-  if (cancelling == gtk_revealer_get_reveal_child (self->stopping_revealer))
+  if ((int) waiting == self->waiting)
     return;
 
-  gtk_revealer_set_reveal_child (self->stopping_revealer, cancelling);
+  self->waiting = waiting;
+  self->waiting_count = replay_count (self);
   g_clear_handle_id (&self->stop_agent_offer_id, g_source_remove);
-  gtk_label_set_text (self->stopping_label, _("Stopping…"));
   gtk_widget_set_visible (self->stop_agent_button, FALSE);
-  if (cancelling)
+  gtk_label_set_text (self->stopping_label, _("Stopping…"));
+  /* an opening shows its own progress until the offer */
+  gtk_revealer_set_reveal_child (self->stopping_revealer, waiting == WAITING_CANCEL);
+  if (waiting != WAITING_NONE)
     self->stop_agent_offer_id = g_timeout_add_seconds (STOP_AGENT_OFFER_SECONDS,
                                                        stop_agent_offer_cb, self);
 }
@@ -283,6 +331,7 @@ session_notify_cb (AcpSession     *session,
       gboolean loading = acp_session_get_state (session) == ACP_SESSION_STATE_LOADING;
 
       update_state (self);
+      update_stopping (self);
       update_progress (self);
       /* a replay: a flood from its first item, until the load answers
        * (no need to wait for the chat to notice) */
@@ -843,6 +892,7 @@ pal_session_view_set_starting (PalSessionView *self,
                                    : _("Some agents take a while to start, especially the first time. "
                                        "You can write already."));
   update_state (self);
+  update_stopping (self);
   pal_composer_grab_focus (self->composer);
 }
 

@@ -135,8 +135,11 @@ _pal_window_update_actions (PalWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop-turn",
                                  state == PAL_SESSION_STATE_WORKING ||
                                  state == PAL_SESSION_STATE_WAITING_PERMISSION);
+  /* a turn, a start or an opening the agent does not answer */
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop-agent",
-                                 state == PAL_SESSION_STATE_STOPPING);
+                                 state == PAL_SESSION_STATE_STOPPING ||
+                                 state == PAL_SESSION_STATE_LOADING ||
+                                 (self->current_id == NULL && self->starting_attempt != NULL));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.close-current-session",
                                  self->current_id != NULL && is_live (self, self->current_id));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.retry-session",
@@ -576,6 +579,8 @@ stop_agent_action (GtkWidget  *widget,
 
   if (self->current_id != NULL)
     pal_session_manager_stop_agent (self->manager, self->current_id);
+  else
+    _pal_window_stop_starting_agent (self);
 }
 
 static void

@@ -62,6 +62,8 @@ gboolean _pal_window_show_agent_log     (PalWindow      *self,
 void     _pal_window_present_agent_log  (PalWindow      *self,
                                          AcpAgent       *agent,
                                          const char     *agent_name);
+/* Stops the agent a new session waits for, and the start. */
+void     _pal_window_stop_starting_agent (PalWindow     *self);
 /* Cancels what is in flight for the window (a new session starting). */
 void     _pal_window_cancel_start       (PalWindow      *self);
 void     _pal_window_update_actions     (PalWindow      *self);

@@ -1391,6 +1391,7 @@ start_session (PalWindow          *self,
   attempt = attempt_new (self, NULL, agent_id, folder, mcp_servers);
   attempt->prompt = g_strdup (prompt);
   self->starting_attempt = attempt;
+  _pal_window_update_actions (self);
   pal_session_manager_new_session_async (self->manager, agent_id, folder, mcp_servers,
                                          self->cancellable, new_session_cb, attempt);
 }
@@ -1508,6 +1509,30 @@ error_agent_clicked_cb (PalWindow *self)
 {
   if (self->error_agent_id != NULL)
     gtk_widget_activate_action (GTK_WIDGET (self), "app.edit-agent", "s", self->error_agent_id);
+}
+
+/* How long an agent stopped while a session starts gets for SIGTERM, then
+ * for SIGKILL: it did not answer. */
+#define STOP_STARTING_GRACE_MS 500
+
+void
+_pal_window_stop_starting_agent (PalWindow *self)
+{
+  Attempt *attempt = self->starting_attempt;
+  AcpAgent *agent;
+
+  if (attempt == NULL)
+    return;
+
+  /* hung in session/new: an agent that answered initialize; one hung in
+   * initialize itself is stopped by cancelling its start */
+  agent = pal_session_manager_lookup_agent (self->manager, attempt->agent_id, attempt->folder);
+  if (agent != NULL)
+    {
+      acp_agent_set_stop_grace_period (agent, STOP_STARTING_GRACE_MS);
+      acp_agent_stop_async (agent, NULL, NULL, NULL);
+    }
+  _pal_window_cancel_start (self);
 }
 
 void
