@@ -373,6 +373,47 @@ test_cut (void)
   g_object_unref (view);
 }
 
+static void
+count_insert_cb (GtkTextBuffer *buffer,
+                 GtkTextIter   *iter,
+                 const char    *text,
+                 int            length,
+                 guint         *count)
+{
+  (*count)++;
+}
+
+/* An output sent whole again and again as it grows: what is new is added */
+static void
+test_update_text (void)
+{
+  GtkWidget *view = g_object_ref_sink (pal_output_view_new ());
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (pal_output_view_get_text_view (PAL_OUTPUT_VIEW (view)));
+  g_autofree char *a = NULL;
+  g_autofree char *b = NULL;
+  g_autofree char *c = NULL;
+  guint inserts = 0;
+
+  pal_output_view_update_text (PAL_OUTPUT_VIEW (view), "one\n");
+  a = pal_output_view_dup_text (PAL_OUTPUT_VIEW (view));
+  /* no empty line after the last */
+  g_assert_cmpstr (a, ==, "one");
+
+  g_signal_connect (buffer, "insert-text", G_CALLBACK (count_insert_cb), &inserts);
+  pal_output_view_update_text (PAL_OUTPUT_VIEW (view), "one\ntwo\n");
+  b = pal_output_view_dup_text (PAL_OUTPUT_VIEW (view));
+  g_assert_cmpstr (b, ==, "one\ntwo");
+  g_assert_cmpuint (inserts, ==, 1);
+  pal_output_view_update_text (PAL_OUTPUT_VIEW (view), "one\ntwo");
+  g_assert_cmpuint (inserts, ==, 1);
+
+  pal_output_view_update_text (PAL_OUTPUT_VIEW (view), "other");
+  c = pal_output_view_dup_text (PAL_OUTPUT_VIEW (view));
+  g_assert_cmpstr (c, ==, "other");
+
+  g_object_unref (view);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -386,6 +427,7 @@ main (int   argc,
   g_test_add_func ("/output-view/scroll-past-end", test_scroll_past_end);
   g_test_add_func ("/output-view/copy", test_copy);
   g_test_add_func ("/output-view/cut", test_cut);
+  g_test_add_func ("/output-view/update-text", test_update_text);
 
   return g_test_run ();
 }

@@ -30,6 +30,8 @@
 #define MAX_CHARS_KEPT  (256 * 1024)
 /* Pixels: the height of the lines before the view is laid out */
 #define LINE_GUESS      18
+/* Pixels: between the output and the footer */
+#define FOOTER_SPACING  2
 /* Pixels: a scroll of the wheel past the end scrolls the chat that much
  * per unit, about what GTK's own step is in a window of some height */
 #define WHEEL_STEP      64
@@ -38,7 +40,6 @@ struct _PalOutputView
 {
   GtkWidget          parent_instance;
 
-  GtkWidget         *box;
 
   GtkScrolledWindow *scroller;
   GtkTextView       *text_view;
@@ -179,16 +180,9 @@ scroll_cb (GtkEventControllerScroll *controller,
 static void
 apply_cap (PalOutputView *self)
 {
-  if (self->expanded)
-    {
-      gtk_scrolled_window_set_policy (self->scroller, GTK_POLICY_NEVER, GTK_POLICY_NEVER);
-      gtk_scrolled_window_set_max_content_height (self->scroller, -1);
-    }
-  else
-    {
-      gtk_scrolled_window_set_max_content_height (self->scroller, self->cap);
-      gtk_scrolled_window_set_policy (self->scroller, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-    }
+  gtk_scrolled_window_set_policy (self->scroller, GTK_POLICY_NEVER,
+                                  self->expanded ? GTK_POLICY_NEVER : GTK_POLICY_AUTOMATIC);
+  gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 
 /* The height of PAL_OUTPUT_VIEW_LINES lines in the text view's font */
@@ -225,8 +219,36 @@ copy_action (GtkWidget  *widget,
   pal_output_view_copy (PAL_OUTPUT_VIEW (widget));
 }
 
-/* As tall as it asks to be, not as little as its scroller could be: a
- * viewport gives its child its minimum height */
+/* The layout is the view's own: the output as tall as its text, up to
+ * the cap unless expanded, and the footer below. A scrolled window would
+ * be at least as tall as its scrollbar can be short, taller than one line
+ * of output; and as a viewport gives its child its minimum height, the
+ * view's minimum height is its natural one. */
+static int
+scroller_height (PalOutputView *self,
+                 int            width)
+{
+  int natural;
+
+  gtk_widget_measure (GTK_WIDGET (self->text_view), GTK_ORIENTATION_VERTICAL, width,
+                      NULL, &natural, NULL, NULL);
+
+  return self->expanded ? natural : MIN (natural, self->cap);
+}
+
+static int
+footer_height (PalOutputView *self,
+               int            width)
+{
+  int natural;
+
+  if (!gtk_widget_get_visible (self->footer))
+    return 0;
+  gtk_widget_measure (self->footer, GTK_ORIENTATION_VERTICAL, width, NULL, &natural, NULL, NULL);
+
+  return natural;
+}
+
 static void
 pal_output_view_measure (GtkWidget      *widget,
                          GtkOrientation  orientation,
@@ -238,10 +260,22 @@ pal_output_view_measure (GtkWidget      *widget,
 {
   PalOutputView *self = PAL_OUTPUT_VIEW (widget);
 
-  gtk_widget_measure (self->box, orientation, for_size,
-                      minimum, natural, minimum_baseline, natural_baseline);
-  if (orientation == GTK_ORIENTATION_VERTICAL)
-    *minimum = *natural;
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      int footer_min = 0, footer_nat = 0;
+
+      gtk_widget_measure (GTK_WIDGET (self->scroller), orientation, -1, minimum, natural, NULL, NULL);
+      if (gtk_widget_get_visible (self->footer))
+        gtk_widget_measure (self->footer, orientation, -1, &footer_min, &footer_nat, NULL, NULL);
+      *minimum = MAX (*minimum, footer_min);
+      *natural = MAX (*natural, footer_nat);
+    }
+  else
+    {
+      int footer = footer_height (self, for_size);
+
+      *minimum = *natural = scroller_height (self, for_size) + (footer > 0 ? FOOTER_SPACING + footer : 0);
+    }
 }
 
 static GtkSizeRequestMode
@@ -257,8 +291,13 @@ pal_output_view_size_allocate (GtkWidget *widget,
                                int        baseline)
 {
   PalOutputView *self = PAL_OUTPUT_VIEW (widget);
+  int footer = footer_height (self, width);
+  int output = MAX (height - (footer > 0 ? FOOTER_SPACING + footer : 0), 0);
 
-  gtk_widget_allocate (self->box, width, height, baseline, NULL);
+  gtk_widget_allocate (GTK_WIDGET (self->scroller), width, output, -1, NULL);
+  if (footer > 0)
+    gtk_widget_allocate (self->footer, width, footer, -1,
+                         gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT (0, output + FOOTER_SPACING)));
 }
 
 static void
@@ -275,7 +314,12 @@ pal_output_view_dispose (GObject *object)
   PalOutputView *self = PAL_OUTPUT_VIEW (object);
 
   g_clear_handle_id (&self->update_id, g_source_remove);
-  g_clear_pointer (&self->box, gtk_widget_unparent);
+  if (self->scroller != NULL)
+    {
+      gtk_widget_unparent (GTK_WIDGET (self->scroller));
+      self->scroller = NULL;
+    }
+  g_clear_pointer (&self->footer, gtk_widget_unparent);
 
   G_OBJECT_CLASS (pal_output_view_parent_class)->dispose (object);
 }
@@ -375,7 +419,6 @@ expanded_changed_cb (PalOutputView *self)
 static void
 pal_output_view_init (PalOutputView *self)
 {
-  GtkWidget *box;
   GtkWidget *viewport = gtk_viewport_new (NULL, NULL);
   GtkEventController *controller;
   GtkAdjustment *vadjustment;
@@ -385,7 +428,6 @@ pal_output_view_init (PalOutputView *self)
 
   gtk_viewport_set_scroll_to_focus (GTK_VIEWPORT (viewport), FALSE);
   self->scroller = GTK_SCROLLED_WINDOW (gtk_scrolled_window_new ());
-  gtk_scrolled_window_set_propagate_natural_height (self->scroller, TRUE);
   gtk_scrolled_window_set_child (self->scroller, viewport);
   apply_cap (self);
 
@@ -401,7 +443,6 @@ pal_output_view_init (PalOutputView *self)
   self->note_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->note_label, 0);
   gtk_label_set_wrap (self->note_label, TRUE);
-  gtk_widget_set_hexpand (GTK_WIDGET (self->note_label), TRUE);
   gtk_widget_add_css_class (GTK_WIDGET (self->note_label), "caption");
   gtk_widget_add_css_class (GTK_WIDGET (self->note_label), "dim-label");
   gtk_widget_set_visible (GTK_WIDGET (self->note_label), FALSE);
@@ -424,13 +465,12 @@ pal_output_view_init (PalOutputView *self)
   gtk_box_append (GTK_BOX (self->footer), GTK_WIDGET (self->note_label));
   gtk_box_append (GTK_BOX (self->footer), self->show_all_button);
   gtk_box_append (GTK_BOX (self->footer), self->copy_button);
-  gtk_widget_set_halign (self->show_all_button, GTK_ALIGN_END);
+  /* at the end, under the scrollbar */
+  gtk_widget_set_halign (self->footer, GTK_ALIGN_END);
   gtk_widget_set_visible (self->footer, FALSE);
 
-  box = self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->scroller));
-  gtk_box_append (GTK_BOX (box), self->footer);
-  gtk_widget_set_parent (box, GTK_WIDGET (self));
+  gtk_widget_set_parent (GTK_WIDGET (self->scroller), GTK_WIDGET (self));
+  gtk_widget_set_parent (self->footer, GTK_WIDGET (self));
 }
 
 static void
@@ -583,6 +623,40 @@ pal_output_view_append (PalOutputView *self,
       gtk_text_buffer_delete (buffer, &start, &cut);
       set_note (self, _("Earlier output not shown"));
     }
+}
+
+/**
+ * pal_output_view_update_text:
+ * @self: a #PalOutputView
+ * @text: the whole output so far
+ *
+ * Shows @text, as pal_output_view_set_text() does, but when it continues
+ * what is shown (an output sent again and again as it grows), only what
+ * is new is added: the view keeps its scroll, and the text is not laid
+ * out anew. A line break that ends @text shows no empty line.
+ */
+void
+pal_output_view_update_text (PalOutputView *self,
+                             const char    *text)
+{
+  g_autofree char *shown = NULL;
+  gsize length;
+
+  g_return_if_fail (PAL_IS_OUTPUT_VIEW (self));
+  g_return_if_fail (text != NULL);
+
+  length = strlen (text);
+  if (length > 0 && text[length - 1] == '\n')
+    length--;
+
+  shown = pal_output_view_dup_text (self);
+  if (strlen (shown) == length && strncmp (shown, text, length) == 0)
+    return;
+
+  if (*shown != '\0' && strlen (shown) < length && strncmp (text, shown, strlen (shown)) == 0)
+    pal_output_view_append (self, text + strlen (shown), (gssize) (length - strlen (shown)));
+  else
+    pal_output_view_set_text (self, text, (gssize) length);
 }
 
 /**

@@ -26,6 +26,8 @@ void         pal_output_view_set_text       (PalOutputView *self,
 void         pal_output_view_append         (PalOutputView *self,
                                              const char    *text,
                                              gssize         length);
+void         pal_output_view_update_text    (PalOutputView *self,
+                                             const char    *text);
 char        *pal_output_view_dup_text       (PalOutputView *self);
 
 gboolean     pal_output_view_get_follow     (PalOutputView *self);

@@ -19,7 +19,6 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <string.h>
 
 #include "pal-output-view.h"
 #include "pal-terminal-view.h"
@@ -251,20 +250,10 @@ pal_terminal_view_set_output (PalTerminalView *self,
                               gboolean         running,
                               int              exit_status)
 {
-  g_autofree char *shown = NULL;
-
   g_return_if_fail (PAL_IS_TERMINAL_VIEW (self));
   g_return_if_fail (self->service == NULL);
 
-  shown = pal_output_view_dup_text (self->output_view);
-  if (g_strcmp0 (shown, output != NULL ? output : "") != 0)
-    {
-      /* what a running command adds, added; anything else anew */
-      if (output != NULL && *shown != '\0' && g_str_has_prefix (output, shown))
-        pal_output_view_append (self->output_view, output + strlen (shown), -1);
-      else
-        pal_output_view_set_text (self->output_view, output != NULL ? output : "", -1);
-    }
+  pal_output_view_update_text (self->output_view, output != NULL ? output : "");
   gtk_widget_set_visible (GTK_WIDGET (self->output_view), output != NULL && *output != '\0');
   set_status (self, running, exit_status);
 }
