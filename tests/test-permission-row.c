@@ -239,6 +239,24 @@ test_no_options (void)
   chat_clear (&chat);
 }
 
+/* Claude's Markdown in the title: the command in backticks */
+static void
+test_title_markdown (void)
+{
+  g_autoptr(JsonNode) params = json_from_string ("{\"sessionId\":\"s\",\"toolCall\":{\"toolCallId\":\"t\","
+                                                 "\"title\":\"`rm -rf build` & <b>\"},\"options\":[]}", NULL);
+  g_autoptr(AcpPermissionItem) item = acp_permission_item_new (json_node_get_object (params), NULL, NULL);
+  Chat chat = { NULL };
+  GtkWidget *row;
+
+  g_assert_nonnull (item);
+  chat_new (&chat, item);
+  row = find_widget (chat.window, PAL_TYPE_PERMISSION_ROW);
+  g_assert_true (has_label (row, "The agent asks for permission: rm -rf build & <b>"));
+
+  chat_clear (&chat);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -250,6 +268,7 @@ main (int   argc,
   g_test_add_func ("/permission-row/buttons", test_buttons);
   g_test_add_func ("/permission-row/list", test_list);
   g_test_add_func ("/permission-row/no-options", test_no_options);
+  g_test_add_func ("/permission-row/title-markdown", test_title_markdown);
 
   return g_test_run ();
 }

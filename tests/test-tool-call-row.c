@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "acp-transcript.h"
+#include "pal-markdown-view.h"
 #include "pal-output-view.h"
 #include "pal-terminal-view.h"
 #include "pal-tool-call-row.h"
@@ -254,7 +255,7 @@ test_agent_terminal (void)
                        "\"exit_code\":2,\"formatted_output\":\"a.c\\n\"}}");
   g_assert_true (PAL_TERMINAL_VIEW (find_widget (f.row, PAL_TYPE_TERMINAL_VIEW)) == terminal);
   text = pal_terminal_view_dup_text (terminal);
-  g_assert_cmpstr (text, ==, "a.c\nls: b: No such file\n");
+  g_assert_cmpstr (text, ==, "a.c\nls: b: No such file");
   status = pal_terminal_view_dup_status (terminal);
   g_assert_cmpstr (status, ==, "Exited with status 2");
   g_assert_false (has_label (f.row, "available", TRUE));
@@ -296,6 +297,48 @@ test_long_output (void)
   fixture_clear (&f);
 }
 
+/* Claude's Markdown: the command in backticks in the title, a file or an
+ * output fenced, text with emphasis */
+static void
+test_markdown (void)
+{
+  Fixture f = { acp_transcript_new (), NULL, NULL };
+  g_autoptr(GPtrArray) views = g_ptr_array_new ();
+  GtkLabel *title = NULL;
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+
+  apply (f.transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"md\",\"title\":\"`ls -la` in **src**\","
+                       "\"kind\":\"read\",\"status\":\"completed\",\"content\":["
+                       "{\"type\":\"content\",\"content\":{\"type\":\"text\",\"text\":\"```c\\nint *p;\\n**not bold**\\n```\"}},"
+                       "{\"type\":\"content\",\"content\":{\"type\":\"text\",\"text\":\"Some **bold** text\\nline two\"}}]}");
+  show_row (&f, "md", NULL);
+  wait_for (has_output_view, f.row);
+
+  collect (f.row, GTK_TYPE_LABEL, labels);
+  for (guint i = 0; i < labels->len; i++)
+    if (g_str_equal (gtk_label_get_text (g_ptr_array_index (labels, i)), "ls -la in src"))
+      title = g_ptr_array_index (labels, i);
+  g_assert_nonnull (title);
+  g_assert_true (gtk_label_get_use_markup (title));
+  g_assert_cmpstr (gtk_label_get_label (title), ==, "<tt>ls -la</tt> in <b>src</b>");
+
+  collect (f.row, PAL_TYPE_OUTPUT_VIEW, views);
+  g_assert_cmpuint (views->len, ==, 2);
+  {
+    g_autofree char *code = pal_output_view_dup_text (g_ptr_array_index (views, 0));
+    g_autofree char *text = pal_output_view_dup_text (g_ptr_array_index (views, 1));
+
+    /* the code as it is, without its fence */
+    g_assert_cmpstr (code, ==, "int *p;\n**not bold**");
+    g_assert_false (PAL_IS_MARKDOWN_VIEW (pal_output_view_get_text_view (g_ptr_array_index (views, 0))));
+    /* the text rendered, its lines kept */
+    g_assert_cmpstr (text, ==, "Some bold text\nline two");
+    g_assert_true (PAL_IS_MARKDOWN_VIEW (pal_output_view_get_text_view (g_ptr_array_index (views, 1))));
+  }
+
+  fixture_clear (&f);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -307,6 +350,7 @@ main (int   argc,
   g_test_add_func ("/tool-call-row/raw-output-beside-content", test_raw_output_beside_content);
   g_test_add_func ("/tool-call-row/agent-terminal", test_agent_terminal);
   g_test_add_func ("/tool-call-row/long-output", test_long_output);
+  g_test_add_func ("/tool-call-row/markdown", test_markdown);
 
   return g_test_run ();
 }

@@ -17,7 +17,10 @@
 
 #include <glib/gi18n.h>
 
+#include <string.h>
+
 #include "acp-json.h"
+#include "pal-markdown.h"
 #include "pal-permission-row.h"
 
 /* Up to this many options are buttons; more are a list */
@@ -25,6 +28,8 @@
 /* A list of more options than this scrolls within */
 #define LIST_ROWS_SHOWN 8
 #define LIST_MAX_HEIGHT 320
+/* Bytes of the title rendered */
+#define MAX_TITLE       (64 * 1024)
 
 struct _PalPermissionRow
 {
@@ -144,6 +149,10 @@ option_button (PalPermissionRow *self,
 {
   GtkWidget *button = gtk_button_new_with_label (name);
   GtkLabel *label = GTK_LABEL (gtk_button_get_child (GTK_BUTTON (button)));
+  g_autofree char *markup = pal_markdown_to_markup (name, -1);
+
+  /* Claude's names hold commands in backticks too */
+  gtk_label_set_markup (label, markup);
 
   if (wrap)
     {
@@ -219,10 +228,12 @@ list_bind_cb (GtkSignalListItemFactory *factory,
   GtkWidget *box = gtk_list_item_get_child (list_item);
   guint position = gtk_list_item_get_position (list_item);
   GtkStringObject *name = gtk_list_item_get_item (list_item);
+  g_autofree char *markup = NULL;
 
   gtk_image_set_from_icon_name (GTK_IMAGE (gtk_widget_get_first_child (box)),
                                 kind_icon (g_ptr_array_index (self->option_kinds, position)));
-  gtk_label_set_text (GTK_LABEL (gtk_widget_get_last_child (box)), gtk_string_object_get_string (name));
+  markup = pal_markdown_to_markup (gtk_string_object_get_string (name), -1);
+  gtk_label_set_markup (GTK_LABEL (gtk_widget_get_last_child (box)), markup);
 }
 
 static void
@@ -329,11 +340,23 @@ build (PalPermissionRow *self)
     title = acp_json_get_string (tool_call, "title", NULL);
 
   if (title != NULL && *title != '\0')
-    /* Translators: %s is what the agent wants to do, e.g. “Write main.c” */
-    heading = g_strdup_printf (_("The agent asks for permission: %s"), title);
+    {
+      /* Claude writes Markdown there: the command in backticks */
+      g_autofree char *markup = pal_markdown_to_markup (title, (gssize) strnlen (title, MAX_TITLE));
+      g_autofree char *format = NULL;
+      g_auto(GStrv) parts = NULL;
+
+      /* Translators: %s is what the agent wants to do, e.g. “Write main.c” */
+      format = g_markup_escape_text (_("The agent asks for permission: %s"), -1);
+      /* the title's markup in place of %s (printf would take it as a format) */
+      parts = g_strsplit (format, "%s", 2);
+      heading = g_strjoinv (markup, parts);
+      gtk_label_set_markup (self->title_label, heading);
+    }
   else
-    heading = g_strdup (_("The agent asks for permission"));
-  gtk_label_set_text (self->title_label, heading);
+    {
+      gtk_label_set_text (self->title_label, _("The agent asks for permission"));
+    }
 
   if (n == 0)
     self->options_box = build_refusal (self);

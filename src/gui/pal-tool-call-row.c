@@ -17,6 +17,8 @@
 
 #include "acp-json.h"
 #include "pal-diff-view.h"
+#include "pal-markdown.h"
+#include "pal-markdown-view.h"
 #include "pal-output-view.h"
 #include "pal-path.h"
 #include "pal-terminal-view.h"
@@ -43,6 +45,12 @@ struct _PalToolCallRow
 };
 
 G_DEFINE_FINAL_TYPE (PalToolCallRow, pal_tool_call_row, ADW_TYPE_BIN)
+
+/* Bytes of a title rendered: a command of a thousand lines is read in the
+ * details, not in the title */
+#define MAX_TITLE       4096
+/* Lines of a title shown */
+#define MAX_TITLE_LINES 4
 
 /**
  * pal_tool_call_kind_icon:
@@ -83,12 +91,18 @@ update_header (PalToolCallRow *self)
   const char *status_icon = NULL;
   gboolean running = FALSE;
 
-  if (title == NULL || *title == '\0')
-    title = acp_tool_call_item_get_name (self->item);
-  if (title == NULL || *title == '\0')
-    title = _("Tool call");
+  if (title != NULL && *title != '\0')
+    {
+      /* Claude writes Markdown there: the command in backticks */
+      g_autofree char *markup = pal_markdown_to_markup (title, (gssize) strnlen (title, MAX_TITLE));
 
-  gtk_label_set_text (self->title_label, title);
+      gtk_label_set_markup (self->title_label, markup);
+    }
+  else
+    {
+      title = acp_tool_call_item_get_name (self->item);
+      gtk_label_set_text (self->title_label, title != NULL && *title != '\0' ? title : _("Tool call"));
+    }
   gtk_image_set_from_icon_name (self->kind_image,
                                 pal_tool_call_kind_icon (acp_tool_call_item_get_tool_kind (self->item)));
 
@@ -182,7 +196,8 @@ update_locations (PalToolCallRow *self)
 
 typedef enum
 {
-  PART_TEXT,        /* a text content block */
+  PART_TEXT,        /* a text content block: Markdown */
+  PART_CODE,        /* a text content block that is one fenced code block */
   PART_LABEL,       /* another content block, named */
   PART_DIFF,
   PART_TERMINAL,    /* a terminal of the service, or the agent's own */
@@ -280,8 +295,14 @@ collect_parts (PalToolCallRow *self)
 
           if (g_str_equal (block_type, "text") && text != NULL)
             {
-              g_ptr_array_add (parts, part_new (PART_TEXT, g_strdup ("text"), entry, g_strdup (text)));
-              if (raw_output != NULL && covers (text, raw_output))
+              /* a command's output or a file, fenced: shown as it is */
+              char *code = pal_markdown_dup_code_block (text, -1);
+
+              if (code != NULL)
+                g_ptr_array_add (parts, part_new (PART_CODE, g_strdup ("code"), entry, code));
+              else
+                g_ptr_array_add (parts, part_new (PART_TEXT, g_strdup ("text"), entry, g_strdup (text)));
+              if (raw_output != NULL && covers (code != NULL ? code : text, raw_output))
                 shows_output = TRUE;
               continue;
             }
@@ -328,21 +349,6 @@ collect_parts (PalToolCallRow *self)
   return g_steal_pointer (&parts);
 }
 
-/* Shows @text in @view, adding to it what a growing output added */
-static void
-update_output_view (PalOutputView *view,
-                    const char    *text)
-{
-  g_autofree char *shown = pal_output_view_dup_text (view);
-
-  if (g_str_equal (shown, text))
-    return;
-  if (*shown != '\0' && g_str_has_prefix (text, shown))
-    pal_output_view_append (view, text + strlen (shown), -1);
-  else
-    pal_output_view_set_text (view, text, -1);
-}
-
 static void
 update_part (PalToolCallRow *self,
              GtkWidget      *widget,
@@ -351,13 +357,19 @@ update_part (PalToolCallRow *self,
   switch (part->kind)
     {
     case PART_TEXT:
-      update_output_view (PAL_OUTPUT_VIEW (widget), part->text);
+      pal_markdown_view_set_text (PAL_MARKDOWN_VIEW (pal_output_view_get_text_view (PAL_OUTPUT_VIEW (widget))),
+                                  part->text);
+      pal_output_view_set_follow (PAL_OUTPUT_VIEW (widget), is_running (self));
+      break;
+
+    case PART_CODE:
+      pal_output_view_update_text (PAL_OUTPUT_VIEW (widget), part->text);
       pal_output_view_set_follow (PAL_OUTPUT_VIEW (widget), is_running (self));
       break;
 
     case PART_RAW_INPUT:
     case PART_RAW_OUTPUT:
-      update_output_view (g_object_get_data (G_OBJECT (widget), "output-view"), part->text);
+      pal_output_view_update_text (g_object_get_data (G_OBJECT (widget), "output-view"), part->text);
       break;
 
     case PART_DIFF:
@@ -368,18 +380,18 @@ update_part (PalToolCallRow *self,
       break;
 
     case PART_TERMINAL:
-      if (!pal_terminal_view_get_live (PAL_TERMINAL_VIEW (widget)))
-        {
-          g_autofree char *command = acp_tool_call_item_dup_command (self->item);
-          int exit_code = -1;
+      {
+        g_autofree char *command = acp_tool_call_item_dup_command (self->item);
+        int exit_code = -1;
 
-          if (command == NULL && g_str_equal (acp_tool_call_item_get_tool_kind (self->item), "execute"))
-            command = g_strdup (acp_tool_call_item_get_title (self->item));
-          acp_tool_call_item_get_exit_code (self->item, &exit_code);
-          pal_terminal_view_set_command (PAL_TERMINAL_VIEW (widget), command);
-          pal_terminal_view_set_output (PAL_TERMINAL_VIEW (widget), part->text,
-                                        is_running (self), exit_code);
-        }
+        pal_terminal_view_set_command (PAL_TERMINAL_VIEW (widget), command);
+        if (pal_terminal_view_get_live (PAL_TERMINAL_VIEW (widget)))
+          break;
+
+        acp_tool_call_item_get_exit_code (self->item, &exit_code);
+        pal_terminal_view_set_output (PAL_TERMINAL_VIEW (widget), part->text,
+                                      is_running (self), exit_code);
+      }
       break;
 
     case PART_LABEL:
@@ -397,6 +409,16 @@ create_part (PalToolCallRow *self,
   switch (part->kind)
     {
     case PART_TEXT:
+      {
+        GtkWidget *view = pal_markdown_view_new ();
+
+        /* plain output, unfenced, keeps its lines */
+        pal_markdown_view_set_hard_breaks (PAL_MARKDOWN_VIEW (view), TRUE);
+        widget = pal_output_view_new_with_view (view);
+      }
+      break;
+
+    case PART_CODE:
       widget = pal_output_view_new ();
       break;
 
@@ -581,10 +603,13 @@ pal_tool_call_row_init (PalToolCallRow *self)
   gtk_widget_add_css_class (box, "tool-call");
 
   self->kind_image = GTK_IMAGE (gtk_image_new ());
+  gtk_widget_add_css_class (GTK_WIDGET (self->kind_image), "kind-icon");
   self->title_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->title_label, 0);
   gtk_label_set_wrap (self->title_label, TRUE);
   gtk_label_set_wrap_mode (self->title_label, PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_lines (self->title_label, MAX_TITLE_LINES);
+  gtk_label_set_ellipsize (self->title_label, PANGO_ELLIPSIZE_END);
   gtk_label_set_selectable (self->title_label, TRUE);
   gtk_widget_add_css_class (GTK_WIDGET (self->title_label), "heading");
 
