@@ -710,12 +710,21 @@ agent_protocol_error_cb (AcpAgent     *agent,
                          const GError *error,
                          AcpSession   *self)
 {
+  gsize limit;
+  g_autofree char *size = NULL;
+  g_autofree char *body = NULL;
+
   if (!g_error_matches (error, ACP_ERROR, ACP_ERROR_LINE_TOO_LONG) || !is_live (self->state))
     return;
 
+  limit = acp_connection_get_max_line_length (acp_agent_get_connection (agent));
+  size = g_format_size_full (limit, G_FORMAT_SIZE_IEC_UNITS);
+  /* Translators: %s is a size such as “64.0 MiB” */
+  body = g_strdup_printf (_("The agent sent a message larger than %s. It was skipped: part of "
+                            "an answer, a tool call or an update may be missing here."), size);
   acp_transcript_append_notice (self->transcript, ACP_NOTICE_SEVERITY_WARNING,
                                 _("A message from the agent was too long to be read"),
-                                error->message, NULL);
+                                body, NULL);
 }
 
 /* After a call failed: if the agent is gone, the session failed. */
