@@ -247,6 +247,8 @@ test_agent_terminal (void)
   status = pal_terminal_view_dup_status (terminal);
   g_assert_cmpstr (status, ==, "Running…");
   g_clear_pointer (&status, g_free);
+  /* the end of the output in view while it runs */
+  g_assert_true (pal_output_view_get_follow (pal_terminal_view_get_output_view (terminal)));
   g_assert_false (has_label (f.row, "available", TRUE));
 
   apply (f.transcript, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"call_abc\","
@@ -258,6 +260,7 @@ test_agent_terminal (void)
   g_assert_cmpstr (text, ==, "a.c\nls: b: No such file");
   status = pal_terminal_view_dup_status (terminal);
   g_assert_cmpstr (status, ==, "Exited with status 2");
+  g_assert_false (pal_output_view_get_follow (pal_terminal_view_get_output_view (terminal)));
   g_assert_false (has_label (f.row, "available", TRUE));
   g_assert_false (has_label (f.row, "Output", FALSE));
 
