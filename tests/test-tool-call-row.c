@@ -216,6 +216,20 @@ test_raw_output_beside_content (void)
   g_assert_cmpstr (texts, ==, "List the files|README.md\nsrc|");
   g_assert_true (has_label (f.row, "Output", FALSE));
   fixture_clear (&f);
+  g_clear_pointer (&texts, g_free);
+
+  /* beside content, a raw output that is not text is left out */
+  f.transcript = acp_transcript_new ();
+  apply (f.transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"run\",\"title\":\"Run make\","
+                       "\"kind\":\"execute\",\"status\":\"completed\",\"content\":[{\"type\":\"content\","
+                       "\"content\":{\"type\":\"text\",\"text\":\"PASS: hello\"}}],"
+                       "\"rawOutput\":{\"exitCode\":0,\"duration\":3}}");
+  show_row (&f, "run", NULL);
+  wait_for (has_output_view, f.row);
+  texts = output_texts (f.row);
+  g_assert_cmpstr (texts, ==, "PASS: hello|");
+  g_assert_false (has_label (f.row, "Output", FALSE));
+  fixture_clear (&f);
 }
 
 static gboolean

@@ -3,8 +3,8 @@
  * A header (kind icon, title, status) and an expander with the content the
  * agent attached: text, diffs, terminals (the client's, or the agent's own
  * shown as its command), and the locations it touched; the raw input and
- * output when they are all there is, and the raw output when nothing else
- * shows it. Long text scrolls within a few lines (PalOutputView).
+ * output when they are all there is, and a raw output of text when nothing
+ * else shows it. Long text scrolls within a few lines (PalOutputView).
  * Everything follows the item's property notifications.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -271,9 +271,10 @@ collect_parts (PalToolCallRow *self)
   g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func ((GDestroyNotify) part_free);
   g_autofree char *raw_output = NULL;
   gboolean shows_output = FALSE;
+  gboolean raw_is_json = FALSE;
   guint n_content;
 
-  raw_output = acp_tool_call_item_dup_raw_output_text (self->item, NULL);
+  raw_output = acp_tool_call_item_dup_raw_output_text (self->item, &raw_is_json);
 
   for (guint i = 0; i < n; i++)
     {
@@ -342,7 +343,9 @@ collect_parts (PalToolCallRow *self)
       if (raw_input != NULL)
         g_ptr_array_add (parts, part_new (PART_RAW_INPUT, g_strdup ("input"), NULL, raw_input));
     }
-  if (raw_output != NULL && !shows_output)
+  /* beside content, a raw output that is not text is the agent's own
+   * bookkeeping (an exit code, timings), not a result */
+  if (raw_output != NULL && !shows_output && (n_content == 0 || !raw_is_json))
     g_ptr_array_add (parts, part_new (PART_RAW_OUTPUT, g_strdup ("output"), NULL,
                                       g_steal_pointer (&raw_output)));
 
