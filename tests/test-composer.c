@@ -305,6 +305,44 @@ test_session_options (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Five selectors with long names and values: the composer is no wider than
+ * without them (the window would grow past the screen) */
+static void
+test_options_width (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  PalComposer *composer = PAL_COMPOSER (pal_composer_new ());
+  g_autoptr(GString) json = g_string_new ("[");
+  g_autoptr(JsonNode) options = NULL;
+  int min_before, nat_before, min_after, nat_after;
+
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (composer));
+  gtk_window_present (GTK_WINDOW (window));
+  iterate ();
+  gtk_widget_measure (GTK_WIDGET (composer), GTK_ORIENTATION_HORIZONTAL, -1,
+                      &min_before, &nat_before, NULL, NULL);
+
+  for (guint i = 0; i < 5; i++)
+    g_string_append_printf (json, "%s{\"id\":\"option-%u\",\"name\":\"A rather long option name %u\","
+                            "\"type\":\"select\",\"currentValue\":\"v\",\"options\":[{\"value\":\"v\","
+                            "\"name\":\"The value chosen for it, with a long and descriptive name\"}]}",
+                            i > 0 ? "," : "", i, i);
+  g_string_append (json, ",{\"id\":\"b\",\"name\":\"A boolean option with a long name too\",\"type\":\"boolean\","
+                         "\"currentValue\":true}]");
+  options = json_from_string (json->str, NULL);
+  g_assert_nonnull (options);
+  pal_composer_set_session_options (composer, NULL, json_node_get_array (options));
+  iterate ();
+  g_assert_nonnull (find (GTK_WIDGET (composer), GTK_TYPE_DROP_DOWN, 4));
+
+  gtk_widget_measure (GTK_WIDGET (composer), GTK_ORIENTATION_HORIZONTAL, -1,
+                      &min_after, &nat_after, NULL, NULL);
+  g_test_message ("minimum %d → %d, natural %d → %d", min_before, min_after, nat_before, nat_after);
+  g_assert_cmpint (min_after, <=, MAX (min_before, 200));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -315,6 +353,7 @@ main (int   argc,
   g_test_add_func ("/composer/send-and-stop", test_send_and_stop);
   g_test_add_func ("/composer/slash-completion", test_slash_completion);
   g_test_add_func ("/composer/session-options", test_session_options);
+  g_test_add_func ("/composer/options-width", test_options_width);
 
   return g_test_run ();
 }

@@ -426,6 +426,75 @@ test_fonts (void)
   g_assert_true (has_font (fonts, "Monospace"));
 }
 
+/* Markdown for a label: Claude's titles and the like */
+static void
+test_markup (void)
+{
+  static const struct { const char *markdown; const char *markup; } cases[] = {
+    { "`ls -la`", "<tt>ls -la</tt>" },
+    { "Edit `src/main.c`", "Edit <tt>src/main.c</tt>" },
+    { "Read **a** and *b* & ~~c~~", "Read <b>a</b> and <i>b</i> &amp; <s>c</s>" },
+    { "`a < b && echo \"<b>\"`", "<tt>a &lt; b &amp;&amp; echo &quot;&lt;b&gt;&quot;</tt>" },
+    { "<b>not markup</b>", "&lt;b&gt;not markup&lt;/b&gt;" },
+    { "See [the docs](https://example.org)", "See the docs" },
+    { "one\ntwo", "one two" },
+    { "# Title\n\nText", "Title\nText" },
+    { "Run:\n\n```sh\nmake\nmake check\n```", "Run:\n<tt>make\nmake check</tt>" },
+    { "- a\n- b\n\n  more", "• a\n• b\nmore" },
+    { "Caf\xc3\xa9 &amp; &#x41;", "Café &amp; A" },
+    { "", "" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *markup = pal_markdown_to_markup (cases[i].markdown, -1);
+      PangoAttrList *attrs = NULL;
+      g_autoptr(GError) error = NULL;
+
+      g_assert_cmpstr (markup, ==, cases[i].markup);
+      /* what a label can take */
+      g_assert_true (pango_parse_markup (markup, -1, 0, &attrs, NULL, NULL, &error));
+      g_assert_no_error (error);
+      pango_attr_list_unref (attrs);
+    }
+
+  /* invalid UTF-8 is replaced, and the markup still parses */
+  {
+    g_autofree char *markup = pal_markdown_to_markup ("`a\xff`", -1);
+
+    g_assert_true (g_utf8_validate (markup, -1, NULL));
+    g_assert_true (pango_parse_markup (markup, -1, 0, NULL, NULL, NULL, NULL));
+  }
+}
+
+/* A text that is one fenced code block, and only that, is code */
+static void
+test_code_block (void)
+{
+  static const struct { const char *markdown; const char *code; } cases[] = {
+    { "```\nint main;\n```", "int main;\n" },
+    { "```sh\nls\nREADME.md\n```\n", "ls\nREADME.md\n" },
+    { "\n~~~\na\n\nb\n~~~\n\n", "a\n\nb\n" },
+    { "````\n```\nnested fence\n```\n````", "```\nnested fence\n```\n" },
+    /* still streaming in: not closed yet */
+    { "```sh\npartial", "partial\n" },
+    { "```\n```", "" },
+    { "Text\n```\ncode\n```", NULL },
+    { "```\ncode\n```\nText after", NULL },
+    { "```\na\n```\n```\nb\n```", NULL },
+    { "    indented code", NULL },
+    { "plain output", NULL },
+    { "``not a fence``", NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *code = pal_markdown_dup_code_block (cases[i].markdown, -1);
+
+      g_assert_cmpstr (code, ==, cases[i].code);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -441,6 +510,8 @@ main (int   argc,
   g_test_add_func ("/markdown/stream-budget", test_stream_budget);
   g_test_add_func ("/markdown/long-words", test_long_words);
   g_test_add_func ("/markdown/fonts", test_fonts);
+  g_test_add_func ("/markdown/markup", test_markup);
+  g_test_add_func ("/markdown/code-block", test_code_block);
 
   return g_test_run ();
 }

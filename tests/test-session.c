@@ -782,6 +782,35 @@ test_crash_mid_prompt (Fixture       *f,
   g_assert_true (g_error_matches (error, session_error->domain, session_error->code));
 }
 
+/* A message over the connection's limit is skipped, and the session says
+ * so in its transcript rather than nothing */
+static void
+test_line_too_long (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *stop_reason = NULL;
+  AcpNoticeItem *notice;
+
+  start (f, "huge-line.json");
+  acp_connection_set_max_line_length (acp_agent_get_connection (f->agent), 1024 * 1024);
+  create (f);
+  prompt_start (f, "Say a lot", NULL, &result);
+  WAIT_UNTIL (result != NULL);
+  stop_reason = acp_session_prompt_finish (f->session, result, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (stop_reason, ==, "end_turn");
+
+  /* the prompt, then the notice in place of the 8 MiB message */
+  g_assert_cmpuint (transcript_n_items (f), ==, 2);
+  notice = last_notice (f);
+  g_assert_cmpint (acp_notice_item_get_severity (notice), ==, ACP_NOTICE_SEVERITY_WARNING);
+  /* the limit, in words a person reads (GLib puts a no-break space in) */
+  g_assert_nonnull (strstr (acp_notice_item_get_body (notice), "1.0\xc2\xa0MiB"));
+  g_assert_cmpint (acp_session_get_state (f->session), ==, ACP_SESSION_STATE_READY);
+}
+
 /* A scenario step: the agent reports a tool call running */
 #define TOOL_CALL_RUNNING(id) \
   "{'op': 'update', 'update': {'sessionUpdate': 'tool_call', 'toolCallId': '" id "'," \
@@ -1382,6 +1411,7 @@ main (int   argc,
   ADD ("close", test_close);
   ADD ("gating", test_gating);
   ADD ("crash/prompt", test_crash_mid_prompt);
+  ADD ("line-too-long", test_line_too_long);
   ADD ("crash/replay", test_crash_mid_replay);
   ADD ("tool-calls-stopped", test_tool_calls_stopped);
   ADD ("tool-calls-stopped/crash", test_tool_calls_stopped_by_crash);

@@ -478,6 +478,114 @@ test_tool_call_update_first (void)
   g_assert_cmpstr (acp_tool_call_item_get_status (tool), ==, "in_progress");
 }
 
+/* A raw value of the agent as text, in the shapes real agents send */
+static char *
+raw_text (const char *raw,
+          gboolean    output,
+          gboolean   *is_json)
+{
+  g_autoptr(AcpToolCallItem) tool = acp_tool_call_item_new ("t");
+  g_autoptr(JsonNode) node = json_from_string (raw, NULL);
+
+  g_assert_nonnull (node);
+  if (output)
+    {
+      acp_tool_call_item_set_raw_output (tool, node);
+      return acp_tool_call_item_dup_raw_output_text (tool, is_json);
+    }
+
+  acp_tool_call_item_set_raw_input (tool, node);
+  return acp_tool_call_item_dup_raw_input_text (tool, is_json);
+}
+
+static void
+test_tool_call_raw_text (void)
+{
+  g_autoptr(AcpToolCallItem) tool = acp_tool_call_item_new ("t");
+  gboolean is_json = TRUE;
+  char *text;
+  int code = 0;
+
+  g_assert_null (acp_tool_call_item_dup_raw_input_text (tool, &is_json));
+  g_assert_null (acp_tool_call_item_dup_raw_output_text (tool, NULL));
+  g_assert_null (acp_tool_call_item_dup_command (tool));
+  g_assert_false (acp_tool_call_item_get_exit_code (tool, NULL));
+
+  /* a string is the text */
+  text = raw_text ("\"Echo: hi\\nthere\"", TRUE, &is_json);
+  g_assert_cmpstr (text, ==, "Echo: hi\nthere");
+  g_assert_false (is_json);
+  g_free (text);
+
+  /* an MCP tool result (codex-acp), and content blocks alone (Claude) */
+  text = raw_text ("{\"content\":[{\"type\":\"text\",\"text\":\"Echo: hi over mcp\"}],\"isError\":false}",
+                   TRUE, &is_json);
+  g_assert_cmpstr (text, ==, "Echo: hi over mcp");
+  g_assert_false (is_json);
+  g_free (text);
+  text = raw_text ("[{\"type\":\"text\",\"text\":\"a\"},{\"type\":\"text\",\"text\":\"b\\n\"}]", TRUE, NULL);
+  g_assert_cmpstr (text, ==, "a\nb\n");
+  g_free (text);
+
+  /* a command's result: its output */
+  text = raw_text ("{\"call_id\":\"call_1\",\"stdout\":\"out\\n\",\"stderr\":\"err\\n\","
+                   "\"aggregated_output\":\"out\\nerr\\n\",\"exit_code\":2}", TRUE, &is_json);
+  g_assert_cmpstr (text, ==, "out\nerr\n");
+  g_assert_false (is_json);
+  g_free (text);
+  text = raw_text ("{\"stdout\":\"out\",\"stderr\":\"err\"}", TRUE, NULL);
+  g_assert_cmpstr (text, ==, "out\nerr");
+  g_free (text);
+
+  /* anything else is indented JSON, and so is an input of that shape */
+  text = raw_text ("{\"content\":[{\"type\":\"image\",\"data\":\"AA==\"}]}", TRUE, &is_json);
+  g_assert_true (is_json);
+  g_assert_nonnull (strstr (text, "\n  \"content\""));
+  g_free (text);
+  text = raw_text ("{\"stdout\":\"x\"}", FALSE, &is_json);
+  g_assert_true (is_json);
+  g_free (text);
+  text = raw_text ("[1,2]", TRUE, &is_json);
+  g_assert_true (is_json);
+  g_free (text);
+  g_assert_null (raw_text ("null", TRUE, NULL));
+
+  /* the command line: a string, an argv, a shell's script */
+  {
+    static const struct { const char *input; const char *command; } commands[] = {
+      { "{\"command\":\"ls -la\",\"description\":\"List\"}", "ls -la" },
+      { "{\"command\":[\"/bin/bash\",\"-lc\",\"echo hi | wc\"]}", "echo hi | wc" },
+      { "{\"command\":[\"git\",\"commit\",\"-m\",\"a b\"]}", "git commit -m 'a b'" },
+      { "{\"command\":[\"git\",1]}", NULL },
+      { "{\"command\":[]}", NULL },
+      { "{\"command\":{}}", NULL },
+      { "\"ls\"", NULL },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+      {
+        g_autoptr(JsonNode) node = json_from_string (commands[i].input, NULL);
+        g_autofree char *command = NULL;
+
+        acp_tool_call_item_set_raw_input (tool, node);
+        command = acp_tool_call_item_dup_command (tool);
+        g_assert_cmpstr (command, ==, commands[i].command);
+      }
+  }
+
+  /* the exit code */
+  {
+    g_autoptr(JsonNode) node = json_from_string ("{\"exit_code\":3}", NULL);
+    g_autoptr(JsonNode) other = json_from_string ("{\"exitCode\":\"3\"}", NULL);
+
+    acp_tool_call_item_set_raw_output (tool, node);
+    g_assert_true (acp_tool_call_item_get_exit_code (tool, &code));
+    g_assert_cmpint (code, ==, 3);
+    acp_tool_call_item_set_raw_output (tool, other);
+    g_assert_false (acp_tool_call_item_get_exit_code (tool, &code));
+  }
+}
+
 static void
 test_merge_tool_call (void)
 {
@@ -967,6 +1075,7 @@ main (int   argc,
   g_test_add_func ("/transcript/tool-call/updates", test_tool_call_and_updates);
   g_test_add_func ("/transcript/tool-call/update-first", test_tool_call_update_first);
   g_test_add_func ("/transcript/tool-call/merge", test_merge_tool_call);
+  g_test_add_func ("/transcript/tool-call/raw-text", test_tool_call_raw_text);
   g_test_add_func ("/transcript/tool-call/stop", test_stop_tool_calls);
   g_test_add_func ("/transcript/plan", test_plan);
   g_test_add_func ("/transcript/notice", test_notice);

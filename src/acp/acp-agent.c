@@ -733,6 +733,9 @@ connection_message_error_cb (AcpConnection *connection,
 {
   if (self->stray_output == NULL && g_error_matches (error, ACP_ERROR, ACP_ERROR_PARSE_ERROR))
     self->stray_output = g_strdup (error->message);
+  /* a whole message is lost, whatever it was for: the sessions say so */
+  if (g_error_matches (error, ACP_ERROR, ACP_ERROR_LINE_TOO_LONG))
+    g_signal_emit (self, signals[PROTOCOL_ERROR], 0, error);
 }
 
 static void
@@ -1674,9 +1677,10 @@ acp_agent_class_init (AcpAgentClass *klass)
   /**
    * AcpAgent::protocol-error:
    * @self: the agent
-   * @error: what was wrong (%ACP_ERROR_INVALID_MESSAGE)
+   * @error: what was wrong (%ACP_ERROR_INVALID_MESSAGE, or
+   *   %ACP_ERROR_LINE_TOO_LONG for a message over the connection's limit)
    *
-   * The agent sent a message of the wrong shape; it was dropped.
+   * The agent sent a message of the wrong shape, or too long; it was dropped.
    */
   signals[PROTOCOL_ERROR] =
     g_signal_new ("protocol-error",

@@ -100,7 +100,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (AcpAuthMethod, acp_auth_method_unref)
  *     when it is a string. Return TRUE to take it (keep a reference and reply,
  *     possibly later); when no handler does, the agent gets -32601.
  *   "protocol-error" (const GError *error): a malformed message was dropped
- *     (ACP_ERROR_INVALID_MESSAGE).
+ *     (ACP_ERROR_INVALID_MESSAGE), or one longer than the connection's
+ *     "max-line-length" (ACP_ERROR_LINE_TOO_LONG).
  *   "exited": the process exited (or the stream closed), stopped or not;
  *     acp_agent_get_exit_error() says why, and every pending call failed
  *     with that error (ACP_ERROR_AGENT_EXITED: status or signal, stderr tail).

@@ -73,6 +73,7 @@ struct _AcpSession
   gulong           update_handler_id;
   gulong           request_handler_id;
   gulong           exited_handler_id;
+  gulong           protocol_error_handler_id;
 };
 
 G_DEFINE_ENUM_TYPE (AcpSessionState, acp_session_state,
@@ -720,6 +721,31 @@ agent_exited_cb (AcpAgent   *agent,
   fail (self, acp_agent_get_exit_error (agent));
 }
 
+/* A message too long to be read was skipped: nobody knows which session it
+ * was for, so every live session of the agent says that something may be
+ * missing, rather than none. */
+static void
+agent_protocol_error_cb (AcpAgent     *agent,
+                         const GError *error,
+                         AcpSession   *self)
+{
+  gsize limit;
+  g_autofree char *size = NULL;
+  g_autofree char *body = NULL;
+
+  if (!g_error_matches (error, ACP_ERROR, ACP_ERROR_LINE_TOO_LONG) || !is_live (self->state))
+    return;
+
+  limit = acp_connection_get_max_line_length (acp_agent_get_connection (agent));
+  size = g_format_size_full (limit, G_FORMAT_SIZE_IEC_UNITS);
+  /* Translators: %s is a size such as “64.0 MiB” */
+  body = g_strdup_printf (_("The agent sent a message larger than %s. It was skipped: part of "
+                            "an answer, a tool call or an update may be missing here."), size);
+  acp_transcript_append_notice (self->transcript, ACP_NOTICE_SEVERITY_WARNING,
+                                _("A message from the agent was too long to be read"),
+                                body, NULL);
+}
+
 /* After a call failed: if the agent is gone, the session failed. */
 static gboolean
 check_agent_gone (AcpSession *self)
@@ -785,6 +811,7 @@ disconnect_agent (AcpSession *self)
   g_clear_signal_handler (&self->update_handler_id, self->agent);
   g_clear_signal_handler (&self->request_handler_id, self->agent);
   g_clear_signal_handler (&self->exited_handler_id, self->agent);
+  g_clear_signal_handler (&self->protocol_error_handler_id, self->agent);
 }
 
 static void
@@ -802,6 +829,8 @@ acp_session_constructed (GObject *object)
     g_signal_connect (self->agent, "request", G_CALLBACK (agent_request_cb), self);
   self->exited_handler_id =
     g_signal_connect (self->agent, "exited", G_CALLBACK (agent_exited_cb), self);
+  self->protocol_error_handler_id =
+    g_signal_connect (self->agent, "protocol-error", G_CALLBACK (agent_protocol_error_cb), self);
 
   if (acp_agent_get_state (self->agent) == ACP_AGENT_STATE_EXITED)
     fail (self, acp_agent_get_exit_error (self->agent));

@@ -5,6 +5,9 @@
 
 #include "config.h"
 
+#include <string.h>
+
+#include "acp-json.h"
 #include "acp-tool-call-item.h"
 
 /**
@@ -13,6 +16,10 @@
  * A tool call of the agent, merged from its `tool_call` and
  * `tool_call_update` notifications. Every property notifies only when its
  * value really changes.
+ *
+ * Its rawInput and rawOutput are whatever the agent sent; many agents put
+ * a tool's result there alone (an MCP tool's result, a command's output),
+ * so they are also offered as text to show.
  */
 struct _AcpToolCallItem
 {
@@ -559,4 +566,278 @@ acp_tool_call_item_set_raw_output (AcpToolCallItem *self,
   g_return_if_fail (ACP_IS_TOOL_CALL_ITEM (self));
 
   set_node (self, &self->raw_output, raw_output, PROP_RAW_OUTPUT);
+}
+
+/* --- raw values as text --- */
+
+/* Appends the text of @node if it is a text content block */
+static gboolean
+append_text_block (GString  *text,
+                   JsonNode *node)
+{
+  JsonObject *block;
+  const char *value;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return FALSE;
+  block = json_node_get_object (node);
+  value = acp_json_get_string (block, "text", NULL);
+  if (g_strcmp0 (acp_json_get_string (block, "type", NULL), "text") != 0 || value == NULL)
+    return FALSE;
+
+  if (text->len > 0 && text->str[text->len - 1] != '\n')
+    g_string_append_c (text, '\n');
+  g_string_append (text, value);
+  return TRUE;
+}
+
+/* The text of @blocks when every element is a text content block (or a
+ * ToolCallContent of type "content" holding one) */
+static char *
+dup_text_blocks (JsonArray *blocks)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  guint n = json_array_get_length (blocks);
+
+  if (n == 0)
+    return NULL;
+
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *node = json_array_get_element (blocks, i);
+      JsonObject *object = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+
+      if (object != NULL &&
+          g_strcmp0 (acp_json_get_string (object, "type", NULL), "content") == 0 &&
+          json_object_has_member (object, "content"))
+        node = json_object_get_member (object, "content");
+
+      if (!append_text_block (text, node))
+        return NULL;
+    }
+
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+/* What a command printed, in the result objects of the agents that run
+ * commands themselves */
+static char *
+dup_command_output (JsonObject *object)
+{
+  static const char * const members[] = { "aggregated_output", "output", "formatted_output" };
+  const char *out, *err;
+
+  for (guint i = 0; i < G_N_ELEMENTS (members); i++)
+    {
+      const char *value = acp_json_get_string (object, members[i], NULL);
+
+      if (value != NULL)
+        return g_strdup (value);
+    }
+
+  out = acp_json_get_string (object, "stdout", NULL);
+  err = acp_json_get_string (object, "stderr", NULL);
+  if (out == NULL && err == NULL)
+    return NULL;
+  if (out == NULL || *out == '\0')
+    return g_strdup (err != NULL ? err : "");
+  if (err == NULL || *err == '\0')
+    return g_strdup (out);
+
+  return g_strconcat (out, g_str_has_suffix (out, "\n") ? "" : "\n", err, NULL);
+}
+
+static char *
+dup_raw_text (JsonNode *node,
+              gboolean  output,
+              gboolean *is_json)
+{
+  char *text = NULL;
+
+  if (is_json != NULL)
+    *is_json = FALSE;
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return NULL;
+
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+    return g_strdup (json_node_get_string (node));
+
+  if (JSON_NODE_HOLDS_ARRAY (node))
+    text = dup_text_blocks (json_node_get_array (node));
+  else if (JSON_NODE_HOLDS_OBJECT (node) && output)
+    {
+      JsonObject *object = json_node_get_object (node);
+      JsonArray *content = acp_json_get_array (object, "content");
+
+      /* an MCP tool result */
+      if (content != NULL)
+        text = dup_text_blocks (content);
+      if (text == NULL)
+        text = dup_command_output (object);
+    }
+
+  if (text != NULL)
+    return text;
+
+  if (is_json != NULL)
+    *is_json = TRUE;
+  return json_to_string (node, TRUE);
+}
+
+/**
+ * acp_tool_call_item_dup_raw_input_text:
+ * @self: an #AcpToolCallItem
+ * @is_json: (out) (optional): set to whether the text is JSON
+ *
+ * Returns: (transfer full) (nullable): the raw input as text: a string as
+ *   it is, text content blocks as their text, anything else as indented
+ *   JSON; %NULL without raw input
+ */
+char *
+acp_tool_call_item_dup_raw_input_text (AcpToolCallItem *self,
+                                       gboolean        *is_json)
+{
+  g_return_val_if_fail (ACP_IS_TOOL_CALL_ITEM (self), NULL);
+
+  return dup_raw_text (self->raw_input, FALSE, is_json);
+}
+
+/**
+ * acp_tool_call_item_dup_raw_output_text:
+ * @self: an #AcpToolCallItem
+ * @is_json: (out) (optional): set to whether the text is JSON
+ *
+ * The raw output as text: a string as it is; text content blocks as their
+ * text, alone or as the `content` of an MCP tool result; the output of a
+ * command in the result objects of agents that run commands themselves
+ * (`aggregated_output`, `output`, `formatted_output`, or `stdout` and
+ * `stderr`); anything else as indented JSON.
+ *
+ * Returns: (transfer full) (nullable): the text, %NULL without raw output
+ */
+char *
+acp_tool_call_item_dup_raw_output_text (AcpToolCallItem *self,
+                                        gboolean        *is_json)
+{
+  g_return_val_if_fail (ACP_IS_TOOL_CALL_ITEM (self), NULL);
+
+  return dup_raw_text (self->raw_output, TRUE, is_json);
+}
+
+static gboolean
+is_shell (const char *program)
+{
+  static const char * const shells[] = { "sh", "bash", "dash", "zsh", "ksh", "fish", NULL };
+  g_autofree char *base = g_path_get_basename (program);
+
+  return g_strv_contains (shells, base);
+}
+
+/**
+ * acp_tool_call_item_dup_command:
+ * @self: an #AcpToolCallItem
+ *
+ * The command the tool runs, from `rawInput.command`: a string as it is;
+ * an argv as a shell line, or, for a shell given `-c` and a script, the
+ * script.
+ *
+ * Returns: (transfer full) (nullable): the command line
+ */
+char *
+acp_tool_call_item_dup_command (AcpToolCallItem *self)
+{
+  JsonObject *input;
+  JsonNode *command;
+  JsonArray *argv;
+  g_autoptr(GPtrArray) words = NULL;
+  guint n;
+
+  g_return_val_if_fail (ACP_IS_TOOL_CALL_ITEM (self), NULL);
+
+  if (self->raw_input == NULL || !JSON_NODE_HOLDS_OBJECT (self->raw_input))
+    return NULL;
+  input = json_node_get_object (self->raw_input);
+  command = json_object_get_member (input, "command");
+  if (command == NULL)
+    return NULL;
+
+  if (JSON_NODE_HOLDS_VALUE (command) && json_node_get_value_type (command) == G_TYPE_STRING)
+    return g_strdup (json_node_get_string (command));
+  if (!JSON_NODE_HOLDS_ARRAY (command))
+    return NULL;
+
+  argv = json_node_get_array (command);
+  n = json_array_get_length (argv);
+  words = g_ptr_array_sized_new (n);   /* borrowed strings */
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *word = json_array_get_element (argv, i);
+
+      if (!JSON_NODE_HOLDS_VALUE (word) || json_node_get_value_type (word) != G_TYPE_STRING)
+        return NULL;
+      g_ptr_array_add (words, (char *) json_node_get_string (word));
+    }
+  if (n == 0)
+    return NULL;
+
+  if (n == 3 && is_shell (g_ptr_array_index (words, 0)) &&
+      (g_str_equal (g_ptr_array_index (words, 1), "-c") ||
+       g_str_equal (g_ptr_array_index (words, 1), "-lc")))
+    return g_strdup (g_ptr_array_index (words, 2));
+
+  {
+    g_autoptr(GString) line = g_string_new (NULL);
+
+    for (guint i = 0; i < n; i++)
+      {
+        const char *word = g_ptr_array_index (words, i);
+        gboolean plain = *word != '\0';
+
+        for (const char *p = word; *p != '\0' && plain; p++)
+          plain = g_ascii_isalnum (*p) || strchr ("-_./=:,+@%", *p) != NULL;
+
+        if (i > 0)
+          g_string_append_c (line, ' ');
+        if (plain)
+          g_string_append (line, word);
+        else
+          {
+            g_autofree char *quoted = g_shell_quote (word);
+            g_string_append (line, quoted);
+          }
+      }
+
+    return g_string_free (g_steal_pointer (&line), FALSE);
+  }
+}
+
+/**
+ * acp_tool_call_item_get_exit_code:
+ * @self: an #AcpToolCallItem
+ * @exit_code: (out) (optional): the exit code
+ *
+ * Returns: whether the raw output is an object with an integer `exit_code`
+ *   or `exitCode`
+ */
+gboolean
+acp_tool_call_item_get_exit_code (AcpToolCallItem *self,
+                                  int             *exit_code)
+{
+  JsonObject *output;
+  gint64 value;
+
+  g_return_val_if_fail (ACP_IS_TOOL_CALL_ITEM (self), FALSE);
+
+  if (self->raw_output == NULL || !JSON_NODE_HOLDS_OBJECT (self->raw_output))
+    return FALSE;
+  output = json_node_get_object (self->raw_output);
+  if (!acp_json_get_int (output, "exit_code", &value) &&
+      !acp_json_get_int (output, "exitCode", &value))
+    return FALSE;
+  if (value < G_MININT || value > G_MAXINT)
+    return FALSE;
+
+  if (exit_code != NULL)
+    *exit_code = (int) value;
+  return TRUE;
 }

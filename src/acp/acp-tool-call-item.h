@@ -55,4 +55,16 @@ JsonNode        *acp_tool_call_item_get_raw_output (AcpToolCallItem *self);
 void             acp_tool_call_item_set_raw_output (AcpToolCallItem *self,
                                                     JsonNode        *raw_output);
 
+/* The raw input and output as text to show, NULL when there is none; see
+ * the functions' documentation for the shapes that give plain text. */
+char            *acp_tool_call_item_dup_raw_input_text  (AcpToolCallItem *self,
+                                                         gboolean        *is_json);
+char            *acp_tool_call_item_dup_raw_output_text (AcpToolCallItem *self,
+                                                         gboolean        *is_json);
+/* The command line in rawInput.command (a string or an argv), or NULL. */
+char            *acp_tool_call_item_dup_command         (AcpToolCallItem *self);
+/* The exit code in the raw output (exit_code or exitCode). */
+gboolean         acp_tool_call_item_get_exit_code       (AcpToolCallItem *self,
+                                                         int             *exit_code);
+
 G_END_DECLS

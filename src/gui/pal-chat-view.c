@@ -303,7 +303,8 @@ summarize_item (gpointer item,
       line = shortened;
     }
 
-  if (ACP_IS_MESSAGE_ITEM (item) || PAL_IS_MESSAGE_BLOCK (item))
+  /* Claude's tool call titles hold Markdown too */
+  if (ACP_IS_MESSAGE_ITEM (item) || PAL_IS_MESSAGE_BLOCK (item) || ACP_IS_TOOL_CALL_ITEM (item))
     return strip_markup (line);
 
   return g_steal_pointer (&line);

@@ -28,7 +28,7 @@ struct _PalComposer
   GtkWidget      *placeholder;   /* over the empty text view */
   GtkButton      *send_button;
   GtkButton      *stop_button;
-  GtkBox         *options_box;
+  GtkFlowBox     *options_box;
   GtkPopover     *completion_popover;
   GtkListBox     *completion_list;
 
@@ -336,15 +336,42 @@ collect_select_values (JsonArray  *options,
     }
 }
 
+/* On the button: shortened with an ellipsis where the bar is too narrow */
 static void
-label_setup_cb (GtkSignalListItemFactory *factory,
-                GtkListItem              *item,
-                gpointer                  user_data)
+button_label_setup_cb (GtkSignalListItemFactory *factory,
+                       GtkListItem              *item,
+                       gpointer                  user_data)
 {
   GtkWidget *label = gtk_label_new (NULL);
 
   gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_width_chars (GTK_LABEL (label), 6);
   gtk_list_item_set_child (item, label);
+}
+
+/* In the list that pops up: whole, on several lines if need be */
+static void
+list_label_setup_cb (GtkSignalListItemFactory *factory,
+                     GtkListItem              *item,
+                     gpointer                  user_data)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 50);
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+append_option (PalComposer *self,
+               GtkWidget   *widget)
+{
+  gtk_flow_box_append (self->options_box, widget);
+  /* the selector takes the focus, not the cell around it */
+  gtk_widget_set_focusable (gtk_widget_get_last_child (GTK_WIDGET (self->options_box)), FALSE);
 }
 
 /* The button shows the option's name with its value: three selectors that
@@ -383,10 +410,10 @@ make_dropdown (PalComposer  *self,
   GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
   GtkListItemFactory *list_factory = gtk_signal_list_item_factory_new ();
 
-  g_signal_connect (factory, "setup", G_CALLBACK (label_setup_cb), NULL);
+  g_signal_connect (factory, "setup", G_CALLBACK (button_label_setup_cb), NULL);
   g_signal_connect_data (factory, "bind", G_CALLBACK (button_bind_cb), g_strdup (option_name),
                          (GClosureNotify) g_free, 0);
-  g_signal_connect (list_factory, "setup", G_CALLBACK (label_setup_cb), NULL);
+  g_signal_connect (list_factory, "setup", G_CALLBACK (list_label_setup_cb), NULL);
   g_signal_connect (list_factory, "bind", G_CALLBACK (list_bind_cb), NULL);
   gtk_drop_down_set_factory (GTK_DROP_DOWN (dropdown), factory);
   gtk_drop_down_set_list_factory (GTK_DROP_DOWN (dropdown), list_factory);
@@ -432,7 +459,7 @@ pal_composer_set_session_options (PalComposer *self,
   self->updating_options = TRUE;
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->options_box))) != NULL)
-    gtk_box_remove (self->options_box, child);
+    gtk_flow_box_remove (self->options_box, child);
 
   for (guint i = 0; i < n; i++)
     {
@@ -457,8 +484,7 @@ pal_composer_set_session_options (PalComposer *self,
           if (values->len == 0)
             continue;
 
-          gtk_box_append (self->options_box,
-                          make_dropdown (self, config_id, name, names, values, current));
+          append_option (self, make_dropdown (self, config_id, name, names, values, current));
         }
       else if (g_str_equal (type, "boolean"))
         {
@@ -467,10 +493,13 @@ pal_composer_set_session_options (PalComposer *self,
 
           acp_json_get_boolean (option, "currentValue", &current);
           gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (toggle), current);
+          gtk_label_set_ellipsize (GTK_LABEL (gtk_button_get_child (GTK_BUTTON (toggle))),
+                                   PANGO_ELLIPSIZE_END);
+          gtk_widget_set_tooltip_text (toggle, name);
           g_object_set_data_full (G_OBJECT (toggle), "config-id", g_strdup (config_id), g_free);
           gtk_widget_add_css_class (toggle, "flat");
           g_signal_connect (toggle, "toggled", G_CALLBACK (toggle_toggled_cb), self);
-          gtk_box_append (self->options_box, toggle);
+          append_option (self, toggle);
         }
     }
 
@@ -492,9 +521,8 @@ pal_composer_set_session_options (PalComposer *self,
         }
 
       if (values->len > 0)
-        gtk_box_append (self->options_box,
-                        make_dropdown (self, NULL, _("Mode"), names, values,
-                                       acp_json_get_string (modes, "currentModeId", NULL)));
+        append_option (self, make_dropdown (self, NULL, _("Mode"), names, values,
+                                            acp_json_get_string (modes, "currentModeId", NULL)));
     }
 
   self->updating_options = FALSE;
@@ -654,8 +682,15 @@ pal_composer_init (PalComposer *self)
   buffer = gtk_text_view_get_buffer (self->text_view);
   g_signal_connect (buffer, "changed", G_CALLBACK (buffer_changed_cb), self);
 
-  self->options_box = GTK_BOX (gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4));
+  /* the selectors wrap, and their names shrink: however many an agent
+   * offers, and however long their values, the window is no wider */
+  self->options_box = GTK_FLOW_BOX (gtk_flow_box_new ());
+  gtk_flow_box_set_selection_mode (self->options_box, GTK_SELECTION_NONE);
+  gtk_flow_box_set_max_children_per_line (self->options_box, 12);
+  gtk_flow_box_set_column_spacing (self->options_box, 4);
+  gtk_flow_box_set_row_spacing (self->options_box, 2);
   gtk_widget_set_hexpand (GTK_WIDGET (self->options_box), TRUE);
+  gtk_widget_set_valign (GTK_WIDGET (self->options_box), GTK_ALIGN_CENTER);
 
   self->send_button = GTK_BUTTON (gtk_button_new_from_icon_name ("go-up-symbolic"));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->send_button), _("Send (Enter)"));

@@ -30,6 +30,7 @@ struct _PalMarkdownView
   GtkTextMark        *tail_mark;   /* where the rendering of the tail starts */
   guint               render_id;
   gboolean            plain;
+  gboolean            hard_breaks;
 };
 
 enum {
@@ -120,13 +121,14 @@ render_text_upto (PalMarkdownView *self,
 
   if (self->scanner.stable > self->rendered)
     {
-      pal_markdown_insert (buffer, &start, source + self->rendered,
-                           self->scanner.stable - self->rendered);
+      pal_markdown_insert_full (buffer, &start, source + self->rendered,
+                                self->scanner.stable - self->rendered, self->hard_breaks);
       self->rendered = self->scanner.stable;
       gtk_text_buffer_move_mark (buffer, self->tail_mark, &start);
     }
 
-  pal_markdown_insert (buffer, &start, source + self->rendered, target - self->rendered);
+  pal_markdown_insert_full (buffer, &start, source + self->rendered, target - self->rendered,
+                            self->hard_breaks);
   self->shown = target;
 
   return changed;
@@ -554,6 +556,24 @@ pal_markdown_view_set_plain (PalMarkdownView *self,
   render (self);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PLAIN]);
+}
+
+/**
+ * pal_markdown_view_set_hard_breaks:
+ * @self: a #PalMarkdownView, before it has text
+ * @hard_breaks: whether a line break within a paragraph stays one
+ *
+ * For text that may be Markdown or may be a tool's plain output, whose
+ * lines would otherwise run together.
+ */
+void
+pal_markdown_view_set_hard_breaks (PalMarkdownView *self,
+                                   gboolean         hard_breaks)
+{
+  g_return_if_fail (PAL_IS_MARKDOWN_VIEW (self));
+  g_return_if_fail (self->source->len == 0);
+
+  self->hard_breaks = !!hard_breaks;
 }
 
 /**

@@ -24,6 +24,8 @@ gboolean    pal_markdown_view_get_plain   (PalMarkdownView *self);
 void        pal_markdown_view_set_plain   (PalMarkdownView *self,
                                            gboolean         plain);
 void        pal_markdown_view_flush       (PalMarkdownView *self);
+void        pal_markdown_view_set_hard_breaks (PalMarkdownView *self,
+                                               gboolean         hard_breaks);
 gboolean    pal_markdown_view_get_pending (PalMarkdownView *self);
 
 void             pal_markdown_view_truncate  (PalMarkdownView *self,

@@ -34,6 +34,7 @@ typedef struct
   gboolean       need_break;      /* a block was finished: next text starts a new line */
   gboolean       block_start;     /* next inserted text starts a block */
   guint          table_cell;
+  gboolean       hard_breaks;     /* a line break in a paragraph is kept */
 } Renderer;
 
 void
@@ -467,10 +468,19 @@ leave_span_cb (MD_SPANTYPE  type,
   return 0;
 }
 
-static void
-insert_entity (Renderer   *r,
-               const char *text,
-               gsize       size)
+/**
+ * pal_markdown_append_entity:
+ * @out: where to append
+ * @text: an entity as md4c reports it, e.g. `&amp;` or `&#x41;`
+ * @size: its length in bytes
+ *
+ * Appends the character an entity stands for; an entity it does not know
+ * as it is.
+ */
+void
+pal_markdown_append_entity (GString    *out,
+                            const char *text,
+                            gsize       size)
 {
   static const struct { const char *name; const char *value; } named[] = {
     { "&amp;", "&" }, { "&lt;", "<" }, { "&gt;", ">" }, { "&quot;", "\"" },
@@ -482,8 +492,6 @@ insert_entity (Renderer   *r,
   if (size > 3 && entity[1] == '#')
     {
       gunichar ch;
-      char utf8[8];
-      int n;
 
       if (entity[2] == 'x' || entity[2] == 'X')
         ch = (gunichar) g_ascii_strtoull (entity + 3, NULL, 16);
@@ -492,8 +500,7 @@ insert_entity (Renderer   *r,
 
       if (ch == 0 || !g_unichar_validate (ch))
         ch = 0xFFFD;
-      n = g_unichar_to_utf8 (ch, utf8);
-      insert_text (r, utf8, n);
+      g_string_append_unichar (out, ch);
       return;
     }
 
@@ -501,12 +508,23 @@ insert_entity (Renderer   *r,
     {
       if (g_str_equal (entity, named[i].name))
         {
-          insert_literal (r, named[i].value);
+          g_string_append (out, named[i].value);
           return;
         }
     }
 
-  insert_text (r, text, size);
+  g_string_append_len (out, text, (gssize) size);
+}
+
+static void
+insert_entity (Renderer   *r,
+               const char *text,
+               gsize       size)
+{
+  g_autoptr(GString) decoded = g_string_new (NULL);
+
+  pal_markdown_append_entity (decoded, text, size);
+  insert_text (r, decoded->str, decoded->len);
 }
 
 static int
@@ -528,7 +546,7 @@ text_cb (MD_TEXTTYPE    type,
       break;
 
     case MD_TEXT_SOFTBR:
-      insert_literal (r, " ");
+      insert_literal (r, r->hard_breaks ? "\n" : " ");
       break;
 
     case MD_TEXT_ENTITY:
@@ -562,6 +580,27 @@ pal_markdown_insert (GtkTextBuffer *buffer,
                      const char    *text,
                      gsize          length)
 {
+  pal_markdown_insert_full (buffer, iter, text, length, FALSE);
+}
+
+/**
+ * pal_markdown_insert_full:
+ * @buffer: a #GtkTextBuffer
+ * @iter: where to insert; moved to the end of the inserted text
+ * @text: Markdown, need not be nul-terminated; invalid UTF-8 is replaced
+ * @length: length of @text in bytes
+ * @hard_breaks: whether a line break within a paragraph stays one (as in
+ *   a tool's output, which may be Markdown or not), rather than a space
+ *
+ * Renders @text at @iter with the tags of pal_markdown_ensure_tags().
+ */
+void
+pal_markdown_insert_full (GtkTextBuffer *buffer,
+                          GtkTextIter   *iter,
+                          const char    *text,
+                          gsize          length,
+                          gboolean       hard_breaks)
+{
   g_autoptr(GPtrArray) tags = g_ptr_array_new_with_free_func (g_object_unref);
   g_autofree char *valid = NULL;
   MD_PARSER parser = {
@@ -577,6 +616,7 @@ pal_markdown_insert (GtkTextBuffer *buffer,
     .buffer = buffer,
     .iter = iter,
     .tags = tags,
+    .hard_breaks = hard_breaks,
   };
 
   g_return_if_fail (GTK_IS_TEXT_BUFFER (buffer));

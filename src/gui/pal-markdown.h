@@ -17,7 +17,22 @@ void        pal_markdown_insert       (GtkTextBuffer *buffer,
                                        GtkTextIter   *iter,
                                        const char    *text,
                                        gsize          length);
+void        pal_markdown_insert_full  (GtkTextBuffer *buffer,
+                                       GtkTextIter   *iter,
+                                       const char    *text,
+                                       gsize          length,
+                                       gboolean       hard_breaks);
 const char *pal_markdown_get_link_at  (const GtkTextIter *iter);
+void        pal_markdown_append_entity (GString          *out,
+                                        const char       *text,
+                                        gsize             size);
+
+/* Markdown for a label (pal-markdown-markup.c): Pango markup, and the code
+ * of a text that is one fenced code block and nothing else (or NULL). */
+char       *pal_markdown_to_markup         (const char *text,
+                                            gssize      length);
+char       *pal_markdown_dup_code_block    (const char *text,
+                                            gssize      length);
 GPtrArray  *pal_markdown_dup_fonts    (const PangoFontDescription *base);
 
 /* Finds where streamed Markdown can be cut: a point before which nothing that

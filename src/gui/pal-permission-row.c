@@ -1,7 +1,14 @@
 /* pal-permission-row.c: a permission request of the agent, as a card
  *
- * One button per option the agent offers; once answered (or cancelled with
- * the turn) the buttons give way to the answer.
+ * One button per option the agent offers, in a row, or one above the other
+ * with their names wrapped where the row would not fit; more than
+ * FEW_OPTIONS options are a list instead, which
+ * scrolls within LIST_MAX_HEIGHT pixels when there are more than
+ * LIST_ROWS_SHOWN of them. However many options and however long their
+ * names, the card is never wider than the chat. A request without options
+ * says so, and can be refused (the agent is told "cancelled", as for a
+ * turn that was stopped). Once answered (or cancelled with the turn) the
+ * options give way to the answer.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -10,8 +17,19 @@
 
 #include <glib/gi18n.h>
 
+#include <string.h>
+
 #include "acp-json.h"
+#include "pal-markdown.h"
 #include "pal-permission-row.h"
+
+/* Up to this many options are buttons; more are a list */
+#define FEW_OPTIONS     4
+/* A list of more options than this scrolls within */
+#define LIST_ROWS_SHOWN 8
+#define LIST_MAX_HEIGHT 320
+/* Bytes of the title rendered */
+#define MAX_TITLE       (64 * 1024)
 
 struct _PalPermissionRow
 {
@@ -19,8 +37,10 @@ struct _PalPermissionRow
 
   AcpPermissionItem *item;
   GtkLabel          *title_label;
-  GtkBox            *buttons_box;
+  GtkWidget         *options_box;  /* what answers: buttons, a list, or a refusal */
   GtkLabel          *answer_label;
+  GPtrArray         *option_ids;   /* (element-type utf8): of the list's rows */
+  GPtrArray         *option_kinds; /* (element-type utf8) */
 };
 
 G_DEFINE_FINAL_TYPE (PalPermissionRow, pal_permission_row, ADW_TYPE_BIN)
@@ -67,7 +87,7 @@ update_state (PalPermissionRow *self)
       break;
     }
 
-  gtk_widget_set_visible (GTK_WIDGET (self->buttons_box), answer == NULL);
+  gtk_widget_set_visible (self->options_box, answer == NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->answer_label), answer != NULL);
   gtk_label_set_text (self->answer_label, answer);
 
@@ -96,6 +116,216 @@ item_notify_state_cb (AcpPermissionItem *item,
   update_state (self);
 }
 
+static const char *
+kind_icon (const char *kind)
+{
+  if (g_str_has_prefix (kind, "allow"))
+    return "object-select-symbolic";
+  if (g_str_has_prefix (kind, "reject"))
+    return "window-close-symbolic";
+
+  return "dialog-question-symbolic";
+}
+
+/* A label that wraps anywhere it must: a long text never widens the card */
+static GtkWidget *
+wrapping_label (const char *text)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_natural_wrap_mode (GTK_LABEL (label), GTK_NATURAL_WRAP_WORD);
+
+  return label;
+}
+
+static GtkWidget *
+option_button (PalPermissionRow *self,
+               const char       *option_id,
+               const char       *name,
+               const char       *kind,
+               gboolean          wrap)
+{
+  GtkWidget *button = gtk_button_new_with_label (name);
+  GtkLabel *label = GTK_LABEL (gtk_button_get_child (GTK_BUTTON (button)));
+  g_autofree char *markup = pal_markdown_to_markup (name, -1);
+
+  /* Claude's names hold commands in backticks too */
+  gtk_label_set_markup (label, markup);
+
+  if (wrap)
+    {
+      gtk_label_set_wrap (label, TRUE);
+      gtk_label_set_wrap_mode (label, PANGO_WRAP_WORD_CHAR);
+      gtk_label_set_natural_wrap_mode (label, GTK_NATURAL_WRAP_WORD);
+      gtk_label_set_justify (label, GTK_JUSTIFY_CENTER);
+    }
+  g_object_set_data_full (G_OBJECT (button), "option-id", g_strdup (option_id), g_free);
+  if (g_str_equal (kind, "allow_once"))
+    gtk_widget_add_css_class (button, "suggested-action");
+  else if (g_str_equal (kind, "reject_always"))
+    gtk_widget_add_css_class (button, "destructive-action");
+  g_signal_connect (button, "clicked", G_CALLBACK (option_clicked_cb), self);
+
+  return button;
+}
+
+/* A few options: buttons in a row where their names fit on one line, else
+ * one above the other, their names wrapped. (GTK 4.8's flow box gives
+ * buttons whose labels wrap negative widths.) */
+static GtkWidget *
+build_buttons (PalPermissionRow *self,
+               JsonArray        *options)
+{
+  GtkWidget *squeezer = adw_squeezer_new ();
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *column = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  guint n = json_array_get_length (options);
+
+  for (guint i = 0; i < n; i++)
+    {
+      JsonObject *option = acp_json_array_get_object (options, i);
+      const char *option_id = acp_json_get_string (option, "optionId", NULL);
+      const char *name = acp_json_get_string (option, "name", option_id);
+      const char *kind = acp_json_get_string (option, "kind", "");
+
+      if (option_id == NULL)
+        continue;
+      gtk_box_append (GTK_BOX (row), option_button (self, option_id, name, kind, FALSE));
+      gtk_box_append (GTK_BOX (column), option_button (self, option_id, name, kind, TRUE));
+    }
+
+  gtk_widget_set_halign (row, GTK_ALIGN_END);
+  adw_squeezer_set_homogeneous (ADW_SQUEEZER (squeezer), FALSE);
+  adw_squeezer_set_transition_type (ADW_SQUEEZER (squeezer), ADW_SQUEEZER_TRANSITION_TYPE_NONE);
+  adw_squeezer_add (ADW_SQUEEZER (squeezer), row);
+  adw_squeezer_add (ADW_SQUEEZER (squeezer), column);
+
+  return squeezer;
+}
+
+static void
+list_setup_cb (GtkSignalListItemFactory *factory,
+               GtkListItem              *list_item,
+               gpointer                  user_data)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 10);
+  GtkWidget *label = wrapping_label (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_set_hexpand (label, TRUE);
+  gtk_box_append (GTK_BOX (box), gtk_image_new ());
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_list_item_set_child (list_item, box);
+}
+
+static void
+list_bind_cb (GtkSignalListItemFactory *factory,
+              GtkListItem              *list_item,
+              PalPermissionRow         *self)
+{
+  GtkWidget *box = gtk_list_item_get_child (list_item);
+  guint position = gtk_list_item_get_position (list_item);
+  GtkStringObject *name = gtk_list_item_get_item (list_item);
+  g_autofree char *markup = NULL;
+
+  gtk_image_set_from_icon_name (GTK_IMAGE (gtk_widget_get_first_child (box)),
+                                kind_icon (g_ptr_array_index (self->option_kinds, position)));
+  markup = pal_markdown_to_markup (gtk_string_object_get_string (name), -1);
+  gtk_label_set_markup (GTK_LABEL (gtk_widget_get_last_child (box)), markup);
+}
+
+static void
+list_activate_cb (GtkListView      *list_view,
+                  guint             position,
+                  PalPermissionRow *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (position >= self->option_ids->len)
+    return;
+  if (!acp_permission_item_select (self->item, g_ptr_array_index (self->option_ids, position), &error))
+    g_debug ("Could not answer the permission request: %s", error->message);
+}
+
+/* Many options: a list of them, only the rows on screen built */
+static GtkWidget *
+build_list (PalPermissionRow *self,
+            JsonArray        *options)
+{
+  g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  GtkWidget *list_view, *scroller;
+  guint n = json_array_get_length (options);
+
+  for (guint i = 0; i < n; i++)
+    {
+      JsonObject *option = acp_json_array_get_object (options, i);
+      const char *option_id = acp_json_get_string (option, "optionId", NULL);
+
+      if (option_id == NULL)
+        continue;
+      gtk_string_list_append (names, acp_json_get_string (option, "name", option_id));
+      g_ptr_array_add (self->option_ids, g_strdup (option_id));
+      g_ptr_array_add (self->option_kinds, g_strdup (acp_json_get_string (option, "kind", "")));
+    }
+
+  g_signal_connect (factory, "setup", G_CALLBACK (list_setup_cb), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (list_bind_cb), self);
+  list_view = gtk_list_view_new (GTK_SELECTION_MODEL (gtk_no_selection_new (G_LIST_MODEL (g_steal_pointer (&names)))),
+                                 factory);
+  gtk_list_view_set_single_click_activate (GTK_LIST_VIEW (list_view), TRUE);
+  gtk_widget_add_css_class (list_view, "permission-options");
+  g_signal_connect (list_view, "activate", G_CALLBACK (list_activate_cb), self);
+
+  scroller = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), list_view);
+  gtk_widget_add_css_class (scroller, "permission-options-frame");
+  if (self->option_ids->len > LIST_ROWS_SHOWN)
+    {
+      /* as tall when laid out as when measured: the chat gives a row its
+       * minimum height */
+      gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+      gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scroller), LIST_MAX_HEIGHT);
+      gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scroller), LIST_MAX_HEIGHT);
+    }
+  else
+    {
+      gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_NEVER);
+    }
+
+  return scroller;
+}
+
+static void
+refuse_clicked_cb (GtkButton        *button,
+                   PalPermissionRow *self)
+{
+  acp_permission_item_cancel (self->item);
+}
+
+/* No options: nothing to allow, but the agent waits for an answer */
+static GtkWidget *
+build_refusal (PalPermissionRow *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  GtkWidget *label = wrapping_label (_("The agent offered no choices."));
+  GtkWidget *button = gtk_button_new_with_mnemonic (_("_Reject"));
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_set_hexpand (label, TRUE);
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+  gtk_widget_set_tooltip_text (button, _("Tell the agent it may not go on"));
+  gtk_widget_add_css_class (button, "destructive-action");
+  g_signal_connect (button, "clicked", G_CALLBACK (refuse_clicked_cb), self);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), button);
+
+  return box;
+}
+
 static void
 build (PalPermissionRow *self)
 {
@@ -104,40 +334,37 @@ build (PalPermissionRow *self)
   guint n = options != NULL ? json_array_get_length (options) : 0;
   const char *title = NULL;
   g_autofree char *heading = NULL;
+  GtkWidget *box = gtk_widget_get_parent (GTK_WIDGET (self->answer_label));
 
   if (tool_call != NULL)
     title = acp_json_get_string (tool_call, "title", NULL);
 
   if (title != NULL && *title != '\0')
-    /* Translators: %s is what the agent wants to do, e.g. “Write main.c” */
-    heading = g_strdup_printf (_("The agent asks for permission: %s"), title);
-  else
-    heading = g_strdup (_("The agent asks for permission"));
-  gtk_label_set_text (self->title_label, heading);
-
-  for (guint i = 0; i < n; i++)
     {
-      JsonObject *option = acp_json_array_get_object (options, i);
-      const char *kind, *name, *option_id;
-      GtkWidget *button;
+      /* Claude writes Markdown there: the command in backticks */
+      g_autofree char *markup = pal_markdown_to_markup (title, (gssize) strnlen (title, MAX_TITLE));
+      g_autofree char *format = NULL;
+      g_auto(GStrv) parts = NULL;
 
-      if (option == NULL)
-        continue;
-      option_id = acp_json_get_string (option, "optionId", NULL);
-      name = acp_json_get_string (option, "name", option_id);
-      kind = acp_json_get_string (option, "kind", "");
-      if (option_id == NULL)
-        continue;
-
-      button = gtk_button_new_with_label (name);
-      g_object_set_data_full (G_OBJECT (button), "option-id", g_strdup (option_id), g_free);
-      if (g_str_equal (kind, "allow_once"))
-        gtk_widget_add_css_class (button, "suggested-action");
-      else if (g_str_equal (kind, "reject_always"))
-        gtk_widget_add_css_class (button, "destructive-action");
-      g_signal_connect (button, "clicked", G_CALLBACK (option_clicked_cb), self);
-      gtk_box_append (self->buttons_box, button);
+      /* Translators: %s is what the agent wants to do, e.g. “Write main.c” */
+      format = g_markup_escape_text (_("The agent asks for permission: %s"), -1);
+      /* the title's markup in place of %s (printf would take it as a format) */
+      parts = g_strsplit (format, "%s", 2);
+      heading = g_strjoinv (markup, parts);
+      gtk_label_set_markup (self->title_label, heading);
     }
+  else
+    {
+      gtk_label_set_text (self->title_label, _("The agent asks for permission"));
+    }
+
+  if (n == 0)
+    self->options_box = build_refusal (self);
+  else if (n <= FEW_OPTIONS)
+    self->options_box = build_buttons (self, options);
+  else
+    self->options_box = build_list (self, options);
+  gtk_box_insert_child_after (GTK_BOX (box), self->options_box, gtk_widget_get_first_child (box));
 
   update_state (self);
 }
@@ -150,6 +377,8 @@ pal_permission_row_dispose (GObject *object)
   if (self->item != NULL)
     g_signal_handlers_disconnect_by_data (self->item, self);
   g_clear_object (&self->item);
+  g_clear_pointer (&self->option_ids, g_ptr_array_unref);
+  g_clear_pointer (&self->option_kinds, g_ptr_array_unref);
 
   G_OBJECT_CLASS (pal_permission_row_parent_class)->dispose (object);
 }
@@ -184,15 +413,14 @@ pal_permission_row_init (PalPermissionRow *self)
   gtk_box_append (GTK_BOX (header), gtk_image_new_from_icon_name ("dialog-question-symbolic"));
   gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->title_label));
 
-  self->buttons_box = GTK_BOX (gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6));
-  gtk_widget_set_halign (GTK_WIDGET (self->buttons_box), GTK_ALIGN_END);
+  self->option_ids = g_ptr_array_new_with_free_func (g_free);
+  self->option_kinds = g_ptr_array_new_with_free_func (g_free);
 
   self->answer_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->answer_label, 0);
   gtk_widget_add_css_class (GTK_WIDGET (self->answer_label), "dim-label");
 
   gtk_box_append (GTK_BOX (box), header);
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->buttons_box));
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->answer_label));
   adw_bin_set_child (ADW_BIN (self), box);
 }

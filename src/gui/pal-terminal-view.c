@@ -1,10 +1,17 @@
-/* pal-terminal-view.c: the live output of a terminal a tool call embeds
+/* pal-terminal-view.c: the output of a command a tool call runs
  *
- * A tool call's "terminal" content names a terminal the agent runs through
- * the client (terminal/create). This shows what the terminal service kept of
- * its output, then appends what arrives, and says how it ended. Without the
- * service (an agent that ran the command itself, or a replayed session whose
- * terminal is gone) it shows the id alone.
+ * A tool call's "terminal" content names a terminal. When the agent runs it
+ * through the client (terminal/create), the terminal service has its
+ * output: this shows what the service kept, appends what arrives, and says
+ * how it ended. Agents that run commands themselves (codex-acp) send the
+ * ids of their own terminals, which the service never knew, as does a
+ * session loaded again after its terminals are gone: then the view shows
+ * the command and the output the agent reported (its raw output), as the
+ * tool call row hands them over. Either is a command of the agent, never an
+ * error of its own.
+ *
+ * The output sits in a PalOutputView: a few lines high, following the end
+ * while the command runs.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -13,67 +20,59 @@
 
 #include <glib/gi18n.h>
 
+#include "pal-output-view.h"
 #include "pal-terminal-view.h"
-#include "pal-text-view.h"
-
-/* Beyond this the view drops its oldest text (the service keeps its own). */
-#define MAX_SHOWN_CHARS (256 * 1024)
 
 struct _PalTerminalView
 {
   AdwBin              parent_instance;
 
-  AcpTerminalService *service;
+  AcpTerminalService *service;    /* (nullable): only for a live terminal */
   char               *terminal_id;
-  GtkTextView        *text_view;
+  GtkLabel           *command_label;
   GtkLabel           *status_label;
+  PalOutputView      *output_view;
 };
 
 G_DEFINE_FINAL_TYPE (PalTerminalView, pal_terminal_view, ADW_TYPE_BIN)
 
-static void
-update_status (PalTerminalView *self)
+/* Returns: (transfer full) (nullable): how a command ended, or that it runs */
+static char *
+describe_status (gboolean running,
+                 int      exit_status)
 {
-  g_autofree char *output = NULL;
-  g_autofree char *status = NULL;
-  gboolean truncated = FALSE;
-  int exit_status = -1;
-
-  if (self->service == NULL)
-    {
-      gtk_label_set_text (self->status_label, NULL);
-      return;
-    }
-
-  output = acp_terminal_service_dup_output (self->service, self->terminal_id, &truncated, &exit_status);
-  if (output == NULL)
-    status = g_strdup (_("The terminal is no longer available"));
-  else if (exit_status < 0)
-    status = g_strdup (_("Running…"));
-  else if (exit_status > 128)
+  if (running)
+    return g_strdup (_("Running…"));
+  if (exit_status < 0)
+    return NULL;
+  if (exit_status > 128)
     /* Translators: %d is a signal number */
-    status = g_strdup_printf (_("Killed by signal %d"), exit_status - 128);
-  else
-    /* Translators: %d is a process exit status */
-    status = g_strdup_printf (_("Exited with status %d"), exit_status);
+    return g_strdup_printf (_("Killed by signal %d"), exit_status - 128);
 
-  gtk_label_set_text (self->status_label, status);
+  /* Translators: %d is a process exit status */
+  return g_strdup_printf (_("Exited with status %d"), exit_status);
 }
 
 static void
-trim (PalTerminalView *self)
+set_status (PalTerminalView *self,
+            gboolean         running,
+            int              exit_status)
 {
-  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->text_view);
-  int excess = gtk_text_buffer_get_char_count (buffer) - MAX_SHOWN_CHARS;
+  g_autofree char *status = describe_status (running, exit_status);
 
-  if (excess > 0)
-    {
-      GtkTextIter start, cut;
+  gtk_label_set_text (self->status_label, status);
+  gtk_widget_set_visible (GTK_WIDGET (self->status_label), status != NULL);
+  pal_output_view_set_follow (self->output_view, running);
+}
 
-      gtk_text_buffer_get_start_iter (buffer, &start);
-      gtk_text_buffer_get_iter_at_offset (buffer, &cut, excess);
-      gtk_text_buffer_delete (buffer, &start, &cut);
-    }
+static void
+update_live_status (PalTerminalView *self)
+{
+  g_autofree char *output = NULL;
+  int exit_status = -1;
+
+  output = acp_terminal_service_dup_output (self->service, self->terminal_id, NULL, &exit_status);
+  set_status (self, output != NULL && exit_status < 0, exit_status);
 }
 
 static void
@@ -82,16 +81,8 @@ service_terminal_output_cb (AcpTerminalService *service,
                             const char         *text,
                             PalTerminalView    *self)
 {
-  GtkTextBuffer *buffer;
-  GtkTextIter end;
-
-  if (g_strcmp0 (terminal_id, self->terminal_id) != 0)
-    return;
-
-  buffer = gtk_text_view_get_buffer (self->text_view);
-  gtk_text_buffer_get_end_iter (buffer, &end);
-  gtk_text_buffer_insert (buffer, &end, text, -1);
-  trim (self);
+  if (g_strcmp0 (terminal_id, self->terminal_id) == 0)
+    pal_output_view_append (self->output_view, text, -1);
 }
 
 static void
@@ -100,7 +91,7 @@ service_terminal_exited_cb (AcpTerminalService *service,
                             PalTerminalView    *self)
 {
   if (g_strcmp0 (terminal_id, self->terminal_id) == 0)
-    update_status (self);
+    update_live_status (self);
 }
 
 static void
@@ -142,20 +133,26 @@ pal_terminal_view_init (PalTerminalView *self)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
 
+  self->command_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->command_label, 0);
+  gtk_label_set_wrap (self->command_label, TRUE);
+  gtk_label_set_wrap_mode (self->command_label, PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_selectable (self->command_label, TRUE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->command_label), "monospace");
+  gtk_widget_add_css_class (GTK_WIDGET (self->command_label), "command");
+  gtk_widget_set_visible (GTK_WIDGET (self->command_label), FALSE);
+
   self->status_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->status_label, 0);
   gtk_widget_add_css_class (GTK_WIDGET (self->status_label), "caption");
   gtk_widget_add_css_class (GTK_WIDGET (self->status_label), "dim-label");
+  gtk_widget_set_visible (GTK_WIDGET (self->status_label), FALSE);
 
-  self->text_view = GTK_TEXT_VIEW (pal_text_view_new ());
-  gtk_text_view_set_editable (self->text_view, FALSE);
-  gtk_text_view_set_cursor_visible (self->text_view, FALSE);
-  gtk_text_view_set_monospace (self->text_view, TRUE);
-  gtk_text_view_set_wrap_mode (self->text_view, GTK_WRAP_CHAR);
-  gtk_widget_add_css_class (GTK_WIDGET (self->text_view), "tool-output");
+  self->output_view = PAL_OUTPUT_VIEW (pal_output_view_new ());
 
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->command_label));
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->status_label));
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->text_view));
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->output_view));
   adw_bin_set_child (ADW_BIN (self), box);
 }
 
@@ -163,6 +160,11 @@ pal_terminal_view_init (PalTerminalView *self)
  * pal_terminal_view_new:
  * @service: (nullable): the terminal service the agent's terminals run in
  * @terminal_id: the terminal the tool call embeds
+ *
+ * A view of a terminal of the service, when it knows @terminal_id (see
+ * pal_terminal_view_get_live()); otherwise of a command the agent ran
+ * itself, which pal_terminal_view_set_command() and
+ * pal_terminal_view_set_output() fill.
  *
  * Returns: (transfer floating): a new view
  */
@@ -178,28 +180,82 @@ pal_terminal_view_new (AcpTerminalService *service,
 
   self = g_object_new (PAL_TYPE_TERMINAL_VIEW, NULL);
   self->terminal_id = g_strdup (terminal_id);
-  self->service = service != NULL ? g_object_ref (service) : NULL;
 
   if (service != NULL)
     output = acp_terminal_service_dup_output (service, terminal_id, NULL, NULL);
 
   if (output != NULL)
     {
-      gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->text_view), output, -1);
-      trim (self);
+      self->service = g_object_ref (service);
+      pal_output_view_set_text (self->output_view, output, -1);
       g_signal_connect (service, "terminal-output", G_CALLBACK (service_terminal_output_cb), self);
       g_signal_connect (service, "terminal-exited", G_CALLBACK (service_terminal_exited_cb), self);
+      update_live_status (self);
     }
   else
     {
-      g_autofree char *label = g_strdup_printf (_("Terminal %s"), terminal_id);
-
-      gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->text_view), label, -1);
+      /* the agent's own terminal: nothing until it says */
+      gtk_widget_set_visible (GTK_WIDGET (self->output_view), FALSE);
     }
 
-  update_status (self);
-
   return GTK_WIDGET (self);
+}
+
+/**
+ * pal_terminal_view_get_live:
+ * @self: a #PalTerminalView
+ *
+ * Returns: whether the view shows a terminal of the terminal service (the
+ *   agent ran the command through the client)
+ */
+gboolean
+pal_terminal_view_get_live (PalTerminalView *self)
+{
+  g_return_val_if_fail (PAL_IS_TERMINAL_VIEW (self), FALSE);
+
+  return self->service != NULL;
+}
+
+/**
+ * pal_terminal_view_set_command:
+ * @self: a #PalTerminalView
+ * @command: (nullable): the command line the agent ran
+ */
+void
+pal_terminal_view_set_command (PalTerminalView *self,
+                               const char      *command)
+{
+  g_autofree char *line = NULL;
+
+  g_return_if_fail (PAL_IS_TERMINAL_VIEW (self));
+
+  if (command != NULL && *command != '\0')
+    line = g_strconcat ("$ ", command, NULL);
+  gtk_label_set_text (self->command_label, line);
+  gtk_widget_set_visible (GTK_WIDGET (self->command_label), line != NULL);
+}
+
+/**
+ * pal_terminal_view_set_output:
+ * @self: a view of a command the agent ran itself
+ * @output: (nullable): what the command printed, as far as the agent said
+ * @running: whether the command still runs
+ * @exit_status: its exit status, or -1 when not known
+ *
+ * Shows what the agent reported of its own command.
+ */
+void
+pal_terminal_view_set_output (PalTerminalView *self,
+                              const char      *output,
+                              gboolean         running,
+                              int              exit_status)
+{
+  g_return_if_fail (PAL_IS_TERMINAL_VIEW (self));
+  g_return_if_fail (self->service == NULL);
+
+  pal_output_view_update_text (self->output_view, output != NULL ? output : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->output_view), output != NULL && *output != '\0');
+  set_status (self, running, exit_status);
 }
 
 /**
@@ -211,12 +267,35 @@ pal_terminal_view_new (AcpTerminalService *service,
 char *
 pal_terminal_view_dup_text (PalTerminalView *self)
 {
-  GtkTextBuffer *buffer;
-  GtkTextIter start, end;
-
   g_return_val_if_fail (PAL_IS_TERMINAL_VIEW (self), NULL);
 
-  buffer = gtk_text_view_get_buffer (self->text_view);
-  gtk_text_buffer_get_bounds (buffer, &start, &end);
-  return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+  return pal_output_view_dup_text (self->output_view);
+}
+
+/**
+ * pal_terminal_view_get_output_view:
+ * @self: a #PalTerminalView
+ *
+ * Returns: (transfer none): the view of the output
+ */
+PalOutputView *
+pal_terminal_view_get_output_view (PalTerminalView *self)
+{
+  g_return_val_if_fail (PAL_IS_TERMINAL_VIEW (self), NULL);
+
+  return self->output_view;
+}
+
+/**
+ * pal_terminal_view_dup_status:
+ * @self: a #PalTerminalView
+ *
+ * Returns: (transfer full): the status line shown ("" for none)
+ */
+char *
+pal_terminal_view_dup_status (PalTerminalView *self)
+{
+  g_return_val_if_fail (PAL_IS_TERMINAL_VIEW (self), NULL);
+
+  return g_strdup (gtk_label_get_text (self->status_label));
 }

@@ -1,8 +1,11 @@
 /* pal-tool-call-row.c: a tool call of the chat
  *
  * A header (kind icon, title, status) and an expander with the content the
- * agent attached: text, diffs, references to terminals, and the locations it
- * touched. Everything follows the item's property notifications.
+ * agent attached: text, diffs, terminals (the client's, or the agent's own
+ * shown as its command), and the locations it touched; the raw input and
+ * output when they are all there is, and a raw output of text when nothing
+ * else shows it. Long text scrolls within a few lines (PalOutputView).
+ * Everything follows the item's property notifications.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -14,14 +17,13 @@
 
 #include "acp-json.h"
 #include "pal-diff-view.h"
+#include "pal-markdown.h"
+#include "pal-markdown-view.h"
+#include "pal-output-view.h"
 #include "pal-path.h"
 #include "pal-terminal-view.h"
-#include "pal-text-view.h"
 #include "pal-tool-call-row.h"
 #include "pal-tooltip.h"
-
-/* Text content beyond this is cut in the view (the item keeps all of it). */
-#define MAX_TEXT_SHOWN (256 * 1024)
 
 struct _PalToolCallRow
 {
@@ -38,10 +40,17 @@ struct _PalToolCallRow
   GtkLabel        *status_label;
   GtkExpander     *expander;
   GtkBox          *content_box;
+  GPtrArray       *part_keys;      /* (element-type utf8): of the widgets in the content box */
   gboolean         content_stale;  /* the content box does not show the item's content */
 };
 
 G_DEFINE_FINAL_TYPE (PalToolCallRow, pal_tool_call_row, ADW_TYPE_BIN)
+
+/* Bytes of a title rendered: a command of a thousand lines is read in the
+ * details, not in the title */
+#define MAX_TITLE       4096
+/* Lines of a title shown */
+#define MAX_TITLE_LINES 4
 
 /**
  * pal_tool_call_kind_icon:
@@ -82,12 +91,18 @@ update_header (PalToolCallRow *self)
   const char *status_icon = NULL;
   gboolean running = FALSE;
 
-  if (title == NULL || *title == '\0')
-    title = acp_tool_call_item_get_name (self->item);
-  if (title == NULL || *title == '\0')
-    title = _("Tool call");
+  if (title != NULL && *title != '\0')
+    {
+      /* Claude writes Markdown there: the command in backticks */
+      g_autofree char *markup = pal_markdown_to_markup (title, (gssize) strnlen (title, MAX_TITLE));
 
-  gtk_label_set_text (self->title_label, title);
+      gtk_label_set_markup (self->title_label, markup);
+    }
+  else
+    {
+      title = acp_tool_call_item_get_name (self->item);
+      gtk_label_set_text (self->title_label, title != NULL && *title != '\0' ? title : _("Tool call"));
+    }
   gtk_image_set_from_icon_name (self->kind_image,
                                 pal_tool_call_kind_icon (acp_tool_call_item_get_tool_kind (self->item)));
 
@@ -177,118 +192,318 @@ update_locations (PalToolCallRow *self)
   gtk_widget_set_visible (GTK_WIDGET (self->locations_label), text->len > 0);
 }
 
-static GtkWidget *
-text_widget (const char *text,
-             gsize       length)
+/* --- content --- */
+
+typedef enum
 {
-  GtkWidget *view = pal_text_view_new ();
-  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (view));
-  GtkTextIter end;
+  PART_TEXT,        /* a text content block: Markdown */
+  PART_CODE,        /* a text content block that is one fenced code block */
+  PART_LABEL,       /* another content block, named */
+  PART_DIFF,
+  PART_TERMINAL,    /* a terminal of the service, or the agent's own */
+  PART_RAW_INPUT,
+  PART_RAW_OUTPUT,
+} PartKind;
 
-  gtk_text_view_set_editable (GTK_TEXT_VIEW (view), FALSE);
-  gtk_text_view_set_cursor_visible (GTK_TEXT_VIEW (view), FALSE);
-  gtk_text_view_set_monospace (GTK_TEXT_VIEW (view), TRUE);
-  gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (view), GTK_WRAP_WORD_CHAR);
-  gtk_widget_add_css_class (view, "tool-output");
-
-  if (length > MAX_TEXT_SHOWN)
-    {
-      g_autofree char *note = NULL;
-      g_autofree char *size = g_format_size (length - MAX_TEXT_SHOWN);
-      const char *cut = g_utf8_find_prev_char (text, text + MAX_TEXT_SHOWN);
-
-      gtk_text_buffer_set_text (buffer, text, cut != NULL ? (int) (cut - text) : 0);
-      /* Translators: %s is a size such as “3.2 MB” */
-      note = g_strdup_printf (_("… %s more not shown"), size);
-      gtk_text_buffer_get_end_iter (buffer, &end);
-      gtk_text_buffer_insert (buffer, &end, "\n", 1);
-      gtk_text_buffer_insert (buffer, &end, note, -1);
-    }
-  else
-    {
-      gtk_text_buffer_set_text (buffer, text, (int) length);
-    }
-
-  return view;
-}
-
-static GtkWidget *
-content_block_widget (JsonObject *block)
+/* What one widget of the content shows. Two parts of the same key are
+ * shown by the same widget, updated in place: a command's output that
+ * grows is not laid out anew, and its view keeps its scroll. */
+typedef struct
 {
-  const char *type = acp_json_get_string (block, "type", "");
+  PartKind    kind;
+  char       *key;
+  JsonObject *entry;   /* (nullable): the ToolCallContent, borrowed */
+  char       *text;    /* (nullable) */
+} Part;
 
-  if (g_str_equal (type, "text"))
-    {
-      const char *text = acp_json_get_string (block, "text", "");
-      return text_widget (text, strlen (text));
-    }
-  else
-    {
-      g_autofree char *label = NULL;
-      GtkWidget *widget;
-
-      if (g_str_equal (type, "image"))
-        label = g_strdup_printf (_("Image (%s)"),
-                                 acp_json_get_string (block, "mimeType", "?"));
-      else if (g_str_equal (type, "resource_link"))
-        label = g_strdup_printf ("📎 %s",
-                                 acp_json_get_string (block, "uri", ""));
-      else
-        label = g_strdup_printf (_("Content of type “%s”"), type);
-
-      widget = gtk_label_new (label);
-      gtk_label_set_xalign (GTK_LABEL (widget), 0);
-      gtk_label_set_wrap (GTK_LABEL (widget), TRUE);
-      gtk_widget_add_css_class (widget, "dim-label");
-      return widget;
-    }
-}
-
-/* Builds the widgets of the content. Only done while the expander is open:
- * a replayed history holds thousands of tool calls whose details nobody
- * opens, and a text view or a diff is the costliest part of a row. */
 static void
-build_content (PalToolCallRow *self)
+part_free (Part *part)
+{
+  g_free (part->key);
+  g_free (part->text);
+  g_free (part);
+}
+
+static Part *
+part_new (PartKind    kind,
+          char       *key,
+          JsonObject *entry,
+          char       *text)
+{
+  Part *part = g_new0 (Part, 1);
+
+  part->kind = kind;
+  part->key = key;
+  part->entry = entry;
+  part->text = text;
+
+  return part;
+}
+
+static gboolean
+is_running (PalToolCallRow *self)
+{
+  return !acp_tool_call_item_is_finished (self->item) && !acp_tool_call_item_get_stopped (self->item);
+}
+
+/* Whether @text (of the content) already shows @raw (the raw output):
+ * agents that send both send the same text twice, or the raw one with
+ * something after it (Claude adds reminders meant for the model) */
+static gboolean
+covers (const char *text,
+        const char *raw)
+{
+  g_autofree char *a = g_strstrip (g_strdup (text));
+  g_autofree char *b = g_strstrip (g_strdup (raw));
+  gsize length_a = strlen (a);
+
+  if (*b == '\0' || strstr (a, b) != NULL)
+    return TRUE;
+
+  return length_a > 0 && g_str_has_prefix (b, a) && length_a * 2 >= strlen (b);
+}
+
+static GPtrArray *
+collect_parts (PalToolCallRow *self)
 {
   JsonArray *content = acp_tool_call_item_get_content (self->item);
   guint n = content != NULL ? json_array_get_length (content) : 0;
+  g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func ((GDestroyNotify) part_free);
+  g_autofree char *raw_output = NULL;
+  gboolean shows_output = FALSE;
+  gboolean raw_is_json = FALSE;
+  guint n_content;
 
-  self->content_stale = FALSE;
+  raw_output = acp_tool_call_item_dup_raw_output_text (self->item, &raw_is_json);
 
   for (guint i = 0; i < n; i++)
     {
       JsonNode *node = json_array_get_element (content, i);
-      JsonObject *entry;
-      const char *type;
-      GtkWidget *widget = NULL;
+      JsonObject *entry, *block;
+      const char *type, *id;
 
       if (!JSON_NODE_HOLDS_OBJECT (node))
         continue;
       entry = json_node_get_object (node);
       type = acp_json_get_string (entry, "type", "");
+      block = acp_json_get_object (entry, "content");
 
-      if (g_str_equal (type, "content") && acp_json_get_object (entry, "content") != NULL)
+      if (g_str_equal (type, "content") && block != NULL)
         {
-          widget = content_block_widget (acp_json_get_object (entry, "content"));
+          const char *block_type = acp_json_get_string (block, "type", "");
+          const char *text = acp_json_get_string (block, "text", NULL);
+          char *label;
+
+          if (g_str_equal (block_type, "text") && text != NULL)
+            {
+              /* a command's output or a file, fenced: shown as it is */
+              char *code = pal_markdown_dup_code_block (text, -1);
+
+              if (code != NULL)
+                g_ptr_array_add (parts, part_new (PART_CODE, g_strdup ("code"), entry, code));
+              else
+                g_ptr_array_add (parts, part_new (PART_TEXT, g_strdup ("text"), entry, g_strdup (text)));
+              if (raw_output != NULL && covers (code != NULL ? code : text, raw_output))
+                shows_output = TRUE;
+              continue;
+            }
+
+          if (g_str_equal (block_type, "image"))
+            label = g_strdup_printf (_("Image (%s)"), acp_json_get_string (block, "mimeType", "?"));
+          else if (g_str_equal (block_type, "resource_link"))
+            label = g_strdup_printf ("📎 %s", acp_json_get_string (block, "uri", ""));
+          else
+            label = g_strdup_printf (_("Content of type “%s”"), block_type);
+          g_ptr_array_add (parts, part_new (PART_LABEL, g_strconcat ("label:", label, NULL), entry, label));
         }
       else if (g_str_equal (type, "diff"))
         {
-          const char *old_text = acp_json_get_string (entry, "oldText", NULL);
-
-          widget = pal_diff_view_new ();
-          pal_diff_view_set_diff (PAL_DIFF_VIEW (widget),
-                                  acp_json_get_string (entry, "path", NULL), self->folder,
-                                  old_text,
-                                  acp_json_get_string (entry, "newText", ""));
+          g_ptr_array_add (parts, part_new (PART_DIFF,
+                                            g_strconcat ("diff:", acp_json_get_string (entry, "path", ""), NULL),
+                                            entry, NULL));
+          shows_output = TRUE;
         }
-      else if (g_str_equal (type, "terminal") && acp_json_get_string (entry, "terminalId", NULL) != NULL)
+      else if (g_str_equal (type, "terminal") && (id = acp_json_get_string (entry, "terminalId", NULL)) != NULL)
         {
-          widget = pal_terminal_view_new (self->terminal_service,
-                                          acp_json_get_string (entry, "terminalId", NULL));
+          /* the agent's own terminal shows the raw output */
+          g_ptr_array_add (parts, part_new (PART_TERMINAL, g_strconcat ("terminal:", id, NULL),
+                                            entry, g_strdup (raw_output)));
+          shows_output = TRUE;
         }
+    }
+  n_content = parts->len;
 
-      if (widget != NULL)
-        gtk_box_append (self->content_box, widget);
+  /* A tool's result sent in rawOutput alone (an MCP tool's, a command's
+   * that the agent ran itself), and what it was given when nothing else
+   * says it */
+  if (n_content == 0)
+    {
+      char *raw_input = acp_tool_call_item_dup_raw_input_text (self->item, NULL);
+
+      if (raw_input != NULL)
+        g_ptr_array_add (parts, part_new (PART_RAW_INPUT, g_strdup ("input"), NULL, raw_input));
+    }
+  /* beside content, a raw output that is not text is the agent's own
+   * bookkeeping (an exit code, timings), not a result */
+  if (raw_output != NULL && !shows_output && (n_content == 0 || !raw_is_json))
+    g_ptr_array_add (parts, part_new (PART_RAW_OUTPUT, g_strdup ("output"), NULL,
+                                      g_steal_pointer (&raw_output)));
+
+  return g_steal_pointer (&parts);
+}
+
+static void
+update_part (PalToolCallRow *self,
+             GtkWidget      *widget,
+             Part           *part)
+{
+  switch (part->kind)
+    {
+    case PART_TEXT:
+      pal_markdown_view_set_text (PAL_MARKDOWN_VIEW (pal_output_view_get_text_view (PAL_OUTPUT_VIEW (widget))),
+                                  part->text);
+      pal_output_view_set_follow (PAL_OUTPUT_VIEW (widget), is_running (self));
+      break;
+
+    case PART_CODE:
+      pal_output_view_update_text (PAL_OUTPUT_VIEW (widget), part->text);
+      pal_output_view_set_follow (PAL_OUTPUT_VIEW (widget), is_running (self));
+      break;
+
+    case PART_RAW_INPUT:
+    case PART_RAW_OUTPUT:
+      pal_output_view_update_text (g_object_get_data (G_OBJECT (widget), "output-view"), part->text);
+      break;
+
+    case PART_DIFF:
+      pal_diff_view_set_diff (PAL_DIFF_VIEW (widget),
+                              acp_json_get_string (part->entry, "path", NULL), self->folder,
+                              acp_json_get_string (part->entry, "oldText", NULL),
+                              acp_json_get_string (part->entry, "newText", ""));
+      break;
+
+    case PART_TERMINAL:
+      {
+        g_autofree char *command = acp_tool_call_item_dup_command (self->item);
+        int exit_code = -1;
+
+        pal_terminal_view_set_command (PAL_TERMINAL_VIEW (widget), command);
+        if (pal_terminal_view_get_live (PAL_TERMINAL_VIEW (widget)))
+          break;
+
+        acp_tool_call_item_get_exit_code (self->item, &exit_code);
+        pal_terminal_view_set_output (PAL_TERMINAL_VIEW (widget), part->text,
+                                      is_running (self), exit_code);
+      }
+      break;
+
+    case PART_LABEL:
+    default:
+      break;
+    }
+}
+
+static GtkWidget *
+create_part (PalToolCallRow *self,
+             Part           *part)
+{
+  GtkWidget *widget = NULL;
+
+  switch (part->kind)
+    {
+    case PART_TEXT:
+      {
+        GtkWidget *view = pal_markdown_view_new ();
+
+        /* plain output, unfenced, keeps its lines */
+        pal_markdown_view_set_hard_breaks (PAL_MARKDOWN_VIEW (view), TRUE);
+        widget = pal_output_view_new_with_view (view);
+      }
+      break;
+
+    case PART_CODE:
+      widget = pal_output_view_new ();
+      break;
+
+    case PART_LABEL:
+      widget = gtk_label_new (part->text);
+      gtk_label_set_xalign (GTK_LABEL (widget), 0);
+      gtk_label_set_wrap (GTK_LABEL (widget), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (widget), PANGO_WRAP_WORD_CHAR);
+      gtk_widget_add_css_class (widget, "dim-label");
+      break;
+
+    case PART_DIFF:
+      widget = pal_diff_view_new ();
+      break;
+
+    case PART_TERMINAL:
+      widget = pal_terminal_view_new (self->terminal_service,
+                                      acp_json_get_string (part->entry, "terminalId", ""));
+      break;
+
+    case PART_RAW_INPUT:
+    case PART_RAW_OUTPUT:
+      {
+        GtkWidget *caption = gtk_label_new (part->kind == PART_RAW_INPUT ? _("Input") : _("Output"));
+        GtkWidget *view = pal_output_view_new ();
+
+        gtk_label_set_xalign (GTK_LABEL (caption), 0);
+        gtk_widget_add_css_class (caption, "caption-heading");
+        gtk_widget_add_css_class (caption, "dim-label");
+        widget = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+        gtk_box_append (GTK_BOX (widget), caption);
+        gtk_box_append (GTK_BOX (widget), view);
+        g_object_set_data (G_OBJECT (widget), "output-view", view);
+        gtk_widget_add_css_class (widget, part->kind == PART_RAW_INPUT ? "raw-input" : "raw-output");
+      }
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+
+  update_part (self, widget, part);
+  return widget;
+}
+
+/* Shows the content: the widgets there, updated where they show the same
+ * parts, or new ones. Only done while the expander is open: a replayed
+ * history holds thousands of tool calls whose details nobody opens, and a
+ * text view or a diff is the costliest part of a row. */
+static void
+build_content (PalToolCallRow *self)
+{
+  g_autoptr(GPtrArray) parts = collect_parts (self);
+  gboolean same = parts->len == self->part_keys->len;
+  GtkWidget *child;
+  guint i;
+
+  self->content_stale = FALSE;
+
+  for (i = 0; i < parts->len && same; i++)
+    same = g_str_equal (((Part *) g_ptr_array_index (parts, i))->key,
+                        g_ptr_array_index (self->part_keys, i));
+
+  if (same)
+    {
+      for (i = 0, child = gtk_widget_get_first_child (GTK_WIDGET (self->content_box));
+           i < parts->len && child != NULL;
+           i++, child = gtk_widget_get_next_sibling (child))
+        update_part (self, child, g_ptr_array_index (parts, i));
+      return;
+    }
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->content_box))) != NULL)
+    gtk_box_remove (self->content_box, child);
+  g_ptr_array_set_size (self->part_keys, 0);
+
+  for (i = 0; i < parts->len; i++)
+    {
+      Part *part = g_ptr_array_index (parts, i);
+
+      gtk_box_append (self->content_box, create_part (self, part));
+      g_ptr_array_add (self->part_keys, g_strdup (part->key));
     }
 }
 
@@ -297,11 +512,8 @@ update_content (PalToolCallRow *self)
 {
   JsonArray *content = acp_tool_call_item_get_content (self->item);
   guint n = content != NULL ? json_array_get_length (content) : 0;
-  GtkWidget *child;
   gboolean expand = FALSE;
 
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->content_box))) != NULL)
-    gtk_box_remove (self->content_box, child);
   self->content_stale = TRUE;
 
   for (guint i = 0; i < n && !expand; i++)
@@ -315,7 +527,10 @@ update_content (PalToolCallRow *self)
       expand = g_str_equal (type, "diff") || g_str_equal (type, "terminal");
     }
 
-  gtk_widget_set_visible (GTK_WIDGET (self->expander), n > 0);
+  gtk_widget_set_visible (GTK_WIDGET (self->expander),
+                          n > 0 ||
+                          acp_tool_call_item_get_raw_input (self->item) != NULL ||
+                          acp_tool_call_item_get_raw_output (self->item) != NULL);
   /* a change to a file, or a command's output, is what a person most
    * wants to see */
   if (expand)
@@ -341,12 +556,17 @@ item_notify_cb (AcpToolCallItem *item,
 {
   const char *name = g_param_spec_get_name (pspec);
 
-  if (g_str_equal (name, "content"))
+  if (g_str_equal (name, "content") || g_str_equal (name, "raw-input") || g_str_equal (name, "raw-output"))
     update_content (self);
   else if (g_str_equal (name, "locations"))
     update_locations (self);
   else
-    update_header (self);
+    {
+      update_header (self);
+      /* whether a command runs */
+      if (g_str_equal (name, "status") || g_str_equal (name, "stopped"))
+        update_content (self);
+    }
 }
 
 static void
@@ -359,6 +579,7 @@ pal_tool_call_row_dispose (GObject *object)
   g_clear_object (&self->item);
   g_clear_object (&self->terminal_service);
   g_clear_pointer (&self->folder, g_free);
+  g_clear_pointer (&self->part_keys, g_ptr_array_unref);
 
   G_OBJECT_CLASS (pal_tool_call_row_parent_class)->dispose (object);
 }
@@ -385,10 +606,13 @@ pal_tool_call_row_init (PalToolCallRow *self)
   gtk_widget_add_css_class (box, "tool-call");
 
   self->kind_image = GTK_IMAGE (gtk_image_new ());
+  gtk_widget_add_css_class (GTK_WIDGET (self->kind_image), "kind-icon");
   self->title_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->title_label, 0);
   gtk_label_set_wrap (self->title_label, TRUE);
   gtk_label_set_wrap_mode (self->title_label, PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_lines (self->title_label, MAX_TITLE_LINES);
+  gtk_label_set_ellipsize (self->title_label, PANGO_ELLIPSIZE_END);
   gtk_label_set_selectable (self->title_label, TRUE);
   gtk_widget_add_css_class (GTK_WIDGET (self->title_label), "heading");
 
@@ -414,6 +638,7 @@ pal_tool_call_row_init (PalToolCallRow *self)
   gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->status_image));
   gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->status_label));
 
+  self->part_keys = g_ptr_array_new_with_free_func (g_free);
   self->content_box = GTK_BOX (gtk_box_new (GTK_ORIENTATION_VERTICAL, 6));
   self->expander = GTK_EXPANDER (gtk_expander_new (_("Details")));
   gtk_expander_set_child (self->expander, GTK_WIDGET (self->content_box));

@@ -1,0 +1,373 @@
+/* test-tool-call-row.c: a tool call of the chat, in a real window
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <string.h>
+
+#include "acp-transcript.h"
+#include "pal-markdown-view.h"
+#include "pal-output-view.h"
+#include "pal-terminal-view.h"
+#include "pal-tool-call-row.h"
+#include "wait-for.h"
+
+static void
+collect (GtkWidget *widget,
+         GType      type,
+         GPtrArray *out)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type) && gtk_widget_get_mapped (widget))
+    g_ptr_array_add (out, widget);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect (child, type, out);
+}
+
+static GtkWidget *
+find_widget (GtkWidget *root,
+             GType      type)
+{
+  g_autoptr(GPtrArray) found = g_ptr_array_new ();
+
+  collect (root, type, found);
+  return found->len > 0 ? g_ptr_array_index (found, 0) : NULL;
+}
+
+static guint
+count_widgets (GtkWidget *root,
+               GType      type)
+{
+  g_autoptr(GPtrArray) found = g_ptr_array_new ();
+
+  collect (root, type, found);
+  return found->len;
+}
+
+/* Whether a mapped label of @root shows @text (all of it, or a part) */
+static gboolean
+has_label (GtkWidget  *root,
+           const char *text,
+           gboolean    part)
+{
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+
+  collect (root, GTK_TYPE_LABEL, labels);
+  for (guint i = 0; i < labels->len; i++)
+    {
+      const char *shown = gtk_label_get_text (g_ptr_array_index (labels, i));
+
+      if (part ? strstr (shown, text) != NULL : g_str_equal (shown, text))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+/* The texts of the output views mapped in @root, one a line */
+static char *
+output_texts (GtkWidget *root)
+{
+  g_autoptr(GPtrArray) views = g_ptr_array_new ();
+  GString *texts = g_string_new (NULL);
+
+  collect (root, PAL_TYPE_OUTPUT_VIEW, views);
+  for (guint i = 0; i < views->len; i++)
+    {
+      g_autofree char *text = pal_output_view_dup_text (g_ptr_array_index (views, i));
+
+      g_string_append_printf (texts, "%s|", text);
+    }
+
+  return g_string_free (texts, FALSE);
+}
+
+static void
+apply (AcpTranscript *transcript,
+       const char    *json)
+{
+  g_autoptr(JsonNode) node = json_from_string (json, NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_nonnull (node);
+  acp_transcript_apply_update (transcript, json_node_get_object (node), &error);
+  g_assert_no_error (error);
+}
+
+typedef struct
+{
+  AcpTranscript *transcript;
+  GtkWidget     *window;
+  GtkWidget     *row;
+} Fixture;
+
+/* A window with the row of the tool call @id, its details open */
+static void
+show_row (Fixture            *f,
+          const char         *id,
+          AcpTerminalService *service)
+{
+  AcpToolCallItem *item = acp_transcript_lookup_tool_call (f->transcript, id);
+  GtkWidget *expander;
+
+  g_assert_nonnull (item);
+  f->row = pal_tool_call_row_new (item, service, "/p");
+  f->window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 700, 600);
+  gtk_window_set_child (GTK_WINDOW (f->window), f->row);
+  gtk_window_present (GTK_WINDOW (f->window));
+
+  expander = find_widget (f->row, GTK_TYPE_EXPANDER);
+  g_assert_nonnull (expander);
+  gtk_expander_set_expanded (GTK_EXPANDER (expander), TRUE);
+}
+
+static gboolean
+has_output_view (gpointer data)
+{
+  return find_widget (data, PAL_TYPE_OUTPUT_VIEW) != NULL;
+}
+
+static void
+fixture_clear (Fixture *f)
+{
+  if (f->window != NULL)
+    gtk_window_destroy (GTK_WINDOW (f->window));
+  g_clear_object (&f->transcript);
+}
+
+/* codex-acp: an MCP tool's result in rawOutput alone; what it was given
+ * in rawInput */
+static void
+test_raw_only (void)
+{
+  Fixture f = { acp_transcript_new (), NULL, NULL };
+  g_autofree char *texts = NULL;
+
+  apply (f.transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"call_1\","
+                       "\"title\":\"Tool: everything/echo\",\"status\":\"in_progress\","
+                       "\"rawInput\":{\"server\":\"everything\",\"tool\":\"echo\","
+                       "\"arguments\":{\"message\":\"hi over mcp\"}}}");
+  apply (f.transcript, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"call_1\","
+                       "\"status\":\"completed\",\"rawOutput\":{\"content\":[{\"type\":\"text\","
+                       "\"text\":\"Echo: hi over mcp\"}]}}");
+  show_row (&f, "call_1", NULL);
+  wait_for (has_output_view, f.row);
+
+  g_assert_true (has_label (f.row, "Input", FALSE));
+  g_assert_true (has_label (f.row, "Output", FALSE));
+  texts = output_texts (f.row);
+  /* the input as indented JSON, the output as its text */
+  g_assert_nonnull (strstr (texts, "{\n  \"server\" : \"everything\""));
+  g_assert_true (g_str_has_suffix (texts, "|Echo: hi over mcp|"));
+  g_clear_pointer (&texts, g_free);
+
+  /* a plain string, updated in place */
+  {
+    GtkWidget *view = find_widget (find_widget (f.row, GTK_TYPE_EXPANDER), PAL_TYPE_OUTPUT_VIEW);
+
+    apply (f.transcript, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"call_1\","
+                         "\"rawInput\":\"echo\"}");
+    g_assert_true (find_widget (find_widget (f.row, GTK_TYPE_EXPANDER), PAL_TYPE_OUTPUT_VIEW) == view);
+    texts = output_texts (f.row);
+    g_assert_cmpstr (texts, ==, "echo|Echo: hi over mcp|");
+  }
+
+  fixture_clear (&f);
+}
+
+/* The raw output is not shown again when the content shows it; it is
+ * when the content says something else (Claude's command, loaded again:
+ * its description, and the output in rawOutput) */
+static void
+test_raw_output_beside_content (void)
+{
+  Fixture f = { acp_transcript_new (), NULL, NULL };
+  g_autofree char *texts = NULL;
+
+  apply (f.transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"same\",\"title\":\"Echo\","
+                       "\"status\":\"completed\",\"content\":[{\"type\":\"content\",\"content\":"
+                       "{\"type\":\"text\",\"text\":\"Echo: hi\"}}],"
+                       "\"rawInput\":{\"message\":\"hi\"},"
+                       "\"rawOutput\":{\"content\":[{\"type\":\"text\",\"text\":\"Echo: hi\"}]}}");
+  show_row (&f, "same", NULL);
+  wait_for (has_output_view, f.row);
+  texts = output_texts (f.row);
+  g_assert_cmpstr (texts, ==, "Echo: hi|");
+  g_assert_false (has_label (f.row, "Output", FALSE));
+  g_assert_false (has_label (f.row, "Input", FALSE));
+  fixture_clear (&f);
+  g_clear_pointer (&texts, g_free);
+
+  f.transcript = acp_transcript_new ();
+  apply (f.transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"toolu_1\",\"title\":\"ls\","
+                       "\"kind\":\"execute\",\"status\":\"completed\",\"content\":[{\"type\":\"content\","
+                       "\"content\":{\"type\":\"text\",\"text\":\"List the files\"}}],"
+                       "\"rawInput\":{\"command\":\"ls\",\"description\":\"List the files\"},"
+                       "\"rawOutput\":[{\"type\":\"text\",\"text\":\"README.md\\nsrc\"}]}");
+  show_row (&f, "toolu_1", NULL);
+  wait_for (has_output_view, f.row);
+  texts = output_texts (f.row);
+  g_assert_cmpstr (texts, ==, "List the files|README.md\nsrc|");
+  g_assert_true (has_label (f.row, "Output", FALSE));
+  fixture_clear (&f);
+  g_clear_pointer (&texts, g_free);
+
+  /* beside content, a raw output that is not text is left out */
+  f.transcript = acp_transcript_new ();
+  apply (f.transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"run\",\"title\":\"Run make\","
+                       "\"kind\":\"execute\",\"status\":\"completed\",\"content\":[{\"type\":\"content\","
+                       "\"content\":{\"type\":\"text\",\"text\":\"PASS: hello\"}}],"
+                       "\"rawOutput\":{\"exitCode\":0,\"duration\":3}}");
+  show_row (&f, "run", NULL);
+  wait_for (has_output_view, f.row);
+  texts = output_texts (f.row);
+  g_assert_cmpstr (texts, ==, "PASS: hello|");
+  g_assert_false (has_label (f.row, "Output", FALSE));
+  fixture_clear (&f);
+}
+
+static gboolean
+has_terminal_view (gpointer data)
+{
+  return find_widget (data, PAL_TYPE_TERMINAL_VIEW) != NULL;
+}
+
+/* codex-acp's own terminal: the command and its output, not an error */
+static void
+test_agent_terminal (void)
+{
+  Fixture f = { acp_transcript_new (), NULL, NULL };
+  g_autoptr(AcpTerminalService) service = acp_terminal_service_new ();
+  PalTerminalView *terminal;
+  g_autofree char *text = NULL;
+  g_autofree char *status = NULL;
+
+  apply (f.transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"call_abc\",\"title\":\"Run ls\","
+                       "\"kind\":\"execute\",\"status\":\"in_progress\","
+                       "\"content\":[{\"type\":\"terminal\",\"terminalId\":\"call_abc\"}],"
+                       "\"rawInput\":{\"call_id\":\"call_abc\",\"command\":[\"/bin/bash\",\"-lc\",\"ls src\"],"
+                       "\"cwd\":\"/p\"}}");
+  show_row (&f, "call_abc", service);
+  wait_for (has_terminal_view, f.row);
+  terminal = PAL_TERMINAL_VIEW (find_widget (f.row, PAL_TYPE_TERMINAL_VIEW));
+  g_assert_false (pal_terminal_view_get_live (terminal));
+  g_assert_true (has_label (f.row, "$ ls src", FALSE));
+  status = pal_terminal_view_dup_status (terminal);
+  g_assert_cmpstr (status, ==, "Running…");
+  g_clear_pointer (&status, g_free);
+  /* the end of the output in view while it runs */
+  g_assert_true (pal_output_view_get_follow (pal_terminal_view_get_output_view (terminal)));
+  g_assert_false (has_label (f.row, "available", TRUE));
+
+  apply (f.transcript, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"call_abc\","
+                       "\"status\":\"failed\",\"rawOutput\":{\"call_id\":\"call_abc\",\"stdout\":\"a.c\\n\","
+                       "\"stderr\":\"ls: b: No such file\\n\",\"aggregated_output\":\"a.c\\nls: b: No such file\\n\","
+                       "\"exit_code\":2,\"formatted_output\":\"a.c\\n\"}}");
+  g_assert_true (PAL_TERMINAL_VIEW (find_widget (f.row, PAL_TYPE_TERMINAL_VIEW)) == terminal);
+  text = pal_terminal_view_dup_text (terminal);
+  g_assert_cmpstr (text, ==, "a.c\nls: b: No such file");
+  status = pal_terminal_view_dup_status (terminal);
+  g_assert_cmpstr (status, ==, "Exited with status 2");
+  g_assert_false (pal_output_view_get_follow (pal_terminal_view_get_output_view (terminal)));
+  g_assert_false (has_label (f.row, "available", TRUE));
+  g_assert_false (has_label (f.row, "Output", FALSE));
+
+  fixture_clear (&f);
+}
+
+/* A command's long output takes the room of a few lines, and follows
+ * the end as it grows */
+static void
+test_long_output (void)
+{
+  Fixture f = { acp_transcript_new (), NULL, NULL };
+  g_autoptr(GString) update = g_string_new (NULL);
+  GtkWidget *view;
+  int height;
+
+  g_string_append (update, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"long\",\"title\":\"Build\","
+                           "\"status\":\"in_progress\",\"content\":[{\"type\":\"content\","
+                           "\"content\":{\"type\":\"text\",\"text\":\"");
+  for (guint i = 0; i < 600; i++)
+    g_string_append_printf (update, "line %u\\n", i);
+  g_string_append (update, "\"}}]}");
+  apply (f.transcript, update->str);
+  show_row (&f, "long", NULL);
+  wait_for (has_output_view, f.row);
+  view = find_widget (f.row, PAL_TYPE_OUTPUT_VIEW);
+  g_assert_true (pal_output_view_get_follow (PAL_OUTPUT_VIEW (view)));
+
+  /* six hundred lines, in about twenty lines' room with the header */
+  gtk_widget_measure (f.row, GTK_ORIENTATION_VERTICAL, 700, NULL, &height, NULL, NULL);
+  g_assert_cmpint (height, <, 600);
+
+  apply (f.transcript, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"long\",\"status\":\"completed\"}");
+  g_assert_false (pal_output_view_get_follow (PAL_OUTPUT_VIEW (view)));
+  g_assert_cmpuint (count_widgets (f.row, PAL_TYPE_OUTPUT_VIEW), ==, 1);
+
+  fixture_clear (&f);
+}
+
+/* Claude's Markdown: the command in backticks in the title, a file or an
+ * output fenced, text with emphasis */
+static void
+test_markdown (void)
+{
+  Fixture f = { acp_transcript_new (), NULL, NULL };
+  g_autoptr(GPtrArray) views = g_ptr_array_new ();
+  GtkLabel *title = NULL;
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+
+  apply (f.transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"md\",\"title\":\"`ls -la` in **src**\","
+                       "\"kind\":\"read\",\"status\":\"completed\",\"content\":["
+                       "{\"type\":\"content\",\"content\":{\"type\":\"text\",\"text\":\"```c\\nint *p;\\n**not bold**\\n```\"}},"
+                       "{\"type\":\"content\",\"content\":{\"type\":\"text\",\"text\":\"Some **bold** text\\nline two\"}}]}");
+  show_row (&f, "md", NULL);
+  wait_for (has_output_view, f.row);
+
+  collect (f.row, GTK_TYPE_LABEL, labels);
+  for (guint i = 0; i < labels->len; i++)
+    if (g_str_equal (gtk_label_get_text (g_ptr_array_index (labels, i)), "ls -la in src"))
+      title = g_ptr_array_index (labels, i);
+  g_assert_nonnull (title);
+  g_assert_true (gtk_label_get_use_markup (title));
+  g_assert_cmpstr (gtk_label_get_label (title), ==, "<tt>ls -la</tt> in <b>src</b>");
+
+  collect (f.row, PAL_TYPE_OUTPUT_VIEW, views);
+  g_assert_cmpuint (views->len, ==, 2);
+  {
+    g_autofree char *code = pal_output_view_dup_text (g_ptr_array_index (views, 0));
+    g_autofree char *text = pal_output_view_dup_text (g_ptr_array_index (views, 1));
+
+    /* the code as it is, without its fence */
+    g_assert_cmpstr (code, ==, "int *p;\n**not bold**");
+    g_assert_false (PAL_IS_MARKDOWN_VIEW (pal_output_view_get_text_view (g_ptr_array_index (views, 0))));
+    /* the text rendered, its lines kept */
+    g_assert_cmpstr (text, ==, "Some bold text\nline two");
+    g_assert_true (PAL_IS_MARKDOWN_VIEW (pal_output_view_get_text_view (g_ptr_array_index (views, 1))));
+  }
+
+  fixture_clear (&f);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add_func ("/tool-call-row/raw-only", test_raw_only);
+  g_test_add_func ("/tool-call-row/raw-output-beside-content", test_raw_output_beside_content);
+  g_test_add_func ("/tool-call-row/agent-terminal", test_agent_terminal);
+  g_test_add_func ("/tool-call-row/long-output", test_long_output);
+  g_test_add_func ("/tool-call-row/markdown", test_markdown);
+
+  return g_test_run ();
+}
