@@ -92,6 +92,22 @@ shows_label (GtkWidget  *widget,
     }
 }
 
+/* Whether a label in @widget that is not hidden reads @text */
+static gboolean
+has_label (GtkWidget  *widget,
+           const char *text)
+{
+  for (guint i = 0; ; i++)
+    {
+      GtkWidget *label = find (widget, GTK_TYPE_LABEL, i);
+
+      if (label == NULL)
+        return FALSE;
+      if (gtk_widget_get_visible (label) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (label)), text) == 0)
+        return TRUE;
+    }
+}
+
 /* Sends a key press to the text view's key controller, as typing would. */
 static gboolean
 press (PalComposer     *composer,
@@ -299,9 +315,54 @@ test_session_options (void)
   g_assert_true (shows_label (GTK_WIDGET (dropdown), "Mode: Code"));
 
   g_free (events.config_id);
+  events.config_id = NULL;
   g_free (events.mode);
   g_clear_pointer (&events.config_value, json_node_unref);
   g_ptr_array_unref (events.submitted);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The list of a selector marks the current choice and shows the agent's
+ * descriptions. */
+static void
+test_options_list (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  PalComposer *composer = PAL_COMPOSER (pal_composer_new ());
+  g_autoptr(JsonNode) modes = json_from_string (
+    "{\"currentModeId\":\"code\",\"availableModes\":["
+    " {\"id\":\"ask\",\"name\":\"Ask\",\"description\":\"Asks before every change\"},"
+    " {\"id\":\"code\",\"name\":\"Code\"}]}", NULL);
+  GtkDropDown *dropdown;
+  guint n_checks_shown = 0;
+
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (composer));
+  gtk_window_present (GTK_WINDOW (window));
+  pal_composer_set_session_options (composer, json_node_get_object (modes), NULL);
+  dropdown = GTK_DROP_DOWN (find (GTK_WIDGET (composer), GTK_TYPE_DROP_DOWN, 0));
+  /* the rows of the list are made with the selector, shown or not */
+  iterate ();
+
+  g_assert_true (has_label (GTK_WIDGET (dropdown), "Asks before every change"));
+  g_assert_true (has_label (GTK_WIDGET (dropdown), "Ask"));
+  /* one check, on the current mode ("Code") */
+  for (guint i = 0; ; i++)
+    {
+      GtkWidget *image = find (GTK_WIDGET (dropdown), GTK_TYPE_IMAGE, i);
+
+      if (image == NULL)
+        break;
+      if (g_strcmp0 (gtk_image_get_icon_name (GTK_IMAGE (image)), "object-select-symbolic") == 0 &&
+          gtk_widget_get_opacity (image) > 0.5)
+        {
+          GtkWidget *row = gtk_widget_get_parent (image);
+
+          n_checks_shown++;
+          g_assert_true (has_label (row, "Code"));
+        }
+    }
+  g_assert_cmpuint (n_checks_shown, ==, 1);
+
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -354,6 +415,7 @@ main (int   argc,
   g_test_add_func ("/composer/slash-completion", test_slash_completion);
   g_test_add_func ("/composer/session-options", test_session_options);
   g_test_add_func ("/composer/options-width", test_options_width);
+  g_test_add_func ("/composer/options-list", test_options_list);
 
   return g_test_run ();
 }

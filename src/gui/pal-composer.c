@@ -304,11 +304,13 @@ toggle_toggled_cb (GtkToggleButton *button,
   g_signal_emit (self, signals[CONFIG_OPTION_CHANGED], 0, config_id, node);
 }
 
-/* Flattens select options, grouped or not, into names and value ids. */
+/* Flattens select options, grouped or not, into names, value ids and
+ * descriptions (NULL for none). */
 static void
-collect_select_values (JsonArray  *options,
+collect_select_values (JsonArray     *options,
                        GtkStringList *names,
-                       GPtrArray  *values)
+                       GPtrArray     *values,
+                       GPtrArray     *descriptions)
 {
   guint n = options != NULL ? json_array_get_length (options) : 0;
 
@@ -322,7 +324,7 @@ collect_select_values (JsonArray  *options,
 
       if (json_object_has_member (option, "group") && acp_json_get_array (option, "options") != NULL)
         {
-          collect_select_values (acp_json_get_array (option, "options"), names, values);
+          collect_select_values (acp_json_get_array (option, "options"), names, values, descriptions);
           continue;
         }
 
@@ -333,6 +335,7 @@ collect_select_values (JsonArray  *options,
 
       gtk_string_list_append (names, name);
       g_ptr_array_add (values, g_strdup (value));
+      g_ptr_array_add (descriptions, g_strdup (acp_json_get_string (option, "description", NULL)));
     }
 }
 
@@ -350,11 +353,8 @@ button_label_setup_cb (GtkSignalListItemFactory *factory,
   gtk_list_item_set_child (item, label);
 }
 
-/* In the list that pops up: whole, on several lines if need be */
-static void
-list_label_setup_cb (GtkSignalListItemFactory *factory,
-                     GtkListItem              *item,
-                     gpointer                  user_data)
+static GtkWidget *
+wrapping_label (void)
 {
   GtkWidget *label = gtk_label_new (NULL);
 
@@ -362,7 +362,30 @@ list_label_setup_cb (GtkSignalListItemFactory *factory,
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
   gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
   gtk_label_set_max_width_chars (GTK_LABEL (label), 50);
-  gtk_list_item_set_child (item, label);
+
+  return label;
+}
+
+/* In the list that pops up: the name whole, on several lines if need be,
+ * the agent's description under it, and a check on the current choice */
+static void
+list_label_setup_cb (GtkSignalListItemFactory *factory,
+                     GtkListItem              *item,
+                     gpointer                  user_data)
+{
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  GtkWidget *texts = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  GtkWidget *description = wrapping_label ();
+  GtkWidget *check = gtk_image_new_from_icon_name ("object-select-symbolic");
+
+  gtk_widget_add_css_class (description, "caption");
+  gtk_widget_add_css_class (description, "dim-label");
+  gtk_box_append (GTK_BOX (texts), wrapping_label ());
+  gtk_box_append (GTK_BOX (texts), description);
+  gtk_widget_set_hexpand (texts, TRUE);
+  gtk_box_append (GTK_BOX (row), texts);
+  gtk_box_append (GTK_BOX (row), check);
+  gtk_list_item_set_child (item, row);
 }
 
 static void
@@ -390,12 +413,42 @@ button_bind_cb (GtkSignalListItemFactory *factory,
 }
 
 static void
+update_check (GtkListItem *item)
+{
+  GtkWidget *row = gtk_list_item_get_child (item);
+  gboolean current = gtk_list_item_get_selected (item);
+
+  /* kept in place, so that the names line up */
+  gtk_widget_set_opacity (gtk_widget_get_last_child (row), current ? 1.0 : 0.0);
+  gtk_accessible_update_state (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_STATE_SELECTED, current, -1);
+}
+
+static void
 list_bind_cb (GtkSignalListItemFactory *factory,
               GtkListItem              *item,
-              gpointer                  user_data)
+              GtkDropDown              *dropdown)
 {
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)),
-                      gtk_string_object_get_string (gtk_list_item_get_item (item)));
+  GtkWidget *texts = gtk_widget_get_first_child (gtk_list_item_get_child (item));
+  GtkWidget *name = gtk_widget_get_first_child (texts);
+  GtkWidget *description = gtk_widget_get_last_child (texts);
+  GPtrArray *descriptions = g_object_get_data (G_OBJECT (dropdown), "descriptions");
+  guint position = gtk_list_item_get_position (item);
+  const char *text = descriptions != NULL && position < descriptions->len
+    ? g_ptr_array_index (descriptions, position) : NULL;
+
+  gtk_label_set_text (GTK_LABEL (name), gtk_string_object_get_string (gtk_list_item_get_item (item)));
+  gtk_label_set_text (GTK_LABEL (description), text);
+  gtk_widget_set_visible (description, text != NULL && *text != '\0');
+  update_check (item);
+  g_signal_connect (item, "notify::selected", G_CALLBACK (update_check), NULL);
+}
+
+static void
+list_unbind_cb (GtkSignalListItemFactory *factory,
+                GtkListItem              *item,
+                gpointer                  user_data)
+{
+  g_signal_handlers_disconnect_by_func (item, update_check, NULL);
 }
 
 static GtkWidget *
@@ -404,6 +457,7 @@ make_dropdown (PalComposer  *self,
                const char   *option_name,
                GtkStringList *names,
                GPtrArray    *values,
+               GPtrArray    *descriptions,
                const char   *current)
 {
   GtkWidget *dropdown = gtk_drop_down_new (G_LIST_MODEL (g_object_ref (names)), NULL);
@@ -414,7 +468,8 @@ make_dropdown (PalComposer  *self,
   g_signal_connect_data (factory, "bind", G_CALLBACK (button_bind_cb), g_strdup (option_name),
                          (GClosureNotify) g_free, 0);
   g_signal_connect (list_factory, "setup", G_CALLBACK (list_label_setup_cb), NULL);
-  g_signal_connect (list_factory, "bind", G_CALLBACK (list_bind_cb), NULL);
+  g_signal_connect (list_factory, "bind", G_CALLBACK (list_bind_cb), dropdown);
+  g_signal_connect (list_factory, "unbind", G_CALLBACK (list_unbind_cb), NULL);
   gtk_drop_down_set_factory (GTK_DROP_DOWN (dropdown), factory);
   gtk_drop_down_set_list_factory (GTK_DROP_DOWN (dropdown), list_factory);
   g_object_unref (factory);
@@ -427,6 +482,8 @@ make_dropdown (PalComposer  *self,
     }
 
   g_object_set_data_full (G_OBJECT (dropdown), "values", g_ptr_array_ref (values),
+                          (GDestroyNotify) g_ptr_array_unref);
+  g_object_set_data_full (G_OBJECT (dropdown), "descriptions", g_ptr_array_ref (descriptions),
                           (GDestroyNotify) g_ptr_array_unref);
   if (config_id != NULL)
     g_object_set_data_full (G_OBJECT (dropdown), "config-id", g_strdup (config_id), g_free);
@@ -478,13 +535,14 @@ pal_composer_set_session_options (PalComposer *self,
         {
           g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
           g_autoptr(GPtrArray) values = g_ptr_array_new_with_free_func (g_free);
+          g_autoptr(GPtrArray) descriptions = g_ptr_array_new_with_free_func (g_free);
           const char *current = acp_json_get_string (option, "currentValue", NULL);
 
-          collect_select_values (acp_json_get_array (option, "options"), names, values);
+          collect_select_values (acp_json_get_array (option, "options"), names, values, descriptions);
           if (values->len == 0)
             continue;
 
-          append_option (self, make_dropdown (self, config_id, name, names, values, current));
+          append_option (self, make_dropdown (self, config_id, name, names, values, descriptions, current));
         }
       else if (g_str_equal (type, "boolean"))
         {
@@ -508,6 +566,7 @@ pal_composer_set_session_options (PalComposer *self,
       JsonArray *available = acp_json_get_array (modes, "availableModes");
       g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
       g_autoptr(GPtrArray) values = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(GPtrArray) descriptions = g_ptr_array_new_with_free_func (g_free);
 
       for (guint i = 0; i < json_array_get_length (available); i++)
         {
@@ -518,10 +577,11 @@ pal_composer_set_session_options (PalComposer *self,
             continue;
           gtk_string_list_append (names, acp_json_get_string (mode, "name", id));
           g_ptr_array_add (values, g_strdup (id));
+          g_ptr_array_add (descriptions, g_strdup (acp_json_get_string (mode, "description", NULL)));
         }
 
       if (values->len > 0)
-        append_option (self, make_dropdown (self, NULL, _("Mode"), names, values,
+        append_option (self, make_dropdown (self, NULL, _("Mode"), names, values, descriptions,
                                             acp_json_get_string (modes, "currentModeId", NULL)));
     }
 
