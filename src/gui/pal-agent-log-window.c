@@ -262,16 +262,18 @@ static void
 update_dropped (PalAgentLogWindow *self)
 {
   guint64 dropped = acp_traffic_log_get_n_dropped (self->log);
+  g_autofree char *count = NULL;
   g_autofree char *text = NULL;
 
   gtk_widget_set_visible (GTK_WIDGET (self->dropped_label), dropped > 0);
   if (dropped == 0)
     return;
 
-  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                       "%" G_GUINT64_FORMAT " earlier entry is not kept",
-                                       "%" G_GUINT64_FORMAT " earlier entries are not kept",
-                                       dropped), dropped);
+  /* formatted apart: a format macro would cut the message short */
+  count = g_strdup_printf ("%" G_GUINT64_FORMAT, dropped);
+  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s earlier entry is not kept",
+                                       "%s earlier entries are not kept", (gulong) MIN (dropped, G_MAXULONG)),
+                          count);
   gtk_label_set_text (self->dropped_label, text);
 }
 
