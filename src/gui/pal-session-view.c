@@ -47,6 +47,7 @@ struct _PalSessionView
   GtkWidget      *starting_page;
   GtkSpinner     *starting_spinner;
   gboolean        holding;        /* a prompt waits for the start */
+  gboolean        start_paused;   /* the start waits for the person (a sign-in) */
   GtkRevealer    *stopping_revealer;
   GtkLabel       *stopping_label;
   GtkWidget      *stop_agent_button;
@@ -131,7 +132,7 @@ waiting_for (PalSessionView *self)
   AcpSessionState state;
 
   if (self->session == NULL)
-    return self->starting ? WAITING_OPEN : WAITING_NONE;
+    return self->starting && !self->start_paused ? WAITING_OPEN : WAITING_NONE;
   if (acp_session_get_cancelling (self->session))
     return WAITING_CANCEL;
 
@@ -886,6 +887,7 @@ pal_session_view_set_starting (PalSessionView *self,
   pal_session_view_set_session (self, NULL);
   self->starting = TRUE;
   self->holding = holding;
+  self->start_paused = FALSE;
   adw_status_page_set_description (ADW_STATUS_PAGE (self->starting_page),
                                    holding
                                    ? _("What you wrote is sent once the session has started.")
@@ -894,6 +896,22 @@ pal_session_view_set_starting (PalSessionView *self,
   update_state (self);
   update_stopping (self);
   pal_composer_grab_focus (self->composer);
+}
+
+/**
+ * pal_session_view_pause_start:
+ * @self: a #PalSessionView showing a start
+ *
+ * The start waits for the person now (a sign-in), not for the agent: no
+ * offer to stop the agent, until pal_session_view_set_starting() again.
+ */
+void
+pal_session_view_pause_start (PalSessionView *self)
+{
+  g_return_if_fail (PAL_IS_SESSION_VIEW (self));
+
+  self->start_paused = TRUE;
+  update_stopping (self);
 }
 
 gboolean

@@ -27,6 +27,7 @@ gboolean    pal_session_view_send_prompt  (PalSessionView *self,
 void        pal_session_view_set_starting (PalSessionView *self,
                                            gboolean        holding);
 gboolean    pal_session_view_get_starting (PalSessionView *self);
+void        pal_session_view_pause_start  (PalSessionView *self);
 void        pal_session_view_focus_composer (PalSessionView *self);
 GtkWidget  *pal_session_view_get_composer (PalSessionView *self);
 GtkWidget  *pal_session_view_get_chat_view (PalSessionView *self);

@@ -66,6 +66,7 @@ typedef struct
   GPtrArray           *rows;     /* the entry rows, in the order of vars */
   PalSignInValuesFunc  func;
   gpointer             data;
+  gboolean             answered;  /* func was called: once only */
 } Asking;
 
 static void
@@ -84,6 +85,10 @@ update_sign_in (AdwMessageDialog *dialog)
   Asking *asking = g_object_get_data (G_OBJECT (dialog), "asking");
   gboolean complete = TRUE;
 
+  /* the rows empty themselves as the dialog goes */
+  if (asking == NULL || asking->answered)
+    return;
+
   for (guint i = 0; i < asking->vars->len; i++)
     {
       const AcpAuthVar *var = &g_array_index (asking->vars, AcpAuthVar, i);
@@ -96,6 +101,28 @@ update_sign_in (AdwMessageDialog *dialog)
   adw_message_dialog_set_response_enabled (dialog, "sign-in", complete);
 }
 
+static gboolean
+sign_in_idle_cb (gpointer user_data)
+{
+  AdwMessageDialog *dialog = user_data;
+
+  if (adw_message_dialog_get_response_enabled (dialog, "sign-in"))
+    {
+      adw_message_dialog_response (dialog, "sign-in");
+      gtk_window_close (GTK_WINDOW (dialog));
+    }
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Enter in a row signs in, once the key press is over: closing the dialog
+ * from within it leaves the row's text handling a destroyed widget. */
+static void
+entry_activated_cb (AdwMessageDialog *dialog)
+{
+  g_idle_add_full (G_PRIORITY_DEFAULT, sign_in_idle_cb, g_object_ref (dialog), g_object_unref);
+}
+
 static void
 response_cb (AdwMessageDialog *dialog,
              const char       *response)
@@ -103,6 +130,14 @@ response_cb (AdwMessageDialog *dialog,
   Asking *asking = g_object_get_data (G_OBJECT (dialog), "asking");
   g_autoptr(GStrvBuilder) entries = g_strv_builder_new ();
   g_auto(GStrv) result = NULL;
+
+  if (asking == NULL || asking->answered)
+    return;
+  asking->answered = TRUE;
+
+  /* An entry row with the focus as the dialog goes notifies it on its way
+   * out, destroyed already (libadwaita 1.2): the focus leaves it first. */
+  gtk_window_set_focus (GTK_WINDOW (dialog), NULL);
 
   if (g_str_equal (response, "sign-in"))
     {
@@ -187,6 +222,8 @@ pal_sign_in_values_ask (GtkWindow           *parent,
       else
         title = g_strdup (var->label != NULL ? var->label : var->name);
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+      g_signal_connect_object (row, "entry-activated", G_CALLBACK (entry_activated_cb), dialog,
+                               G_CONNECT_SWAPPED);
       if (var->label != NULL)
         gtk_widget_set_tooltip_text (row, var->name);
       g_signal_connect_swapped (row, "changed", G_CALLBACK (update_sign_in), dialog);

@@ -890,6 +890,10 @@ static void
 show_auth_dialog (PalWindow *self,
                   Attempt   *attempt)
 {
+  /* the person is asked now, not the agent */
+  if (pal_session_view_get_starting (self->session_view))
+    pal_session_view_pause_start (self->session_view);
+
   AcpAgent *agent = pal_session_manager_lookup_agent (self->manager, attempt->agent_id, attempt->folder);
   GPtrArray *methods = agent != NULL ? acp_agent_get_auth_methods (agent) : NULL;
   g_autoptr(GString) body = g_string_new (attempt->prompt != NULL
