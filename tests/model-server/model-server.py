@@ -142,14 +142,14 @@ class Script:
     def reply(self, conv):
         prompt = (conv.prompt or "").strip()
         directive = self.directive(prompt)
+        if directive is not None and directive.startswith("say:"):
+            return Reply(directive[4:].strip())
         if directive is None or not conv.tools:
             # without the context blocks agents add (<system-reminder>…</system-reminder>)
             bare = CONTEXT_BLOCK.sub("", prompt).strip()
             first_line = bare.splitlines()[0] if bare else ""
             return Reply("Canned answer to: %s" % first_line[:200])
 
-        if directive.startswith("say:"):
-            return Reply(directive[4:].strip())
         pattern, arguments, problem = self.target(conv, directive)
         if problem is not None:
             return Reply(problem)
