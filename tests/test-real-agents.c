@@ -21,8 +21,8 @@
  *     the model;
  *   - close, stop, and nothing of the agent left running;
  *   - another agent process: load with replay, close, resume and a prompt
- *     in the resumed session (as far as the agent advertises them, and what
- *     is true of Gemini CLI, whose load fails after a turn), stop again.
+ *     in the resumed session, as far as the agent advertises them (Gemini
+ *     CLI loses history, so that its load fails or replays part), stop.
  *
  * Run one agent with -p /real-agents/claude (or codex, gemini). Skipped when
  * node, python3 or the packages are missing.
@@ -96,7 +96,7 @@ typedef struct
   const char *args[3];
   void      (*configure) (Fixture *f);
   const char *mode;             /* the mode that asks before running commands */
-  const char *load_failure;     /* how session/load may fail after the turns */
+  const char *history_lost;     /* how session/load fails when the history is lost */
 } AgentSpec;
 
 struct _Fixture
@@ -247,10 +247,10 @@ static const AgentSpec gemini_spec = {
   .args = { "--acp", "--skip-trust", NULL },
   .configure = configure_gemini,
   /* When an MCP server says its tools changed (server-everything does, once
-   * connected), Gemini CLI records the conversation again from its opening
-   * context alone: when that comes after the turns, nothing is left to load.
-   * Whether it does depends on timing. */
-  .load_failure = "No previous sessions found for this project.",
+   * connected), Gemini CLI records the conversation again from what it holds
+   * at that moment, and what follows is lost: depending on timing, nothing
+   * resumable is left to load, or the replay stops short. */
+  .history_lost = "No previous sessions found for this project.",
 };
 
 /* --- helper processes --- */
@@ -1173,9 +1173,9 @@ test_agent (Fixture       *f,
 
       if (!acp_session_load_finish (loaded, result, &error))
         {
-          if (f->spec->load_failure == NULL ||
+          if (f->spec->history_lost == NULL ||
               !g_error_matches (error, ACP_ERROR, ACP_ERROR_INTERNAL_ERROR) ||
-              strstr (error->message, f->spec->load_failure) == NULL)
+              strstr (error->message, f->spec->history_lost) == NULL)
             fail_with_stderr (second.agent, "session/load", error);
           g_test_message ("load failed the way it may for this agent: %s", error->message);
           g_assert_cmpint (acp_session_get_state (loaded), ==, ACP_SESSION_STATE_NEW);
@@ -1192,10 +1192,16 @@ test_agent (Fixture       *f,
           user_text = dup_text (loaded, ACP_MESSAGE_ROLE_USER, 0);
           agent_text = dup_text (loaded, ACP_MESSAGE_ROLE_AGENT, 0);
           g_assert_nonnull (strstr (user_text, SHELL_PROMPT));
-          g_assert_nonnull (strstr (user_text, STDIO_PROMPT));
-          g_assert_nonnull (strstr (agent_text, "palaver-shell-ok"));
-          g_assert_nonnull (find_tool_call (loaded, 0, "execute", NULL));
-          g_assert_nonnull (find_tool_call (loaded, 0, NULL, "Echo: palaver-stdio-ok"));
+          if (f->spec->history_lost != NULL)
+            g_test_message ("replayed %u updates; they may stop short for this agent",
+                            acp_session_get_replay_count (loaded));
+          else
+            {
+              g_assert_nonnull (strstr (user_text, STDIO_PROMPT));
+              g_assert_nonnull (strstr (agent_text, "palaver-shell-ok"));
+              g_assert_nonnull (find_tool_call (loaded, 0, "execute", NULL));
+              g_assert_nonnull (find_tool_call (loaded, 0, NULL, "Echo: palaver-stdio-ok"));
+            }
 
           close_session (loaded);
         }
