@@ -248,8 +248,8 @@ static const AgentSpec gemini_spec = {
   .configure = configure_gemini,
   /* When an MCP server says its tools changed (server-everything does, once
    * connected), Gemini CLI records the conversation again from what it holds
-   * at that moment, and what follows is lost: depending on timing, nothing
-   * resumable is left to load, or the replay stops short. */
+   * at that moment, and loses some of the rest: depending on timing, nothing
+   * resumable is left to load, or the replay holds only part of the turns. */
   .history_lost = "No previous sessions found for this project.",
 };
 
@@ -1191,12 +1191,12 @@ test_agent (Fixture       *f,
           dump_transcript (loaded, 0);
           user_text = dup_text (loaded, ACP_MESSAGE_ROLE_USER, 0);
           agent_text = dup_text (loaded, ACP_MESSAGE_ROLE_AGENT, 0);
-          g_assert_nonnull (strstr (user_text, SHELL_PROMPT));
           if (f->spec->history_lost != NULL)
-            g_test_message ("replayed %u updates; they may stop short for this agent",
+            g_test_message ("replayed %u updates; this agent may have kept any part",
                             acp_session_get_replay_count (loaded));
           else
             {
+              g_assert_nonnull (strstr (user_text, SHELL_PROMPT));
               g_assert_nonnull (strstr (user_text, STDIO_PROMPT));
               g_assert_nonnull (strstr (agent_text, "palaver-shell-ok"));
               g_assert_nonnull (find_tool_call (loaded, 0, "execute", NULL));
