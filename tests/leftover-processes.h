@@ -3,7 +3,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * An agent's helpers (the program it wraps, MCP servers, shell commands) may
+ * What an agent starts (the program it wraps, MCP servers, shell commands) may
  * outlive it. The test process makes itself a child subreaper, so that such
  * orphans become its own children instead of init's: every process whose
  * ancestry leads to the test process, or whose process group is the agent's,
@@ -90,7 +90,7 @@ list_processes (void)
 }
 
 /* Whether @pid descends from @ancestor without passing through one of
- * @excluded (helpers of the test, which are not the agent's) */
+ * @excluded (the test's own servers, which are not the agent's) */
 static inline gboolean
 descends_from (GHashTable  *table,
                pid_t        pid,

@@ -116,8 +116,8 @@ struct _Fixture
   guint            model_port;
   GSubprocess     *http_server;
   guint            http_port;
-  pid_t            helpers[2];
-  guint            n_helpers;
+  pid_t            server_pids[2];   /* the test's own, not the agent's */
+  guint            n_server_pids;
 
   AcpFsService       *fs_service;
   AcpTerminalService *terminal_service;
@@ -253,17 +253,17 @@ static const AgentSpec gemini_spec = {
   .history_lost = "No previous sessions found for this project.",
 };
 
-/* --- helper processes --- */
+/* --- the test's own servers --- */
 
 static void
 die_with_test (gpointer user_data)
 {
-  /* a failed assertion aborts the test: its helpers go with it */
+  /* a failed assertion aborts the test: its servers go with it */
   prctl (PR_SET_PDEATHSIG, SIGKILL);
 }
 
 static GSubprocess *
-spawn_helper (Fixture             *f,
+spawn_server (Fixture             *f,
               GSubprocessFlags     flags,
               const char * const  *env,
               const char * const  *argv)
@@ -271,6 +271,7 @@ spawn_helper (Fixture             *f,
   g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (flags);
   g_autoptr(GError) error = NULL;
   GSubprocess *process;
+  gint64 pid;
 
   for (guint i = 0; env != NULL && env[i] != NULL; i += 2)
     g_subprocess_launcher_setenv (launcher, env[i], env[i + 1], TRUE);
@@ -278,9 +279,9 @@ spawn_helper (Fixture             *f,
   process = g_subprocess_launcher_spawnv (launcher, argv, &error);
   g_assert_no_error (error);
 
-  g_assert_cmpuint (f->n_helpers, <, G_N_ELEMENTS (f->helpers));
-  f->helpers[f->n_helpers++] = (pid_t) g_ascii_strtoll (g_subprocess_get_identifier (process),
-                                                        NULL, 10);
+  g_assert_cmpuint (f->n_server_pids, <, G_N_ELEMENTS (f->server_pids));
+  pid = g_ascii_strtoll (g_subprocess_get_identifier (process), NULL, 10);
+  f->server_pids[f->n_server_pids++] = (pid_t) pid;
 
   return process;
 }
@@ -317,7 +318,7 @@ read_line (GDataInputStream *stream)
 }
 
 static void
-stop_helper (GSubprocess **process)
+stop_server (GSubprocess **process)
 {
   g_autoptr(GAsyncResult) result = NULL;
 
@@ -340,7 +341,7 @@ start_model_server (Fixture *f)
   g_autofree char *line = NULL;
   guint64 port;
 
-  f->model_server = spawn_helper (f, G_SUBPROCESS_FLAGS_STDOUT_PIPE, NULL, argv);
+  f->model_server = spawn_server (f, G_SUBPROCESS_FLAGS_STDOUT_PIPE, NULL, argv);
   out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (f->model_server));
   line = read_line (out);
   g_assert_nonnull (line);
@@ -385,7 +386,7 @@ try_http_server (Fixture *f)
   env[0] = "PORT";
   env[1] = port_text;
   env[2] = NULL;
-  f->http_server = spawn_helper (f, G_SUBPROCESS_FLAGS_STDOUT_SILENCE |
+  f->http_server = spawn_server (f, G_SUBPROCESS_FLAGS_STDOUT_SILENCE |
                                     G_SUBPROCESS_FLAGS_STDERR_PIPE, env, argv);
   err = g_data_input_stream_new (g_subprocess_get_stderr_pipe (f->http_server));
   for (;;)
@@ -394,9 +395,9 @@ try_http_server (Fixture *f)
 
       if (line == NULL)
         {
-          /* someone took the port in between */
-          stop_helper (&f->http_server);
-          f->n_helpers--;
+          /* someone took the port in between: this one is gone */
+          stop_server (&f->http_server);
+          f->n_server_pids--;
           return FALSE;
         }
       if (strstr (line, "listening on port") != NULL)
@@ -445,12 +446,12 @@ remember_pids (GArray *pids)
 }
 
 /* Everything of the agent running now (from the test's descendants: the
- * helpers and their children are not the agent's) */
+ * test's own servers and their children are not the agent's) */
 static GArray *
 find_agent_processes (Fixture *f,
                       pid_t    agent_pgid)
 {
-  GArray *pids = find_descendants (agent_pgid, f->helpers, f->n_helpers);
+  GArray *pids = find_descendants (agent_pgid, f->server_pids, f->n_server_pids);
 
   remember_pids (pids);
 
@@ -509,7 +510,7 @@ start_agent (Fixture *f,
     }
   g_assert_cmpuint (acp_agent_get_protocol_version (agent->agent), ==, 1);
 
-  /* the agent is the one child of the test that is no helper */
+  /* the agent is the one child of the test that is not its server */
   children = find_agent_processes (f, 0);
   agent->pid = 0;
   for (guint i = 0; i < children->len; i++)
@@ -567,7 +568,7 @@ stop_agent (Fixture *f,
 
     g_assert_cmpuint (gone->len, ==, 0);
   }
-  reap_orphans (f->helpers, f->n_helpers);
+  reap_orphans (f->server_pids, f->n_server_pids);
   g_clear_object (&agent->agent);
   /* all gone: their pids may be someone else's from now on */
   n_seen_pids = 0;
@@ -1106,8 +1107,8 @@ static void
 fixture_tear_down (Fixture       *f,
                    gconstpointer  data)
 {
-  stop_helper (&f->http_server);
-  stop_helper (&f->model_server);
+  stop_server (&f->http_server);
+  stop_server (&f->model_server);
   g_clear_object (&f->fs_service);
   g_clear_object (&f->terminal_service);
 
