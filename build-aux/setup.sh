@@ -68,15 +68,59 @@ if [ "$mode" = run ]; then
 fi
 
 # Real third-party peers for the integration tests, installed once per build
-# directory: the ACP SDK's example agent (only 1.9.0 ships it) and the MCP
-# reference server.
+# directory: the ACP SDK's example agent (only 1.9.0 ships it), the MCP
+# reference server, and the real agents tests/test-real-agents.c runs
+# against a canned model (pinned; codex-acp wants @openai/codex ^0.166.0,
+# which is the agent proper: pinned too).
 node_prefix="$builddir/test-deps"
-if [ ! -f "$node_prefix/node_modules/@agentclientprotocol/sdk/dist/examples/agent.js" ] ||
-   [ ! -f "$node_prefix/node_modules/@modelcontextprotocol/server-everything/dist/index.js" ]; then
+node_packages=(
+  @agentclientprotocol/sdk@1.9.0
+  @modelcontextprotocol/server-everything
+  @agentclientprotocol/claude-agent-acp@0.101.0
+  @agentclientprotocol/codex-acp@2.6.0
+  @openai/codex@0.166.0
+  @google/gemini-cli@0.61.0
+)
+# What the tests run, native programs from optional dependencies included
+# (npm skips those silently when they fail to install).
+node_files=(
+  @agentclientprotocol/sdk/dist/examples/agent.js
+  @modelcontextprotocol/server-everything/dist/index.js
+  .bin/claude-agent-acp
+  .bin/codex-acp
+  .bin/gemini
+  '@anthropic-ai/claude-agent-sdk-linux-*/claude'
+  '@openai/codex-linux-*/vendor/*/bin/codex'
+)
+
+peers_installed () {
+  local spec name version json file
+  for spec in "${node_packages[@]}"; do
+    name=$spec version=
+    if [[ $spec == ?*@* ]]; then
+      name=${spec%@*} version=${spec##*@}
+    fi
+    json="$node_prefix/node_modules/$name/package.json"
+    [ -f "$json" ] || return 1
+    if [ -n "$version" ]; then
+      node -e 'process.exit(require(process.argv[1]).version === process.argv[2] ? 0 : 1)' \
+        "$json" "$version" || return 1
+    fi
+  done
+  for file in "${node_files[@]}"; do
+    compgen -G "$node_prefix/node_modules/$file" >/dev/null || return 1
+  done
+}
+
+if ! peers_installed; then
   echo "Installing the test peers from npm into $node_prefix"
   mkdir -p "$node_prefix"
-  npm install --prefix "$node_prefix" --no-audit --no-fund --loglevel=error \
-    @agentclientprotocol/sdk@1.9.0 @modelcontextprotocol/server-everything
+  npm install --prefix "$node_prefix" --save-exact --no-audit --no-fund --loglevel=error \
+    "${node_packages[@]}"
+  if ! peers_installed; then
+    echo "The test peers in $node_prefix are incomplete after npm install" >&2
+    exit 1
+  fi
 fi
 
 export GTK_A11Y=none
