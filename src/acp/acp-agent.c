@@ -456,11 +456,12 @@ finish_exit (AcpAgent     *self,
   if (self->start_task != NULL)
     fail_start (self, g_error_copy (self->exit_error), FALSE);
 
-  /* a stop is over once nothing the agent started runs either */
+  g_signal_emit (self, signals[EXITED], 0);
+
+  /* A stop is over once nothing the agent started runs either, and after
+   * everyone was told of the exit (sessions failed, slots forgotten). */
   if (self->group_ended)
     complete_stop_tasks (self);
-
-  g_signal_emit (self, signals[EXITED], 0);
 }
 
 static gboolean
@@ -529,9 +530,13 @@ subprocess_wait_cb (GObject      *object,
   g_clear_handle_id (&self->kill_id, g_source_remove);
 
   /* What it started and left behind (a launcher's real agent, an MCP server,
-   * a child of a script that did not exec) is of no use without it. */
-  acp_process_group_end_async (self->pgid, self->grace_ms, self->cancellable,
-                               group_ended_cb, weak_ref_new (self));
+   * a child of a script that did not exec) is of no use without it. Most
+   * agents leave nothing: no process of the group is left at all. */
+  if (acp_process_group_signal (self->pgid, 0))
+    acp_process_group_end_async (self->pgid, self->grace_ms, self->cancellable,
+                                 group_ended_cb, weak_ref_new (self));
+  else
+    self->group_ended = TRUE;
 
   maybe_finish_exit (self);
 }
