@@ -490,8 +490,11 @@ test_prompt_sent (void)
   g_assert_true (acp_pacer_in_step (pacer, acp_pacer_get_time (pacer), &slice));
   g_assert_cmpint (slice, ==, 0);
 
-  /* painted: the answer comes, a slice a frame, as content that grows */
+  /* painted (the prompt and the emptied composer are, in the window; here
+   * nothing else asks for a frame): the answer comes, a slice a frame, as
+   * content that grows */
   handler = g_signal_connect (pacer, "frame", G_CALLBACK (count_cb), &n_frames);
+  gtk_widget_queue_draw (view);
   wait_for (counted, &n_frames);
   g_signal_handler_disconnect (pacer, handler);
   g_assert_true (acp_pacer_in_step (pacer, acp_pacer_get_time (pacer), &slice));
@@ -603,11 +606,13 @@ test_flood (void)
   acp_transcript_flush (transcript);
   /* the list view has not seen the batch */
   g_assert_cmpuint (d.n_changes, ==, 0);
+  /* the rest comes as a replay's, announced: a pause of a busy machine
+   * longer than a flood's calm does not end it before the test does */
+  pal_chat_view_begin_flood (PAL_CHAT_VIEW (view));
 
   /* while more keeps coming, the panel over the list shows the last items
-   * as lines (each round adds two, so the flood does not end meanwhile,
-   * and fewer come between two relabellings than there are lines: the
-   * lines move up) */
+   * as lines (each round adds two: fewer come between two relabellings
+   * than there are lines, and the lines move up) */
   for (guint round = 0; round < 1000 && n_shown < 3; round++)
     {
       g_autofree char *title = NULL;
