@@ -412,8 +412,8 @@ entry_reset_blocks (PalBlockModel *self,
 {
   g_ptr_array_set_size (entry->blocks, 0);
   pal_markdown_scanner_init (&entry->scanner);
-  g_ptr_array_add (entry->blocks, pal_message_block_new (ACP_MESSAGE_ITEM (entry->item), 0, 0, arrived,
-                                                         self->clock));
+  g_ptr_array_add (entry->blocks,
+                   pal_message_block_new (ACP_MESSAGE_ITEM (entry->item), 0, 0, arrived, self->clock));
   cut_blocks (self, entry, arrived);
 }
 

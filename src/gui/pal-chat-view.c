@@ -1078,7 +1078,8 @@ after_paint_cb (GdkFrameClock *frame_clock,
   gint64 now = g_get_monotonic_time ();
   gint64 interval = now - self->last_paint;
   /* growth is timed by the pacer's clock, like the frames it is told of */
-  gboolean growing = acp_pacer_get_time (acp_pacer_get_default ()) - self->last_growth < GROWING_FOR_US;
+  gint64 since_growth = acp_pacer_get_time (acp_pacer_get_default ()) - self->last_growth;
+  gboolean growing = since_growth < GROWING_FOR_US;
   gint64 refresh = 0;
   gint64 slice = 0;
 
