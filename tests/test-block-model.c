@@ -31,11 +31,22 @@ items_changed_cb (GListModel *model,
   list_mirror_apply (f->mirror, model, position, removed, added);
 }
 
+/* The blocks' clock: it moves only when a test moves it, so that a block
+ * streams for as long as the test says, however busy the machine is */
+static gint64 fake_now = G_TIME_SPAN_SECOND;
+
+static gint64
+fake_clock (void)
+{
+  return fake_now;
+}
+
 static void
 fixture_init (Fixture *f)
 {
   f->store = g_list_store_new (G_TYPE_OBJECT);
   f->blocks = pal_block_model_new (BLOCK_SIZE);
+  pal_block_model_set_clock (f->blocks, fake_clock);
   f->mirror = g_ptr_array_new_with_free_func (g_object_unref);
   g_signal_connect (f->blocks, "items-changed", G_CALLBACK (items_changed_cb), f);
   pal_block_model_set_model (f->blocks, G_LIST_MODEL (f->store));
@@ -242,12 +253,6 @@ block_at (Fixture *f,
   return PAL_MESSAGE_BLOCK (item);   /* the model holds it */
 }
 
-static void
-wait_past_streaming (void)
-{
-  g_usleep (PAL_MESSAGE_BLOCK_STREAMING_US + 50 * G_TIME_SPAN_MILLISECOND);
-}
-
 /* A block is streaming while text reaches it; text that was in the
  * transcript before the model saw it never is */
 static void
@@ -272,15 +277,17 @@ test_streaming (void)
   for (guint row = 0; row < n_rows; row++)
     g_assert_false (pal_message_block_is_streaming (block_at (&f, row)));
 
-  /* a new answer streams in: its blocks are streaming, then no more */
+  /* a new answer streams in: its blocks are streaming for
+   * PAL_MESSAGE_BLOCK_STREAMING_US after the text reached them, then no more */
   g_list_store_append (f.store, agent);
   g_assert_true (pal_message_block_is_streaming (block_at (&f, n_rows)));
   for (guint i = 0; i < 6; i++)
     acp_message_item_append_text (agent, "Streamed words of a new answer.\n\n", -1);
   g_assert_cmpuint (check (&f, agent), >, 1);
+  fake_now += PAL_MESSAGE_BLOCK_STREAMING_US - 1;
   for (guint row = n_rows; row < g_list_model_get_n_items (G_LIST_MODEL (f.blocks)); row++)
     g_assert_true (pal_message_block_is_streaming (block_at (&f, row)));
-  wait_past_streaming ();
+  fake_now += 1;
   for (guint row = 0; row < g_list_model_get_n_items (G_LIST_MODEL (f.blocks)); row++)
     g_assert_false (pal_message_block_is_streaming (block_at (&f, row)));
 

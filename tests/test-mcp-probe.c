@@ -15,6 +15,7 @@
 
 #include "pal-error.h"
 #include "pal-mcp-probe.h"
+#include "pal-mcp-probe-private.h"
 
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                   */
@@ -43,6 +44,56 @@ wait_result (GAsyncResult **slot,
   g_clear_object (slot);
 
   return result;
+}
+
+/* The limit of a probe, in the tests of it: it passes when the test says,
+ * once what comes before (the server started, the request arrived) has
+ * happened, however long a busy machine took for that. */
+static gboolean limit_passed;
+
+static gboolean
+limit_prepare (GSource *source,
+               gint    *timeout)
+{
+  *timeout = -1;
+  return limit_passed;
+}
+
+static gboolean
+limit_check (GSource *source)
+{
+  return limit_passed;
+}
+
+static gboolean
+limit_dispatch (GSource     *source,
+                GSourceFunc  callback,
+                gpointer     user_data)
+{
+  return callback (user_data);
+}
+
+static GSourceFuncs limit_funcs = { limit_prepare, limit_check, limit_dispatch, NULL, NULL, NULL };
+
+static GSource *
+limit_new (guint timeout_ms)
+{
+  return g_source_new (&limit_funcs, sizeof (GSource));
+}
+
+/* Probes started from now on end at pass_limit (), not after their time. */
+static void
+use_test_limit (void)
+{
+  limit_passed = FALSE;
+  _pal_mcp_probe_set_timer_func (limit_new);
+}
+
+static void
+pass_limit (void)
+{
+  limit_passed = TRUE;
+  _pal_mcp_probe_set_timer_func (NULL);
 }
 
 static gboolean
@@ -288,27 +339,48 @@ test_stdio_exit_early (void)
                             "fake-mcp-server: cannot start: the configuration file is missing"));
 }
 
+/* Starts a probe of the fake server in @mode that ends at pass_limit ();
+ * returns once the server runs (its pid, written to @pid). */
+static GPid
+start_stdio_with_test_limit (const char    *mode,
+                             PidFile       *pid,
+                             guint          timeout_ms,
+                             GAsyncResult **result)
+{
+  const char *argv[] = { fake_server (), mode, NULL };
+  const char *env[] = { pid->pid_env, NULL };
+
+  use_test_limit ();
+  pal_mcp_probe_stdio_async (argv, env, timeout_ms, NULL, got_result_cb, result);
+
+  return wait_for_pid (pid->pid_file);
+}
+
 static void
 test_stdio_timeout (void)
 {
   PidFile pid;
-  const char *env[2];
+  GAsyncResult *async_result = NULL;
   g_autoptr(PalMcpProbeResult) result = NULL;
   g_autoptr(GError) error = NULL;
-  gint64 start = g_get_monotonic_time ();
+  GPid server_pid;
 
   pid_file_init (&pid);
-  env[0] = pid.pid_env;
-  env[1] = NULL;
+  server_pid = start_stdio_with_test_limit ("hang", &pid, 300, &async_result);
 
-  result = probe_stdio ("hang", NULL, env, 300, &error);
+  /* It waits for the limit: the server runs and does not answer... */
+  spin_for (100);
+  g_assert_null (async_result);
+  g_assert_false (process_gone (server_pid));
+
+  /* ...until the limit */
+  pass_limit ();
+  result = wait_result (&async_result, &error);
   g_assert_null (result);
   g_assert_error (error, PAL_ERROR, PAL_ERROR_TIMEOUT);
   g_assert_nonnull (strstr (error->message, "did not answer within 1 second"));
-  /* It did wait for the limit (the guard is far away). */
-  g_assert_cmpint (g_get_monotonic_time () - start, >=, 300 * G_TIME_SPAN_MILLISECOND);
 
-  assert_process_ends (wait_for_pid (pid.pid_file), 5000);
+  assert_process_ends (server_pid, 5000);
   pid_file_clear (&pid);
 }
 
@@ -316,19 +388,20 @@ static void
 test_stdio_stubborn_server_is_killed (void)
 {
   PidFile pid;
-  const char *env[2];
+  GAsyncResult *async_result = NULL;
   g_autoptr(PalMcpProbeResult) result = NULL;
   g_autoptr(GError) error = NULL;
+  GPid server_pid;
 
+  /* It ignores SIGTERM and the end of its input (from before it writes its
+   * pid): SIGKILL must follow. */
   pid_file_init (&pid);
-  env[0] = pid.pid_env;
-  env[1] = NULL;
-
-  /* It ignores SIGTERM and the end of its input: SIGKILL must follow. */
-  result = probe_stdio ("hang-stubborn", NULL, env, 200, &error);
+  server_pid = start_stdio_with_test_limit ("hang-stubborn", &pid, 200, &async_result);
+  pass_limit ();
+  result = wait_result (&async_result, &error);
   g_assert_error (error, PAL_ERROR, PAL_ERROR_TIMEOUT);
 
-  assert_process_ends (wait_for_pid (pid.pid_file), 10000);
+  assert_process_ends (server_pid, 10000);
   pid_file_clear (&pid);
 }
 
@@ -1163,8 +1236,17 @@ test_http_timeout (void)
   g_autoptr(SoupSession) session = soup_session_new ();
   g_autofree char *address = url (ts, "/hang");
   g_autoptr(GError) error = NULL;
+  GAsyncResult *async_result = NULL;
 
-  g_assert_null (probe_http (session, address, NULL, NULL, 300, NULL, &error));
+  /* the limit passes once the server holds the request */
+  use_test_limit ();
+  pal_mcp_probe_http_async (session, address, NULL, NULL, 300, NULL, got_result_cb, &async_result);
+  spin_until_nonzero (&ts->held->len, 10000);
+  g_assert_cmpuint (ts->held->len, ==, 1);
+  g_assert_null (async_result);
+  pass_limit ();
+
+  g_assert_null (wait_result (&async_result, &error));
   g_assert_error (error, PAL_ERROR, PAL_ERROR_TIMEOUT);
   g_assert_nonnull (strstr (error->message, "did not answer within 1 second"));
   g_assert_cmpuint (ts->held->len, ==, 1);
@@ -1437,9 +1519,15 @@ test_sse_timeout (void)
   g_autoptr(SoupSession) session = soup_session_new ();
   g_autofree char *address = url (ts, "/hang");
   g_autoptr(GError) error = NULL;
+  GAsyncResult *async_result = NULL;
 
-  /* The GET is never answered. */
-  g_assert_null (probe_sse (session, address, 300, &error));
+  /* The GET is never answered; the limit passes once the server holds it. */
+  use_test_limit ();
+  pal_mcp_probe_sse_async (session, address, NULL, NULL, 300, NULL, got_result_cb, &async_result);
+  spin_until_nonzero (&ts->held->len, 10000);
+  g_assert_null (async_result);
+  pass_limit ();
+  g_assert_null (wait_result (&async_result, &error));
   g_assert_error (error, PAL_ERROR, PAL_ERROR_TIMEOUT);
   g_assert_cmpuint (ts->held->len, ==, 1);
   assert_client_disconnects (g_ptr_array_index (ts->held, 0));

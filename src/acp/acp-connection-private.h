@@ -19,13 +19,14 @@ G_BEGIN_DECLS
 /* ...and goes on once they are down to this many. */
 #define ACP_CONNECTION_PARSE_AHEAD_RESUME  ((gsize) 256 * 1024)
 
-gboolean _acp_connection_is_parsing        (AcpConnection *self);
-guint64  _acp_connection_get_n_read        (AcpConnection *self);
-guint64  _acp_connection_get_n_parsed      (AcpConnection *self);
-gboolean _acp_connection_has_read_to_end   (AcpConnection *self);
-gboolean _acp_connection_is_throttled      (AcpConnection *self);
-void     _acp_connection_set_dispatch_held (AcpConnection *self,
-                                            gboolean       held);
-guint    _acp_connection_get_n_workers     (void);
+gboolean _acp_connection_is_parsing           (AcpConnection *self);
+guint64  _acp_connection_get_n_read           (AcpConnection *self);
+guint64  _acp_connection_get_n_parsed         (AcpConnection *self);
+gboolean _acp_connection_has_read_to_end      (AcpConnection *self);
+gboolean _acp_connection_is_throttled         (AcpConnection *self);
+gboolean _acp_connection_is_waiting_for_frame (AcpConnection *self);
+void     _acp_connection_set_dispatch_held    (AcpConnection *self,
+                                               gboolean       held);
+guint    _acp_connection_get_n_workers        (void);
 
 G_END_DECLS

@@ -308,7 +308,7 @@ struct _AcpConnection
   /* sharing the main loop during a flood (see pump ()) */
   gint64        slice_start;     /* when the current busy stretch began; 0: none */
   GSource      *resume_idle;
-  GSource      *resume_timeout;
+  GSource      *resume_timeout;  /* a timeout, or the pacer's lapse while waiting for a frame */
   gulong        frame_handler;   /* waiting for the next frame (see AcpPacer) */
   GSource      *quiet_idle;      /* ends the stretch once the loop has nothing else to do */
 
@@ -1884,15 +1884,34 @@ report_dispatched (AcpConnection *self)
  * a slice makes the application do before the next frame (a transcript
  * flush, text to lay out): a shorter one fired before the frame could, and
  * the frame waited for another slice. Messages keep their order; the worker
- * reads and parses ahead meanwhile, up to its bound. */
+ * reads and parses ahead meanwhile, up to its bound.
+ *
+ * In step with frames (see AcpPacer), the pump dispatches the slice a frame
+ * allows after each frame and waits for the next; should the next frame not
+ * come, it goes on once the pacer says that pacing lapsed. On the main
+ * context, slices are measured with the pacer's clock, so that a test that
+ * sets its own clock decides what a slice holds. */
 #define PUMP_SLICE      (8 * G_TIME_SPAN_MILLISECOND)
 #define PUMP_RESUME_MS  12
-/* In step with frames (see AcpPacer), the pump dispatches the slice a frame
- * allows after each frame; should the next frame not come, it goes on after
- * this long. */
-#define PUMP_FRAME_WAIT_MS 40
 
 static void pump (AcpConnection *self);
+
+/* Returns: (nullable): the pacer of the connection's context; only the main
+ * context's frames mean anything */
+static AcpPacer *
+get_pacer (AcpConnection *self)
+{
+  return self->context == g_main_context_default () ? acp_pacer_get_default () : NULL;
+}
+
+/* The time slices are measured in */
+static gint64
+pump_now (AcpConnection *self)
+{
+  AcpPacer *pacer = get_pacer (self);
+
+  return pacer != NULL ? acp_pacer_get_time (pacer) : g_get_monotonic_time ();
+}
 
 static gboolean
 quiet_cb (gpointer user_data)
@@ -1921,7 +1940,7 @@ resume_cb (gpointer user_data)
   AcpConnection *self = user_data;
 
   stop_waiting (self);
-  self->slice_start = g_get_monotonic_time ();
+  self->slice_start = pump_now (self);
   pump (self);
 
   return G_SOURCE_REMOVE;
@@ -1953,9 +1972,9 @@ frame_cb (AcpConnection *self)
 static gboolean
 slice_over (AcpConnection *self)
 {
-  gint64 now = g_get_monotonic_time ();
+  gint64 now = pump_now (self);
   gint64 slice = PUMP_SLICE;
-  AcpPacer *pacer = NULL;
+  AcpPacer *pacer;
 
   if (self->resume_idle != NULL || self->resume_timeout != NULL)
     return TRUE;
@@ -1965,21 +1984,18 @@ slice_over (AcpConnection *self)
   if (self->quiet_idle == NULL)
     self->quiet_idle = attach (self, g_idle_source_new (), G_PRIORITY_DEFAULT_IDLE, quiet_cb);
 
-  /* only the main context's frames mean anything */
-  if (self->context == g_main_context_default ())
-    {
-      pacer = acp_pacer_get_default ();
-      if (!acp_pacer_in_step (pacer, now, &slice))
-        pacer = NULL;
-    }
+  pacer = get_pacer (self);
+  if (pacer != NULL && !acp_pacer_in_step (pacer, now, &slice))
+    pacer = NULL;
 
   if (now - self->slice_start < slice)
     return FALSE;
 
   if (pacer != NULL)
     {
+      /* the next frame, or frames stopping as the pacer's clock tells */
       self->frame_handler = g_signal_connect_swapped (pacer, "frame", G_CALLBACK (frame_cb), self);
-      self->resume_timeout = attach (self, g_timeout_source_new (PUMP_FRAME_WAIT_MS),
+      self->resume_timeout = attach (self, acp_pacer_lapse_source_new (pacer),
                                      G_PRIORITY_DEFAULT, resume_cb);
     }
   else
@@ -2926,6 +2942,16 @@ _acp_connection_is_throttled (AcpConnection *self)
   g_mutex_unlock (&self->reader->lock);
 
   return waiting;
+}
+
+/* Whether dispatching stopped after a slice, until the next frame (or
+ * until frames stop, see AcpPacer). */
+gboolean
+_acp_connection_is_waiting_for_frame (AcpConnection *self)
+{
+  g_return_val_if_fail (ACP_IS_CONNECTION (self), FALSE);
+
+  return self->frame_handler != 0;
 }
 
 /* Holds back dispatching (reading and parsing go on, up to the bound), as an

@@ -13,6 +13,14 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (AcpPacer, acp_pacer, ACP, PACER, GObject)
 
+/* A clock in microseconds, counting like g_get_monotonic_time() */
+typedef gint64 (*AcpPacerClockFunc) (void);
+
+/* Frames older than this (by the pacer's clock) no longer count: the window
+ * stopped painting (it has nothing new to show, or it is hidden), so nobody
+ * is waiting for a frame. */
+#define ACP_PACER_IN_STEP_FOR (50 * G_TIME_SPAN_MILLISECOND)
+
 /* The pacer of the main context: connections dispatching there consult it.
  * (transfer none) */
 AcpPacer *acp_pacer_get_default   (void);
@@ -38,6 +46,21 @@ void      acp_pacer_hold_until_frame (AcpPacer *self);
 gboolean  acp_pacer_in_step       (AcpPacer *self,
                                    gint64    now,
                                    gint64   *slice_us);
+
+/* What measures the time of frames and slices: g_get_monotonic_time() unless
+ * set (a test sets a clock of its own to be independent of the machine's
+ * speed); NULL sets it back. Connections dispatching on the main context
+ * measure their slices with it too. */
+void      acp_pacer_set_clock     (AcpPacer          *self,
+                                   AcpPacerClockFunc  clock);
+
+/* Returns: the time now, by the pacer's clock */
+gint64    acp_pacer_get_time      (AcpPacer *self);
+
+/* Returns: (transfer full): a source that fires once the pacer no longer
+ * keeps dispatching in step (frames stopped coming, or a hold lapsed), by
+ * the pacer's clock; it does not fire on frames (see AcpPacer::frame) */
+GSource  *acp_pacer_lapse_source_new (AcpPacer *self);
 
 /* The pacer emits AcpPacer::frame after each frame reported. */
 

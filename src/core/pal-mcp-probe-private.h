@@ -52,6 +52,13 @@ typedef struct
   void   (*free)         (gpointer           transport);
 } PalMcpTransportClass;
 
+/* Makes the source that ends a probe after @timeout_ms (transfer full):
+ * g_timeout_source_new() unless a test sets a function of its own, to end
+ * probes when it says rather than after a time a busy machine may need for
+ * the work before; NULL sets it back. */
+typedef GSource *(*PalMcpProbeTimerFunc) (guint timeout_ms);
+void                 _pal_mcp_probe_set_timer_func      (PalMcpProbeTimerFunc         func);
+
 GTask               *_pal_mcp_probe_new_task            (gpointer                     source_tag,
                                                          guint                        timeout_ms,
                                                          GCancellable                *cancellable,

@@ -203,6 +203,14 @@ cancelled_cb (GCancellable *cancellable,
   return G_SOURCE_REMOVE;
 }
 
+static PalMcpProbeTimerFunc timer_func = g_timeout_source_new;
+
+void
+_pal_mcp_probe_set_timer_func (PalMcpProbeTimerFunc func)
+{
+  timer_func = func != NULL ? func : g_timeout_source_new;
+}
+
 /* Creates the task of one probe; the timeout and the caller's cancellable
  * are watched from here on. */
 GTask *
@@ -226,7 +234,7 @@ _pal_mcp_probe_new_task (gpointer             source_tag,
   probe->tool_names = g_ptr_array_new_with_free_func (g_free);
   probe->tool_descriptions = g_ptr_array_new_with_free_func (g_free);
 
-  probe->timeout_source = g_timeout_source_new (probe->timeout_ms);
+  probe->timeout_source = timer_func (probe->timeout_ms);
   g_source_set_static_name (probe->timeout_source, "[palaver] mcp probe timeout");
   g_task_attach_source (task, probe->timeout_source, timeout_cb);
 

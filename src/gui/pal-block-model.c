@@ -30,6 +30,7 @@ struct _PalMessageBlock
   gsize           start;
   gsize           end;
   gint64          arrived;   /* when text last reached it; 0: it was there before */
+  gint64        (*clock) (void);  /* that of the model that made it */
 };
 
 enum {
@@ -93,10 +94,11 @@ pal_message_block_init (PalMessageBlock *self)
 }
 
 static PalMessageBlock *
-pal_message_block_new (AcpMessageItem *item,
-                       guint           index,
-                       gsize           start,
-                       gint64          arrived)
+pal_message_block_new (AcpMessageItem  *item,
+                       guint            index,
+                       gsize            start,
+                       gint64           arrived,
+                       gint64         (*clock) (void))
 {
   PalMessageBlock *self = g_object_new (PAL_TYPE_MESSAGE_BLOCK, NULL);
 
@@ -104,6 +106,7 @@ pal_message_block_new (AcpMessageItem *item,
   self->index = index;
   self->start = start;
   self->arrived = arrived;
+  self->clock = clock;
 
   return self;
 }
@@ -161,7 +164,7 @@ pal_message_block_is_streaming (PalMessageBlock *self)
   g_return_val_if_fail (PAL_IS_MESSAGE_BLOCK (self), FALSE);
 
   return self->arrived != 0 &&
-         g_get_monotonic_time () - self->arrived < PAL_MESSAGE_BLOCK_STREAMING_US;
+         self->clock () - self->arrived < PAL_MESSAGE_BLOCK_STREAMING_US;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -181,6 +184,7 @@ struct _PalBlockModel
 
   GListModel *model;
   gsize       block_size;
+  gint64    (*clock) (void);
   GPtrArray  *entries;    /* (element-type Entry) */
   GArray     *first_row;  /* (element-type guint) the first row of each entry */
   guint       n_valid;    /* entries whose first_row is right */
@@ -343,7 +347,8 @@ cut_blocks (PalBlockModel *self,
       last->end = entry->scanner.stable;
       g_object_notify_by_pspec (G_OBJECT (last), block_properties[BLOCK_PROP_END]);
 
-      next = pal_message_block_new (item, entry->blocks->len, entry->scanner.stable, arrived);
+      next = pal_message_block_new (item, entry->blocks->len, entry->scanner.stable, arrived,
+                                    self->clock);
       g_ptr_array_add (entry->blocks, next);
       added++;
     }
@@ -358,7 +363,7 @@ text_appended_cb (AcpMessageItem *item,
 {
   PalBlockModel *self = entry->model;
   guint before = entry->blocks->len;
-  gint64 now = g_get_monotonic_time ();
+  gint64 now = self->clock ();
   PalMessageBlock *last = g_ptr_array_index (entry->blocks, before - 1);
   guint added;
   guint position;
@@ -394,7 +399,7 @@ notify_text_cb (AcpMessageItem *item,
   /* the whole text was replaced: cut it anew */
   ensure_first_rows (self);
   first = g_array_index (self->first_row, guint, position);
-  entry_reset_blocks (self, entry, g_get_monotonic_time ());
+  entry_reset_blocks (self, entry, self->clock ());
   self->n_valid = MIN (self->n_valid, position + 1);
   self->n_rows = self->n_rows - before + entry->blocks->len;
   g_list_model_items_changed (G_LIST_MODEL (self), first, before, entry->blocks->len);
@@ -407,7 +412,8 @@ entry_reset_blocks (PalBlockModel *self,
 {
   g_ptr_array_set_size (entry->blocks, 0);
   pal_markdown_scanner_init (&entry->scanner);
-  g_ptr_array_add (entry->blocks, pal_message_block_new (ACP_MESSAGE_ITEM (entry->item), 0, 0, arrived));
+  g_ptr_array_add (entry->blocks,
+                   pal_message_block_new (ACP_MESSAGE_ITEM (entry->item), 0, 0, arrived, self->clock));
   cut_blocks (self, entry, arrived);
 }
 
@@ -454,7 +460,7 @@ items_changed_cb (GListModel    *model,
                   PalBlockModel *self)
 {
   guint first, removed_rows = 0, added_rows = 0;
-  gint64 now = g_get_monotonic_time ();
+  gint64 now = self->clock ();
 
   ensure_first_rows (self);
   first = position < self->entries->len ? g_array_index (self->first_row, guint, position) : self->n_rows;
@@ -561,6 +567,7 @@ pal_block_model_init (PalBlockModel *self)
 {
   self->entries = g_ptr_array_new_with_free_func ((GDestroyNotify) entry_free);
   self->first_row = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->clock = g_get_monotonic_time;
   self->block_size = 4096;
 }
 
@@ -629,4 +636,22 @@ pal_block_model_set_model (PalBlockModel *self,
     g_list_model_items_changed (G_LIST_MODEL (self), 0, n_before, self->n_rows);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODEL]);
+}
+
+/**
+ * pal_block_model_set_clock:
+ * @self: a #PalBlockModel
+ * @clock: (nullable): the clock, in microseconds
+ *
+ * Sets what tells when text reached a block and whether it still streams,
+ * g_get_monotonic_time() when %NULL. Blocks made before keep the clock they
+ * were made with: set it before pal_block_model_set_model().
+ */
+void
+pal_block_model_set_clock (PalBlockModel  *self,
+                           gint64        (*clock) (void))
+{
+  g_return_if_fail (PAL_IS_BLOCK_MODEL (self));
+
+  self->clock = clock != NULL ? clock : g_get_monotonic_time;
 }

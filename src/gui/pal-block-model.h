@@ -34,5 +34,8 @@ PalBlockModel *pal_block_model_new       (gsize          block_size);
 GListModel    *pal_block_model_get_model (PalBlockModel *self);
 void           pal_block_model_set_model (PalBlockModel *self,
                                           GListModel    *model);
+/* A test sets a clock of its own, to be independent of the machine's speed */
+void           pal_block_model_set_clock (PalBlockModel  *self,
+                                          gint64        (*clock) (void));
 
 G_END_DECLS

@@ -181,7 +181,7 @@ struct _PalChatView
   guint              flushed_in_frame;
   gulong             after_paint_id;
   gint64             last_paint;   /* monotonic time of the last frame painted */
-  gint64             last_growth;  /* and of the last time the content grew */
+  gint64             last_growth;  /* the pacer's time of the last time the content grew */
   gint64             slice;        /* what the pacer is told a frame leaves for messages */
   gint64             pour_start;   /* monotonic time the blocks below were counted from */
   guint              pour_blocks;  /* blocks of answers added since */
@@ -931,7 +931,7 @@ vadjustment_changed_cb (GtkAdjustment *adjustment,
                         PalChatView   *self)
 {
   /* the content or the window grew: follow it when at the bottom */
-  self->last_growth = g_get_monotonic_time ();
+  self->last_growth = acp_pacer_get_time (acp_pacer_get_default ());
   if (self->stick_to_bottom)
     queue_scroll_to_end (self);
 }
@@ -1078,7 +1078,9 @@ after_paint_cb (GdkFrameClock *frame_clock,
   gboolean flooding = self->flood_tick != 0 || self->settle_tick != 0;
   gint64 now = g_get_monotonic_time ();
   gint64 interval = now - self->last_paint;
-  gboolean growing = now - self->last_growth < GROWING_FOR_US;
+  /* growth is timed by the pacer's clock, like the frames it is told of */
+  gint64 since_growth = acp_pacer_get_time (acp_pacer_get_default ()) - self->last_growth;
+  gboolean growing = since_growth < GROWING_FOR_US;
   gint64 refresh = 0;
   gint64 slice = 0;
 
@@ -1474,7 +1476,7 @@ pal_chat_view_prompt_sent (PalChatView *self)
     {
       /* the answer grows the content: frames keep pacing the messages,
        * from the smallest slice (its first frames build its first rows) */
-      self->last_growth = g_get_monotonic_time ();
+      self->last_growth = acp_pacer_get_time (acp_pacer_get_default ());
       self->slice = STREAM_SLICE_MIN_US;
       acp_pacer_hold_until_frame (acp_pacer_get_default ());
     }

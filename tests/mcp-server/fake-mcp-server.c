@@ -384,6 +384,10 @@ main (int   argc,
     if (g_str_has_prefix (argv[i], "--protocol-version="))
       protocol_version = argv[i] + strlen ("--protocol-version=");
 
+  /* before the pid is written: a test that saw it knows SIGTERM will not do */
+  if (g_str_equal (mode, "hang-stubborn"))
+    signal (SIGTERM, SIG_IGN);
+
   if (pid_file != NULL)
     {
       g_autofree char *pid = g_strdup_printf ("%d", (int) getpid ());
@@ -421,8 +425,6 @@ main (int   argc,
       }
 
   hang = g_str_equal (mode, "hang") || g_str_equal (mode, "hang-stubborn");
-  if (g_str_equal (mode, "hang-stubborn"))
-    signal (SIGTERM, SIG_IGN);
 
   for (;;)
     {
