@@ -1177,6 +1177,7 @@ spawn (AcpAgent  *self,
   g_autoptr(GError) local_error = NULL;
   g_autofree char *program = NULL;
   g_autofree char **argv = NULL;
+  const char *identifier;
   guint argc;
 
   program = g_find_program_in_path (self->argv[0]);
@@ -1230,8 +1231,11 @@ spawn (AcpAgent  *self,
       return FALSE;
     }
 
-  self->pgid = atoi (g_subprocess_get_identifier (self->subprocess));
-  self->group_ended = FALSE;
+  /* NULL once reaped: an agent that exited at once left no group to end
+   * that can still be found by its id */
+  identifier = g_subprocess_get_identifier (self->subprocess);
+  self->pgid = identifier != NULL ? atoi (identifier) : 0;
+  self->group_ended = self->pgid <= 1;
   g_debug ("Agent %p: started %s as pid %d", self, program, (int) self->pgid);
 
   self->stream = g_simple_io_stream_new (g_subprocess_get_stdout_pipe (self->subprocess),
