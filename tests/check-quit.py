@@ -73,7 +73,7 @@ def read_pid(path):
     return int(open(path).read().strip())
 
 
-def start(palaver, agent_program, work):
+def start(palaver, agent_program, work, agent_args=('--agent', 'demo')):
     for name in ('script.pid', 'leftover.pid'):
         if os.path.exists(os.path.join(work, name)):
             os.unlink(os.path.join(work, name))
@@ -87,7 +87,7 @@ def start(palaver, agent_program, work):
     env.pop('G_DEBUG', None)
     folder = os.path.join(work, 'project')
     os.makedirs(folder, exist_ok=True)
-    app = subprocess.Popen([palaver, '--new', '--agent', 'demo', folder], env=env,
+    app = subprocess.Popen([palaver, '--new', *agent_args, folder], env=env,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     script = read_pid(os.path.join(work, 'script.pid'))
     leftover = read_pid(os.path.join(work, 'leftover.pid'))
@@ -117,9 +117,12 @@ def main(palaver, agent_program):
             f.write(WRAPPER.format(dir=work, agent=agent_program))
         os.chmod(os.path.join(work, 'agent.sh'), 0o755)
 
-        for way, end in (('SIGTERM', lambda app: app.send_signal(signal.SIGTERM)),
-                         ('app.quit', quit_over_dbus)):
-            app, pids = start(palaver, agent_program, work)
+        # the last one without --agent: the default agent, once detected
+        # (the application must not quit while it looks for agents)
+        for way, end, args in (('SIGTERM', lambda app: app.send_signal(signal.SIGTERM), ('--agent', 'demo')),
+                               ('app.quit', quit_over_dbus, ('--agent', 'demo')),
+                               ('SIGTERM, default agent', lambda app: app.send_signal(signal.SIGTERM), ())):
+            app, pids = start(palaver, agent_program, work, args)
             end(app)
             try:
                 app.wait(timeout=PATIENCE)

@@ -131,6 +131,7 @@ detected_for_request_cb (GObject      *object,
   pal_agent_store_detect_finish (PAL_AGENT_STORE (object), result, NULL);
   if (!g_cancellable_is_cancelled (request->self->cancellable))
     start_requested_session (request);
+  g_application_release (G_APPLICATION (request->self));
   new_request_free (request);
 }
 
@@ -197,6 +198,8 @@ pal_application_command_line (GApplication            *app,
        * neither may the default agent (the demo agent stands in until then) */
       if (agent == NULL || find_agent (self, agent) == NULL)
         {
+          /* no window yet: the application would quit meanwhile */
+          g_application_hold (app);
           pal_agent_store_detect_async (pal_application_get_agent_store (self), self->cancellable,
                                         detected_for_request_cb, request);
           return 0;
