@@ -768,6 +768,9 @@ pal_composer_init (PalComposer *self)
   gtk_widget_add_css_class (GTK_WIDGET (self->stop_button), "circular");
   g_signal_connect_swapped (self->stop_button, "clicked", G_CALLBACK (stop_clicked_cb), self);
 
+  /* round, whatever the height of the selectors beside them */
+  gtk_widget_set_valign (GTK_WIDGET (self->send_button), GTK_ALIGN_END);
+  gtk_widget_set_valign (GTK_WIDGET (self->stop_button), GTK_ALIGN_END);
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->options_box));
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->send_button));
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->stop_button));
