@@ -660,17 +660,18 @@ _pal_window_show_error (PalWindow    *self,
   escaped = g_markup_escape_text (summary, -1);
   adw_status_page_set_description (self->error_page, escaped);
   gtk_label_set_text (self->error_details, message);
-  gtk_widget_set_visible (GTK_WIDGET (self->error_expander), newline != NULL);
   g_free (self->error_agent_id);
   self->error_agent_id = g_strdup (agent_id);
   /* the demo has nothing to set */
   gtk_widget_set_visible (self->error_agent_button,
                           profile != NULL && !pal_agent_profile_get_is_demo (profile));
-  /* what the agent said and wrote, when one ran */
+  /* What the agent said and wrote, when one ran, is in its log: linked
+   * rather than quoted (its last stderr lines are often its own noise) */
   {
     g_autoptr(AcpAgent) agent = pal_session_manager_dup_last_agent (self->manager, agent_id);
 
     gtk_widget_set_visible (self->error_log_button, agent != NULL);
+    gtk_widget_set_visible (GTK_WIDGET (self->error_expander), agent == NULL && newline != NULL);
   }
   gtk_stack_set_visible_child_name (self->content_stack, "error");
 }
