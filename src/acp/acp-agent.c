@@ -1408,7 +1408,6 @@ begin_stop (AcpAgent *self)
     return;
 
   set_state (self, ACP_AGENT_STATE_STOPPING);
-  self->stop_requested = TRUE;
 
   if (self->subprocess == NULL)
     {
@@ -1505,6 +1504,8 @@ acp_agent_stop_async (AcpAgent            *self,
                 g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, _("The agent was stopped")),
                 FALSE);
 
+  /* asked for: an exit that follows is no fault of the agent's */
+  self->stop_requested = TRUE;
   cancel_id = g_new0 (gulong, 1);
   g_task_set_task_data (task, cancel_id, g_free);
   g_ptr_array_add (self->stop_tasks, g_object_ref (task));
