@@ -537,10 +537,11 @@ stop_agent (Fixture *f,
   g_autoptr(GArray) before = NULL;
   g_autoptr(GArray) after = NULL;
   g_autoptr(GArray) left = NULL;
-  gboolean own_group = agent->pgid == agent->pid;
   g_autoptr(GString) names = g_string_new (NULL);
 
-  before = find_agent_processes (f, own_group ? agent->pgid : 0);
+  /* every agent leads a process group of its own */
+  g_assert_cmpint (agent->pgid, ==, agent->pid);
+  before = find_agent_processes (f, agent->pgid);
   g_test_message ("stopping %s: %u processes", f->spec->name, before->len);
 
   acp_agent_stop_async (agent->agent, NULL, store_result_cb, &result);
@@ -549,7 +550,7 @@ stop_agent (Fixture *f,
   g_assert_no_error (error);
   g_assert_cmpint (acp_agent_get_state (agent->agent), ==, ACP_AGENT_STATE_EXITED);
 
-  after = find_agent_processes (f, own_group ? agent->pgid : 0);
+  after = find_agent_processes (f, agent->pgid);
   left = wait_for_exits (after, LEFTOVER_SECONDS);
   g_test_message ("stopped %s: %u processes right after, %u after %d s", f->spec->name,
                   after->len, left->len, LEFTOVER_SECONDS);
@@ -573,15 +574,6 @@ stop_agent (Fixture *f,
   /* all gone: their pids may be someone else's from now on */
   n_seen_pids = 0;
 
-  if (left->len > 0 && !own_group)
-    {
-      /* TODO: agents run in their own process group and are stopped as a
-       * group (DESIGN.md); until then, what they started may outlive them. */
-      g_test_message ("%u processes of %s still ran %d s after it stopped:%s", left->len,
-                      f->spec->name, LEFTOVER_SECONDS, names->str);
-      g_test_incomplete ("agents are not yet stopped with their process group");
-      return;
-    }
   if (left->len > 0)
     g_error ("%u processes of %s still ran %d s after it stopped:%s", left->len,
              f->spec->name, LEFTOVER_SECONDS, names->str);
