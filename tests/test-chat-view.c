@@ -1094,6 +1094,15 @@ shown_whole (gpointer data)
   return ((PaintedData *) data)->whole;
 }
 
+/* The block clock of test_earlier_answer_whole (): the answer came at 0 */
+static gint64 block_clock_now;
+
+static gint64
+block_clock (void)
+{
+  return block_clock_now;
+}
+
 /* A long answer that came before (the session shown again, the person
  * scrolling back to it): the blocks on screen show their whole text within
  * the first frames that show them, not at the pace of streamed text (a
@@ -1115,7 +1124,11 @@ test_earlier_answer_whole (void)
   acp_transcript_flush (transcript);
   g_assert_cmpuint (strlen (text), >, 40 * 4096);
 
+  /* it came long ago by the blocks' clock, however fast the machine */
+  block_clock_now = 0;
+  pal_chat_view_set_block_clock (PAL_CHAT_VIEW (view), block_clock);
   pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (transcript));
+  block_clock_now = 10 * PAL_MESSAGE_BLOCK_STREAMING_US;
   window = make_window (view);
   d.window = window;
   handler = g_signal_connect (gtk_widget_get_frame_clock (window), "after-paint",

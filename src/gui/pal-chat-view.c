@@ -1574,3 +1574,12 @@ pal_chat_view_get_caught_up (PalChatView *self)
          pal_tail_model_get_hidden (self->tail) == 0 &&
          pal_tail_model_get_waiting (self->tail) == 0;
 }
+
+void
+pal_chat_view_set_block_clock (PalChatView  *self,
+                               gint64      (*clock) (void))
+{
+  g_return_if_fail (PAL_IS_CHAT_VIEW (self));
+
+  pal_block_model_set_clock (self->blocks, clock);
+}

@@ -30,4 +30,9 @@ void        pal_chat_view_set_folder   (PalChatView        *self,
 void        pal_chat_view_set_terminal_service (PalChatView        *self,
                                                 AcpTerminalService *service);
 
+/* A test sets the clock that tells when text reached a block (see
+ * pal_block_model_set_clock()), before setting the model. */
+void        pal_chat_view_set_block_clock (PalChatView *self,
+                                           gint64     (*clock) (void));
+
 G_END_DECLS
