@@ -914,6 +914,7 @@ test_new_session_dialog (Fixture       *fixture,
   /* the main menu opens without a tooltip over its first item */
   {
     GtkWidget *found = NULL;
+    GtkWidget *menu;
     g_autoptr(GPtrArray) stack = g_ptr_array_new ();
 
     g_ptr_array_add (stack, fixture->window);
@@ -928,11 +929,15 @@ test_new_session_dialog (Fixture       *fixture,
           g_ptr_array_add (stack, c);
       }
     g_assert_nonnull (found);
+    /* asked at once: with the main loop run, another program's window on
+     * the same display may take the focus, and the menu closes */
     g_assert_true (gtk_widget_get_has_tooltip (found));
     gtk_menu_button_popup (GTK_MENU_BUTTON (found));
-    settle ();
+    menu = GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (found)));
+    g_assert_true (gtk_widget_get_visible (menu));
     g_assert_false (gtk_widget_get_has_tooltip (found));
     gtk_menu_button_popdown (GTK_MENU_BUTTON (found));
+    g_assert_true (gtk_widget_get_has_tooltip (found));
     settle ();
     g_assert_true (gtk_widget_get_has_tooltip (found));
   }
@@ -1258,6 +1263,25 @@ last_notice_body (Fixture *fixture)
   return body;
 }
 
+/* The window tells that the session shown is closed once its close is
+ * done, a little after the session's state says so. */
+static gboolean
+closed_notice_shown (Fixture *fixture)
+{
+  GListModel *model = G_LIST_MODEL (acp_session_get_transcript (current_session (fixture)));
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(AcpItem) item = g_list_model_get_item (model, i);
+
+      if (ACP_IS_NOTICE_ITEM (item) &&
+          g_strcmp0 (acp_notice_item_get_title (ACP_NOTICE_ITEM (item)), "The session is closed") == 0)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
 /* Closes the session shown, as its menu's Close does, and waits until it is. */
 static void
 close_current (Fixture *fixture)
@@ -1291,7 +1315,7 @@ test_closed_session_reopens (Fixture       *fixture,
 
   close_current (fixture);
   closed = g_object_ref (current_session (fixture));
-  settle ();
+  wait_for (fixture, closed_notice_shown, 30);
   g_assert_cmpstr (last_notice_body (fixture), ==, "Write to the agent to open it again.");
   g_assert_true (_pal_window_can (session_id, "win.resume-session", NULL, fixture->window));
 
@@ -1661,7 +1685,7 @@ test_closed_session_keeps_prompt (Fixture       *fixture,
   pal_window_start_session (fixture->window, "fake-minimal", fixture->folder, NULL);
   wait_for (fixture, session_ready, 30);
   close_current (fixture);
-  settle ();
+  wait_for (fixture, closed_notice_shown, 30);
   g_assert_cmpstr (last_notice_body (fixture), ==, "The agent cannot open it again.");
 
   pal_composer_set_text (composer, "Are you there?");
