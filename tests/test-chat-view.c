@@ -1094,6 +1094,10 @@ shown_whole (gpointer data)
   return ((PaintedData *) data)->whole;
 }
 
+/* How many frames may show an earlier answer before it is whole: a third of
+ * what its blocks take at the pace of streamed text */
+#define WHOLE_WITHIN_FRAMES 10
+
 /* The block clock of test_earlier_answer_whole (): the answer came at 0 */
 static gint64 block_clock_now;
 
@@ -1134,7 +1138,11 @@ test_earlier_answer_whole (void)
   handler = g_signal_connect (gtk_widget_get_frame_clock (window), "after-paint",
                               G_CALLBACK (check_painted_cb), &d);
   wait_for (shown_whole, &d);
-  g_assert_cmpuint (d.frames, <=, 3);
+  /* At stream pace it takes some thirty frames; whole, three on a calm
+   * machine. A slow one (a sanitizer build, a busy CI) paints a frame or
+   * a few more before the one that lays the blocks out whole, so the bound
+   * is the difference that matters, not the best case. */
+  g_assert_cmpuint (d.frames, <=, WHOLE_WITHIN_FRAMES);
 
   /* back to the start of the answer, at once */
   scroller = GTK_SCROLLED_WINDOW (find_widget (window, GTK_TYPE_SCROLLED_WINDOW));
@@ -1143,7 +1151,7 @@ test_earlier_answer_whole (void)
   scroll_as_person (scroller, 0);
   wait_for (shown_whole, &d);
   g_assert_false (pal_chat_view_get_stick_to_bottom (PAL_CHAT_VIEW (view)));
-  g_assert_cmpuint (d.frames, <=, 3);
+  g_assert_cmpuint (d.frames, <=, WHOLE_WITHIN_FRAMES);
 
   g_signal_handler_disconnect (gtk_widget_get_frame_clock (window), handler);
   gtk_window_destroy (GTK_WINDOW (window));
