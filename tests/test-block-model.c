@@ -68,6 +68,25 @@ is_cut_point (const char *text,
   return offset >= 2 && text[offset - 1] == '\n' && text[offset - 2] == '\n';
 }
 
+/* A cut in a line longer than PAL_MESSAGE_BLOCK_LONG_LINE, after a space
+ * or, with no space near, between two characters */
+static gboolean
+is_long_line_cut (const char *text,
+                  gsize       length,
+                  gsize       offset)
+{
+  const char *line_start = g_strrstr_len (text, (gssize) offset, "\n");
+  const char *line_end = memchr (text + offset, '\n', length - offset);
+  gsize line_length;
+
+  line_start = line_start != NULL ? line_start + 1 : text;
+  line_end = line_end != NULL ? line_end : text + length;
+  line_length = (gsize) (line_end - line_start);
+
+  return line_length > PAL_MESSAGE_BLOCK_LONG_LINE && text + offset > line_start &&
+         (text[offset - 1] == ' ' || (text[offset] & 0xC0) != 0x80);
+}
+
 /* The mirror is the model; every item has its rows, in order; an agent
  * message's blocks cover its text without gap or overlap, all but the last
  * are at least BLOCK_SIZE long and end at a cut point. Returns the number of
@@ -127,7 +146,7 @@ check (Fixture        *f,
 
               g_assert_cmpuint (end, <=, length);
               g_assert_cmpuint (end - expected_start, >=, BLOCK_SIZE);
-              g_assert_true (is_cut_point (text, end));
+              g_assert_true (is_cut_point (text, end) || is_long_line_cut (text, length, end));
               expected_start = end;
             }
         }
@@ -243,6 +262,64 @@ test_long_at_once (void)
   fixture_clear (&f);
 }
 
+static PalMessageBlock *block_at (Fixture *f,
+                                  guint    row);
+
+/* A line that never ends is cut into blocks of about
+ * PAL_MESSAGE_BLOCK_LONG_LINE, after a space where there is one and never
+ * inside a character; a long line in a code fence is not cut */
+static void
+test_long_line (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(AcpMessageItem) agent = acp_message_item_new (ACP_MESSAGE_ROLE_AGENT, NULL);
+  g_autoptr(GString) chunk = g_string_new (NULL);
+  gsize spaced_end, unspaced_start;
+  guint n_rows;
+
+  fixture_init (&f);
+  g_list_store_append (f.store, agent);
+
+  /* words, streamed in chunks of about 1 KiB */
+  while (chunk->len < 1000)
+    g_string_append (chunk, "words of a line without end ");
+  for (guint i = 0; i < 300; i++)
+    acp_message_item_append_text (agent, chunk->str, -1);
+  spaced_end = acp_message_item_get_text_length (agent);
+  g_assert_cmpuint (check (&f, agent), >=, spaced_end / PAL_MESSAGE_BLOCK_LONG_LINE);
+
+  for (guint row = 0; row + 1 < g_list_model_get_n_items (G_LIST_MODEL (f.blocks)); row++)
+    {
+      PalMessageBlock *block = block_at (&f, row);
+      gsize start = pal_message_block_get_start (block);
+      gsize end = pal_message_block_get_end (block);
+
+      g_assert_cmpuint (end - start, <=, PAL_MESSAGE_BLOCK_LONG_LINE);
+      g_assert_cmpuint (end - start, >, PAL_MESSAGE_BLOCK_LONG_LINE * 3 / 4);
+      g_assert_cmpint (acp_message_item_get_text (agent)[end - 1], ==, ' ');
+    }
+
+  /* no space at all, in characters of two bytes */
+  unspaced_start = spaced_end;
+  for (guint i = 0; i < 100000; i++)
+    acp_message_item_append_text (agent, "\xc3\xa9", -1);
+  check (&f, agent);
+  n_rows = g_list_model_get_n_items (G_LIST_MODEL (f.blocks));
+  g_assert_cmpuint (pal_message_block_get_start (block_at (&f, n_rows - 1)), >, unspaced_start);
+
+  /* a new paragraph, then a fence around a line as long: one block for it */
+  acp_message_item_append_text (agent, "\n\n```\n", -1);
+  for (guint i = 0; i < 200; i++)
+    acp_message_item_append_text (agent, chunk->str, -1);
+  check (&f, agent);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f.blocks)), ==, n_rows + 1);
+  acp_message_item_append_text (agent, "\n```\n\nAfter the fence.", -1);
+  check (&f, agent);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f.blocks)), ==, n_rows + 2);
+
+  fixture_clear (&f);
+}
+
 static PalMessageBlock *
 block_at (Fixture *f,
           guint    row)
@@ -308,6 +385,7 @@ main (int   argc,
   g_test_add_func ("/block-model/streamed", test_streamed);
   g_test_add_func ("/block-model/long-at-once", test_long_at_once);
   g_test_add_func ("/block-model/streaming", test_streaming);
+  g_test_add_func ("/block-model/long-line", test_long_line);
 
   return g_test_run ();
 }

@@ -10,6 +10,12 @@
  * whether or not the rest follows, so each block renders as its own
  * document, and only the last block of a growing answer ever changes.
  *
+ * A line that goes on and on (an agent writing megabytes without a newline)
+ * has no such point: outside a code fence it is cut anyway every
+ * PAL_MESSAGE_BLOCK_LONG_LINE bytes, after a space where there is one, so
+ * that no row holds more than that of it. The two sides of such a cut show
+ * as two paragraphs; in a line that long that reads no worse.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
@@ -304,6 +310,33 @@ entry_position (PalBlockModel *self,
   return 0;
 }
 
+/* Returns: where to cut the unfinished line the scanner is in, in a block
+ * that starts at @start, or 0 when it is not that long (or in a fence) */
+static gsize
+long_line_cut (const PalMarkdownScanner *scanner,
+               const char               *text,
+               gsize                     length,
+               gsize                     start)
+{
+  gsize cut = MAX (scanner->scanned, start) + PAL_MESSAGE_BLOCK_LONG_LINE;
+  gsize floor = cut - PAL_MESSAGE_BLOCK_LONG_LINE / 4;
+
+  if (scanner->fence_char != 0 || cut >= length)
+    return 0;
+
+  for (gsize i = cut; i > floor; i--)
+    {
+      if (text[i - 1] == ' ')
+        return i;
+    }
+
+  /* no space near: never in the middle of a character */
+  while (cut > floor && (text[cut] & 0xC0) == 0x80)
+    cut--;
+
+  return cut;
+}
+
 /* Cuts what can be cut of the entry's last block; the blocks added got
  * their text at @arrived. Returns the number of blocks added. */
 static guint
@@ -321,34 +354,35 @@ cut_blocks (PalBlockModel *self,
       PalMessageBlock *last = g_ptr_array_index (entry->blocks, entry->blocks->len - 1);
       gsize wanted = last->start + self->block_size;
       PalMessageBlock *next;
+      gsize cut;
 
       if (length <= wanted)
         {
           pal_markdown_scanner_feed (&entry->scanner, text, length);
-          if (entry->scanner.stable < wanted)
-            break;
         }
       else
         {
           /* feed a little at a time, so that the cut comes soon after the
            * size is reached even when a long text arrives at once */
           gsize step = MAX (self->block_size / 4, 1);
-          gsize fed = MAX (entry->scanner.scanned, wanted);
+          gsize fed = MAX (MAX (entry->scanner.scanned, entry->scanner.searched), wanted);
 
           while (entry->scanner.stable < wanted && fed < length)
             {
               fed = MIN (fed + step, length);
               pal_markdown_scanner_feed (&entry->scanner, text, fed);
             }
-          if (entry->scanner.stable < wanted)
-            break;
         }
 
-      last->end = entry->scanner.stable;
+      if (entry->scanner.stable >= wanted)
+        cut = entry->scanner.stable;
+      else if ((cut = long_line_cut (&entry->scanner, text, length, last->start)) == 0)
+        break;
+
+      last->end = cut;
       g_object_notify_by_pspec (G_OBJECT (last), block_properties[BLOCK_PROP_END]);
 
-      next = pal_message_block_new (item, entry->blocks->len, entry->scanner.stable, arrived,
-                                    self->clock);
+      next = pal_message_block_new (item, entry->blocks->len, cut, arrived, self->clock);
       g_ptr_array_add (entry->blocks, next);
       added++;
     }

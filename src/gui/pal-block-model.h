@@ -26,6 +26,10 @@ gboolean        pal_message_block_is_streaming (PalMessageBlock *self);
 /* Microseconds: how long a block counts as streaming after text reached it */
 #define PAL_MESSAGE_BLOCK_STREAMING_US (250 * G_TIME_SPAN_MILLISECOND)
 
+/* Bytes of a line without end (outside a code fence) one block holds at
+ * most: a longer line is cut into blocks of about this size */
+#define PAL_MESSAGE_BLOCK_LONG_LINE (64 * 1024)
+
 #define PAL_TYPE_BLOCK_MODEL (pal_block_model_get_type ())
 
 G_DECLARE_FINAL_TYPE (PalBlockModel, pal_block_model, PAL, BLOCK_MODEL, GObject)

@@ -852,12 +852,14 @@ pal_markdown_scanner_feed (PalMarkdownScanner *scanner,
   while (scanner->scanned < length)
     {
       const char *line = text + scanner->scanned;
-      const char *nl = memchr (line, '\n', length - scanner->scanned);
+      gsize from = MAX (scanner->searched, scanner->scanned);
+      const char *nl = from < length ? memchr (text + from, '\n', length - from) : NULL;
       gsize line_len;
       gboolean blank = TRUE;
 
       if (nl == NULL)
         {
+          scanner->searched = MAX (from, length);
           /* an incomplete line can already start a block */
           if (scanner->fence_char == 0 && scanner->prev_blank &&
               line[0] != ' ' && line[0] != '\t' && line[0] != '\r')

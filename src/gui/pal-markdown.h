@@ -43,6 +43,8 @@ GPtrArray  *pal_markdown_dup_fonts    (const PangoFontDescription *base);
 typedef struct
 {
   gsize    scanned;     /* bytes of complete lines looked at */
+  gsize    searched;    /* the incomplete line after them holds no newline
+                         * up to here: a long line is searched once */
   gsize    stable;      /* the last cut point found */
   gboolean prev_blank;
   char     fence_char;  /* '`' or '~' inside a fence, else 0 */
