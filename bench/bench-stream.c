@@ -16,6 +16,9 @@
  *                  --split N starts a new message every N chunks: what the
  *                  frames would cost if a long message were shown as a run of
  *                  blocks, one list row each, rather than one growing row.
+ * --long-line      the chunks (1 KiB each) never hold a newline: the answer
+ *                  is one line (65,536 chunks: 64 MiB) and every path that
+ *                  looks for the end of a line must stay linear.
  *
  * Measured from the prompt (or the first batch) until the turn is over, the
  * message holds every chunk, the view is at the end and two more frames were
@@ -42,6 +45,7 @@
 #include "pal-warm-up.h"
 
 #define STREAM_SCENARIO "stream-chunks.json"
+#define LONG_LINE_SCENARIO "stream-long-line.json"
 
 /* --- the chunks, as the scenario has them --- */
 
@@ -68,11 +72,12 @@ expand (const char *text,
 }
 
 static gboolean
-chunks_load (Chunks  *chunks,
-             guint    count,
-             GError **error)
+chunks_load (Chunks      *chunks,
+             const char  *scenario,
+             guint        count,
+             GError     **error)
 {
-  g_autofree char *path = g_build_filename (BENCH_SOURCE_DIR, STREAM_SCENARIO, NULL);
+  g_autofree char *path = g_build_filename (BENCH_SOURCE_DIR, scenario, NULL);
   g_autoptr(JsonParser) parser = json_parser_new ();
   JsonObject *handlers;
   JsonArray *steps, *templates;
@@ -434,7 +439,9 @@ main (int   argc,
   int batch = 300;
   int split = 0;
   gboolean direct = FALSE;
+  gboolean long_line = FALSE;
   gboolean ok = TRUE;
+  const char *scenario;
   const GOptionEntry entries[] = {
     { "chunks", 'n', 0, G_OPTION_ARG_INT, &count, "Chunks streamed (default 200000)", "N" },
     { "repeat", 'r', 0, G_OPTION_ARG_INT, &repeat, "Runs in this process (default 1)", "N" },
@@ -444,6 +451,8 @@ main (int   argc,
       "Chunks per frame with --direct (default 300)", "N" },
     { "split", 0, 0, G_OPTION_ARG_INT, &split,
       "With --direct, start a new message every N chunks (a long message shown in blocks)", "N" },
+    { "long-line", 0, 0, G_OPTION_ARG_NONE, &long_line,
+      "Chunks of 1 KiB that never hold a newline: the answer is one line", NULL },
     { NULL }
   };
 
@@ -463,7 +472,8 @@ main (int   argc,
       return 2;
     }
 
-  if (!chunks_load (&chunks, count, &error))
+  scenario = long_line ? LONG_LINE_SCENARIO : STREAM_SCENARIO;
+  if (!chunks_load (&chunks, scenario, count, &error))
     {
       g_printerr ("%s\n", error->message);
       return 1;
@@ -474,7 +484,7 @@ main (int   argc,
 
   if (!direct)
     {
-      scenario_path = bench_write_scenario (STREAM_SCENARIO, "session/prompt", count, &error);
+      scenario_path = bench_write_scenario (scenario, "session/prompt", count, &error);
       if (scenario_path == NULL)
         {
           g_printerr ("%s\n", error->message);

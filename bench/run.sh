@@ -73,9 +73,9 @@ run() {
 }
 
 if [ -n "$quick" ]; then
-  replay_sizes="10000"; stream_chunks=20000
+  replay_sizes="10000"; stream_chunks=20000; long_line_chunks=8192
 else
-  replay_sizes="10000 100000"; stream_chunks=200000
+  replay_sizes="10000 100000"; stream_chunks=200000; long_line_chunks=65536
 fi
 
 i=1
@@ -89,6 +89,7 @@ while [ "$i" -le "$runs" ]; do
   if [ "$only" != replay ]; then
     run "$build_dir/bench/bench-stream" --chunks "$stream_chunks"
     run "$build_dir/bench/bench-stream" --direct --chunks "$stream_chunks"
+    run "$build_dir/bench/bench-stream" --long-line --chunks "$long_line_chunks"
   fi
   i=$((i + 1))
 done
