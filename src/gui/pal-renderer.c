@@ -8,6 +8,9 @@
  * no GPU render node, the cairo renderer is asked for, unless the person
  * chose a renderer with GSK_RENDERER.
  *
+ * For GTK 4.8 (Debian 12): GTK 4.14 came with new GL renderers; measure them
+ * with bench/ before dropping this.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 

@@ -14,6 +14,9 @@
  * and lays its text out only when it is drawn, ellipsized at the end. Most
  * lines are never drawn: the list view makes rows beyond its window too.
  *
+ * Part of the flood handling for GTK 4.8 (see pal-chat-flood.c); not needed
+ * once that is.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 

@@ -29,6 +29,9 @@
  * a couple of milliseconds shaping its lines anew. pal_text_view_prepare_draw()
  * does that second layout ahead, in a frame where the view is not drawn yet.
  *
+ * Both work around GTK 4.8's text view (Debian 12); check with bench/ on a
+ * newer GTK whether they are still needed.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 

@@ -1,0 +1,104 @@
+/* pal-chat-view-private.h: what the chat view shares with its flood
+ * handling (pal-chat-flood.c)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "pal-block-model.h"
+#include "pal-chat-view.h"
+#include "pal-tail-model.h"
+
+G_BEGIN_DECLS
+
+/* Pixels: the widest a row of the transcript gets */
+#define PAL_CHAT_ROW_MAX_WIDTH      860
+/* The most characters of a summary line */
+#define PAL_CHAT_SUMMARY_MAX_CHARS  200
+/* Rows a flood leaves in the list, at most */
+#define PAL_CHAT_FLOOD_KEEP_MAX     40
+
+struct _PalChatView
+{
+  AdwBin             parent_instance;
+
+  GListModel        *model;       /* the transcript */
+  PalBlockModel     *blocks;      /* its rows */
+  PalTailModel      *tail;        /* what the list view shows of them */
+  GtkNoSelection    *selection;
+  GtkScrolledWindow *scroller;
+  GtkListView       *list_view;
+  GtkButton         *bottom_button;
+  GtkAdjustment     *vadjustment;
+  AcpTerminalService *terminal_service;
+  char              *folder;      /* the session's, for the paths tool calls name */
+  gboolean           stick_to_bottom;
+  gboolean           scrolling;
+  gint64             last_input;   /* monotonic time of the last scroll/key/scrollbar input */
+  guint              follow_id;    /* pending scroll to the end */
+  guint              flood_tick;   /* shows a flood's new items, per frame */
+  GtkWidget         *flood_panel;  /* the last items as lines, over the list */
+  GtkBox            *flood_box;
+  GPtrArray         *flood_lines;  /* (element-type PalSummaryLine) (owned) */
+  guint              flood_shown;  /* items of the transcript the lines show */
+  guint              flood_count;  /* lines shown for them */
+  gint64             flood_relabelled; /* frame time of the last relabelling */
+  guint              line_chars;   /* about what a line of the width shows */
+  guint              calm_id;      /* ends the flood */
+  gboolean           expect_flood; /* between begin_flood () and end_flood () */
+  guint              settle_tick;  /* after a flood: full rows, hidden items back */
+  GHashTable        *summarized;   /* (element-type GtkListItem): bound as summaries */
+  gboolean           summarize;    /* bind new rows as summaries */
+  guint              settle_waits; /* frames the settling waited for a layout */
+  gint64             settle_started; /* monotonic time its last frame began */
+  gint64             settle_budget; /* of its frames, in time it works */
+  gint64             settle_used;  /* of it, by its last frame */
+  guint              reveal_waits; /* frames painted with the rows back and hidden */
+  guint              prepare_tick; /* lays out the text of those on screen to draw */
+  gboolean           rows_prepared; /* and it did, since they last changed */
+  gboolean           revealed;     /* the rows were shown: the next frame draws them */
+  GdkFrameClock     *frame_clock;  /* while mapped, to report frames to the pacer */
+  gulong             layout_id;
+  gboolean           check_lagging; /* rows were made or the view scrolled */
+  gint64             flush_frame;   /* the frame the count below is of */
+  guint              flushed_in_frame;
+  gulong             after_paint_id;
+  gint64             last_paint;   /* monotonic time of the last frame painted */
+  gint64             last_growth;  /* the pacer's time of the last time the content grew */
+  gint64             slice;        /* what the pacer is told a frame leaves for messages */
+  gint64             pour_start;   /* monotonic time the blocks below were counted from */
+  guint              pour_blocks;  /* blocks of answers added since */
+  gboolean           poured;       /* the last flood was text pouring in */
+};
+
+/* pal-chat-view.c */
+GtkWidget *_pal_chat_view_create_row          (PalChatView *self,
+                                               gpointer     item);
+double     _pal_chat_view_widget_distance     (PalChatView *self,
+                                               GtkWidget   *child);
+void       _pal_chat_view_remove_tick         (PalChatView *self,
+                                               guint       *tick_id);
+void       _pal_chat_view_scroll_to_end       (PalChatView *self);
+void       _pal_chat_view_queue_scroll_to_end (PalChatView *self);
+
+/* pal-chat-flood.c */
+GtkWidget *_pal_chat_flood_init               (PalChatView *self);
+void       _pal_chat_flood_dispose            (PalChatView *self);
+void       _pal_chat_flood_rows_changed_cb    (GListModel  *model,
+                                               guint        position,
+                                               guint        removed,
+                                               guint        added,
+                                               PalChatView *self);
+void       _pal_chat_flood_stop               (PalChatView *self);
+void       _pal_chat_flood_settle             (PalChatView *self);
+guint      _pal_chat_flood_keep               (PalChatView *self);
+GtkWidget *_pal_chat_flood_create_summary_row (PalChatView *self,
+                                               gpointer     item);
+gboolean   _pal_chat_flood_reveal_pending     (PalChatView *self);
+void       _pal_chat_flood_reveal_now         (PalChatView *self);
+gboolean   _pal_chat_flood_frame_painted      (PalChatView   *self,
+                                               GdkFrameClock *frame_clock,
+                                               gint64         refresh);
+
+G_END_DECLS
