@@ -809,6 +809,36 @@ pal_session_manager_lookup_agent (PalSessionManager *self,
   return slot != NULL ? slot->agent : NULL;
 }
 
+/**
+ * pal_session_manager_get_agent_capabilities:
+ * @self: a #PalSessionManager
+ * @profile_id: an agent profile id
+ * @cwd: (nullable): a project folder
+ * @caps: (out): what the agent advertised
+ *
+ * What an agent of that profile supports, as far as this process knows: the
+ * capabilities of its running agent in @cwd, else of the last agent of the
+ * profile that started (in any folder).
+ *
+ * Returns: %FALSE when no agent of the profile has started yet; start one
+ *   with pal_session_manager_start_agent_async() to learn them
+ */
+gboolean
+pal_session_manager_get_agent_capabilities (PalSessionManager    *self,
+                                            const char           *profile_id,
+                                            const char           *cwd,
+                                            AcpAgentCapabilities *caps)
+{
+  g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), FALSE);
+  g_return_val_if_fail (profile_id != NULL, FALSE);
+  g_return_val_if_fail (caps != NULL, FALSE);
+
+  if (self->agents == NULL)
+    return FALSE;
+
+  return _pal_session_manager_get_known_caps (self, profile_id, cwd, caps);
+}
+
 static void
 start_agent_cb (GObject      *object,
                 GAsyncResult *result,

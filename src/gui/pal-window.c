@@ -36,6 +36,7 @@ typedef struct
   char      *agent_id;
   char      *folder;
   GStrv      mcp_servers;
+  GStrv      additional_dirs;
   char      *prompt;      /* to send once the session is open, or signed in */
 } Attempt;
 
@@ -47,6 +48,7 @@ attempt_free (Attempt *attempt)
   g_free (attempt->agent_id);
   g_free (attempt->folder);
   g_strfreev (attempt->mcp_servers);
+  g_strfreev (attempt->additional_dirs);
   g_free (attempt->prompt);
   g_free (attempt);
 }
@@ -1376,6 +1378,7 @@ start_session (PalWindow          *self,
                const char         *agent_id,
                const char         *folder,
                const char * const *mcp_servers,
+               const char * const *additional_dirs,
                const char         *prompt)
 {
   Attempt *attempt;
@@ -1394,10 +1397,11 @@ start_session (PalWindow          *self,
   _pal_window_update_actions (self);
 
   attempt = attempt_new (self, NULL, agent_id, folder, mcp_servers);
+  attempt->additional_dirs = g_strdupv ((char **) additional_dirs);
   attempt->prompt = g_strdup (prompt);
   self->starting_attempt = attempt;
   _pal_window_update_actions (self);
-  pal_session_manager_new_session_async (self->manager, agent_id, folder, mcp_servers,
+  pal_session_manager_new_session_async (self->manager, agent_id, folder, mcp_servers, additional_dirs,
                                          self->cancellable, new_session_cb, attempt);
 }
 
@@ -1432,7 +1436,7 @@ pal_window_start_session (PalWindow          *self,
   g_return_if_fail (agent_id != NULL);
   g_return_if_fail (folder != NULL);
 
-  start_session (self, agent_id, folder, mcp_servers, NULL);
+  start_session (self, agent_id, folder, mcp_servers, NULL, NULL);
 }
 
 static void
@@ -1449,7 +1453,8 @@ retry_attempt (Attempt *attempt)
     }
   else
     start_session (attempt->self, attempt->agent_id, attempt->folder,
-                   (const char * const *) attempt->mcp_servers, attempt->prompt);
+                   (const char * const *) attempt->mcp_servers,
+                   (const char * const *) attempt->additional_dirs, attempt->prompt);
   attempt_free (attempt);
 }
 
