@@ -797,6 +797,62 @@ test_cancel_start (Fixture       *f,
   g_assert_null (pal_session_manager_lookup_agent (f->manager, "hang", f->dir_a));
 }
 
+typedef struct
+{
+  Fixture      *f;
+  GAsyncResult *first;
+} StartAgain;
+
+/* The first start's answer: cancelled; a second start is asked for at once */
+static void
+start_again_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  StartAgain *again = user_data;
+
+  again->first = g_object_ref (result);
+  pal_session_manager_start_agent_async (again->f->manager, "fake", again->f->dir_a, NULL,
+                                         store_result_cb, &again->f->result);
+}
+
+/* A start asked for while the one before is being called off (everyone
+ * waiting for it cancelled) gets an agent, not that start's cancellation */
+static void
+test_start_after_cancel (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(GCancellable) first = g_cancellable_new ();
+  g_autoptr(GCancellable) second = g_cancellable_new ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GAsyncResult) second_result = NULL;
+  g_autoptr(AcpAgent) agent = NULL;
+  g_autoptr(GError) error = NULL;
+  StartAgain again = { f, NULL };
+
+  add_profile (f, "fake", "basic.json");
+
+  /* two waiting: once both are cancelled, the start is called off, and the
+   * first one's answer starts anew before it is over */
+  pal_session_manager_start_agent_async (f->manager, "fake", f->dir_a, first,
+                                         start_again_cb, &again);
+  pal_session_manager_start_agent_async (f->manager, "fake", f->dir_a, second,
+                                         store_result_cb, &second_result);
+  g_cancellable_cancel (first);
+  g_cancellable_cancel (second);
+  WAIT_UNTIL (second_result != NULL && again.first != NULL);
+  g_assert_null (pal_session_manager_start_agent_finish (f->manager, again.first, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+  g_clear_object (&again.first);
+
+  result = wait_result (&f->result);
+  agent = pal_session_manager_start_agent_finish (f->manager, result, &error);
+  g_assert_no_error (error);
+  g_assert_true (ACP_IS_AGENT (agent));
+  g_assert_true (pal_session_manager_lookup_agent (f->manager, "fake", f->dir_a) == agent);
+}
+
 /* }}} */
 
 /* opening stored sessions {{{ */
@@ -1983,6 +2039,7 @@ main (int   argc,
   ADD ("new/profile-edited", test_profile_edited);
   ADD ("new/id-collision", test_id_collision);
   ADD ("new/cancel", test_cancel_start);
+  ADD ("new/start-after-cancel", test_start_after_cancel);
   ADD ("open/load-live", test_open_loads_live);
   ADD ("open/resume", test_open_resumes);
   ADD ("open/resume-keeps-transcript", test_resume_keeps_transcript);

@@ -526,8 +526,16 @@ ensure_agent (PalSessionManager *self,
 
   if (slot != NULL && slot->starting)
     {
-      _pal_wait_list_add (&slot->start, task);
-      return;
+      if (!g_cancellable_is_cancelled (slot->start.cancellable))
+        {
+          _pal_wait_list_add (&slot->start, task);
+          return;
+        }
+
+      /* called off, its waiters all gone, and not over yet: a new process
+       * takes its place */
+      g_hash_table_remove (self->agents, key);
+      slot = NULL;
     }
   profile = pal_agent_store_lookup (self->agent_store, profile_id);
   if (slot != NULL && acp_agent_get_state (slot->agent) == ACP_AGENT_STATE_READY)
