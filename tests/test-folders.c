@@ -70,29 +70,32 @@ test_add (void)
 
   /* the project folder and what it holds */
   g_assert_false (pal_folders_add (folders, project, "/srv/app/", &message));
-  assert_contains (message, "“/srv/app” is the project folder");
+  assert_contains (message, "That is the project folder");
   g_clear_pointer (&message, g_free);
   g_assert_false (pal_folders_add (folders, project, "/srv/app/src", &message));
-  assert_contains (message, "“/srv/app/src” is inside the project folder");
+  assert_contains (message, "That folder is inside the project folder");
   g_clear_pointer (&message, g_free);
 
   /* repeats and folders inside listed ones */
   g_assert_false (pal_folders_add (folders, project, "/srv/lib", &message));
-  assert_contains (message, "“/srv/lib” is in the list already");
+  assert_contains (message, "That folder is in the list already");
   g_clear_pointer (&message, g_free);
   g_assert_false (pal_folders_add (folders, project, "/srv/docs/guide", &message));
-  assert_contains (message, "“/srv/docs/guide” is inside “/srv/docs”");
+  assert_contains (message, "That folder is inside “/srv/docs”");
   g_clear_pointer (&message, g_free);
 
   /* not a path */
   g_assert_false (pal_folders_add (folders, project, "docs", &message));
   assert_contains (message, "“docs” is not an absolute path");
   g_clear_pointer (&message, g_free);
+  g_assert_false (pal_folders_add (folders, project, "/srv/caf\xe9", &message));
+  assert_contains (message, "not valid text");
+  g_clear_pointer (&message, g_free);
   assert_folders (folders, "/srv/lib /srv/docs /srv/app-2");
 
   /* a folder holding listed ones takes the place of the first */
   g_assert_true (pal_folders_add (folders, project, "/srv/docs/..", &message));
-  assert_contains (message, "“/srv” takes the place of 3 folders inside it");
+  assert_contains (message, "Added in place of 3 folders inside it");
   g_clear_pointer (&message, g_free);
   assert_folders (folders, "/srv");
 
@@ -100,13 +103,13 @@ test_add (void)
   g_assert_true (pal_folders_add (folders, project, "/a/b", NULL));
   g_assert_true (pal_folders_add (folders, project, "/c", NULL));
   g_assert_true (pal_folders_add (folders, project, "/a", &message));
-  assert_contains (message, "“/a” takes the place of “/a/b”, which is inside it");
+  assert_contains (message, "Added in place of “/a/b”, which is inside it");
   g_clear_pointer (&message, g_free);
   assert_folders (folders, "/a /c");
 
   /* the project's parent is a folder like any other; no project yet */
   g_assert_true (pal_folders_add (folders, project, "/", &message));
-  assert_contains (message, "takes the place of 2 folders");
+  assert_contains (message, "in place of 2 folders");
   g_clear_pointer (&message, g_free);
   g_ptr_array_set_size (folders, 0);
   g_assert_true (pal_folders_add (folders, NULL, "/srv/app", NULL));
@@ -127,12 +130,12 @@ test_drop_inside (void)
   g_assert_null (message);
 
   g_assert_true (pal_folders_drop_inside (folders, "/srv/app", &message));
-  assert_contains (message, "2 folders are no longer additional folders");
+  assert_contains (message, "Removed 2 additional folders: the project folder holds them now");
   g_clear_pointer (&message, g_free);
   assert_folders (folders, "/srv/docs");
 
   g_assert_true (pal_folders_drop_inside (folders, "/srv/docs/", &message));
-  assert_contains (message, "“/srv/docs” is no longer an additional folder");
+  assert_contains (message, "Removed “/srv/docs”: the project folder holds it now");
   g_clear_pointer (&message, g_free);
   assert_folders (folders, "");
 }

@@ -126,7 +126,6 @@ pal_folders_add (GPtrArray  *folders,
                  char      **message)
 {
   g_autofree char *canonical = NULL;
-  g_autofree char *display = NULL;
   g_autofree char *replaced = NULL;
   guint n_replaced = 0;
   guint position;
@@ -137,7 +136,15 @@ pal_folders_add (GPtrArray  *folders,
   if (message != NULL)
     *message = NULL;
 
-  if (!g_path_is_absolute (folder) || !g_utf8_validate (folder, -1, NULL))
+  if (!g_utf8_validate (folder, -1, NULL))
+    {
+      /* agents are told paths in JSON, which is text */
+      if (message != NULL)
+        *message = g_strdup (_("That folder’s path is not valid text, so agents cannot be told "
+                               "about it"));
+      return FALSE;
+    }
+  if (!g_path_is_absolute (folder))
     {
       if (message != NULL)
         *message = g_strdup_printf (_("“%s” is not an absolute path"), folder);
@@ -145,15 +152,14 @@ pal_folders_add (GPtrArray  *folders,
     }
 
   canonical = g_canonicalize_filename (folder, NULL);
-  display = shown (canonical);
 
   if (project != NULL && pal_folder_contains (project, canonical))
     {
       if (message != NULL)
-        *message = pal_folder_contains (canonical, project)
-          ? g_strdup_printf (_("“%s” is the project folder already"), display)
-          : g_strdup_printf (_("“%s” is inside the project folder, which the agent can use "
-                               "already"), display);
+        *message = g_strdup (pal_folder_contains (canonical, project)
+                               ? _("That is the project folder, which the agent uses anyway")
+                               : _("That folder is inside the project folder, which the agent "
+                                   "uses anyway"));
       return FALSE;
     }
 
@@ -167,13 +173,13 @@ pal_folders_add (GPtrArray  *folders,
             return FALSE;
 
           if (g_str_equal (listed, canonical))
-            *message = g_strdup_printf (_("“%s” is in the list already"), display);
+            *message = g_strdup (_("That folder is in the list already"));
           else
             {
               g_autofree char *outer = shown (listed);
 
-              *message = g_strdup_printf (_("“%s” is inside “%s”, which is in the list already"),
-                                          display, outer);
+              *message = g_strdup_printf (_("That folder is inside “%s”, which is in the list "
+                                            "already"), outer);
             }
           return FALSE;
         }
@@ -198,13 +204,12 @@ pal_folders_add (GPtrArray  *folders,
   g_ptr_array_insert (folders, position, g_steal_pointer (&canonical));
 
   if (message != NULL && n_replaced == 1)
-    *message = g_strdup_printf (_("“%s” takes the place of “%s”, which is inside it"),
-                                display, replaced);
+    *message = g_strdup_printf (_("Added in place of “%s”, which is inside it"), replaced);
   else if (message != NULL && n_replaced > 1)
-    *message = g_strdup_printf (ngettext ("“%s” takes the place of %u folder inside it",
-                                          "“%s” takes the place of %u folders inside it",
+    *message = g_strdup_printf (ngettext ("Added in place of %u folder inside it",
+                                          "Added in place of %u folders inside it",
                                           n_replaced),
-                                display, n_replaced);
+                                n_replaced);
 
   return TRUE;
 }
@@ -248,13 +253,12 @@ pal_folders_drop_inside (GPtrArray  *folders,
     }
 
   if (message != NULL && n_dropped == 1)
-    *message = g_strdup_printf (_("“%s” is no longer an additional folder: the project folder "
-                                  "holds it"), dropped);
+    *message = g_strdup_printf (_("Removed “%s”: the project folder holds it now"), dropped);
   else if (message != NULL && n_dropped > 1)
-    *message = g_strdup_printf (ngettext ("%u folder is no longer an additional folder: the "
-                                          "project folder holds it",
-                                          "%u folders are no longer additional folders: the "
-                                          "project folder holds them",
+    *message = g_strdup_printf (ngettext ("Removed %u additional folder: the project folder "
+                                          "holds it now",
+                                          "Removed %u additional folders: the project folder "
+                                          "holds them now",
                                           n_dropped),
                                 n_dropped);
 
