@@ -1463,9 +1463,11 @@ dialog_start_cb (PalNewSessionDialog *dialog,
                  const char          *agent_id,
                  const char          *folder,
                  GStrv                mcp_servers,
+                 GStrv                additional_folders,
                  PalWindow           *self)
 {
-  pal_window_start_session (self, agent_id, folder, (const char * const *) mcp_servers);
+  start_session (self, agent_id, folder, (const char * const *) mcp_servers,
+                 (const char * const *) additional_folders, NULL);
 }
 
 void
@@ -1486,9 +1488,7 @@ pal_window_show_new_session_dialog (PalWindow *self)
       folder = g_strdup (g_get_home_dir ());
     }
 
-  dialog = pal_new_session_dialog_new (pal_session_manager_get_agent_store (self->manager),
-                                       pal_session_manager_get_mcp_server_store (self->manager),
-                                       agent_id, folder);
+  dialog = pal_new_session_dialog_new (self->manager, agent_id, folder);
   gtk_window_set_transient_for (GTK_WINDOW (dialog), GTK_WINDOW (self));
   g_signal_connect_object (dialog, "start", G_CALLBACK (dialog_start_cb), self, 0);
   gtk_window_present (GTK_WINDOW (dialog));
