@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <signal.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <adwaita.h>
@@ -27,6 +28,7 @@
 #include "pal-session-row.h"
 #include "pal-session-view.h"
 #include "pal-terminal-view.h"
+#include "pal-tooltip.h"
 #include "pal-sidebar.h"
 #include "pal-window.h"
 #include "pal-window-private.h"
@@ -1120,6 +1122,16 @@ test_new_session_dialog_folders (Fixture       *fixture,
     record = pal_session_store_lookup (fixture->session_store,
                                        acp_session_get_session_id (current_session (fixture)));
     g_assert_cmpstrv (pal_session_record_get_additional_directories (record), only_other);
+
+    /* the header says the session has one more folder, and names it */
+    {
+      g_autofree char *base = g_path_get_basename (fixture->folder);
+      g_autofree char *subtitle = g_strdup_printf ("%s +1 · fake-folders", base);
+      AdwWindowTitle *title = fixture->window->window_title;
+
+      g_assert_cmpstr (adw_window_title_get_subtitle (title), ==, subtitle);
+      g_assert_nonnull (strstr (pal_widget_get_quiet_tooltip (GTK_WIDGET (title)), other));
+    }
   }
 
   g_rmdir (extra);

@@ -159,7 +159,8 @@ update_header (PalWindow *self)
 
   {
     const char *title = pal_session_record_get_title (record);
-    g_autofree char *folder = g_path_get_basename (pal_session_record_get_cwd (record));
+    g_autofree char *folder = pal_format_session_folder (record);
+    g_autofree char *folders = pal_describe_session_folders (record);
     const char *agent = agent_name (self, pal_session_record_get_agent_id (record));
 
     if (title == NULL || *title == '\0')
@@ -168,7 +169,7 @@ update_header (PalWindow *self)
     subtitle = agent != NULL ? g_strdup_printf ("%s · %s", folder, agent) : g_strdup (folder);
     adw_window_title_set_title (self->window_title, title);
     adw_window_title_set_subtitle (self->window_title, subtitle);
-    pal_widget_set_quiet_tooltip (GTK_WIDGET (self->window_title), pal_session_record_get_cwd (record));
+    pal_widget_set_quiet_tooltip (GTK_WIDGET (self->window_title), folders);
     gtk_window_set_title (GTK_WINDOW (self), title);
   }
 
@@ -391,7 +392,7 @@ store_items_changed_cb (GListModel *model,
 }
 
 static void
-record_title_changed_cb (PalSessionRecord *record,
+record_header_changed_cb (PalSessionRecord *record,
                          GParamSpec       *pspec,
                          PalWindow        *self)
 {
@@ -399,7 +400,7 @@ record_title_changed_cb (PalSessionRecord *record,
 }
 
 /* Follows the current session's record: a rename or a title from the agent
- * shows in the header at once. */
+ * shows in the header at once, and so do folders an agent listed. */
 static void
 watch_current_record (PalWindow *self)
 {
@@ -411,10 +412,14 @@ watch_current_record (PalWindow *self)
     return;
 
   if (self->current_record != NULL)
-    g_signal_handlers_disconnect_by_func (self->current_record, record_title_changed_cb, self);
+    g_signal_handlers_disconnect_by_func (self->current_record, record_header_changed_cb, self);
   g_set_object (&self->current_record, record);
   if (record != NULL)
-    g_signal_connect (record, "notify::title", G_CALLBACK (record_title_changed_cb), self);
+    {
+      g_signal_connect (record, "notify::title", G_CALLBACK (record_header_changed_cb), self);
+      g_signal_connect (record, "notify::additional-directories",
+                        G_CALLBACK (record_header_changed_cb), self);
+    }
 }
 
 static void
@@ -1651,7 +1656,7 @@ pal_window_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), PAL_TYPE_WINDOW);
 
   if (self->current_record != NULL)
-    g_signal_handlers_disconnect_by_func (self->current_record, record_title_changed_cb, self);
+    g_signal_handlers_disconnect_by_func (self->current_record, record_header_changed_cb, self);
   g_clear_object (&self->current_record);
   g_clear_object (&self->manager);
   g_clear_object (&self->settings);
