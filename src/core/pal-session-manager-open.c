@@ -185,11 +185,12 @@ append_folders_notice (AcpSession         *session,
       g_autofree char *shown = pal_path_display (dirs[i], NULL, g_get_home_dir ());
 
       if (i > 0)
-        g_string_append (list, ", ");
+        /* TRANSLATORS: between folders in a list */
+        g_string_append (list, _(", "));
       g_string_append (list, shown);
     }
 
-  /* TRANSLATORS: %s is a list of folders, separated by commas */
+  /* TRANSLATORS: %s is a list of folders */
   body = g_strdup_printf (_("The agent does not support additional folders: it works in the "
                             "project folder only. Left out: %s"), list->str);
   acp_transcript_append_notice (acp_session_get_transcript (session), ACP_NOTICE_SEVERITY_INFO,

@@ -697,8 +697,8 @@ pal_session_store_lookup (PalSessionStore *self,
  *
  * When a record with the same id is listed already, that one is updated
  * instead and @record is not kept: agent, folder and additional folders are
- * copied, the title
- * when @record has one (unless the person renamed the session), the updated
+ * copied, the title when @record has one (unless the person renamed the
+ * session), the updated
  * time when @record's is newer; pinned and created stay. Either way the record stops being #PalSessionRecord:from-agent.
  *
  * Returns: (transfer none): the listed record
@@ -994,8 +994,8 @@ get_directories_member (JsonObject *info,
  * none yet, and its `updatedAt` when that is newer. The agent's
  * `additionalDirectories` (its strings that are absolute paths) are taken
  * for new sessions and those only the agent knows, and for stored ones
- * that have none. Entries without a `sessionId` or
- * `cwd` string, and ids listed under another agent profile, are skipped.
+ * that have none. Entries without a `sessionId` or `cwd` string, and ids
+ * listed under another agent profile, are skipped.
  * Sessions missing from the list are kept: the list may be one page of many.
  *
  * Returns: how many sessions were added

@@ -393,8 +393,8 @@ store_items_changed_cb (GListModel *model,
 
 static void
 record_header_changed_cb (PalSessionRecord *record,
-                         GParamSpec       *pspec,
-                         PalWindow        *self)
+                          GParamSpec       *pspec,
+                          PalWindow        *self)
 {
   update_header (self);
 }
