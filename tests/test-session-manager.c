@@ -384,7 +384,7 @@ new_session (Fixture             *f,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  pal_session_manager_new_session_async (f->manager, profile_id, cwd, names, NULL,
+  pal_session_manager_new_session_async (f->manager, profile_id, cwd, names, NULL, NULL,
                                          store_result_cb, &f->result);
   result = wait_result (&f->result);
   return pal_session_manager_new_session_finish (f->manager, result, error);
@@ -784,7 +784,7 @@ test_cancel_start (Fixture       *f,
   add_profile (f, "hang", "hang-initialize.json");
 
   start = g_get_monotonic_time ();
-  pal_session_manager_new_session_async (f->manager, "hang", f->dir_a, NULL, cancellable,
+  pal_session_manager_new_session_async (f->manager, "hang", f->dir_a, NULL, NULL, cancellable,
                                          store_result_cb, &f->result);
   WAIT_UNTIL (g_file_test (f->record, G_FILE_TEST_EXISTS) && count_method (f, "initialize") == 1);
   g_cancellable_cancel (cancellable);
@@ -795,6 +795,62 @@ test_cancel_start (Fixture       *f,
   /* promptly: not after the 60 s initialize timeout */
   g_assert_cmpint (g_get_monotonic_time () - start, <, 20 * G_USEC_PER_SEC);
   g_assert_null (pal_session_manager_lookup_agent (f->manager, "hang", f->dir_a));
+}
+
+typedef struct
+{
+  Fixture      *f;
+  GAsyncResult *first;
+} StartAgain;
+
+/* The first start's answer: cancelled; a second start is asked for at once */
+static void
+start_again_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  StartAgain *again = user_data;
+
+  again->first = g_object_ref (result);
+  pal_session_manager_start_agent_async (again->f->manager, "fake", again->f->dir_a, NULL,
+                                         store_result_cb, &again->f->result);
+}
+
+/* A start asked for while the one before is being called off (everyone
+ * waiting for it cancelled) gets an agent, not that start's cancellation */
+static void
+test_start_after_cancel (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(GCancellable) first = g_cancellable_new ();
+  g_autoptr(GCancellable) second = g_cancellable_new ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GAsyncResult) second_result = NULL;
+  g_autoptr(AcpAgent) agent = NULL;
+  g_autoptr(GError) error = NULL;
+  StartAgain again = { f, NULL };
+
+  add_profile (f, "fake", "basic.json");
+
+  /* two waiting: once both are cancelled, the start is called off, and the
+   * first one's answer starts anew before it is over */
+  pal_session_manager_start_agent_async (f->manager, "fake", f->dir_a, first,
+                                         start_again_cb, &again);
+  pal_session_manager_start_agent_async (f->manager, "fake", f->dir_a, second,
+                                         store_result_cb, &second_result);
+  g_cancellable_cancel (first);
+  g_cancellable_cancel (second);
+  WAIT_UNTIL (second_result != NULL && again.first != NULL);
+  g_assert_null (pal_session_manager_start_agent_finish (f->manager, again.first, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+  g_clear_object (&again.first);
+
+  result = wait_result (&f->result);
+  agent = pal_session_manager_start_agent_finish (f->manager, result, &error);
+  g_assert_no_error (error);
+  g_assert_true (ACP_IS_AGENT (agent));
+  g_assert_true (pal_session_manager_lookup_agent (f->manager, "fake", f->dir_a) == agent);
 }
 
 /* }}} */
@@ -1415,6 +1471,242 @@ test_terminal_requests (Fixture       *f,
 
 /* }}} */
 
+/* additional folders {{{ */
+
+static AcpSession *
+new_session_with_folders (Fixture             *f,
+                          const char          *profile_id,
+                          const char          *cwd,
+                          const char * const  *folders,
+                          GError             **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  pal_session_manager_new_session_async (f->manager, profile_id, cwd, NULL, folders, NULL,
+                                         store_result_cb, &f->result);
+  result = wait_result (&f->result);
+  return pal_session_manager_new_session_finish (f->manager, result, error);
+}
+
+/* The additionalDirectories of the @index-th @method request, joined by
+ * spaces; NULL when the member was not sent. */
+static char *
+sent_folders (Fixture    *f,
+              const char *method,
+              guint       index)
+{
+  g_autoptr(JsonObject) params = record_params (f, method, index);
+  JsonArray *dirs;
+  GString *joined;
+
+  if (!json_object_has_member (params, "additionalDirectories"))
+    return NULL;
+
+  dirs = json_object_get_array_member (params, "additionalDirectories");
+  joined = g_string_new (NULL);
+  for (guint i = 0; i < json_array_get_length (dirs); i++)
+    g_string_append_printf (joined, "%s%s", i > 0 ? " " : "", json_array_get_string_element (dirs, i));
+  return g_string_free (joined, FALSE);
+}
+
+static char *
+joined_roots (Fixture    *f,
+              const char *session_id)
+{
+  g_auto(GStrv) roots = acp_fs_service_dup_roots (pal_session_manager_get_fs_service (f->manager),
+                                                  session_id);
+
+  return roots != NULL ? g_strjoinv (" ", roots) : NULL;
+}
+
+/* Folders besides the project's go with session/new, and again with
+ * session/load and session/resume when the session is opened again */
+static void
+test_folders_sent (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autofree char *shared = make_dir (f, "shared");
+  g_autofree char *docs = make_dir (f, "docs");
+  g_autofree char *docs_slash = g_strconcat (docs, "/", NULL);
+  g_autofree char *inside = g_build_filename (f->dir_a, "sub", NULL);
+  g_autofree char *expected = g_strdup_printf ("%s %s", shared, docs);
+  g_autofree char *expected_roots = g_strdup_printf ("%s %s %s", f->dir_a, shared, docs);
+  const char *given[] = { shared, docs_slash, inside, shared, NULL };
+  const char *wanted[] = { shared, docs, NULL };
+  const char *relative[] = { "docs", NULL };
+  g_autoptr(AcpSession) session = NULL;
+  g_autoptr(AcpSession) loaded = NULL;
+  g_autoptr(AcpSession) resumed = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *id = NULL;
+  char *sent;
+
+  add_profile (f, "folders", "folders.json");
+
+  /* the project folder's own, and repeats, are not sent */
+  session = new_session_with_folders (f, "folders", f->dir_a, given, &error);
+  g_assert_no_error (error);
+  id = g_strdup (acp_session_get_session_id (session));
+  sent = sent_folders (f, "session/new", 0);
+  g_assert_cmpstr (sent, ==, expected);
+  g_free (sent);
+  g_assert_cmpstrv (acp_session_get_additional_directories (session), wanted);
+  g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (f->sessions, id)),
+                    wanted);
+  sent = joined_roots (f, id);
+  g_assert_cmpstr (sent, ==, expected_roots);
+  g_free (sent);
+
+  close_session (f, id, &error);
+  g_assert_no_error (error);
+  g_assert_null (joined_roots (f, id));
+  loaded = open_session (f, LOAD, id, &error);
+  g_assert_no_error (error);
+  sent = sent_folders (f, "session/load", 0);
+  g_assert_cmpstr (sent, ==, expected);
+  g_free (sent);
+  sent = joined_roots (f, id);
+  g_assert_cmpstr (sent, ==, expected_roots);
+  g_free (sent);
+
+  close_session (f, id, &error);
+  g_assert_no_error (error);
+  resumed = open_session (f, RESUME, id, &error);
+  g_assert_no_error (error);
+  sent = sent_folders (f, "session/resume", 0);
+  g_assert_cmpstr (sent, ==, expected);
+  g_free (sent);
+
+  /* a session without them sends none */
+  g_clear_object (&session);
+  session = new_session_with_folders (f, "folders", f->dir_a, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_null (sent_folders (f, "session/new", 1));
+
+  /* a relative folder is refused before anything is sent */
+  g_clear_object (&session);
+  session = new_session_with_folders (f, "folders", f->dir_a, relative, &error);
+  g_assert_null (session);
+  g_assert_error (error, PAL_ERROR, PAL_ERROR_INVALID);
+  g_assert_cmpuint (count_method (f, "session/new"), ==, 2);
+}
+
+/* An agent that does not advertise them is sent none, and the transcript
+ * says so */
+static void
+test_folders_not_advertised (Fixture       *f,
+                             gconstpointer  data)
+{
+  g_autofree char *shared = make_dir (f, "shared");
+  const char *given[] = { shared, NULL };
+  const char *none[] = { NULL };
+  g_autoptr(AcpSession) session = NULL;
+  g_autoptr(AcpSession) loaded = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *roots = NULL;
+  PalSessionRecord *record;
+
+  add_profile (f, "fake", "basic.json");
+
+  session = new_session_with_folders (f, "fake", f->dir_a, given, &error);
+  g_assert_no_error (error);
+  g_assert_null (sent_folders (f, "session/new", 0));
+  g_assert_cmpuint (count_notices (session, ACP_NOTICE_SEVERITY_INFO,
+                                   "does not support additional folders"), ==, 1);
+  record = pal_session_store_lookup (f->sessions, acp_session_get_session_id (session));
+  g_assert_cmpstrv (pal_session_record_get_additional_directories (record), none);
+  roots = joined_roots (f, acp_session_get_session_id (session));
+  g_assert_cmpstr (roots, ==, f->dir_a);
+
+  /* nor with a load of a stored session that has them */
+  add_record (f, "old-1", "fake", f->dir_a);
+  pal_session_record_set_additional_directories (pal_session_store_lookup (f->sessions, "old-1"), given);
+  loaded = open_session (f, LOAD, "old-1", &error);
+  g_assert_no_error (error);
+  g_assert_null (sent_folders (f, "session/load", 0));
+  g_assert_cmpuint (count_notices (loaded, ACP_NOTICE_SEVERITY_INFO,
+                                   "does not support additional folders"), ==, 1);
+  /* the person's choice stays for an agent that may take them later */
+  g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (f->sessions, "old-1")),
+                    given);
+}
+
+static gboolean
+access_request_cb (AcpFsService       *service,
+                   const char         *session_id,
+                   const char         *path,
+                   gboolean            write,
+                   AcpFsAccessRequest *request,
+                   GPtrArray          *asked)
+{
+  g_ptr_array_add (asked, g_strdup (path));
+  return FALSE;   /* nobody takes it: refused */
+}
+
+/* The agent reads in an additional folder as in the project folder;
+ * outside them the person is asked */
+static void
+test_folders_fs (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autofree char *shared = make_dir (f, "shared");
+  g_autofree char *inside = g_build_filename (shared, "notes.txt", NULL);
+  g_autofree char *outside = g_build_filename (f->dir_b, "secret.txt", NULL);
+  const char *given[] = { shared, NULL };
+  const char *texts[] = { inside, outside, NULL };
+  g_autoptr(GPtrArray) asked = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(AcpSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *stop_reason = NULL;
+  AcpFsService *service = pal_session_manager_get_fs_service (f->manager);
+
+  g_assert_true (g_file_set_contents (inside, "shared\n", -1, NULL));
+  g_assert_true (g_file_set_contents (outside, "secret\n", -1, NULL));
+  g_signal_connect (service, "access-request", G_CALLBACK (access_request_cb), asked);
+
+  /* the agent checks both answers and exits 3 on a mismatch */
+  add_profile (f, "folders", "folders.json");
+  session = new_session_with_folders (f, "folders", f->dir_a, given, &error);
+  g_assert_no_error (error);
+  stop_reason = prompt_blocks (f, session, texts, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (stop_reason, ==, "end_turn");
+
+  g_assert_cmpuint (asked->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (asked, 0), ==, outside);
+  g_signal_handlers_disconnect_by_data (service, asked);
+}
+
+/* The folders an agent lists with its sessions are sent back when one is
+ * opened */
+static void
+test_folders_listed (Fixture       *f,
+                     gconstpointer  data)
+{
+  const char *listed[] = { "/srv/shared", "/srv/docs", NULL };
+  g_autoptr(AcpSession) session = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *sent = NULL;
+
+  add_profile (f, "folders", "folders.json");
+  pal_session_manager_refresh_listed_async (f->manager, "folders", f->dir_a, NULL,
+                                            store_result_cb, &f->result);
+  result = wait_result (&f->result);
+  g_assert_true (pal_session_manager_refresh_listed_finish (f->manager, result, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (f->sessions,
+                                                                                             "listed-1")),
+                    listed);
+
+  session = open_session (f, OPEN, "listed-1", &error);
+  g_assert_no_error (error);
+  sent = sent_folders (f, "session/load", 0);
+  g_assert_cmpstr (sent, ==, "/srv/shared /srv/docs");
+}
+
+/* }}} */
+
 /* MCP servers {{{ */
 
 static void
@@ -1747,6 +2039,7 @@ main (int   argc,
   ADD ("new/profile-edited", test_profile_edited);
   ADD ("new/id-collision", test_id_collision);
   ADD ("new/cancel", test_cancel_start);
+  ADD ("new/start-after-cancel", test_start_after_cancel);
   ADD ("open/load-live", test_open_loads_live);
   ADD ("open/resume", test_open_resumes);
   ADD ("open/resume-keeps-transcript", test_resume_keeps_transcript);
@@ -1760,6 +2053,10 @@ main (int   argc,
   ADD ("client/fs", test_fs_requests);
   ADD ("client/terminal", test_terminal_requests);
   ADD ("mcp/gating", test_mcp_gating);
+  ADD ("folders/sent", test_folders_sent);
+  ADD ("folders/not-advertised", test_folders_not_advertised);
+  ADD ("folders/fs", test_folders_fs);
+  ADD ("folders/listed", test_folders_listed);
   ADD ("store/titles", test_titles);
   ADD ("state/permission", test_permission_state);
   ADD ("list/refresh", test_refresh_listed);

@@ -545,6 +545,168 @@ test_merge_listed (Fixture       *fixture,
   }
 }
 
+/* The additional folders go with the session into the key and back */
+static void
+test_directories_round_trip (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  g_autoptr(PalSessionStore) store = pal_session_store_new (fixture->settings);
+  g_autoptr(PalSessionRecord) record = pal_session_record_new ("s-1", "codex", "/srv/app");
+  g_autoptr(PalSessionStore) again = NULL;
+  g_autoptr(GVariant) stored = NULL;
+  g_autoptr(GVariant) first = NULL;
+  g_autoptr(GVariant) second = NULL;
+  const char *dirs[] = { "/srv/lib", "/srv/docs", NULL };
+  const char *none[] = { NULL };
+
+  g_assert_cmpstrv (pal_session_record_get_additional_directories (record), none);
+  pal_session_record_set_additional_directories (record, dirs);
+  pal_session_store_add (store, record);
+  add (store, "s-2", 5 * SECOND);
+
+  again = pal_session_store_new (fixture->settings);
+  g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (again, "s-1")),
+                    dirs);
+  g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (again, "s-2")),
+                    none);
+
+  /* a session without them is written as before they existed */
+  stored = g_settings_get_value (fixture->settings, "sessions");
+  first = g_variant_get_child_value (stored, 0);
+  second = g_variant_get_child_value (stored, 1);
+  g_assert_true (g_variant_lookup (first, "additional-directories", "^a&s", NULL));
+  g_assert_false (g_variant_lookup (second, "additional-directories", "^a&s", NULL));
+
+  /* a change made on the record is stored too */
+  pal_session_record_set_additional_directories (record, none);
+  flush_main_context ();
+  g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (again, "s-1")),
+                    none);
+}
+
+/* Entries written before the folders existed load as they are; folders
+ * that cannot be read cost the entry nothing else, and are kept */
+static void
+test_directories_old_and_damaged (Fixture       *fixture,
+                                  gconstpointer  data)
+{
+  g_autoptr(PalSessionStore) store = NULL;
+  g_autoptr(GVariant) stored = NULL;
+  g_autoptr(GVariant) damaged = NULL;
+  GVariantBuilder builder;
+  GVariantDict dict;
+  const char *mixed[] = { "/srv/lib/", "relative", "/p/inside", "/srv/lib", "", NULL };
+  const char *cleaned[] = { "/srv/lib", NULL };
+  const char *none[] = { NULL };
+  const char *later[] = { "/srv/docs", NULL };
+  const char *id = NULL;
+  PalSessionRecord *record;
+
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("aa{sv}"));
+  g_variant_builder_add_value (&builder, entry ("old", "codex", "/p", 30));
+  g_variant_dict_init (&dict, entry ("damaged", "codex", "/p", 20));
+  g_variant_dict_insert (&dict, "pinned", "b", TRUE);
+  g_variant_dict_insert (&dict, "additional-directories", "s", "/srv/lib");
+  damaged = g_variant_ref_sink (g_variant_dict_end (&dict));
+  g_variant_builder_add_value (&builder, damaged);
+  g_variant_dict_init (&dict, entry ("mixed", "codex", "/p", 10));
+  g_variant_dict_insert (&dict, "additional-directories", "^as", mixed);
+  g_variant_builder_add_value (&builder, g_variant_dict_end (&dict));
+  g_settings_set_value (fixture->settings, "sessions", g_variant_builder_end (&builder));
+
+  store = pal_session_store_new (fixture->settings);
+  assert_order (store, "damaged old mixed");
+  g_assert_cmpstrv (pal_session_store_get_load_errors (store), none);
+  g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (store, "old")),
+                    none);
+  g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (store, "mixed")),
+                    cleaned);
+  record = pal_session_store_lookup (store, "damaged");
+  g_assert_cmpstr (pal_session_record_get_title (record), ==, "t");
+  g_assert_cmpstr (pal_session_record_get_cwd (record), ==, "/p");
+  g_assert_true (pal_session_record_get_pinned (record));
+  g_assert_cmpstrv (pal_session_record_get_additional_directories (record), none);
+
+  /* written back, the damaged folders are what they were */
+  g_assert_true (pal_session_store_touch (store, "old"));
+  stored = g_settings_get_value (fixture->settings, "sessions");
+  {
+    g_autoptr(GVariant) child = g_variant_get_child_value (stored, 0);   /* pinned: first */
+    g_autoptr(GVariant) value = g_variant_lookup_value (child, "additional-directories", NULL);
+    g_autoptr(GVariant) expected = g_variant_lookup_value (damaged, "additional-directories", NULL);
+
+    g_assert_true (g_variant_lookup (child, "id", "&s", &id));
+    g_assert_cmpstr (id, ==, "damaged");
+    g_assert_nonnull (value);
+    g_assert_true (g_variant_equal (value, expected));
+  }
+
+  /* until the session gets folders of its own */
+  pal_session_record_set_additional_directories (record, later);
+  g_assert_true (pal_session_store_touch (store, "damaged"));
+  {
+    g_autoptr(PalSessionStore) again = pal_session_store_new (fixture->settings);
+
+    g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (again, "damaged")),
+                      later);
+  }
+}
+
+/* Folders an agent lists for its sessions are kept */
+static void
+test_directories_listed (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autoptr(PalSessionStore) store = pal_session_store_new (fixture->settings);
+  g_autoptr(JsonArray) listed = NULL;
+  const char *chosen[] = { "/srv/mine", NULL };
+  const char *listed_dirs[] = { "/srv/shared", "/srv/docs", NULL };
+  const char *none[] = { NULL };
+
+  add (store, "stored-bare", 10 * SECOND);
+  add (store, "stored-chosen", 10 * SECOND);
+  pal_session_record_set_additional_directories (pal_session_store_lookup (store, "stored-chosen"), chosen);
+
+  listed = parse_array ("["
+    "{\"sessionId\": \"new\", \"cwd\": \"/p\","
+    " \"additionalDirectories\": [\"/srv/shared\", 7, \"relative\", \"/p/sub\", \"/srv/docs/\"]},"
+    "{\"sessionId\": \"new-none\", \"cwd\": \"/p\", \"additionalDirectories\": \"/srv/x\"},"
+    "{\"sessionId\": \"stored-bare\", \"cwd\": \"/p\", \"additionalDirectories\": [\"/srv/shared\", \"/srv/docs\"]},"
+    "{\"sessionId\": \"stored-chosen\", \"cwd\": \"/p\", \"additionalDirectories\": [\"/srv/other\"]}"
+    "]");
+  g_assert_cmpuint (pal_session_store_merge_listed (store, "codex", listed), ==, 2);
+
+  g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (store, "new")),
+                    listed_dirs);
+  g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (store, "new-none")),
+                    none);
+  /* a stored session takes them when it had none; the person's stay */
+  g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (store, "stored-bare")),
+                    listed_dirs);
+  g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (store, "stored-chosen")),
+                    chosen);
+  {
+    g_autoptr(PalSessionStore) again = pal_session_store_new (fixture->settings);
+
+    g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (again, "stored-bare")),
+                      listed_dirs);
+  }
+
+  /* a listed session opened (added) keeps what the agent said */
+  {
+    g_autoptr(PalSessionRecord) opened = pal_session_record_new ("new", "codex", "/p");
+
+    pal_session_record_set_additional_directories (opened, listed_dirs);
+    pal_session_store_add (store, opened);
+  }
+  {
+    g_autoptr(PalSessionStore) again = pal_session_store_new (fixture->settings);
+
+    g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (again, "new")),
+                      listed_dirs);
+  }
+}
+
 static void
 test_batched_writes (Fixture       *fixture,
                      gconstpointer  data)
@@ -739,6 +901,9 @@ main (int   argc,
   ADD ("/session-store/malformed", test_malformed);
   ADD ("/session-store/renamed", test_renamed);
   ADD ("/session-store/merge-listed", test_merge_listed);
+  ADD ("/session-store/directories/round-trip", test_directories_round_trip);
+  ADD ("/session-store/directories/old-and-damaged", test_directories_old_and_damaged);
+  ADD ("/session-store/directories/listed", test_directories_listed);
   ADD ("/session-store/removed-stays-removed", test_removed_stays_removed);
   ADD ("/session-store/batched-writes", test_batched_writes);
   ADD ("/session-store/external-change", test_external_change);

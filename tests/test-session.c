@@ -726,6 +726,121 @@ test_gating (Fixture       *f,
   g_assert_cmpstr (methods, ==, "initialize session/new");
 }
 
+/* The additionalDirectories of the @index-th request with @method, joined
+ * by spaces, or NULL when it had none. */
+static char *
+sent_directories (Fixture    *f,
+                  const char *method,
+                  guint       index)
+{
+  g_autoptr(GPtrArray) messages = read_record (f);
+
+  for (guint i = 0; i < messages->len; i++)
+    {
+      JsonObject *object = json_node_get_object (g_ptr_array_index (messages, i));
+      JsonObject *params;
+      JsonArray *dirs;
+      GString *joined;
+
+      if (g_strcmp0 (json_object_get_string_member_with_default (object, "method", NULL), method) != 0 ||
+          index-- > 0)
+        continue;
+
+      params = json_object_get_object_member (object, "params");
+      if (!json_object_has_member (params, "additionalDirectories"))
+        return NULL;
+      dirs = json_object_get_array_member (params, "additionalDirectories");
+      joined = g_string_new (NULL);
+      for (guint j = 0; j < json_array_get_length (dirs); j++)
+        g_string_append_printf (joined, "%s%s", j > 0 ? " " : "",
+                                json_array_get_string_element (dirs, j));
+      return g_string_free (joined, FALSE);
+    }
+
+  g_error ("No %s request in the record", method);
+  return NULL;
+}
+
+/* Folders besides cwd go with session/new, session/load and session/resume */
+static void
+test_additional_directories (Fixture       *f,
+                             gconstpointer  data)
+{
+  const char *dirs[] = { "/srv/shared", "/srv/docs", NULL };
+  g_autoptr(AcpSession) loaded = NULL;
+  g_autoptr(AcpSession) resumed = NULL;
+  g_autoptr(AcpSession) plain = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *sent = NULL;
+  guint notified = 0;
+
+  start (f, "folders.json");
+  g_assert_cmpuint (g_strv_length ((char **) acp_session_get_additional_directories (f->session)), ==, 0);
+  g_signal_connect (f->session, "notify::additional-directories", G_CALLBACK (count_notify_cb), &notified);
+  acp_session_set_additional_directories (f->session, dirs);
+  acp_session_set_additional_directories (f->session, dirs);
+  g_assert_cmpuint (notified, ==, 1);
+  g_assert_cmpstrv (acp_session_get_additional_directories (f->session), dirs);
+
+  create (f);
+  sent = sent_directories (f, "session/new", 0);
+  g_assert_cmpstr (sent, ==, "/srv/shared /srv/docs");
+  g_clear_pointer (&sent, g_free);
+
+  loaded = acp_session_new (f->agent, f->cwd);
+  acp_session_set_additional_directories (loaded, dirs);
+  acp_session_load_async (loaded, "old-1", NULL, NULL, store_result_cb, &result);
+  WAIT_UNTIL (result != NULL);
+  g_assert_true (acp_session_load_finish (loaded, result, &error));
+  g_assert_no_error (error);
+  sent = sent_directories (f, "session/load", 0);
+  g_assert_cmpstr (sent, ==, "/srv/shared /srv/docs");
+  g_clear_pointer (&sent, g_free);
+
+  g_clear_object (&result);
+  resumed = acp_session_new (f->agent, f->cwd);
+  acp_session_set_additional_directories (resumed, dirs);
+  acp_session_resume_async (resumed, "old-2", NULL, NULL, store_result_cb, &result);
+  WAIT_UNTIL (result != NULL);
+  g_assert_true (acp_session_resume_finish (resumed, result, &error));
+  g_assert_no_error (error);
+  sent = sent_directories (f, "session/resume", 0);
+  g_assert_cmpstr (sent, ==, "/srv/shared /srv/docs");
+  g_clear_pointer (&sent, g_free);
+
+  /* none: the member is left out, not sent empty */
+  g_clear_object (&result);
+  plain = acp_session_new (f->agent, f->cwd);
+  acp_session_create_async (plain, NULL, NULL, store_result_cb, &result);
+  WAIT_UNTIL (result != NULL);
+  g_assert_true (acp_session_create_finish (plain, result, &error));
+  g_assert_no_error (error);
+  g_assert_null (sent_directories (f, "session/new", 1));
+}
+
+/* An agent that does not take additional folders is sent nothing */
+static void
+test_additional_directories_gated (Fixture       *f,
+                                   gconstpointer  data)
+{
+  const char *dirs[] = { "/srv/shared", NULL };
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *methods = NULL;
+
+  start (f, "minimal.json");
+  acp_session_set_additional_directories (f->session, dirs);
+  acp_session_create_async (f->session, NULL, NULL, store_result_cb, &result);
+  WAIT_UNTIL (result != NULL);
+  g_assert_false (acp_session_create_finish (f->session, result, &error));
+  g_assert_error (error, ACP_ERROR, ACP_ERROR_NOT_SUPPORTED);
+  g_assert_cmpint (acp_session_get_state (f->session), ==, ACP_SESSION_STATE_NEW);
+
+  methods = record_methods (f);
+  g_assert_cmpstr (methods, ==, "initialize");
+}
+
 static AcpNoticeItem *
 last_notice (Fixture *f)
 {
@@ -1410,6 +1525,8 @@ main (int   argc,
   ADD ("resume", test_resume);
   ADD ("close", test_close);
   ADD ("gating", test_gating);
+  ADD ("additional-directories", test_additional_directories);
+  ADD ("additional-directories/gated", test_additional_directories_gated);
   ADD ("crash/prompt", test_crash_mid_prompt);
   ADD ("line-too-long", test_line_too_long);
   ADD ("crash/replay", test_crash_mid_replay);

@@ -10,6 +10,7 @@
 #include "find-descendant.h"
 #include "pal-agent-store.h"
 #include "pal-sidebar.h"
+#include "pal-tooltip.h"
 
 static void
 iterate (void)
@@ -328,6 +329,72 @@ test_agent_names (void)
   g_settings_reset (settings, "agents");
 }
 
+/* The label in @widget that starts with @text, or NULL */
+static GtkWidget *
+find_text (GtkWidget  *widget,
+           const char *text)
+{
+  if (GTK_IS_LABEL (widget) && g_str_has_prefix (gtk_label_get_text (GTK_LABEL (widget)), text))
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_text (child, text);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+/* A session with additional folders says how many; its tooltip names them */
+static void
+test_additional_folders (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autoptr(PalSessionStore) store = NULL;
+  g_autoptr(PalSessionRecord) record = pal_session_record_new ("s1", "demo", "/home/p/alpha");
+  const char *folders[] = { "/srv/lib", "/srv/docs", NULL };
+  const char *one[] = { "/srv/lib", NULL };
+  GtkWidget *window = gtk_window_new ();
+  PalSidebar *sidebar;
+  GtkWidget *label;
+
+  g_settings_reset (settings, "sessions");
+  store = pal_session_store_new (settings);
+  pal_session_record_set_additional_directories (record, folders);
+  pal_session_store_add (store, record);
+
+  sidebar = PAL_SIDEBAR (pal_sidebar_new (store, NULL));
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (sidebar));
+  gtk_window_set_default_size (GTK_WINDOW (window), 300, 500);
+  gtk_window_present (GTK_WINDOW (window));
+  iterate ();
+
+  label = find_text (GTK_WIDGET (pal_sidebar_get_row (sidebar, "s1")), "alpha +2 ·");
+  g_assert_nonnull (label);
+  g_assert_cmpstr (pal_widget_get_quiet_tooltip (label), ==,
+                   "Project folder: /home/p/alpha\nAdditional folders: /srv/lib, /srv/docs");
+
+  /* a change of the record shows at once */
+  pal_session_record_set_additional_directories (record, one);
+  iterate ();
+  label = find_text (GTK_WIDGET (pal_sidebar_get_row (sidebar, "s1")), "alpha +1 ·");
+  g_assert_nonnull (label);
+  g_assert_cmpstr (pal_widget_get_quiet_tooltip (label), ==,
+                   "Project folder: /home/p/alpha\nAdditional folders: /srv/lib");
+
+  /* none: the folder alone, as before */
+  pal_session_record_set_additional_directories (record, NULL);
+  iterate ();
+  label = find_text (GTK_WIDGET (pal_sidebar_get_row (sidebar, "s1")), "alpha ·");
+  g_assert_nonnull (label);
+  g_assert_cmpstr (pal_widget_get_quiet_tooltip (label), ==, "/home/p/alpha");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_relative_time (void)
 {
@@ -355,6 +422,7 @@ main (int   argc,
   g_test_add_func ("/sidebar/keyboard", test_keyboard);
   g_test_add_func ("/sidebar/relative-time", test_relative_time);
   g_test_add_func ("/sidebar/agent-names", test_agent_names);
+  g_test_add_func ("/sidebar/additional-folders", test_additional_folders);
 
   return g_test_run ();
 }

@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <signal.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <adwaita.h>
@@ -27,6 +28,7 @@
 #include "pal-session-row.h"
 #include "pal-session-view.h"
 #include "pal-terminal-view.h"
+#include "pal-tooltip.h"
 #include "pal-sidebar.h"
 #include "pal-window.h"
 #include "pal-window-private.h"
@@ -1017,6 +1019,125 @@ test_new_session_dialog (Fixture       *fixture,
   g_assert_cmpstr (acp_session_get_cwd (current_session (fixture)), ==, fixture->folder);
 }
 
+static gboolean
+dialog_knows_agent (Fixture *fixture)
+{
+  PalNewSessionDialog *dialog = find_new_session_dialog ();
+
+  return dialog != NULL && !pal_new_session_dialog_get_checking_agent (dialog);
+}
+
+static gboolean
+label_shown (GtkWidget  *widget,
+             const char *text)
+{
+  GtkLabel *label = find_label_starting (widget, text);
+
+  return label != NULL && gtk_widget_is_visible (GTK_WIDGET (label));
+}
+
+static void
+assert_dialog_folders (PalNewSessionDialog *dialog,
+                       const char * const  *expected)
+{
+  g_auto(GStrv) folders = pal_new_session_dialog_dup_additional_folders (dialog);
+
+  g_assert_cmpstrv (folders, expected);
+}
+
+/* The dialog offers additional folders for an agent that takes them, only */
+static void
+test_new_session_dialog_folders (Fixture       *fixture,
+                                 gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *extra = g_dir_make_tmp ("palaver-extra-XXXXXX", &error);
+  g_autofree char *other = g_dir_make_tmp ("palaver-other-XXXXXX", &error);
+  g_autofree char *inside = g_build_filename (fixture->folder, "sub", NULL);
+  const char *none[] = { NULL };
+  const char *only_extra[] = { extra, NULL };
+  const char *both[] = { extra, other, NULL };
+  PalNewSessionDialog *dialog;
+  PalSessionRecord *record;
+
+  g_assert_no_error (error);
+  add_fake_profile (fixture, "fake-folders", "folders.json");
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.new-session", NULL));
+  dialog = find_new_session_dialog ();
+  g_assert_nonnull (dialog);
+  pal_new_session_dialog_set_folder (dialog, fixture->folder);
+
+  /* the agent is started to learn what it supports; it takes folders */
+  pal_new_session_dialog_set_agent_id (dialog, "fake-folders");
+  wait_for (fixture, dialog_knows_agent, 30);
+  g_assert_true (pal_new_session_dialog_get_offers_folders (dialog));
+  g_assert_true (label_shown (GTK_WIDGET (dialog), "Additional Folders"));
+
+  g_assert_true (pal_new_session_dialog_add_folder (dialog, extra));
+  g_assert_true (label_shown (GTK_WIDGET (dialog), extra));
+  /* the project folder's own, and repeats, are refused */
+  g_assert_false (pal_new_session_dialog_add_folder (dialog, inside));
+  g_assert_false (pal_new_session_dialog_add_folder (dialog, fixture->folder));
+  g_assert_false (pal_new_session_dialog_add_folder (dialog, extra));
+  assert_dialog_folders (dialog, only_extra);
+
+  /* an agent that does not take them: no list, and none given */
+  pal_new_session_dialog_set_agent_id (dialog, "fake-permission");
+  wait_for (fixture, dialog_knows_agent, 30);
+  g_assert_false (pal_new_session_dialog_get_offers_folders (dialog));
+  g_assert_false (label_shown (GTK_WIDGET (dialog), "Additional Folders"));
+  g_assert_false (label_shown (GTK_WIDGET (dialog), extra));
+  assert_dialog_folders (dialog, none);
+
+  /* back: known at once now, and the list kept */
+  pal_new_session_dialog_set_agent_id (dialog, "fake-folders");
+  g_assert_false (pal_new_session_dialog_get_checking_agent (dialog));
+  g_assert_true (pal_new_session_dialog_get_offers_folders (dialog));
+  assert_dialog_folders (dialog, only_extra);
+
+  /* a row's remove button takes its folder out */
+  g_assert_true (pal_new_session_dialog_add_folder (dialog, other));
+  assert_dialog_folders (dialog, both);
+  {
+    GtkWidget *row = gtk_widget_get_ancestor (GTK_WIDGET (find_label_starting (GTK_WIDGET (dialog), extra)),
+                                              ADW_TYPE_ACTION_ROW);
+    g_autoptr(GPtrArray) buttons = g_ptr_array_new ();
+
+    g_assert_nonnull (row);
+    collect (row, GTK_TYPE_BUTTON, buttons);
+    g_assert_cmpuint (buttons->len, ==, 1);
+    g_signal_emit_by_name (g_ptr_array_index (buttons, 0), "clicked");
+  }
+  {
+    const char *only_other[] = { other, NULL };
+
+    assert_dialog_folders (dialog, only_other);
+    g_assert_null (find_label_starting (GTK_WIDGET (dialog), extra));
+
+    /* the session starts with them */
+    g_assert_true (pal_new_session_dialog_start (dialog));
+    wait_for (fixture, session_ready, 30);
+    g_assert_cmpstrv (acp_session_get_additional_directories (current_session (fixture)), only_other);
+    record = pal_session_store_lookup (fixture->session_store,
+                                       acp_session_get_session_id (current_session (fixture)));
+    g_assert_cmpstrv (pal_session_record_get_additional_directories (record), only_other);
+
+    /* the header says the session has one more folder, and names it */
+    {
+      g_autofree char *base = g_path_get_basename (fixture->folder);
+      g_autofree char *subtitle = g_strdup_printf ("%s +1 · fake-folders", base);
+      AdwWindowTitle *title = fixture->window->window_title;
+
+      g_assert_cmpstr (adw_window_title_get_subtitle (title), ==, subtitle);
+      g_assert_nonnull (strstr (pal_widget_get_quiet_tooltip (GTK_WIDGET (title)), other));
+    }
+  }
+
+  g_rmdir (extra);
+  g_rmdir (other);
+}
+
 static void
 test_geometry_remembered (Fixture       *fixture,
                           gconstpointer  data)
@@ -1854,6 +1975,8 @@ main (int   argc,
               fixture_set_up, test_agent_fails_to_start, fixture_tear_down);
   g_test_add ("/window/new-session-dialog", Fixture, NULL,
               fixture_set_up, test_new_session_dialog, fixture_tear_down);
+  g_test_add ("/window/new-session-dialog-folders", Fixture, NULL,
+              fixture_set_up, test_new_session_dialog_folders, fixture_tear_down);
   g_test_add ("/window/geometry-remembered", Fixture, NULL,
               fixture_set_up, test_geometry_remembered, fixture_tear_down);
   g_test_add ("/window/embedded-terminal", Fixture, NULL,

@@ -49,6 +49,7 @@ struct _AcpSession
 
   AcpAgent        *agent;
   char            *cwd;
+  char           **additional_directories; /* never NULL */
   char            *session_id;
   AcpSessionState  state;
   GError          *error;
@@ -93,6 +94,7 @@ enum {
   PROP_0,
   PROP_AGENT,
   PROP_CWD,
+  PROP_ADDITIONAL_DIRECTORIES,
   PROP_SESSION_ID,
   PROP_STATE,
   PROP_ERROR,
@@ -865,6 +867,7 @@ acp_session_finalize (GObject *object)
   AcpSession *self = (AcpSession *)object;
 
   g_clear_pointer (&self->cwd, g_free);
+  g_clear_pointer (&self->additional_directories, g_strfreev);
   g_clear_pointer (&self->session_id, g_free);
   g_clear_error (&self->error);
   g_clear_pointer (&self->title, g_free);
@@ -897,6 +900,10 @@ acp_session_get_property (GObject    *object,
 
     case PROP_CWD:
       g_value_set_string (value, self->cwd);
+      break;
+
+    case PROP_ADDITIONAL_DIRECTORIES:
+      g_value_set_boxed (value, self->additional_directories);
       break;
 
     case PROP_SESSION_ID:
@@ -982,6 +989,10 @@ acp_session_set_property (GObject      *object,
       self->cwd = g_value_dup_string (value);
       break;
 
+    case PROP_ADDITIONAL_DIRECTORIES:
+      acp_session_set_additional_directories (self, g_value_get_boxed (value));
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1008,6 +1019,16 @@ acp_session_class_init (AcpSessionClass *klass)
     g_param_spec_string ("cwd", NULL, NULL,
                          NULL,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * AcpSession:additional-directories:
+   *
+   * Folders the session may use besides its cwd (absolute paths), sent as
+   * `additionalDirectories` by the next create, load or resume. Never %NULL.
+   */
+  properties[PROP_ADDITIONAL_DIRECTORIES] =
+    g_param_spec_boxed ("additional-directories", NULL, NULL, G_TYPE_STRV,
+                        G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
   properties[PROP_SESSION_ID] =
     g_param_spec_string ("session-id", NULL, NULL, NULL, ro);
@@ -1069,6 +1090,7 @@ static void
 acp_session_init (AcpSession *self)
 {
   self->state = ACP_SESSION_STATE_NEW;
+  self->additional_directories = g_new0 (char *, 1);
   self->transcript = acp_transcript_new ();
   self->available_commands = json_array_new ();
   self->permissions = g_ptr_array_new_with_free_func (g_object_unref);
@@ -1119,6 +1141,50 @@ acp_session_get_cwd (AcpSession *self)
   g_return_val_if_fail (ACP_IS_SESSION (self), NULL);
 
   return self->cwd;
+}
+
+/**
+ * acp_session_get_additional_directories:
+ * @self: an #AcpSession
+ *
+ * Returns: (transfer none): the folders the session may use besides its
+ *   cwd; empty, never %NULL
+ */
+const char * const *
+acp_session_get_additional_directories (AcpSession *self)
+{
+  g_return_val_if_fail (ACP_IS_SESSION (self), NULL);
+
+  return (const char * const *) self->additional_directories;
+}
+
+/**
+ * acp_session_set_additional_directories:
+ * @self: an #AcpSession
+ * @directories: (nullable) (array zero-terminated=1): absolute paths
+ *
+ * Sets the folders the next create, load or resume sends as
+ * `additionalDirectories` (nothing is sent when there are none). An agent
+ * that does not advertise `sessionCapabilities.additionalDirectories` makes
+ * those calls fail locally with %ACP_ERROR_NOT_SUPPORTED, and a relative
+ * path with %ACP_ERROR_INVALID_ARGUMENT.
+ */
+void
+acp_session_set_additional_directories (AcpSession         *self,
+                                        const char * const *directories)
+{
+  static const char * const none[] = { NULL };
+
+  g_return_if_fail (ACP_IS_SESSION (self));
+
+  if (directories == NULL)
+    directories = none;
+  if (g_strv_equal ((const char * const *) self->additional_directories, directories))
+    return;
+
+  g_strfreev (self->additional_directories);
+  self->additional_directories = g_strdupv ((char **) directories);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ADDITIONAL_DIRECTORIES]);
 }
 
 /**
@@ -1425,7 +1491,8 @@ acp_session_create_async (AcpSession          *self,
   g_object_thaw_notify (G_OBJECT (self));
 
   g_set_object (&self->open_cancellable, cancellable);
-  acp_agent_new_session_async (self->agent, self->cwd, mcp_servers, NULL, cancellable,
+  acp_agent_new_session_async (self->agent, self->cwd, mcp_servers,
+                               (const char * const *) self->additional_directories, cancellable,
                                create_cb, g_steal_pointer (&task));
 }
 
@@ -1573,7 +1640,8 @@ acp_session_load_async (AcpSession          *self,
   if (task == NULL)
     return;
 
-  acp_agent_load_session_async (self->agent, session_id, self->cwd, mcp_servers, NULL,
+  acp_agent_load_session_async (self->agent, session_id, self->cwd, mcp_servers,
+                                (const char * const *) self->additional_directories,
                                 cancellable, load_cb, g_steal_pointer (&task));
 }
 
@@ -1631,7 +1699,8 @@ acp_session_resume_async (AcpSession          *self,
   if (task == NULL)
     return;
 
-  acp_agent_resume_session_async (self->agent, session_id, self->cwd, mcp_servers, NULL,
+  acp_agent_resume_session_async (self->agent, session_id, self->cwd, mcp_servers,
+                                  (const char * const *) self->additional_directories,
                                   cancellable, resume_cb, g_steal_pointer (&task));
 }
 

@@ -40,6 +40,10 @@ AcpSession      *acp_session_new                    (AcpAgent        *agent,
 
 AcpAgent        *acp_session_get_agent              (AcpSession      *self);
 const char      *acp_session_get_cwd                (AcpSession      *self);
+/* Folders besides cwd, sent by the next create, load or resume; never NULL. */
+const char * const *acp_session_get_additional_directories (AcpSession *self);
+void             acp_session_set_additional_directories (AcpSession         *self,
+                                                         const char * const *directories);
 /* NULL until create, load or resume set it */
 const char      *acp_session_get_session_id         (AcpSession      *self);
 AcpSessionState  acp_session_get_state              (AcpSession      *self);

@@ -526,8 +526,16 @@ ensure_agent (PalSessionManager *self,
 
   if (slot != NULL && slot->starting)
     {
-      _pal_wait_list_add (&slot->start, task);
-      return;
+      if (!g_cancellable_is_cancelled (slot->start.cancellable))
+        {
+          _pal_wait_list_add (&slot->start, task);
+          return;
+        }
+
+      /* called off, its waiters all gone, and not over yet: a new process
+       * takes its place */
+      g_hash_table_remove (self->agents, key);
+      slot = NULL;
     }
   profile = pal_agent_store_lookup (self->agent_store, profile_id);
   if (slot != NULL && acp_agent_get_state (slot->agent) == ACP_AGENT_STATE_READY)
@@ -807,6 +815,36 @@ pal_session_manager_lookup_agent (PalSessionManager *self,
 
   slot = find_ready_slot (self, profile_id, cwd);
   return slot != NULL ? slot->agent : NULL;
+}
+
+/**
+ * pal_session_manager_get_agent_capabilities:
+ * @self: a #PalSessionManager
+ * @profile_id: an agent profile id
+ * @cwd: (nullable): a project folder
+ * @caps: (out): what the agent advertised
+ *
+ * What an agent of that profile supports, as far as this process knows: the
+ * capabilities of its running agent in @cwd, else of the last agent of the
+ * profile that started (in any folder).
+ *
+ * Returns: %FALSE when no agent of the profile has started yet; start one
+ *   with pal_session_manager_start_agent_async() to learn them
+ */
+gboolean
+pal_session_manager_get_agent_capabilities (PalSessionManager    *self,
+                                            const char           *profile_id,
+                                            const char           *cwd,
+                                            AcpAgentCapabilities *caps)
+{
+  g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), FALSE);
+  g_return_val_if_fail (profile_id != NULL, FALSE);
+  g_return_val_if_fail (caps != NULL, FALSE);
+
+  if (self->agents == NULL)
+    return FALSE;
+
+  return _pal_session_manager_get_known_caps (self, profile_id, cwd, caps);
 }
 
 static void

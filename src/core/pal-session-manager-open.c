@@ -13,6 +13,8 @@
 #include <glib/gi18n.h>
 
 #include "pal-error.h"
+#include "pal-folders.h"
+#include "pal-path.h"
 #include "pal-session-manager-private.h"
 
 typedef enum
@@ -152,6 +154,51 @@ collect_mcp_servers (PalSessionManager  *self,
 
 /* }}} */
 
+/* additional folders {{{ */
+
+/* Gives @session the additional folders when its agent takes them.
+ * Returns: whether they were left out */
+static gboolean
+give_folders (AcpSession         *session,
+              const char * const *dirs)
+{
+  if (dirs == NULL || dirs[0] == NULL)
+    return FALSE;
+
+  if (!acp_agent_has_capability (acp_session_get_agent (session),
+                                 ACP_AGENT_CAP_ADDITIONAL_DIRECTORIES))
+    return TRUE;
+
+  acp_session_set_additional_directories (session, dirs);
+  return FALSE;
+}
+
+static void
+append_folders_notice (AcpSession         *session,
+                       const char * const *dirs)
+{
+  g_autoptr(GString) list = g_string_new (NULL);
+  g_autofree char *body = NULL;
+
+  for (guint i = 0; dirs[i] != NULL; i++)
+    {
+      g_autofree char *shown = pal_path_display (dirs[i], NULL, g_get_home_dir ());
+
+      if (i > 0)
+        /* TRANSLATORS: between folders in a list */
+        g_string_append (list, _(", "));
+      g_string_append (list, shown);
+    }
+
+  /* TRANSLATORS: %s is a list of folders */
+  body = g_strdup_printf (_("The agent does not support additional folders: it works in the "
+                            "project folder only. Left out: %s"), list->str);
+  acp_transcript_append_notice (acp_session_get_transcript (session), ACP_NOTICE_SEVERITY_INFO,
+                                _("Additional folders left out"), body, NULL);
+}
+
+/* }}} */
+
 /* new session {{{ */
 
 typedef struct
@@ -159,6 +206,8 @@ typedef struct
   char       *profile_id;
   char       *cwd;
   char      **mcp_server_names;
+  char      **additional_directories;
+  gboolean    folders_left_out;
   AcpSession *session;
   GPtrArray  *notices;
 } NewData;
@@ -171,6 +220,7 @@ new_data_free (gpointer data)
   g_free (new_data->profile_id);
   g_free (new_data->cwd);
   g_strfreev (new_data->mcp_server_names);
+  g_strfreev (new_data->additional_directories);
   g_clear_object (&new_data->session);
   g_clear_pointer (&new_data->notices, g_ptr_array_unref);
   g_free (new_data);
@@ -213,9 +263,12 @@ new_created_cb (GObject      *object,
     }
 
   append_notices (session, data->notices);
+  if (data->folders_left_out)
+    append_folders_notice (session, (const char * const *) data->additional_directories);
 
   now = g_get_real_time ();
   record = pal_session_record_new (id, data->profile_id, data->cwd);
+  pal_session_record_set_additional_directories (record, acp_session_get_additional_directories (session));
   pal_session_record_set_created (record, now);
   pal_session_record_set_updated (record, now);
   pal_session_store_add (self->session_store, record);
@@ -252,6 +305,8 @@ new_agent_cb (GObject      *object,
   servers = collect_mcp_servers (self, (const char * const *) data->mcp_server_names, agent,
                                  data->notices);
   data->session = acp_session_new (agent, data->cwd);
+  data->folders_left_out = give_folders (data->session,
+                                         (const char * const *) data->additional_directories);
   cancellable = g_task_get_cancellable (task);
   acp_session_create_async (data->session, servers, cancellable,
                             new_created_cb, g_steal_pointer (&task));
@@ -264,6 +319,8 @@ new_agent_cb (GObject      *object,
  * @cwd: the absolute project folder
  * @mcp_server_names: (nullable) (array zero-terminated=1): the MCP servers to
  *   pass, by name; %NULL passes every enabled one
+ * @additional_directories: (nullable) (array zero-terminated=1): absolute
+ *   folders the session may use besides @cwd
  * @cancellable: (nullable): a #GCancellable
  * @callback: called when the session is READY or failed
  * @user_data: data for @callback
@@ -271,7 +328,10 @@ new_agent_cb (GObject      *object,
  * Starts the agent of that profile and folder unless it runs (shared with
  * the other sessions there) and creates a session (session/new) with the MCP
  * servers the agent can use; each one left out gets an INFO notice in the
- * transcript. The new session is added to the session store.
+ * transcript. The additional folders are passed when the agent supports
+ * them (with an INFO notice when not), tidied as pal_folders_clean() does,
+ * and the file service lets the agent use them as it does @cwd. The new
+ * session is added to the session store, with the folders it was given.
  *
  * An agent that needs a login fails with %ACP_ERROR_AUTH_REQUIRED (see
  * pal_session_manager_error_is_auth_required()): authenticate with
@@ -282,6 +342,7 @@ pal_session_manager_new_session_async (PalSessionManager   *self,
                                        const char          *profile_id,
                                        const char          *cwd,
                                        const char * const  *mcp_server_names,
+                                       const char * const  *additional_directories,
                                        GCancellable        *cancellable,
                                        GAsyncReadyCallback  callback,
                                        gpointer             user_data)
@@ -304,11 +365,22 @@ pal_session_manager_new_session_async (PalSessionManager   *self,
       g_task_return_error (task, error);
       return;
     }
+  for (guint i = 0; additional_directories != NULL && additional_directories[i] != NULL; i++)
+    {
+      if (!g_path_is_absolute (additional_directories[i]))
+        {
+          g_task_return_new_error (task, PAL_ERROR, PAL_ERROR_INVALID,
+                                   _("The additional folder “%s” is not an absolute path"),
+                                   additional_directories[i]);
+          return;
+        }
+    }
 
   data = g_new0 (NewData, 1);
   data->profile_id = g_strdup (profile_id);
   data->cwd = g_steal_pointer (&canonical);
   data->mcp_server_names = g_strdupv ((char **) mcp_server_names);
+  data->additional_directories = pal_folders_clean (data->cwd, additional_directories);
   data->notices = g_ptr_array_new_with_free_func (notice_free);
   g_task_set_task_data (task, data, new_data_free);
 
@@ -377,6 +449,8 @@ typedef struct
   LiveSession *live;
   char        *profile_id;
   char        *cwd;
+  char       **additional_directories;
+  gboolean     folders_left_out;
   OpenMode     mode;
   gboolean     resumed;
   gboolean     can_load;  /* of the agent that resumed it */
@@ -391,6 +465,7 @@ open_data_free (OpenData *data)
   g_clear_pointer (&data->live, _pal_live_session_unref);
   g_free (data->profile_id);
   g_free (data->cwd);
+  g_strfreev (data->additional_directories);
   g_clear_object (&data->session);
   g_clear_pointer (&data->notices, g_ptr_array_unref);
   g_free (data);
@@ -499,6 +574,8 @@ open_done_cb (GObject      *object,
                                     "but not show its past messages."),
                                   NULL);
   append_notices (session, data->notices);
+  if (data->folders_left_out)
+    append_folders_notice (session, (const char * const *) data->additional_directories);
 
   keep_record (live->manager, live->id);
   _pal_live_session_update_state (live);
@@ -587,6 +664,8 @@ open_agent_cb (GObject      *object,
 
   servers = collect_mcp_servers (self, NULL, agent, data->notices);
   session = acp_session_new (agent, data->cwd);
+  data->folders_left_out = give_folders (session,
+                                         (const char * const *) data->additional_directories);
   data->session = g_object_ref (session);
   data->can_load = acp_agent_has_capability (agent, ACP_AGENT_CAP_LOAD_SESSION);
   /* a load replays the history into the new transcript; a resume does not,
@@ -685,6 +764,8 @@ open_common (PalSessionManager   *self,
   data->live = _pal_live_session_ref (live);
   data->profile_id = g_strdup (pal_session_record_get_agent_id (record));
   data->cwd = g_steal_pointer (&cwd);
+  data->additional_directories =
+    pal_folders_clean (data->cwd, pal_session_record_get_additional_directories (record));
   data->mode = mode;
   data->notices = g_ptr_array_new_with_free_func (notice_free);
 

@@ -276,15 +276,22 @@ _pal_live_session_remove (PalSessionManager *self,
 
 /* keeping the store in step {{{ */
 
-/* Where the session's files and commands are. */
+/* Where the session's files and commands are: its folder and the
+ * additional ones it was given. */
 static void
-set_session_folder (PalSessionManager *self,
-                    const char        *session_id,
-                    const char        *cwd)
+set_session_folder (PalSessionManager  *self,
+                    const char         *session_id,
+                    const char         *cwd,
+                    const char * const *additional_directories)
 {
-  const char *roots[] = { cwd, NULL };
+  g_autoptr(GStrvBuilder) roots = g_strv_builder_new ();
+  g_auto(GStrv) strv = NULL;
 
-  acp_fs_service_set_roots (self->fs_service, session_id, roots);
+  g_strv_builder_add (roots, cwd);
+  g_strv_builder_addv (roots, (const char **) additional_directories);
+  strv = g_strv_builder_end (roots);
+
+  acp_fs_service_set_roots (self->fs_service, session_id, (const char * const *) strv);
   acp_terminal_service_set_session_cwd (self->terminal_service, session_id, cwd);
 }
 
@@ -390,7 +397,8 @@ _pal_live_session_set_session (LiveSession *live,
 
   live_disconnect (live);
   g_set_object (&live->session, session);
-  set_session_folder (live->manager, live->id, acp_session_get_cwd (session));
+  set_session_folder (live->manager, live->id, acp_session_get_cwd (session),
+                      acp_session_get_additional_directories (session));
   live->last_acp_state = acp_session_get_state (session);
   live->state_id = g_signal_connect (session, "notify::state",
                                      G_CALLBACK (session_state_cb), live);

@@ -131,6 +131,13 @@ gboolean           pal_session_manager_can_close        (PalSessionManager   *se
 AcpAgent          *pal_session_manager_lookup_agent     (PalSessionManager   *self,
                                                          const char          *profile_id,
                                                          const char          *cwd);
+/* What the agent of that profile supports: of its running agent in @cwd,
+ * else of the last one of the profile that started. FALSE when none has
+ * started yet: pal_session_manager_start_agent_async() then tells. */
+gboolean           pal_session_manager_get_agent_capabilities (PalSessionManager    *self,
+                                                               const char           *profile_id,
+                                                               const char           *cwd,
+                                                               AcpAgentCapabilities *caps);
 /* Starts the agent of that profile and folder unless it runs already (for
  * instance to learn its capabilities before a session exists). */
 void               pal_session_manager_start_agent_async (PalSessionManager  *self,
@@ -160,12 +167,14 @@ gboolean           pal_session_manager_authenticate_finish (PalSessionManager *s
 
 /* --- opening and closing --- */
 
-/* mcp_server_names: the servers to pass (NULL: every enabled one).
+/* mcp_server_names: the servers to pass (NULL: every enabled one);
+ * additional_directories: more folders for the session (nullable).
  * Returns the READY session (transfer full). */
 void               pal_session_manager_new_session_async (PalSessionManager  *self,
                                                           const char         *profile_id,
                                                           const char         *cwd,
                                                           const char * const *mcp_server_names,
+                                                          const char * const *additional_directories,
                                                           GCancellable       *cancellable,
                                                           GAsyncReadyCallback callback,
                                                           gpointer            user_data);

@@ -29,6 +29,7 @@ struct _PalSessionRecord
   char *id;
   char *agent_id;
   char *cwd;
+  char **additional_directories;
   char *title;
   gint64 created;
   gint64 updated;
@@ -44,6 +45,7 @@ enum {
   PROP_ID,
   PROP_AGENT_ID,
   PROP_CWD,
+  PROP_ADDITIONAL_DIRECTORIES,
   PROP_TITLE,
   PROP_CREATED,
   PROP_UPDATED,
@@ -63,6 +65,7 @@ pal_session_record_finalize (GObject *object)
   g_clear_pointer (&self->id, g_free);
   g_clear_pointer (&self->agent_id, g_free);
   g_clear_pointer (&self->cwd, g_free);
+  g_clear_pointer (&self->additional_directories, g_strfreev);
   g_clear_pointer (&self->title, g_free);
 
   G_OBJECT_CLASS (pal_session_record_parent_class)->finalize (object);
@@ -86,6 +89,9 @@ pal_session_record_get_property (GObject    *object,
       break;
     case PROP_CWD:
       g_value_set_string (value, self->cwd);
+      break;
+    case PROP_ADDITIONAL_DIRECTORIES:
+      g_value_set_boxed (value, self->additional_directories);
       break;
     case PROP_TITLE:
       g_value_set_string (value, self->title);
@@ -130,6 +136,9 @@ pal_session_record_set_property (GObject      *object,
       break;
     case PROP_CWD:
       pal_session_record_set_cwd (self, g_value_get_string (value));
+      break;
+    case PROP_ADDITIONAL_DIRECTORIES:
+      pal_session_record_set_additional_directories (self, g_value_get_boxed (value));
       break;
     case PROP_TITLE:
       pal_session_record_set_title (self, g_value_get_string (value));
@@ -179,6 +188,11 @@ pal_session_record_class_init (PalSessionRecordClass *klass)
     g_param_spec_string ("cwd", NULL, NULL, "",
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
                          G_PARAM_EXPLICIT_NOTIFY);
+  /* More folders the session may use (absolute paths); never NULL. */
+  properties[PROP_ADDITIONAL_DIRECTORIES] =
+    g_param_spec_boxed ("additional-directories", NULL, NULL, G_TYPE_STRV,
+                        G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+                        G_PARAM_EXPLICIT_NOTIFY);
   properties[PROP_TITLE] =
     g_param_spec_string ("title", NULL, NULL, "",
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
@@ -217,6 +231,7 @@ pal_session_record_init (PalSessionRecord *self)
   self->id = g_strdup ("");
   self->agent_id = g_strdup ("");
   self->cwd = g_strdup ("");
+  self->additional_directories = g_new0 (char *, 1);
   self->title = g_strdup ("");
 }
 
@@ -281,6 +296,30 @@ pal_session_record_set_cwd (PalSessionRecord *self,
 
   if (_pal_set_string (&self->cwd, cwd != NULL ? cwd : ""))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CWD]);
+}
+
+/**
+ * pal_session_record_get_additional_directories:
+ * @self: a #PalSessionRecord
+ *
+ * Returns: (transfer none): the folders the session may use besides its
+ *   project folder; empty, never %NULL
+ */
+const char * const *
+pal_session_record_get_additional_directories (PalSessionRecord *self)
+{
+  g_return_val_if_fail (PAL_IS_SESSION_RECORD (self), NULL);
+  return (const char * const *) self->additional_directories;
+}
+
+void
+pal_session_record_set_additional_directories (PalSessionRecord   *self,
+                                               const char * const *directories)
+{
+  g_return_if_fail (PAL_IS_SESSION_RECORD (self));
+
+  if (_pal_set_strv (&self->additional_directories, directories))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ADDITIONAL_DIRECTORIES]);
 }
 
 const char *

@@ -24,6 +24,11 @@ void              pal_session_record_set_agent_id (PalSessionRecord *self,
 const char       *pal_session_record_get_cwd      (PalSessionRecord *self);
 void              pal_session_record_set_cwd      (PalSessionRecord *self,
                                                    const char       *cwd);
+/* Folders the session may use besides its project folder (absolute
+ * paths); never NULL, empty when there are none. */
+const char * const *pal_session_record_get_additional_directories (PalSessionRecord   *self);
+void              pal_session_record_set_additional_directories (PalSessionRecord   *self,
+                                                                 const char * const *directories);
 /* Never NULL; empty when the session has no title yet. */
 const char       *pal_session_record_get_title    (PalSessionRecord *self);
 void              pal_session_record_set_title    (PalSessionRecord *self,

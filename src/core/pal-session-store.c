@@ -9,11 +9,22 @@
 
 #include <glib/gi18n.h>
 
+#include "pal-folders.h"
 #include "pal-session-store.h"
 #include "pal-store-private.h"
 
 #define SESSIONS_KEY "sessions"
 #define HIDDEN_KEY   "hidden-sessions"
+/* an optional member of an entry (as): missing in entries written before */
+#define DIRECTORIES_KEY "additional-directories"
+
+/* On a record: its stored additional directories, when they could not be
+ * read, to be written back as they were while it gets no others. */
+static GQuark
+unreadable_directories_quark (void)
+{
+  return g_quark_from_static_string ("pal-session-store-unreadable-directories");
+}
 
 /**
  * PalSessionStore:
@@ -26,7 +37,9 @@
  * written at once, changes made directly on a record's properties once per
  * main loop iteration. Entries of the key that cannot be read are skipped,
  * reported by pal_session_store_get_load_errors() and written back unchanged
- * after the readable ones.
+ * after the readable ones. The optional `additional-directories` member came
+ * later: an entry without it has none, and one whose value cannot be read
+ * still lists its session, without them, and keeps the value as it was.
  *
  * Sessions learned from an agent's `session/list`
  * (pal_session_store_merge_listed()) are listed with
@@ -178,6 +191,12 @@ record_to_variant (gpointer item)
                          g_variant_new_boolean (pal_session_record_get_pinned (record)));
   if (pal_session_record_get_renamed (record))
     g_variant_builder_add (&builder, "{sv}", "renamed", g_variant_new_boolean (TRUE));
+  if (pal_session_record_get_additional_directories (record)[0] != NULL)
+    g_variant_builder_add (&builder, "{sv}", DIRECTORIES_KEY,
+                           g_variant_new_strv (pal_session_record_get_additional_directories (record), -1));
+  else if (g_object_get_qdata (G_OBJECT (record), unreadable_directories_quark ()) != NULL)
+    g_variant_builder_add (&builder, "{sv}", DIRECTORIES_KEY,
+                           g_object_get_qdata (G_OBJECT (record), unreadable_directories_quark ()));
   return g_variant_builder_end (&builder);
 }
 
@@ -260,6 +279,9 @@ parse_entry (GVariant  *entry,
   gint64 updated = -1;
   gboolean pinned = FALSE;
   gboolean renamed = FALSE;
+  g_autoptr(GVariant) dirs = NULL;
+  g_auto(GStrv) clean_dirs = NULL;
+  PalSessionRecord *record;
 
   if (!_pal_dict_get_string (entry, "id", TRUE, &id, reason) ||
       !_pal_dict_get_string (entry, "agent", TRUE, &agent, reason) ||
@@ -280,16 +302,36 @@ parse_entry (GVariant  *entry,
   if (updated < 0)
     updated = created;
 
-  return g_object_new (PAL_TYPE_SESSION_RECORD,
-                       "id", id,
-                       "agent-id", agent,
-                       "cwd", cwd,
-                       "title", title,
-                       "created", MAX (created, 0),
-                       "updated", MAX (updated, 0),
-                       "pinned", pinned,
-                       "renamed", renamed,
-                       NULL);
+  record = g_object_new (PAL_TYPE_SESSION_RECORD,
+                         "id", id,
+                         "agent-id", agent,
+                         "cwd", cwd,
+                         "title", title,
+                         "created", MAX (created, 0),
+                         "updated", MAX (updated, 0),
+                         "pinned", pinned,
+                         "renamed", renamed,
+                         NULL);
+
+  /* Unreadable folders do not cost the session: it is listed without
+   * them, and they are written back as they were. */
+  dirs = g_variant_lookup_value (entry, DIRECTORIES_KEY, NULL);
+  if (dirs != NULL && g_variant_is_of_type (dirs, G_VARIANT_TYPE_STRING_ARRAY))
+    {
+      g_autofree const char **given = g_variant_get_strv (dirs, NULL);
+
+      clean_dirs = pal_folders_clean (cwd, given);
+      pal_session_record_set_additional_directories (record, (const char * const *) clean_dirs);
+    }
+  else if (dirs != NULL)
+    {
+      g_debug ("Stored session %s: the key “%s” has the type “%s” instead of “as”",
+               id, DIRECTORIES_KEY, g_variant_get_type_string (dirs));
+      g_object_set_qdata_full (G_OBJECT (record), unreadable_directories_quark (),
+                               g_steal_pointer (&dirs), (GDestroyNotify) g_variant_unref);
+    }
+
+  return record;
 }
 
 static void
@@ -299,6 +341,10 @@ assign (PalSessionRecord *to,
   g_object_freeze_notify (G_OBJECT (to));
   pal_session_record_set_agent_id (to, pal_session_record_get_agent_id (from));
   pal_session_record_set_cwd (to, pal_session_record_get_cwd (from));
+  pal_session_record_set_additional_directories (to, pal_session_record_get_additional_directories (from));
+  g_object_set_qdata_full (G_OBJECT (to), unreadable_directories_quark (),
+                           g_object_steal_qdata (G_OBJECT (from), unreadable_directories_quark ()),
+                           (GDestroyNotify) g_variant_unref);
   pal_session_record_set_title (to, pal_session_record_get_title (from));
   pal_session_record_set_created (to, pal_session_record_get_created (from));
   pal_session_record_set_updated (to, pal_session_record_get_updated (from));
@@ -650,8 +696,9 @@ pal_session_store_lookup (PalSessionStore *self,
  * a missing #PalSessionRecord:updated becomes the created time.
  *
  * When a record with the same id is listed already, that one is updated
- * instead and @record is not kept: agent and folder are copied, the title
- * when @record has one (unless the person renamed the session), the updated
+ * instead and @record is not kept: agent, folder and additional folders are
+ * copied, the title when @record has one (unless the person renamed the
+ * session), the updated
  * time when @record's is newer; pinned and created stay. Either way the record stops being #PalSessionRecord:from-agent.
  *
  * Returns: (transfer none): the listed record
@@ -682,6 +729,8 @@ pal_session_store_add (PalSessionStore  *self,
       g_object_freeze_notify (G_OBJECT (existing));
       pal_session_record_set_agent_id (existing, pal_session_record_get_agent_id (record));
       pal_session_record_set_cwd (existing, pal_session_record_get_cwd (record));
+      pal_session_record_set_additional_directories (existing,
+                                                     pal_session_record_get_additional_directories (record));
       if (*pal_session_record_get_title (record) != '\0' && !pal_session_record_get_renamed (existing))
         pal_session_record_set_title (existing, pal_session_record_get_title (record));
       if (pal_session_record_get_updated (record) > pal_session_record_get_updated (existing))
@@ -907,6 +956,31 @@ get_string_member (JsonObject *object,
   return json_node_get_string (node);
 }
 
+/* The usable entries of an agent's additionalDirectories (strings that are
+ * absolute paths; others are skipped), or NULL when it gave none. */
+static GStrv
+get_directories_member (JsonObject *info,
+                        const char *cwd)
+{
+  JsonNode *node = json_object_get_member (info, "additionalDirectories");
+  g_autoptr(GPtrArray) given = g_ptr_array_new_null_terminated (4, NULL, TRUE);
+  JsonArray *array;
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return NULL;
+
+  array = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+
+      if (JSON_NODE_HOLDS_VALUE (element) && json_node_get_value_type (element) == G_TYPE_STRING)
+        g_ptr_array_add (given, (gpointer) json_node_get_string (element));
+    }
+
+  return pal_folders_clean (cwd, (const char * const *) given->pdata);
+}
+
 /**
  * pal_session_store_merge_listed:
  * @self: a #PalSessionStore
@@ -917,8 +991,11 @@ get_string_member (JsonObject *object,
  * #PalSessionRecord:from-agent set and not stored (see #PalSessionStore);
  * their created and updated times are `updatedAt`, or 0 when the agent gave
  * none. Known ones of the same agent get the agent's title when they have
- * none yet, and its `updatedAt` when that is newer. Entries without a `sessionId` or
- * `cwd` string, and ids listed under another agent profile, are skipped.
+ * none yet, and its `updatedAt` when that is newer. The agent's
+ * `additionalDirectories` (its strings that are absolute paths) are taken
+ * for new sessions and those only the agent knows, and for stored ones
+ * that have none. Entries without a `sessionId` or `cwd` string, and ids
+ * listed under another agent profile, are skipped.
  * Sessions missing from the list are kept: the list may be one page of many.
  *
  * Returns: how many sessions were added
@@ -952,6 +1029,7 @@ pal_session_store_merge_listed (PalSessionStore *self,
       const char *cwd;
       const char *title;
       const char *updated_at;
+      g_auto(GStrv) dirs = NULL;
       gint64 updated = -1;
 
       if (!JSON_NODE_HOLDS_OBJECT (node))
@@ -972,6 +1050,7 @@ pal_session_store_merge_listed (PalSessionStore *self,
       /* wrong types of the optional members count as absent */
       title = get_string_member (info, "title");
       updated_at = get_string_member (info, "updatedAt");
+      dirs = get_directories_member (info, cwd);
       if (updated_at != NULL && (updated = parse_iso8601 (updated_at)) < 0)
         g_debug ("session/list of %s: session %s has an unreadable updatedAt “%s”",
                  agent_id, id, updated_at);
@@ -1004,6 +1083,17 @@ pal_session_store_merge_listed (PalSessionStore *self,
               pal_session_record_set_updated (record, updated);
               changed = TRUE;
             }
+          /* the agent's folders for a session only it knows; for a stored
+           * one, only when it has none (what the person chose stays) */
+          if (dirs != NULL &&
+              !g_strv_equal (pal_session_record_get_additional_directories (record),
+                             (const char * const *) dirs) &&
+              (pal_session_record_get_from_agent (record) ||
+               pal_session_record_get_additional_directories (record)[0] == NULL))
+            {
+              pal_session_record_set_additional_directories (record, (const char * const *) dirs);
+              changed = TRUE;
+            }
           if (changed && !pal_session_record_get_from_agent (record))
             stored_changed = TRUE;
           continue;
@@ -1013,6 +1103,7 @@ pal_session_store_merge_listed (PalSessionStore *self,
       pal_session_record_set_from_agent (record, TRUE);
       if (title != NULL)
         pal_session_record_set_title (record, title);
+      pal_session_record_set_additional_directories (record, (const char * const *) dirs);
       if (updated > 0)
         {
           pal_session_record_set_created (record, updated);

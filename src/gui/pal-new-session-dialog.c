@@ -1,8 +1,15 @@
-/* pal-new-session-dialog.c: choose an agent, a folder and MCP servers
+/* pal-new-session-dialog.c: choose an agent, folders and MCP servers
  *
  * The agent defaults to the preferred profile, the folder to the one used
  * last. Every enabled MCP server is ticked; unticking one leaves it out of
  * this session only. Start emits "start" with the choices and closes.
+ *
+ * Additional folders are offered only when the chosen agent advertises
+ * them. What an agent advertises is known once one of its profile has
+ * started; until then the dialog starts it in the project folder (the
+ * session starting next uses that very process) and shows the folders once
+ * it answers. Folders the project folder holds, and repeats, are refused or
+ * merged, and a toast says so.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -12,6 +19,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "pal-folders.h"
 #include "pal-new-session-dialog.h"
 #include "pal-path.h"
 #include "pal-program-lookup.h"
@@ -20,13 +28,21 @@ struct _PalNewSessionDialog
 {
   AdwWindow             parent_instance;
 
+  PalSessionManager    *manager;
   PalAgentStore        *agent_store;
   PalMcpServerStore    *mcp_server_store;
   char                 *folder;
   GtkFileChooserNative *chooser;
+  GtkFileChooserNative *folders_chooser;
+  GPtrArray            *extra_folders;   /* char *, canonical */
+  GPtrArray            *extra_rows;      /* AdwActionRow, in the order of extra_folders */
+  GCancellable         *probe;           /* the agent started to learn what it supports */
+  gboolean              offers_folders;
 
+  AdwToastOverlay      *toast_overlay;
   AdwComboRow          *agent_row;
   AdwActionRow         *folder_row;
+  AdwPreferencesGroup  *folders_group;
   AdwPreferencesGroup  *servers_group;
   GtkButton            *start_button;
   GHashTable           *server_checks;   /* name → GtkCheckButton */
@@ -41,6 +57,18 @@ enum {
 static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (PalNewSessionDialog, pal_new_session_dialog, ADW_TYPE_WINDOW)
+
+static void update_folders_offer (PalNewSessionDialog *self);
+
+static void
+show_message (PalNewSessionDialog *self,
+              const char          *message)
+{
+  /* a toast title is markup in libadwaita 1.2: paths shown as they are */
+  g_autofree char *escaped = g_markup_escape_text (message, -1);
+
+  adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (escaped));
+}
 
 static void
 update_start (PalNewSessionDialog *self)
@@ -88,6 +116,188 @@ choose_folder_cb (PalNewSessionDialog *self)
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
 }
 
+/* additional folders {{{ */
+
+static void
+remove_folder_clicked_cb (GtkButton           *button,
+                          PalNewSessionDialog *self)
+{
+  GtkWidget *row = gtk_widget_get_ancestor (GTK_WIDGET (button), ADW_TYPE_ACTION_ROW);
+  guint position;
+
+  if (row == NULL || !g_ptr_array_find (self->extra_rows, row, &position))
+    return;
+
+  g_ptr_array_remove_index (self->extra_folders, position);
+  g_ptr_array_remove_index (self->extra_rows, position);
+  adw_preferences_group_remove (self->folders_group, row);
+}
+
+static void
+rebuild_folder_rows (PalNewSessionDialog *self)
+{
+  while (self->extra_rows->len > 0)
+    {
+      GtkWidget *row = g_ptr_array_steal_index (self->extra_rows, self->extra_rows->len - 1);
+
+      adw_preferences_group_remove (self->folders_group, row);
+    }
+
+  for (guint i = 0; i < self->extra_folders->len; i++)
+    {
+      const char *folder = g_ptr_array_index (self->extra_folders, i);
+      g_autofree char *shown = pal_path_display (folder, NULL, g_get_home_dir ());
+      /* TRANSLATORS: the accessible name of a button; %s is a folder */
+      g_autofree char *label = g_strdup_printf (_("Remove “%s”"), shown);
+      GtkWidget *row = adw_action_row_new ();
+      GtkWidget *remove = gtk_button_new_from_icon_name ("user-trash-symbolic");
+
+      /* a folder as it is, never read as markup */
+      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), shown);
+      gtk_widget_set_tooltip_text (row, folder);
+
+      gtk_widget_set_valign (remove, GTK_ALIGN_CENTER);
+      gtk_widget_set_tooltip_text (remove, _("Remove"));
+      /* GTK 4.8 does not name an icon button after its tooltip */
+      gtk_accessible_update_property (GTK_ACCESSIBLE (remove),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+      gtk_widget_add_css_class (remove, "flat");
+      g_signal_connect (remove, "clicked", G_CALLBACK (remove_folder_clicked_cb), self);
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), remove);
+
+      g_ptr_array_add (self->extra_rows, row);
+      adw_preferences_group_add (self->folders_group, row);
+    }
+}
+
+static void
+folders_chooser_response_cb (GtkNativeDialog     *chooser,
+                             int                  response,
+                             PalNewSessionDialog *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
+
+      if (path != NULL)
+        pal_new_session_dialog_add_folder (self, path);
+    }
+
+  g_clear_object (&self->folders_chooser);
+}
+
+static void
+add_folder_cb (PalNewSessionDialog *self)
+{
+  if (self->folders_chooser != NULL)
+    return;
+
+  self->folders_chooser = gtk_file_chooser_native_new (_("Choose an Additional Folder"),
+                                                       GTK_WINDOW (self),
+                                                       GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+                                                       _("_Add"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->folders_chooser), TRUE);
+  if (self->folder != NULL)
+    {
+      g_autoptr(GFile) current = g_file_new_for_path (self->folder);
+
+      gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (self->folders_chooser), current, NULL);
+    }
+  g_signal_connect (self->folders_chooser, "response", G_CALLBACK (folders_chooser_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->folders_chooser));
+}
+
+static void
+set_offers_folders (PalNewSessionDialog *self,
+                    gboolean             offers)
+{
+  self->offers_folders = offers;
+  gtk_widget_set_visible (GTK_WIDGET (self->folders_group), offers);
+}
+
+typedef struct
+{
+  PalNewSessionDialog *self;
+  GCancellable        *probe;
+} Probe;
+
+static void
+probe_free (Probe *probe)
+{
+  g_object_unref (probe->self);
+  g_object_unref (probe->probe);
+  g_free (probe);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Probe, probe_free)
+
+static void
+probe_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(Probe) probe = user_data;
+  PalNewSessionDialog *self = probe->self;
+  g_autoptr(AcpAgent) agent = NULL;
+  g_autoptr(GError) error = NULL;
+
+  agent = pal_session_manager_start_agent_finish (PAL_SESSION_MANAGER (object), result, &error);
+  /* another agent or folder was chosen, or the dialog closed */
+  if (g_cancellable_is_cancelled (probe->probe) || self->probe != probe->probe)
+    return;
+
+  g_clear_object (&self->probe);
+  /* an agent that does not start does not offer them; starting the session
+   * says why */
+  if (agent == NULL)
+    g_debug ("Could not learn what the agent supports: %s", error->message);
+  set_offers_folders (self, agent != NULL &&
+                            acp_agent_has_capability (agent, ACP_AGENT_CAP_ADDITIONAL_DIRECTORIES));
+}
+
+/* Offers additional folders when the chosen agent takes them; an agent of
+ * which nothing is known yet is started to learn it. */
+static void
+update_folders_offer (PalNewSessionDialog *self)
+{
+  const char *agent_id = pal_new_session_dialog_get_agent_id (self);
+  AcpAgentCapabilities caps;
+  Probe *probe;
+
+  if (self->probe != NULL)
+    {
+      g_cancellable_cancel (self->probe);
+      g_clear_object (&self->probe);
+    }
+
+  if (self->manager == NULL || agent_id == NULL)
+    {
+      set_offers_folders (self, FALSE);
+      return;
+    }
+
+  if (pal_session_manager_get_agent_capabilities (self->manager, agent_id, self->folder, &caps))
+    {
+      set_offers_folders (self, (caps & ACP_AGENT_CAP_ADDITIONAL_DIRECTORIES) != 0);
+      return;
+    }
+
+  set_offers_folders (self, FALSE);
+  if (self->folder == NULL)
+    return;
+
+  probe = g_new0 (Probe, 1);
+  probe->self = g_object_ref (self);
+  probe->probe = g_cancellable_new ();
+  self->probe = g_object_ref (probe->probe);
+  pal_session_manager_start_agent_async (self->manager, agent_id, self->folder, self->probe,
+                                         probe_cb, probe);
+}
+
+/* }}} */
+
 static void
 agent_selected_cb (PalNewSessionDialog *self)
 {
@@ -98,6 +308,7 @@ agent_selected_cb (PalNewSessionDialog *self)
                                profile != NULL && pal_agent_profile_get_is_demo (profile)
                                  ? _("Canned answers, no account needed") : NULL);
   update_start (self);
+  update_folders_offer (self);
 }
 
 static const char *
@@ -231,9 +442,17 @@ pal_new_session_dialog_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  if (self->probe != NULL)
+    g_cancellable_cancel (self->probe);
+  g_clear_object (&self->probe);
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
+  if (self->folders_chooser != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->folders_chooser));
+  g_clear_object (&self->folders_chooser);
+  g_clear_pointer (&self->extra_rows, g_ptr_array_unref);
+  g_clear_object (&self->manager);
   g_clear_object (&self->agent_store);
   g_clear_object (&self->mcp_server_store);
   g_clear_pointer (&self->server_checks, g_hash_table_unref);
@@ -247,6 +466,7 @@ pal_new_session_dialog_finalize (GObject *object)
   PalNewSessionDialog *self = PAL_NEW_SESSION_DIALOG (object);
 
   g_free (self->folder);
+  g_clear_pointer (&self->extra_folders, g_ptr_array_unref);
 
   G_OBJECT_CLASS (pal_new_session_dialog_parent_class)->finalize (object);
 }
@@ -265,10 +485,13 @@ pal_new_session_dialog_class_init (PalNewSessionDialogClass *klass)
    * @agent_id: the agent profile
    * @folder: the project folder
    * @mcp_servers: (array zero-terminated=1): names of the MCP servers to hand over
+   * @additional_folders: (array zero-terminated=1): more folders for the
+   *   session; empty unless the agent takes them
    */
   signals[START] =
     g_signal_new ("start", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRV);
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 4,
+                  G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRV, G_TYPE_STRV);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
 }
@@ -282,10 +505,14 @@ pal_new_session_dialog_init (PalNewSessionDialog *self)
   GtkWidget *page = adw_preferences_page_new ();
   GtkWidget *group = adw_preferences_group_new ();
   GtkWidget *choose = gtk_button_new_with_mnemonic (_("_Choose…"));
+  GtkWidget *add_folder = gtk_button_new ();
+  GtkWidget *add_folder_content = adw_button_content_new ();
   GtkExpression *expression;
 
   self->server_checks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->cancellable = g_cancellable_new ();
+  self->extra_folders = g_ptr_array_new_with_free_func (g_free);
+  self->extra_rows = g_ptr_array_new ();
 
   gtk_window_set_title (GTK_WINDOW (self), _("New Session"));
   gtk_window_set_default_size (GTK_WINDOW (self), 480, 600);
@@ -321,17 +548,35 @@ pal_new_session_dialog_init (PalNewSessionDialog *self)
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), GTK_WIDGET (self->agent_row));
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), GTK_WIDGET (self->folder_row));
 
+  /* shown once the agent is known to take them */
+  self->folders_group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
+  adw_preferences_group_set_title (self->folders_group, _("Additional Folders"));
+  adw_preferences_group_set_description (self->folders_group,
+                                         _("The agent may also use the files in these folders."));
+  adw_button_content_set_icon_name (ADW_BUTTON_CONTENT (add_folder_content), "list-add-symbolic");
+  adw_button_content_set_label (ADW_BUTTON_CONTENT (add_folder_content), _("_Add Folder…"));
+  adw_button_content_set_use_underline (ADW_BUTTON_CONTENT (add_folder_content), TRUE);
+  gtk_button_set_child (GTK_BUTTON (add_folder), add_folder_content);
+  gtk_widget_set_valign (add_folder, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (add_folder, "flat");
+  g_signal_connect_swapped (add_folder, "clicked", G_CALLBACK (add_folder_cb), self);
+  adw_preferences_group_set_header_suffix (self->folders_group, add_folder);
+  gtk_widget_set_visible (GTK_WIDGET (self->folders_group), FALSE);
+
   self->servers_group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
   adw_preferences_group_set_title (self->servers_group, _("MCP Servers"));
   adw_preferences_group_set_description (self->servers_group,
                                          _("Tools the agent may use in this session. Servers whose transport the agent does not support are left out."));
 
   adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), ADW_PREFERENCES_GROUP (group));
+  adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), self->folders_group);
   adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), self->servers_group);
   gtk_widget_set_vexpand (page, TRUE);
 
+  self->toast_overlay = ADW_TOAST_OVERLAY (adw_toast_overlay_new ());
+  adw_toast_overlay_set_child (self->toast_overlay, page);
   gtk_box_append (GTK_BOX (toolbar), header);
-  gtk_box_append (GTK_BOX (toolbar), page);
+  gtk_box_append (GTK_BOX (toolbar), GTK_WIDGET (self->toast_overlay));
   adw_window_set_content (ADW_WINDOW (self), toolbar);
 
   gtk_window_set_default_widget (GTK_WINDOW (self), GTK_WIDGET (self->start_button));
@@ -339,28 +584,30 @@ pal_new_session_dialog_init (PalNewSessionDialog *self)
 
 /**
  * pal_new_session_dialog_new:
- * @agent_store: the agent profiles
- * @mcp_server_store: (nullable): the MCP servers
+ * @manager: the session manager: its agent profiles, MCP servers and what
+ *   the agents support
  * @default_agent_id: (nullable): the profile to preselect
  * @folder: (nullable): the folder to preselect
  *
  * Returns: (transfer floating): a new dialog
  */
 PalNewSessionDialog *
-pal_new_session_dialog_new (PalAgentStore     *agent_store,
-                            PalMcpServerStore *mcp_server_store,
+pal_new_session_dialog_new (PalSessionManager *manager,
                             const char        *default_agent_id,
                             const char        *folder)
 {
+  PalMcpServerStore *mcp_server_store;
   PalNewSessionDialog *self;
 
-  g_return_val_if_fail (PAL_IS_AGENT_STORE (agent_store), NULL);
+  g_return_val_if_fail (PAL_IS_SESSION_MANAGER (manager), NULL);
 
   self = g_object_new (PAL_TYPE_NEW_SESSION_DIALOG, NULL);
-  self->agent_store = g_object_ref (agent_store);
+  self->manager = g_object_ref (manager);
+  self->agent_store = g_object_ref (pal_session_manager_get_agent_store (manager));
+  mcp_server_store = pal_session_manager_get_mcp_server_store (manager);
   self->mcp_server_store = mcp_server_store != NULL ? g_object_ref (mcp_server_store) : NULL;
 
-  adw_combo_row_set_model (self->agent_row, G_LIST_MODEL (agent_store));
+  adw_combo_row_set_model (self->agent_row, G_LIST_MODEL (self->agent_store));
   pal_new_session_dialog_set_agent_id (self, default_agent_id);
   pal_new_session_dialog_set_folder (self, folder);
   build_servers (self);
@@ -435,11 +682,26 @@ pal_new_session_dialog_set_folder (PalNewSessionDialog *self,
   if (folder != NULL && *folder == '\0')
     folder = NULL;
 
+  if (g_strcmp0 (self->folder, folder) == 0)
+    return;
+
   g_free (self->folder);
   self->folder = g_strdup (folder);
   shown = pal_path_display (folder, NULL, g_get_home_dir ());
   adw_action_row_set_subtitle (self->folder_row, shown != NULL ? shown : _("None chosen"));
   update_start (self);
+
+  if (folder != NULL)
+    {
+      g_autofree char *message = NULL;
+
+      if (pal_folders_drop_inside (self->extra_folders, folder, &message))
+        {
+          rebuild_folder_rows (self);
+          show_message (self, message);
+        }
+    }
+  update_folders_offer (self);
 }
 
 /**
@@ -498,6 +760,7 @@ gboolean
 pal_new_session_dialog_start (PalNewSessionDialog *self)
 {
   g_auto(GStrv) servers = NULL;
+  g_auto(GStrv) folders = NULL;
   const char *agent_id;
 
   g_return_val_if_fail (PAL_IS_NEW_SESSION_DIALOG (self), FALSE);
@@ -507,8 +770,90 @@ pal_new_session_dialog_start (PalNewSessionDialog *self)
     return FALSE;
 
   servers = pal_new_session_dialog_dup_mcp_servers (self);
-  g_signal_emit (self, signals[START], 0, agent_id, self->folder, servers);
+  folders = pal_new_session_dialog_dup_additional_folders (self);
+  g_signal_emit (self, signals[START], 0, agent_id, self->folder, servers, folders);
   gtk_window_destroy (GTK_WINDOW (self));
 
   return TRUE;
+}
+
+/**
+ * pal_new_session_dialog_get_offers_folders:
+ * @self: a #PalNewSessionDialog
+ *
+ * Returns: whether additional folders are offered: the chosen agent is
+ *   known to take them
+ */
+gboolean
+pal_new_session_dialog_get_offers_folders (PalNewSessionDialog *self)
+{
+  g_return_val_if_fail (PAL_IS_NEW_SESSION_DIALOG (self), FALSE);
+
+  return self->offers_folders;
+}
+
+/**
+ * pal_new_session_dialog_get_checking_agent:
+ * @self: a #PalNewSessionDialog
+ *
+ * Returns: whether the chosen agent is being started to learn what it
+ *   supports
+ */
+gboolean
+pal_new_session_dialog_get_checking_agent (PalNewSessionDialog *self)
+{
+  g_return_val_if_fail (PAL_IS_NEW_SESSION_DIALOG (self), FALSE);
+
+  return self->probe != NULL;
+}
+
+/**
+ * pal_new_session_dialog_add_folder:
+ * @self: a #PalNewSessionDialog
+ * @folder: an absolute folder
+ *
+ * Adds an additional folder, as the Add Folder button does: the project
+ * folder, a folder inside it, or one listed already (or inside a listed
+ * one) is refused; one that holds listed folders takes their place. A toast
+ * says which.
+ *
+ * Returns: whether the list changed
+ */
+gboolean
+pal_new_session_dialog_add_folder (PalNewSessionDialog *self,
+                                   const char          *folder)
+{
+  g_autofree char *message = NULL;
+  gboolean changed;
+
+  g_return_val_if_fail (PAL_IS_NEW_SESSION_DIALOG (self), FALSE);
+  g_return_val_if_fail (folder != NULL, FALSE);
+
+  changed = pal_folders_add (self->extra_folders, self->folder, folder, &message);
+  if (changed)
+    rebuild_folder_rows (self);
+  if (message != NULL)
+    show_message (self, message);
+
+  return changed;
+}
+
+/**
+ * pal_new_session_dialog_dup_additional_folders:
+ * @self: a #PalNewSessionDialog
+ *
+ * Returns: (transfer full): the additional folders the session is to get:
+ *   empty when the chosen agent does not take them
+ */
+char **
+pal_new_session_dialog_dup_additional_folders (PalNewSessionDialog *self)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+
+  g_return_val_if_fail (PAL_IS_NEW_SESSION_DIALOG (self), NULL);
+
+  for (guint i = 0; self->offers_folders && i < self->extra_folders->len; i++)
+    g_strv_builder_add (builder, g_ptr_array_index (self->extra_folders, i));
+
+  return g_strv_builder_end (builder);
 }

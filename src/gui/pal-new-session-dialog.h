@@ -1,4 +1,4 @@
-/* pal-new-session-dialog.h: choose an agent, a folder and MCP servers
+/* pal-new-session-dialog.h: choose an agent, folders and MCP servers
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -7,8 +7,7 @@
 
 #include <adwaita.h>
 
-#include "pal-agent-store.h"
-#include "pal-mcp-server-store.h"
+#include "pal-session-manager.h"
 
 G_BEGIN_DECLS
 
@@ -16,8 +15,7 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (PalNewSessionDialog, pal_new_session_dialog, PAL, NEW_SESSION_DIALOG, AdwWindow)
 
-PalNewSessionDialog *pal_new_session_dialog_new            (PalAgentStore       *agent_store,
-                                                            PalMcpServerStore   *mcp_server_store,
+PalNewSessionDialog *pal_new_session_dialog_new            (PalSessionManager   *manager,
                                                             const char          *default_agent_id,
                                                             const char          *folder);
 const char          *pal_new_session_dialog_get_agent_id   (PalNewSessionDialog *self);
@@ -30,6 +28,11 @@ char               **pal_new_session_dialog_dup_mcp_servers (PalNewSessionDialog
 void                 pal_new_session_dialog_set_mcp_server_active (PalNewSessionDialog *self,
                                                                    const char          *name,
                                                                    gboolean             active);
+gboolean             pal_new_session_dialog_get_offers_folders (PalNewSessionDialog *self);
+gboolean             pal_new_session_dialog_get_checking_agent (PalNewSessionDialog *self);
+gboolean             pal_new_session_dialog_add_folder     (PalNewSessionDialog *self,
+                                                            const char          *folder);
+char               **pal_new_session_dialog_dup_additional_folders (PalNewSessionDialog *self);
 gboolean             pal_new_session_dialog_start          (PalNewSessionDialog *self);
 
 G_END_DECLS

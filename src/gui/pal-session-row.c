@@ -13,6 +13,7 @@
 
 #include <glib/gi18n.h>
 
+#include "pal-path.h"
 #include "pal-session-menu.h"
 #include "pal-session-row.h"
 #include "pal-tooltip.h"
@@ -91,6 +92,60 @@ pal_format_relative_time (gint64 then,
 
   /* Translators: a date of another year, as in “Mar 5, 2025” */
   return g_date_time_format (then_dt, _("%b %-e, %Y"));
+}
+
+/**
+ * pal_format_session_folder:
+ * @record: a session
+ *
+ * Returns: (transfer full): the name of the session's project folder, and
+ *   how many additional folders it has, as in “app +2”
+ */
+char *
+pal_format_session_folder (PalSessionRecord *record)
+{
+  g_autofree char *name = g_path_get_basename (pal_session_record_get_cwd (record));
+  guint n_more = g_strv_length ((char **) pal_session_record_get_additional_directories (record));
+
+  if (n_more == 0)
+    return g_steal_pointer (&name);
+
+  /* TRANSLATORS: a project folder's name and how many more folders the
+   * session has, as in “app +2” */
+  return g_strdup_printf (_("%s +%u"), name, n_more);
+}
+
+/**
+ * pal_describe_session_folders:
+ * @record: a session
+ *
+ * Returns: (transfer full): the session's project folder, and its
+ *   additional folders on a second line, for a tooltip
+ */
+char *
+pal_describe_session_folders (PalSessionRecord *record)
+{
+  const char * const *more = pal_session_record_get_additional_directories (record);
+  const char *home = g_get_home_dir ();
+  g_autofree char *project = pal_path_display (pal_session_record_get_cwd (record), NULL, home);
+  g_autoptr(GString) list = NULL;
+
+  if (more[0] == NULL)
+    return g_steal_pointer (&project);
+
+  list = g_string_new (NULL);
+  for (guint i = 0; more[i] != NULL; i++)
+    {
+      g_autofree char *shown = pal_path_display (more[i], NULL, home);
+
+      if (i > 0)
+        /* TRANSLATORS: between folders in a list */
+        g_string_append (list, _(", "));
+      g_string_append (list, shown);
+    }
+
+  /* TRANSLATORS: a tooltip; the first %s is a folder, the second a list of folders */
+  return g_strdup_printf (_("Project folder: %s\nAdditional folders: %s"), project, list->str);
 }
 
 /**
@@ -193,6 +248,7 @@ pal_session_row_update_time (PalSessionRow *self,
 {
   g_autoptr(GString) subtitle = g_string_new (NULL);
   g_autofree char *folder = NULL;
+  g_autofree char *folders = NULL;
   g_autofree char *when = NULL;
 
   g_return_if_fail (PAL_IS_SESSION_ROW (self));
@@ -200,7 +256,8 @@ pal_session_row_update_time (PalSessionRow *self,
   if (self->record == NULL)
     return;
 
-  folder = g_path_get_basename (pal_session_record_get_cwd (self->record));
+  folder = pal_format_session_folder (self->record);
+  folders = pal_describe_session_folders (self->record);
   when = pal_format_relative_time (pal_session_record_get_updated (self->record), now);
 
   g_string_append (subtitle, folder);
@@ -213,6 +270,8 @@ pal_session_row_update_time (PalSessionRow *self,
     g_string_append_printf (subtitle, " · %s", _("from the agent"));
 
   gtk_label_set_text (self->subtitle_label, subtitle->str);
+  /* every folder of the session, in full */
+  pal_widget_set_quiet_tooltip (GTK_WIDGET (self->subtitle_label), folders);
 }
 
 static void

@@ -42,6 +42,8 @@ void              pal_session_row_update_time    (PalSessionRow    *self,
 const char       *pal_row_state_describe         (PalRowState       state);
 char             *pal_format_relative_time       (gint64            then,
                                                   gint64            now);
+char             *pal_format_session_folder      (PalSessionRecord *record);
+char             *pal_describe_session_folders   (PalSessionRecord *record);
 gboolean          pal_session_row_popup_menu     (PalSessionRow         *self);
 void              pal_session_row_set_can_func   (PalSessionRow         *self,
                                                   PalSessionMenuCanFunc  func,

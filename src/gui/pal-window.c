@@ -36,6 +36,7 @@ typedef struct
   char      *agent_id;
   char      *folder;
   GStrv      mcp_servers;
+  GStrv      additional_dirs;
   char      *prompt;      /* to send once the session is open, or signed in */
 } Attempt;
 
@@ -47,6 +48,7 @@ attempt_free (Attempt *attempt)
   g_free (attempt->agent_id);
   g_free (attempt->folder);
   g_strfreev (attempt->mcp_servers);
+  g_strfreev (attempt->additional_dirs);
   g_free (attempt->prompt);
   g_free (attempt);
 }
@@ -157,7 +159,8 @@ update_header (PalWindow *self)
 
   {
     const char *title = pal_session_record_get_title (record);
-    g_autofree char *folder = g_path_get_basename (pal_session_record_get_cwd (record));
+    g_autofree char *folder = pal_format_session_folder (record);
+    g_autofree char *folders = pal_describe_session_folders (record);
     const char *agent = agent_name (self, pal_session_record_get_agent_id (record));
 
     if (title == NULL || *title == '\0')
@@ -166,7 +169,7 @@ update_header (PalWindow *self)
     subtitle = agent != NULL ? g_strdup_printf ("%s · %s", folder, agent) : g_strdup (folder);
     adw_window_title_set_title (self->window_title, title);
     adw_window_title_set_subtitle (self->window_title, subtitle);
-    pal_widget_set_quiet_tooltip (GTK_WIDGET (self->window_title), pal_session_record_get_cwd (record));
+    pal_widget_set_quiet_tooltip (GTK_WIDGET (self->window_title), folders);
     gtk_window_set_title (GTK_WINDOW (self), title);
   }
 
@@ -389,15 +392,15 @@ store_items_changed_cb (GListModel *model,
 }
 
 static void
-record_title_changed_cb (PalSessionRecord *record,
-                         GParamSpec       *pspec,
-                         PalWindow        *self)
+record_header_changed_cb (PalSessionRecord *record,
+                          GParamSpec       *pspec,
+                          PalWindow        *self)
 {
   update_header (self);
 }
 
 /* Follows the current session's record: a rename or a title from the agent
- * shows in the header at once. */
+ * shows in the header at once, and so do folders an agent listed. */
 static void
 watch_current_record (PalWindow *self)
 {
@@ -409,10 +412,14 @@ watch_current_record (PalWindow *self)
     return;
 
   if (self->current_record != NULL)
-    g_signal_handlers_disconnect_by_func (self->current_record, record_title_changed_cb, self);
+    g_signal_handlers_disconnect_by_func (self->current_record, record_header_changed_cb, self);
   g_set_object (&self->current_record, record);
   if (record != NULL)
-    g_signal_connect (record, "notify::title", G_CALLBACK (record_title_changed_cb), self);
+    {
+      g_signal_connect (record, "notify::title", G_CALLBACK (record_header_changed_cb), self);
+      g_signal_connect (record, "notify::additional-directories",
+                        G_CALLBACK (record_header_changed_cb), self);
+    }
 }
 
 static void
@@ -1376,6 +1383,7 @@ start_session (PalWindow          *self,
                const char         *agent_id,
                const char         *folder,
                const char * const *mcp_servers,
+               const char * const *additional_dirs,
                const char         *prompt)
 {
   Attempt *attempt;
@@ -1394,10 +1402,11 @@ start_session (PalWindow          *self,
   _pal_window_update_actions (self);
 
   attempt = attempt_new (self, NULL, agent_id, folder, mcp_servers);
+  attempt->additional_dirs = g_strdupv ((char **) additional_dirs);
   attempt->prompt = g_strdup (prompt);
   self->starting_attempt = attempt;
   _pal_window_update_actions (self);
-  pal_session_manager_new_session_async (self->manager, agent_id, folder, mcp_servers,
+  pal_session_manager_new_session_async (self->manager, agent_id, folder, mcp_servers, additional_dirs,
                                          self->cancellable, new_session_cb, attempt);
 }
 
@@ -1432,7 +1441,7 @@ pal_window_start_session (PalWindow          *self,
   g_return_if_fail (agent_id != NULL);
   g_return_if_fail (folder != NULL);
 
-  start_session (self, agent_id, folder, mcp_servers, NULL);
+  start_session (self, agent_id, folder, mcp_servers, NULL, NULL);
 }
 
 static void
@@ -1449,7 +1458,8 @@ retry_attempt (Attempt *attempt)
     }
   else
     start_session (attempt->self, attempt->agent_id, attempt->folder,
-                   (const char * const *) attempt->mcp_servers, attempt->prompt);
+                   (const char * const *) attempt->mcp_servers,
+                   (const char * const *) attempt->additional_dirs, attempt->prompt);
   attempt_free (attempt);
 }
 
@@ -1458,9 +1468,11 @@ dialog_start_cb (PalNewSessionDialog *dialog,
                  const char          *agent_id,
                  const char          *folder,
                  GStrv                mcp_servers,
+                 GStrv                additional_folders,
                  PalWindow           *self)
 {
-  pal_window_start_session (self, agent_id, folder, (const char * const *) mcp_servers);
+  start_session (self, agent_id, folder, (const char * const *) mcp_servers,
+                 (const char * const *) additional_folders, NULL);
 }
 
 void
@@ -1481,9 +1493,7 @@ pal_window_show_new_session_dialog (PalWindow *self)
       folder = g_strdup (g_get_home_dir ());
     }
 
-  dialog = pal_new_session_dialog_new (pal_session_manager_get_agent_store (self->manager),
-                                       pal_session_manager_get_mcp_server_store (self->manager),
-                                       agent_id, folder);
+  dialog = pal_new_session_dialog_new (self->manager, agent_id, folder);
   gtk_window_set_transient_for (GTK_WINDOW (dialog), GTK_WINDOW (self));
   g_signal_connect_object (dialog, "start", G_CALLBACK (dialog_start_cb), self, 0);
   gtk_window_present (GTK_WINDOW (dialog));
@@ -1646,7 +1656,7 @@ pal_window_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), PAL_TYPE_WINDOW);
 
   if (self->current_record != NULL)
-    g_signal_handlers_disconnect_by_func (self->current_record, record_title_changed_cb, self);
+    g_signal_handlers_disconnect_by_func (self->current_record, record_header_changed_cb, self);
   g_clear_object (&self->current_record);
   g_clear_object (&self->manager);
   g_clear_object (&self->settings);
