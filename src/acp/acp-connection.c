@@ -5,43 +5,8 @@
 
 /* How it works
  *
- * Reading. The connection's worker thread reads the input itself, with
- * blocking reads of up to READ_CHUNK_SIZE, so that the main thread spends
- * nothing on the many small reads a streaming agent causes (a read a line,
- * each a system call and an asynchronous operation there). The read is
- * cancelled with the connection's GCancellable when the connection closes.
- * The worker reads no further than it may parse (see below): a peer
- * writing faster than the application dispatches blocks on a full pipe.
- * The line the worker is still gathering does not count, so a line longer
- * than the bound (up to the cap) gets through.
- *
- * Parsing. The worker splits each chunk it reads into lines: a line inside
- * one chunk is parsed where it lies, one spanning chunks is gathered in a
- * GByteArray (amortised doubling, so the cost is linear in its length). It
- * drops a trailing CR, skips empty and whitespace-only lines, skips a line
- * over the cap without buffering it (reported once, with "message-error"),
- * and parses every line with acp_json_read() (which refuses deep nesting,
- * and is several times faster than json-glib's JsonParser). After each
- * chunk it appends what it got (trees, parse errors, skipped lines, and last
- * the end of the stream or a read error) to a list shared under a mutex, in
- * arrival order, and wakes the main context unless a wake-up is pending: a
- * small GSource there fires on the worker's flag. A parsed line takes some
- * 15 times the memory of its text, so the worker parses ahead of dispatching
- * by ACP_CONNECTION_PARSE_AHEAD_MAX bytes of input at most: past that it
- * waits on a GCond until the main thread, which reports how far it got
- * every PARSE_AHEAD_REPORT bytes and whenever the pump stops, has brought
- * it down to ACP_CONNECTION_PARSE_AHEAD_RESUME, and reads nothing
- * meanwhile. The worker never sees the connection, emits nothing and
- * touches nothing of it: all it shares is a refcounted Reader (the stream
- * to read, the cancellable, the list, the counts, the context to wake, the
- * join function, and what to call back there when it is done reading).
- *
- * Joining. With a join function (AcpConnectionJoinFunc), the worker joins
- * the pieces of one stream of text parsed from the same chunk, one after
- * the other, into the first of them: the texts are gathered in a GString
- * and set into its tree once, when something else comes or the chunk is
- * handed over; the others are freed on the spot (the worker owns them
- * whole), and the first carries how many it stands for.
+ * Reading, parsing and joining lines happen in a worker thread: see
+ * acp-line-reader.c.
  *
  * Dispatching. On the main thread the pump takes the whole list and
  * dispatches it in order, line by line, in time slices (see PUMP_SLICE) so
@@ -51,10 +16,6 @@
  * connection closes and the pending calls fail. Trees are freed here after dispatch, not in the worker:
  * handlers may keep references into them, and json-glib counts the
  * references of objects and arrays without atomic operations.
- *
- * Closing stops the worker: a flag it checks between lines and while it
- * waits for room, and the cancellable that ends its read. It then frees
- * what it holds and ends on its own; nobody waits for it.
  *
  * Writing. Every message is serialised to one line and queued; one
  * g_output_stream_write_all_async() is in flight at a time.
@@ -77,16 +38,12 @@
 
 #include "acp-connection.h"
 #include "acp-connection-private.h"
-#include "acp-json-reader.h"
+#include "acp-line-reader.h"
 #include "acp-marshal.h"
 #include "acp-pacer.h"
 #include "acp-traffic-log.h"
 
-#define READ_CHUNK_SIZE          ACP_CONNECTION_READ_CHUNK_SIZE
 #define PARSE_AHEAD_REPORT       ((gsize) 64 * 1024)
-#define MAX_NESTING_DEPTH        512
-/* Texts are joined (see AcpConnectionJoinFunc) up to about this many bytes */
-#define JOIN_MAX                 (1024 * 1024)
 #define MAX_ID_DESCRIPTION       64
 
 /* ------------------------------------------------------------------------ */
@@ -192,84 +149,6 @@ typedef struct
   GBytes *bytes;
 } WriteOp;
 
-/* What the worker hands back, in the order read. */
-typedef enum
-{
-  PARSED_MESSAGE,      /* root */
-  PARSED_NOT_JSON,     /* error */
-  PARSED_TOO_LONG,     /* limit: a line over the cap was skipped */
-  PARSED_END,          /* the stream ended after the lines before */
-  PARSED_READ_ERROR,   /* error: reading failed after the lines before */
-} ParsedKind;
-
-typedef struct _Parsed Parsed;
-
-struct _Parsed
-{
-  Parsed     *next;
-  ParsedKind  kind;
-  gsize       size;    /* bytes of the line(s), for the parse-ahead bound */
-  guint       n_messages;  /* PARSED_MESSAGE: how many were joined into it */
-  JsonNode   *root;
-  GError     *error;
-  char       *excerpt;     /* PARSED_NOT_JSON: the start of the line, to show */
-  gsize       limit;
-};
-
-typedef struct
-{
-  Parsed *head;
-  Parsed *tail;
-} ParsedList;
-
-/* What the connection shares with its worker thread; the worker never sees
- * the connection. */
-typedef struct
-{
-  gatomicrefcount  ref_count;
-  GMainContext    *context;        /* woken when results are handed over */
-  AcpConnectionJoinFunc join_func; /* set before the worker starts */
-  AcpTrafficLog   *log;            /* likewise; owned */
-  GInputStream    *input;          /* not owned: the done callback's data keeps it */
-  GCancellable    *cancellable;    /* cancels the read when the connection closes */
-  int              stopping;       /* atomic: the connection closed */
-  int              parsing;        /* atomic: in the parser now (for tests) */
-
-  /* Called on the context once the worker no longer reads; its data is
-   * taken by the worker then (or freed with the reader if it never ran). */
-  GSourceFunc      done_func;
-  gpointer         done_data;
-  GDestroyNotify   done_notify;
-
-  GMutex           lock;           /* guards what follows */
-  GCond            room;           /* the worker waits here to parse ahead */
-  gsize            max_line_length;
-  ParsedList       results;        /* handed over, not yet taken */
-  guint64          n_read;         /* bytes of input the worker is done with */
-  gboolean         ended;          /* the end of the stream or an error was read */
-  guint64          n_produced;     /* the sizes of every result handed over */
-  guint64          n_dispatched;   /* as last reported by the main thread */
-  gboolean         waiting;        /* the worker waits for room */
-  int              wake_pending;   /* atomic reads; written under the lock */
-} Reader;
-
-/* The worker's own state, on its stack. */
-typedef struct
-{
-  Reader     *reader;
-  gsize       max_line_length;  /* the cap, taken before each read */
-  GByteArray *line;         /* the start of a line spanning chunks */
-  ParsedList  results;      /* not yet handed over */
-  guint64     n_produced;   /* their sizes */
-  gboolean    discarding;   /* skipping the rest of an overlong line */
-
-  /* the last of results, while more text may be joined to it */
-  Parsed     *group;
-  char       *group_key;
-  JsonNode   *group_text;   /* in group's tree */
-  GString    *group_buffer; /* the texts joined so far */
-} Worker;
-
 struct _AcpConnection
 {
   GObject       parent_instance;
@@ -281,9 +160,9 @@ struct _AcpConnection
   gsize         max_line_length;
 
   /* reading (see pump ()) */
-  Reader       *reader;          /* NULL until started and once closed */
+  AcpLineReader *reader;         /* NULL until started and once closed */
   GSource      *results_source;  /* fires when the worker handed results over */
-  ParsedList    ready;           /* taken from the worker, not yet dispatched */
+  AcpParsedList ready;           /* taken from the worker, not yet dispatched */
   guint64       n_read;          /* bytes the worker read and is done with */
   guint64       n_produced;      /* the sizes of the results it handed over */
   guint64       n_dispatched;    /* the sizes of the results dispatched */
@@ -1278,548 +1157,7 @@ dispatch_parsed (AcpConnection *self,
 }
 
 /* ------------------------------------------------------------------------ */
-/* The worker thread: splitting and parsing                                  */
-
-static int n_running_workers;  /* atomic; for tests */
-
-static Parsed *
-parsed_new (ParsedKind kind,
-            gsize      size)
-{
-  Parsed *parsed = g_new0 (Parsed, 1);
-
-  parsed->kind = kind;
-  parsed->size = size;
-  parsed->n_messages = 1;
-  return parsed;
-}
-
-static void
-parsed_free (Parsed *parsed)
-{
-  g_clear_pointer (&parsed->root, json_node_unref);
-  g_clear_error (&parsed->error);
-  g_free (parsed->excerpt);
-  g_free (parsed);
-}
-
-static void
-parsed_list_append (ParsedList *list,
-                    Parsed     *parsed)
-{
-  if (list->tail != NULL)
-    list->tail->next = parsed;
-  else
-    list->head = parsed;
-  list->tail = parsed;
-}
-
-/* Moves every item of @from to the end of @to. */
-static void
-parsed_list_concat (ParsedList *to,
-                    ParsedList *from)
-{
-  if (from->head == NULL)
-    return;
-
-  if (to->tail != NULL)
-    to->tail->next = from->head;
-  else
-    to->head = from->head;
-  to->tail = from->tail;
-  from->head = from->tail = NULL;
-}
-
-static Parsed *
-parsed_list_pop (ParsedList *list)
-{
-  Parsed *parsed = list->head;
-
-  if (parsed != NULL)
-    {
-      list->head = parsed->next;
-      if (list->head == NULL)
-        list->tail = NULL;
-      parsed->next = NULL;
-    }
-
-  return parsed;
-}
-
-static void
-parsed_list_clear (ParsedList *list)
-{
-  Parsed *parsed;
-
-  while ((parsed = parsed_list_pop (list)) != NULL)
-    parsed_free (parsed);
-}
-
-static Reader *
-reader_new (GMainContext *context,
-            GInputStream *input,
-            GCancellable *cancellable,
-            gsize         max_line_length)
-{
-  Reader *reader = g_new0 (Reader, 1);
-
-  g_atomic_ref_count_init (&reader->ref_count);
-  reader->context = g_main_context_ref (context);
-  reader->input = input;
-  reader->cancellable = g_object_ref (cancellable);
-  reader->max_line_length = max_line_length;
-  g_mutex_init (&reader->lock);
-  g_cond_init (&reader->room);
-
-  return reader;
-}
-
-static Reader *
-reader_ref (Reader *reader)
-{
-  g_atomic_ref_count_inc (&reader->ref_count);
-  return reader;
-}
-
-/* May run on either thread: whatever is left was never dispatched, so no
- * handler holds a reference into it. */
-static void
-reader_unref (Reader *reader)
-{
-  if (g_atomic_ref_count_dec (&reader->ref_count))
-    {
-      parsed_list_clear (&reader->results);
-      g_clear_object (&reader->log);
-      if (reader->done_notify != NULL && reader->done_data != NULL)
-        reader->done_notify (reader->done_data);
-      g_object_unref (reader->cancellable);
-      g_main_context_unref (reader->context);
-      g_mutex_clear (&reader->lock);
-      g_cond_clear (&reader->room);
-      g_free (reader);
-    }
-}
-
-/* Returns: (transfer full) (nullable): the root, NULL for whitespace or an
- * error. The reader refuses nesting that could exhaust the stack. */
-static JsonNode *
-parse_line (const char  *data,
-            gsize        length,
-            GError     **error)
-{
-  return acp_json_read (data, length, MAX_NESTING_DEPTH, error);
-}
-
-/* Puts the joined texts into the group's tree: no more joins to it. */
-static void
-worker_end_group (Worker *worker)
-{
-  if (worker->group == NULL)
-    return;
-
-  if (worker->group->n_messages > 1)
-    json_node_set_string (worker->group_text, worker->group_buffer->str);
-
-  worker->group = NULL;
-  worker->group_text = NULL;
-  g_clear_pointer (&worker->group_key, g_free);
-}
-
-/* Keeps @parsed (transfer full) until the next hand-over. */
-static void
-worker_add (Worker *worker,
-            Parsed *parsed)
-{
-  worker_end_group (worker);
-  worker->n_produced += parsed->size;
-  parsed_list_append (&worker->results, parsed);
-}
-
-/* The join function said @root holds a piece of text (@text) of the stream
- * @key (transfer full): joins it to the group when it continues it, or
- * starts a group. Returns FALSE when @root is to be added as it is. */
-static gboolean
-worker_join (Worker   *worker,
-             JsonNode *root,
-             JsonNode *text,
-             char     *key,
-             gsize     size)
-{
-  const char *piece = json_node_get_string (text);
-
-  if (piece == NULL)
-    {
-      g_free (key);
-      return FALSE;
-    }
-
-  if (worker->group != NULL && g_str_equal (key, worker->group_key) &&
-      worker->group_buffer->len < JOIN_MAX)
-    {
-      g_string_append (worker->group_buffer, piece);
-      worker->group->n_messages++;
-      worker->group->size += size;
-      worker->n_produced += size;
-      json_node_unref (root);
-      g_free (key);
-      return TRUE;
-    }
-
-  worker_add (worker, parsed_new (PARSED_MESSAGE, size));
-  worker->results.tail->root = root;
-  worker->group = worker->results.tail;
-  worker->group_key = key;
-  worker->group_text = text;
-  g_string_assign (worker->group_buffer, piece);
-
-  return TRUE;
-}
-
-/* Characters of a line that is not JSON shown when it is reported */
-#define EXCERPT_CHARS 80
-
-/* Returns: (transfer full): the start of a line, as valid UTF-8 without
- * control characters, EXCERPT_CHARS characters at most ("…" when cut) */
-static char *
-make_excerpt (const char *data,
-              gsize       length)
-{
-  gsize taken = MIN (length, EXCERPT_CHARS * 4);
-  g_autofree char *valid = g_utf8_make_valid (data, (gssize) taken);
-  GString *excerpt = g_string_new (NULL);
-  guint n = 0;
-  const char *p;
-
-  for (p = valid; *p != '\0' && n < EXCERPT_CHARS; p = g_utf8_next_char (p), n++)
-    {
-      gunichar c = g_utf8_get_char (p);
-
-      g_string_append_unichar (excerpt, g_unichar_iscntrl (c) ? ' ' : c);
-    }
-  if (*p != '\0' || taken < length)
-    g_string_append (excerpt, "…");
-
-  return g_string_free (excerpt, FALSE);
-}
-
-/* Parses one complete line, without its newline. */
-static void
-worker_handle_line (Worker     *worker,
-                    const char *data,
-                    gsize       length)
-{
-  GError *error = NULL;
-  JsonNode *root;
-  Parsed *parsed;
-  gsize size = length;
-
-  if (length > 0 && data[length - 1] == '\r')
-    length--;
-  if (length == 0)
-    return;
-
-  g_atomic_int_set (&worker->reader->parsing, TRUE);
-  root = parse_line (data, length, &error);
-  g_atomic_int_set (&worker->reader->parsing, FALSE);
-
-  /* before joining: the log has every message as it came */
-  if (worker->reader->log != NULL && (root != NULL || error != NULL))
-    acp_traffic_log_add_message (worker->reader->log, ACP_TRAFFIC_IN, data, length,
-                                 root != NULL && JSON_NODE_HOLDS_OBJECT (root)
-                                 ? json_node_get_object (root) : NULL);
-
-  if (error != NULL)
-    {
-      parsed = parsed_new (PARSED_NOT_JSON, size);
-      parsed->error = error;
-      parsed->excerpt = make_excerpt (data, length);
-    }
-  else if (root != NULL)
-    {
-      AcpConnectionJoinFunc join = worker->reader->join_func;
-      char *key = NULL;
-      JsonNode *text;
-
-      if (join != NULL && (text = join (root, &key)) != NULL &&
-          worker_join (worker, root, text, g_steal_pointer (&key), size))
-        return;
-      g_free (key);
-
-      parsed = parsed_new (PARSED_MESSAGE, size);
-      parsed->root = root;
-    }
-  else
-    {
-      return;  /* only whitespace */
-    }
-
-  worker_add (worker, parsed);
-}
-
-static void
-worker_drop_line (Worker *worker)
-{
-  /* Give the memory of a long line back rather than keeping its capacity. */
-  if (worker->line->len > READ_CHUNK_SIZE)
-    {
-      g_byte_array_unref (worker->line);
-      worker->line = g_byte_array_new ();
-    }
-  else
-    {
-      g_byte_array_set_size (worker->line, 0);
-    }
-}
-
-/* Splits what was read into lines and parses them. Returns FALSE when the
- * connection closed meanwhile. */
-static gboolean
-worker_scan (Worker     *worker,
-             const char *start,
-             gsize       size)
-{
-  gsize offset = 0;
-
-  while (offset < size)
-    {
-      const char *data = start + offset;
-      const char *newline;
-      gsize piece;
-
-      if (g_atomic_int_get (&worker->reader->stopping))
-        return FALSE;
-
-      newline = memchr (data, '\n', size - offset);
-      piece = newline != NULL ? (gsize) (newline - data) : size - offset;
-      offset += piece + (newline != NULL ? 1 : 0);
-
-      if (worker->discarding)
-        {
-          worker->discarding = (newline == NULL);
-          continue;
-        }
-
-      if (worker->line->len + piece > worker->max_line_length)
-        {
-          Parsed *parsed = parsed_new (PARSED_TOO_LONG, 0);
-
-          parsed->limit = worker->max_line_length;
-          if (worker->reader->log != NULL)
-            {
-              /* formatted apart: a format macro would cut the message short */
-              g_autofree char *limit = g_strdup_printf ("%" G_GSIZE_FORMAT, worker->max_line_length);
-              g_autofree char *what = g_strdup_printf (_("A message longer than the limit of %s bytes "
-                                                         "was skipped"), limit);
-
-              acp_traffic_log_add_text (worker->reader->log, ACP_TRAFFIC_DROPPED, what, strlen (what));
-            }
-          worker_drop_line (worker);
-          worker->discarding = (newline == NULL);
-          worker_add (worker, parsed);
-          continue;
-        }
-
-      if (newline == NULL)
-        {
-          g_byte_array_append (worker->line, (const guint8 *) data, piece);
-        }
-      else if (worker->line->len == 0)
-        {
-          worker_handle_line (worker, data, piece);
-        }
-      else
-        {
-          g_byte_array_append (worker->line, (const guint8 *) data, piece);
-          worker_handle_line (worker, (const char *) worker->line->data, worker->line->len);
-          worker_drop_line (worker);
-        }
-    }
-
-  return TRUE;
-}
-
-/* Hands the results so far to the main thread, with the count of bytes of
- * input the worker is now done with and whether the input @ended, and wakes
- * it unless a wake-up is pending already. */
-static void
-worker_publish (Worker   *worker,
-                gsize     n_read,
-                gboolean  ended)
-{
-  Reader *reader = worker->reader;
-  gboolean wake;
-
-  worker_end_group (worker);
-  g_mutex_lock (&reader->lock);
-  parsed_list_concat (&reader->results, &worker->results);
-  reader->n_read += n_read;
-  reader->ended = ended;
-  reader->n_produced += worker->n_produced;
-  worker->n_produced = 0;
-  wake = !g_atomic_int_get (&reader->wake_pending);
-  g_atomic_int_set (&reader->wake_pending, TRUE);
-  g_mutex_unlock (&reader->lock);
-
-  if (wake)
-    g_main_context_wakeup (reader->context);
-}
-
-/* Parsed trees take many times the memory of their text: while the lines
- * parsed and not yet dispatched come to more than PARSE_AHEAD_MAX bytes of
- * input, waits until the main thread brought them down to
- * PARSE_AHEAD_RESUME. Takes the cap on lines for what it reads next.
- * Returns FALSE when the connection closed. */
-static gboolean
-worker_wait_for_room (Worker *worker)
-{
-  Reader *reader = worker->reader;
-  gboolean go_on;
-
-  g_mutex_lock (&reader->lock);
-  worker->max_line_length = reader->max_line_length;
-  if (reader->n_produced - reader->n_dispatched > ACP_CONNECTION_PARSE_AHEAD_MAX)
-    {
-      reader->waiting = TRUE;
-      while (!g_atomic_int_get (&reader->stopping) &&
-             reader->n_produced - reader->n_dispatched > ACP_CONNECTION_PARSE_AHEAD_RESUME)
-        g_cond_wait (&reader->room, &reader->lock);
-      reader->waiting = FALSE;
-    }
-  go_on = !g_atomic_int_get (&reader->stopping);
-  g_mutex_unlock (&reader->lock);
-
-  return go_on;
-}
-
-/* Reads and parses until the end of the stream, an error or the close of
- * the connection. */
-static void
-worker_run (Worker *worker)
-{
-  Reader *reader = worker->reader;
-  g_autofree char *buffer = g_malloc (READ_CHUNK_SIZE);
-
-  for (;;)
-    {
-      g_autoptr(GError) error = NULL;
-      gssize n;
-
-      if (!worker_wait_for_room (worker))
-        return;
-
-      n = g_input_stream_read (reader->input, buffer, READ_CHUNK_SIZE, reader->cancellable, &error);
-      if (g_atomic_int_get (&reader->stopping))
-        return;
-
-      if (n < 0)
-        {
-          Parsed *parsed = parsed_new (PARSED_READ_ERROR, 0);
-
-          /* the end and errors are handed over behind the lines read before */
-          g_debug ("Reading failed: %s", error->message);
-          parsed->error = g_steal_pointer (&error);
-          worker_add (worker, parsed);
-          worker_publish (worker, 0, TRUE);
-          return;
-        }
-
-      if (n == 0)
-        {
-          g_debug ("End of stream");
-          /* a last line without a newline still counts */
-          if (worker->line->len > 0 && !worker->discarding)
-            worker_handle_line (worker, (const char *) worker->line->data, worker->line->len);
-          worker_add (worker, parsed_new (PARSED_END, 0));
-          worker_publish (worker, 0, TRUE);
-          return;
-        }
-
-      if (!worker_scan (worker, buffer, (gsize) n))
-        return;
-      worker_publish (worker, (gsize) n, FALSE);
-    }
-}
-
-/* Tells the main context that the worker no longer reads. */
-static void
-worker_done_reading (Reader *reader)
-{
-  GSource *source = g_idle_source_new ();
-
-  g_source_set_priority (source, G_PRIORITY_DEFAULT);
-  g_source_set_callback (source, reader->done_func, g_steal_pointer (&reader->done_data),
-                         reader->done_notify);
-  g_source_set_static_name (source, "[palaver] acp connection reader done");
-  g_source_attach (source, reader->context);
-  g_source_unref (source);
-}
-
-static gpointer
-worker_thread (gpointer data)
-{
-  Worker worker = { 0 };
-
-  worker.reader = data;
-  worker.line = g_byte_array_new ();
-  worker.group_buffer = g_string_new (NULL);
-
-  worker_run (&worker);
-  worker_done_reading (worker.reader);
-
-  worker_end_group (&worker);
-  parsed_list_clear (&worker.results);
-  g_string_free (worker.group_buffer, TRUE);
-  g_byte_array_unref (worker.line);
-  reader_unref (worker.reader);
-  g_atomic_int_add (&n_running_workers, -1);
-
-  return NULL;
-}
-
-/* ------------------------------------------------------------------------ */
 /* Reading and dispatching, on the main thread                               */
-
-/* Fires on the connection's context when the worker handed results over. */
-typedef struct
-{
-  GSource  source;
-  Reader  *reader;
-} ResultsSource;
-
-static gboolean
-results_source_prepare (GSource *source,
-                        int     *timeout)
-{
-  *timeout = -1;
-  return g_atomic_int_get (&((ResultsSource *) source)->reader->wake_pending);
-}
-
-static gboolean
-results_source_check (GSource *source)
-{
-  return g_atomic_int_get (&((ResultsSource *) source)->reader->wake_pending);
-}
-
-static gboolean
-results_source_dispatch (GSource     *source,
-                         GSourceFunc  callback,
-                         gpointer     user_data)
-{
-  return callback (user_data);
-}
-
-static void
-results_source_finalize (GSource *source)
-{
-  reader_unref (((ResultsSource *) source)->reader);
-}
-
-static GSourceFuncs results_source_funcs = {
-  .prepare = results_source_prepare,
-  .check = results_source_check,
-  .dispatch = results_source_dispatch,
-  .finalize = results_source_finalize,
-};
 
 static void
 clear_source (GSource **source)
@@ -1835,22 +1173,14 @@ clear_source (GSource **source)
 static void
 take_results (AcpConnection *self)
 {
-  Reader *reader = self->reader;
-  ParsedList taken;
+  gboolean ended;
 
-  if (reader == NULL)
+  if (self->reader == NULL)
     return;
 
-  g_mutex_lock (&reader->lock);
-  taken = reader->results;
-  reader->results.head = reader->results.tail = NULL;
-  self->n_read = reader->n_read;
-  self->input_ended = reader->ended;
-  self->n_produced = reader->n_produced;
-  g_atomic_int_set (&reader->wake_pending, FALSE);
-  g_mutex_unlock (&reader->lock);
-
-  parsed_list_concat (&self->ready, &taken);
+  acp_line_reader_take_results (self->reader, &self->ready,
+                                &self->n_read, &ended, &self->n_produced);
+  self->input_ended = ended;
 }
 
 /* Tells the worker how far dispatching got, and lets it parse on when it
@@ -1859,18 +1189,10 @@ take_results (AcpConnection *self)
 static void
 report_dispatched (AcpConnection *self)
 {
-  Reader *reader = self->reader;
-
-  if (reader == NULL || self->n_reported == self->n_dispatched)
+  if (self->reader == NULL || self->n_reported == self->n_dispatched)
     return;
 
-  g_mutex_lock (&reader->lock);
-  reader->n_dispatched = self->n_dispatched;
-  if (reader->waiting &&
-      reader->n_produced - reader->n_dispatched <= ACP_CONNECTION_PARSE_AHEAD_RESUME)
-    g_cond_signal (&reader->room);
-  g_mutex_unlock (&reader->lock);
-
+  acp_line_reader_report_dispatched (self->reader, self->n_dispatched);
   self->n_reported = self->n_dispatched;
 }
 
@@ -2011,24 +1333,24 @@ slice_over (AcpConnection *self)
 /* Dispatches one result of the worker. @parsed: (transfer full) */
 static void
 dispatch_one (AcpConnection *self,
-              Parsed        *parsed)
+              AcpParsed     *parsed)
 {
   switch (parsed->kind)
     {
-    case PARSED_MESSAGE:
+    case ACP_PARSED_MESSAGE:
       self->n_joined = parsed->n_messages;
       dispatch_parsed (self, g_steal_pointer (&parsed->root), NULL);
       self->n_joined = 1;
       break;
 
-    case PARSED_NOT_JSON:
+    case ACP_PARSED_NOT_JSON:
       emit_message_error (self, ACP_ERROR_PARSE_ERROR,
                           _("The agent wrote a line that is not the Agent Client Protocol: “%s”"),
                           parsed->excerpt);
       dispatch_parsed (self, NULL, parsed->error);
       break;
 
-    case PARSED_TOO_LONG:
+    case ACP_PARSED_TOO_LONG:
       {
         /* formatted apart: a format macro would cut the message short */
         g_autofree char *limit = g_strdup_printf ("%" G_GSIZE_FORMAT, parsed->limit);
@@ -2040,11 +1362,11 @@ dispatch_one (AcpConnection *self,
       }
       break;
 
-    case PARSED_END:
+    case ACP_PARSED_END:
       close_internal (self, NULL, TRUE);
       break;
 
-    case PARSED_READ_ERROR:
+    case ACP_PARSED_READ_ERROR:
       close_internal (self, parsed->error, TRUE);
       break;
 
@@ -2052,7 +1374,7 @@ dispatch_one (AcpConnection *self,
       g_assert_not_reached ();
     }
 
-  parsed_free (parsed);
+  acp_parsed_free (parsed);
 }
 
 /* Dispatches what the worker handed over, in order, until it is used up or
@@ -2064,7 +1386,7 @@ pump (AcpConnection *self)
 
   while (!self->closed)
     {
-      Parsed *parsed;
+      AcpParsed *parsed;
 
       if (self->ready.head == NULL)
         take_results (self);
@@ -2072,7 +1394,7 @@ pump (AcpConnection *self)
       if (self->ready.head == NULL || self->dispatch_held || slice_over (self))
         break;
 
-      parsed = parsed_list_pop (&self->ready);
+      parsed = acp_parsed_list_pop (&self->ready);
       self->n_dispatched += parsed->size;
       if (self->n_dispatched - self->n_reported >= PARSE_AHEAD_REPORT)
         report_dispatched (self);
@@ -2110,33 +1432,24 @@ static gboolean
 start_reader (AcpConnection  *self,
               GError        **error)
 {
-  Reader *reader = reader_new (self->context,
-                               g_io_stream_get_input_stream (self->stream),
-                               self->cancellable, self->max_line_length);
-  GThread *thread;
+  AcpLineReader *reader = acp_line_reader_new (self->context,
+                                               g_io_stream_get_input_stream (self->stream),
+                                               self->cancellable, self->max_line_length);
   GSource *source;
 
-  reader->join_func = self->join_func;
-  reader->log = self->log != NULL ? g_object_ref (self->log) : NULL;
-  reader->done_func = reader_done_cb;
-  reader->done_data = io_link_ref (self->link);
-  reader->done_notify = (GDestroyNotify) io_link_unref;
+  acp_line_reader_set_join_func (reader, self->join_func);
+  acp_line_reader_set_traffic_log (reader, self->log);
+  acp_line_reader_set_done_func (reader, reader_done_cb, io_link_ref (self->link),
+                                 (GDestroyNotify) io_link_unref);
 
-  g_atomic_int_inc (&n_running_workers);
-  thread = g_thread_try_new ("acp-reader", worker_thread, reader_ref (reader), error);
-  if (thread == NULL)
+  if (!acp_line_reader_start (reader, error))
     {
-      g_atomic_int_add (&n_running_workers, -1);
-      reader_unref (reader);  /* the thread's reference */
-      reader_unref (reader);
+      acp_line_reader_unref (reader);
       return FALSE;
     }
-  /* nobody joins it: it ends on its own once stopped */
-  g_thread_unref (thread);
   self->link->n_in_flight++;
 
-  source = g_source_new (&results_source_funcs, sizeof (ResultsSource));
-  ((ResultsSource *) source)->reader = reader_ref (reader);
+  source = acp_line_reader_results_source_new (reader);
   g_source_set_priority (source, G_PRIORITY_DEFAULT);
   g_source_set_callback (source, results_ready_cb, self, NULL);
   g_source_set_static_name (source, "[palaver] acp connection results");
@@ -2153,20 +1466,16 @@ start_reader (AcpConnection  *self,
 static void
 stop_reader (AcpConnection *self)
 {
-  Reader *reader = g_steal_pointer (&self->reader);
+  AcpLineReader *reader = g_steal_pointer (&self->reader);
 
   clear_source (&self->results_source);
-  parsed_list_clear (&self->ready);
+  acp_parsed_list_clear (&self->ready);
 
   if (reader == NULL)
     return;
 
-  g_atomic_int_set (&reader->stopping, TRUE);
-  g_cancellable_cancel (reader->cancellable);
-  g_mutex_lock (&reader->lock);
-  g_cond_signal (&reader->room);
-  g_mutex_unlock (&reader->lock);
-  reader_unref (reader);
+  acp_line_reader_stop (reader);
+  acp_line_reader_unref (reader);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -2307,7 +1616,7 @@ acp_connection_finalize (GObject *object)
   g_clear_object (&self->stream);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->context, g_main_context_unref);
-  parsed_list_clear (&self->ready);
+  acp_parsed_list_clear (&self->ready);
   g_queue_clear_full (&self->write_queue, (GDestroyNotify) g_bytes_unref);
   g_clear_pointer (&self->pending, g_hash_table_unref);
   g_clear_pointer (&self->cancelled_ids, g_hash_table_unref);
@@ -2579,11 +1888,7 @@ acp_connection_set_max_line_length (AcpConnection *self,
 
   self->max_line_length = max_line_length;
   if (self->reader != NULL)
-    {
-      g_mutex_lock (&self->reader->lock);
-      self->reader->max_line_length = max_line_length;
-      g_mutex_unlock (&self->reader->lock);
-    }
+    acp_line_reader_set_max_line_length (self->reader, max_line_length);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_LINE_LENGTH]);
 }
 
@@ -2894,7 +2199,7 @@ _acp_connection_is_parsing (AcpConnection *self)
 {
   g_return_val_if_fail (ACP_IS_CONNECTION (self), FALSE);
 
-  return self->reader != NULL && g_atomic_int_get (&self->reader->parsing);
+  return self->reader != NULL && acp_line_reader_is_parsing (self->reader);
 }
 
 /* Bytes the worker read, as of its last hand-over. */
@@ -2930,18 +2235,9 @@ _acp_connection_has_read_to_end (AcpConnection *self)
 gboolean
 _acp_connection_is_throttled (AcpConnection *self)
 {
-  gboolean waiting;
-
   g_return_val_if_fail (ACP_IS_CONNECTION (self), FALSE);
 
-  if (self->reader == NULL)
-    return FALSE;
-
-  g_mutex_lock (&self->reader->lock);
-  waiting = self->reader->waiting;
-  g_mutex_unlock (&self->reader->lock);
-
-  return waiting;
+  return self->reader != NULL && acp_line_reader_is_waiting (self->reader);
 }
 
 /* Whether dispatching stopped after a slice, until the next frame (or
@@ -2971,5 +2267,5 @@ _acp_connection_set_dispatch_held (AcpConnection *self,
 guint
 _acp_connection_get_n_workers (void)
 {
-  return (guint) g_atomic_int_get (&n_running_workers);
+  return acp_line_reader_get_n_running ();
 }
