@@ -36,7 +36,7 @@
 
 #include <glib/gi18n.h>
 
-#include "acp-connection.h"
+#include "acp-connection-internal.h"
 #include "acp-connection-private.h"
 #include "acp-line-reader.h"
 #include "acp-marshal.h"
@@ -113,20 +113,6 @@ io_link_maybe_close (IoLink *link)
 
 /* ------------------------------------------------------------------------ */
 /* Types                                                                     */
-
-struct _AcpIncomingRequest
-{
-  GObject        parent_instance;
-
-  AcpConnection *connection;   /* not owned; NULL once answered or closed */
-  char          *method;
-  JsonNode      *id;
-  JsonNode      *params;       /* nullable */
-  GCancellable  *cancellable;
-  gboolean       answered;
-};
-
-G_DEFINE_FINAL_TYPE (AcpIncomingRequest, acp_incoming_request, G_TYPE_OBJECT)
 
 typedef struct
 {
@@ -239,10 +225,10 @@ new_message (void)
   return message;
 }
 
-static JsonNode *
-new_error_node (int         code,
-                const char *text,
-                JsonNode   *data)
+JsonNode *
+_acp_connection_new_error_node (int         code,
+                                const char *text,
+                                JsonNode   *data)
 {
   JsonObject *object = json_object_new ();
   JsonNode *node = json_node_new (JSON_NODE_OBJECT);
@@ -270,6 +256,24 @@ send_error_response (AcpConnection *self,
   else
     json_object_set_null_member (message, "id");
   json_object_set_member (message, "error", error_node);
+  queue_object (self, message);
+}
+
+/* Sends the response to @request, its @member ("result" or "error") being
+ * @value (transfer full), and forgets the request. */
+void
+_acp_connection_reply (AcpConnection      *self,
+                       AcpIncomingRequest *request,
+                       const char         *member,
+                       JsonNode           *value)
+{
+  JsonObject *message;
+
+  g_hash_table_remove (self->incoming, request);
+
+  message = new_message ();
+  json_object_set_member (message, "id", json_node_copy (acp_incoming_request_get_id (request)));
+  json_object_set_member (message, member, value);
   queue_object (self, message);
 }
 
@@ -343,260 +347,6 @@ get_member_or_null (JsonObject *object,
                     const char *name)
 {
   return json_object_has_member (object, name) ? json_object_get_member (object, name) : NULL;
-}
-
-/* ------------------------------------------------------------------------ */
-/* AcpIncomingRequest                                                        */
-
-static void
-incoming_request_send (AcpIncomingRequest *self,
-                       const char         *member,
-                       JsonNode           *value)
-{
-  AcpConnection *connection = self->connection;
-  JsonObject *message;
-
-  g_assert (!self->answered);
-
-  self->answered = TRUE;
-
-  if (connection == NULL)
-    {
-      g_debug ("Dropping the reply to “%s”: the connection is closed", self->method);
-      json_node_unref (value);
-      return;
-    }
-
-  g_hash_table_remove (connection->incoming, self);
-  self->connection = NULL;
-
-  message = new_message ();
-  json_object_set_member (message, "id", json_node_copy (self->id));
-  json_object_set_member (message, member, value);
-  queue_object (connection, message);
-}
-
-static void
-acp_incoming_request_dispose (GObject *object)
-{
-  AcpIncomingRequest *self = ACP_INCOMING_REQUEST (object);
-
-  if (!self->answered && self->connection != NULL)
-    {
-      g_debug ("The request “%s” was dropped without an answer", self->method);
-      incoming_request_send (self, "error",
-                             new_error_node (ACP_ERROR_INTERNAL_ERROR,
-                                             "The client dropped the request without answering",
-                                             NULL));
-    }
-
-  G_OBJECT_CLASS (acp_incoming_request_parent_class)->dispose (object);
-}
-
-static void
-acp_incoming_request_finalize (GObject *object)
-{
-  AcpIncomingRequest *self = ACP_INCOMING_REQUEST (object);
-
-  g_clear_pointer (&self->method, g_free);
-  g_clear_pointer (&self->id, json_node_unref);
-  g_clear_pointer (&self->params, json_node_unref);
-  g_clear_object (&self->cancellable);
-
-  G_OBJECT_CLASS (acp_incoming_request_parent_class)->finalize (object);
-}
-
-static void
-acp_incoming_request_class_init (AcpIncomingRequestClass *klass)
-{
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-
-  object_class->dispose = acp_incoming_request_dispose;
-  object_class->finalize = acp_incoming_request_finalize;
-}
-
-static void
-acp_incoming_request_init (AcpIncomingRequest *self)
-{
-  self->cancellable = g_cancellable_new ();
-}
-
-static AcpIncomingRequest *
-acp_incoming_request_new (AcpConnection *connection,
-                          const char    *method,
-                          JsonNode      *id,
-                          JsonNode      *params)
-{
-  AcpIncomingRequest *self = g_object_new (ACP_TYPE_INCOMING_REQUEST, NULL);
-
-  self->connection = connection;
-  self->method = g_strdup (method);
-  self->id = json_node_copy (id);
-  self->params = params != NULL ? json_node_copy (params) : NULL;
-
-  return self;
-}
-
-/**
- * acp_incoming_request_get_method:
- * @self: a #AcpIncomingRequest
- *
- * Returns: the method the peer called
- */
-const char *
-acp_incoming_request_get_method (AcpIncomingRequest *self)
-{
-  g_return_val_if_fail (ACP_IS_INCOMING_REQUEST (self), NULL);
-
-  return self->method;
-}
-
-/**
- * acp_incoming_request_get_id:
- * @self: a #AcpIncomingRequest
- *
- * Returns: (transfer none): the id exactly as the peer sent it: an integer, a
- *   string or a null node
- */
-JsonNode *
-acp_incoming_request_get_id (AcpIncomingRequest *self)
-{
-  g_return_val_if_fail (ACP_IS_INCOMING_REQUEST (self), NULL);
-
-  return self->id;
-}
-
-/**
- * acp_incoming_request_get_params:
- * @self: a #AcpIncomingRequest
- *
- * Returns: (transfer none) (nullable): the params (an object or an array), or
- *   %NULL when the peer sent none or null
- */
-JsonNode *
-acp_incoming_request_get_params (AcpIncomingRequest *self)
-{
-  g_return_val_if_fail (ACP_IS_INCOMING_REQUEST (self), NULL);
-
-  return self->params;
-}
-
-/**
- * acp_incoming_request_get_params_object:
- * @self: a #AcpIncomingRequest
- *
- * Returns: (transfer none) (nullable): the params when they are an object
- */
-JsonObject *
-acp_incoming_request_get_params_object (AcpIncomingRequest *self)
-{
-  g_return_val_if_fail (ACP_IS_INCOMING_REQUEST (self), NULL);
-
-  if (self->params == NULL || !JSON_NODE_HOLDS_OBJECT (self->params))
-    return NULL;
-
-  return json_node_get_object (self->params);
-}
-
-/**
- * acp_incoming_request_get_answered:
- * @self: a #AcpIncomingRequest
- *
- * Returns: whether a reply was given (or the request was dropped)
- */
-gboolean
-acp_incoming_request_get_answered (AcpIncomingRequest *self)
-{
-  g_return_val_if_fail (ACP_IS_INCOMING_REQUEST (self), FALSE);
-
-  return self->answered;
-}
-
-/**
- * acp_incoming_request_get_cancellable:
- * @self: a #AcpIncomingRequest
- *
- * The cancellable is cancelled when the connection closes before the request
- * is answered, and when the peer sends `$/cancel_request` for it. A handler
- * should then answer soon (a cancelled request may be answered with an error
- * built from %G_IO_ERROR_CANCELLED, which is sent as -32800).
- *
- * Returns: (transfer none): the request's cancellable
- */
-GCancellable *
-acp_incoming_request_get_cancellable (AcpIncomingRequest *self)
-{
-  g_return_val_if_fail (ACP_IS_INCOMING_REQUEST (self), NULL);
-
-  return self->cancellable;
-}
-
-/**
- * acp_incoming_request_reply:
- * @self: a #AcpIncomingRequest
- * @result: (transfer none) (nullable): the result; %NULL sends `null`
- *
- * Answers the request with a result. Must be called once at most. When the
- * connection is closed already, the reply is dropped silently.
- */
-void
-acp_incoming_request_reply (AcpIncomingRequest *self,
-                            JsonNode           *result)
-{
-  g_return_if_fail (ACP_IS_INCOMING_REQUEST (self));
-  g_return_if_fail (!self->answered);
-
-  incoming_request_send (self, "result",
-                         result != NULL ? json_node_copy (result) : json_node_new (JSON_NODE_NULL));
-}
-
-/**
- * acp_incoming_request_reply_error:
- * @self: a #AcpIncomingRequest
- * @error: the error to send
- *
- * Answers the request with an error. %ACP_ERROR codes in the JSON-RPC range
- * and remote errors keep their code and data, %G_IO_ERROR_CANCELLED becomes
- * -32800 (request cancelled) and anything else -32603 (internal error).
- * Must be called once at most.
- */
-void
-acp_incoming_request_reply_error (AcpIncomingRequest *self,
-                                  const GError       *error)
-{
-  JsonNode *node;
-
-  g_return_if_fail (ACP_IS_INCOMING_REQUEST (self));
-  g_return_if_fail (error != NULL);
-  g_return_if_fail (!self->answered);
-
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    node = new_error_node (ACP_ERROR_REQUEST_CANCELLED, error->message, NULL);
-  else
-    node = acp_error_to_json (error);
-
-  incoming_request_send (self, "error", node);
-}
-
-/**
- * acp_incoming_request_reply_error_literal:
- * @self: a #AcpIncomingRequest
- * @code: a JSON-RPC error code
- * @message: the error message
- *
- * Answers the request with an error object of @code and @message.
- * Must be called once at most.
- */
-void
-acp_incoming_request_reply_error_literal (AcpIncomingRequest *self,
-                                          int                 code,
-                                          const char         *message)
-{
-  g_return_if_fail (ACP_IS_INCOMING_REQUEST (self));
-  g_return_if_fail (message != NULL);
-  g_return_if_fail (!self->answered);
-
-  incoming_request_send (self, "error", new_error_node (code, message, NULL));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -848,8 +598,10 @@ reply_invalid_request (AcpConnection *self,
 {
   g_debug ("Invalid request: %s", why);
   send_error_response (self, id,
-                       new_error_node (ACP_ERROR_INVALID_REQUEST, "Invalid Request",
-                                       json_node_init_string (json_node_alloc (), why)));
+                       _acp_connection_new_error_node (ACP_ERROR_INVALID_REQUEST,
+                                                       "Invalid Request",
+                                                       json_node_init_string (json_node_alloc (),
+                                                                              why)));
 }
 
 static void
@@ -873,7 +625,7 @@ cancel_incoming (AcpConnection *self,
     {
       AcpIncomingRequest *request = key;
 
-      if (json_node_equal (request->id, request_id))
+      if (json_node_equal (acp_incoming_request_get_id (request), request_id))
         {
           found = g_object_ref (request);
           break;
@@ -882,8 +634,8 @@ cancel_incoming (AcpConnection *self,
 
   if (found != NULL)
     {
-      g_debug ("The peer cancelled its request “%s”", found->method);
-      g_cancellable_cancel (found->cancellable);
+      g_debug ("The peer cancelled its request “%s”", acp_incoming_request_get_method (found));
+      g_cancellable_cancel (acp_incoming_request_get_cancellable (found));
     }
 }
 
@@ -939,14 +691,14 @@ dispatch_method_message (AcpConnection *self,
     }
   else
     {
-      g_autoptr(AcpIncomingRequest) request = acp_incoming_request_new (self, method, id, params);
+      g_autoptr(AcpIncomingRequest) request = _acp_incoming_request_new (self, method, id, params);
       gboolean handled = FALSE;
 
       g_hash_table_add (self->incoming, request);
       g_signal_emit (self, signals[SIGNAL_REQUEST], g_quark_try_string (method),
                      request, &handled);
 
-      if (!handled && !request->answered)
+      if (!handled && !acp_incoming_request_get_answered (request))
         {
           JsonObject *data = json_object_new ();
           JsonNode *data_node = json_node_new (JSON_NODE_OBJECT);
@@ -954,9 +706,10 @@ dispatch_method_message (AcpConnection *self,
           g_debug ("No handler for the request “%s”", method);
           json_object_set_string_member (data, "method", method);
           json_node_take_object (data_node, data);
-          incoming_request_send (request, "error",
-                                 new_error_node (ACP_ERROR_METHOD_NOT_FOUND, "Method not found",
-                                                 data_node));
+          _acp_incoming_request_send (request, "error",
+                                      _acp_connection_new_error_node (ACP_ERROR_METHOD_NOT_FOUND,
+                                                                      "Method not found",
+                                                                      data_node));
         }
     }
 }
@@ -1110,11 +863,12 @@ dispatch_parsed (AcpConnection *self,
 
   if (error != NULL)
     {
+      JsonNode *data = json_node_init_string (json_node_alloc (), error->message);
+
       g_debug ("Received a line that is not JSON: %s", error->message);
       send_error_response (self, NULL,
-                           new_error_node (ACP_ERROR_PARSE_ERROR, "Parse error",
-                                           json_node_init_string (json_node_alloc (),
-                                                                  error->message)));
+                           _acp_connection_new_error_node (ACP_ERROR_PARSE_ERROR, "Parse error",
+                                                           data));
       return;
     }
 
@@ -1537,7 +1291,7 @@ close_internal (AcpConnection *self,
     {
       AcpIncomingRequest *request = key;
 
-      request->connection = NULL;
+      _acp_incoming_request_detach (request);
       g_ptr_array_add (requests, g_object_ref (request));
     }
   g_hash_table_remove_all (self->incoming);
@@ -1566,7 +1320,7 @@ close_internal (AcpConnection *self,
     {
       AcpIncomingRequest *request = g_ptr_array_index (requests, i);
 
-      g_cancellable_cancel (request->cancellable);
+      g_cancellable_cancel (acp_incoming_request_get_cancellable (request));
     }
 
   if (emit)
