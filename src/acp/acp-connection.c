@@ -5,17 +5,10 @@
 
 /* How it works
  *
- * Reading, parsing and joining lines happen in a worker thread: see
- * acp-line-reader.c.
- *
- * Dispatching. On the main thread the pump takes the whole list and
- * dispatches it in order, line by line, in time slices (see PUMP_SLICE) so
- * that a flood leaves GTK its frames, or in step with the frames when the
- * interface asks for it (AcpPacer). The end of the stream comes through the
- * worker like a line, so everything before it is dispatched before the
- * connection closes and the pending calls fail. Trees are freed here after dispatch, not in the worker:
- * handlers may keep references into them, and json-glib counts the
- * references of objects and arrays without atomic operations.
+ * Reading, parsing and joining lines happen in a worker thread
+ * (acp-line-reader.c); on the main thread, the pump takes what it parsed
+ * (acp-connection-pump.c) and dispatches it one message at a time
+ * (acp-connection-dispatch.c).
  *
  * Writing. Every message is serialised to one line and queued; one
  * g_output_stream_write_all_async() is in flight at a time.
@@ -32,32 +25,13 @@
 
 #include "config.h"
 
-#include <string.h>
-
 #include <glib/gi18n.h>
 
 #include "acp-connection-internal.h"
-#include "acp-connection-private.h"
-#include "acp-line-reader.h"
 #include "acp-marshal.h"
-#include "acp-pacer.h"
-#include "acp-traffic-log.h"
-
-#define PARSE_AHEAD_REPORT       ((gsize) 64 * 1024)
-#define MAX_ID_DESCRIPTION       64
 
 /* ------------------------------------------------------------------------ */
 /* IoLink: what the in-flight I/O callbacks share with the connection        */
-
-typedef struct
-{
-  grefcount      ref_count;
-  AcpConnection *connection;      /* not owned; NULL once disposed */
-  GIOStream     *stream;          /* owned */
-  guint          n_in_flight;     /* writes not yet called back, and the worker's reading */
-  guint          close_requested : 1;
-  guint          close_started : 1;
-} IoLink;
 
 static IoLink *
 io_link_new (AcpConnection *connection,
@@ -72,15 +46,15 @@ io_link_new (AcpConnection *connection,
   return link;
 }
 
-static IoLink *
-io_link_ref (IoLink *link)
+IoLink *
+_acp_io_link_ref (IoLink *link)
 {
   g_ref_count_inc (&link->ref_count);
   return link;
 }
 
-static void
-io_link_unref (IoLink *link)
+void
+_acp_io_link_unref (IoLink *link)
 {
   if (g_ref_count_dec (&link->ref_count))
     {
@@ -101,8 +75,8 @@ stream_close_cb (GObject      *source,
 }
 
 /* Closes the stream once closing was asked for and nothing is in flight. */
-static void
-io_link_maybe_close (IoLink *link)
+void
+_acp_io_link_maybe_close (IoLink *link)
 {
   if (!link->close_requested || link->close_started || link->n_in_flight > 0)
     return;
@@ -116,14 +90,6 @@ io_link_maybe_close (IoLink *link)
 
 typedef struct
 {
-  gint64   id;              /* the key in AcpConnection.pending */
-  char    *method;
-  GTask   *task;
-  GSource *cancel_source;   /* nullable */
-} PendingCall;
-
-typedef struct
-{
   guint64  target;          /* complete once this many messages are written */
   GTask   *task;
   GSource *cancel_source;   /* nullable */
@@ -134,55 +100,6 @@ typedef struct
   IoLink *link;
   GBytes *bytes;
 } WriteOp;
-
-struct _AcpConnection
-{
-  GObject       parent_instance;
-
-  GIOStream    *stream;
-  IoLink       *link;
-  GMainContext *context;
-  GCancellable *cancellable;     /* cancels reads and writes on close */
-  gsize         max_line_length;
-
-  /* reading (see pump ()) */
-  AcpLineReader *reader;         /* NULL until started and once closed */
-  GSource      *results_source;  /* fires when the worker handed results over */
-  AcpParsedList ready;           /* taken from the worker, not yet dispatched */
-  guint64       n_read;          /* bytes the worker read and is done with */
-  guint64       n_produced;      /* the sizes of the results it handed over */
-  guint64       n_dispatched;    /* the sizes of the results dispatched */
-  guint64       n_reported;      /* n_dispatched as the worker last heard it */
-
-  /* writing */
-  GQueue        write_queue;     /* GBytes, each one line */
-  GQueue        flush_waiters;   /* FlushWaiter, in target order */
-  guint64       n_queued;
-  guint64       n_written;
-
-  /* requests */
-  gint64        next_id;
-  GHashTable   *pending;         /* gint64 id → PendingCall */
-  GHashTable   *cancelled_ids;   /* gint64 ids whose late response is ignored */
-  GHashTable   *incoming;        /* set of unanswered AcpIncomingRequest, not owned */
-
-  AcpConnectionJoinFunc join_func;
-  AcpTrafficLog *log;            /* every message read and written, or NULL */
-  guint         n_joined;        /* of the message being dispatched; 1 otherwise */
-
-  /* sharing the main loop during a flood (see pump ()) */
-  gint64        slice_start;     /* when the current busy stretch began; 0: none */
-  GSource      *resume_idle;
-  GSource      *resume_timeout;  /* a timeout, or the pacer's lapse while waiting for a frame */
-  gulong        frame_handler;   /* waiting for the next frame (see AcpPacer) */
-  GSource      *quiet_idle;      /* ends the stretch once the loop has nothing else to do */
-
-  guint         started : 1;
-  guint         input_ended : 1;    /* the end of the stream or an error was read */
-  guint         dispatch_held : 1;  /* for tests */
-  guint         writing : 1;        /* a write is in flight */
-  guint         closed : 1;
-};
 
 G_DEFINE_FINAL_TYPE (AcpConnection, acp_connection, G_TYPE_OBJECT)
 
@@ -208,10 +125,6 @@ static guint signals[N_SIGNALS];
 
 static void queue_object         (AcpConnection *self,
                                   JsonObject    *message);
-static void close_internal       (AcpConnection *self,
-                                  const GError  *reason,
-                                  gboolean       emit);
-static void pump                 (AcpConnection *self);
 
 /* ------------------------------------------------------------------------ */
 /* Message helpers                                                           */
@@ -244,10 +157,10 @@ _acp_connection_new_error_node (int         code,
 
 /* Sends an error response. @id: (nullable): the request id, NULL for null.
  * @error_node: (transfer full): the error object. */
-static void
-send_error_response (AcpConnection *self,
-                     JsonNode      *id,
-                     JsonNode      *error_node)
+void
+_acp_connection_send_error (AcpConnection *self,
+                            JsonNode      *id,
+                            JsonNode      *error_node)
 {
   JsonObject *message = new_message ();
 
@@ -277,83 +190,44 @@ _acp_connection_reply (AcpConnection      *self,
   queue_object (self, message);
 }
 
-static gboolean
-node_holds_type (JsonNode *node,
-                 GType     type)
+/* ------------------------------------------------------------------------ */
+/* Signals emitted while dispatching                                         */
+
+/* Returns: whether a handler took @request */
+gboolean
+_acp_connection_emit_request (AcpConnection      *self,
+                              AcpIncomingRequest *request)
 {
-  return node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == type;
+  gboolean handled = FALSE;
+
+  g_signal_emit (self, signals[SIGNAL_REQUEST],
+                 g_quark_try_string (acp_incoming_request_get_method (request)),
+                 request, &handled);
+
+  return handled;
 }
 
-/* A valid JSON-RPC request id: an integer, a string or null. */
-static gboolean
-id_is_valid (JsonNode *id)
+void
+_acp_connection_emit_notification (AcpConnection *self,
+                                   const char    *method,
+                                   JsonNode      *params)
 {
-  return id != NULL &&
-         (JSON_NODE_HOLDS_NULL (id) ||
-          node_holds_type (id, G_TYPE_INT64) ||
-          node_holds_type (id, G_TYPE_STRING));
+  g_signal_emit (self, signals[SIGNAL_NOTIFICATION], g_quark_try_string (method),
+                 method, params);
 }
 
-/* A short printable form of an id from the peer, for error messages. */
-static char *
-describe_id (JsonNode *id)
+void
+_acp_connection_emit_message_error (AcpConnection *self,
+                                    const GError  *error)
 {
-  if (node_holds_type (id, G_TYPE_INT64))
-    return g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (id));
-
-  if (node_holds_type (id, G_TYPE_STRING))
-    {
-      const char *str = json_node_get_string (id);
-
-      if (strlen (str) > MAX_ID_DESCRIPTION)
-        {
-          const char *end = g_utf8_find_prev_char (str, str + MAX_ID_DESCRIPTION);
-
-          return g_strdup_printf ("\"%.*s…\"", (int) (end - str), str);
-        }
-      return g_strdup_printf ("\"%s\"", str);
-    }
-
-  return g_strdup ("null");
-}
-
-/* Our ids are positive integers; accept their string form too. */
-static gboolean
-lookup_id (JsonNode *id,
-           gint64   *out_id)
-{
-  if (node_holds_type (id, G_TYPE_INT64))
-    {
-      *out_id = json_node_get_int (id);
-      return TRUE;
-    }
-
-  if (node_holds_type (id, G_TYPE_STRING))
-    {
-      guint64 value;
-
-      if (g_ascii_string_to_unsigned (json_node_get_string (id), 10, 1, G_MAXINT64, &value, NULL))
-        {
-          *out_id = (gint64) value;
-          return TRUE;
-        }
-    }
-
-  return FALSE;
-}
-
-static JsonNode *
-get_member_or_null (JsonObject *object,
-                    const char *name)
-{
-  return json_object_has_member (object, name) ? json_object_get_member (object, name) : NULL;
+  g_signal_emit (self, signals[SIGNAL_MESSAGE_ERROR], 0, error);
 }
 
 /* ------------------------------------------------------------------------ */
 /* Pending calls and flushes                                                 */
 
-static void
-pending_call_free (PendingCall *call)
+void
+_acp_pending_call_free (PendingCall *call)
 {
   if (call->cancel_source != NULL)
     {
@@ -389,7 +263,7 @@ call_cancelled_cb (GCancellable *cancellable,
   JsonObject *params;
 
   g_hash_table_steal (self->pending, &call->id);
-  pending_call_free (call);
+  _acp_pending_call_free (call);
 
   g_debug ("Call %" G_GINT64_FORMAT " cancelled", id);
   g_hash_table_add (self->cancelled_ids, g_memdup2 (&id, sizeof id));
@@ -462,7 +336,7 @@ complete_flushes (AcpConnection *self)
 static void
 write_op_free (WriteOp *op)
 {
-  io_link_unref (op->link);
+  _acp_io_link_unref (op->link);
   g_bytes_unref (op->bytes);
   g_free (op);
 }
@@ -485,7 +359,7 @@ write_cb (GObject      *source,
 
   if (self == NULL || self->closed)
     {
-      io_link_maybe_close (link);
+      _acp_io_link_maybe_close (link);
       write_op_free (op);
       return;
     }
@@ -498,7 +372,7 @@ write_cb (GObject      *source,
   if (!ok)
     {
       g_debug ("Writing failed: %s", error->message);
-      close_internal (self, error, TRUE);
+      _acp_connection_close (self, error, TRUE);
     }
   else
     {
@@ -521,7 +395,7 @@ write_next (AcpConnection *self)
     return;
 
   op = g_new0 (WriteOp, 1);
-  op->link = io_link_ref (self->link);
+  op->link = _acp_io_link_ref (self->link);
   op->bytes = g_queue_pop_head (&self->write_queue);
   data = g_bytes_get_data (op->bytes, &size);
 
@@ -567,672 +441,6 @@ queue_object (AcpConnection *self,
 }
 
 /* ------------------------------------------------------------------------ */
-/* Dispatching                                                               */
-
-static void emit_message_error (AcpConnection *self,
-                                int            code,
-                                const char    *format,
-                                ...) G_GNUC_PRINTF (3, 4);
-
-static void
-emit_message_error (AcpConnection *self,
-                    int            code,
-                    const char    *format,
-                    ...)
-{
-  g_autoptr(GError) error = NULL;
-  va_list args;
-
-  va_start (args, format);
-  error = g_error_new_valist (ACP_ERROR, code, format, args);
-  va_end (args);
-
-  g_debug ("%s", error->message);
-  g_signal_emit (self, signals[SIGNAL_MESSAGE_ERROR], 0, error);
-}
-
-static void
-reply_invalid_request (AcpConnection *self,
-                       JsonNode      *id,
-                       const char    *why)
-{
-  g_debug ("Invalid request: %s", why);
-  send_error_response (self, id,
-                       _acp_connection_new_error_node (ACP_ERROR_INVALID_REQUEST,
-                                                       "Invalid Request",
-                                                       json_node_init_string (json_node_alloc (),
-                                                                              why)));
-}
-
-static void
-cancel_incoming (AcpConnection *self,
-                 JsonNode      *params)
-{
-  g_autoptr(AcpIncomingRequest) found = NULL;
-  JsonNode *request_id;
-  GHashTableIter iter;
-  gpointer key;
-
-  if (params == NULL || !JSON_NODE_HOLDS_OBJECT (params))
-    return;
-
-  request_id = get_member_or_null (json_node_get_object (params), "requestId");
-  if (!id_is_valid (request_id))
-    return;
-
-  g_hash_table_iter_init (&iter, self->incoming);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    {
-      AcpIncomingRequest *request = key;
-
-      if (json_node_equal (acp_incoming_request_get_id (request), request_id))
-        {
-          found = g_object_ref (request);
-          break;
-        }
-    }
-
-  if (found != NULL)
-    {
-      g_debug ("The peer cancelled its request “%s”", acp_incoming_request_get_method (found));
-      g_cancellable_cancel (acp_incoming_request_get_cancellable (found));
-    }
-}
-
-static void
-dispatch_method_message (AcpConnection *self,
-                         JsonObject    *object)
-{
-  JsonNode *method_node = get_member_or_null (object, "method");
-  JsonNode *id = get_member_or_null (object, "id");
-  JsonNode *params = get_member_or_null (object, "params");
-  JsonNode *version = get_member_or_null (object, "jsonrpc");
-  const char *method = NULL;
-
-  if (id != NULL && !id_is_valid (id))
-    {
-      reply_invalid_request (self, NULL, "The id must be an integer, a string or null");
-      return;
-    }
-
-  if (node_holds_type (method_node, G_TYPE_STRING))
-    method = json_node_get_string (method_node);
-
-  if (method == NULL || *method == '\0')
-    {
-      reply_invalid_request (self, id, "The method must be a non-empty string");
-      return;
-    }
-
-  if (version != NULL &&
-      (!node_holds_type (version, G_TYPE_STRING) ||
-       g_strcmp0 (json_node_get_string (version), "2.0") != 0))
-    {
-      reply_invalid_request (self, id, "Only JSON-RPC 2.0 is supported");
-      return;
-    }
-
-  if (params != NULL && JSON_NODE_HOLDS_NULL (params))
-    params = NULL;
-
-  if (params != NULL && !JSON_NODE_HOLDS_OBJECT (params) && !JSON_NODE_HOLDS_ARRAY (params))
-    {
-      reply_invalid_request (self, id, "The params must be an object or an array");
-      return;
-    }
-
-  if (id == NULL)
-    {
-      if (g_str_equal (method, "$/cancel_request"))
-        cancel_incoming (self, params);
-
-      g_signal_emit (self, signals[SIGNAL_NOTIFICATION], g_quark_try_string (method),
-                     method, params);
-    }
-  else
-    {
-      g_autoptr(AcpIncomingRequest) request = _acp_incoming_request_new (self, method, id, params);
-      gboolean handled = FALSE;
-
-      g_hash_table_add (self->incoming, request);
-      g_signal_emit (self, signals[SIGNAL_REQUEST], g_quark_try_string (method),
-                     request, &handled);
-
-      if (!handled && !acp_incoming_request_get_answered (request))
-        {
-          JsonObject *data = json_object_new ();
-          JsonNode *data_node = json_node_new (JSON_NODE_OBJECT);
-
-          g_debug ("No handler for the request “%s”", method);
-          json_object_set_string_member (data, "method", method);
-          json_node_take_object (data_node, data);
-          _acp_incoming_request_send (request, "error",
-                                      _acp_connection_new_error_node (ACP_ERROR_METHOD_NOT_FOUND,
-                                                                      "Method not found",
-                                                                      data_node));
-        }
-    }
-}
-
-/* Agents give a generic message ("Internal error") and put the reason in
- * `data`: a string, or an object's "details" or "message". */
-static const char *
-reason_of_data (JsonNode *data)
-{
-  static const char * const members[] = { "details", "message" };
-
-  if (data == NULL)
-    return NULL;
-
-  if (JSON_NODE_HOLDS_VALUE (data) && json_node_get_value_type (data) == G_TYPE_STRING)
-    return json_node_get_string (data);
-
-  if (!JSON_NODE_HOLDS_OBJECT (data))
-    return NULL;
-
-  for (guint i = 0; i < G_N_ELEMENTS (members); i++)
-    {
-      JsonNode *member = json_object_get_member (json_node_get_object (data), members[i]);
-
-      if (member != NULL && JSON_NODE_HOLDS_VALUE (member) &&
-          json_node_get_value_type (member) == G_TYPE_STRING)
-        return json_node_get_string (member);
-    }
-
-  return NULL;
-}
-
-/* Turns an error object of the peer into a remote GError, or NULL when it is
- * not shaped like one. Its message says the reason `data` gives too. */
-static GError *
-parse_error_object (JsonNode *node)
-{
-  JsonObject *object;
-  JsonNode *code;
-  JsonNode *text;
-  JsonNode *data;
-  const char *message;
-  const char *reason;
-  g_autofree char *full = NULL;
-  gint64 value;
-
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    return NULL;
-
-  object = json_node_get_object (node);
-  code = get_member_or_null (object, "code");
-  text = get_member_or_null (object, "message");
-
-  if (!node_holds_type (code, G_TYPE_INT64) || !node_holds_type (text, G_TYPE_STRING))
-    return NULL;
-
-  value = json_node_get_int (code);
-  if (value < G_MININT || value > G_MAXINT)
-    return NULL;
-
-  message = json_node_get_string (text);
-  data = get_member_or_null (object, "data");
-  reason = reason_of_data (data);
-  if (reason != NULL)
-    {
-      g_autofree char *stripped = g_strstrip (g_strdup (reason));
-
-      if (*stripped != '\0' && strstr (message, stripped) == NULL)
-        full = *message != '\0' ? g_strdup_printf ("%s: %s", message, stripped) : g_steal_pointer (&stripped);
-    }
-
-  return acp_error_new_remote ((int) value, full != NULL ? full : message, data);
-}
-
-static void
-dispatch_response (AcpConnection *self,
-                   JsonObject    *object)
-{
-  JsonNode *id = get_member_or_null (object, "id");
-  JsonNode *result = get_member_or_null (object, "result");
-  JsonNode *error_node = get_member_or_null (object, "error");
-  g_autoptr(GTask) task = NULL;
-  g_autofree char *method = NULL;
-  PendingCall *call = NULL;
-  gint64 key = 0;
-
-  /* Some peers send "error": null next to a result. */
-  if (error_node != NULL && JSON_NODE_HOLDS_NULL (error_node))
-    error_node = NULL;
-
-  if (lookup_id (id, &key))
-    call = g_hash_table_lookup (self->pending, &key);
-
-  if (call == NULL)
-    {
-      g_autofree char *description = describe_id (id);
-      g_autoptr(GError) remote = NULL;
-
-      if (lookup_id (id, &key) && g_hash_table_remove (self->cancelled_ids, &key))
-        {
-          g_debug ("Ignoring the late response to cancelled call %" G_GINT64_FORMAT, key);
-          return;
-        }
-
-      remote = parse_error_object (error_node);
-      if (remote != NULL)
-        emit_message_error (self, ACP_ERROR_INVALID_MESSAGE,
-                            _("The agent reported an error for an unknown request (id %s): %s"),
-                            description, remote->message);
-      else
-        emit_message_error (self, ACP_ERROR_INVALID_MESSAGE,
-                            _("The agent answered an unknown request (id %s)"),
-                            description);
-      return;
-    }
-
-  g_hash_table_steal (self->pending, &call->id);
-  task = g_steal_pointer (&call->task);
-  method = g_steal_pointer (&call->method);
-  pending_call_free (call);
-
-  if (result != NULL && error_node == NULL)
-    {
-      g_task_return_pointer (task, json_node_copy (result), (GDestroyNotify) json_node_unref);
-    }
-  else if (error_node != NULL && result == NULL)
-    {
-      GError *error = parse_error_object (error_node);
-
-      if (error != NULL)
-        g_task_return_error (task, error);
-      else
-        g_task_return_new_error (task, ACP_ERROR, ACP_ERROR_INVALID_MESSAGE,
-                                 _("The agent answered “%s” with a malformed error"), method);
-    }
-  else
-    {
-      g_task_return_new_error (task, ACP_ERROR, ACP_ERROR_INVALID_MESSAGE,
-                               _("The agent answered “%s” with a malformed response"), method);
-    }
-}
-
-/* Dispatches one parsed line. @root: (transfer full) (nullable). */
-static void
-dispatch_parsed (AcpConnection *self,
-                 JsonNode      *root,
-                 const GError  *error)
-{
-  g_autoptr(JsonNode) owned_root = root;
-  JsonObject *object;
-
-  if (error != NULL)
-    {
-      JsonNode *data = json_node_init_string (json_node_alloc (), error->message);
-
-      g_debug ("Received a line that is not JSON: %s", error->message);
-      send_error_response (self, NULL,
-                           _acp_connection_new_error_node (ACP_ERROR_PARSE_ERROR, "Parse error",
-                                                           data));
-      return;
-    }
-
-  if (root == NULL)
-    return;  /* only whitespace */
-
-  if (JSON_NODE_HOLDS_ARRAY (root))
-    {
-      reply_invalid_request (self, NULL, "Batches are not supported");
-      return;
-    }
-
-  if (!JSON_NODE_HOLDS_OBJECT (root))
-    {
-      reply_invalid_request (self, NULL, "A message must be an object");
-      return;
-    }
-
-  object = json_node_get_object (root);
-
-  if (json_object_has_member (object, "method"))
-    {
-      dispatch_method_message (self, object);
-    }
-  else if (json_object_has_member (object, "result") || json_object_has_member (object, "error"))
-    {
-      dispatch_response (self, object);
-    }
-  else
-    {
-      JsonNode *id = get_member_or_null (object, "id");
-      gint64 key;
-
-      if (lookup_id (id, &key) && g_hash_table_contains (self->pending, &key))
-        dispatch_response (self, object);
-      else
-        reply_invalid_request (self, id_is_valid (id) ? id : NULL,
-                               "The message is neither a request, a notification nor a response");
-    }
-}
-
-/* ------------------------------------------------------------------------ */
-/* Reading and dispatching, on the main thread                               */
-
-static void
-clear_source (GSource **source)
-{
-  if (*source != NULL)
-    {
-      g_source_destroy (*source);
-      g_clear_pointer (source, g_source_unref);
-    }
-}
-
-/* Takes what the worker handed over so far. */
-static void
-take_results (AcpConnection *self)
-{
-  gboolean ended;
-
-  if (self->reader == NULL)
-    return;
-
-  acp_line_reader_take_results (self->reader, &self->ready,
-                                &self->n_read, &ended, &self->n_produced);
-  self->input_ended = ended;
-}
-
-/* Tells the worker how far dispatching got, and lets it parse on when it
- * waits for room. Done every PARSE_AHEAD_REPORT bytes and whenever the pump
- * stops, not for every line. */
-static void
-report_dispatched (AcpConnection *self)
-{
-  if (self->reader == NULL || self->n_reported == self->n_dispatched)
-    return;
-
-  acp_line_reader_report_dispatched (self->reader, self->n_dispatched);
-  self->n_reported = self->n_dispatched;
-}
-
-/* An agent replaying a long history keeps the pipe full, and the worker hands
- * over batches as fast as it parses them, at the default priority, above
- * GTK's layout and paint. Dispatched in one go, a replay of 100,000 updates
- * would paint no frame until the end. So the pump works in slices: after
- * PUMP_SLICE of continuous work it stops before the next line and resumes
- * from an idle (at once when no frame is due) or, so that dispatching goes on
- * when every frame is slow, from a timeout. The timeout leaves room for what
- * a slice makes the application do before the next frame (a transcript
- * flush, text to lay out): a shorter one fired before the frame could, and
- * the frame waited for another slice. Messages keep their order; the worker
- * reads and parses ahead meanwhile, up to its bound.
- *
- * In step with frames (see AcpPacer), the pump dispatches the slice a frame
- * allows after each frame and waits for the next; should the next frame not
- * come, it goes on once the pacer says that pacing lapsed. On the main
- * context, slices are measured with the pacer's clock, so that a test that
- * sets its own clock decides what a slice holds. */
-#define PUMP_SLICE      (8 * G_TIME_SPAN_MILLISECOND)
-#define PUMP_RESUME_MS  12
-
-static void pump (AcpConnection *self);
-
-/* Returns: (nullable): the pacer of the connection's context; only the main
- * context's frames mean anything */
-static AcpPacer *
-get_pacer (AcpConnection *self)
-{
-  return self->context == g_main_context_default () ? acp_pacer_get_default () : NULL;
-}
-
-/* The time slices are measured in */
-static gint64
-pump_now (AcpConnection *self)
-{
-  AcpPacer *pacer = get_pacer (self);
-
-  return pacer != NULL ? acp_pacer_get_time (pacer) : g_get_monotonic_time ();
-}
-
-static gboolean
-quiet_cb (gpointer user_data)
-{
-  AcpConnection *self = user_data;
-
-  /* the loop had nothing else to do: the busy stretch is over */
-  g_clear_pointer (&self->quiet_idle, g_source_unref);
-  self->slice_start = 0;
-
-  return G_SOURCE_REMOVE;
-}
-
-static void
-stop_waiting (AcpConnection *self)
-{
-  clear_source (&self->resume_idle);
-  clear_source (&self->resume_timeout);
-  if (self->frame_handler != 0)
-    g_clear_signal_handler (&self->frame_handler, acp_pacer_get_default ());
-}
-
-static gboolean
-resume_cb (gpointer user_data)
-{
-  AcpConnection *self = user_data;
-
-  stop_waiting (self);
-  self->slice_start = pump_now (self);
-  pump (self);
-
-  return G_SOURCE_REMOVE;
-}
-
-static GSource *
-attach (AcpConnection *self,
-        GSource       *source,
-        int            priority,
-        GSourceFunc    func)
-{
-  g_source_set_priority (source, priority);
-  g_source_set_callback (source, func, self, NULL);
-  g_source_set_static_name (source, "[palaver] acp connection pump");
-  g_source_attach (source, self->context);
-
-  return source;
-}
-
-static void
-frame_cb (AcpConnection *self)
-{
-  /* after the frame's own signal handlers, before anything of lower priority */
-  stop_waiting (self);
-  self->resume_idle = attach (self, g_idle_source_new (), G_PRIORITY_DEFAULT, resume_cb);
-}
-
-/* Returns TRUE when the pump should stop here and let the loop run. */
-static gboolean
-slice_over (AcpConnection *self)
-{
-  gint64 now = pump_now (self);
-  gint64 slice = PUMP_SLICE;
-  AcpPacer *pacer;
-
-  if (self->resume_idle != NULL || self->resume_timeout != NULL)
-    return TRUE;
-
-  if (self->slice_start == 0)
-    self->slice_start = now;
-  if (self->quiet_idle == NULL)
-    self->quiet_idle = attach (self, g_idle_source_new (), G_PRIORITY_DEFAULT_IDLE, quiet_cb);
-
-  pacer = get_pacer (self);
-  if (pacer != NULL && !acp_pacer_in_step (pacer, now, &slice))
-    pacer = NULL;
-
-  if (now - self->slice_start < slice)
-    return FALSE;
-
-  if (pacer != NULL)
-    {
-      /* the next frame, or frames stopping as the pacer's clock tells */
-      self->frame_handler = g_signal_connect_swapped (pacer, "frame", G_CALLBACK (frame_cb), self);
-      self->resume_timeout = attach (self, acp_pacer_lapse_source_new (pacer),
-                                     G_PRIORITY_DEFAULT, resume_cb);
-    }
-  else
-    {
-      self->resume_idle = attach (self, g_idle_source_new (), G_PRIORITY_DEFAULT_IDLE, resume_cb);
-      self->resume_timeout = attach (self, g_timeout_source_new (PUMP_RESUME_MS),
-                                     G_PRIORITY_DEFAULT, resume_cb);
-    }
-
-  return TRUE;
-}
-
-/* Dispatches one result of the worker. @parsed: (transfer full) */
-static void
-dispatch_one (AcpConnection *self,
-              AcpParsed     *parsed)
-{
-  switch (parsed->kind)
-    {
-    case ACP_PARSED_MESSAGE:
-      self->n_joined = parsed->n_messages;
-      dispatch_parsed (self, g_steal_pointer (&parsed->root), NULL);
-      self->n_joined = 1;
-      break;
-
-    case ACP_PARSED_NOT_JSON:
-      emit_message_error (self, ACP_ERROR_PARSE_ERROR,
-                          _("The agent wrote a line that is not the Agent Client Protocol: “%s”"),
-                          parsed->excerpt);
-      dispatch_parsed (self, NULL, parsed->error);
-      break;
-
-    case ACP_PARSED_TOO_LONG:
-      {
-        /* formatted apart: a format macro would cut the message short */
-        g_autofree char *limit = g_strdup_printf ("%" G_GSIZE_FORMAT, parsed->limit);
-
-        emit_message_error (self, ACP_ERROR_LINE_TOO_LONG,
-                            _("The agent sent a message longer than the limit of %s bytes; "
-                              "it was skipped"),
-                            limit);
-      }
-      break;
-
-    case ACP_PARSED_END:
-      close_internal (self, NULL, TRUE);
-      break;
-
-    case ACP_PARSED_READ_ERROR:
-      close_internal (self, parsed->error, TRUE);
-      break;
-
-    default:
-      g_assert_not_reached ();
-    }
-
-  acp_parsed_free (parsed);
-}
-
-/* Dispatches what the worker handed over, in order, until it is used up or
- * the slice is over. */
-static void
-pump (AcpConnection *self)
-{
-  g_autoptr(AcpConnection) hold = g_object_ref (self);
-
-  while (!self->closed)
-    {
-      AcpParsed *parsed;
-
-      if (self->ready.head == NULL)
-        take_results (self);
-
-      if (self->ready.head == NULL || self->dispatch_held || slice_over (self))
-        break;
-
-      parsed = acp_parsed_list_pop (&self->ready);
-      self->n_dispatched += parsed->size;
-      if (self->n_dispatched - self->n_reported >= PARSE_AHEAD_REPORT)
-        report_dispatched (self);
-      dispatch_one (self, parsed);
-    }
-
-  report_dispatched (self);
-}
-
-static gboolean
-results_ready_cb (gpointer user_data)
-{
-  AcpConnection *self = user_data;
-
-  /* take them even when the slice is over, so the source stops firing */
-  take_results (self);
-  pump (self);
-
-  return G_SOURCE_CONTINUE;
-}
-
-/* The worker no longer reads: the stream may be closed. */
-static gboolean
-reader_done_cb (gpointer user_data)
-{
-  IoLink *link = user_data;
-
-  link->n_in_flight--;
-  io_link_maybe_close (link);
-
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-start_reader (AcpConnection  *self,
-              GError        **error)
-{
-  AcpLineReader *reader = acp_line_reader_new (self->context,
-                                               g_io_stream_get_input_stream (self->stream),
-                                               self->cancellable, self->max_line_length);
-  GSource *source;
-
-  acp_line_reader_set_join_func (reader, self->join_func);
-  acp_line_reader_set_traffic_log (reader, self->log);
-  acp_line_reader_set_done_func (reader, reader_done_cb, io_link_ref (self->link),
-                                 (GDestroyNotify) io_link_unref);
-
-  if (!acp_line_reader_start (reader, error))
-    {
-      acp_line_reader_unref (reader);
-      return FALSE;
-    }
-  self->link->n_in_flight++;
-
-  source = acp_line_reader_results_source_new (reader);
-  g_source_set_priority (source, G_PRIORITY_DEFAULT);
-  g_source_set_callback (source, results_ready_cb, self, NULL);
-  g_source_set_static_name (source, "[palaver] acp connection results");
-  g_source_attach (source, self->context);
-
-  self->reader = reader;
-  self->results_source = source;
-
-  return TRUE;
-}
-
-/* Tells the worker to stop; it ends on its own. What was parsed and not
- * dispatched is dropped. */
-static void
-stop_reader (AcpConnection *self)
-{
-  AcpLineReader *reader = g_steal_pointer (&self->reader);
-
-  clear_source (&self->results_source);
-  acp_parsed_list_clear (&self->ready);
-
-  if (reader == NULL)
-    return;
-
-  acp_line_reader_stop (reader);
-  acp_line_reader_unref (reader);
-}
-
-/* ------------------------------------------------------------------------ */
 /* Closing                                                                   */
 
 static GError *
@@ -1248,10 +456,10 @@ new_closed_error (const GError *reason)
 
 /* Fails everything pending and closes the stream. @emit is FALSE in dispose,
  * where nobody can be listening any more. */
-static void
-close_internal (AcpConnection *self,
-                const GError  *reason,
-                gboolean       emit)
+void
+_acp_connection_close (AcpConnection *self,
+                       const GError  *reason,
+                       gboolean       emit)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) requests = NULL;
@@ -1270,15 +478,13 @@ close_internal (AcpConnection *self,
 
   self->closed = TRUE;
   g_cancellable_cancel (self->cancellable);
-  stop_waiting (self);
-  clear_source (&self->quiet_idle);
   g_queue_clear_full (&self->write_queue, (GDestroyNotify) g_bytes_unref);
-  stop_reader (self);
+  _acp_connection_stop_reading (self);
 
   if (self->link != NULL)
     {
       self->link->close_requested = TRUE;
-      io_link_maybe_close (self->link);
+      _acp_io_link_maybe_close (self->link);
     }
 
   error = new_closed_error (reason);
@@ -1311,7 +517,7 @@ close_internal (AcpConnection *self,
       PendingCall *call = l->data;
       g_autoptr(GTask) task = g_steal_pointer (&call->task);
 
-      pending_call_free (call);
+      _acp_pending_call_free (call);
       g_task_return_error (task, g_error_copy (error));
     }
   g_list_free (calls);
@@ -1351,12 +557,12 @@ acp_connection_dispose (GObject *object)
 {
   AcpConnection *self = ACP_CONNECTION (object);
 
-  close_internal (self, NULL, FALSE);
+  _acp_connection_close (self, NULL, FALSE);
 
   if (self->link != NULL)
     {
       self->link->connection = NULL;
-      g_clear_pointer (&self->link, io_link_unref);
+      g_clear_pointer (&self->link, _acp_io_link_unref);
     }
 
   G_OBJECT_CLASS (acp_connection_parent_class)->dispose (object);
@@ -1566,7 +772,7 @@ acp_connection_init (AcpConnection *self)
   self->next_id = 1;
   self->n_joined = 1;
   self->pending = g_hash_table_new_full (g_int64_hash, g_int64_equal,
-                                         NULL, (GDestroyNotify) pending_call_free);
+                                         NULL, (GDestroyNotify) _acp_pending_call_free);
   self->cancelled_ids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->incoming = g_hash_table_new (NULL, NULL);
   g_queue_init (&self->write_queue);
@@ -1716,14 +922,11 @@ acp_connection_start (AcpConnection *self)
   if (self->closed)
     return;
 
-  if (!start_reader (self, &error))
+  if (!_acp_connection_start_reading (self, &error))
     {
       g_debug ("Could not start the reader thread: %s", error->message);
-      close_internal (self, error, TRUE);
-      return;
+      _acp_connection_close (self, error, TRUE);
     }
-
-  pump (self);
 }
 
 /**
@@ -1757,7 +960,7 @@ acp_connection_close (AcpConnection *self,
 {
   g_return_if_fail (ACP_IS_CONNECTION (self));
 
-  close_internal (self, reason, TRUE);
+  _acp_connection_close (self, reason, TRUE);
 }
 
 /**
@@ -1945,81 +1148,4 @@ acp_connection_flush_finish (AcpConnection  *self,
                         FALSE);
 
   return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-/* Whether the worker thread is in the parser right now. */
-gboolean
-_acp_connection_is_parsing (AcpConnection *self)
-{
-  g_return_val_if_fail (ACP_IS_CONNECTION (self), FALSE);
-
-  return self->reader != NULL && acp_line_reader_is_parsing (self->reader);
-}
-
-/* Bytes the worker read, as of its last hand-over. */
-guint64
-_acp_connection_get_n_read (AcpConnection *self)
-{
-  g_return_val_if_fail (ACP_IS_CONNECTION (self), 0);
-
-  return self->n_read;
-}
-
-/* Bytes of the lines parsed and not yet dispatched, as of the last
- * hand-over of the worker. */
-guint64
-_acp_connection_get_n_parsed (AcpConnection *self)
-{
-  g_return_val_if_fail (ACP_IS_CONNECTION (self), 0);
-
-  return self->n_produced - self->n_dispatched;
-}
-
-/* Whether the end of the stream (or a read error) was read. */
-gboolean
-_acp_connection_has_read_to_end (AcpConnection *self)
-{
-  g_return_val_if_fail (ACP_IS_CONNECTION (self), FALSE);
-
-  return self->input_ended;
-}
-
-/* Whether the worker waits, reading nothing, because too much is parsed
- * ahead of dispatching. */
-gboolean
-_acp_connection_is_throttled (AcpConnection *self)
-{
-  g_return_val_if_fail (ACP_IS_CONNECTION (self), FALSE);
-
-  return self->reader != NULL && acp_line_reader_is_waiting (self->reader);
-}
-
-/* Whether dispatching stopped after a slice, until the next frame (or
- * until frames stop, see AcpPacer). */
-gboolean
-_acp_connection_is_waiting_for_frame (AcpConnection *self)
-{
-  g_return_val_if_fail (ACP_IS_CONNECTION (self), FALSE);
-
-  return self->frame_handler != 0;
-}
-
-/* Holds back dispatching (reading and parsing go on, up to the bound), as an
- * application too busy to dispatch would. */
-void
-_acp_connection_set_dispatch_held (AcpConnection *self,
-                                   gboolean       held)
-{
-  g_return_if_fail (ACP_IS_CONNECTION (self));
-
-  self->dispatch_held = !!held;
-  if (!held && self->started)
-    pump (self);
-}
-
-/* The worker threads still running, of every connection. */
-guint
-_acp_connection_get_n_workers (void)
-{
-  return acp_line_reader_get_n_running ();
 }

@@ -50,7 +50,7 @@
  * what it holds and ends on its own; nobody waits for it.
  *
  * Taking what the worker hands over and dispatching it is the connection's
- * job, on the main thread (acp-connection.c).
+ * job, on the main thread (acp-connection-pump.c).
  */
 
 #include "config.h"
