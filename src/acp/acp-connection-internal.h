@@ -11,6 +11,7 @@
  *   acp-connection-pump.c      reading on the main thread: taking what the
  *                              worker parsed and dispatching it, in slices
  *                              or in step with frames
+ *   acp-connection-write.c     the write queue and the flushes
  *   acp-line-reader.c          the worker thread that reads, splits, parses
  *                              and joins lines
  *   acp-incoming-request.c     AcpIncomingRequest, a request of the peer
@@ -120,6 +121,11 @@ void                _acp_connection_emit_notification  (AcpConnection      *self
 void                _acp_connection_emit_message_error (AcpConnection      *self,
                                                         const GError       *error);
 
+GSource            *_acp_connection_attach_cancel_source (AcpConnection          *self,
+                                                          GCancellable           *cancellable,
+                                                          GCancellableSourceFunc  func,
+                                                          gpointer                data);
+GError             *_acp_connection_new_closed_error   (const GError       *reason);
 void                _acp_connection_close              (AcpConnection      *self,
                                                         const GError       *reason,
                                                         gboolean            emit);
@@ -137,6 +143,13 @@ gboolean            _acp_connection_start_reading      (AcpConnection      *self
 /* Stops the worker and the pump; what was parsed and not dispatched is
  * dropped. */
 void                _acp_connection_stop_reading       (AcpConnection      *self);
+
+/* acp-connection-write.c */
+
+void                _acp_connection_queue_object       (AcpConnection      *self,
+                                                        JsonObject         *message);
+void                _acp_connection_fail_flushes       (AcpConnection      *self,
+                                                        const GError       *error);
 
 /* acp-incoming-request.c */
 

@@ -10,9 +10,6 @@
  * (acp-connection-pump.c) and dispatches it one message at a time
  * (acp-connection-dispatch.c).
  *
- * Writing. Every message is serialised to one line and queued; one
- * g_output_stream_write_all_async() is in flight at a time.
- *
  * Lifetime. The write callbacks do not keep the connection alive: they
  * hold an IoLink, a small shared record whose pointer to the connection is
  * cleared in dispose, and which closes the stream once no operation on it is
@@ -86,20 +83,7 @@ _acp_io_link_maybe_close (IoLink *link)
 }
 
 /* ------------------------------------------------------------------------ */
-/* Types                                                                     */
-
-typedef struct
-{
-  guint64  target;          /* complete once this many messages are written */
-  GTask   *task;
-  GSource *cancel_source;   /* nullable */
-} FlushWaiter;
-
-typedef struct
-{
-  IoLink *link;
-  GBytes *bytes;
-} WriteOp;
+/* The type, its properties and signals                                      */
 
 G_DEFINE_FINAL_TYPE (AcpConnection, acp_connection, G_TYPE_OBJECT)
 
@@ -122,9 +106,6 @@ enum {
 };
 
 static guint signals[N_SIGNALS];
-
-static void queue_object         (AcpConnection *self,
-                                  JsonObject    *message);
 
 /* ------------------------------------------------------------------------ */
 /* Message helpers                                                           */
@@ -169,7 +150,7 @@ _acp_connection_send_error (AcpConnection *self,
   else
     json_object_set_null_member (message, "id");
   json_object_set_member (message, "error", error_node);
-  queue_object (self, message);
+  _acp_connection_queue_object (self, message);
 }
 
 /* Sends the response to @request, its @member ("result" or "error") being
@@ -187,7 +168,7 @@ _acp_connection_reply (AcpConnection      *self,
   message = new_message ();
   json_object_set_member (message, "id", json_node_copy (acp_incoming_request_get_id (request)));
   json_object_set_member (message, member, value);
-  queue_object (self, message);
+  _acp_connection_queue_object (self, message);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -224,7 +205,7 @@ _acp_connection_emit_message_error (AcpConnection *self,
 }
 
 /* ------------------------------------------------------------------------ */
-/* Pending calls and flushes                                                 */
+/* Pending calls                                                             */
 
 void
 _acp_pending_call_free (PendingCall *call)
@@ -237,18 +218,6 @@ _acp_pending_call_free (PendingCall *call)
   g_clear_object (&call->task);
   g_free (call->method);
   g_free (call);
-}
-
-static void
-flush_waiter_free (FlushWaiter *waiter)
-{
-  if (waiter->cancel_source != NULL)
-    {
-      g_source_destroy (waiter->cancel_source);
-      g_clear_pointer (&waiter->cancel_source, g_source_unref);
-    }
-  g_clear_object (&waiter->task);
-  g_free (waiter);
 }
 
 static gboolean
@@ -273,33 +242,21 @@ call_cancelled_cb (GCancellable *cancellable,
   message = new_message ();
   json_object_set_string_member (message, "method", "$/cancel_request");
   json_object_set_object_member (message, "params", params);
-  queue_object (self, message);
+  _acp_connection_queue_object (self, message);
 
   g_task_return_error_if_cancelled (task);
 
   return G_SOURCE_REMOVE;
 }
 
-static gboolean
-flush_cancelled_cb (GCancellable *cancellable,
-                    gpointer      user_data)
-{
-  FlushWaiter *waiter = user_data;
-  g_autoptr(GTask) task = g_steal_pointer (&waiter->task);
-  AcpConnection *self = g_task_get_source_object (task);
-
-  g_queue_remove (&self->flush_waiters, waiter);
-  flush_waiter_free (waiter);
-  g_task_return_error_if_cancelled (task);
-
-  return G_SOURCE_REMOVE;
-}
-
-static GSource *
-attach_cancel_source (AcpConnection          *self,
-                      GCancellable           *cancellable,
-                      GCancellableSourceFunc  func,
-                      gpointer                data)
+/* Returns: (transfer full) (nullable): a source attached to the connection's
+ * context that calls @func once @cancellable is cancelled, NULL without
+ * @cancellable */
+GSource *
+_acp_connection_attach_cancel_source (AcpConnection          *self,
+                                      GCancellable           *cancellable,
+                                      GCancellableSourceFunc  func,
+                                      gpointer                data)
 {
   GSource *source;
 
@@ -314,137 +271,11 @@ attach_cancel_source (AcpConnection          *self,
   return source;
 }
 
-static void
-complete_flushes (AcpConnection *self)
-{
-  FlushWaiter *waiter;
-
-  while ((waiter = g_queue_peek_head (&self->flush_waiters)) != NULL &&
-         waiter->target <= self->n_written)
-    {
-      g_autoptr(GTask) task = g_steal_pointer (&waiter->task);
-
-      g_queue_pop_head (&self->flush_waiters);
-      flush_waiter_free (waiter);
-      g_task_return_boolean (task, TRUE);
-    }
-}
-
-/* ------------------------------------------------------------------------ */
-/* Writing                                                                   */
-
-static void
-write_op_free (WriteOp *op)
-{
-  _acp_io_link_unref (op->link);
-  g_bytes_unref (op->bytes);
-  g_free (op);
-}
-
-static void write_next (AcpConnection *self);
-
-static void
-write_cb (GObject      *source,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  WriteOp *op = user_data;
-  IoLink *link = op->link;
-  AcpConnection *self = link->connection;
-  g_autoptr(GError) error = NULL;
-  gboolean ok;
-
-  ok = g_output_stream_write_all_finish (G_OUTPUT_STREAM (source), result, NULL, &error);
-  link->n_in_flight--;
-
-  if (self == NULL || self->closed)
-    {
-      _acp_io_link_maybe_close (link);
-      write_op_free (op);
-      return;
-    }
-
-  write_op_free (op);
-  self->writing = FALSE;
-
-  g_object_ref (self);
-
-  if (!ok)
-    {
-      g_debug ("Writing failed: %s", error->message);
-      _acp_connection_close (self, error, TRUE);
-    }
-  else
-    {
-      self->n_written++;
-      complete_flushes (self);
-      write_next (self);
-    }
-
-  g_object_unref (self);
-}
-
-static void
-write_next (AcpConnection *self)
-{
-  WriteOp *op;
-  const guint8 *data;
-  gsize size;
-
-  if (self->writing || self->closed || g_queue_is_empty (&self->write_queue))
-    return;
-
-  op = g_new0 (WriteOp, 1);
-  op->link = _acp_io_link_ref (self->link);
-  op->bytes = g_queue_pop_head (&self->write_queue);
-  data = g_bytes_get_data (op->bytes, &size);
-
-  self->writing = TRUE;
-  self->link->n_in_flight++;
-  g_output_stream_write_all_async (g_io_stream_get_output_stream (self->stream),
-                                   data, size, G_PRIORITY_DEFAULT, self->cancellable,
-                                   write_cb, op);
-}
-
-/* Serialises @message (transfer full) onto one line and queues it. */
-static void
-queue_object (AcpConnection *self,
-              JsonObject    *message)
-{
-  g_autoptr(JsonGenerator) generator = NULL;
-  g_autoptr(JsonNode) node = NULL;
-  GString *line;
-
-  if (self->closed)
-    {
-      json_object_unref (message);
-      return;
-    }
-
-  node = json_node_new (JSON_NODE_OBJECT);
-  json_node_take_object (node, message);
-
-  generator = json_generator_new ();
-  json_generator_set_pretty (generator, FALSE);
-  json_generator_set_root (generator, node);
-
-  line = g_string_sized_new (256);
-  json_generator_to_gstring (generator, line);
-  if (self->log != NULL)
-    acp_traffic_log_add_message (self->log, ACP_TRAFFIC_OUT, line->str, line->len, message);
-  g_string_append_c (line, '\n');
-
-  g_queue_push_tail (&self->write_queue, g_string_free_to_bytes (line));
-  self->n_queued++;
-
-  write_next (self);
-}
-
 /* ------------------------------------------------------------------------ */
 /* Closing                                                                   */
 
-static GError *
-new_closed_error (const GError *reason)
+GError *
+_acp_connection_new_closed_error (const GError *reason)
 {
   if (reason != NULL)
     return g_error_new (ACP_ERROR, ACP_ERROR_CLOSED,
@@ -464,7 +295,6 @@ _acp_connection_close (AcpConnection *self,
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) requests = NULL;
   GList *calls;
-  FlushWaiter *waiter;
   GHashTableIter iter;
   gpointer key;
 
@@ -487,7 +317,7 @@ _acp_connection_close (AcpConnection *self,
       _acp_io_link_maybe_close (self->link);
     }
 
-  error = new_closed_error (reason);
+  error = _acp_connection_new_closed_error (reason);
 
   /* Detach the incoming requests first: answers given from the callbacks
    * below are then dropped. */
@@ -502,13 +332,7 @@ _acp_connection_close (AcpConnection *self,
     }
   g_hash_table_remove_all (self->incoming);
 
-  while ((waiter = g_queue_pop_head (&self->flush_waiters)) != NULL)
-    {
-      g_autoptr(GTask) task = g_steal_pointer (&waiter->task);
-
-      flush_waiter_free (waiter);
-      g_task_return_error (task, g_error_copy (error));
-    }
+  _acp_connection_fail_flushes (self, error);
 
   calls = g_hash_table_get_values (self->pending);
   g_hash_table_steal_all (self->pending);
@@ -998,7 +822,7 @@ acp_connection_call_async (AcpConnection       *self,
 
   if (self->closed)
     {
-      g_task_return_error (task, new_closed_error (NULL));
+      g_task_return_error (task, _acp_connection_new_closed_error (NULL));
       return;
     }
 
@@ -1009,7 +833,8 @@ acp_connection_call_async (AcpConnection       *self,
   call->id = self->next_id++;
   call->method = g_strdup (method);
   call->task = g_object_ref (task);
-  call->cancel_source = attach_cancel_source (self, cancellable, call_cancelled_cb, call);
+  call->cancel_source = _acp_connection_attach_cancel_source (self, cancellable,
+                                                              call_cancelled_cb, call);
   g_hash_table_insert (self->pending, &call->id, call);
 
   message = new_message ();
@@ -1017,7 +842,7 @@ acp_connection_call_async (AcpConnection       *self,
   json_object_set_string_member (message, "method", method);
   if (params != NULL)
     json_object_set_member (message, "params", json_node_copy (params));
-  queue_object (self, message);
+  _acp_connection_queue_object (self, message);
 }
 
 /**
@@ -1069,7 +894,7 @@ acp_connection_notify (AcpConnection  *self,
 
   if (self->closed)
     {
-      g_propagate_error (error, new_closed_error (NULL));
+      g_propagate_error (error, _acp_connection_new_closed_error (NULL));
       return FALSE;
     }
 
@@ -1077,75 +902,7 @@ acp_connection_notify (AcpConnection  *self,
   json_object_set_string_member (message, "method", method);
   if (params != NULL)
     json_object_set_member (message, "params", json_node_copy (params));
-  queue_object (self, message);
+  _acp_connection_queue_object (self, message);
 
   return TRUE;
-}
-
-/**
- * acp_connection_flush_async:
- * @self: a #AcpConnection
- * @cancellable: (nullable): a #GCancellable
- * @callback: called when done
- * @user_data: data for @callback
- *
- * Waits until every message queued so far is written.
- */
-void
-acp_connection_flush_async (AcpConnection       *self,
-                            GCancellable        *cancellable,
-                            GAsyncReadyCallback  callback,
-                            gpointer             user_data)
-{
-  g_autoptr(GTask) task = NULL;
-  FlushWaiter *waiter;
-
-  g_return_if_fail (ACP_IS_CONNECTION (self));
-  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, acp_connection_flush_async);
-
-  if (self->closed)
-    {
-      g_task_return_error (task, new_closed_error (NULL));
-      return;
-    }
-
-  if (g_task_return_error_if_cancelled (task))
-    return;
-
-  if (self->n_written >= self->n_queued)
-    {
-      g_task_return_boolean (task, TRUE);
-      return;
-    }
-
-  waiter = g_new0 (FlushWaiter, 1);
-  waiter->target = self->n_queued;
-  waiter->task = g_object_ref (task);
-  waiter->cancel_source = attach_cancel_source (self, cancellable, flush_cancelled_cb, waiter);
-  g_queue_push_tail (&self->flush_waiters, waiter);
-}
-
-/**
- * acp_connection_flush_finish:
- * @self: a #AcpConnection
- * @result: the result passed to the callback
- * @error: return location for a #GError
- *
- * Returns: %TRUE when everything queued was written; %FALSE with
- *   %ACP_ERROR_CLOSED when the connection closed first
- */
-gboolean
-acp_connection_flush_finish (AcpConnection  *self,
-                             GAsyncResult   *result,
-                             GError        **error)
-{
-  g_return_val_if_fail (ACP_IS_CONNECTION (self), FALSE);
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == acp_connection_flush_async,
-                        FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
 }
