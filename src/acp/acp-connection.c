@@ -5,59 +5,10 @@
 
 /* How it works
  *
- * Reading. The connection's worker thread reads the input itself, with
- * blocking reads of up to READ_CHUNK_SIZE, so that the main thread spends
- * nothing on the many small reads a streaming agent causes (a read a line,
- * each a system call and an asynchronous operation there). The read is
- * cancelled with the connection's GCancellable when the connection closes.
- * The worker reads no further than it may parse (see below): a peer
- * writing faster than the application dispatches blocks on a full pipe.
- * The line the worker is still gathering does not count, so a line longer
- * than the bound (up to the cap) gets through.
- *
- * Parsing. The worker splits each chunk it reads into lines: a line inside
- * one chunk is parsed where it lies, one spanning chunks is gathered in a
- * GByteArray (amortised doubling, so the cost is linear in its length). It
- * drops a trailing CR, skips empty and whitespace-only lines, skips a line
- * over the cap without buffering it (reported once, with "message-error"),
- * and parses every line with acp_json_read() (which refuses deep nesting,
- * and is several times faster than json-glib's JsonParser). After each
- * chunk it appends what it got (trees, parse errors, skipped lines, and last
- * the end of the stream or a read error) to a list shared under a mutex, in
- * arrival order, and wakes the main context unless a wake-up is pending: a
- * small GSource there fires on the worker's flag. A parsed line takes some
- * 15 times the memory of its text, so the worker parses ahead of dispatching
- * by ACP_CONNECTION_PARSE_AHEAD_MAX bytes of input at most: past that it
- * waits on a GCond until the main thread, which reports how far it got
- * every PARSE_AHEAD_REPORT bytes and whenever the pump stops, has brought
- * it down to ACP_CONNECTION_PARSE_AHEAD_RESUME, and reads nothing
- * meanwhile. The worker never sees the connection, emits nothing and
- * touches nothing of it: all it shares is a refcounted Reader (the stream
- * to read, the cancellable, the list, the counts, the context to wake, the
- * join function, and what to call back there when it is done reading).
- *
- * Joining. With a join function (AcpConnectionJoinFunc), the worker joins
- * the pieces of one stream of text parsed from the same chunk, one after
- * the other, into the first of them: the texts are gathered in a GString
- * and set into its tree once, when something else comes or the chunk is
- * handed over; the others are freed on the spot (the worker owns them
- * whole), and the first carries how many it stands for.
- *
- * Dispatching. On the main thread the pump takes the whole list and
- * dispatches it in order, line by line, in time slices (see PUMP_SLICE) so
- * that a flood leaves GTK its frames, or in step with the frames when the
- * interface asks for it (AcpPacer). The end of the stream comes through the
- * worker like a line, so everything before it is dispatched before the
- * connection closes and the pending calls fail. Trees are freed here after dispatch, not in the worker:
- * handlers may keep references into them, and json-glib counts the
- * references of objects and arrays without atomic operations.
- *
- * Closing stops the worker: a flag it checks between lines and while it
- * waits for room, and the cancellable that ends its read. It then frees
- * what it holds and ends on its own; nobody waits for it.
- *
- * Writing. Every message is serialised to one line and queued; one
- * g_output_stream_write_all_async() is in flight at a time.
+ * Reading, parsing and joining lines happen in a worker thread
+ * (acp-line-reader.c); on the main thread, the pump takes what it parsed
+ * (acp-connection-pump.c) and dispatches it one message at a time
+ * (acp-connection-dispatch.c).
  *
  * Lifetime. The write callbacks do not keep the connection alive: they
  * hold an IoLink, a small shared record whose pointer to the connection is
@@ -71,36 +22,13 @@
 
 #include "config.h"
 
-#include <string.h>
-
 #include <glib/gi18n.h>
 
-#include "acp-connection.h"
-#include "acp-connection-private.h"
-#include "acp-json-reader.h"
+#include "acp-connection-internal.h"
 #include "acp-marshal.h"
-#include "acp-pacer.h"
-#include "acp-traffic-log.h"
-
-#define READ_CHUNK_SIZE          ACP_CONNECTION_READ_CHUNK_SIZE
-#define PARSE_AHEAD_REPORT       ((gsize) 64 * 1024)
-#define MAX_NESTING_DEPTH        512
-/* Texts are joined (see AcpConnectionJoinFunc) up to about this many bytes */
-#define JOIN_MAX                 (1024 * 1024)
-#define MAX_ID_DESCRIPTION       64
 
 /* ------------------------------------------------------------------------ */
 /* IoLink: what the in-flight I/O callbacks share with the connection        */
-
-typedef struct
-{
-  grefcount      ref_count;
-  AcpConnection *connection;      /* not owned; NULL once disposed */
-  GIOStream     *stream;          /* owned */
-  guint          n_in_flight;     /* writes not yet called back, and the worker's reading */
-  guint          close_requested : 1;
-  guint          close_started : 1;
-} IoLink;
 
 static IoLink *
 io_link_new (AcpConnection *connection,
@@ -115,15 +43,15 @@ io_link_new (AcpConnection *connection,
   return link;
 }
 
-static IoLink *
-io_link_ref (IoLink *link)
+IoLink *
+_acp_io_link_ref (IoLink *link)
 {
   g_ref_count_inc (&link->ref_count);
   return link;
 }
 
-static void
-io_link_unref (IoLink *link)
+void
+_acp_io_link_unref (IoLink *link)
 {
   if (g_ref_count_dec (&link->ref_count))
     {
@@ -144,8 +72,8 @@ stream_close_cb (GObject      *source,
 }
 
 /* Closes the stream once closing was asked for and nothing is in flight. */
-static void
-io_link_maybe_close (IoLink *link)
+void
+_acp_io_link_maybe_close (IoLink *link)
 {
   if (!link->close_requested || link->close_started || link->n_in_flight > 0)
     return;
@@ -155,169 +83,7 @@ io_link_maybe_close (IoLink *link)
 }
 
 /* ------------------------------------------------------------------------ */
-/* Types                                                                     */
-
-struct _AcpIncomingRequest
-{
-  GObject        parent_instance;
-
-  AcpConnection *connection;   /* not owned; NULL once answered or closed */
-  char          *method;
-  JsonNode      *id;
-  JsonNode      *params;       /* nullable */
-  GCancellable  *cancellable;
-  gboolean       answered;
-};
-
-G_DEFINE_FINAL_TYPE (AcpIncomingRequest, acp_incoming_request, G_TYPE_OBJECT)
-
-typedef struct
-{
-  gint64   id;              /* the key in AcpConnection.pending */
-  char    *method;
-  GTask   *task;
-  GSource *cancel_source;   /* nullable */
-} PendingCall;
-
-typedef struct
-{
-  guint64  target;          /* complete once this many messages are written */
-  GTask   *task;
-  GSource *cancel_source;   /* nullable */
-} FlushWaiter;
-
-typedef struct
-{
-  IoLink *link;
-  GBytes *bytes;
-} WriteOp;
-
-/* What the worker hands back, in the order read. */
-typedef enum
-{
-  PARSED_MESSAGE,      /* root */
-  PARSED_NOT_JSON,     /* error */
-  PARSED_TOO_LONG,     /* limit: a line over the cap was skipped */
-  PARSED_END,          /* the stream ended after the lines before */
-  PARSED_READ_ERROR,   /* error: reading failed after the lines before */
-} ParsedKind;
-
-typedef struct _Parsed Parsed;
-
-struct _Parsed
-{
-  Parsed     *next;
-  ParsedKind  kind;
-  gsize       size;    /* bytes of the line(s), for the parse-ahead bound */
-  guint       n_messages;  /* PARSED_MESSAGE: how many were joined into it */
-  JsonNode   *root;
-  GError     *error;
-  char       *excerpt;     /* PARSED_NOT_JSON: the start of the line, to show */
-  gsize       limit;
-};
-
-typedef struct
-{
-  Parsed *head;
-  Parsed *tail;
-} ParsedList;
-
-/* What the connection shares with its worker thread; the worker never sees
- * the connection. */
-typedef struct
-{
-  gatomicrefcount  ref_count;
-  GMainContext    *context;        /* woken when results are handed over */
-  AcpConnectionJoinFunc join_func; /* set before the worker starts */
-  AcpTrafficLog   *log;            /* likewise; owned */
-  GInputStream    *input;          /* not owned: the done callback's data keeps it */
-  GCancellable    *cancellable;    /* cancels the read when the connection closes */
-  int              stopping;       /* atomic: the connection closed */
-  int              parsing;        /* atomic: in the parser now (for tests) */
-
-  /* Called on the context once the worker no longer reads; its data is
-   * taken by the worker then (or freed with the reader if it never ran). */
-  GSourceFunc      done_func;
-  gpointer         done_data;
-  GDestroyNotify   done_notify;
-
-  GMutex           lock;           /* guards what follows */
-  GCond            room;           /* the worker waits here to parse ahead */
-  gsize            max_line_length;
-  ParsedList       results;        /* handed over, not yet taken */
-  guint64          n_read;         /* bytes of input the worker is done with */
-  gboolean         ended;          /* the end of the stream or an error was read */
-  guint64          n_produced;     /* the sizes of every result handed over */
-  guint64          n_dispatched;   /* as last reported by the main thread */
-  gboolean         waiting;        /* the worker waits for room */
-  int              wake_pending;   /* atomic reads; written under the lock */
-} Reader;
-
-/* The worker's own state, on its stack. */
-typedef struct
-{
-  Reader     *reader;
-  gsize       max_line_length;  /* the cap, taken before each read */
-  GByteArray *line;         /* the start of a line spanning chunks */
-  ParsedList  results;      /* not yet handed over */
-  guint64     n_produced;   /* their sizes */
-  gboolean    discarding;   /* skipping the rest of an overlong line */
-
-  /* the last of results, while more text may be joined to it */
-  Parsed     *group;
-  char       *group_key;
-  JsonNode   *group_text;   /* in group's tree */
-  GString    *group_buffer; /* the texts joined so far */
-} Worker;
-
-struct _AcpConnection
-{
-  GObject       parent_instance;
-
-  GIOStream    *stream;
-  IoLink       *link;
-  GMainContext *context;
-  GCancellable *cancellable;     /* cancels reads and writes on close */
-  gsize         max_line_length;
-
-  /* reading (see pump ()) */
-  Reader       *reader;          /* NULL until started and once closed */
-  GSource      *results_source;  /* fires when the worker handed results over */
-  ParsedList    ready;           /* taken from the worker, not yet dispatched */
-  guint64       n_read;          /* bytes the worker read and is done with */
-  guint64       n_produced;      /* the sizes of the results it handed over */
-  guint64       n_dispatched;    /* the sizes of the results dispatched */
-  guint64       n_reported;      /* n_dispatched as the worker last heard it */
-
-  /* writing */
-  GQueue        write_queue;     /* GBytes, each one line */
-  GQueue        flush_waiters;   /* FlushWaiter, in target order */
-  guint64       n_queued;
-  guint64       n_written;
-
-  /* requests */
-  gint64        next_id;
-  GHashTable   *pending;         /* gint64 id → PendingCall */
-  GHashTable   *cancelled_ids;   /* gint64 ids whose late response is ignored */
-  GHashTable   *incoming;        /* set of unanswered AcpIncomingRequest, not owned */
-
-  AcpConnectionJoinFunc join_func;
-  AcpTrafficLog *log;            /* every message read and written, or NULL */
-  guint         n_joined;        /* of the message being dispatched; 1 otherwise */
-
-  /* sharing the main loop during a flood (see pump ()) */
-  gint64        slice_start;     /* when the current busy stretch began; 0: none */
-  GSource      *resume_idle;
-  GSource      *resume_timeout;  /* a timeout, or the pacer's lapse while waiting for a frame */
-  gulong        frame_handler;   /* waiting for the next frame (see AcpPacer) */
-  GSource      *quiet_idle;      /* ends the stretch once the loop has nothing else to do */
-
-  guint         started : 1;
-  guint         input_ended : 1;    /* the end of the stream or an error was read */
-  guint         dispatch_held : 1;  /* for tests */
-  guint         writing : 1;        /* a write is in flight */
-  guint         closed : 1;
-};
+/* The type, its properties and signals                                      */
 
 G_DEFINE_FINAL_TYPE (AcpConnection, acp_connection, G_TYPE_OBJECT)
 
@@ -341,13 +107,6 @@ enum {
 
 static guint signals[N_SIGNALS];
 
-static void queue_object         (AcpConnection *self,
-                                  JsonObject    *message);
-static void close_internal       (AcpConnection *self,
-                                  const GError  *reason,
-                                  gboolean       emit);
-static void pump                 (AcpConnection *self);
-
 /* ------------------------------------------------------------------------ */
 /* Message helpers                                                           */
 
@@ -360,10 +119,10 @@ new_message (void)
   return message;
 }
 
-static JsonNode *
-new_error_node (int         code,
-                const char *text,
-                JsonNode   *data)
+JsonNode *
+_acp_connection_new_error_node (int         code,
+                                const char *text,
+                                JsonNode   *data)
 {
   JsonObject *object = json_object_new ();
   JsonNode *node = json_node_new (JSON_NODE_OBJECT);
@@ -379,10 +138,10 @@ new_error_node (int         code,
 
 /* Sends an error response. @id: (nullable): the request id, NULL for null.
  * @error_node: (transfer full): the error object. */
-static void
-send_error_response (AcpConnection *self,
-                     JsonNode      *id,
-                     JsonNode      *error_node)
+void
+_acp_connection_send_error (AcpConnection *self,
+                            JsonNode      *id,
+                            JsonNode      *error_node)
 {
   JsonObject *message = new_message ();
 
@@ -391,340 +150,65 @@ send_error_response (AcpConnection *self,
   else
     json_object_set_null_member (message, "id");
   json_object_set_member (message, "error", error_node);
-  queue_object (self, message);
+  _acp_connection_queue_object (self, message);
 }
 
-static gboolean
-node_holds_type (JsonNode *node,
-                 GType     type)
-{
-  return node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == type;
-}
-
-/* A valid JSON-RPC request id: an integer, a string or null. */
-static gboolean
-id_is_valid (JsonNode *id)
-{
-  return id != NULL &&
-         (JSON_NODE_HOLDS_NULL (id) ||
-          node_holds_type (id, G_TYPE_INT64) ||
-          node_holds_type (id, G_TYPE_STRING));
-}
-
-/* A short printable form of an id from the peer, for error messages. */
-static char *
-describe_id (JsonNode *id)
-{
-  if (node_holds_type (id, G_TYPE_INT64))
-    return g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (id));
-
-  if (node_holds_type (id, G_TYPE_STRING))
-    {
-      const char *str = json_node_get_string (id);
-
-      if (strlen (str) > MAX_ID_DESCRIPTION)
-        {
-          const char *end = g_utf8_find_prev_char (str, str + MAX_ID_DESCRIPTION);
-
-          return g_strdup_printf ("\"%.*s…\"", (int) (end - str), str);
-        }
-      return g_strdup_printf ("\"%s\"", str);
-    }
-
-  return g_strdup ("null");
-}
-
-/* Our ids are positive integers; accept their string form too. */
-static gboolean
-lookup_id (JsonNode *id,
-           gint64   *out_id)
-{
-  if (node_holds_type (id, G_TYPE_INT64))
-    {
-      *out_id = json_node_get_int (id);
-      return TRUE;
-    }
-
-  if (node_holds_type (id, G_TYPE_STRING))
-    {
-      guint64 value;
-
-      if (g_ascii_string_to_unsigned (json_node_get_string (id), 10, 1, G_MAXINT64, &value, NULL))
-        {
-          *out_id = (gint64) value;
-          return TRUE;
-        }
-    }
-
-  return FALSE;
-}
-
-static JsonNode *
-get_member_or_null (JsonObject *object,
-                    const char *name)
-{
-  return json_object_has_member (object, name) ? json_object_get_member (object, name) : NULL;
-}
-
-/* ------------------------------------------------------------------------ */
-/* AcpIncomingRequest                                                        */
-
-static void
-incoming_request_send (AcpIncomingRequest *self,
+/* Sends the response to @request, its @member ("result" or "error") being
+ * @value (transfer full), and forgets the request. */
+void
+_acp_connection_reply (AcpConnection      *self,
+                       AcpIncomingRequest *request,
                        const char         *member,
                        JsonNode           *value)
 {
-  AcpConnection *connection = self->connection;
   JsonObject *message;
 
-  g_assert (!self->answered);
-
-  self->answered = TRUE;
-
-  if (connection == NULL)
-    {
-      g_debug ("Dropping the reply to “%s”: the connection is closed", self->method);
-      json_node_unref (value);
-      return;
-    }
-
-  g_hash_table_remove (connection->incoming, self);
-  self->connection = NULL;
+  g_hash_table_remove (self->incoming, request);
 
   message = new_message ();
-  json_object_set_member (message, "id", json_node_copy (self->id));
+  json_object_set_member (message, "id", json_node_copy (acp_incoming_request_get_id (request)));
   json_object_set_member (message, member, value);
-  queue_object (connection, message);
-}
-
-static void
-acp_incoming_request_dispose (GObject *object)
-{
-  AcpIncomingRequest *self = ACP_INCOMING_REQUEST (object);
-
-  if (!self->answered && self->connection != NULL)
-    {
-      g_debug ("The request “%s” was dropped without an answer", self->method);
-      incoming_request_send (self, "error",
-                             new_error_node (ACP_ERROR_INTERNAL_ERROR,
-                                             "The client dropped the request without answering",
-                                             NULL));
-    }
-
-  G_OBJECT_CLASS (acp_incoming_request_parent_class)->dispose (object);
-}
-
-static void
-acp_incoming_request_finalize (GObject *object)
-{
-  AcpIncomingRequest *self = ACP_INCOMING_REQUEST (object);
-
-  g_clear_pointer (&self->method, g_free);
-  g_clear_pointer (&self->id, json_node_unref);
-  g_clear_pointer (&self->params, json_node_unref);
-  g_clear_object (&self->cancellable);
-
-  G_OBJECT_CLASS (acp_incoming_request_parent_class)->finalize (object);
-}
-
-static void
-acp_incoming_request_class_init (AcpIncomingRequestClass *klass)
-{
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-
-  object_class->dispose = acp_incoming_request_dispose;
-  object_class->finalize = acp_incoming_request_finalize;
-}
-
-static void
-acp_incoming_request_init (AcpIncomingRequest *self)
-{
-  self->cancellable = g_cancellable_new ();
-}
-
-static AcpIncomingRequest *
-acp_incoming_request_new (AcpConnection *connection,
-                          const char    *method,
-                          JsonNode      *id,
-                          JsonNode      *params)
-{
-  AcpIncomingRequest *self = g_object_new (ACP_TYPE_INCOMING_REQUEST, NULL);
-
-  self->connection = connection;
-  self->method = g_strdup (method);
-  self->id = json_node_copy (id);
-  self->params = params != NULL ? json_node_copy (params) : NULL;
-
-  return self;
-}
-
-/**
- * acp_incoming_request_get_method:
- * @self: a #AcpIncomingRequest
- *
- * Returns: the method the peer called
- */
-const char *
-acp_incoming_request_get_method (AcpIncomingRequest *self)
-{
-  g_return_val_if_fail (ACP_IS_INCOMING_REQUEST (self), NULL);
-
-  return self->method;
-}
-
-/**
- * acp_incoming_request_get_id:
- * @self: a #AcpIncomingRequest
- *
- * Returns: (transfer none): the id exactly as the peer sent it: an integer, a
- *   string or a null node
- */
-JsonNode *
-acp_incoming_request_get_id (AcpIncomingRequest *self)
-{
-  g_return_val_if_fail (ACP_IS_INCOMING_REQUEST (self), NULL);
-
-  return self->id;
-}
-
-/**
- * acp_incoming_request_get_params:
- * @self: a #AcpIncomingRequest
- *
- * Returns: (transfer none) (nullable): the params (an object or an array), or
- *   %NULL when the peer sent none or null
- */
-JsonNode *
-acp_incoming_request_get_params (AcpIncomingRequest *self)
-{
-  g_return_val_if_fail (ACP_IS_INCOMING_REQUEST (self), NULL);
-
-  return self->params;
-}
-
-/**
- * acp_incoming_request_get_params_object:
- * @self: a #AcpIncomingRequest
- *
- * Returns: (transfer none) (nullable): the params when they are an object
- */
-JsonObject *
-acp_incoming_request_get_params_object (AcpIncomingRequest *self)
-{
-  g_return_val_if_fail (ACP_IS_INCOMING_REQUEST (self), NULL);
-
-  if (self->params == NULL || !JSON_NODE_HOLDS_OBJECT (self->params))
-    return NULL;
-
-  return json_node_get_object (self->params);
-}
-
-/**
- * acp_incoming_request_get_answered:
- * @self: a #AcpIncomingRequest
- *
- * Returns: whether a reply was given (or the request was dropped)
- */
-gboolean
-acp_incoming_request_get_answered (AcpIncomingRequest *self)
-{
-  g_return_val_if_fail (ACP_IS_INCOMING_REQUEST (self), FALSE);
-
-  return self->answered;
-}
-
-/**
- * acp_incoming_request_get_cancellable:
- * @self: a #AcpIncomingRequest
- *
- * The cancellable is cancelled when the connection closes before the request
- * is answered, and when the peer sends `$/cancel_request` for it. A handler
- * should then answer soon (a cancelled request may be answered with an error
- * built from %G_IO_ERROR_CANCELLED, which is sent as -32800).
- *
- * Returns: (transfer none): the request's cancellable
- */
-GCancellable *
-acp_incoming_request_get_cancellable (AcpIncomingRequest *self)
-{
-  g_return_val_if_fail (ACP_IS_INCOMING_REQUEST (self), NULL);
-
-  return self->cancellable;
-}
-
-/**
- * acp_incoming_request_reply:
- * @self: a #AcpIncomingRequest
- * @result: (transfer none) (nullable): the result; %NULL sends `null`
- *
- * Answers the request with a result. Must be called once at most. When the
- * connection is closed already, the reply is dropped silently.
- */
-void
-acp_incoming_request_reply (AcpIncomingRequest *self,
-                            JsonNode           *result)
-{
-  g_return_if_fail (ACP_IS_INCOMING_REQUEST (self));
-  g_return_if_fail (!self->answered);
-
-  incoming_request_send (self, "result",
-                         result != NULL ? json_node_copy (result) : json_node_new (JSON_NODE_NULL));
-}
-
-/**
- * acp_incoming_request_reply_error:
- * @self: a #AcpIncomingRequest
- * @error: the error to send
- *
- * Answers the request with an error. %ACP_ERROR codes in the JSON-RPC range
- * and remote errors keep their code and data, %G_IO_ERROR_CANCELLED becomes
- * -32800 (request cancelled) and anything else -32603 (internal error).
- * Must be called once at most.
- */
-void
-acp_incoming_request_reply_error (AcpIncomingRequest *self,
-                                  const GError       *error)
-{
-  JsonNode *node;
-
-  g_return_if_fail (ACP_IS_INCOMING_REQUEST (self));
-  g_return_if_fail (error != NULL);
-  g_return_if_fail (!self->answered);
-
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    node = new_error_node (ACP_ERROR_REQUEST_CANCELLED, error->message, NULL);
-  else
-    node = acp_error_to_json (error);
-
-  incoming_request_send (self, "error", node);
-}
-
-/**
- * acp_incoming_request_reply_error_literal:
- * @self: a #AcpIncomingRequest
- * @code: a JSON-RPC error code
- * @message: the error message
- *
- * Answers the request with an error object of @code and @message.
- * Must be called once at most.
- */
-void
-acp_incoming_request_reply_error_literal (AcpIncomingRequest *self,
-                                          int                 code,
-                                          const char         *message)
-{
-  g_return_if_fail (ACP_IS_INCOMING_REQUEST (self));
-  g_return_if_fail (message != NULL);
-  g_return_if_fail (!self->answered);
-
-  incoming_request_send (self, "error", new_error_node (code, message, NULL));
+  _acp_connection_queue_object (self, message);
 }
 
 /* ------------------------------------------------------------------------ */
-/* Pending calls and flushes                                                 */
+/* Signals emitted while dispatching                                         */
 
-static void
-pending_call_free (PendingCall *call)
+/* Returns: whether a handler took @request */
+gboolean
+_acp_connection_emit_request (AcpConnection      *self,
+                              AcpIncomingRequest *request)
+{
+  gboolean handled = FALSE;
+
+  g_signal_emit (self, signals[SIGNAL_REQUEST],
+                 g_quark_try_string (acp_incoming_request_get_method (request)),
+                 request, &handled);
+
+  return handled;
+}
+
+void
+_acp_connection_emit_notification (AcpConnection *self,
+                                   const char    *method,
+                                   JsonNode      *params)
+{
+  g_signal_emit (self, signals[SIGNAL_NOTIFICATION], g_quark_try_string (method),
+                 method, params);
+}
+
+void
+_acp_connection_emit_message_error (AcpConnection *self,
+                                    const GError  *error)
+{
+  g_signal_emit (self, signals[SIGNAL_MESSAGE_ERROR], 0, error);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Pending calls                                                             */
+
+void
+_acp_pending_call_free (PendingCall *call)
 {
   if (call->cancel_source != NULL)
     {
@@ -734,18 +218,6 @@ pending_call_free (PendingCall *call)
   g_clear_object (&call->task);
   g_free (call->method);
   g_free (call);
-}
-
-static void
-flush_waiter_free (FlushWaiter *waiter)
-{
-  if (waiter->cancel_source != NULL)
-    {
-      g_source_destroy (waiter->cancel_source);
-      g_clear_pointer (&waiter->cancel_source, g_source_unref);
-    }
-  g_clear_object (&waiter->task);
-  g_free (waiter);
 }
 
 static gboolean
@@ -760,7 +232,7 @@ call_cancelled_cb (GCancellable *cancellable,
   JsonObject *params;
 
   g_hash_table_steal (self->pending, &call->id);
-  pending_call_free (call);
+  _acp_pending_call_free (call);
 
   g_debug ("Call %" G_GINT64_FORMAT " cancelled", id);
   g_hash_table_add (self->cancelled_ids, g_memdup2 (&id, sizeof id));
@@ -770,33 +242,21 @@ call_cancelled_cb (GCancellable *cancellable,
   message = new_message ();
   json_object_set_string_member (message, "method", "$/cancel_request");
   json_object_set_object_member (message, "params", params);
-  queue_object (self, message);
+  _acp_connection_queue_object (self, message);
 
   g_task_return_error_if_cancelled (task);
 
   return G_SOURCE_REMOVE;
 }
 
-static gboolean
-flush_cancelled_cb (GCancellable *cancellable,
-                    gpointer      user_data)
-{
-  FlushWaiter *waiter = user_data;
-  g_autoptr(GTask) task = g_steal_pointer (&waiter->task);
-  AcpConnection *self = g_task_get_source_object (task);
-
-  g_queue_remove (&self->flush_waiters, waiter);
-  flush_waiter_free (waiter);
-  g_task_return_error_if_cancelled (task);
-
-  return G_SOURCE_REMOVE;
-}
-
-static GSource *
-attach_cancel_source (AcpConnection          *self,
-                      GCancellable           *cancellable,
-                      GCancellableSourceFunc  func,
-                      gpointer                data)
+/* Returns: (transfer full) (nullable): a source attached to the connection's
+ * context that calls @func once @cancellable is cancelled, NULL without
+ * @cancellable */
+GSource *
+_acp_connection_attach_cancel_source (AcpConnection          *self,
+                                      GCancellable           *cancellable,
+                                      GCancellableSourceFunc  func,
+                                      gpointer                data)
 {
   GSource *source;
 
@@ -811,1369 +271,11 @@ attach_cancel_source (AcpConnection          *self,
   return source;
 }
 
-static void
-complete_flushes (AcpConnection *self)
-{
-  FlushWaiter *waiter;
-
-  while ((waiter = g_queue_peek_head (&self->flush_waiters)) != NULL &&
-         waiter->target <= self->n_written)
-    {
-      g_autoptr(GTask) task = g_steal_pointer (&waiter->task);
-
-      g_queue_pop_head (&self->flush_waiters);
-      flush_waiter_free (waiter);
-      g_task_return_boolean (task, TRUE);
-    }
-}
-
-/* ------------------------------------------------------------------------ */
-/* Writing                                                                   */
-
-static void
-write_op_free (WriteOp *op)
-{
-  io_link_unref (op->link);
-  g_bytes_unref (op->bytes);
-  g_free (op);
-}
-
-static void write_next (AcpConnection *self);
-
-static void
-write_cb (GObject      *source,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  WriteOp *op = user_data;
-  IoLink *link = op->link;
-  AcpConnection *self = link->connection;
-  g_autoptr(GError) error = NULL;
-  gboolean ok;
-
-  ok = g_output_stream_write_all_finish (G_OUTPUT_STREAM (source), result, NULL, &error);
-  link->n_in_flight--;
-
-  if (self == NULL || self->closed)
-    {
-      io_link_maybe_close (link);
-      write_op_free (op);
-      return;
-    }
-
-  write_op_free (op);
-  self->writing = FALSE;
-
-  g_object_ref (self);
-
-  if (!ok)
-    {
-      g_debug ("Writing failed: %s", error->message);
-      close_internal (self, error, TRUE);
-    }
-  else
-    {
-      self->n_written++;
-      complete_flushes (self);
-      write_next (self);
-    }
-
-  g_object_unref (self);
-}
-
-static void
-write_next (AcpConnection *self)
-{
-  WriteOp *op;
-  const guint8 *data;
-  gsize size;
-
-  if (self->writing || self->closed || g_queue_is_empty (&self->write_queue))
-    return;
-
-  op = g_new0 (WriteOp, 1);
-  op->link = io_link_ref (self->link);
-  op->bytes = g_queue_pop_head (&self->write_queue);
-  data = g_bytes_get_data (op->bytes, &size);
-
-  self->writing = TRUE;
-  self->link->n_in_flight++;
-  g_output_stream_write_all_async (g_io_stream_get_output_stream (self->stream),
-                                   data, size, G_PRIORITY_DEFAULT, self->cancellable,
-                                   write_cb, op);
-}
-
-/* Serialises @message (transfer full) onto one line and queues it. */
-static void
-queue_object (AcpConnection *self,
-              JsonObject    *message)
-{
-  g_autoptr(JsonGenerator) generator = NULL;
-  g_autoptr(JsonNode) node = NULL;
-  GString *line;
-
-  if (self->closed)
-    {
-      json_object_unref (message);
-      return;
-    }
-
-  node = json_node_new (JSON_NODE_OBJECT);
-  json_node_take_object (node, message);
-
-  generator = json_generator_new ();
-  json_generator_set_pretty (generator, FALSE);
-  json_generator_set_root (generator, node);
-
-  line = g_string_sized_new (256);
-  json_generator_to_gstring (generator, line);
-  if (self->log != NULL)
-    acp_traffic_log_add_message (self->log, ACP_TRAFFIC_OUT, line->str, line->len, message);
-  g_string_append_c (line, '\n');
-
-  g_queue_push_tail (&self->write_queue, g_string_free_to_bytes (line));
-  self->n_queued++;
-
-  write_next (self);
-}
-
-/* ------------------------------------------------------------------------ */
-/* Dispatching                                                               */
-
-static void emit_message_error (AcpConnection *self,
-                                int            code,
-                                const char    *format,
-                                ...) G_GNUC_PRINTF (3, 4);
-
-static void
-emit_message_error (AcpConnection *self,
-                    int            code,
-                    const char    *format,
-                    ...)
-{
-  g_autoptr(GError) error = NULL;
-  va_list args;
-
-  va_start (args, format);
-  error = g_error_new_valist (ACP_ERROR, code, format, args);
-  va_end (args);
-
-  g_debug ("%s", error->message);
-  g_signal_emit (self, signals[SIGNAL_MESSAGE_ERROR], 0, error);
-}
-
-static void
-reply_invalid_request (AcpConnection *self,
-                       JsonNode      *id,
-                       const char    *why)
-{
-  g_debug ("Invalid request: %s", why);
-  send_error_response (self, id,
-                       new_error_node (ACP_ERROR_INVALID_REQUEST, "Invalid Request",
-                                       json_node_init_string (json_node_alloc (), why)));
-}
-
-static void
-cancel_incoming (AcpConnection *self,
-                 JsonNode      *params)
-{
-  g_autoptr(AcpIncomingRequest) found = NULL;
-  JsonNode *request_id;
-  GHashTableIter iter;
-  gpointer key;
-
-  if (params == NULL || !JSON_NODE_HOLDS_OBJECT (params))
-    return;
-
-  request_id = get_member_or_null (json_node_get_object (params), "requestId");
-  if (!id_is_valid (request_id))
-    return;
-
-  g_hash_table_iter_init (&iter, self->incoming);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    {
-      AcpIncomingRequest *request = key;
-
-      if (json_node_equal (request->id, request_id))
-        {
-          found = g_object_ref (request);
-          break;
-        }
-    }
-
-  if (found != NULL)
-    {
-      g_debug ("The peer cancelled its request “%s”", found->method);
-      g_cancellable_cancel (found->cancellable);
-    }
-}
-
-static void
-dispatch_method_message (AcpConnection *self,
-                         JsonObject    *object)
-{
-  JsonNode *method_node = get_member_or_null (object, "method");
-  JsonNode *id = get_member_or_null (object, "id");
-  JsonNode *params = get_member_or_null (object, "params");
-  JsonNode *version = get_member_or_null (object, "jsonrpc");
-  const char *method = NULL;
-
-  if (id != NULL && !id_is_valid (id))
-    {
-      reply_invalid_request (self, NULL, "The id must be an integer, a string or null");
-      return;
-    }
-
-  if (node_holds_type (method_node, G_TYPE_STRING))
-    method = json_node_get_string (method_node);
-
-  if (method == NULL || *method == '\0')
-    {
-      reply_invalid_request (self, id, "The method must be a non-empty string");
-      return;
-    }
-
-  if (version != NULL &&
-      (!node_holds_type (version, G_TYPE_STRING) ||
-       g_strcmp0 (json_node_get_string (version), "2.0") != 0))
-    {
-      reply_invalid_request (self, id, "Only JSON-RPC 2.0 is supported");
-      return;
-    }
-
-  if (params != NULL && JSON_NODE_HOLDS_NULL (params))
-    params = NULL;
-
-  if (params != NULL && !JSON_NODE_HOLDS_OBJECT (params) && !JSON_NODE_HOLDS_ARRAY (params))
-    {
-      reply_invalid_request (self, id, "The params must be an object or an array");
-      return;
-    }
-
-  if (id == NULL)
-    {
-      if (g_str_equal (method, "$/cancel_request"))
-        cancel_incoming (self, params);
-
-      g_signal_emit (self, signals[SIGNAL_NOTIFICATION], g_quark_try_string (method),
-                     method, params);
-    }
-  else
-    {
-      g_autoptr(AcpIncomingRequest) request = acp_incoming_request_new (self, method, id, params);
-      gboolean handled = FALSE;
-
-      g_hash_table_add (self->incoming, request);
-      g_signal_emit (self, signals[SIGNAL_REQUEST], g_quark_try_string (method),
-                     request, &handled);
-
-      if (!handled && !request->answered)
-        {
-          JsonObject *data = json_object_new ();
-          JsonNode *data_node = json_node_new (JSON_NODE_OBJECT);
-
-          g_debug ("No handler for the request “%s”", method);
-          json_object_set_string_member (data, "method", method);
-          json_node_take_object (data_node, data);
-          incoming_request_send (request, "error",
-                                 new_error_node (ACP_ERROR_METHOD_NOT_FOUND, "Method not found",
-                                                 data_node));
-        }
-    }
-}
-
-/* Agents give a generic message ("Internal error") and put the reason in
- * `data`: a string, or an object's "details" or "message". */
-static const char *
-reason_of_data (JsonNode *data)
-{
-  static const char * const members[] = { "details", "message" };
-
-  if (data == NULL)
-    return NULL;
-
-  if (JSON_NODE_HOLDS_VALUE (data) && json_node_get_value_type (data) == G_TYPE_STRING)
-    return json_node_get_string (data);
-
-  if (!JSON_NODE_HOLDS_OBJECT (data))
-    return NULL;
-
-  for (guint i = 0; i < G_N_ELEMENTS (members); i++)
-    {
-      JsonNode *member = json_object_get_member (json_node_get_object (data), members[i]);
-
-      if (member != NULL && JSON_NODE_HOLDS_VALUE (member) &&
-          json_node_get_value_type (member) == G_TYPE_STRING)
-        return json_node_get_string (member);
-    }
-
-  return NULL;
-}
-
-/* Turns an error object of the peer into a remote GError, or NULL when it is
- * not shaped like one. Its message says the reason `data` gives too. */
-static GError *
-parse_error_object (JsonNode *node)
-{
-  JsonObject *object;
-  JsonNode *code;
-  JsonNode *text;
-  JsonNode *data;
-  const char *message;
-  const char *reason;
-  g_autofree char *full = NULL;
-  gint64 value;
-
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    return NULL;
-
-  object = json_node_get_object (node);
-  code = get_member_or_null (object, "code");
-  text = get_member_or_null (object, "message");
-
-  if (!node_holds_type (code, G_TYPE_INT64) || !node_holds_type (text, G_TYPE_STRING))
-    return NULL;
-
-  value = json_node_get_int (code);
-  if (value < G_MININT || value > G_MAXINT)
-    return NULL;
-
-  message = json_node_get_string (text);
-  data = get_member_or_null (object, "data");
-  reason = reason_of_data (data);
-  if (reason != NULL)
-    {
-      g_autofree char *stripped = g_strstrip (g_strdup (reason));
-
-      if (*stripped != '\0' && strstr (message, stripped) == NULL)
-        full = *message != '\0' ? g_strdup_printf ("%s: %s", message, stripped) : g_steal_pointer (&stripped);
-    }
-
-  return acp_error_new_remote ((int) value, full != NULL ? full : message, data);
-}
-
-static void
-dispatch_response (AcpConnection *self,
-                   JsonObject    *object)
-{
-  JsonNode *id = get_member_or_null (object, "id");
-  JsonNode *result = get_member_or_null (object, "result");
-  JsonNode *error_node = get_member_or_null (object, "error");
-  g_autoptr(GTask) task = NULL;
-  g_autofree char *method = NULL;
-  PendingCall *call = NULL;
-  gint64 key = 0;
-
-  /* Some peers send "error": null next to a result. */
-  if (error_node != NULL && JSON_NODE_HOLDS_NULL (error_node))
-    error_node = NULL;
-
-  if (lookup_id (id, &key))
-    call = g_hash_table_lookup (self->pending, &key);
-
-  if (call == NULL)
-    {
-      g_autofree char *description = describe_id (id);
-      g_autoptr(GError) remote = NULL;
-
-      if (lookup_id (id, &key) && g_hash_table_remove (self->cancelled_ids, &key))
-        {
-          g_debug ("Ignoring the late response to cancelled call %" G_GINT64_FORMAT, key);
-          return;
-        }
-
-      remote = parse_error_object (error_node);
-      if (remote != NULL)
-        emit_message_error (self, ACP_ERROR_INVALID_MESSAGE,
-                            _("The agent reported an error for an unknown request (id %s): %s"),
-                            description, remote->message);
-      else
-        emit_message_error (self, ACP_ERROR_INVALID_MESSAGE,
-                            _("The agent answered an unknown request (id %s)"),
-                            description);
-      return;
-    }
-
-  g_hash_table_steal (self->pending, &call->id);
-  task = g_steal_pointer (&call->task);
-  method = g_steal_pointer (&call->method);
-  pending_call_free (call);
-
-  if (result != NULL && error_node == NULL)
-    {
-      g_task_return_pointer (task, json_node_copy (result), (GDestroyNotify) json_node_unref);
-    }
-  else if (error_node != NULL && result == NULL)
-    {
-      GError *error = parse_error_object (error_node);
-
-      if (error != NULL)
-        g_task_return_error (task, error);
-      else
-        g_task_return_new_error (task, ACP_ERROR, ACP_ERROR_INVALID_MESSAGE,
-                                 _("The agent answered “%s” with a malformed error"), method);
-    }
-  else
-    {
-      g_task_return_new_error (task, ACP_ERROR, ACP_ERROR_INVALID_MESSAGE,
-                               _("The agent answered “%s” with a malformed response"), method);
-    }
-}
-
-/* Dispatches one parsed line. @root: (transfer full) (nullable). */
-static void
-dispatch_parsed (AcpConnection *self,
-                 JsonNode      *root,
-                 const GError  *error)
-{
-  g_autoptr(JsonNode) owned_root = root;
-  JsonObject *object;
-
-  if (error != NULL)
-    {
-      g_debug ("Received a line that is not JSON: %s", error->message);
-      send_error_response (self, NULL,
-                           new_error_node (ACP_ERROR_PARSE_ERROR, "Parse error",
-                                           json_node_init_string (json_node_alloc (),
-                                                                  error->message)));
-      return;
-    }
-
-  if (root == NULL)
-    return;  /* only whitespace */
-
-  if (JSON_NODE_HOLDS_ARRAY (root))
-    {
-      reply_invalid_request (self, NULL, "Batches are not supported");
-      return;
-    }
-
-  if (!JSON_NODE_HOLDS_OBJECT (root))
-    {
-      reply_invalid_request (self, NULL, "A message must be an object");
-      return;
-    }
-
-  object = json_node_get_object (root);
-
-  if (json_object_has_member (object, "method"))
-    {
-      dispatch_method_message (self, object);
-    }
-  else if (json_object_has_member (object, "result") || json_object_has_member (object, "error"))
-    {
-      dispatch_response (self, object);
-    }
-  else
-    {
-      JsonNode *id = get_member_or_null (object, "id");
-      gint64 key;
-
-      if (lookup_id (id, &key) && g_hash_table_contains (self->pending, &key))
-        dispatch_response (self, object);
-      else
-        reply_invalid_request (self, id_is_valid (id) ? id : NULL,
-                               "The message is neither a request, a notification nor a response");
-    }
-}
-
-/* ------------------------------------------------------------------------ */
-/* The worker thread: splitting and parsing                                  */
-
-static int n_running_workers;  /* atomic; for tests */
-
-static Parsed *
-parsed_new (ParsedKind kind,
-            gsize      size)
-{
-  Parsed *parsed = g_new0 (Parsed, 1);
-
-  parsed->kind = kind;
-  parsed->size = size;
-  parsed->n_messages = 1;
-  return parsed;
-}
-
-static void
-parsed_free (Parsed *parsed)
-{
-  g_clear_pointer (&parsed->root, json_node_unref);
-  g_clear_error (&parsed->error);
-  g_free (parsed->excerpt);
-  g_free (parsed);
-}
-
-static void
-parsed_list_append (ParsedList *list,
-                    Parsed     *parsed)
-{
-  if (list->tail != NULL)
-    list->tail->next = parsed;
-  else
-    list->head = parsed;
-  list->tail = parsed;
-}
-
-/* Moves every item of @from to the end of @to. */
-static void
-parsed_list_concat (ParsedList *to,
-                    ParsedList *from)
-{
-  if (from->head == NULL)
-    return;
-
-  if (to->tail != NULL)
-    to->tail->next = from->head;
-  else
-    to->head = from->head;
-  to->tail = from->tail;
-  from->head = from->tail = NULL;
-}
-
-static Parsed *
-parsed_list_pop (ParsedList *list)
-{
-  Parsed *parsed = list->head;
-
-  if (parsed != NULL)
-    {
-      list->head = parsed->next;
-      if (list->head == NULL)
-        list->tail = NULL;
-      parsed->next = NULL;
-    }
-
-  return parsed;
-}
-
-static void
-parsed_list_clear (ParsedList *list)
-{
-  Parsed *parsed;
-
-  while ((parsed = parsed_list_pop (list)) != NULL)
-    parsed_free (parsed);
-}
-
-static Reader *
-reader_new (GMainContext *context,
-            GInputStream *input,
-            GCancellable *cancellable,
-            gsize         max_line_length)
-{
-  Reader *reader = g_new0 (Reader, 1);
-
-  g_atomic_ref_count_init (&reader->ref_count);
-  reader->context = g_main_context_ref (context);
-  reader->input = input;
-  reader->cancellable = g_object_ref (cancellable);
-  reader->max_line_length = max_line_length;
-  g_mutex_init (&reader->lock);
-  g_cond_init (&reader->room);
-
-  return reader;
-}
-
-static Reader *
-reader_ref (Reader *reader)
-{
-  g_atomic_ref_count_inc (&reader->ref_count);
-  return reader;
-}
-
-/* May run on either thread: whatever is left was never dispatched, so no
- * handler holds a reference into it. */
-static void
-reader_unref (Reader *reader)
-{
-  if (g_atomic_ref_count_dec (&reader->ref_count))
-    {
-      parsed_list_clear (&reader->results);
-      g_clear_object (&reader->log);
-      if (reader->done_notify != NULL && reader->done_data != NULL)
-        reader->done_notify (reader->done_data);
-      g_object_unref (reader->cancellable);
-      g_main_context_unref (reader->context);
-      g_mutex_clear (&reader->lock);
-      g_cond_clear (&reader->room);
-      g_free (reader);
-    }
-}
-
-/* Returns: (transfer full) (nullable): the root, NULL for whitespace or an
- * error. The reader refuses nesting that could exhaust the stack. */
-static JsonNode *
-parse_line (const char  *data,
-            gsize        length,
-            GError     **error)
-{
-  return acp_json_read (data, length, MAX_NESTING_DEPTH, error);
-}
-
-/* Puts the joined texts into the group's tree: no more joins to it. */
-static void
-worker_end_group (Worker *worker)
-{
-  if (worker->group == NULL)
-    return;
-
-  if (worker->group->n_messages > 1)
-    json_node_set_string (worker->group_text, worker->group_buffer->str);
-
-  worker->group = NULL;
-  worker->group_text = NULL;
-  g_clear_pointer (&worker->group_key, g_free);
-}
-
-/* Keeps @parsed (transfer full) until the next hand-over. */
-static void
-worker_add (Worker *worker,
-            Parsed *parsed)
-{
-  worker_end_group (worker);
-  worker->n_produced += parsed->size;
-  parsed_list_append (&worker->results, parsed);
-}
-
-/* The join function said @root holds a piece of text (@text) of the stream
- * @key (transfer full): joins it to the group when it continues it, or
- * starts a group. Returns FALSE when @root is to be added as it is. */
-static gboolean
-worker_join (Worker   *worker,
-             JsonNode *root,
-             JsonNode *text,
-             char     *key,
-             gsize     size)
-{
-  const char *piece = json_node_get_string (text);
-
-  if (piece == NULL)
-    {
-      g_free (key);
-      return FALSE;
-    }
-
-  if (worker->group != NULL && g_str_equal (key, worker->group_key) &&
-      worker->group_buffer->len < JOIN_MAX)
-    {
-      g_string_append (worker->group_buffer, piece);
-      worker->group->n_messages++;
-      worker->group->size += size;
-      worker->n_produced += size;
-      json_node_unref (root);
-      g_free (key);
-      return TRUE;
-    }
-
-  worker_add (worker, parsed_new (PARSED_MESSAGE, size));
-  worker->results.tail->root = root;
-  worker->group = worker->results.tail;
-  worker->group_key = key;
-  worker->group_text = text;
-  g_string_assign (worker->group_buffer, piece);
-
-  return TRUE;
-}
-
-/* Characters of a line that is not JSON shown when it is reported */
-#define EXCERPT_CHARS 80
-
-/* Returns: (transfer full): the start of a line, as valid UTF-8 without
- * control characters, EXCERPT_CHARS characters at most ("…" when cut) */
-static char *
-make_excerpt (const char *data,
-              gsize       length)
-{
-  gsize taken = MIN (length, EXCERPT_CHARS * 4);
-  g_autofree char *valid = g_utf8_make_valid (data, (gssize) taken);
-  GString *excerpt = g_string_new (NULL);
-  guint n = 0;
-  const char *p;
-
-  for (p = valid; *p != '\0' && n < EXCERPT_CHARS; p = g_utf8_next_char (p), n++)
-    {
-      gunichar c = g_utf8_get_char (p);
-
-      g_string_append_unichar (excerpt, g_unichar_iscntrl (c) ? ' ' : c);
-    }
-  if (*p != '\0' || taken < length)
-    g_string_append (excerpt, "…");
-
-  return g_string_free (excerpt, FALSE);
-}
-
-/* Parses one complete line, without its newline. */
-static void
-worker_handle_line (Worker     *worker,
-                    const char *data,
-                    gsize       length)
-{
-  GError *error = NULL;
-  JsonNode *root;
-  Parsed *parsed;
-  gsize size = length;
-
-  if (length > 0 && data[length - 1] == '\r')
-    length--;
-  if (length == 0)
-    return;
-
-  g_atomic_int_set (&worker->reader->parsing, TRUE);
-  root = parse_line (data, length, &error);
-  g_atomic_int_set (&worker->reader->parsing, FALSE);
-
-  /* before joining: the log has every message as it came */
-  if (worker->reader->log != NULL && (root != NULL || error != NULL))
-    acp_traffic_log_add_message (worker->reader->log, ACP_TRAFFIC_IN, data, length,
-                                 root != NULL && JSON_NODE_HOLDS_OBJECT (root)
-                                 ? json_node_get_object (root) : NULL);
-
-  if (error != NULL)
-    {
-      parsed = parsed_new (PARSED_NOT_JSON, size);
-      parsed->error = error;
-      parsed->excerpt = make_excerpt (data, length);
-    }
-  else if (root != NULL)
-    {
-      AcpConnectionJoinFunc join = worker->reader->join_func;
-      char *key = NULL;
-      JsonNode *text;
-
-      if (join != NULL && (text = join (root, &key)) != NULL &&
-          worker_join (worker, root, text, g_steal_pointer (&key), size))
-        return;
-      g_free (key);
-
-      parsed = parsed_new (PARSED_MESSAGE, size);
-      parsed->root = root;
-    }
-  else
-    {
-      return;  /* only whitespace */
-    }
-
-  worker_add (worker, parsed);
-}
-
-static void
-worker_drop_line (Worker *worker)
-{
-  /* Give the memory of a long line back rather than keeping its capacity. */
-  if (worker->line->len > READ_CHUNK_SIZE)
-    {
-      g_byte_array_unref (worker->line);
-      worker->line = g_byte_array_new ();
-    }
-  else
-    {
-      g_byte_array_set_size (worker->line, 0);
-    }
-}
-
-/* Splits what was read into lines and parses them. Returns FALSE when the
- * connection closed meanwhile. */
-static gboolean
-worker_scan (Worker     *worker,
-             const char *start,
-             gsize       size)
-{
-  gsize offset = 0;
-
-  while (offset < size)
-    {
-      const char *data = start + offset;
-      const char *newline;
-      gsize piece;
-
-      if (g_atomic_int_get (&worker->reader->stopping))
-        return FALSE;
-
-      newline = memchr (data, '\n', size - offset);
-      piece = newline != NULL ? (gsize) (newline - data) : size - offset;
-      offset += piece + (newline != NULL ? 1 : 0);
-
-      if (worker->discarding)
-        {
-          worker->discarding = (newline == NULL);
-          continue;
-        }
-
-      if (worker->line->len + piece > worker->max_line_length)
-        {
-          Parsed *parsed = parsed_new (PARSED_TOO_LONG, 0);
-
-          parsed->limit = worker->max_line_length;
-          if (worker->reader->log != NULL)
-            {
-              /* formatted apart: a format macro would cut the message short */
-              g_autofree char *limit = g_strdup_printf ("%" G_GSIZE_FORMAT, worker->max_line_length);
-              g_autofree char *what = g_strdup_printf (_("A message longer than the limit of %s bytes "
-                                                         "was skipped"), limit);
-
-              acp_traffic_log_add_text (worker->reader->log, ACP_TRAFFIC_DROPPED, what, strlen (what));
-            }
-          worker_drop_line (worker);
-          worker->discarding = (newline == NULL);
-          worker_add (worker, parsed);
-          continue;
-        }
-
-      if (newline == NULL)
-        {
-          g_byte_array_append (worker->line, (const guint8 *) data, piece);
-        }
-      else if (worker->line->len == 0)
-        {
-          worker_handle_line (worker, data, piece);
-        }
-      else
-        {
-          g_byte_array_append (worker->line, (const guint8 *) data, piece);
-          worker_handle_line (worker, (const char *) worker->line->data, worker->line->len);
-          worker_drop_line (worker);
-        }
-    }
-
-  return TRUE;
-}
-
-/* Hands the results so far to the main thread, with the count of bytes of
- * input the worker is now done with and whether the input @ended, and wakes
- * it unless a wake-up is pending already. */
-static void
-worker_publish (Worker   *worker,
-                gsize     n_read,
-                gboolean  ended)
-{
-  Reader *reader = worker->reader;
-  gboolean wake;
-
-  worker_end_group (worker);
-  g_mutex_lock (&reader->lock);
-  parsed_list_concat (&reader->results, &worker->results);
-  reader->n_read += n_read;
-  reader->ended = ended;
-  reader->n_produced += worker->n_produced;
-  worker->n_produced = 0;
-  wake = !g_atomic_int_get (&reader->wake_pending);
-  g_atomic_int_set (&reader->wake_pending, TRUE);
-  g_mutex_unlock (&reader->lock);
-
-  if (wake)
-    g_main_context_wakeup (reader->context);
-}
-
-/* Parsed trees take many times the memory of their text: while the lines
- * parsed and not yet dispatched come to more than PARSE_AHEAD_MAX bytes of
- * input, waits until the main thread brought them down to
- * PARSE_AHEAD_RESUME. Takes the cap on lines for what it reads next.
- * Returns FALSE when the connection closed. */
-static gboolean
-worker_wait_for_room (Worker *worker)
-{
-  Reader *reader = worker->reader;
-  gboolean go_on;
-
-  g_mutex_lock (&reader->lock);
-  worker->max_line_length = reader->max_line_length;
-  if (reader->n_produced - reader->n_dispatched > ACP_CONNECTION_PARSE_AHEAD_MAX)
-    {
-      reader->waiting = TRUE;
-      while (!g_atomic_int_get (&reader->stopping) &&
-             reader->n_produced - reader->n_dispatched > ACP_CONNECTION_PARSE_AHEAD_RESUME)
-        g_cond_wait (&reader->room, &reader->lock);
-      reader->waiting = FALSE;
-    }
-  go_on = !g_atomic_int_get (&reader->stopping);
-  g_mutex_unlock (&reader->lock);
-
-  return go_on;
-}
-
-/* Reads and parses until the end of the stream, an error or the close of
- * the connection. */
-static void
-worker_run (Worker *worker)
-{
-  Reader *reader = worker->reader;
-  g_autofree char *buffer = g_malloc (READ_CHUNK_SIZE);
-
-  for (;;)
-    {
-      g_autoptr(GError) error = NULL;
-      gssize n;
-
-      if (!worker_wait_for_room (worker))
-        return;
-
-      n = g_input_stream_read (reader->input, buffer, READ_CHUNK_SIZE, reader->cancellable, &error);
-      if (g_atomic_int_get (&reader->stopping))
-        return;
-
-      if (n < 0)
-        {
-          Parsed *parsed = parsed_new (PARSED_READ_ERROR, 0);
-
-          /* the end and errors are handed over behind the lines read before */
-          g_debug ("Reading failed: %s", error->message);
-          parsed->error = g_steal_pointer (&error);
-          worker_add (worker, parsed);
-          worker_publish (worker, 0, TRUE);
-          return;
-        }
-
-      if (n == 0)
-        {
-          g_debug ("End of stream");
-          /* a last line without a newline still counts */
-          if (worker->line->len > 0 && !worker->discarding)
-            worker_handle_line (worker, (const char *) worker->line->data, worker->line->len);
-          worker_add (worker, parsed_new (PARSED_END, 0));
-          worker_publish (worker, 0, TRUE);
-          return;
-        }
-
-      if (!worker_scan (worker, buffer, (gsize) n))
-        return;
-      worker_publish (worker, (gsize) n, FALSE);
-    }
-}
-
-/* Tells the main context that the worker no longer reads. */
-static void
-worker_done_reading (Reader *reader)
-{
-  GSource *source = g_idle_source_new ();
-
-  g_source_set_priority (source, G_PRIORITY_DEFAULT);
-  g_source_set_callback (source, reader->done_func, g_steal_pointer (&reader->done_data),
-                         reader->done_notify);
-  g_source_set_static_name (source, "[palaver] acp connection reader done");
-  g_source_attach (source, reader->context);
-  g_source_unref (source);
-}
-
-static gpointer
-worker_thread (gpointer data)
-{
-  Worker worker = { 0 };
-
-  worker.reader = data;
-  worker.line = g_byte_array_new ();
-  worker.group_buffer = g_string_new (NULL);
-
-  worker_run (&worker);
-  worker_done_reading (worker.reader);
-
-  worker_end_group (&worker);
-  parsed_list_clear (&worker.results);
-  g_string_free (worker.group_buffer, TRUE);
-  g_byte_array_unref (worker.line);
-  reader_unref (worker.reader);
-  g_atomic_int_add (&n_running_workers, -1);
-
-  return NULL;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Reading and dispatching, on the main thread                               */
-
-/* Fires on the connection's context when the worker handed results over. */
-typedef struct
-{
-  GSource  source;
-  Reader  *reader;
-} ResultsSource;
-
-static gboolean
-results_source_prepare (GSource *source,
-                        int     *timeout)
-{
-  *timeout = -1;
-  return g_atomic_int_get (&((ResultsSource *) source)->reader->wake_pending);
-}
-
-static gboolean
-results_source_check (GSource *source)
-{
-  return g_atomic_int_get (&((ResultsSource *) source)->reader->wake_pending);
-}
-
-static gboolean
-results_source_dispatch (GSource     *source,
-                         GSourceFunc  callback,
-                         gpointer     user_data)
-{
-  return callback (user_data);
-}
-
-static void
-results_source_finalize (GSource *source)
-{
-  reader_unref (((ResultsSource *) source)->reader);
-}
-
-static GSourceFuncs results_source_funcs = {
-  .prepare = results_source_prepare,
-  .check = results_source_check,
-  .dispatch = results_source_dispatch,
-  .finalize = results_source_finalize,
-};
-
-static void
-clear_source (GSource **source)
-{
-  if (*source != NULL)
-    {
-      g_source_destroy (*source);
-      g_clear_pointer (source, g_source_unref);
-    }
-}
-
-/* Takes what the worker handed over so far. */
-static void
-take_results (AcpConnection *self)
-{
-  Reader *reader = self->reader;
-  ParsedList taken;
-
-  if (reader == NULL)
-    return;
-
-  g_mutex_lock (&reader->lock);
-  taken = reader->results;
-  reader->results.head = reader->results.tail = NULL;
-  self->n_read = reader->n_read;
-  self->input_ended = reader->ended;
-  self->n_produced = reader->n_produced;
-  g_atomic_int_set (&reader->wake_pending, FALSE);
-  g_mutex_unlock (&reader->lock);
-
-  parsed_list_concat (&self->ready, &taken);
-}
-
-/* Tells the worker how far dispatching got, and lets it parse on when it
- * waits for room. Done every PARSE_AHEAD_REPORT bytes and whenever the pump
- * stops, not for every line. */
-static void
-report_dispatched (AcpConnection *self)
-{
-  Reader *reader = self->reader;
-
-  if (reader == NULL || self->n_reported == self->n_dispatched)
-    return;
-
-  g_mutex_lock (&reader->lock);
-  reader->n_dispatched = self->n_dispatched;
-  if (reader->waiting &&
-      reader->n_produced - reader->n_dispatched <= ACP_CONNECTION_PARSE_AHEAD_RESUME)
-    g_cond_signal (&reader->room);
-  g_mutex_unlock (&reader->lock);
-
-  self->n_reported = self->n_dispatched;
-}
-
-/* An agent replaying a long history keeps the pipe full, and the worker hands
- * over batches as fast as it parses them, at the default priority, above
- * GTK's layout and paint. Dispatched in one go, a replay of 100,000 updates
- * would paint no frame until the end. So the pump works in slices: after
- * PUMP_SLICE of continuous work it stops before the next line and resumes
- * from an idle (at once when no frame is due) or, so that dispatching goes on
- * when every frame is slow, from a timeout. The timeout leaves room for what
- * a slice makes the application do before the next frame (a transcript
- * flush, text to lay out): a shorter one fired before the frame could, and
- * the frame waited for another slice. Messages keep their order; the worker
- * reads and parses ahead meanwhile, up to its bound.
- *
- * In step with frames (see AcpPacer), the pump dispatches the slice a frame
- * allows after each frame and waits for the next; should the next frame not
- * come, it goes on once the pacer says that pacing lapsed. On the main
- * context, slices are measured with the pacer's clock, so that a test that
- * sets its own clock decides what a slice holds. */
-#define PUMP_SLICE      (8 * G_TIME_SPAN_MILLISECOND)
-#define PUMP_RESUME_MS  12
-
-static void pump (AcpConnection *self);
-
-/* Returns: (nullable): the pacer of the connection's context; only the main
- * context's frames mean anything */
-static AcpPacer *
-get_pacer (AcpConnection *self)
-{
-  return self->context == g_main_context_default () ? acp_pacer_get_default () : NULL;
-}
-
-/* The time slices are measured in */
-static gint64
-pump_now (AcpConnection *self)
-{
-  AcpPacer *pacer = get_pacer (self);
-
-  return pacer != NULL ? acp_pacer_get_time (pacer) : g_get_monotonic_time ();
-}
-
-static gboolean
-quiet_cb (gpointer user_data)
-{
-  AcpConnection *self = user_data;
-
-  /* the loop had nothing else to do: the busy stretch is over */
-  g_clear_pointer (&self->quiet_idle, g_source_unref);
-  self->slice_start = 0;
-
-  return G_SOURCE_REMOVE;
-}
-
-static void
-stop_waiting (AcpConnection *self)
-{
-  clear_source (&self->resume_idle);
-  clear_source (&self->resume_timeout);
-  if (self->frame_handler != 0)
-    g_clear_signal_handler (&self->frame_handler, acp_pacer_get_default ());
-}
-
-static gboolean
-resume_cb (gpointer user_data)
-{
-  AcpConnection *self = user_data;
-
-  stop_waiting (self);
-  self->slice_start = pump_now (self);
-  pump (self);
-
-  return G_SOURCE_REMOVE;
-}
-
-static GSource *
-attach (AcpConnection *self,
-        GSource       *source,
-        int            priority,
-        GSourceFunc    func)
-{
-  g_source_set_priority (source, priority);
-  g_source_set_callback (source, func, self, NULL);
-  g_source_set_static_name (source, "[palaver] acp connection pump");
-  g_source_attach (source, self->context);
-
-  return source;
-}
-
-static void
-frame_cb (AcpConnection *self)
-{
-  /* after the frame's own signal handlers, before anything of lower priority */
-  stop_waiting (self);
-  self->resume_idle = attach (self, g_idle_source_new (), G_PRIORITY_DEFAULT, resume_cb);
-}
-
-/* Returns TRUE when the pump should stop here and let the loop run. */
-static gboolean
-slice_over (AcpConnection *self)
-{
-  gint64 now = pump_now (self);
-  gint64 slice = PUMP_SLICE;
-  AcpPacer *pacer;
-
-  if (self->resume_idle != NULL || self->resume_timeout != NULL)
-    return TRUE;
-
-  if (self->slice_start == 0)
-    self->slice_start = now;
-  if (self->quiet_idle == NULL)
-    self->quiet_idle = attach (self, g_idle_source_new (), G_PRIORITY_DEFAULT_IDLE, quiet_cb);
-
-  pacer = get_pacer (self);
-  if (pacer != NULL && !acp_pacer_in_step (pacer, now, &slice))
-    pacer = NULL;
-
-  if (now - self->slice_start < slice)
-    return FALSE;
-
-  if (pacer != NULL)
-    {
-      /* the next frame, or frames stopping as the pacer's clock tells */
-      self->frame_handler = g_signal_connect_swapped (pacer, "frame", G_CALLBACK (frame_cb), self);
-      self->resume_timeout = attach (self, acp_pacer_lapse_source_new (pacer),
-                                     G_PRIORITY_DEFAULT, resume_cb);
-    }
-  else
-    {
-      self->resume_idle = attach (self, g_idle_source_new (), G_PRIORITY_DEFAULT_IDLE, resume_cb);
-      self->resume_timeout = attach (self, g_timeout_source_new (PUMP_RESUME_MS),
-                                     G_PRIORITY_DEFAULT, resume_cb);
-    }
-
-  return TRUE;
-}
-
-/* Dispatches one result of the worker. @parsed: (transfer full) */
-static void
-dispatch_one (AcpConnection *self,
-              Parsed        *parsed)
-{
-  switch (parsed->kind)
-    {
-    case PARSED_MESSAGE:
-      self->n_joined = parsed->n_messages;
-      dispatch_parsed (self, g_steal_pointer (&parsed->root), NULL);
-      self->n_joined = 1;
-      break;
-
-    case PARSED_NOT_JSON:
-      emit_message_error (self, ACP_ERROR_PARSE_ERROR,
-                          _("The agent wrote a line that is not the Agent Client Protocol: “%s”"),
-                          parsed->excerpt);
-      dispatch_parsed (self, NULL, parsed->error);
-      break;
-
-    case PARSED_TOO_LONG:
-      {
-        /* formatted apart: a format macro would cut the message short */
-        g_autofree char *limit = g_strdup_printf ("%" G_GSIZE_FORMAT, parsed->limit);
-
-        emit_message_error (self, ACP_ERROR_LINE_TOO_LONG,
-                            _("The agent sent a message longer than the limit of %s bytes; "
-                              "it was skipped"),
-                            limit);
-      }
-      break;
-
-    case PARSED_END:
-      close_internal (self, NULL, TRUE);
-      break;
-
-    case PARSED_READ_ERROR:
-      close_internal (self, parsed->error, TRUE);
-      break;
-
-    default:
-      g_assert_not_reached ();
-    }
-
-  parsed_free (parsed);
-}
-
-/* Dispatches what the worker handed over, in order, until it is used up or
- * the slice is over. */
-static void
-pump (AcpConnection *self)
-{
-  g_autoptr(AcpConnection) hold = g_object_ref (self);
-
-  while (!self->closed)
-    {
-      Parsed *parsed;
-
-      if (self->ready.head == NULL)
-        take_results (self);
-
-      if (self->ready.head == NULL || self->dispatch_held || slice_over (self))
-        break;
-
-      parsed = parsed_list_pop (&self->ready);
-      self->n_dispatched += parsed->size;
-      if (self->n_dispatched - self->n_reported >= PARSE_AHEAD_REPORT)
-        report_dispatched (self);
-      dispatch_one (self, parsed);
-    }
-
-  report_dispatched (self);
-}
-
-static gboolean
-results_ready_cb (gpointer user_data)
-{
-  AcpConnection *self = user_data;
-
-  /* take them even when the slice is over, so the source stops firing */
-  take_results (self);
-  pump (self);
-
-  return G_SOURCE_CONTINUE;
-}
-
-/* The worker no longer reads: the stream may be closed. */
-static gboolean
-reader_done_cb (gpointer user_data)
-{
-  IoLink *link = user_data;
-
-  link->n_in_flight--;
-  io_link_maybe_close (link);
-
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-start_reader (AcpConnection  *self,
-              GError        **error)
-{
-  Reader *reader = reader_new (self->context,
-                               g_io_stream_get_input_stream (self->stream),
-                               self->cancellable, self->max_line_length);
-  GThread *thread;
-  GSource *source;
-
-  reader->join_func = self->join_func;
-  reader->log = self->log != NULL ? g_object_ref (self->log) : NULL;
-  reader->done_func = reader_done_cb;
-  reader->done_data = io_link_ref (self->link);
-  reader->done_notify = (GDestroyNotify) io_link_unref;
-
-  g_atomic_int_inc (&n_running_workers);
-  thread = g_thread_try_new ("acp-reader", worker_thread, reader_ref (reader), error);
-  if (thread == NULL)
-    {
-      g_atomic_int_add (&n_running_workers, -1);
-      reader_unref (reader);  /* the thread's reference */
-      reader_unref (reader);
-      return FALSE;
-    }
-  /* nobody joins it: it ends on its own once stopped */
-  g_thread_unref (thread);
-  self->link->n_in_flight++;
-
-  source = g_source_new (&results_source_funcs, sizeof (ResultsSource));
-  ((ResultsSource *) source)->reader = reader_ref (reader);
-  g_source_set_priority (source, G_PRIORITY_DEFAULT);
-  g_source_set_callback (source, results_ready_cb, self, NULL);
-  g_source_set_static_name (source, "[palaver] acp connection results");
-  g_source_attach (source, self->context);
-
-  self->reader = reader;
-  self->results_source = source;
-
-  return TRUE;
-}
-
-/* Tells the worker to stop; it ends on its own. What was parsed and not
- * dispatched is dropped. */
-static void
-stop_reader (AcpConnection *self)
-{
-  Reader *reader = g_steal_pointer (&self->reader);
-
-  clear_source (&self->results_source);
-  parsed_list_clear (&self->ready);
-
-  if (reader == NULL)
-    return;
-
-  g_atomic_int_set (&reader->stopping, TRUE);
-  g_cancellable_cancel (reader->cancellable);
-  g_mutex_lock (&reader->lock);
-  g_cond_signal (&reader->room);
-  g_mutex_unlock (&reader->lock);
-  reader_unref (reader);
-}
-
 /* ------------------------------------------------------------------------ */
 /* Closing                                                                   */
 
-static GError *
-new_closed_error (const GError *reason)
+GError *
+_acp_connection_new_closed_error (const GError *reason)
 {
   if (reason != NULL)
     return g_error_new (ACP_ERROR, ACP_ERROR_CLOSED,
@@ -2185,15 +287,14 @@ new_closed_error (const GError *reason)
 
 /* Fails everything pending and closes the stream. @emit is FALSE in dispose,
  * where nobody can be listening any more. */
-static void
-close_internal (AcpConnection *self,
-                const GError  *reason,
-                gboolean       emit)
+void
+_acp_connection_close (AcpConnection *self,
+                       const GError  *reason,
+                       gboolean       emit)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) requests = NULL;
   GList *calls;
-  FlushWaiter *waiter;
   GHashTableIter iter;
   gpointer key;
 
@@ -2207,18 +308,16 @@ close_internal (AcpConnection *self,
 
   self->closed = TRUE;
   g_cancellable_cancel (self->cancellable);
-  stop_waiting (self);
-  clear_source (&self->quiet_idle);
   g_queue_clear_full (&self->write_queue, (GDestroyNotify) g_bytes_unref);
-  stop_reader (self);
+  _acp_connection_stop_reading (self);
 
   if (self->link != NULL)
     {
       self->link->close_requested = TRUE;
-      io_link_maybe_close (self->link);
+      _acp_io_link_maybe_close (self->link);
     }
 
-  error = new_closed_error (reason);
+  error = _acp_connection_new_closed_error (reason);
 
   /* Detach the incoming requests first: answers given from the callbacks
    * below are then dropped. */
@@ -2228,18 +327,12 @@ close_internal (AcpConnection *self,
     {
       AcpIncomingRequest *request = key;
 
-      request->connection = NULL;
+      _acp_incoming_request_detach (request);
       g_ptr_array_add (requests, g_object_ref (request));
     }
   g_hash_table_remove_all (self->incoming);
 
-  while ((waiter = g_queue_pop_head (&self->flush_waiters)) != NULL)
-    {
-      g_autoptr(GTask) task = g_steal_pointer (&waiter->task);
-
-      flush_waiter_free (waiter);
-      g_task_return_error (task, g_error_copy (error));
-    }
+  _acp_connection_fail_flushes (self, error);
 
   calls = g_hash_table_get_values (self->pending);
   g_hash_table_steal_all (self->pending);
@@ -2248,7 +341,7 @@ close_internal (AcpConnection *self,
       PendingCall *call = l->data;
       g_autoptr(GTask) task = g_steal_pointer (&call->task);
 
-      pending_call_free (call);
+      _acp_pending_call_free (call);
       g_task_return_error (task, g_error_copy (error));
     }
   g_list_free (calls);
@@ -2257,7 +350,7 @@ close_internal (AcpConnection *self,
     {
       AcpIncomingRequest *request = g_ptr_array_index (requests, i);
 
-      g_cancellable_cancel (request->cancellable);
+      g_cancellable_cancel (acp_incoming_request_get_cancellable (request));
     }
 
   if (emit)
@@ -2288,12 +381,12 @@ acp_connection_dispose (GObject *object)
 {
   AcpConnection *self = ACP_CONNECTION (object);
 
-  close_internal (self, NULL, FALSE);
+  _acp_connection_close (self, NULL, FALSE);
 
   if (self->link != NULL)
     {
       self->link->connection = NULL;
-      g_clear_pointer (&self->link, io_link_unref);
+      g_clear_pointer (&self->link, _acp_io_link_unref);
     }
 
   G_OBJECT_CLASS (acp_connection_parent_class)->dispose (object);
@@ -2307,7 +400,7 @@ acp_connection_finalize (GObject *object)
   g_clear_object (&self->stream);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->context, g_main_context_unref);
-  parsed_list_clear (&self->ready);
+  acp_parsed_list_clear (&self->ready);
   g_queue_clear_full (&self->write_queue, (GDestroyNotify) g_bytes_unref);
   g_clear_pointer (&self->pending, g_hash_table_unref);
   g_clear_pointer (&self->cancelled_ids, g_hash_table_unref);
@@ -2503,7 +596,7 @@ acp_connection_init (AcpConnection *self)
   self->next_id = 1;
   self->n_joined = 1;
   self->pending = g_hash_table_new_full (g_int64_hash, g_int64_equal,
-                                         NULL, (GDestroyNotify) pending_call_free);
+                                         NULL, (GDestroyNotify) _acp_pending_call_free);
   self->cancelled_ids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->incoming = g_hash_table_new (NULL, NULL);
   g_queue_init (&self->write_queue);
@@ -2579,11 +672,7 @@ acp_connection_set_max_line_length (AcpConnection *self,
 
   self->max_line_length = max_line_length;
   if (self->reader != NULL)
-    {
-      g_mutex_lock (&self->reader->lock);
-      self->reader->max_line_length = max_line_length;
-      g_mutex_unlock (&self->reader->lock);
-    }
+    acp_line_reader_set_max_line_length (self->reader, max_line_length);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_LINE_LENGTH]);
 }
 
@@ -2657,14 +746,11 @@ acp_connection_start (AcpConnection *self)
   if (self->closed)
     return;
 
-  if (!start_reader (self, &error))
+  if (!_acp_connection_start_reading (self, &error))
     {
       g_debug ("Could not start the reader thread: %s", error->message);
-      close_internal (self, error, TRUE);
-      return;
+      _acp_connection_close (self, error, TRUE);
     }
-
-  pump (self);
 }
 
 /**
@@ -2698,7 +784,7 @@ acp_connection_close (AcpConnection *self,
 {
   g_return_if_fail (ACP_IS_CONNECTION (self));
 
-  close_internal (self, reason, TRUE);
+  _acp_connection_close (self, reason, TRUE);
 }
 
 /**
@@ -2736,7 +822,7 @@ acp_connection_call_async (AcpConnection       *self,
 
   if (self->closed)
     {
-      g_task_return_error (task, new_closed_error (NULL));
+      g_task_return_error (task, _acp_connection_new_closed_error (NULL));
       return;
     }
 
@@ -2747,7 +833,8 @@ acp_connection_call_async (AcpConnection       *self,
   call->id = self->next_id++;
   call->method = g_strdup (method);
   call->task = g_object_ref (task);
-  call->cancel_source = attach_cancel_source (self, cancellable, call_cancelled_cb, call);
+  call->cancel_source = _acp_connection_attach_cancel_source (self, cancellable,
+                                                              call_cancelled_cb, call);
   g_hash_table_insert (self->pending, &call->id, call);
 
   message = new_message ();
@@ -2755,7 +842,7 @@ acp_connection_call_async (AcpConnection       *self,
   json_object_set_string_member (message, "method", method);
   if (params != NULL)
     json_object_set_member (message, "params", json_node_copy (params));
-  queue_object (self, message);
+  _acp_connection_queue_object (self, message);
 }
 
 /**
@@ -2807,7 +894,7 @@ acp_connection_notify (AcpConnection  *self,
 
   if (self->closed)
     {
-      g_propagate_error (error, new_closed_error (NULL));
+      g_propagate_error (error, _acp_connection_new_closed_error (NULL));
       return FALSE;
     }
 
@@ -2815,161 +902,7 @@ acp_connection_notify (AcpConnection  *self,
   json_object_set_string_member (message, "method", method);
   if (params != NULL)
     json_object_set_member (message, "params", json_node_copy (params));
-  queue_object (self, message);
+  _acp_connection_queue_object (self, message);
 
   return TRUE;
-}
-
-/**
- * acp_connection_flush_async:
- * @self: a #AcpConnection
- * @cancellable: (nullable): a #GCancellable
- * @callback: called when done
- * @user_data: data for @callback
- *
- * Waits until every message queued so far is written.
- */
-void
-acp_connection_flush_async (AcpConnection       *self,
-                            GCancellable        *cancellable,
-                            GAsyncReadyCallback  callback,
-                            gpointer             user_data)
-{
-  g_autoptr(GTask) task = NULL;
-  FlushWaiter *waiter;
-
-  g_return_if_fail (ACP_IS_CONNECTION (self));
-  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, acp_connection_flush_async);
-
-  if (self->closed)
-    {
-      g_task_return_error (task, new_closed_error (NULL));
-      return;
-    }
-
-  if (g_task_return_error_if_cancelled (task))
-    return;
-
-  if (self->n_written >= self->n_queued)
-    {
-      g_task_return_boolean (task, TRUE);
-      return;
-    }
-
-  waiter = g_new0 (FlushWaiter, 1);
-  waiter->target = self->n_queued;
-  waiter->task = g_object_ref (task);
-  waiter->cancel_source = attach_cancel_source (self, cancellable, flush_cancelled_cb, waiter);
-  g_queue_push_tail (&self->flush_waiters, waiter);
-}
-
-/**
- * acp_connection_flush_finish:
- * @self: a #AcpConnection
- * @result: the result passed to the callback
- * @error: return location for a #GError
- *
- * Returns: %TRUE when everything queued was written; %FALSE with
- *   %ACP_ERROR_CLOSED when the connection closed first
- */
-gboolean
-acp_connection_flush_finish (AcpConnection  *self,
-                             GAsyncResult   *result,
-                             GError        **error)
-{
-  g_return_val_if_fail (ACP_IS_CONNECTION (self), FALSE);
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == acp_connection_flush_async,
-                        FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-/* Whether the worker thread is in the parser right now. */
-gboolean
-_acp_connection_is_parsing (AcpConnection *self)
-{
-  g_return_val_if_fail (ACP_IS_CONNECTION (self), FALSE);
-
-  return self->reader != NULL && g_atomic_int_get (&self->reader->parsing);
-}
-
-/* Bytes the worker read, as of its last hand-over. */
-guint64
-_acp_connection_get_n_read (AcpConnection *self)
-{
-  g_return_val_if_fail (ACP_IS_CONNECTION (self), 0);
-
-  return self->n_read;
-}
-
-/* Bytes of the lines parsed and not yet dispatched, as of the last
- * hand-over of the worker. */
-guint64
-_acp_connection_get_n_parsed (AcpConnection *self)
-{
-  g_return_val_if_fail (ACP_IS_CONNECTION (self), 0);
-
-  return self->n_produced - self->n_dispatched;
-}
-
-/* Whether the end of the stream (or a read error) was read. */
-gboolean
-_acp_connection_has_read_to_end (AcpConnection *self)
-{
-  g_return_val_if_fail (ACP_IS_CONNECTION (self), FALSE);
-
-  return self->input_ended;
-}
-
-/* Whether the worker waits, reading nothing, because too much is parsed
- * ahead of dispatching. */
-gboolean
-_acp_connection_is_throttled (AcpConnection *self)
-{
-  gboolean waiting;
-
-  g_return_val_if_fail (ACP_IS_CONNECTION (self), FALSE);
-
-  if (self->reader == NULL)
-    return FALSE;
-
-  g_mutex_lock (&self->reader->lock);
-  waiting = self->reader->waiting;
-  g_mutex_unlock (&self->reader->lock);
-
-  return waiting;
-}
-
-/* Whether dispatching stopped after a slice, until the next frame (or
- * until frames stop, see AcpPacer). */
-gboolean
-_acp_connection_is_waiting_for_frame (AcpConnection *self)
-{
-  g_return_val_if_fail (ACP_IS_CONNECTION (self), FALSE);
-
-  return self->frame_handler != 0;
-}
-
-/* Holds back dispatching (reading and parsing go on, up to the bound), as an
- * application too busy to dispatch would. */
-void
-_acp_connection_set_dispatch_held (AcpConnection *self,
-                                   gboolean       held)
-{
-  g_return_if_fail (ACP_IS_CONNECTION (self));
-
-  self->dispatch_held = !!held;
-  if (!held && self->started)
-    pump (self);
-}
-
-/* The worker threads still running, of every connection. */
-guint
-_acp_connection_get_n_workers (void)
-{
-  return (guint) g_atomic_int_get (&n_running_workers);
 }
