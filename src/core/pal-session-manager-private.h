@@ -123,6 +123,10 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (LiveSession, _pal_live_session_unref)
 
 /* pal-session-manager-agents.c */
 void      _pal_session_manager_init_agents      (PalSessionManager   *self);
+/* PalAgentStore::secrets-changed */
+void      _pal_session_manager_secrets_changed_cb (PalAgentStore     *store,
+                                                   const char        *profile_id,
+                                                   PalSessionManager *self);
 void      _pal_session_manager_dispose_agents   (PalSessionManager   *self);
 /* Canonical form of a project folder, or NULL (with PAL_ERROR_INVALID) when
  * it is not an absolute path. */

@@ -157,6 +157,10 @@ void               pal_session_manager_authenticate_async (PalSessionManager *se
 gboolean           pal_session_manager_authenticate_finish (PalSessionManager *self,
                                                             GAsyncResult      *result,
                                                             GError           **error);
+/* What the agents of the profile read at their start changed (a sign-in):
+ * they start anew at their next need. */
+void               pal_session_manager_mark_agent_out_of_date (PalSessionManager *self,
+                                                               const char        *profile_id);
 
 /* --- opening and closing --- */
 
