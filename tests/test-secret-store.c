@@ -354,6 +354,47 @@ test_sign_in_keeps_key_in_keyring (Fixture       *f,
   }
 }
 
+/* The command of a sign-in in a terminal has the keyring's values too. */
+static void
+test_sign_in_command_has_secrets (Fixture       *f,
+                                  gconstpointer  data)
+{
+  const char *entries[] = { "FAKE_API_KEY=sk-test", NULL };
+  const char *args[] = { "auth-terminal.json", NULL };
+  g_autoptr(PalAgentProfile) profile = NULL;
+  g_autoptr(AcpAgent) agent = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) argv = NULL;
+  g_auto(GStrv) env = NULL;
+  g_autofree char *cwd = NULL;
+
+  if (!runs_with (TRUE))
+    return;
+
+  profile = pal_agent_profile_new ("terminal", "Terminal Agent", g_getenv ("PALAVER_FAKE_AGENT"), args);
+  g_assert_true (pal_agent_store_add (f->agents, profile, &error));
+  g_assert_no_error (error);
+  g_assert_true (save_values (f, "terminal", entries));
+
+  pal_session_manager_start_agent_async (f->manager, "terminal", f->folder, NULL, store_result_cb, f);
+  result = wait_result (f);
+  agent = pal_session_manager_start_agent_finish (f->manager, result, &error);
+  g_assert_no_error (error);
+  g_clear_object (&result);
+
+  pal_session_manager_sign_in_command_async (f->manager, "terminal", f->folder,
+                                             acp_agent_get_auth_method (agent, "fake-login"), NULL,
+                                             store_result_cb, f);
+  result = wait_result (f);
+  argv = pal_session_manager_sign_in_command_finish (f->manager, result, &env, &cwd, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (argv);
+  g_assert_true (g_strv_contains ((const char * const *) env, "FAKE_API_KEY=sk-test"));
+  g_assert_true (g_strv_contains ((const char * const *) env,
+                                  "FAKE_LOGIN_GREETING=Welcome to the fake service"));
+}
+
 /* Removing a value from the profile, or the profile, removes it from the
  * keyring. */
 static void
@@ -455,6 +496,7 @@ main (int   argc,
 
   ADD ("keyring/store-lookup-clear", test_store_lookup_clear);
   ADD ("keyring/sign-in", test_sign_in_keeps_key_in_keyring);
+  ADD ("keyring/sign-in-command", test_sign_in_command_has_secrets);
   ADD ("keyring/removing-forgets", test_removing_forgets);
   ADD ("none/fallback", test_fallback_to_settings);
   ADD ("none/keyring-gone", test_keyring_gone);

@@ -1059,7 +1059,8 @@ authenticate_agent_cb (GObject      *object,
  *
  * Authenticates the agent of that profile and folder (started unless it
  * runs) with `authenticate`. Methods of kind "terminal" cannot go through
- * this (%ACP_ERROR_NOT_SUPPORTED): they need the agent run in a terminal.
+ * this (%ACP_ERROR_NOT_SUPPORTED): the person runs the command of
+ * pal_session_manager_sign_in_command_async() in a terminal instead.
  */
 void
 pal_session_manager_authenticate_async (PalSessionManager   *self,
