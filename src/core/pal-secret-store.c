@@ -73,16 +73,19 @@ attributes_for (const char *agent_id,
 /* --- probe --- */
 
 static void
-service_got_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
+probe_looked_up_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
-  g_autoptr(SecretService) service = NULL;
   GError *error = NULL;
+  char *value;
 
-  service = secret_service_get_finish (result, &error);
-  if (service == NULL)
+  /* nothing found is the answer expected: someone answered */
+  value = secret_password_lookup_finish (result, &error);
+  if (value != NULL)
+    secret_password_free (value);
+  if (error != NULL)
     g_task_return_error (task, error);
   else
     g_task_return_boolean (task, TRUE);
@@ -95,7 +98,9 @@ service_got_cb (GObject      *object,
  * @callback: called with the answer
  * @user_data: data for @callback
  *
- * Finds out whether a Secret Service answers (starting it when the bus can).
+ * Finds out whether a Secret Service answers (starting it when the bus can),
+ * the way the values will be stored: inside Flatpak that is the keyring
+ * behind the Secret portal.
  */
 void
 pal_secret_store_probe_async (PalSecretStore      *self,
@@ -103,6 +108,7 @@ pal_secret_store_probe_async (PalSecretStore      *self,
                               GAsyncReadyCallback  callback,
                               gpointer             user_data)
 {
+  g_autoptr(GHashTable) attributes = NULL;
   GTask *task;
 
   g_return_if_fail (PAL_IS_SECRET_STORE (self));
@@ -110,7 +116,9 @@ pal_secret_store_probe_async (PalSecretStore      *self,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, pal_secret_store_probe_async);
-  secret_service_get (SECRET_SERVICE_OPEN_SESSION, cancellable, service_got_cb, task);
+  /* a lookup of what no agent has: no item to unlock, so no prompt */
+  attributes = attributes_for ("", "");
+  secret_password_lookupv (&agent_secret_schema, attributes, cancellable, probe_looked_up_cb, task);
 }
 
 /**
