@@ -13,11 +13,14 @@
 G_BEGIN_DECLS
 
 /* What this client implements, and therefore advertises: fs/ and terminal/
- * requests through the manager's AcpFsService and AcpTerminalService. The
- * window renders no boolean config options yet. Advertise more only once it
- * is really handled. */
+ * requests through the manager's AcpFsService and AcpTerminalService;
+ * "terminal" sign-in methods, whose command
+ * (pal_session_manager_sign_in_command_async()) the window runs in a
+ * terminal. The window renders no boolean config options yet. Advertise
+ * more only once it is really handled. */
 #define PAL_CLIENT_CAPABILITIES \
-  (ACP_CLIENT_CAP_FS_READ | ACP_CLIENT_CAP_FS_WRITE | ACP_CLIENT_CAP_TERMINAL)
+  (ACP_CLIENT_CAP_FS_READ | ACP_CLIENT_CAP_FS_WRITE | ACP_CLIENT_CAP_TERMINAL | \
+   ACP_CLIENT_CAP_AUTH_TERMINAL)
 
 /* Real agents may take a long time to initialize (npx, first run). */
 #define PAL_AGENT_INITIALIZE_TIMEOUT_MS 60000
