@@ -1744,6 +1744,8 @@ test_sign_in_command (Fixture       *f,
   g_assert_cmpstr (argv[6], ==, "ok");
   g_assert_cmpstr (cwd, ==, f->dir_a);
   g_assert_true (g_strv_contains ((const char * const *) command_env, "KEPT=1"));
+  /* for the terminal it runs in */
+  g_assert_true (g_strv_contains ((const char * const *) command_env, "TERM=xterm-256color"));
   /* the method's value comes later, and wins */
   for (guint i = 0; command_env[i] != NULL; i++)
     if (g_str_equal (command_env[i], "FAKE_LOGIN_GREETING=Welcome to the fake service"))

@@ -5,9 +5,10 @@
  * A sign-in method of type "terminal" is run by the client, not by the
  * agent: the agent's own command, as its profile starts it, with the
  * method's arguments appended and the method's environment on top of the
- * profile's (keyring values included), in the project folder, and on the
- * host when Palaver runs in Flatpak. The window runs it in a terminal for
- * the person; an exit status of 0 means signed in.
+ * profile's (keyring values included), with the TERM of the window's
+ * terminal, in the project folder, and on the host when Palaver runs in
+ * Flatpak. The window runs it in a terminal for the person; an exit status
+ * of 0 means signed in.
  */
 
 #include "config.h"
@@ -95,6 +96,10 @@ sign_in_secrets_cb (GObject      *object,
   if (secret_env != NULL)
     g_strv_builder_addv (env, (const char **) secret_env);
   g_strv_builder_addv (env, (const char **) acp_auth_method_get_terminal_env (data->method));
+  /* what the window's terminal (VTE) understands: passed on as the rest,
+   * so that it reaches a command on the host too */
+  g_strv_builder_add (env, "TERM=xterm-256color");
+  g_strv_builder_add (env, "COLORTERM=truecolor");
   full_env = g_strv_builder_end (env);
 
   command = g_new0 (Command, 1);
@@ -123,7 +128,7 @@ sign_in_secrets_cb (GObject      *object,
  *
  * The command that runs @method: the profile's program and arguments, then
  * the method's arguments; the profile's environment (its values in the
- * keyring too), then the method's; in @cwd. Fails with %PAL_ERROR_NOT_FOUND
+ * keyring too), then the method's, then TERM and COLORTERM; in @cwd. Fails with %PAL_ERROR_NOT_FOUND
  * for an unknown profile, %PAL_ERROR_INVALID for a bad profile or folder,
  * %PAL_ERROR_NOT_SUPPORTED for a method of another type.
  */

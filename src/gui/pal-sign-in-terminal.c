@@ -354,6 +354,7 @@ pal_sign_in_terminal_new (GtkWindow  *parent,
  * @self: a #PalSignInTerminal
  * @argv: the command line
  * @env: (nullable): "NAME=VALUE" entries set on top of Palaver's environment
+ *   (TERM among them: pal_session_manager_sign_in_command_async() sets it)
  * @cwd: (nullable): the working directory
  *
  * Shows the window and runs the command in it.
@@ -380,9 +381,6 @@ pal_sign_in_terminal_start (PalSignInTerminal  *self,
       name = g_strndup (env[i], eq - env[i]);
       envp = g_environ_setenv (envp, name, eq + 1, TRUE);
     }
-  /* what the terminal understands, whatever Palaver was started from */
-  envp = g_environ_setenv (envp, "TERM", "xterm-256color", TRUE);
-  envp = g_environ_setenv (envp, "COLORTERM", "truecolor", TRUE);
 
   self->argv = g_strdupv ((char **) argv);
   self->envp = envp;
