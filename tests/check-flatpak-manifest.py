@@ -55,6 +55,13 @@ def check(manifest, problems):
         return
     if 'md4c' not in names:
         problems.append('no md4c module')
+    # the terminal of a sign-in; the GNOME runtime has no VTE
+    if 'vte' not in names:
+        problems.append('no vte module')
+    else:
+        vte = modules[names.index('vte')]
+        if '-Dgtk4=true' not in vte.get('config-opts', []):
+            problems.append('the vte module does not build for GTK 4')
 
     app = modules[-1]
     if app.get('buildsystem') != 'meson':

@@ -212,11 +212,13 @@ test_round_trip (Fixture       *fixture,
   g_autoptr(GError) error = NULL;
   const char *args[] = { "--stdio", "--verbose", NULL };
   const char *env[] = { "ZED=1", "ALPHA=two=parts", "EMPTY=", NULL };
+  const char *secrets[] = { "MY_API_KEY", "MY_TOKEN", NULL };
   PalAgentStore *stores[2];
 
   profile = pal_agent_profile_new (NULL, "My agent", "/usr/bin/my-agent", args);
   g_assert_cmpuint (strlen (pal_agent_profile_get_id (profile)), >, 0);
   pal_agent_profile_set_env (profile, env);
+  pal_agent_profile_set_secrets (profile, secrets);
   g_assert_true (pal_agent_store_add (store, profile, &error));
   g_assert_no_error (error);
 
@@ -243,6 +245,10 @@ test_round_trip (Fixture       *fixture,
       g_assert_cmpstr (pal_agent_profile_get_command (read), ==, "/usr/bin/my-agent");
       g_assert_cmpstrv (pal_agent_profile_get_args (read), args);
       g_assert_cmpstrv (pal_agent_profile_get_env (read), env);
+      /* the names of the values in the keyring, never the values */
+      g_assert_cmpstrv (pal_agent_profile_get_secrets (read), secrets);
+      g_assert_true (pal_agent_profile_has_secret (read, "MY_TOKEN"));
+      g_assert_false (pal_agent_profile_has_secret (read, "ZED"));
       g_assert_false (pal_agent_profile_get_is_preset (read));
       g_assert_false (pal_agent_profile_get_is_demo (read));
     }
@@ -264,6 +270,10 @@ test_add_errors (Fixture       *fixture,
   g_autoptr(PalAgentProfile) no_command = pal_agent_profile_new ("b", "B", "  ", NULL);
   g_autoptr(PalAgentProfile) no_name = pal_agent_profile_new ("c", "", "c-agent", NULL);
   g_autoptr(PalAgentProfile) bad_env = pal_agent_profile_new ("d", "D", "d-agent", NULL);
+  g_autoptr(PalAgentProfile) both = pal_agent_profile_new ("e", "E", "e-agent", NULL);
+  const char *both_env[] = { "KEY=in the settings", NULL };
+  const char *both_secrets[] = { "KEY", NULL };
+  const char *bad_secrets[] = { "A=B", NULL };
   g_autoptr(PalAgentProfile) preset = pal_agent_profile_new (PAL_AGENT_ID_CODEX, "X", "x", NULL);
   g_autoptr(GError) error = NULL;
   const char *env[] = { "=value", NULL };
@@ -295,6 +305,20 @@ test_add_errors (Fixture       *fixture,
   g_assert_nonnull (strstr (error->message, "=value"));
   g_clear_error (&error);
 
+  /* a variable is set here or kept in the keyring, not both */
+  pal_agent_profile_set_env (both, both_env);
+  pal_agent_profile_set_secrets (both, both_secrets);
+  g_assert_false (pal_agent_store_add (store, both, &error));
+  g_assert_error (error, PAL_ERROR, PAL_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "KEY"));
+  g_clear_error (&error);
+  pal_agent_profile_set_env (both, NULL);
+  pal_agent_profile_set_secrets (both, bad_secrets);
+  g_assert_false (pal_agent_store_add (store, both, &error));
+  g_assert_error (error, PAL_ERROR, PAL_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "A=B"));
+  g_clear_error (&error);
+
   g_assert_false (pal_agent_store_remove (store, PAL_AGENT_ID_DEMO, &error));
   g_assert_error (error, PAL_ERROR, PAL_ERROR_NOT_SUPPORTED);
   g_clear_error (&error);
@@ -320,7 +344,7 @@ test_malformed (Fixture       *fixture,
   g_autoptr(GError) error = NULL;
   GVariantBuilder builder;
   GVariantDict dict;
-  GVariant *bad[6];
+  GVariant *bad[7];
   const char * const *errors;
 
   bad[0] = entry (NULL, "No id", "x");
@@ -337,6 +361,11 @@ test_malformed (Fixture       *fixture,
   g_variant_dict_insert_value (&dict, "env", g_variant_new_parsed ("{'A=B': 'c'}"));
   bad[4] = g_variant_dict_end (&dict);
   bad[5] = entry ("no-command", "No command", NULL);
+  bad[6] = g_variant_ref_sink (entry ("secrets", "Bad secret", "x"));
+  g_variant_dict_init (&dict, bad[6]);
+  g_variant_unref (bad[6]);
+  g_variant_dict_insert_value (&dict, "secrets", g_variant_new_parsed ("['OK', '']"));
+  bad[6] = g_variant_dict_end (&dict);
 
   g_variant_builder_init (&builder, G_VARIANT_TYPE ("aa{sv}"));
   g_variant_builder_add_value (&builder, entry ("first", "First", "first-agent"));
@@ -353,7 +382,7 @@ test_malformed (Fixture       *fixture,
   g_assert_cmpstr (pal_agent_profile_get_id (item (store, 2)), ==, PAL_AGENT_ID_DEMO);
 
   errors = pal_agent_store_get_load_errors (store);
-  g_assert_cmpuint (g_strv_length ((char **) errors), ==, 6);
+  g_assert_cmpuint (g_strv_length ((char **) errors), ==, 7);
   g_assert_nonnull (strstr (errors[0], "2"));
   g_assert_nonnull (strstr (errors[0], "“id” is missing"));
   g_assert_nonnull (strstr (errors[1], "“name”"));
@@ -362,6 +391,7 @@ test_malformed (Fixture       *fixture,
   g_assert_nonnull (strstr (errors[3], "“first”"));
   g_assert_nonnull (strstr (errors[4], "A=B"));
   g_assert_nonnull (strstr (errors[5], "“command” is missing"));
+  g_assert_nonnull (strstr (errors[6], "“”"));
 
   /* a change writes the readable ones and keeps the others as they were */
   g_assert_true (pal_agent_store_add (store, added, &error));
@@ -382,7 +412,7 @@ test_malformed (Fixture       *fixture,
     g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (again)), ==, 4);
     g_assert_cmpstr (pal_agent_profile_get_name (item (again, 0)), ==, "First");
     g_assert_cmpstr (pal_agent_profile_get_id (item (again, 2)), ==, "added");
-    g_assert_cmpuint (g_strv_length ((char **) pal_agent_store_get_load_errors (again)), ==, 6);
+    g_assert_cmpuint (g_strv_length ((char **) pal_agent_store_get_load_errors (again)), ==, 7);
   }
 }
 

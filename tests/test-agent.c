@@ -650,8 +650,9 @@ test_handshake_every_capability (Fixture       *f,
   create_agent (f, scenario);
   acp_agent_set_client_capabilities (f->agent,
                                      ACP_CLIENT_CAP_FS_READ | ACP_CLIENT_CAP_FS_WRITE |
-                                     ACP_CLIENT_CAP_TERMINAL | ACP_CLIENT_CAP_BOOLEAN_CONFIG);
-  g_assert_cmphex (acp_agent_get_client_capabilities (f->agent), ==, 0xf);
+                                     ACP_CLIENT_CAP_TERMINAL | ACP_CLIENT_CAP_BOOLEAN_CONFIG |
+                                     ACP_CLIENT_CAP_AUTH_TERMINAL);
+  g_assert_cmphex (acp_agent_get_client_capabilities (f->agent), ==, 0x1f);
   {
     g_autoptr(GError) error = start_agent_error (f);
     g_assert_no_error (error);
@@ -712,6 +713,8 @@ test_handshake_every_capability (Fixture       *f,
     g_assert_true (json_object_get_boolean_member (caps, "terminal"));
     assert_json_equal (json_object_get_member (caps, "session"),
                        "{'configOptions':{'boolean':{}}}");
+    /* terminal sign-in methods can be run */
+    assert_json_equal (json_object_get_member (caps, "auth"), "{'terminal':true}");
   }
 }
 

@@ -535,6 +535,93 @@ test_agent_editor (Fixture       *fixture,
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (fixture->agent_store)), ==, n_before);
 }
 
+/* The preferences row titled @title under @root, or NULL. */
+static GtkWidget *
+find_titled_row (GtkWidget  *root,
+                 const char *title)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (ADW_IS_PREFERENCES_ROW (child) &&
+          g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (child)), title) == 0)
+        return child;
+      found = find_titled_row (child, title);
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+/* The variables whose values the keyring keeps are listed by name, never
+ * with a value, and can be removed from there. */
+static void
+test_agent_editor_keyring (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  const char *args[] = { "--acp", NULL };
+  const char *env[] = { "ORG=acme", NULL };
+  const char *secrets[] = { "MY_API_KEY", "MY_TOKEN", NULL };
+  const char *left[] = { "MY_TOKEN", NULL };
+  g_autoptr(PalAgentProfile) added = pal_agent_profile_new ("keyed", "Keyed", "keyed-agent", args);
+  g_autoptr(GError) error = NULL;
+  PalAgentProfile *profile;
+  AdwPreferencesGroup *secrets_group;
+  PalNameValueGroup *env_group;
+  PalNameValueRow *env_row;
+  PalAgentEditor *editor;
+  GtkWidget *row;
+  GtkWidget *remove;
+
+  pal_agent_profile_set_env (added, env);
+  pal_agent_profile_set_secrets (added, secrets);
+  g_assert_true (pal_agent_store_add (fixture->agent_store, added, &error));
+  g_assert_no_error (error);
+
+  editor = pal_agent_editor_new (fixture->agent_store, added);
+  gtk_window_present (GTK_WINDOW (editor));
+  flush_main_context ();
+  secrets_group = template_child (editor, PAL_TYPE_AGENT_EDITOR, "secrets_group");
+  env_group = template_child (editor, PAL_TYPE_AGENT_EDITOR, "env_group");
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (secrets_group)));
+  g_assert_true (shows_label (GTK_WIDGET (secrets_group), "MY_API_KEY"));
+  g_assert_true (shows_label (GTK_WIDGET (secrets_group), "MY_TOKEN"));
+  g_assert_true (shows_label (GTK_WIDGET (secrets_group), "Value kept in the keyring"));
+  /* the environment rows are the profile's own variables only */
+  g_assert_nonnull (pal_name_value_group_get_row (env_group, 0));
+  g_assert_null (pal_name_value_group_get_row (env_group, 1));
+  g_assert_true (pal_agent_editor_get_can_save (editor));
+
+  /* a variable set here and kept in the keyring: one of them must go */
+  pal_name_value_group_add (env_group);
+  flush_main_context ();
+  env_row = pal_name_value_group_get_row (env_group, 1);
+  type_into (pal_name_value_row_get_name_entry (env_row), "MY_API_KEY");
+  type_into (pal_name_value_row_get_value_entry (env_row), "typed");
+  g_assert_false (pal_agent_editor_get_can_save (editor));
+  g_assert_nonnull (strstr (pal_agent_editor_get_problem (editor), "keyring"));
+
+  row = find_titled_row (GTK_WIDGET (secrets_group), "MY_API_KEY");
+  g_assert_nonnull (row);
+  remove = find_icon_button (row, "user-trash-symbolic");
+  g_assert_nonnull (remove);
+  g_signal_emit_by_name (remove, "clicked");
+  flush_main_context ();
+  g_assert_false (shows_label (GTK_WIDGET (secrets_group), "MY_API_KEY"));
+  g_assert_true (pal_agent_editor_get_can_save (editor));
+
+  g_assert_true (pal_agent_editor_save (editor, &error));
+  g_assert_no_error (error);
+  profile = pal_agent_store_lookup (fixture->agent_store, "keyed");
+  g_assert_cmpstrv (pal_agent_profile_get_secrets (profile), left);
+  g_assert_true (g_strv_contains (pal_agent_profile_get_env (profile), "MY_API_KEY=typed"));
+  g_assert_true (g_strv_contains (pal_agent_profile_get_env (profile), "ORG=acme"));
+}
+
 /* --- the MCP server editor --- */
 
 static void
@@ -1194,6 +1281,8 @@ main (int   argc,
               fixture_set_up, test_agents_page, fixture_tear_down);
   g_test_add ("/preferences/agents/editor", Fixture, NULL,
               fixture_set_up, test_agent_editor, fixture_tear_down);
+  g_test_add ("/preferences/agents/editor-keyring", Fixture, NULL,
+              fixture_set_up, test_agent_editor_keyring, fixture_tear_down);
   g_test_add ("/preferences/servers/editor-validation", Fixture, NULL,
               fixture_set_up, test_server_editor_validation, fixture_tear_down);
   g_test_add ("/preferences/editors/lookup", Fixture, NULL,

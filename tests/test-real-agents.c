@@ -97,6 +97,7 @@ typedef struct
   void      (*configure) (Fixture *f);
   const char *mode;             /* the mode that asks before running commands */
   const char *history_lost;     /* how session/load fails when the history is lost */
+  const char *terminal_login;   /* the "terminal" sign-in method it offers here */
 } AgentSpec;
 
 struct _Fixture
@@ -230,6 +231,10 @@ static const AgentSpec claude_spec = {
   .configure = configure_claude,
   /* "auto" (the default) lets a classifier decide */
   .mode = "default",
+  /* offered once the client runs terminal sign-ins: the TUI login
+   * (claude --cli) where no browser can be opened, as with NO_BROWSER here;
+   * elsewhere "claude-ai-login" and "console-login" (claude auth login) */
+  .terminal_login = "claude-login",
 };
 
 static const AgentSpec codex_spec = {
@@ -496,7 +501,8 @@ start_agent (Fixture *f,
   /* what the application advertises, with its services behind */
   acp_agent_set_client_capabilities (agent->agent, ACP_CLIENT_CAP_FS_READ |
                                                    ACP_CLIENT_CAP_FS_WRITE |
-                                                   ACP_CLIENT_CAP_TERMINAL);
+                                                   ACP_CLIENT_CAP_TERMINAL |
+                                                   ACP_CLIENT_CAP_AUTH_TERMINAL);
   acp_fs_service_attach (f->fs_service, agent->agent);
   acp_terminal_service_attach (f->terminal_service, agent->agent);
 
@@ -1130,6 +1136,16 @@ test_agent (Fixture       *f,
 
   /* --- one agent: a new session and its turns --- */
   start_agent (f, &first);
+  if (f->spec->terminal_login != NULL)
+    {
+      AcpAuthMethod *login = acp_agent_get_auth_method (first.agent, f->spec->terminal_login);
+
+      g_assert_nonnull (login);
+      g_assert_cmpstr (acp_auth_method_get_kind (login), ==, "terminal");
+      g_assert_nonnull (acp_auth_method_get_terminal_args (login)[0]);
+      g_test_message ("sign-in in a terminal: %s, args %s ...", acp_auth_method_get_name (login),
+                      acp_auth_method_get_terminal_args (login)[0]);
+    }
   if (uses_http_server (first.agent))
     start_http_server (f);
 

@@ -1987,6 +1987,116 @@ test_auth_required (Fixture       *f,
   g_assert_cmpstr (methods, ==, "initialize session/new authenticate session/new");
 }
 
+/* A "terminal" method runs the agent's own command with the method's args
+ * and env on top of the profile's, in the folder. */
+static void
+test_sign_in_command (Fixture       *f,
+                      gconstpointer  data)
+{
+  const char *env[] = { "FAKE_LOGIN_GREETING=from the profile", "KEPT=1", NULL };
+  g_autoptr(PalAgentProfile) edited = NULL;
+  g_autoptr(AcpAgent) agent = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) argv = NULL;
+  g_auto(GStrv) command_env = NULL;
+  g_autofree char *cwd = NULL;
+  g_autofree char *roundabout = g_build_filename (f->dir_b, "..", "project-a", NULL);
+  AcpAuthMethod *method;
+  int greeting_at = -1, profile_greeting_at = -1;
+
+  edited = pal_agent_profile_copy (add_profile (f, "terminal", "auth-terminal.json"));
+  pal_agent_profile_set_env (edited, env);
+  g_assert_true (pal_agent_store_update (f->agents, edited, &error));
+  g_assert_no_error (error);
+
+  pal_session_manager_start_agent_async (f->manager, "terminal", f->dir_a, NULL, store_result_cb, &f->result);
+  result = wait_result (&f->result);
+  agent = pal_session_manager_start_agent_finish (f->manager, result, &error);
+  g_assert_no_error (error);
+  g_clear_object (&result);
+  method = acp_agent_get_auth_method (agent, "fake-login");
+  g_assert_nonnull (method);
+
+  /* the folder as the agent runs in it: canonical */
+  pal_session_manager_sign_in_command_async (f->manager, "terminal", roundabout, method, NULL,
+                                             store_result_cb, &f->result);
+  result = wait_result (&f->result);
+  argv = pal_session_manager_sign_in_command_finish (f->manager, result, &command_env, &cwd, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (argv);
+  g_clear_object (&result);
+
+  g_assert_cmpuint (g_strv_length (argv), ==, 7);
+  g_assert_cmpstr (argv[0], ==, fake_agent_path ());
+  g_assert_cmpstr (argv[1], ==, "auth-terminal.json");
+  g_assert_cmpstr (argv[2], ==, "--record");
+  g_assert_cmpstr (argv[4], ==, "--login");
+  g_assert_cmpstr (argv[5], ==, "sign-in.sh");
+  g_assert_cmpstr (argv[6], ==, "ok");
+  g_assert_cmpstr (cwd, ==, f->dir_a);
+  g_assert_true (g_strv_contains ((const char * const *) command_env, "KEPT=1"));
+  /* for the terminal it runs in */
+  g_assert_true (g_strv_contains ((const char * const *) command_env, "TERM=xterm-256color"));
+  /* the method's value comes later, and wins */
+  for (guint i = 0; command_env[i] != NULL; i++)
+    if (g_str_equal (command_env[i], "FAKE_LOGIN_GREETING=Welcome to the fake service"))
+      greeting_at = i;
+    else if (g_str_equal (command_env[i], "FAKE_LOGIN_GREETING=from the profile"))
+      profile_greeting_at = i;
+  g_assert_cmpint (profile_greeting_at, >=, 0);
+  g_assert_cmpint (greeting_at, >, profile_greeting_at);
+
+  /* a method the agent runs itself, or of a type no one knows, is no command */
+  pal_session_manager_sign_in_command_async (f->manager, "terminal", f->dir_a,
+                                             acp_agent_get_auth_method (agent, "company-sso"), NULL,
+                                             store_result_cb, &f->result);
+  result = wait_result (&f->result);
+  g_assert_null (pal_session_manager_sign_in_command_finish (f->manager, result, &command_env, &cwd, &error));
+  g_assert_error (error, PAL_ERROR, PAL_ERROR_NOT_SUPPORTED);
+  g_clear_error (&error);
+  g_clear_object (&result);
+
+  /* nor is there one for an agent that is gone */
+  pal_session_manager_sign_in_command_async (f->manager, "gone", f->dir_a, method, NULL,
+                                             store_result_cb, &f->result);
+  result = wait_result (&f->result);
+  g_assert_null (pal_session_manager_sign_in_command_finish (f->manager, result, &command_env, &cwd, &error));
+  g_assert_error (error, PAL_ERROR, PAL_ERROR_NOT_FOUND);
+}
+
+/* After a sign-in outside the agent (in a terminal) an idle agent starts
+ * anew, and one in use says it is out of date. */
+static void
+test_mark_out_of_date (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(AcpSession) session = NULL;
+  g_autoptr(AcpSession) second = NULL;
+  g_autoptr(AcpSession) third = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AcpAgent) first_agent = NULL;
+
+  add_profile (f, "fake", "basic.json");
+  session = new_session_ok (f, "fake", f->dir_a);
+  first_agent = g_object_ref (acp_session_get_agent (session));
+  g_assert_false (pal_session_manager_is_agent_out_of_date (f->manager, "fake"));
+
+  pal_session_manager_mark_agent_out_of_date (f->manager, "fake");
+  g_assert_true (pal_session_manager_is_agent_out_of_date (f->manager, "fake"));
+  /* in use: still shared */
+  second = new_session_ok (f, "fake", f->dir_a);
+  g_assert_true (acp_session_get_agent (second) == first_agent);
+
+  close_session (f, acp_session_get_session_id (session), &error);
+  g_assert_no_error (error);
+  close_session (f, acp_session_get_session_id (second), &error);
+  g_assert_no_error (error);
+  third = new_session_ok (f, "fake", f->dir_a);
+  g_assert_true (acp_session_get_agent (third) != first_agent);
+  g_assert_false (pal_session_manager_is_agent_out_of_date (f->manager, "fake"));
+}
+
 /* }}} */
 
 /* shutdown {{{ */
@@ -2061,6 +2171,8 @@ main (int   argc,
   ADD ("state/permission", test_permission_state);
   ADD ("list/refresh", test_refresh_listed);
   ADD ("auth/required", test_auth_required);
+  ADD ("auth/sign-in-command", test_sign_in_command);
+  ADD ("auth/mark-out-of-date", test_mark_out_of_date);
   ADD ("shutdown", test_shutdown);
 
   return g_test_run ();

@@ -27,12 +27,14 @@
 #include "pal-permission-row.h"
 #include "pal-session-row.h"
 #include "pal-session-view.h"
+#include "pal-sign-in-terminal.h"
 #include "pal-terminal-view.h"
 #include "pal-tooltip.h"
 #include "pal-sidebar.h"
 #include "pal-window.h"
 #include "pal-window-private.h"
 #include "process-group.h"
+#include "vte-text.h"
 
 /* Processes end without telling anyone but their parent: waiting for that
  * looks again this often. */
@@ -135,6 +137,7 @@ fixture_set_up (Fixture       *fixture,
   add_fake_profile (fixture, "fake-auth-ignored", "auth-ignored.json");
   add_fake_profile (fixture, "fake-hang-turn", "hang-turn.json");
   add_fake_profile (fixture, "fake-env-key", "auth-env-var.json");
+  add_fake_profile (fixture, "fake-login", "auth-terminal.json");
   add_fake_profile (fixture, "fake-hang-new", "hang-new.json");
   add_fake_profile (fixture, "fake-crash", "crash-mid-request.json");
 
@@ -618,9 +621,9 @@ test_sign_in (Fixture       *fixture,
   wait_for (fixture, auth_dialog_shown, 30);
 
   dialog = find_message_dialog ();
-  g_assert_true (adw_message_dialog_has_response (dialog, "api-key"));
-  g_assert_cmpstr (adw_message_dialog_get_response_label (dialog, "api-key"), ==, "API key");
-  adw_message_dialog_response (dialog, "api-key");
+  g_assert_true (adw_message_dialog_has_response (dialog, "agent:api-key"));
+  g_assert_cmpstr (adw_message_dialog_get_response_label (dialog, "agent:api-key"), ==, "API key");
+  adw_message_dialog_response (dialog, "agent:api-key");
   gtk_window_destroy (GTK_WINDOW (dialog));
 
   wait_for (fixture, session_ready, 30);
@@ -654,7 +657,7 @@ test_sign_in_fails (Fixture       *fixture,
   pal_window_start_session (fixture->window, "fake-auth-fails", fixture->folder, NULL);
   wait_for (fixture, auth_dialog_shown, 30);
   dialog = find_message_dialog ();
-  adw_message_dialog_response (dialog, "api-key");
+  adw_message_dialog_response (dialog, "agent:api-key");
   gtk_window_destroy (GTK_WINDOW (dialog));
   wait_for (fixture, error_page_visible, 30);
   g_assert_cmpstr (adw_status_page_get_title (fixture->window->error_page), ==, "Signing in failed");
@@ -676,7 +679,7 @@ test_sign_in_fails (Fixture       *fixture,
   pal_window_start_session (fixture->window, "fake-auth-ignored", fixture->folder, NULL);
   wait_for (fixture, auth_dialog_shown, 30);
   dialog = find_message_dialog ();
-  adw_message_dialog_response (dialog, "api-key");
+  adw_message_dialog_response (dialog, "agent:api-key");
   gtk_window_destroy (GTK_WINDOW (dialog));
   wait_for (fixture, error_page_visible, 30);
   g_assert_null (find_message_dialog ());
@@ -725,6 +728,8 @@ test_sign_in_values (Fixture       *fixture,
   wait_for (fixture, values_dialog_shown, 30);
   dialog = find_message_dialog ();
   g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), "A key of the fake service."));
+  /* no keyring here: the dialog says where the values go instead */
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), "not in a keyring"));
   collect (GTK_WIDGET (dialog), ADW_TYPE_PASSWORD_ENTRY_ROW, secret_rows);
   collect (GTK_WIDGET (dialog), ADW_TYPE_ENTRY_ROW, rows);
   /* the key masked, the optional organisation not */
@@ -745,6 +750,41 @@ test_sign_in_values (Fixture       *fixture,
   g_assert_true (g_strv_equal (pal_agent_profile_get_env (profile), env_expected));
   wait_for (fixture, session_ready, 30);
   g_assert_null (find_message_dialog ());
+}
+
+/* With a keyring, the values go there and the dialog says so; the agent
+ * gets them all the same. Run by tests/secret-service.sh keyring. */
+static void
+test_sign_in_values_keyring (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  g_autoptr(PalSecretStore) secrets = pal_secret_store_new ();
+  g_autoptr(GPtrArray) secret_rows = g_ptr_array_new ();
+  const char *names[] = { "FAKE_API_KEY", NULL };
+  AdwMessageDialog *dialog;
+  PalAgentProfile *profile;
+
+  if (g_strcmp0 (g_getenv ("PALAVER_TEST_SECRET_SERVICE"), "keyring") != 0)
+    {
+      g_test_skip ("Needs a Secret Service: run by tests/secret-service.sh keyring");
+      return;
+    }
+  pal_agent_store_set_secret_store (fixture->agent_store, secrets);
+
+  pal_window_start_session (fixture->window, "fake-env-key", fixture->folder, NULL);
+  wait_for (fixture, auth_dialog_shown, 30);
+  answer_dialog (find_message_dialog (), "values:fake-key");
+  wait_for (fixture, values_dialog_shown, 30);
+  dialog = find_message_dialog ();
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), "kept in your keyring"));
+  collect (GTK_WIDGET (dialog), ADW_TYPE_PASSWORD_ENTRY_ROW, secret_rows);
+  gtk_editable_set_text (GTK_EDITABLE (secret_rows->pdata[0]), "sk-test");
+  answer_dialog (dialog, "sign-in");
+
+  wait_for (fixture, session_ready, 30);
+  profile = pal_agent_store_lookup (fixture->agent_store, "fake-env-key");
+  g_assert_cmpuint (g_strv_length ((char **) pal_agent_profile_get_env (profile)), ==, 0);
+  g_assert_cmpstrv (pal_agent_profile_get_secrets (profile), names);
 }
 
 static gboolean
@@ -1909,7 +1949,7 @@ test_sign_in_on_prompt (Fixture       *fixture,
   g_assert_true (pal_composer_submit (composer));
   wait_for (fixture, auth_dialog_shown, 30);
   dialog = find_message_dialog ();
-  g_assert_true (adw_message_dialog_has_response (dialog, "api-key"));
+  g_assert_true (adw_message_dialog_has_response (dialog, "agent:api-key"));
   g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), "before it can answer"));
   g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), "sent again once you are signed in"));
   adw_message_dialog_response (dialog, "cancel");
@@ -1927,7 +1967,7 @@ test_sign_in_on_prompt (Fixture       *fixture,
   g_assert_true (pal_composer_submit (composer));
   wait_for (fixture, auth_dialog_shown, 30);
   dialog = find_message_dialog ();
-  adw_message_dialog_response (dialog, "api-key");
+  adw_message_dialog_response (dialog, "agent:api-key");
   gtk_window_destroy (GTK_WINDOW (dialog));
   wait_for (fixture, turn_ended, 30);
   g_assert_cmpstr (acp_session_get_stop_reason (current_session (fixture)), ==, "end_turn");
@@ -1935,6 +1975,140 @@ test_sign_in_on_prompt (Fixture       *fixture,
   text = pal_composer_dup_text (composer);
   g_assert_cmpstr (text, ==, "");
   g_assert_true (has_message (current_session (fixture), ACP_MESSAGE_ROLE_AGENT, "Signed in, and answering."));
+}
+
+static PalSignInTerminal *
+find_sign_in_terminal (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (PAL_IS_SIGN_IN_TERMINAL (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
+        return PAL_SIGN_IN_TERMINAL (window);
+    }
+
+  return NULL;
+}
+
+static gboolean
+sign_in_terminal_shown (Fixture *fixture)
+{
+  return find_sign_in_terminal () != NULL;
+}
+
+static gboolean
+asks_for_code (Fixture *fixture)
+{
+  PalSignInTerminal *window = find_sign_in_terminal ();
+  g_autofree char *text = window != NULL ? vte_text (pal_sign_in_terminal_get_terminal (window)) : NULL;
+
+  return text != NULL && strstr (text, "Paste the code") != NULL;
+}
+
+/* The profile of auth-terminal.json, signed in once $FAKE_SIGNED_IN is
+ * there. */
+static char *
+set_up_login (Fixture *fixture)
+{
+  PalAgentProfile *profile = pal_agent_store_lookup (fixture->agent_store, "fake-login");
+  g_autoptr(PalAgentProfile) edited = pal_agent_profile_copy (profile);
+  g_autofree char *signed_in = g_build_filename (fixture->folder, "signed-in", NULL);
+  g_autofree char *helper = g_build_filename (fixture->folder, "helper-pid", NULL);
+  g_autofree char *signed_in_var = g_strconcat ("FAKE_SIGNED_IN=", signed_in, NULL);
+  g_autofree char *helper_var = g_strconcat ("FAKE_LOGIN_HELPER_PID_FILE=", helper, NULL);
+  const char *env[] = { signed_in_var, helper_var, NULL };
+  g_autoptr(GError) error = NULL;
+
+  pal_agent_profile_set_env (edited, env);
+  g_assert_true (pal_agent_store_update (fixture->agent_store, edited, &error));
+  g_assert_no_error (error);
+
+  return g_steal_pointer (&signed_in);
+}
+
+/* A method of type "terminal" runs the agent's login in a terminal; once it
+ * succeeds the agent starts anew and the session it refused starts. A
+ * method of a type Palaver does not know is described, not offered. */
+static void
+test_sign_in_terminal (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autofree char *signed_in = set_up_login (fixture);
+  g_autoptr(AcpAgent) refusing = NULL;
+  AdwMessageDialog *dialog;
+  const char *body;
+
+  pal_window_start_session (fixture->window, "fake-login", fixture->folder, NULL);
+  wait_for (fixture, auth_dialog_shown, 30);
+  refusing = g_object_ref (pal_session_manager_lookup_agent (fixture->manager, "fake-login", fixture->folder));
+
+  dialog = find_message_dialog ();
+  g_assert_cmpstr (adw_message_dialog_get_response_label (dialog, "terminal:fake-login"), ==, "Fake Login…");
+  g_assert_true (adw_message_dialog_has_response (dialog, "terminal:flaky-login"));
+  g_assert_true (adw_message_dialog_has_response (dialog, "terminal:slow-login"));
+  g_assert_false (adw_message_dialog_has_response (dialog, "company-sso"));
+  g_assert_false (adw_message_dialog_has_response (dialog, "agent:company-sso"));
+  body = adw_message_dialog_get_body (dialog);
+  g_assert_nonnull (strstr (body, "Fake Login: Sign in to the fake service in a terminal."));
+  g_assert_nonnull (strstr (body, "cannot use here"));
+  g_assert_nonnull (strstr (body, "Company SSO: Ask your administrator for an invitation."));
+
+  answer_dialog (dialog, "terminal:fake-login");
+  wait_for (fixture, session_ready, 30);
+  g_assert_null (find_sign_in_terminal ());
+  g_assert_true (g_file_test (signed_in, G_FILE_TEST_EXISTS));
+  /* the agent that refused made way for one started after the sign-in */
+  g_assert_true (acp_session_get_agent (current_session (fixture)) != refusing);
+  g_unlink (signed_in);
+}
+
+/* The login test_sign_in_terminal_cancel () waits to end */
+static GPid login_pgid, login_helper;
+
+static gboolean
+login_gone (Fixture *fixture)
+{
+  return count_group (login_pgid) == 0 && !process_runs (login_helper);
+}
+
+/* Cancelling a sign-in in a terminal stops the login, and all it started,
+ * and the new session that waited for it is over. */
+static void
+test_sign_in_terminal_cancel (Fixture       *fixture,
+                              gconstpointer  data)
+{
+  g_autofree char *signed_in = set_up_login (fixture);
+  g_autofree char *helper_file = g_build_filename (fixture->folder, "helper-pid", NULL);
+  g_autofree char *helper = NULL;
+  PalSignInTerminal *terminal;
+  guint poll_id;
+
+  pal_window_start_session (fixture->window, "fake-login", fixture->folder, NULL);
+  wait_for (fixture, auth_dialog_shown, 30);
+  answer_dialog (find_message_dialog (), "terminal:slow-login");
+  wait_for (fixture, sign_in_terminal_shown, 30);
+  wait_for (fixture, asks_for_code, 30);
+
+  terminal = find_sign_in_terminal ();
+  login_pgid = pal_sign_in_terminal_get_pid (terminal);
+  g_assert_true (g_file_get_contents (helper_file, &helper, NULL, NULL));
+  login_helper = (GPid) g_ascii_strtoll (helper, NULL, 10);
+  g_assert_true (process_runs (login_helper));
+  g_assert_cmpuint (count_group (login_pgid), ==, 2);
+
+  pal_sign_in_terminal_cancel (terminal);
+  wait_for (fixture, welcome_shown, 30);
+  /* a process ends without telling: looked at every few milliseconds */
+  poll_id = g_timeout_add (POLL_MS, poll_cb, NULL);
+  wait_for (fixture, login_gone, 30);
+  g_source_remove (poll_id);
+  g_assert_null (find_sign_in_terminal ());
+  g_assert_null (pal_window_get_current_session_id (fixture->window));
+  g_assert_false (g_file_test (signed_in, G_FILE_TEST_EXISTS));
+  g_unlink (helper_file);
 }
 
 int
@@ -1967,6 +2141,12 @@ main (int   argc,
               fixture_set_up, test_sign_in, fixture_tear_down);
   g_test_add ("/window/sign-in-values", Fixture, NULL,
               fixture_set_up, test_sign_in_values, fixture_tear_down);
+  g_test_add ("/window/sign-in-values-keyring", Fixture, NULL,
+              fixture_set_up, test_sign_in_values_keyring, fixture_tear_down);
+  g_test_add ("/window/sign-in-terminal", Fixture, NULL,
+              fixture_set_up, test_sign_in_terminal, fixture_tear_down);
+  g_test_add ("/window/sign-in-terminal-cancel", Fixture, NULL,
+              fixture_set_up, test_sign_in_terminal_cancel, fixture_tear_down);
   g_test_add ("/window/sign-in-fails", Fixture, NULL,
               fixture_set_up, test_sign_in_fails, fixture_tear_down);
   g_test_add ("/window/no-spinner-off-screen", Fixture, NULL,

@@ -1159,6 +1159,13 @@ build_initialize_params (AcpAgent *self)
       json_object_set_object_member (session, "configOptions", config_options);
       json_object_set_object_member (caps, "session", session);
     }
+  if ((self->client_caps & ACP_CLIENT_CAP_AUTH_TERMINAL) != 0)
+    {
+      JsonObject *auth = json_object_new ();
+
+      json_object_set_boolean_member (auth, "terminal", TRUE);
+      json_object_set_object_member (caps, "auth", auth);
+    }
   json_object_set_object_member (params, "clientCapabilities", caps);
 
   json_object_set_string_member (info, "name", "palaver");

@@ -54,6 +54,8 @@ typedef enum /*< flags >*/
   ACP_CLIENT_CAP_FS_WRITE       = 1 << 1,
   ACP_CLIENT_CAP_TERMINAL       = 1 << 2,
   ACP_CLIENT_CAP_BOOLEAN_CONFIG = 1 << 3,
+  /* runs "terminal" auth methods (clientCapabilities.auth.terminal) */
+  ACP_CLIENT_CAP_AUTH_TERMINAL  = 1 << 4,
 } AcpClientCapabilities;
 
 /* One entry of the agent's authMethods. */

@@ -13,7 +13,7 @@ void  _pal_agent_profile_set_is_preset (PalAgentProfile *self,
                                         gboolean         is_preset);
 void  _pal_agent_profile_set_is_demo   (PalAgentProfile *self,
                                         gboolean         is_demo);
-/* Copies name, command, args and env of @from; returns TRUE if any changed. */
+/* Copies name, command, args, env and secrets of @from; returns TRUE if any changed. */
 gboolean _pal_agent_profile_assign     (PalAgentProfile *self,
                                         PalAgentProfile *from);
 

@@ -29,6 +29,7 @@ struct _PalAgentProfile
   char *command;
   char **args;
   char **env;
+  char **secrets;
   guint is_preset : 1;
   guint is_demo : 1;
 };
@@ -42,6 +43,7 @@ enum {
   PROP_COMMAND,
   PROP_ARGS,
   PROP_ENV,
+  PROP_SECRETS,
   PROP_IS_PRESET,
   PROP_IS_DEMO,
   N_PROPS
@@ -59,6 +61,7 @@ pal_agent_profile_finalize (GObject *object)
   g_clear_pointer (&self->command, g_free);
   g_clear_pointer (&self->args, g_strfreev);
   g_clear_pointer (&self->env, g_strfreev);
+  g_clear_pointer (&self->secrets, g_strfreev);
 
   G_OBJECT_CLASS (pal_agent_profile_parent_class)->finalize (object);
 }
@@ -87,6 +90,9 @@ pal_agent_profile_get_property (GObject    *object,
       break;
     case PROP_ENV:
       g_value_set_boxed (value, self->env);
+      break;
+    case PROP_SECRETS:
+      g_value_set_boxed (value, self->secrets);
       break;
     case PROP_IS_PRESET:
       g_value_set_boolean (value, self->is_preset);
@@ -126,6 +132,9 @@ pal_agent_profile_set_property (GObject      *object,
       break;
     case PROP_ENV:
       pal_agent_profile_set_env (self, g_value_get_boxed (value));
+      break;
+    case PROP_SECRETS:
+      pal_agent_profile_set_secrets (self, g_value_get_boxed (value));
       break;
     case PROP_IS_PRESET:
       _pal_agent_profile_set_is_preset (self, g_value_get_boolean (value));
@@ -169,6 +178,12 @@ pal_agent_profile_class_init (PalAgentProfileClass *klass)
     g_param_spec_boxed ("env", NULL, NULL, G_TYPE_STRV,
                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
                         G_PARAM_EXPLICIT_NOTIFY);
+  /* Names of environment variables whose values are kept in the keyring
+   * (PalSecretStore), not here. */
+  properties[PROP_SECRETS] =
+    g_param_spec_boxed ("secrets", NULL, NULL, G_TYPE_STRV,
+                        G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+                        G_PARAM_EXPLICIT_NOTIFY);
   /* A built-in profile the person has not edited: not stored. */
   properties[PROP_IS_PRESET] =
     g_param_spec_boolean ("is-preset", NULL, NULL, FALSE,
@@ -191,6 +206,7 @@ pal_agent_profile_init (PalAgentProfile *self)
   self->command = g_strdup ("");
   self->args = g_new0 (char *, 1);
   self->env = g_new0 (char *, 1);
+  self->secrets = g_new0 (char *, 1);
 }
 
 /**
@@ -239,6 +255,7 @@ pal_agent_profile_copy (PalAgentProfile *self)
                        "command", self->command,
                        "args", self->args,
                        "env", self->env,
+                       "secrets", self->secrets,
                        "is-preset", self->is_preset,
                        "is-demo", self->is_demo,
                        NULL);
@@ -323,6 +340,41 @@ pal_agent_profile_set_env (PalAgentProfile    *self,
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ENV]);
 }
 
+/* Returns: the names of the variables kept in the keyring; never NULL */
+const char * const *
+pal_agent_profile_get_secrets (PalAgentProfile *self)
+{
+  g_return_val_if_fail (PAL_IS_AGENT_PROFILE (self), NULL);
+  return (const char * const *) self->secrets;
+}
+
+void
+pal_agent_profile_set_secrets (PalAgentProfile    *self,
+                               const char * const *secrets)
+{
+  g_return_if_fail (PAL_IS_AGENT_PROFILE (self));
+
+  if (_pal_set_strv (&self->secrets, secrets))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SECRETS]);
+}
+
+/**
+ * pal_agent_profile_has_secret:
+ * @self: a #PalAgentProfile
+ * @name: an environment variable name
+ *
+ * Returns: whether the value of @name is kept in the keyring
+ */
+gboolean
+pal_agent_profile_has_secret (PalAgentProfile *self,
+                              const char      *name)
+{
+  g_return_val_if_fail (PAL_IS_AGENT_PROFILE (self), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  return g_strv_contains ((const char * const *) self->secrets, name);
+}
+
 gboolean
 pal_agent_profile_get_is_preset (PalAgentProfile *self)
 {
@@ -369,12 +421,14 @@ _pal_agent_profile_assign (PalAgentProfile *self,
   if (g_strcmp0 (self->name, from->name) != 0 ||
       g_strcmp0 (self->command, from->command) != 0 ||
       !g_strv_equal ((const char * const *) self->args, (const char * const *) from->args) ||
-      !g_strv_equal ((const char * const *) self->env, (const char * const *) from->env))
+      !g_strv_equal ((const char * const *) self->env, (const char * const *) from->env) ||
+      !g_strv_equal ((const char * const *) self->secrets, (const char * const *) from->secrets))
     changed = TRUE;
   pal_agent_profile_set_name (self, from->name);
   pal_agent_profile_set_command (self, from->command);
   pal_agent_profile_set_args (self, (const char * const *) from->args);
   pal_agent_profile_set_env (self, (const char * const *) from->env);
+  pal_agent_profile_set_secrets (self, (const char * const *) from->secrets);
   g_object_thaw_notify (G_OBJECT (self));
 
   return changed;
@@ -469,6 +523,25 @@ pal_agent_profile_validate (PalAgentProfile  *self,
                        self->env[i]);
           return FALSE;
         }
+    }
+
+  for (guint i = 0; self->secrets[i] != NULL; i++)
+    {
+      if (*self->secrets[i] == '\0' || strchr (self->secrets[i], '=') != NULL)
+        {
+          g_set_error (error, PAL_ERROR, PAL_ERROR_INVALID,
+                       _("The environment variable name “%s” is invalid"), self->secrets[i]);
+          return FALSE;
+        }
+      for (guint j = 0; self->env[j] != NULL; j++)
+        if (g_str_has_prefix (self->env[j], self->secrets[i]) &&
+            self->env[j][strlen (self->secrets[i])] == '=')
+          {
+            g_set_error (error, PAL_ERROR, PAL_ERROR_INVALID,
+                         _("The environment variable “%s” is set here and kept in the keyring: "
+                           "remove one of them"), self->secrets[i]);
+            return FALSE;
+          }
     }
 
   return TRUE;

@@ -35,6 +35,12 @@ void                pal_agent_profile_set_args     (PalAgentProfile    *self,
 const char * const *pal_agent_profile_get_env      (PalAgentProfile    *self);
 void                pal_agent_profile_set_env      (PalAgentProfile    *self,
                                                     const char * const *env);
+/* Names of the variables whose values the keyring keeps. Never NULL. */
+const char * const *pal_agent_profile_get_secrets  (PalAgentProfile    *self);
+void                pal_agent_profile_set_secrets  (PalAgentProfile    *self,
+                                                    const char * const *secrets);
+gboolean            pal_agent_profile_has_secret   (PalAgentProfile    *self,
+                                                    const char         *name);
 gboolean            pal_agent_profile_get_is_preset (PalAgentProfile   *self);
 gboolean            pal_agent_profile_get_is_demo  (PalAgentProfile    *self);
 
@@ -43,8 +49,9 @@ char              **pal_agent_profile_dup_argv     (PalAgentProfile    *self);
 /* @envp with the profile's variables set on top (transfer full). */
 char              **pal_agent_profile_apply_env    (PalAgentProfile    *self,
                                                     char              **envp);
-/* Checks that name and command are not empty and that every env entry has
- * the form NAME=VALUE with a valid name. PAL_ERROR_INVALID otherwise. */
+/* Checks that name and command are not empty, that every env entry has
+ * the form NAME=VALUE with a valid name, and that no variable is both in env
+ * and in secrets. PAL_ERROR_INVALID otherwise. */
 gboolean            pal_agent_profile_validate     (PalAgentProfile    *self,
                                                     GError            **error);
 

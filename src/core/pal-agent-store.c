@@ -12,6 +12,7 @@
 #include "pal-agent-profile-private.h"
 #include "pal-agent-store.h"
 #include "pal-error.h"
+#include "pal-secret-store.h"
 #include "pal-store-private.h"
 
 #define AGENTS_KEY "agents"
@@ -38,6 +39,11 @@
  * the key that cannot be read are skipped, reported by
  * pal_agent_store_get_load_errors() and written back unchanged after the
  * readable ones.
+ *
+ * Secret values (API keys a sign-in asks for) are kept in the keyring
+ * (#PalAgentStore:secret-store) when one answers: the profile lists their
+ * names (#PalAgentProfile:secrets), and removing a profile or a name from
+ * that list removes the values too. See pal-agent-store-secrets.c.
  */
 
 typedef enum
@@ -81,6 +87,7 @@ struct _PalAgentStore
   GObject parent_instance;
 
   GSettings *settings;
+  PalSecretStore *secret_store;   /* (nullable) */
   PalStoredList list;
   GCancellable *cancellable;
 
@@ -105,6 +112,7 @@ enum {
   PROP_0,
   PROP_SETTINGS,
   PROP_LOAD_ERRORS,
+  PROP_SECRET_STORE,
   N_PROPS
 };
 
@@ -112,6 +120,7 @@ static GParamSpec *properties[N_PROPS];
 
 enum {
   PROFILE_EDITED,
+  SECRETS_CHANGED,
   N_SIGNALS
 };
 
@@ -193,6 +202,8 @@ profile_to_variant (gpointer item)
   g_variant_builder_add (&builder, "{sv}", "args",
                          g_variant_new_strv (pal_agent_profile_get_args (profile), -1));
   g_variant_builder_add (&builder, "{sv}", "env", g_variant_builder_end (&env));
+  g_variant_builder_add (&builder, "{sv}", "secrets",
+                         g_variant_new_strv (pal_agent_profile_get_secrets (profile), -1));
   return g_variant_builder_end (&builder);
 }
 
@@ -332,6 +343,7 @@ parse_entry (GVariant  *entry,
   g_autofree char *name = NULL;
   g_autofree char *command = NULL;
   g_auto(GStrv) args = NULL;
+  g_auto(GStrv) secrets = NULL;
   g_autoptr(GVariant) env_dict = NULL;
   g_autoptr(GStrvBuilder) env = g_strv_builder_new ();
   g_auto(GStrv) envv = NULL;
@@ -343,7 +355,8 @@ parse_entry (GVariant  *entry,
       !_pal_dict_get_string (entry, "name", TRUE, &name, reason) ||
       !_pal_dict_get_string (entry, "command", TRUE, &command, reason) ||
       !_pal_dict_get_strv (entry, "args", FALSE, &args, reason) ||
-      !_pal_dict_get_value (entry, "env", "a{ss}", FALSE, &env_dict, reason))
+      !_pal_dict_get_value (entry, "env", "a{ss}", FALSE, &env_dict, reason) ||
+      !_pal_dict_get_strv (entry, "secrets", FALSE, &secrets, reason))
     return NULL;
 
   if (*id == '\0')
@@ -370,12 +383,20 @@ parse_entry (GVariant  *entry,
     }
   envv = g_strv_builder_end (env);
 
+  for (guint i = 0; secrets != NULL && secrets[i] != NULL; i++)
+    if (*secrets[i] == '\0' || strchr (secrets[i], '=') != NULL)
+      {
+        *reason = g_strdup_printf (_("the environment variable name “%s” is invalid"), secrets[i]);
+        return NULL;
+      }
+
   return g_object_new (PAL_TYPE_AGENT_PROFILE,
                        "id", id,
                        "name", name,
                        "command", command,
                        "args", args,
                        "env", envv,
+                       "secrets", secrets,
                        "is-demo", g_str_equal (id, PAL_AGENT_ID_DEMO),
                        NULL);
 }
@@ -511,6 +532,7 @@ pal_agent_store_dispose (GObject *object)
   g_ptr_array_set_size (self->items, 0);
 
   g_clear_object (&self->settings);
+  g_clear_object (&self->secret_store);
 
   G_OBJECT_CLASS (pal_agent_store_parent_class)->dispose (object);
 }
@@ -547,6 +569,9 @@ pal_agent_store_get_property (GObject    *object,
     case PROP_LOAD_ERRORS:
       g_value_set_boxed (value, _pal_stored_list_get_load_errors (&self->list));
       break;
+    case PROP_SECRET_STORE:
+      g_value_set_object (value, self->secret_store);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -564,6 +589,9 @@ pal_agent_store_set_property (GObject      *object,
     {
     case PROP_SETTINGS:
       self->settings = g_value_dup_object (value);
+      break;
+    case PROP_SECRET_STORE:
+      pal_agent_store_set_secret_store (self, g_value_get_object (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -593,6 +621,18 @@ pal_agent_store_class_init (PalAgentStoreClass *klass)
     g_signal_new ("profile-edited", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, PAL_TYPE_AGENT_PROFILE);
 
+  /**
+   * PalAgentStore::secrets-changed:
+   * @self: the store
+   * @id: the profile id
+   *
+   * Values of the profile's variables were stored in the keyring: agents of
+   * it that run have the old ones.
+   */
+  signals[SECRETS_CHANGED] =
+    g_signal_new ("secrets-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+
   /* The io.github.palaverapp.Palaver settings (or a test's own). */
   properties[PROP_SETTINGS] =
     g_param_spec_object ("settings", NULL, NULL, G_TYPE_SETTINGS,
@@ -603,6 +643,11 @@ pal_agent_store_class_init (PalAgentStoreClass *klass)
     g_param_spec_boxed ("load-errors", NULL, NULL, G_TYPE_STRV,
                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS |
                         G_PARAM_EXPLICIT_NOTIFY);
+  /* Where secret values go; none keeps them all in the profiles. */
+  properties[PROP_SECRET_STORE] =
+    g_param_spec_object ("secret-store", NULL, NULL, PAL_TYPE_SECRET_STORE,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+                         G_PARAM_EXPLICIT_NOTIFY);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -615,6 +660,33 @@ pal_agent_store_init (PalAgentStore *self)
   self->stored = g_ptr_array_new_with_free_func (g_object_unref);
   _pal_stored_list_init (&self->list, &stored_list_funcs, G_OBJECT (self),
                          properties[PROP_LOAD_ERRORS]);
+}
+
+/* --- secrets --- */
+
+static void
+secrets_forgotten_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  /* nothing left to tell anyone: the profile or the name is gone already */
+  if (!pal_secret_store_clear_finish (PAL_SECRET_STORE (object), result, &error))
+    g_debug ("Removing an agent's values from the keyring: %s", error->message);
+}
+
+/* Removes the value of @name (NULL: every value) of the agent @id from the
+ * keyring. Not cancelled with the store: the removal is what was asked. */
+static void
+forget_secrets (PalAgentStore *self,
+                const char    *id,
+                const char    *name)
+{
+  if (self->secret_store == NULL)
+    return;
+
+  pal_secret_store_clear_async (self->secret_store, id, name, NULL, secrets_forgotten_cb, NULL);
 }
 
 /* --- public API --- */
@@ -634,6 +706,25 @@ pal_agent_store_new (GSettings *settings)
   g_return_val_if_fail (G_IS_SETTINGS (settings), NULL);
 
   return g_object_new (PAL_TYPE_AGENT_STORE, "settings", settings, NULL);
+}
+
+/* Returns: (transfer none) (nullable): where secret values go */
+PalSecretStore *
+pal_agent_store_get_secret_store (PalAgentStore *self)
+{
+  g_return_val_if_fail (PAL_IS_AGENT_STORE (self), NULL);
+  return self->secret_store;
+}
+
+void
+pal_agent_store_set_secret_store (PalAgentStore  *self,
+                                  PalSecretStore *secret_store)
+{
+  g_return_if_fail (PAL_IS_AGENT_STORE (self));
+  g_return_if_fail (secret_store == NULL || PAL_IS_SECRET_STORE (secret_store));
+
+  if (g_set_object (&self->secret_store, secret_store))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SECRET_STORE]);
 }
 
 GSettings *
@@ -793,8 +884,10 @@ pal_agent_store_add (PalAgentStore    *self,
  *   pal_agent_profile_copy(), carrying the new settings
  * @error: %PAL_ERROR_NOT_FOUND or %PAL_ERROR_INVALID
  *
- * Copies name, command, args and env of @edited into the listed profile of
- * the same id and writes the key. A preset becomes a stored profile.
+ * Copies name, command, args, env and secrets of @edited into the listed
+ * profile of the same id and writes the key. A preset becomes a stored
+ * profile. Names no longer in secrets have their values removed from the
+ * keyring.
  *
  * Returns: %TRUE on success
  */
@@ -822,6 +915,15 @@ pal_agent_store_update (PalAgentStore    *self,
   if (!pal_agent_profile_validate (edited, error))
     return FALSE;
 
+  /* values no longer listed leave the keyring */
+  {
+    const char * const *old_secrets = pal_agent_profile_get_secrets (profile);
+
+    for (guint i = 0; old_secrets[i] != NULL; i++)
+      if (!pal_agent_profile_has_secret (edited, old_secrets[i]))
+        forget_secrets (self, pal_agent_profile_get_id (profile), old_secrets[i]);
+  }
+
   self->list.loading = TRUE;
   if (!_pal_agent_profile_assign (profile, edited))
     {
@@ -846,8 +948,9 @@ pal_agent_store_update (PalAgentStore    *self,
  * @error: %PAL_ERROR_NOT_FOUND, or %PAL_ERROR_NOT_SUPPORTED for an unedited
  *   preset or the demo
  *
- * Removes a stored profile and writes the key. Removing an edited preset
- * restores the preset when it is detected (and always for the demo).
+ * Removes a stored profile and writes the key, and its values from the
+ * keyring. Removing an edited preset restores the preset when it is
+ * detected (and always for the demo).
  *
  * Returns: %TRUE on success
  */
@@ -875,6 +978,7 @@ pal_agent_store_remove (PalAgentStore  *self,
       return FALSE;
     }
 
+  forget_secrets (self, id, NULL);
   g_ptr_array_find (self->stored, profile, &index);
   unwatch_profile (self, profile);
   g_ptr_array_remove_index (self->stored, index);

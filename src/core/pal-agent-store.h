@@ -8,6 +8,7 @@
 #include <gio/gio.h>
 
 #include "pal-agent-profile.h"
+#include "pal-secret-store.h"
 
 G_BEGIN_DECLS
 
@@ -24,6 +25,9 @@ G_DECLARE_FINAL_TYPE (PalAgentStore, pal_agent_store, PAL, AGENT_STORE, GObject)
 PalAgentStore      *pal_agent_store_new             (GSettings           *settings);
 
 GSettings          *pal_agent_store_get_settings    (PalAgentStore       *self);
+PalSecretStore     *pal_agent_store_get_secret_store (PalAgentStore      *self);
+void                pal_agent_store_set_secret_store (PalAgentStore      *self,
+                                                      PalSecretStore     *secret_store);
 /* Why stored entries were skipped, one translated sentence each. Never NULL. */
 const char * const *pal_agent_store_get_load_errors (PalAgentStore       *self);
 
@@ -55,5 +59,25 @@ void                pal_agent_store_detect_async    (PalAgentStore       *self,
 gboolean            pal_agent_store_detect_finish   (PalAgentStore       *self,
                                                      GAsyncResult        *result,
                                                      GError             **error);
+
+/* pal-agent-store-secrets.c: values a sign-in asks for */
+void                pal_agent_store_save_values_async     (PalAgentStore       *self,
+                                                           const char          *id,
+                                                           const char * const  *entries,
+                                                           GCancellable        *cancellable,
+                                                           GAsyncReadyCallback  callback,
+                                                           gpointer             user_data);
+gboolean            pal_agent_store_save_values_finish    (PalAgentStore       *self,
+                                                           GAsyncResult        *result,
+                                                           gboolean            *in_keyring,
+                                                           GError             **error);
+void                pal_agent_store_lookup_secrets_async  (PalAgentStore       *self,
+                                                           PalAgentProfile     *profile,
+                                                           GCancellable        *cancellable,
+                                                           GAsyncReadyCallback  callback,
+                                                           gpointer             user_data);
+char              **pal_agent_store_lookup_secrets_finish (PalAgentStore       *self,
+                                                           GAsyncResult        *result,
+                                                           GError             **error);
 
 G_END_DECLS

@@ -12,7 +12,10 @@
  * start, and the next session in that folder is then immediate. Shutdown
  * stops them all. An agent whose profile was edited since it started (an
  * API key put in its environment, say) is replaced by a new process at the
- * next need once no session is open on it.
+ * next need once no session is open on it; so is one whose values in the
+ * keyring changed, or that a sign-in in a terminal changed the files of.
+ * Values the profile keeps in the keyring are looked up before each start
+ * (the start waits for the keyring, which may ask to be unlocked).
  *
  * Also here: the agent-level calls (authenticate, session/list).
  */
@@ -304,16 +307,20 @@ agent_started_cb (GObject      *object,
   _pal_wait_list_return_object (&slot->start, agent);
 }
 
-/* The agent of @profile, not yet started. */
+/* The agent of @profile, not yet started; @secret_env (nullable): the
+ * profile's values from the keyring. */
 static AcpAgent *
-create_agent (PalSessionManager  *self,
-              PalAgentProfile    *profile,
-              const char         *cwd,
-              GError            **error)
+create_agent (PalSessionManager   *self,
+              PalAgentProfile     *profile,
+              const char          *cwd,
+              const char * const  *secret_env,
+              GError             **error)
 {
+  g_autoptr(GStrvBuilder) env_builder = g_strv_builder_new ();
   g_auto(GStrv) argv = NULL;
   g_auto(GStrv) wrapped = NULL;
   g_auto(GStrv) env = NULL;
+  g_auto(GStrv) all_env = NULL;
   g_autofree char *wrapped_cwd = NULL;
   AcpAgent *agent;
 
@@ -321,8 +328,12 @@ create_agent (PalSessionManager  *self,
     return NULL;
 
   argv = pal_agent_profile_dup_argv (profile);
+  g_strv_builder_addv (env_builder, (const char **) pal_agent_profile_get_env (profile));
+  if (secret_env != NULL)
+    g_strv_builder_addv (env_builder, (const char **) secret_env);
+  all_env = g_strv_builder_end (env_builder);
   wrapped = pal_launcher_wrap_argv (self->sandbox, (const char * const *) argv,
-                                    pal_agent_profile_get_env (profile), cwd,
+                                    (const char * const *) all_env, cwd,
                                     &env, &wrapped_cwd, error);
   if (wrapped == NULL)
     return NULL;
@@ -361,13 +372,15 @@ pal_session_manager_dup_last_agent (PalSessionManager *self,
   return agent != NULL ? g_object_ref (agent) : NULL;
 }
 
-/* The program, arguments and environment a profile starts, as one string:
- * an agent started from another is out of date. */
+/* The program, arguments and environment a profile starts (the names of
+ * the values in the keyring too), as one string: an agent started from
+ * another is out of date. */
 static char *
 launch_of (PalAgentProfile *profile)
 {
   g_auto(GStrv) argv = pal_agent_profile_dup_argv (profile);
   const char * const *env = pal_agent_profile_get_env (profile);
+  const char * const *secrets = pal_agent_profile_get_secrets (profile);
   GString *launch = g_string_new (NULL);
 
   for (guint i = 0; argv != NULL && argv[i] != NULL; i++)
@@ -375,8 +388,59 @@ launch_of (PalAgentProfile *profile)
   g_string_append_c (launch, 0x1e);
   for (guint i = 0; env != NULL && env[i] != NULL; i++)
     g_string_append_printf (launch, "%s%c", env[i], 0x1f);
+  g_string_append_c (launch, 0x1e);
+  for (guint i = 0; secrets != NULL && secrets[i] != NULL; i++)
+    g_string_append_printf (launch, "%s%c", secrets[i], 0x1f);
 
   return g_string_free (launch, FALSE);
+}
+
+/* A launch no profile has: the agent is out of date whatever the profile. */
+#define STALE_LAUNCH ""
+
+/**
+ * pal_session_manager_mark_agent_out_of_date:
+ * @self: a #PalSessionManager
+ * @profile_id: an agent profile id
+ *
+ * The agents of the profile that run now read something at their start
+ * that changed since (a sign-in in a terminal wrote the agent's
+ * credentials, the keyring holds a new value): each is replaced by a new
+ * process at its next need once no session is open on it, and counts as
+ * out of date (pal_session_manager_is_agent_out_of_date()) until then.
+ */
+void
+pal_session_manager_mark_agent_out_of_date (PalSessionManager *self,
+                                            const char        *profile_id)
+{
+  GHashTableIter iter;
+  gpointer value;
+
+  g_return_if_fail (PAL_IS_SESSION_MANAGER (self));
+  g_return_if_fail (profile_id != NULL);
+
+  if (self->agents == NULL)
+    return;
+
+  g_hash_table_iter_init (&iter, self->agents);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      AgentSlot *slot = value;
+
+      if (g_str_equal (slot->profile_id, profile_id))
+        {
+          g_free (slot->launch);
+          slot->launch = g_strdup (STALE_LAUNCH);
+        }
+    }
+}
+
+void
+_pal_session_manager_secrets_changed_cb (PalAgentStore     *store,
+                                         const char        *profile_id,
+                                         PalSessionManager *self)
+{
+  pal_session_manager_mark_agent_out_of_date (self, profile_id);
 }
 
 /* Whether a session that is still open runs on @agent */
@@ -431,16 +495,18 @@ _pal_session_manager_canonical_cwd (const char  *cwd,
 
 typedef struct
 {
-  char *profile_id;
-  char *cwd;
-} Redetect;
+  char  *profile_id;
+  char  *cwd;
+  GStrv  secret_env;   /* the profile's values from the keyring, once looked up */
+} EnsureData;
 
 static void
-redetect_free (Redetect *redetect)
+ensure_data_free (EnsureData *data)
 {
-  g_free (redetect->profile_id);
-  g_free (redetect->cwd);
-  g_free (redetect);
+  g_free (data->profile_id);
+  g_free (data->cwd);
+  g_strfreev (data->secret_env);
+  g_free (data);
 }
 
 static void ensure_agent (PalSessionManager *self,
@@ -455,7 +521,7 @@ redetected_cb (GObject      *object,
                gpointer      user_data)
 {
   GTask *task = user_data;
-  Redetect *redetect = g_task_get_task_data (task);
+  EnsureData *data = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
 
   if (!pal_agent_store_detect_finish (PAL_AGENT_STORE (object), result, &error))
@@ -465,7 +531,35 @@ redetected_cb (GObject      *object,
       return;
     }
 
-  ensure_agent (g_task_get_source_object (task), task, redetect->profile_id, redetect->cwd, FALSE);
+  ensure_agent (g_task_get_source_object (task), task, data->profile_id, data->cwd, FALSE);
+}
+
+static void
+secrets_looked_up_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  GTask *task = user_data;
+  EnsureData *data = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+
+  data->secret_env = pal_agent_store_lookup_secrets_finish (PAL_AGENT_STORE (object), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      g_object_unref (task);
+      return;
+    }
+  /* Started without them, the agent asks for a sign-in, and the values
+   * given then go where they can. */
+  if (data->secret_env == NULL)
+    {
+      g_debug ("Starting agent %s without its values from the keyring: %s",
+               data->profile_id, error->message);
+      data->secret_env = g_new0 (char *, 1);
+    }
+
+  ensure_agent (g_task_get_source_object (task), task, data->profile_id, data->cwd, FALSE);
 }
 
 void
@@ -477,12 +571,17 @@ _pal_session_manager_ensure_agent_async (PalSessionManager   *self,
                                          gpointer             user_data)
 {
   GTask *task;
+  EnsureData *data;
 
   g_assert (PAL_IS_SESSION_MANAGER (self));
   g_assert (profile_id != NULL);
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, _pal_session_manager_ensure_agent_async);
+  data = g_new0 (EnsureData, 1);
+  data->profile_id = g_strdup (profile_id);
+  data->cwd = g_strdup (cwd);
+  g_task_set_task_data (task, data, (GDestroyNotify) ensure_data_free);
 
   ensure_agent (self, task, profile_id, cwd, TRUE);
 }
@@ -498,6 +597,7 @@ ensure_agent (PalSessionManager *self,
               gboolean           may_detect)
 {
   g_autoptr(GTask) task = task_in;
+  EnsureData *data = g_task_get_task_data (task_in);
   g_autoptr(AcpAgent) agent = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *canonical = NULL;
@@ -561,14 +661,10 @@ ensure_agent (PalSessionManager *self,
 
   if (profile == NULL && may_detect && pal_agent_store_is_preset_id (profile_id))
     {
-      Redetect *redetect = g_new0 (Redetect, 1);
       /* read before the task is handed over: the order in which a call's
        * arguments are evaluated is not defined */
       GCancellable *cancellable = g_task_get_cancellable (task);
 
-      redetect->profile_id = g_strdup (profile_id);
-      redetect->cwd = g_strdup (cwd);
-      g_task_set_task_data (task, redetect, (GDestroyNotify) redetect_free);
       pal_agent_store_detect_async (self->agent_store, cancellable, redetected_cb, g_steal_pointer (&task));
       return;
     }
@@ -580,7 +676,16 @@ ensure_agent (PalSessionManager *self,
       return;
     }
 
-  agent = create_agent (self, profile, canonical, &error);
+  if (data->secret_env == NULL && pal_agent_profile_get_secrets (profile)[0] != NULL)
+    {
+      GCancellable *cancellable = g_task_get_cancellable (task);
+
+      pal_agent_store_lookup_secrets_async (self->agent_store, profile, cancellable,
+                                            secrets_looked_up_cb, g_steal_pointer (&task));
+      return;
+    }
+
+  agent = create_agent (self, profile, canonical, (const char * const *) data->secret_env, &error);
   if (agent == NULL)
     {
       g_task_return_error (task, g_steal_pointer (&error));
@@ -992,7 +1097,8 @@ authenticate_agent_cb (GObject      *object,
  *
  * Authenticates the agent of that profile and folder (started unless it
  * runs) with `authenticate`. Methods of kind "terminal" cannot go through
- * this (%ACP_ERROR_NOT_SUPPORTED): they need the agent run in a terminal.
+ * this (%ACP_ERROR_NOT_SUPPORTED): the person runs the command of
+ * pal_session_manager_sign_in_command_async() in a terminal instead.
  */
 void
 pal_session_manager_authenticate_async (PalSessionManager   *self,

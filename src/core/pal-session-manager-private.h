@@ -13,11 +13,14 @@
 G_BEGIN_DECLS
 
 /* What this client implements, and therefore advertises: fs/ and terminal/
- * requests through the manager's AcpFsService and AcpTerminalService. The
- * window renders no boolean config options yet. Advertise more only once it
- * is really handled. */
+ * requests through the manager's AcpFsService and AcpTerminalService;
+ * "terminal" sign-in methods, whose command
+ * (pal_session_manager_sign_in_command_async()) the window runs in a
+ * terminal. The window renders no boolean config options yet. Advertise
+ * more only once it is really handled. */
 #define PAL_CLIENT_CAPABILITIES \
-  (ACP_CLIENT_CAP_FS_READ | ACP_CLIENT_CAP_FS_WRITE | ACP_CLIENT_CAP_TERMINAL)
+  (ACP_CLIENT_CAP_FS_READ | ACP_CLIENT_CAP_FS_WRITE | ACP_CLIENT_CAP_TERMINAL | \
+   ACP_CLIENT_CAP_AUTH_TERMINAL)
 
 /* Real agents may take a long time to initialize (npx, first run). */
 #define PAL_AGENT_INITIALIZE_TIMEOUT_MS 60000
@@ -123,6 +126,10 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (LiveSession, _pal_live_session_unref)
 
 /* pal-session-manager-agents.c */
 void      _pal_session_manager_init_agents      (PalSessionManager   *self);
+/* PalAgentStore::secrets-changed */
+void      _pal_session_manager_secrets_changed_cb (PalAgentStore     *store,
+                                                   const char        *profile_id,
+                                                   PalSessionManager *self);
 void      _pal_session_manager_dispose_agents   (PalSessionManager   *self);
 /* Canonical form of a project folder, or NULL (with PAL_ERROR_INVALID) when
  * it is not an absolute path. */

@@ -928,6 +928,9 @@ pal_session_manager_constructed (GObject *object)
 
   g_return_if_fail (PAL_IS_AGENT_STORE (self->agent_store));
   g_return_if_fail (PAL_IS_SESSION_STORE (self->session_store));
+
+  g_signal_connect_object (self->agent_store, "secrets-changed",
+                           G_CALLBACK (_pal_session_manager_secrets_changed_cb), self, 0);
 }
 
 static void

@@ -164,6 +164,23 @@ void               pal_session_manager_authenticate_async (PalSessionManager *se
 gboolean           pal_session_manager_authenticate_finish (PalSessionManager *self,
                                                             GAsyncResult      *result,
                                                             GError           **error);
+/* A "terminal" sign-in method: the command to run for the person. */
+void               pal_session_manager_sign_in_command_async (PalSessionManager  *self,
+                                                              const char         *profile_id,
+                                                              const char         *cwd,
+                                                              AcpAuthMethod      *method,
+                                                              GCancellable       *cancellable,
+                                                              GAsyncReadyCallback callback,
+                                                              gpointer            user_data);
+char             **pal_session_manager_sign_in_command_finish (PalSessionManager *self,
+                                                               GAsyncResult      *result,
+                                                               char            ***out_env,
+                                                               char             **out_cwd,
+                                                               GError           **error);
+/* What the agents of the profile read at their start changed (a sign-in):
+ * they start anew at their next need. */
+void               pal_session_manager_mark_agent_out_of_date (PalSessionManager *self,
+                                                               const char        *profile_id);
 
 /* --- opening and closing --- */
 

@@ -1,6 +1,8 @@
 /* pal-agent-editor.c: the dialog that adds or edits one agent profile
  *
- * Name, command, arguments (one row each) and extra environment variables.
+ * Name, command, arguments (one row each) and extra environment variables;
+ * the variables whose values the keyring keeps are listed by name only,
+ * each with a button that removes it.
  * Checked as the person types: an empty name or command, or a bad variable,
  * marks its field and keeps Save insensitive; a command that is not found
  * in PATH is only a warning, since the agent may be installed later or live
@@ -37,11 +39,14 @@ struct _PalAgentEditor
   GtkLabel *command_label;
   PalArgsGroup *args_group;
   PalNameValueGroup *env_group;
+  AdwPreferencesGroup *secrets_group;
 
   PalAgentStore *store;
   PalAgentProfile *profile;
   /* PalNameValue rows of the environment */
   GListStore *env;
+  /* names of the variables the keyring keeps, still listed */
+  GPtrArray *secrets;
 
   PalCommandCheck *command_check;
 
@@ -129,7 +134,13 @@ build_profile (PalAgentEditor *self)
 {
   g_auto(GStrv) args = pal_args_group_dup_args (self->args_group);
   g_auto(GStrv) env = dup_env (self);
+  g_autoptr(GStrvBuilder) secrets_builder = g_strv_builder_new ();
+  g_auto(GStrv) secrets = NULL;
   PalAgentProfile *profile;
+
+  for (guint i = 0; i < self->secrets->len; i++)
+    g_strv_builder_add (secrets_builder, g_ptr_array_index (self->secrets, i));
+  secrets = g_strv_builder_end (secrets_builder);
 
   if (self->profile != NULL)
     profile = pal_agent_profile_copy (self->profile);
@@ -146,6 +157,7 @@ build_profile (PalAgentEditor *self)
                                  gtk_editable_get_text (GTK_EDITABLE (self->command_row)));
   pal_agent_profile_set_args (profile, (const char * const *) args);
   pal_agent_profile_set_env (profile, (const char * const *) env);
+  pal_agent_profile_set_secrets (profile, (const char * const *) secrets);
   return profile;
 }
 
@@ -250,6 +262,44 @@ validate (PalAgentEditor *self)
 }
 
 static void
+remove_secret_clicked_cb (GtkButton      *button,
+                          PalAgentEditor *self)
+{
+  GtkWidget *row = gtk_widget_get_ancestor (GTK_WIDGET (button), ADW_TYPE_ACTION_ROW);
+  const char *name = adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row));
+
+  for (guint i = 0; i < self->secrets->len; i++)
+    if (g_str_equal (g_ptr_array_index (self->secrets, i), name))
+      {
+        g_ptr_array_remove_index (self->secrets, i);
+        break;
+      }
+  adw_preferences_group_remove (self->secrets_group, row);
+  gtk_widget_set_visible (GTK_WIDGET (self->secrets_group), self->secrets->len > 0);
+  validate (self);
+}
+
+static void
+add_secret_row (PalAgentEditor *self,
+                const char     *name)
+{
+  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *remove = gtk_button_new_from_icon_name ("user-trash-symbolic");
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), name);
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  /* the value itself is never read back: only where it is */
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), _("Value kept in the keyring"));
+  gtk_widget_set_valign (remove, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (remove, "flat");
+  gtk_widget_set_tooltip_text (remove, _("Remove From Keyring"));
+  g_signal_connect_object (remove, "clicked", G_CALLBACK (remove_secret_clicked_cb), self, 0);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), remove);
+  adw_preferences_group_add (self->secrets_group, row);
+  g_ptr_array_add (self->secrets, g_strdup (name));
+}
+
+static void
 save_clicked_cb (PalAgentEditor *self)
 {
   g_autoptr(GError) error = NULL;
@@ -281,6 +331,7 @@ pal_agent_editor_constructed (GObject *object)
   if (self->profile != NULL)
     {
       const char * const *vars = pal_agent_profile_get_env (self->profile);
+      const char * const *secrets = pal_agent_profile_get_secrets (self->profile);
 
       gtk_window_set_title (GTK_WINDOW (self), _("Edit Agent"));
       gtk_editable_set_text (GTK_EDITABLE (self->name_row),
@@ -299,6 +350,9 @@ pal_agent_editor_constructed (GObject *object)
 
           g_list_store_append (env, row);
         }
+      for (guint i = 0; secrets[i] != NULL; i++)
+        add_secret_row (self, secrets[i]);
+      gtk_widget_set_visible (GTK_WIDGET (self->secrets_group), secrets[0] != NULL);
     }
   else
     gtk_window_set_title (GTK_WINDOW (self), _("Add Agent"));
@@ -324,6 +378,7 @@ pal_agent_editor_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), PAL_TYPE_AGENT_EDITOR);
 
   g_clear_object (&self->env);
+  g_clear_pointer (&self->secrets, g_ptr_array_unref);
   /* with no env left, nothing starts another */
   if (self->command_check != NULL)
     pal_command_check_cancel (self->command_check);
@@ -443,6 +498,7 @@ pal_agent_editor_class_init (PalAgentEditorClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PalAgentEditor, command_label);
   gtk_widget_class_bind_template_child (widget_class, PalAgentEditor, args_group);
   gtk_widget_class_bind_template_child (widget_class, PalAgentEditor, env_group);
+  gtk_widget_class_bind_template_child (widget_class, PalAgentEditor, secrets_group);
   gtk_widget_class_bind_template_callback (widget_class, validate);
   gtk_widget_class_bind_template_callback (widget_class, save_clicked_cb);
 
@@ -453,6 +509,7 @@ static void
 pal_agent_editor_init (PalAgentEditor *self)
 {
   self->command_check = pal_command_check_new ();
+  self->secrets = g_ptr_array_new_with_free_func (g_free);
   gtk_widget_init_template (GTK_WIDGET (self));
 }
 

@@ -519,7 +519,11 @@ pal_application_get_agent_store (PalApplication *self)
 
   if (self->agent_store == NULL)
     {
+      g_autoptr(PalSecretStore) secrets = pal_secret_store_new ();
+
       self->agent_store = pal_agent_store_new (pal_application_get_settings (self));
+      /* API keys go to the desktop's keyring when one answers */
+      pal_agent_store_set_secret_store (self->agent_store, secrets);
       pal_agent_store_detect_async (self->agent_store, self->cancellable,
                                     detect_agents_cb, NULL);
     }

@@ -209,7 +209,8 @@ update_state (PalSessionView *self)
                              state == ACP_SESSION_STATE_FAILED ||
                              (self->starting && !self->holding));
   gtk_widget_set_visible (self->starting_page, self->starting);
-  gtk_spinner_set_spinning (self->starting_spinner, self->starting);
+  /* nothing turns while the start waits for the person (a sign-in) */
+  gtk_spinner_set_spinning (self->starting_spinner, self->starting && !self->start_paused);
   gtk_revealer_set_reveal_child (self->progress_revealer,
                                  state == ACP_SESSION_STATE_LOADING ||
                                  state == ACP_SESSION_STATE_CREATING ||
@@ -903,7 +904,8 @@ pal_session_view_set_starting (PalSessionView *self,
  * @self: a #PalSessionView showing a start
  *
  * The start waits for the person now (a sign-in), not for the agent: no
- * offer to stop the agent, until pal_session_view_set_starting() again.
+ * spinner and no offer to stop the agent, until
+ * pal_session_view_set_starting() again.
  */
 void
 pal_session_view_pause_start (PalSessionView *self)
@@ -911,6 +913,7 @@ pal_session_view_pause_start (PalSessionView *self)
   g_return_if_fail (PAL_IS_SESSION_VIEW (self));
 
   self->start_paused = TRUE;
+  update_state (self);
   update_stopping (self);
 }
 

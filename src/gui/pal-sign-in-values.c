@@ -6,8 +6,9 @@
  * method names its variables (CODEX_API_KEY, say), and some "agent" methods
  * are API keys the agent reads from a variable it does not name (Gemini
  * CLI's "gemini-api-key" accepts authenticate without one, then fails every
- * prompt). A dialog asks for them, masked when secret; the window keeps them
- * in the agent's settings and starts the agent again with them.
+ * prompt). A dialog asks for them, masked when secret, and says where they
+ * will be kept: in the keyring, or, where none answers, in the agent's
+ * settings (PalAgentStore decides); the agent starts again with them.
  */
 
 #include "config.h"
@@ -164,6 +165,8 @@ response_cb (AdwMessageDialog *dialog,
  * @parent: the window to be transient for
  * @agent_name: the agent's name
  * @method: a method with variables (see pal_sign_in_method_vars())
+ * @in_keyring: whether a keyring keeps the values, rather than Palaver's
+ *   settings
  * @func: called once with the "NAME=VALUE" entries, or %NULL when the
  *   person cancelled
  * @data: for @func
@@ -174,6 +177,7 @@ GtkWidget *
 pal_sign_in_values_ask (GtkWindow           *parent,
                         const char          *agent_name,
                         AcpAuthMethod       *method,
+                        gboolean             in_keyring,
                         PalSignInValuesFunc  func,
                         gpointer             data)
 {
@@ -202,8 +206,12 @@ pal_sign_in_values_ask (GtkWindow           *parent,
       g_string_append_printf (body, _("Get them at %s."), link);
       g_string_append (body, "\n\n");
     }
-  g_string_append (body, _("They are kept in the agent’s settings on this computer (Preferences → Agents), "
-                           "and the agent starts again with them."));
+  if (in_keyring)
+    g_string_append (body, _("They are kept in your keyring, and the agent starts again with them."));
+  else
+    g_string_append (body, _("No keyring answers on this computer: they are saved in Palaver’s settings "
+                             "(Preferences → Agents), not in a keyring, and the agent starts again "
+                             "with them."));
 
   dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (parent, NULL, body->str));
   /* Translators: the first %s is a sign-in method, the second an agent */

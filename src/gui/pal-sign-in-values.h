@@ -19,6 +19,7 @@ GArray    *pal_sign_in_method_vars (AcpAuthMethod       *method);
 GtkWidget *pal_sign_in_values_ask  (GtkWindow           *parent,
                                     const char          *agent_name,
                                     AcpAuthMethod       *method,
+                                    gboolean             in_keyring,
                                     PalSignInValuesFunc  func,
                                     gpointer             data);
 

@@ -22,6 +22,7 @@
 #include "pal-composer.h"
 #include "pal-launcher.h"
 #include "pal-new-session-dialog.h"
+#include "pal-sign-in-terminal.h"
 #include "pal-sign-in-values.h"
 #include "pal-tooltip.h"
 #include "pal-warm-up.h"
@@ -700,42 +701,55 @@ sign_in_did_not_take (PalWindow  *self,
   return just;
 }
 
+/* The sign-in did not work (the agent refused it, its values could not be
+ * kept): a session on screen gets a toast, a start that waited for it the
+ * error page, whose Retry starts over and asks again. Takes @attempt_in. */
+static void
+sign_in_failed (Attempt      *attempt_in,
+                const GError *error)
+{
+  g_autoptr(Attempt) attempt = attempt_in;
+  PalWindow *self = attempt->self;
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  give_back_prompt (attempt);
+  if (attempt->session_id != NULL && pal_session_manager_lookup (self->manager, attempt->session_id) != NULL)
+    {
+      pal_window_add_toast (self, error->message);
+      return;
+    }
+
+  _pal_window_show_error (self, _("Signing in failed"), attempt->agent_id, error);
+  g_object_set_data_full (G_OBJECT (self), "retry-attempt", g_steal_pointer (&attempt),
+                          (GDestroyNotify) attempt_free);
+  _pal_window_update_actions (self);
+}
+
+/* Signed in: what waited for it goes on. Takes @attempt. */
+static void
+signed_in (Attempt *attempt)
+{
+  PalWindow *self = attempt->self;
+
+  g_free (self->signed_in_agent);
+  self->signed_in_agent = g_strdup (attempt->agent_id);
+  self->signed_in_at = g_get_monotonic_time ();
+  retry_attempt (attempt);
+}
+
 static void
 authenticate_cb (GObject      *object,
                  GAsyncResult *result,
                  gpointer      user_data)
 {
-  g_autoptr(Attempt) attempt = user_data;
+  Attempt *attempt = user_data;
   g_autoptr(GError) error = NULL;
 
   if (!pal_session_manager_authenticate_finish (PAL_SESSION_MANAGER (object), result, &error))
-    {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        return;
-      give_back_prompt (attempt);
-      /* a session on screen stays there: the failure is a toast */
-      if (attempt->session_id != NULL &&
-          pal_session_manager_lookup (attempt->self->manager, attempt->session_id) != NULL)
-        {
-          pal_window_add_toast (attempt->self, error->message);
-        }
-      else
-        {
-          PalWindow *self = attempt->self;
-
-          /* the page's Retry starts over, and asks for the sign-in again */
-          _pal_window_show_error (self, _("Signing in failed"), attempt->agent_id, error);
-          g_object_set_data_full (G_OBJECT (self), "retry-attempt", g_steal_pointer (&attempt),
-                                  (GDestroyNotify) attempt_free);
-          _pal_window_update_actions (self);
-        }
-      return;
-    }
-
-  g_free (attempt->self->signed_in_agent);
-  attempt->self->signed_in_agent = g_strdup (attempt->agent_id);
-  attempt->self->signed_in_at = g_get_monotonic_time ();
-  retry_attempt (g_steal_pointer (&attempt));
+    sign_in_failed (attempt, error);
+  else
+    signed_in (attempt);
 }
 
 /* The sign-in was cancelled: the prompt comes back, a new session that
@@ -752,148 +766,292 @@ sign_in_cancelled (Attempt *attempt)
     _pal_window_show_session (self, NULL);
 }
 
-/* Sets @entries ("NAME=VALUE") in the environment of the agent profile. */
-static gboolean
-store_sign_in_values (PalWindow           *self,
-                      const char          *agent_id,
-                      const char * const  *entries,
-                      GError             **error)
-{
-  PalAgentStore *store = pal_session_manager_get_agent_store (self->manager);
-  PalAgentProfile *profile = pal_agent_store_lookup (store, agent_id);
-  g_autoptr(PalAgentProfile) edited = NULL;
-  g_autoptr(GStrvBuilder) env = g_strv_builder_new ();
-  const char * const *old_env;
-  g_auto(GStrv) new_env = NULL;
-
-  if (profile == NULL)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("The agent is not configured any more"));
-      return FALSE;
-    }
-
-  /* the values given replace those of the same names */
-  old_env = pal_agent_profile_get_env (profile);
-  for (guint i = 0; old_env != NULL && old_env[i] != NULL; i++)
-    {
-      gsize name_length = strcspn (old_env[i], "=");
-      gboolean replaced = FALSE;
-
-      for (guint j = 0; entries[j] != NULL; j++)
-        if (strncmp (entries[j], old_env[i], name_length) == 0 && entries[j][name_length] == '=')
-          replaced = TRUE;
-      if (!replaced)
-        g_strv_builder_add (env, old_env[i]);
-    }
-  g_strv_builder_addv (env, (const char **) entries);
-  new_env = g_strv_builder_end (env);
-
-  edited = pal_agent_profile_copy (profile);
-  pal_agent_profile_set_env (edited, (const char * const *) new_env);
-
-  return pal_agent_store_update (store, edited, error);
-}
+/* --- values (API keys) --- */
 
 typedef struct
 {
   Attempt  *attempt;
   char     *method_id;
   gboolean  authenticate;  /* an "agent" method: authenticate after the restart */
+  gboolean  in_keyring;    /* the dialog said the keyring keeps them */
 } ValuesRequest;
+
+static void
+values_request_free (ValuesRequest *request)
+{
+  g_clear_pointer (&request->attempt, attempt_free);
+  g_free (request->method_id);
+  g_free (request);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ValuesRequest, values_request_free)
+
+static void
+values_saved_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(ValuesRequest) request = user_data;
+  Attempt *attempt = g_steal_pointer (&request->attempt);
+  PalWindow *self = attempt->self;
+  g_autoptr(GError) error = NULL;
+  gboolean in_keyring = FALSE;
+  const char *agent_id, *folder;
+
+  if (!pal_agent_store_save_values_finish (PAL_AGENT_STORE (object), result, &in_keyring, &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          give_back_prompt (attempt);
+          pal_window_add_toast (self, error->message);
+        }
+      attempt_free (attempt);
+      return;
+    }
+  if (request->in_keyring && !in_keyring)
+    pal_window_add_toast (self, _("The keyring did not take the values: they are saved in Palaver’s settings"));
+
+  /* the agent starts again with them at the next need */
+  if (!request->authenticate)
+    {
+      signed_in (attempt);
+      return;
+    }
+
+  agent_id = attempt->agent_id;
+  folder = attempt->folder;
+  pal_session_manager_authenticate_async (self->manager, agent_id, folder, request->method_id,
+                                          self->cancellable, authenticate_cb, attempt);
+}
 
 static void
 values_given_cb (const char * const *entries,
                  gpointer            data)
 {
   ValuesRequest *request = data;
-  g_autoptr(Attempt) attempt = g_steal_pointer (&request->attempt);
-  g_autofree char *method_id = g_steal_pointer (&request->method_id);
-  gboolean authenticate = request->authenticate;
-  PalWindow *self = attempt->self;
-  g_autoptr(GError) error = NULL;
-  const char *agent_id, *folder;
-
-  g_free (request);
+  PalWindow *self = request->attempt->self;
+  PalAgentStore *store = pal_session_manager_get_agent_store (self->manager);
+  const char *agent_id = request->attempt->agent_id;
 
   if (entries == NULL)
     {
-      sign_in_cancelled (attempt);
+      sign_in_cancelled (request->attempt);
+      values_request_free (request);
       return;
     }
 
-  /* kept, and the agent starts again with them at the next need */
-  if (!store_sign_in_values (self, attempt->agent_id, entries, &error))
-    {
-      give_back_prompt (attempt);
-      pal_window_add_toast (self, error->message);
-      return;
-    }
-
-  if (!authenticate)
-    {
-      g_free (self->signed_in_agent);
-      self->signed_in_agent = g_strdup (attempt->agent_id);
-      self->signed_in_at = g_get_monotonic_time ();
-      retry_attempt (g_steal_pointer (&attempt));
-      return;
-    }
-
-  agent_id = attempt->agent_id;
-  folder = attempt->folder;
-  pal_session_manager_authenticate_async (self->manager, agent_id, folder, method_id, self->cancellable,
-                                          authenticate_cb, g_steal_pointer (&attempt));
+  pal_agent_store_save_values_async (store, agent_id, entries, self->cancellable,
+                                     values_saved_cb, request);
 }
+
+static void
+ask_values (ValuesRequest *request)
+{
+  PalWindow *self = request->attempt->self;
+  AcpAgent *agent = pal_session_manager_lookup_agent (self->manager, request->attempt->agent_id,
+                                                      request->attempt->folder);
+  AcpAuthMethod *method = agent != NULL ? acp_agent_get_auth_method (agent, request->method_id) : NULL;
+
+  /* the agent went away meanwhile */
+  if (method == NULL)
+    {
+      sign_in_cancelled (request->attempt);
+      values_request_free (request);
+      return;
+    }
+
+  pal_sign_in_values_ask (GTK_WINDOW (self), agent_name (self, request->attempt->agent_id), method,
+                          request->in_keyring, values_given_cb, request);
+}
+
+static void
+keyring_probed_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  ValuesRequest *request = user_data;
+  g_autoptr(GError) error = NULL;
+
+  request->in_keyring = pal_secret_store_probe_finish (PAL_SECRET_STORE (object), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      values_request_free (request);
+      return;
+    }
+  if (!request->in_keyring)
+    g_debug ("No keyring for sign-in values: %s", error->message);
+
+  ask_values (request);
+}
+
+/* Asks for the values of @method once it is known where they will be kept,
+ * which the dialog says. Takes @attempt. */
+static void
+sign_in_with_values (Attempt       *attempt,
+                     AcpAuthMethod *method)
+{
+  PalWindow *self = attempt->self;
+  PalSecretStore *secrets = pal_agent_store_get_secret_store (pal_session_manager_get_agent_store (self->manager));
+  ValuesRequest *request = g_new0 (ValuesRequest, 1);
+
+  request->attempt = attempt;
+  request->method_id = g_strdup (acp_auth_method_get_id (method));
+  request->authenticate = g_strcmp0 (acp_auth_method_get_kind (method), "agent") == 0;
+
+  if (secrets == NULL)
+    ask_values (request);
+  else
+    pal_secret_store_probe_async (secrets, self->cancellable, keyring_probed_cb, request);
+}
+
+/* --- in a terminal --- */
+
+static void
+terminal_finished_cb (PalSignInTerminal *terminal,
+                      gboolean           succeeded,
+                      PalWindow         *self)
+{
+  Attempt *attempt = g_object_steal_data (G_OBJECT (terminal), "attempt");
+
+  if (attempt == NULL)
+    return;
+  if (!succeeded)
+    {
+      sign_in_cancelled (attempt);
+      attempt_free (attempt);
+      return;
+    }
+
+  /* the agent reads what the sign-in wrote when it starts */
+  pal_session_manager_mark_agent_out_of_date (self->manager, attempt->agent_id);
+  signed_in (attempt);
+}
+
+typedef struct
+{
+  Attempt *attempt;
+  char    *method_name;
+  char    *description;
+} TerminalRequest;
+
+static void
+terminal_request_free (TerminalRequest *request)
+{
+  g_clear_pointer (&request->attempt, attempt_free);
+  g_free (request->method_name);
+  g_free (request->description);
+  g_free (request);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TerminalRequest, terminal_request_free)
+
+static void
+sign_in_command_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(TerminalRequest) request = user_data;
+  PalWindow *self = request->attempt->self;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) argv = NULL;
+  g_auto(GStrv) env = NULL;
+  g_autofree char *cwd = NULL;
+  PalSignInTerminal *terminal;
+
+  argv = pal_session_manager_sign_in_command_finish (PAL_SESSION_MANAGER (object), result, &env, &cwd, &error);
+  if (argv == NULL)
+    {
+      sign_in_failed (g_steal_pointer (&request->attempt), error);
+      return;
+    }
+
+  terminal = pal_sign_in_terminal_new (GTK_WINDOW (self), agent_name (self, request->attempt->agent_id),
+                                       request->method_name, request->description);
+  g_object_set_data_full (G_OBJECT (terminal), "attempt", g_steal_pointer (&request->attempt),
+                          (GDestroyNotify) attempt_free);
+  g_signal_connect_object (terminal, "finished", G_CALLBACK (terminal_finished_cb), self, 0);
+  pal_sign_in_terminal_start (terminal, (const char * const *) argv, (const char * const *) env, cwd);
+}
+
+/* Runs @method, the agent's own login, in a terminal. Takes @attempt. */
+static void
+sign_in_in_terminal (Attempt       *attempt,
+                     AcpAuthMethod *method)
+{
+  PalWindow *self = attempt->self;
+  TerminalRequest *request = g_new0 (TerminalRequest, 1);
+  const char *agent_id = attempt->agent_id;
+  const char *folder = attempt->folder;
+
+  request->attempt = attempt;
+  request->method_name = g_strdup (acp_auth_method_get_name (method));
+  request->description = g_strdup (acp_auth_method_get_description (method));
+  pal_session_manager_sign_in_command_async (self->manager, agent_id, folder, method, self->cancellable,
+                                             sign_in_command_cb, request);
+}
+
+/* --- the choice of a method --- */
 
 static void
 auth_response_cb (AdwMessageDialog *dialog,
                   const char       *response,
                   gpointer          user_data)
 {
-  g_autoptr(Attempt) attempt = user_data;
-  PalWindow *self;
-  const char *agent_id, *folder;
+  Attempt *attempt = user_data;
+  PalWindow *self = attempt->self;
+  const char *method_id = strchr (response, ':');
+  AcpAgent *agent;
+  AcpAuthMethod *method;
 
-  if (g_str_equal (response, "cancel"))
+  if (g_str_equal (response, "cancel") || method_id == NULL)
     {
       sign_in_cancelled (attempt);
+      attempt_free (attempt);
       return;
     }
 
-  /* a method that needs values: asked for first */
-  if (g_str_has_prefix (response, "values:"))
+  agent = pal_session_manager_lookup_agent (self->manager, attempt->agent_id, attempt->folder);
+  method = agent != NULL ? acp_agent_get_auth_method (agent, method_id + 1) : NULL;
+  /* the agent went away meanwhile */
+  if (method == NULL)
     {
-      AcpAgent *agent = pal_session_manager_lookup_agent (attempt->self->manager, attempt->agent_id,
-                                                          attempt->folder);
-      AcpAuthMethod *method = agent != NULL ? acp_agent_get_auth_method (agent, response + strlen ("values:"))
-                                            : NULL;
-      ValuesRequest *request;
-
-      if (method == NULL)
-        {
-          sign_in_cancelled (attempt);
-          return;
-        }
-      self = attempt->self;
-      request = g_new0 (ValuesRequest, 1);
-      request->method_id = g_strdup (acp_auth_method_get_id (method));
-      request->authenticate = g_strcmp0 (acp_auth_method_get_kind (method), "agent") == 0;
-      agent_id = attempt->agent_id;
-      request->attempt = g_steal_pointer (&attempt);
-      pal_sign_in_values_ask (GTK_WINDOW (self), agent_name (self, agent_id), method, values_given_cb, request);
+      sign_in_cancelled (attempt);
+      attempt_free (attempt);
       return;
     }
 
-  /* the arguments are read before the attempt is handed over: the order in
-   * which a call's arguments are evaluated is not defined */
-  self = attempt->self;
-  agent_id = attempt->agent_id;
-  folder = attempt->folder;
-  pal_session_manager_authenticate_async (self->manager, agent_id, folder, response, self->cancellable,
-                                          authenticate_cb, g_steal_pointer (&attempt));
+  if (g_str_has_prefix (response, "values:"))
+    sign_in_with_values (attempt, method);
+  else if (g_str_has_prefix (response, "terminal:"))
+    sign_in_in_terminal (attempt, method);
+  else
+    pal_session_manager_authenticate_async (self->manager, attempt->agent_id, attempt->folder,
+                                            acp_auth_method_get_id (method), self->cancellable,
+                                            authenticate_cb, attempt);
 }
 
-/* The agent wants a sign-in: list its methods; terminal ones are shown as
- * the command to run, the others are run by the agent through authenticate. */
+/* One row of the table of method types: the response of a button that
+ * runs a method of that type, or NULL for no button. */
+static char *
+auth_response_for (AcpAuthMethod *method)
+{
+  g_autoptr(GArray) vars = pal_sign_in_method_vars (method);
+  const char *kind = acp_auth_method_get_kind (method);
+  const char *id = acp_auth_method_get_id (method);
+
+  if (vars->len > 0)
+    return g_strconcat ("values:", id, NULL);
+  if (g_strcmp0 (kind, "terminal") == 0)
+    return g_strconcat ("terminal:", id, NULL);
+  if (g_strcmp0 (kind, "agent") == 0)
+    return g_strconcat ("agent:", id, NULL);
+
+  return NULL;
+}
+
+/* The agent wants a sign-in: one button per method Palaver can run (those
+ * that ask for values or open a terminal end in "…"); the others are
+ * described, since the person may know what to do with them. */
 static void
 show_auth_dialog (PalWindow *self,
                   Attempt   *attempt)
@@ -907,8 +1065,10 @@ show_auth_dialog (PalWindow *self,
   g_autoptr(GString) body = g_string_new (attempt->prompt != NULL
                                            ? _("The agent needs you to sign in before it can answer.")
                                            : _("The agent needs you to sign in before it can start a session."));
+  g_autoptr(GString) described = g_string_new (NULL);
+  g_autoptr(GString) others = g_string_new (NULL);
   AdwMessageDialog *dialog;
-  guint n_agent_methods = 0;
+  guint n_buttons = 0;
 
   dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self), NULL, NULL));
   /* Translators: %s is an agent's name */
@@ -919,51 +1079,43 @@ show_auth_dialog (PalWindow *self,
   for (guint i = 0; methods != NULL && i < methods->len; i++)
     {
       AcpAuthMethod *method = g_ptr_array_index (methods, i);
-      const char *kind = acp_auth_method_get_kind (method);
-      g_autoptr(GArray) vars = pal_sign_in_method_vars (method);
+      g_autofree char *response = auth_response_for (method);
+      const char *name = acp_auth_method_get_name (method);
+      const char *description = acp_auth_method_get_description (method);
+      gboolean has_description = description != NULL && *description != '\0';
 
-      if (vars->len > 0)
+      if (response == NULL)
         {
-          g_autofree char *response = g_strconcat ("values:", acp_auth_method_get_id (method), NULL);
-          /* Translators: a sign-in method that asks for values next, e.g. “API Key…” */
-          g_autofree char *label = g_strdup_printf (_("%s…"), acp_auth_method_get_name (method));
+          g_string_append_printf (others, "\n%s%s%s", name, has_description ? ": " : "",
+                                  has_description ? description : "");
+          continue;
+        }
 
-          adw_message_dialog_add_response (dialog, response, label);
-          n_agent_methods++;
-        }
-      else if (g_strcmp0 (kind, "agent") == 0)
-        {
-          adw_message_dialog_add_response (dialog, acp_auth_method_get_id (method),
-                                           acp_auth_method_get_name (method));
-          n_agent_methods++;
-        }
-      else if (g_strcmp0 (kind, "terminal") == 0)
-        {
-          PalAgentProfile *profile = pal_agent_store_lookup (pal_session_manager_get_agent_store (self->manager),
-                                                             attempt->agent_id);
-          g_autoptr(GString) command = g_string_new (profile != NULL ? pal_agent_profile_get_command (profile) : "");
-          const char * const *args = acp_auth_method_get_terminal_args (method);
-
-          for (guint j = 0; args != NULL && args[j] != NULL; j++)
-            {
-              g_autofree char *quoted = g_shell_quote (args[j]);
-              g_string_append_printf (command, " %s", quoted);
-            }
-          /* Translators: %s is a sign-in method; a shell command follows */
-          g_string_append_printf (body, "\n\n%s:\n%s", acp_auth_method_get_name (method), command->str);
-        }
+      if (g_str_has_prefix (response, "agent:"))
+        adw_message_dialog_add_response (dialog, response, name);
       else
         {
-          const char *description = acp_auth_method_get_description (method);
+          /* Translators: a sign-in method that asks for more next (values,
+           * a terminal), e.g. “API Key…” */
+          g_autofree char *label = g_strdup_printf (_("%s…"), name);
 
-          g_string_append_printf (body, "\n\n%s%s%s", acp_auth_method_get_name (method),
-                                  description != NULL ? ": " : "", description != NULL ? description : "");
+          adw_message_dialog_add_response (dialog, response, label);
         }
+      if (has_description)
+        g_string_append_printf (described, "\n%s: %s", name, description);
+      n_buttons++;
     }
 
-  if (n_agent_methods > 0 && attempt->prompt != NULL)
-    g_string_append_printf (body, " %s", _("What you wrote is sent again once you are signed in."));
-  if (n_agent_methods == 0 && (methods == NULL || methods->len == 0))
+  if (described->len > 0)
+    g_string_append_printf (body, "\n%s", described->str);
+  if (n_buttons > 0 && attempt->prompt != NULL)
+    g_string_append_printf (body, "\n\n%s", _("What you wrote is sent again once you are signed in."));
+  if (others->len > 0)
+    g_string_append_printf (body, "\n\n%s%s", n_buttons > 0
+                            ? _("The agent also offers ways to sign in that Palaver cannot use here:")
+                            : _("The agent offers only ways to sign in that Palaver cannot use here. Sign in with the agent’s own command in a terminal, then try again:"),
+                            others->str);
+  if (n_buttons == 0 && others->len == 0)
     g_string_append_printf (body, "\n\n%s", _("The agent offers no way to sign in from here. Sign in with the agent’s own command in a terminal, then try again."));
 
   adw_message_dialog_set_body (dialog, body->str);

@@ -1082,6 +1082,18 @@ run_step (Script     *s,
       return STEP_STOP;
     }
 
+  if (g_str_equal (op, "require_file"))
+    {
+      const char *path = g_getenv (json_object_get_string_member (step, "path_env"));
+
+      if (path != NULL && *path != '\0' && g_file_test (path, G_FILE_TEST_EXISTS))
+        return STEP_CONTINUE;
+      if (s->id != NULL)
+        send_error (a, s->id, json_object_get_int_member (step, "code"),
+                    json_object_get_string_member (step, "message"), NULL);
+      return STEP_STOP;
+    }
+
   if (g_str_equal (op, "wait_notification"))
     {
       const char *method = json_object_get_string_member (step, "method");
@@ -1768,6 +1780,16 @@ validate_step (JsonNode    *node,
           || !get_string (step, "message", TRUE, where, error))
         return FALSE;
     }
+  else if (g_str_equal (op, "require_file"))
+    {
+      static const char *keys[] = { "op", "comment", "path_env", "code", "message", NULL };
+
+      if (!check_keys (step, where, keys, error)
+          || !get_string (step, "path_env", TRUE, where, error)
+          || !get_int (step, "code", TRUE, G_MININT32, G_MAXINT32, where, error)
+          || !get_string (step, "message", TRUE, where, error))
+        return FALSE;
+    }
   else if (g_str_equal (op, "hang") || g_str_equal (op, "close_stdout"))
     {
       static const char *keys[] = { "op", "comment", NULL };
@@ -1978,12 +2000,32 @@ find_scenario (const char *name)
   return g_steal_pointer (&path);
 }
 
+/* A "terminal" sign-in method runs the agent's own command with the
+ * method's args: "--login PROGRAM ARG..." runs PROGRAM instead of playing
+ * the scenario; a relative PROGRAM is in the folder above the scenario's
+ * (tests/). Returns only on failure. */
+static int
+run_login (const char  *scenario_path,
+           char       **argv)
+{
+  g_autofree char *scenario_dir = g_path_get_dirname (scenario_path);
+  g_autofree char *tests_dir = g_path_get_dirname (scenario_dir);
+  g_autofree char *program = g_path_is_absolute (argv[0])
+                             ? g_strdup (argv[0])
+                             : g_build_filename (tests_dir, argv[0], NULL);
+
+  execv (program, argv);
+  say ("cannot run %s: %s", program, g_strerror (errno));
+  return EXIT_BAD_SCENARIO;
+}
+
 static void
 usage (void)
 {
   const char *text =
     "usage: fake-agent SCENARIO.json [--record FILE]\n"
-    "       fake-agent --check SCENARIO.json\n";
+    "       fake-agent --check SCENARIO.json\n"
+    "       fake-agent SCENARIO.json [--record FILE] --login PROGRAM [ARG...]\n";
 
   write_fd_all (STDERR_FILENO, text, strlen (text));
 }
@@ -2000,10 +2042,16 @@ main (int   argc,
   g_autofree char *scenario_path = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GOutputStream) unix_out = NULL;
+  char **login = NULL;
 
   for (int i = 1; i < argc; i++)
     {
-      if (g_str_equal (argv[i], "--record") && i + 1 < argc)
+      if (g_str_equal (argv[i], "--login") && i + 1 < argc)
+        {
+          login = argv + i + 1;
+          break;
+        }
+      else if (g_str_equal (argv[i], "--record") && i + 1 < argc)
         record_path = argv[++i];
       else if (g_str_has_prefix (argv[i], "--record="))
         record_path = argv[i] + strlen ("--record=");
@@ -2029,6 +2077,8 @@ main (int   argc,
     }
 
   scenario_path = find_scenario (scenario_name);
+  if (login != NULL)
+    return run_login (scenario_path, login);
   if (!load_scenario (a, scenario_path, &error))
     {
       say ("invalid scenario %s: %s", scenario_path, error->message);

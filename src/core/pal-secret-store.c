@@ -1,0 +1,469 @@
+/* pal-secret-store.c: agents' secret values in the desktop's Secret Service
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * API keys and tokens an agent reads from its environment are kept in the
+ * keyring (GNOME Keyring, KWallet, or the portal inside Flatpak), one item
+ * per agent profile and variable, through libsecret. Everything is
+ * asynchronous: a keyring may have to be unlocked first, which asks the
+ * person. Where no Secret Service answers, every call fails, and the caller
+ * keeps the values elsewhere (PalAgentStore: in the profile).
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n.h>
+#include <libsecret/secret.h>
+
+#include "pal-secret-store.h"
+
+struct _PalSecretStore
+{
+  GObject parent_instance;
+};
+
+G_DEFINE_FINAL_TYPE (PalSecretStore, pal_secret_store, G_TYPE_OBJECT)
+
+static const SecretSchema agent_secret_schema = {
+  PAL_SECRET_SCHEMA_NAME, SECRET_SCHEMA_NONE,
+  {
+    { "agent", SECRET_SCHEMA_ATTRIBUTE_STRING },
+    { "variable", SECRET_SCHEMA_ATTRIBUTE_STRING },
+    { NULL, 0 },
+  },
+  0, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+};
+
+static void
+pal_secret_store_class_init (PalSecretStoreClass *klass)
+{
+}
+
+static void
+pal_secret_store_init (PalSecretStore *self)
+{
+}
+
+/**
+ * pal_secret_store_new:
+ *
+ * Returns: (transfer full): a store on the session bus's Secret Service
+ */
+PalSecretStore *
+pal_secret_store_new (void)
+{
+  return g_object_new (PAL_TYPE_SECRET_STORE, NULL);
+}
+
+static GHashTable *
+attributes_for (const char *agent_id,
+                const char *name)
+{
+  GHashTable *attributes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+
+  g_hash_table_insert (attributes, g_strdup ("agent"), g_strdup (agent_id));
+  if (name != NULL)
+    g_hash_table_insert (attributes, g_strdup ("variable"), g_strdup (name));
+
+  return attributes;
+}
+
+/* --- probe --- */
+
+static void
+probe_looked_up_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+  char *value;
+
+  /* nothing found is the answer expected: someone answered */
+  value = secret_password_lookup_finish (result, &error);
+  if (value != NULL)
+    secret_password_free (value);
+  if (error != NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * pal_secret_store_probe_async:
+ * @self: a #PalSecretStore
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called with the answer
+ * @user_data: data for @callback
+ *
+ * Finds out whether a Secret Service answers (starting it when the bus can),
+ * the way the values will be stored: inside Flatpak that is the keyring
+ * behind the Secret portal.
+ */
+void
+pal_secret_store_probe_async (PalSecretStore      *self,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  g_autoptr(GHashTable) attributes = NULL;
+  GTask *task;
+
+  g_return_if_fail (PAL_IS_SECRET_STORE (self));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, pal_secret_store_probe_async);
+  /* a lookup of what no agent has: no item to unlock, so no prompt */
+  attributes = attributes_for ("", "");
+  secret_password_lookupv (&agent_secret_schema, attributes, cancellable, probe_looked_up_cb, task);
+}
+
+/**
+ * pal_secret_store_probe_finish:
+ *
+ * Returns: %TRUE when a Secret Service answered
+ */
+gboolean
+pal_secret_store_probe_finish (PalSecretStore  *self,
+                               GAsyncResult    *result,
+                               GError         **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == pal_secret_store_probe_async, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* --- save --- */
+
+typedef struct
+{
+  char  *agent_id;
+  char  *agent_name;
+  GStrv  entries;   /* NAME=VALUE */
+  guint  next;
+} SaveData;
+
+static void
+save_data_free (SaveData *data)
+{
+  g_free (data->agent_id);
+  g_free (data->agent_name);
+  /* values, gone from memory as soon as they are stored */
+  for (guint i = 0; data->entries != NULL && data->entries[i] != NULL; i++)
+    memset (data->entries[i], 0, strlen (data->entries[i]));
+  g_strfreev (data->entries);
+  g_free (data);
+}
+
+static void save_next (GTask *task);
+
+static void
+stored_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+
+  if (!secret_password_store_finish (result, &error))
+    {
+      g_prefix_error (&error, "%s", _("The keyring did not keep the value: "));
+      g_task_return_error (task, error);
+      return;
+    }
+
+  save_next (g_steal_pointer (&task));
+}
+
+/* Takes @task_in. */
+static void
+save_next (GTask *task_in)
+{
+  g_autoptr(GTask) task = task_in;
+  SaveData *data = g_task_get_task_data (task);
+  g_autoptr(GHashTable) attributes = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *label = NULL;
+  GCancellable *cancellable;
+  const char *entry, *eq;
+
+  if (data->entries[data->next] == NULL)
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+
+  entry = data->entries[data->next++];
+  eq = strchr (entry, '=');
+  g_assert (eq != NULL);
+  name = g_strndup (entry, eq - entry);
+  attributes = attributes_for (data->agent_id, name);
+  /* Translators: the name of a keyring item; the first %s is an
+   * environment variable (an API key), the second an agent */
+  label = g_strdup_printf (_("%s for %s (Palaver)"), name, data->agent_name);
+  /* read before the task is handed over: the order in which a call's
+   * arguments are evaluated is not defined */
+  cancellable = g_task_get_cancellable (task);
+  secret_password_storev (&agent_secret_schema, attributes, SECRET_COLLECTION_DEFAULT, label,
+                          eq + 1, cancellable, stored_cb, g_steal_pointer (&task));
+}
+
+/**
+ * pal_secret_store_save_async:
+ * @self: a #PalSecretStore
+ * @agent_id: the agent profile the values are for
+ * @agent_name: its name, for the items' labels
+ * @entries: "NAME=VALUE" entries
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when every value is stored, or one could not be
+ * @user_data: data for @callback
+ *
+ * Stores each value in the default collection, replacing what the agent had
+ * under that name.
+ */
+void
+pal_secret_store_save_async (PalSecretStore      *self,
+                             const char          *agent_id,
+                             const char          *agent_name,
+                             const char * const  *entries,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  SaveData *data;
+
+  g_return_if_fail (PAL_IS_SECRET_STORE (self));
+  g_return_if_fail (agent_id != NULL);
+  g_return_if_fail (entries != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, pal_secret_store_save_async);
+  data = g_new0 (SaveData, 1);
+  data->agent_id = g_strdup (agent_id);
+  data->agent_name = g_strdup (agent_name != NULL ? agent_name : agent_id);
+  data->entries = g_strdupv ((char **) entries);
+  g_task_set_task_data (task, data, (GDestroyNotify) save_data_free);
+
+  for (guint i = 0; entries[i] != NULL; i++)
+    {
+      const char *eq = strchr (entries[i], '=');
+
+      if (eq == NULL || eq == entries[i])
+        {
+          g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                                   _("“%s” is not of the form NAME=VALUE"), entries[i]);
+          return;
+        }
+    }
+
+  save_next (g_steal_pointer (&task));
+}
+
+gboolean
+pal_secret_store_save_finish (PalSecretStore  *self,
+                              GAsyncResult    *result,
+                              GError         **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == pal_secret_store_save_async, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* --- lookup --- */
+
+typedef struct
+{
+  char         *agent_id;
+  GStrv         names;
+  guint         next;
+  GStrvBuilder *found;
+} LookupData;
+
+static void
+lookup_data_free (LookupData *data)
+{
+  g_free (data->agent_id);
+  g_strfreev (data->names);
+  g_strv_builder_unref (data->found);
+  g_free (data);
+}
+
+static void lookup_next (GTask *task);
+
+static void
+looked_up_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  LookupData *data = g_task_get_task_data (task);
+  GError *error = NULL;
+  char *value;
+
+  value = secret_password_lookup_finish (result, &error);
+  if (error != NULL)
+    {
+      g_prefix_error (&error, "%s", _("The keyring could not be read: "));
+      g_task_return_error (task, error);
+      return;
+    }
+
+  if (value != NULL)
+    {
+      g_autofree char *entry = g_strconcat (data->names[data->next - 1], "=", value, NULL);
+
+      g_strv_builder_add (data->found, entry);
+      secret_password_free (value);
+    }
+
+  lookup_next (g_steal_pointer (&task));
+}
+
+/* Takes @task_in. */
+static void
+lookup_next (GTask *task_in)
+{
+  g_autoptr(GTask) task = task_in;
+  LookupData *data = g_task_get_task_data (task);
+  g_autoptr(GHashTable) attributes = NULL;
+  GCancellable *cancellable;
+
+  if (data->names[data->next] == NULL)
+    {
+      g_task_return_pointer (task, g_strv_builder_end (data->found), (GDestroyNotify) g_strfreev);
+      return;
+    }
+
+  attributes = attributes_for (data->agent_id, data->names[data->next++]);
+  cancellable = g_task_get_cancellable (task);
+  secret_password_lookupv (&agent_secret_schema, attributes, cancellable,
+                           looked_up_cb, g_steal_pointer (&task));
+}
+
+/**
+ * pal_secret_store_lookup_async:
+ * @self: a #PalSecretStore
+ * @agent_id: an agent profile id
+ * @names: the variables to look up
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called with the values
+ * @user_data: data for @callback
+ *
+ * Reads the agent's values of @names, unlocking the keyring if it has to
+ * (which may ask the person).
+ */
+void
+pal_secret_store_lookup_async (PalSecretStore      *self,
+                               const char          *agent_id,
+                               const char * const  *names,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  GTask *task;
+  LookupData *data;
+
+  g_return_if_fail (PAL_IS_SECRET_STORE (self));
+  g_return_if_fail (agent_id != NULL);
+  g_return_if_fail (names != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, pal_secret_store_lookup_async);
+  data = g_new0 (LookupData, 1);
+  data->agent_id = g_strdup (agent_id);
+  data->names = g_strdupv ((char **) names);
+  data->found = g_strv_builder_new ();
+  g_task_set_task_data (task, data, (GDestroyNotify) lookup_data_free);
+
+  lookup_next (task);
+}
+
+/**
+ * pal_secret_store_lookup_finish:
+ *
+ * Returns: (transfer full): "NAME=VALUE" for each name the keyring had a
+ *   value of, in the order of the names; %NULL on error
+ */
+char **
+pal_secret_store_lookup_finish (PalSecretStore  *self,
+                                GAsyncResult    *result,
+                                GError         **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == pal_secret_store_lookup_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* --- clear --- */
+
+static void
+cleared_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+
+  /* FALSE without an error: there was nothing to remove */
+  if (!secret_password_clear_finish (result, &error) && error != NULL)
+    {
+      g_prefix_error (&error, "%s", _("The keyring did not remove the value: "));
+      g_task_return_error (task, error);
+      return;
+    }
+
+  g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * pal_secret_store_clear_async:
+ * @self: a #PalSecretStore
+ * @agent_id: an agent profile id
+ * @name: (nullable): a variable, or %NULL for every one of the agent
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when done
+ * @user_data: data for @callback
+ *
+ * Removes the agent's value of @name, or all its values, from the keyring.
+ * Nothing to remove is no error.
+ */
+void
+pal_secret_store_clear_async (PalSecretStore      *self,
+                              const char          *agent_id,
+                              const char          *name,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  g_autoptr(GHashTable) attributes = NULL;
+  GTask *task;
+
+  g_return_if_fail (PAL_IS_SECRET_STORE (self));
+  g_return_if_fail (agent_id != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, pal_secret_store_clear_async);
+  attributes = attributes_for (agent_id, name);
+  secret_password_clearv (&agent_secret_schema, attributes, cancellable, cleared_cb, task);
+}
+
+gboolean
+pal_secret_store_clear_finish (PalSecretStore  *self,
+                               GAsyncResult    *result,
+                               GError         **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == pal_secret_store_clear_async, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
