@@ -50,6 +50,20 @@ typedef struct
 
 typedef gboolean (*Condition) (Fixture *fixture);
 
+/* A key freed at the end of the test. */
+static PalSessionKey *
+key_of (const char *agent_id,
+        const char *session_id)
+{
+  PalSessionKey *key = pal_session_key_new (agent_id, session_id);
+
+  g_test_queue_destroy ((GDestroyNotify) pal_session_key_unref, key);
+  return key;
+}
+
+/* the stored session of the replay tests */
+#define PAST_SESSION key_of ("fake-replay", "past-session")
+
 /* one application for the whole program: an id can be registered once */
 static GtkApplication *test_app;
 
@@ -284,7 +298,7 @@ test_new_prompt_permission (Fixture       *fixture,
 {
   PalSessionView *view = PAL_SESSION_VIEW (pal_window_get_session_view (fixture->window));
   PalComposer *composer = PAL_COMPOSER (pal_session_view_get_composer (view));
-  const char *session_id;
+  PalSessionKey *key;
   PalSessionRecord *record;
   AcpTranscript *transcript;
   gboolean saw_agent_text = FALSE;
@@ -292,9 +306,9 @@ test_new_prompt_permission (Fixture       *fixture,
   pal_window_start_session (fixture->window, "fake-permission", fixture->folder, NULL);
   wait_for (fixture, session_ready, 30);
 
-  session_id = pal_window_get_current_session_id (fixture->window);
-  g_assert_nonnull (session_id);
-  record = pal_session_store_lookup (fixture->session_store, session_id);
+  key = pal_window_get_current_session (fixture->window);
+  g_assert_nonnull (key);
+  record = pal_session_store_lookup (fixture->session_store, key);
   g_assert_nonnull (record);
   g_assert_cmpstr (pal_session_record_get_cwd (record), ==, fixture->folder);
 
@@ -305,7 +319,7 @@ test_new_prompt_permission (Fixture       *fixture,
 
   /* the permission card appears; the person allows */
   wait_for (fixture, permission_card_shown, 30);
-  g_assert_cmpint (pal_session_manager_get_session_state (fixture->manager, session_id), ==,
+  g_assert_cmpint (pal_session_manager_get_session_state (fixture->manager, key), ==,
                    PAL_SESSION_STATE_WAITING_PERMISSION);
   {
     g_autoptr(GPtrArray) rows = g_ptr_array_new ();
@@ -342,7 +356,7 @@ test_new_prompt_permission (Fixture       *fixture,
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (fixture->window)), ==, "Please write the file");
 
   /* a rename shows in the window at once */
-  pal_session_store_rename (fixture->session_store, session_id, "Renamed");
+  pal_session_store_rename (fixture->session_store, key, "Renamed");
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (fixture->window)), ==, "Renamed");
   settle ();
   save_screenshot (GTK_WIDGET (fixture->window), "window.png");
@@ -485,18 +499,18 @@ test_open_after_frame (Fixture       *fixture,
 
   n_painted = 0;
   id = g_signal_connect (clock, "after-paint", G_CALLBACK (count_paint_cb), &n_painted);
-  pal_window_open_session (fixture->window, "past-session");
+  pal_window_open_session (fixture->window, PAST_SESSION);
 
   /* shown, not opened yet */
-  g_assert_cmpstr (pal_window_get_current_session_id (fixture->window), ==, "past-session");
+  g_assert_true (pal_session_key_equal0 (pal_window_get_current_session (fixture->window), PAST_SESSION));
   g_assert_true (gtk_widget_get_mapped (pal_window_get_session_view (fixture->window)));
-  g_assert_cmpint (pal_session_manager_get_session_state (fixture->manager, "past-session"), ==,
+  g_assert_cmpint (pal_session_manager_get_session_state (fixture->manager, PAST_SESSION), ==,
                    PAL_SESSION_STATE_NOT_RUNNING);
 
   /* the frame, then the opening */
   wait_for (fixture, painted, 10);
   g_signal_handler_disconnect (clock, id);
-  g_assert_cmpint (pal_session_manager_get_session_state (fixture->manager, "past-session"), !=,
+  g_assert_cmpint (pal_session_manager_get_session_state (fixture->manager, PAST_SESSION), !=,
                    PAL_SESSION_STATE_NOT_RUNNING);
   wait_for (fixture, session_ready, 60);
 }
@@ -514,7 +528,7 @@ test_open_replays_live (Fixture       *fixture,
   pal_session_record_set_title (record, "A long past session");
   pal_session_store_add (fixture->session_store, record);
 
-  pal_window_open_session (fixture->window, "past-session");
+  pal_window_open_session (fixture->window, PAST_SESSION);
 
   /* the view shows the session while the replay streams in ... */
   wait_for (fixture, loading, 30);
@@ -542,7 +556,7 @@ test_open_replays_live (Fixture       *fixture,
   g_assert_cmpuint (acp_session_get_replay_count (current_session (fixture)), ==, 10000);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (acp_session_get_transcript (current_session (fixture)))),
                     >, 1000);
-  g_assert_cmpstr (pal_window_get_current_session_id (fixture->window), ==, "past-session");
+  g_assert_true (pal_session_key_equal0 (pal_window_get_current_session (fixture->window), PAST_SESSION));
 
   /* once the replay is shown, the window rests: nothing ticks at every
    * frame (the replay's progress bar did, hidden, for ever) */
@@ -552,7 +566,7 @@ test_open_replays_live (Fixture       *fixture,
 static gboolean
 listed_sessions_shown (Fixture *fixture)
 {
-  return pal_session_store_lookup (fixture->session_store, "listed-1") != NULL;
+  return pal_session_store_lookup (fixture->session_store, key_of ("fake-basic", "listed-1")) != NULL;
 }
 
 static void
@@ -566,7 +580,7 @@ test_agent_sessions_listed (Fixture       *fixture,
   wait_for (fixture, session_ready, 30);
   wait_for (fixture, listed_sessions_shown, 30);
 
-  listed = pal_session_store_lookup (fixture->session_store, "listed-1");
+  listed = pal_session_store_lookup (fixture->session_store, key_of ("fake-basic", "listed-1"));
   g_assert_true (pal_session_record_get_from_agent (listed));
   g_assert_cmpstr (pal_session_record_get_title (listed), ==, "Fix the build");
   g_assert_cmpstr (pal_session_record_get_agent_id (listed), ==, "fake-basic");
@@ -622,7 +636,7 @@ test_sign_in (Fixture       *fixture,
   gtk_window_destroy (GTK_WINDOW (dialog));
 
   wait_for (fixture, session_ready, 30);
-  g_assert_nonnull (pal_window_get_current_session_id (fixture->window));
+  g_assert_nonnull (pal_window_get_current_session (fixture->window));
 }
 
 static gboolean
@@ -1286,10 +1300,10 @@ closed_notice_shown (Fixture *fixture)
 static void
 close_current (Fixture *fixture)
 {
-  const char *session_id = pal_window_get_current_session_id (fixture->window);
+  PalSessionKey *key = pal_window_get_current_session (fixture->window);
 
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.close-session",
-                                             "s", session_id));
+  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (fixture->window), "win.close-session",
+                                                     pal_session_key_to_variant (key)));
   wait_for (fixture, session_closed, 30);
 }
 
@@ -1302,22 +1316,22 @@ test_closed_session_reopens (Fixture       *fixture,
   g_autoptr(AcpSession) closed = NULL;
   g_autofree char *reason = NULL;
   g_autofree char *left = NULL;
-  const char *session_id;
+  PalSessionKey *key;
 
   pal_window_start_session (fixture->window, "fake-basic", fixture->folder, NULL);
   wait_for (fixture, session_ready, 30);
-  session_id = pal_window_get_current_session_id (fixture->window);
+  key = pal_window_get_current_session (fixture->window);
 
   /* an open session has nothing to resume, and its menu says why */
-  g_assert_false (_pal_window_can (session_id, "win.resume-session", &reason, fixture->window));
+  g_assert_false (_pal_window_can (key, "win.resume-session", &reason, fixture->window));
   g_assert_cmpstr (reason, ==, "The session is open already.");
-  g_assert_true (_pal_window_can (session_id, "win.open-session", NULL, fixture->window));
+  g_assert_true (_pal_window_can (key, "win.open-session", NULL, fixture->window));
 
   close_current (fixture);
   closed = g_object_ref (current_session (fixture));
   wait_for (fixture, closed_notice_shown, 30);
   g_assert_cmpstr (last_notice_body (fixture), ==, "Write to the agent to open it again.");
-  g_assert_true (_pal_window_can (session_id, "win.resume-session", NULL, fixture->window));
+  g_assert_true (_pal_window_can (key, "win.resume-session", NULL, fixture->window));
 
   /* the closed transcript stays; what the person writes opens it again */
   g_assert_true (pal_composer_get_can_send (composer));
@@ -1326,7 +1340,7 @@ test_closed_session_reopens (Fixture       *fixture,
   wait_for (fixture, turn_ended, 30);
 
   g_assert_true (current_session (fixture) != closed);
-  g_assert_cmpstr (pal_window_get_current_session_id (fixture->window), ==, session_id);
+  g_assert_true (pal_session_key_equal0 (pal_window_get_current_session (fixture->window), key));
   g_assert_cmpstr (acp_session_get_stop_reason (current_session (fixture)), ==, "end_turn");
   g_assert_true (has_message (current_session (fixture), ACP_MESSAGE_ROLE_USER, "Go on please"));
   g_assert_false (has_message (closed, ACP_MESSAGE_ROLE_USER, "Go on please"));
@@ -1375,12 +1389,12 @@ test_failed_session_reopens (Fixture       *fixture,
   PalComposer *composer = PAL_COMPOSER (pal_session_view_get_composer (view));
   g_autoptr(AcpSession) failed = NULL;
   g_autofree char *left = NULL;
-  const char *session_id;
+  PalSessionKey *key;
   GPid pid;
 
   pal_window_start_session (fixture->window, "fake-basic", fixture->folder, NULL);
   wait_for (fixture, session_ready, 30);
-  session_id = pal_window_get_current_session_id (fixture->window);
+  key = pal_window_get_current_session (fixture->window);
   pid = acp_agent_get_pid (acp_session_get_agent (current_session (fixture)));
   g_assert_cmpint (pid, >, 1);
 
@@ -1394,7 +1408,7 @@ test_failed_session_reopens (Fixture       *fixture,
   wait_for (fixture, turn_ended, 30);
 
   g_assert_true (current_session (fixture) != failed);
-  g_assert_cmpstr (pal_window_get_current_session_id (fixture->window), ==, session_id);
+  g_assert_true (pal_session_key_equal0 (pal_window_get_current_session (fixture->window), key));
   g_assert_cmpstr (acp_session_get_stop_reason (current_session (fixture)), ==, "end_turn");
   g_assert_true (has_message (current_session (fixture), ACP_MESSAGE_ROLE_USER, "Go on please"));
   g_assert_cmpint (acp_agent_get_pid (acp_session_get_agent (current_session (fixture))), !=, pid);
@@ -1437,7 +1451,7 @@ static PalSessionState
 current_state (Fixture *fixture)
 {
   return pal_session_manager_get_session_state (fixture->manager,
-                                                pal_window_get_current_session_id (fixture->window));
+                                                pal_window_get_current_session (fixture->window));
 }
 
 static gboolean
@@ -1564,12 +1578,12 @@ test_hung_turn_stops_agent (Fixture       *fixture,
   PalSessionView *view = PAL_SESSION_VIEW (pal_window_get_session_view (fixture->window));
   PalComposer *composer = PAL_COMPOSER (pal_session_view_get_composer (view));
   g_autoptr(AcpSession) stopped = NULL;
-  const char *session_id;
+  PalSessionKey *key;
   GPid pid;
 
   pal_window_start_session (fixture->window, "fake-hang-turn", fixture->folder, NULL);
   wait_for (fixture, session_ready, 30);
-  session_id = pal_window_get_current_session_id (fixture->window);
+  key = pal_window_get_current_session (fixture->window);
   pid = acp_agent_get_pid (acp_session_get_agent (current_session (fixture)));
   pal_composer_set_text (composer, "Take your time");
   g_assert_true (pal_composer_submit (composer));
@@ -1596,7 +1610,7 @@ test_hung_turn_stops_agent (Fixture       *fixture,
   g_assert_true (pal_composer_submit (composer));
   wait_for (fixture, turn_streamed, 30);
   g_assert_true (current_session (fixture) != stopped);
-  g_assert_cmpstr (pal_window_get_current_session_id (fixture->window), ==, session_id);
+  g_assert_true (pal_session_key_equal0 (pal_window_get_current_session (fixture->window), key));
   g_assert_true (has_message (current_session (fixture), ACP_MESSAGE_ROLE_USER, "Again"));
   g_assert_cmpint (acp_agent_get_pid (acp_session_get_agent (current_session (fixture))), !=, pid);
 }
@@ -1689,7 +1703,7 @@ test_closed_session_keeps_prompt (Fixture       *fixture,
   g_assert_cmpstr (last_notice_body (fixture), ==, "The agent cannot open it again.");
 
   pal_composer_set_text (composer, "Are you there?");
-  g_assert_false (_pal_window_can (pal_window_get_current_session_id (fixture->window),
+  g_assert_false (_pal_window_can (pal_window_get_current_session (fixture->window),
                                    "win.open-session", NULL, fixture->window));
   g_assert_true (pal_composer_submit (composer));
   settle ();
@@ -1704,7 +1718,7 @@ test_closed_session_keeps_prompt (Fixture       *fixture,
 static gboolean
 started_session_shown (Fixture *fixture)
 {
-  return pal_window_get_current_session_id (fixture->window) != NULL && session_ready (fixture);
+  return pal_window_get_current_session (fixture->window) != NULL && session_ready (fixture);
 }
 
 static void
@@ -1713,13 +1727,13 @@ test_drafts (Fixture       *fixture,
 {
   PalSessionView *view = PAL_SESSION_VIEW (pal_window_get_session_view (fixture->window));
   PalComposer *composer = PAL_COMPOSER (pal_session_view_get_composer (view));
-  g_autofree char *first = NULL;
-  g_autofree char *second = NULL;
+  g_autoptr(PalSessionKey) first = NULL;
+  g_autoptr(PalSessionKey) second = NULL;
   g_autofree char *text = NULL;
 
   pal_window_start_session (fixture->window, "fake-basic", fixture->folder, NULL);
   wait_for (fixture, session_ready, 30);
-  first = g_strdup (pal_window_get_current_session_id (fixture->window));
+  first = pal_session_key_ref (pal_window_get_current_session (fixture->window));
   pal_composer_set_text (composer, "half a thought");
 
   /* a new session starts with an empty composer (the same agent: the fake
@@ -1728,8 +1742,8 @@ test_drafts (Fixture       *fixture,
   text = pal_composer_dup_text (composer);
   g_assert_cmpstr (text, ==, "");
   wait_for (fixture, started_session_shown, 30);
-  second = g_strdup (pal_window_get_current_session_id (fixture->window));
-  g_assert_cmpstr (first, !=, second);
+  second = pal_session_key_ref (pal_window_get_current_session (fixture->window));
+  g_assert_false (pal_session_key_equal (first, second));
   pal_composer_set_text (composer, "another");
 
   /* back to the first: its text is back, and the second keeps its own */
@@ -1816,6 +1830,78 @@ test_sign_in_on_prompt (Fixture       *fixture,
   g_assert_true (has_message (current_session (fixture), ACP_MESSAGE_ROLE_AGENT, "Signed in, and answering."));
 }
 
+static gboolean
+second_agent_shown (Fixture *fixture)
+{
+  PalSessionKey *key = pal_window_get_current_session (fixture->window);
+
+  return key != NULL && g_str_equal (pal_session_key_get_agent_id (key), "fake-basic-2") &&
+         session_ready (fixture);
+}
+
+static gboolean
+first_closed (Fixture *fixture)
+{
+  return pal_session_manager_lookup (fixture->manager, key_of ("fake-basic", "fake-session-1")) == NULL;
+}
+
+/* Two agents hand out the same session id: two sessions in the window,
+ * each shown, closed and removed by its own actions. */
+static void
+test_same_id_two_agents (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  PalSidebar *sidebar = PAL_SIDEBAR (pal_window_get_sidebar (fixture->window));
+  PalSessionKey *first = key_of ("fake-basic", "fake-session-1");
+  PalSessionKey *second = key_of ("fake-basic-2", "fake-session-1");
+  AcpSession *first_session;
+  AcpSession *second_session;
+
+  add_fake_profile (fixture, "fake-basic-2", "basic.json");
+  pal_window_start_session (fixture->window, "fake-basic", fixture->folder, NULL);
+  wait_for (fixture, session_ready, 30);
+  g_assert_true (pal_session_key_equal (pal_window_get_current_session (fixture->window), first));
+  first_session = current_session (fixture);
+  pal_window_start_session (fixture->window, "fake-basic-2", fixture->folder, NULL);
+  wait_for (fixture, second_agent_shown, 30);
+  g_assert_true (pal_session_key_equal (pal_window_get_current_session (fixture->window), second));
+  second_session = current_session (fixture);
+  g_assert_true (first_session != second_session);
+  settle ();
+
+  /* both listed, each its own row */
+  g_assert_nonnull (pal_session_store_lookup (fixture->session_store, first));
+  g_assert_nonnull (pal_session_store_lookup (fixture->session_store, second));
+  g_assert_nonnull (pal_sidebar_get_row (sidebar, first));
+  g_assert_nonnull (pal_sidebar_get_row (sidebar, second));
+  g_assert_true (pal_sidebar_get_row (sidebar, first) != pal_sidebar_get_row (sidebar, second));
+
+  /* showing the first shows the first agent's session */
+  pal_window_open_session (fixture->window, first);
+  g_assert_true (pal_session_key_equal (pal_window_get_current_session (fixture->window), first));
+  g_assert_true (current_session (fixture) == first_session);
+
+  /* closing the first leaves the second open */
+  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (fixture->window), "win.close-session",
+                                                     pal_session_key_to_variant (first)));
+  wait_for (fixture, first_closed, 30);
+  g_assert_cmpint (pal_session_manager_get_session_state (fixture->manager, second), ==,
+                   PAL_SESSION_STATE_READY);
+  g_assert_cmpint (acp_session_get_state (second_session), ==, ACP_SESSION_STATE_READY);
+
+  /* removing the second from the list leaves the first */
+  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (fixture->window), "win.forget-session",
+                                                     pal_session_key_to_variant (second)));
+  settle ();
+  g_assert_null (pal_session_store_lookup (fixture->session_store, second));
+  g_assert_null (pal_session_manager_lookup (fixture->manager, second));
+  g_assert_nonnull (pal_session_store_lookup (fixture->session_store, first));
+  g_assert_null (pal_sidebar_get_row (sidebar, second));
+  g_assert_nonnull (pal_sidebar_get_row (sidebar, first));
+  g_assert_true (pal_session_key_equal (pal_window_get_current_session (fixture->window), first));
+  g_settings_reset (fixture->settings, "hidden-sessions");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1882,6 +1968,8 @@ main (int   argc,
               fixture_set_up, test_closed_session_keeps_prompt, fixture_tear_down);
   g_test_add ("/window/sign-in-on-prompt", Fixture, NULL,
               fixture_set_up, test_sign_in_on_prompt, fixture_tear_down);
+  g_test_add ("/window/same-id-two-agents", Fixture, NULL,
+              fixture_set_up, test_same_id_two_agents, fixture_tear_down);
   g_test_add ("/window/drafts", Fixture, NULL,
               fixture_set_up, test_drafts, fixture_tear_down);
 

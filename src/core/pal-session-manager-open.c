@@ -186,6 +186,7 @@ new_created_cb (GObject      *object,
   NewData *data = g_task_get_task_data (task);
   AcpSession *session = ACP_SESSION (object);
   g_autoptr(PalSessionRecord) record = NULL;
+  g_autoptr(PalSessionKey) key = NULL;
   GError *error = NULL;
   const char *id;
   LiveSession *live;
@@ -198,7 +199,8 @@ new_created_cb (GObject      *object,
     }
 
   id = acp_session_get_session_id (session);
-  live = g_hash_table_lookup (self->live, id);
+  key = pal_session_key_new (data->profile_id, id);
+  live = g_hash_table_lookup (self->live, key);
   if (self->shut_down ||
       (live != NULL && (live->opening || (live->session != NULL && _pal_session_is_open (live->session)))))
     {
@@ -221,7 +223,7 @@ new_created_cb (GObject      *object,
   pal_session_store_add (self->session_store, record);
 
   if (live == NULL)
-    live = _pal_live_session_new (self, id);
+    live = _pal_live_session_new (self, key);
   g_clear_error (&live->error);
   _pal_live_session_set_session (live, session);
   _pal_live_session_update_state (live);
@@ -344,9 +346,9 @@ pal_session_manager_new_session_finish (PalSessionManager  *self,
 /* A session only the agent listed becomes a stored one once opened. */
 static void
 keep_record (PalSessionManager *self,
-             const char        *session_id)
+             PalSessionKey     *key)
 {
-  PalSessionRecord *record = pal_session_store_lookup (self->session_store, session_id);
+  PalSessionRecord *record = pal_session_store_lookup (self->session_store, key);
 
   if (record != NULL && pal_session_record_get_from_agent (record))
     pal_session_store_add (self->session_store, record);
@@ -500,7 +502,7 @@ open_done_cb (GObject      *object,
                                   NULL);
   append_notices (session, data->notices);
 
-  keep_record (live->manager, live->id);
+  keep_record (live->manager, live->key);
   _pal_live_session_update_state (live);
 
   _pal_wait_list_return_object (&live->open, session);
@@ -595,7 +597,7 @@ open_agent_cb (GObject      *object,
     {
       g_autoptr(AcpSession) previous = live->session != NULL
         ? g_object_ref (live->session)
-        : _pal_session_manager_dup_previous (self, live->id);
+        : _pal_session_manager_dup_previous (self, live->key);
 
       if (previous != NULL)
         data->n_kept = carry_transcript (previous, session);
@@ -608,18 +610,18 @@ open_agent_cb (GObject      *object,
 
   cancellable = live->open.cancellable;
   if (data->resumed)
-    acp_session_resume_async (session, live->id, servers, cancellable, open_done_cb,
-                              g_steal_pointer (&data));
+    acp_session_resume_async (session, pal_session_key_get_session_id (live->key), servers,
+                              cancellable, open_done_cb, g_steal_pointer (&data));
   else
-    acp_session_load_async (session, live->id, servers, cancellable, open_done_cb,
-                            g_steal_pointer (&data));
+    acp_session_load_async (session, pal_session_key_get_session_id (live->key), servers,
+                            cancellable, open_done_cb, g_steal_pointer (&data));
 
   _pal_live_session_update_state (live);
 }
 
 static void
 open_common (PalSessionManager   *self,
-             const char          *session_id,
+             PalSessionKey       *key,
              OpenMode             mode,
              GCancellable        *cancellable,
              GAsyncReadyCallback  callback,
@@ -644,7 +646,7 @@ open_common (PalSessionManager   *self,
   if (g_task_return_error_if_cancelled (task))
     return;
 
-  live = g_hash_table_lookup (self->live, session_id);
+  live = g_hash_table_lookup (self->live, key);
   if (live != NULL && live->opening)
     {
       _pal_wait_list_add (&live->open, task);
@@ -656,11 +658,12 @@ open_common (PalSessionManager   *self,
       return;
     }
 
-  record = pal_session_store_lookup (self->session_store, session_id);
+  record = pal_session_store_lookup (self->session_store, key);
   if (record == NULL)
     {
       g_task_return_new_error (task, PAL_ERROR, PAL_ERROR_NOT_FOUND,
-                               _("The session “%s” is not in the list"), session_id);
+                               _("The session “%s” is not in the list"),
+                               pal_session_key_get_session_id (key));
       return;
     }
 
@@ -672,7 +675,7 @@ open_common (PalSessionManager   *self,
     }
 
   if (live == NULL)
-    live = _pal_live_session_new (self, session_id);
+    live = _pal_live_session_new (self, key);
 
   live->opening = TRUE;
   live->starting_agent = TRUE;
@@ -710,7 +713,7 @@ open_finish (PalSessionManager  *self,
 /**
  * pal_session_manager_open_session_async:
  * @self: a #PalSessionManager
- * @session_id: the id of a session in the session store
+ * @key: a session in the session store
  * @cancellable: (nullable): a #GCancellable
  * @callback: called when the session is open or could not be
  * @user_data: data for @callback
@@ -730,16 +733,16 @@ open_finish (PalSessionManager  *self,
  */
 void
 pal_session_manager_open_session_async (PalSessionManager   *self,
-                                        const char          *session_id,
+                                        PalSessionKey       *key,
                                         GCancellable        *cancellable,
                                         GAsyncReadyCallback  callback,
                                         gpointer             user_data)
 {
   g_return_if_fail (PAL_IS_SESSION_MANAGER (self));
-  g_return_if_fail (session_id != NULL);
+  g_return_if_fail (key != NULL);
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
-  open_common (self, session_id, OPEN_AUTO, cancellable, callback, user_data,
+  open_common (self, key, OPEN_AUTO, cancellable, callback, user_data,
                pal_session_manager_open_session_async);
 }
 
@@ -762,7 +765,7 @@ pal_session_manager_open_session_finish (PalSessionManager  *self,
 /**
  * pal_session_manager_load_session_async:
  * @self: a #PalSessionManager
- * @session_id: the id of a session in the session store
+ * @key: a session in the session store
  * @cancellable: (nullable): a #GCancellable
  * @callback: called when the session is open or could not be
  * @user_data: data for @callback
@@ -773,16 +776,16 @@ pal_session_manager_open_session_finish (PalSessionManager  *self,
  */
 void
 pal_session_manager_load_session_async (PalSessionManager   *self,
-                                        const char          *session_id,
+                                        PalSessionKey       *key,
                                         GCancellable        *cancellable,
                                         GAsyncReadyCallback  callback,
                                         gpointer             user_data)
 {
   g_return_if_fail (PAL_IS_SESSION_MANAGER (self));
-  g_return_if_fail (session_id != NULL);
+  g_return_if_fail (key != NULL);
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
-  open_common (self, session_id, OPEN_LOAD, cancellable, callback, user_data,
+  open_common (self, key, OPEN_LOAD, cancellable, callback, user_data,
                pal_session_manager_load_session_async);
 }
 
@@ -805,7 +808,7 @@ pal_session_manager_load_session_finish (PalSessionManager  *self,
 /**
  * pal_session_manager_resume_session_async:
  * @self: a #PalSessionManager
- * @session_id: the id of a session in the session store
+ * @key: a session in the session store
  * @cancellable: (nullable): a #GCancellable
  * @callback: called when the session is open or could not be
  * @user_data: data for @callback
@@ -816,16 +819,16 @@ pal_session_manager_load_session_finish (PalSessionManager  *self,
  */
 void
 pal_session_manager_resume_session_async (PalSessionManager   *self,
-                                          const char          *session_id,
+                                          PalSessionKey       *key,
                                           GCancellable        *cancellable,
                                           GAsyncReadyCallback  callback,
                                           gpointer             user_data)
 {
   g_return_if_fail (PAL_IS_SESSION_MANAGER (self));
-  g_return_if_fail (session_id != NULL);
+  g_return_if_fail (key != NULL);
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
-  open_common (self, session_id, OPEN_RESUME, cancellable, callback, user_data,
+  open_common (self, key, OPEN_RESUME, cancellable, callback, user_data,
                pal_session_manager_resume_session_async);
 }
 
@@ -848,7 +851,7 @@ pal_session_manager_resume_session_finish (PalSessionManager  *self,
 /**
  * pal_session_manager_restart_async:
  * @self: a #PalSessionManager
- * @session_id: the id of a session in the session store
+ * @key: a session in the session store
  * @cancellable: (nullable): a #GCancellable
  * @callback: called when the session is open again or could not be
  * @user_data: data for @callback
@@ -862,16 +865,16 @@ pal_session_manager_resume_session_finish (PalSessionManager  *self,
  */
 void
 pal_session_manager_restart_async (PalSessionManager   *self,
-                                   const char          *session_id,
+                                   PalSessionKey       *key,
                                    GCancellable        *cancellable,
                                    GAsyncReadyCallback  callback,
                                    gpointer             user_data)
 {
   g_return_if_fail (PAL_IS_SESSION_MANAGER (self));
-  g_return_if_fail (session_id != NULL);
+  g_return_if_fail (key != NULL);
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
-  open_common (self, session_id, OPEN_AUTO, cancellable, callback, user_data,
+  open_common (self, key, OPEN_AUTO, cancellable, callback, user_data,
                pal_session_manager_restart_async);
 }
 
@@ -903,6 +906,7 @@ close_done_cb (GObject      *object,
   g_autoptr(GTask) task = user_data;
   PalSessionManager *self = g_task_get_source_object (task);
   AcpSession *session = ACP_SESSION (object);
+  PalSessionKey *key;
   LiveSession *live;
   GError *error = NULL;
   gboolean ok;
@@ -911,8 +915,8 @@ close_done_cb (GObject      *object,
 
   /* Closed here whatever the agent answered; a FAILED session does not
    * change state, so take it out here. */
-  live = acp_session_get_session_id (session) != NULL ?
-         g_hash_table_lookup (self->live, acp_session_get_session_id (session)) : NULL;
+  key = pal_session_manager_get_session_key (self, session);
+  live = key != NULL ? g_hash_table_lookup (self->live, key) : NULL;
   if (live != NULL && live->session == session && !live->opening)
     _pal_live_session_remove (self, live, TRUE);
 
@@ -925,7 +929,7 @@ close_done_cb (GObject      *object,
 /**
  * pal_session_manager_close_session_async:
  * @self: a #PalSessionManager
- * @session_id: a session id
+ * @key: a session
  * @cancellable: (nullable): a #GCancellable
  * @callback: called when done
  * @user_data: data for @callback
@@ -939,7 +943,7 @@ close_done_cb (GObject      *object,
  */
 void
 pal_session_manager_close_session_async (PalSessionManager   *self,
-                                         const char          *session_id,
+                                         PalSessionKey       *key,
                                          GCancellable        *cancellable,
                                          GAsyncReadyCallback  callback,
                                          gpointer             user_data)
@@ -948,13 +952,13 @@ pal_session_manager_close_session_async (PalSessionManager   *self,
   LiveSession *live;
 
   g_return_if_fail (PAL_IS_SESSION_MANAGER (self));
-  g_return_if_fail (session_id != NULL);
+  g_return_if_fail (key != NULL);
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, pal_session_manager_close_session_async);
 
-  live = g_hash_table_lookup (self->live, session_id);
+  live = g_hash_table_lookup (self->live, key);
   if (live == NULL)
     {
       g_task_return_boolean (task, TRUE);
@@ -999,7 +1003,7 @@ forget_closed_cb (GObject      *object,
 /**
  * pal_session_manager_forget:
  * @self: a #PalSessionManager
- * @session_id: a session id
+ * @key: a session
  *
  * Removes the session from the list: closes it if it is live (in the
  * background; an open in progress is cancelled), removes its record from
@@ -1010,15 +1014,22 @@ forget_closed_cb (GObject      *object,
  */
 gboolean
 pal_session_manager_forget (PalSessionManager *self,
-                            const char        *session_id)
+                            PalSessionKey     *key)
 {
+  g_autoptr(PalSessionKey) hold = NULL;
+  g_autoptr(AcpAgent) agent = NULL;
   LiveSession *live;
   gboolean found = FALSE;
 
   g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), FALSE);
-  g_return_val_if_fail (session_id != NULL, FALSE);
+  g_return_val_if_fail (key != NULL, FALSE);
 
-  live = g_hash_table_lookup (self->live, session_id);
+  /* the caller's key may be the record's, which goes below */
+  hold = pal_session_key_ref (key);
+  /* whose terminals to drop: the agent it ran on last */
+  agent = pal_session_manager_dup_agent_of (self, key);
+
+  live = g_hash_table_lookup (self->live, key);
   if (live != NULL)
     {
       g_autoptr(AcpSession) session = live->session != NULL ? g_object_ref (live->session) : NULL;
@@ -1030,10 +1041,12 @@ pal_session_manager_forget (PalSessionManager *self,
         acp_session_close_async (session, NULL, forget_closed_cb, NULL);
     }
 
-  if (pal_session_store_remove (self->session_store, session_id))
+  if (pal_session_store_remove (self->session_store, key))
     found = TRUE;
 
-  acp_terminal_service_forget_session (self->terminal_service, session_id);
+  if (agent != NULL)
+    acp_terminal_service_forget_session (self->terminal_service, agent,
+                                         pal_session_key_get_session_id (key));
 
   return found;
 }

@@ -68,9 +68,9 @@ struct _PalSessionManager
   /* profile id → the last agent started of that profile (owned), for its
    * log after it failed */
   GHashTable         *last_agents;
-  /* session id → LiveSession (owned reference) */
+  /* PalSessionKey → LiveSession (owned reference) */
   GHashTable         *live;
-  /* session id → GWeakRef to the AcpSession it had when it stopped being
+  /* PalSessionKey → GWeakRef to the AcpSession it had when it stopped being
    * live (closed): a resume keeps its transcript while it is on screen */
   GHashTable         *previous;
 
@@ -80,7 +80,7 @@ struct _PalSessionManager
 #define KNOWN_CAPS_BIT (1u << 31)
 
 AcpSession *_pal_session_manager_dup_previous (PalSessionManager *self,
-                                               const char        *session_id);
+                                               PalSessionKey     *key);
 
 /* One live session (pal-session-manager.c). */
 typedef struct _LiveSession LiveSession;
@@ -88,7 +88,7 @@ typedef struct _LiveSession LiveSession;
 struct _LiveSession
 {
   PalSessionManager *manager;          /* unowned; NULL once removed */
-  char              *id;
+  PalSessionKey     *key;
   AcpSession        *session;          /* nullable until an open created one */
   GError            *error;            /* why the last open failed */
   PalSessionState    state;            /* as last announced */
@@ -103,7 +103,7 @@ struct _LiveSession
 };
 
 LiveSession *_pal_live_session_new           (PalSessionManager *self,
-                                              const char        *session_id);
+                                              PalSessionKey     *key);
 LiveSession *_pal_live_session_ref           (LiveSession       *live);
 void         _pal_live_session_unref         (LiveSession       *live);
 /* Takes @live out of the table and tells. Waiters of an open in flight get

@@ -3,7 +3,8 @@
  * A popover of flat buttons rather than a GMenu: a GAction is enabled or not
  * for every target at once, and menu items have no tooltips, while here one
  * session may be resumable and the next not, and the person should see why.
- * Each button activates a win.* action with the session id as target.
+ * Each button activates a win.* action with the session's key (agent,
+ * session id) as target.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -75,14 +76,14 @@ pal_session_menu_new (void)
 /**
  * pal_session_menu_update:
  * @menu: a menu from pal_session_menu_new()
- * @session_id: the session the actions apply to
+ * @key: the session the actions apply to
  * @pinned: whether it is pinned (for the Pin/Unpin label)
  * @can_func: (nullable): tells which actions are possible
  * @user_data: for @can_func
  */
 void
 pal_session_menu_update (GtkWidget             *menu,
-                         const char            *session_id,
+                         PalSessionKey         *key,
                          gboolean               pinned,
                          PalSessionMenuCanFunc  can_func,
                          gpointer               user_data)
@@ -90,7 +91,7 @@ pal_session_menu_update (GtkWidget             *menu,
   GtkWidget *box;
 
   g_return_if_fail (GTK_IS_POPOVER (menu));
-  g_return_if_fail (session_id != NULL);
+  g_return_if_fail (key != NULL);
 
   box = gtk_popover_get_child (GTK_POPOVER (menu));
   for (GtkWidget *child = gtk_widget_get_first_child (box);
@@ -108,11 +109,11 @@ pal_session_menu_update (GtkWidget             *menu,
         gtk_label_set_text_with_mnemonic (GTK_LABEL (gtk_button_get_child (GTK_BUTTON (child))),
                                           pinned ? _("Un_pin") : _("_Pin"));
 
-      gtk_actionable_set_action_target (GTK_ACTIONABLE (child), "s", session_id);
+      gtk_actionable_set_action_target_value (GTK_ACTIONABLE (child), pal_session_key_to_variant (key));
       gtk_actionable_set_action_name (GTK_ACTIONABLE (child), action);
 
       if (can_func != NULL)
-        can = can_func (session_id, action, &reason, user_data);
+        can = can_func (key, action, &reason, user_data);
 
       /* the action may be enabled for other sessions: gate this button alone */
       gtk_widget_set_sensitive (child, can);
