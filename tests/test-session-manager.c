@@ -1851,6 +1851,147 @@ test_shutdown (Fixture       *f,
 
 /* }}} */
 
+static AcpSession *
+fork_session (Fixture        *f,
+              PalSessionKey  *key,
+              GError        **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  pal_session_manager_fork_session_async (f->manager, key, NULL, store_result_cb, &f->result);
+  result = wait_result (&f->result);
+  return pal_session_manager_fork_session_finish (f->manager, result, error);
+}
+
+/* A fork is a new session of the same agent and folder, listed beside the
+ * original with a title after it; it carries what is shown of the original,
+ * and the original is left as it was. */
+static void
+test_fork (Fixture       *f,
+           gconstpointer  data)
+{
+  g_autoptr(AcpSession) original = NULL;
+  g_autoptr(AcpSession) fork = NULL;
+  g_autoptr(JsonObject) params = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *stop_reason = NULL;
+  PalSessionKey *key;
+  PalSessionKey *fork_key;
+  PalSessionRecord *record;
+  GListModel *items;
+
+  add_profile (f, "forker", "fork.json");
+  /* nothing is offered before the agent ran */
+  add_record (f, "old-1", "forker", f->dir_b);
+  g_assert_false (pal_session_manager_can_fork (f->manager, key_of ("forker", "old-1")));
+
+  original = new_session_ok (f, "forker", f->dir_a);
+  key = key_for (f, original);
+  stop_reason = prompt (f, key, "Plan the release", &error);
+  g_assert_no_error (error);
+  g_assert_true (pal_session_manager_can_fork (f->manager, key));
+  g_assert_true (pal_session_manager_can_fork (f->manager, key_of ("forker", "old-1")));
+
+  fork = fork_session (f, key, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (fork);
+  fork_key = key_for (f, fork);
+  g_assert_cmpstr (pal_session_key_get_agent_id (fork_key), ==, "forker");
+  g_assert_cmpstr (pal_session_key_get_session_id (fork_key), ==, "fake-session-1-fork-1");
+  g_assert_cmpint (acp_session_get_state (fork), ==, ACP_SESSION_STATE_READY);
+  g_assert_true (acp_session_get_agent (fork) == acp_session_get_agent (original));
+  g_assert_true (pal_session_manager_lookup (f->manager, fork_key) == fork);
+  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, fork_key), ==,
+                   PAL_SESSION_STATE_READY);
+
+  /* what the agent was asked */
+  g_assert_cmpuint (count_method (f, "session/fork"), ==, 1);
+  params = record_params (f, "session/fork", 0);
+  g_assert_cmpstr (json_object_get_string_member (params, "sessionId"), ==, "fake-session-1");
+  g_assert_cmpstr (json_object_get_string_member (params, "cwd"), ==, f->dir_a);
+
+  /* listed, stored, in the same folder, titled after the original */
+  record = pal_session_store_lookup (f->sessions, fork_key);
+  g_assert_nonnull (record);
+  g_assert_cmpstr (pal_session_record_get_cwd (record), ==, f->dir_a);
+  g_assert_cmpstr (pal_session_record_get_title (record), ==, "Fork of Plan the release");
+  g_assert_false (pal_session_record_get_from_agent (record));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f->sessions)), ==, 3);
+
+  /* the original's messages, then where the fork starts */
+  g_assert_cmpuint (count_user_messages (fork, "Plan the release"), ==, 1);
+  g_assert_cmpuint (count_notices (fork, ACP_NOTICE_SEVERITY_INFO, "The messages above are those of"),
+                    ==, 1);
+  items = G_LIST_MODEL (acp_session_get_transcript (fork));
+  g_assert_cmpuint (g_list_model_get_n_items (items), ==,
+                    g_list_model_get_n_items (G_LIST_MODEL (acp_session_get_transcript (original))) + 1);
+
+  /* the original is untouched, and each goes its own way */
+  g_assert_cmpint (acp_session_get_state (original), ==, ACP_SESSION_STATE_READY);
+  g_assert_cmpuint (count_notices (original, ACP_NOTICE_SEVERITY_INFO, "Fork"), ==, 0);
+  g_clear_pointer (&stop_reason, g_free);
+  stop_reason = prompt (f, fork_key, "Only in the fork", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_user_messages (fork, "Only in the fork"), ==, 1);
+  g_assert_cmpuint (count_user_messages (original, "Only in the fork"), ==, 0);
+  g_clear_pointer (&params, json_object_unref);
+  params = record_params (f, "session/prompt", 1);
+  g_assert_cmpstr (json_object_get_string_member (params, "sessionId"), ==, "fake-session-1-fork-1");
+
+  /* a session of the list that is not open: nothing of it to carry */
+  {
+    g_autoptr(AcpSession) cold = fork_session (f, key_of ("forker", "old-1"), &error);
+    PalSessionRecord *cold_record;
+
+    g_assert_no_error (error);
+    g_assert_cmpstr (acp_session_get_session_id (cold), ==, "old-1-fork-1");
+    items = G_LIST_MODEL (acp_session_get_transcript (cold));
+    g_assert_cmpuint (g_list_model_get_n_items (items), ==, 1);
+    g_assert_cmpuint (count_notices (cold, ACP_NOTICE_SEVERITY_INFO, "does not show again"), ==, 1);
+    cold_record = pal_session_store_lookup (f->sessions, key_for (f, cold));
+    g_assert_cmpstr (pal_session_record_get_cwd (cold_record), ==, f->dir_b);
+    g_assert_cmpstr (pal_session_record_get_title (cold_record), ==, "Forked Session");
+  }
+}
+
+/* An agent that did not advertise it is not asked; an agent's refusal comes
+ * back as it is and lists nothing. */
+static void
+test_fork_refused (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(AcpSession) plain = NULL;
+  g_autoptr(AcpSession) refusing = NULL;
+  g_autoptr(AcpSession) fork = NULL;
+  g_autoptr(GError) error = NULL;
+
+  add_profile (f, "minimal", "minimal.json");
+  add_profile (f, "refuser", "fork-fails.json");
+
+  plain = new_session_ok (f, "minimal", f->dir_a);
+  g_assert_false (pal_session_manager_can_fork (f->manager, key_for (f, plain)));
+  fork = fork_session (f, key_for (f, plain), &error);
+  g_assert_null (fork);
+  g_assert_error (error, PAL_ERROR, PAL_ERROR_NOT_SUPPORTED);
+  g_clear_error (&error);
+  g_assert_cmpuint (count_method (f, "session/fork"), ==, 0);
+
+  refusing = new_session_ok (f, "refuser", f->dir_b);
+  g_assert_true (pal_session_manager_can_fork (f->manager, key_for (f, refusing)));
+  fork = fork_session (f, key_for (f, refusing), &error);
+  g_assert_null (fork);
+  g_assert_error (error, ACP_ERROR, -32603);
+  g_assert_nonnull (strstr (error->message, "Cannot fork a session without history"));
+  g_clear_error (&error);
+  g_assert_cmpuint (count_method (f, "session/fork"), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f->sessions)), ==, 2);
+  g_assert_cmpint (acp_session_get_state (refusing), ==, ACP_SESSION_STATE_READY);
+
+  fork = fork_session (f, key_of ("refuser", "nobody"), &error);
+  g_assert_null (fork);
+  g_assert_error (error, PAL_ERROR, PAL_ERROR_NOT_FOUND);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1872,6 +2013,8 @@ main (int   argc,
   ADD ("open/resume", test_open_resumes);
   ADD ("open/resume-keeps-transcript", test_resume_keeps_transcript);
   ADD ("delete", test_delete);
+  ADD ("fork", test_fork);
+  ADD ("fork/refused", test_fork_refused);
   ADD ("restart-out-of-date", test_restart_out_of_date);
   ADD ("open/neither", test_open_neither);
   ADD ("open/crash-during-replay", test_crash_during_replay);

@@ -434,6 +434,85 @@ test_same_id_two_agents (void)
   g_settings_reset (settings, "hidden-sessions");
 }
 
+/* the can-func of test_fork_item: "demo" forks, "other" does not say,
+ * "busy" cannot now and says why */
+static gboolean
+fork_can_func (PalSessionKey  *key,
+               const char     *action,
+               char          **reason,
+               gpointer        user_data)
+{
+  const char *agent_id = pal_session_key_get_agent_id (key);
+
+  if (!g_str_equal (action, "win.fork-session"))
+    return TRUE;
+  if (g_str_equal (agent_id, "busy"))
+    *reason = g_strdup ("Not now");
+  return g_str_equal (agent_id, "demo");
+}
+
+static GtkWidget *
+fork_item (PalSessionRow *row)
+{
+  GtkWidget *menu_button = find_descendant (GTK_WIDGET (row), GTK_TYPE_MENU_BUTTON);
+  GtkWidget *box;
+
+  g_assert_true (pal_session_row_popup_menu (row));
+  box = gtk_popover_get_child (gtk_menu_button_get_popover (GTK_MENU_BUTTON (menu_button)));
+  for (GtkWidget *child = gtk_widget_get_first_child (box); child; child = gtk_widget_get_next_sibling (child))
+    if (g_strcmp0 (g_object_get_data (G_OBJECT (child), "action"), "win.fork-session") == 0)
+      {
+        gtk_popover_popdown (gtk_menu_button_get_popover (GTK_MENU_BUTTON (menu_button)));
+        return child;
+      }
+
+  g_assert_not_reached ();
+}
+
+/* Fork is in a session's menu only where the can-func offers it: absent
+ * (not greyed out) when it says no without a reason. */
+static void
+test_fork_item (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autoptr(PalSessionStore) store = NULL;
+  GtkWidget *window = gtk_window_new ();
+  PalSidebar *sidebar;
+  g_autoptr(GVariant) target = g_variant_ref_sink (g_variant_new ("(ss)", "demo", "s"));
+  GtkWidget *item;
+  gint64 now = g_get_real_time ();
+
+  g_settings_reset (settings, "sessions");
+  store = pal_session_store_new (settings);
+  add_record_of (store, "demo", "s", "/home/p/alpha", "Forks", now);
+  add_record_of (store, "other", "s", "/home/p/alpha", "Does not", now - 1);
+  add_record_of (store, "busy", "s", "/home/p/alpha", "Not now", now - 2);
+
+  sidebar = PAL_SIDEBAR (pal_sidebar_new (store, NULL));
+  pal_sidebar_set_can_func (sidebar, fork_can_func, NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 320, 600);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (sidebar));
+  gtk_window_present (GTK_WINDOW (window));
+  iterate ();
+
+  item = fork_item (pal_sidebar_get_row (sidebar, key_of ("demo", "s")));
+  g_assert_true (gtk_widget_get_visible (item));
+  g_assert_true (gtk_widget_get_sensitive (item));
+  g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (item)), ==, "win.fork-session");
+  g_assert_true (g_variant_equal (gtk_actionable_get_action_target_value (GTK_ACTIONABLE (item)),
+                                  target));
+
+  item = fork_item (pal_sidebar_get_row (sidebar, key_of ("other", "s")));
+  g_assert_false (gtk_widget_get_visible (item));
+
+  item = fork_item (pal_sidebar_get_row (sidebar, key_of ("busy", "s")));
+  g_assert_true (gtk_widget_get_visible (item));
+  g_assert_false (gtk_widget_get_sensitive (item));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (item), ==, "Not now");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_relative_time (void)
 {
@@ -462,6 +541,7 @@ main (int   argc,
   g_test_add_func ("/sidebar/relative-time", test_relative_time);
   g_test_add_func ("/sidebar/agent-names", test_agent_names);
   g_test_add_func ("/sidebar/same-id-two-agents", test_same_id_two_agents);
+  g_test_add_func ("/sidebar/fork-item", test_fork_item);
 
   return g_test_run ();
 }

@@ -30,6 +30,7 @@
 #include "pal-sidebar.h"
 #include "pal-window.h"
 #include "pal-window-private.h"
+#include "find-descendant.h"
 #include "process-group.h"
 
 /* Processes end without telling anyone but their parent: waiting for that
@@ -1902,6 +1903,139 @@ test_same_id_two_agents (Fixture       *fixture,
   g_settings_reset (fixture->settings, "hidden-sessions");
 }
 
+static gboolean
+fork_shown (Fixture *fixture)
+{
+  PalSessionKey *key = pal_window_get_current_session (fixture->window);
+
+  return key != NULL && g_str_has_suffix (pal_session_key_get_session_id (key), "-fork-1") &&
+         session_ready (fixture);
+}
+
+/* The button of @action in the menu of @row. */
+static GtkWidget *
+row_menu_item (PalSessionRow *row,
+               const char    *action)
+{
+  GtkWidget *menu_button = find_descendant (GTK_WIDGET (row), GTK_TYPE_MENU_BUTTON);
+  GtkPopover *popover;
+  GtkWidget *box;
+
+  g_assert_nonnull (menu_button);
+  g_assert_true (pal_session_row_popup_menu (row));
+  popover = gtk_menu_button_get_popover (GTK_MENU_BUTTON (menu_button));
+  box = gtk_popover_get_child (popover);
+  for (GtkWidget *child = gtk_widget_get_first_child (box); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (g_strcmp0 (g_object_get_data (G_OBJECT (child), "action"), action) == 0)
+      return child;
+
+  g_assert_not_reached ();
+}
+
+static gboolean
+label_says (GtkWidget  *widget,
+            const char *text)
+{
+  if (GTK_IS_LABEL (widget) && strstr (gtk_label_get_text (GTK_LABEL (widget)), text) != NULL)
+    return TRUE;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (label_says (child, text))
+      return TRUE;
+
+  return FALSE;
+}
+
+static gboolean
+fork_refusal_told (Fixture *fixture)
+{
+  return label_says (GTK_WIDGET (fixture->window->toast_overlay), "Cannot fork a session without history");
+}
+
+/* Fork, in the menu of a session whose agent offers it: the fork joins the
+ * list and is shown, selected, with the original's messages; absent where
+ * the agent does not offer it; the agent's refusal is told in a toast. */
+static void
+test_fork (Fixture       *fixture,
+           gconstpointer  data)
+{
+  PalSessionView *view = PAL_SESSION_VIEW (pal_window_get_session_view (fixture->window));
+  PalComposer *composer = PAL_COMPOSER (pal_session_view_get_composer (view));
+  PalSidebar *sidebar = PAL_SIDEBAR (pal_window_get_sidebar (fixture->window));
+  g_autoptr(PalSessionKey) original = NULL;
+  g_autoptr(PalSessionKey) plain = NULL;
+  PalSessionKey *fork;
+  PalSessionKey *refused;
+  PalSessionRecord *record;
+  GtkWidget *item;
+  GtkListView *list;
+  GtkSelectionModel *selection;
+  guint selected;
+  g_autoptr(GObject) selected_item = NULL;
+
+  add_fake_profile (fixture, "fake-fork", "fork.json");
+  add_fake_profile (fixture, "fake-fork-fails", "fork-fails.json");
+
+  /* an agent without fork: not in the menu at all */
+  pal_window_start_session (fixture->window, "fake-basic", fixture->folder, NULL);
+  wait_for (fixture, session_ready, 30);
+  plain = pal_session_key_ref (pal_window_get_current_session (fixture->window));
+  settle ();
+  item = row_menu_item (pal_sidebar_get_row (sidebar, plain), "win.fork-session");
+  g_assert_false (gtk_widget_get_visible (item));
+  gtk_popover_popdown (GTK_POPOVER (gtk_widget_get_ancestor (item, GTK_TYPE_POPOVER)));
+
+  pal_window_start_session (fixture->window, "fake-fork", fixture->folder, NULL);
+  wait_for (fixture, started_session_shown, 30);
+  original = pal_session_key_ref (pal_window_get_current_session (fixture->window));
+  g_assert_cmpstr (pal_session_key_get_agent_id (original), ==, "fake-fork");
+  pal_composer_set_text (composer, "Plan the release");
+  g_assert_true (pal_composer_submit (composer));
+  wait_for (fixture, turn_ended, 30);
+  settle ();
+
+  item = row_menu_item (pal_sidebar_get_row (sidebar, original), "win.fork-session");
+  g_assert_true (gtk_widget_get_visible (item));
+  g_assert_true (gtk_widget_get_sensitive (item));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (gtk_button_get_child (GTK_BUTTON (item)))), ==, "Fork");
+  g_assert_true (gtk_widget_activate (item));
+  wait_for (fixture, fork_shown, 30);
+  settle ();
+
+  fork = pal_window_get_current_session (fixture->window);
+  g_assert_cmpstr (pal_session_key_get_agent_id (fork), ==, "fake-fork");
+  record = pal_session_store_lookup (fixture->session_store, fork);
+  g_assert_nonnull (record);
+  g_assert_cmpstr (pal_session_record_get_title (record), ==, "Fork of Plan the release");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (fixture->window)), ==, "Fork of Plan the release");
+  g_assert_true (has_message (current_session (fixture), ACP_MESSAGE_ROLE_USER, "Plan the release"));
+  g_assert_nonnull (strstr (last_notice_body (fixture),
+                            "The messages above are those of “Plan the release”"));
+
+  /* beside the original, and the one selected */
+  g_assert_nonnull (pal_sidebar_get_row (sidebar, original));
+  g_assert_nonnull (pal_sidebar_get_row (sidebar, fork));
+  list = GTK_LIST_VIEW (find_descendant (GTK_WIDGET (sidebar), GTK_TYPE_LIST_VIEW));
+  selection = gtk_list_view_get_model (list);
+  selected = gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (selection));
+  selected_item = g_list_model_get_item (G_LIST_MODEL (selection), selected);
+  g_assert_true (PAL_IS_SESSION_RECORD (selected_item));
+  g_assert_true (pal_session_key_equal (pal_session_record_get_key (PAL_SESSION_RECORD (selected_item)),
+                                        fork));
+
+  /* the agent refuses: a toast says why, and nothing joins the list */
+  pal_window_start_session (fixture->window, "fake-fork-fails", fixture->folder, NULL);
+  wait_for (fixture, started_session_shown, 30);
+  refused = pal_window_get_current_session (fixture->window);
+  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (fixture->window), "win.fork-session",
+                                                     pal_session_key_to_variant (refused)));
+  wait_for (fixture, fork_refusal_told, 30);
+  refused = pal_window_get_current_session (fixture->window);
+  g_assert_cmpstr (pal_session_key_get_agent_id (refused), ==, "fake-fork-fails");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1968,6 +2102,8 @@ main (int   argc,
               fixture_set_up, test_closed_session_keeps_prompt, fixture_tear_down);
   g_test_add ("/window/sign-in-on-prompt", Fixture, NULL,
               fixture_set_up, test_sign_in_on_prompt, fixture_tear_down);
+  g_test_add ("/window/fork", Fixture, NULL,
+              fixture_set_up, test_fork, fixture_tear_down);
   g_test_add ("/window/same-id-two-agents", Fixture, NULL,
               fixture_set_up, test_same_id_two_agents, fixture_tear_down);
   g_test_add ("/window/drafts", Fixture, NULL,

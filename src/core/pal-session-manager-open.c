@@ -51,9 +51,16 @@ add_notice (GPtrArray         *notices,
   g_ptr_array_add (notices, notice);
 }
 
-static void
-append_notices (AcpSession *session,
-                GPtrArray  *notices)
+/* A new list of notices for _pal_session_manager_collect_mcp_servers(). */
+GPtrArray *
+_pal_session_notices_new (void)
+{
+  return g_ptr_array_new_with_free_func (notice_free);
+}
+
+void
+_pal_session_append_notices (AcpSession *session,
+                             GPtrArray  *notices)
 {
   AcpTranscript *transcript = acp_session_get_transcript (session);
 
@@ -84,11 +91,11 @@ transport_label (AcpMcpTransport transport)
 /* The MCP servers to pass to @agent: the named ones (NULL: every enabled
  * one), less those the agent cannot use or that are not valid; each one left
  * out gets a notice. (element-type AcpMcpServer) */
-static GPtrArray *
-collect_mcp_servers (PalSessionManager  *self,
-                     const char * const *names,
-                     AcpAgent           *agent,
-                     GPtrArray          *notices)
+GPtrArray *
+_pal_session_manager_collect_mcp_servers (PalSessionManager  *self,
+                                          const char * const *names,
+                                          AcpAgent           *agent,
+                                          GPtrArray          *notices)
 {
   GPtrArray *servers = g_ptr_array_new_with_free_func (g_object_unref);
   GListModel *model = G_LIST_MODEL (self->mcp_server_store);
@@ -214,7 +221,7 @@ new_created_cb (GObject      *object,
       return;
     }
 
-  append_notices (session, data->notices);
+  _pal_session_append_notices (session, data->notices);
 
   now = g_get_real_time ();
   record = pal_session_record_new (id, data->profile_id, data->cwd);
@@ -251,8 +258,9 @@ new_agent_cb (GObject      *object,
       return;
     }
 
-  servers = collect_mcp_servers (self, (const char * const *) data->mcp_server_names, agent,
-                                 data->notices);
+  servers = _pal_session_manager_collect_mcp_servers (self,
+                                                      (const char * const *) data->mcp_server_names,
+                                                      agent, data->notices);
   data->session = acp_session_new (agent, data->cwd);
   cancellable = g_task_get_cancellable (task);
   acp_session_create_async (data->session, servers, cancellable,
@@ -355,9 +363,9 @@ keep_record (PalSessionManager *self,
 }
 
 /* Returns: how many items of @from's transcript were added to @to's */
-static guint
-carry_transcript (AcpSession *from,
-                  AcpSession *to)
+guint
+_pal_session_carry_transcript (AcpSession *from,
+                               AcpSession *to)
 {
   GListModel *items = G_LIST_MODEL (acp_session_get_transcript (from));
   AcpTranscript *transcript = acp_session_get_transcript (to);
@@ -500,7 +508,7 @@ open_done_cb (GObject      *object,
                                   _("History is not replayed: the agent can resume this session "
                                     "but not show its past messages."),
                                   NULL);
-  append_notices (session, data->notices);
+  _pal_session_append_notices (session, data->notices);
 
   keep_record (live->manager, live->key);
   _pal_live_session_update_state (live);
@@ -587,7 +595,7 @@ open_agent_cb (GObject      *object,
       return;
     }
 
-  servers = collect_mcp_servers (self, NULL, agent, data->notices);
+  servers = _pal_session_manager_collect_mcp_servers (self, NULL, agent, data->notices);
   session = acp_session_new (agent, data->cwd);
   data->session = g_object_ref (session);
   data->can_load = acp_agent_has_capability (agent, ACP_AGENT_CAP_LOAD_SESSION);
@@ -600,7 +608,7 @@ open_agent_cb (GObject      *object,
         : _pal_session_manager_dup_previous (self, live->key);
 
       if (previous != NULL)
-        data->n_kept = carry_transcript (previous, session);
+        data->n_kept = _pal_session_carry_transcript (previous, session);
     }
 
   /* Bound before the load starts, so that the replay shows live. */

@@ -121,6 +121,23 @@ gboolean     _pal_session_is_open            (AcpSession        *session);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LiveSession, _pal_live_session_unref)
 
+/* pal-session-manager-open.c */
+/* The MCP servers to pass to @agent: the named ones (NULL: every enabled
+ * one), less those it cannot use or that are not valid; each one left out
+ * adds a notice to @notices (from _pal_session_notices_new()).
+ * (element-type AcpMcpServer) (transfer container) */
+GPtrArray *_pal_session_manager_collect_mcp_servers (PalSessionManager  *self,
+                                                     const char * const *names,
+                                                     AcpAgent           *agent,
+                                                     GPtrArray          *notices);
+GPtrArray *_pal_session_notices_new       (void);
+/* Appends the notices to the session's transcript. */
+void       _pal_session_append_notices    (AcpSession         *session,
+                                           GPtrArray          *notices);
+/* Appends the items of @from's transcript to @to's; returns how many. */
+guint      _pal_session_carry_transcript  (AcpSession         *from,
+                                           AcpSession         *to);
+
 /* pal-session-manager-agents.c */
 void      _pal_session_manager_init_agents      (PalSessionManager   *self);
 void      _pal_session_manager_dispose_agents   (PalSessionManager   *self);

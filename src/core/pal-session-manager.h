@@ -213,6 +213,21 @@ AcpSession        *pal_session_manager_restart_finish    (PalSessionManager  *se
                                                           GAsyncResult       *result,
                                                           GError            **error);
 
+/* Forks the session at its agent (session/fork); returns the fork, READY
+ * and listed (transfer full). */
+void               pal_session_manager_fork_session_async (PalSessionManager *self,
+                                                           PalSessionKey     *key,
+                                                           GCancellable      *cancellable,
+                                                           GAsyncReadyCallback callback,
+                                                           gpointer           user_data);
+AcpSession        *pal_session_manager_fork_session_finish (PalSessionManager *self,
+                                                            GAsyncResult      *result,
+                                                            GError           **error);
+/* Only where the agent is known to have advertised it: an agent that has not
+ * run yet cannot. */
+gboolean           pal_session_manager_can_fork         (PalSessionManager   *self,
+                                                         PalSessionKey       *key);
+
 void               pal_session_manager_delete_session_async (PalSessionManager   *self,
                                                              PalSessionKey       *key,
                                                              GCancellable        *cancellable,

@@ -4,7 +4,9 @@
  * for every target at once, and menu items have no tooltips, while here one
  * session may be resumable and the next not, and the person should see why.
  * Each button activates a win.* action with the session's key (agent,
- * session id) as target.
+ * session id) as target. An optional action (Fork, which only some agents
+ * offer) that the session cannot do, with no reason given, is left out
+ * rather than greyed out.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -19,15 +21,17 @@ static const struct {
   const char *action;
   const char *label;
   gboolean    separator_before;
+  gboolean    optional;
 } entries[] = {
-  { "win.open-session", N_("_Open"), FALSE },
-  { "win.resume-session", N_("Re_sume"), FALSE },
-  { "win.close-session", N_("_Close"), FALSE },
-  { "win.rename-session", N_("_Rename…"), TRUE },
-  { "win.pin-session", NULL, FALSE },
-  { "win.forget-session", N_("Remove From _List"), FALSE },
-  { "win.delete-session", N_("_Delete…"), FALSE },
-  { "win.agent-log", N_("Agent _Log"), TRUE },
+  { "win.open-session", N_("_Open"), FALSE, FALSE },
+  { "win.resume-session", N_("Re_sume"), FALSE, FALSE },
+  { "win.fork-session", N_("_Fork"), FALSE, TRUE },
+  { "win.close-session", N_("_Close"), FALSE, FALSE },
+  { "win.rename-session", N_("_Rename…"), TRUE, FALSE },
+  { "win.pin-session", NULL, FALSE, FALSE },
+  { "win.forget-session", N_("Remove From _List"), FALSE, FALSE },
+  { "win.delete-session", N_("_Delete…"), FALSE, FALSE },
+  { "win.agent-log", N_("Agent _Log"), TRUE, FALSE },
 };
 
 static void
@@ -63,6 +67,7 @@ pal_session_menu_new (void)
       gtk_widget_add_css_class (button, "flat");
       gtk_widget_add_css_class (button, "session-menu-item");
       g_object_set_data (G_OBJECT (button), "action", (gpointer) entries[i].action);
+      g_object_set_data (G_OBJECT (button), "optional", GINT_TO_POINTER (entries[i].optional));
       g_signal_connect (button, "clicked", G_CALLBACK (button_clicked_cb), popover);
       gtk_box_append (GTK_BOX (box), button);
     }
@@ -101,6 +106,7 @@ pal_session_menu_update (GtkWidget             *menu,
       const char *action = g_object_get_data (G_OBJECT (child), "action");
       g_autofree char *reason = NULL;
       gboolean can = TRUE;
+      gboolean optional = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (child), "optional"));
 
       if (action == NULL)
         continue;
@@ -118,5 +124,6 @@ pal_session_menu_update (GtkWidget             *menu,
       /* the action may be enabled for other sessions: gate this button alone */
       gtk_widget_set_sensitive (child, can);
       gtk_widget_set_tooltip_text (child, can ? NULL : reason);
+      gtk_widget_set_visible (child, can || reason != NULL || !optional);
     }
 }

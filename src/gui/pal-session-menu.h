@@ -12,7 +12,8 @@
 G_BEGIN_DECLS
 
 /* Whether the session can do @action (a win.* action name); if not, *reason
- * says why (transfer full, may stay NULL). */
+ * says why (transfer full, may stay NULL). An optional action (win.fork-session)
+ * that the session cannot do, without a reason, is left out of the menu. */
 typedef gboolean (*PalSessionMenuCanFunc) (PalSessionKey  *key,
                                            const char     *action,
                                            char          **reason,

@@ -96,6 +96,10 @@ _pal_window_can (PalSessionKey *key,
   if (g_str_equal (action, "win.delete-session"))
     return pal_session_manager_can_delete (self->manager, key, reason);
 
+  /* offered only where the agent advertised it: no reason, so left out */
+  if (g_str_equal (action, "win.fork-session"))
+    return pal_session_manager_can_fork (self->manager, key);
+
   if (g_str_equal (action, "win.agent-log"))
     {
       g_autoptr(AcpAgent) agent = pal_session_manager_dup_agent_of (self->manager, key);
@@ -368,6 +372,43 @@ forget_session_action (GtkWidget  *widget,
 }
 
 static void
+fork_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  ActionData *data = user_data;
+  g_autoptr(AcpSession) fork = NULL;
+  g_autoptr(GError) error = NULL;
+
+  fork = pal_session_manager_fork_session_finish (PAL_SESSION_MANAGER (object), result, &error);
+  if (fork == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        pal_window_add_toast (data->self, error->message);
+    }
+  else
+    {
+      /* beside the original in the list, and shown */
+      _pal_window_show_session (data->self,
+                                pal_session_manager_get_session_key (data->self->manager, fork));
+    }
+
+  action_data_free (data);
+}
+
+static void
+fork_session_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  PalWindow *self = PAL_WINDOW (widget);
+  g_autoptr(PalSessionKey) key = pal_session_key_new_from_variant (parameter);
+
+  pal_session_manager_fork_session_async (self->manager, key, self->cancellable, fork_cb,
+                                          action_data_new (self, key));
+}
+
+static void
 restart_cb (GObject      *object,
             GAsyncResult *result,
             gpointer      user_data)
@@ -612,6 +653,7 @@ _pal_window_class_init_actions (GtkWidgetClass *widget_class)
 
   gtk_widget_class_install_action (widget_class, "win.open-session", key_type, open_session_action);
   gtk_widget_class_install_action (widget_class, "win.resume-session", key_type, resume_session_action);
+  gtk_widget_class_install_action (widget_class, "win.fork-session", key_type, fork_session_action);
   gtk_widget_class_install_action (widget_class, "win.close-session", key_type, close_session_action);
   gtk_widget_class_install_action (widget_class, "win.rename-session", key_type, rename_session_action);
   gtk_widget_class_install_action (widget_class, "win.pin-session", key_type, pin_session_action);
