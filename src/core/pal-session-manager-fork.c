@@ -62,13 +62,12 @@ fill_transcript (PalSessionManager *self,
                  const char        *source_title)
 {
   AcpTranscript *transcript = acp_session_get_transcript (data->session);
+  AcpSession *live = pal_session_manager_lookup (self, data->source);
   g_autoptr(AcpSession) source = NULL;
   g_autofree char *body = NULL;
   guint n_carried = 0;
 
-  source = pal_session_manager_lookup (self, data->source) != NULL
-    ? g_object_ref (pal_session_manager_lookup (self, data->source))
-    : _pal_session_manager_dup_previous (self, data->source);
+  source = live != NULL ? g_object_ref (live) : _pal_session_manager_dup_previous (self, data->source);
   if (source != NULL)
     n_carried = _pal_session_carry_transcript (source, data->session);
 

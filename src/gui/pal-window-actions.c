@@ -32,7 +32,7 @@ action_data_free (ActionData *data)
 }
 
 static ActionData *
-action_data_new (PalWindow  *self,
+action_data_new (PalWindow     *self,
                  PalSessionKey *key)
 {
   ActionData *data = g_new0 (ActionData, 1);
@@ -44,7 +44,7 @@ action_data_new (PalWindow  *self,
 }
 
 static gboolean
-is_live (PalWindow  *self,
+is_live (PalWindow     *self,
          PalSessionKey *key)
 {
   PalSessionState state = pal_session_manager_get_session_state (self->manager, key);
@@ -62,10 +62,10 @@ is_live (PalWindow  *self,
  * Returns: whether @action makes sense for @key now
  */
 gboolean
-_pal_window_can (PalSessionKey *key,
-                 const char  *action,
-                 char       **reason,
-                 gpointer     user_data)
+_pal_window_can (PalSessionKey  *key,
+                 const char     *action,
+                 char          **reason,
+                 gpointer        user_data)
 {
   PalWindow *self = user_data;
   g_autofree char *load_reason = NULL;
@@ -223,7 +223,7 @@ close_cb (GObject      *object,
 }
 
 static void
-close_session (PalWindow  *self,
+close_session (PalWindow     *self,
                PalSessionKey *key)
 {
   if (!is_live (self, key))
@@ -504,7 +504,7 @@ _pal_window_present_agent_log (PalWindow  *self,
 
 /* Shows the log of the agent of the session, if it ran here. */
 gboolean
-_pal_window_show_agent_log (PalWindow  *self,
+_pal_window_show_agent_log (PalWindow     *self,
                             PalSessionKey *key)
 {
   g_autoptr(AcpAgent) agent = NULL;

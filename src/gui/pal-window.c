@@ -74,9 +74,9 @@ attempt_new (PalWindow          *self,
 /* An attempt on a stored session, with its agent and folder; NULL when the
  * list has no such session. */
 static Attempt *
-attempt_for_session (PalWindow  *self,
+attempt_for_session (PalWindow     *self,
                      PalSessionKey *key,
-                     const char *prompt)
+                     const char    *prompt)
 {
   PalSessionRecord *record;
   Attempt *attempt;
@@ -200,8 +200,8 @@ get_composer (PalWindow *self)
  * written in: it stays with it while they look elsewhere, and is back in the
  * composer when they return. */
 static void
-set_current (PalWindow  *self,
-                PalSessionKey *key)
+set_current (PalWindow     *self,
+             PalSessionKey *key)
 {
   g_autofree char *draft = NULL;
 
@@ -222,7 +222,7 @@ set_current (PalWindow  *self,
 
 /* Shows what is known of a session: its live transcript if it has one. */
 void
-_pal_window_show_session (PalWindow  *self,
+_pal_window_show_session (PalWindow     *self,
                           PalSessionKey *key)
 {
   AcpSession *session;
@@ -635,7 +635,7 @@ show_next_access (PalWindow *self)
  * yes or no; nothing outside is touched without that. */
 static gboolean
 fs_access_request_cb (AcpFsService       *service,
-                      PalSessionKey      *key,
+                      const char         *session_id,
                       const char         *path,
                       gboolean            write,
                       AcpFsAccessRequest *request,
@@ -1001,12 +1001,12 @@ show_auth_dialog (PalWindow *self,
  * when it has one (the session put its notice there), else the error page.
  */
 void
-_pal_window_handle_error (PalWindow    *self,
+_pal_window_handle_error (PalWindow     *self,
                           PalSessionKey *key,
-                          const char   *agent_id,
-                          const char   *folder,
-                          const char   *title,
-                          const GError *error)
+                          const char    *agent_id,
+                          const char    *folder,
+                          const char    *title,
+                          const GError  *error)
 {
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
@@ -1214,9 +1214,9 @@ open_after_frame (PalWindow *self,
 /* Shows the session, then opens it unless it is live already; @prompt
  * (nullable) is sent once it is open, or given back when it cannot be. */
 static void
-open_session (PalWindow  *self,
+open_session (PalWindow     *self,
               PalSessionKey *key,
-              const char *prompt)
+              const char    *prompt)
 {
   Attempt *attempt = attempt_for_session (self, key, prompt);
   AcpSession *session;
@@ -1257,7 +1257,7 @@ open_session (PalWindow  *self,
  * starts after the frame that shows the session.
  */
 void
-pal_window_open_session (PalWindow  *self,
+pal_window_open_session (PalWindow     *self,
                          PalSessionKey *key)
 {
   g_return_if_fail (PAL_IS_WINDOW (self));
@@ -1335,7 +1335,7 @@ resume_cb (GObject      *object,
 }
 
 void
-_pal_window_resume_session (PalWindow  *self,
+_pal_window_resume_session (PalWindow     *self,
                             PalSessionKey *key)
 {
   Attempt *attempt = attempt_for_session (self, key, NULL);
@@ -1579,9 +1579,9 @@ _pal_window_cancel_start (PalWindow *self)
 }
 
 static void
-sidebar_session_activated_cb (PalSidebar *sidebar,
+sidebar_session_activated_cb (PalSidebar    *sidebar,
                               PalSessionKey *key,
-                              PalWindow  *self)
+                              PalWindow     *self)
 {
   pal_window_open_session (self, key);
 }
