@@ -110,7 +110,13 @@ def opened(palaver, work, args, agent_id, session_id, other_id):
     for name in ('one.jsonl', 'two.jsonl'):
         if os.path.exists(os.path.join(work, name)):
             os.unlink(os.path.join(work, name))
-    app = subprocess.Popen(['dbus-run-session', '--', palaver, *args], env=environment(work),
+    pid_file = os.path.join(work, 'palaver.pid')
+    if os.path.exists(pid_file):
+        os.unlink(pid_file)
+    # the shell becomes the application: its pid is the one to end, so that
+    # the application quits (and writes its settings) before its bus goes
+    app = subprocess.Popen(['dbus-run-session', '--', 'sh', '-c', 'echo $$ > "$0"; exec "$@"',
+                            pid_file, palaver, *args], env=environment(work),
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                            start_new_session=True)
     record = os.path.join(work, agent_id + '.jsonl')
@@ -126,7 +132,7 @@ def opened(palaver, work, args, agent_id, session_id, other_id):
             problems.append(f'{args}: {other_id} was asked to load a session too')
     finally:
         if app.poll() is None:
-            os.killpg(app.pid, signal.SIGTERM)
+            os.kill(int(open(pid_file).read()), signal.SIGTERM)
         try:
             app.wait(timeout=PATIENCE)
         except subprocess.TimeoutExpired:
