@@ -806,6 +806,7 @@ typedef enum
   CALL_CLOSE,
   CALL_LIST,
   CALL_DELETE,
+  CALL_FORK,
   CALL_LOGOUT,
 } GatedCall;
 
@@ -836,6 +837,10 @@ run_gated_call (Fixture   *f,
     case CALL_DELETE:
       acp_agent_delete_session_async (f->agent, "s", NULL, store_result_cb, &result);
       break;
+    case CALL_FORK:
+      acp_agent_fork_session_async (f->agent, "s", "/tmp", NULL, NULL,
+                                    NULL, store_result_cb, &result);
+      break;
     case CALL_LOGOUT:
       acp_agent_logout_async (f->agent, NULL, store_result_cb, &result);
       break;
@@ -861,6 +866,9 @@ run_gated_call (Fixture   *f,
       break;
     case CALL_DELETE:
       ret = GINT_TO_POINTER (acp_agent_delete_session_finish (f->agent, result, &error));
+      break;
+    case CALL_FORK:
+      ret = acp_agent_fork_session_finish (f->agent, result, &error);
       break;
     case CALL_LOGOUT:
       ret = GINT_TO_POINTER (acp_agent_logout_finish (f->agent, result, &error));
@@ -905,6 +913,7 @@ test_gating_minimal (Fixture       *f,
     { CALL_CLOSE, "session/close", "sessionCapabilities.close" },
     { CALL_LIST, "session/list", "sessionCapabilities.list" },
     { CALL_DELETE, "session/delete", "sessionCapabilities.delete" },
+    { CALL_FORK, "session/fork", "sessionCapabilities.fork" },
     { CALL_LOGOUT, "logout", "auth.logout" },
   };
   g_autoptr(GPtrArray) servers = g_ptr_array_new_with_free_func (g_object_unref);
@@ -2369,6 +2378,51 @@ test_delete_and_logout (Fixture       *f,
   g_assert_cmpstr (methods, ==, "initialize session/delete logout");
 }
 
+/* session/fork (unstable): the session to fork and the folder go out, the
+ * new session's id comes back, and an answer without one is refused. */
+static void
+test_fork (Fixture       *f,
+           gconstpointer  data)
+{
+  g_autofree char *scenario = write_scenario (f, "fork.json",
+    "{'handlers': {"
+    " 'initialize': [{'op': 'result', 'result': {'protocolVersion': 1,"
+    "   'agentCapabilities': {'sessionCapabilities': {'fork': {}}}}}],"
+    " 'session/fork': {'calls': [[{'op': 'result', 'result': {'sessionId': '${fork_session_id}',"
+    "                                                         'modes': null}}],"
+    "                            [{'op': 'result', 'result': {'sessionId': 7}}]]}"
+    "}}");
+  g_autoptr(GError) error = NULL;
+
+  start_agent (f, scenario);
+  g_assert_true (acp_agent_has_capability (f->agent, ACP_AGENT_CAP_SESSION_FORK));
+
+  {
+    g_autoptr(GAsyncResult) result = NULL;
+    g_autoptr(JsonObject) forked = NULL;
+
+    acp_agent_fork_session_async (f->agent, "old-3", "/srv/app", NULL, NULL, NULL,
+                                  store_result_cb, &result);
+    WAIT_UNTIL (result != NULL);
+    forked = acp_agent_fork_session_finish (f->agent, result, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (json_object_get_string_member (forked, "sessionId"), ==, "old-3-fork-1");
+  }
+  assert_params (f, "session/fork", "{'sessionId':'old-3','cwd':'/srv/app','mcpServers':[]}");
+
+  {
+    g_autoptr(GAsyncResult) result = NULL;
+    g_autoptr(JsonObject) forked = NULL;
+
+    acp_agent_fork_session_async (f->agent, "old-3", "/srv/app", NULL, NULL, NULL,
+                                  store_result_cb, &result);
+    WAIT_UNTIL (result != NULL);
+    forked = acp_agent_fork_session_finish (f->agent, result, &error);
+    g_assert_null (forked);
+    g_assert_error (error, ACP_ERROR, ACP_ERROR_INVALID_MESSAGE);
+  }
+}
+
 static void
 test_not_ready (Fixture       *f,
                 gconstpointer  data)
@@ -2528,6 +2582,7 @@ main (int   argc,
   ADD ("calls/session", test_session_calls);
   ADD ("calls/bad-results", test_boolean_config_and_bad_results);
   ADD ("calls/delete-and-logout", test_delete_and_logout);
+  ADD ("calls/fork", test_fork);
   ADD ("calls/not-ready", test_not_ready);
   ADD ("calls/state-notify", test_state_notify);
   ADD ("stream", test_for_stream);

@@ -720,6 +720,36 @@ test_ignore_eof_and_sigterm (void)
   g_unlink (quitter);
 }
 
+/* ${fork_session_id}: a new id made from the forked session's, counted */
+static void
+test_fork_ids (void)
+{
+  g_autoptr(Peer) peer = peer_start ("fork.json", NULL);
+  g_autoptr(JsonNode) init = NULL;
+  g_autoptr(JsonNode) created = NULL;
+  g_autoptr(JsonNode) fork1 = NULL;
+  g_autoptr(JsonNode) fork2 = NULL;
+
+  peer_send (peer, INITIALIZE);
+  init = peer_read_message (peer);
+  g_assert_nonnull (at (init, "result.agentCapabilities.sessionCapabilities.fork"));
+
+  peer_send (peer, NEW_SESSION (1));
+  created = peer_read_message (peer);
+  g_assert_cmpstr (str_at (created, "result.sessionId"), ==, "fake-session-1");
+
+  peer_send (peer, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"session/fork\","
+                   "\"params\":{\"sessionId\":\"fake-session-1\",\"cwd\":\"/tmp\"}}");
+  fork1 = peer_read_message (peer);
+  g_assert_cmpint (int_at (fork1, "id"), ==, 2);
+  g_assert_cmpstr (str_at (fork1, "result.sessionId"), ==, "fake-session-1-fork-1");
+
+  peer_send (peer, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"session/fork\","
+                   "\"params\":{\"sessionId\":\"fake-session-1-fork-1\",\"cwd\":\"/tmp\"}}");
+  fork2 = peer_read_message (peer);
+  g_assert_cmpstr (str_at (fork2, "result.sessionId"), ==, "fake-session-1-fork-1-fork-2");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -728,6 +758,7 @@ main (int   argc,
 
   g_test_add_func ("/fake-agent/scenarios-valid", test_scenarios_valid);
   g_test_add_func ("/fake-agent/handshake", test_handshake);
+  g_test_add_func ("/fake-agent/fork-ids", test_fork_ids);
   g_test_add_func ("/fake-agent/request-expect", test_request_expect);
   g_test_add_func ("/fake-agent/request-expect-failure", test_request_expect_failure);
   g_test_add_func ("/fake-agent/string-ids", test_string_ids);

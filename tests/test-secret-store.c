@@ -234,7 +234,8 @@ new_session (Fixture            *f,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  pal_session_manager_new_session_async (manager, AGENT_ID, f->folder, NULL, NULL, store_result_cb, f);
+  pal_session_manager_new_session_async (manager, AGENT_ID, f->folder, NULL, NULL, NULL,
+                                         store_result_cb, f);
   result = wait_result (f);
   return pal_session_manager_new_session_finish (manager, result, error);
 }

@@ -92,15 +92,38 @@ typedef struct
 
 static void
 state_changed_cb (PalSessionManager *manager,
-                  const char        *session_id,
+                  PalSessionKey     *key,
                   PalSessionState    state,
                   Fixture           *f)
 {
   g_autoptr(GEnumClass) klass = g_type_class_ref (PAL_TYPE_SESSION_STATE);
 
-  g_assert_cmpint (pal_session_manager_get_session_state (manager, session_id), ==, state);
-  g_ptr_array_add (f->states, g_strdup_printf ("%s=%s", session_id,
+  g_assert_cmpint (pal_session_manager_get_session_state (manager, key), ==, state);
+  g_ptr_array_add (f->states, g_strdup_printf ("%s=%s", pal_session_key_get_session_id (key),
                                                g_enum_get_value (klass, state)->value_nick));
+}
+
+/* A key freed at the end of the test. */
+static PalSessionKey *
+key_of (const char *agent_id,
+        const char *session_id)
+{
+  PalSessionKey *key = pal_session_key_new (agent_id, session_id);
+
+  g_test_queue_destroy ((GDestroyNotify) pal_session_key_unref, key);
+  return key;
+}
+
+/* The key of a session the manager handed out, for the rest of the test. */
+static PalSessionKey *
+key_for (Fixture    *f,
+         AcpSession *session)
+{
+  PalSessionKey *key = pal_session_manager_get_session_key (f->manager, session);
+
+  g_assert_nonnull (key);
+  g_test_queue_destroy ((GDestroyNotify) pal_session_key_unref, pal_session_key_ref (key));
+  return key;
 }
 
 static char *
@@ -412,33 +435,33 @@ typedef enum
 } OpenHow;
 
 static AcpSession *
-open_session (Fixture     *f,
-              OpenHow      how,
-              const char  *session_id,
-              GError     **error)
+open_session (Fixture        *f,
+              OpenHow         how,
+              PalSessionKey  *key,
+              GError        **error)
 {
   g_autoptr(GAsyncResult) result = NULL;
 
   switch (how)
     {
     case OPEN:
-      pal_session_manager_open_session_async (f->manager, session_id, NULL,
+      pal_session_manager_open_session_async (f->manager, key, NULL,
                                               store_result_cb, &f->result);
       result = wait_result (&f->result);
       return pal_session_manager_open_session_finish (f->manager, result, error);
     case LOAD:
-      pal_session_manager_load_session_async (f->manager, session_id, NULL,
+      pal_session_manager_load_session_async (f->manager, key, NULL,
                                               store_result_cb, &f->result);
       result = wait_result (&f->result);
       return pal_session_manager_load_session_finish (f->manager, result, error);
     case RESUME:
-      pal_session_manager_resume_session_async (f->manager, session_id, NULL,
+      pal_session_manager_resume_session_async (f->manager, key, NULL,
                                                 store_result_cb, &f->result);
       result = wait_result (&f->result);
       return pal_session_manager_resume_session_finish (f->manager, result, error);
     case RESTART:
     default:
-      pal_session_manager_restart_async (f->manager, session_id, NULL,
+      pal_session_manager_restart_async (f->manager, key, NULL,
                                          store_result_cb, &f->result);
       result = wait_result (&f->result);
       return pal_session_manager_restart_finish (f->manager, result, error);
@@ -446,14 +469,14 @@ open_session (Fixture     *f,
 }
 
 static char *
-prompt (Fixture     *f,
-        const char  *session_id,
-        const char  *text,
-        GError     **error)
+prompt (Fixture        *f,
+        PalSessionKey  *key,
+        const char     *text,
+        GError        **error)
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  pal_session_manager_prompt_async (f->manager, session_id, text, NULL,
+  pal_session_manager_prompt_async (f->manager, key, text, NULL,
                                     store_result_cb, &f->result);
   result = wait_result (&f->result);
   return pal_session_manager_prompt_finish (f->manager, result, error);
@@ -535,6 +558,7 @@ test_new_session_shared (Fixture       *f,
   PalSessionRecord *record;
   AcpAgent *agent_a;
   const char *id;
+  PalSessionKey *key;
 
   add_profile (f, "fake", "basic.json");
 
@@ -542,13 +566,14 @@ test_new_session_shared (Fixture       *f,
   unclean = g_strconcat (f->dir_a, "/", NULL);
   first = new_session_ok (f, "fake", unclean);
   id = acp_session_get_session_id (first);
+  key = key_for (f, first);
   g_assert_nonnull (id);
   g_assert_cmpint (acp_session_get_state (first), ==, ACP_SESSION_STATE_READY);
-  g_assert_true (pal_session_manager_lookup (f->manager, id) == first);
-  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, id), ==,
+  g_assert_true (pal_session_manager_lookup (f->manager, key) == first);
+  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, key), ==,
                    PAL_SESSION_STATE_READY);
 
-  record = pal_session_store_lookup (f->sessions, id);
+  record = pal_session_store_lookup (f->sessions, key);
   g_assert_nonnull (record);
   g_assert_cmpstr (pal_session_record_get_agent_id (record), ==, "fake");
   g_assert_cmpstr (pal_session_record_get_cwd (record), ==, f->dir_a);
@@ -598,7 +623,7 @@ test_new_session_shared (Fixture       *f,
 
   /* opening a session that is open changes nothing */
   {
-    g_autoptr(AcpSession) again = open_session (f, OPEN, id, &error);
+    g_autoptr(AcpSession) again = open_session (f, OPEN, key, &error);
 
     g_assert_no_error (error);
     g_assert_true (again == first);
@@ -672,9 +697,9 @@ test_preset_installed_later (Fixture       *f,
   g_setenv ("PATH", old_path, TRUE);
 }
 
-static void close_session (Fixture     *f,
-                           const char  *session_id,
-                           GError     **error);
+static void close_session (Fixture        *f,
+                           PalSessionKey  *key,
+                           GError        **error);
 
 /* An idle agent whose profile was edited (an API key added to its
  * environment) is started anew at the next need; one with a session open
@@ -705,9 +730,9 @@ test_profile_edited (Fixture       *f,
   g_assert_true (acp_session_get_agent (second) == agent);
 
   /* once no session is open on it, the next need starts it anew */
-  close_session (f, acp_session_get_session_id (first), &error);
+  close_session (f, key_for (f, first), &error);
   g_assert_no_error (error);
-  close_session (f, acp_session_get_session_id (second), &error);
+  close_session (f, key_for (f, second), &error);
   g_assert_no_error (error);
   pal_agent_profile_set_env (edited, env2);
   g_assert_true (pal_agent_store_update (f->agents, edited, &error));
@@ -754,21 +779,93 @@ test_id_collision (Fixture       *f,
   g_autoptr(AcpSession) second = NULL;
   g_autoptr(GError) error = NULL;
 
-  /* two processes that both name their first session fake-session-1 */
+  /* two processes of one profile (two folders) that both name their first
+   * session fake-session-1: the same session for Palaver, open already */
   add_profile (f, "one", "basic.json");
-  add_profile (f, "two", "minimal.json");
 
   first = new_session_ok (f, "one", f->dir_a);
   g_assert_cmpstr (acp_session_get_session_id (first), ==, "fake-session-1");
-  second = new_session (f, "two", f->dir_a, NULL, &error);
+  second = new_session (f, "one", f->dir_b, NULL, &error);
   g_assert_null (second);
   g_assert_error (error, PAL_ERROR, PAL_ERROR_EXISTS);
 
   /* the open one is untouched */
-  g_assert_true (pal_session_manager_lookup (f->manager, "fake-session-1") == first);
-  g_assert_cmpstr (pal_session_record_get_agent_id (pal_session_store_lookup (f->sessions,
-                                                                              "fake-session-1")),
-                   ==, "one");
+  g_assert_true (pal_session_manager_lookup (f->manager, key_of ("one", "fake-session-1")) == first);
+  g_assert_cmpstr (pal_session_record_get_cwd (pal_session_store_lookup (f->sessions,
+                                                                         key_of ("one", "fake-session-1"))),
+                   ==, f->dir_a);
+}
+
+/* Two agents that hand out the same id: two sessions, each listed, opened,
+ * renamed, closed and removed on its own. */
+static void
+test_same_id_two_agents (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(AcpSession) first = NULL;
+  g_autoptr(AcpSession) second = NULL;
+  g_autoptr(AcpSession) reopened = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *stop_reason = NULL;
+  PalSessionKey *one = key_of ("one", "fake-session-1");
+  PalSessionKey *two = key_of ("two", "fake-session-1");
+  PalSessionRecord *record_one, *record_two;
+
+  add_profile (f, "one", "basic.json");
+  add_profile (f, "two", "basic.json");
+
+  first = new_session_ok (f, "one", f->dir_a);
+  second = new_session_ok (f, "two", f->dir_b);
+  g_assert_cmpstr (acp_session_get_session_id (first), ==, acp_session_get_session_id (second));
+  g_assert_true (pal_session_key_equal (key_for (f, first), one));
+  g_assert_true (pal_session_key_equal (key_for (f, second), two));
+
+  /* both listed and live, each with its own folder */
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f->sessions)), ==, 2);
+  record_one = pal_session_store_lookup (f->sessions, one);
+  record_two = pal_session_store_lookup (f->sessions, two);
+  g_assert_nonnull (record_one);
+  g_assert_nonnull (record_two);
+  g_assert_true (record_one != record_two);
+  g_assert_cmpstr (pal_session_record_get_cwd (record_one), ==, f->dir_a);
+  g_assert_cmpstr (pal_session_record_get_cwd (record_two), ==, f->dir_b);
+  g_assert_true (pal_session_manager_lookup (f->manager, one) == first);
+  g_assert_true (pal_session_manager_lookup (f->manager, two) == second);
+
+  /* a turn in one titles and moves that one alone */
+  stop_reason = prompt (f, two, "Only the second", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (pal_session_record_get_title (record_two), ==, "Only the second");
+  g_assert_cmpstr (pal_session_record_get_title (record_one), ==, "");
+  g_assert_true (pal_session_store_rename (f->sessions, one, "The first"));
+  g_assert_cmpstr (pal_session_record_get_title (record_two), ==, "Only the second");
+
+  /* closing one leaves the other open */
+  close_session (f, one, &error);
+  g_assert_no_error (error);
+  g_assert_null (pal_session_manager_lookup (f->manager, one));
+  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, one), ==,
+                   PAL_SESSION_STATE_NOT_RUNNING);
+  g_assert_true (pal_session_manager_lookup (f->manager, two) == second);
+  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, two), ==,
+                   PAL_SESSION_STATE_READY);
+  g_assert_cmpint (acp_session_get_state (second), ==, ACP_SESSION_STATE_READY);
+
+  /* opening it again loads it from its own agent */
+  reopened = open_session (f, OPEN, one, &error);
+  g_assert_no_error (error);
+  g_assert_true (acp_session_get_agent (reopened) == acp_session_get_agent (first));
+  g_assert_true (pal_session_manager_get_session_key (f->manager, reopened) != NULL);
+  g_assert_true (pal_session_key_equal (pal_session_manager_get_session_key (f->manager, reopened),
+                                        one));
+
+  /* removing one from the list leaves the other */
+  g_assert_true (pal_session_manager_forget (f->manager, two));
+  g_assert_null (pal_session_store_lookup (f->sessions, two));
+  g_assert_null (pal_session_manager_lookup (f->manager, two));
+  g_assert_true (pal_session_store_lookup (f->sessions, one) == record_one);
+  g_assert_true (pal_session_manager_lookup (f->manager, one) == reopened);
+  g_assert_cmpstr (pal_session_record_get_title (record_one), ==, "The first");
 }
 
 static void
@@ -859,6 +956,7 @@ test_start_after_cancel (Fixture       *f,
 
 typedef struct
 {
+  PalSessionKey *key;
   AcpSession *session;
   guint       items_while_loading;
   guint       changes;
@@ -877,15 +975,19 @@ transcript_changed_cb (GListModel *model,
 
 static void
 live_session_changed_cb (PalSessionManager *manager,
-                         const char        *session_id,
+                         PalSessionKey     *key,
                          AcpSession        *session,
                          LiveWatch         *watch)
 {
+  /* another session's changes are not this one's */
+  if (!pal_session_key_equal (key, watch->key))
+    return;
+
   watch->changes++;
   if (session == NULL)
     return;
 
-  g_assert_true (pal_session_manager_lookup (manager, session_id) == session);
+  g_assert_true (pal_session_manager_lookup (manager, key) == session);
   g_set_object (&watch->session, session);
   g_signal_connect (acp_session_get_transcript (session), "items-changed",
                     G_CALLBACK (transcript_changed_cb), watch);
@@ -912,16 +1014,17 @@ test_open_loads_live (Fixture       *f,
   json_object_set_string_member (entry, "cwd", f->dir_a);
   json_array_add_object_element (listed, entry);
   g_assert_cmpuint (pal_session_store_merge_listed (f->sessions, "replay", listed), ==, 1);
-  record = pal_session_store_lookup (f->sessions, "old-1");
+  record = pal_session_store_lookup (f->sessions, key_of ("replay", "old-1"));
   g_assert_true (pal_session_record_get_from_agent (record));
 
   /* nothing is known before the agent ran */
-  g_assert_true (pal_session_manager_can_load (f->manager, "old-1", &reason));
+  g_assert_true (pal_session_manager_can_load (f->manager, key_of ("replay", "old-1"), &reason));
   g_assert_null (reason);
 
-  g_signal_connect (f->manager, "live-session-changed::old-1",
+  watch.key = key_of ("replay", "old-1");
+  g_signal_connect (f->manager, "live-session-changed",
                     G_CALLBACK (live_session_changed_cb), &watch);
-  session = open_session (f, OPEN, "old-1", &error);
+  session = open_session (f, OPEN, key_of ("replay", "old-1"), &error);
   g_assert_no_error (error);
   g_signal_handlers_disconnect_by_data (f->manager, &watch);
 
@@ -948,10 +1051,10 @@ test_open_loads_live (Fixture       *f,
   g_assert_cmpstr (json_object_get_string_member (params, "cwd"), ==, f->dir_a);
 
   /* opened: now a stored session */
-  g_assert_true (pal_session_store_lookup (f->sessions, "old-1") == record);
+  g_assert_true (pal_session_store_lookup (f->sessions, key_of ("replay", "old-1")) == record);
   g_assert_false (pal_session_record_get_from_agent (record));
 
-  g_assert_true (pal_session_manager_can_load (f->manager, "old-1", &reason));
+  g_assert_true (pal_session_manager_can_load (f->manager, key_of ("replay", "old-1"), &reason));
   g_assert_null (reason);
 }
 
@@ -967,7 +1070,7 @@ test_open_resumes (Fixture       *f,
   add_profile (f, "resumer", "resume-only.json");
   add_record (f, "old-2", "resumer", f->dir_a);
 
-  session = open_session (f, OPEN, "old-2", &error);
+  session = open_session (f, OPEN, key_of ("resumer", "old-2"), &error);
   g_assert_no_error (error);
   g_assert_cmpint (acp_session_get_state (session), ==, ACP_SESSION_STATE_READY);
   g_assert_cmpstr (acp_session_get_session_id (session), ==, "old-2");
@@ -975,30 +1078,30 @@ test_open_resumes (Fixture       *f,
                     ==, 1);
   methods = record_methods (f);
   g_assert_cmpstr (methods, ==, "initialize session/resume");
-  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, "old-2"), ==,
+  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, key_of ("resumer", "old-2")), ==,
                    PAL_SESSION_STATE_READY);
 
   /* the capabilities are known now */
-  g_assert_false (pal_session_manager_can_load (f->manager, "old-2", &reason));
+  g_assert_false (pal_session_manager_can_load (f->manager, key_of ("resumer", "old-2"), &reason));
   g_assert_nonnull (reason);
   g_clear_pointer (&reason, g_free);
-  g_assert_true (pal_session_manager_can_resume (f->manager, "old-2", &reason));
+  g_assert_true (pal_session_manager_can_resume (f->manager, key_of ("resumer", "old-2"), &reason));
   g_assert_null (reason);
 
   /* and for other sessions of that profile, even in another folder */
   add_record (f, "old-3", "resumer", f->dir_b);
-  g_assert_false (pal_session_manager_can_load (f->manager, "old-3", NULL));
+  g_assert_false (pal_session_manager_can_load (f->manager, key_of ("resumer", "old-3"), NULL));
 
   /* an explicit load is refused locally */
   {
-    g_autoptr(AcpSession) loaded = open_session (f, LOAD, "old-3", &error);
+    g_autoptr(AcpSession) loaded = open_session (f, LOAD, key_of ("resumer", "old-3"), &error);
 
     g_assert_null (loaded);
     g_assert_error (error, PAL_ERROR, PAL_ERROR_NOT_SUPPORTED);
     g_clear_error (&error);
     g_assert_cmpuint (count_method (f, "session/load"), ==, 0);
-    g_assert_null (pal_session_manager_lookup (f->manager, "old-3"));
-    g_assert_cmpint (pal_session_manager_get_session_state (f->manager, "old-3"), ==,
+    g_assert_null (pal_session_manager_lookup (f->manager, key_of ("resumer", "old-3")));
+    g_assert_cmpint (pal_session_manager_get_session_state (f->manager, key_of ("resumer", "old-3")), ==,
                      PAL_SESSION_STATE_NOT_RUNNING);
   }
 }
@@ -1014,7 +1117,7 @@ test_open_neither (Fixture       *f,
   add_profile (f, "minimal", "minimal.json");
   add_record (f, "old-4", "minimal", f->dir_a);
 
-  session = open_session (f, OPEN, "old-4", &error);
+  session = open_session (f, OPEN, key_of ("minimal", "old-4"), &error);
   g_assert_null (session);
   g_assert_error (error, PAL_ERROR, PAL_ERROR_NOT_SUPPORTED);
   g_clear_error (&error);
@@ -1022,12 +1125,12 @@ test_open_neither (Fixture       *f,
   /* nothing but the handshake went to the agent */
   methods = record_methods (f);
   g_assert_cmpstr (methods, ==, "initialize");
-  g_assert_null (pal_session_manager_lookup (f->manager, "old-4"));
-  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, "old-4"), ==,
+  g_assert_null (pal_session_manager_lookup (f->manager, key_of ("minimal", "old-4")));
+  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, key_of ("minimal", "old-4")), ==,
                    PAL_SESSION_STATE_NOT_RUNNING);
   g_assert_cmpstr (last_state (f), ==, "old-4=not-running");
 
-  session = open_session (f, RESUME, "old-4", &error);
+  session = open_session (f, RESUME, key_of ("minimal", "old-4"), &error);
   g_assert_null (session);
   g_assert_error (error, PAL_ERROR, PAL_ERROR_NOT_SUPPORTED);
   g_clear_error (&error);
@@ -1035,11 +1138,11 @@ test_open_neither (Fixture       *f,
   g_clear_pointer (&methods, g_free);
   methods = record_methods (f);
   g_assert_cmpstr (methods, ==, "initialize");
-  g_assert_false (pal_session_manager_can_load (f->manager, "old-4", NULL));
-  g_assert_false (pal_session_manager_can_resume (f->manager, "old-4", NULL));
+  g_assert_false (pal_session_manager_can_load (f->manager, key_of ("minimal", "old-4"), NULL));
+  g_assert_false (pal_session_manager_can_resume (f->manager, key_of ("minimal", "old-4"), NULL));
 
   /* unknown sessions */
-  session = open_session (f, OPEN, "nobody", &error);
+  session = open_session (f, OPEN, key_of ("minimal", "nobody"), &error);
   g_assert_null (session);
   g_assert_error (error, PAL_ERROR, PAL_ERROR_NOT_FOUND);
 }
@@ -1059,17 +1162,17 @@ test_crash_during_replay (Fixture       *f,
   add_profile (f, "crashy", "replay-then-crash.json");
   add_record (f, "old-5", "crashy", f->dir_a);
 
-  session = open_session (f, OPEN, "old-5", &error);
+  session = open_session (f, OPEN, key_of ("crashy", "old-5"), &error);
   g_assert_null (session);
   g_assert_error (error, ACP_ERROR, ACP_ERROR_AGENT_EXITED);
   g_clear_error (&error);
 
   /* FAILED, keeping what was shown, with the agent's last words */
-  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, "old-5"), ==,
+  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, key_of ("crashy", "old-5")), ==,
                    PAL_SESSION_STATE_FAILED);
-  reason = pal_session_manager_get_session_error (f->manager, "old-5");
+  reason = pal_session_manager_get_session_error (f->manager, key_of ("crashy", "old-5"));
   g_assert_nonnull (reason);
-  failed = pal_session_manager_lookup (f->manager, "old-5");
+  failed = pal_session_manager_lookup (f->manager, key_of ("crashy", "old-5"));
   g_assert_nonnull (failed);
   g_assert_cmpint (acp_session_get_state (failed), ==, ACP_SESSION_STATE_FAILED);
   items = G_LIST_MODEL (acp_session_get_transcript (failed));
@@ -1081,16 +1184,16 @@ test_crash_during_replay (Fixture       *f,
 
   /* Retry, after the person fixed the agent */
   set_scenario (f, "crashy", "basic.json");
-  restarted = open_session (f, RESTART, "old-5", &error);
+  restarted = open_session (f, RESTART, key_of ("crashy", "old-5"), &error);
   g_assert_no_error (error);
   g_assert_true (restarted != failed);
-  g_assert_true (pal_session_manager_lookup (f->manager, "old-5") == restarted);
+  g_assert_true (pal_session_manager_lookup (f->manager, key_of ("crashy", "old-5")) == restarted);
   g_assert_cmpint (acp_session_get_state (restarted), ==, ACP_SESSION_STATE_READY);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (acp_session_get_transcript (restarted))),
                     ==, 2);
-  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, "old-5"), ==,
+  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, key_of ("crashy", "old-5")), ==,
                    PAL_SESSION_STATE_READY);
-  g_assert_null (pal_session_manager_get_session_error (f->manager, "old-5"));
+  g_assert_null (pal_session_manager_get_session_error (f->manager, key_of ("crashy", "old-5")));
   g_assert_cmpuint (count_method (f, "initialize"), ==, 2);
   g_assert_cmpuint (count_method (f, "session/load"), ==, 2);
 
@@ -1109,6 +1212,7 @@ test_agent_crash_fails_sessions (Fixture       *f,
   g_autoptr(AcpSession) restarted = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *first_id = NULL;
+  PalSessionKey *first_key;
   g_autofree char *stop_reason = NULL;
 
   add_profile_full (f, "crash", "crash-mid-request.json", TRUE);
@@ -1118,25 +1222,25 @@ test_agent_crash_fails_sessions (Fixture       *f,
   second = new_session_ok (f, "crash", f->dir_a);
   other = new_session_ok (f, "fake", f->dir_a);
   first_id = g_strdup (acp_session_get_session_id (first));
+  first_key = key_for (f, first);
 
-  stop_reason = prompt (f, first_id, "Crash, please", &error);
+  stop_reason = prompt (f, first_key, "Crash, please", &error);
   g_assert_null (stop_reason);
   g_assert_error (error, ACP_ERROR, ACP_ERROR_AGENT_EXITED);
   g_clear_error (&error);
 
   /* every session on that agent failed; the other agent's lives on */
   WAIT_UNTIL (acp_session_get_state (second) == ACP_SESSION_STATE_FAILED);
-  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, first_id), ==,
+  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, first_key), ==,
                    PAL_SESSION_STATE_FAILED);
-  g_assert_cmpint (pal_session_manager_get_session_state (f->manager,
-                                                          acp_session_get_session_id (second)),
+  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, key_for (f, second)),
                    ==, PAL_SESSION_STATE_FAILED);
   g_assert_cmpint (acp_session_get_state (other), ==, ACP_SESSION_STATE_READY);
-  g_assert_nonnull (pal_session_manager_get_session_error (f->manager, first_id));
+  g_assert_nonnull (pal_session_manager_get_session_error (f->manager, first_key));
 
   /* the agent can load: Retry loads it into a new agent process */
   set_scenario (f, "crash", "basic.json");
-  restarted = open_session (f, RESTART, first_id, &error);
+  restarted = open_session (f, RESTART, first_key, &error);
   g_assert_no_error (error);
   g_assert_cmpint (acp_session_get_state (restarted), ==, ACP_SESSION_STATE_READY);
   g_assert_true (acp_session_get_agent (restarted) != acp_session_get_agent (first));
@@ -1148,13 +1252,13 @@ test_agent_crash_fails_sessions (Fixture       *f,
 /* close and forget {{{ */
 
 static void
-close_session (Fixture     *f,
-               const char  *session_id,
-               GError     **error)
+close_session (Fixture        *f,
+               PalSessionKey  *key,
+               GError        **error)
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  pal_session_manager_close_session_async (f->manager, session_id, NULL,
+  pal_session_manager_close_session_async (f->manager, key, NULL,
                                            store_result_cb, &f->result);
   result = wait_result (&f->result);
   pal_session_manager_close_session_finish (f->manager, result, error);
@@ -1168,6 +1272,7 @@ test_close (Fixture       *f,
   g_autoptr(AcpSession) without_close = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *id = NULL;
+  PalSessionKey *key;
   g_autofree char *reason = NULL;
 
   add_profile (f, "fake", "basic.json");
@@ -1176,17 +1281,18 @@ test_close (Fixture       *f,
   /* with session/close */
   with_close = new_session_ok (f, "fake", f->dir_a);
   id = g_strdup (acp_session_get_session_id (with_close));
-  g_assert_true (pal_session_manager_can_close (f->manager, id, &reason));
+  key = key_for (f, with_close);
+  g_assert_true (pal_session_manager_can_close (f->manager, key, &reason));
   g_assert_null (reason);
-  close_session (f, id, &error);
+  close_session (f, key, &error);
   g_assert_no_error (error);
   g_assert_cmpint (acp_session_get_state (with_close), ==, ACP_SESSION_STATE_CLOSED);
   g_assert_cmpuint (count_method (f, "session/close"), ==, 1);
-  g_assert_null (pal_session_manager_lookup (f->manager, id));
-  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, id), ==,
+  g_assert_null (pal_session_manager_lookup (f->manager, key));
+  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, key), ==,
                    PAL_SESSION_STATE_NOT_RUNNING);
-  g_assert_nonnull (pal_session_store_lookup (f->sessions, id));
-  g_assert_false (pal_session_manager_can_close (f->manager, id, &reason));
+  g_assert_nonnull (pal_session_store_lookup (f->sessions, key));
+  g_assert_false (pal_session_manager_can_close (f->manager, key, &reason));
   g_assert_nonnull (reason);
   g_clear_pointer (&reason, g_free);
 
@@ -1194,17 +1300,18 @@ test_close (Fixture       *f,
   g_clear_pointer (&id, g_free);
   without_close = new_session_ok (f, "resumer", f->dir_a);
   id = g_strdup (acp_session_get_session_id (without_close));
-  g_assert_true (pal_session_manager_can_close (f->manager, id, &reason));
+  key = key_for (f, without_close);
+  g_assert_true (pal_session_manager_can_close (f->manager, key, &reason));
   g_assert_nonnull (reason);
-  close_session (f, id, &error);
+  close_session (f, key, &error);
   g_assert_no_error (error);
   g_assert_cmpint (acp_session_get_state (without_close), ==, ACP_SESSION_STATE_CLOSED);
   g_assert_cmpuint (count_method (f, "session/close"), ==, 1);
-  g_assert_null (pal_session_manager_lookup (f->manager, id));
-  g_assert_nonnull (pal_session_store_lookup (f->sessions, id));
+  g_assert_null (pal_session_manager_lookup (f->manager, key));
+  g_assert_nonnull (pal_session_store_lookup (f->sessions, key));
 
   /* closing what is not live is no error */
-  close_session (f, "nobody", &error);
+  close_session (f, key_of ("fake", "nobody"), &error);
   g_assert_no_error (error);
 }
 
@@ -1239,18 +1346,20 @@ test_resume_keeps_transcript (Fixture       *f,
   g_autoptr(AcpSession) fresh = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *id = NULL;
+  PalSessionKey *key;
   g_autofree char *reason = NULL;
 
   add_profile (f, "fake", "basic.json");
   closed = new_session_ok (f, "fake", f->dir_a);
   id = g_strdup (acp_session_get_session_id (closed));
-  g_free (prompt (f, id, "Remember this", &error));
+  key = key_for (f, closed);
+  g_free (prompt (f, key, "Remember this", &error));
   g_assert_no_error (error);
-  close_session (f, id, &error);
+  close_session (f, key, &error);
   g_assert_no_error (error);
 
   /* still shown (the test holds it, as the window's view does) */
-  resumed = open_session (f, RESUME, id, &error);
+  resumed = open_session (f, RESUME, key, &error);
   g_assert_no_error (error);
   g_assert_true (resumed != closed);
   g_assert_cmpuint (count_user_messages (resumed, "Remember this"), ==, 1);
@@ -1259,18 +1368,18 @@ test_resume_keeps_transcript (Fixture       *f,
 
   /* nothing on screen, an agent that can load: it says how to see them */
   add_record (f, "old-1", "fake", f->dir_a);
-  fresh = open_session (f, RESUME, "old-1", &error);
+  fresh = open_session (f, RESUME, key_of ("fake", "old-1"), &error);
   g_assert_no_error (error);
   g_assert_cmpuint (count_notices (fresh, ACP_NOTICE_SEVERITY_INFO, "Open the session instead"), ==, 1);
   g_assert_cmpuint (count_notices (fresh, ACP_NOTICE_SEVERITY_INFO, "not show its past"), ==, 0);
 }
 
 static gboolean
-session_ready_again (Fixture    *f,
-                     const char *session_id,
-                     AcpSession *before)
+session_ready_again (Fixture       *f,
+                     PalSessionKey *key,
+                     AcpSession    *before)
 {
-  AcpSession *now = pal_session_manager_lookup (f->manager, session_id);
+  AcpSession *now = pal_session_manager_lookup (f->manager, key);
 
   return now != NULL && now != before && acp_session_get_state (now) == ACP_SESSION_STATE_READY;
 }
@@ -1288,11 +1397,13 @@ test_restart_out_of_date (Fixture       *f,
   g_autoptr(GAsyncResult) result = NULL;
   const char *env[] = { "EDITED=1", NULL };
   g_autofree char *id = NULL;
+  PalSessionKey *key;
   AcpAgent *old_agent;
 
   add_profile (f, "fake", "basic.json");
   session = new_session_ok (f, "fake", f->dir_a);
   id = g_strdup (acp_session_get_session_id (session));
+  key = key_for (f, session);
   old_agent = acp_session_get_agent (session);
   g_assert_false (pal_session_manager_is_agent_out_of_date (f->manager, "fake"));
 
@@ -1308,20 +1419,20 @@ test_restart_out_of_date (Fixture       *f,
   g_assert_no_error (error);
   g_assert_cmpint (acp_agent_get_state (old_agent), ==, ACP_AGENT_STATE_EXITED);
 
-  WAIT_UNTIL (session_ready_again (f, id, session));
-  g_assert_true (acp_session_get_agent (pal_session_manager_lookup (f->manager, id)) != old_agent);
+  WAIT_UNTIL (session_ready_again (f, key, session));
+  g_assert_true (acp_session_get_agent (pal_session_manager_lookup (f->manager, key)) != old_agent);
   g_assert_false (pal_session_manager_is_agent_out_of_date (f->manager, "fake"));
   g_assert_cmpuint (count_method (f, "session/load"), ==, 1);
 }
 
 static void
-delete_session (Fixture     *f,
-                const char  *session_id,
-                GError     **error)
+delete_session (Fixture        *f,
+                PalSessionKey  *key,
+                GError        **error)
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  pal_session_manager_delete_session_async (f->manager, session_id, NULL, store_result_cb, &f->result);
+  pal_session_manager_delete_session_async (f->manager, key, NULL, store_result_cb, &f->result);
   result = wait_result (&f->result);
   pal_session_manager_delete_session_finish (f->manager, result, error);
 }
@@ -1335,6 +1446,7 @@ test_delete (Fixture       *f,
   g_autoptr(AcpSession) session = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *id = NULL;
+  PalSessionKey *key;
   g_autofree char *methods = NULL;
   g_autofree char *reason = NULL;
 
@@ -1343,30 +1455,31 @@ test_delete (Fixture       *f,
 
   session = new_session_ok (f, "deleter", f->dir_a);
   id = g_strdup (acp_session_get_session_id (session));
-  g_assert_true (pal_session_manager_can_delete (f->manager, id, NULL));
-  delete_session (f, id, &error);
+  key = key_for (f, session);
+  g_assert_true (pal_session_manager_can_delete (f->manager, key, NULL));
+  delete_session (f, key, &error);
   g_assert_no_error (error);
   methods = record_methods (f);
   g_assert_cmpstr (methods, ==, "initialize session/new session/close session/delete");
-  g_assert_null (pal_session_store_lookup (f->sessions, id));
-  g_assert_null (pal_session_manager_lookup (f->manager, id));
+  g_assert_null (pal_session_store_lookup (f->sessions, key));
+  g_assert_null (pal_session_manager_lookup (f->manager, key));
   g_assert_cmpint (acp_session_get_state (session), ==, ACP_SESSION_STATE_CLOSED);
 
   /* not advertised: refused here, the session stays listed */
   add_record (f, "old-1", "resumer", f->dir_a);
   g_clear_object (&session);
-  session = open_session (f, RESUME, "old-1", &error);
+  session = open_session (f, RESUME, key_of ("resumer", "old-1"), &error);
   g_assert_no_error (error);
-  g_assert_false (pal_session_manager_can_delete (f->manager, "old-1", &reason));
+  g_assert_false (pal_session_manager_can_delete (f->manager, key_of ("resumer", "old-1"), &reason));
   g_assert_nonnull (reason);
-  delete_session (f, "old-1", &error);
+  delete_session (f, key_of ("resumer", "old-1"), &error);
   g_assert_error (error, ACP_ERROR, ACP_ERROR_NOT_SUPPORTED);
-  g_assert_nonnull (pal_session_store_lookup (f->sessions, "old-1"));
+  g_assert_nonnull (pal_session_store_lookup (f->sessions, key_of ("resumer", "old-1")));
   g_assert_cmpuint (count_method (f, "session/delete"), ==, 1);
 
   /* nothing to delete */
   g_clear_error (&error);
-  delete_session (f, "nobody", &error);
+  delete_session (f, key_of ("deleter", "nobody"), &error);
   g_assert_error (error, PAL_ERROR, PAL_ERROR_NOT_FOUND);
 }
 
@@ -1376,21 +1489,23 @@ test_forget (Fixture       *f,
 {
   g_autoptr(AcpSession) session = NULL;
   g_autofree char *id = NULL;
+  PalSessionKey *key;
 
   add_profile (f, "fake", "basic.json");
   session = new_session_ok (f, "fake", f->dir_a);
   id = g_strdup (acp_session_get_session_id (session));
+  key = key_for (f, session);
 
-  g_assert_true (pal_session_manager_forget (f->manager, id));
-  g_assert_null (pal_session_manager_lookup (f->manager, id));
-  g_assert_null (pal_session_store_lookup (f->sessions, id));
+  g_assert_true (pal_session_manager_forget (f->manager, key));
+  g_assert_null (pal_session_manager_lookup (f->manager, key));
+  g_assert_null (pal_session_store_lookup (f->sessions, key));
   g_assert_true (g_str_has_prefix (last_state (f), id));
   g_assert_true (has_state (f, id, "not-running"));
   /* closed in the background */
   WAIT_UNTIL (acp_session_get_state (session) == ACP_SESSION_STATE_CLOSED);
   g_assert_cmpuint (count_method (f, "session/close"), ==, 1);
 
-  g_assert_false (pal_session_manager_forget (f->manager, id));
+  g_assert_false (pal_session_manager_forget (f->manager, key));
 }
 
 /* }}} */
@@ -1551,16 +1666,16 @@ test_folders_sent (Fixture       *f,
   g_assert_cmpstr (sent, ==, expected);
   g_free (sent);
   g_assert_cmpstrv (acp_session_get_additional_directories (session), wanted);
-  g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (f->sessions, id)),
+  g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (f->sessions, key_of ("folders", id))),
                     wanted);
   sent = joined_roots (f, id);
   g_assert_cmpstr (sent, ==, expected_roots);
   g_free (sent);
 
-  close_session (f, id, &error);
+  close_session (f, key_of ("folders", id), &error);
   g_assert_no_error (error);
   g_assert_null (joined_roots (f, id));
-  loaded = open_session (f, LOAD, id, &error);
+  loaded = open_session (f, LOAD, key_of ("folders", id), &error);
   g_assert_no_error (error);
   sent = sent_folders (f, "session/load", 0);
   g_assert_cmpstr (sent, ==, expected);
@@ -1569,9 +1684,9 @@ test_folders_sent (Fixture       *f,
   g_assert_cmpstr (sent, ==, expected_roots);
   g_free (sent);
 
-  close_session (f, id, &error);
+  close_session (f, key_of ("folders", id), &error);
   g_assert_no_error (error);
-  resumed = open_session (f, RESUME, id, &error);
+  resumed = open_session (f, RESUME, key_of ("folders", id), &error);
   g_assert_no_error (error);
   sent = sent_folders (f, "session/resume", 0);
   g_assert_cmpstr (sent, ==, expected);
@@ -1613,21 +1728,21 @@ test_folders_not_advertised (Fixture       *f,
   g_assert_null (sent_folders (f, "session/new", 0));
   g_assert_cmpuint (count_notices (session, ACP_NOTICE_SEVERITY_INFO,
                                    "does not support additional folders"), ==, 1);
-  record = pal_session_store_lookup (f->sessions, acp_session_get_session_id (session));
+  record = pal_session_store_lookup (f->sessions, key_for (f, session));
   g_assert_cmpstrv (pal_session_record_get_additional_directories (record), none);
   roots = joined_roots (f, acp_session_get_session_id (session));
   g_assert_cmpstr (roots, ==, f->dir_a);
 
   /* nor with a load of a stored session that has them */
   add_record (f, "old-1", "fake", f->dir_a);
-  pal_session_record_set_additional_directories (pal_session_store_lookup (f->sessions, "old-1"), given);
-  loaded = open_session (f, LOAD, "old-1", &error);
+  pal_session_record_set_additional_directories (pal_session_store_lookup (f->sessions, key_of ("fake", "old-1")), given);
+  loaded = open_session (f, LOAD, key_of ("fake", "old-1"), &error);
   g_assert_no_error (error);
   g_assert_null (sent_folders (f, "session/load", 0));
   g_assert_cmpuint (count_notices (loaded, ACP_NOTICE_SEVERITY_INFO,
                                    "does not support additional folders"), ==, 1);
   /* the person's choice stays for an agent that may take them later */
-  g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (f->sessions, "old-1")),
+  g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (f->sessions, key_of ("fake", "old-1"))),
                     given);
 }
 
@@ -1696,10 +1811,10 @@ test_folders_listed (Fixture       *f,
   g_assert_true (pal_session_manager_refresh_listed_finish (f->manager, result, NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (f->sessions,
-                                                                                             "listed-1")),
+                                                                                             key_of ("folders", "listed-1"))),
                     listed);
 
-  session = open_session (f, OPEN, "listed-1", &error);
+  session = open_session (f, OPEN, key_of ("folders", "listed-1"), &error);
   g_assert_no_error (error);
   sent = sent_folders (f, "session/load", 0);
   g_assert_cmpstr (sent, ==, "/srv/shared /srv/docs");
@@ -1799,6 +1914,7 @@ test_titles (Fixture       *f,
   g_autofree char *stop_reason = NULL;
   PalSessionRecord *record;
   const char *id;
+  PalSessionKey *key;
 
   add_profile_full (f, "fake", "basic.json", TRUE);
   add_profile_full (f, "titled", "titled.json", TRUE);
@@ -1806,37 +1922,39 @@ test_titles (Fixture       *f,
   /* the first line of the first prompt */
   plain = new_session_ok (f, "fake", f->dir_a);
   id = acp_session_get_session_id (plain);
-  record = pal_session_store_lookup (f->sessions, id);
+  key = key_for (f, plain);
+  record = pal_session_store_lookup (f->sessions, key);
   pal_session_record_set_updated (record, 1);
 
-  stop_reason = prompt (f, id, "\n  Fix the parser  \nIt drops long lines.", &error);
+  stop_reason = prompt (f, key, "\n  Fix the parser  \nIt drops long lines.", &error);
   g_assert_no_error (error);
   g_assert_cmpstr (stop_reason, ==, "end_turn");
   g_assert_cmpstr (pal_session_record_get_title (record), ==, "Fix the parser");
   g_assert_cmpint (pal_session_record_get_updated (record), >, 1);
   g_assert_true (has_state (f, id, "working"));
-  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, id), ==,
+  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, key), ==,
                    PAL_SESSION_STATE_READY);
 
   /* a later prompt does not rename it */
   g_clear_pointer (&stop_reason, g_free);
-  stop_reason = prompt (f, id, "Something else", &error);
+  stop_reason = prompt (f, key, "Something else", &error);
   g_assert_no_error (error);
   g_assert_cmpstr (pal_session_record_get_title (record), ==, "Fix the parser");
 
   /* the agent's title wins */
   titled = new_session_ok (f, "titled", f->dir_a);
   id = acp_session_get_session_id (titled);
+  key = key_for (f, titled);
   g_clear_pointer (&stop_reason, g_free);
-  stop_reason = prompt (f, id, "Why are long lines dropped?", &error);
+  stop_reason = prompt (f, key, "Why are long lines dropped?", &error);
   g_assert_no_error (error);
-  record = pal_session_store_lookup (f->sessions, id);
+  record = pal_session_store_lookup (f->sessions, key);
   g_assert_cmpstr (pal_session_record_get_title (record), ==, "Parser drops long lines");
 
   /* and it is stored */
   {
     g_autoptr(PalSessionStore) reread = pal_session_store_new (f->settings);
-    PalSessionRecord *stored = pal_session_store_lookup (reread, id);
+    PalSessionRecord *stored = pal_session_store_lookup (reread, key);
 
     g_assert_nonnull (stored);
     g_assert_cmpstr (pal_session_record_get_title (stored), ==, "Parser drops long lines");
@@ -1844,7 +1962,7 @@ test_titles (Fixture       *f,
 
   /* prompting what is not live */
   g_clear_pointer (&stop_reason, g_free);
-  stop_reason = prompt (f, "nobody", "Hello", &error);
+  stop_reason = prompt (f, key_of ("fake", "nobody"), "Hello", &error);
   g_assert_null (stop_reason);
   g_assert_error (error, PAL_ERROR, PAL_ERROR_NOT_FOUND);
 }
@@ -1876,14 +1994,16 @@ test_permission_state (Fixture       *f,
   g_autoptr(GError) error = NULL;
   g_autofree char *stop_reason = NULL;
   g_autofree char *id = NULL;
+  PalSessionKey *key;
   AcpPermissionItem *permission;
 
   add_profile (f, "asks", "permission.json");
   session = new_session_ok (f, "asks", f->dir_a);
   id = g_strdup (acp_session_get_session_id (session));
+  key = key_for (f, session);
 
-  pal_session_manager_prompt_async (f->manager, id, "Write it", NULL, store_result_cb, &f->result);
-  WAIT_UNTIL (pal_session_manager_get_session_state (f->manager, id) ==
+  pal_session_manager_prompt_async (f->manager, key, "Write it", NULL, store_result_cb, &f->result);
+  WAIT_UNTIL (pal_session_manager_get_session_state (f->manager, key) ==
               PAL_SESSION_STATE_WAITING_PERMISSION);
   permission = find_pending_permission (session);
   g_assert_nonnull (permission);
@@ -1895,7 +2015,7 @@ test_permission_state (Fixture       *f,
   g_assert_no_error (error);
   g_assert_cmpstr (stop_reason, ==, "end_turn");
   g_assert_true (has_state (f, id, "waiting-permission"));
-  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, id), ==,
+  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, key), ==,
                    PAL_SESSION_STATE_READY);
 }
 
@@ -1924,12 +2044,12 @@ test_refresh_listed (Fixture       *f,
   second_page = record_params (f, "session/list", 1);
   g_assert_cmpstr (json_object_get_string_member (second_page, "cursor"), ==, "page-2");
 
-  record = pal_session_store_lookup (f->sessions, "listed-1");
+  record = pal_session_store_lookup (f->sessions, key_of ("fake", "listed-1"));
   g_assert_nonnull (record);
   g_assert_cmpstr (pal_session_record_get_agent_id (record), ==, "fake");
   g_assert_cmpstr (pal_session_record_get_title (record), ==, "Fix the build");
   g_assert_true (pal_session_record_get_from_agent (record));
-  g_assert_nonnull (pal_session_store_lookup (f->sessions, "listed-3"));
+  g_assert_nonnull (pal_session_store_lookup (f->sessions, key_of ("fake", "listed-3")));
 
   /* an agent that cannot list is not asked */
   g_clear_object (&result);
@@ -2088,9 +2208,9 @@ test_mark_out_of_date (Fixture       *f,
   second = new_session_ok (f, "fake", f->dir_a);
   g_assert_true (acp_session_get_agent (second) == first_agent);
 
-  close_session (f, acp_session_get_session_id (session), &error);
+  close_session (f, key_for (f, session), &error);
   g_assert_no_error (error);
-  close_session (f, acp_session_get_session_id (second), &error);
+  close_session (f, key_for (f, second), &error);
   g_assert_no_error (error);
   third = new_session_ok (f, "fake", f->dir_a);
   g_assert_true (acp_session_get_agent (third) != first_agent);
@@ -2133,6 +2253,147 @@ test_shutdown (Fixture       *f,
 
 /* }}} */
 
+static AcpSession *
+fork_session (Fixture        *f,
+              PalSessionKey  *key,
+              GError        **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  pal_session_manager_fork_session_async (f->manager, key, NULL, store_result_cb, &f->result);
+  result = wait_result (&f->result);
+  return pal_session_manager_fork_session_finish (f->manager, result, error);
+}
+
+/* A fork is a new session of the same agent and folder, listed beside the
+ * original with a title after it; it carries what is shown of the original,
+ * and the original is left as it was. */
+static void
+test_fork (Fixture       *f,
+           gconstpointer  data)
+{
+  g_autoptr(AcpSession) original = NULL;
+  g_autoptr(AcpSession) fork = NULL;
+  g_autoptr(JsonObject) params = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *stop_reason = NULL;
+  PalSessionKey *key;
+  PalSessionKey *fork_key;
+  PalSessionRecord *record;
+  GListModel *items;
+
+  add_profile (f, "forker", "fork.json");
+  /* nothing is offered before the agent ran */
+  add_record (f, "old-1", "forker", f->dir_b);
+  g_assert_false (pal_session_manager_can_fork (f->manager, key_of ("forker", "old-1")));
+
+  original = new_session_ok (f, "forker", f->dir_a);
+  key = key_for (f, original);
+  stop_reason = prompt (f, key, "Plan the release", &error);
+  g_assert_no_error (error);
+  g_assert_true (pal_session_manager_can_fork (f->manager, key));
+  g_assert_true (pal_session_manager_can_fork (f->manager, key_of ("forker", "old-1")));
+
+  fork = fork_session (f, key, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (fork);
+  fork_key = key_for (f, fork);
+  g_assert_cmpstr (pal_session_key_get_agent_id (fork_key), ==, "forker");
+  g_assert_cmpstr (pal_session_key_get_session_id (fork_key), ==, "fake-session-1-fork-1");
+  g_assert_cmpint (acp_session_get_state (fork), ==, ACP_SESSION_STATE_READY);
+  g_assert_true (acp_session_get_agent (fork) == acp_session_get_agent (original));
+  g_assert_true (pal_session_manager_lookup (f->manager, fork_key) == fork);
+  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, fork_key), ==,
+                   PAL_SESSION_STATE_READY);
+
+  /* what the agent was asked */
+  g_assert_cmpuint (count_method (f, "session/fork"), ==, 1);
+  params = record_params (f, "session/fork", 0);
+  g_assert_cmpstr (json_object_get_string_member (params, "sessionId"), ==, "fake-session-1");
+  g_assert_cmpstr (json_object_get_string_member (params, "cwd"), ==, f->dir_a);
+
+  /* listed, stored, in the same folder, titled after the original */
+  record = pal_session_store_lookup (f->sessions, fork_key);
+  g_assert_nonnull (record);
+  g_assert_cmpstr (pal_session_record_get_cwd (record), ==, f->dir_a);
+  g_assert_cmpstr (pal_session_record_get_title (record), ==, "Fork of Plan the release");
+  g_assert_false (pal_session_record_get_from_agent (record));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f->sessions)), ==, 3);
+
+  /* the original's messages, then where the fork starts */
+  g_assert_cmpuint (count_user_messages (fork, "Plan the release"), ==, 1);
+  g_assert_cmpuint (count_notices (fork, ACP_NOTICE_SEVERITY_INFO, "The messages above are those of"),
+                    ==, 1);
+  items = G_LIST_MODEL (acp_session_get_transcript (fork));
+  g_assert_cmpuint (g_list_model_get_n_items (items), ==,
+                    g_list_model_get_n_items (G_LIST_MODEL (acp_session_get_transcript (original))) + 1);
+
+  /* the original is untouched, and each goes its own way */
+  g_assert_cmpint (acp_session_get_state (original), ==, ACP_SESSION_STATE_READY);
+  g_assert_cmpuint (count_notices (original, ACP_NOTICE_SEVERITY_INFO, "Fork"), ==, 0);
+  g_clear_pointer (&stop_reason, g_free);
+  stop_reason = prompt (f, fork_key, "Only in the fork", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_user_messages (fork, "Only in the fork"), ==, 1);
+  g_assert_cmpuint (count_user_messages (original, "Only in the fork"), ==, 0);
+  g_clear_pointer (&params, json_object_unref);
+  params = record_params (f, "session/prompt", 1);
+  g_assert_cmpstr (json_object_get_string_member (params, "sessionId"), ==, "fake-session-1-fork-1");
+
+  /* a session of the list that is not open: nothing of it to carry */
+  {
+    g_autoptr(AcpSession) cold = fork_session (f, key_of ("forker", "old-1"), &error);
+    PalSessionRecord *cold_record;
+
+    g_assert_no_error (error);
+    g_assert_cmpstr (acp_session_get_session_id (cold), ==, "old-1-fork-1");
+    items = G_LIST_MODEL (acp_session_get_transcript (cold));
+    g_assert_cmpuint (g_list_model_get_n_items (items), ==, 1);
+    g_assert_cmpuint (count_notices (cold, ACP_NOTICE_SEVERITY_INFO, "does not show again"), ==, 1);
+    cold_record = pal_session_store_lookup (f->sessions, key_for (f, cold));
+    g_assert_cmpstr (pal_session_record_get_cwd (cold_record), ==, f->dir_b);
+    g_assert_cmpstr (pal_session_record_get_title (cold_record), ==, "Forked Session");
+  }
+}
+
+/* An agent that did not advertise it is not asked; an agent's refusal comes
+ * back as it is and lists nothing. */
+static void
+test_fork_refused (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(AcpSession) plain = NULL;
+  g_autoptr(AcpSession) refusing = NULL;
+  g_autoptr(AcpSession) fork = NULL;
+  g_autoptr(GError) error = NULL;
+
+  add_profile (f, "minimal", "minimal.json");
+  add_profile (f, "refuser", "fork-fails.json");
+
+  plain = new_session_ok (f, "minimal", f->dir_a);
+  g_assert_false (pal_session_manager_can_fork (f->manager, key_for (f, plain)));
+  fork = fork_session (f, key_for (f, plain), &error);
+  g_assert_null (fork);
+  g_assert_error (error, PAL_ERROR, PAL_ERROR_NOT_SUPPORTED);
+  g_clear_error (&error);
+  g_assert_cmpuint (count_method (f, "session/fork"), ==, 0);
+
+  refusing = new_session_ok (f, "refuser", f->dir_b);
+  g_assert_true (pal_session_manager_can_fork (f->manager, key_for (f, refusing)));
+  fork = fork_session (f, key_for (f, refusing), &error);
+  g_assert_null (fork);
+  g_assert_error (error, ACP_ERROR, -32603);
+  g_assert_nonnull (strstr (error->message, "Cannot fork a session without history"));
+  g_clear_error (&error);
+  g_assert_cmpuint (count_method (f, "session/fork"), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f->sessions)), ==, 2);
+  g_assert_cmpint (acp_session_get_state (refusing), ==, ACP_SESSION_STATE_READY);
+
+  fork = fork_session (f, key_of ("refuser", "nobody"), &error);
+  g_assert_null (fork);
+  g_assert_error (error, PAL_ERROR, PAL_ERROR_NOT_FOUND);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -2148,12 +2409,15 @@ main (int   argc,
   ADD ("new/preset-installed-later", test_preset_installed_later);
   ADD ("new/profile-edited", test_profile_edited);
   ADD ("new/id-collision", test_id_collision);
+  ADD ("new/same-id-two-agents", test_same_id_two_agents);
   ADD ("new/cancel", test_cancel_start);
   ADD ("new/start-after-cancel", test_start_after_cancel);
   ADD ("open/load-live", test_open_loads_live);
   ADD ("open/resume", test_open_resumes);
   ADD ("open/resume-keeps-transcript", test_resume_keeps_transcript);
   ADD ("delete", test_delete);
+  ADD ("fork", test_fork);
+  ADD ("fork/refused", test_fork_refused);
   ADD ("restart-out-of-date", test_restart_out_of_date);
   ADD ("open/neither", test_open_neither);
   ADD ("open/crash-during-replay", test_crash_during_replay);

@@ -83,6 +83,17 @@ assert_order (PalSessionStore *store,
   g_assert_cmpstr (order->str, ==, ids);
 }
 
+/* A key freed at the end of the test. */
+static PalSessionKey *
+key_of (const char *agent_id,
+        const char *session_id)
+{
+  PalSessionKey *key = pal_session_key_new (agent_id, session_id);
+
+  g_test_queue_destroy ((GDestroyNotify) pal_session_key_unref, key);
+  return key;
+}
+
 static PalSessionRecord *
 add (PalSessionStore *store,
      const char      *id,
@@ -122,6 +133,45 @@ count_cb (GSettings  *settings,
           guint      *count)
 {
   (*count)++;
+}
+
+/* --- keys --- */
+
+static void
+test_key (void)
+{
+  g_autoptr(PalSessionKey) a = pal_session_key_new ("codex", "s");
+  g_autoptr(PalSessionKey) same = pal_session_key_new ("codex", "s");
+  g_autoptr(PalSessionKey) other_agent = pal_session_key_new ("gemini", "s");
+  g_autoptr(PalSessionKey) other_id = pal_session_key_new ("codex", "t");
+  g_autoptr(PalSessionKey) slash_1 = pal_session_key_new ("a/b", "c");
+  g_autoptr(PalSessionKey) slash_2 = pal_session_key_new ("a", "b/c");
+  g_autoptr(PalSessionKey) back = NULL;
+  g_autoptr(GVariant) variant = NULL;
+  g_autoptr(GVariant) wrong = g_variant_ref_sink (g_variant_new_string ("s"));
+  g_autofree char *text_1 = NULL;
+  g_autofree char *text_2 = NULL;
+
+  g_assert_true (pal_session_key_equal (a, same));
+  g_assert_cmpuint (pal_session_key_hash (a), ==, pal_session_key_hash (same));
+  g_assert_false (pal_session_key_equal (a, other_agent));
+  g_assert_false (pal_session_key_equal (a, other_id));
+  g_assert_true (pal_session_key_equal0 (NULL, NULL));
+  g_assert_false (pal_session_key_equal0 (a, NULL));
+
+  /* an action target and back */
+  variant = g_variant_ref_sink (pal_session_key_to_variant (a));
+  g_assert_true (g_variant_is_of_type (variant, PAL_SESSION_KEY_VARIANT_TYPE));
+  back = pal_session_key_new_from_variant (variant);
+  g_assert_true (pal_session_key_equal (a, back));
+  g_assert_cmpstr (pal_session_key_get_agent_id (back), ==, "codex");
+  g_assert_cmpstr (pal_session_key_get_session_id (back), ==, "s");
+  g_assert_null (pal_session_key_new_from_variant (wrong));
+
+  /* printed forms tell keys apart, even where plain joining would not */
+  text_1 = pal_session_key_to_string (slash_1);
+  text_2 = pal_session_key_to_string (slash_2);
+  g_assert_cmpstr (text_1, !=, text_2);
 }
 
 /* --- titles --- */
@@ -211,9 +261,9 @@ test_round_trip (Fixture       *fixture,
   g_assert_cmpint (pal_session_record_get_created (record), >=, before);
   g_assert_cmpint (pal_session_record_get_updated (record), ==,
                    pal_session_record_get_created (record));
-  g_assert_true (pal_session_store_set_pinned (store, "s-1", TRUE));
-  g_assert_true (pal_session_store_lookup (store, "s-1") == record);
-  g_assert_null (pal_session_store_lookup (store, "s-2"));
+  g_assert_true (pal_session_store_set_pinned (store, key_of ("claude-agent", "s-1"), TRUE));
+  g_assert_true (pal_session_store_lookup (store, key_of ("claude-agent", "s-1")) == record);
+  g_assert_null (pal_session_store_lookup (store, key_of ("codex", "s-2")));
   add (store, "s-2", 5 * SECOND);
 
   settings2 = g_settings_new_with_backend (SCHEMA_ID, fixture->backend);
@@ -235,8 +285,8 @@ test_round_trip (Fixture       *fixture,
   g_assert_cmpint (pal_session_record_get_updated (read), ==, 5 * SECOND);
   g_assert_false (pal_session_record_get_pinned (read));
 
-  g_assert_true (pal_session_store_remove (store, "s-1"));
-  g_assert_false (pal_session_store_remove (store, "s-1"));
+  g_assert_true (pal_session_store_remove (store, key_of ("claude-agent", "s-1")));
+  g_assert_false (pal_session_store_remove (store, key_of ("claude-agent", "s-1")));
   g_assert_cmpuint (n_stored (fixture->settings), ==, 1);
   flush_main_context ();
   assert_order (restarted, "s-2");
@@ -260,7 +310,7 @@ test_ordering (Fixture       *fixture,
   g_signal_connect (store, "items-changed", G_CALLBACK (items_changed_cb), &changed);
 
   /* touching moves a session to the top */
-  g_assert_true (pal_session_store_touch (store, "b"));
+  g_assert_true (pal_session_store_touch (store, key_of ("codex", "b")));
   assert_order (store, "b d c c2 a");
   g_assert_cmpuint (changed.count, ==, 1);
   g_assert_cmpuint (changed.position, ==, 0);
@@ -269,27 +319,27 @@ test_ordering (Fixture       *fixture,
   g_assert_cmpint (pal_session_record_get_updated (item (store, 0)), >, 40 * SECOND);
 
   /* pinned ones come first, newest first among them */
-  g_assert_true (pal_session_store_set_pinned (store, "a", TRUE));
-  g_assert_true (pal_session_store_set_pinned (store, "c2", TRUE));
+  g_assert_true (pal_session_store_set_pinned (store, key_of ("codex", "a"), TRUE));
+  g_assert_true (pal_session_store_set_pinned (store, key_of ("codex", "c2"), TRUE));
   assert_order (store, "c2 a b d c");
-  g_assert_true (pal_session_store_touch (store, "a"));
+  g_assert_true (pal_session_store_touch (store, key_of ("codex", "a")));
   assert_order (store, "a c2 b d c");
-  g_assert_true (pal_session_store_set_pinned (store, "a", FALSE));
+  g_assert_true (pal_session_store_set_pinned (store, key_of ("codex", "a"), FALSE));
   assert_order (store, "c2 a b d c");
 
   /* a change of the record itself moves it too */
-  record = pal_session_store_lookup (store, "c");
+  record = pal_session_store_lookup (store, key_of ("codex", "c"));
   pal_session_record_set_updated (record, 45 * SECOND);
   assert_order (store, "c2 a b c d");
 
   /* a title change does not move anything */
   changed.count = 0;
-  g_assert_true (pal_session_store_set_title (store, "d", "Renamed"));
+  g_assert_true (pal_session_store_set_title (store, key_of ("codex", "d"), "Renamed"));
   g_assert_cmpuint (changed.count, ==, 0);
 
-  g_assert_false (pal_session_store_touch (store, "missing"));
-  g_assert_false (pal_session_store_set_title (store, "missing", "x"));
-  g_assert_false (pal_session_store_set_pinned (store, "missing", TRUE));
+  g_assert_false (pal_session_store_touch (store, key_of ("codex", "missing")));
+  g_assert_false (pal_session_store_set_title (store, key_of ("codex", "missing"), "x"));
+  g_assert_false (pal_session_store_set_pinned (store, key_of ("codex", "missing"), TRUE));
 
   /* the stored order reads back the same */
   {
@@ -310,8 +360,8 @@ test_add_existing (Fixture       *fixture,
   PalSessionRecord *record;
 
   record = add (store, "s", 10 * SECOND);
-  pal_session_store_set_title (store, "s", "First title");
-  pal_session_store_set_pinned (store, "s", TRUE);
+  pal_session_store_set_title (store, key_of ("codex", "s"), "First title");
+  pal_session_store_set_pinned (store, key_of ("codex", "s"), TRUE);
 
   /* an empty title and older time do not overwrite */
   pal_session_record_set_updated (again, 5 * SECOND);
@@ -394,7 +444,7 @@ test_malformed (Fixture       *fixture,
   g_assert_nonnull (strstr (errors[4], "“cwd” is missing"));
 
   /* a change keeps the unreadable entries, unchanged */
-  g_assert_true (pal_session_store_touch (store, "good-1"));
+  g_assert_true (pal_session_store_touch (store, key_of ("codex", "good-1")));
   stored = g_settings_get_value (fixture->settings, "sessions");
   g_assert_cmpuint (g_variant_n_children (stored), ==, 2 + G_N_ELEMENTS (bad));
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
@@ -435,10 +485,16 @@ test_merge_listed (Fixture       *fixture,
   gint64 march = G_GINT64_CONSTANT (1740823200) * SECOND; /* 2025-03-01T10:00:00Z */
 
   add (store, "known", 10 * SECOND);
-  pal_session_store_set_title (store, "known", "Old title");
+  pal_session_store_set_title (store, key_of ("codex", "known"), "Old title");
   add (store, "untitled", 9 * SECOND);
-  add (store, "other-agents", 11 * SECOND);
-  pal_session_record_set_agent_id (pal_session_store_lookup (store, "other-agents"), "gemini");
+  {
+    g_autoptr(PalSessionRecord) gemini = pal_session_record_new ("other-agents", "gemini",
+                                                                 "/home/me/project");
+
+    pal_session_record_set_created (gemini, 1000 * SECOND);
+    pal_session_record_set_updated (gemini, 11 * SECOND);
+    pal_session_store_add (store, gemini);
+  }
   flush_main_context ();
   g_signal_connect (store, "items-changed", G_CALLBACK (items_changed_cb), &changed);
 
@@ -459,33 +515,36 @@ test_merge_listed (Fixture       *fixture,
     "null"
     "]");
 
-  g_assert_cmpuint (pal_session_store_merge_listed (store, "codex", listed), ==, 3);
+  /* the id of another agent's session is another session */
+  g_assert_cmpuint (pal_session_store_merge_listed (store, "codex", listed), ==, 4);
   g_assert_cmpuint (changed.count, ==, 1);
   /* new-3 is 10:00:00.5Z, new-1 and known 10:00:00Z (known created earlier) */
-  assert_order (store, "new-3 new-1 known other-agents untitled new-2");
+  assert_order (store, "new-3 new-1 known other-agents untitled new-2 other-agents");
 
-  record = pal_session_store_lookup (store, "new-1");
+  record = pal_session_store_lookup (store, key_of ("codex", "new-1"));
   g_assert_true (pal_session_record_get_from_agent (record));
   g_assert_cmpstr (pal_session_record_get_agent_id (record), ==, "codex");
   g_assert_cmpstr (pal_session_record_get_title (record), ==, "Listed");
   g_assert_cmpint (pal_session_record_get_updated (record), ==, march);
   g_assert_cmpint (pal_session_record_get_created (record), ==, march);
-  record = pal_session_store_lookup (store, "new-2");
+  record = pal_session_store_lookup (store, key_of ("codex", "new-2"));
   g_assert_cmpstr (pal_session_record_get_title (record), ==, "");
   g_assert_cmpint (pal_session_record_get_updated (record), ==, 0);
-  record = pal_session_store_lookup (store, "new-3");
+  record = pal_session_store_lookup (store, key_of ("codex", "new-3"));
   g_assert_cmpint (pal_session_record_get_updated (record), ==, march + SECOND / 2);
 
   /* a listed title (for some agents their latest prompt) only names a
    * session without one */
-  record = pal_session_store_lookup (store, "known");
+  record = pal_session_store_lookup (store, key_of ("codex", "known"));
   g_assert_false (pal_session_record_get_from_agent (record));
   g_assert_cmpstr (pal_session_record_get_title (record), ==, "Old title");
-  g_assert_cmpstr (pal_session_record_get_title (pal_session_store_lookup (store, "untitled")),
+  g_assert_cmpstr (pal_session_record_get_title (pal_session_store_lookup (store, key_of ("codex", "untitled"))),
                    ==, "Listed title");
   g_assert_cmpint (pal_session_record_get_updated (record), ==, march);
-  g_assert_cmpstr (pal_session_record_get_title (pal_session_store_lookup (store, "other-agents")),
+  g_assert_cmpstr (pal_session_record_get_title (pal_session_store_lookup (store, key_of ("gemini", "other-agents"))),
                    ==, "");
+  g_assert_cmpstr (pal_session_record_get_title (pal_session_store_lookup (store, key_of ("codex", "other-agents"))),
+                   ==, "Stolen");
 
   /* only the stored ones are in the key, the known ones updated */
   g_assert_cmpuint (n_stored (fixture->settings), ==, 3);
@@ -503,13 +562,13 @@ test_merge_listed (Fixture       *fixture,
                         " \"updatedAt\": \"2001-01-01T00:00:00Z\"},"
                         " {\"sessionId\": \"new-1\", \"cwd\": \"/p\"}]");
   g_assert_cmpuint (pal_session_store_merge_listed (store, "codex", listed), ==, 0);
-  g_assert_cmpint (pal_session_record_get_updated (pal_session_store_lookup (store, "known")),
+  g_assert_cmpint (pal_session_record_get_updated (pal_session_store_lookup (store, key_of ("codex", "known"))),
                    ==, march);
-  g_assert_cmpstr (pal_session_record_get_title (pal_session_store_lookup (store, "known")),
+  g_assert_cmpstr (pal_session_record_get_title (pal_session_store_lookup (store, key_of ("codex", "known"))),
                    ==, "Old title");
 
   /* an external change keeps the listed sessions, the same objects */
-  record = pal_session_store_lookup (store, "new-1");
+  record = pal_session_store_lookup (store, key_of ("codex", "new-1"));
   {
     GVariantBuilder builder;
 
@@ -518,15 +577,15 @@ test_merge_listed (Fixture       *fixture,
     g_settings_set_value (other, "sessions", g_variant_builder_end (&builder));
     flush_main_context ();
   }
-  assert_order (store, "new-3 new-1 known new-2");
-  g_assert_true (pal_session_store_lookup (store, "new-1") == record);
-  g_assert_cmpstr (pal_session_record_get_title (pal_session_store_lookup (store, "known")),
+  assert_order (store, "new-3 new-1 known new-2 other-agents");
+  g_assert_true (pal_session_store_lookup (store, key_of ("codex", "new-1")) == record);
+  g_assert_cmpstr (pal_session_record_get_title (pal_session_store_lookup (store, key_of ("codex", "known"))),
                    ==, "t");
 
   /* using a listed session stores it */
-  g_assert_true (pal_session_store_touch (store, "new-1"));
+  g_assert_true (pal_session_store_touch (store, key_of ("codex", "new-1")));
   g_assert_false (pal_session_record_get_from_agent (record));
-  assert_order (store, "new-1 new-3 known new-2");
+  assert_order (store, "new-1 new-3 known new-2 other-agents");
   g_assert_cmpuint (n_stored (fixture->settings), ==, 2);
   {
     g_autoptr(PalSessionStore) again = pal_session_store_new (other);
@@ -539,8 +598,8 @@ test_merge_listed (Fixture       *fixture,
   {
     g_autoptr(PalSessionRecord) opened = pal_session_record_new ("new-2", "codex", "/p");
 
-    g_assert_true (pal_session_store_add (store, opened) == pal_session_store_lookup (store, "new-2"));
-    g_assert_false (pal_session_record_get_from_agent (pal_session_store_lookup (store, "new-2")));
+    g_assert_true (pal_session_store_add (store, opened) == pal_session_store_lookup (store, key_of ("codex", "new-2")));
+    g_assert_false (pal_session_record_get_from_agent (pal_session_store_lookup (store, key_of ("codex", "new-2"))));
     g_assert_cmpuint (n_stored (fixture->settings), ==, 3);
   }
 }
@@ -565,9 +624,9 @@ test_directories_round_trip (Fixture       *fixture,
   add (store, "s-2", 5 * SECOND);
 
   again = pal_session_store_new (fixture->settings);
-  g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (again, "s-1")),
+  g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (again, key_of ("codex", "s-1"))),
                     dirs);
-  g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (again, "s-2")),
+  g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (again, key_of ("codex", "s-2"))),
                     none);
 
   /* a session without them is written as before they existed */
@@ -580,7 +639,7 @@ test_directories_round_trip (Fixture       *fixture,
   /* a change made on the record is stored too */
   pal_session_record_set_additional_directories (record, none);
   flush_main_context ();
-  g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (again, "s-1")),
+  g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (again, key_of ("codex", "s-1"))),
                     none);
 }
 
@@ -617,18 +676,18 @@ test_directories_old_and_damaged (Fixture       *fixture,
   store = pal_session_store_new (fixture->settings);
   assert_order (store, "damaged old mixed");
   g_assert_cmpstrv (pal_session_store_get_load_errors (store), none);
-  g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (store, "old")),
+  g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (store, key_of ("codex", "old"))),
                     none);
-  g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (store, "mixed")),
+  g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (store, key_of ("codex", "mixed"))),
                     cleaned);
-  record = pal_session_store_lookup (store, "damaged");
+  record = pal_session_store_lookup (store, key_of ("codex", "damaged"));
   g_assert_cmpstr (pal_session_record_get_title (record), ==, "t");
   g_assert_cmpstr (pal_session_record_get_cwd (record), ==, "/p");
   g_assert_true (pal_session_record_get_pinned (record));
   g_assert_cmpstrv (pal_session_record_get_additional_directories (record), none);
 
   /* written back, the damaged folders are what they were */
-  g_assert_true (pal_session_store_touch (store, "old"));
+  g_assert_true (pal_session_store_touch (store, key_of ("codex", "old")));
   stored = g_settings_get_value (fixture->settings, "sessions");
   {
     g_autoptr(GVariant) child = g_variant_get_child_value (stored, 0);   /* pinned: first */
@@ -643,11 +702,11 @@ test_directories_old_and_damaged (Fixture       *fixture,
 
   /* until the session gets folders of its own */
   pal_session_record_set_additional_directories (record, later);
-  g_assert_true (pal_session_store_touch (store, "damaged"));
+  g_assert_true (pal_session_store_touch (store, key_of ("codex", "damaged")));
   {
     g_autoptr(PalSessionStore) again = pal_session_store_new (fixture->settings);
 
-    g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (again, "damaged")),
+    g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (again, key_of ("codex", "damaged"))),
                       later);
   }
 }
@@ -665,7 +724,7 @@ test_directories_listed (Fixture       *fixture,
 
   add (store, "stored-bare", 10 * SECOND);
   add (store, "stored-chosen", 10 * SECOND);
-  pal_session_record_set_additional_directories (pal_session_store_lookup (store, "stored-chosen"), chosen);
+  pal_session_record_set_additional_directories (pal_session_store_lookup (store, key_of ("codex", "stored-chosen")), chosen);
 
   listed = parse_array ("["
     "{\"sessionId\": \"new\", \"cwd\": \"/p\","
@@ -676,19 +735,19 @@ test_directories_listed (Fixture       *fixture,
     "]");
   g_assert_cmpuint (pal_session_store_merge_listed (store, "codex", listed), ==, 2);
 
-  g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (store, "new")),
+  g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (store, key_of ("codex", "new"))),
                     listed_dirs);
-  g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (store, "new-none")),
+  g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (store, key_of ("codex", "new-none"))),
                     none);
   /* a stored session takes them when it had none; the person's stay */
-  g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (store, "stored-bare")),
+  g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (store, key_of ("codex", "stored-bare"))),
                     listed_dirs);
-  g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (store, "stored-chosen")),
+  g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (store, key_of ("codex", "stored-chosen"))),
                     chosen);
   {
     g_autoptr(PalSessionStore) again = pal_session_store_new (fixture->settings);
 
-    g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (again, "stored-bare")),
+    g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (again, key_of ("codex", "stored-bare"))),
                       listed_dirs);
   }
 
@@ -702,7 +761,7 @@ test_directories_listed (Fixture       *fixture,
   {
     g_autoptr(PalSessionStore) again = pal_session_store_new (fixture->settings);
 
-    g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (again, "new")),
+    g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (again, key_of ("codex", "new"))),
                       listed_dirs);
   }
 }
@@ -773,7 +832,7 @@ test_external_change (Fixture       *fixture,
   g_assert_true (item (store, 0) == b);
   g_assert_true (item (store, 1) == a);
   g_assert_cmpstr (pal_session_record_get_title (a), ==, "t");
-  g_assert_null (pal_session_store_lookup (store, "c"));
+  g_assert_null (pal_session_store_lookup (store, key_of ("codex", "c")));
 }
 
 /* The person's title stays: a title from the agent (session_info_update,
@@ -790,13 +849,13 @@ test_renamed (Fixture       *fixture,
   PalSessionRecord *record;
 
   record = add (store, "s", 10 * SECOND);
-  g_assert_true (pal_session_store_set_title (store, "s", "From the agent"));
+  g_assert_true (pal_session_store_set_title (store, key_of ("codex", "s"), "From the agent"));
   g_assert_cmpstr (pal_session_record_get_title (record), ==, "From the agent");
   g_assert_false (pal_session_record_get_renamed (record));
 
-  g_assert_true (pal_session_store_rename (store, "s", "Mine"));
+  g_assert_true (pal_session_store_rename (store, key_of ("codex", "s"), "Mine"));
   g_assert_true (pal_session_record_get_renamed (record));
-  g_assert_true (pal_session_store_set_title (store, "s", "From the agent again"));
+  g_assert_true (pal_session_store_set_title (store, key_of ("codex", "s"), "From the agent again"));
   g_assert_cmpstr (pal_session_record_get_title (record), ==, "Mine");
 
   listed = parse_array ("[{\"sessionId\": \"s\", \"cwd\": \"/p\", \"title\": \"Listed\"}]");
@@ -808,18 +867,18 @@ test_renamed (Fixture       *fixture,
   g_assert_cmpstr (pal_session_record_get_title (record), ==, "Mine");
 
   /* renamed again by the person: that one */
-  g_assert_true (pal_session_store_rename (store, "s", "Mine, better"));
+  g_assert_true (pal_session_store_rename (store, key_of ("codex", "s"), "Mine, better"));
   g_assert_cmpstr (pal_session_record_get_title (record), ==, "Mine, better");
-  g_assert_false (pal_session_store_rename (store, "missing", "x"));
+  g_assert_false (pal_session_store_rename (store, key_of ("codex", "missing"), "x"));
 
   {
     g_autoptr(PalSessionStore) reloaded = pal_session_store_new (fixture->settings);
-    PalSessionRecord *read = pal_session_store_lookup (reloaded, "s");
+    PalSessionRecord *read = pal_session_store_lookup (reloaded, key_of ("codex", "s"));
 
     g_assert_nonnull (read);
     g_assert_true (pal_session_record_get_renamed (read));
     g_assert_cmpstr (pal_session_record_get_title (read), ==, "Mine, better");
-    g_assert_true (pal_session_store_set_title (reloaded, "s", "After a restart"));
+    g_assert_true (pal_session_store_set_title (reloaded, key_of ("codex", "s"), "After a restart"));
     g_assert_cmpstr (pal_session_record_get_title (read), ==, "Mine, better");
   }
 
@@ -856,18 +915,18 @@ test_removed_stays_removed (Fixture       *fixture,
   g_auto(GStrv) pairs = NULL;
 
   g_assert_cmpuint (pal_session_store_merge_listed (store, "codex", listed), ==, 2);
-  g_assert_true (pal_session_store_remove (store, "gone"));
-  g_assert_null (pal_session_store_lookup (store, "gone"));
+  g_assert_true (pal_session_store_remove (store, key_of ("codex", "gone")));
+  g_assert_null (pal_session_store_lookup (store, key_of ("codex", "gone")));
   g_assert_cmpuint (pal_session_store_get_n_hidden (store), ==, 1);
 
   /* listed again, now and in a later run: still gone */
   g_assert_cmpuint (pal_session_store_merge_listed (store, "codex", listed), ==, 0);
-  g_assert_null (pal_session_store_lookup (store, "gone"));
+  g_assert_null (pal_session_store_lookup (store, key_of ("codex", "gone")));
   {
     g_autoptr(PalSessionStore) again = pal_session_store_new (fixture->settings);
 
     g_assert_cmpuint (pal_session_store_merge_listed (again, "codex", listed), ==, 2 - 1);
-    g_assert_null (pal_session_store_lookup (again, "gone"));
+    g_assert_null (pal_session_store_lookup (again, key_of ("codex", "gone")));
   }
   /* asked for: they come back with the next list, and the store says whose */
   pairs = pal_session_store_show_hidden (store);
@@ -876,13 +935,124 @@ test_removed_stays_removed (Fixture       *fixture,
   g_assert_cmpstr (pairs[1], ==, "/p");
   g_assert_cmpuint (pal_session_store_get_n_hidden (store), ==, 0);
   g_assert_cmpuint (pal_session_store_merge_listed (store, "codex", listed), ==, 1);
-  g_assert_nonnull (pal_session_store_lookup (store, "gone"));
+  g_assert_nonnull (pal_session_store_lookup (store, key_of ("codex", "gone")));
 
   /* removed, then added on purpose (Undo, opening it): not hidden */
-  g_assert_true (pal_session_store_remove (store, "kept"));
+  g_assert_true (pal_session_store_remove (store, key_of ("codex", "kept")));
   g_assert_cmpuint (pal_session_store_get_n_hidden (store), ==, 1);
   add (store, "kept", 5 * SECOND);
   g_assert_cmpuint (pal_session_store_get_n_hidden (store), ==, 0);
+}
+
+static PalSessionRecord *
+add_of (PalSessionStore *store,
+        const char      *agent_id,
+        const char      *id,
+        const char      *cwd,
+        gint64           updated)
+{
+  g_autoptr(PalSessionRecord) record = pal_session_record_new (id, agent_id, cwd);
+
+  pal_session_record_set_created (record, 1000 * SECOND);
+  pal_session_record_set_updated (record, updated);
+  return pal_session_store_add (store, record);
+}
+
+/* Two agents that hand out the same id have two sessions: listed, renamed,
+ * stored, removed and hidden each on its own. */
+static void
+test_same_id_two_agents (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autoptr(PalSessionStore) store = pal_session_store_new (fixture->settings);
+  g_autoptr(JsonArray) listed = parse_array ("[{\"sessionId\": \"shared\", \"cwd\": \"/q\"}]");
+  g_autoptr(GPtrArray) found = NULL;
+  PalSessionRecord *codex, *gemini;
+
+  codex = add_of (store, "codex", "shared", "/p", 10 * SECOND);
+  gemini = add_of (store, "gemini", "shared", "/q", 20 * SECOND);
+  g_assert_true (codex != gemini);
+  g_assert_cmpuint (n_items (store), ==, 2);
+  g_assert_cmpstr (pal_session_record_get_agent_id (codex), ==, "codex");
+  g_assert_cmpstr (pal_session_record_get_cwd (codex), ==, "/p");
+  g_assert_true (pal_session_store_lookup (store, key_of ("codex", "shared")) == codex);
+  g_assert_true (pal_session_store_lookup (store, key_of ("gemini", "shared")) == gemini);
+  g_assert_null (pal_session_store_lookup (store, key_of ("claude", "shared")));
+  found = pal_session_store_find_by_id (store, "shared");
+  g_assert_cmpuint (found->len, ==, 2);
+
+  g_assert_true (pal_session_store_rename (store, key_of ("codex", "shared"), "Codex’s"));
+  g_assert_true (pal_session_store_set_title (store, key_of ("gemini", "shared"), "Gemini’s"));
+  g_assert_cmpstr (pal_session_record_get_title (codex), ==, "Codex’s");
+  g_assert_cmpstr (pal_session_record_get_title (gemini), ==, "Gemini’s");
+
+  /* both are stored, and read back */
+  g_assert_cmpuint (n_stored (fixture->settings), ==, 2);
+  {
+    g_autoptr(PalSessionStore) again = pal_session_store_new (fixture->settings);
+
+    g_assert_cmpuint (n_items (again), ==, 2);
+    g_assert_cmpstr (pal_session_record_get_title (pal_session_store_lookup (again, key_of ("codex", "shared"))),
+                     ==, "Codex’s");
+    g_assert_cmpstr (pal_session_record_get_title (pal_session_store_lookup (again, key_of ("gemini", "shared"))),
+                     ==, "Gemini’s");
+    g_assert_cmpstrv (pal_session_store_get_load_errors (again), ((const char *[]) { NULL }));
+  }
+
+  /* removing one leaves the other, and hides only the one */
+  g_assert_true (pal_session_store_remove (store, key_of ("gemini", "shared")));
+  g_assert_null (pal_session_store_lookup (store, key_of ("gemini", "shared")));
+  g_assert_true (pal_session_store_lookup (store, key_of ("codex", "shared")) == codex);
+  g_assert_cmpuint (n_stored (fixture->settings), ==, 1);
+  g_assert_cmpuint (pal_session_store_merge_listed (store, "gemini", listed), ==, 0);
+  g_assert_null (pal_session_store_lookup (store, key_of ("gemini", "shared")));
+  g_assert_true (pal_session_store_remove (store, key_of ("codex", "shared")));
+  g_assert_cmpuint (pal_session_store_get_n_hidden (store), ==, 2);
+  g_assert_cmpuint (n_items (store), ==, 0);
+}
+
+/* What the version that named sessions by id alone stored reads as it is; an
+ * entry of another agent with a repeated id, which it skipped (and kept in
+ * the key), now reads too. */
+static void
+test_stored_before_keys (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autoptr(PalSessionStore) store = NULL;
+  GVariantBuilder builder;
+  GVariantBuilder hidden;
+  const char * const *errors;
+
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("aa{sv}"));
+  g_variant_builder_add_value (&builder, entry ("shared", "codex", "/p", 10));
+  g_variant_builder_add_value (&builder, entry ("shared", "gemini", "/q", 20));
+  g_variant_builder_add_value (&builder, entry ("shared", "codex", "/r", 30));
+  g_variant_builder_add_value (&builder, entry ("alone", "codex", "/p", 5));
+  g_settings_set_value (fixture->settings, "sessions", g_variant_builder_end (&builder));
+  g_variant_builder_init (&hidden, G_VARIANT_TYPE ("a(sss)"));
+  g_variant_builder_add (&hidden, "(sss)", "gemini", "/q", "gone");
+  g_settings_set_value (fixture->settings, "hidden-sessions", g_variant_builder_end (&hidden));
+
+  store = pal_session_store_new (fixture->settings);
+  assert_order (store, "shared shared alone");
+  g_assert_cmpstr (pal_session_record_get_cwd (pal_session_store_lookup (store, key_of ("codex", "shared"))),
+                   ==, "/p");
+  g_assert_cmpstr (pal_session_record_get_cwd (pal_session_store_lookup (store, key_of ("gemini", "shared"))),
+                   ==, "/q");
+  errors = pal_session_store_get_load_errors (store);
+  g_assert_cmpuint (g_strv_length ((char **) errors), ==, 1);
+  g_assert_true (g_str_has_prefix (errors[0], "Stored session 3: "));
+  g_assert_nonnull (strstr (errors[0], "“shared”"));
+  g_assert_nonnull (strstr (errors[0], "“codex”"));
+
+  /* the hidden sessions are (agent, folder, id) already */
+  g_assert_cmpuint (pal_session_store_get_n_hidden (store), ==, 1);
+  {
+    g_autoptr(JsonArray) listed = parse_array ("[{\"sessionId\": \"gone\", \"cwd\": \"/q\"}]");
+
+    g_assert_cmpuint (pal_session_store_merge_listed (store, "gemini", listed), ==, 0);
+    g_assert_cmpuint (pal_session_store_merge_listed (store, "codex", listed), ==, 1);
+  }
 }
 
 int
@@ -895,6 +1065,7 @@ main (int   argc,
   g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
 
   g_test_add_func ("/session-store/title-from-prompt", test_title_from_prompt);
+  g_test_add_func ("/session-store/key", test_key);
   ADD ("/session-store/round-trip", test_round_trip);
   ADD ("/session-store/ordering", test_ordering);
   ADD ("/session-store/add-existing", test_add_existing);
@@ -905,6 +1076,8 @@ main (int   argc,
   ADD ("/session-store/directories/old-and-damaged", test_directories_old_and_damaged);
   ADD ("/session-store/directories/listed", test_directories_listed);
   ADD ("/session-store/removed-stays-removed", test_removed_stays_removed);
+  ADD ("/session-store/same-id-two-agents", test_same_id_two_agents);
+  ADD ("/session-store/stored-before-keys", test_stored_before_keys);
   ADD ("/session-store/batched-writes", test_batched_writes);
   ADD ("/session-store/external-change", test_external_change);
 

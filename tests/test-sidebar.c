@@ -24,22 +24,59 @@ iterate (void)
     }
 }
 
+/* A key freed at the end of the test. */
+static PalSessionKey *
+key_of (const char *agent_id,
+        const char *session_id)
+{
+  PalSessionKey *key = pal_session_key_new (agent_id, session_id);
+
+  g_test_queue_destroy ((GDestroyNotify) pal_session_key_unref, key);
+  return key;
+}
+
+#define DEMO(id) key_of ("demo", id)
+
+static GHashTable *
+new_states (void)
+{
+  return g_hash_table_new (pal_session_key_hash, pal_session_key_equal);
+}
+
 static PalRowState
-state_func (const char *session_id,
-            gpointer    user_data)
+state_func (PalSessionKey *key,
+            gpointer       user_data)
 {
   GHashTable *states = user_data;
 
-  return GPOINTER_TO_INT (g_hash_table_lookup (states, session_id));
+  return GPOINTER_TO_INT (g_hash_table_lookup (states, key));
+}
+
+/* the session activated last, as "agent/id" */
+static void
+activated_cb (PalSidebar     *sidebar,
+              PalSessionKey  *key,
+              char          **out)
+{
+  g_free (*out);
+  *out = g_strdup_printf ("%s/%s", pal_session_key_get_agent_id (key),
+                          pal_session_key_get_session_id (key));
 }
 
 static void
-activated_cb (PalSidebar *sidebar,
-              const char *session_id,
-              char      **out)
+add_record_of (PalSessionStore *store,
+               const char      *agent_id,
+               const char      *id,
+               const char      *cwd,
+               const char      *title,
+               gint64           updated)
 {
-  g_free (*out);
-  *out = g_strdup (session_id);
+  g_autoptr(PalSessionRecord) record = pal_session_record_new (id, agent_id, cwd);
+
+  pal_session_record_set_title (record, title);
+  pal_session_record_set_updated (record, updated);
+  pal_session_record_set_created (record, updated);
+  pal_session_store_add (store, record);
 }
 
 static void
@@ -49,12 +86,7 @@ add_record (PalSessionStore *store,
             const char      *title,
             gint64           updated)
 {
-  g_autoptr(PalSessionRecord) record = pal_session_record_new (id, "demo", cwd);
-
-  pal_session_record_set_title (record, title);
-  pal_session_record_set_updated (record, updated);
-  pal_session_record_set_created (record, updated);
-  pal_session_store_add (store, record);
+  add_record_of (store, "demo", id, cwd, title, updated);
 }
 
 static void
@@ -62,7 +94,7 @@ test_sidebar (void)
 {
   g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
   g_autoptr(PalSessionStore) store = NULL;
-  g_autoptr(GHashTable) states = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) states = new_states ();
   g_autofree char *activated = NULL;
   GtkWidget *window = gtk_window_new ();
   PalSidebar *sidebar;
@@ -77,7 +109,7 @@ test_sidebar (void)
   add_record (store, "s3", "/home/p/alpha", "Refactor", now);
 
   sidebar = PAL_SIDEBAR (pal_sidebar_new (store, NULL));
-  g_hash_table_insert (states, (char *) "s3", GINT_TO_POINTER (PAL_ROW_STATE_WORKING));
+  g_hash_table_insert (states, DEMO ("s3"), GINT_TO_POINTER (PAL_ROW_STATE_WORKING));
   pal_sidebar_set_state_func (sidebar, state_func, states);
   g_signal_connect (sidebar, "session-activated", G_CALLBACK (activated_cb), &activated);
 
@@ -87,16 +119,16 @@ test_sidebar (void)
   iterate ();
 
   g_assert_cmpuint (pal_sidebar_get_n_shown (sidebar), ==, 3);
-  row = pal_sidebar_get_row (sidebar, "s3");
+  row = pal_sidebar_get_row (sidebar, DEMO ("s3"));
   g_assert_nonnull (row);
   g_assert_cmpint (pal_session_row_get_state (row), ==, PAL_ROW_STATE_WORKING);
-  g_assert_cmpint (pal_session_row_get_state (pal_sidebar_get_row (sidebar, "s1")), ==,
+  g_assert_cmpint (pal_session_row_get_state (pal_sidebar_get_row (sidebar, DEMO ("s1"))), ==,
                    PAL_ROW_STATE_NOT_RUNNING);
 
   /* a state change reaches the row when the window says so */
-  g_hash_table_insert (states, (char *) "s1", GINT_TO_POINTER (PAL_ROW_STATE_WAITING));
-  pal_sidebar_refresh_state (sidebar, "s1");
-  g_assert_cmpint (pal_session_row_get_state (pal_sidebar_get_row (sidebar, "s1")), ==,
+  g_hash_table_insert (states, DEMO ("s1"), GINT_TO_POINTER (PAL_ROW_STATE_WAITING));
+  pal_sidebar_refresh_state (sidebar, DEMO ("s1"));
+  g_assert_cmpint (pal_session_row_get_state (pal_sidebar_get_row (sidebar, DEMO ("s1"))), ==,
                    PAL_ROW_STATE_WAITING);
 
   /* search by title, by folder; no match shows the empty page */
@@ -120,9 +152,9 @@ test_sidebar (void)
   g_signal_emit_by_name (list, "activate", 0);
   g_assert_null (activated);
   g_signal_emit_by_name (list, "activate", 1);
-  g_assert_cmpstr (activated, ==, "s3");
+  g_assert_cmpstr (activated, ==, "demo/s3");
   g_signal_emit_by_name (list, "activate", 4);
-  g_assert_cmpstr (activated, ==, "s2");
+  g_assert_cmpstr (activated, ==, "demo/s2");
 
   /* a click on a row opens its session; one on its menu button does not
    * (the list view, which would take it for a click on the row, does not
@@ -134,7 +166,7 @@ test_sidebar (void)
     g_autoptr(GListModel) controllers = NULL;
     graphene_point_t centre;
 
-    row = pal_sidebar_get_row (sidebar, "s1");
+    row = pal_sidebar_get_row (sidebar, DEMO ("s1"));
     menu_button = find_descendant (GTK_WIDGET (row), GTK_TYPE_MENU_BUTTON);
     g_assert_nonnull (menu_button);
     controllers = gtk_widget_observe_controllers (GTK_WIDGET (row));
@@ -155,7 +187,7 @@ test_sidebar (void)
     g_signal_emit_by_name (click, "released", 1, (double) centre.x, (double) centre.y);
     g_assert_null (activated);
     g_signal_emit_by_name (click, "released", 1, 10.0, gtk_widget_get_height (GTK_WIDGET (row)) / 2.0);
-    g_assert_cmpstr (activated, ==, "s1");
+    g_assert_cmpstr (activated, ==, "demo/s1");
     g_assert_false (gtk_list_view_get_single_click_activate (list));
 
     /* no tooltip over the menu while it is open (asked at once: with
@@ -182,8 +214,11 @@ record_action_cb (GSimpleAction *action,
 {
   GPtrArray *calls = user_data;
 
-  g_ptr_array_add (calls, g_strdup_printf ("%s %s", g_action_get_name (G_ACTION (action)),
-                                           g_variant_get_string (parameter, NULL)));
+  const char *agent_id, *session_id;
+
+  g_variant_get (parameter, "(&s&s)", &agent_id, &session_id);
+  g_ptr_array_add (calls, g_strdup_printf ("%s %s/%s", g_action_get_name (G_ACTION (action)),
+                                           agent_id, session_id));
 }
 
 static void
@@ -194,8 +229,8 @@ test_keyboard (void)
   g_autoptr(GPtrArray) calls = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GSimpleActionGroup) group = g_simple_action_group_new ();
   const GActionEntry entries[] = {
-    { "rename-session", record_action_cb, "s" },
-    { "forget-session", record_action_cb, "s" },
+    { "rename-session", record_action_cb, "(ss)" },
+    { "forget-session", record_action_cb, "(ss)" },
   };
   GtkWidget *window = gtk_window_new ();
   PalSidebar *sidebar;
@@ -213,7 +248,7 @@ test_keyboard (void)
   gtk_window_present (GTK_WINDOW (window));
   iterate ();
 
-  pal_sidebar_select (sidebar, "k1");
+  pal_sidebar_select (sidebar, DEMO ("k1"));
   for (GtkWidget *w = GTK_WIDGET (sidebar); w != NULL && list == NULL;)
     {
       g_autoptr(GPtrArray) stack = g_ptr_array_new ();
@@ -249,8 +284,8 @@ test_keyboard (void)
   }
 
   g_assert_cmpuint (calls->len, ==, 2);
-  g_assert_cmpstr (g_ptr_array_index (calls, 0), ==, "rename-session k1");
-  g_assert_cmpstr (g_ptr_array_index (calls, 1), ==, "forget-session k1");
+  g_assert_cmpstr (g_ptr_array_index (calls, 0), ==, "rename-session demo/k1");
+  g_assert_cmpstr (g_ptr_array_index (calls, 1), ==, "forget-session demo/k1");
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -298,7 +333,7 @@ test_agent_names (void)
   iterate ();
 
   /* a profile not (yet) known shows by its id */
-  row = GTK_WIDGET (pal_sidebar_get_row (sidebar, "s1"));
+  row = GTK_WIDGET (pal_sidebar_get_row (sidebar, key_of ("later", "s1")));
   g_assert_nonnull (row);
   g_assert_true (has_text (row, "alpha · later ·"));
 
@@ -307,13 +342,13 @@ test_agent_names (void)
   g_assert_true (pal_agent_store_add (agents, profile, &error));
   g_assert_no_error (error);
   iterate ();
-  row = GTK_WIDGET (pal_sidebar_get_row (sidebar, "s1"));
+  row = GTK_WIDGET (pal_sidebar_get_row (sidebar, key_of ("later", "s1")));
   g_assert_true (has_text (row, "alpha · Later Agent ·"));
 
   /* a search by an agent name finds nothing yet... */
   pal_sidebar_set_search_text (sidebar, "renamed agent");
   iterate ();
-  g_assert_null (pal_sidebar_get_row (sidebar, "s1"));
+  g_assert_null (pal_sidebar_get_row (sidebar, key_of ("later", "s1")));
 
   /* ...until the profile is renamed in Preferences */
   edited = pal_agent_profile_copy (pal_agent_store_lookup (agents, "later"));
@@ -321,7 +356,7 @@ test_agent_names (void)
   g_assert_true (pal_agent_store_update (agents, edited, &error));
   g_assert_no_error (error);
   iterate ();
-  row = GTK_WIDGET (pal_sidebar_get_row (sidebar, "s1"));
+  row = GTK_WIDGET (pal_sidebar_get_row (sidebar, key_of ("later", "s1")));
   g_assert_nonnull (row);
   g_assert_true (has_text (row, "alpha · Renamed Agent ·"));
 
@@ -372,7 +407,7 @@ test_additional_folders (void)
   gtk_window_present (GTK_WINDOW (window));
   iterate ();
 
-  label = find_text (GTK_WIDGET (pal_sidebar_get_row (sidebar, "s1")), "alpha +2 ·");
+  label = find_text (GTK_WIDGET (pal_sidebar_get_row (sidebar, key_of ("demo", "s1"))), "alpha +2 ·");
   g_assert_nonnull (label);
   g_assert_cmpstr (pal_widget_get_quiet_tooltip (label), ==,
                    "Project folder: /home/p/alpha\nAdditional folders: /srv/lib, /srv/docs");
@@ -380,7 +415,7 @@ test_additional_folders (void)
   /* a change of the record shows at once */
   pal_session_record_set_additional_directories (record, one);
   iterate ();
-  label = find_text (GTK_WIDGET (pal_sidebar_get_row (sidebar, "s1")), "alpha +1 ·");
+  label = find_text (GTK_WIDGET (pal_sidebar_get_row (sidebar, key_of ("demo", "s1"))), "alpha +1 ·");
   g_assert_nonnull (label);
   g_assert_cmpstr (pal_widget_get_quiet_tooltip (label), ==,
                    "Project folder: /home/p/alpha\nAdditional folders: /srv/lib");
@@ -388,9 +423,159 @@ test_additional_folders (void)
   /* none: the folder alone, as before */
   pal_session_record_set_additional_directories (record, NULL);
   iterate ();
-  label = find_text (GTK_WIDGET (pal_sidebar_get_row (sidebar, "s1")), "alpha ·");
+  label = find_text (GTK_WIDGET (pal_sidebar_get_row (sidebar, key_of ("demo", "s1"))), "alpha ·");
   g_assert_nonnull (label);
   g_assert_cmpstr (pal_widget_get_quiet_tooltip (label), ==, "/home/p/alpha");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Two agents' sessions of the same id are two rows: each with its own
+ * state, activated, selected and removed on its own. */
+static void
+test_same_id_two_agents (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autoptr(PalSessionStore) store = NULL;
+  g_autoptr(GHashTable) states = new_states ();
+  g_autofree char *activated = NULL;
+  GtkWidget *window = gtk_window_new ();
+  PalSidebar *sidebar;
+  PalSessionRow *demo_row, *other_row;
+  GtkListView *list;
+  gint64 now = g_get_real_time ();
+
+  g_settings_reset (settings, "sessions");
+  store = pal_session_store_new (settings);
+  add_record_of (store, "demo", "dup", "/home/p/alpha", "The demo’s", now - G_USEC_PER_SEC);
+  add_record_of (store, "other", "dup", "/home/p/alpha", "The other’s", now);
+
+  sidebar = PAL_SIDEBAR (pal_sidebar_new (store, NULL));
+  g_hash_table_insert (states, key_of ("other", "dup"), GINT_TO_POINTER (PAL_ROW_STATE_WORKING));
+  pal_sidebar_set_state_func (sidebar, state_func, states);
+  g_signal_connect (sidebar, "session-activated", G_CALLBACK (activated_cb), &activated);
+  gtk_window_set_default_size (GTK_WINDOW (window), 320, 600);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (sidebar));
+  gtk_window_present (GTK_WINDOW (window));
+  iterate ();
+
+  g_assert_cmpuint (pal_sidebar_get_n_shown (sidebar), ==, 2);
+  demo_row = pal_sidebar_get_row (sidebar, key_of ("demo", "dup"));
+  other_row = pal_sidebar_get_row (sidebar, key_of ("other", "dup"));
+  g_assert_nonnull (demo_row);
+  g_assert_nonnull (other_row);
+  g_assert_true (demo_row != other_row);
+  g_assert_cmpstr (pal_session_record_get_title (pal_session_row_get_record (demo_row)), ==, "The demo’s");
+  g_assert_cmpstr (pal_session_record_get_title (pal_session_row_get_record (other_row)), ==, "The other’s");
+  g_assert_cmpint (pal_session_row_get_state (other_row), ==, PAL_ROW_STATE_WORKING);
+  g_assert_cmpint (pal_session_row_get_state (demo_row), ==, PAL_ROW_STATE_NOT_RUNNING);
+
+  /* a state change of one reaches that row alone */
+  g_hash_table_insert (states, key_of ("demo", "dup"), GINT_TO_POINTER (PAL_ROW_STATE_FAILED));
+  pal_sidebar_refresh_state (sidebar, key_of ("demo", "dup"));
+  g_assert_cmpint (pal_session_row_get_state (demo_row), ==, PAL_ROW_STATE_FAILED);
+  g_assert_cmpint (pal_session_row_get_state (other_row), ==, PAL_ROW_STATE_WORKING);
+
+  /* [alpha] other demo: each activates its own */
+  list = GTK_LIST_VIEW (find_descendant (GTK_WIDGET (sidebar), GTK_TYPE_LIST_VIEW));
+  g_signal_emit_by_name (list, "activate", 1);
+  g_assert_cmpstr (activated, ==, "other/dup");
+  g_signal_emit_by_name (list, "activate", 2);
+  g_assert_cmpstr (activated, ==, "demo/dup");
+
+  pal_sidebar_select (sidebar, key_of ("demo", "dup"));
+  g_assert_cmpuint (gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (gtk_list_view_get_model (list))),
+                    ==, 2);
+  pal_sidebar_select (sidebar, key_of ("other", "dup"));
+  g_assert_cmpuint (gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (gtk_list_view_get_model (list))),
+                    ==, 1);
+
+  /* removing one leaves the other's row */
+  g_assert_true (pal_session_store_remove (store, key_of ("other", "dup")));
+  iterate ();
+  g_assert_cmpuint (pal_sidebar_get_n_shown (sidebar), ==, 1);
+  g_assert_null (pal_sidebar_get_row (sidebar, key_of ("other", "dup")));
+  g_assert_nonnull (pal_sidebar_get_row (sidebar, key_of ("demo", "dup")));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_settings_reset (settings, "hidden-sessions");
+}
+
+/* the can-func of test_fork_item: "demo" forks, "other" does not say,
+ * "busy" cannot now and says why */
+static gboolean
+fork_can_func (PalSessionKey  *key,
+               const char     *action,
+               char          **reason,
+               gpointer        user_data)
+{
+  const char *agent_id = pal_session_key_get_agent_id (key);
+
+  if (!g_str_equal (action, "win.fork-session"))
+    return TRUE;
+  if (g_str_equal (agent_id, "busy"))
+    *reason = g_strdup ("Not now");
+  return g_str_equal (agent_id, "demo");
+}
+
+static GtkWidget *
+fork_item (PalSessionRow *row)
+{
+  GtkWidget *menu_button = find_descendant (GTK_WIDGET (row), GTK_TYPE_MENU_BUTTON);
+  GtkWidget *box;
+
+  g_assert_true (pal_session_row_popup_menu (row));
+  box = gtk_popover_get_child (gtk_menu_button_get_popover (GTK_MENU_BUTTON (menu_button)));
+  for (GtkWidget *child = gtk_widget_get_first_child (box); child; child = gtk_widget_get_next_sibling (child))
+    if (g_strcmp0 (g_object_get_data (G_OBJECT (child), "action"), "win.fork-session") == 0)
+      {
+        gtk_popover_popdown (gtk_menu_button_get_popover (GTK_MENU_BUTTON (menu_button)));
+        return child;
+      }
+
+  g_assert_not_reached ();
+}
+
+/* Fork is in a session's menu only where the can-func offers it: absent
+ * (not greyed out) when it says no without a reason. */
+static void
+test_fork_item (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autoptr(PalSessionStore) store = NULL;
+  GtkWidget *window = gtk_window_new ();
+  PalSidebar *sidebar;
+  g_autoptr(GVariant) target = g_variant_ref_sink (g_variant_new ("(ss)", "demo", "s"));
+  GtkWidget *item;
+  gint64 now = g_get_real_time ();
+
+  g_settings_reset (settings, "sessions");
+  store = pal_session_store_new (settings);
+  add_record_of (store, "demo", "s", "/home/p/alpha", "Forks", now);
+  add_record_of (store, "other", "s", "/home/p/alpha", "Does not", now - 1);
+  add_record_of (store, "busy", "s", "/home/p/alpha", "Not now", now - 2);
+
+  sidebar = PAL_SIDEBAR (pal_sidebar_new (store, NULL));
+  pal_sidebar_set_can_func (sidebar, fork_can_func, NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 320, 600);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (sidebar));
+  gtk_window_present (GTK_WINDOW (window));
+  iterate ();
+
+  item = fork_item (pal_sidebar_get_row (sidebar, key_of ("demo", "s")));
+  g_assert_true (gtk_widget_get_visible (item));
+  g_assert_true (gtk_widget_get_sensitive (item));
+  g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (item)), ==, "win.fork-session");
+  g_assert_true (g_variant_equal (gtk_actionable_get_action_target_value (GTK_ACTIONABLE (item)),
+                                  target));
+
+  item = fork_item (pal_sidebar_get_row (sidebar, key_of ("other", "s")));
+  g_assert_false (gtk_widget_get_visible (item));
+
+  item = fork_item (pal_sidebar_get_row (sidebar, key_of ("busy", "s")));
+  g_assert_true (gtk_widget_get_visible (item));
+  g_assert_false (gtk_widget_get_sensitive (item));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (item), ==, "Not now");
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -423,6 +608,8 @@ main (int   argc,
   g_test_add_func ("/sidebar/relative-time", test_relative_time);
   g_test_add_func ("/sidebar/agent-names", test_agent_names);
   g_test_add_func ("/sidebar/additional-folders", test_additional_folders);
+  g_test_add_func ("/sidebar/same-id-two-agents", test_same_id_two_agents);
+  g_test_add_func ("/sidebar/fork-item", test_fork_item);
 
   return g_test_run ();
 }

@@ -147,7 +147,7 @@ start_agent (Fixture               *f,
   g_signal_connect (f->service, "terminal-output", G_CALLBACK (terminal_output_cb), f);
   acp_terminal_service_attach (f->service, f->agent);
   acp_terminal_service_attach (f->service, f->agent);
-  acp_terminal_service_set_session_cwd (f->service, SESSION, f->tmpdir);
+  acp_terminal_service_set_session_cwd (f->service, f->agent, SESSION, f->tmpdir);
 
   acp_agent_start_async (f->agent, NULL, store_result_cb, &result);
   WAIT_UNTIL (result != NULL);
@@ -482,7 +482,7 @@ test_create_errors (Fixture       *f,
                      ACP_ERROR_INTERNAL_ERROR, "/nonexistent/dir");
 
   {
-    g_auto(GStrv) ids = acp_terminal_service_dup_terminal_ids (f->service, SESSION);
+    g_auto(GStrv) ids = acp_terminal_service_dup_terminal_ids (f->service, f->agent, SESSION);
 
     g_assert_cmpuint (g_strv_length (ids), ==, 0);
   }
@@ -656,7 +656,7 @@ test_kill_keeps_id (Fixture       *f,
   g_autofree char *output = wait_and_output (f, id, 0, "SIGTERM", FALSE);
   g_autoptr(JsonObject) killed_again = terminal_call (f, "terminal/kill", id);
   g_autofree char *still = wait_and_output (f, id, 0, "SIGTERM", FALSE);
-  g_auto(GStrv) ids = acp_terminal_service_dup_terminal_ids (f->service, SESSION);
+  g_auto(GStrv) ids = acp_terminal_service_dup_terminal_ids (f->service, f->agent, SESSION);
 
   g_assert_nonnull (killed);
   g_assert_nonnull (killed_again);
@@ -772,7 +772,7 @@ test_release (Fixture       *f,
   assert_call_error (f, "terminal/wait_for_exit", params, ACP_ERROR_RESOURCE_NOT_FOUND, id);
   assert_call_error (f, "terminal/kill", params, ACP_ERROR_RESOURCE_NOT_FOUND, id);
   assert_call_error (f, "terminal/release", params, ACP_ERROR_RESOURCE_NOT_FOUND, id);
-  ids = acp_terminal_service_dup_terminal_ids (f->service, SESSION);
+  ids = acp_terminal_service_dup_terminal_ids (f->service, f->agent, SESSION);
   g_assert_cmpuint (g_strv_length (ids), ==, 0);
 
   /* the running command was killed, and its output stays for the view */
@@ -782,7 +782,7 @@ test_release (Fixture       *f,
   g_assert_cmpint (exit_status, ==, 128 + SIGTERM);
 
   /* until the session is forgotten */
-  acp_terminal_service_forget_session (f->service, SESSION);
+  acp_terminal_service_forget_session (f->service, f->agent, SESSION);
   g_assert_null (acp_terminal_service_dup_output (f->service, id, NULL, NULL));
   assert_call_error (f, "terminal/create", "{\"sessionId\": \"" SESSION "\", \"command\": \"true\"}",
                      ACP_ERROR_INVALID_PARAMS, "working directory");
@@ -870,7 +870,7 @@ test_many_terminals (Fixture       *f,
       g_assert_true (g_hash_table_add (unique, g_ptr_array_index (ids, i)));
     }
 
-  listed = acp_terminal_service_dup_terminal_ids (f->service, SESSION);
+  listed = acp_terminal_service_dup_terminal_ids (f->service, f->agent, SESSION);
   g_assert_cmpuint (g_strv_length (listed), ==, 40);
   for (guint i = 0; i < 40; i++)
     g_assert_cmpstr (listed[i], ==, g_ptr_array_index (ids, i));
@@ -902,17 +902,17 @@ test_release_session (Fixture       *f,
   g_auto(GStrv) b_ids = NULL;
   int exit_status = 0;
 
-  acp_terminal_service_set_session_cwd (f->service, "sess-2", f->tmpdir);
+  acp_terminal_service_set_session_cwd (f->service, f->agent, "sess-2", f->tmpdir);
   a1 = create (f, SESSION, "sleep 100", "");
   a2 = create (f, SESSION, "sleep 100", "");
   b1 = create (f, "sess-2", "sleep 100", "");
 
-  acp_terminal_service_release_session (f->service, SESSION);
+  acp_terminal_service_release_session (f->service, f->agent, SESSION);
   WAIT_UNTIL (g_hash_table_contains (f->exited, a1) && g_hash_table_contains (f->exited, a2));
 
   a1_params = id_params (SESSION, a1);
   assert_call_error (f, "terminal/output", a1_params, ACP_ERROR_RESOURCE_NOT_FOUND, NULL);
-  a_ids = acp_terminal_service_dup_terminal_ids (f->service, SESSION);
+  a_ids = acp_terminal_service_dup_terminal_ids (f->service, f->agent, SESSION);
   g_assert_cmpuint (g_strv_length (a_ids), ==, 0);
 
   /* the other session's terminal runs on */
@@ -921,9 +921,85 @@ test_release_session (Fixture       *f,
   g_assert_false (json_object_has_member (b_output, "exitStatus"));
   g_free (acp_terminal_service_dup_output (f->service, b1, NULL, &exit_status));
   g_assert_cmpint (exit_status, ==, -1);
-  b_ids = acp_terminal_service_dup_terminal_ids (f->service, "sess-2");
+  b_ids = acp_terminal_service_dup_terminal_ids (f->service, f->agent, "sess-2");
   g_assert_cmpuint (g_strv_length (b_ids), ==, 1);
   g_assert_false (g_hash_table_contains (f->exited, b1));
+}
+
+/* Two agents may hand out the same session id: each session has its own
+ * folder, terminals, release and forgetting. */
+static void
+test_same_id_two_agents (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(GSocketConnection) other_agent_end = NULL;
+  g_autoptr(GSocketConnection) other_client_end = NULL;
+  g_autoptr(AcpConnection) other_peer = NULL;
+  g_autoptr(AcpAgent) other = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *other_dir = g_build_filename (f->tmpdir, "other", NULL);
+  g_autofree char *a = NULL;
+  g_autofree char *b = NULL;
+  g_autofree char *a_output = NULL;
+  g_autofree char *b_output = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *kept = NULL;
+  g_auto(GStrv) a_ids = NULL;
+  g_auto(GStrv) b_ids = NULL;
+  AcpConnection *first_peer = f->peer;
+  int fds[2];
+
+  g_assert_cmpint (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), ==, 0);
+  other_agent_end = connection_from_fd (fds[0]);
+  other_client_end = connection_from_fd (fds[1]);
+  other_peer = acp_connection_new (G_IO_STREAM (other_agent_end));
+  g_signal_connect (other_peer, "request::initialize", G_CALLBACK (peer_initialize_cb), NULL);
+  acp_connection_start (other_peer);
+  other = acp_agent_new_for_stream (G_IO_STREAM (other_client_end));
+  acp_agent_set_client_capabilities (other, ACP_CLIENT_CAP_TERMINAL);
+  acp_terminal_service_attach (f->service, other);
+  acp_agent_start_async (other, NULL, store_result_cb, &result);
+  WAIT_UNTIL (result != NULL);
+  g_assert_true (acp_agent_start_finish (other, result, &error));
+  g_assert_no_error (error);
+
+  g_assert_cmpint (g_mkdir (other_dir, 0755), ==, 0);
+  acp_terminal_service_set_session_cwd (f->service, other, SESSION, other_dir);
+
+  /* each runs in its own session's folder */
+  a = create (f, SESSION, "pwd", "");
+  a_output = wait_and_output (f, a, 0, NULL, FALSE);
+  expected = g_strdup_printf ("%s\n", f->tmpdir);
+  g_assert_cmpstr (a_output, ==, expected);
+  f->peer = other_peer;
+  b = create (f, SESSION, "pwd", "");
+  b_output = wait_and_output (f, b, 0, NULL, FALSE);
+  f->peer = first_peer;
+  g_free (expected);
+  expected = g_strdup_printf ("%s\n", other_dir);
+  g_assert_cmpstr (b_output, ==, expected);
+
+  a_ids = acp_terminal_service_dup_terminal_ids (f->service, f->agent, SESSION);
+  b_ids = acp_terminal_service_dup_terminal_ids (f->service, other, SESSION);
+  g_assert_cmpstrv (a_ids, ((const char *[]) { a, NULL }));
+  g_assert_cmpstrv (b_ids, ((const char *[]) { b, NULL }));
+
+  /* releasing and forgetting one leaves the other's */
+  acp_terminal_service_release_session (f->service, other, SESSION);
+  g_clear_pointer (&a_ids, g_strfreev);
+  g_clear_pointer (&b_ids, g_strfreev);
+  a_ids = acp_terminal_service_dup_terminal_ids (f->service, f->agent, SESSION);
+  b_ids = acp_terminal_service_dup_terminal_ids (f->service, other, SESSION);
+  g_assert_cmpuint (g_strv_length (a_ids), ==, 1);
+  g_assert_cmpuint (g_strv_length (b_ids), ==, 0);
+  acp_terminal_service_forget_session (f->service, other, SESSION);
+  g_assert_null (acp_terminal_service_dup_output (f->service, b, NULL, NULL));
+  kept = acp_terminal_service_dup_output (f->service, a, NULL, NULL);
+  g_assert_nonnull (kept);
+
+  acp_connection_close (other_peer, NULL);
+  WAIT_UNTIL (acp_agent_get_state (other) == ACP_AGENT_STATE_EXITED);
 }
 
 static void
@@ -1024,7 +1100,7 @@ test_fake_agent (void)
   g_assert_no_error (error);
   g_clear_object (&result);
   session_id = json_object_get_string_member (session, "sessionId");
-  acp_terminal_service_set_session_cwd (service, session_id, tmpdir);
+  acp_terminal_service_set_session_cwd (service, agent, session_id, tmpdir);
 
   /* the scenario checks every answer itself (exit 3 on a mismatch); the
    * prompt text is the folder the shell line must run in */
@@ -1079,6 +1155,7 @@ main (int   argc,
   ADD ("unknown-id", test_unknown_id);
   ADD ("many-terminals", test_many_terminals);
   ADD ("life/release-session", test_release_session);
+  ADD ("life/same-id-two-agents", test_same_id_two_agents);
   ADD ("life/agent-exit", test_agent_exit);
   ADD ("life/detach", test_detach);
   ADD ("life/service-disposed", test_service_disposed);

@@ -33,6 +33,7 @@
 #include "pal-sidebar.h"
 #include "pal-window.h"
 #include "pal-window-private.h"
+#include "find-descendant.h"
 #include "process-group.h"
 #include "vte-text.h"
 
@@ -53,6 +54,20 @@ typedef struct
 } Fixture;
 
 typedef gboolean (*Condition) (Fixture *fixture);
+
+/* A key freed at the end of the test. */
+static PalSessionKey *
+key_of (const char *agent_id,
+        const char *session_id)
+{
+  PalSessionKey *key = pal_session_key_new (agent_id, session_id);
+
+  g_test_queue_destroy ((GDestroyNotify) pal_session_key_unref, key);
+  return key;
+}
+
+/* the stored session of the replay tests */
+#define PAST_SESSION key_of ("fake-replay", "past-session")
 
 /* one application for the whole program: an id can be registered once */
 static GtkApplication *test_app;
@@ -289,7 +304,7 @@ test_new_prompt_permission (Fixture       *fixture,
 {
   PalSessionView *view = PAL_SESSION_VIEW (pal_window_get_session_view (fixture->window));
   PalComposer *composer = PAL_COMPOSER (pal_session_view_get_composer (view));
-  const char *session_id;
+  PalSessionKey *key;
   PalSessionRecord *record;
   AcpTranscript *transcript;
   gboolean saw_agent_text = FALSE;
@@ -297,9 +312,9 @@ test_new_prompt_permission (Fixture       *fixture,
   pal_window_start_session (fixture->window, "fake-permission", fixture->folder, NULL);
   wait_for (fixture, session_ready, 30);
 
-  session_id = pal_window_get_current_session_id (fixture->window);
-  g_assert_nonnull (session_id);
-  record = pal_session_store_lookup (fixture->session_store, session_id);
+  key = pal_window_get_current_session (fixture->window);
+  g_assert_nonnull (key);
+  record = pal_session_store_lookup (fixture->session_store, key);
   g_assert_nonnull (record);
   g_assert_cmpstr (pal_session_record_get_cwd (record), ==, fixture->folder);
 
@@ -310,7 +325,7 @@ test_new_prompt_permission (Fixture       *fixture,
 
   /* the permission card appears; the person allows */
   wait_for (fixture, permission_card_shown, 30);
-  g_assert_cmpint (pal_session_manager_get_session_state (fixture->manager, session_id), ==,
+  g_assert_cmpint (pal_session_manager_get_session_state (fixture->manager, key), ==,
                    PAL_SESSION_STATE_WAITING_PERMISSION);
   {
     g_autoptr(GPtrArray) rows = g_ptr_array_new ();
@@ -347,7 +362,7 @@ test_new_prompt_permission (Fixture       *fixture,
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (fixture->window)), ==, "Please write the file");
 
   /* a rename shows in the window at once */
-  pal_session_store_rename (fixture->session_store, session_id, "Renamed");
+  pal_session_store_rename (fixture->session_store, key, "Renamed");
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (fixture->window)), ==, "Renamed");
   settle ();
   save_screenshot (GTK_WIDGET (fixture->window), "window.png");
@@ -490,18 +505,18 @@ test_open_after_frame (Fixture       *fixture,
 
   n_painted = 0;
   id = g_signal_connect (clock, "after-paint", G_CALLBACK (count_paint_cb), &n_painted);
-  pal_window_open_session (fixture->window, "past-session");
+  pal_window_open_session (fixture->window, PAST_SESSION);
 
   /* shown, not opened yet */
-  g_assert_cmpstr (pal_window_get_current_session_id (fixture->window), ==, "past-session");
+  g_assert_true (pal_session_key_equal0 (pal_window_get_current_session (fixture->window), PAST_SESSION));
   g_assert_true (gtk_widget_get_mapped (pal_window_get_session_view (fixture->window)));
-  g_assert_cmpint (pal_session_manager_get_session_state (fixture->manager, "past-session"), ==,
+  g_assert_cmpint (pal_session_manager_get_session_state (fixture->manager, PAST_SESSION), ==,
                    PAL_SESSION_STATE_NOT_RUNNING);
 
   /* the frame, then the opening */
   wait_for (fixture, painted, 10);
   g_signal_handler_disconnect (clock, id);
-  g_assert_cmpint (pal_session_manager_get_session_state (fixture->manager, "past-session"), !=,
+  g_assert_cmpint (pal_session_manager_get_session_state (fixture->manager, PAST_SESSION), !=,
                    PAL_SESSION_STATE_NOT_RUNNING);
   wait_for (fixture, session_ready, 60);
 }
@@ -519,7 +534,7 @@ test_open_replays_live (Fixture       *fixture,
   pal_session_record_set_title (record, "A long past session");
   pal_session_store_add (fixture->session_store, record);
 
-  pal_window_open_session (fixture->window, "past-session");
+  pal_window_open_session (fixture->window, PAST_SESSION);
 
   /* the view shows the session while the replay streams in ... */
   wait_for (fixture, loading, 30);
@@ -547,7 +562,7 @@ test_open_replays_live (Fixture       *fixture,
   g_assert_cmpuint (acp_session_get_replay_count (current_session (fixture)), ==, 10000);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (acp_session_get_transcript (current_session (fixture)))),
                     >, 1000);
-  g_assert_cmpstr (pal_window_get_current_session_id (fixture->window), ==, "past-session");
+  g_assert_true (pal_session_key_equal0 (pal_window_get_current_session (fixture->window), PAST_SESSION));
 
   /* once the replay is shown, the window rests: nothing ticks at every
    * frame (the replay's progress bar did, hidden, for ever) */
@@ -557,7 +572,7 @@ test_open_replays_live (Fixture       *fixture,
 static gboolean
 listed_sessions_shown (Fixture *fixture)
 {
-  return pal_session_store_lookup (fixture->session_store, "listed-1") != NULL;
+  return pal_session_store_lookup (fixture->session_store, key_of ("fake-basic", "listed-1")) != NULL;
 }
 
 static void
@@ -571,7 +586,7 @@ test_agent_sessions_listed (Fixture       *fixture,
   wait_for (fixture, session_ready, 30);
   wait_for (fixture, listed_sessions_shown, 30);
 
-  listed = pal_session_store_lookup (fixture->session_store, "listed-1");
+  listed = pal_session_store_lookup (fixture->session_store, key_of ("fake-basic", "listed-1"));
   g_assert_true (pal_session_record_get_from_agent (listed));
   g_assert_cmpstr (pal_session_record_get_title (listed), ==, "Fix the build");
   g_assert_cmpstr (pal_session_record_get_agent_id (listed), ==, "fake-basic");
@@ -627,7 +642,7 @@ test_sign_in (Fixture       *fixture,
   gtk_window_destroy (GTK_WINDOW (dialog));
 
   wait_for (fixture, session_ready, 30);
-  g_assert_nonnull (pal_window_get_current_session_id (fixture->window));
+  g_assert_nonnull (pal_window_get_current_session (fixture->window));
 }
 
 static gboolean
@@ -1160,7 +1175,7 @@ test_new_session_dialog_folders (Fixture       *fixture,
     wait_for (fixture, session_ready, 30);
     g_assert_cmpstrv (acp_session_get_additional_directories (current_session (fixture)), only_other);
     record = pal_session_store_lookup (fixture->session_store,
-                                       acp_session_get_session_id (current_session (fixture)));
+                                       pal_window_get_current_session (fixture->window));
     g_assert_cmpstrv (pal_session_record_get_additional_directories (record), only_other);
 
     /* the header says the session has one more folder, and names it */
@@ -1447,10 +1462,10 @@ closed_notice_shown (Fixture *fixture)
 static void
 close_current (Fixture *fixture)
 {
-  const char *session_id = pal_window_get_current_session_id (fixture->window);
+  PalSessionKey *key = pal_window_get_current_session (fixture->window);
 
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.close-session",
-                                             "s", session_id));
+  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (fixture->window), "win.close-session",
+                                                     pal_session_key_to_variant (key)));
   wait_for (fixture, session_closed, 30);
 }
 
@@ -1463,22 +1478,22 @@ test_closed_session_reopens (Fixture       *fixture,
   g_autoptr(AcpSession) closed = NULL;
   g_autofree char *reason = NULL;
   g_autofree char *left = NULL;
-  const char *session_id;
+  PalSessionKey *key;
 
   pal_window_start_session (fixture->window, "fake-basic", fixture->folder, NULL);
   wait_for (fixture, session_ready, 30);
-  session_id = pal_window_get_current_session_id (fixture->window);
+  key = pal_window_get_current_session (fixture->window);
 
   /* an open session has nothing to resume, and its menu says why */
-  g_assert_false (_pal_window_can (session_id, "win.resume-session", &reason, fixture->window));
+  g_assert_false (_pal_window_can (key, "win.resume-session", &reason, fixture->window));
   g_assert_cmpstr (reason, ==, "The session is open already.");
-  g_assert_true (_pal_window_can (session_id, "win.open-session", NULL, fixture->window));
+  g_assert_true (_pal_window_can (key, "win.open-session", NULL, fixture->window));
 
   close_current (fixture);
   closed = g_object_ref (current_session (fixture));
   wait_for (fixture, closed_notice_shown, 30);
   g_assert_cmpstr (last_notice_body (fixture), ==, "Write to the agent to open it again.");
-  g_assert_true (_pal_window_can (session_id, "win.resume-session", NULL, fixture->window));
+  g_assert_true (_pal_window_can (key, "win.resume-session", NULL, fixture->window));
 
   /* the closed transcript stays; what the person writes opens it again */
   g_assert_true (pal_composer_get_can_send (composer));
@@ -1487,7 +1502,7 @@ test_closed_session_reopens (Fixture       *fixture,
   wait_for (fixture, turn_ended, 30);
 
   g_assert_true (current_session (fixture) != closed);
-  g_assert_cmpstr (pal_window_get_current_session_id (fixture->window), ==, session_id);
+  g_assert_true (pal_session_key_equal0 (pal_window_get_current_session (fixture->window), key));
   g_assert_cmpstr (acp_session_get_stop_reason (current_session (fixture)), ==, "end_turn");
   g_assert_true (has_message (current_session (fixture), ACP_MESSAGE_ROLE_USER, "Go on please"));
   g_assert_false (has_message (closed, ACP_MESSAGE_ROLE_USER, "Go on please"));
@@ -1536,12 +1551,12 @@ test_failed_session_reopens (Fixture       *fixture,
   PalComposer *composer = PAL_COMPOSER (pal_session_view_get_composer (view));
   g_autoptr(AcpSession) failed = NULL;
   g_autofree char *left = NULL;
-  const char *session_id;
+  PalSessionKey *key;
   GPid pid;
 
   pal_window_start_session (fixture->window, "fake-basic", fixture->folder, NULL);
   wait_for (fixture, session_ready, 30);
-  session_id = pal_window_get_current_session_id (fixture->window);
+  key = pal_window_get_current_session (fixture->window);
   pid = acp_agent_get_pid (acp_session_get_agent (current_session (fixture)));
   g_assert_cmpint (pid, >, 1);
 
@@ -1555,7 +1570,7 @@ test_failed_session_reopens (Fixture       *fixture,
   wait_for (fixture, turn_ended, 30);
 
   g_assert_true (current_session (fixture) != failed);
-  g_assert_cmpstr (pal_window_get_current_session_id (fixture->window), ==, session_id);
+  g_assert_true (pal_session_key_equal0 (pal_window_get_current_session (fixture->window), key));
   g_assert_cmpstr (acp_session_get_stop_reason (current_session (fixture)), ==, "end_turn");
   g_assert_true (has_message (current_session (fixture), ACP_MESSAGE_ROLE_USER, "Go on please"));
   g_assert_cmpint (acp_agent_get_pid (acp_session_get_agent (current_session (fixture))), !=, pid);
@@ -1598,7 +1613,7 @@ static PalSessionState
 current_state (Fixture *fixture)
 {
   return pal_session_manager_get_session_state (fixture->manager,
-                                                pal_window_get_current_session_id (fixture->window));
+                                                pal_window_get_current_session (fixture->window));
 }
 
 static gboolean
@@ -1725,12 +1740,12 @@ test_hung_turn_stops_agent (Fixture       *fixture,
   PalSessionView *view = PAL_SESSION_VIEW (pal_window_get_session_view (fixture->window));
   PalComposer *composer = PAL_COMPOSER (pal_session_view_get_composer (view));
   g_autoptr(AcpSession) stopped = NULL;
-  const char *session_id;
+  PalSessionKey *key;
   GPid pid;
 
   pal_window_start_session (fixture->window, "fake-hang-turn", fixture->folder, NULL);
   wait_for (fixture, session_ready, 30);
-  session_id = pal_window_get_current_session_id (fixture->window);
+  key = pal_window_get_current_session (fixture->window);
   pid = acp_agent_get_pid (acp_session_get_agent (current_session (fixture)));
   pal_composer_set_text (composer, "Take your time");
   g_assert_true (pal_composer_submit (composer));
@@ -1757,7 +1772,7 @@ test_hung_turn_stops_agent (Fixture       *fixture,
   g_assert_true (pal_composer_submit (composer));
   wait_for (fixture, turn_streamed, 30);
   g_assert_true (current_session (fixture) != stopped);
-  g_assert_cmpstr (pal_window_get_current_session_id (fixture->window), ==, session_id);
+  g_assert_true (pal_session_key_equal0 (pal_window_get_current_session (fixture->window), key));
   g_assert_true (has_message (current_session (fixture), ACP_MESSAGE_ROLE_USER, "Again"));
   g_assert_cmpint (acp_agent_get_pid (acp_session_get_agent (current_session (fixture))), !=, pid);
 }
@@ -1850,7 +1865,7 @@ test_closed_session_keeps_prompt (Fixture       *fixture,
   g_assert_cmpstr (last_notice_body (fixture), ==, "The agent cannot open it again.");
 
   pal_composer_set_text (composer, "Are you there?");
-  g_assert_false (_pal_window_can (pal_window_get_current_session_id (fixture->window),
+  g_assert_false (_pal_window_can (pal_window_get_current_session (fixture->window),
                                    "win.open-session", NULL, fixture->window));
   g_assert_true (pal_composer_submit (composer));
   settle ();
@@ -1865,7 +1880,7 @@ test_closed_session_keeps_prompt (Fixture       *fixture,
 static gboolean
 started_session_shown (Fixture *fixture)
 {
-  return pal_window_get_current_session_id (fixture->window) != NULL && session_ready (fixture);
+  return pal_window_get_current_session (fixture->window) != NULL && session_ready (fixture);
 }
 
 static void
@@ -1874,13 +1889,13 @@ test_drafts (Fixture       *fixture,
 {
   PalSessionView *view = PAL_SESSION_VIEW (pal_window_get_session_view (fixture->window));
   PalComposer *composer = PAL_COMPOSER (pal_session_view_get_composer (view));
-  g_autofree char *first = NULL;
-  g_autofree char *second = NULL;
+  g_autoptr(PalSessionKey) first = NULL;
+  g_autoptr(PalSessionKey) second = NULL;
   g_autofree char *text = NULL;
 
   pal_window_start_session (fixture->window, "fake-basic", fixture->folder, NULL);
   wait_for (fixture, session_ready, 30);
-  first = g_strdup (pal_window_get_current_session_id (fixture->window));
+  first = pal_session_key_ref (pal_window_get_current_session (fixture->window));
   pal_composer_set_text (composer, "half a thought");
 
   /* a new session starts with an empty composer (the same agent: the fake
@@ -1889,8 +1904,8 @@ test_drafts (Fixture       *fixture,
   text = pal_composer_dup_text (composer);
   g_assert_cmpstr (text, ==, "");
   wait_for (fixture, started_session_shown, 30);
-  second = g_strdup (pal_window_get_current_session_id (fixture->window));
-  g_assert_cmpstr (first, !=, second);
+  second = pal_session_key_ref (pal_window_get_current_session (fixture->window));
+  g_assert_false (pal_session_key_equal (first, second));
   pal_composer_set_text (composer, "another");
 
   /* back to the first: its text is back, and the second keeps its own */
@@ -2106,9 +2121,214 @@ test_sign_in_terminal_cancel (Fixture       *fixture,
   wait_for (fixture, login_gone, 30);
   g_source_remove (poll_id);
   g_assert_null (find_sign_in_terminal ());
-  g_assert_null (pal_window_get_current_session_id (fixture->window));
+  g_assert_null (pal_window_get_current_session (fixture->window));
   g_assert_false (g_file_test (signed_in, G_FILE_TEST_EXISTS));
   g_unlink (helper_file);
+}
+
+static gboolean
+second_agent_shown (Fixture *fixture)
+{
+  PalSessionKey *key = pal_window_get_current_session (fixture->window);
+
+  return key != NULL && g_str_equal (pal_session_key_get_agent_id (key), "fake-basic-2") &&
+         session_ready (fixture);
+}
+
+static gboolean
+first_closed (Fixture *fixture)
+{
+  return pal_session_manager_lookup (fixture->manager, key_of ("fake-basic", "fake-session-1")) == NULL;
+}
+
+/* Two agents hand out the same session id: two sessions in the window,
+ * each shown, closed and removed by its own actions. */
+static void
+test_same_id_two_agents (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  PalSidebar *sidebar = PAL_SIDEBAR (pal_window_get_sidebar (fixture->window));
+  PalSessionKey *first = key_of ("fake-basic", "fake-session-1");
+  PalSessionKey *second = key_of ("fake-basic-2", "fake-session-1");
+  AcpSession *first_session;
+  AcpSession *second_session;
+
+  add_fake_profile (fixture, "fake-basic-2", "basic.json");
+  pal_window_start_session (fixture->window, "fake-basic", fixture->folder, NULL);
+  wait_for (fixture, session_ready, 30);
+  g_assert_true (pal_session_key_equal (pal_window_get_current_session (fixture->window), first));
+  first_session = current_session (fixture);
+  pal_window_start_session (fixture->window, "fake-basic-2", fixture->folder, NULL);
+  wait_for (fixture, second_agent_shown, 30);
+  g_assert_true (pal_session_key_equal (pal_window_get_current_session (fixture->window), second));
+  second_session = current_session (fixture);
+  g_assert_true (first_session != second_session);
+  settle ();
+
+  /* both listed, each its own row */
+  g_assert_nonnull (pal_session_store_lookup (fixture->session_store, first));
+  g_assert_nonnull (pal_session_store_lookup (fixture->session_store, second));
+  g_assert_nonnull (pal_sidebar_get_row (sidebar, first));
+  g_assert_nonnull (pal_sidebar_get_row (sidebar, second));
+  g_assert_true (pal_sidebar_get_row (sidebar, first) != pal_sidebar_get_row (sidebar, second));
+
+  /* showing the first shows the first agent's session */
+  pal_window_open_session (fixture->window, first);
+  g_assert_true (pal_session_key_equal (pal_window_get_current_session (fixture->window), first));
+  g_assert_true (current_session (fixture) == first_session);
+
+  /* closing the first leaves the second open */
+  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (fixture->window), "win.close-session",
+                                                     pal_session_key_to_variant (first)));
+  wait_for (fixture, first_closed, 30);
+  g_assert_cmpint (pal_session_manager_get_session_state (fixture->manager, second), ==,
+                   PAL_SESSION_STATE_READY);
+  g_assert_cmpint (acp_session_get_state (second_session), ==, ACP_SESSION_STATE_READY);
+
+  /* removing the second from the list leaves the first */
+  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (fixture->window), "win.forget-session",
+                                                     pal_session_key_to_variant (second)));
+  settle ();
+  g_assert_null (pal_session_store_lookup (fixture->session_store, second));
+  g_assert_null (pal_session_manager_lookup (fixture->manager, second));
+  g_assert_nonnull (pal_session_store_lookup (fixture->session_store, first));
+  g_assert_null (pal_sidebar_get_row (sidebar, second));
+  g_assert_nonnull (pal_sidebar_get_row (sidebar, first));
+  g_assert_true (pal_session_key_equal (pal_window_get_current_session (fixture->window), first));
+  g_settings_reset (fixture->settings, "hidden-sessions");
+}
+
+static gboolean
+fork_shown (Fixture *fixture)
+{
+  PalSessionKey *key = pal_window_get_current_session (fixture->window);
+
+  return key != NULL && g_str_has_suffix (pal_session_key_get_session_id (key), "-fork-1") &&
+         session_ready (fixture);
+}
+
+/* The button of @action in the menu of @row. */
+static GtkWidget *
+row_menu_item (PalSessionRow *row,
+               const char    *action)
+{
+  GtkWidget *menu_button = find_descendant (GTK_WIDGET (row), GTK_TYPE_MENU_BUTTON);
+  GtkPopover *popover;
+  GtkWidget *box;
+
+  g_assert_nonnull (menu_button);
+  g_assert_true (pal_session_row_popup_menu (row));
+  popover = gtk_menu_button_get_popover (GTK_MENU_BUTTON (menu_button));
+  box = gtk_popover_get_child (popover);
+  for (GtkWidget *child = gtk_widget_get_first_child (box); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (g_strcmp0 (g_object_get_data (G_OBJECT (child), "action"), action) == 0)
+      return child;
+
+  g_assert_not_reached ();
+}
+
+static gboolean
+label_says (GtkWidget  *widget,
+            const char *text)
+{
+  if (GTK_IS_LABEL (widget) && strstr (gtk_label_get_text (GTK_LABEL (widget)), text) != NULL)
+    return TRUE;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (label_says (child, text))
+      return TRUE;
+
+  return FALSE;
+}
+
+static gboolean
+fork_refusal_told (Fixture *fixture)
+{
+  return label_says (GTK_WIDGET (fixture->window->toast_overlay), "Cannot fork a session without history");
+}
+
+/* Fork, in the menu of a session whose agent offers it: the fork joins the
+ * list and is shown, selected, with the original's messages; absent where
+ * the agent does not offer it; the agent's refusal is told in a toast. */
+static void
+test_fork (Fixture       *fixture,
+           gconstpointer  data)
+{
+  PalSessionView *view = PAL_SESSION_VIEW (pal_window_get_session_view (fixture->window));
+  PalComposer *composer = PAL_COMPOSER (pal_session_view_get_composer (view));
+  PalSidebar *sidebar = PAL_SIDEBAR (pal_window_get_sidebar (fixture->window));
+  g_autoptr(PalSessionKey) original = NULL;
+  g_autoptr(PalSessionKey) plain = NULL;
+  PalSessionKey *fork;
+  PalSessionKey *refused;
+  PalSessionRecord *record;
+  GtkWidget *item;
+  GtkListView *list;
+  GtkSelectionModel *selection;
+  guint selected;
+  g_autoptr(GObject) selected_item = NULL;
+
+  add_fake_profile (fixture, "fake-fork", "fork.json");
+  add_fake_profile (fixture, "fake-fork-fails", "fork-fails.json");
+
+  /* an agent without fork: not in the menu at all */
+  pal_window_start_session (fixture->window, "fake-basic", fixture->folder, NULL);
+  wait_for (fixture, session_ready, 30);
+  plain = pal_session_key_ref (pal_window_get_current_session (fixture->window));
+  settle ();
+  item = row_menu_item (pal_sidebar_get_row (sidebar, plain), "win.fork-session");
+  g_assert_false (gtk_widget_get_visible (item));
+  gtk_popover_popdown (GTK_POPOVER (gtk_widget_get_ancestor (item, GTK_TYPE_POPOVER)));
+
+  pal_window_start_session (fixture->window, "fake-fork", fixture->folder, NULL);
+  wait_for (fixture, started_session_shown, 30);
+  original = pal_session_key_ref (pal_window_get_current_session (fixture->window));
+  g_assert_cmpstr (pal_session_key_get_agent_id (original), ==, "fake-fork");
+  pal_composer_set_text (composer, "Plan the release");
+  g_assert_true (pal_composer_submit (composer));
+  wait_for (fixture, turn_ended, 30);
+  settle ();
+
+  item = row_menu_item (pal_sidebar_get_row (sidebar, original), "win.fork-session");
+  g_assert_true (gtk_widget_get_visible (item));
+  g_assert_true (gtk_widget_get_sensitive (item));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (gtk_button_get_child (GTK_BUTTON (item)))), ==, "Fork");
+  g_assert_true (gtk_widget_activate (item));
+  wait_for (fixture, fork_shown, 30);
+  settle ();
+
+  fork = pal_window_get_current_session (fixture->window);
+  g_assert_cmpstr (pal_session_key_get_agent_id (fork), ==, "fake-fork");
+  record = pal_session_store_lookup (fixture->session_store, fork);
+  g_assert_nonnull (record);
+  g_assert_cmpstr (pal_session_record_get_title (record), ==, "Fork of Plan the release");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (fixture->window)), ==, "Fork of Plan the release");
+  g_assert_true (has_message (current_session (fixture), ACP_MESSAGE_ROLE_USER, "Plan the release"));
+  g_assert_nonnull (strstr (last_notice_body (fixture),
+                            "The messages above are those of “Plan the release”"));
+
+  /* beside the original, and the one selected */
+  g_assert_nonnull (pal_sidebar_get_row (sidebar, original));
+  g_assert_nonnull (pal_sidebar_get_row (sidebar, fork));
+  list = GTK_LIST_VIEW (find_descendant (GTK_WIDGET (sidebar), GTK_TYPE_LIST_VIEW));
+  selection = gtk_list_view_get_model (list);
+  selected = gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (selection));
+  selected_item = g_list_model_get_item (G_LIST_MODEL (selection), selected);
+  g_assert_true (PAL_IS_SESSION_RECORD (selected_item));
+  g_assert_true (pal_session_key_equal (pal_session_record_get_key (PAL_SESSION_RECORD (selected_item)),
+                                        fork));
+
+  /* the agent refuses: a toast says why, and nothing joins the list */
+  pal_window_start_session (fixture->window, "fake-fork-fails", fixture->folder, NULL);
+  wait_for (fixture, started_session_shown, 30);
+  refused = pal_window_get_current_session (fixture->window);
+  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (fixture->window), "win.fork-session",
+                                                     pal_session_key_to_variant (refused)));
+  wait_for (fixture, fork_refusal_told, 30);
+  refused = pal_window_get_current_session (fixture->window);
+  g_assert_cmpstr (pal_session_key_get_agent_id (refused), ==, "fake-fork-fails");
 }
 
 int
@@ -2185,6 +2405,10 @@ main (int   argc,
               fixture_set_up, test_closed_session_keeps_prompt, fixture_tear_down);
   g_test_add ("/window/sign-in-on-prompt", Fixture, NULL,
               fixture_set_up, test_sign_in_on_prompt, fixture_tear_down);
+  g_test_add ("/window/fork", Fixture, NULL,
+              fixture_set_up, test_fork, fixture_tear_down);
+  g_test_add ("/window/same-id-two-agents", Fixture, NULL,
+              fixture_set_up, test_same_id_two_agents, fixture_tear_down);
   g_test_add ("/window/drafts", Fixture, NULL,
               fixture_set_up, test_drafts, fixture_tear_down);
 

@@ -103,7 +103,7 @@ invalid_result (const char *method,
                       _("The agent's answer to %s is not valid: %s"), method, what);
 }
 
-/* Builds the params of session/new, session/load and session/resume. */
+/* Builds the params of session/new, session/load, session/resume and session/fork. */
 static JsonObject *
 build_session_params (AcpAgent            *self,
                       const char          *method,
@@ -427,7 +427,7 @@ acp_agent_logout_finish (AcpAgent      *self,
 
 /* }}} */
 
-/* session/new, session/load, session/resume {{{ */
+/* session/new, session/load, session/resume, session/fork {{{ */
 
 static const char *
 read_new_session (GTask      *task,
@@ -449,6 +449,9 @@ static const AgentCall load_session_call = {
 };
 static const AgentCall resume_session_call = {
   "session/resume", ACP_AGENT_CAP_SESSION_RESUME, "sessionCapabilities.resume", TRUE, read_object
+};
+static const AgentCall fork_session_call = {
+  "session/fork", ACP_AGENT_CAP_SESSION_FORK, "sessionCapabilities.fork", FALSE, read_new_session
 };
 
 static void
@@ -547,6 +550,33 @@ acp_agent_resume_session_finish (AcpAgent      *self,
                                  GError       **error)
 {
   return pointer_finish (self, result, acp_agent_resume_session_async, error);
+}
+
+/* session/fork is unstable: only sessionId and cwd are required, and the
+ * answer is a new session's, as for session/new. */
+void
+acp_agent_fork_session_async (AcpAgent            *self,
+                              const char          *session_id,
+                              const char          *cwd,
+                              GPtrArray           *mcp_servers,
+                              const char * const  *additional_directories,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  g_return_if_fail (ACP_IS_AGENT (self));
+  g_return_if_fail (session_id != NULL);
+
+  session_call (self, &fork_session_call, acp_agent_fork_session_async, session_id, cwd,
+                mcp_servers, additional_directories, cancellable, callback, user_data);
+}
+
+JsonObject *
+acp_agent_fork_session_finish (AcpAgent      *self,
+                               GAsyncResult  *result,
+                               GError       **error)
+{
+  return pointer_finish (self, result, acp_agent_fork_session_async, error);
 }
 
 /* }}} */

@@ -951,6 +951,7 @@ parse_capabilities (AcpAgent   *self,
     { session, "resume", TRUE, ACP_AGENT_CAP_SESSION_RESUME },
     { session, "close", TRUE, ACP_AGENT_CAP_SESSION_CLOSE },
     { session, "delete", TRUE, ACP_AGENT_CAP_SESSION_DELETE },
+    { session, "fork", TRUE, ACP_AGENT_CAP_SESSION_FORK },
     { session, "additionalDirectories", TRUE, ACP_AGENT_CAP_ADDITIONAL_DIRECTORIES },
     { auth, "logout", TRUE, ACP_AGENT_CAP_LOGOUT },
   };

@@ -44,6 +44,7 @@ typedef enum /*< flags >*/
   ACP_AGENT_CAP_PROMPT_AUDIO             = 1 << 9,
   ACP_AGENT_CAP_PROMPT_EMBEDDED_CONTEXT  = 1 << 10,
   ACP_AGENT_CAP_LOGOUT                   = 1 << 11,
+  ACP_AGENT_CAP_SESSION_FORK             = 1 << 12,  /* unstable: sessionCapabilities.fork */
 } AcpAgentCapabilities;
 
 /* What this client implements and therefore advertises. */
@@ -212,6 +213,13 @@ void        acp_agent_resume_session_async (AcpAgent *self, const char *session_
                                             GPtrArray *mcp_servers, const char * const *additional_directories,
                                             GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data);
 JsonObject *acp_agent_resume_session_finish (AcpAgent *self, GAsyncResult *result, GError **error);
+/* session/fork (unstable): a new session from the context of @session_id.
+ * The result is as session/new's: a string "sessionId" (checked), maybe
+ * "modes", "configOptions". */
+void        acp_agent_fork_session_async   (AcpAgent *self, const char *session_id, const char *cwd,
+                                            GPtrArray *mcp_servers, const char * const *additional_directories,
+                                            GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data);
+JsonObject *acp_agent_fork_session_finish  (AcpAgent *self, GAsyncResult *result, GError **error);
 void        acp_agent_close_session_async  (AcpAgent *self, const char *session_id,
                                             GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data);
 gboolean    acp_agent_close_session_finish (AcpAgent *self, GAsyncResult *result, GError **error);

@@ -1405,19 +1405,23 @@ acp_session_get_stop_reason (AcpSession *self)
   return self->stop_reason;
 }
 
-/* --- create, load, resume --- */
+/* --- create, fork, load, resume --- */
 
+typedef JsonObject *(*OpenFinishFunc) (AcpAgent      *agent,
+                                       GAsyncResult  *result,
+                                       GError       **error);
+
+/* The end of a session/new or a session/fork: a new session id. */
 static void
-create_cb (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
+finish_create (GTask          *task,
+               GAsyncResult   *result,
+               OpenFinishFunc  finish)
 {
-  g_autoptr(GTask) task = user_data;
   AcpSession *self = g_task_get_source_object (task);
   g_autoptr(JsonObject) response = NULL;
   GError *error = NULL;
 
-  response = acp_agent_new_session_finish (ACP_AGENT (object), result, &error);
+  response = finish (self->agent, result, &error);
   g_clear_object (&self->open_cancellable);
 
   if (self->state != ACP_SESSION_STATE_CREATING)
@@ -1454,6 +1458,43 @@ create_cb (GObject      *object,
   g_task_return_boolean (task, TRUE);
 }
 
+static void
+create_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+
+  finish_create (task, result, acp_agent_new_session_finish);
+}
+
+/* CREATING, without an id until the answer; NULL (the task is answered)
+ * when the session is not NEW. */
+static GTask *
+begin_create (AcpSession          *self,
+              GCancellable        *cancellable,
+              GAsyncReadyCallback  callback,
+              gpointer             user_data,
+              gpointer             source_tag)
+{
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, source_tag);
+  if (!check_state (self, STATE_BIT (ACP_SESSION_STATE_NEW), task))
+    return NULL;
+
+  /* The id comes with the answer; until then updates for unknown ids are
+   * kept (see agent_session_update_cb). */
+  g_object_freeze_notify (G_OBJECT (self));
+  set_string (self, &self->session_id, NULL, PROP_SESSION_ID);
+  set_state (self, ACP_SESSION_STATE_CREATING);
+  g_object_thaw_notify (G_OBJECT (self));
+
+  g_set_object (&self->open_cancellable, cancellable);
+
+  return g_steal_pointer (&task);
+}
+
 /**
  * acp_session_create_async:
  * @self: an #AcpSession in state NEW
@@ -1477,20 +1518,10 @@ acp_session_create_async (AcpSession          *self,
   g_return_if_fail (ACP_IS_SESSION (self));
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, acp_session_create_async);
-
-  if (!check_state (self, STATE_BIT (ACP_SESSION_STATE_NEW), task))
+  task = begin_create (self, cancellable, callback, user_data, acp_session_create_async);
+  if (task == NULL)
     return;
 
-  /* The id comes with the answer; until then updates for unknown ids are
-   * kept (see agent_session_update_cb). */
-  g_object_freeze_notify (G_OBJECT (self));
-  set_string (self, &self->session_id, NULL, PROP_SESSION_ID);
-  set_state (self, ACP_SESSION_STATE_CREATING);
-  g_object_thaw_notify (G_OBJECT (self));
-
-  g_set_object (&self->open_cancellable, cancellable);
   acp_agent_new_session_async (self->agent, self->cwd, mcp_servers,
                                (const char * const *) self->additional_directories, cancellable,
                                create_cb, g_steal_pointer (&task));
@@ -1508,9 +1539,66 @@ acp_session_create_finish (AcpSession    *self,
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
-typedef JsonObject *(*OpenFinishFunc) (AcpAgent      *agent,
-                                       GAsyncResult  *result,
-                                       GError       **error);
+static void
+fork_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+
+  finish_create (task, result, acp_agent_fork_session_finish);
+}
+
+/**
+ * acp_session_fork_async:
+ * @self: an #AcpSession in state NEW
+ * @source_id: the id of the session (of the same agent) to fork
+ * @mcp_servers: (element-type AcpMcpServer) (nullable): MCP servers for it
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when done
+ * @user_data: data for @callback
+ *
+ * Creates the session as a fork of @source_id (session/fork, unstable): the
+ * agent starts it from that session's context and gives it a new id.
+ * CREATING, then READY with the new id, or NEW again on failure; nothing is
+ * replayed, so the transcript keeps what it had. Fails locally with
+ * %ACP_ERROR_NOT_SUPPORTED when the agent did not advertise
+ * sessionCapabilities.fork.
+ */
+void
+acp_session_fork_async (AcpSession          *self,
+                        const char          *source_id,
+                        GPtrArray           *mcp_servers,
+                        GCancellable        *cancellable,
+                        GAsyncReadyCallback  callback,
+                        gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (ACP_IS_SESSION (self));
+  g_return_if_fail (source_id != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = begin_create (self, cancellable, callback, user_data, acp_session_fork_async);
+  if (task == NULL)
+    return;
+
+  acp_agent_fork_session_async (self->agent, source_id, self->cwd, mcp_servers,
+                                (const char * const *) self->additional_directories, cancellable,
+                                fork_cb, g_steal_pointer (&task));
+}
+
+gboolean
+acp_session_fork_finish (AcpSession    *self,
+                         GAsyncResult  *result,
+                         GError       **error)
+{
+  g_return_val_if_fail (ACP_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == acp_session_fork_async, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
 
 /* The end of a load or a resume. */
 static void

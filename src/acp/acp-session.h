@@ -93,6 +93,15 @@ void             acp_session_create_async           (AcpSession         *self,
 gboolean         acp_session_create_finish          (AcpSession         *self,
                                                      GAsyncResult       *result,
                                                      GError            **error);
+void             acp_session_fork_async             (AcpSession         *self,
+                                                     const char         *source_id,
+                                                     GPtrArray          *mcp_servers,
+                                                     GCancellable       *cancellable,
+                                                     GAsyncReadyCallback callback,
+                                                     gpointer            user_data);
+gboolean         acp_session_fork_finish            (AcpSession         *self,
+                                                     GAsyncResult       *result,
+                                                     GError            **error);
 void             acp_session_load_async             (AcpSession         *self,
                                                      const char         *session_id,
                                                      GPtrArray          *mcp_servers,

@@ -37,7 +37,7 @@ struct _AcpTerminalService
 
   GHashTable *terminals;      /* id → Terminal */
   GPtrArray  *order;          /* Terminal, oldest first */
-  GHashTable *session_cwds;   /* session id → char * */
+  GHashTable *session_cwds;   /* SessionName → char * */
   guint       next_id;
   guint       kill_grace_ms;
 };
@@ -59,6 +59,57 @@ enum {
 };
 
 static guint signals[N_SIGNALS];
+
+/* session names {{{ */
+
+/* A session id is the agent's: two agents may use the same one. The
+ * service's sessions are therefore (agent, session id); the agent is an
+ * identity, never dereferenced. */
+typedef struct
+{
+  gconstpointer  agent;
+  char          *session_id;
+} SessionName;
+
+static SessionName *
+session_name_new (gconstpointer  agent,
+                  const char    *session_id)
+{
+  SessionName *name = g_new0 (SessionName, 1);
+
+  name->agent = agent;
+  name->session_id = g_strdup (session_id);
+  return name;
+}
+
+static void
+session_name_free (gpointer data)
+{
+  SessionName *name = data;
+
+  g_free (name->session_id);
+  g_free (name);
+}
+
+static guint
+session_name_hash (gconstpointer data)
+{
+  const SessionName *name = data;
+
+  return g_str_hash (name->session_id) ^ g_direct_hash (name->agent);
+}
+
+static gboolean
+session_name_equal (gconstpointer a,
+                    gconstpointer b)
+{
+  const SessionName *name_a = a;
+  const SessionName *name_b = b;
+
+  return name_a->agent == name_b->agent && g_str_equal (name_a->session_id, name_b->session_id);
+}
+
+/* }}} */
 
 /* terminals {{{ */
 
@@ -501,7 +552,11 @@ handle_create (AcpTerminalService *self,
       return;
     }
   if (cwd == NULL)
-    cwd = g_hash_table_lookup (self->session_cwds, session_id);
+    {
+      SessionName name = { agent, (char *) session_id };
+
+      cwd = g_hash_table_lookup (self->session_cwds, &name);
+    }
   if (cwd == NULL)
     {
       reply_error (request, ACP_ERROR_INVALID_PARAMS,
@@ -886,7 +941,8 @@ acp_terminal_service_init (AcpTerminalService *self)
 {
   self->terminals = g_hash_table_new (g_str_hash, g_str_equal);
   self->order = g_ptr_array_new_with_free_func ((GDestroyNotify) terminal_unref);
-  self->session_cwds = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->session_cwds = g_hash_table_new_full (session_name_hash, session_name_equal,
+                                              session_name_free, g_free);
   self->kill_grace_ms = DEFAULT_KILL_GRACE_MS;
 }
 
@@ -950,15 +1006,20 @@ acp_terminal_service_detach (AcpTerminalService *self,
 /**
  * acp_terminal_service_set_session_cwd:
  * @self: a #AcpTerminalService
- * @session_id: a session id
+ * @agent: the agent of the session (an identity: it is not kept)
+ * @session_id: the agent's session id
  * @cwd: (nullable): an absolute folder, or %NULL to forget it
  */
 void
 acp_terminal_service_set_session_cwd (AcpTerminalService *self,
+                                      AcpAgent           *agent,
                                       const char         *session_id,
                                       const char         *cwd)
 {
+  SessionName name = { agent, (char *) session_id };
+
   g_return_if_fail (ACP_IS_TERMINAL_SERVICE (self));
+  g_return_if_fail (ACP_IS_AGENT (agent));
   g_return_if_fail (session_id != NULL);
 
   if (cwd != NULL && !g_path_is_absolute (cwd))
@@ -968,52 +1029,60 @@ acp_terminal_service_set_session_cwd (AcpTerminalService *self,
     }
 
   if (cwd == NULL)
-    g_hash_table_remove (self->session_cwds, session_id);
+    g_hash_table_remove (self->session_cwds, &name);
   else
-    g_hash_table_replace (self->session_cwds, g_strdup (session_id), g_strdup (cwd));
+    g_hash_table_replace (self->session_cwds, session_name_new (agent, session_id), g_strdup (cwd));
 }
 
 /**
  * acp_terminal_service_release_session:
  * @self: a #AcpTerminalService
- * @session_id: a session id
+ * @agent: the agent of the session (an identity: it may have exited)
+ * @session_id: the agent's session id
  *
  * Kills and releases every terminal of the session. Their output stays
  * available to acp_terminal_service_dup_output().
  */
 void
 acp_terminal_service_release_session (AcpTerminalService *self,
+                                      AcpAgent           *agent,
                                       const char         *session_id)
 {
   g_return_if_fail (ACP_IS_TERMINAL_SERVICE (self));
+  g_return_if_fail (agent != NULL);
   g_return_if_fail (session_id != NULL);
 
-  release_matching (self, NULL, session_id);
+  release_matching (self, agent, session_id);
 }
 
 /**
  * acp_terminal_service_forget_session:
  * @self: a #AcpTerminalService
- * @session_id: a session id
+ * @agent: the agent of the session (an identity: it may have exited)
+ * @session_id: the agent's session id
  *
  * Releases every terminal of the session, drops their output and forgets
  * the session's folder.
  */
 void
 acp_terminal_service_forget_session (AcpTerminalService *self,
+                                     AcpAgent           *agent,
                                      const char         *session_id)
 {
+  SessionName name = { agent, (char *) session_id };
+
   g_return_if_fail (ACP_IS_TERMINAL_SERVICE (self));
+  g_return_if_fail (agent != NULL);
   g_return_if_fail (session_id != NULL);
 
-  release_matching (self, NULL, session_id);
-  g_hash_table_remove (self->session_cwds, session_id);
+  release_matching (self, agent, session_id);
+  g_hash_table_remove (self->session_cwds, &name);
 
   for (guint i = self->order->len; i > 0; i--)
     {
       Terminal *term = g_ptr_array_index (self->order, i - 1);
 
-      if (!g_str_equal (term->session_id, session_id))
+      if (term->agent != (gconstpointer) agent || !g_str_equal (term->session_id, session_id))
         continue;
 
       /* the command may still be dying: it needs no service for that */
@@ -1073,25 +1142,29 @@ acp_terminal_service_dup_output (AcpTerminalService *self,
 /**
  * acp_terminal_service_dup_terminal_ids:
  * @self: a #AcpTerminalService
- * @session_id: a session id
+ * @agent: the agent of the session
+ * @session_id: the agent's session id
  *
  * Returns: (transfer full): the ids of the session's terminals that are not
  *   released, oldest first
  */
 char **
 acp_terminal_service_dup_terminal_ids (AcpTerminalService *self,
+                                       AcpAgent           *agent,
                                        const char         *session_id)
 {
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
 
   g_return_val_if_fail (ACP_IS_TERMINAL_SERVICE (self), NULL);
+  g_return_val_if_fail (agent != NULL, NULL);
   g_return_val_if_fail (session_id != NULL, NULL);
 
   for (guint i = 0; i < self->order->len; i++)
     {
       Terminal *term = g_ptr_array_index (self->order, i);
 
-      if (!term->released && g_str_equal (term->session_id, session_id))
+      if (!term->released && term->agent == (gconstpointer) agent &&
+          g_str_equal (term->session_id, session_id))
         g_strv_builder_add (builder, term->id);
     }
 

@@ -72,18 +72,24 @@ void                acp_terminal_service_attach             (AcpTerminalService 
 void                acp_terminal_service_detach             (AcpTerminalService *self,
                                                              AcpAgent           *agent);
 
+/* A session is the pair (agent, session id): two agents may use the same
+ * id. The agent is an identity only: it is not kept, and may have exited. */
+
 /* The folder commands of the session run in when the agent gives no cwd;
  * an absolute path, or NULL to forget it. */
 void                acp_terminal_service_set_session_cwd    (AcpTerminalService *self,
+                                                             AcpAgent           *agent,
                                                              const char         *session_id,
                                                              const char         *cwd);
 /* The session ended: kill and release all its terminals (their output
  * stays available). */
 void                acp_terminal_service_release_session    (AcpTerminalService *self,
+                                                             AcpAgent           *agent,
                                                              const char         *session_id);
 /* The session is gone for good: release its terminals, drop their output
  * and its folder. */
 void                acp_terminal_service_forget_session     (AcpTerminalService *self,
+                                                             AcpAgent           *agent,
                                                              const char         *session_id);
 
 /* For a view: the output kept so far (transfer full; NULL for an unknown
@@ -97,6 +103,7 @@ char               *acp_terminal_service_dup_output         (AcpTerminalService 
 /* (transfer full): the ids of the session's terminals the agent can still
  * use, oldest first */
 char              **acp_terminal_service_dup_terminal_ids   (AcpTerminalService *self,
+                                                             AcpAgent           *agent,
                                                              const char         *session_id);
 
 guint               acp_terminal_service_get_kill_grace_period (AcpTerminalService *self);

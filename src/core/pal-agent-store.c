@@ -401,7 +401,7 @@ parse_entry (GVariant  *entry,
                        NULL);
 }
 
-static const char *
+static gconstpointer
 get_identity (gpointer item)
 {
   return pal_agent_profile_get_id (item);

@@ -284,7 +284,7 @@ parse_entry (GVariant  *entry,
   return config;
 }
 
-static const char *
+static gconstpointer
 get_identity (gpointer item)
 {
   return pal_mcp_server_config_get_name (item);

@@ -1381,7 +1381,7 @@ pal_session_manager_is_agent_out_of_date (PalSessionManager *self,
 
 typedef struct
 {
-  GPtrArray *session_ids;  /* to open again once their agent is gone */
+  GPtrArray *sessions;     /* PalSessionKey, to open again once their agent is gone */
   guint      pending;
 } RestartData;
 
@@ -1390,7 +1390,7 @@ restart_data_free (gpointer data)
 {
   RestartData *restart = data;
 
-  g_ptr_array_unref (restart->session_ids);
+  g_ptr_array_unref (restart->sessions);
   g_free (restart);
 }
 
@@ -1425,10 +1425,10 @@ out_of_date_stopped_cb (GObject      *object,
     return;
 
   /* the new agent starts with the first of them */
-  for (guint i = 0; i < data->session_ids->len; i++)
-    pal_session_manager_open_session_async (self, g_ptr_array_index (data->session_ids, i), NULL,
+  for (guint i = 0; i < data->sessions->len; i++)
+    pal_session_manager_open_session_async (self, g_ptr_array_index (data->sessions, i), NULL,
                                             reopened_cb, NULL);
-  g_task_return_int (task, data->session_ids->len);
+  g_task_return_int (task, data->sessions->len);
 }
 
 /**
@@ -1460,7 +1460,7 @@ pal_session_manager_restart_agent_async (PalSessionManager   *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, pal_session_manager_restart_agent_async);
   data = g_new0 (RestartData, 1);
-  data->session_ids = g_ptr_array_new_with_free_func (g_free);
+  data->sessions = g_ptr_array_new_with_free_func ((GDestroyNotify) pal_session_key_unref);
   g_task_set_task_data (task, data, restart_data_free);
 
   slots = out_of_date_slots (self, profile_id);
@@ -1477,7 +1477,7 @@ pal_session_manager_restart_agent_async (PalSessionManager   *self,
 
           if (live->session != NULL && acp_session_get_agent (live->session) == slot->agent &&
               acp_session_get_state (live->session) != ACP_SESSION_STATE_CLOSED)
-            g_ptr_array_add (data->session_ids, g_strdup (live->id));
+            g_ptr_array_add (data->sessions, pal_session_key_ref (live->key));
         }
     }
 

@@ -17,9 +17,8 @@
 
 typedef struct
 {
-  char *session_id;
-  char *profile_id;
-  char *cwd;
+  PalSessionKey *key;
+  char          *cwd;
 } DeleteData;
 
 static void
@@ -27,8 +26,7 @@ delete_data_free (gpointer data)
 {
   DeleteData *delete = data;
 
-  g_free (delete->session_id);
-  g_free (delete->profile_id);
+  pal_session_key_unref (delete->key);
   g_free (delete->cwd);
   g_free (delete);
 }
@@ -49,7 +47,7 @@ deleted_cb (GObject      *object,
       return;
     }
 
-  pal_session_manager_forget (self, data->session_id);
+  pal_session_manager_forget (self, data->key);
   g_task_return_boolean (task, TRUE);
 }
 
@@ -74,7 +72,8 @@ agent_ready_cb (GObject      *object,
   /* an agent that did not advertise it refuses here, nothing sent; the
    * arguments are read before the task is handed over */
   cancellable = g_task_get_cancellable (task);
-  acp_agent_delete_session_async (agent, data->session_id, cancellable, deleted_cb, g_steal_pointer (&task));
+  acp_agent_delete_session_async (agent, pal_session_key_get_session_id (data->key), cancellable,
+                                  deleted_cb, g_steal_pointer (&task));
 }
 
 static void
@@ -90,17 +89,19 @@ closed_cb (GObject      *object,
 
   /* deleted all the same: the agent may not close sessions */
   if (!pal_session_manager_close_session_finish (self, result, &error))
-    g_debug ("Closing session %s before deleting it: %s", data->session_id, error->message);
+    g_debug ("Closing session %s before deleting it: %s",
+             pal_session_key_get_session_id (data->key), error->message);
 
   cancellable = g_task_get_cancellable (task);
-  _pal_session_manager_ensure_agent_async (self, data->profile_id, data->cwd, cancellable,
+  _pal_session_manager_ensure_agent_async (self, pal_session_key_get_agent_id (data->key),
+                                           data->cwd, cancellable,
                                            agent_ready_cb, g_steal_pointer (&task));
 }
 
 /**
  * pal_session_manager_delete_session_async:
  * @self: a #PalSessionManager
- * @session_id: a session of the list
+ * @key: a session of the list
  * @cancellable: (nullable): a #GCancellable
  * @callback: called when done
  * @user_data: data for @callback
@@ -112,7 +113,7 @@ closed_cb (GObject      *object,
  */
 void
 pal_session_manager_delete_session_async (PalSessionManager   *self,
-                                          const char          *session_id,
+                                          PalSessionKey       *key,
                                           GCancellable        *cancellable,
                                           GAsyncReadyCallback  callback,
                                           gpointer             user_data)
@@ -122,13 +123,13 @@ pal_session_manager_delete_session_async (PalSessionManager   *self,
   DeleteData *data;
 
   g_return_if_fail (PAL_IS_SESSION_MANAGER (self));
-  g_return_if_fail (session_id != NULL);
+  g_return_if_fail (key != NULL);
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, pal_session_manager_delete_session_async);
 
-  record = pal_session_store_lookup (self->session_store, session_id);
+  record = pal_session_store_lookup (self->session_store, key);
   if (record == NULL)
     {
       g_task_return_new_error (task, PAL_ERROR, PAL_ERROR_NOT_FOUND,
@@ -137,12 +138,11 @@ pal_session_manager_delete_session_async (PalSessionManager   *self,
     }
 
   data = g_new0 (DeleteData, 1);
-  data->session_id = g_strdup (session_id);
-  data->profile_id = g_strdup (pal_session_record_get_agent_id (record));
+  data->key = pal_session_key_ref (key);
   data->cwd = g_strdup (pal_session_record_get_cwd (record));
   g_task_set_task_data (task, data, delete_data_free);
 
-  pal_session_manager_close_session_async (self, session_id, cancellable, closed_cb,
+  pal_session_manager_close_session_async (self, key, cancellable, closed_cb,
                                            g_steal_pointer (&task));
 }
 

@@ -53,9 +53,16 @@ add_notice (GPtrArray         *notices,
   g_ptr_array_add (notices, notice);
 }
 
-static void
-append_notices (AcpSession *session,
-                GPtrArray  *notices)
+/* A new list of notices for _pal_session_manager_collect_mcp_servers(). */
+GPtrArray *
+_pal_session_notices_new (void)
+{
+  return g_ptr_array_new_with_free_func (notice_free);
+}
+
+void
+_pal_session_append_notices (AcpSession *session,
+                             GPtrArray  *notices)
 {
   AcpTranscript *transcript = acp_session_get_transcript (session);
 
@@ -86,11 +93,11 @@ transport_label (AcpMcpTransport transport)
 /* The MCP servers to pass to @agent: the named ones (NULL: every enabled
  * one), less those the agent cannot use or that are not valid; each one left
  * out gets a notice. (element-type AcpMcpServer) */
-static GPtrArray *
-collect_mcp_servers (PalSessionManager  *self,
-                     const char * const *names,
-                     AcpAgent           *agent,
-                     GPtrArray          *notices)
+GPtrArray *
+_pal_session_manager_collect_mcp_servers (PalSessionManager  *self,
+                                          const char * const *names,
+                                          AcpAgent           *agent,
+                                          GPtrArray          *notices)
 {
   GPtrArray *servers = g_ptr_array_new_with_free_func (g_object_unref);
   GListModel *model = G_LIST_MODEL (self->mcp_server_store);
@@ -236,6 +243,7 @@ new_created_cb (GObject      *object,
   NewData *data = g_task_get_task_data (task);
   AcpSession *session = ACP_SESSION (object);
   g_autoptr(PalSessionRecord) record = NULL;
+  g_autoptr(PalSessionKey) key = NULL;
   GError *error = NULL;
   const char *id;
   LiveSession *live;
@@ -248,7 +256,8 @@ new_created_cb (GObject      *object,
     }
 
   id = acp_session_get_session_id (session);
-  live = g_hash_table_lookup (self->live, id);
+  key = pal_session_key_new (data->profile_id, id);
+  live = g_hash_table_lookup (self->live, key);
   if (self->shut_down ||
       (live != NULL && (live->opening || (live->session != NULL && _pal_session_is_open (live->session)))))
     {
@@ -262,7 +271,7 @@ new_created_cb (GObject      *object,
       return;
     }
 
-  append_notices (session, data->notices);
+  _pal_session_append_notices (session, data->notices);
   if (data->folders_left_out)
     append_folders_notice (session, (const char * const *) data->additional_directories);
 
@@ -274,7 +283,7 @@ new_created_cb (GObject      *object,
   pal_session_store_add (self->session_store, record);
 
   if (live == NULL)
-    live = _pal_live_session_new (self, id);
+    live = _pal_live_session_new (self, key);
   g_clear_error (&live->error);
   _pal_live_session_set_session (live, session);
   _pal_live_session_update_state (live);
@@ -302,8 +311,9 @@ new_agent_cb (GObject      *object,
       return;
     }
 
-  servers = collect_mcp_servers (self, (const char * const *) data->mcp_server_names, agent,
-                                 data->notices);
+  servers = _pal_session_manager_collect_mcp_servers (self,
+                                                      (const char * const *) data->mcp_server_names,
+                                                      agent, data->notices);
   data->session = acp_session_new (agent, data->cwd);
   data->folders_left_out = give_folders (data->session,
                                          (const char * const *) data->additional_directories);
@@ -416,18 +426,18 @@ pal_session_manager_new_session_finish (PalSessionManager  *self,
 /* A session only the agent listed becomes a stored one once opened. */
 static void
 keep_record (PalSessionManager *self,
-             const char        *session_id)
+             PalSessionKey     *key)
 {
-  PalSessionRecord *record = pal_session_store_lookup (self->session_store, session_id);
+  PalSessionRecord *record = pal_session_store_lookup (self->session_store, key);
 
   if (record != NULL && pal_session_record_get_from_agent (record))
     pal_session_store_add (self->session_store, record);
 }
 
 /* Returns: how many items of @from's transcript were added to @to's */
-static guint
-carry_transcript (AcpSession *from,
-                  AcpSession *to)
+guint
+_pal_session_carry_transcript (AcpSession *from,
+                               AcpSession *to)
 {
   GListModel *items = G_LIST_MODEL (acp_session_get_transcript (from));
   AcpTranscript *transcript = acp_session_get_transcript (to);
@@ -573,11 +583,11 @@ open_done_cb (GObject      *object,
                                   _("History is not replayed: the agent can resume this session "
                                     "but not show its past messages."),
                                   NULL);
-  append_notices (session, data->notices);
+  _pal_session_append_notices (session, data->notices);
   if (data->folders_left_out)
     append_folders_notice (session, (const char * const *) data->additional_directories);
 
-  keep_record (live->manager, live->id);
+  keep_record (live->manager, live->key);
   _pal_live_session_update_state (live);
 
   _pal_wait_list_return_object (&live->open, session);
@@ -662,7 +672,7 @@ open_agent_cb (GObject      *object,
       return;
     }
 
-  servers = collect_mcp_servers (self, NULL, agent, data->notices);
+  servers = _pal_session_manager_collect_mcp_servers (self, NULL, agent, data->notices);
   session = acp_session_new (agent, data->cwd);
   data->folders_left_out = give_folders (session,
                                          (const char * const *) data->additional_directories);
@@ -674,10 +684,10 @@ open_agent_cb (GObject      *object,
     {
       g_autoptr(AcpSession) previous = live->session != NULL
         ? g_object_ref (live->session)
-        : _pal_session_manager_dup_previous (self, live->id);
+        : _pal_session_manager_dup_previous (self, live->key);
 
       if (previous != NULL)
-        data->n_kept = carry_transcript (previous, session);
+        data->n_kept = _pal_session_carry_transcript (previous, session);
     }
 
   /* Bound before the load starts, so that the replay shows live. */
@@ -687,18 +697,18 @@ open_agent_cb (GObject      *object,
 
   cancellable = live->open.cancellable;
   if (data->resumed)
-    acp_session_resume_async (session, live->id, servers, cancellable, open_done_cb,
-                              g_steal_pointer (&data));
+    acp_session_resume_async (session, pal_session_key_get_session_id (live->key), servers,
+                              cancellable, open_done_cb, g_steal_pointer (&data));
   else
-    acp_session_load_async (session, live->id, servers, cancellable, open_done_cb,
-                            g_steal_pointer (&data));
+    acp_session_load_async (session, pal_session_key_get_session_id (live->key), servers,
+                            cancellable, open_done_cb, g_steal_pointer (&data));
 
   _pal_live_session_update_state (live);
 }
 
 static void
 open_common (PalSessionManager   *self,
-             const char          *session_id,
+             PalSessionKey       *key,
              OpenMode             mode,
              GCancellable        *cancellable,
              GAsyncReadyCallback  callback,
@@ -723,7 +733,7 @@ open_common (PalSessionManager   *self,
   if (g_task_return_error_if_cancelled (task))
     return;
 
-  live = g_hash_table_lookup (self->live, session_id);
+  live = g_hash_table_lookup (self->live, key);
   if (live != NULL && live->opening)
     {
       _pal_wait_list_add (&live->open, task);
@@ -735,11 +745,12 @@ open_common (PalSessionManager   *self,
       return;
     }
 
-  record = pal_session_store_lookup (self->session_store, session_id);
+  record = pal_session_store_lookup (self->session_store, key);
   if (record == NULL)
     {
       g_task_return_new_error (task, PAL_ERROR, PAL_ERROR_NOT_FOUND,
-                               _("The session “%s” is not in the list"), session_id);
+                               _("The session “%s” is not in the list"),
+                               pal_session_key_get_session_id (key));
       return;
     }
 
@@ -751,7 +762,7 @@ open_common (PalSessionManager   *self,
     }
 
   if (live == NULL)
-    live = _pal_live_session_new (self, session_id);
+    live = _pal_live_session_new (self, key);
 
   live->opening = TRUE;
   live->starting_agent = TRUE;
@@ -791,7 +802,7 @@ open_finish (PalSessionManager  *self,
 /**
  * pal_session_manager_open_session_async:
  * @self: a #PalSessionManager
- * @session_id: the id of a session in the session store
+ * @key: a session in the session store
  * @cancellable: (nullable): a #GCancellable
  * @callback: called when the session is open or could not be
  * @user_data: data for @callback
@@ -811,16 +822,16 @@ open_finish (PalSessionManager  *self,
  */
 void
 pal_session_manager_open_session_async (PalSessionManager   *self,
-                                        const char          *session_id,
+                                        PalSessionKey       *key,
                                         GCancellable        *cancellable,
                                         GAsyncReadyCallback  callback,
                                         gpointer             user_data)
 {
   g_return_if_fail (PAL_IS_SESSION_MANAGER (self));
-  g_return_if_fail (session_id != NULL);
+  g_return_if_fail (key != NULL);
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
-  open_common (self, session_id, OPEN_AUTO, cancellable, callback, user_data,
+  open_common (self, key, OPEN_AUTO, cancellable, callback, user_data,
                pal_session_manager_open_session_async);
 }
 
@@ -843,7 +854,7 @@ pal_session_manager_open_session_finish (PalSessionManager  *self,
 /**
  * pal_session_manager_load_session_async:
  * @self: a #PalSessionManager
- * @session_id: the id of a session in the session store
+ * @key: a session in the session store
  * @cancellable: (nullable): a #GCancellable
  * @callback: called when the session is open or could not be
  * @user_data: data for @callback
@@ -854,16 +865,16 @@ pal_session_manager_open_session_finish (PalSessionManager  *self,
  */
 void
 pal_session_manager_load_session_async (PalSessionManager   *self,
-                                        const char          *session_id,
+                                        PalSessionKey       *key,
                                         GCancellable        *cancellable,
                                         GAsyncReadyCallback  callback,
                                         gpointer             user_data)
 {
   g_return_if_fail (PAL_IS_SESSION_MANAGER (self));
-  g_return_if_fail (session_id != NULL);
+  g_return_if_fail (key != NULL);
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
-  open_common (self, session_id, OPEN_LOAD, cancellable, callback, user_data,
+  open_common (self, key, OPEN_LOAD, cancellable, callback, user_data,
                pal_session_manager_load_session_async);
 }
 
@@ -886,7 +897,7 @@ pal_session_manager_load_session_finish (PalSessionManager  *self,
 /**
  * pal_session_manager_resume_session_async:
  * @self: a #PalSessionManager
- * @session_id: the id of a session in the session store
+ * @key: a session in the session store
  * @cancellable: (nullable): a #GCancellable
  * @callback: called when the session is open or could not be
  * @user_data: data for @callback
@@ -897,16 +908,16 @@ pal_session_manager_load_session_finish (PalSessionManager  *self,
  */
 void
 pal_session_manager_resume_session_async (PalSessionManager   *self,
-                                          const char          *session_id,
+                                          PalSessionKey       *key,
                                           GCancellable        *cancellable,
                                           GAsyncReadyCallback  callback,
                                           gpointer             user_data)
 {
   g_return_if_fail (PAL_IS_SESSION_MANAGER (self));
-  g_return_if_fail (session_id != NULL);
+  g_return_if_fail (key != NULL);
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
-  open_common (self, session_id, OPEN_RESUME, cancellable, callback, user_data,
+  open_common (self, key, OPEN_RESUME, cancellable, callback, user_data,
                pal_session_manager_resume_session_async);
 }
 
@@ -929,7 +940,7 @@ pal_session_manager_resume_session_finish (PalSessionManager  *self,
 /**
  * pal_session_manager_restart_async:
  * @self: a #PalSessionManager
- * @session_id: the id of a session in the session store
+ * @key: a session in the session store
  * @cancellable: (nullable): a #GCancellable
  * @callback: called when the session is open again or could not be
  * @user_data: data for @callback
@@ -943,16 +954,16 @@ pal_session_manager_resume_session_finish (PalSessionManager  *self,
  */
 void
 pal_session_manager_restart_async (PalSessionManager   *self,
-                                   const char          *session_id,
+                                   PalSessionKey       *key,
                                    GCancellable        *cancellable,
                                    GAsyncReadyCallback  callback,
                                    gpointer             user_data)
 {
   g_return_if_fail (PAL_IS_SESSION_MANAGER (self));
-  g_return_if_fail (session_id != NULL);
+  g_return_if_fail (key != NULL);
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
-  open_common (self, session_id, OPEN_AUTO, cancellable, callback, user_data,
+  open_common (self, key, OPEN_AUTO, cancellable, callback, user_data,
                pal_session_manager_restart_async);
 }
 
@@ -984,6 +995,7 @@ close_done_cb (GObject      *object,
   g_autoptr(GTask) task = user_data;
   PalSessionManager *self = g_task_get_source_object (task);
   AcpSession *session = ACP_SESSION (object);
+  PalSessionKey *key;
   LiveSession *live;
   GError *error = NULL;
   gboolean ok;
@@ -992,8 +1004,8 @@ close_done_cb (GObject      *object,
 
   /* Closed here whatever the agent answered; a FAILED session does not
    * change state, so take it out here. */
-  live = acp_session_get_session_id (session) != NULL ?
-         g_hash_table_lookup (self->live, acp_session_get_session_id (session)) : NULL;
+  key = pal_session_manager_get_session_key (self, session);
+  live = key != NULL ? g_hash_table_lookup (self->live, key) : NULL;
   if (live != NULL && live->session == session && !live->opening)
     _pal_live_session_remove (self, live, TRUE);
 
@@ -1006,7 +1018,7 @@ close_done_cb (GObject      *object,
 /**
  * pal_session_manager_close_session_async:
  * @self: a #PalSessionManager
- * @session_id: a session id
+ * @key: a session
  * @cancellable: (nullable): a #GCancellable
  * @callback: called when done
  * @user_data: data for @callback
@@ -1020,7 +1032,7 @@ close_done_cb (GObject      *object,
  */
 void
 pal_session_manager_close_session_async (PalSessionManager   *self,
-                                         const char          *session_id,
+                                         PalSessionKey       *key,
                                          GCancellable        *cancellable,
                                          GAsyncReadyCallback  callback,
                                          gpointer             user_data)
@@ -1029,13 +1041,13 @@ pal_session_manager_close_session_async (PalSessionManager   *self,
   LiveSession *live;
 
   g_return_if_fail (PAL_IS_SESSION_MANAGER (self));
-  g_return_if_fail (session_id != NULL);
+  g_return_if_fail (key != NULL);
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, pal_session_manager_close_session_async);
 
-  live = g_hash_table_lookup (self->live, session_id);
+  live = g_hash_table_lookup (self->live, key);
   if (live == NULL)
     {
       g_task_return_boolean (task, TRUE);
@@ -1080,7 +1092,7 @@ forget_closed_cb (GObject      *object,
 /**
  * pal_session_manager_forget:
  * @self: a #PalSessionManager
- * @session_id: a session id
+ * @key: a session
  *
  * Removes the session from the list: closes it if it is live (in the
  * background; an open in progress is cancelled), removes its record from
@@ -1091,15 +1103,22 @@ forget_closed_cb (GObject      *object,
  */
 gboolean
 pal_session_manager_forget (PalSessionManager *self,
-                            const char        *session_id)
+                            PalSessionKey     *key)
 {
+  g_autoptr(PalSessionKey) hold = NULL;
+  g_autoptr(AcpAgent) agent = NULL;
   LiveSession *live;
   gboolean found = FALSE;
 
   g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), FALSE);
-  g_return_val_if_fail (session_id != NULL, FALSE);
+  g_return_val_if_fail (key != NULL, FALSE);
 
-  live = g_hash_table_lookup (self->live, session_id);
+  /* the caller's key may be the record's, which goes below */
+  hold = pal_session_key_ref (key);
+  /* whose terminals to drop: the agent it ran on last */
+  agent = pal_session_manager_dup_agent_of (self, key);
+
+  live = g_hash_table_lookup (self->live, key);
   if (live != NULL)
     {
       g_autoptr(AcpSession) session = live->session != NULL ? g_object_ref (live->session) : NULL;
@@ -1111,10 +1130,12 @@ pal_session_manager_forget (PalSessionManager *self,
         acp_session_close_async (session, NULL, forget_closed_cb, NULL);
     }
 
-  if (pal_session_store_remove (self->session_store, session_id))
+  if (pal_session_store_remove (self->session_store, key))
     found = TRUE;
 
-  acp_terminal_service_forget_session (self->terminal_service, session_id);
+  if (agent != NULL)
+    acp_terminal_service_forget_session (self->terminal_service, agent,
+                                         pal_session_key_get_session_id (key));
 
   return found;
 }

@@ -71,9 +71,9 @@ struct _PalSessionManager
   /* profile id → the last agent started of that profile (owned), for its
    * log after it failed */
   GHashTable         *last_agents;
-  /* session id → LiveSession (owned reference) */
+  /* PalSessionKey → LiveSession (owned reference) */
   GHashTable         *live;
-  /* session id → GWeakRef to the AcpSession it had when it stopped being
+  /* PalSessionKey → GWeakRef to the AcpSession it had when it stopped being
    * live (closed): a resume keeps its transcript while it is on screen */
   GHashTable         *previous;
 
@@ -83,7 +83,7 @@ struct _PalSessionManager
 #define KNOWN_CAPS_BIT (1u << 31)
 
 AcpSession *_pal_session_manager_dup_previous (PalSessionManager *self,
-                                               const char        *session_id);
+                                               PalSessionKey     *key);
 
 /* One live session (pal-session-manager.c). */
 typedef struct _LiveSession LiveSession;
@@ -91,7 +91,7 @@ typedef struct _LiveSession LiveSession;
 struct _LiveSession
 {
   PalSessionManager *manager;          /* unowned; NULL once removed */
-  char              *id;
+  PalSessionKey     *key;
   AcpSession        *session;          /* nullable until an open created one */
   GError            *error;            /* why the last open failed */
   PalSessionState    state;            /* as last announced */
@@ -106,7 +106,7 @@ struct _LiveSession
 };
 
 LiveSession *_pal_live_session_new           (PalSessionManager *self,
-                                              const char        *session_id);
+                                              PalSessionKey     *key);
 LiveSession *_pal_live_session_ref           (LiveSession       *live);
 void         _pal_live_session_unref         (LiveSession       *live);
 /* Takes @live out of the table and tells. Waiters of an open in flight get
@@ -123,6 +123,23 @@ void         _pal_live_session_set_session   (LiveSession       *live,
 gboolean     _pal_session_is_open            (AcpSession        *session);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LiveSession, _pal_live_session_unref)
+
+/* pal-session-manager-open.c */
+/* The MCP servers to pass to @agent: the named ones (NULL: every enabled
+ * one), less those it cannot use or that are not valid; each one left out
+ * adds a notice to @notices (from _pal_session_notices_new()).
+ * (element-type AcpMcpServer) (transfer container) */
+GPtrArray *_pal_session_manager_collect_mcp_servers (PalSessionManager  *self,
+                                                     const char * const *names,
+                                                     AcpAgent           *agent,
+                                                     GPtrArray          *notices);
+GPtrArray *_pal_session_notices_new       (void);
+/* Appends the notices to the session's transcript. */
+void       _pal_session_append_notices    (AcpSession         *session,
+                                           GPtrArray          *notices);
+/* Appends the items of @from's transcript to @to's; returns how many. */
+guint      _pal_session_carry_transcript  (AcpSession         *from,
+                                           AcpSession         *to);
 
 /* pal-session-manager-agents.c */
 void      _pal_session_manager_init_agents      (PalSessionManager   *self);

@@ -22,17 +22,19 @@
  * Agents: one process per (agent profile, project folder), running in that
  * folder and shared by its live sessions (see pal-session-manager-agents.c).
  *
- * Live sessions: at most one #AcpSession per session id. It appears when a
+ * Sessions are named by their #PalSessionKey, (agent profile, session id):
+ * the id is the agent's, and two agents may hand out the same one.
+ *
+ * Live sessions: at most one #AcpSession per session. It appears when a
  * session is created or starts opening, and stays while it is open, and also
  * after it FAILED (the agent died, or it could not be opened) so that its
  * transcript can still be shown; it goes when it is closed or forgotten.
- * #PalSessionManager::live-session-changed says when the object for an id
- * appears, is replaced (re-opening a failed session makes a new one) or goes:
- * bind to it then, so that a replay fills the view while it loads.
+ * #PalSessionManager::live-session-changed says when the object for a
+ * session appears, is replaced (re-opening a failed session makes a new one)
+ * or goes: bind to it then, so that a replay fills the view while it loads.
  *
- * States: pal_session_manager_get_session_state() and the detailed signal
- * #PalSessionManager::session-state-changed (detail: the session id), so a
- * sidebar row can listen to `session-state-changed::ID` only.
+ * States: pal_session_manager_get_session_state() and the signal
+ * #PalSessionManager::session-state-changed.
  *
  * The session store is kept in step: a created session is added, an opened
  * session that only the agent listed becomes stored, the title follows the
@@ -79,6 +81,13 @@ enum {
 
 static guint signals[N_SIGNALS];
 
+/* the PalSessionKey an AcpSession of this manager stands for */
+static GQuark
+session_key_quark (void)
+{
+  return g_quark_from_static_string ("pal-session-manager-key");
+}
+
 /* LiveSession {{{ */
 
 gboolean
@@ -113,7 +122,7 @@ live_clear (gpointer data)
   _pal_wait_list_clear (&live->open, error);
   g_clear_object (&live->session);
   g_clear_error (&live->error);
-  g_clear_pointer (&live->id, g_free);
+  g_clear_pointer (&live->key, pal_session_key_unref);
 }
 
 LiveSession *
@@ -141,20 +150,18 @@ live_detach (gpointer data)
 
 static void
 emit_state_changed (PalSessionManager *self,
-                    const char        *session_id,
+                    PalSessionKey     *key,
                     PalSessionState    state)
 {
-  g_signal_emit (self, signals[SESSION_STATE_CHANGED], g_quark_try_string (session_id),
-                 session_id, state);
+  g_signal_emit (self, signals[SESSION_STATE_CHANGED], 0, key, state);
 }
 
 static void
 emit_live_session_changed (PalSessionManager *self,
-                           const char        *session_id,
+                           PalSessionKey     *key,
                            AcpSession        *session)
 {
-  g_signal_emit (self, signals[LIVE_SESSION_CHANGED], g_quark_try_string (session_id),
-                 session_id, session);
+  g_signal_emit (self, signals[LIVE_SESSION_CHANGED], 0, key, session);
 }
 
 static PalSessionState
@@ -211,20 +218,20 @@ _pal_live_session_update_state (LiveSession *live)
     return;
 
   live->state = state;
-  emit_state_changed (live->manager, live->id, state);
+  emit_state_changed (live->manager, live->key, state);
 }
 
 LiveSession *
 _pal_live_session_new (PalSessionManager *self,
-          const char        *session_id)
+                       PalSessionKey     *key)
 {
   LiveSession *live = g_rc_box_new0 (LiveSession);
 
   live->manager = self;
-  live->id = g_strdup (session_id);
+  live->key = pal_session_key_ref (key);
   live->state = PAL_SESSION_STATE_NOT_RUNNING;
   _pal_wait_list_init (&live->open);
-  g_hash_table_insert (self->live, live->id, live);
+  g_hash_table_insert (self->live, live->key, live);
 
   return live;
 }
@@ -237,7 +244,8 @@ _pal_live_session_remove (PalSessionManager *self,
              gboolean           fail_waiters)
 {
   g_autoptr(LiveSession) hold = _pal_live_session_ref (live);
-  g_autofree char *id = g_strdup (live->id);
+  g_autoptr(PalSessionKey) key = pal_session_key_ref (live->key);
+  const char *id = pal_session_key_get_session_id (key);
   PalSessionState old_state = live->state;
   gboolean had_session = live->session != NULL;
 
@@ -246,10 +254,12 @@ _pal_live_session_remove (PalSessionManager *self,
 
   /* First out of the table: cancelling below may run callbacks at once,
    * and they must see that this entry is gone. */
-  g_hash_table_remove (self->live, id);
+  g_hash_table_remove (self->live, key);
   acp_fs_service_set_roots (self->fs_service, id, NULL);
   /* its commands end; their output stays for the transcript */
-  acp_terminal_service_release_session (self->terminal_service, id);
+  if (had_session)
+    acp_terminal_service_release_session (self->terminal_service,
+                                          acp_session_get_agent (live->session), id);
 
   if (fail_waiters && !_pal_wait_list_is_empty (&live->open))
     {
@@ -265,11 +275,11 @@ _pal_live_session_remove (PalSessionManager *self,
       GWeakRef *ref = g_new0 (GWeakRef, 1);
 
       g_weak_ref_init (ref, live->session);
-      g_hash_table_replace (self->previous, g_strdup (id), ref);
-      emit_live_session_changed (self, id, NULL);
+      g_hash_table_replace (self->previous, pal_session_key_ref (key), ref);
+      emit_live_session_changed (self, key, NULL);
     }
   if (old_state != PAL_SESSION_STATE_NOT_RUNNING)
-    emit_state_changed (self, id, PAL_SESSION_STATE_NOT_RUNNING);
+    emit_state_changed (self, key, PAL_SESSION_STATE_NOT_RUNNING);
 }
 
 /* }}} */
@@ -280,6 +290,7 @@ _pal_live_session_remove (PalSessionManager *self,
  * additional ones it was given. */
 static void
 set_session_folder (PalSessionManager  *self,
+                    AcpAgent           *agent,
                     const char         *session_id,
                     const char         *cwd,
                     const char * const *additional_directories)
@@ -292,14 +303,14 @@ set_session_folder (PalSessionManager  *self,
   strv = g_strv_builder_end (roots);
 
   acp_fs_service_set_roots (self->fs_service, session_id, (const char * const *) strv);
-  acp_terminal_service_set_session_cwd (self->terminal_service, session_id, cwd);
+  acp_terminal_service_set_session_cwd (self->terminal_service, agent, session_id, cwd);
 }
 
 static void
 title_from_first_prompt (PalSessionManager *self,
                          LiveSession       *live)
 {
-  PalSessionRecord *record = pal_session_store_lookup (self->session_store, live->id);
+  PalSessionRecord *record = pal_session_store_lookup (self->session_store, live->key);
   g_autofree char *title = NULL;
   AcpItem *last;
 
@@ -315,7 +326,7 @@ title_from_first_prompt (PalSessionManager *self,
 
   title = pal_session_record_title_from_prompt (acp_message_item_get_text (ACP_MESSAGE_ITEM (last)));
   if (title != NULL)
-    pal_session_store_set_title (self->session_store, live->id, title);
+    pal_session_store_set_title (self->session_store, live->key, title);
 }
 
 static void
@@ -335,12 +346,12 @@ session_state_cb (AcpSession  *session,
     {
       /* a prompt was sent */
       title_from_first_prompt (self, live);
-      pal_session_store_touch (self->session_store, live->id);
+      pal_session_store_touch (self->session_store, live->key);
     }
   else if (old_state == ACP_SESSION_STATE_PROMPTING && state == ACP_SESSION_STATE_READY)
     {
       /* the turn ended */
-      pal_session_store_touch (self->session_store, live->id);
+      pal_session_store_touch (self->session_store, live->key);
     }
 
   if (state == ACP_SESSION_STATE_CLOSED && !live->opening)
@@ -377,18 +388,18 @@ session_title_cb (AcpSession  *session,
   if (title == NULL || *title == '\0')
     return;
 
-  record = pal_session_store_lookup (self->session_store, live->id);
+  record = pal_session_store_lookup (self->session_store, live->key);
   if (record == NULL)
     return;
 
   valid = g_utf8_make_valid (title, -1);
   if (g_strcmp0 (pal_session_record_get_title (record), valid) != 0)
-    pal_session_store_set_title (self->session_store, live->id, valid);
+    pal_session_store_set_title (self->session_store, live->key, valid);
 }
 
 void
 _pal_live_session_set_session (LiveSession *live,
-                  AcpSession  *session)
+                               AcpSession  *session)
 {
   g_assert (live->manager != NULL);
 
@@ -397,7 +408,10 @@ _pal_live_session_set_session (LiveSession *live,
 
   live_disconnect (live);
   g_set_object (&live->session, session);
-  set_session_folder (live->manager, live->id, acp_session_get_cwd (session),
+  g_object_set_qdata_full (G_OBJECT (session), session_key_quark (),
+                           pal_session_key_ref (live->key), (GDestroyNotify) pal_session_key_unref);
+  set_session_folder (live->manager, acp_session_get_agent (session),
+                      pal_session_key_get_session_id (live->key), acp_session_get_cwd (session),
                       acp_session_get_additional_directories (session));
   live->last_acp_state = acp_session_get_state (session);
   live->state_id = g_signal_connect (session, "notify::state",
@@ -409,7 +423,7 @@ _pal_live_session_set_session (LiveSession *live,
   live->title_id = g_signal_connect (session, "notify::title",
                                      G_CALLBACK (session_title_cb), live);
 
-  emit_live_session_changed (live->manager, live->id, session);
+  emit_live_session_changed (live->manager, live->key, session);
 }
 
 /* }}} */
@@ -435,7 +449,7 @@ prompt_done_cb (GObject      *object,
 /**
  * pal_session_manager_prompt_async:
  * @self: a #PalSessionManager
- * @session_id: the id of a live session
+ * @key: a live session
  * @text: the prompt
  * @cancellable: (nullable): cancelling it cancels the turn (session/cancel)
  * @callback: called when the turn ends
@@ -448,7 +462,7 @@ prompt_done_cb (GObject      *object,
  */
 void
 pal_session_manager_prompt_async (PalSessionManager   *self,
-                                  const char          *session_id,
+                                  PalSessionKey       *key,
                                   const char          *text,
                                   GCancellable        *cancellable,
                                   GAsyncReadyCallback  callback,
@@ -460,14 +474,14 @@ pal_session_manager_prompt_async (PalSessionManager   *self,
   LiveSession *live;
 
   g_return_if_fail (PAL_IS_SESSION_MANAGER (self));
-  g_return_if_fail (session_id != NULL);
+  g_return_if_fail (key != NULL);
   g_return_if_fail (text != NULL);
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, pal_session_manager_prompt_async);
 
-  live = g_hash_table_lookup (self->live, session_id);
+  live = g_hash_table_lookup (self->live, key);
   if (live == NULL || live->session == NULL)
     {
       g_task_return_new_error (task, PAL_ERROR, PAL_ERROR_NOT_FOUND,
@@ -600,13 +614,13 @@ weak_ref_free (gpointer data)
   g_free (data);
 }
 
-/* Returns: (transfer full) (nullable): the session object @session_id had
- * before it stopped being live, while something (a view) still holds it */
+/* Returns: (transfer full) (nullable): the session object @key had before
+ * it stopped being live, while something (a view) still holds it */
 AcpSession *
 _pal_session_manager_dup_previous (PalSessionManager *self,
-                                   const char        *session_id)
+                                   PalSessionKey     *key)
 {
-  GWeakRef *ref = self->previous != NULL ? g_hash_table_lookup (self->previous, session_id) : NULL;
+  GWeakRef *ref = self->previous != NULL ? g_hash_table_lookup (self->previous, key) : NULL;
 
   return ref != NULL ? g_weak_ref_get (ref) : NULL;
 }
@@ -614,41 +628,59 @@ _pal_session_manager_dup_previous (PalSessionManager *self,
 /**
  * pal_session_manager_lookup:
  * @self: a #PalSessionManager
- * @session_id: a session id
+ * @key: (nullable): a session
  *
- * Returns: (transfer none) (nullable): the live session of that id: open,
- *   opening (maybe still loading) or FAILED
+ * Returns: (transfer none) (nullable): the live session: open, opening
+ *   (maybe still loading) or FAILED
  */
 AcpSession *
 pal_session_manager_lookup (PalSessionManager *self,
-                            const char        *session_id)
+                            PalSessionKey     *key)
 {
   LiveSession *live;
 
   g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), NULL);
 
-  if (session_id == NULL || self->live == NULL)
+  if (key == NULL || self->live == NULL)
     return NULL;
 
-  live = g_hash_table_lookup (self->live, session_id);
+  live = g_hash_table_lookup (self->live, key);
   return live != NULL ? live->session : NULL;
+}
+
+/**
+ * pal_session_manager_get_session_key:
+ * @self: a #PalSessionManager
+ * @session: a session object
+ *
+ * Returns: (transfer none) (nullable): the session @session stands for, when
+ *   the manager handed it out (it may have been closed since)
+ */
+PalSessionKey *
+pal_session_manager_get_session_key (PalSessionManager *self,
+                                     AcpSession        *session)
+{
+  g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), NULL);
+  g_return_val_if_fail (ACP_IS_SESSION (session), NULL);
+
+  return g_object_get_qdata (G_OBJECT (session), session_key_quark ());
 }
 
 AcpAgent *
 pal_session_manager_dup_agent_of (PalSessionManager *self,
-                                  const char        *session_id)
+                                  PalSessionKey     *key)
 {
   AcpSession *live;
   g_autoptr(AcpSession) previous = NULL;
 
   g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), NULL);
-  g_return_val_if_fail (session_id != NULL, NULL);
+  g_return_val_if_fail (key != NULL, NULL);
 
-  live = pal_session_manager_lookup (self, session_id);
+  live = pal_session_manager_lookup (self, key);
   if (live != NULL)
     return g_object_ref (acp_session_get_agent (live));
 
-  previous = _pal_session_manager_dup_previous (self, session_id);
+  previous = _pal_session_manager_dup_previous (self, key);
   return previous != NULL ? g_object_ref (acp_session_get_agent (previous)) : NULL;
 }
 
@@ -658,9 +690,9 @@ pal_session_manager_dup_agent_of (PalSessionManager *self,
 
 gboolean
 pal_session_manager_stop_agent (PalSessionManager *self,
-                                const char        *session_id)
+                                PalSessionKey     *key)
 {
-  AcpSession *session = pal_session_manager_lookup (self, session_id);
+  AcpSession *session = pal_session_manager_lookup (self, key);
   AcpAgent *agent;
 
   g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), FALSE);
@@ -671,7 +703,8 @@ pal_session_manager_stop_agent (PalSessionManager *self,
   if (acp_agent_get_state (agent) == ACP_AGENT_STATE_EXITED)
     return FALSE;
 
-  g_debug ("Stopping the agent of session %s", session_id);
+  g_debug ("Stopping the agent of session %s of %s", pal_session_key_get_session_id (key),
+           pal_session_key_get_agent_id (key));
   acp_agent_set_stop_grace_period (agent, STOP_AGENT_GRACE_MS);
   acp_agent_stop_async (agent, NULL, NULL, NULL);
 
@@ -681,46 +714,46 @@ pal_session_manager_stop_agent (PalSessionManager *self,
 /**
  * pal_session_manager_get_session_state:
  * @self: a #PalSessionManager
- * @session_id: a session id
+ * @key: (nullable): a session
  *
  * Returns: what the session is doing; %PAL_SESSION_STATE_NOT_RUNNING for a
  *   session that is not live (or not known)
  */
 PalSessionState
 pal_session_manager_get_session_state (PalSessionManager *self,
-                                       const char        *session_id)
+                                       PalSessionKey     *key)
 {
   LiveSession *live;
 
   g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), PAL_SESSION_STATE_NOT_RUNNING);
 
-  if (session_id == NULL || self->live == NULL)
+  if (key == NULL || self->live == NULL)
     return PAL_SESSION_STATE_NOT_RUNNING;
 
-  live = g_hash_table_lookup (self->live, session_id);
+  live = g_hash_table_lookup (self->live, key);
   return live != NULL ? live->state : PAL_SESSION_STATE_NOT_RUNNING;
 }
 
 /**
  * pal_session_manager_get_session_error:
  * @self: a #PalSessionManager
- * @session_id: a session id
+ * @key: (nullable): a session
  *
  * Returns: (transfer none) (nullable): why the session is FAILED (the
  *   agent's exit error, or why it could not be opened)
  */
 const GError *
 pal_session_manager_get_session_error (PalSessionManager *self,
-                                       const char        *session_id)
+                                       PalSessionKey     *key)
 {
   LiveSession *live;
 
   g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), NULL);
 
-  if (session_id == NULL || self->live == NULL)
+  if (key == NULL || self->live == NULL)
     return NULL;
 
-  live = g_hash_table_lookup (self->live, session_id);
+  live = g_hash_table_lookup (self->live, key);
   if (live == NULL || live->state != PAL_SESSION_STATE_FAILED)
     return NULL;
   if (live->error != NULL)
@@ -731,12 +764,12 @@ pal_session_manager_get_session_error (PalSessionManager *self,
 /* What the agent of the stored session supports, when known. */
 static gboolean
 session_caps (PalSessionManager    *self,
-              const char           *session_id,
+              PalSessionKey        *key,
               AcpAgentCapabilities *caps,
               char                **reason_out)
 {
-  PalSessionRecord *record = pal_session_store_lookup (self->session_store, session_id);
-  LiveSession *live = g_hash_table_lookup (self->live, session_id);
+  PalSessionRecord *record = pal_session_store_lookup (self->session_store, key);
+  LiveSession *live = g_hash_table_lookup (self->live, key);
 
   if (live != NULL && live->session != NULL)
     {
@@ -757,7 +790,7 @@ session_caps (PalSessionManager    *self,
 
 static gboolean
 can_do (PalSessionManager    *self,
-        const char           *session_id,
+        PalSessionKey        *key,
         AcpAgentCapabilities  needed,
         const char           *why_not,
         char                **reason_out)
@@ -766,12 +799,12 @@ can_do (PalSessionManager    *self,
   g_autofree char *reason = NULL;
 
   g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), FALSE);
-  g_return_val_if_fail (session_id != NULL, FALSE);
+  g_return_val_if_fail (key != NULL, FALSE);
 
   if (reason_out != NULL)
     *reason_out = NULL;
 
-  if (!session_caps (self, session_id, &caps, &reason))
+  if (!session_caps (self, key, &caps, &reason))
     {
       if (reason == NULL)
         return TRUE;   /* unknown until the agent runs */
@@ -791,7 +824,7 @@ can_do (PalSessionManager    *self,
 /**
  * pal_session_manager_can_load:
  * @self: a #PalSessionManager
- * @session_id: a session id
+ * @key: a session
  * @reason_out: (out) (optional) (nullable) (transfer full): why not
  *
  * Whether the session's agent can load it (session/load, with its history).
@@ -801,10 +834,10 @@ can_do (PalSessionManager    *self,
  */
 gboolean
 pal_session_manager_can_load (PalSessionManager  *self,
-                              const char         *session_id,
+                              PalSessionKey      *key,
                               char              **reason_out)
 {
-  return can_do (self, session_id, ACP_AGENT_CAP_LOAD_SESSION,
+  return can_do (self, key, ACP_AGENT_CAP_LOAD_SESSION,
                  _("The agent cannot load sessions: it does not offer to replay their history"),
                  reason_out);
 }
@@ -812,7 +845,7 @@ pal_session_manager_can_load (PalSessionManager  *self,
 /**
  * pal_session_manager_can_resume:
  * @self: a #PalSessionManager
- * @session_id: a session id
+ * @key: a session
  * @reason_out: (out) (optional) (nullable) (transfer full): why not
  *
  * Whether the session's agent can resume it (session/resume, no history).
@@ -822,34 +855,34 @@ pal_session_manager_can_load (PalSessionManager  *self,
  */
 gboolean
 pal_session_manager_can_resume (PalSessionManager  *self,
-                                const char         *session_id,
+                                PalSessionKey      *key,
                                 char              **reason_out)
 {
-  return can_do (self, session_id, ACP_AGENT_CAP_SESSION_RESUME,
+  return can_do (self, key, ACP_AGENT_CAP_SESSION_RESUME,
                  _("The agent cannot resume sessions"), reason_out);
 }
 
 /**
  * pal_session_manager_can_delete:
  * @self: a #PalSessionManager
- * @session_id: a session id
+ * @key: a session
  * @reason_out: (out) (optional) (nullable) (transfer full): why not
  *
  * Returns: whether the agent can delete the session (unknown: %TRUE)
  */
 gboolean
 pal_session_manager_can_delete (PalSessionManager  *self,
-                                const char         *session_id,
+                                PalSessionKey      *key,
                                 char              **reason_out)
 {
-  return can_do (self, session_id, ACP_AGENT_CAP_SESSION_DELETE,
+  return can_do (self, key, ACP_AGENT_CAP_SESSION_DELETE,
                  _("The agent cannot delete sessions"), reason_out);
 }
 
 /**
  * pal_session_manager_can_close:
  * @self: a #PalSessionManager
- * @session_id: a session id
+ * @key: a session
  * @reason_out: (out) (optional) (nullable) (transfer full): why not, or a
  *   caveat when %TRUE
  *
@@ -861,19 +894,19 @@ pal_session_manager_can_delete (PalSessionManager  *self,
  */
 gboolean
 pal_session_manager_can_close (PalSessionManager  *self,
-                               const char         *session_id,
+                               PalSessionKey      *key,
                                char              **reason_out)
 {
   LiveSession *live;
   AcpAgent *agent;
 
   g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), FALSE);
-  g_return_val_if_fail (session_id != NULL, FALSE);
+  g_return_val_if_fail (key != NULL, FALSE);
 
   if (reason_out != NULL)
     *reason_out = NULL;
 
-  live = g_hash_table_lookup (self->live, session_id);
+  live = g_hash_table_lookup (self->live, key);
   if (live == NULL)
     {
       if (reason_out != NULL)
@@ -1009,47 +1042,48 @@ pal_session_manager_class_init (PalSessionManagerClass *klass)
   /**
    * PalSessionManager::session-state-changed:
    * @self: the session manager
-   * @session_id: the session
+   * @key: the session
    * @state: its new #PalSessionState
    *
-   * A session's state changed. Detailed by the session id: connect to
-   * `session-state-changed::ID` to hear about one session only.
+   * A session's state changed.
    */
   signals[SESSION_STATE_CHANGED] =
     g_signal_new ("session-state-changed",
                   G_TYPE_FROM_CLASS (klass),
-                  G_SIGNAL_RUN_LAST | G_SIGNAL_DETAILED,
+                  G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 2,
-                  G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE,
+                  PAL_TYPE_SESSION_KEY | G_SIGNAL_TYPE_STATIC_SCOPE,
                   PAL_TYPE_SESSION_STATE);
 
   /**
    * PalSessionManager::live-session-changed:
    * @self: the session manager
-   * @session_id: the session
+   * @key: the session
    * @session: (nullable): the #AcpSession that now stands for it, or %NULL
    *   when it is no longer live
    *
-   * The live session object of an id appeared (created, or an open started:
-   * it may still be loading), was replaced (a failed session opened again)
-   * or went (closed, forgotten). Detailed by the session id.
+   * The live session object of a session appeared (created, or an open
+   * started: it may still be loading), was replaced (a failed session
+   * opened again) or went (closed, forgotten).
    */
   signals[LIVE_SESSION_CHANGED] =
     g_signal_new ("live-session-changed",
                   G_TYPE_FROM_CLASS (klass),
-                  G_SIGNAL_RUN_LAST | G_SIGNAL_DETAILED,
+                  G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 2,
-                  G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE,
+                  PAL_TYPE_SESSION_KEY | G_SIGNAL_TYPE_STATIC_SCOPE,
                   ACP_TYPE_SESSION);
 }
 
 static void
 pal_session_manager_init (PalSessionManager *self)
 {
-  self->live = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, live_detach);
-  self->previous = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, weak_ref_free);
+  self->live = g_hash_table_new_full (pal_session_key_hash, pal_session_key_equal,
+                                      NULL, live_detach);
+  self->previous = g_hash_table_new_full (pal_session_key_hash, pal_session_key_equal,
+                                          (GDestroyNotify) pal_session_key_unref, weak_ref_free);
   self->fs_service = acp_fs_service_new ();
   self->terminal_service = acp_terminal_service_new ();
   _pal_session_manager_init_agents (self);

@@ -36,13 +36,13 @@ GType pal_session_state_get_type (void) G_GNUC_CONST;
 /*
  * PalSessionManager: one agent process per (agent profile, project folder),
  * shared by the live sessions there; at most one live AcpSession per
- * session id.
+ * session, named by its PalSessionKey (agent profile, session id): two
+ * agents may hand out the same id.
  *
- * Signals (both detailed by the session id, e.g.
- * "session-state-changed::fake-session-1"):
- *   "session-state-changed" (const char *session_id, PalSessionState state)
- *   "live-session-changed"  (const char *session_id, AcpSession *session
- *     (nullable)): the object for the id appeared (created, or an open
+ * Signals:
+ *   "session-state-changed" (PalSessionKey *key, PalSessionState state)
+ *   "live-session-changed"  (PalSessionKey *key, AcpSession *session
+ *     (nullable)): the object for the session appeared (created, or an open
  *     started: bind now to see a replay fill live), was replaced (a failed
  *     session opened again gets a new object) or went (closed, forgotten).
  *
@@ -78,16 +78,20 @@ AcpTerminalService *pal_session_manager_get_terminal_service (PalSessionManager 
 
 /* --- live sessions --- */
 
-/* The live session of that id (open, opening, or failed while open), or NULL.
+/* The live session (open, opening, or failed while open), or NULL.
  * (transfer none) */
 AcpSession        *pal_session_manager_lookup           (PalSessionManager   *self,
-                                                         const char          *session_id);
+                                                         PalSessionKey       *key);
+/* Which session an AcpSession this manager handed out stands for, live or
+ * not any more; NULL for another object. (transfer none) */
+PalSessionKey     *pal_session_manager_get_session_key  (PalSessionManager   *self,
+                                                         AcpSession          *session);
 PalSessionState    pal_session_manager_get_session_state (PalSessionManager  *self,
-                                                          const char         *session_id);
+                                                          PalSessionKey      *key);
 /* The agent of the session, live or shown before (closed, failed), whose
  * log tells what happened; NULL when it has not run here. (transfer full) */
 AcpAgent          *pal_session_manager_dup_agent_of     (PalSessionManager   *self,
-                                                         const char          *session_id);
+                                                         PalSessionKey       *key);
 gboolean           pal_session_manager_is_agent_out_of_date (PalSessionManager *self,
                                                              const char        *profile_id);
 void               pal_session_manager_restart_agent_async (PalSessionManager   *self,
@@ -104,10 +108,10 @@ AcpAgent          *pal_session_manager_dup_last_agent   (PalSessionManager   *se
  * end, say): every session of that agent fails, and opens again with a new
  * agent when written to. Returns: whether there was an agent to stop */
 gboolean           pal_session_manager_stop_agent       (PalSessionManager   *self,
-                                                         const char          *session_id);
+                                                         PalSessionKey       *key);
 /* Why the session is FAILED, or NULL. (transfer none) */
 const GError      *pal_session_manager_get_session_error (PalSessionManager  *self,
-                                                          const char         *session_id);
+                                                          PalSessionKey      *key);
 
 /* Whether the operation can work for the stored session. When the agent of
  * its profile has not run yet in this process, the answer is unknown: TRUE
@@ -115,13 +119,13 @@ const GError      *pal_session_manager_get_session_error (PalSessionManager  *se
  * *reason_out (nullable, transfer full) says why not when FALSE; for
  * can_close it may also carry a caveat when TRUE. */
 gboolean           pal_session_manager_can_load         (PalSessionManager   *self,
-                                                         const char          *session_id,
+                                                         PalSessionKey       *key,
                                                          char               **reason_out);
 gboolean           pal_session_manager_can_resume       (PalSessionManager   *self,
-                                                         const char          *session_id,
+                                                         PalSessionKey       *key,
                                                          char               **reason_out);
 gboolean           pal_session_manager_can_close        (PalSessionManager   *self,
-                                                         const char          *session_id,
+                                                         PalSessionKey       *key,
                                                          char               **reason_out);
 
 /* --- agents --- */
@@ -201,7 +205,7 @@ AcpSession        *pal_session_manager_new_session_finish (PalSessionManager *se
 
 /* Load when the agent can, else resume, else PAL_ERROR_NOT_SUPPORTED. */
 void               pal_session_manager_open_session_async (PalSessionManager *self,
-                                                           const char        *session_id,
+                                                           PalSessionKey     *key,
                                                            GCancellable      *cancellable,
                                                            GAsyncReadyCallback callback,
                                                            gpointer           user_data);
@@ -209,7 +213,7 @@ AcpSession        *pal_session_manager_open_session_finish (PalSessionManager *s
                                                             GAsyncResult      *result,
                                                             GError           **error);
 void               pal_session_manager_load_session_async (PalSessionManager *self,
-                                                           const char        *session_id,
+                                                           PalSessionKey     *key,
                                                            GCancellable      *cancellable,
                                                            GAsyncReadyCallback callback,
                                                            gpointer           user_data);
@@ -217,7 +221,7 @@ AcpSession        *pal_session_manager_load_session_finish (PalSessionManager *s
                                                             GAsyncResult      *result,
                                                             GError           **error);
 void               pal_session_manager_resume_session_async (PalSessionManager *self,
-                                                             const char        *session_id,
+                                                             PalSessionKey     *key,
                                                              GCancellable      *cancellable,
                                                              GAsyncReadyCallback callback,
                                                              gpointer           user_data);
@@ -227,7 +231,7 @@ AcpSession        *pal_session_manager_resume_session_finish (PalSessionManager 
 /* The window's Retry: re-opens a failed session (a new agent process when
  * the old one died). Returns a new AcpSession object (transfer full). */
 void               pal_session_manager_restart_async     (PalSessionManager  *self,
-                                                          const char         *session_id,
+                                                          PalSessionKey      *key,
                                                           GCancellable       *cancellable,
                                                           GAsyncReadyCallback callback,
                                                           gpointer            user_data);
@@ -235,8 +239,23 @@ AcpSession        *pal_session_manager_restart_finish    (PalSessionManager  *se
                                                           GAsyncResult       *result,
                                                           GError            **error);
 
+/* Forks the session at its agent (session/fork); returns the fork, READY
+ * and listed (transfer full). */
+void               pal_session_manager_fork_session_async (PalSessionManager *self,
+                                                           PalSessionKey     *key,
+                                                           GCancellable      *cancellable,
+                                                           GAsyncReadyCallback callback,
+                                                           gpointer           user_data);
+AcpSession        *pal_session_manager_fork_session_finish (PalSessionManager *self,
+                                                            GAsyncResult      *result,
+                                                            GError           **error);
+/* Only where the agent is known to have advertised it: an agent that has not
+ * run yet cannot. */
+gboolean           pal_session_manager_can_fork         (PalSessionManager   *self,
+                                                         PalSessionKey       *key);
+
 void               pal_session_manager_delete_session_async (PalSessionManager   *self,
-                                                             const char          *session_id,
+                                                             PalSessionKey       *key,
                                                              GCancellable        *cancellable,
                                                              GAsyncReadyCallback  callback,
                                                              gpointer             user_data);
@@ -244,10 +263,10 @@ gboolean           pal_session_manager_delete_session_finish (PalSessionManager 
                                                               GAsyncResult       *result,
                                                               GError            **error);
 gboolean           pal_session_manager_can_delete       (PalSessionManager   *self,
-                                                         const char          *session_id,
+                                                         PalSessionKey       *key,
                                                          char               **reason_out);
 void               pal_session_manager_close_session_async (PalSessionManager *self,
-                                                            const char        *session_id,
+                                                            PalSessionKey     *key,
                                                             GCancellable      *cancellable,
                                                             GAsyncReadyCallback callback,
                                                             gpointer           user_data);
@@ -257,13 +276,13 @@ gboolean           pal_session_manager_close_session_finish (PalSessionManager *
 /* Closes the session if it is live (in the background) and removes it from
  * the session list. FALSE when it was neither listed nor live. */
 gboolean           pal_session_manager_forget           (PalSessionManager   *self,
-                                                         const char          *session_id);
+                                                         PalSessionKey       *key);
 
 /* --- turns --- */
 
 /* A text prompt; returns the stop reason (transfer full). */
 void               pal_session_manager_prompt_async     (PalSessionManager   *self,
-                                                         const char          *session_id,
+                                                         PalSessionKey       *key,
                                                          const char          *text,
                                                          GCancellable        *cancellable,
                                                          GAsyncReadyCallback  callback,

@@ -26,6 +26,8 @@ struct _PalSessionRecord
 {
   GObject parent_instance;
 
+  /* made of the construct-only id and agent-id */
+  PalSessionKey *key;
   char *id;
   char *agent_id;
   char *cwd;
@@ -62,6 +64,7 @@ pal_session_record_finalize (GObject *object)
 {
   PalSessionRecord *self = (PalSessionRecord *) object;
 
+  g_clear_pointer (&self->key, pal_session_key_unref);
   g_clear_pointer (&self->id, g_free);
   g_clear_pointer (&self->agent_id, g_free);
   g_clear_pointer (&self->cwd, g_free);
@@ -132,7 +135,9 @@ pal_session_record_set_property (GObject      *object,
       self->id = g_strdup (g_value_get_string (value) != NULL ? g_value_get_string (value) : "");
       break;
     case PROP_AGENT_ID:
-      pal_session_record_set_agent_id (self, g_value_get_string (value));
+      g_free (self->agent_id);
+      self->agent_id = g_strdup (g_value_get_string (value) != NULL ? g_value_get_string (value)
+                                                                    : "");
       break;
     case PROP_CWD:
       pal_session_record_set_cwd (self, g_value_get_string (value));
@@ -165,10 +170,21 @@ pal_session_record_set_property (GObject      *object,
 }
 
 static void
+pal_session_record_constructed (GObject *object)
+{
+  PalSessionRecord *self = PAL_SESSION_RECORD (object);
+
+  G_OBJECT_CLASS (pal_session_record_parent_class)->constructed (object);
+
+  self->key = pal_session_key_new (self->agent_id, self->id);
+}
+
+static void
 pal_session_record_class_init (PalSessionRecordClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
+  object_class->constructed = pal_session_record_constructed;
   object_class->finalize = pal_session_record_finalize;
   object_class->get_property = pal_session_record_get_property;
   object_class->set_property = pal_session_record_set_property;
@@ -178,11 +194,12 @@ pal_session_record_class_init (PalSessionRecordClass *klass)
     g_param_spec_string ("id", NULL, NULL, "",
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
                          G_PARAM_STATIC_STRINGS);
-  /* The id of the agent profile the session runs with. */
+  /* The id of the agent profile the session runs with: with the id, it
+   * names the session (another agent may use the same id). */
   properties[PROP_AGENT_ID] =
     g_param_spec_string ("agent-id", NULL, NULL, "",
-                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-                         G_PARAM_EXPLICIT_NOTIFY);
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                         G_PARAM_STATIC_STRINGS);
   /* The project folder (absolute path). */
   properties[PROP_CWD] =
     g_param_spec_string ("cwd", NULL, NULL, "",
@@ -257,6 +274,19 @@ pal_session_record_new (const char *id,
                        NULL);
 }
 
+/**
+ * pal_session_record_get_key:
+ * @self: a #PalSessionRecord
+ *
+ * Returns: (transfer none): what names the session: agent and id
+ */
+PalSessionKey *
+pal_session_record_get_key (PalSessionRecord *self)
+{
+  g_return_val_if_fail (PAL_IS_SESSION_RECORD (self), NULL);
+  return self->key;
+}
+
 const char *
 pal_session_record_get_id (PalSessionRecord *self)
 {
@@ -269,16 +299,6 @@ pal_session_record_get_agent_id (PalSessionRecord *self)
 {
   g_return_val_if_fail (PAL_IS_SESSION_RECORD (self), NULL);
   return self->agent_id;
-}
-
-void
-pal_session_record_set_agent_id (PalSessionRecord *self,
-                                 const char       *agent_id)
-{
-  g_return_if_fail (PAL_IS_SESSION_RECORD (self));
-
-  if (_pal_set_string (&self->agent_id, agent_id != NULL ? agent_id : ""))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_AGENT_ID]);
 }
 
 const char *

@@ -7,6 +7,8 @@
 
 #include <gio/gio.h>
 
+#include "pal-session-key.h"
+
 G_BEGIN_DECLS
 
 #define PAL_TYPE_SESSION_RECORD (pal_session_record_get_type ())
@@ -17,10 +19,10 @@ PalSessionRecord *pal_session_record_new          (const char       *id,
                                                    const char       *agent_id,
                                                    const char       *cwd);
 
+/* (agent profile id, session id): fixed for the record's life */
+PalSessionKey    *pal_session_record_get_key      (PalSessionRecord *self);
 const char       *pal_session_record_get_id       (PalSessionRecord *self);
 const char       *pal_session_record_get_agent_id (PalSessionRecord *self);
-void              pal_session_record_set_agent_id (PalSessionRecord *self,
-                                                   const char       *agent_id);
 const char       *pal_session_record_get_cwd      (PalSessionRecord *self);
 void              pal_session_record_set_cwd      (PalSessionRecord *self,
                                                    const char       *cwd);

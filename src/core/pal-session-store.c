@@ -53,6 +53,13 @@ unreadable_directories_quark (void)
  * A session removed from the list is remembered as hidden (the
  * `hidden-sessions` key): the agent's list does not bring it back, until
  * pal_session_store_show_hidden() or an explicit add.
+ *
+ * Sessions are named by their #PalSessionKey, (agent profile, session id):
+ * two agents that hand out the same id have two sessions here. Each entry of
+ * the `sessions` key has always carried its agent, so entries written when
+ * the id alone had to be unique read as they are; and entries of another
+ * agent that were skipped then as repeated ids (kept in the key unchanged)
+ * are read now.
  */
 struct _PalSessionStore
 {
@@ -63,9 +70,9 @@ struct _PalSessionStore
 
   /* sorted, owning */
   GPtrArray *items;
-  /* id → record in items */
-  GHashTable *by_id;
-  /* "agent\nid" → folder, of the sessions removed from the list */
+  /* PalSessionKey → record in items (the record's key, borrowed) */
+  GHashTable *by_key;
+  /* PalSessionKey (owned) → folder, of the sessions removed from the list */
   GHashTable *hidden;
 };
 
@@ -159,7 +166,7 @@ static gboolean
 is_listed (PalSessionStore  *self,
            PalSessionRecord *record)
 {
-  return g_hash_table_lookup (self->by_id, pal_session_record_get_id (record)) == record;
+  return g_hash_table_lookup (self->by_key, pal_session_record_get_key (record)) == record;
 }
 
 /* --- writing --- */
@@ -339,7 +346,6 @@ assign (PalSessionRecord *to,
         PalSessionRecord *from)
 {
   g_object_freeze_notify (G_OBJECT (to));
-  pal_session_record_set_agent_id (to, pal_session_record_get_agent_id (from));
   pal_session_record_set_cwd (to, pal_session_record_get_cwd (from));
   pal_session_record_set_additional_directories (to, pal_session_record_get_additional_directories (from));
   g_object_set_qdata_full (G_OBJECT (to), unreadable_directories_quark (),
@@ -354,10 +360,18 @@ assign (PalSessionRecord *to,
   g_object_thaw_notify (G_OBJECT (to));
 }
 
-static const char *
+static gconstpointer
 get_identity (gpointer item)
 {
-  return pal_session_record_get_id (item);
+  return pal_session_record_get_key (item);
+}
+
+static char *
+describe_repeated (gpointer item)
+{
+  /* TRANSLATORS: the first %s is a session id, the second an agent profile id */
+  return g_strdup_printf (_("the session “%s” of the agent “%s” is listed by an earlier entry"),
+                          pal_session_record_get_id (item), pal_session_record_get_agent_id (item));
 }
 
 static void
@@ -366,14 +380,14 @@ apply_entries (gpointer   owner,
 {
   PalSessionStore *self = owner;
   g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autoptr(GHashTable) by_id = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) by_key = g_hash_table_new (pal_session_key_hash, pal_session_key_equal);
 
   for (guint i = 0; i < parsed->len; i++)
     {
       PalSessionRecord *entry = g_ptr_array_index (parsed, i);
       PalSessionRecord *record;
 
-      record = g_hash_table_lookup (self->by_id, pal_session_record_get_id (entry));
+      record = g_hash_table_lookup (self->by_key, pal_session_record_get_key (entry));
       if (record != NULL)
         assign (record, entry);
       else
@@ -383,7 +397,7 @@ apply_entries (gpointer   owner,
         }
 
       g_ptr_array_add (items, g_object_ref (record));
-      g_hash_table_insert (by_id, (gpointer) pal_session_record_get_id (record), record);
+      g_hash_table_insert (by_key, pal_session_record_get_key (record), record);
     }
 
   /* Sessions only the agent knows stay; stored ones that left the key go. */
@@ -391,20 +405,20 @@ apply_entries (gpointer   owner,
     {
       PalSessionRecord *record = g_ptr_array_index (self->items, i);
 
-      if (g_hash_table_contains (by_id, pal_session_record_get_id (record)))
+      if (g_hash_table_contains (by_key, pal_session_record_get_key (record)))
         continue;
 
       if (pal_session_record_get_from_agent (record))
         {
           g_ptr_array_add (items, g_object_ref (record));
-          g_hash_table_insert (by_id, (gpointer) pal_session_record_get_id (record), record);
+          g_hash_table_insert (by_key, pal_session_record_get_key (record), record);
         }
       else
         unwatch_record (self, record);
     }
 
-  g_hash_table_unref (self->by_id);
-  self->by_id = g_steal_pointer (&by_id);
+  g_hash_table_unref (self->by_key);
+  self->by_key = g_steal_pointer (&by_key);
   replace_items (self, items);
 }
 
@@ -413,6 +427,9 @@ static const PalStoredListFuncs stored_list_funcs = {
   .identity = PAL_STORED_LIST_IDENTITY_ID,
   .parse_entry = parse_entry,
   .get_identity = get_identity,
+  .identity_hash = pal_session_key_hash,
+  .identity_equal = pal_session_key_equal,
+  .describe_repeated = describe_repeated,
   .describe_skipped = describe_skipped,
   .get_items = get_items,
   .serialize = record_to_variant,
@@ -452,13 +469,6 @@ pal_session_store_list_model_init (GListModelInterface *iface)
   iface->get_item = pal_session_store_get_item;
 }
 
-static char *
-hidden_key (const char *agent_id,
-            const char *id)
-{
-  return g_strconcat (agent_id, "\n", id, NULL);
-}
-
 static void
 load_hidden (PalSessionStore *self)
 {
@@ -469,7 +479,7 @@ load_hidden (PalSessionStore *self)
   g_hash_table_remove_all (self->hidden);
   g_variant_iter_init (&iter, value);
   while (g_variant_iter_next (&iter, "(&s&s&s)", &agent_id, &cwd, &id))
-    g_hash_table_insert (self->hidden, hidden_key (agent_id, id), g_strdup (cwd));
+    g_hash_table_insert (self->hidden, pal_session_key_new (agent_id, id), g_strdup (cwd));
 }
 
 static void
@@ -482,22 +492,15 @@ save_hidden (PalSessionStore *self)
   g_variant_builder_init (&builder, G_VARIANT_TYPE ("a(sss)"));
   g_hash_table_iter_init (&iter, self->hidden);
   while (g_hash_table_iter_next (&iter, &key, &value))
-    {
-      const char *newline = strchr (key, '\n');
-      g_autofree char *agent_id = g_strndup (key, newline - (const char *) key);
-
-      g_variant_builder_add (&builder, "(sss)", agent_id, (const char *) value, newline + 1);
-    }
+    g_variant_builder_add (&builder, "(sss)", pal_session_key_get_agent_id (key), (const char *) value,
+                           pal_session_key_get_session_id (key));
   g_settings_set_value (self->settings, HIDDEN_KEY, g_variant_builder_end (&builder));
 }
 
 static gboolean
 is_hidden (PalSessionStore *self,
-           const char      *agent_id,
-           const char      *id)
+           PalSessionKey   *key)
 {
-  g_autofree char *key = hidden_key (agent_id, id);
-
   return g_hash_table_contains (self->hidden, key);
 }
 
@@ -506,10 +509,7 @@ static void
 unhide (PalSessionStore  *self,
         PalSessionRecord *record)
 {
-  g_autofree char *key = hidden_key (pal_session_record_get_agent_id (record),
-                                     pal_session_record_get_id (record));
-
-  if (g_hash_table_remove (self->hidden, key))
+  if (g_hash_table_remove (self->hidden, pal_session_record_get_key (record)))
     save_hidden (self);
 }
 
@@ -537,7 +537,7 @@ pal_session_store_dispose (GObject *object)
 
   for (guint i = 0; i < self->items->len; i++)
     unwatch_record (self, g_ptr_array_index (self->items, i));
-  g_hash_table_remove_all (self->by_id);
+  g_hash_table_remove_all (self->by_key);
   g_ptr_array_set_size (self->items, 0);
 
   g_clear_object (&self->settings);
@@ -551,7 +551,7 @@ pal_session_store_finalize (GObject *object)
   PalSessionStore *self = PAL_SESSION_STORE (object);
 
   g_clear_pointer (&self->items, g_ptr_array_unref);
-  g_clear_pointer (&self->by_id, g_hash_table_unref);
+  g_clear_pointer (&self->by_key, g_hash_table_unref);
   g_clear_pointer (&self->hidden, g_hash_table_unref);
   _pal_stored_list_clear (&self->list);
 
@@ -626,8 +626,9 @@ static void
 pal_session_store_init (PalSessionStore *self)
 {
   self->items = g_ptr_array_new_with_free_func (g_object_unref);
-  self->by_id = g_hash_table_new (g_str_hash, g_str_equal);
-  self->hidden = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->by_key = g_hash_table_new (pal_session_key_hash, pal_session_key_equal);
+  self->hidden = g_hash_table_new_full (pal_session_key_hash, pal_session_key_equal,
+                                        (GDestroyNotify) pal_session_key_unref, g_free);
   _pal_stored_list_init (&self->list, &stored_list_funcs, G_OBJECT (self),
                          properties[PROP_LOAD_ERRORS]);
 }
@@ -672,19 +673,52 @@ pal_session_store_get_load_errors (PalSessionStore *self)
 /**
  * pal_session_store_lookup:
  * @self: a #PalSessionStore
- * @id: a session id
+ * @key: (nullable): a session
  *
- * Returns: (transfer none) (nullable): the listed record with that id
+ * Returns: (transfer none) (nullable): the listed record of that agent and
+ *   session id
  */
 PalSessionRecord *
 pal_session_store_lookup (PalSessionStore *self,
-                          const char      *id)
+                          PalSessionKey   *key)
 {
   g_return_val_if_fail (PAL_IS_SESSION_STORE (self), NULL);
 
-  if (id == NULL)
+  if (key == NULL)
     return NULL;
-  return g_hash_table_lookup (self->by_id, id);
+  return g_hash_table_lookup (self->by_key, key);
+}
+
+/**
+ * pal_session_store_find_by_id:
+ * @self: a #PalSessionStore
+ * @session_id: a session id
+ *
+ * For a session named by its id alone (on the command line): each agent
+ * that has a listed session of that id gives one.
+ *
+ * Returns: (transfer container) (element-type PalSessionRecord): the
+ *   records, in list order; empty when none
+ */
+GPtrArray *
+pal_session_store_find_by_id (PalSessionStore *self,
+                              const char      *session_id)
+{
+  GPtrArray *found;
+
+  g_return_val_if_fail (PAL_IS_SESSION_STORE (self), NULL);
+  g_return_val_if_fail (session_id != NULL, NULL);
+
+  found = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < self->items->len; i++)
+    {
+      PalSessionRecord *record = g_ptr_array_index (self->items, i);
+
+      if (g_str_equal (pal_session_record_get_id (record), session_id))
+        g_ptr_array_add (found, g_object_ref (record));
+    }
+
+  return found;
 }
 
 /**
@@ -695,8 +729,8 @@ pal_session_store_lookup (PalSessionStore *self,
  * Lists and stores @record. A missing #PalSessionRecord:created becomes now,
  * a missing #PalSessionRecord:updated becomes the created time.
  *
- * When a record with the same id is listed already, that one is updated
- * instead and @record is not kept: agent, folder and additional folders are
+ * When a record with the same key is listed already, that one is updated
+ * instead and @record is not kept: folder and additional folders are
  * copied, the title when @record has one (unless the person renamed the
  * session), the updated
  * time when @record's is newer; pinned and created stay. Either way the record stops being #PalSessionRecord:from-agent.
@@ -715,7 +749,7 @@ pal_session_store_add (PalSessionStore  *self,
   g_return_val_if_fail (*pal_session_record_get_id (record) != '\0', NULL);
 
   unhide (self, record);
-  existing = g_hash_table_lookup (self->by_id, pal_session_record_get_id (record));
+  existing = g_hash_table_lookup (self->by_key, pal_session_record_get_key (record));
   if (existing == record)
     {
       pal_session_record_set_from_agent (record, FALSE);
@@ -727,7 +761,6 @@ pal_session_store_add (PalSessionStore  *self,
     {
       self->list.loading = TRUE;
       g_object_freeze_notify (G_OBJECT (existing));
-      pal_session_record_set_agent_id (existing, pal_session_record_get_agent_id (record));
       pal_session_record_set_cwd (existing, pal_session_record_get_cwd (record));
       pal_session_record_set_additional_directories (existing,
                                                      pal_session_record_get_additional_directories (record));
@@ -756,7 +789,7 @@ pal_session_store_add (PalSessionStore  *self,
 
   position = insert_position (self->items, record);
   g_ptr_array_insert (self->items, position, g_object_ref (record));
-  g_hash_table_insert (self->by_id, (gpointer) pal_session_record_get_id (record), record);
+  g_hash_table_insert (self->by_key, pal_session_record_get_key (record), record);
   watch_record (self, record);
   g_list_model_items_changed (G_LIST_MODEL (self), position, 0, 1);
 
@@ -767,7 +800,7 @@ pal_session_store_add (PalSessionStore  *self,
 /**
  * pal_session_store_remove:
  * @self: a #PalSessionStore
- * @id: a session id
+ * @key: a session
  *
  * Removes the session from the list (the agent may still have it).
  *
@@ -775,26 +808,26 @@ pal_session_store_add (PalSessionStore  *self,
  */
 gboolean
 pal_session_store_remove (PalSessionStore *self,
-                          const char      *id)
+                          PalSessionKey   *key)
 {
   PalSessionRecord *record;
   guint position;
 
   g_return_val_if_fail (PAL_IS_SESSION_STORE (self), FALSE);
-  g_return_val_if_fail (id != NULL, FALSE);
+  g_return_val_if_fail (key != NULL, FALSE);
 
-  record = g_hash_table_lookup (self->by_id, id);
+  record = g_hash_table_lookup (self->by_key, key);
   if (record == NULL || !g_ptr_array_find (self->items, record, &position))
     return FALSE;
 
   /* the agent's list is not to bring it back */
-  g_hash_table_insert (self->hidden,
-                       hidden_key (pal_session_record_get_agent_id (record), id),
+  g_hash_table_insert (self->hidden, pal_session_key_ref (pal_session_record_get_key (record)),
                        g_strdup (pal_session_record_get_cwd (record)));
   save_hidden (self);
 
   unwatch_record (self, record);
-  g_hash_table_remove (self->by_id, id);
+  g_hash_table_remove (self->by_key, pal_session_record_get_key (record));
+  /* last: @key may be the record's own */
   g_ptr_array_remove_index (self->items, position);
   g_list_model_items_changed (G_LIST_MODEL (self), position, 1, 0);
 
@@ -804,16 +837,16 @@ pal_session_store_remove (PalSessionStore *self,
 
 static gboolean
 set_title (PalSessionStore *self,
-           const char      *id,
+           PalSessionKey   *key,
            const char      *title,
            gboolean         by_person)
 {
   PalSessionRecord *record;
 
   g_return_val_if_fail (PAL_IS_SESSION_STORE (self), FALSE);
-  g_return_val_if_fail (id != NULL, FALSE);
+  g_return_val_if_fail (key != NULL, FALSE);
 
-  record = g_hash_table_lookup (self->by_id, id);
+  record = g_hash_table_lookup (self->by_key, key);
   if (record == NULL)
     return FALSE;
 
@@ -832,7 +865,7 @@ set_title (PalSessionStore *self,
 /**
  * pal_session_store_set_title:
  * @self: a #PalSessionStore
- * @id: a session id
+ * @key: a session
  * @title: (nullable): the new title, from the agent or the first prompt
  *
  * Titles a session and stores it, unless the person renamed it (see
@@ -842,16 +875,16 @@ set_title (PalSessionStore *self,
  */
 gboolean
 pal_session_store_set_title (PalSessionStore *self,
-                             const char      *id,
+                             PalSessionKey   *key,
                              const char      *title)
 {
-  return set_title (self, id, title, FALSE);
+  return set_title (self, key, title, FALSE);
 }
 
 /**
  * pal_session_store_rename:
  * @self: a #PalSessionStore
- * @id: a session id
+ * @key: a session
  * @title: the title the person gave
  *
  * Renames a session and stores it; titles from the agent no longer replace
@@ -861,16 +894,16 @@ pal_session_store_set_title (PalSessionStore *self,
  */
 gboolean
 pal_session_store_rename (PalSessionStore *self,
-                          const char      *id,
+                          PalSessionKey   *key,
                           const char      *title)
 {
-  return set_title (self, id, title, TRUE);
+  return set_title (self, key, title, TRUE);
 }
 
 /**
  * pal_session_store_touch:
  * @self: a #PalSessionStore
- * @id: a session id
+ * @key: a session
  *
  * Sets the updated time to now, which moves the session to the top of the
  * unpinned (or pinned) ones, and stores it.
@@ -879,15 +912,15 @@ pal_session_store_rename (PalSessionStore *self,
  */
 gboolean
 pal_session_store_touch (PalSessionStore *self,
-                         const char      *id)
+                         PalSessionKey   *key)
 {
   PalSessionRecord *record;
   gint64 now;
 
   g_return_val_if_fail (PAL_IS_SESSION_STORE (self), FALSE);
-  g_return_val_if_fail (id != NULL, FALSE);
+  g_return_val_if_fail (key != NULL, FALSE);
 
-  record = g_hash_table_lookup (self->by_id, id);
+  record = g_hash_table_lookup (self->by_key, key);
   if (record == NULL)
     return FALSE;
 
@@ -902,22 +935,22 @@ pal_session_store_touch (PalSessionStore *self,
 /**
  * pal_session_store_set_pinned:
  * @self: a #PalSessionStore
- * @id: a session id
+ * @key: a session
  * @pinned: whether the session stays on top
  *
  * Returns: %FALSE when no such session is listed
  */
 gboolean
 pal_session_store_set_pinned (PalSessionStore *self,
-                              const char      *id,
+                              PalSessionKey   *key,
                               gboolean         pinned)
 {
   PalSessionRecord *record;
 
   g_return_val_if_fail (PAL_IS_SESSION_STORE (self), FALSE);
-  g_return_val_if_fail (id != NULL, FALSE);
+  g_return_val_if_fail (key != NULL, FALSE);
 
-  record = g_hash_table_lookup (self->by_id, id);
+  record = g_hash_table_lookup (self->by_key, key);
   if (record == NULL)
     return FALSE;
 
@@ -994,8 +1027,8 @@ get_directories_member (JsonObject *info,
  * none yet, and its `updatedAt` when that is newer. The agent's
  * `additionalDirectories` (its strings that are absolute paths) are taken
  * for new sessions and those only the agent knows, and for stored ones
- * that have none. Entries without a `sessionId` or `cwd` string, and ids
- * listed under another agent profile, are skipped.
+ * that have none. Entries without a `sessionId` or `cwd` string are
+ * skipped. A session of another agent with the same id is another session.
  * Sessions missing from the list are kept: the list may be one page of many.
  *
  * Returns: how many sessions were added
@@ -1024,6 +1057,7 @@ pal_session_store_merge_listed (PalSessionStore *self,
     {
       JsonNode *node = json_array_get_element (sessions, i);
       JsonObject *info;
+      g_autoptr(PalSessionKey) key = NULL;
       PalSessionRecord *record;
       const char *id;
       const char *cwd;
@@ -1055,20 +1089,14 @@ pal_session_store_merge_listed (PalSessionStore *self,
         g_debug ("session/list of %s: session %s has an unreadable updatedAt “%s”",
                  agent_id, id, updated_at);
 
-      if (is_hidden (self, agent_id, id))
+      key = pal_session_key_new (agent_id, id);
+      if (is_hidden (self, key))
         continue;
 
-      record = g_hash_table_lookup (self->by_id, id);
+      record = g_hash_table_lookup (self->by_key, key);
       if (record != NULL)
         {
           gboolean changed = FALSE;
-
-          if (g_strcmp0 (pal_session_record_get_agent_id (record), agent_id) != 0)
-            {
-              g_debug ("session/list of %s: session %s belongs to agent %s",
-                       agent_id, id, pal_session_record_get_agent_id (record));
-              continue;
-            }
 
           /* the person's name wins, then the agent's session_info_update,
            * then the first prompt: a listed title (for some agents their
@@ -1110,7 +1138,7 @@ pal_session_store_merge_listed (PalSessionStore *self,
           pal_session_record_set_updated (record, updated);
         }
       watch_record (self, record);
-      g_hash_table_insert (self->by_id, (gpointer) pal_session_record_get_id (record), record);
+      g_hash_table_insert (self->by_key, pal_session_record_get_key (record), record);
       g_ptr_array_add (items, record);
       n_added++;
     }
@@ -1147,8 +1175,7 @@ pal_session_store_show_hidden (PalSessionStore *self)
   g_hash_table_iter_init (&iter, self->hidden);
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
-      const char *newline = strchr (key, '\n');
-      g_autofree char *agent_id = g_strndup (key, newline - (const char *) key);
+      const char *agent_id = pal_session_key_get_agent_id (key);
       g_autofree char *pair = g_strconcat (agent_id, "\n", (const char *) value, NULL);
 
       if (!g_hash_table_add (seen, g_steal_pointer (&pair)))

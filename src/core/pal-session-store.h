@@ -23,21 +23,24 @@ GSettings          *pal_session_store_get_settings    (PalSessionStore  *self);
 const char * const *pal_session_store_get_load_errors (PalSessionStore  *self);
 
 PalSessionRecord   *pal_session_store_lookup          (PalSessionStore  *self,
-                                                       const char       *id);
+                                                       PalSessionKey    *key);
+/* The listed sessions of any agent with that id. (transfer container) */
+GPtrArray          *pal_session_store_find_by_id      (PalSessionStore  *self,
+                                                       const char       *session_id);
 PalSessionRecord   *pal_session_store_add             (PalSessionStore  *self,
                                                        PalSessionRecord *record);
 gboolean            pal_session_store_remove          (PalSessionStore  *self,
-                                                       const char       *id);
+                                                       PalSessionKey    *key);
 gboolean            pal_session_store_set_title       (PalSessionStore  *self,
-                                                       const char       *id,
+                                                       PalSessionKey    *key,
                                                        const char       *title);
 gboolean            pal_session_store_rename          (PalSessionStore  *self,
-                                                       const char       *id,
+                                                       PalSessionKey    *key,
                                                        const char       *title);
 gboolean            pal_session_store_touch           (PalSessionStore  *self,
-                                                       const char       *id);
+                                                       PalSessionKey    *key);
 gboolean            pal_session_store_set_pinned      (PalSessionStore  *self,
-                                                       const char       *id,
+                                                       PalSessionKey    *key,
                                                        gboolean          pinned);
 guint               pal_session_store_merge_listed    (PalSessionStore  *self,
                                                        const char       *agent_id,

@@ -96,8 +96,14 @@ typedef struct
   /* A new item read from one a{sv} entry, or NULL with @reason set. */
   gpointer     (*parse_entry)      (GVariant    *entry,
                                     char       **reason);
-  /* What two entries must not share; of an item parse_entry() returned. */
-  const char  *(*get_identity)     (gpointer     item);
+  /* What two entries must not share; of an item parse_entry() returned. A
+   * string unless identity_hash and identity_equal say otherwise. */
+  gconstpointer (*get_identity)    (gpointer     item);
+  GHashFunc      identity_hash;
+  GEqualFunc     identity_equal;
+  /* A translated reason for skipping @item, whose identity an earlier
+   * entry has; NULL: one that quotes the identity string, after @identity. */
+  char        *(*describe_repeated) (gpointer    item);
   /* A translated load error for the skipped entry at @index (from 0). */
   char        *(*describe_skipped) (guint        index,
                                     const char  *reason);

@@ -299,8 +299,14 @@ add_load_error (PalStoredList *list,
 
 static char *
 describe_repeated (PalStoredList *list,
-                   const char    *identity)
+                   gpointer       item)
 {
+  const char *identity;
+
+  if (list->funcs->describe_repeated != NULL)
+    return list->funcs->describe_repeated (item);
+
+  identity = list->funcs->get_identity (item);
   switch (list->funcs->identity)
     {
     case PAL_STORED_LIST_IDENTITY_NAME:
@@ -318,7 +324,9 @@ load (PalStoredList *list,
   const PalStoredListFuncs *funcs = list->funcs;
   g_autoptr(GPtrArray) parsed = g_ptr_array_new_with_free_func (g_object_unref);
   /* identities of the items in parsed, borrowed */
-  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  GHashFunc hash = funcs->identity_hash != NULL ? funcs->identity_hash : g_str_hash;
+  GEqualFunc equal = funcs->identity_equal != NULL ? funcs->identity_equal : g_str_equal;
+  g_autoptr(GHashTable) seen = g_hash_table_new (hash, equal);
   gboolean had_errors = list->load_errors->len > 0;
   GVariantIter iter;
   GVariant *child;
@@ -339,7 +347,7 @@ load (PalStoredList *list,
       item = funcs->parse_entry (entry, &reason);
       if (item != NULL && g_hash_table_contains (seen, funcs->get_identity (item)))
         {
-          reason = describe_repeated (list, funcs->get_identity (item));
+          reason = describe_repeated (list, item);
           g_clear_object (&item);
         }
 

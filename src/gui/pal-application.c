@@ -135,7 +135,63 @@ detected_for_request_cb (GObject      *object,
   new_request_free (request);
 }
 
-/* palaver [--new [--agent NAME] [DIR]] [--open SESSION-ID] */
+/* Which agent's session --open means, with --agent NAME (a profile's name or
+ * id) or without (then the id must be unique); NULL with *message set when
+ * the id is used by several agents, or the agent has none of that id. A
+ * session not in the list at all is the window's to report, as from a
+ * notification. */
+static PalSessionKey *
+resolve_open (PalApplication  *self,
+              const char      *open_id,
+              const char      *agent,
+              char           **message)
+{
+  PalSessionStore *store = pal_application_get_session_store (self);
+  PalAgentStore *agents = pal_application_get_agent_store (self);
+  g_autoptr(GPtrArray) found = pal_session_store_find_by_id (store, open_id);
+  const char *agent_id = agent != NULL ? find_agent (self, agent) : NULL;
+  g_autoptr(GString) names = NULL;
+
+  if (found->len == 0)
+    return pal_session_key_new (agent_id != NULL ? agent_id : agent != NULL ? agent : "", open_id);
+
+  for (guint i = 0; agent != NULL && i < found->len; i++)
+    {
+      PalSessionRecord *record = g_ptr_array_index (found, i);
+      const char *record_agent = pal_session_record_get_agent_id (record);
+
+      /* a profile not detected yet is known by its id alone */
+      if (g_strcmp0 (record_agent, agent_id) == 0 || g_str_equal (record_agent, agent))
+        return pal_session_key_ref (pal_session_record_get_key (record));
+    }
+
+  if (agent == NULL && found->len == 1)
+    return pal_session_key_ref (pal_session_record_get_key (g_ptr_array_index (found, 0)));
+
+  names = g_string_new (NULL);
+  for (guint i = 0; i < found->len; i++)
+    {
+      const char *record_agent = pal_session_record_get_agent_id (g_ptr_array_index (found, i));
+      const char *name = pal_agent_store_get_name (agents, record_agent);
+
+      if (names->len > 0)
+        g_string_append (names, ", ");
+      g_string_append (names, name != NULL ? name : record_agent);
+    }
+
+  if (agent != NULL)
+    /* Translators: the first %s is an agent name given on the command line, the second a
+     * session id, the third a list of agent names */
+    *message = g_strdup_printf (_("The agent “%s” has no session “%s”; these agents have one: %s."),
+                                agent, open_id, names->str);
+  else
+    /* Translators: the first %s is a session id, the second a list of agent names */
+    *message = g_strdup_printf (_("Several agents have a session “%s”: %s. Name one with --agent."),
+                                open_id, names->str);
+  return NULL;
+}
+
+/* palaver [--new [--agent NAME] [DIR]] [--open SESSION-ID [--agent NAME]] */
 static int
 pal_application_command_line (GApplication            *app,
                               GApplicationCommandLine *command_line)
@@ -158,10 +214,12 @@ pal_application_command_line (GApplication            *app,
                                            _("Use either --new or --open, not both."));
       return 1;
     }
-  if (!new_session && (agent != NULL || (remaining != NULL && remaining[0] != NULL)))
+  if (!new_session &&
+      ((agent != NULL && open_id == NULL) || (remaining != NULL && remaining[0] != NULL)))
     {
       g_application_command_line_printerr (command_line, "%s\n",
-                                           _("An agent or a folder can only be given with --new."));
+                                           _("An agent can only be given with --new or --open, a "
+                                             "folder only with --new."));
       return 1;
     }
 
@@ -210,10 +268,22 @@ pal_application_command_line (GApplication            *app,
       return 0;
     }
 
-  g_application_activate (app);
   if (open_id != NULL)
-    pal_window_open_session (ensure_window (self), open_id);
+    {
+      g_autofree char *message = NULL;
+      g_autoptr(PalSessionKey) key = resolve_open (self, open_id, agent, &message);
 
+      if (key == NULL)
+        {
+          g_application_command_line_printerr (command_line, "%s\n", message);
+          return 1;
+        }
+      g_application_activate (app);
+      pal_window_open_session (ensure_window (self), key);
+      return 0;
+    }
+
+  g_application_activate (app);
   return 0;
 }
 
@@ -263,8 +333,10 @@ show_session_action_cb (GSimpleAction *action,
   PalApplication *self = user_data;
   PalWindow *window = ensure_window (self);
 
+  g_autoptr(PalSessionKey) key = pal_session_key_new_from_variant (parameter);
+
   gtk_window_present (GTK_WINDOW (window));
-  pal_window_open_session (window, g_variant_get_string (parameter, NULL));
+  pal_window_open_session (window, key);
 }
 
 static void
@@ -342,7 +414,7 @@ static const GActionEntry app_actions[] = {
   { "edit-agent", edit_agent_action_cb, "s" },
   { "about", about_action_cb },
   { "quit", quit_action_cb },
-  { "show-session", show_session_action_cb, "s" },
+  { "show-session", show_session_action_cb, PAL_SESSION_KEY_VARIANT_TYPE_STRING },
 };
 
 static gboolean
@@ -454,9 +526,10 @@ pal_application_init (PalApplication *self)
     { "new", 'n', 0, G_OPTION_ARG_NONE, NULL,
       N_("Start a new session in FOLDER (default: the current folder)"), NULL },
     { "agent", 'a', 0, G_OPTION_ARG_STRING, NULL,
-      N_("The agent for --new, by name or id"), N_("NAME") },
+      N_("The agent for --new or --open, by name or id"), N_("NAME") },
     { "open", 'o', 0, G_OPTION_ARG_STRING, NULL,
-      N_("Open the stored session SESSION-ID"), N_("SESSION-ID") },
+      N_("Open the stored session SESSION-ID (with --agent when several agents have that id)"),
+      N_("SESSION-ID") },
     { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Show the version and quit"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, NULL, N_("[FOLDER]") },
     { NULL }

@@ -3,7 +3,10 @@
  * A popover of flat buttons rather than a GMenu: a GAction is enabled or not
  * for every target at once, and menu items have no tooltips, while here one
  * session may be resumable and the next not, and the person should see why.
- * Each button activates a win.* action with the session id as target.
+ * Each button activates a win.* action with the session's key (agent,
+ * session id) as target. An optional action (Fork, which only some agents
+ * offer) that the session cannot do, with no reason given, is left out
+ * rather than greyed out.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -18,15 +21,17 @@ static const struct {
   const char *action;
   const char *label;
   gboolean    separator_before;
+  gboolean    optional;
 } entries[] = {
-  { "win.open-session", N_("_Open"), FALSE },
-  { "win.resume-session", N_("Re_sume"), FALSE },
-  { "win.close-session", N_("_Close"), FALSE },
-  { "win.rename-session", N_("_Rename…"), TRUE },
-  { "win.pin-session", NULL, FALSE },
-  { "win.forget-session", N_("Remove From _List"), FALSE },
-  { "win.delete-session", N_("_Delete…"), FALSE },
-  { "win.agent-log", N_("Agent _Log"), TRUE },
+  { "win.open-session", N_("_Open"), FALSE, FALSE },
+  { "win.resume-session", N_("Re_sume"), FALSE, FALSE },
+  { "win.fork-session", N_("_Fork"), FALSE, TRUE },
+  { "win.close-session", N_("_Close"), FALSE, FALSE },
+  { "win.rename-session", N_("_Rename…"), TRUE, FALSE },
+  { "win.pin-session", NULL, FALSE, FALSE },
+  { "win.forget-session", N_("Remove From _List"), FALSE, FALSE },
+  { "win.delete-session", N_("_Delete…"), FALSE, FALSE },
+  { "win.agent-log", N_("Agent _Log"), TRUE, FALSE },
 };
 
 static void
@@ -62,6 +67,7 @@ pal_session_menu_new (void)
       gtk_widget_add_css_class (button, "flat");
       gtk_widget_add_css_class (button, "session-menu-item");
       g_object_set_data (G_OBJECT (button), "action", (gpointer) entries[i].action);
+      g_object_set_data (G_OBJECT (button), "optional", GINT_TO_POINTER (entries[i].optional));
       g_signal_connect (button, "clicked", G_CALLBACK (button_clicked_cb), popover);
       gtk_box_append (GTK_BOX (box), button);
     }
@@ -75,14 +81,14 @@ pal_session_menu_new (void)
 /**
  * pal_session_menu_update:
  * @menu: a menu from pal_session_menu_new()
- * @session_id: the session the actions apply to
+ * @key: the session the actions apply to
  * @pinned: whether it is pinned (for the Pin/Unpin label)
  * @can_func: (nullable): tells which actions are possible
  * @user_data: for @can_func
  */
 void
 pal_session_menu_update (GtkWidget             *menu,
-                         const char            *session_id,
+                         PalSessionKey         *key,
                          gboolean               pinned,
                          PalSessionMenuCanFunc  can_func,
                          gpointer               user_data)
@@ -90,7 +96,7 @@ pal_session_menu_update (GtkWidget             *menu,
   GtkWidget *box;
 
   g_return_if_fail (GTK_IS_POPOVER (menu));
-  g_return_if_fail (session_id != NULL);
+  g_return_if_fail (key != NULL);
 
   box = gtk_popover_get_child (GTK_POPOVER (menu));
   for (GtkWidget *child = gtk_widget_get_first_child (box);
@@ -100,6 +106,7 @@ pal_session_menu_update (GtkWidget             *menu,
       const char *action = g_object_get_data (G_OBJECT (child), "action");
       g_autofree char *reason = NULL;
       gboolean can = TRUE;
+      gboolean optional = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (child), "optional"));
 
       if (action == NULL)
         continue;
@@ -108,14 +115,15 @@ pal_session_menu_update (GtkWidget             *menu,
         gtk_label_set_text_with_mnemonic (GTK_LABEL (gtk_button_get_child (GTK_BUTTON (child))),
                                           pinned ? _("Un_pin") : _("_Pin"));
 
-      gtk_actionable_set_action_target (GTK_ACTIONABLE (child), "s", session_id);
+      gtk_actionable_set_action_target_value (GTK_ACTIONABLE (child), pal_session_key_to_variant (key));
       gtk_actionable_set_action_name (GTK_ACTIONABLE (child), action);
 
       if (can_func != NULL)
-        can = can_func (session_id, action, &reason, user_data);
+        can = can_func (key, action, &reason, user_data);
 
       /* the action may be enabled for other sessions: gate this button alone */
       gtk_widget_set_sensitive (child, can);
       gtk_widget_set_tooltip_text (child, can ? NULL : reason);
+      gtk_widget_set_visible (child, can || reason != NULL || !optional);
     }
 }

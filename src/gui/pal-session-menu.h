@@ -7,18 +7,21 @@
 
 #include <gtk/gtk.h>
 
+#include "pal-session-key.h"
+
 G_BEGIN_DECLS
 
 /* Whether the session can do @action (a win.* action name); if not, *reason
- * says why (transfer full, may stay NULL). */
-typedef gboolean (*PalSessionMenuCanFunc) (const char  *session_id,
-                                           const char  *action,
-                                           char       **reason,
-                                           gpointer     user_data);
+ * says why (transfer full, may stay NULL). An optional action (win.fork-session)
+ * that the session cannot do, without a reason, is left out of the menu. */
+typedef gboolean (*PalSessionMenuCanFunc) (PalSessionKey  *key,
+                                           const char     *action,
+                                           char          **reason,
+                                           gpointer        user_data);
 
 GtkWidget *pal_session_menu_new    (void);
 void       pal_session_menu_update (GtkWidget             *menu,
-                                    const char            *session_id,
+                                    PalSessionKey         *key,
                                     gboolean               pinned,
                                     PalSessionMenuCanFunc  can_func,
                                     gpointer               user_data);

@@ -3,7 +3,7 @@
  * Title, then "folder · agent · time", and the live state at the end: a
  * spinner while the agent starts, loads or works, an icon while it waits
  * for the person or has failed. The menu holds the session's actions, as
- * win.* actions that take the session id. A click on the row, but not on
+ * win.* actions that take the session's key. A click on the row, but not on
  * its menu button, emits "activated".
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -292,7 +292,7 @@ menu_button_activate_cb (GtkMenuButton *button,
 
   /* brought up to date when opened: pin label and what the agent can do */
   pal_session_menu_update (GTK_WIDGET (gtk_menu_button_get_popover (button)),
-                           pal_session_record_get_id (self->record),
+                           pal_session_record_get_key (self->record),
                            pal_session_record_get_pinned (self->record),
                            self->can_func, self->can_data);
 }

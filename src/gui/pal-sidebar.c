@@ -30,9 +30,9 @@ struct _PalSidebar
   GtkFilterListModel *filtered;
   PalSessionGroups   *groups;
   GtkSingleSelection *selection;
-  GHashTable         *rows;         /* session id → bound PalSessionRow (weak) */
+  GHashTable         *rows;         /* PalSessionKey → bound PalSessionRow (weak) */
   char               *search;       /* casefolded, or NULL */
-  char               *selected_id;
+  PalSessionKey      *selected;
 
   PalSidebarStateFunc state_func;
   gpointer            state_data;
@@ -181,8 +181,8 @@ groups_changed_cb (GListModel *model,
   update_empty (self);
 
   /* keep the current session highlighted as rows move */
-  if (self->selected_id != NULL)
-    pal_sidebar_select (self, self->selected_id);
+  if (self->selected != NULL)
+    pal_sidebar_select (self, self->selected);
 }
 
 static void
@@ -219,7 +219,7 @@ row_activated_cb (PalSessionRow *row,
   PalSessionRecord *record = pal_session_row_get_record (row);
 
   if (record != NULL)
-    g_signal_emit (self, signals[SESSION_ACTIVATED], 0, pal_session_record_get_id (record));
+    g_signal_emit (self, signals[SESSION_ACTIVATED], 0, pal_session_record_get_key (record));
 }
 
 static void
@@ -240,18 +240,18 @@ bind_cb (GtkSignalListItemFactory *factory,
     {
       PalSessionRecord *record = item;
       GtkWidget *row = pal_session_row_new ();
-      const char *id = pal_session_record_get_id (record);
+      PalSessionKey *key = pal_session_record_get_key (record);
 
       gtk_list_item_set_selectable (list_item, TRUE);
       gtk_list_item_set_activatable (list_item, TRUE);
       pal_session_row_set_record (PAL_SESSION_ROW (row), record,
                                   agent_name (self, pal_session_record_get_agent_id (record)));
       if (self->state_func != NULL)
-        pal_session_row_set_state (PAL_SESSION_ROW (row), self->state_func (id, self->state_data));
+        pal_session_row_set_state (PAL_SESSION_ROW (row), self->state_func (key, self->state_data));
       pal_session_row_set_can_func (PAL_SESSION_ROW (row), self->can_func, self->can_data);
       g_signal_connect (row, "activated", G_CALLBACK (row_activated_cb), self);
       adw_bin_set_child (bin, row);
-      g_hash_table_insert (self->rows, g_strdup (id), row);
+      g_hash_table_insert (self->rows, pal_session_key_ref (key), row);
     }
 }
 
@@ -268,8 +268,8 @@ unbind_cb (GtkSignalListItemFactory *factory,
       PalSessionRecord *record = pal_session_row_get_record (PAL_SESSION_ROW (child));
 
       if (record != NULL &&
-          g_hash_table_lookup (self->rows, pal_session_record_get_id (record)) == child)
-        g_hash_table_remove (self->rows, pal_session_record_get_id (record));
+          g_hash_table_lookup (self->rows, pal_session_record_get_key (record)) == child)
+        g_hash_table_remove (self->rows, pal_session_record_get_key (record));
     }
 
   adw_bin_set_child (bin, NULL);
@@ -284,7 +284,7 @@ list_activate_cb (GtkListView *list_view,
 
   if (PAL_IS_SESSION_RECORD (item))
     g_signal_emit (self, signals[SESSION_ACTIVATED], 0,
-                   pal_session_record_get_id (PAL_SESSION_RECORD (item)));
+                   pal_session_record_get_key (PAL_SESSION_RECORD (item)));
 }
 
 /* F2 renames, Delete removes from the list, Menu or Shift+F10 opens the
@@ -298,7 +298,7 @@ list_key_pressed_cb (GtkEventControllerKey *controller,
 {
   g_autoptr(GObject) item = NULL;
   guint position = gtk_single_selection_get_selected (self->selection);
-  const char *id;
+  PalSessionKey *key;
   PalSessionRow *row;
 
   if (position == GTK_INVALID_LIST_POSITION)
@@ -306,20 +306,22 @@ list_key_pressed_cb (GtkEventControllerKey *controller,
   item = g_list_model_get_item (pal_session_groups_get_model (self->groups), position);
   if (!PAL_IS_SESSION_RECORD (item))
     return FALSE;
-  id = pal_session_record_get_id (PAL_SESSION_RECORD (item));
+  key = pal_session_record_get_key (PAL_SESSION_RECORD (item));
 
   switch (keyval)
     {
     case GDK_KEY_F2:
-      return gtk_widget_activate_action (GTK_WIDGET (self), "win.rename-session", "s", id);
+      return gtk_widget_activate_action_variant (GTK_WIDGET (self), "win.rename-session",
+                                                 pal_session_key_to_variant (key));
     case GDK_KEY_Delete:
     case GDK_KEY_KP_Delete:
-      return gtk_widget_activate_action (GTK_WIDGET (self), "win.forget-session", "s", id);
+      return gtk_widget_activate_action_variant (GTK_WIDGET (self), "win.forget-session",
+                                                 pal_session_key_to_variant (key));
     case GDK_KEY_Menu:
-      row = g_hash_table_lookup (self->rows, id);
+      row = g_hash_table_lookup (self->rows, key);
       return row != NULL && pal_session_row_popup_menu (row);
     case GDK_KEY_F10:
-      row = g_hash_table_lookup (self->rows, id);
+      row = g_hash_table_lookup (self->rows, key);
       return (state & GDK_SHIFT_MASK) != 0 && row != NULL && pal_session_row_popup_menu (row);
     default:
       return FALSE;
@@ -368,7 +370,7 @@ pal_sidebar_finalize (GObject *object)
   PalSidebar *self = PAL_SIDEBAR (object);
 
   g_free (self->search);
-  g_free (self->selected_id);
+  g_clear_pointer (&self->selected, pal_session_key_unref);
 
   G_OBJECT_CLASS (pal_sidebar_parent_class)->finalize (object);
 }
@@ -384,11 +386,12 @@ pal_sidebar_class_init (PalSidebarClass *klass)
 
   /**
    * PalSidebar::session-activated:
-   * @session_id: the session the person chose
+   * @key: the session the person chose
    */
   signals[SESSION_ACTIVATED] =
     g_signal_new ("session-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1,
+                  PAL_TYPE_SESSION_KEY | G_SIGNAL_TYPE_STATIC_SCOPE);
 
   gtk_widget_class_set_css_name (widget_class, "sidebar");
 }
@@ -396,7 +399,8 @@ pal_sidebar_class_init (PalSidebarClass *klass)
 static void
 pal_sidebar_init (PalSidebar *self)
 {
-  self->rows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->rows = g_hash_table_new_full (pal_session_key_hash, pal_session_key_equal,
+                                      (GDestroyNotify) pal_session_key_unref, NULL);
 }
 
 /**
@@ -536,50 +540,50 @@ pal_sidebar_set_can_func (PalSidebar            *self,
 /**
  * pal_sidebar_refresh_state:
  * @self: a #PalSidebar
- * @session_id: a session whose live state changed
+ * @key: a session whose live state changed
  */
 void
-pal_sidebar_refresh_state (PalSidebar *self,
-                           const char *session_id)
+pal_sidebar_refresh_state (PalSidebar    *self,
+                           PalSessionKey *key)
 {
   PalSessionRow *row;
 
   g_return_if_fail (PAL_IS_SIDEBAR (self));
-  g_return_if_fail (session_id != NULL);
+  g_return_if_fail (key != NULL);
 
-  row = g_hash_table_lookup (self->rows, session_id);
+  row = g_hash_table_lookup (self->rows, key);
   if (row != NULL && self->state_func != NULL)
-    pal_session_row_set_state (row, self->state_func (session_id, self->state_data));
+    pal_session_row_set_state (row, self->state_func (key, self->state_data));
 }
 
 /**
  * pal_sidebar_select:
  * @self: a #PalSidebar
- * @session_id: (nullable): the session to highlight
+ * @key: (nullable): the session to highlight
  */
 void
-pal_sidebar_select (PalSidebar *self,
-                    const char *session_id)
+pal_sidebar_select (PalSidebar    *self,
+                    PalSessionKey *key)
 {
   GListModel *model;
   guint n;
 
   g_return_if_fail (PAL_IS_SIDEBAR (self));
 
-  if (self->selected_id != session_id)
+  if (self->selected != key)
     {
-      g_free (self->selected_id);
-      self->selected_id = g_strdup (session_id);
+      g_clear_pointer (&self->selected, pal_session_key_unref);
+      self->selected = key != NULL ? pal_session_key_ref (key) : NULL;
     }
 
   model = pal_session_groups_get_model (self->groups);
   n = g_list_model_get_n_items (model);
-  for (guint i = 0; session_id != NULL && i < n; i++)
+  for (guint i = 0; key != NULL && i < n; i++)
     {
       g_autoptr(GObject) item = g_list_model_get_item (model, i);
 
       if (PAL_IS_SESSION_RECORD (item) &&
-          g_strcmp0 (pal_session_record_get_id (PAL_SESSION_RECORD (item)), session_id) == 0)
+          pal_session_key_equal (pal_session_record_get_key (PAL_SESSION_RECORD (item)), key))
         {
           if (gtk_single_selection_get_selected (self->selection) != i)
             gtk_single_selection_set_selected (self->selection, i);
@@ -626,15 +630,16 @@ pal_sidebar_get_n_shown (PalSidebar *self)
 /**
  * pal_sidebar_get_row:
  * @self: a #PalSidebar
- * @session_id: a session
+ * @key: a session
  *
- * Returns: (transfer none) (nullable): the row of @session_id, if on screen
+ * Returns: (transfer none) (nullable): the row of @key, if on screen
  */
 PalSessionRow *
-pal_sidebar_get_row (PalSidebar *self,
-                     const char *session_id)
+pal_sidebar_get_row (PalSidebar    *self,
+                     PalSessionKey *key)
 {
   g_return_val_if_fail (PAL_IS_SIDEBAR (self), NULL);
+  g_return_val_if_fail (key != NULL, NULL);
 
-  return g_hash_table_lookup (self->rows, session_id);
+  return g_hash_table_lookup (self->rows, key);
 }

@@ -13,8 +13,8 @@
 
 G_BEGIN_DECLS
 
-typedef PalRowState (*PalSidebarStateFunc) (const char *session_id,
-                                            gpointer    user_data);
+typedef PalRowState (*PalSidebarStateFunc) (PalSessionKey *key,
+                                            gpointer       user_data);
 
 #define PAL_TYPE_SIDEBAR (pal_sidebar_get_type ())
 
@@ -29,14 +29,14 @@ void       pal_sidebar_set_can_func    (PalSidebar            *self,
                                         PalSessionMenuCanFunc  func,
                                         gpointer               user_data);
 void       pal_sidebar_refresh_state   (PalSidebar          *self,
-                                        const char          *session_id);
+                                        PalSessionKey       *key);
 void       pal_sidebar_select          (PalSidebar          *self,
-                                        const char          *session_id);
+                                        PalSessionKey       *key);
 void       pal_sidebar_focus_search    (PalSidebar          *self);
 void       pal_sidebar_set_search_text (PalSidebar          *self,
                                         const char          *text);
 guint      pal_sidebar_get_n_shown     (PalSidebar          *self);
 PalSessionRow *pal_sidebar_get_row     (PalSidebar          *self,
-                                        const char          *session_id);
+                                        PalSessionKey       *key);
 
 G_END_DECLS

@@ -1,6 +1,7 @@
 /* pal-window-actions.c: the window's actions and their shortcuts
  *
- * Session actions take the session id as target, so the sidebar menus and
+ * Session actions take the session's key as target, an (agent id, session
+ * id) pair (PAL_SESSION_KEY_VARIANT_TYPE), so the sidebar menus and
  * the header menu share them. A GAction is enabled for every target at once;
  * whether one session can do something (resume, close) is decided by
  * _pal_window_can(), which the menus ask when they open and which the
@@ -19,52 +20,52 @@
 typedef struct
 {
   PalWindow *self;
-  char      *session_id;
+  PalSessionKey  *key;
 } ActionData;
 
 static void
 action_data_free (ActionData *data)
 {
   g_clear_object (&data->self);
-  g_free (data->session_id);
+  pal_session_key_unref (data->key);
   g_free (data);
 }
 
 static ActionData *
-action_data_new (PalWindow  *self,
-                 const char *session_id)
+action_data_new (PalWindow     *self,
+                 PalSessionKey *key)
 {
   ActionData *data = g_new0 (ActionData, 1);
 
   data->self = g_object_ref (self);
-  data->session_id = g_strdup (session_id);
+  data->key = pal_session_key_ref (key);
 
   return data;
 }
 
 static gboolean
-is_live (PalWindow  *self,
-         const char *session_id)
+is_live (PalWindow     *self,
+         PalSessionKey *key)
 {
-  PalSessionState state = pal_session_manager_get_session_state (self->manager, session_id);
+  PalSessionState state = pal_session_manager_get_session_state (self->manager, key);
 
   return state != PAL_SESSION_STATE_NOT_RUNNING && state != PAL_SESSION_STATE_FAILED;
 }
 
 /**
  * _pal_window_can:
- * @session_id: a session
+ * @key: a session
  * @action: a win.* action name
  * @reason: (out) (optional): why not, when it cannot
  * @user_data: the #PalWindow
  *
- * Returns: whether @action makes sense for @session_id now
+ * Returns: whether @action makes sense for @key now
  */
 gboolean
-_pal_window_can (const char  *session_id,
-                 const char  *action,
-                 char       **reason,
-                 gpointer     user_data)
+_pal_window_can (PalSessionKey  *key,
+                 const char     *action,
+                 char          **reason,
+                 gpointer        user_data)
 {
   PalWindow *self = user_data;
   g_autofree char *load_reason = NULL;
@@ -72,8 +73,8 @@ _pal_window_can (const char  *session_id,
 
   if (g_str_equal (action, "win.open-session"))
     {
-      if (pal_session_manager_can_load (self->manager, session_id, &load_reason) ||
-          pal_session_manager_can_resume (self->manager, session_id, &resume_reason))
+      if (pal_session_manager_can_load (self->manager, key, &load_reason) ||
+          pal_session_manager_can_resume (self->manager, key, &resume_reason))
         return TRUE;
       if (reason != NULL)
         *reason = g_steal_pointer (&load_reason);
@@ -83,21 +84,25 @@ _pal_window_can (const char  *session_id,
   if (g_str_equal (action, "win.resume-session"))
     {
       /* an open session has nothing to resume: Open shows it */
-      if (is_live (self, session_id))
+      if (is_live (self, key))
         {
           if (reason != NULL)
             *reason = g_strdup (_("The session is open already."));
           return FALSE;
         }
-      return pal_session_manager_can_resume (self->manager, session_id, reason);
+      return pal_session_manager_can_resume (self->manager, key, reason);
     }
 
   if (g_str_equal (action, "win.delete-session"))
-    return pal_session_manager_can_delete (self->manager, session_id, reason);
+    return pal_session_manager_can_delete (self->manager, key, reason);
+
+  /* offered only where the agent advertised it: no reason, so left out */
+  if (g_str_equal (action, "win.fork-session"))
+    return pal_session_manager_can_fork (self->manager, key);
 
   if (g_str_equal (action, "win.agent-log"))
     {
-      g_autoptr(AcpAgent) agent = pal_session_manager_dup_agent_of (self->manager, session_id);
+      g_autoptr(AcpAgent) agent = pal_session_manager_dup_agent_of (self->manager, key);
 
       if (agent == NULL && reason != NULL)
         *reason = g_strdup (_("The agent of this session has not run since Palaver started."));
@@ -106,7 +111,7 @@ _pal_window_can (const char  *session_id,
 
   if (g_str_equal (action, "win.close-session"))
     {
-      if (!is_live (self, session_id))
+      if (!is_live (self, key))
         {
           if (reason != NULL)
             *reason = g_strdup (_("The session is not open."));
@@ -127,8 +132,8 @@ _pal_window_can (const char  *session_id,
 void
 _pal_window_update_actions (PalWindow *self)
 {
-  PalSessionState state = self->current_id != NULL
-    ? pal_session_manager_get_session_state (self->manager, self->current_id)
+  PalSessionState state = self->current != NULL
+    ? pal_session_manager_get_session_state (self->manager, self->current)
     : PAL_SESSION_STATE_NOT_RUNNING;
   gboolean retry = g_object_get_data (G_OBJECT (self), "retry-attempt") != NULL;
 
@@ -139,11 +144,11 @@ _pal_window_update_actions (PalWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop-agent",
                                  state == PAL_SESSION_STATE_STOPPING ||
                                  state == PAL_SESSION_STATE_LOADING ||
-                                 (self->current_id == NULL && self->starting_attempt != NULL));
+                                 (self->current == NULL && self->starting_attempt != NULL));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.close-current-session",
-                                 self->current_id != NULL && is_live (self, self->current_id));
+                                 self->current != NULL && is_live (self, self->current));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.retry-session",
-                                 retry || (self->current_id != NULL && state == PAL_SESSION_STATE_FAILED));
+                                 retry || (self->current != NULL && state == PAL_SESSION_STATE_FAILED));
 }
 
 static void
@@ -159,7 +164,9 @@ open_session_action (GtkWidget  *widget,
                      const char *action_name,
                      GVariant   *parameter)
 {
-  pal_window_open_session (PAL_WINDOW (widget), g_variant_get_string (parameter, NULL));
+  g_autoptr(PalSessionKey) key = pal_session_key_new_from_variant (parameter);
+
+  pal_window_open_session (PAL_WINDOW (widget), key);
 }
 
 static void
@@ -168,22 +175,22 @@ resume_session_action (GtkWidget  *widget,
                        GVariant   *parameter)
 {
   PalWindow *self = PAL_WINDOW (widget);
-  const char *session_id = g_variant_get_string (parameter, NULL);
+  g_autoptr(PalSessionKey) key = pal_session_key_new_from_variant (parameter);
   g_autofree char *reason = NULL;
 
-  if (is_live (self, session_id))
+  if (is_live (self, key))
     {
-      _pal_window_show_session (self, session_id);
+      _pal_window_show_session (self, key);
       return;
     }
 
-  if (!pal_session_manager_can_resume (self->manager, session_id, &reason))
+  if (!pal_session_manager_can_resume (self->manager, key, &reason))
     {
       pal_window_add_toast (self, reason != NULL ? reason : _("The agent cannot resume this session."));
       return;
     }
 
-  _pal_window_resume_session (self, session_id);
+  _pal_window_resume_session (self, key);
 }
 
 static void
@@ -198,14 +205,14 @@ close_cb (GObject      *object,
       !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     pal_window_add_toast (data->self, error->message);
 
-  if (g_strcmp0 (data->session_id, data->self->current_id) == 0)
+  if (pal_session_key_equal0 (data->key, data->self->current))
     {
       AcpSession *shown = pal_session_view_get_session (data->self->session_view);
 
       if (error == NULL && shown != NULL)
         acp_transcript_append_notice (acp_session_get_transcript (shown), ACP_NOTICE_SEVERITY_INFO,
                                       _("The session is closed"),
-                                      _pal_window_can (data->session_id, "win.open-session", NULL, data->self)
+                                      _pal_window_can (data->key, "win.open-session", NULL, data->self)
                                         ? _("Write to the agent to open it again.")
                                         : _("The agent cannot open it again."),
                                       NULL);
@@ -216,14 +223,14 @@ close_cb (GObject      *object,
 }
 
 static void
-close_session (PalWindow  *self,
-               const char *session_id)
+close_session (PalWindow     *self,
+               PalSessionKey *key)
 {
-  if (!is_live (self, session_id))
+  if (!is_live (self, key))
     return;
 
-  pal_session_manager_close_session_async (self->manager, session_id, self->cancellable,
-                                           close_cb, action_data_new (self, session_id));
+  pal_session_manager_close_session_async (self->manager, key, self->cancellable,
+                                           close_cb, action_data_new (self, key));
 }
 
 static void
@@ -231,7 +238,9 @@ close_session_action (GtkWidget  *widget,
                       const char *action_name,
                       GVariant   *parameter)
 {
-  close_session (PAL_WINDOW (widget), g_variant_get_string (parameter, NULL));
+  g_autoptr(PalSessionKey) key = pal_session_key_new_from_variant (parameter);
+
+  close_session (PAL_WINDOW (widget), key);
 }
 
 static void
@@ -241,8 +250,8 @@ close_current_session_action (GtkWidget  *widget,
 {
   PalWindow *self = PAL_WINDOW (widget);
 
-  if (self->current_id != NULL)
-    close_session (self, self->current_id);
+  if (self->current != NULL)
+    close_session (self, self->current);
 }
 
 static void
@@ -257,7 +266,7 @@ rename_response_cb (AdwMessageDialog *dialog,
       g_autofree char *title = g_strstrip (g_strdup (gtk_editable_get_text (entry)));
 
       pal_session_store_rename (pal_session_manager_get_session_store (data->self->manager),
-                                data->session_id, title);
+                                data->key, title);
     }
 }
 
@@ -276,12 +285,12 @@ rename_session_action (GtkWidget  *widget,
                        GVariant   *parameter)
 {
   PalWindow *self = PAL_WINDOW (widget);
-  const char *session_id = g_variant_get_string (parameter, NULL);
+  g_autoptr(PalSessionKey) key = pal_session_key_new_from_variant (parameter);
   PalSessionRecord *record;
   AdwMessageDialog *dialog;
   GtkWidget *entry;
 
-  record = pal_session_store_lookup (pal_session_manager_get_session_store (self->manager), session_id);
+  record = pal_session_store_lookup (pal_session_manager_get_session_store (self->manager), key);
   if (record == NULL)
     return;
 
@@ -298,7 +307,7 @@ rename_session_action (GtkWidget  *widget,
   g_object_set_data (G_OBJECT (dialog), "entry", entry);
   g_signal_connect (entry, "changed", G_CALLBACK (rename_entry_changed_cb), dialog);
   g_signal_connect_data (dialog, "response", G_CALLBACK (rename_response_cb),
-                         action_data_new (self, session_id), (GClosureNotify) (void (*) (void)) action_data_free, 0);
+                         action_data_new (self, key), (GClosureNotify) (void (*) (void)) action_data_free, 0);
   rename_entry_changed_cb (GTK_EDITABLE (entry), dialog);
   gtk_window_present (GTK_WINDOW (dialog));
   gtk_widget_grab_focus (entry);
@@ -310,12 +319,12 @@ pin_session_action (GtkWidget  *widget,
                     GVariant   *parameter)
 {
   PalWindow *self = PAL_WINDOW (widget);
-  const char *session_id = g_variant_get_string (parameter, NULL);
+  g_autoptr(PalSessionKey) key = pal_session_key_new_from_variant (parameter);
   PalSessionStore *store = pal_session_manager_get_session_store (self->manager);
-  PalSessionRecord *record = pal_session_store_lookup (store, session_id);
+  PalSessionRecord *record = pal_session_store_lookup (store, key);
 
   if (record != NULL)
-    pal_session_store_set_pinned (store, session_id, !pal_session_record_get_pinned (record));
+    pal_session_store_set_pinned (store, key, !pal_session_record_get_pinned (record));
 }
 
 static void
@@ -333,9 +342,9 @@ forget_session_action (GtkWidget  *widget,
                        GVariant   *parameter)
 {
   PalWindow *self = PAL_WINDOW (widget);
-  const char *session_id = g_variant_get_string (parameter, NULL);
+  g_autoptr(PalSessionKey) key = pal_session_key_new_from_variant (parameter);
   PalSessionStore *store = pal_session_manager_get_session_store (self->manager);
-  PalSessionRecord *record = pal_session_store_lookup (store, session_id);
+  PalSessionRecord *record = pal_session_store_lookup (store, key);
   g_autoptr(PalSessionRecord) copy = NULL;
   AdwToast *toast;
 
@@ -350,9 +359,9 @@ forget_session_action (GtkWidget  *widget,
   pal_session_record_set_updated (copy, pal_session_record_get_updated (record));
   pal_session_record_set_pinned (copy, pal_session_record_get_pinned (record));
 
-  if (g_strcmp0 (session_id, self->current_id) == 0)
+  if (pal_session_key_equal0 (key, self->current))
     _pal_window_show_session (self, NULL);
-  pal_session_manager_forget (self->manager, session_id);
+  pal_session_manager_forget (self->manager, key);
 
   toast = adw_toast_new (_("Session removed from the list"));
   adw_toast_set_button_label (toast, _("_Undo"));
@@ -360,6 +369,43 @@ forget_session_action (GtkWidget  *widget,
   g_signal_connect_data (toast, "button-clicked", G_CALLBACK (undo_forget_cb),
                          g_steal_pointer (&copy), (GClosureNotify) (void (*) (void)) g_object_unref, 0);
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+static void
+fork_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  ActionData *data = user_data;
+  g_autoptr(AcpSession) fork = NULL;
+  g_autoptr(GError) error = NULL;
+
+  fork = pal_session_manager_fork_session_finish (PAL_SESSION_MANAGER (object), result, &error);
+  if (fork == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        pal_window_add_toast (data->self, error->message);
+    }
+  else
+    {
+      /* beside the original in the list, and shown */
+      _pal_window_show_session (data->self,
+                                pal_session_manager_get_session_key (data->self->manager, fork));
+    }
+
+  action_data_free (data);
+}
+
+static void
+fork_session_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  PalWindow *self = PAL_WINDOW (widget);
+  g_autoptr(PalSessionKey) key = pal_session_key_new_from_variant (parameter);
+
+  pal_session_manager_fork_session_async (self->manager, key, self->cancellable, fork_cb,
+                                          action_data_new (self, key));
 }
 
 static void
@@ -375,16 +421,16 @@ restart_cb (GObject      *object,
   if (session == NULL)
     {
       PalSessionRecord *record = pal_session_store_lookup (pal_session_manager_get_session_store (data->self->manager),
-                                                           data->session_id);
+                                                           data->key);
 
-      _pal_window_handle_error (data->self, data->session_id,
+      _pal_window_handle_error (data->self, data->key,
                                 record != NULL ? pal_session_record_get_agent_id (record) : NULL,
                                 record != NULL ? pal_session_record_get_cwd (record) : NULL,
                                 _("The agent could not be restarted"), error);
     }
-  else if (g_strcmp0 (data->session_id, data->self->current_id) == 0)
+  else if (pal_session_key_equal0 (data->key, data->self->current))
     {
-      _pal_window_show_session (data->self, data->session_id);
+      _pal_window_show_session (data->self, data->key);
     }
 
   action_data_free (data);
@@ -397,11 +443,11 @@ retry_session_action (GtkWidget  *widget,
 {
   PalWindow *self = PAL_WINDOW (widget);
 
-  if (self->current_id == NULL)
+  if (self->current == NULL)
     return;
 
-  pal_session_manager_restart_async (self->manager, self->current_id, self->cancellable,
-                                     restart_cb, action_data_new (self, self->current_id));
+  pal_session_manager_restart_async (self->manager, self->current, self->cancellable,
+                                     restart_cb, action_data_new (self, self->current));
 }
 
 static void
@@ -458,21 +504,21 @@ _pal_window_present_agent_log (PalWindow  *self,
 
 /* Shows the log of the agent of the session, if it ran here. */
 gboolean
-_pal_window_show_agent_log (PalWindow  *self,
-                            const char *session_id)
+_pal_window_show_agent_log (PalWindow     *self,
+                            PalSessionKey *key)
 {
   g_autoptr(AcpAgent) agent = NULL;
   PalSessionRecord *record;
   const char *agent_name = NULL;
 
-  agent = session_id != NULL ? pal_session_manager_dup_agent_of (self->manager, session_id) : NULL;
+  agent = key != NULL ? pal_session_manager_dup_agent_of (self->manager, key) : NULL;
   if (agent == NULL)
     {
       pal_window_add_toast (self, _("The agent of this session has not run since Palaver started"));
       return FALSE;
     }
 
-  record = pal_session_store_lookup (pal_session_manager_get_session_store (self->manager), session_id);
+  record = pal_session_store_lookup (pal_session_manager_get_session_store (self->manager), key);
   if (record != NULL)
     agent_name = pal_agent_store_get_name (pal_session_manager_get_agent_store (self->manager),
                                            pal_session_record_get_agent_id (record));
@@ -487,7 +533,9 @@ agent_log_action (GtkWidget  *widget,
                   const char *action_name,
                   GVariant   *parameter)
 {
-  _pal_window_show_agent_log (PAL_WINDOW (widget), g_variant_get_string (parameter, NULL));
+  g_autoptr(PalSessionKey) key = pal_session_key_new_from_variant (parameter);
+
+  _pal_window_show_agent_log (PAL_WINDOW (widget), key);
 }
 
 static void
@@ -497,7 +545,7 @@ show_agent_log_action (GtkWidget  *widget,
 {
   PalWindow *self = PAL_WINDOW (widget);
 
-  _pal_window_show_agent_log (self, self->current_id);
+  _pal_window_show_agent_log (self, self->current);
 }
 
 static void
@@ -519,14 +567,14 @@ delete_response_cb (AdwMessageDialog *dialog,
                     const char       *response,
                     PalWindow        *self)
 {
-  const char *session_id = g_object_get_data (G_OBJECT (dialog), "session-id");
+  PalSessionKey *key = g_object_get_data (G_OBJECT (dialog), "session-key");
 
   if (!g_str_equal (response, "delete"))
     return;
 
-  if (g_strcmp0 (session_id, self->current_id) == 0)
+  if (pal_session_key_equal0 (key, self->current))
     _pal_window_show_session (self, NULL);
-  pal_session_manager_delete_session_async (self->manager, session_id, self->cancellable,
+  pal_session_manager_delete_session_async (self->manager, key, self->cancellable,
                                             deleted_cb, g_object_ref (self));
 }
 
@@ -537,9 +585,9 @@ delete_session_action (GtkWidget  *widget,
                        GVariant   *parameter)
 {
   PalWindow *self = PAL_WINDOW (widget);
-  const char *session_id = g_variant_get_string (parameter, NULL);
+  g_autoptr(PalSessionKey) key = pal_session_key_new_from_variant (parameter);
   PalSessionRecord *record = pal_session_store_lookup (pal_session_manager_get_session_store (self->manager),
-                                                       session_id);
+                                                       key);
   const char *title = record != NULL ? pal_session_record_get_title (record) : NULL;
   GtkWidget *dialog;
 
@@ -557,7 +605,8 @@ delete_session_action (GtkWidget  *widget,
                                               ADW_RESPONSE_DESTRUCTIVE);
   adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
   adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
-  g_object_set_data_full (G_OBJECT (dialog), "session-id", g_strdup (session_id), g_free);
+  g_object_set_data_full (G_OBJECT (dialog), "session-key", pal_session_key_ref (key),
+                          (GDestroyNotify) pal_session_key_unref);
   g_signal_connect_object (dialog, "response", G_CALLBACK (delete_response_cb), self, 0);
   gtk_window_present (GTK_WINDOW (dialog));
 }
@@ -577,8 +626,8 @@ stop_agent_action (GtkWidget  *widget,
 {
   PalWindow *self = PAL_WINDOW (widget);
 
-  if (self->current_id != NULL)
-    pal_session_manager_stop_agent (self->manager, self->current_id);
+  if (self->current != NULL)
+    pal_session_manager_stop_agent (self->manager, self->current);
   else
     _pal_window_stop_starting_agent (self);
 }
@@ -596,15 +645,19 @@ search_action (GtkWidget  *widget,
 void
 _pal_window_class_init_actions (GtkWidgetClass *widget_class)
 {
+  /* the actions of one session take its key */
+  const char *key_type = PAL_SESSION_KEY_VARIANT_TYPE_STRING;
+
   gtk_widget_class_install_action (widget_class, "win.new-session", NULL, new_session_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, GDK_CONTROL_MASK, "win.new-session", NULL);
 
-  gtk_widget_class_install_action (widget_class, "win.open-session", "s", open_session_action);
-  gtk_widget_class_install_action (widget_class, "win.resume-session", "s", resume_session_action);
-  gtk_widget_class_install_action (widget_class, "win.close-session", "s", close_session_action);
-  gtk_widget_class_install_action (widget_class, "win.rename-session", "s", rename_session_action);
-  gtk_widget_class_install_action (widget_class, "win.pin-session", "s", pin_session_action);
-  gtk_widget_class_install_action (widget_class, "win.forget-session", "s", forget_session_action);
+  gtk_widget_class_install_action (widget_class, "win.open-session", key_type, open_session_action);
+  gtk_widget_class_install_action (widget_class, "win.resume-session", key_type, resume_session_action);
+  gtk_widget_class_install_action (widget_class, "win.fork-session", key_type, fork_session_action);
+  gtk_widget_class_install_action (widget_class, "win.close-session", key_type, close_session_action);
+  gtk_widget_class_install_action (widget_class, "win.rename-session", key_type, rename_session_action);
+  gtk_widget_class_install_action (widget_class, "win.pin-session", key_type, pin_session_action);
+  gtk_widget_class_install_action (widget_class, "win.forget-session", key_type, forget_session_action);
 
   gtk_widget_class_install_action (widget_class, "win.close-current-session", NULL, close_current_session_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK,
@@ -615,8 +668,8 @@ _pal_window_class_init_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.stop-turn", NULL, stop_turn_action);
   gtk_widget_class_install_action (widget_class, "win.stop-agent", NULL, stop_agent_action);
   gtk_widget_class_install_action (widget_class, "win.cancel-start", NULL, cancel_start_action);
-  gtk_widget_class_install_action (widget_class, "win.agent-log", "s", agent_log_action);
-  gtk_widget_class_install_action (widget_class, "win.delete-session", "s", delete_session_action);
+  gtk_widget_class_install_action (widget_class, "win.agent-log", key_type, agent_log_action);
+  gtk_widget_class_install_action (widget_class, "win.delete-session", key_type, delete_session_action);
   gtk_widget_class_install_action (widget_class, "win.show-agent-log", NULL, show_agent_log_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_l, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
                                        "win.show-agent-log", NULL);

@@ -18,7 +18,7 @@ struct _PalWindow
   PalSessionManager    *manager;
   GSettings            *settings;
   GCancellable         *cancellable;
-  char                 *current_id;
+  PalSessionKey        *current;
   PalSessionRecord     *current_record;   /* its record, watched for renames */
   GHashTable           *last_states;   /* session id → PalSessionState, for notifications */
   GHashTable           *drafts;        /* session id → what the person wrote and did not send */
@@ -58,7 +58,7 @@ void     _pal_window_refresh_listed     (PalWindow      *self,
                                          const char     *agent_id,
                                          const char     *folder);
 gboolean _pal_window_show_agent_log     (PalWindow      *self,
-                                         const char     *session_id);
+                                         PalSessionKey  *key);
 void     _pal_window_present_agent_log  (PalWindow      *self,
                                          AcpAgent       *agent,
                                          const char     *agent_name);
@@ -67,7 +67,7 @@ void     _pal_window_stop_starting_agent (PalWindow     *self);
 /* Cancels what is in flight for the window (a new session starting). */
 void     _pal_window_cancel_start       (PalWindow      *self);
 void     _pal_window_update_actions     (PalWindow      *self);
-gboolean _pal_window_can                (const char     *session_id,
+gboolean _pal_window_can                (PalSessionKey  *key,
                                          const char     *action,
                                          char          **reason,
                                          gpointer        user_data);
@@ -76,14 +76,14 @@ void     _pal_window_show_error         (PalWindow      *self,
                                          const char     *agent_id,
                                          const GError   *error);
 void     _pal_window_handle_error       (PalWindow      *self,
-                                         const char     *session_id,
+                                         PalSessionKey  *key,
                                          const char     *agent_id,
                                          const char     *folder,
                                          const char     *title,
                                          const GError   *error);
 void     _pal_window_show_session       (PalWindow      *self,
-                                         const char     *session_id);
+                                         PalSessionKey  *key);
 void     _pal_window_resume_session     (PalWindow      *self,
-                                         const char     *session_id);
+                                         PalSessionKey  *key);
 
 G_END_DECLS

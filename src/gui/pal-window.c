@@ -33,7 +33,7 @@ G_DEFINE_FINAL_TYPE (PalWindow, pal_window, ADW_TYPE_APPLICATION_WINDOW)
 typedef struct
 {
   PalWindow *self;
-  char      *session_id;
+  PalSessionKey  *key;
   char      *agent_id;
   char      *folder;
   GStrv      mcp_servers;
@@ -45,7 +45,7 @@ static void
 attempt_free (Attempt *attempt)
 {
   g_clear_object (&attempt->self);
-  g_free (attempt->session_id);
+  g_clear_pointer (&attempt->key, pal_session_key_unref);
   g_free (attempt->agent_id);
   g_free (attempt->folder);
   g_strfreev (attempt->mcp_servers);
@@ -58,7 +58,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (Attempt, attempt_free)
 
 static Attempt *
 attempt_new (PalWindow          *self,
-             const char         *session_id,
+             PalSessionKey      *key,
              const char         *agent_id,
              const char         *folder,
              const char * const *mcp_servers)
@@ -66,7 +66,7 @@ attempt_new (PalWindow          *self,
   Attempt *attempt = g_new0 (Attempt, 1);
 
   attempt->self = g_object_ref (self);
-  attempt->session_id = g_strdup (session_id);
+  attempt->key = key != NULL ? pal_session_key_ref (key) : NULL;
   attempt->agent_id = g_strdup (agent_id);
   attempt->folder = g_strdup (folder);
   attempt->mcp_servers = g_strdupv ((char **) mcp_servers);
@@ -77,18 +77,18 @@ attempt_new (PalWindow          *self,
 /* An attempt on a stored session, with its agent and folder; NULL when the
  * list has no such session. */
 static Attempt *
-attempt_for_session (PalWindow  *self,
-                     const char *session_id,
-                     const char *prompt)
+attempt_for_session (PalWindow     *self,
+                     PalSessionKey *key,
+                     const char    *prompt)
 {
   PalSessionRecord *record;
   Attempt *attempt;
 
-  record = pal_session_store_lookup (pal_session_manager_get_session_store (self->manager), session_id);
+  record = pal_session_store_lookup (pal_session_manager_get_session_store (self->manager), key);
   if (record == NULL)
     return NULL;
 
-  attempt = attempt_new (self, session_id, pal_session_record_get_agent_id (record),
+  attempt = attempt_new (self, key, pal_session_record_get_agent_id (record),
                          pal_session_record_get_cwd (record), NULL);
   attempt->prompt = g_strdup (prompt);
   return attempt;
@@ -124,12 +124,12 @@ row_state_for (PalSessionState state)
 }
 
 static PalRowState
-sidebar_state_func (const char *session_id,
+sidebar_state_func (PalSessionKey *key,
                     gpointer    user_data)
 {
   PalWindow *self = user_data;
 
-  return row_state_for (pal_session_manager_get_session_state (self->manager, session_id));
+  return row_state_for (pal_session_manager_get_session_state (self->manager, key));
 }
 
 static const char *
@@ -143,7 +143,7 @@ static void
 update_header (PalWindow *self)
 {
   PalSessionStore *store = pal_session_manager_get_session_store (self->manager);
-  PalSessionRecord *record = self->current_id != NULL ? pal_session_store_lookup (store, self->current_id) : NULL;
+  PalSessionRecord *record = self->current != NULL ? pal_session_store_lookup (store, self->current) : NULL;
   g_autofree char *subtitle = NULL;
   PalSessionState state;
 
@@ -174,7 +174,7 @@ update_header (PalWindow *self)
     gtk_window_set_title (GTK_WINDOW (self), title);
   }
 
-  state = pal_session_manager_get_session_state (self->manager, self->current_id);
+  state = pal_session_manager_get_session_state (self->manager, self->current);
   gtk_label_set_text (self->state_label, pal_row_state_describe (row_state_for (state)));
   gtk_widget_set_visible (GTK_WIDGET (self->session_menu_button), TRUE);
 }
@@ -185,11 +185,11 @@ session_menu_activate_cb (GtkMenuButton *button,
 {
   PalSessionRecord *record;
 
-  if (self->current_id == NULL)
+  if (self->current == NULL)
     return;
 
-  record = pal_session_store_lookup (pal_session_manager_get_session_store (self->manager), self->current_id);
-  pal_session_menu_update (GTK_WIDGET (gtk_menu_button_get_popover (button)), self->current_id,
+  record = pal_session_store_lookup (pal_session_manager_get_session_store (self->manager), self->current);
+  pal_session_menu_update (GTK_WIDGET (gtk_menu_button_get_popover (button)), self->current,
                            record != NULL && pal_session_record_get_pinned (record),
                            _pal_window_can, self);
 }
@@ -204,40 +204,40 @@ get_composer (PalWindow *self)
  * written in: it stays with it while they look elsewhere, and is back in the
  * composer when they return. */
 static void
-set_current_id (PalWindow  *self,
-                const char *session_id)
+set_current (PalWindow     *self,
+             PalSessionKey *key)
 {
   g_autofree char *draft = NULL;
 
-  if (g_strcmp0 (self->current_id, session_id) == 0)
+  if (pal_session_key_equal0 (self->current, key))
     return;
 
   draft = pal_composer_dup_text (get_composer (self));
-  if (self->current_id != NULL && draft != NULL && *draft != '\0')
-    g_hash_table_replace (self->drafts, g_strdup (self->current_id), g_steal_pointer (&draft));
-  else if (self->current_id != NULL)
-    g_hash_table_remove (self->drafts, self->current_id);
+  if (self->current != NULL && draft != NULL && *draft != '\0')
+    g_hash_table_replace (self->drafts, pal_session_key_ref (self->current), g_steal_pointer (&draft));
+  else if (self->current != NULL)
+    g_hash_table_remove (self->drafts, self->current);
 
-  g_free (self->current_id);
-  self->current_id = g_strdup (session_id);
+  g_clear_pointer (&self->current, pal_session_key_unref);
+  self->current = key != NULL ? pal_session_key_ref (key) : NULL;
   pal_composer_set_text (get_composer (self),
-                         session_id != NULL ? g_hash_table_lookup (self->drafts, session_id) : NULL);
+                         key != NULL ? g_hash_table_lookup (self->drafts, key) : NULL);
 }
 
 /* Shows what is known of a session: its live transcript if it has one. */
 void
-_pal_window_show_session (PalWindow  *self,
-                          const char *session_id)
+_pal_window_show_session (PalWindow     *self,
+                          PalSessionKey *key)
 {
   AcpSession *session;
 
-  set_current_id (self, session_id);
+  set_current (self, key);
 
   watch_current_record (self);
-  session = session_id != NULL ? pal_session_manager_lookup (self->manager, session_id) : NULL;
+  session = key != NULL ? pal_session_manager_lookup (self->manager, key) : NULL;
   pal_session_view_set_session (self->session_view, session);
-  gtk_stack_set_visible_child_name (self->content_stack, session_id != NULL ? "session" : "welcome");
-  pal_sidebar_select (self->sidebar, session_id);
+  gtk_stack_set_visible_child_name (self->content_stack, key != NULL ? "session" : "welcome");
+  pal_sidebar_select (self->sidebar, key);
   update_header (self);
   _pal_window_update_actions (self);
 
@@ -247,12 +247,13 @@ _pal_window_show_session (PalWindow  *self,
 
 static void
 notify_if_unfocused (PalWindow       *self,
-                     const char      *session_id,
+                     PalSessionKey   *key,
                      PalSessionState  previous,
                      PalSessionState  state)
 {
   GApplication *app = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
   g_autoptr(GNotification) notification = NULL;
+  g_autofree char *notification_id = NULL;
   PalSessionRecord *record;
   const char *title = NULL;
   const char *session_title;
@@ -277,29 +278,31 @@ notify_if_unfocused (PalWindow       *self,
   if (title == NULL)
     return;
 
-  record = pal_session_store_lookup (pal_session_manager_get_session_store (self->manager), session_id);
+  record = pal_session_store_lookup (pal_session_manager_get_session_store (self->manager), key);
   session_title = record != NULL ? pal_session_record_get_title (record) : NULL;
 
   notification = g_notification_new (title);
   if (session_title != NULL && *session_title != '\0')
     g_notification_set_body (notification, session_title);
-  g_notification_set_default_action_and_target (notification, "app.show-session", "s", session_id);
-  g_application_send_notification (app, session_id, notification);
+  g_notification_set_default_action_and_target_value (notification, "app.show-session",
+                                                      pal_session_key_to_variant (key));
+  notification_id = pal_session_key_to_string (key);
+  g_application_send_notification (app, notification_id, notification);
 }
 
 static void
 manager_session_state_changed_cb (PalSessionManager *manager,
-                                  const char        *session_id,
+                                  PalSessionKey     *key,
                                   PalSessionState    state,
                                   PalWindow         *self)
 {
-  PalSessionState previous = GPOINTER_TO_INT (g_hash_table_lookup (self->last_states, session_id));
+  PalSessionState previous = GPOINTER_TO_INT (g_hash_table_lookup (self->last_states, key));
 
-  g_hash_table_insert (self->last_states, g_strdup (session_id), GINT_TO_POINTER (state));
-  pal_sidebar_refresh_state (self->sidebar, session_id);
-  notify_if_unfocused (self, session_id, previous, state);
+  g_hash_table_insert (self->last_states, pal_session_key_ref (key), GINT_TO_POINTER (state));
+  pal_sidebar_refresh_state (self->sidebar, key);
+  notify_if_unfocused (self, key, previous, state);
 
-  if (g_strcmp0 (session_id, self->current_id) != 0)
+  if (!pal_session_key_equal0 (key, self->current))
     return;
 
   update_header (self);
@@ -308,13 +311,13 @@ manager_session_state_changed_cb (PalSessionManager *manager,
 
 static void
 manager_live_session_changed_cb (PalSessionManager *manager,
-                                 const char        *session_id,
+                                 PalSessionKey     *key,
                                  AcpSession        *session,
                                  PalWindow         *self)
 {
   /* a session that became live (an open started: its replay shows as it
    * comes), was replaced by a restart, or went */
-  if (g_strcmp0 (session_id, self->current_id) != 0 ||
+  if (!pal_session_key_equal0 (key, self->current) ||
       session == pal_session_view_get_session (self->session_view))
     return;
 
@@ -382,8 +385,8 @@ store_items_changed_cb (GListModel *model,
                         PalWindow  *self)
 {
   /* the current session may have been renamed, or removed from the list */
-  if (self->current_id != NULL &&
-      pal_session_store_lookup (PAL_SESSION_STORE (model), self->current_id) == NULL)
+  if (self->current != NULL &&
+      pal_session_store_lookup (PAL_SESSION_STORE (model), self->current) == NULL)
     _pal_window_show_session (self, NULL);
   else
     {
@@ -405,8 +408,8 @@ record_header_changed_cb (PalSessionRecord *record,
 static void
 watch_current_record (PalWindow *self)
 {
-  PalSessionRecord *record = self->current_id != NULL
-    ? pal_session_store_lookup (pal_session_manager_get_session_store (self->manager), self->current_id)
+  PalSessionRecord *record = self->current != NULL
+    ? pal_session_store_lookup (pal_session_manager_get_session_store (self->manager), self->current)
     : NULL;
 
   if (record == self->current_record)
@@ -542,6 +545,31 @@ update_access_waiting (PalWindow *self)
   gtk_label_set_text (GTK_LABEL (self->access_waiting), text);
 }
 
+/* The record of the live session with that id. The file service names
+ * sessions by id alone: when two agents' live sessions share it, which one
+ * asks is not known, and neither is named. */
+static PalSessionRecord *
+find_live_record (PalWindow  *self,
+                  const char *session_id)
+{
+  GListModel *store = G_LIST_MODEL (pal_session_manager_get_session_store (self->manager));
+  PalSessionRecord *found = NULL;
+
+  for (guint i = 0; i < g_list_model_get_n_items (store); i++)
+    {
+      g_autoptr(PalSessionRecord) record = g_list_model_get_item (store, i);
+
+      if (!g_str_equal (pal_session_record_get_id (record), session_id) ||
+          pal_session_manager_lookup (self->manager, pal_session_record_get_key (record)) == NULL)
+        continue;
+      if (found != NULL)
+        return NULL;
+      found = record;
+    }
+
+  return found;
+}
+
 static void
 show_next_access (PalWindow *self)
 {
@@ -589,8 +617,7 @@ show_next_access (PalWindow *self)
                                                              : _("Allow Reading Outside the Project?"),
                                                        body));
   extra = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  record = pal_session_store_lookup (pal_session_manager_get_session_store (self->manager),
-                                     acp_fs_access_request_get_session_id (request));
+  record = find_live_record (self, acp_fs_access_request_get_session_id (request));
   if (record != NULL && *pal_session_record_get_title (record) != '\0')
     gtk_box_append (GTK_BOX (extra), gtk_label_new (pal_session_record_get_title (record)));
   self->access_waiting = gtk_label_new (NULL);
@@ -714,7 +741,8 @@ sign_in_failed (Attempt      *attempt_in,
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
   give_back_prompt (attempt);
-  if (attempt->session_id != NULL && pal_session_manager_lookup (self->manager, attempt->session_id) != NULL)
+  /* a session on screen stays there: the failure is a toast */
+  if (attempt->key != NULL && pal_session_manager_lookup (self->manager, attempt->key) != NULL)
     {
       pal_window_add_toast (self, error->message);
       return;
@@ -761,7 +789,7 @@ sign_in_cancelled (Attempt *attempt)
 
   give_back_prompt (attempt);
   /* a new session waits for nothing more: back to where the person was */
-  if (attempt->session_id == NULL && self->current_id == NULL &&
+  if (attempt->key == NULL && self->current == NULL &&
       pal_session_view_get_starting (self->session_view))
     _pal_window_show_session (self, NULL);
 }
@@ -1133,12 +1161,12 @@ show_auth_dialog (PalWindow *self,
  * when it has one (the session put its notice there), else the error page.
  */
 void
-_pal_window_handle_error (PalWindow    *self,
-                          const char   *session_id,
-                          const char   *agent_id,
-                          const char   *folder,
-                          const char   *title,
-                          const GError *error)
+_pal_window_handle_error (PalWindow     *self,
+                          PalSessionKey *key,
+                          const char    *agent_id,
+                          const char    *folder,
+                          const char    *title,
+                          const GError  *error)
 {
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
@@ -1146,27 +1174,27 @@ _pal_window_handle_error (PalWindow    *self,
   if (pal_session_manager_error_is_auth_required (error) && agent_id != NULL &&
       !sign_in_did_not_take (self, agent_id))
     {
-      show_auth_dialog (self, attempt_new (self, session_id, agent_id, folder, NULL));
+      show_auth_dialog (self, attempt_new (self, key, agent_id, folder, NULL));
       return;
     }
 
-  if (session_id != NULL && g_strcmp0 (session_id, self->current_id) != 0)
+  if (key != NULL && !pal_session_key_equal0 (key, self->current))
     {
       /* not on screen: a toast says it */
       pal_window_add_toast (self, error->message);
       return;
     }
 
-  if (session_id != NULL && pal_session_manager_lookup (self->manager, session_id) != NULL)
+  if (key != NULL && pal_session_manager_lookup (self->manager, key) != NULL)
     {
-      AcpSession *session = pal_session_manager_lookup (self->manager, session_id);
+      AcpSession *session = pal_session_manager_lookup (self->manager, key);
 
       /* a failure after the agent started is in the transcript already,
        * unless the session itself refused the operation */
       if (acp_session_get_state (session) != ACP_SESSION_STATE_FAILED)
         acp_transcript_append_notice (acp_session_get_transcript (session), ACP_NOTICE_SEVERITY_ERROR,
                                       title, error->message, NULL);
-      _pal_window_show_session (self, session_id);
+      _pal_window_show_session (self, key);
       return;
     }
 
@@ -1219,10 +1247,10 @@ give_back_prompt (Attempt *attempt)
   if (attempt->prompt == NULL)
     return;
 
-  if (g_strcmp0 (attempt->session_id, self->current_id) != 0)
+  if (!pal_session_key_equal0 (attempt->key, self->current))
     {
-      if (!g_hash_table_contains (self->drafts, attempt->session_id))
-        g_hash_table_insert (self->drafts, g_strdup (attempt->session_id), g_strdup (attempt->prompt));
+      if (!g_hash_table_contains (self->drafts, attempt->key))
+        g_hash_table_insert (self->drafts, pal_session_key_ref (attempt->key), g_strdup (attempt->prompt));
       return;
     }
 
@@ -1244,13 +1272,13 @@ open_cb (GObject      *object,
   if (session == NULL)
     {
       give_back_prompt (attempt);
-      _pal_window_handle_error (attempt->self, attempt->session_id, attempt->agent_id, attempt->folder,
+      _pal_window_handle_error (attempt->self, attempt->key, attempt->agent_id, attempt->folder,
                                 _("The session could not be opened"), error);
       return;
     }
 
-  if (g_strcmp0 (attempt->session_id, attempt->self->current_id) == 0)
-    _pal_window_show_session (attempt->self, attempt->session_id);
+  if (pal_session_key_equal0 (attempt->key, attempt->self->current))
+    _pal_window_show_session (attempt->self, attempt->key);
   if (attempt->prompt != NULL &&
       !pal_session_view_send_prompt (attempt->self->session_view, session, attempt->prompt))
     give_back_prompt (attempt);
@@ -1284,7 +1312,7 @@ start_open (Attempt *attempt)
       return;
     }
 
-  pal_session_manager_open_session_async (self->manager, attempt->session_id, self->cancellable,
+  pal_session_manager_open_session_async (self->manager, attempt->key, self->cancellable,
                                           open_cb, attempt);
 }
 
@@ -1346,11 +1374,11 @@ open_after_frame (PalWindow *self,
 /* Shows the session, then opens it unless it is live already; @prompt
  * (nullable) is sent once it is open, or given back when it cannot be. */
 static void
-open_session (PalWindow  *self,
-              const char *session_id,
-              const char *prompt)
+open_session (PalWindow     *self,
+              PalSessionKey *key,
+              const char    *prompt)
 {
-  Attempt *attempt = attempt_for_session (self, session_id, prompt);
+  Attempt *attempt = attempt_for_session (self, key, prompt);
   AcpSession *session;
 
   if (attempt == NULL)
@@ -1360,9 +1388,9 @@ open_session (PalWindow  *self,
       return;
     }
 
-  _pal_window_show_session (self, session_id);
+  _pal_window_show_session (self, key);
 
-  session = pal_session_manager_lookup (self->manager, session_id);
+  session = pal_session_manager_lookup (self->manager, key);
   if (session != NULL)
     {
       AcpSessionState state = acp_session_get_state (session);
@@ -1382,20 +1410,20 @@ open_session (PalWindow  *self,
 /**
  * pal_window_open_session:
  * @self: a #PalWindow
- * @session_id: a session of the list
+ * @key: a session of the list
  *
  * Shows the session, then opens it (load with a live replay when the
  * agent can, else resume) unless it is live already; on screen, the opening
  * starts after the frame that shows the session.
  */
 void
-pal_window_open_session (PalWindow  *self,
-                         const char *session_id)
+pal_window_open_session (PalWindow     *self,
+                         PalSessionKey *key)
 {
   g_return_if_fail (PAL_IS_WINDOW (self));
-  g_return_if_fail (session_id != NULL);
+  g_return_if_fail (key != NULL);
 
-  open_session (self, session_id, NULL);
+  open_session (self, key, NULL);
 }
 
 /* The agent refused a prompt for want of a sign-in: the person signs in,
@@ -1406,7 +1434,8 @@ session_view_sign_in_requested_cb (PalSessionView *view,
                                    const char     *text,
                                    PalWindow      *self)
 {
-  Attempt *attempt = attempt_for_session (self, acp_session_get_session_id (session), text);
+  PalSessionKey *key = pal_session_manager_get_session_key (self->manager, session);
+  Attempt *attempt = attempt_for_session (self, key, text);
 
   if (attempt == NULL)
     return;
@@ -1430,10 +1459,10 @@ session_view_reopen_requested_cb (PalSessionView *view,
 {
   g_autofree char *reason = NULL;
 
-  if (self->current_id == NULL)
+  if (self->current == NULL)
     return;
 
-  if (!_pal_window_can (self->current_id, "win.open-session", &reason, self))
+  if (!_pal_window_can (self->current, "win.open-session", &reason, self))
     {
       /* the closed transcript stays, and so does what was written */
       pal_composer_set_text (get_composer (self), text);
@@ -1441,7 +1470,7 @@ session_view_reopen_requested_cb (PalSessionView *view,
       return;
     }
 
-  open_session (self, self->current_id, text);
+  open_session (self, self->current, text);
 }
 
 static void
@@ -1456,26 +1485,26 @@ resume_cb (GObject      *object,
   session = pal_session_manager_resume_session_finish (PAL_SESSION_MANAGER (object), result, &error);
   if (session == NULL)
     {
-      _pal_window_handle_error (attempt->self, attempt->session_id, attempt->agent_id, attempt->folder,
+      _pal_window_handle_error (attempt->self, attempt->key, attempt->agent_id, attempt->folder,
                                 _("The session could not be resumed"), error);
       return;
     }
 
-  if (g_strcmp0 (attempt->session_id, attempt->self->current_id) == 0)
-    _pal_window_show_session (attempt->self, attempt->session_id);
+  if (pal_session_key_equal0 (attempt->key, attempt->self->current))
+    _pal_window_show_session (attempt->self, attempt->key);
 }
 
 void
-_pal_window_resume_session (PalWindow  *self,
-                            const char *session_id)
+_pal_window_resume_session (PalWindow     *self,
+                            PalSessionKey *key)
 {
-  Attempt *attempt = attempt_for_session (self, session_id, NULL);
+  Attempt *attempt = attempt_for_session (self, key, NULL);
 
   if (attempt == NULL)
     return;
 
-  _pal_window_show_session (self, session_id);
-  pal_session_manager_resume_session_async (self->manager, session_id, self->cancellable, resume_cb,
+  _pal_window_show_session (self, key);
+  pal_session_manager_resume_session_async (self->manager, key, self->cancellable, resume_cb,
                                             attempt);
 }
 
@@ -1498,7 +1527,7 @@ new_session_cb (GObject      *object,
     {
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
-          _pal_window_show_session (self, self->current_id);
+          _pal_window_show_session (self, self->current);
           return;
         }
       if (pal_session_manager_error_is_auth_required (error))
@@ -1510,7 +1539,7 @@ new_session_cb (GObject      *object,
             }
           title = _("The agent still asks for a sign-in");
         }
-      set_current_id (self, NULL);
+      set_current (self, NULL);
       _pal_window_show_error (self, title, attempt->agent_id, error);
       g_object_set_data_full (G_OBJECT (self), "retry-attempt", g_steal_pointer (&attempt),
                               (GDestroyNotify) attempt_free);
@@ -1518,9 +1547,9 @@ new_session_cb (GObject      *object,
       return;
     }
 
-  g_free (attempt->session_id);
-  attempt->session_id = g_strdup (acp_session_get_session_id (session));
-  _pal_window_show_session (self, attempt->session_id);
+  g_clear_pointer (&attempt->key, pal_session_key_unref);
+  attempt->key = pal_session_key_ref (pal_session_manager_get_session_key (self->manager, session));
+  _pal_window_show_session (self, attempt->key);
   /* written while it started */
   if (attempt->prompt != NULL &&
       !pal_session_view_send_prompt (self->session_view, session, attempt->prompt))
@@ -1544,7 +1573,7 @@ start_session (PalWindow          *self,
   if (self->settings != NULL)
     g_settings_set_string (self->settings, "last-folder", folder);
 
-  set_current_id (self, NULL);
+  set_current (self, NULL);
   pal_sidebar_select (self->sidebar, NULL);
   update_header (self);
   adw_window_title_set_title (self->window_title, _("New Session"));
@@ -1599,14 +1628,14 @@ pal_window_start_session (PalWindow          *self,
 static void
 retry_attempt (Attempt *attempt)
 {
-  if (attempt->session_id != NULL)
+  if (attempt->key != NULL)
     {
-      AcpSession *session = pal_session_manager_lookup (attempt->self->manager, attempt->session_id);
+      AcpSession *session = pal_session_manager_lookup (attempt->self->manager, attempt->key);
 
       /* a prompt the agent refused goes again to its session, open or not */
       if (attempt->prompt == NULL || session == NULL ||
           !pal_session_view_send_prompt (attempt->self->session_view, session, attempt->prompt))
-        open_session (attempt->self, attempt->session_id, attempt->prompt);
+        open_session (attempt->self, attempt->key, attempt->prompt);
     }
   else
     start_session (attempt->self, attempt->agent_id, attempt->folder,
@@ -1658,7 +1687,7 @@ retry_clicked_cb (PalWindow *self)
 
   if (attempt != NULL)
     retry_attempt (attempt);
-  else if (self->current_id != NULL)
+  else if (self->current != NULL)
     gtk_widget_activate_action (GTK_WIDGET (self), "win.retry-session", NULL);
 }
 
@@ -1713,11 +1742,11 @@ _pal_window_cancel_start (PalWindow *self)
 }
 
 static void
-sidebar_session_activated_cb (PalSidebar *sidebar,
-                              const char *session_id,
-                              PalWindow  *self)
+sidebar_session_activated_cb (PalSidebar    *sidebar,
+                              PalSessionKey *key,
+                              PalWindow     *self)
 {
-  pal_window_open_session (self, session_id);
+  pal_window_open_session (self, key);
 }
 
 /* --- window state --- */
@@ -1823,7 +1852,7 @@ pal_window_finalize (GObject *object)
 {
   PalWindow *self = PAL_WINDOW (object);
 
-  g_free (self->current_id);
+  g_clear_pointer (&self->current, pal_session_key_unref);
   g_clear_pointer (&self->drafts, g_hash_table_unref);
   g_queue_clear_full (&self->access_queue, g_object_unref);
   g_free (self->signed_in_agent);
@@ -1873,8 +1902,10 @@ static void
 pal_window_init (PalWindow *self)
 {
   self->cancellable = g_cancellable_new ();
-  self->last_states = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  self->drafts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->last_states = g_hash_table_new_full (pal_session_key_hash, pal_session_key_equal,
+                                             (GDestroyNotify) pal_session_key_unref, NULL);
+  self->drafts = g_hash_table_new_full (pal_session_key_hash, pal_session_key_equal,
+                                        (GDestroyNotify) pal_session_key_unref, g_free);
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
@@ -1962,12 +1993,18 @@ pal_window_get_manager (PalWindow *self)
   return self->manager;
 }
 
-const char *
-pal_window_get_current_session_id (PalWindow *self)
+/**
+ * pal_window_get_current_session:
+ * @self: a #PalWindow
+ *
+ * Returns: (transfer none) (nullable): the session shown
+ */
+PalSessionKey *
+pal_window_get_current_session (PalWindow *self)
 {
   g_return_val_if_fail (PAL_IS_WINDOW (self), NULL);
 
-  return self->current_id;
+  return self->current;
 }
 
 GtkWidget *

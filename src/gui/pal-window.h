@@ -19,9 +19,9 @@ PalWindow  *pal_window_new              (GtkApplication    *application,
                                          PalSessionManager *manager,
                                          GSettings         *settings);
 PalSessionManager *pal_window_get_manager (PalWindow       *self);
-const char *pal_window_get_current_session_id (PalWindow  *self);
+PalSessionKey *pal_window_get_current_session (PalWindow   *self);
 void        pal_window_open_session     (PalWindow         *self,
-                                         const char        *session_id);
+                                         PalSessionKey     *key);
 void        pal_window_start_session    (PalWindow         *self,
                                          const char        *agent_id,
                                          const char        *folder,

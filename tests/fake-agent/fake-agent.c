@@ -123,6 +123,7 @@ struct _Agent
   GHashTable    *pending;        /* id key -> Script * */
   gint64         next_request_id;
   guint          session_counter;
+  guint          fork_counter;
   char          *last_session_id;
   GPtrArray     *notifications;  /* method names, in arrival order */
   GPtrArray     *waiters;        /* Script * in wait_notification */
@@ -366,6 +367,19 @@ expand_string (Script     *s,
       g_free (a->last_session_id);
       a->last_session_id = g_strdup_printf ("fake-session-%u", ++a->session_counter);
       return string_node (a->last_session_id);
+    }
+
+  /* a fork: "<the current session>-fork-N", current for the rest of the
+   * script (its updates are the fork's) */
+  if (g_str_equal (str, "${fork_session_id}"))
+    {
+      const char *source = current_session_id (s);
+      char *id = g_strdup_printf ("%s-fork-%u", source != NULL ? source : "none",
+                                  ++a->fork_counter);
+
+      g_free (s->session_id);
+      s->session_id = id;
+      return string_node (id);
     }
 
   if (g_str_has_prefix (str, "${params") && g_str_has_suffix (str, "}"))
