@@ -450,6 +450,41 @@ test_agent_terminal_meta_only (void)
   fixture_clear (&f);
 }
 
+/* Gemini CLI's command: asked for before it was announced, its output as
+ * text content; the details open by themselves, as for a terminal */
+static void
+test_command_text_shown (void)
+{
+  Fixture f = { acp_transcript_new (), NULL, NULL };
+  g_autoptr(JsonNode) request = json_from_string ("{\"toolCallId\":\"run_shell_command_1\",\"status\":\"pending\","
+                                                  "\"title\":\"echo line-one && printf 'no newline'\","
+                                                  "\"content\":[{\"type\":\"content\",\"content\":{\"type\":\"text\","
+                                                  "\"text\":\"[current working directory /p] (Run a command)\"}}],"
+                                                  "\"locations\":[],\"kind\":\"execute\"}", NULL);
+  g_autoptr(GError) error = NULL;
+  AcpToolCallItem *item;
+  g_autofree char *texts = NULL;
+
+  item = acp_transcript_merge_tool_call (f.transcript, json_node_get_object (request), &error);
+  g_assert_no_error (error);
+  f.row = pal_tool_call_row_new (item, NULL, "/p");
+  f.window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (f.window), 700, 600);
+  gtk_window_set_child (GTK_WINDOW (f.window), f.row);
+  gtk_window_present (GTK_WINDOW (f.window));
+  g_assert_true (gtk_expander_get_expanded (GTK_EXPANDER (find_widget (f.row, GTK_TYPE_EXPANDER))));
+
+  apply (f.transcript, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"run_shell_command_1\","
+                       "\"status\":\"completed\",\"title\":\"echo line-one && printf 'no newline'\","
+                       "\"content\":[{\"type\":\"content\",\"content\":{\"type\":\"text\","
+                       "\"text\":\"line-one\\nno newline\"}}],\"locations\":[],\"kind\":\"execute\"}");
+  wait_for (has_output_view, f.row);
+  texts = output_texts (f.row);
+  g_assert_cmpstr (texts, ==, "line-one\nno newline|");
+
+  fixture_clear (&f);
+}
+
 /* A command's long output takes the room of a few lines, and follows
  * the end as it grows */
 static void
@@ -538,6 +573,7 @@ main (int   argc,
   g_test_add_func ("/tool-call-row/agent-terminal/streamed", test_agent_terminal_streamed);
   g_test_add_func ("/tool-call-row/agent-terminal/closed", test_agent_terminal_closed);
   g_test_add_func ("/tool-call-row/agent-terminal/meta-only", test_agent_terminal_meta_only);
+  g_test_add_func ("/tool-call-row/command-text-shown", test_command_text_shown);
   g_test_add_func ("/tool-call-row/long-output", test_long_output);
   g_test_add_func ("/tool-call-row/markdown", test_markdown);
 

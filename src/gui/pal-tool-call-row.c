@@ -574,8 +574,11 @@ update_content (PalToolCallRow *self)
   JsonArray *content = acp_tool_call_item_get_content (self->item);
   guint n = content != NULL ? json_array_get_length (content) : 0;
   g_auto(GStrv) terminal_ids = acp_tool_call_item_dup_terminal_ids (self->item);
-  /* a terminal of the agent's own */
-  gboolean expand = terminal_ids[0] != NULL;
+  /* a terminal of the agent's own, or what a command printed (Claude
+   * fences it, Gemini CLI sends it as it is) */
+  gboolean expand = terminal_ids[0] != NULL ||
+                    (n > 0 &&
+                     g_str_equal (acp_tool_call_item_get_tool_kind (self->item), "execute"));
 
   self->content_stale = TRUE;
 
