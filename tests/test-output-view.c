@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "find-descendant.h"
+#include "pal-line-cut.h"
 #include "pal-output-view.h"
 #include "wait-for.h"
 
@@ -373,6 +374,93 @@ test_cut (void)
   g_object_unref (view);
 }
 
+/* The longest line of the buffer, in characters */
+static int
+longest_line (GtkWidget *view)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (pal_output_view_get_text_view (PAL_OUTPUT_VIEW (view)));
+  int longest = 0;
+
+  for (int i = 0; i < gtk_text_buffer_get_line_count (buffer); i++)
+    {
+      GtkTextIter iter;
+
+      gtk_text_buffer_get_iter_at_line (buffer, &iter, i);
+      if (!gtk_text_iter_ends_line (&iter))
+        gtk_text_iter_forward_to_line_end (&iter);
+      longest = MAX (longest, gtk_text_iter_get_line_offset (&iter));
+    }
+
+  return longest;
+}
+
+/* A long line shows in pieces, set or streamed; its text is the same */
+static void
+test_long_lines (void)
+{
+  GtkWidget *view = g_object_ref_sink (pal_output_view_new ());
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (pal_output_view_get_text_view (PAL_OUTPUT_VIEW (view)));
+  g_autoptr(GString) text = g_string_new (NULL);
+  char *shown;
+
+  for (guint i = 0; i < 5000; i++)
+    g_string_append (text, i % 100 == 99 ? "é" : "x");
+  g_string_append (text, "\nshort\n");
+  for (guint i = 0; i < 3000; i++)
+    g_string_append_c (text, 'y');
+
+  pal_output_view_set_text (PAL_OUTPUT_VIEW (view), text->str, -1);
+  /* 5000 characters in three pieces, "short", 3000 in two */
+  g_assert_cmpint (gtk_text_buffer_get_line_count (buffer), ==, 6);
+  g_assert_cmpint (longest_line (view), ==, PAL_LINE_CUT_MAX_CHARS);
+  shown = pal_output_view_dup_text (PAL_OUTPUT_VIEW (view));
+  g_assert_cmpstr (shown, ==, text->str);
+  g_free (shown);
+
+  /* streamed a piece at a time, the line goes on where it stopped */
+  pal_output_view_set_text (PAL_OUTPUT_VIEW (view), "", 0);
+  g_string_truncate (text, 0);
+  for (guint i = 0; i < 30; i++)
+    {
+      const char *piece = i % 10 == 9 ? "a piece\n" : "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"
+                                                     "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"
+                                                     "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"
+                                                     "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"
+                                                     "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz";
+
+      for (guint j = 0; j < (i % 10 == 9 ? 1 : 4); j++)
+        {
+          pal_output_view_append (PAL_OUTPUT_VIEW (view), piece, -1);
+          g_string_append (text, piece);
+        }
+    }
+  g_assert_cmpint (longest_line (view), <=, PAL_LINE_CUT_MAX_CHARS);
+  /* each of the three lines of some 10000 characters in five pieces */
+  g_assert_cmpint (gtk_text_buffer_get_line_count (buffer), ==, 3 * 5 + 1);
+  shown = pal_output_view_dup_text (PAL_OUTPUT_VIEW (view));
+  g_assert_cmpstr (shown, ==, text->str);
+  g_free (shown);
+
+  /* a selection copied is the text too */
+  {
+    GtkWidget *window = make_window (view);
+    GtkTextIter start, end;
+    ReadData d = { NULL, FALSE };
+
+    gtk_text_buffer_get_bounds (buffer, &start, &end);
+    gtk_text_buffer_select_range (buffer, &start, &end);
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (pal_output_view_get_text_view (PAL_OUTPUT_VIEW (view))),
+                                               "clipboard.copy", NULL));
+    gdk_clipboard_read_text_async (gtk_widget_get_clipboard (view), NULL, read_text_cb, &d);
+    wait_for (read_done, &d);
+    g_assert_cmpstr (d.text, ==, text->str);
+    g_free (d.text);
+    gtk_window_destroy (GTK_WINDOW (window));
+  }
+
+  g_object_unref (view);
+}
+
 static void
 count_insert_cb (GtkTextBuffer *buffer,
                  GtkTextIter   *iter,
@@ -428,6 +516,7 @@ main (int   argc,
   g_test_add_func ("/output-view/copy", test_copy);
   g_test_add_func ("/output-view/cut", test_cut);
   g_test_add_func ("/output-view/update-text", test_update_text);
+  g_test_add_func ("/output-view/long-lines", test_long_lines);
 
   return g_test_run ();
 }

@@ -15,14 +15,16 @@
  *   - a new session with the MCP reference server over stdio, and over
  *     streamable HTTP where the agent advertises it;
  *   - a prompt the model answers with a shell command: the permission
- *     request is answered, the command runs in the project;
+ *     request is answered, the command runs in the project, and what it
+ *     printed reaches the tool call;
  *   - a prompt the model answers with a call of the MCP tool `echo`, per
  *     server: its result reaches the transcript (content or raw output) and
  *     the model;
  *   - close, stop, and nothing of the agent left running;
- *   - another agent process: load with replay, close, resume and a prompt
- *     in the resumed session, as far as the agent advertises them (Gemini
- *     CLI loses history, so that its load fails or replays part), stop.
+ *   - another agent process: load with replay (the command's output
+ *     again), close, resume and a prompt in the resumed session, as far as
+ *     the agent advertises them (Gemini CLI loses history, so that its load
+ *     fails or replays part), stop.
  *
  * Run one agent with -p /real-agents/claude (or codex, gemini). Skipped when
  * node, python3 or the packages are missing.
@@ -222,6 +224,9 @@ configure_gemini (Fixture *f)
               "}\n");
   add_env (f, "GOOGLE_GEMINI_BASE_URL", url);
   add_env (f, "GEMINI_API_KEY", "canned-key");
+  /* as Palaver starts every agent: commands run in a pseudo-terminal send
+   * none of their output to the client */
+  add_env (f, "GEMINI_PTY_INFO", "child_process");
 }
 
 static const AgentSpec claude_spec = {
@@ -879,6 +884,34 @@ dump_transcript (AcpSession *session,
     }
 }
 
+/* What the tool call shows of a command's output: its text content, its raw
+ * output as text, the output of the agent's own terminals */
+static char *
+dup_shown_output (AcpToolCallItem *call)
+{
+  JsonArray *content = acp_tool_call_item_get_content (call);
+  g_auto(GStrv) terminal_ids = acp_tool_call_item_dup_terminal_ids (call);
+  g_autofree char *raw = acp_tool_call_item_dup_raw_output_text (call, NULL);
+  g_autoptr(GPtrArray) parts = g_ptr_array_new_null_terminated (4, NULL, TRUE);
+
+  if (raw != NULL)
+    g_ptr_array_add (parts, raw);
+  for (guint i = 0; i < json_array_get_length (content); i++)
+    {
+      JsonObject *entry = json_array_get_object_element (content, i);
+      JsonObject *block = json_object_has_member (entry, "content") ?
+                          json_object_get_object_member (entry, "content") : NULL;
+
+      if (block != NULL && json_object_has_member (block, "text"))
+        g_ptr_array_add (parts, (char *) json_object_get_string_member (block, "text"));
+    }
+  for (guint i = 0; terminal_ids[i] != NULL; i++)
+    g_ptr_array_add (parts,
+                     (char *) acp_tool_call_item_get_terminal_output (call, terminal_ids[i], NULL));
+
+  return g_strjoinv ("\n", (char **) parts->pdata);
+}
+
 /* A prompt answered with a shell command: asked, allowed, run, reported. */
 static void
 check_shell_turn (Fixture    *f,
@@ -886,6 +919,7 @@ check_shell_turn (Fixture    *f,
 {
   g_autofree char *marker = g_build_filename (f->project, "shell-ok", NULL);
   g_autofree char *text = NULL;
+  g_autofree char *shown = NULL;
   AcpToolCallItem *call;
   guint n_permissions = 0;
   guint first;
@@ -900,6 +934,10 @@ check_shell_turn (Fixture    *f,
   call = find_tool_call (session, first, "execute", NULL);
   g_assert_nonnull (call);
   g_assert_cmpstr (acp_tool_call_item_get_status (call), ==, "completed");
+  /* what it printed reached the tool call, to be shown there */
+  shown = dup_shown_output (call);
+  g_test_message ("the command's output as the tool call has it: %s", shown);
+  g_assert_nonnull (strstr (shown, "palaver-shell-ok"));
 
   /* the output went to the model, which quoted it */
   text = dup_text (session, ACP_MESSAGE_ROLE_AGENT, first);
@@ -1176,6 +1214,8 @@ test_agent (Fixture       *f,
       g_autoptr(GError) error = NULL;
       g_autofree char *user_text = NULL;
       g_autofree char *agent_text = NULL;
+      g_autofree char *shown = NULL;
+      AcpToolCallItem *shell_call;
 
       acp_session_load_async (loaded, session_id, servers, NULL, store_result_cb, &result);
       WAIT_UNTIL (result != NULL);
@@ -1208,7 +1248,10 @@ test_agent (Fixture       *f,
               g_assert_nonnull (strstr (user_text, SHELL_PROMPT));
               g_assert_nonnull (strstr (user_text, STDIO_PROMPT));
               g_assert_nonnull (strstr (agent_text, "palaver-shell-ok"));
-              g_assert_nonnull (find_tool_call (loaded, 0, "execute", NULL));
+              shell_call = find_tool_call (loaded, 0, "execute", NULL);
+              g_assert_nonnull (shell_call);
+              shown = dup_shown_output (shell_call);
+              g_assert_nonnull (strstr (shown, "palaver-shell-ok"));
               g_assert_nonnull (find_tool_call (loaded, 0, NULL, "Echo: palaver-stdio-ok"));
             }
 

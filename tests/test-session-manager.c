@@ -2019,6 +2019,75 @@ test_permission_state (Fixture       *f,
                    PAL_SESSION_STATE_READY);
 }
 
+#define GEMINI_SHELL_CALL "run_shell_command__run_shell_command_1795755685891_0"
+
+/* A turn of gemini-shell.json, its command allowed */
+static char *
+run_gemini_shell (Fixture     *f,
+                  AcpSession  *session,
+                  GError     **error)
+{
+  const char *id = acp_session_get_session_id (session);
+  g_autoptr(GAsyncResult) result = NULL;
+  AcpPermissionItem *permission;
+
+  pal_session_manager_prompt_async (f->manager, id, "run: echo line-one && printf 'no newline'",
+                                    NULL, store_result_cb, &f->result);
+  WAIT_UNTIL (f->result != NULL ||
+              pal_session_manager_get_session_state (f->manager, id) ==
+              PAL_SESSION_STATE_WAITING_PERMISSION);
+  permission = find_pending_permission (session);
+  if (permission != NULL)
+    g_assert_true (acp_permission_item_select (permission, "proceed_once", NULL));
+
+  result = wait_result (&f->result);
+  return pal_session_manager_prompt_finish (f->manager, result, error);
+}
+
+/* Gemini CLI runs commands without a pseudo-terminal, so that their output
+ * reaches the tool call; a profile that sets the variable keeps its value */
+static void
+test_shell_output_env (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(AcpSession) session = NULL;
+  g_autoptr(AcpSession) again = NULL;
+  g_autoptr(PalAgentProfile) edited = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *stop_reason = NULL;
+  const char * const env[] = { "GEMINI_PTY_INFO=node-pty", NULL };
+  AcpToolCallItem *tool;
+  JsonArray *content;
+  JsonObject *entry;
+
+  add_profile (f, "shell-gemini", "gemini-shell.json");
+  session = new_session_ok (f, "shell-gemini", f->dir_a);
+  stop_reason = run_gemini_shell (f, session, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (stop_reason, ==, "end_turn");
+
+  tool = acp_transcript_lookup_tool_call (acp_session_get_transcript (session), GEMINI_SHELL_CALL);
+  g_assert_nonnull (tool);
+  g_assert_cmpstr (acp_tool_call_item_get_status (tool), ==, "completed");
+  content = acp_tool_call_item_get_content (tool);
+  g_assert_cmpuint (json_array_get_length (content), ==, 1);
+  entry = json_object_get_object_member (json_array_get_object_element (content, 0), "content");
+  g_assert_cmpstr (json_object_get_string_member (entry, "text"), ==, "line-one\nno newline");
+
+  close_session (f, acp_session_get_session_id (session), &error);
+  g_assert_no_error (error);
+  edited = pal_agent_profile_copy (pal_agent_store_lookup (f->agents, "shell-gemini"));
+  pal_agent_profile_set_env (edited, env);
+  g_assert_true (pal_agent_store_update (f->agents, edited, &error));
+  g_assert_no_error (error);
+  again = new_session_ok (f, "shell-gemini", f->dir_a);
+  g_assert_true (acp_session_get_agent (again) != acp_session_get_agent (session));
+  g_clear_pointer (&stop_reason, g_free);
+  stop_reason = run_gemini_shell (f, again, &error);
+  g_assert_null (stop_reason);
+  g_assert_error (error, ACP_ERROR, ACP_ERROR_INTERNAL_ERROR);
+}
+
 static void
 test_refresh_listed (Fixture       *f,
                      gconstpointer  data)
@@ -2426,6 +2495,7 @@ main (int   argc,
   ADD ("forget", test_forget);
   ADD ("client/fs", test_fs_requests);
   ADD ("client/terminal", test_terminal_requests);
+  ADD ("client/shell-output-env", test_shell_output_env);
   ADD ("mcp/gating", test_mcp_gating);
   ADD ("folders/sent", test_folders_sent);
   ADD ("folders/not-advertised", test_folders_not_advertised);

@@ -1507,6 +1507,91 @@ test_permission_item_validation (void)
   g_assert_null (acp_permission_item_get_selected_option_id (other));
 }
 
+/* codex-acp's shell command: its output streamed in _meta reaches the
+ * tool call, live, and how it ended */
+static void
+terminal_output_cb (AcpToolCallItem *item,
+                    const char      *terminal_id,
+                    const char      *text,
+                    GString         *seen)
+{
+  g_string_append_printf (seen, "%s:%s|", terminal_id, text);
+}
+
+static void
+test_agent_terminal_output (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) seen = g_string_new (NULL);
+  g_autofree char *stop_reason = NULL;
+  g_auto(GStrv) ids = NULL;
+  AcpToolCallItem *tool;
+  const char *signal_name = "unset";
+  gboolean truncated = TRUE;
+  int exit_code = 0;
+
+  start (f, "codex-shell.json");
+  create (f);
+  prompt_start (f, "run: sleep 1; echo aaa; sleep 1; echo bbb; exit 2", NULL, &result);
+
+  /* announced with its terminal: nothing printed yet */
+  WAIT_UNTIL (acp_session_get_pending_permissions (f->session) == 1);
+  tool = acp_transcript_lookup_tool_call (acp_session_get_transcript (f->session), "call_0034");
+  g_assert_nonnull (tool);
+  ids = acp_tool_call_item_dup_terminal_ids (tool);
+  g_assert_cmpstrv (ids, ((const char * const[]) { "call_0034", NULL }));
+  g_assert_cmpstr (acp_tool_call_item_get_terminal_output (tool, "call_0034", NULL), ==, "");
+  g_assert_false (acp_tool_call_item_get_terminal_exit (tool, "call_0034", NULL, NULL));
+  g_signal_connect (tool, "terminal-output", G_CALLBACK (terminal_output_cb), seen);
+
+  g_assert_true (acp_permission_item_select (find_permission (f), "allow_once", &error));
+  g_assert_no_error (error);
+  WAIT_UNTIL (result != NULL);
+  stop_reason = acp_session_prompt_finish (f->session, result, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (stop_reason, ==, "end_turn");
+
+  /* each piece as it came, all of it kept */
+  g_assert_cmpstr (seen->str, ==, "call_0034:aaa\n|call_0034:bbb\n|");
+  g_assert_cmpstr (acp_tool_call_item_get_terminal_output (tool, "call_0034", &truncated),
+                   ==, "aaa\nbbb\n");
+  g_assert_false (truncated);
+  g_assert_true (acp_tool_call_item_get_terminal_exit (tool, "call_0034",
+                                                       &exit_code, &signal_name));
+  g_assert_cmpint (exit_code, ==, 2);
+  g_assert_null (signal_name);
+  g_assert_cmpstr (acp_tool_call_item_get_status (tool), ==, "failed");
+  /* a terminal the agent never reported */
+  g_assert_null (acp_tool_call_item_get_terminal_output (tool, "call_9", NULL));
+  g_assert_false (acp_tool_call_item_get_terminal_exit (tool, "call_9", NULL, NULL));
+}
+
+/* codex-acp's replay: the whole output and the exit in one update */
+static void
+test_agent_terminal_replay (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  AcpToolCallItem *tool;
+  int exit_code = 0;
+
+  start (f, "codex-shell.json");
+  acp_session_load_async (f->session, "01a21b62", NULL, NULL, store_result_cb, &result);
+  WAIT_UNTIL (result != NULL);
+  g_assert_true (acp_session_load_finish (f->session, result, &error));
+  g_assert_no_error (error);
+
+  g_assert_cmpuint (transcript_n_items (f), ==, 2);
+  tool = transcript_item (f, 1);
+  g_assert_cmpstr (acp_tool_call_item_get_terminal_output (tool, "call_0034", NULL),
+                   ==, "aaa\nbbb\n");
+  g_assert_true (acp_tool_call_item_get_terminal_exit (tool, "call_0034", &exit_code, NULL));
+  g_assert_cmpint (exit_code, ==, 2);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1538,6 +1623,8 @@ main (int   argc,
   ADD ("modes-and-config", test_modes_and_config);
   ADD ("permission/invalid", test_permission_invalid);
   ADD ("load/cancelled", test_load_cancelled);
+  ADD ("agent-terminal/output", test_agent_terminal_output);
+  ADD ("agent-terminal/replay", test_agent_terminal_replay);
   g_test_add_func ("/session/permission/item", test_permission_item_validation);
 
 #undef ADD

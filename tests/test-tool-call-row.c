@@ -127,6 +127,12 @@ show_row (Fixture            *f,
   gtk_expander_set_expanded (GTK_EXPANDER (expander), TRUE);
 }
 
+static void
+count_cb (guint *counter)
+{
+  (*counter)++;
+}
+
 static gboolean
 has_output_view (gpointer data)
 {
@@ -281,6 +287,204 @@ test_agent_terminal (void)
   fixture_clear (&f);
 }
 
+#define CODEX_CALL \
+  "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"call_0034\",\"kind\":\"execute\"," \
+  "\"title\":\"sleep 1; echo aaa; sleep 1; echo bbb; exit 2\",\"status\":\"in_progress\"," \
+  "\"content\":[{\"type\":\"terminal\",\"terminalId\":\"call_0034\"}]," \
+  "\"rawInput\":{\"command\":\"sleep 1; echo aaa; sleep 1; echo bbb; exit 2\",\"cwd\":\"/p\"}," \
+  "\"_meta\":{\"terminal_info\":{\"cwd\":\"/p\",\"terminal_id\":\"call_0034\"}}}"
+#define CODEX_DELTA(text) \
+  "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"call_0034\"," \
+  "\"_meta\":{\"terminal_output_delta\":{\"data\":\"" text "\",\"terminal_id\":\"call_0034\"}}}"
+#define CODEX_EXIT \
+  "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"call_0034\",\"name\":\"exec_command\"," \
+  "\"status\":\"failed\",\"_meta\":{\"terminal_exit\":{\"exit_code\":2,\"signal\":null," \
+  "\"terminal_id\":\"call_0034\"}}}"
+
+static char *
+terminal_text (Fixture *f)
+{
+  return pal_terminal_view_dup_text (PAL_TERMINAL_VIEW (find_widget (f->row, PAL_TYPE_TERMINAL_VIEW)));
+}
+
+static char *
+terminal_status (Fixture *f)
+{
+  return pal_terminal_view_dup_status (PAL_TERMINAL_VIEW (find_widget (f->row, PAL_TYPE_TERMINAL_VIEW)));
+}
+
+/* codex-acp's command streams its output in _meta: each piece is added to
+ * the view as it comes, and the end says how it ended */
+static void
+test_agent_terminal_streamed (void)
+{
+  Fixture f = { acp_transcript_new (), NULL, NULL };
+  g_autoptr(AcpTerminalService) service = acp_terminal_service_new ();
+  PalTerminalView *terminal;
+  PalOutputView *output;
+  GtkTextBuffer *buffer;
+  guint deletes = 0;
+  char *text;
+
+  apply (f.transcript, CODEX_CALL);
+  show_row (&f, "call_0034", service);
+  wait_for (has_terminal_view, f.row);
+  terminal = PAL_TERMINAL_VIEW (find_widget (f.row, PAL_TYPE_TERMINAL_VIEW));
+  output = pal_terminal_view_get_output_view (terminal);
+  g_assert_false (pal_terminal_view_get_live (terminal));
+  g_assert_true (has_label (f.row, "$ sleep 1; echo aaa; sleep 1; echo bbb; exit 2", FALSE));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (output)));
+  buffer = gtk_text_view_get_buffer (pal_output_view_get_text_view (output));
+  g_signal_connect_swapped (buffer, "delete-range", G_CALLBACK (count_cb), &deletes);
+
+  apply (f.transcript, CODEX_DELTA ("aaa\\n"));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (output)));
+  text = terminal_text (&f);
+  g_assert_cmpstr (text, ==, "aaa");
+  g_free (text);
+  apply (f.transcript, CODEX_DELTA ("bbb\\n"));
+  text = terminal_text (&f);
+  g_assert_cmpstr (text, ==, "aaa\nbbb");
+  g_free (text);
+  text = terminal_status (&f);
+  g_assert_cmpstr (text, ==, "Running…");
+  g_free (text);
+  g_assert_true (pal_output_view_get_follow (output));
+
+  apply (f.transcript, CODEX_EXIT);
+  text = terminal_text (&f);
+  g_assert_cmpstr (text, ==, "aaa\nbbb");
+  g_free (text);
+  text = terminal_status (&f);
+  g_assert_cmpstr (text, ==, "Exited with status 2");
+  g_free (text);
+  g_assert_false (pal_output_view_get_follow (output));
+  g_assert_false (has_label (f.row, "Output", FALSE));
+
+  /* the same view throughout, its text only added to */
+  g_assert_true (PAL_TERMINAL_VIEW (find_widget (f.row, PAL_TYPE_TERMINAL_VIEW)) == terminal);
+  g_assert_cmpuint (count_widgets (f.row, PAL_TYPE_TERMINAL_VIEW), ==, 1);
+  g_assert_cmpuint (deletes, ==, 0);
+
+  fixture_clear (&f);
+}
+
+/* Output that came while the details were closed shows once they open;
+ * a replay sends it whole, with the exit */
+static void
+test_agent_terminal_closed (void)
+{
+  Fixture f = { acp_transcript_new (), NULL, NULL };
+  GtkExpander *expander;
+  char *text;
+
+  apply (f.transcript, CODEX_CALL);
+  show_row (&f, "call_0034", NULL);
+  wait_for (has_terminal_view, f.row);
+  expander = GTK_EXPANDER (find_widget (f.row, GTK_TYPE_EXPANDER));
+  apply (f.transcript, CODEX_DELTA ("aaa\\n"));
+  gtk_expander_set_expanded (expander, FALSE);
+  apply (f.transcript, CODEX_DELTA ("bbb\\n"));
+  apply (f.transcript, CODEX_EXIT);
+  gtk_expander_set_expanded (expander, TRUE);
+  wait_for (has_terminal_view, f.row);
+  text = terminal_text (&f);
+  g_assert_cmpstr (text, ==, "aaa\nbbb");
+  g_free (text);
+  text = terminal_status (&f);
+  g_assert_cmpstr (text, ==, "Exited with status 2");
+  g_free (text);
+  fixture_clear (&f);
+
+  /* codex-acp's replay */
+  f.transcript = acp_transcript_new ();
+  apply (f.transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"call_0034\",\"kind\":\"execute\","
+                       "\"title\":\"echo aaa; echo bbb\",\"status\":\"failed\","
+                       "\"content\":[{\"type\":\"terminal\",\"terminalId\":\"call_0034\"}],"
+                       "\"_meta\":{\"terminal_info\":{\"cwd\":\"/p\",\"terminal_id\":\"call_0034\"}}}");
+  apply (f.transcript, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"call_0034\","
+                       "\"_meta\":{\"terminal_output_delta\":{\"data\":\"aaa\\nbbb\\n\",\"terminal_id\":\"call_0034\"},"
+                       "\"terminal_exit\":{\"exit_code\":2,\"signal\":null,\"terminal_id\":\"call_0034\"}}}");
+  show_row (&f, "call_0034", NULL);
+  wait_for (has_terminal_view, f.row);
+  text = terminal_text (&f);
+  g_assert_cmpstr (text, ==, "aaa\nbbb");
+  g_free (text);
+  text = terminal_status (&f);
+  g_assert_cmpstr (text, ==, "Exited with status 2");
+  g_free (text);
+  fixture_clear (&f);
+}
+
+/* A terminal named only in _meta, not in the content, shows all the same;
+ * a signal that ended it is named */
+static void
+test_agent_terminal_meta_only (void)
+{
+  Fixture f = { acp_transcript_new (), NULL, NULL };
+  char *text;
+
+  apply (f.transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"c\",\"kind\":\"execute\","
+                       "\"title\":\"Run make\",\"status\":\"in_progress\",\"rawInput\":{\"command\":\"make\"}}");
+  show_row (&f, "c", NULL);
+  wait_for (has_output_view, f.row);
+  g_assert_null (find_widget (f.row, PAL_TYPE_TERMINAL_VIEW));
+  g_assert_true (has_label (f.row, "Input", FALSE));
+
+  apply (f.transcript, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"c\","
+                       "\"_meta\":{\"terminal_output_delta\":{\"data\":\"cc -c a.c\",\"terminal_id\":\"t-1\"}}}");
+  wait_for (has_terminal_view, f.row);
+  g_assert_true (has_label (f.row, "$ make", FALSE));
+  g_assert_false (has_label (f.row, "Input", FALSE));
+  text = terminal_text (&f);
+  g_assert_cmpstr (text, ==, "cc -c a.c");
+  g_free (text);
+
+  apply (f.transcript, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"c\",\"status\":\"failed\","
+                       "\"_meta\":{\"terminal_exit\":{\"exit_code\":null,\"signal\":\"SIGTERM\",\"terminal_id\":\"t-1\"}}}");
+  text = terminal_status (&f);
+  g_assert_cmpstr (text, ==, "Killed by signal SIGTERM");
+  g_free (text);
+  g_assert_cmpuint (count_widgets (f.row, PAL_TYPE_TERMINAL_VIEW), ==, 1);
+
+  fixture_clear (&f);
+}
+
+/* Gemini CLI's command: asked for before it was announced, its output as
+ * text content; the details open by themselves, as for a terminal */
+static void
+test_command_text_shown (void)
+{
+  Fixture f = { acp_transcript_new (), NULL, NULL };
+  g_autoptr(JsonNode) request = json_from_string ("{\"toolCallId\":\"run_shell_command_1\",\"status\":\"pending\","
+                                                  "\"title\":\"echo line-one && printf 'no newline'\","
+                                                  "\"content\":[{\"type\":\"content\",\"content\":{\"type\":\"text\","
+                                                  "\"text\":\"[current working directory /p] (Run a command)\"}}],"
+                                                  "\"locations\":[],\"kind\":\"execute\"}", NULL);
+  g_autoptr(GError) error = NULL;
+  AcpToolCallItem *item;
+  g_autofree char *texts = NULL;
+
+  item = acp_transcript_merge_tool_call (f.transcript, json_node_get_object (request), &error);
+  g_assert_no_error (error);
+  f.row = pal_tool_call_row_new (item, NULL, "/p");
+  f.window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (f.window), 700, 600);
+  gtk_window_set_child (GTK_WINDOW (f.window), f.row);
+  gtk_window_present (GTK_WINDOW (f.window));
+  g_assert_true (gtk_expander_get_expanded (GTK_EXPANDER (find_widget (f.row, GTK_TYPE_EXPANDER))));
+
+  apply (f.transcript, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"run_shell_command_1\","
+                       "\"status\":\"completed\",\"title\":\"echo line-one && printf 'no newline'\","
+                       "\"content\":[{\"type\":\"content\",\"content\":{\"type\":\"text\","
+                       "\"text\":\"line-one\\nno newline\"}}],\"locations\":[],\"kind\":\"execute\"}");
+  wait_for (has_output_view, f.row);
+  texts = output_texts (f.row);
+  g_assert_cmpstr (texts, ==, "line-one\nno newline|");
+
+  fixture_clear (&f);
+}
+
 /* A command's long output takes the room of a few lines, and follows
  * the end as it grows */
 static void
@@ -366,6 +570,10 @@ main (int   argc,
   g_test_add_func ("/tool-call-row/raw-only", test_raw_only);
   g_test_add_func ("/tool-call-row/raw-output-beside-content", test_raw_output_beside_content);
   g_test_add_func ("/tool-call-row/agent-terminal", test_agent_terminal);
+  g_test_add_func ("/tool-call-row/agent-terminal/streamed", test_agent_terminal_streamed);
+  g_test_add_func ("/tool-call-row/agent-terminal/closed", test_agent_terminal_closed);
+  g_test_add_func ("/tool-call-row/agent-terminal/meta-only", test_agent_terminal_meta_only);
+  g_test_add_func ("/tool-call-row/command-text-shown", test_command_text_shown);
   g_test_add_func ("/tool-call-row/long-output", test_long_output);
   g_test_add_func ("/tool-call-row/markdown", test_markdown);
 

@@ -608,6 +608,102 @@ test_merge_tool_call (void)
   g_assert_cmpuint (count_all (transcript), ==, 1);
 }
 
+/* The agent's own terminal in _meta: what is malformed is left out, the
+ * rest of the update still applies */
+static void
+test_agent_terminal_meta (void)
+{
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  AcpToolCallItem *tool;
+  g_auto(GStrv) ids = NULL;
+  const char *signal_name = NULL;
+  guint changed_n = 0;
+  int exit_code = 0;
+
+  apply_ok (transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"c\",\"title\":\"make\","
+                        "\"_meta\":\"not an object\"}");
+  tool = acp_transcript_lookup_tool_call (transcript, "c");
+  ids = acp_tool_call_item_dup_terminal_ids (tool);
+  g_assert_cmpuint (g_strv_length (ids), ==, 0);
+  g_clear_pointer (&ids, g_strfreev);
+  g_signal_connect (tool, "terminal-changed", G_CALLBACK (count_cb), &changed_n);
+
+  /* no terminal_id, data of the wrong type, an entry that is no object */
+  apply_ok (transcript, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"c\",\"status\":\"in_progress\","
+                        "\"_meta\":{\"terminal_output_delta\":{\"data\":\"lost\"},"
+                        "\"terminal_output\":{\"data\":7,\"terminal_id\":\"t\"},"
+                        "\"terminal_exit\":[1],\"other\":{}}}");
+  g_assert_cmpstr (acp_tool_call_item_get_status (tool), ==, "in_progress");
+  ids = acp_tool_call_item_dup_terminal_ids (tool);
+  g_assert_cmpstrv (ids, ((const char * const[]) { "t", NULL }));
+  g_assert_cmpuint (changed_n, ==, 1);
+  g_assert_cmpstr (acp_tool_call_item_get_terminal_output (tool, "t", NULL), ==, "");
+
+  /* Zed's key appends as codex-acp's does, after it; an exit code that is
+   * not one */
+  apply_ok (transcript, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"c\","
+                        "\"_meta\":{\"terminal_output\":{\"data\":\"one \",\"terminal_id\":\"t\"},"
+                        "\"terminal_output_delta\":{\"data\":\"two \",\"terminal_id\":\"t\"}}}");
+  g_assert_cmpstr (acp_tool_call_item_get_terminal_output (tool, "t", NULL), ==, "two one ");
+  apply_ok (transcript, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"c\","
+                        "\"_meta\":{\"terminal_exit\":{\"exit_code\":\"3\",\"signal\":\"SIGTERM\","
+                        "\"terminal_id\":\"t\"}}}");
+  g_assert_true (acp_tool_call_item_get_terminal_exit (tool, "t", &exit_code, &signal_name));
+  g_assert_cmpint (exit_code, ==, -1);
+  g_assert_cmpstr (signal_name, ==, "SIGTERM");
+  g_assert_cmpuint (changed_n, ==, 2);
+  /* told again: nothing changed */
+  apply_ok (transcript, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"c\","
+                        "\"_meta\":{\"terminal_exit\":{\"exit_code\":null,\"signal\":\"SIGTERM\","
+                        "\"terminal_id\":\"t\"}}}");
+  g_assert_cmpuint (changed_n, ==, 2);
+}
+
+/* Output beyond the limit drops its oldest part, at a character */
+static void
+test_agent_terminal_limit (void)
+{
+  g_autoptr(AcpToolCallItem) tool = acp_tool_call_item_new ("c");
+  g_autoptr(GString) data = g_string_new (NULL);
+  g_autoptr(JsonObject) meta = json_object_new ();
+  g_autoptr(JsonObject) delta = json_object_new ();
+  const char *output;
+  gboolean truncated = FALSE;
+
+  /* "é" is two bytes: the limit falls inside the first */
+  for (gsize i = 0; i < ACP_TOOL_CALL_ITEM_TERMINAL_OUTPUT_LIMIT / 2; i++)
+    g_string_append (data, "é");
+  g_string_append (data, "x");
+  json_object_set_string_member (delta, "terminal_id", "t");
+  json_object_set_string_member (delta, "data", data->str);
+  json_object_set_object_member (meta, "terminal_output_delta", json_object_ref (delta));
+
+  acp_tool_call_item_apply_meta (tool, meta);
+  output = acp_tool_call_item_get_terminal_output (tool, "t", &truncated);
+  g_assert_true (truncated);
+  g_assert_cmpuint (strlen (output), ==, ACP_TOOL_CALL_ITEM_TERMINAL_OUTPUT_LIMIT - 1);
+  g_assert_true (g_utf8_validate (output, -1, NULL));
+  g_assert_true (g_str_has_prefix (output, "é"));
+
+  /* and again, more than once over: the last of it kept */
+  for (guint i = 0; i < 3; i++)
+    {
+      json_object_set_string_member (delta, "data", i == 2 ? "the end\n" : data->str);
+      acp_tool_call_item_apply_meta (tool, meta);
+    }
+  output = acp_tool_call_item_get_terminal_output (tool, "t", &truncated);
+  g_assert_true (truncated);
+  g_assert_cmpuint (strlen (output), <=, ACP_TOOL_CALL_ITEM_TERMINAL_OUTPUT_LIMIT);
+  g_assert_true (g_str_has_suffix (output, "éxthe end\n"));
+  g_assert_true (g_utf8_validate (output, -1, NULL));
+
+  /* bytes that are not UTF-8 are replaced */
+  json_object_set_string_member (delta, "terminal_id", "u");
+  json_object_set_string_member (delta, "data", "a\xff" "b");
+  acp_tool_call_item_apply_meta (tool, meta);
+  g_assert_cmpstr (acp_tool_call_item_get_terminal_output (tool, "u", NULL), ==, "a\xef\xbf\xbd" "b");
+}
+
 static void
 test_stop_tool_calls (void)
 {
@@ -1077,6 +1173,8 @@ main (int   argc,
   g_test_add_func ("/transcript/tool-call/merge", test_merge_tool_call);
   g_test_add_func ("/transcript/tool-call/raw-text", test_tool_call_raw_text);
   g_test_add_func ("/transcript/tool-call/stop", test_stop_tool_calls);
+  g_test_add_func ("/transcript/tool-call/agent-terminal", test_agent_terminal_meta);
+  g_test_add_func ("/transcript/tool-call/agent-terminal-limit", test_agent_terminal_limit);
   g_test_add_func ("/transcript/plan", test_plan);
   g_test_add_func ("/transcript/notice", test_notice);
   g_test_add_func ("/transcript/compaction", test_compaction);

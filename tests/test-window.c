@@ -24,6 +24,7 @@
 #include "pal-composer.h"
 #include "pal-new-session-dialog.h"
 #include "pal-notice-row.h"
+#include "pal-output-view.h"
 #include "pal-permission-row.h"
 #include "pal-session-row.h"
 #include "pal-session-view.h"
@@ -145,6 +146,8 @@ fixture_set_up (Fixture       *fixture,
   add_fake_profile (fixture, "fake-auth", "auth-required.json");
   add_fake_profile (fixture, "fake-exit", "exit-on-start.json");
   add_fake_profile (fixture, "fake-terminal", "terminal-embed.json");
+  add_fake_profile (fixture, "fake-codex-shell", "codex-shell.json");
+  add_fake_profile (fixture, "fake-gemini-shell", "gemini-shell.json");
   add_fake_profile (fixture, "fake-fs-outside", "fs-outside.json");
   add_fake_profile (fixture, "fake-minimal", "minimal.json");
   add_fake_profile (fixture, "fake-auth-prompt", "auth-on-prompt.json");
@@ -1261,6 +1264,95 @@ test_embedded_terminal (Fixture       *fixture,
   wait_for (fixture, terminal_output_shown, 30);
   wait_for (fixture, session_ready, 30);
   g_assert_cmpstr (acp_session_get_stop_reason (current_session (fixture)), ==, "end_turn");
+}
+
+/* What shell_output_shown () looks for */
+static const char *shell_output;
+
+static gboolean
+shell_output_shown (Fixture *fixture)
+{
+  g_autoptr(GPtrArray) views = g_ptr_array_new ();
+
+  collect (GTK_WIDGET (fixture->window), PAL_TYPE_OUTPUT_VIEW, views);
+  for (guint i = 0; i < views->len; i++)
+    {
+      g_autofree char *text = pal_output_view_dup_text (g_ptr_array_index (views, i));
+
+      if (strstr (text, shell_output) != NULL)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static gboolean
+permission_pending (Fixture *fixture)
+{
+  AcpSession *session = current_session (fixture);
+
+  return session != NULL && acp_session_get_pending_permissions (session) > 0;
+}
+
+/* An agent runs a command, allowed with its option: what it printed shows
+ * in the chat */
+typedef struct
+{
+  const char *profile_id;
+  const char *option;
+  const char *output;
+  const char *screenshot;
+} ShellTurn;
+
+/* Codex streams it in the updates' _meta */
+static const ShellTurn codex_shell = {
+  "fake-codex-shell", "allow_once", "aaa\nbbb", "window-codex-shell.png"
+};
+
+/* Gemini CLI sends it as text, once it runs commands without a
+ * pseudo-terminal */
+static const ShellTurn gemini_shell = {
+  "fake-gemini-shell", "proceed_once", "line-one\nno newline", "window-gemini-shell.png"
+};
+
+static void
+test_agent_shell_output (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  const ShellTurn *turn = data;
+  PalSessionView *view = PAL_SESSION_VIEW (pal_window_get_session_view (fixture->window));
+  PalComposer *composer = PAL_COMPOSER (pal_session_view_get_composer (view));
+  GListModel *transcript;
+  g_autoptr(GError) error = NULL;
+  gboolean allowed = FALSE;
+
+  pal_window_start_session (fixture->window, turn->profile_id, fixture->folder, NULL);
+  wait_for (fixture, session_ready, 30);
+  pal_composer_set_text (composer, "Run it");
+  g_assert_true (pal_composer_submit (composer));
+  wait_for (fixture, permission_pending, 30);
+
+  /* the person allows */
+  transcript = G_LIST_MODEL (acp_session_get_transcript (current_session (fixture)));
+  acp_transcript_flush (ACP_TRANSCRIPT (transcript));
+  for (guint i = 0; i < g_list_model_get_n_items (transcript); i++)
+    {
+      g_autoptr(AcpItem) item = g_list_model_get_item (transcript, i);
+
+      if (ACP_IS_PERMISSION_ITEM (item))
+        {
+          g_assert_true (acp_permission_item_select (ACP_PERMISSION_ITEM (item), turn->option, &error));
+          g_assert_no_error (error);
+          allowed = TRUE;
+        }
+    }
+  g_assert_true (allowed);
+
+  shell_output = turn->output;
+  wait_for (fixture, shell_output_shown, 30);
+  wait_for (fixture, session_ready, 30);
+  g_assert_cmpstr (acp_session_get_stop_reason (current_session (fixture)), ==, "end_turn");
+  save_screenshot (GTK_WIDGET (fixture->window), turn->screenshot);
 }
 
 static void
@@ -2381,6 +2473,10 @@ main (int   argc,
               fixture_set_up, test_geometry_remembered, fixture_tear_down);
   g_test_add ("/window/embedded-terminal", Fixture, NULL,
               fixture_set_up, test_embedded_terminal, fixture_tear_down);
+  g_test_add ("/window/shell-output/codex", Fixture, &codex_shell,
+              fixture_set_up, test_agent_shell_output, fixture_tear_down);
+  g_test_add ("/window/shell-output/gemini", Fixture, &gemini_shell,
+              fixture_set_up, test_agent_shell_output, fixture_tear_down);
   g_test_add ("/window/file-outside-asks", Fixture, NULL,
               fixture_set_up, test_file_outside_asks, fixture_tear_down);
   g_test_add ("/window/file-requests-queued", Fixture, NULL,

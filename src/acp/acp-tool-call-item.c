@@ -20,6 +20,12 @@
  * Its rawInput and rawOutput are whatever the agent sent; many agents put
  * a tool's result there alone (an MCP tool's result, a command's output),
  * so they are also offered as text to show.
+ *
+ * Agents that run commands themselves may stream what a command prints in
+ * the `_meta` of the updates instead, for a terminal of their own that the
+ * content names (see acp_tool_call_item_apply_meta()): the item keeps that
+ * output, and says what it adds with the "terminal-output" signal and when a
+ * terminal appears or ends with "terminal-changed".
  */
 struct _AcpToolCallItem
 {
@@ -35,7 +41,29 @@ struct _AcpToolCallItem
   JsonArray *locations;
   JsonNode  *raw_input;
   JsonNode  *raw_output;
+  GPtrArray *terminals;   /* (element-type AgentTerminal): in the order first reported */
 };
+
+/* A terminal the agent runs itself */
+typedef struct
+{
+  char     *id;
+  GString  *output;
+  gsize     start;       /* the kept output is output->str + start */
+  gboolean  truncated;
+  gboolean  exited;
+  int       exit_code;   /* -1: none reported */
+  char     *signal_name;
+} AgentTerminal;
+
+static void
+agent_terminal_free (AgentTerminal *terminal)
+{
+  g_free (terminal->id);
+  g_string_free (terminal->output, TRUE);
+  g_free (terminal->signal_name);
+  g_free (terminal);
+}
 
 G_DEFINE_FINAL_TYPE (AcpToolCallItem, acp_tool_call_item, ACP_TYPE_ITEM)
 
@@ -56,6 +84,14 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
+enum {
+  TERMINAL_OUTPUT,
+  TERMINAL_CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
 static void
 acp_tool_call_item_finalize (GObject *object)
 {
@@ -70,6 +106,7 @@ acp_tool_call_item_finalize (GObject *object)
   g_clear_pointer (&self->locations, json_array_unref);
   g_clear_pointer (&self->raw_input, json_node_unref);
   g_clear_pointer (&self->raw_output, json_node_unref);
+  g_clear_pointer (&self->terminals, g_ptr_array_unref);
 
   G_OBJECT_CLASS (acp_tool_call_item_parent_class)->finalize (object);
 }
@@ -244,6 +281,36 @@ acp_tool_call_item_class_init (AcpToolCallItemClass *klass)
                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * AcpToolCallItem::terminal-output:
+   * @item: the tool call
+   * @terminal_id: a terminal the agent runs itself
+   * @text: what was added to its output (valid UTF-8)
+   */
+  signals[TERMINAL_OUTPUT] =
+    g_signal_new ("terminal-output",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2,
+                  G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE,
+                  G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE);
+
+  /**
+   * AcpToolCallItem::terminal-changed:
+   * @item: the tool call
+   * @terminal_id: a terminal the agent runs itself
+   *
+   * The agent reported the terminal for the first time, or its end.
+   */
+  signals[TERMINAL_CHANGED] =
+    g_signal_new ("terminal-changed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1,
+                  G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE);
 }
 
 static void
@@ -254,6 +321,7 @@ acp_tool_call_item_init (AcpToolCallItem *self)
   self->status = g_strdup ("pending");
   self->content = json_array_new ();
   self->locations = json_array_new ();
+  self->terminals = g_ptr_array_new_with_free_func ((GDestroyNotify) agent_terminal_free);
 }
 
 /**
@@ -840,4 +908,242 @@ acp_tool_call_item_get_exit_code (AcpToolCallItem *self,
   if (exit_code != NULL)
     *exit_code = (int) value;
   return TRUE;
+}
+
+/* --- the agent's own terminals --- */
+
+static AgentTerminal *
+find_terminal (AcpToolCallItem *self,
+               const char      *terminal_id)
+{
+  for (guint i = 0; i < self->terminals->len; i++)
+    {
+      AgentTerminal *terminal = g_ptr_array_index (self->terminals, i);
+
+      if (g_str_equal (terminal->id, terminal_id))
+        return terminal;
+    }
+
+  return NULL;
+}
+
+/* The terminal of the `_meta` entry @key, known from now on; NULL (and
+ * nothing known) when the entry is not an object with a string terminal_id */
+static AgentTerminal *
+meta_terminal (AcpToolCallItem  *self,
+               JsonObject       *meta,
+               const char       *key,
+               JsonObject      **entry_out)
+{
+  JsonObject *entry = acp_json_get_object (meta, key);
+  const char *id = entry != NULL ? acp_json_get_string (entry, "terminal_id", NULL) : NULL;
+  AgentTerminal *terminal;
+
+  *entry_out = entry;
+  if (entry == NULL && json_object_has_member (meta, key))
+    g_debug ("Tool call %s: _meta.%s is not an object, ignored", self->tool_call_id, key);
+  if (entry == NULL)
+    return NULL;
+  if (id == NULL || !g_utf8_validate (id, -1, NULL))
+    {
+      g_debug ("Tool call %s: _meta.%s has no terminal_id, ignored", self->tool_call_id, key);
+      return NULL;
+    }
+
+  terminal = find_terminal (self, id);
+  if (terminal != NULL)
+    return terminal;
+
+  terminal = g_new0 (AgentTerminal, 1);
+  terminal->id = g_strdup (id);
+  terminal->output = g_string_new (NULL);
+  terminal->exit_code = -1;
+  g_ptr_array_add (self->terminals, terminal);
+  g_signal_emit (self, signals[TERMINAL_CHANGED], 0, terminal->id);
+
+  return terminal;
+}
+
+/* Adds @data to the output, keeping its last
+ * ACP_TOOL_CALL_ITEM_TERMINAL_OUTPUT_LIMIT bytes, cut at a character */
+static void
+append_terminal_output (AcpToolCallItem *self,
+                        AgentTerminal   *terminal,
+                        const char      *data)
+{
+  g_autofree char *valid = NULL;
+  GString *output = terminal->output;
+
+  if (*data == '\0')
+    return;
+  if (!g_utf8_validate (data, -1, NULL))
+    data = valid = g_utf8_make_valid (data, -1);
+
+  g_string_append (output, data);
+  if (output->len - terminal->start > ACP_TOOL_CALL_ITEM_TERMINAL_OUTPUT_LIMIT)
+    {
+      gsize start = output->len - ACP_TOOL_CALL_ITEM_TERMINAL_OUTPUT_LIMIT;
+
+      while (start < output->len && ((guchar) output->str[start] & 0xC0) == 0x80)
+        start++;
+      terminal->start = start;
+      terminal->truncated = TRUE;
+      /* what is dropped goes once it is as long as what is kept */
+      if (terminal->start >= ACP_TOOL_CALL_ITEM_TERMINAL_OUTPUT_LIMIT)
+        {
+          g_string_erase (output, 0, (gssize) terminal->start);
+          terminal->start = 0;
+        }
+    }
+
+  g_signal_emit (self, signals[TERMINAL_OUTPUT], 0, terminal->id, data);
+}
+
+static void
+apply_terminal_exit (AcpToolCallItem *self,
+                     AgentTerminal   *terminal,
+                     JsonObject      *exit)
+{
+  const char *signal_name = acp_json_get_string (exit, "signal", NULL);
+  gint64 code;
+
+  if (!acp_json_get_int (exit, "exit_code", &code) || code < 0 || code > G_MAXINT)
+    code = -1;
+  if (signal_name != NULL && !g_utf8_validate (signal_name, -1, NULL))
+    signal_name = NULL;
+  if (terminal->exited && terminal->exit_code == code &&
+      g_strcmp0 (terminal->signal_name, signal_name) == 0)
+    return;
+
+  terminal->exited = TRUE;
+  terminal->exit_code = (int) code;
+  g_free (terminal->signal_name);
+  terminal->signal_name = g_strdup (signal_name);
+  g_signal_emit (self, signals[TERMINAL_CHANGED], 0, terminal->id);
+}
+
+/**
+ * acp_tool_call_item_apply_meta:
+ * @self: an #AcpToolCallItem
+ * @meta: the `_meta` of a `tool_call` or `tool_call_update`
+ *
+ * Takes in what the agent reports there of the terminals it runs itself,
+ * as codex-acp does for its commands (whether or not the client offered
+ * terminals), each entry naming its terminal in `terminal_id`:
+ * `terminal_info` (a terminal starts), `terminal_output_delta` and Zed's
+ * `terminal_output` (`data`: more of its output, appended) and
+ * `terminal_exit` (`exit_code` and `signal`, either null: it ended), in
+ * that order when an update holds several. Malformed entries and other
+ * members are ignored.
+ */
+void
+acp_tool_call_item_apply_meta (AcpToolCallItem *self,
+                               JsonObject      *meta)
+{
+  static const char * const output_keys[] = { "terminal_output_delta", "terminal_output" };
+  AgentTerminal *terminal;
+  JsonObject *entry;
+
+  g_return_if_fail (ACP_IS_TOOL_CALL_ITEM (self));
+  g_return_if_fail (meta != NULL);
+
+  meta_terminal (self, meta, "terminal_info", &entry);
+
+  for (guint i = 0; i < G_N_ELEMENTS (output_keys); i++)
+    {
+      const char *data;
+
+      terminal = meta_terminal (self, meta, output_keys[i], &entry);
+      if (terminal == NULL)
+        continue;
+      data = acp_json_get_string (entry, "data", NULL);
+      if (data != NULL)
+        append_terminal_output (self, terminal, data);
+      else
+        g_debug ("Tool call %s: _meta.%s has no data, ignored", self->tool_call_id, output_keys[i]);
+    }
+
+  terminal = meta_terminal (self, meta, "terminal_exit", &entry);
+  if (terminal != NULL)
+    apply_terminal_exit (self, terminal, entry);
+}
+
+/**
+ * acp_tool_call_item_dup_terminal_ids:
+ * @self: an #AcpToolCallItem
+ *
+ * Returns: (transfer full): the ids of the terminals the agent reported in
+ *   `_meta`, in the order first reported
+ */
+char **
+acp_tool_call_item_dup_terminal_ids (AcpToolCallItem *self)
+{
+  GStrvBuilder *builder;
+  char **ids;
+
+  g_return_val_if_fail (ACP_IS_TOOL_CALL_ITEM (self), NULL);
+
+  builder = g_strv_builder_new ();
+  for (guint i = 0; i < self->terminals->len; i++)
+    g_strv_builder_add (builder, ((AgentTerminal *) g_ptr_array_index (self->terminals, i))->id);
+  ids = g_strv_builder_end (builder);
+  g_strv_builder_unref (builder);
+
+  return ids;
+}
+
+/**
+ * acp_tool_call_item_get_terminal_output:
+ * @self: an #AcpToolCallItem
+ * @terminal_id: a terminal id
+ * @truncated: (out) (optional): whether older output was dropped
+ *
+ * Returns: (nullable): the output of the agent's terminal kept so far,
+ *   valid until it changes; %NULL when the agent reported no such terminal
+ */
+const char *
+acp_tool_call_item_get_terminal_output (AcpToolCallItem *self,
+                                        const char      *terminal_id,
+                                        gboolean        *truncated)
+{
+  AgentTerminal *terminal;
+
+  g_return_val_if_fail (ACP_IS_TOOL_CALL_ITEM (self), NULL);
+  g_return_val_if_fail (terminal_id != NULL, NULL);
+
+  terminal = find_terminal (self, terminal_id);
+  if (truncated != NULL)
+    *truncated = terminal != NULL && terminal->truncated;
+
+  return terminal != NULL ? terminal->output->str + terminal->start : NULL;
+}
+
+/**
+ * acp_tool_call_item_get_terminal_exit:
+ * @self: an #AcpToolCallItem
+ * @terminal_id: a terminal id
+ * @exit_code: (out) (optional): the exit code, or -1 when the agent gave none
+ * @signal_name: (out) (optional) (transfer none) (nullable): the signal that
+ *   ended the command ("SIGTERM"), or %NULL
+ *
+ * Returns: whether the agent reported that the terminal's command ended
+ */
+gboolean
+acp_tool_call_item_get_terminal_exit (AcpToolCallItem  *self,
+                                      const char       *terminal_id,
+                                      int              *exit_code,
+                                      const char      **signal_name)
+{
+  AgentTerminal *terminal;
+
+  g_return_val_if_fail (ACP_IS_TOOL_CALL_ITEM (self), FALSE);
+  g_return_val_if_fail (terminal_id != NULL, FALSE);
+
+  terminal = find_terminal (self, terminal_id);
+  if (exit_code != NULL)
+    *exit_code = terminal != NULL ? terminal->exit_code : -1;
+  if (signal_name != NULL)
+    *signal_name = terminal != NULL ? terminal->signal_name : NULL;
+
+  return terminal != NULL && terminal->exited;
 }

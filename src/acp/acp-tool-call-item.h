@@ -67,4 +67,20 @@ char            *acp_tool_call_item_dup_command         (AcpToolCallItem *self);
 gboolean         acp_tool_call_item_get_exit_code       (AcpToolCallItem *self,
                                                          int             *exit_code);
 
+/* Bytes of output kept per terminal of the agent's own; older output goes */
+#define ACP_TOOL_CALL_ITEM_TERMINAL_OUTPUT_LIMIT ((gsize) 1024 * 1024)
+
+/* The terminals the agent runs itself and reports in `_meta` (see the
+ * functions' documentation). */
+void             acp_tool_call_item_apply_meta          (AcpToolCallItem *self,
+                                                         JsonObject      *meta);
+char           **acp_tool_call_item_dup_terminal_ids    (AcpToolCallItem *self);
+const char      *acp_tool_call_item_get_terminal_output (AcpToolCallItem *self,
+                                                         const char      *terminal_id,
+                                                         gboolean        *truncated);
+gboolean         acp_tool_call_item_get_terminal_exit   (AcpToolCallItem *self,
+                                                         const char      *terminal_id,
+                                                         int             *exit_code,
+                                                         const char     **signal_name);
+
 G_END_DECLS

@@ -742,7 +742,7 @@ merge_tool_call (AcpTranscript  *self,
   JsonArray *content, *locations;
   g_autoptr(JsonArray) valid_content = NULL;
   g_autoptr(JsonArray) valid_locations = NULL;
-  JsonNode *raw_input, *raw_output;
+  JsonNode *raw_input, *raw_output, *meta;
 
   /* Check everything before changing anything. */
   if (!get_string (fields, "toolCallId", TRUE, &id, variant, error) ||
@@ -771,6 +771,7 @@ merge_tool_call (AcpTranscript  *self,
 
   raw_input = json_object_get_member (fields, "rawInput");
   raw_output = json_object_get_member (fields, "rawOutput");
+  meta = json_object_get_member (fields, "_meta");
 
   item = g_hash_table_lookup (self->tool_calls, id);
   if (item == NULL)
@@ -798,6 +799,9 @@ merge_tool_call (AcpTranscript  *self,
     acp_tool_call_item_set_raw_input (item, raw_input);
   if (!node_is_null (raw_output))
     acp_tool_call_item_set_raw_output (item, raw_output);
+  /* the output of the agent's own terminals */
+  if (meta != NULL && JSON_NODE_HOLDS_OBJECT (meta))
+    acp_tool_call_item_apply_meta (item, json_node_get_object (meta));
   g_object_thaw_notify (G_OBJECT (item));
 
   return item;
@@ -814,7 +818,8 @@ merge_tool_call (AcpTranscript  *self,
  * update or a permission request may come before the `tool_call` itself.
  * `content` and `locations` replace whole lists; absent or null fields
  * change nothing; an unknown kind becomes "other"; an unknown status is
- * ignored; invalid list elements are skipped.
+ * ignored; invalid list elements are skipped. What `_meta` says of the
+ * agent's own terminals goes to acp_tool_call_item_apply_meta().
  *
  * Returns: (transfer none) (nullable): the tool call item, or %NULL with
  *   %ACP_ERROR_INVALID_MESSAGE if @tool_call is malformed (nothing changed)

@@ -307,6 +307,31 @@ agent_started_cb (GObject      *object,
   _pal_wait_list_return_object (&slot->start, agent);
 }
 
+/* The environment additions of @profile, after the defaults it does not
+ * set itself */
+static char **
+dup_agent_env (PalAgentProfile *profile)
+{
+  static const char * const defaults[] = PAL_AGENT_ENV_DEFAULTS;
+  const char * const *own = pal_agent_profile_get_env (profile);
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+
+  for (guint i = 0; defaults[i] != NULL; i++)
+    {
+      gsize name_length = strchr (defaults[i], '=') - defaults[i] + 1;
+      gboolean set = FALSE;
+
+      for (guint j = 0; own != NULL && own[j] != NULL && !set; j++)
+        set = strncmp (own[j], defaults[i], name_length) == 0;
+      if (!set)
+        g_strv_builder_add (builder, defaults[i]);
+    }
+  if (own != NULL)
+    g_strv_builder_addv (builder, (const char **) own);
+
+  return g_strv_builder_end (builder);
+}
+
 /* The agent of @profile, not yet started; @secret_env (nullable): the
  * profile's values from the keyring. */
 static AcpAgent *
@@ -318,6 +343,7 @@ create_agent (PalSessionManager   *self,
 {
   g_autoptr(GStrvBuilder) env_builder = g_strv_builder_new ();
   g_auto(GStrv) argv = NULL;
+  g_auto(GStrv) agent_env = NULL;
   g_auto(GStrv) wrapped = NULL;
   g_auto(GStrv) env = NULL;
   g_auto(GStrv) all_env = NULL;
@@ -328,7 +354,8 @@ create_agent (PalSessionManager   *self,
     return NULL;
 
   argv = pal_agent_profile_dup_argv (profile);
-  g_strv_builder_addv (env_builder, (const char **) pal_agent_profile_get_env (profile));
+  agent_env = dup_agent_env (profile);
+  g_strv_builder_addv (env_builder, (const char **) agent_env);
   if (secret_env != NULL)
     g_strv_builder_addv (env_builder, (const char **) secret_env);
   all_env = g_strv_builder_end (env_builder);

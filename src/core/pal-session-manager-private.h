@@ -22,6 +22,14 @@ G_BEGIN_DECLS
   (ACP_CLIENT_CAP_FS_READ | ACP_CLIENT_CAP_FS_WRITE | ACP_CLIENT_CAP_TERMINAL | \
    ACP_CLIENT_CAP_AUTH_TERMINAL)
 
+/* Put in every agent's environment, unless its profile sets the variable
+ * itself. Gemini CLI runs commands in a pseudo-terminal when it can, and
+ * then sends the client nothing of their output (its tool call updates
+ * carry an empty content): the output is kept for its own terminal screen.
+ * Without one, it sends the output as the tool call's text content. This
+ * client has no terminal to offer a command either way. */
+#define PAL_AGENT_ENV_DEFAULTS { "GEMINI_PTY_INFO=child_process", NULL }
+
 /* Real agents may take a long time to initialize (npx, first run). */
 #define PAL_AGENT_INITIALIZE_TIMEOUT_MS 60000
 

@@ -13,6 +13,9 @@
  * on past either end of the output scrolls the chat around it, so that the
  * wheel does not stop at every output on the way.
  *
+ * A long line of plain output shows in pieces (pal-line-cut.c), so that one
+ * that grows without end does not make every frame slower than the last.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
@@ -21,6 +24,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "pal-line-cut.h"
 #include "pal-output-view.h"
 #include "pal-text-view.h"
 
@@ -473,6 +477,22 @@ pal_output_view_init (PalOutputView *self)
   gtk_widget_set_parent (self->footer, GTK_WIDGET (self));
 }
 
+/* A selection of plain output copied leaves the cuts out too */
+static void
+copy_clipboard_cb (GtkTextView   *text_view,
+                   PalOutputView *self)
+{
+  GtkTextIter start, end;
+  g_autofree char *text = NULL;
+
+  if (!gtk_text_buffer_get_selection_bounds (gtk_text_view_get_buffer (text_view), &start, &end))
+    return;
+
+  text = pal_line_cut_dup_uncut (&start, &end);
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (text_view)), text);
+  g_signal_stop_emission_by_name (text_view, "copy-clipboard");
+}
+
 static void
 set_view (PalOutputView *self,
           GtkWidget     *text_view)
@@ -502,6 +522,7 @@ pal_output_view_new (void)
   gtk_text_view_set_cursor_visible (GTK_TEXT_VIEW (view), FALSE);
   gtk_text_view_set_monospace (GTK_TEXT_VIEW (view), TRUE);
   gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (view), GTK_WRAP_WORD_CHAR);
+  g_signal_connect_object (view, "copy-clipboard", G_CALLBACK (copy_clipboard_cb), self, 0);
   set_view (self, view);
 
   return GTK_WIDGET (self);
@@ -544,6 +565,33 @@ set_note (PalOutputView *self,
   queue_update (self);
 }
 
+/* Puts @text (@length bytes) in the buffer, in place of what it holds or
+ * after it, cut if it is plain output */
+static void
+insert_text (PalOutputView *self,
+             const char    *text,
+             gsize          length,
+             gboolean       replace)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->text_view);
+  g_autofree char *cut = NULL;
+  GtkTextIter end;
+
+  gtk_text_buffer_get_end_iter (buffer, &end);
+  if (self->plain)
+    cut = pal_line_cut_text (text, length, replace ? 0 : gtk_text_iter_get_line_offset (&end));
+  if (cut != NULL)
+    {
+      text = cut;
+      length = strlen (cut);
+    }
+
+  if (replace)
+    gtk_text_buffer_set_text (buffer, text, (int) length);
+  else
+    gtk_text_buffer_insert (buffer, &end, text, (int) length);
+}
+
 /**
  * pal_output_view_set_text:
  * @self: a #PalOutputView
@@ -558,13 +606,11 @@ pal_output_view_set_text (PalOutputView *self,
                           const char    *text,
                           gssize         length)
 {
-  GtkTextBuffer *buffer;
   gsize size;
 
   g_return_if_fail (PAL_IS_OUTPUT_VIEW (self));
   g_return_if_fail (text != NULL || length == 0);
 
-  buffer = gtk_text_view_get_buffer (self->text_view);
   size = length < 0 ? strlen (text) : (gsize) length;
 
   if (size > MAX_TEXT_SHOWN)
@@ -578,12 +624,12 @@ pal_output_view_set_text (PalOutputView *self,
       more = g_format_size (size - (gsize) (cut - text));
       /* Translators: %s is a size such as “3.2 MB” */
       note = g_strdup_printf (_("%s more not shown"), more);
-      gtk_text_buffer_set_text (buffer, text, (int) (cut - text));
+      insert_text (self, text, (gsize) (cut - text), TRUE);
       set_note (self, note);
     }
   else
     {
-      gtk_text_buffer_set_text (buffer, text != NULL ? text : "", (int) size);
+      insert_text (self, text != NULL ? text : "", size, TRUE);
       set_note (self, NULL);
     }
 }
@@ -603,15 +649,13 @@ pal_output_view_append (PalOutputView *self,
                         gssize         length)
 {
   GtkTextBuffer *buffer;
-  GtkTextIter end;
   int excess;
 
   g_return_if_fail (PAL_IS_OUTPUT_VIEW (self));
   g_return_if_fail (text != NULL || length == 0);
 
   buffer = gtk_text_view_get_buffer (self->text_view);
-  gtk_text_buffer_get_end_iter (buffer, &end);
-  gtk_text_buffer_insert (buffer, &end, text, (int) length);
+  insert_text (self, text, length < 0 ? strlen (text) : (gsize) length, FALSE);
 
   excess = gtk_text_buffer_get_char_count (buffer) - MAX_CHARS_KEPT;
   if (excess > 0)
@@ -663,7 +707,8 @@ pal_output_view_update_text (PalOutputView *self,
  * pal_output_view_dup_text:
  * @self: a #PalOutputView
  *
- * Returns: (transfer full): the text shown
+ * Returns: (transfer full): the text shown, without the cuts of its long
+ *   lines
  */
 char *
 pal_output_view_dup_text (PalOutputView *self)
@@ -675,6 +720,9 @@ pal_output_view_dup_text (PalOutputView *self)
 
   buffer = gtk_text_view_get_buffer (self->text_view);
   gtk_text_buffer_get_bounds (buffer, &start, &end);
+  if (self->plain)
+    return pal_line_cut_dup_uncut (&start, &end);
+
   return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
 }
 

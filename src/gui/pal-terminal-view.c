@@ -6,9 +6,9 @@
  * how it ended. Agents that run commands themselves (codex-acp) send the
  * ids of their own terminals, which the service never knew, as does a
  * session loaded again after its terminals are gone: then the view shows
- * the command and the output the agent reported (its raw output), as the
- * tool call row hands them over. Either is a command of the agent, never an
- * error of its own.
+ * the command and the output the agent reported (streamed in `_meta`, or
+ * its raw output), as the tool call row hands them over. Either is a
+ * command of the agent, never an error of its own.
  *
  * The output sits in a PalOutputView: a few lines high, following the end
  * while the command runs.
@@ -19,6 +19,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "pal-output-view.h"
 #include "pal-terminal-view.h"
@@ -32,17 +33,22 @@ struct _PalTerminalView
   GtkLabel           *command_label;
   GtkLabel           *status_label;
   PalOutputView      *output_view;
+  gboolean            held_newline;  /* the output ends with a line break not shown yet */
 };
 
 G_DEFINE_FINAL_TYPE (PalTerminalView, pal_terminal_view, ADW_TYPE_BIN)
 
 /* Returns: (transfer full) (nullable): how a command ended, or that it runs */
 static char *
-describe_status (gboolean running,
-                 int      exit_status)
+describe_status (gboolean    running,
+                 int         exit_status,
+                 const char *signal_name)
 {
   if (running)
     return g_strdup (_("Running…"));
+  if (signal_name != NULL)
+    /* Translators: %s is the name of a signal, such as SIGTERM */
+    return g_strdup_printf (_("Killed by signal %s"), signal_name);
   if (exit_status < 0)
     return NULL;
   if (exit_status > 128)
@@ -56,9 +62,10 @@ describe_status (gboolean running,
 static void
 set_status (PalTerminalView *self,
             gboolean         running,
-            int              exit_status)
+            int              exit_status,
+            const char      *signal_name)
 {
-  g_autofree char *status = describe_status (running, exit_status);
+  g_autofree char *status = describe_status (running, exit_status, signal_name);
 
   gtk_label_set_text (self->status_label, status);
   gtk_widget_set_visible (GTK_WIDGET (self->status_label), status != NULL);
@@ -72,7 +79,7 @@ update_live_status (PalTerminalView *self)
   int exit_status = -1;
 
   output = acp_terminal_service_dup_output (self->service, self->terminal_id, NULL, &exit_status);
-  set_status (self, output != NULL && exit_status < 0, exit_status);
+  set_status (self, output != NULL && exit_status < 0, exit_status, NULL);
 }
 
 static void
@@ -163,8 +170,9 @@ pal_terminal_view_init (PalTerminalView *self)
  *
  * A view of a terminal of the service, when it knows @terminal_id (see
  * pal_terminal_view_get_live()); otherwise of a command the agent ran
- * itself, which pal_terminal_view_set_command() and
- * pal_terminal_view_set_output() fill.
+ * itself, which pal_terminal_view_set_command(),
+ * pal_terminal_view_set_output() (or pal_terminal_view_append_output()) and
+ * pal_terminal_view_set_state() fill.
  *
  * Returns: (transfer floating): a new view
  */
@@ -239,23 +247,76 @@ pal_terminal_view_set_command (PalTerminalView *self,
  * pal_terminal_view_set_output:
  * @self: a view of a command the agent ran itself
  * @output: (nullable): what the command printed, as far as the agent said
- * @running: whether the command still runs
- * @exit_status: its exit status, or -1 when not known
  *
- * Shows what the agent reported of its own command.
+ * Shows the output the agent reported of its own command; when it goes on
+ * from what is shown, only the rest is added.
  */
 void
 pal_terminal_view_set_output (PalTerminalView *self,
-                              const char      *output,
-                              gboolean         running,
-                              int              exit_status)
+                              const char      *output)
 {
   g_return_if_fail (PAL_IS_TERMINAL_VIEW (self));
   g_return_if_fail (self->service == NULL);
 
-  pal_output_view_update_text (self->output_view, output != NULL ? output : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->output_view), output != NULL && *output != '\0');
-  set_status (self, running, exit_status);
+  if (output == NULL)
+    output = "";
+  /* a line break at the end shows no empty line */
+  pal_output_view_update_text (self->output_view, output);
+  self->held_newline = g_str_has_suffix (output, "\n");
+  gtk_widget_set_visible (GTK_WIDGET (self->output_view), *output != '\0');
+}
+
+/**
+ * pal_terminal_view_append_output:
+ * @self: a view of a command the agent ran itself
+ * @text: more of its output
+ *
+ * Adds to the output, as the agent streams it. As with
+ * pal_terminal_view_set_output(), a line break at the end waits for what
+ * comes after it.
+ */
+void
+pal_terminal_view_append_output (PalTerminalView *self,
+                                 const char      *text)
+{
+  gsize length;
+
+  g_return_if_fail (PAL_IS_TERMINAL_VIEW (self));
+  g_return_if_fail (self->service == NULL);
+  g_return_if_fail (text != NULL);
+
+  length = strlen (text);
+  if (length == 0)
+    return;
+
+  if (self->held_newline)
+    pal_output_view_append (self->output_view, "\n", 1);
+  self->held_newline = text[length - 1] == '\n';
+  if (self->held_newline)
+    length--;
+  pal_output_view_append (self->output_view, text, (gssize) length);
+  gtk_widget_set_visible (GTK_WIDGET (self->output_view), TRUE);
+}
+
+/**
+ * pal_terminal_view_set_state:
+ * @self: a view of a command the agent ran itself
+ * @running: whether the command still runs
+ * @exit_status: its exit status, or -1 when not known
+ * @signal_name: (nullable): the signal that ended it, when the agent named one
+ *
+ * Shows whether the command runs, or how it ended.
+ */
+void
+pal_terminal_view_set_state (PalTerminalView *self,
+                             gboolean         running,
+                             int              exit_status,
+                             const char      *signal_name)
+{
+  g_return_if_fail (PAL_IS_TERMINAL_VIEW (self));
+  g_return_if_fail (self->service == NULL);
+
+  set_status (self, running, exit_status, signal_name);
 }
 
 /**

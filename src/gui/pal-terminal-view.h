@@ -22,9 +22,13 @@ gboolean       pal_terminal_view_get_live        (PalTerminalView    *self);
 void           pal_terminal_view_set_command     (PalTerminalView    *self,
                                                  const char         *command);
 void           pal_terminal_view_set_output      (PalTerminalView    *self,
-                                                 const char         *output,
+                                                 const char         *output);
+void           pal_terminal_view_append_output   (PalTerminalView    *self,
+                                                 const char         *text);
+void           pal_terminal_view_set_state       (PalTerminalView    *self,
                                                  gboolean            running,
-                                                 int                 exit_status);
+                                                 int                 exit_status,
+                                                 const char         *signal_name);
 char          *pal_terminal_view_dup_text        (PalTerminalView    *self);
 char          *pal_terminal_view_dup_status      (PalTerminalView    *self);
 PalOutputView *pal_terminal_view_get_output_view (PalTerminalView    *self);

@@ -2,10 +2,12 @@
  *
  * A header (kind icon, title, status) and an expander with the content the
  * agent attached: text, diffs, terminals (the client's, or the agent's own
- * shown as its command), and the locations it touched; the raw input and
- * output when they are all there is, and a raw output of text when nothing
- * else shows it. Long text scrolls within a few lines (PalOutputView).
- * Everything follows the item's property notifications.
+ * shown as its command and the output it streamed or reported), and the
+ * locations it touched; the raw input and output when they are all there
+ * is, and a raw output of text when nothing else shows it. Long text
+ * scrolls within a few lines (PalOutputView). Everything follows the
+ * item's property notifications, and the output of the agent's own
+ * terminals its signals.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -42,6 +44,7 @@ struct _PalToolCallRow
   GtkBox          *content_box;
   GPtrArray       *part_keys;      /* (element-type utf8): of the widgets in the content box */
   gboolean         content_stale;  /* the content box does not show the item's content */
+  gboolean         output_stale;   /* nor the output of the agent's own terminals */
 };
 
 G_DEFINE_FINAL_TYPE (PalToolCallRow, pal_tool_call_row, ADW_TYPE_BIN)
@@ -212,8 +215,9 @@ typedef struct
 {
   PartKind    kind;
   char       *key;
-  JsonObject *entry;   /* (nullable): the ToolCallContent, borrowed */
-  char       *text;    /* (nullable) */
+  JsonObject *entry;         /* (nullable): the ToolCallContent, borrowed */
+  char       *text;          /* (nullable) */
+  char       *terminal_id;   /* (nullable): of a PART_TERMINAL */
 } Part;
 
 static void
@@ -221,7 +225,26 @@ part_free (Part *part)
 {
   g_free (part->key);
   g_free (part->text);
+  g_free (part->terminal_id);
   g_free (part);
+}
+
+#define TERMINAL_KEY_PREFIX "terminal:"
+
+static Part *
+terminal_part_new (const char *terminal_id,
+                   JsonObject *entry,
+                   const char *raw_output)
+{
+  Part *part = g_new0 (Part, 1);
+
+  part->kind = PART_TERMINAL;
+  part->key = g_strconcat (TERMINAL_KEY_PREFIX, terminal_id, NULL);
+  part->entry = entry;
+  part->text = g_strdup (raw_output);
+  part->terminal_id = g_strdup (terminal_id);
+
+  return part;
 }
 
 static Part *
@@ -269,6 +292,7 @@ collect_parts (PalToolCallRow *self)
   JsonArray *content = acp_tool_call_item_get_content (self->item);
   guint n = content != NULL ? json_array_get_length (content) : 0;
   g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func ((GDestroyNotify) part_free);
+  g_auto(GStrv) terminal_ids = acp_tool_call_item_dup_terminal_ids (self->item);
   g_autofree char *raw_output = NULL;
   gboolean shows_output = FALSE;
   gboolean raw_is_json = FALSE;
@@ -325,11 +349,23 @@ collect_parts (PalToolCallRow *self)
         }
       else if (g_str_equal (type, "terminal") && (id = acp_json_get_string (entry, "terminalId", NULL)) != NULL)
         {
-          /* the agent's own terminal shows the raw output */
-          g_ptr_array_add (parts, part_new (PART_TERMINAL, g_strconcat ("terminal:", id, NULL),
-                                            entry, g_strdup (raw_output)));
+          /* the agent's own terminal shows the raw output, unless it
+           * streams its output */
+          g_ptr_array_add (parts, terminal_part_new (id, entry, raw_output));
           shows_output = TRUE;
         }
+    }
+
+  /* terminals of the agent's own that the content does not name */
+  for (guint i = 0; terminal_ids[i] != NULL; i++)
+    {
+      g_autofree char *key = g_strconcat (TERMINAL_KEY_PREFIX, terminal_ids[i], NULL);
+      gboolean named = FALSE;
+
+      for (guint j = 0; j < parts->len && !named; j++)
+        named = g_str_equal (((Part *) g_ptr_array_index (parts, j))->key, key);
+      if (!named)
+        g_ptr_array_add (parts, terminal_part_new (terminal_ids[i], NULL, NULL));
     }
   n_content = parts->len;
 
@@ -352,10 +388,39 @@ collect_parts (PalToolCallRow *self)
   return g_steal_pointer (&parts);
 }
 
+/* A terminal the agent runs itself: the output it streamed, or else the
+ * one it reported in its raw output; how it ended */
+static void
+update_agent_terminal (PalToolCallRow  *self,
+                       PalTerminalView *view,
+                       Part            *part,
+                       gboolean         fresh)
+{
+  const char *output = acp_tool_call_item_get_terminal_output (self->item, part->terminal_id, NULL);
+  const char *signal_name = NULL;
+  gboolean running = is_running (self);
+  int exit_status = -1;
+
+  if (output == NULL)
+    pal_terminal_view_set_output (view, part->text);
+  else if (fresh || self->output_stale)
+    pal_terminal_view_set_output (view, output);
+
+  if (output != NULL &&
+      acp_tool_call_item_get_terminal_exit (self->item, part->terminal_id,
+                                            &exit_status, &signal_name))
+    running = FALSE;
+  else
+    acp_tool_call_item_get_exit_code (self->item, &exit_status);
+  pal_terminal_view_set_state (view, running, exit_status, signal_name);
+}
+
+/* Shows @part in @widget; @fresh: made for it just now */
 static void
 update_part (PalToolCallRow *self,
              GtkWidget      *widget,
-             Part           *part)
+             Part           *part,
+             gboolean        fresh)
 {
   switch (part->kind)
     {
@@ -385,15 +450,10 @@ update_part (PalToolCallRow *self,
     case PART_TERMINAL:
       {
         g_autofree char *command = acp_tool_call_item_dup_command (self->item);
-        int exit_code = -1;
 
         pal_terminal_view_set_command (PAL_TERMINAL_VIEW (widget), command);
-        if (pal_terminal_view_get_live (PAL_TERMINAL_VIEW (widget)))
-          break;
-
-        acp_tool_call_item_get_exit_code (self->item, &exit_code);
-        pal_terminal_view_set_output (PAL_TERMINAL_VIEW (widget), part->text,
-                                      is_running (self), exit_code);
+        if (!pal_terminal_view_get_live (PAL_TERMINAL_VIEW (widget)))
+          update_agent_terminal (self, PAL_TERMINAL_VIEW (widget), part, fresh);
       }
       break;
 
@@ -438,8 +498,7 @@ create_part (PalToolCallRow *self,
       break;
 
     case PART_TERMINAL:
-      widget = pal_terminal_view_new (self->terminal_service,
-                                      acp_json_get_string (part->entry, "terminalId", ""));
+      widget = pal_terminal_view_new (self->terminal_service, part->terminal_id);
       break;
 
     case PART_RAW_INPUT:
@@ -463,7 +522,7 @@ create_part (PalToolCallRow *self,
       g_assert_not_reached ();
     }
 
-  update_part (self, widget, part);
+  update_part (self, widget, part, TRUE);
   return widget;
 }
 
@@ -490,7 +549,8 @@ build_content (PalToolCallRow *self)
       for (i = 0, child = gtk_widget_get_first_child (GTK_WIDGET (self->content_box));
            i < parts->len && child != NULL;
            i++, child = gtk_widget_get_next_sibling (child))
-        update_part (self, child, g_ptr_array_index (parts, i));
+        update_part (self, child, g_ptr_array_index (parts, i), FALSE);
+      self->output_stale = FALSE;
       return;
     }
 
@@ -505,6 +565,7 @@ build_content (PalToolCallRow *self)
       gtk_box_append (self->content_box, create_part (self, part));
       g_ptr_array_add (self->part_keys, g_strdup (part->key));
     }
+  self->output_stale = FALSE;
 }
 
 static void
@@ -512,7 +573,12 @@ update_content (PalToolCallRow *self)
 {
   JsonArray *content = acp_tool_call_item_get_content (self->item);
   guint n = content != NULL ? json_array_get_length (content) : 0;
-  gboolean expand = FALSE;
+  g_auto(GStrv) terminal_ids = acp_tool_call_item_dup_terminal_ids (self->item);
+  /* a terminal of the agent's own, or what a command printed (Claude
+   * fences it, Gemini CLI sends it as it is) */
+  gboolean expand = terminal_ids[0] != NULL ||
+                    (n > 0 &&
+                     g_str_equal (acp_tool_call_item_get_tool_kind (self->item), "execute"));
 
   self->content_stale = TRUE;
 
@@ -528,7 +594,7 @@ update_content (PalToolCallRow *self)
     }
 
   gtk_widget_set_visible (GTK_WIDGET (self->expander),
-                          n > 0 ||
+                          n > 0 || expand ||
                           acp_tool_call_item_get_raw_input (self->item) != NULL ||
                           acp_tool_call_item_get_raw_output (self->item) != NULL);
   /* a change to a file, or a command's output, is what a person most
@@ -567,6 +633,49 @@ item_notify_cb (AcpToolCallItem *item,
       if (g_str_equal (name, "status") || g_str_equal (name, "stopped"))
         update_content (self);
     }
+}
+
+/* The widget of the content that shows the part of @key, or NULL */
+static GtkWidget *
+find_part_widget (PalToolCallRow *self,
+                  const char     *key)
+{
+  GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->content_box));
+
+  for (guint i = 0; i < self->part_keys->len && child != NULL; i++)
+    {
+      if (g_str_equal (g_ptr_array_index (self->part_keys, i), key))
+        return child;
+      child = gtk_widget_get_next_sibling (child);
+    }
+
+  return NULL;
+}
+
+/* More output of a terminal of the agent's own: added to its view as it
+ * comes, or shown once the details are */
+static void
+item_terminal_output_cb (AcpToolCallItem *item,
+                         const char      *terminal_id,
+                         const char      *text,
+                         PalToolCallRow  *self)
+{
+  g_autofree char *key = g_strconcat (TERMINAL_KEY_PREFIX, terminal_id, NULL);
+  GtkWidget *view = self->content_stale ? NULL : find_part_widget (self, key);
+
+  if (view != NULL && !pal_terminal_view_get_live (PAL_TERMINAL_VIEW (view)))
+    pal_terminal_view_append_output (PAL_TERMINAL_VIEW (view), text);
+  else if (view == NULL)
+    self->output_stale = TRUE;
+}
+
+/* A terminal of the agent's own appeared, or its command ended */
+static void
+item_terminal_changed_cb (AcpToolCallItem *item,
+                          const char      *terminal_id,
+                          PalToolCallRow  *self)
+{
+  update_content (self);
 }
 
 static void
@@ -677,6 +786,10 @@ pal_tool_call_row_new (AcpToolCallItem    *item,
   update_locations (self);
   update_content (self);
   g_signal_connect_object (item, "notify", G_CALLBACK (item_notify_cb), self, 0);
+  g_signal_connect_object (item, "terminal-output",
+                           G_CALLBACK (item_terminal_output_cb), self, 0);
+  g_signal_connect_object (item, "terminal-changed",
+                           G_CALLBACK (item_terminal_changed_cb), self, 0);
 
   return GTK_WIDGET (self);
 }
