@@ -28,6 +28,7 @@
 #include "acp-json.h"
 #include "acp-marshal.h"
 #include "acp-process-group.h"
+#include "acp-update-variants-private.h"
 
 #define STDERR_TAIL_SIZE              8192
 #define STDERR_READ_SIZE              65536
@@ -681,8 +682,8 @@ connection_closed_cb (AcpConnection *connection,
 }
 
 /* Text chunks of one message (AcpConnectionJoinFunc, in the connection's
- * reading thread): a session/update of an agent, user or thought chunk
- * whose content is text and nothing else, from the same session, of the
+ * reading thread): a session/update of a TEXT_CHUNK variant (agent, user or
+ * thought chunk) whose content is text and nothing else, from the same session, of the
  * same kind and message. Anything more (annotations, _meta) is left alone:
  * it would be lost in the joining. */
 static JsonNode *
@@ -691,6 +692,7 @@ join_text_chunk (JsonNode  *message,
 {
   JsonObject *object, *params, *update, *content;
   const char *session_id, *kind, *message_id;
+  const AcpUpdateVariant *variant;
   JsonNode *text;
 
   if (!JSON_NODE_HOLDS_OBJECT (message))
@@ -709,9 +711,8 @@ join_text_chunk (JsonNode  *message,
     return NULL;
 
   kind = acp_json_get_string (update, "sessionUpdate", NULL);
-  if (g_strcmp0 (kind, "agent_message_chunk") != 0 &&
-      g_strcmp0 (kind, "agent_thought_chunk") != 0 &&
-      g_strcmp0 (kind, "user_message_chunk") != 0)
+  variant = _acp_update_variant_lookup (kind);
+  if (variant == NULL || (variant->flags & ACP_UPDATE_FLAGS_TEXT_CHUNK) == 0)
     return NULL;
   message_id = acp_json_get_string (update, "messageId", NULL);
   if (json_object_get_size (update) != (message_id != NULL ? 3u : 2u))
