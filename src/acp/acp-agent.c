@@ -933,7 +933,6 @@ parse_capabilities (AcpAgent   *self,
                     JsonObject *caps)
 {
   JsonObject *prompt = acp_json_get_object (caps, "promptCapabilities");
-  JsonObject *mcp = acp_json_get_object (caps, "mcpCapabilities");
   JsonObject *session = acp_json_get_object (caps, "sessionCapabilities");
   JsonObject *auth = acp_json_get_object (caps, "auth");
   struct {
@@ -946,8 +945,6 @@ parse_capabilities (AcpAgent   *self,
     { prompt, "image", FALSE, ACP_AGENT_CAP_PROMPT_IMAGE },
     { prompt, "audio", FALSE, ACP_AGENT_CAP_PROMPT_AUDIO },
     { prompt, "embeddedContext", FALSE, ACP_AGENT_CAP_PROMPT_EMBEDDED_CONTEXT },
-    { mcp, "http", FALSE, ACP_AGENT_CAP_MCP_HTTP },
-    { mcp, "sse", FALSE, ACP_AGENT_CAP_MCP_SSE },
     { session, "list", TRUE, ACP_AGENT_CAP_SESSION_LIST },
     { session, "resume", TRUE, ACP_AGENT_CAP_SESSION_RESUME },
     { session, "close", TRUE, ACP_AGENT_CAP_SESSION_CLOSE },
@@ -1868,6 +1865,31 @@ acp_agent_has_capability (AcpAgent             *self,
   g_return_val_if_fail (ACP_IS_AGENT (self), FALSE);
 
   return cap != 0 && (self->caps & cap) == cap;
+}
+
+/**
+ * acp_agent_supports_mcp_transport:
+ * @self: an #AcpAgent
+ * @transport: an #AcpMcpTransport
+ *
+ * Returns: %TRUE for stdio (every agent must support it), and for another
+ *   transport when the agent's mcpCapabilities has the transport's name
+ *   true. Before the agent is ready, only stdio.
+ */
+gboolean
+acp_agent_supports_mcp_transport (AcpAgent        *self,
+                                  AcpMcpTransport  transport)
+{
+  const char *name;
+
+  g_return_val_if_fail (ACP_IS_AGENT (self), FALSE);
+
+  if (transport == ACP_MCP_TRANSPORT_STDIO)
+    return TRUE;
+
+  name = acp_mcp_transport_to_string (transport);
+  return name != NULL &&
+         is_true (acp_json_get_object (self->caps_object, "mcpCapabilities"), name);
 }
 
 JsonObject *
