@@ -683,9 +683,9 @@ connection_closed_cb (AcpConnection *connection,
 
 /* Text chunks of one message (AcpConnectionJoinFunc, in the connection's
  * reading thread): a session/update of a TEXT_CHUNK variant (agent, user or
- * thought chunk) whose content is text and nothing else, from the same session, of the
- * same kind and message. Anything more (annotations, _meta) is left alone:
- * it would be lost in the joining. */
+ * thought chunk) whose content is text and nothing else, from the same
+ * session, of the same kind and message. Anything more (annotations, _meta)
+ * is left alone: it would be lost in the joining. */
 static JsonNode *
 join_text_chunk (JsonNode  *message,
                  char     **key)

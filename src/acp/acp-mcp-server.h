@@ -20,7 +20,7 @@ typedef enum
   ACP_MCP_TRANSPORT_STDIO,
   ACP_MCP_TRANSPORT_HTTP,
   ACP_MCP_TRANSPORT_SSE,
-  ACP_MCP_N_TRANSPORTS /*< skip >*/
+  ACP_MCP_N_TRANSPORTS  /* the count, not a transport */
 } AcpMcpTransport;
 
 #define ACP_TYPE_MCP_TRANSPORT (acp_mcp_transport_get_type ())
