@@ -532,7 +532,6 @@ test_handshake_basic (Fixture       *f,
   AcpAgentCapabilities expected = ACP_AGENT_CAP_LOAD_SESSION |
                                   ACP_AGENT_CAP_PROMPT_IMAGE |
                                   ACP_AGENT_CAP_PROMPT_EMBEDDED_CONTEXT |
-                                  ACP_AGENT_CAP_MCP_HTTP |
                                   ACP_AGENT_CAP_SESSION_LIST |
                                   ACP_AGENT_CAP_SESSION_RESUME |
                                   ACP_AGENT_CAP_SESSION_CLOSE;
@@ -553,7 +552,9 @@ test_handshake_basic (Fixture       *f,
   g_assert_true (acp_agent_has_capability (f->agent, ACP_AGENT_CAP_LOAD_SESSION));
   g_assert_true (acp_agent_has_capability (f->agent, ACP_AGENT_CAP_SESSION_LIST |
                                                      ACP_AGENT_CAP_SESSION_CLOSE));
-  g_assert_false (acp_agent_has_capability (f->agent, ACP_AGENT_CAP_MCP_SSE));
+  g_assert_true (acp_agent_supports_mcp_transport (f->agent, ACP_MCP_TRANSPORT_STDIO));
+  g_assert_true (acp_agent_supports_mcp_transport (f->agent, ACP_MCP_TRANSPORT_HTTP));
+  g_assert_false (acp_agent_supports_mcp_transport (f->agent, ACP_MCP_TRANSPORT_SSE));
   g_assert_false (acp_agent_has_capability (f->agent, ACP_AGENT_CAP_SESSION_DELETE));
   g_assert_nonnull (acp_agent_get_capabilities_object (f->agent));
   g_assert_true (json_object_get_boolean_member (acp_agent_get_capabilities_object (f->agent),
@@ -639,7 +640,6 @@ test_handshake_every_capability (Fixture       *f,
   AcpAgentCapabilities all = ACP_AGENT_CAP_LOAD_SESSION | ACP_AGENT_CAP_SESSION_LIST |
                              ACP_AGENT_CAP_SESSION_RESUME | ACP_AGENT_CAP_SESSION_CLOSE |
                              ACP_AGENT_CAP_SESSION_DELETE | ACP_AGENT_CAP_ADDITIONAL_DIRECTORIES |
-                             ACP_AGENT_CAP_MCP_HTTP | ACP_AGENT_CAP_MCP_SSE |
                              ACP_AGENT_CAP_PROMPT_IMAGE | ACP_AGENT_CAP_PROMPT_AUDIO |
                              ACP_AGENT_CAP_PROMPT_EMBEDDED_CONTEXT | ACP_AGENT_CAP_LOGOUT;
   const char *tui_args[] = { "--login", "--tui", NULL };
@@ -659,6 +659,8 @@ test_handshake_every_capability (Fixture       *f,
   }
 
   g_assert_cmphex (acp_agent_get_capabilities (f->agent), ==, all);
+  g_assert_true (acp_agent_supports_mcp_transport (f->agent, ACP_MCP_TRANSPORT_HTTP));
+  g_assert_true (acp_agent_supports_mcp_transport (f->agent, ACP_MCP_TRANSPORT_SSE));
   g_assert_cmpstr (acp_agent_get_agent_name (f->agent), ==, "all");
   g_assert_null (acp_agent_get_agent_title (f->agent));
   g_assert_cmpstr (acp_agent_get_agent_version (f->agent), ==, "2.0");

@@ -1546,8 +1546,8 @@ test_through_acp_agent (Fixture       *fixture,
   g_assert_true (acp_agent_has_capability (agent, ACP_AGENT_CAP_SESSION_LIST));
   g_assert_true (acp_agent_has_capability (agent, ACP_AGENT_CAP_SESSION_RESUME));
   g_assert_true (acp_agent_has_capability (agent, ACP_AGENT_CAP_SESSION_CLOSE));
-  g_assert_true (acp_agent_has_capability (agent, ACP_AGENT_CAP_MCP_HTTP));
-  g_assert_true (acp_agent_has_capability (agent, ACP_AGENT_CAP_MCP_SSE));
+  g_assert_true (acp_agent_supports_mcp_transport (agent, ACP_MCP_TRANSPORT_HTTP));
+  g_assert_true (acp_agent_supports_mcp_transport (agent, ACP_MCP_TRANSPORT_SSE));
   g_assert_true (acp_agent_has_capability (agent, ACP_AGENT_CAP_PROMPT_EMBEDDED_CONTEXT));
   g_assert_false (acp_agent_has_capability (agent, ACP_AGENT_CAP_PROMPT_IMAGE));
   g_assert_false (acp_agent_has_capability (agent, ACP_AGENT_CAP_SESSION_DELETE));

@@ -833,6 +833,58 @@ test_export_round_trip (Fixture       *fixture,
   }
 }
 
+/* Every transport is stored, exported, imported and handed to agents
+ * under its own name, and has a label and a title. */
+static void
+test_every_transport (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autoptr(PalMcpServerStore) store = pal_mcp_server_store_new (fixture->settings);
+  g_autoptr(GSettings) settings2 = g_settings_new_with_backend (SCHEMA_ID, fixture->backend);
+  g_autoptr(PalMcpServerStore) restarted = NULL;
+  g_autoptr(GPtrArray) imported = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = NULL;
+
+  for (AcpMcpTransport t = 0; t < ACP_MCP_N_TRANSPORTS; t++)
+    {
+      g_autofree char *name = g_strdup_printf ("server-%s", acp_mcp_transport_to_string (t));
+      g_autoptr(PalMcpServerConfig) config = t == ACP_MCP_TRANSPORT_STDIO
+                                             ? new_stdio (name, "/bin/true")
+                                             : new_remote (name, t, "https://x.test/mcp");
+      g_autoptr(AcpMcpServer) server = pal_mcp_server_config_to_acp (config, &error);
+      g_autoptr(JsonNode) wire = NULL;
+
+      g_assert_no_error (error);
+      g_assert_cmpint (acp_mcp_server_get_transport (server), ==, t);
+      wire = acp_mcp_server_to_json (server);
+      if (t != ACP_MCP_TRANSPORT_STDIO)
+        g_assert_cmpstr (json_object_get_string_member (json_node_get_object (wire), "type"),
+                         ==, acp_mcp_transport_to_string (t));
+
+      g_assert_cmpstr (pal_mcp_transport_get_label (t), !=, "");
+      g_assert_cmpstr (pal_mcp_transport_get_title (t), !=, "");
+
+      g_assert_true (pal_mcp_server_store_add (store, config, &error));
+      g_assert_no_error (error);
+    }
+
+  restarted = pal_mcp_server_store_new (settings2);
+  g_assert_cmpstrv (pal_mcp_server_store_get_load_errors (restarted), ((const char *[]) { NULL }));
+  json = pal_mcp_server_export_json (G_LIST_MODEL (store));
+  g_assert_true (pal_mcp_server_import_json (json, &imported, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (n_items (restarted), ==, ACP_MCP_N_TRANSPORTS);
+  g_assert_cmpuint (imported->len, ==, ACP_MCP_N_TRANSPORTS);
+  for (AcpMcpTransport t = 0; t < ACP_MCP_N_TRANSPORTS; t++)
+    {
+      g_assert_cmpint (pal_mcp_server_config_get_transport (item (G_LIST_MODEL (restarted), t)),
+                       ==, t);
+      g_assert_cmpint (pal_mcp_server_config_get_transport (g_ptr_array_index (imported, t)),
+                       ==, t);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -854,6 +906,7 @@ main (int   argc,
   g_test_add_func ("/mcp-server-store/import", test_import);
   g_test_add_func ("/mcp-server-store/import-errors", test_import_errors);
   ADD ("/mcp-server-store/export-round-trip", test_export_round_trip);
+  ADD ("/mcp-server-store/every-transport", test_every_transport);
 
 #undef ADD
 

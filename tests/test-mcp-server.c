@@ -285,6 +285,41 @@ test_properties (void)
   g_assert_cmpint (transport, ==, ACP_MCP_TRANSPORT_SSE);
 }
 
+/* The wire names are the GEnum's nicks, one per transport. */
+static void
+test_transport_names (void)
+{
+  g_autoptr(GEnumClass) klass = g_type_class_ref (ACP_TYPE_MCP_TRANSPORT);
+  g_autofree char *names = acp_mcp_transport_dup_names ();
+  AcpMcpTransport transport = ACP_MCP_TRANSPORT_HTTP;
+
+  g_assert_cmpuint (klass->n_values, ==, ACP_MCP_N_TRANSPORTS);
+  for (AcpMcpTransport t = 0; t < ACP_MCP_N_TRANSPORTS; t++)
+    {
+      AcpMcpTransport read = ACP_MCP_N_TRANSPORTS;
+
+      g_assert_nonnull (acp_mcp_transport_to_string (t));
+      g_assert_true (acp_mcp_transport_from_string (acp_mcp_transport_to_string (t), &read));
+      g_assert_cmpint (read, ==, t);
+      if (t != ACP_MCP_TRANSPORT_STDIO)
+        {
+          g_autoptr(AcpMcpServer) server = acp_mcp_server_new_remote (t, "r", "https://x.test/");
+
+          g_assert_cmpstr (acp_mcp_server_get_transport_name (server), ==,
+                           acp_mcp_transport_to_string (t));
+        }
+    }
+  g_assert_cmpstr (acp_mcp_transport_to_string (ACP_MCP_TRANSPORT_SSE), ==, "sse");
+  g_assert_null (acp_mcp_transport_to_string (ACP_MCP_N_TRANSPORTS));
+
+  g_assert_false (acp_mcp_transport_from_string ("SSE", &transport));
+  g_assert_false (acp_mcp_transport_from_string ("carrier-pigeon", &transport));
+  g_assert_false (acp_mcp_transport_from_string (NULL, &transport));
+  g_assert_cmpint (transport, ==, ACP_MCP_TRANSPORT_HTTP);
+
+  g_assert_cmpstr (names, ==, "stdio, http, sse");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -302,6 +337,7 @@ main (int   argc,
   g_test_add_func ("/mcp-server/validate/env", test_validate_env);
   g_test_add_func ("/mcp-server/validate/utf8", test_validate_utf8);
   g_test_add_func ("/mcp-server/properties", test_properties);
+  g_test_add_func ("/mcp-server/transport-names", test_transport_names);
 
   return g_test_run ();
 }

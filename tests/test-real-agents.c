@@ -611,7 +611,7 @@ dup_mcp_servers (Fixture  *f,
 static gboolean
 uses_http_server (AcpAgent *agent)
 {
-  return acp_agent_has_capability (agent, ACP_AGENT_CAP_MCP_HTTP);
+  return acp_agent_supports_mcp_transport (agent, ACP_MCP_TRANSPORT_HTTP);
 }
 
 static void

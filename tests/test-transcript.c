@@ -10,6 +10,7 @@
 #include "acp-generic-item.h"
 #include "acp-plan-item.h"
 #include "acp-transcript.h"
+#include "acp-update-variants-private.h"
 
 static JsonObject *
 parse_object (const char *json)
@@ -877,25 +878,52 @@ test_compaction (void)
   g_assert_cmpstr (acp_notice_item_get_body (notice), ==, "partial");
 }
 
+/* Session-level variants change nothing here, whatever they hold: the
+ * session applies them. */
 static void
 test_session_variants_ignored (void)
 {
   g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
-  const char *updates[] = {
-    "{\"sessionUpdate\":\"available_commands_update\",\"availableCommands\":[]}",
-    "{\"sessionUpdate\":\"current_mode_update\",\"currentModeId\":\"ask\"}",
-    "{\"sessionUpdate\":\"config_option_update\",\"configOptions\":[]}",
-    "{\"sessionUpdate\":\"session_info_update\",\"title\":\"T\"}",
-    "{\"sessionUpdate\":\"usage_update\",\"used\":1,\"size\":2}",
-  };
+  const AcpUpdateVariant *variants;
+  guint n, n_session = 0;
 
-  for (guint i = 0; i < G_N_ELEMENTS (updates); i++)
-    apply_ok (transcript, updates[i]);
+  variants = _acp_update_variants_get (&n);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *json = NULL;
+
+      if (variants[i].apply_session == NULL)
+        continue;
+      json = g_strdup_printf ("{\"sessionUpdate\":\"%s\"}", variants[i].name);
+      apply_ok (transcript, json);
+      n_session++;
+    }
+  g_assert_cmpuint (n_session, >=, 5);
   g_assert_cmpuint (count_all (transcript), ==, 0);
+}
 
-  g_assert_true (acp_transcript_is_session_update_variant ("usage_update"));
-  g_assert_false (acp_transcript_is_session_update_variant ("plan"));
-  g_assert_false (acp_transcript_is_session_update_variant (NULL));
+/* One row per name, one handler per row; only transcript variants are
+ * joined as text chunks. */
+static void
+test_variant_table (void)
+{
+  const AcpUpdateVariant *variants;
+  guint n;
+
+  variants = _acp_update_variants_get (&n);
+  for (guint i = 0; i < n; i++)
+    {
+      g_assert_nonnull (variants[i].name);
+      g_assert_true ((variants[i].apply_transcript == NULL) != (variants[i].apply_session == NULL));
+      if (variants[i].flags & ACP_UPDATE_FLAGS_TEXT_CHUNK)
+        g_assert_nonnull (variants[i].apply_transcript);
+      g_assert_true (_acp_update_variant_lookup (variants[i].name) == &variants[i]);
+    }
+
+  g_assert_nonnull (_acp_update_variant_lookup ("usage_update")->apply_session);
+  g_assert_nonnull (_acp_update_variant_lookup ("plan")->apply_transcript);
+  g_assert_null (_acp_update_variant_lookup ("no_such_update"));
+  g_assert_null (_acp_update_variant_lookup (NULL));
 }
 
 static void
@@ -1179,6 +1207,7 @@ main (int   argc,
   g_test_add_func ("/transcript/notice", test_notice);
   g_test_add_func ("/transcript/compaction", test_compaction);
   g_test_add_func ("/transcript/session-variants", test_session_variants_ignored);
+  g_test_add_func ("/transcript/variant-table", test_variant_table);
   g_test_add_func ("/transcript/unknown-variant", test_unknown_variant);
   g_test_add_func ("/transcript/malformed", test_malformed);
   g_test_add_func ("/transcript/batching", test_batching);

@@ -42,36 +42,20 @@ check_mcp_server (AcpAgent      *self,
                   AcpMcpServer  *server,
                   GError       **error)
 {
-  AcpAgentCapabilities cap;
-  const char *capability;
+  const char *transport = acp_mcp_server_get_transport_name (server);
+  g_autofree char *capability = NULL;
 
   if (!acp_mcp_server_validate (server, error))
     return FALSE;
 
-  switch (acp_mcp_server_get_transport (server))
-    {
-    case ACP_MCP_TRANSPORT_HTTP:
-      cap = ACP_AGENT_CAP_MCP_HTTP;
-      capability = "mcpCapabilities.http";
-      break;
-    case ACP_MCP_TRANSPORT_SSE:
-      cap = ACP_AGENT_CAP_MCP_SSE;
-      capability = "mcpCapabilities.sse";
-      break;
-    case ACP_MCP_TRANSPORT_STDIO:
-    default:
-      return TRUE;
-    }
-
-  if (acp_agent_has_capability (self, cap))
+  if (acp_agent_supports_mcp_transport (self, acp_mcp_server_get_transport (server)))
     return TRUE;
 
+  capability = g_strconcat ("mcpCapabilities.", transport, NULL);
   g_set_error (error, ACP_ERROR, ACP_ERROR_NOT_SUPPORTED,
                _("The agent does not support MCP servers over %s, so “%s” cannot be used "
                  "(it did not advertise %s)"),
-               acp_mcp_server_get_transport_name (server),
-               acp_mcp_server_get_name (server),
-               capability);
+               transport, acp_mcp_server_get_name (server), capability);
 
   return FALSE;
 }
@@ -82,8 +66,7 @@ check_mcp_server (AcpAgent      *self,
  * @server: an #AcpMcpServer
  *
  * Returns: whether @server is valid and its transport is one the agent
- *   supports (stdio always, http and sse when advertised). Before the agent
- *   is ready, only stdio servers pass.
+ *   supports (acp_agent_supports_mcp_transport()).
  */
 gboolean
 acp_agent_can_use_mcp_server (AcpAgent     *self,

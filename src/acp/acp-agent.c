@@ -28,6 +28,7 @@
 #include "acp-json.h"
 #include "acp-marshal.h"
 #include "acp-process-group.h"
+#include "acp-update-variants-private.h"
 
 #define STDERR_TAIL_SIZE              8192
 #define STDERR_READ_SIZE              65536
@@ -681,16 +682,17 @@ connection_closed_cb (AcpConnection *connection,
 }
 
 /* Text chunks of one message (AcpConnectionJoinFunc, in the connection's
- * reading thread): a session/update of an agent, user or thought chunk
- * whose content is text and nothing else, from the same session, of the
- * same kind and message. Anything more (annotations, _meta) is left alone:
- * it would be lost in the joining. */
+ * reading thread): a session/update of a TEXT_CHUNK variant (agent, user or
+ * thought chunk) whose content is text and nothing else, from the same
+ * session, of the same kind and message. Anything more (annotations, _meta)
+ * is left alone: it would be lost in the joining. */
 static JsonNode *
 join_text_chunk (JsonNode  *message,
                  char     **key)
 {
   JsonObject *object, *params, *update, *content;
   const char *session_id, *kind, *message_id;
+  const AcpUpdateVariant *variant;
   JsonNode *text;
 
   if (!JSON_NODE_HOLDS_OBJECT (message))
@@ -709,9 +711,8 @@ join_text_chunk (JsonNode  *message,
     return NULL;
 
   kind = acp_json_get_string (update, "sessionUpdate", NULL);
-  if (g_strcmp0 (kind, "agent_message_chunk") != 0 &&
-      g_strcmp0 (kind, "agent_thought_chunk") != 0 &&
-      g_strcmp0 (kind, "user_message_chunk") != 0)
+  variant = _acp_update_variant_lookup (kind);
+  if (variant == NULL || (variant->flags & ACP_UPDATE_FLAGS_TEXT_CHUNK) == 0)
     return NULL;
   message_id = acp_json_get_string (update, "messageId", NULL);
   if (json_object_get_size (update) != (message_id != NULL ? 3u : 2u))
@@ -932,7 +933,6 @@ parse_capabilities (AcpAgent   *self,
                     JsonObject *caps)
 {
   JsonObject *prompt = acp_json_get_object (caps, "promptCapabilities");
-  JsonObject *mcp = acp_json_get_object (caps, "mcpCapabilities");
   JsonObject *session = acp_json_get_object (caps, "sessionCapabilities");
   JsonObject *auth = acp_json_get_object (caps, "auth");
   struct {
@@ -945,8 +945,6 @@ parse_capabilities (AcpAgent   *self,
     { prompt, "image", FALSE, ACP_AGENT_CAP_PROMPT_IMAGE },
     { prompt, "audio", FALSE, ACP_AGENT_CAP_PROMPT_AUDIO },
     { prompt, "embeddedContext", FALSE, ACP_AGENT_CAP_PROMPT_EMBEDDED_CONTEXT },
-    { mcp, "http", FALSE, ACP_AGENT_CAP_MCP_HTTP },
-    { mcp, "sse", FALSE, ACP_AGENT_CAP_MCP_SSE },
     { session, "list", TRUE, ACP_AGENT_CAP_SESSION_LIST },
     { session, "resume", TRUE, ACP_AGENT_CAP_SESSION_RESUME },
     { session, "close", TRUE, ACP_AGENT_CAP_SESSION_CLOSE },
@@ -1875,6 +1873,31 @@ acp_agent_has_capability (AcpAgent             *self,
   g_return_val_if_fail (ACP_IS_AGENT (self), FALSE);
 
   return cap != 0 && (self->caps & cap) == cap;
+}
+
+/**
+ * acp_agent_supports_mcp_transport:
+ * @self: an #AcpAgent
+ * @transport: an #AcpMcpTransport
+ *
+ * Returns: %TRUE for stdio (every agent must support it), and for another
+ *   transport when the agent's mcpCapabilities has the transport's name
+ *   true. Before the agent is ready, only stdio.
+ */
+gboolean
+acp_agent_supports_mcp_transport (AcpAgent        *self,
+                                  AcpMcpTransport  transport)
+{
+  const char *name;
+
+  g_return_val_if_fail (ACP_IS_AGENT (self), FALSE);
+
+  if (transport == ACP_MCP_TRANSPORT_STDIO)
+    return TRUE;
+
+  name = acp_mcp_transport_to_string (transport);
+  return name != NULL &&
+         is_true (acp_json_get_object (self->caps_object, "mcpCapabilities"), name);
 }
 
 JsonObject *

@@ -38,8 +38,7 @@ typedef enum /*< flags >*/
   ACP_AGENT_CAP_SESSION_CLOSE            = 1 << 3,
   ACP_AGENT_CAP_SESSION_DELETE           = 1 << 4,
   ACP_AGENT_CAP_ADDITIONAL_DIRECTORIES   = 1 << 5,
-  ACP_AGENT_CAP_MCP_HTTP                 = 1 << 6,
-  ACP_AGENT_CAP_MCP_SSE                  = 1 << 7,
+  /* MCP transports: acp_agent_supports_mcp_transport() */
   ACP_AGENT_CAP_PROMPT_IMAGE             = 1 << 8,
   ACP_AGENT_CAP_PROMPT_AUDIO             = 1 << 9,
   ACP_AGENT_CAP_PROMPT_EMBEDDED_CONTEXT  = 1 << 10,
@@ -153,8 +152,11 @@ GPtrArray            *acp_agent_get_auth_methods    (AcpAgent           *self);
 /* (nullable): the advertised method with that id */
 AcpAuthMethod        *acp_agent_get_auth_method     (AcpAgent           *self,
                                                      const char         *method_id);
-/* Whether the server validates and the agent supports its transport (stdio
- * always; http and sse when advertised): for greying out servers in a UI. */
+/* stdio always; another transport when mcpCapabilities has it true. */
+gboolean              acp_agent_supports_mcp_transport (AcpAgent        *self,
+                                                     AcpMcpTransport     transport);
+/* Whether the server validates and the agent supports its transport: for
+ * greying out servers in a UI. */
 gboolean              acp_agent_can_use_mcp_server  (AcpAgent           *self,
                                                      AcpMcpServer       *server);
 char                 *acp_agent_dup_stderr_tail     (AcpAgent           *self);

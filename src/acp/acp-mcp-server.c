@@ -16,6 +16,55 @@ G_DEFINE_ENUM_TYPE (AcpMcpTransport, acp_mcp_transport,
                     G_DEFINE_ENUM_VALUE (ACP_MCP_TRANSPORT_HTTP, "http"),
                     G_DEFINE_ENUM_VALUE (ACP_MCP_TRANSPORT_SSE, "sse"))
 
+static GEnumClass *
+transport_class (void)
+{
+  static GEnumClass *klass;
+
+  if (g_once_init_enter (&klass))
+    g_once_init_leave (&klass, g_type_class_ref (ACP_TYPE_MCP_TRANSPORT));
+
+  return klass;
+}
+
+const char *
+acp_mcp_transport_to_string (AcpMcpTransport transport)
+{
+  GEnumValue *value = g_enum_get_value (transport_class (), transport);
+
+  return value != NULL ? value->value_nick : NULL;
+}
+
+gboolean
+acp_mcp_transport_from_string (const char      *name,
+                               AcpMcpTransport *out_transport)
+{
+  GEnumValue *value;
+
+  g_return_val_if_fail (out_transport != NULL, FALSE);
+
+  if (name == NULL)
+    return FALSE;
+  value = g_enum_get_value_by_nick (transport_class (), name);
+  if (value == NULL)
+    return FALSE;
+
+  *out_transport = value->value;
+  return TRUE;
+}
+
+char *
+acp_mcp_transport_dup_names (void)
+{
+  GEnumClass *klass = transport_class ();
+  GString *names = g_string_new (NULL);
+
+  for (guint i = 0; i < klass->n_values; i++)
+    g_string_append_printf (names, "%s%s", i > 0 ? ", " : "", klass->values[i].value_nick);
+
+  return g_string_free (names, FALSE);
+}
+
 typedef struct
 {
   char *name;
@@ -230,6 +279,29 @@ acp_mcp_server_new_stdio (const char         *name,
 }
 
 /**
+ * acp_mcp_server_new_remote:
+ * @transport: any transport but %ACP_MCP_TRANSPORT_STDIO
+ * @name: the name the agent shows for the server
+ * @url: the http or https URL of the server
+ *
+ * Returns: (transfer full): a new MCP server configuration with a URL
+ */
+AcpMcpServer *
+acp_mcp_server_new_remote (AcpMcpTransport  transport,
+                           const char      *name,
+                           const char      *url)
+{
+  g_return_val_if_fail (transport != ACP_MCP_TRANSPORT_STDIO, NULL);
+  g_return_val_if_fail (acp_mcp_transport_to_string (transport) != NULL, NULL);
+
+  return g_object_new (ACP_TYPE_MCP_SERVER,
+                       "transport", transport,
+                       "name", name,
+                       "url", url,
+                       NULL);
+}
+
+/**
  * acp_mcp_server_new_http:
  * @name: the name the agent shows for the server
  * @url: the http or https URL of the server
@@ -240,11 +312,7 @@ AcpMcpServer *
 acp_mcp_server_new_http (const char *name,
                          const char *url)
 {
-  return g_object_new (ACP_TYPE_MCP_SERVER,
-                       "transport", ACP_MCP_TRANSPORT_HTTP,
-                       "name", name,
-                       "url", url,
-                       NULL);
+  return acp_mcp_server_new_remote (ACP_MCP_TRANSPORT_HTTP, name, url);
 }
 
 /**
@@ -258,11 +326,7 @@ AcpMcpServer *
 acp_mcp_server_new_sse (const char *name,
                         const char *url)
 {
-  return g_object_new (ACP_TYPE_MCP_SERVER,
-                       "transport", ACP_MCP_TRANSPORT_SSE,
-                       "name", name,
-                       "url", url,
-                       NULL);
+  return acp_mcp_server_new_remote (ACP_MCP_TRANSPORT_SSE, name, url);
 }
 
 AcpMcpTransport
@@ -278,16 +342,7 @@ acp_mcp_server_get_transport_name (AcpMcpServer *self)
 {
   g_return_val_if_fail (ACP_IS_MCP_SERVER (self), NULL);
 
-  switch (self->transport)
-    {
-    case ACP_MCP_TRANSPORT_HTTP:
-      return "http";
-    case ACP_MCP_TRANSPORT_SSE:
-      return "sse";
-    case ACP_MCP_TRANSPORT_STDIO:
-    default:
-      return "stdio";
-    }
+  return acp_mcp_transport_to_string (self->transport);
 }
 
 const char *
@@ -654,8 +709,8 @@ add_name_values (JsonBuilder *builder,
  * @self: an #AcpMcpServer
  *
  * Builds the `McpServer` object of the ACP schema: stdio servers as
- * `{name, command, args, env}` (without a `type` member), http and sse
- * servers as `{type, name, url, headers}`.
+ * `{name, command, args, env}` (without a `type` member), the others as
+ * `{type, name, url, headers}`.
  *
  * Returns: (transfer full): a JSON object node
  */

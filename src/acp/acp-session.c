@@ -12,6 +12,7 @@
 
 #include "acp-permission-item.h"
 #include "acp-session.h"
+#include "acp-update-variants-private.h"
 
 /**
  * AcpSession:
@@ -312,12 +313,63 @@ filter_objects (JsonArray  *array,
 
 /* --- session-level updates --- */
 
-static gboolean
-apply_session_info (AcpSession  *self,
-                    JsonObject  *update,
-                    GError     **error)
+/* available_commands_update: the list is replaced; invalid entries are
+ * skipped */
+gboolean
+_acp_session_apply_available_commands (AcpSession              *self,
+                                       JsonObject              *update,
+                                       const AcpUpdateVariant  *variant,
+                                       GError                 **error)
 {
-  const char *variant = "session_info_update";
+  JsonNode *node = json_object_get_member (update, "availableCommands");
+  g_autoptr(JsonArray) filtered = NULL;
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return invalid (error, variant->name, "availableCommands must be an array");
+  filtered = filter_objects (json_node_get_array (node), "name", "description");
+  set_array (self, &self->available_commands, filtered, PROP_AVAILABLE_COMMANDS);
+  return TRUE;
+}
+
+gboolean
+_acp_session_apply_current_mode (AcpSession              *self,
+                                 JsonObject              *update,
+                                 const AcpUpdateVariant  *variant,
+                                 GError                 **error)
+{
+  JsonNode *node = json_object_get_member (update, "currentModeId");
+
+  if (!node_is_string (node))
+    return invalid (error, variant->name, "currentModeId must be a string");
+  set_string (self, &self->current_mode_id, json_node_get_string (node), PROP_CURRENT_MODE_ID);
+  return TRUE;
+}
+
+/* config_option_update: the full list; invalid entries are skipped */
+gboolean
+_acp_session_apply_config_options (AcpSession              *self,
+                                   JsonObject              *update,
+                                   const AcpUpdateVariant  *variant,
+                                   GError                 **error)
+{
+  JsonNode *node = json_object_get_member (update, "configOptions");
+  g_autoptr(JsonArray) filtered = NULL;
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return invalid (error, variant->name, "configOptions must be an array");
+  filtered = filter_objects (json_node_get_array (node), "id", "name");
+  set_array (self, &self->config_options, filtered, PROP_CONFIG_OPTIONS);
+  return TRUE;
+}
+
+/* session_info_update: title and updatedAt (absent leaves, null clears) */
+gboolean
+_acp_session_apply_session_info (AcpSession              *self,
+                                 JsonObject              *update,
+                                 const AcpUpdateVariant  *row,
+                                 GError                 **error)
+{
+  const char *variant = row->name;
   JsonNode *title = json_object_get_member (update, "title");
   JsonNode *updated_at = json_object_get_member (update, "updatedAt");
 
@@ -338,12 +390,13 @@ apply_session_info (AcpSession  *self,
   return TRUE;
 }
 
-static gboolean
-apply_usage (AcpSession  *self,
-             JsonObject  *update,
-             GError     **error)
+gboolean
+_acp_session_apply_usage (AcpSession              *self,
+                          JsonObject              *update,
+                          const AcpUpdateVariant  *row,
+                          GError                 **error)
 {
-  const char *variant = "usage_update";
+  const char *variant = row->name;
   JsonNode *used = json_object_get_member (update, "used");
   JsonNode *size = json_object_get_member (update, "size");
   JsonNode *cost = json_object_get_member (update, "cost");
@@ -391,12 +444,9 @@ apply_usage (AcpSession  *self,
  * @update: the `update` object of a `session/update` notification
  * @error: return location for an error
  *
- * Applies one update. The session-level variants change the session:
- * `available_commands_update` (the list is replaced; invalid entries are
- * skipped), `current_mode_update`, `config_option_update` (the full list),
- * `session_info_update` (title and updatedAt: absent leaves, null clears),
- * `usage_update`. Everything else goes to the transcript
- * (acp_transcript_apply_update()).
+ * Applies one update. The session-level variants of the table in
+ * acp-update-variants.c change the session; everything else goes to the
+ * transcript (acp_transcript_apply_update()).
  *
  * Returns: %FALSE with %ACP_ERROR_INVALID_MESSAGE if @update is malformed;
  *   nothing changed then
@@ -406,8 +456,7 @@ acp_session_apply_update (AcpSession  *self,
                           JsonObject  *update,
                           GError     **error)
 {
-  const char *variant;
-  JsonArray *array;
+  const AcpUpdateVariant *row;
   JsonNode *node;
 
   g_return_val_if_fail (ACP_IS_SESSION (self), FALSE);
@@ -415,55 +464,11 @@ acp_session_apply_update (AcpSession  *self,
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   node = json_object_get_member (update, "sessionUpdate");
-  if (!node_is_string (node))
+  row = node_is_string (node) ? _acp_update_variant_lookup (json_node_get_string (node)) : NULL;
+  if (row == NULL || row->apply_session == NULL)
     return acp_transcript_apply_update (self->transcript, update, error);
 
-  variant = json_node_get_string (node);
-  if (!acp_transcript_is_session_update_variant (variant))
-    return acp_transcript_apply_update (self->transcript, update, error);
-
-  if (strcmp (variant, "available_commands_update") == 0)
-    {
-      g_autoptr(JsonArray) filtered = NULL;
-
-      node = json_object_get_member (update, "availableCommands");
-      if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
-        return invalid (error, variant, "availableCommands must be an array");
-      filtered = filter_objects (json_node_get_array (node), "name", "description");
-      set_array (self, &self->available_commands, filtered, PROP_AVAILABLE_COMMANDS);
-      return TRUE;
-    }
-
-  if (strcmp (variant, "current_mode_update") == 0)
-    {
-      node = json_object_get_member (update, "currentModeId");
-      if (!node_is_string (node))
-        return invalid (error, variant, "currentModeId must be a string");
-      set_string (self, &self->current_mode_id, json_node_get_string (node), PROP_CURRENT_MODE_ID);
-      return TRUE;
-    }
-
-  if (strcmp (variant, "config_option_update") == 0)
-    {
-      g_autoptr(JsonArray) filtered = NULL;
-
-      node = json_object_get_member (update, "configOptions");
-      if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
-        return invalid (error, variant, "configOptions must be an array");
-      array = json_node_get_array (node);
-      filtered = filter_objects (array, "id", "name");
-      set_array (self, &self->config_options, filtered, PROP_CONFIG_OPTIONS);
-      return TRUE;
-    }
-
-  if (strcmp (variant, "session_info_update") == 0)
-    return apply_session_info (self, update, error);
-
-  if (strcmp (variant, "usage_update") == 0)
-    return apply_usage (self, update, error);
-
-  g_assert_not_reached ();
-  return FALSE;
+  return row->apply_session (self, update, row, error);
 }
 
 /* The modes and configOptions of a session/new, load or resume response. */

@@ -13,6 +13,7 @@
 #include "acp-generic-item.h"
 #include "acp-plan-item.h"
 #include "acp-transcript.h"
+#include "acp-update-variants-private.h"
 
 /**
  * AcpTranscript:
@@ -836,6 +837,16 @@ acp_transcript_merge_tool_call (AcpTranscript  *self,
   return merge_tool_call (self, tool_call, "toolCall", error);
 }
 
+/* tool_call and tool_call_update */
+gboolean
+_acp_transcript_apply_tool_call (AcpTranscript           *self,
+                                 JsonObject              *update,
+                                 const AcpUpdateVariant  *variant,
+                                 GError                 **error)
+{
+  return merge_tool_call (self, update, variant->name, error) != NULL;
+}
+
 /* --- messages --- */
 
 static AcpMessageItem *
@@ -863,13 +874,19 @@ find_message (AcpTranscript  *self,
   return NULL;
 }
 
-static gboolean
-apply_chunk (AcpTranscript   *self,
-             JsonObject      *update,
-             const char      *variant,
-             AcpMessageRole   role,
-             GError         **error)
+/* user_message_chunk, agent_message_chunk, agent_thought_chunk (the role
+ * is @row->data): appended to the message of the same `messageId` and
+ * role, or without an id to the last item if it is a message of the same
+ * role, else to a new message. Text is appended; other blocks become
+ * attachments; an empty text chunk changes nothing. */
+gboolean
+_acp_transcript_apply_chunk (AcpTranscript           *self,
+                             JsonObject              *update,
+                             const AcpUpdateVariant  *row,
+                             GError                 **error)
 {
+  const char *variant = row->name;
+  AcpMessageRole role = row->data;
   AcpMessageItem *message;
   const char *message_id, *type, *text;
   JsonNode *content = json_object_get_member (update, "content");
@@ -959,15 +976,18 @@ acp_transcript_append_prompt (AcpTranscript *self,
 
 /* --- plans --- */
 
-static gboolean
-apply_plan (AcpTranscript  *self,
-            JsonObject     *update,
-            GError        **error)
+/* plan: replaces the entries of the current plan item; the first plan
+ * after a new user message is a new item. */
+gboolean
+_acp_transcript_apply_plan (AcpTranscript           *self,
+                            JsonObject              *update,
+                            const AcpUpdateVariant  *variant,
+                            GError                 **error)
 {
   JsonArray *entries;
   g_autoptr(JsonArray) valid = NULL;
 
-  if (!get_array (update, "entries", TRUE, &entries, "plan", error))
+  if (!get_array (update, "entries", TRUE, &entries, variant->name, error))
     return FALSE;
 
   valid = filter_array (entries, is_valid_plan_entry, "plan entry");
@@ -987,17 +1007,20 @@ apply_plan (AcpTranscript  *self,
 
 /* --- notices and compactions --- */
 
-static gboolean
-apply_notice (AcpTranscript  *self,
-              JsonObject     *update,
-              GError        **error)
+/* notice: a notice item */
+gboolean
+_acp_transcript_apply_notice (AcpTranscript           *self,
+                              JsonObject              *update,
+                              const AcpUpdateVariant  *row,
+                              GError                 **error)
 {
+  const char *variant = row->name;
   const char *severity, *title, *description;
   AcpNoticeSeverity level = ACP_NOTICE_SEVERITY_INFO;
 
-  if (!get_string (update, "severity", TRUE, &severity, "notice", error) ||
-      !get_string (update, "title", TRUE, &title, "notice", error) ||
-      !get_string (update, "description", FALSE, &description, "notice", error))
+  if (!get_string (update, "severity", TRUE, &severity, variant, error) ||
+      !get_string (update, "title", TRUE, &title, variant, error) ||
+      !get_string (update, "description", FALSE, &description, variant, error))
     return FALSE;
 
   if (strcmp (severity, "warning") == 0)
@@ -1026,12 +1049,15 @@ ensure_compaction (AcpTranscript *self,
   return notice;
 }
 
-static gboolean
-apply_compaction_update (AcpTranscript  *self,
-                         JsonObject     *update,
-                         GError        **error)
+/* compaction_update and compaction_summary_chunk: one notice item per
+ * compactionId, its title following the status and its body the summary */
+gboolean
+_acp_transcript_apply_compaction_update (AcpTranscript           *self,
+                                         JsonObject              *update,
+                                         const AcpUpdateVariant  *row,
+                                         GError                 **error)
 {
-  const char *variant = "compaction_update";
+  const char *variant = row->name;
   const char *compaction_id, *status, *failure;
   JsonArray *summary;
   AcpNoticeItem *notice;
@@ -1096,12 +1122,13 @@ apply_compaction_update (AcpTranscript  *self,
   return TRUE;
 }
 
-static gboolean
-apply_compaction_summary_chunk (AcpTranscript  *self,
-                                JsonObject     *update,
-                                GError        **error)
+gboolean
+_acp_transcript_apply_compaction_summary_chunk (AcpTranscript           *self,
+                                                JsonObject              *update,
+                                                const AcpUpdateVariant  *row,
+                                                GError                 **error)
 {
-  const char *variant = "compaction_summary_chunk";
+  const char *variant = row->name;
   const char *compaction_id, *text;
   AcpNoticeItem *notice;
 
@@ -1125,49 +1152,16 @@ apply_compaction_summary_chunk (AcpTranscript  *self,
 
 /* --- the reducer --- */
 
-static const char * const session_variants[] = {
-  "available_commands_update",
-  "current_mode_update",
-  "config_option_update",
-  "session_info_update",
-  "usage_update",
-  NULL
-};
-
-/**
- * acp_transcript_is_session_update_variant:
- * @name: a `sessionUpdate` value
- *
- * Returns: whether @name is a variant about the session's state rather than
- *   its transcript
- */
-gboolean
-acp_transcript_is_session_update_variant (const char *name)
-{
-  return name != NULL && g_strv_contains (session_variants, name);
-}
-
 /**
  * acp_transcript_apply_update:
  * @self: an #AcpTranscript
  * @update: the `update` member of a `session/update` notification
  * @error: return location for an error
  *
- * Applies one update:
- *
- * - `user_message_chunk`, `agent_message_chunk`, `agent_thought_chunk`:
- *   appended to the message of the same `messageId` and role, or without an
- *   id to the last item if it is a message of the same role, else to a new
- *   message. Text is appended; other blocks become attachments; an empty
- *   text chunk changes nothing.
- * - `tool_call`, `tool_call_update`: see acp_transcript_merge_tool_call().
- * - `plan`: replaces the entries of the current plan item; the first plan
- *   after a new user message is a new item.
- * - `notice`: a notice item.
- * - `compaction_update`, `compaction_summary_chunk`: one notice item per
- *   compactionId, its title following the status and its body the summary.
- * - the session-level variants: accepted, nothing changes here.
- * - anything else: an #AcpGenericItem, so that nothing is lost.
+ * Applies one update with the handler of its variant (the table in
+ * acp-update-variants.c). Session-level variants are accepted and change
+ * nothing here; a variant missing from the table becomes an
+ * #AcpGenericItem, so that nothing is lost.
  *
  * A malformed update of a known variant (a required member missing, a
  * member of the wrong type) fails and changes nothing.
@@ -1179,6 +1173,7 @@ acp_transcript_apply_update (AcpTranscript  *self,
                              JsonObject     *update,
                              GError        **error)
 {
+  const AcpUpdateVariant *row;
   const char *variant;
 
   g_return_val_if_fail (ACP_IS_TRANSCRIPT (self), FALSE);
@@ -1193,23 +1188,10 @@ acp_transcript_apply_update (AcpTranscript  *self,
     }
   variant = json_object_get_string_member (update, "sessionUpdate");
 
-  if (strcmp (variant, "agent_message_chunk") == 0)
-    return apply_chunk (self, update, variant, ACP_MESSAGE_ROLE_AGENT, error);
-  if (strcmp (variant, "agent_thought_chunk") == 0)
-    return apply_chunk (self, update, variant, ACP_MESSAGE_ROLE_THOUGHT, error);
-  if (strcmp (variant, "user_message_chunk") == 0)
-    return apply_chunk (self, update, variant, ACP_MESSAGE_ROLE_USER, error);
-  if (strcmp (variant, "tool_call") == 0 || strcmp (variant, "tool_call_update") == 0)
-    return merge_tool_call (self, update, variant, error) != NULL;
-  if (strcmp (variant, "plan") == 0)
-    return apply_plan (self, update, error);
-  if (strcmp (variant, "notice") == 0)
-    return apply_notice (self, update, error);
-  if (strcmp (variant, "compaction_update") == 0)
-    return apply_compaction_update (self, update, error);
-  if (strcmp (variant, "compaction_summary_chunk") == 0)
-    return apply_compaction_summary_chunk (self, update, error);
-  if (acp_transcript_is_session_update_variant (variant))
+  row = _acp_update_variant_lookup (variant);
+  if (row != NULL && row->apply_transcript != NULL)
+    return row->apply_transcript (self, update, row, error);
+  if (row != NULL)
     return TRUE;
 
   {

@@ -57,12 +57,11 @@ AcpNoticeItem   *acp_transcript_append_notice     (AcpTranscript      *self,
 AcpMessageItem  *acp_transcript_append_prompt     (AcpTranscript      *self,
                                                    JsonArray          *prompt);
 
-/* The reducer: applies one `update` object of a session/update notification.
- * Session-level variants (available_commands_update, current_mode_update,
- * config_option_update, session_info_update, usage_update) are not about the
- * transcript: they are accepted and ignored here (AcpSession applies them).
- * A malformed update fails with ACP_ERROR_INVALID_MESSAGE and changes
- * nothing. */
+/* The reducer: applies one `update` object of a session/update notification
+ * (the variants are in acp-update-variants.c). Session-level variants are
+ * not about the transcript: they are accepted and ignored here (AcpSession
+ * applies them). A malformed update fails with ACP_ERROR_INVALID_MESSAGE and
+ * changes nothing. */
 gboolean         acp_transcript_apply_update      (AcpTranscript      *self,
                                                    JsonObject         *update,
                                                    GError            **error);
@@ -73,8 +72,5 @@ gboolean         acp_transcript_apply_update      (AcpTranscript      *self,
 AcpToolCallItem *acp_transcript_merge_tool_call   (AcpTranscript      *self,
                                                    JsonObject         *tool_call,
                                                    GError            **error);
-
-/* Whether @name is one of the session-level update variants. */
-gboolean         acp_transcript_is_session_update_variant (const char *name);
 
 G_END_DECLS

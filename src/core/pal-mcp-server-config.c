@@ -21,12 +21,43 @@
  * #PalMcpServerStore, a transport, whether it is handed to agents, and the
  * settings of every transport (so that switching the transport back and
  * forth in an editor loses nothing): command, args and env for stdio, URL
- * and headers for http and sse.
+ * and headers for the others.
  *
  * The env and header lists are #GListStores of #PalNameValue that an editor
  * changes directly. Any change of a property, of a list or of a row emits
  * #PalMcpServerConfig::changed, which the store follows.
  */
+/* How each transport is shown; one missing here shows its wire name. */
+static const struct
+{
+  const char *label;
+  const char *title;
+} transport_names[ACP_MCP_N_TRANSPORTS] = {
+  [ACP_MCP_TRANSPORT_STDIO] = { N_("stdio"), N_("Local Program (stdio)") },
+  [ACP_MCP_TRANSPORT_HTTP] = { N_("HTTP"), N_("Streamable HTTP") },
+  [ACP_MCP_TRANSPORT_SSE] = { N_("SSE"), N_("Server-Sent Events (SSE)") },
+};
+
+const char *
+pal_mcp_transport_get_label (AcpMcpTransport transport)
+{
+  g_return_val_if_fail ((guint) transport < ACP_MCP_N_TRANSPORTS, NULL);
+
+  if (transport_names[transport].label == NULL)
+    return acp_mcp_transport_to_string (transport);
+  return _(transport_names[transport].label);
+}
+
+const char *
+pal_mcp_transport_get_title (AcpMcpTransport transport)
+{
+  g_return_val_if_fail ((guint) transport < ACP_MCP_N_TRANSPORTS, NULL);
+
+  if (transport_names[transport].title == NULL)
+    return acp_mcp_transport_to_string (transport);
+  return _(transport_names[transport].title);
+}
+
 struct _PalMcpServerConfig
 {
   GObject parent_instance;
@@ -248,12 +279,12 @@ pal_mcp_server_config_class_init (PalMcpServerConfigClass *klass)
   properties[PROP_ENV] =
     g_param_spec_object ("env", NULL, NULL, G_TYPE_LIST_MODEL,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
-  /* http and sse */
+  /* the transports with a URL */
   properties[PROP_URL] =
     g_param_spec_string ("url", NULL, NULL, "",
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
                          G_PARAM_EXPLICIT_NOTIFY);
-  /* http and sse: a GListStore of PalNameValue. */
+  /* the transports with a URL: a GListStore of PalNameValue. */
   properties[PROP_HEADERS] =
     g_param_spec_object ("headers", NULL, NULL, G_TYPE_LIST_MODEL,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
@@ -379,7 +410,7 @@ pal_mcp_server_config_set_transport (PalMcpServerConfig *self,
                                      AcpMcpTransport     transport)
 {
   g_return_if_fail (PAL_IS_MCP_SERVER_CONFIG (self));
-  g_return_if_fail (transport <= ACP_MCP_TRANSPORT_SSE);
+  g_return_if_fail ((guint) transport < ACP_MCP_N_TRANSPORTS);
 
   if (self->transport == transport)
     return;
@@ -475,7 +506,7 @@ pal_mcp_server_config_set_url (PalMcpServerConfig *self,
  * pal_mcp_server_config_get_headers:
  * @self: a #PalMcpServerConfig
  *
- * Returns: (transfer none): the HTTP headers of an http or sse server
+ * Returns: (transfer none): the HTTP headers of a server with a URL
  */
 GListStore *
 pal_mcp_server_config_get_headers (PalMcpServerConfig *self)
@@ -571,21 +602,15 @@ build_acp (PalMcpServerConfig *self,
   GListStore *rows;
   guint n;
 
-  switch (self->transport)
+  if (self->transport == ACP_MCP_TRANSPORT_STDIO)
     {
-    case ACP_MCP_TRANSPORT_STDIO:
       server = acp_mcp_server_new_stdio (self->name, command, (const char * const *) self->args);
       rows = self->env;
-      break;
-    case ACP_MCP_TRANSPORT_HTTP:
-      server = acp_mcp_server_new_http (self->name, self->url);
+    }
+  else
+    {
+      server = acp_mcp_server_new_remote (self->transport, self->name, self->url);
       rows = self->headers;
-      break;
-    case ACP_MCP_TRANSPORT_SSE:
-    default:
-      server = acp_mcp_server_new_sse (self->name, self->url);
-      rows = self->headers;
-      break;
     }
 
   n = g_list_model_get_n_items (G_LIST_MODEL (rows));
@@ -605,7 +630,7 @@ build_acp (PalMcpServerConfig *self,
 }
 
 /* All the checks, with the command of a stdio server already resolved
- * (@resolved: NULL when it was not found; not looked at for http and sse):
+ * (@resolved: NULL when it was not found; not looked at for the others):
  * those that need the store here, AcpMcpServer does the rest. Looks at no
  * file. Returns the server as sent to agents. */
 static AcpMcpServer *
@@ -685,7 +710,7 @@ resolve_for_transport (PalMcpServerConfig *self)
  * Checks the settings of the current transport: the name (not empty,
  * %PAL_ERROR_EXISTS when another server of @store has it), for stdio the
  * command (found, see pal_mcp_server_config_resolve_command()) and the
- * variable names, for http and sse the URL (http or https, with a host) and
+ * variable names, for the others the URL (http or https, with a host) and
  * the header names and values. The fields of the other transports are not
  * looked at.
  *
@@ -718,7 +743,7 @@ pal_mcp_server_config_validate (PalMcpServerConfig  *self,
  * @resolved_command: (nullable): for stdio, the absolute path the command
  *   was resolved to (as by pal_mcp_server_config_resolve_command(), done
  *   beforehand, e.g. in a worker thread), or %NULL when it was not found;
- *   not looked at for http and sse
+ *   not looked at for the others
  * @error: as for pal_mcp_server_config_validate()
  *
  * The checks of pal_mcp_server_config_validate(), with the command already

@@ -16,6 +16,11 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (PalMcpServerConfig, pal_mcp_server_config, PAL, MCP_SERVER_CONFIG, GObject)
 
+/* How a transport is shown, translated: a short label ("HTTP") and a
+ * title to choose it by ("Streamable HTTP"). */
+const char         *pal_mcp_transport_get_label        (AcpMcpTransport      transport);
+const char         *pal_mcp_transport_get_title        (AcpMcpTransport      transport);
+
 /* Declared here to avoid an include cycle; see pal-mcp-server-store.h. */
 typedef struct _PalMcpServerStore PalMcpServerStore;
 
@@ -42,7 +47,7 @@ void                pal_mcp_server_config_set_args     (PalMcpServerConfig  *sel
                                                         const char * const  *args);
 /* A GListStore of PalNameValue: add, remove and edit rows directly. */
 GListStore         *pal_mcp_server_config_get_env      (PalMcpServerConfig  *self);
-/* http and sse */
+/* every transport but stdio */
 const char         *pal_mcp_server_config_get_url      (PalMcpServerConfig  *self);
 void                pal_mcp_server_config_set_url      (PalMcpServerConfig  *self,
                                                         const char          *url);

@@ -189,16 +189,14 @@ read_server (const char  *name,
           return NULL;
         }
     }
-  else if (g_str_equal (type, "stdio"))
-    transport = ACP_MCP_TRANSPORT_STDIO;
-  else if (g_str_equal (type, "http") || g_str_equal (type, "streamable-http") ||
-           g_str_equal (type, "streamableHttp"))
+  else if (g_str_equal (type, "streamable-http") || g_str_equal (type, "streamableHttp"))
     transport = ACP_MCP_TRANSPORT_HTTP;
-  else if (g_str_equal (type, "sse"))
-    transport = ACP_MCP_TRANSPORT_SSE;
-  else
+  else if (!acp_mcp_transport_from_string (type, &transport))
     {
-      fail (error, _("MCP server “%s”: the “type” “%s” is not stdio, http or sse"), name, type);
+      g_autofree char *known = acp_mcp_transport_dup_names ();
+
+      /* TRANSLATORS: the last %s lists the transports: "stdio, http, sse" */
+      fail (error, _("MCP server “%s”: the “type” “%s” is not one of %s"), name, type, known);
       return NULL;
     }
 
@@ -337,8 +335,8 @@ add_pairs (JsonBuilder *builder,
  *   selection)
  *
  * Writes the servers in the `mcpServers` form other MCP clients read: stdio
- * servers with command, args and env, http and sse servers with `type`, url
- * and headers, and `"disabled": true` for disabled ones. Only the settings of
+ * servers with command, args and env, the others with `type`, url and
+ * headers, and `"disabled": true` for disabled ones. Only the settings of
  * each server's transport are written.
  *
  * Secret values are written as they are: the person asked for an export,
@@ -391,8 +389,7 @@ pal_mcp_server_export_json (GListModel *configs)
       else
         {
           json_builder_set_member_name (builder, "type");
-          json_builder_add_string_value (builder,
-                                         transport == ACP_MCP_TRANSPORT_SSE ? "sse" : "http");
+          json_builder_add_string_value (builder, acp_mcp_transport_to_string (transport));
           json_builder_set_member_name (builder, "url");
           json_builder_add_string_value (builder, pal_mcp_server_config_get_url (config));
           add_pairs (builder, "headers",

@@ -58,21 +58,6 @@ static GParamSpec *properties[N_PROPS];
 static void config_changed_cb (PalMcpServerConfig *config,
                                PalMcpServerStore  *self);
 
-static const char *
-transport_name (AcpMcpTransport transport)
-{
-  switch (transport)
-    {
-    case ACP_MCP_TRANSPORT_HTTP:
-      return "http";
-    case ACP_MCP_TRANSPORT_SSE:
-      return "sse";
-    case ACP_MCP_TRANSPORT_STDIO:
-    default:
-      return "stdio";
-    }
-}
-
 static PalMcpServerConfig *
 find_by_name (GPtrArray  *array,
               const char *name)
@@ -126,6 +111,7 @@ static GVariant *
 config_to_variant (gpointer item)
 {
   PalMcpServerConfig *config = item;
+  AcpMcpTransport transport = pal_mcp_server_config_get_transport (config);
   GVariantBuilder builder;
 
   /* Every transport's settings are kept, so switching back loses nothing. */
@@ -133,7 +119,7 @@ config_to_variant (gpointer item)
   g_variant_builder_add (&builder, "{sv}", "name",
                          g_variant_new_string (pal_mcp_server_config_get_name (config)));
   g_variant_builder_add (&builder, "{sv}", "transport",
-                         g_variant_new_string (transport_name (pal_mcp_server_config_get_transport (config))));
+                         g_variant_new_string (acp_mcp_transport_to_string (transport)));
   g_variant_builder_add (&builder, "{sv}", "enabled",
                          g_variant_new_boolean (pal_mcp_server_config_get_enabled (config)));
   g_variant_builder_add (&builder, "{sv}", "command",
@@ -251,15 +237,12 @@ parse_entry (GVariant  *entry,
       return NULL;
     }
 
-  if (g_str_equal (transport, "stdio"))
-    kind = ACP_MCP_TRANSPORT_STDIO;
-  else if (g_str_equal (transport, "http"))
-    kind = ACP_MCP_TRANSPORT_HTTP;
-  else if (g_str_equal (transport, "sse"))
-    kind = ACP_MCP_TRANSPORT_SSE;
-  else
+  if (!acp_mcp_transport_from_string (transport, &kind))
     {
-      *reason = g_strdup_printf (_("the transport “%s” is not stdio, http or sse"), transport);
+      g_autofree char *known = acp_mcp_transport_dup_names ();
+
+      /* TRANSLATORS: the second %s lists the transports: "stdio, http, sse" */
+      *reason = g_strdup_printf (_("the transport “%s” is not one of %s"), transport, known);
       return NULL;
     }
 

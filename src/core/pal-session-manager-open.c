@@ -75,21 +75,6 @@ _pal_session_append_notices (AcpSession *session,
     }
 }
 
-static const char *
-transport_label (AcpMcpTransport transport)
-{
-  switch (transport)
-    {
-    case ACP_MCP_TRANSPORT_HTTP:
-      return "HTTP";
-    case ACP_MCP_TRANSPORT_SSE:
-      return "SSE";
-    case ACP_MCP_TRANSPORT_STDIO:
-    default:
-      return "stdio";
-    }
-}
-
 /* The MCP servers to pass to @agent: the named ones (NULL: every enabled
  * one), less those the agent cannot use or that are not valid; each one left
  * out gets a notice. (element-type AcpMcpServer) */
@@ -133,13 +118,14 @@ _pal_session_manager_collect_mcp_servers (PalSessionManager  *self,
 
       if (!acp_agent_can_use_mcp_server (agent, server))
         {
+          AcpMcpTransport transport = acp_mcp_server_get_transport (server);
+
           add_notice (notices, ACP_NOTICE_SEVERITY_INFO,
                       /* TRANSLATORS: the first %s is the name of an MCP server, the second
                        * a transport: "HTTP" or "SSE" */
                       g_strdup_printf (_("The MCP server “%s” was not passed to the agent: "
                                          "it does not support %s servers."),
-                                       name,
-                                       transport_label (acp_mcp_server_get_transport (server))));
+                                       name, pal_mcp_transport_get_label (transport)));
           continue;
         }
 

@@ -396,6 +396,12 @@ setup_transport_row (PalMcpServerEditor *self)
 {
   g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
   g_autoptr(GtkListItemFactory) list_factory = gtk_signal_list_item_factory_new ();
+  g_autoptr(GtkStringList) titles = gtk_string_list_new (NULL);
+
+  /* item i is transport i */
+  for (guint i = 0; i < ACP_MCP_N_TRANSPORTS; i++)
+    gtk_string_list_append (titles, pal_mcp_transport_get_title (i));
+  adw_combo_row_set_model (self->transport_row, G_LIST_MODEL (titles));
 
   g_signal_connect (factory, "setup", G_CALLBACK (transport_item_setup_cb),
                     GINT_TO_POINTER (FALSE));
@@ -416,7 +422,7 @@ transport_selected_cb (PalMcpServerEditor *self)
 {
   guint selected = adw_combo_row_get_selected (self->transport_row);
 
-  if (self->updating > 0 || self->config == NULL || selected > ACP_MCP_TRANSPORT_SSE)
+  if (self->updating > 0 || self->config == NULL || selected >= ACP_MCP_N_TRANSPORTS)
     return;
   pal_mcp_server_config_set_transport (self->config, selected);
 }

@@ -314,16 +314,7 @@ agent_selected_cb (PalNewSessionDialog *self)
 static const char *
 transport_label (PalMcpServerConfig *config)
 {
-  switch (pal_mcp_server_config_get_transport (config))
-    {
-    case ACP_MCP_TRANSPORT_HTTP:
-      return _("HTTP");
-    case ACP_MCP_TRANSPORT_SSE:
-      return _("SSE");
-    case ACP_MCP_TRANSPORT_STDIO:
-    default:
-      return "stdio";
-    }
+  return pal_mcp_transport_get_label (pal_mcp_server_config_get_transport (config));
 }
 
 /* Offers the server, ticked, when it can be handed over; else unticked and

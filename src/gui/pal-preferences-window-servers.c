@@ -33,21 +33,6 @@ removal_free (gpointer data)
   g_free (removal);
 }
 
-static const char *
-transport_label (AcpMcpTransport transport)
-{
-  switch (transport)
-    {
-    case ACP_MCP_TRANSPORT_HTTP:
-      return _("HTTP");
-    case ACP_MCP_TRANSPORT_SSE:
-      return _("SSE");
-    case ACP_MCP_TRANSPORT_STDIO:
-    default:
-      return _("stdio");
-    }
-}
-
 static void
 update_server_row (AdwActionRow *row)
 {
@@ -66,7 +51,7 @@ update_server_row (AdwActionRow *row)
     where = g_strdup (pal_mcp_server_config_get_url (config));
 
   /* TRANSLATORS: a transport (stdio, HTTP, SSE), then the command or URL */
-  subtitle = g_strdup_printf (_("%s · %s"), transport_label (transport), where);
+  subtitle = g_strdup_printf (_("%s · %s"), pal_mcp_transport_get_label (transport), where);
   adw_action_row_set_subtitle (row, subtitle);
 
   /* a stored server may have gone bad (a program uninstalled) */
