@@ -2027,7 +2027,7 @@ run_gemini_shell (Fixture     *f,
                   AcpSession  *session,
                   GError     **error)
 {
-  const char *id = acp_session_get_session_id (session);
+  PalSessionKey *id = key_for (f, session);
   g_autoptr(GAsyncResult) result = NULL;
   AcpPermissionItem *permission;
 
@@ -2074,7 +2074,7 @@ test_shell_output_env (Fixture       *f,
   entry = json_object_get_object_member (json_array_get_object_element (content, 0), "content");
   g_assert_cmpstr (json_object_get_string_member (entry, "text"), ==, "line-one\nno newline");
 
-  close_session (f, acp_session_get_session_id (session), &error);
+  close_session (f, key_for (f, session), &error);
   g_assert_no_error (error);
   edited = pal_agent_profile_copy (pal_agent_store_lookup (f->agents, "shell-gemini"));
   pal_agent_profile_set_env (edited, env);
