@@ -433,6 +433,21 @@ test_stdio_server_requests (void)
 }
 
 static void
+test_stdio_requests_while_listing (void)
+{
+  g_autoptr(PalMcpProbeResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  /* While tools/list waits for its answer, the fake asks ping (id 0) and
+   * elicitation/create, and answers the list only if the connection
+   * answered both: {} for the one, and for the other its -32601 that names
+   * the method. */
+  result = probe_stdio ("ask-while-listing", NULL, NULL, 10000, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (pal_mcp_probe_result_get_n_tools (result), ==, 2);
+}
+
+static void
 test_stdio_no_tools (void)
 {
   g_autoptr(PalMcpProbeResult) result = NULL;
@@ -1647,6 +1662,7 @@ main (int   argc,
                    test_stdio_stubborn_server_is_killed);
   g_test_add_func ("/mcp-probe/stdio/error-answer", test_stdio_error_answer);
   g_test_add_func ("/mcp-probe/stdio/server-requests", test_stdio_server_requests);
+  g_test_add_func ("/mcp-probe/stdio/requests-while-listing", test_stdio_requests_while_listing);
   g_test_add_func ("/mcp-probe/stdio/no-tools", test_stdio_no_tools);
   g_test_add_func ("/mcp-probe/stdio/not-found", test_stdio_not_found);
   g_test_add_func ("/mcp-probe/stdio/invalid-arguments", test_stdio_invalid_arguments);

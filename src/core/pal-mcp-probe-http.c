@@ -7,6 +7,9 @@
  * "endpoint" event names the address to POST messages to; POSTs are only
  * acknowledged, and the answers arrive as "message" events on the stream.
  *
+ * Either way answers come apart from their requests, so this transport
+ * matches them by id itself.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
@@ -16,6 +19,8 @@
 
 #include <glib/gi18n.h>
 
+#include "acp-error.h"
+#include "acp-json.h"
 #include "pal-error.h"
 #include "pal-mcp-probe-private.h"
 #include "pal-sse-parser.h"
@@ -24,18 +29,48 @@
 #define MAX_BODY_SIZE (16 * 1024 * 1024)
 #define MAX_ERROR_BODY_SIZE 8192
 #define DELETE_TIMEOUT_MS 5000
+/* json-glib parses recursively: refuse deeper nesting before it parses. */
+#define MAX_JSON_DEPTH 256
 
-typedef struct
+#define PAL_TYPE_MCP_HTTP_TRANSPORT (pal_mcp_http_transport_get_type ())
+
+G_DECLARE_FINAL_TYPE (PalMcpHttpTransport, pal_mcp_http_transport,
+                      PAL, MCP_HTTP_TRANSPORT, GObject)
+
+struct _PalMcpHttpTransport
 {
-  PalMcpProbe   *probe;
+  GObject        parent_instance;
+
   SoupSession   *session;
-  GUri          *uri;             /* the configured address */
+  GUri          *uri;               /* the configured address */
   char         **header_names;
   char         **header_values;
   gboolean       legacy;
-  char          *session_id;      /* streamable: given with the initialize answer */
-  GUri          *endpoint;        /* legacy: where to POST */
-} HttpTransport;
+  char          *session_id;        /* streamable: given with the initialize answer */
+  char          *protocol_version;
+  GUri          *endpoint;          /* legacy: where to POST */
+  gboolean       listening;         /* legacy: the event stream was asked for */
+  GPtrArray     *waiting;           /* legacy: exchanges waiting for the endpoint */
+  GCancellable  *cancellable;       /* the event stream, our answers; cancelled by close */
+  gint64         next_id;
+  GHashTable    *calls;             /* gint64 id → GTask of a call not answered yet */
+  gboolean       failed;
+  gboolean       closed;
+};
+
+static void pal_mcp_http_transport_iface_init (PalMcpTransportInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (PalMcpHttpTransport, pal_mcp_http_transport, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (PAL_TYPE_MCP_TRANSPORT,
+                                                      pal_mcp_http_transport_iface_init))
+
+typedef enum
+{
+  KIND_CALL,
+  KIND_NOTIFICATION,
+  KIND_RESPONSE,      /* our answer to a request of the server */
+  KIND_EVENT_SOURCE,  /* legacy: the GET */
+} Kind;
 
 typedef enum
 {
@@ -48,22 +83,33 @@ typedef enum
 /* One HTTP request in flight and the reading of its answer. */
 typedef struct
 {
-  GTask             *task;
-  SoupMessage       *message;
-  GInputStream      *stream;
-  PalMcpMessageKind  kind;
-  gint64             id;
-  ReadMode           mode;
-  PalSseParser      *parser;
-  GByteArray        *body;
+  PalMcpHttpTransport *self;
+  Kind                 kind;
+  gint64               id;          /* KIND_CALL */
+  char                *method;      /* KIND_CALL, KIND_NOTIFICATION */
+  GTask               *task;        /* KIND_NOTIFICATION: done once the server took it */
+  GBytes              *text;        /* what to POST */
+  GCancellable        *cancellable;
+  SoupMessage         *message;
+  GInputStream        *stream;
+  ReadMode             mode;
+  PalSseParser        *parser;
+  GByteArray          *body;
 } Exchange;
 
 static void exchange_read (Exchange *exchange);
 
-static HttpTransport *
-get_transport (GTask *task)
+static gboolean
+is_over (PalMcpHttpTransport *self)
 {
-  return _pal_mcp_probe_get_transport (_pal_mcp_probe_from_task (task));
+  return self->failed || self->closed;
+}
+
+static GError *
+new_closed_error (void)
+{
+  return g_error_new_literal (ACP_ERROR, ACP_ERROR_CLOSED,
+                              _("The connection to the server was closed"));
 }
 
 static void
@@ -82,17 +128,19 @@ close_stream (GInputStream *stream)
 }
 
 static Exchange *
-exchange_new (GTask             *task,
-              SoupMessage       *message,
-              PalMcpMessageKind  kind,
-              gint64             id)
+exchange_new (PalMcpHttpTransport *self,
+              Kind                 kind,
+              const char          *method,
+              GBytes              *text,
+              GCancellable        *cancellable)
 {
   Exchange *exchange = g_new0 (Exchange, 1);
 
-  exchange->task = g_object_ref (task);
-  exchange->message = message;
+  exchange->self = g_object_ref (self);
   exchange->kind = kind;
-  exchange->id = id;
+  exchange->method = g_strdup (method);
+  exchange->text = text != NULL ? g_bytes_ref (text) : NULL;
+  exchange->cancellable = cancellable != NULL ? g_object_ref (cancellable) : NULL;
 
   return exchange;
 }
@@ -100,12 +148,19 @@ exchange_new (GTask             *task,
 static void
 exchange_free (Exchange *exchange)
 {
+  if (exchange->task != NULL)
+    g_task_return_error (exchange->task, new_closed_error ());
+  g_clear_object (&exchange->task);
+
   close_stream (exchange->stream);
   g_clear_object (&exchange->stream);
   g_clear_object (&exchange->message);
   g_clear_pointer (&exchange->parser, pal_sse_parser_free);
   g_clear_pointer (&exchange->body, g_byte_array_unref);
-  g_clear_object (&exchange->task);
+  g_clear_pointer (&exchange->text, g_bytes_unref);
+  g_clear_object (&exchange->cancellable);
+  g_free (exchange->method);
+  g_object_unref (exchange->self);
   g_free (exchange);
 }
 
@@ -280,9 +335,9 @@ describe_error_body (SoupMessage *message,
 }
 
 static GError *
-describe_status (HttpTransport *self,
-                 SoupMessage   *message,
-                 GByteArray    *body)
+describe_status (PalMcpHttpTransport *self,
+                 SoupMessage         *message,
+                 GByteArray          *body)
 {
   guint status = soup_message_get_status (message);
   g_autofree char *detail = describe_error_body (message, body);
@@ -337,27 +392,63 @@ describe_status (HttpTransport *self,
 }
 
 /* ------------------------------------------------------------------------ */
-/* Messages                                                                  */
+/* Failing                                                                   */
 
-static SoupMessage *
-new_message (HttpTransport *self,
-             const char    *method,
-             GUri          *uri)
+/* @error: (transfer full) */
+static void
+transport_fail (PalMcpHttpTransport *self,
+                GError              *error)
 {
-  SoupMessage *message = soup_message_new_from_uri (method, uri);
-  SoupMessageHeaders *headers = soup_message_get_request_headers (message);
+  g_autoptr(GError) owned = error;
 
-  for (guint i = 0; self->header_names != NULL && self->header_names[i] != NULL; i++)
-    soup_message_headers_replace (headers, self->header_names[i], self->header_values[i]);
+  if (is_over (self))
+    return;
 
-  return message;
+  self->failed = TRUE;
+  pal_mcp_transport_emit_failed (PAL_MCP_TRANSPORT (self), error);
 }
 
+static void
+complete_call (PalMcpHttpTransport *self,
+               gint64               id,
+               JsonNode            *result,
+               GError              *error)
+{
+  gpointer key;
+  gpointer value;
+  g_autoptr(GTask) task = NULL;
+
+  if (!g_hash_table_steal_extended (self->calls, &id, &key, &value))
+    {
+      g_clear_error (&error);
+      return;
+    }
+
+  g_free (key);
+  task = value;
+  if (error != NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, json_node_copy (result), (GDestroyNotify) json_node_unref);
+}
+
+/* @error: (transfer full) */
 static void
 exchange_fail (Exchange *exchange,
                GError   *error)
 {
-  _pal_mcp_probe_fail (_pal_mcp_probe_from_task (exchange->task), error);
+  if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    transport_fail (exchange->self, error);
+  else if (exchange->kind == KIND_CALL)
+    complete_call (exchange->self, exchange->id, NULL, error);
+  else if (exchange->task != NULL)
+    {
+      g_task_return_error (exchange->task, error);
+      g_clear_object (&exchange->task);
+    }
+  else
+    g_error_free (error);
+
   exchange_free (exchange);
 }
 
@@ -383,19 +474,354 @@ exchange_fail_printf (Exchange   *exchange,
   g_free (message);
 }
 
+/* A failure of the transfer in words; cancellation as it is. */
+static void
+exchange_fail_transfer (Exchange *exchange,
+                        GError   *error)
+{
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    exchange_fail (exchange, error);
+  else
+    {
+      exchange_fail (exchange, describe_transfer_error (exchange->message, error));
+      g_error_free (error);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* JSON-RPC messages                                                         */
+
+typedef enum
+{
+  MESSAGE_INVALID,
+  MESSAGE_REQUEST,
+  MESSAGE_NOTIFICATION,
+  MESSAGE_RESPONSE,
+} MessageType;
+
+/* Scans JSON text for nesting deeper than json-glib should recurse into. */
+static gboolean
+json_depth_ok (const char *text,
+               gsize       length)
+{
+  guint depth = 0;
+  gboolean in_string = FALSE;
+
+  for (gsize i = 0; i < length; i++)
+    {
+      char c = text[i];
+
+      if (in_string)
+        {
+          if (c == '\\')
+            i++;
+          else if (c == '"')
+            in_string = FALSE;
+        }
+      else if (c == '"')
+        in_string = TRUE;
+      else if (c == '[' || c == '{')
+        {
+          if (++depth > MAX_JSON_DEPTH)
+            return FALSE;
+        }
+      else if ((c == ']' || c == '}') && depth > 0)
+        depth--;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+get_integer (JsonNode *node,
+             gint64   *out)
+{
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return FALSE;
+
+  if (json_node_get_value_type (node) == G_TYPE_INT64)
+    {
+      *out = json_node_get_int (node);
+      return TRUE;
+    }
+
+  if (json_node_get_value_type (node) == G_TYPE_DOUBLE)
+    {
+      double d = json_node_get_double (node);
+
+      if (d >= -9007199254740992.0 && d <= 9007199254740992.0 && d == (double) (gint64) d)
+        {
+          *out = (gint64) d;
+          return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
+static gboolean
+is_valid_id (JsonNode *node)
+{
+  gint64 unused;
+
+  if (node == NULL)
+    return FALSE;
+
+  if (JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+
+  return get_integer (node, &unused) ||
+         (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING);
+}
+
+static MessageType
+classify (JsonNode *node)
+{
+  JsonObject *object;
+  JsonNode *id;
+  gboolean has_result;
+  JsonObject *error;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return MESSAGE_INVALID;
+
+  object = json_node_get_object (node);
+  if (g_strcmp0 (acp_json_get_string (object, "jsonrpc", NULL), "2.0") != 0)
+    return MESSAGE_INVALID;
+
+  id = json_object_get_member (object, "id");
+
+  if (json_object_has_member (object, "method"))
+    {
+      if (acp_json_get_string (object, "method", NULL) == NULL)
+        return MESSAGE_INVALID;
+      if (id == NULL)
+        return MESSAGE_NOTIFICATION;
+      return is_valid_id (id) && !JSON_NODE_HOLDS_NULL (id) ? MESSAGE_REQUEST : MESSAGE_INVALID;
+    }
+
+  if (!is_valid_id (id))
+    return MESSAGE_INVALID;
+
+  has_result = json_object_has_member (object, "result");
+  error = acp_json_get_object (object, "error");
+
+  if (has_result == (json_object_has_member (object, "error")))
+    return MESSAGE_INVALID;
+
+  if (!has_result)
+    {
+      gint64 code;
+
+      if (error == NULL || acp_json_get_string (error, "message", NULL) == NULL ||
+          !get_integer (json_object_get_member (error, "code"), &code))
+        return MESSAGE_INVALID;
+    }
+
+  return MESSAGE_RESPONSE;
+}
+
+static JsonObject *
+new_rpc_message (void)
+{
+  JsonObject *message = json_object_new ();
+
+  json_object_set_string_member (message, "jsonrpc", "2.0");
+  return message;
+}
+
+/* @message: (transfer full) */
+static GBytes *
+serialize (JsonObject *message)
+{
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+  char *text;
+
+  json_node_take_object (node, message);
+  text = json_to_string (node, FALSE);
+  g_debug ("MCP probe sends %s", text);
+
+  return g_bytes_new_take (text, strlen (text));
+}
+
+static void post (PalMcpHttpTransport *self,
+                  Exchange            *exchange);
+
+/* Answers a request of the server: ping gets an empty result; we offer no
+ * other client feature, so everything else is an unknown method. */
+static void
+answer_server_request (PalMcpHttpTransport *self,
+                       JsonObject          *request)
+{
+  JsonObject *answer = new_rpc_message ();
+  const char *method = acp_json_get_string (request, "method", NULL);
+  g_autoptr(GBytes) text = NULL;
+
+  json_object_set_member (answer, "id", json_node_copy (json_object_get_member (request, "id")));
+  if (g_strcmp0 (method, "ping") == 0)
+    json_object_set_object_member (answer, "result", json_object_new ());
+  else
+    {
+      JsonObject *error = json_object_new ();
+
+      json_object_set_int_member (error, "code", ACP_ERROR_METHOD_NOT_FOUND);
+      json_object_set_string_member (error, "message", "Method not found");
+      json_object_set_object_member (answer, "error", error);
+    }
+
+  g_debug ("MCP probe answers the server's %s request", method);
+  text = serialize (answer);
+  post (self, exchange_new (self, KIND_RESPONSE, NULL, text, self->cancellable));
+}
+
+static void
+handle_response (PalMcpHttpTransport *self,
+                 JsonObject          *response)
+{
+  JsonNode *id_node = json_object_get_member (response, "id");
+  JsonObject *error = acp_json_get_object (response, "error");
+  gint64 code = 0;
+  gint64 id;
+
+  if (error != NULL)
+    get_integer (json_object_get_member (error, "code"), &code);
+
+  if (JSON_NODE_HOLDS_NULL (id_node) && error != NULL)
+    {
+      g_autofree char *message =
+        _pal_mcp_probe_excerpt (acp_json_get_string (error, "message", NULL), -1, 300);
+      g_autofree char *code_text = g_strdup_printf ("%" G_GINT64_FORMAT, code);
+
+      transport_fail (self, g_error_new (PAL_ERROR, PAL_ERROR_PROTOCOL,
+                                         _("The server could not read a message: %s (code %s)"),
+                                         message, code_text));
+      return;
+    }
+
+  if (!get_integer (id_node, &id) || !g_hash_table_contains (self->calls, &id))
+    {
+      g_debug ("MCP probe ignores a response to a request it did not send");
+      return;
+    }
+
+  if (error != NULL)
+    complete_call (self, id, NULL,
+                   acp_error_new_remote ((int) CLAMP (code, G_MININT, G_MAXINT),
+                                         acp_json_get_string (error, "message", NULL),
+                                         json_object_get_member (error, "data")));
+  else
+    complete_call (self, id, json_object_get_member (response, "result"), NULL);
+}
+
+static void
+dispatch (PalMcpHttpTransport *self,
+          JsonNode            *node)
+{
+  JsonObject *object = json_node_get_object (node);
+
+  switch (classify (node))
+    {
+    case MESSAGE_REQUEST:
+      answer_server_request (self, object);
+      break;
+
+    case MESSAGE_NOTIFICATION:
+      g_debug ("MCP probe ignores the notification %s",
+               acp_json_get_string (object, "method", NULL));
+      break;
+
+    case MESSAGE_RESPONSE:
+      handle_response (self, object);
+      break;
+
+    case MESSAGE_INVALID:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* Parses one JSON text that should hold a JSON-RPC message or a batch of
+ * them and acts on it. Nothing is acted on unless all of it is valid. */
+static gboolean
+receive (PalMcpHttpTransport  *self,
+         const char           *text,
+         gsize                 length,
+         GError              **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  JsonNode *root;
+  JsonArray *batch = NULL;
+  guint n = 1;
+
+  if (!json_depth_ok (text, length))
+    {
+      g_set_error_literal (error, PAL_ERROR, PAL_ERROR_PROTOCOL,
+                           _("The server sent JSON nested too deeply"));
+      return FALSE;
+    }
+
+  if (!json_parser_load_from_data (parser, text, length, NULL) ||
+      (root = json_parser_get_root (parser)) == NULL)
+    {
+      g_autofree char *excerpt = _pal_mcp_probe_excerpt (text, length, 80);
+
+      g_set_error (error, PAL_ERROR, PAL_ERROR_PROTOCOL,
+                   _("The server sent something that is not valid JSON: “%s”"), excerpt);
+      return FALSE;
+    }
+
+  if (JSON_NODE_HOLDS_ARRAY (root))
+    {
+      batch = json_node_get_array (root);
+      n = json_array_get_length (batch);
+    }
+
+  for (guint i = 0; i < n; i++)
+    if (classify (batch != NULL ? json_array_get_element (batch, i) : root) == MESSAGE_INVALID)
+      n = 0;
+
+  if (n == 0)
+    {
+      g_autofree char *excerpt = _pal_mcp_probe_excerpt (text, length, 80);
+
+      g_set_error (error, PAL_ERROR, PAL_ERROR_PROTOCOL,
+                   _("The server sent JSON that is not a JSON-RPC message: “%s”"), excerpt);
+      return FALSE;
+    }
+
+  for (guint i = 0; i < n && !is_over (self); i++)
+    dispatch (self, batch != NULL ? json_array_get_element (batch, i) : root);
+
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Exchanges                                                                 */
+
+static void send_exchange (Exchange *exchange);
+
+/* Whether the answer to the exchange's request (if it is one) arrived. */
+static gboolean
+is_answered (Exchange *exchange)
+{
+  return exchange->kind != KIND_CALL ||
+         !g_hash_table_contains (exchange->self->calls, &exchange->id);
+}
+
 /* Handles one event of a stream; returns FALSE when the exchange is over
  * (and freed). */
 static gboolean
 handle_event (Exchange    *exchange,
               PalSseEvent *event)
 {
-  PalMcpProbe *probe = _pal_mcp_probe_from_task (exchange->task);
-  HttpTransport *self = get_transport (exchange->task);
+  PalMcpHttpTransport *self = exchange->self;
   g_autoptr(GError) error = NULL;
 
   if (exchange->mode == READ_EVENT_SOURCE && g_str_equal (event->type, "endpoint"))
     {
       g_autoptr(GUri) endpoint = NULL;
+      g_autofree gpointer *waiting = NULL;
+      gsize n_waiting = 0;
       g_autofree char *shown = _pal_mcp_probe_excerpt (event->data, -1, 200);
 
       if (self->endpoint != NULL)
@@ -423,7 +849,9 @@ handle_event (Exchange    *exchange,
         }
 
       self->endpoint = g_steal_pointer (&endpoint);
-      _pal_mcp_probe_begin (probe);
+      waiting = g_ptr_array_steal (self->waiting, &n_waiting);
+      for (gsize i = 0; i < n_waiting; i++)
+        send_exchange (waiting[i]);
       return TRUE;
     }
 
@@ -439,15 +867,13 @@ handle_event (Exchange    *exchange,
       return TRUE;
     }
 
-  if (_pal_mcp_probe_receive (probe, event->data, strlen (event->data), &error) !=
-      PAL_MCP_RECEIVE_OK)
+  if (!receive (self, event->data, strlen (event->data), &error))
     {
       exchange_fail (exchange, g_steal_pointer (&error));
       return FALSE;
     }
 
-  if (_pal_mcp_probe_is_done (probe) ||
-      (exchange->mode == READ_EVENTS && _pal_mcp_probe_has_answer (probe, exchange->id)))
+  if (is_over (self) || (exchange->mode == READ_EVENTS && is_answered (exchange)))
     {
       /* Done with this stream, even if the server would keep it open. */
       exchange_free (exchange);
@@ -460,9 +886,7 @@ handle_event (Exchange    *exchange,
 static void
 exchange_ended (Exchange *exchange)
 {
-  PalMcpProbe *probe = _pal_mcp_probe_from_task (exchange->task);
-  HttpTransport *self = get_transport (exchange->task);
-  const char *method = _pal_mcp_probe_get_method (probe, exchange->id);
+  PalMcpHttpTransport *self = exchange->self;
   g_autoptr(GError) error = NULL;
 
   switch (exchange->mode)
@@ -476,12 +900,11 @@ exchange_ended (Exchange *exchange)
         {
           exchange_fail_printf (exchange, PAL_ERROR_PROTOCOL,
                                 _("The server answered “%s” with an empty body"),
-                                method);
+                                exchange->method);
           return;
         }
 
-      if (_pal_mcp_probe_receive (probe, (const char *) exchange->body->data,
-                                  exchange->body->len, &error) != PAL_MCP_RECEIVE_OK)
+      if (!receive (self, (const char *) exchange->body->data, exchange->body->len, &error))
         {
           exchange_fail (exchange, g_steal_pointer (&error));
           return;
@@ -502,11 +925,11 @@ exchange_ended (Exchange *exchange)
       g_assert_not_reached ();
     }
 
-  if (!_pal_mcp_probe_is_done (probe) && !_pal_mcp_probe_has_answer (probe, exchange->id))
+  if (!is_over (self) && !is_answered (exchange))
     {
       exchange_fail_printf (exchange, PAL_ERROR_PROTOCOL,
                             _("The server’s answer to “%s” ended without a response to it"),
-                            method);
+                            exchange->method);
       return;
     }
 
@@ -519,25 +942,23 @@ exchange_read_cb (GObject      *object,
                   gpointer      user_data)
 {
   Exchange *exchange = user_data;
-  PalMcpProbe *probe = _pal_mcp_probe_from_task (exchange->task);
   g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(GError) error = NULL;
+  GError *error = NULL;
   const char *data;
   gsize size;
 
   bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result, &error);
 
-  if (_pal_mcp_probe_is_done (probe))
+  if (is_over (exchange->self))
     {
+      g_clear_error (&error);
       exchange_free (exchange);
       return;
     }
 
   if (bytes == NULL)
     {
-      if (!_pal_mcp_probe_fail_if_cancelled (probe, error))
-        _pal_mcp_probe_fail (probe, describe_transfer_error (exchange->message, error));
-      exchange_free (exchange);
+      exchange_fail_transfer (exchange, error);
       return;
     }
 
@@ -578,7 +999,7 @@ exchange_read_cb (GObject      *object,
 
         if (!pal_sse_parser_feed (exchange->parser, data, size, &error))
           {
-            exchange_fail (exchange, g_steal_pointer (&error));
+            exchange_fail (exchange, error);
             return;
           }
 
@@ -603,11 +1024,8 @@ exchange_read_cb (GObject      *object,
 static void
 exchange_read (Exchange *exchange)
 {
-  PalMcpProbe *probe = _pal_mcp_probe_from_task (exchange->task);
-
   g_input_stream_read_bytes_async (exchange->stream, READ_CHUNK_SIZE, G_PRIORITY_DEFAULT,
-                                   _pal_mcp_probe_get_cancellable (probe),
-                                   exchange_read_cb, exchange);
+                                   exchange->cancellable, exchange_read_cb, exchange);
 }
 
 static void
@@ -628,9 +1046,9 @@ is_content_type (SoupMessage *message,
 }
 
 static gboolean
-take_session_id (HttpTransport  *self,
-                 SoupMessage    *message,
-                 GError        **error)
+take_session_id (PalMcpHttpTransport  *self,
+                 SoupMessage          *message,
+                 GError              **error)
 {
   const char *id = soup_message_headers_get_one (soup_message_get_response_headers (message),
                                                  "Mcp-Session-Id");
@@ -665,26 +1083,28 @@ post_sent_cb (GObject      *object,
               gpointer      user_data)
 {
   Exchange *exchange = user_data;
-  PalMcpProbe *probe = _pal_mcp_probe_from_task (exchange->task);
-  HttpTransport *self = get_transport (exchange->task);
-  g_autoptr(GError) error = NULL;
-  const char *method = _pal_mcp_probe_get_method (probe, exchange->id);
+  PalMcpHttpTransport *self = exchange->self;
+  GError *error = NULL;
   guint status;
 
   exchange->stream = soup_session_send_finish (SOUP_SESSION (object), result, &error);
 
-  if (_pal_mcp_probe_is_done (probe))
+  if (is_over (self))
     {
+      g_clear_error (&error);
       exchange_free (exchange);
       return;
     }
 
   if (exchange->stream == NULL)
     {
-      if (exchange->kind == PAL_MCP_MESSAGE_RESPONSE)
-        g_debug ("Could not send an answer to the MCP server: %s", error->message);
-      else if (!_pal_mcp_probe_fail_if_cancelled (probe, error))
-        _pal_mcp_probe_fail (probe, describe_transfer_error (exchange->message, error));
+      if (exchange->kind != KIND_RESPONSE)
+        {
+          exchange_fail_transfer (exchange, error);
+          return;
+        }
+      g_debug ("Could not send an answer to the MCP server: %s", error->message);
+      g_error_free (error);
       exchange_free (exchange);
       return;
     }
@@ -693,7 +1113,7 @@ post_sent_cb (GObject      *object,
 
   if (!SOUP_STATUS_IS_SUCCESSFUL (status))
     {
-      if (exchange->kind == PAL_MCP_MESSAGE_RESPONSE)
+      if (exchange->kind == KIND_RESPONSE)
         {
           g_debug ("The MCP server refused our answer with status %u", status);
           exchange_free (exchange);
@@ -704,20 +1124,22 @@ post_sent_cb (GObject      *object,
       return;
     }
 
-  if (exchange->kind != PAL_MCP_MESSAGE_REQUEST || self->legacy)
+  if (exchange->kind != KIND_CALL || self->legacy)
     {
       /* Only acknowledged; any answer comes on the event stream. */
-      gboolean notification = exchange->kind == PAL_MCP_MESSAGE_NOTIFICATION;
-
+      if (exchange->task != NULL)
+        {
+          g_task_return_pointer (exchange->task, NULL, NULL);
+          g_clear_object (&exchange->task);
+        }
       exchange_free (exchange);
-      if (notification)
-        _pal_mcp_probe_notification_sent (probe);
       return;
     }
 
-  if (g_str_equal (method, "initialize") && !take_session_id (self, exchange->message, &error))
+  if (g_str_equal (exchange->method, "initialize") &&
+      !take_session_id (self, exchange->message, &error))
     {
-      exchange_fail (exchange, g_steal_pointer (&error));
+      exchange_fail (exchange, error);
       return;
     }
 
@@ -725,7 +1147,7 @@ post_sent_cb (GObject      *object,
     {
       exchange_fail_printf (exchange, PAL_ERROR_PROTOCOL,
                             _("The server accepted “%s” without answering it"),
-                            method);
+                            exchange->method);
       return;
     }
 
@@ -754,36 +1176,120 @@ post_sent_cb (GObject      *object,
   exchange_read (exchange);
 }
 
-static void
-http_transport_send (PalMcpProbe       *probe,
-                     const char        *text,
-                     PalMcpMessageKind  kind,
-                     gint64             id)
+static SoupMessage *
+new_message (PalMcpHttpTransport *self,
+             const char          *method,
+             GUri                *uri)
 {
-  HttpTransport *self = _pal_mcp_probe_get_transport (probe);
-  g_autoptr(GBytes) body = g_bytes_new (text, strlen (text));
-  SoupMessage *message;
-  SoupMessageHeaders *headers;
-  Exchange *exchange;
+  SoupMessage *message = soup_message_new_from_uri (method, uri);
+  SoupMessageHeaders *headers = soup_message_get_request_headers (message);
 
-  message = new_message (self, SOUP_METHOD_POST, self->legacy ? self->endpoint : self->uri);
-  headers = soup_message_get_request_headers (message);
-  soup_message_set_request_body_from_bytes (message, "application/json", body);
+  for (guint i = 0; self->header_names != NULL && self->header_names[i] != NULL; i++)
+    soup_message_headers_replace (headers, self->header_names[i], self->header_values[i]);
+
+  return message;
+}
+
+static void
+send_exchange (Exchange *exchange)
+{
+  PalMcpHttpTransport *self = exchange->self;
+  SoupMessageHeaders *headers;
+
+  exchange->message = new_message (self, SOUP_METHOD_POST,
+                                   self->legacy ? self->endpoint : self->uri);
+  headers = soup_message_get_request_headers (exchange->message);
+  soup_message_set_request_body_from_bytes (exchange->message, "application/json", exchange->text);
 
   if (!self->legacy)
     {
-      const char *version = _pal_mcp_probe_get_protocol_version (probe);
-
       soup_message_headers_replace (headers, "Accept", "application/json, text/event-stream");
       if (self->session_id != NULL)
         soup_message_headers_replace (headers, "Mcp-Session-Id", self->session_id);
-      if (version != NULL)
-        soup_message_headers_replace (headers, "MCP-Protocol-Version", version);
+      if (self->protocol_version != NULL)
+        soup_message_headers_replace (headers, "MCP-Protocol-Version", self->protocol_version);
     }
 
-  exchange = exchange_new (_pal_mcp_probe_get_task (probe), message, kind, id);
-  soup_session_send_async (self->session, message, G_PRIORITY_DEFAULT,
-                           _pal_mcp_probe_get_cancellable (probe), post_sent_cb, exchange);
+  soup_session_send_async (self->session, exchange->message, G_PRIORITY_DEFAULT,
+                           exchange->cancellable, post_sent_cb, exchange);
+}
+
+static void
+event_source_sent_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  Exchange *exchange = user_data;
+  GError *error = NULL;
+
+  exchange->stream = soup_session_send_finish (SOUP_SESSION (object), result, &error);
+
+  if (is_over (exchange->self))
+    {
+      g_clear_error (&error);
+      exchange_free (exchange);
+      return;
+    }
+
+  if (exchange->stream == NULL)
+    {
+      exchange_fail_transfer (exchange, error);
+      return;
+    }
+
+  if (!SOUP_STATUS_IS_SUCCESSFUL (soup_message_get_status (exchange->message)))
+    {
+      read_error_body (exchange);
+      return;
+    }
+
+  if (!is_content_type (exchange->message, "text/event-stream"))
+    {
+      const char *type = get_content_type (exchange->message);
+      g_autofree char *shown = _pal_mcp_probe_excerpt (type != NULL ? type : "", -1, 60);
+
+      exchange_fail_printf (exchange, PAL_ERROR_PROTOCOL,
+                            _("The server did not answer with an event stream "
+                              "but with “%s” content; it may speak only streamable HTTP"),
+                            shown);
+      return;
+    }
+
+  exchange->mode = READ_EVENT_SOURCE;
+  exchange->parser = pal_sse_parser_new ();
+  exchange_read (exchange);
+}
+
+/* legacy: the GET of the event stream, which names where to post */
+static void
+listen (PalMcpHttpTransport *self)
+{
+  Exchange *exchange = exchange_new (self, KIND_EVENT_SOURCE, NULL, NULL, self->cancellable);
+  SoupMessageHeaders *headers;
+
+  self->listening = TRUE;
+  exchange->message = new_message (self, SOUP_METHOD_GET, self->uri);
+  headers = soup_message_get_request_headers (exchange->message);
+  soup_message_headers_replace (headers, "Accept", "text/event-stream");
+  soup_message_headers_replace (headers, "Cache-Control", "no-cache");
+  soup_session_send_async (self->session, exchange->message, G_PRIORITY_DEFAULT,
+                           exchange->cancellable, event_source_sent_cb, exchange);
+}
+
+/* Sends @exchange (taken), or keeps it until the server named where to. */
+static void
+post (PalMcpHttpTransport *self,
+      Exchange            *exchange)
+{
+  if (!self->legacy || self->endpoint != NULL)
+    {
+      send_exchange (exchange);
+      return;
+    }
+
+  g_ptr_array_add (self->waiting, exchange);
+  if (!self->listening)
+    listen (self);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -840,7 +1346,7 @@ delete_sent_cb (GObject      *object,
 }
 
 static void
-end_session (HttpTransport *self)
+end_session (PalMcpHttpTransport *self)
 {
   g_autoptr(SoupMessage) message = NULL;
   Deletion *deletion;
@@ -851,10 +1357,9 @@ end_session (HttpTransport *self)
   message = new_message (self, SOUP_METHOD_DELETE, self->uri);
   soup_message_headers_replace (soup_message_get_request_headers (message),
                                 "Mcp-Session-Id", self->session_id);
-  if (_pal_mcp_probe_get_protocol_version (self->probe) != NULL)
+  if (self->protocol_version != NULL)
     soup_message_headers_replace (soup_message_get_request_headers (message),
-                                  "MCP-Protocol-Version",
-                                  _pal_mcp_probe_get_protocol_version (self->probe));
+                                  "MCP-Protocol-Version", self->protocol_version);
 
   deletion = g_new0 (Deletion, 1);
   deletion->session = g_object_ref (self->session);
@@ -868,20 +1373,114 @@ end_session (HttpTransport *self)
                            deletion->cancellable, delete_sent_cb, deletion);
 }
 
+
 /* ------------------------------------------------------------------------ */
-/* The transport class                                                       */
+/* The transport                                                             */
 
 static void
-http_transport_close (PalMcpProbe *probe)
+pal_mcp_http_transport_send_async (PalMcpTransport     *transport,
+                                   const char          *method,
+                                   JsonNode            *params,
+                                   gboolean             notification,
+                                   GCancellable        *cancellable,
+                                   GAsyncReadyCallback  callback,
+                                   gpointer             user_data)
 {
-  /* Streams close as their reads see the probe's cancellable. */
-  end_session (_pal_mcp_probe_get_transport (probe));
+  PalMcpHttpTransport *self = PAL_MCP_HTTP_TRANSPORT (transport);
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
+  JsonObject *message = new_rpc_message ();
+  g_autoptr(GBytes) text = NULL;
+  Exchange *exchange;
+
+  g_task_set_source_tag (task, pal_mcp_http_transport_send_async);
+
+  if (self->closed)
+    {
+      g_task_return_error (task, new_closed_error ());
+      g_object_unref (task);
+      json_object_unref (message);
+      return;
+    }
+
+  if (!notification)
+    json_object_set_int_member (message, "id", self->next_id);
+  json_object_set_string_member (message, "method", method);
+  if (params != NULL)
+    json_object_set_member (message, "params", json_node_copy (params));
+  text = serialize (message);
+
+  exchange = exchange_new (self, notification ? KIND_NOTIFICATION : KIND_CALL, method, text,
+                           cancellable);
+  if (notification)
+    exchange->task = task;  /* fails as closed if the exchange ends unanswered */
+  else
+    {
+      exchange->id = self->next_id++;
+      g_hash_table_insert (self->calls, g_memdup2 (&exchange->id, sizeof exchange->id), task);
+    }
+
+  post (self, exchange);
 }
 
 static void
-http_transport_free (gpointer data)
+pal_mcp_http_transport_set_protocol_version (PalMcpTransport *transport,
+                                             const char      *version)
 {
-  HttpTransport *self = data;
+  PalMcpHttpTransport *self = PAL_MCP_HTTP_TRANSPORT (transport);
+
+  g_free (self->protocol_version);
+  self->protocol_version = g_strdup (version);
+}
+
+static void
+pal_mcp_http_transport_close (PalMcpTransport *transport)
+{
+  PalMcpHttpTransport *self = PAL_MCP_HTTP_TRANSPORT (transport);
+  GList *tasks;
+
+  if (self->closed)
+    return;
+
+  self->closed = TRUE;
+  end_session (self);
+
+  g_ptr_array_set_size (self->waiting, 0);
+  tasks = g_hash_table_get_values (self->calls);
+  g_hash_table_remove_all (self->calls);
+  for (GList *l = tasks; l != NULL; l = l->next)
+    {
+      g_task_return_error (l->data, new_closed_error ());
+      g_object_unref (l->data);
+    }
+  g_list_free (tasks);
+
+  /* The event stream and our answers; the rest stop with their own
+   * cancellables. */
+  g_cancellable_cancel (self->cancellable);
+}
+
+static void
+pal_mcp_http_transport_iface_init (PalMcpTransportInterface *iface)
+{
+  iface->send_async = pal_mcp_http_transport_send_async;
+  iface->set_protocol_version = pal_mcp_http_transport_set_protocol_version;
+  iface->close = pal_mcp_http_transport_close;
+}
+
+static void
+pal_mcp_http_transport_dispose (GObject *object)
+{
+  PalMcpHttpTransport *self = PAL_MCP_HTTP_TRANSPORT (object);
+
+  pal_mcp_http_transport_close (PAL_MCP_TRANSPORT (self));
+
+  G_OBJECT_CLASS (pal_mcp_http_transport_parent_class)->dispose (object);
+}
+
+static void
+pal_mcp_http_transport_finalize (GObject *object)
+{
+  PalMcpHttpTransport *self = PAL_MCP_HTTP_TRANSPORT (object);
 
   g_clear_object (&self->session);
   g_clear_pointer (&self->uri, g_uri_unref);
@@ -889,64 +1488,87 @@ http_transport_free (gpointer data)
   g_strfreev (self->header_names);
   g_strfreev (self->header_values);
   g_free (self->session_id);
-  g_free (self);
+  g_free (self->protocol_version);
+  g_ptr_array_unref (self->waiting);
+  g_hash_table_unref (self->calls);
+  g_object_unref (self->cancellable);
+
+  G_OBJECT_CLASS (pal_mcp_http_transport_parent_class)->finalize (object);
 }
 
-static const PalMcpTransportClass http_transport_class = {
-  .send = http_transport_send,
-  .close = http_transport_close,
-  .free = http_transport_free,
-};
+static void
+pal_mcp_http_transport_class_init (PalMcpHttpTransportClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = pal_mcp_http_transport_dispose;
+  object_class->finalize = pal_mcp_http_transport_finalize;
+}
+
+static void
+pal_mcp_http_transport_init (PalMcpHttpTransport *self)
+{
+  self->next_id = 1;
+  self->calls = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->waiting = g_ptr_array_new_with_free_func ((GDestroyNotify) exchange_free);
+  self->cancellable = g_cancellable_new ();
+}
 
 /* ------------------------------------------------------------------------ */
 /* Starting                                                                  */
 
-static void
-event_source_sent_cb (GObject      *object,
-                      GAsyncResult *result,
-                      gpointer      user_data)
+/* Checks the address and headers and makes the transport (nothing is sent
+ * yet). */
+static PalMcpHttpTransport *
+pal_mcp_http_transport_new (SoupSession         *session,
+                            gboolean             legacy,
+                            const char          *url,
+                            const char * const  *header_names,
+                            const char * const  *header_values,
+                            GError             **error)
 {
-  Exchange *exchange = user_data;
-  PalMcpProbe *probe = _pal_mcp_probe_from_task (exchange->task);
-  g_autoptr(GError) error = NULL;
+  g_autoptr(GUri) uri = NULL;
+  g_autofree char *trimmed = g_strstrip (g_strdup (url));
+  PalMcpHttpTransport *self;
 
-  exchange->stream = soup_session_send_finish (SOUP_SESSION (object), result, &error);
-
-  if (_pal_mcp_probe_is_done (probe))
+  if (*trimmed == '\0')
     {
-      exchange_free (exchange);
-      return;
+      g_set_error_literal (error, PAL_ERROR, PAL_ERROR_INVALID, _("No address to connect to"));
+      return NULL;
     }
 
-  if (exchange->stream == NULL)
+  uri = g_uri_parse (url, SOUP_HTTP_URI_FLAGS, NULL);
+  if (uri == NULL)
     {
-      if (!_pal_mcp_probe_fail_if_cancelled (probe, error))
-        _pal_mcp_probe_fail (probe, describe_transfer_error (exchange->message, error));
-      exchange_free (exchange);
-      return;
+      g_autofree char *shown = _pal_mcp_probe_excerpt (url, -1, 200);
+
+      g_set_error (error, PAL_ERROR, PAL_ERROR_INVALID,
+                   _("“%s” is not a valid address"), shown);
+      return NULL;
     }
 
-  if (!SOUP_STATUS_IS_SUCCESSFUL (soup_message_get_status (exchange->message)))
+  if ((g_ascii_strcasecmp (g_uri_get_scheme (uri), "http") != 0 &&
+       g_ascii_strcasecmp (g_uri_get_scheme (uri), "https") != 0) ||
+      g_uri_get_host (uri) == NULL || *g_uri_get_host (uri) == '\0')
     {
-      read_error_body (exchange);
-      return;
+      g_autofree char *shown = _pal_mcp_probe_excerpt (url, -1, 200);
+
+      g_set_error (error, PAL_ERROR, PAL_ERROR_INVALID,
+                   _("“%s” is not an http:// or https:// address"), shown);
+      return NULL;
     }
 
-  if (!is_content_type (exchange->message, "text/event-stream"))
-    {
-      const char *type = get_content_type (exchange->message);
-      g_autofree char *shown = _pal_mcp_probe_excerpt (type != NULL ? type : "", -1, 60);
+  if (!_pal_mcp_probe_check_headers (header_names, header_values, error))
+    return NULL;
 
-      exchange_fail_printf (exchange, PAL_ERROR_PROTOCOL,
-                            _("The server did not answer with an event stream "
-                              "but with “%s” content; it may speak only streamable HTTP"),
-                            shown);
-      return;
-    }
+  self = g_object_new (PAL_TYPE_MCP_HTTP_TRANSPORT, NULL);
+  self->session = g_object_ref (session);
+  self->legacy = legacy;
+  self->uri = g_steal_pointer (&uri);
+  self->header_names = g_strdupv ((char **) header_names);
+  self->header_values = g_strdupv ((char **) header_values);
 
-  exchange->mode = READ_EVENT_SOURCE;
-  exchange->parser = pal_sse_parser_new ();
-  exchange_read (exchange);
+  return self;
 }
 
 static void
@@ -962,75 +1584,25 @@ probe_http (gpointer             source_tag,
             gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(PalMcpHttpTransport) transport = NULL;
+  GError *error = NULL;
   PalMcpProbe *probe;
-  HttpTransport *self;
-  SoupMessage *message;
-  g_autofree char *trimmed = NULL;
 
   task = _pal_mcp_probe_new_task (source_tag, timeout_ms, cancellable, callback, user_data);
   probe = _pal_mcp_probe_from_task (task);
 
-  self = g_new0 (HttpTransport, 1);
-  self->probe = probe;
-  self->session = g_object_ref (session);
-  self->legacy = legacy;
-  _pal_mcp_probe_set_transport (probe, &http_transport_class, self);
-
-  trimmed = g_strstrip (g_strdup (url));
-  if (*trimmed == '\0')
+  transport = pal_mcp_http_transport_new (session, legacy, url, header_names, header_values,
+                                          &error);
+  if (transport == NULL)
     {
-      _pal_mcp_probe_fail_printf (probe, PAL_ERROR_INVALID, _("No address to connect to"));
+      _pal_mcp_probe_fail (probe, error);
       return;
     }
-
-  self->uri = g_uri_parse (url, SOUP_HTTP_URI_FLAGS, &error);
-  if (self->uri == NULL)
-    {
-      g_autofree char *shown = _pal_mcp_probe_excerpt (url, -1, 200);
-
-      _pal_mcp_probe_fail_printf (probe, PAL_ERROR_INVALID,
-                                  _("“%s” is not a valid address"), shown);
-      return;
-    }
-
-  if ((g_ascii_strcasecmp (g_uri_get_scheme (self->uri), "http") != 0 &&
-       g_ascii_strcasecmp (g_uri_get_scheme (self->uri), "https") != 0) ||
-      g_uri_get_host (self->uri) == NULL || *g_uri_get_host (self->uri) == '\0')
-    {
-      g_autofree char *shown = _pal_mcp_probe_excerpt (url, -1, 200);
-
-      _pal_mcp_probe_fail_printf (probe, PAL_ERROR_INVALID,
-                                  _("“%s” is not an http:// or https:// address"), shown);
-      return;
-    }
-
-  if (!_pal_mcp_probe_check_headers (header_names, header_values, &error))
-    {
-      _pal_mcp_probe_fail (probe, g_steal_pointer (&error));
-      return;
-    }
-
-  self->header_names = g_strdupv ((char **) header_names);
-  self->header_values = g_strdupv ((char **) header_values);
 
   if (g_cancellable_is_cancelled (cancellable))
     return;  /* the cancelled source completes the task */
 
-  if (!legacy)
-    {
-      _pal_mcp_probe_begin (probe);
-      return;
-    }
-
-  message = new_message (self, SOUP_METHOD_GET, self->uri);
-  soup_message_headers_replace (soup_message_get_request_headers (message),
-                                "Accept", "text/event-stream");
-  soup_message_headers_replace (soup_message_get_request_headers (message),
-                                "Cache-Control", "no-cache");
-  soup_session_send_async (session, message, G_PRIORITY_DEFAULT,
-                           _pal_mcp_probe_get_cancellable (probe), event_source_sent_cb,
-                           exchange_new (task, message, PAL_MCP_MESSAGE_REQUEST, -1));
+  _pal_mcp_probe_run (probe, PAL_MCP_TRANSPORT (transport));
 }
 
 /**

@@ -1,384 +1,231 @@
 /* pal-mcp-probe-stdio.c: the MCP connection test over a child process
  *
- * Newline-delimited JSON-RPC on the child's stdin and stdout; its stderr is
+ * The server runs in a process group of its own; an AcpConnection speaks
+ * newline-delimited JSON-RPC on its stdin and stdout, and its stderr is
  * kept (the last few KiB) to explain failures.
+ *
+ * Where the connection differs from what MCP over stdio could use, and why
+ * that is fine here: it answers a batch with -32600 (MCP 2025-06-18, the
+ * version the probe asks for, has no batches); it answers JSON that is not
+ * JSON-RPC with -32600 too, without telling, so only lines that are not
+ * JSON count towards giving up on a server that logs to its standard
+ * output; and it skips an error answer to no request (id null: the server
+ * could not read a message) like any answer to nothing, where the limit
+ * then ends the test.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"
 
-#include <errno.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/types.h>
 #include <unistd.h>
 
 #include <glib/gi18n.h>
 
+#include "acp-connection.h"
+#include "acp-json-reader.h"
 #include "acp-process-group.h"
 #include "pal-error.h"
 #include "pal-mcp-probe-private.h"
 
 #define STDERR_TAIL_SIZE 4096
 #define MAX_LINE_SIZE (16 * 1024 * 1024)
-/* Some servers log to stdout; past this many lines that are not JSON-RPC,
- * the server is not speaking MCP. */
+/* As deep as the connection reads JSON. */
+#define MAX_JSON_DEPTH 512
+/* Some servers log to stdout; past this many lines that are not JSON, the
+ * server is not speaking MCP. */
 #define MAX_GARBAGE_LINES 100
 /* After stdout ends: how long to wait for the exit status and the last
  * error output before reporting. */
 #define EXIT_GRACE_MS 2000
-/* After SIGTERM: how long a server gets before SIGKILL. */
+/* After SIGTERM: how long the server and what it started get before SIGKILL. */
 #define KILL_GRACE_MS 2000
 
-typedef struct
-{
-  PalMcpProbe   *probe;
-  char          *command;
-  GSubprocess   *process;
-  GPid           pid;
-  GOutputStream *stdin_pipe;
-  GInputStream  *stdout_pipe;
-  GInputStream  *stderr_pipe;
-  GByteArray    *stdout_buffer;
-  GByteArray    *stderr_tail;
-  gboolean       stderr_truncated;
-  GQueue         out_queue;       /* of GBytes, whole lines to write */
-  gsize          out_offset;      /* into the head of out_queue */
-  GSource       *out_source;
-  guint          n_garbage;
-  char          *first_garbage;
-  gboolean       stdout_ended;
-  gboolean       stderr_ended;
-  gboolean       exited;
-  GSource       *exit_grace_source;
-} StdioTransport;
-
-static void read_stdout (GTask *task);
-static void read_stderr (GTask *task);
-static void flush_output (StdioTransport *self);
-
-static StdioTransport *
-get_transport (GTask *task)
-{
-  return _pal_mcp_probe_get_transport (_pal_mcp_probe_from_task (task));
-}
-
 /* ------------------------------------------------------------------------ */
-/* Stopping the process                                                      */
+/* The first line of stdout that is not JSON                                 */
 
-typedef struct
+/* The connection reports that a line is not JSON in words of its own, not
+ * the line. To quote the first one when giving up, this filter looks at the
+ * lines as the connection's reading thread reads them, until it found one
+ * (or one was too long, which ends the test anyway). */
+
+#define PAL_TYPE_STDOUT_WATCH (pal_stdout_watch_get_type ())
+
+G_DECLARE_FINAL_TYPE (PalStdoutWatch, pal_stdout_watch, PAL, STDOUT_WATCH, GFilterInputStream)
+
+struct _PalStdoutWatch
 {
-  GSubprocess *process;
-  GPid         pid;
-  GSource     *kill_source;
-  gboolean     signalled;
-} Reaper;
+  GFilterInputStream  parent_instance;
+
+  GByteArray         *line;   /* the reading thread's; NULL once done */
+  char               *first;  /* atomic; set once */
+};
+
+G_DEFINE_FINAL_TYPE (PalStdoutWatch, pal_stdout_watch, G_TYPE_FILTER_INPUT_STREAM)
 
 static void
-reaper_free (Reaper *reaper)
+pal_stdout_watch_check_line (PalStdoutWatch *self)
 {
-  if (reaper->kill_source != NULL)
+  const char *data = (const char *) self->line->data;
+  gsize length = self->line->len;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (length > 0 && data[length - 1] == '\r')
+    length--;
+
+  if (length == 0 || (root = acp_json_read (data, length, MAX_JSON_DEPTH, &error)) != NULL ||
+      error == NULL)
     {
-      g_source_destroy (reaper->kill_source);
-      g_source_unref (reaper->kill_source);
-    }
-  g_object_unref (reaper->process);
-  g_free (reaper);
-}
-
-static void
-signal_group (GPid pid,
-              int  signum)
-{
-  /* The server leads its own process group, so helpers it started (npx
-   * starting node, a shell script starting python) get the signal too. */
-  acp_process_group_signal (pid, signum);
-}
-
-static gboolean
-reaper_kill_cb (gpointer user_data)
-{
-  Reaper *reaper = user_data;
-
-  g_debug ("MCP server %d ignored SIGTERM: killing it", (int) reaper->pid);
-  signal_group (reaper->pid, SIGKILL);
-  g_subprocess_force_exit (reaper->process);
-  g_clear_pointer (&reaper->kill_source, g_source_unref);
-
-  return G_SOURCE_REMOVE;
-}
-
-static void
-reaper_wait_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  Reaper *reaper = user_data;
-
-  g_subprocess_wait_finish (G_SUBPROCESS (object), result, NULL);
-  /* The leader is gone; whatever is left of the group we signalled goes too. */
-  if (reaper->signalled)
-    signal_group (reaper->pid, SIGKILL);
-  reaper_free (reaper);
-}
-
-/* Ends the process without blocking: stdin closes, SIGTERM now, SIGKILL if it
- * is still there after a grace period. */
-static void
-stop_process (StdioTransport *self)
-{
-  Reaper *reaper;
-
-  if (self->process == NULL)
-    return;
-
-  if (self->stdin_pipe != NULL)
-    g_output_stream_close (self->stdin_pipe, NULL, NULL);
-
-  reaper = g_new0 (Reaper, 1);
-  reaper->process = g_object_ref (self->process);
-  reaper->pid = self->pid;
-
-  if (g_subprocess_get_identifier (self->process) != NULL)
-    {
-      reaper->signalled = TRUE;
-      signal_group (self->pid, SIGTERM);
-      g_subprocess_send_signal (self->process, SIGTERM);
-      reaper->kill_source = g_timeout_source_new (KILL_GRACE_MS);
-      g_source_set_static_name (reaper->kill_source, "[palaver] mcp probe kill");
-      g_source_set_callback (reaper->kill_source, reaper_kill_cb, reaper, NULL);
-      g_source_attach (reaper->kill_source, g_main_context_get_thread_default ());
+      g_byte_array_set_size (self->line, 0);
+      return;
     }
 
-  g_subprocess_wait_async (self->process, NULL, reaper_wait_cb, reaper);
-}
-
-/* ------------------------------------------------------------------------ */
-/* The transport class                                                       */
-
-static void
-stdio_transport_free (gpointer data)
-{
-  StdioTransport *self = data;
-
-  if (self->out_source != NULL)
-    {
-      g_source_destroy (self->out_source);
-      g_source_unref (self->out_source);
-    }
-  if (self->exit_grace_source != NULL)
-    {
-      g_source_destroy (self->exit_grace_source);
-      g_source_unref (self->exit_grace_source);
-    }
-  g_queue_clear_full (&self->out_queue, (GDestroyNotify) g_bytes_unref);
-  g_clear_object (&self->process);
-  g_free (self->command);
-  g_clear_pointer (&self->stdout_buffer, g_byte_array_unref);
-  g_clear_pointer (&self->stderr_tail, g_byte_array_unref);
-  g_free (self->first_garbage);
-  g_free (self);
-}
-
-static void
-stdio_transport_close (PalMcpProbe *probe)
-{
-  StdioTransport *self = _pal_mcp_probe_get_transport (probe);
-
-  if (self->out_source != NULL)
-    {
-      g_source_destroy (self->out_source);
-      g_clear_pointer (&self->out_source, g_source_unref);
-    }
-  if (self->exit_grace_source != NULL)
-    {
-      g_source_destroy (self->exit_grace_source);
-      g_clear_pointer (&self->exit_grace_source, g_source_unref);
-    }
-  g_queue_clear_full (&self->out_queue, (GDestroyNotify) g_bytes_unref);
-
-  stop_process (self);
-}
-
-static char *
-dup_stderr_tail (StdioTransport *self)
-{
-  g_autofree char *text = NULL;
-  const char *start;
-
-  if (self->stderr_tail == NULL || self->stderr_tail->len == 0)
-    return NULL;
-
-  text = g_utf8_make_valid ((const char *) self->stderr_tail->data, self->stderr_tail->len);
-  start = text;
-
-  /* A cut tail starts at the next whole line when there is one. */
-  if (self->stderr_truncated)
-    {
-      const char *newline = strchr (text, '\n');
-
-      if (newline != NULL && newline[1] != '\0')
-        start = newline + 1;
-    }
-
-  g_strstrip ((char *) start);
-  if (*start == '\0')
-    return NULL;
-
-  return g_strdup (start);
-}
-
-static char *
-stdio_transport_explain (PalMcpProbe *probe,
-                         const char  *message)
-{
-  StdioTransport *self = _pal_mcp_probe_get_transport (probe);
-  g_autofree char *tail = dup_stderr_tail (self);
-
-  if (tail == NULL)
-    return NULL;
-
-  return g_strdup_printf ("%s\n%s\n%s%s", message, _("The server’s error output ends with:"),
-                          self->stderr_truncated ? "…\n" : "", tail);
+  g_atomic_pointer_set (&self->first, _pal_mcp_probe_excerpt (data, length, 80));
+  g_clear_pointer (&self->line, g_byte_array_unref);
 }
 
 static gssize
-write_without_sigpipe (GPollableOutputStream  *stream,
-                       const guint8           *data,
-                       gsize                   length,
-                       GError                **error)
+pal_stdout_watch_read (GInputStream  *stream,
+                       void          *buffer,
+                       gsize          count,
+                       GCancellable  *cancellable,
+                       GError       **error)
 {
-  sigset_t sigpipe_set;
-  sigset_t old_set;
-  sigset_t pending;
-  gboolean was_pending;
-  gssize written;
+  PalStdoutWatch *self = PAL_STDOUT_WATCH (stream);
+  GInputStream *base = g_filter_input_stream_get_base_stream (G_FILTER_INPUT_STREAM (stream));
+  gssize n = g_input_stream_read (base, buffer, count, cancellable, error);
+  const char *data = buffer;
 
-  /* Writing to a pipe whose reader died raises SIGPIPE, which kills the
-   * application unless it is ignored. Block it in this thread for the write
-   * and swallow the one the write raised, so the write fails with EPIPE. */
-  sigemptyset (&sigpipe_set);
-  sigaddset (&sigpipe_set, SIGPIPE);
-  pthread_sigmask (SIG_BLOCK, &sigpipe_set, &old_set);
-  sigpending (&pending);
-  was_pending = sigismember (&pending, SIGPIPE);
-
-  written = g_pollable_output_stream_write_nonblocking (stream, data, length, NULL, error);
-
-  if (written < 0 && !was_pending)
+  for (gssize start = 0; start < n && self->line != NULL;)
     {
-      struct timespec zero = { 0, 0 };
+      const char *newline = memchr (data + start, '\n', n - start);
+      gsize piece = newline != NULL ? (gsize) (newline - (data + start)) : (gsize) (n - start);
 
-      sigpending (&pending);
-      if (sigismember (&pending, SIGPIPE))
-        sigtimedwait (&sigpipe_set, NULL, &zero);
+      g_byte_array_append (self->line, (const guint8 *) data + start, piece);
+      if (self->line->len > MAX_LINE_SIZE)
+        g_clear_pointer (&self->line, g_byte_array_unref);
+      else if (newline != NULL)
+        pal_stdout_watch_check_line (self);
+      start += piece + 1;
     }
 
-  pthread_sigmask (SIG_SETMASK, &old_set, NULL);
+  /* A last line without a newline counts too. */
+  if (n == 0 && self->line != NULL)
+    pal_stdout_watch_check_line (self);
 
-  return written;
-}
-
-static gboolean
-output_ready_cb (GObject  *stream,
-                 gpointer  user_data)
-{
-  StdioTransport *self = user_data;
-
-  g_clear_pointer (&self->out_source, g_source_unref);
-  flush_output (self);
-
-  return G_SOURCE_REMOVE;
+  return n;
 }
 
 static void
-flush_output (StdioTransport *self)
+pal_stdout_watch_finalize (GObject *object)
 {
-  GPollableOutputStream *stream = G_POLLABLE_OUTPUT_STREAM (self->stdin_pipe);
+  PalStdoutWatch *self = PAL_STDOUT_WATCH (object);
 
-  while (!g_queue_is_empty (&self->out_queue) && self->out_source == NULL)
-    {
-      GBytes *head = g_queue_peek_head (&self->out_queue);
-      gsize size;
-      const guint8 *data = g_bytes_get_data (head, &size);
-      g_autoptr(GError) error = NULL;
-      gssize written;
+  g_clear_pointer (&self->line, g_byte_array_unref);
+  g_free (self->first);
 
-      /* At most PIPE_BUF bytes when the pipe is writable: never blocks. */
-      written = write_without_sigpipe (stream, data + self->out_offset,
-                                       MIN (size - self->out_offset, 4096), &error);
-
-      if (written < 0 && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK))
-        {
-          self->out_source = g_pollable_output_stream_create_source (stream, NULL);
-          g_source_set_static_name (self->out_source, "[palaver] mcp probe stdin");
-          g_source_set_callback (self->out_source, (GSourceFunc) (GCallback) output_ready_cb,
-                                 self, NULL);
-          g_source_attach (self->out_source, g_main_context_get_thread_default ());
-          return;
-        }
-
-      if (written < 0)
-        {
-          /* The server closed its input (or died): reading its output will
-           * tell how it ended. */
-          g_debug ("Could not write to the MCP server: %s", error->message);
-          g_queue_clear_full (&self->out_queue, (GDestroyNotify) g_bytes_unref);
-          self->out_offset = 0;
-          return;
-        }
-
-      self->out_offset += written;
-      if (self->out_offset == size)
-        {
-          g_bytes_unref (g_queue_pop_head (&self->out_queue));
-          self->out_offset = 0;
-        }
-    }
+  G_OBJECT_CLASS (pal_stdout_watch_parent_class)->finalize (object);
 }
 
 static void
-stdio_transport_send (PalMcpProbe       *probe,
-                      const char        *message,
-                      PalMcpMessageKind  kind,
-                      gint64             id)
+pal_stdout_watch_class_init (PalStdoutWatchClass *klass)
 {
-  StdioTransport *self = _pal_mcp_probe_get_transport (probe);
-  gsize length = strlen (message);
-  char *line = g_malloc (length + 1);
-
-  memcpy (line, message, length);
-  line[length] = '\n';
-  g_queue_push_tail (&self->out_queue, g_bytes_new_take (line, length + 1));
-  flush_output (self);
-
-  /* The pipe keeps the order: the next message may go right away. */
-  if (kind == PAL_MCP_MESSAGE_NOTIFICATION)
-    _pal_mcp_probe_notification_sent (probe);
+  G_OBJECT_CLASS (klass)->finalize = pal_stdout_watch_finalize;
+  G_INPUT_STREAM_CLASS (klass)->read_fn = pal_stdout_watch_read;
 }
 
-static const PalMcpTransportClass stdio_transport_class = {
-  .send = stdio_transport_send,
-  .close = stdio_transport_close,
-  .explain = stdio_transport_explain,
-  .free = stdio_transport_free,
-};
+static void
+pal_stdout_watch_init (PalStdoutWatch *self)
+{
+  self->line = g_byte_array_new ();
+}
+
+/* The first line that is not JSON, as an excerpt, or "". */
+static const char *
+pal_stdout_watch_get_first (PalStdoutWatch *self)
+{
+  const char *first = g_atomic_pointer_get (&self->first);
+
+  return first != NULL ? first : "";
+}
 
 /* ------------------------------------------------------------------------ */
-/* How the process ended                                                     */
+/* The transport                                                             */
 
-static void
-report_exit (GTask *task)
+#define PAL_TYPE_MCP_STDIO_TRANSPORT (pal_mcp_stdio_transport_get_type ())
+
+G_DECLARE_FINAL_TYPE (PalMcpStdioTransport, pal_mcp_stdio_transport,
+                      PAL, MCP_STDIO_TRANSPORT, GObject)
+
+struct _PalMcpStdioTransport
 {
-  PalMcpProbe *probe = _pal_mcp_probe_from_task (task);
-  StdioTransport *self = get_transport (task);
-  GError *error;
+  GObject         parent_instance;
 
-  if (_pal_mcp_probe_is_done (probe))
+  GSubprocess    *process;
+  GPid            pid;
+  AcpConnection  *connection;
+  PalStdoutWatch *watch;
+  GCancellable   *cancellable;       /* the reads of stderr, the wait */
+  GByteArray     *stderr_tail;
+  gboolean        stderr_truncated;
+  guint           n_garbage;
+  GError         *closed_reason;     /* why the connection closed, if not at the end */
+  gboolean        stdout_ended;
+  gboolean        stderr_ended;
+  gboolean        exited;
+  GSource        *exit_grace_source;
+  gboolean        failed;
+  gboolean        closed;
+};
+
+static void pal_mcp_stdio_transport_iface_init (PalMcpTransportInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (PalMcpStdioTransport, pal_mcp_stdio_transport, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (PAL_TYPE_MCP_TRANSPORT,
+                                                      pal_mcp_stdio_transport_iface_init))
+
+static gboolean
+is_over (PalMcpStdioTransport *self)
+{
+  return self->failed || self->closed;
+}
+
+/* @error: (transfer full) */
+static void
+fail (PalMcpStdioTransport *self,
+      GError               *error)
+{
+  g_autoptr(GError) owned = error;
+
+  if (is_over (self))
     return;
 
-  if (!self->exited)
+  self->failed = TRUE;
+  pal_mcp_transport_emit_failed (PAL_MCP_TRANSPORT (self), error);
+}
+
+static void
+clear_exit_grace (PalMcpStdioTransport *self)
+{
+  if (self->exit_grace_source != NULL)
+    g_source_destroy (self->exit_grace_source);
+  g_clear_pointer (&self->exit_grace_source, g_source_unref);
+}
+
+/* How the process ended */
+
+static void
+report_exit (PalMcpStdioTransport *self)
+{
+  GError *error;
+
+  if (!self->exited && self->closed_reason != NULL)
+    error = g_error_new (PAL_ERROR, PAL_ERROR_FAILED, _("Could not talk to the server: %s"),
+                         self->closed_reason->message);
+  else if (!self->exited)
     error = g_error_new_literal (PAL_ERROR, PAL_ERROR_FAILED,
                                  _("The server closed its standard output before it answered"));
   else if (g_subprocess_get_if_signaled (self->process))
@@ -394,26 +241,23 @@ report_exit (GTask *task)
                          _("The server exited with status %d before it answered"),
                          g_subprocess_get_exit_status (self->process));
 
-  _pal_mcp_probe_fail (probe, error);
+  fail (self, error);
 }
 
 static void
-maybe_report_exit (GTask *task)
+maybe_report_exit (PalMcpStdioTransport *self)
 {
-  StdioTransport *self = get_transport (task);
-
   if (self->stdout_ended && self->exited && self->stderr_ended)
-    report_exit (task);
+    report_exit (self);
 }
 
 static gboolean
 exit_grace_cb (gpointer user_data)
 {
-  GTask *task = user_data;
-  StdioTransport *self = get_transport (task);
+  PalMcpStdioTransport *self = user_data;
 
   g_clear_pointer (&self->exit_grace_source, g_source_unref);
-  report_exit (task);
+  report_exit (self);
 
   return G_SOURCE_REMOVE;
 }
@@ -423,159 +267,25 @@ wait_cb (GObject      *object,
          GAsyncResult *result,
          gpointer      user_data)
 {
-  g_autoptr(GTask) task = user_data;
-  PalMcpProbe *probe = _pal_mcp_probe_from_task (task);
-  g_autoptr(GError) error = NULL;
+  g_autoptr(PalMcpStdioTransport) self = user_data;
 
-  if (!g_subprocess_wait_finish (G_SUBPROCESS (object), result, &error))
-    {
-      _pal_mcp_probe_fail_if_cancelled (probe, error);
-      return;
-    }
-
-  get_transport (task)->exited = TRUE;
-  maybe_report_exit (task);
-}
-
-static void
-stdout_ended (GTask *task)
-{
-  PalMcpProbe *probe = _pal_mcp_probe_from_task (task);
-  StdioTransport *self = get_transport (task);
-
-  self->stdout_ended = TRUE;
-
-  g_subprocess_wait_async (self->process, _pal_mcp_probe_get_cancellable (probe),
-                           wait_cb, g_object_ref (task));
-
-  self->exit_grace_source = g_timeout_source_new (EXIT_GRACE_MS);
-  g_source_set_static_name (self->exit_grace_source, "[palaver] mcp probe exit grace");
-  g_task_attach_source (task, self->exit_grace_source, exit_grace_cb);
-}
-
-/* ------------------------------------------------------------------------ */
-/* Reading                                                                   */
-
-static void
-handle_line (GTask      *task,
-             const char *line,
-             gsize       length)
-{
-  PalMcpProbe *probe = _pal_mcp_probe_from_task (task);
-  StdioTransport *self = get_transport (task);
-  g_autoptr(GError) error = NULL;
-  gsize i;
-
-  if (length > 0 && line[length - 1] == '\r')
-    length--;
-
-  for (i = 0; i < length && g_ascii_isspace (line[i]); i++)
-    ;
-  if (i == length)
+  if (!g_subprocess_wait_finish (G_SUBPROCESS (object), result, NULL) || is_over (self))
     return;
 
-  if (_pal_mcp_probe_receive (probe, line, length, &error) == PAL_MCP_RECEIVE_OK)
-    return;
-
-  g_debug ("MCP server wrote a line that is not JSON-RPC: %s", error->message);
-
-  if (self->first_garbage == NULL)
-    self->first_garbage = _pal_mcp_probe_excerpt (line, length, 80);
-
-  if (++self->n_garbage > MAX_GARBAGE_LINES)
-    _pal_mcp_probe_fail_printf (probe, PAL_ERROR_PROTOCOL,
-                                _("The server wrote more than %u lines that are not MCP "
-                                  "messages to its standard output, the first one: “%s”"),
-                                MAX_GARBAGE_LINES, self->first_garbage);
+  self->exited = TRUE;
+  maybe_report_exit (self);
 }
 
-static void
-stdout_read_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  PalMcpProbe *probe = _pal_mcp_probe_from_task (task);
-  StdioTransport *self = get_transport (task);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) bytes = NULL;
-  const char *data;
-  gsize size;
-  gsize start = 0;
+/* The error output */
 
-  bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result, &error);
-
-  if (_pal_mcp_probe_is_done (probe))
-    return;
-
-  if (bytes == NULL)
-    {
-      if (!_pal_mcp_probe_fail_if_cancelled (probe, error))
-        _pal_mcp_probe_fail_printf (probe, PAL_ERROR_FAILED,
-                                    _("Could not read from the server: %s"),
-                                    error->message);
-      return;
-    }
-
-  data = g_bytes_get_data (bytes, &size);
-  if (size == 0)
-    {
-      stdout_ended (task);
-      return;
-    }
-
-  /* Complete lines are handled straight from this chunk when nothing is
-   * buffered; the rest waits in the buffer. */
-  for (gsize i = 0; i < size && !_pal_mcp_probe_is_done (probe); i++)
-    {
-      if (data[i] != '\n')
-        continue;
-
-      if (self->stdout_buffer->len > 0)
-        {
-          g_byte_array_append (self->stdout_buffer, (const guint8 *) data + start, i - start);
-          handle_line (task, (const char *) self->stdout_buffer->data, self->stdout_buffer->len);
-          g_byte_array_set_size (self->stdout_buffer, 0);
-        }
-      else
-        handle_line (task, data + start, i - start);
-
-      start = i + 1;
-    }
-
-  if (_pal_mcp_probe_is_done (probe))
-    return;
-
-  if (self->stdout_buffer->len + (size - start) > MAX_LINE_SIZE)
-    {
-      _pal_mcp_probe_fail_printf (probe, PAL_ERROR_PROTOCOL,
-                                  _("The server wrote a line longer than %u MiB"),
-                                  MAX_LINE_SIZE / (1024 * 1024));
-      return;
-    }
-
-  g_byte_array_append (self->stdout_buffer, (const guint8 *) data + start, size - start);
-  read_stdout (task);
-}
-
-static void
-read_stdout (GTask *task)
-{
-  PalMcpProbe *probe = _pal_mcp_probe_from_task (task);
-
-  g_input_stream_read_bytes_async (get_transport (task)->stdout_pipe, 65536, G_PRIORITY_DEFAULT,
-                                   _pal_mcp_probe_get_cancellable (probe),
-                                   stdout_read_cb, g_object_ref (task));
-}
+static void read_stderr (PalMcpStdioTransport *self);
 
 static void
 stderr_read_cb (GObject      *object,
                 GAsyncResult *result,
                 gpointer      user_data)
 {
-  g_autoptr(GTask) task = user_data;
-  PalMcpProbe *probe = _pal_mcp_probe_from_task (task);
-  StdioTransport *self = get_transport (task);
+  g_autoptr(PalMcpStdioTransport) self = user_data;
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) bytes = NULL;
   const guint8 *data;
@@ -583,17 +293,15 @@ stderr_read_cb (GObject      *object,
 
   bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result, &error);
 
-  if (_pal_mcp_probe_is_done (probe))
+  if (is_over (self))
     return;
 
   if (bytes == NULL || g_bytes_get_size (bytes) == 0)
     {
-      if (bytes == NULL && _pal_mcp_probe_fail_if_cancelled (probe, error))
-        return;
       if (error != NULL)
         g_debug ("Could not read the MCP server's error output: %s", error->message);
       self->stderr_ended = TRUE;
-      maybe_report_exit (task);
+      maybe_report_exit (self);
       return;
     }
 
@@ -615,17 +323,252 @@ stderr_read_cb (GObject      *object,
         }
     }
 
-  read_stderr (task);
+  read_stderr (self);
 }
 
 static void
-read_stderr (GTask *task)
+read_stderr (PalMcpStdioTransport *self)
 {
-  PalMcpProbe *probe = _pal_mcp_probe_from_task (task);
+  g_input_stream_read_bytes_async (g_subprocess_get_stderr_pipe (self->process), 8192,
+                                   G_PRIORITY_DEFAULT, self->cancellable,
+                                   stderr_read_cb, g_object_ref (self));
+}
 
-  g_input_stream_read_bytes_async (get_transport (task)->stderr_pipe, 8192, G_PRIORITY_DEFAULT,
-                                   _pal_mcp_probe_get_cancellable (probe),
-                                   stderr_read_cb, g_object_ref (task));
+static char *
+dup_stderr_tail (PalMcpStdioTransport *self)
+{
+  g_autofree char *text = NULL;
+  const char *start;
+
+  if (self->stderr_tail->len == 0)
+    return NULL;
+
+  text = g_utf8_make_valid ((const char *) self->stderr_tail->data, self->stderr_tail->len);
+  start = text;
+
+  /* A cut tail starts at the next whole line when there is one. */
+  if (self->stderr_truncated)
+    {
+      const char *newline = strchr (text, '\n');
+
+      if (newline != NULL && newline[1] != '\0')
+        start = newline + 1;
+    }
+
+  g_strstrip ((char *) start);
+  if (*start == '\0')
+    return NULL;
+
+  return g_strdup (start);
+}
+
+/* The connection */
+
+static gboolean
+connection_ping_cb (AcpConnection      *connection,
+                    AcpIncomingRequest *request,
+                    gpointer            user_data)
+{
+  g_autoptr(JsonNode) empty = json_node_new (JSON_NODE_OBJECT);
+
+  json_node_take_object (empty, json_object_new ());
+  acp_incoming_request_reply (request, empty);
+
+  return TRUE;
+}
+
+static void
+connection_message_error_cb (AcpConnection *connection,
+                             const GError  *error,
+                             gpointer       user_data)
+{
+  PalMcpStdioTransport *self = user_data;
+
+  if (g_error_matches (error, ACP_ERROR, ACP_ERROR_LINE_TOO_LONG))
+    {
+      fail (self, g_error_new (PAL_ERROR, PAL_ERROR_PROTOCOL,
+                               _("The server wrote a line longer than %u MiB"),
+                               MAX_LINE_SIZE / (1024 * 1024)));
+    }
+  else if (g_error_matches (error, ACP_ERROR, ACP_ERROR_PARSE_ERROR) &&
+           ++self->n_garbage > MAX_GARBAGE_LINES)
+    {
+      const char *first = pal_stdout_watch_get_first (self->watch);
+
+      fail (self, g_error_new (PAL_ERROR, PAL_ERROR_PROTOCOL,
+                               _("The server wrote more than %u lines that are not MCP "
+                                 "messages to its standard output, the first one: “%s”"),
+                               MAX_GARBAGE_LINES, first));
+    }
+  else
+    {
+      /* A log line, or an answer to nothing: skipped. */
+      g_debug ("The MCP server wrote something that is not for us: %s", error->message);
+    }
+}
+
+/* The end of stdout (or a broken pipe): the exit status and the last error
+ * output tell how the server ended. */
+static void
+connection_closed_cb (AcpConnection *connection,
+                      const GError  *reason,
+                      gpointer       user_data)
+{
+  PalMcpStdioTransport *self = user_data;
+
+  if (is_over (self))
+    return;
+
+  self->stdout_ended = TRUE;
+  if (reason != NULL)
+    self->closed_reason = g_error_copy (reason);
+
+  g_subprocess_wait_async (self->process, self->cancellable, wait_cb, g_object_ref (self));
+
+  self->exit_grace_source = g_timeout_source_new (EXIT_GRACE_MS);
+  g_source_set_static_name (self->exit_grace_source, "[palaver] mcp probe exit grace");
+  g_source_set_callback (self->exit_grace_source, exit_grace_cb, self, NULL);
+  g_source_attach (self->exit_grace_source, g_main_context_get_thread_default ());
+}
+
+/* PalMcpTransport */
+
+static void
+connection_call_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+  JsonNode *node = acp_connection_call_finish (ACP_CONNECTION (object), result, &error);
+
+  if (node == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, node, (GDestroyNotify) json_node_unref);
+}
+
+static void
+pal_mcp_stdio_transport_send_async (PalMcpTransport     *transport,
+                                    const char          *method,
+                                    JsonNode            *params,
+                                    gboolean             notification,
+                                    GCancellable        *cancellable,
+                                    GAsyncReadyCallback  callback,
+                                    gpointer             user_data)
+{
+  PalMcpStdioTransport *self = PAL_MCP_STDIO_TRANSPORT (transport);
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
+  GError *error = NULL;
+
+  g_task_set_source_tag (task, pal_mcp_stdio_transport_send_async);
+
+  if (!notification)
+    acp_connection_call_async (self->connection, method, params, cancellable,
+                               connection_call_cb, task);
+  /* The pipe keeps the order: what comes next may go right away. */
+  else if (acp_connection_notify (self->connection, method, params, &error))
+    {
+      g_task_return_pointer (task, NULL, NULL);
+      g_object_unref (task);
+    }
+  else
+    {
+      g_task_return_error (task, error);
+      g_object_unref (task);
+    }
+}
+
+static char *
+pal_mcp_stdio_transport_explain (PalMcpTransport *transport,
+                                 const char      *message)
+{
+  PalMcpStdioTransport *self = PAL_MCP_STDIO_TRANSPORT (transport);
+  g_autofree char *tail = dup_stderr_tail (self);
+
+  if (tail == NULL)
+    return NULL;
+
+  return g_strdup_printf ("%s\n%s\n%s%s", message, _("The server’s error output ends with:"),
+                          self->stderr_truncated ? "…\n" : "", tail);
+}
+
+static void
+pal_mcp_stdio_transport_close (PalMcpTransport *transport)
+{
+  PalMcpStdioTransport *self = PAL_MCP_STDIO_TRANSPORT (transport);
+
+  if (self->closed)
+    return;
+
+  self->closed = TRUE;
+  clear_exit_grace (self);
+  g_cancellable_cancel (self->cancellable);
+  /* Closes the server's stdin (once nothing is being written) and fails the
+   * calls still pending. */
+  acp_connection_close (self->connection, NULL);
+  /* SIGTERM to the server's process group, so helpers it started (npx
+   * starting node, a shell script starting python) go too, and SIGKILL to
+   * what is left after a grace period. */
+  acp_process_group_end_async (self->pid, KILL_GRACE_MS, NULL, NULL, NULL);
+}
+
+static void
+pal_mcp_stdio_transport_iface_init (PalMcpTransportInterface *iface)
+{
+  iface->send_async = pal_mcp_stdio_transport_send_async;
+  iface->explain = pal_mcp_stdio_transport_explain;
+  iface->close = pal_mcp_stdio_transport_close;
+}
+
+static void
+pal_mcp_stdio_transport_dispose (GObject *object)
+{
+  PalMcpStdioTransport *self = PAL_MCP_STDIO_TRANSPORT (object);
+
+  if (self->connection != NULL)
+    {
+      pal_mcp_stdio_transport_close (PAL_MCP_TRANSPORT (self));
+      g_signal_handlers_disconnect_by_data (self->connection, self);
+      g_clear_object (&self->connection);
+    }
+
+  G_OBJECT_CLASS (pal_mcp_stdio_transport_parent_class)->dispose (object);
+}
+
+static void
+pal_mcp_stdio_transport_finalize (GObject *object)
+{
+  PalMcpStdioTransport *self = PAL_MCP_STDIO_TRANSPORT (object);
+
+  clear_exit_grace (self);
+  g_clear_object (&self->watch);
+  g_clear_object (&self->process);
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->stderr_tail, g_byte_array_unref);
+  g_clear_error (&self->closed_reason);
+
+  G_OBJECT_CLASS (pal_mcp_stdio_transport_parent_class)->finalize (object);
+}
+
+static void
+pal_mcp_stdio_transport_class_init (PalMcpStdioTransportClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  /* Writing to a server that died must be an EPIPE error for the
+   * connection, not the end of this process. */
+  signal (SIGPIPE, SIG_IGN);
+
+  object_class->dispose = pal_mcp_stdio_transport_dispose;
+  object_class->finalize = pal_mcp_stdio_transport_finalize;
+}
+
+static void
+pal_mcp_stdio_transport_init (PalMcpStdioTransport *self)
+{
+  self->cancellable = g_cancellable_new ();
+  self->stderr_tail = g_byte_array_new ();
 }
 
 /* ------------------------------------------------------------------------ */
@@ -680,6 +623,61 @@ check_env (const char * const  *env,
   return TRUE;
 }
 
+/* Starts the server and talks to it. */
+static PalMcpStdioTransport *
+pal_mcp_stdio_transport_new (const char * const  *argv,
+                             const char * const  *env,
+                             GError             **error)
+{
+  g_autoptr(PalMcpStdioTransport) self = g_object_new (PAL_TYPE_MCP_STDIO_TRANSPORT, NULL);
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GIOStream) stream = NULL;
+  g_autoptr(GError) local_error = NULL;
+  const char *identifier;
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
+                                        G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  for (guint i = 0; env != NULL && env[i] != NULL; i++)
+    {
+      const char *equals = strchr (env[i], '=');
+      g_autofree char *name = g_strndup (env[i], equals - env[i]);
+
+      g_subprocess_launcher_setenv (launcher, name, equals + 1, TRUE);
+    }
+  g_subprocess_launcher_set_child_setup (launcher, acp_process_group_child_setup,
+                                         GINT_TO_POINTER (getpid ()), NULL);
+
+  self->process = g_subprocess_launcher_spawnv (launcher, argv, &local_error);
+  if (self->process == NULL)
+    {
+      g_propagate_error (error, describe_spawn_error (argv[0], local_error));
+      return NULL;
+    }
+
+  identifier = g_subprocess_get_identifier (self->process);
+  self->pid = identifier != NULL ? (GPid) g_ascii_strtoll (identifier, NULL, 10) : 0;
+  g_debug ("MCP probe started %s as process %d", argv[0], (int) self->pid);
+
+  self->watch = g_object_new (PAL_TYPE_STDOUT_WATCH,
+                              "base-stream", g_subprocess_get_stdout_pipe (self->process),
+                              NULL);
+  stream = g_simple_io_stream_new (G_INPUT_STREAM (self->watch),
+                                   g_subprocess_get_stdin_pipe (self->process));
+  self->connection = acp_connection_new (stream);
+  acp_connection_set_max_line_length (self->connection, MAX_LINE_SIZE);
+  g_signal_connect (self->connection, "request::ping",
+                    G_CALLBACK (connection_ping_cb), self);
+  g_signal_connect (self->connection, "message-error",
+                    G_CALLBACK (connection_message_error_cb), self);
+  g_signal_connect (self->connection, "closed",
+                    G_CALLBACK (connection_closed_cb), self);
+  acp_connection_start (self->connection);
+  read_stderr (self);
+
+  return g_steal_pointer (&self);
+}
+
 /**
  * pal_mcp_probe_stdio_async:
  * @argv: the command and its arguments
@@ -703,11 +701,9 @@ pal_mcp_probe_stdio_async (const char * const  *argv,
                            gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
-  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(PalMcpStdioTransport) transport = NULL;
   g_autoptr(GError) error = NULL;
   PalMcpProbe *probe;
-  StdioTransport *self;
-  const char *identifier;
 
   g_return_if_fail (argv != NULL);
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
@@ -715,13 +711,6 @@ pal_mcp_probe_stdio_async (const char * const  *argv,
   task = _pal_mcp_probe_new_task (pal_mcp_probe_stdio_async, timeout_ms,
                                   cancellable, callback, user_data);
   probe = _pal_mcp_probe_from_task (task);
-
-  self = g_new0 (StdioTransport, 1);
-  self->probe = probe;
-  self->stdout_buffer = g_byte_array_new ();
-  self->stderr_tail = g_byte_array_new ();
-  g_queue_init (&self->out_queue);
-  _pal_mcp_probe_set_transport (probe, &stdio_transport_class, self);
 
   if (argv[0] == NULL || *argv[0] == '\0')
     {
@@ -739,37 +728,12 @@ pal_mcp_probe_stdio_async (const char * const  *argv,
   if (g_cancellable_is_cancelled (cancellable))
     return;  /* the cancelled source completes the task */
 
-  self->command = g_strdup (argv[0]);
-
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
-                                        G_SUBPROCESS_FLAGS_STDOUT_PIPE |
-                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  for (guint i = 0; env != NULL && env[i] != NULL; i++)
+  transport = pal_mcp_stdio_transport_new (argv, env, &error);
+  if (transport == NULL)
     {
-      const char *equals = strchr (env[i], '=');
-      g_autofree char *name = g_strndup (env[i], equals - env[i]);
-
-      g_subprocess_launcher_setenv (launcher, name, equals + 1, TRUE);
-    }
-  g_subprocess_launcher_set_child_setup (launcher, acp_process_group_child_setup,
-                                         GINT_TO_POINTER (getpid ()), NULL);
-
-  self->process = g_subprocess_launcher_spawnv (launcher, argv, &error);
-  if (self->process == NULL)
-    {
-      _pal_mcp_probe_fail (probe, describe_spawn_error (argv[0], error));
+      _pal_mcp_probe_fail (probe, g_steal_pointer (&error));
       return;
     }
 
-  identifier = g_subprocess_get_identifier (self->process);
-  self->pid = identifier != NULL ? (GPid) g_ascii_strtoll (identifier, NULL, 10) : 0;
-  self->stdin_pipe = g_subprocess_get_stdin_pipe (self->process);
-  self->stdout_pipe = g_subprocess_get_stdout_pipe (self->process);
-  self->stderr_pipe = g_subprocess_get_stderr_pipe (self->process);
-
-  g_debug ("MCP probe started %s as process %d", argv[0], (int) self->pid);
-
-  read_stdout (task);
-  read_stderr (task);
-  _pal_mcp_probe_begin (probe);
+  _pal_mcp_probe_run (probe, PAL_MCP_TRANSPORT (transport));
 }

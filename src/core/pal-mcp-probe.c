@@ -9,6 +9,8 @@
 
 #include <glib/gi18n.h>
 
+#include "acp-error.h"
+#include "acp-json.h"
 #include "pal-error.h"
 #include "pal-launcher.h"
 #include "pal-mcp-probe-private.h"
@@ -16,53 +18,40 @@
 
 /* A server that keeps sending pages is broken; stop asking after this many. */
 #define MAX_TOOL_PAGES 100
-/* json-glib parses recursively: refuse deeper nesting before it parses. */
-#define MAX_JSON_DEPTH 256
 
 /* ------------------------------------------------------------------------ */
 /* The probe                                                                 */
 
-typedef enum
-{
-  STAGE_CONNECTING,
-  STAGE_INITIALIZING,
-  STAGE_NOTIFYING,
-  STAGE_LISTING,
-} Stage;
-
 struct _PalMcpProbe
 {
-  GTask                      *task;  /* unowned: the task owns the probe */
-  const PalMcpTransportClass *klass;
-  gpointer                    transport;
+  GTask             *task;  /* unowned: the task owns the probe */
+  PalMcpTransport   *transport;
+  gulong             failed_handler;
 
-  GCancellable               *cancellable;
-  GSource                    *timeout_source;
-  GSource                    *cancelled_source;
-  guint                       timeout_ms;
-  gboolean                    done;
+  GCancellable      *cancellable;
+  GSource           *timeout_source;
+  GSource           *cancelled_source;
+  guint              timeout_ms;
+  gboolean           done;
 
-  Stage                       stage;
-  gint64                      next_id;
-  gint64                      pending_id;        /* 0: no request awaits an answer */
-  gint64                      last_answered_id;
-  GPtrArray                  *methods;           /* method of request id i + 1 */
-  guint                       n_pages;
-
-  char                       *server_name;
-  char                       *server_title;
-  char                       *server_version;
-  char                       *protocol_version;
-  gboolean                    has_tools_capability;
-  GPtrArray                  *tool_names;
-  GPtrArray                  *tool_descriptions;
+  guint              n_pages;
+  char              *server_name;
+  char              *server_title;
+  char              *server_version;
+  char              *protocol_version;
+  gboolean           has_tools_capability;
+  GPtrArray         *tool_names;
+  GPtrArray         *tool_descriptions;
 };
 
 static void
 probe_free (PalMcpProbe *probe)
 {
-  if (probe->klass != NULL && probe->klass->free != NULL && probe->transport != NULL)
-    probe->klass->free (probe->transport);
+  if (probe->transport != NULL)
+    {
+      g_clear_signal_handler (&probe->failed_handler, probe->transport);
+      g_object_unref (probe->transport);
+    }
 
   if (probe->timeout_source != NULL)
     g_source_destroy (probe->timeout_source);
@@ -71,7 +60,6 @@ probe_free (PalMcpProbe *probe)
     g_source_destroy (probe->cancelled_source);
   g_clear_pointer (&probe->cancelled_source, g_source_unref);
   g_clear_object (&probe->cancellable);
-  g_clear_pointer (&probe->methods, g_ptr_array_unref);
   g_free (probe->server_name);
   g_free (probe->server_title);
   g_free (probe->server_version);
@@ -104,10 +92,10 @@ probe_complete (PalMcpProbe       *probe,
   if (probe->cancelled_source != NULL)
     g_source_destroy (probe->cancelled_source);
 
-  if (error != NULL && probe->klass != NULL && probe->klass->explain != NULL &&
+  if (error != NULL && probe->transport != NULL &&
       !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
-      char *explained = probe->klass->explain (probe, error->message);
+      char *explained = pal_mcp_transport_explain (probe->transport, error->message);
 
       if (explained != NULL)
         {
@@ -116,8 +104,10 @@ probe_complete (PalMcpProbe       *probe,
         }
     }
 
-  if (probe->klass != NULL && probe->klass->close != NULL)
-    probe->klass->close (probe);
+  /* Closed first: requests still pending end as closed, not as cancelled
+   * (which a connection would tell the server). */
+  if (probe->transport != NULL)
+    pal_mcp_transport_close (probe->transport);
 
   /* Whatever is still in flight stops now. */
   g_cancellable_cancel (probe->cancellable);
@@ -158,9 +148,11 @@ _pal_mcp_probe_fail_printf (PalMcpProbe *probe,
   g_free (message);
 }
 
-gboolean
-_pal_mcp_probe_fail_if_cancelled (PalMcpProbe  *probe,
-                                  const GError *error)
+/* Completes the probe with a cancellation error if the operation that gave
+ * @error was cancelled; returns whether it was. */
+static gboolean
+fail_if_cancelled (PalMcpProbe  *probe,
+                   const GError *error)
 {
   if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return FALSE;
@@ -198,7 +190,7 @@ cancelled_cb (GCancellable *cancellable,
   PalMcpProbe *probe = _pal_mcp_probe_from_task (task);
   g_autoptr(GError) error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, "");
 
-  _pal_mcp_probe_fail_if_cancelled (probe, error);
+  fail_if_cancelled (probe, error);
 
   return G_SOURCE_REMOVE;
 }
@@ -229,8 +221,6 @@ _pal_mcp_probe_new_task (gpointer             source_tag,
   probe->task = task;
   probe->cancellable = g_cancellable_new ();
   probe->timeout_ms = timeout_ms > 0 ? timeout_ms : PAL_MCP_PROBE_DEFAULT_TIMEOUT_MS;
-  probe->next_id = 1;
-  probe->methods = g_ptr_array_new_with_free_func (g_free);
   probe->tool_names = g_ptr_array_new_with_free_func (g_free);
   probe->tool_descriptions = g_ptr_array_new_with_free_func (g_free);
 
@@ -252,70 +242,6 @@ PalMcpProbe *
 _pal_mcp_probe_from_task (GTask *task)
 {
   return g_task_get_task_data (task);
-}
-
-GTask *
-_pal_mcp_probe_get_task (PalMcpProbe *probe)
-{
-  return probe->task;
-}
-
-void
-_pal_mcp_probe_set_transport (PalMcpProbe                *probe,
-                              const PalMcpTransportClass *klass,
-                              gpointer                    transport)
-{
-  g_assert (probe->klass == NULL);
-
-  probe->klass = klass;
-  probe->transport = transport;
-}
-
-gpointer
-_pal_mcp_probe_get_transport (PalMcpProbe *probe)
-{
-  return probe->transport;
-}
-
-GCancellable *
-_pal_mcp_probe_get_cancellable (PalMcpProbe *probe)
-{
-  return probe->cancellable;
-}
-
-guint
-_pal_mcp_probe_get_timeout_ms (PalMcpProbe *probe)
-{
-  return probe->timeout_ms;
-}
-
-gboolean
-_pal_mcp_probe_is_done (PalMcpProbe *probe)
-{
-  return probe->done;
-}
-
-const char *
-_pal_mcp_probe_get_protocol_version (PalMcpProbe *probe)
-{
-  return probe->protocol_version;
-}
-
-gboolean
-_pal_mcp_probe_has_answer (PalMcpProbe *probe,
-                           gint64       id)
-{
-  return id > 0 && id <= probe->last_answered_id;
-}
-
-const char *
-_pal_mcp_probe_get_method (PalMcpProbe *probe,
-                           gint64       id)
-{
-  if (id < 1 || id > (gint64) probe->methods->len)
-    return "";
-
-  return g_ptr_array_index (probe->methods, id - 1);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -412,290 +338,17 @@ _pal_mcp_probe_check_headers (const char * const  *names,
   return TRUE;
 }
 
-/* Scans JSON text for nesting deeper than json-glib should recurse into. */
-static gboolean
-json_depth_ok (const char *text,
-               gsize       length)
-{
-  guint depth = 0;
-  gboolean in_string = FALSE;
-
-  for (gsize i = 0; i < length; i++)
-    {
-      char c = text[i];
-
-      if (in_string)
-        {
-          if (c == '\\')
-            i++;
-          else if (c == '"')
-            in_string = FALSE;
-        }
-      else if (c == '"')
-        in_string = TRUE;
-      else if (c == '[' || c == '{')
-        {
-          if (++depth > MAX_JSON_DEPTH)
-            return FALSE;
-        }
-      else if ((c == ']' || c == '}') && depth > 0)
-        depth--;
-    }
-
-  return TRUE;
-}
-
 /* ------------------------------------------------------------------------ */
-/* JSON-RPC messages                                                         */
+/* The exchange                                                              */
 
-typedef enum
-{
-  MESSAGE_INVALID,
-  MESSAGE_REQUEST,
-  MESSAGE_NOTIFICATION,
-  MESSAGE_RESPONSE,
-} MessageType;
-
-static const char *
-get_string (JsonObject *object,
-            const char *member)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
-static JsonObject *
-get_object (JsonObject *object,
-            const char *member)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    return NULL;
-
-  return json_node_get_object (node);
-}
-
-static gboolean
-get_integer (JsonNode *node,
-             gint64   *out)
-{
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
-    return FALSE;
-
-  if (json_node_get_value_type (node) == G_TYPE_INT64)
-    {
-      *out = json_node_get_int (node);
-      return TRUE;
-    }
-
-  if (json_node_get_value_type (node) == G_TYPE_DOUBLE)
-    {
-      double d = json_node_get_double (node);
-
-      if (d >= -9007199254740992.0 && d <= 9007199254740992.0 && d == (double) (gint64) d)
-        {
-          *out = (gint64) d;
-          return TRUE;
-        }
-    }
-
-  return FALSE;
-}
-
-static gboolean
-is_valid_id (JsonNode *node)
-{
-  gint64 unused;
-
-  if (node == NULL)
-    return FALSE;
-
-  if (JSON_NODE_HOLDS_NULL (node))
-    return TRUE;
-
-  return get_integer (node, &unused) ||
-         (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING);
-}
-
-static MessageType
-classify (JsonNode *node)
-{
-  JsonObject *object;
-  JsonNode *id;
-  JsonNode *method;
-  gboolean has_result;
-  JsonObject *error;
-
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    return MESSAGE_INVALID;
-
-  object = json_node_get_object (node);
-  if (g_strcmp0 (get_string (object, "jsonrpc"), "2.0") != 0)
-    return MESSAGE_INVALID;
-
-  id = json_object_get_member (object, "id");
-  method = json_object_get_member (object, "method");
-
-  if (method != NULL)
-    {
-      if (get_string (object, "method") == NULL)
-        return MESSAGE_INVALID;
-      if (id == NULL)
-        return MESSAGE_NOTIFICATION;
-      return is_valid_id (id) && !JSON_NODE_HOLDS_NULL (id) ? MESSAGE_REQUEST : MESSAGE_INVALID;
-    }
-
-  if (!is_valid_id (id))
-    return MESSAGE_INVALID;
-
-  has_result = json_object_has_member (object, "result");
-  error = get_object (object, "error");
-
-  if (has_result == (json_object_has_member (object, "error")))
-    return MESSAGE_INVALID;
-
-  if (!has_result)
-    {
-      gint64 code;
-
-      if (error == NULL || get_string (error, "message") == NULL ||
-          !get_integer (json_object_get_member (error, "code"), &code))
-        return MESSAGE_INVALID;
-    }
-
-  return MESSAGE_RESPONSE;
-}
-
-static char *
-serialize (JsonBuilder *builder)
-{
-  g_autoptr(JsonNode) root = json_builder_get_root (builder);
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-
-  json_generator_set_root (generator, root);
-
-  return json_generator_to_data (generator, NULL);
-}
-
-static void
-send_request (PalMcpProbe *probe,
-              const char  *method,
-              JsonNode    *params)
-{
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autofree char *text = NULL;
-  gint64 id = probe->next_id++;
-
-  g_ptr_array_add (probe->methods, g_strdup (method));
-  probe->pending_id = id;
-
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "jsonrpc");
-  json_builder_add_string_value (builder, "2.0");
-  json_builder_set_member_name (builder, "id");
-  json_builder_add_int_value (builder, id);
-  json_builder_set_member_name (builder, "method");
-  json_builder_add_string_value (builder, method);
-  json_builder_set_member_name (builder, "params");
-  json_builder_add_value (builder, params);
-  json_builder_end_object (builder);
-
-  text = serialize (builder);
-  g_debug ("MCP probe sends %s", text);
-  probe->klass->send (probe, text, PAL_MCP_MESSAGE_REQUEST, id);
-}
-
-static void
-send_initialize (PalMcpProbe *probe)
-{
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "protocolVersion");
-  json_builder_add_string_value (builder, PAL_MCP_PROBE_PROTOCOL_VERSION);
-  json_builder_set_member_name (builder, "capabilities");
-  json_builder_begin_object (builder);
-  json_builder_end_object (builder);
-  json_builder_set_member_name (builder, "clientInfo");
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "name");
-  json_builder_add_string_value (builder, PACKAGE_NAME);
-  json_builder_set_member_name (builder, "version");
-  json_builder_add_string_value (builder, PACKAGE_VERSION);
-  json_builder_end_object (builder);
-  json_builder_end_object (builder);
-
-  probe->stage = STAGE_INITIALIZING;
-  send_request (probe, "initialize", json_builder_get_root (builder));
-}
-
-static void
-send_tools_list (PalMcpProbe *probe,
-                 const char  *cursor)
-{
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-
-  json_builder_begin_object (builder);
-  if (cursor != NULL)
-    {
-      json_builder_set_member_name (builder, "cursor");
-      json_builder_add_string_value (builder, cursor);
-    }
-  json_builder_end_object (builder);
-
-  probe->stage = STAGE_LISTING;
-  send_request (probe, "tools/list", json_builder_get_root (builder));
-}
-
-/* Answers a request from the server: ping gets an empty result; we offer no
- * other client feature, so everything else is an unknown method. */
-static void
-answer_server_request (PalMcpProbe *probe,
-                       JsonObject  *request)
-{
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autofree char *text = NULL;
-  const char *method = get_string (request, "method");
-
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "jsonrpc");
-  json_builder_add_string_value (builder, "2.0");
-  json_builder_set_member_name (builder, "id");
-  json_builder_add_value (builder, json_node_copy (json_object_get_member (request, "id")));
-  if (g_strcmp0 (method, "ping") == 0)
-    {
-      json_builder_set_member_name (builder, "result");
-      json_builder_begin_object (builder);
-      json_builder_end_object (builder);
-    }
-  else
-    {
-      json_builder_set_member_name (builder, "error");
-      json_builder_begin_object (builder);
-      json_builder_set_member_name (builder, "code");
-      json_builder_add_int_value (builder, -32601);
-      json_builder_set_member_name (builder, "message");
-      json_builder_add_string_value (builder, "Method not found");
-      json_builder_end_object (builder);
-    }
-  json_builder_end_object (builder);
-
-  text = serialize (builder);
-  g_debug ("MCP probe answers the server's %s request", method);
-  probe->klass->send (probe, text, PAL_MCP_MESSAGE_RESPONSE, -1);
-}
+static void send_tools_list (PalMcpProbe *probe,
+                             const char  *cursor);
 
 static char *
 dup_valid_string (JsonObject *object,
                   const char *member)
 {
-  const char *value = get_string (object, member);
+  const char *value = acp_json_get_string (object, member, NULL);
 
   if (value == NULL)
     return NULL;
@@ -721,6 +374,57 @@ finish_with_result (PalMcpProbe *probe)
   probe_complete (probe, result, NULL);
 }
 
+/* Fails the probe for what went wrong with @method, unless the probe is
+ * over or the transport tells why itself. @error: (transfer full) */
+static void
+fail_request (PalMcpProbe *probe,
+              const char  *method,
+              GError      *error)
+{
+  g_autoptr(GError) owned = error;
+
+  /* An ended transport emits "failed" with the reason (a process's exit
+   * status, say), which beats "closed". */
+  if (probe->done || fail_if_cancelled (probe, error) ||
+      (g_error_matches (error, ACP_ERROR, ACP_ERROR_CLOSED) && !acp_error_is_remote (error)))
+    return;
+
+  if (acp_error_is_remote (error))
+    {
+      g_autofree char *message = _pal_mcp_probe_excerpt (error->message, -1, 300);
+      g_autofree char *code = g_strdup_printf ("%d", error->code);
+
+      _pal_mcp_probe_fail_printf (probe, PAL_ERROR_FAILED,
+                                  _("The server answered “%s” with an error: %s (code %s)"),
+                                  method, message, code);
+    }
+  else if (g_error_matches (error, ACP_ERROR, ACP_ERROR_INVALID_MESSAGE))
+    {
+      _pal_mcp_probe_fail_printf (probe, PAL_ERROR_PROTOCOL,
+                                  _("The server answered “%s” with a malformed response"),
+                                  method);
+    }
+  else
+    {
+      _pal_mcp_probe_fail (probe, g_steal_pointer (&owned));
+    }
+}
+
+/* @params: (transfer full) (nullable) */
+static void
+send_message (PalMcpProbe         *probe,
+              const char          *method,
+              JsonNode            *params,
+              gboolean             notification,
+              GAsyncReadyCallback  callback)
+{
+  g_autoptr(JsonNode) owned = params;
+
+  g_debug ("MCP probe sends %s", method);
+  pal_mcp_transport_send_async (probe->transport, method, params, notification,
+                                probe->cancellable, callback, g_object_ref (probe->task));
+}
+
 static gboolean
 is_header_safe (const char *text)
 {
@@ -732,6 +436,22 @@ is_header_safe (const char *text)
       return FALSE;
 
   return TRUE;
+}
+
+static void
+initialized_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  PalMcpProbe *probe = _pal_mcp_probe_from_task (task);
+  GError *error = NULL;
+
+  pal_mcp_transport_send_finish (PAL_MCP_TRANSPORT (object), result, &error);
+  if (error != NULL)
+    fail_request (probe, "notifications/initialized", error);
+  else if (!probe->done)
+    send_tools_list (probe, NULL);
 }
 
 static void
@@ -751,7 +471,7 @@ handle_initialize_result (PalMcpProbe *probe,
     }
 
   result = json_node_get_object (result_node);
-  version = get_string (result, "protocolVersion");
+  version = acp_json_get_string (result, "protocolVersion", NULL);
   if (version == NULL || !is_header_safe (version))
     {
       _pal_mcp_probe_fail_printf (probe, PAL_ERROR_PROTOCOL,
@@ -761,10 +481,11 @@ handle_initialize_result (PalMcpProbe *probe,
     }
 
   probe->protocol_version = g_strdup (version);
+  pal_mcp_transport_set_protocol_version (probe->transport, version);
 
   if (json_object_has_member (result, "serverInfo"))
     {
-      server_info = get_object (result, "serverInfo");
+      server_info = acp_json_get_object (result, "serverInfo");
       if (server_info == NULL)
         {
           _pal_mcp_probe_fail_printf (probe, PAL_ERROR_PROTOCOL,
@@ -778,7 +499,7 @@ handle_initialize_result (PalMcpProbe *probe,
       probe->server_version = dup_valid_string (server_info, "version");
     }
 
-  capabilities = get_object (result, "capabilities");
+  capabilities = acp_json_get_object (result, "capabilities");
   probe->has_tools_capability = capabilities != NULL &&
                                 json_object_has_member (capabilities, "tools");
 
@@ -787,18 +508,47 @@ handle_initialize_result (PalMcpProbe *probe,
            probe->server_version ? probe->server_version : "(no version)",
            probe->protocol_version);
 
-  probe->stage = STAGE_NOTIFYING;
-  probe->klass->send (probe, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}",
-                      PAL_MCP_MESSAGE_NOTIFICATION, -1);
+  send_message (probe, "notifications/initialized", NULL, TRUE, initialized_cb);
 }
 
-void
-_pal_mcp_probe_notification_sent (PalMcpProbe *probe)
+static void
+initialize_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
 {
-  if (probe->done || probe->stage != STAGE_NOTIFYING)
-    return;
+  g_autoptr(GTask) task = user_data;
+  PalMcpProbe *probe = _pal_mcp_probe_from_task (task);
+  GError *error = NULL;
+  g_autoptr(JsonNode) node = NULL;
 
-  send_tools_list (probe, NULL);
+  node = pal_mcp_transport_send_finish (PAL_MCP_TRANSPORT (object), result, &error);
+  if (node == NULL)
+    fail_request (probe, "initialize", error);
+  else if (!probe->done)
+    handle_initialize_result (probe, node);
+}
+
+static void
+send_initialize (PalMcpProbe *probe)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "protocolVersion");
+  json_builder_add_string_value (builder, PAL_MCP_PROBE_PROTOCOL_VERSION);
+  json_builder_set_member_name (builder, "capabilities");
+  json_builder_begin_object (builder);
+  json_builder_end_object (builder);
+  json_builder_set_member_name (builder, "clientInfo");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "name");
+  json_builder_add_string_value (builder, PACKAGE_NAME);
+  json_builder_set_member_name (builder, "version");
+  json_builder_add_string_value (builder, PACKAGE_VERSION);
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+
+  send_message (probe, "initialize", json_builder_get_root (builder), FALSE, initialize_cb);
 }
 
 static void
@@ -806,7 +556,6 @@ handle_tools_list_result (PalMcpProbe *probe,
                           JsonNode    *result_node)
 {
   JsonObject *result;
-  JsonNode *tools_node;
   JsonArray *tools;
   JsonNode *cursor_node;
   guint n;
@@ -819,25 +568,21 @@ handle_tools_list_result (PalMcpProbe *probe,
     }
 
   result = json_node_get_object (result_node);
-  tools_node = json_object_get_member (result, "tools");
-  if (tools_node == NULL || !JSON_NODE_HOLDS_ARRAY (tools_node))
+  tools = acp_json_get_array (result, "tools");
+  if (tools == NULL)
     {
       _pal_mcp_probe_fail_printf (probe, PAL_ERROR_PROTOCOL,
                                   _("The server’s answer to tools/list has no list of tools"));
       return;
     }
 
-  tools = json_node_get_array (tools_node);
   n = json_array_get_length (tools);
   for (guint i = 0; i < n; i++)
     {
-      JsonNode *tool_node = json_array_get_element (tools, i);
-      JsonObject *tool;
-      char *name;
+      JsonObject *tool = acp_json_array_get_object (tools, i);
+      char *name = tool != NULL ? dup_valid_string (tool, "name") : NULL;
       char *description;
 
-      tool = JSON_NODE_HOLDS_OBJECT (tool_node) ? json_node_get_object (tool_node) : NULL;
-      name = tool != NULL ? dup_valid_string (tool, "name") : NULL;
       if (name == NULL || *name == '\0')
         {
           g_free (name);
@@ -855,7 +600,7 @@ handle_tools_list_result (PalMcpProbe *probe,
   cursor_node = json_object_get_member (result, "nextCursor");
   if (cursor_node != NULL && !JSON_NODE_HOLDS_NULL (cursor_node))
     {
-      const char *cursor = get_string (result, "nextCursor");
+      const char *cursor = acp_json_get_string (result, "nextCursor", NULL);
 
       if (cursor == NULL)
         {
@@ -884,187 +629,66 @@ handle_tools_list_result (PalMcpProbe *probe,
   finish_with_result (probe);
 }
 
-static char *
-dup_error_code (JsonObject *error)
+static void
+tools_list_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
 {
-  gint64 code = 0;
+  g_autoptr(GTask) task = user_data;
+  PalMcpProbe *probe = _pal_mcp_probe_from_task (task);
+  GError *error = NULL;
+  g_autoptr(JsonNode) node = NULL;
 
-  get_integer (json_object_get_member (error, "code"), &code);
+  node = pal_mcp_transport_send_finish (PAL_MCP_TRANSPORT (object), result, &error);
 
-  return g_strdup_printf ("%" G_GINT64_FORMAT, code);
+  /* A server without tools may not know the method at all. */
+  if (node == NULL && !probe->done && !probe->has_tools_capability &&
+      acp_error_is_remote (error) && error->code == ACP_ERROR_METHOD_NOT_FOUND)
+    {
+      g_error_free (error);
+      finish_with_result (probe);
+    }
+  else if (node == NULL)
+    fail_request (probe, "tools/list", error);
+  else if (!probe->done)
+    handle_tools_list_result (probe, node);
 }
 
 static void
-handle_response (PalMcpProbe *probe,
-                 JsonObject  *response)
+send_tools_list (PalMcpProbe *probe,
+                 const char  *cursor)
 {
-  JsonNode *id_node = json_object_get_member (response, "id");
-  JsonObject *error = get_object (response, "error");
-  gint64 id;
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
 
-  if (JSON_NODE_HOLDS_NULL (id_node) && error != NULL)
+  json_builder_begin_object (builder);
+  if (cursor != NULL)
     {
-      g_autofree char *message = _pal_mcp_probe_excerpt (get_string (error, "message"), -1, 300);
-      g_autofree char *code = dup_error_code (error);
-
-      _pal_mcp_probe_fail_printf (probe, PAL_ERROR_PROTOCOL,
-                                  _("The server could not read a message: %s (code %s)"),
-                                  message, code);
-      return;
+      json_builder_set_member_name (builder, "cursor");
+      json_builder_add_string_value (builder, cursor);
     }
+  json_builder_end_object (builder);
 
-  if (!get_integer (id_node, &id) || id != probe->pending_id || id == 0)
-    {
-      g_debug ("MCP probe ignores a response to a request it did not send");
-      return;
-    }
-
-  probe->pending_id = 0;
-  probe->last_answered_id = id;
-
-  if (error != NULL)
-    {
-      g_autofree char *message = _pal_mcp_probe_excerpt (get_string (error, "message"), -1, 300);
-      g_autofree char *code_text = NULL;
-      gint64 code = 0;
-
-      get_integer (json_object_get_member (error, "code"), &code);
-
-      /* A server without tools may not know the method at all. */
-      if (probe->stage == STAGE_LISTING && code == -32601 && !probe->has_tools_capability)
-        {
-          finish_with_result (probe);
-          return;
-        }
-
-      code_text = dup_error_code (error);
-      _pal_mcp_probe_fail_printf (probe, PAL_ERROR_FAILED,
-                                  _("The server answered “%s” with an error: %s (code %s)"),
-                                  _pal_mcp_probe_get_method (probe, id), message, code_text);
-      return;
-    }
-
-  switch (probe->stage)
-    {
-    case STAGE_INITIALIZING:
-      handle_initialize_result (probe, json_object_get_member (response, "result"));
-      break;
-
-    case STAGE_LISTING:
-      handle_tools_list_result (probe, json_object_get_member (response, "result"));
-      break;
-
-    case STAGE_CONNECTING:
-    case STAGE_NOTIFYING:
-    default:
-      g_assert_not_reached ();
-    }
+  send_message (probe, "tools/list", json_builder_get_root (builder), FALSE, tools_list_cb);
 }
 
 static void
-dispatch (PalMcpProbe *probe,
-          JsonNode    *node)
+transport_failed_cb (PalMcpTransport *transport,
+                     const GError    *error,
+                     gpointer         user_data)
 {
-  JsonObject *object = json_node_get_object (node);
-
-  switch (classify (node))
-    {
-    case MESSAGE_REQUEST:
-      answer_server_request (probe, object);
-      break;
-
-    case MESSAGE_NOTIFICATION:
-      g_debug ("MCP probe ignores the notification %s", get_string (object, "method"));
-      break;
-
-    case MESSAGE_RESPONSE:
-      handle_response (probe, object);
-      break;
-
-    case MESSAGE_INVALID:
-    default:
-      g_assert_not_reached ();
-    }
-}
-
-/* Parses one JSON text that should hold a JSON-RPC message or a batch of
- * them and acts on it. Nothing is acted on unless all of it is valid. */
-PalMcpReceiveStatus
-_pal_mcp_probe_receive (PalMcpProbe  *probe,
-                        const char   *text,
-                        gsize         length,
-                        GError      **error)
-{
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
-  g_autoptr(GError) local_error = NULL;
-  JsonNode *root;
-
-  if (probe->done)
-    return PAL_MCP_RECEIVE_OK;
-
-  if (!json_depth_ok (text, length))
-    {
-      g_set_error_literal (error, PAL_ERROR, PAL_ERROR_PROTOCOL,
-                           _("The server sent JSON nested too deeply"));
-      return PAL_MCP_RECEIVE_NOT_JSON;
-    }
-
-  if (!json_parser_load_from_data (parser, text, length, &local_error) ||
-      (root = json_parser_get_root (parser)) == NULL)
-    {
-      g_autofree char *excerpt = _pal_mcp_probe_excerpt (text, length, 80);
-
-      g_set_error (error, PAL_ERROR, PAL_ERROR_PROTOCOL,
-                   _("The server sent something that is not valid JSON: “%s”"), excerpt);
-      return PAL_MCP_RECEIVE_NOT_JSON;
-    }
-
-  if (JSON_NODE_HOLDS_ARRAY (root))
-    {
-      JsonArray *batch = json_node_get_array (root);
-      guint n = json_array_get_length (batch);
-
-      for (guint i = 0; i < n; i++)
-        if (classify (json_array_get_element (batch, i)) == MESSAGE_INVALID)
-          n = 0;
-
-      if (n == 0)
-        {
-          g_autofree char *excerpt = _pal_mcp_probe_excerpt (text, length, 80);
-
-          g_set_error (error, PAL_ERROR, PAL_ERROR_PROTOCOL,
-                       _("The server sent JSON that is not a JSON-RPC message: “%s”"), excerpt);
-          return PAL_MCP_RECEIVE_NOT_JSON_RPC;
-        }
-
-      for (guint i = 0; i < n && !probe->done; i++)
-        dispatch (probe, json_array_get_element (batch, i));
-
-      return PAL_MCP_RECEIVE_OK;
-    }
-
-  if (classify (root) == MESSAGE_INVALID)
-    {
-      g_autofree char *excerpt = _pal_mcp_probe_excerpt (text, length, 80);
-
-      g_set_error (error, PAL_ERROR, PAL_ERROR_PROTOCOL,
-                   _("The server sent JSON that is not a JSON-RPC message: “%s”"), excerpt);
-      return PAL_MCP_RECEIVE_NOT_JSON_RPC;
-    }
-
-  dispatch (probe, root);
-
-  return PAL_MCP_RECEIVE_OK;
+  _pal_mcp_probe_fail (user_data, g_error_copy (error));
 }
 
 void
-_pal_mcp_probe_begin (PalMcpProbe *probe)
+_pal_mcp_probe_run (PalMcpProbe     *probe,
+                    PalMcpTransport *transport)
 {
-  g_assert (probe->klass != NULL);
+  g_assert (probe->transport == NULL);
+  g_assert (!probe->done);
 
-  if (probe->done || probe->stage != STAGE_CONNECTING)
-    return;
-
+  probe->transport = g_object_ref (transport);
+  probe->failed_handler = g_signal_connect (transport, "failed",
+                                            G_CALLBACK (transport_failed_cb), probe);
   send_initialize (probe);
 }
 

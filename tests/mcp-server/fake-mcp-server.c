@@ -15,6 +15,9 @@
  *   error            answers initialize with an error
  *   ping             sends ping and roots/list requests to the client before
  *                    answering initialize, and checks the client's answers
+ *   ask-while-listing  sends ping (id 0) and elicitation/create requests to
+ *                    the client before answering the first tools/list, and
+ *                    checks the answers: {} and -32601 naming the method
  *   no-tools         declares no tools capability; tools/list is unknown
  *
  * FAKE_MCP_PID_FILE: the server writes its pid there when it starts.
@@ -140,15 +143,16 @@ read_line (void)
   return line;
 }
 
-/* Sends a request to the client and waits for the answer with the same id.
- * Returns the answer, or NULL at the end of input. */
+/* Sends a request to the client and waits for the answer with the same id
+ * (@id as JSON: "\"srv-1\"", "0"). Returns the answer, or NULL at the end
+ * of input. */
 static JsonObject *
 ask_client (const char *id,
             const char *method)
 {
   g_autofree char *request = NULL;
 
-  request = g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"id\":\"%s\",\"method\":\"%s\"}", id, method);
+  request = g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"id\":%s,\"method\":\"%s\"}", id, method);
 
   write_raw (request);
 
@@ -166,15 +170,20 @@ ask_client (const char *id,
         continue;
 
       object = json_node_get_object (node);
-      if (g_strcmp0 (json_object_get_string_member_with_default (object, "id", ""), id) == 0)
-        return json_object_ref (object);
+      if (json_object_has_member (object, "id") && !json_object_has_member (object, "method"))
+        {
+          g_autofree char *got = json_to_string (json_object_get_member (object, "id"), FALSE);
+
+          if (g_str_equal (got, id))
+            return json_object_ref (object);
+        }
     }
 }
 
 static gboolean
 check_client_answers (char **problem)
 {
-  g_autoptr(JsonObject) pong = ask_client ("srv-1", "ping");
+  g_autoptr(JsonObject) pong = ask_client ("\"srv-1\"", "ping");
   g_autoptr(JsonObject) roots = NULL;
   JsonObject *error;
 
@@ -184,7 +193,7 @@ check_client_answers (char **problem)
       return FALSE;
     }
 
-  roots = ask_client ("srv-2", "roots/list");
+  roots = ask_client ("\"srv-2\"", "roots/list");
   if (roots == NULL || !member_is_object (roots, "error"))
     {
       *problem = g_strdup ("the client did not answer roots/list with an error");
@@ -195,6 +204,44 @@ check_client_answers (char **problem)
   if (json_object_get_int_member_with_default (error, "code", 0) != -32601)
     {
       *problem = g_strdup ("the client answered roots/list with the wrong error code");
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* The answers a client gives through a JSON-RPC peer that knows no other
+ * request than ping: an empty result, and -32601 naming the method. */
+static gboolean
+check_client_answers_while_listing (char **problem)
+{
+  g_autoptr(JsonObject) pong = ask_client ("0", "ping");
+  g_autoptr(JsonObject) elicitation = NULL;
+  JsonObject *error;
+  JsonObject *data = NULL;
+
+  if (pong == NULL || !member_is_object (pong, "result"))
+    {
+      *problem = g_strdup ("the client did not answer ping (id 0) with an object");
+      return FALSE;
+    }
+
+  elicitation = ask_client ("\"srv-3\"", "elicitation/create");
+  if (elicitation == NULL || !member_is_object (elicitation, "error"))
+    {
+      *problem = g_strdup ("the client did not answer elicitation/create with an error");
+      return FALSE;
+    }
+
+  error = json_object_get_object_member (elicitation, "error");
+  if (member_is_object (error, "data"))
+    data = json_object_get_object_member (error, "data");
+  if (json_object_get_int_member_with_default (error, "code", 0) != -32601 || data == NULL ||
+      g_strcmp0 (json_object_get_string_member_with_default (data, "method", NULL),
+                 "elicitation/create") != 0)
+    {
+      *problem = g_strdup ("the client's error for elicitation/create is not -32601 "
+                           "naming the method");
       return FALSE;
     }
 
@@ -308,6 +355,17 @@ handle_tools_list (JsonNode   *id,
 
   if (params != NULL)
     cursor = json_object_get_string_member_with_default (params, "cursor", NULL);
+
+  if (cursor == NULL && g_str_equal (mode, "ask-while-listing"))
+    {
+      g_autofree char *problem = NULL;
+
+      if (!check_client_answers_while_listing (&problem))
+        {
+          send_error (id, -32603, problem);
+          return;
+        }
+    }
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "tools");
