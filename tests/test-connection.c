@@ -632,57 +632,113 @@ test_held_until_frame (Fixture       *f,
   use_real_clock (pacer);
 }
 
-/* A test join function: {"method": "t", "params": {"k": key, "s": text}}
- * joins by k; anything else is left alone. */
-static JsonNode *
-join_by_key (JsonNode  *message,
-             char     **key)
-{
-  JsonObject *object = json_node_get_object (message);
-  JsonObject *params;
-
-  if (!json_object_has_member (object, "params") || json_object_has_member (object, "id"))
-    return NULL;
-  params = json_object_get_object_member (object, "params");
-  if (!json_object_has_member (params, "k") || !json_object_has_member (params, "s"))
-    return NULL;
-
-  *key = g_strdup (json_object_get_string_member (params, "k"));
-  return json_object_get_member (params, "s");
-}
-
+/* A test preparer: {"method": "t", "params": {"k": key, "s": text}}
+ * becomes a Piece, and pieces of one key join; anything else is left
+ * alone. */
 typedef struct
 {
-  GArray *n_joined;  /* of each notification */
-  guint   total;
-} JoinRecord;
+  char    *key;
+  GString *text;
+  guint    n;          /* notifications it stands for */
+} Piece;
 
 static void
-joined_notification_cb (AcpConnection *conn,
-                        const char    *method,
-                        JsonNode      *params,
-                        JoinRecord    *record)
+piece_free (gpointer data)
 {
-  guint n = acp_connection_get_n_joined (conn);
+  Piece *piece = data;
 
-  g_array_append_val (record->n_joined, n);
-  record->total += n;
+  g_free (piece->key);
+  g_string_free (piece->text, TRUE);
+  g_free (piece);
 }
 
-/* Pieces of text read together and continuing one another are dispatched as
- * one, in order, saying how many they stand for; anything else between them
- * ends the joining. */
+static Piece *
+piece_new (const char *key,
+           const char *text,
+           guint       n)
+{
+  Piece *piece = g_new0 (Piece, 1);
+
+  piece->key = g_strdup (key);
+  piece->text = g_string_new (text);
+  piece->n = n;
+  return piece;
+}
+
+static GThread *preparing_thread;  /* where prepare_piece last ran */
+
+static gpointer
+prepare_piece (const char *method,
+               JsonNode   *params)
+{
+  JsonObject *object;
+
+  preparing_thread = g_thread_self ();
+  if (g_strcmp0 (method, "t") != 0 || params == NULL || !JSON_NODE_HOLDS_OBJECT (params))
+    return NULL;
+  object = json_node_get_object (params);
+  if (!json_object_has_member (object, "k") || !json_object_has_member (object, "s"))
+    return NULL;
+
+  return piece_new (json_object_get_string_member (object, "k"),
+                    json_object_get_string_member (object, "s"), 1);
+}
+
+static gboolean
+join_pieces (gpointer into,
+             gpointer next)
+{
+  Piece *piece = into;
+  Piece *more = next;
+
+  if (!g_str_equal (piece->key, more->key))
+    return FALSE;
+
+  g_string_append_len (piece->text, more->text->str, more->text->len);
+  piece->n += more->n;
+  return TRUE;
+}
+
+/* every piece dispatched, and every notification as a piece of key
+ * "plain", in order */
+static void
+dispatch_piece (AcpConnection *conn,
+                gpointer       prepared,
+                gpointer       user_data)
+{
+  Piece *piece = prepared;
+
+  g_ptr_array_add (user_data, piece_new (piece->key, piece->text->str, piece->n));
+}
+
+static void
+plain_notification_cb (AcpConnection *conn,
+                       const char    *method,
+                       JsonNode      *params,
+                       GPtrArray     *dispatched)
+{
+  g_ptr_array_add (dispatched, piece_new ("plain", "", 1));
+}
+
+static const AcpConnectionPreparer piece_preparer = {
+  prepare_piece, join_pieces, dispatch_piece, piece_free,
+};
+
+/* Notifications are taken apart in the reading thread, and pieces of text
+ * read together and continuing one another are dispatched as one, in
+ * order, saying how many they stand for; anything else between them ends
+ * the joining. */
 static void
 test_join (Fixture       *f,
            gconstpointer  data)
 {
-  g_autoptr(GArray) n_joined = g_array_new (FALSE, FALSE, sizeof (guint));
-  JoinRecord record = { n_joined, 0 };
+  g_autoptr(GPtrArray) dispatched = g_ptr_array_new_with_free_func (piece_free);
   g_autoptr(GString) lines = g_string_new (NULL);
   g_autoptr(GString) expected_a = g_string_new (NULL);
   g_autoptr(GString) a = g_string_new (NULL);
+  g_autoptr(GString) later_a = g_string_new (NULL);
   g_autoptr(GString) b = g_string_new (NULL);
-  guint n_a = 0;
+  guint n_a = 0, n_total = 0;
   gboolean seen_plain = FALSE;
 
   for (guint i = 0; i < 600; i++)
@@ -694,49 +750,56 @@ test_join (Fixture       *f,
    * joined to what came before it), another stream, then a request */
   g_string_append (lines, "{\"jsonrpc\":\"2.0\",\"method\":\"t\",\"params\":{\"k\":\"A\"}}\n");
   for (guint i = 0; i < 200; i++)
-    g_string_append (lines, "{\"jsonrpc\":\"2.0\",\"method\":\"t\",\"params\":{\"k\":\"A\",\"s\":\"b\"}}\n");
+    g_string_append (lines, "{\"jsonrpc\":\"2.0\",\"method\":\"t\",\"params\":{\"k\":\"A\",\"s\":\"a\"}}\n");
   for (guint i = 0; i < 100; i++)
     g_string_append (lines, "{\"jsonrpc\":\"2.0\",\"method\":\"t\",\"params\":{\"k\":\"B\",\"s\":\"b\"}}\n");
   g_string_append (lines, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"t\",\"params\":{\"k\":\"B\",\"s\":\"b\"}}\n");
 
-  acp_connection_set_join_func (f->conn, join_by_key);
-  g_signal_connect (f->conn, "notification", G_CALLBACK (joined_notification_cb), &record);
+  acp_connection_set_preparer (f->conn, &piece_preparer, dispatched);
+  g_signal_connect (f->conn, "notification", G_CALLBACK (plain_notification_cb), dispatched);
   /* everything is there before the first read */
   peer_write_len (f, lines->str, lines->len);
   acp_connection_start (f->conn);
   /* the request is answered (no handler: -32601) after every notification */
   WAIT_FOR (strstr (f->received->str, "-32601") != NULL);
-  g_assert_cmpuint (record.total, ==, 901);
 
-  for (guint i = 0; i < f->notifications->len; i++)
+  g_assert_nonnull (preparing_thread);
+  g_assert_true (preparing_thread != g_thread_self ());
+  /* the prepared ones are not emitted as notifications */
+  g_assert_cmpuint (f->notifications->len, ==, 1);
+
+  for (guint i = 0; i < dispatched->len; i++)
     {
-      JsonObject *params = json_object_get_object_member (notification_at (f, i), "params");
-      guint n = g_array_index (n_joined, guint, i);
+      Piece *piece = g_ptr_array_index (dispatched, i);
 
-      if (!json_object_has_member (params, "s"))
+      g_assert_cmpuint (piece->n, >=, 1);
+      n_total += piece->n;
+      if (g_str_equal (piece->key, "plain"))
         {
-          g_assert_cmpuint (n, ==, 1);
           g_assert_false (seen_plain);
           seen_plain = TRUE;
         }
       else if (!seen_plain)
         {
-          g_string_append (a, json_object_get_string_member (params, "s"));
-          n_a += n;
+          g_assert_cmpstr (piece->key, ==, "A");
+          g_string_append (a, piece->text->str);
+          n_a += piece->n;
         }
       else
         {
-          g_string_append (b, json_object_get_string_member (params, "s"));
+          g_string_append (g_str_equal (piece->key, "A") ? later_a : b, piece->text->str);
         }
     }
+  g_assert_cmpuint (n_total, ==, 901);
   g_assert_cmpstr (a->str, ==, expected_a->str);
   g_assert_cmpuint (n_a, ==, 600);
   g_assert_true (seen_plain);
-  g_assert_cmpuint (b->len, ==, 300);
-  g_test_message ("901 notifications dispatched as %u", f->notifications->len);
-  g_assert_cmpuint (f->notifications->len, <, 901);
-  /* outside a dispatch */
-  g_assert_cmpuint (acp_connection_get_n_joined (f->conn), ==, 1);
+  g_assert_cmpuint (later_a->len, ==, 200);
+  g_assert_null (strchr (later_a->str, 'b'));
+  g_assert_cmpuint (b->len, ==, 100);
+  g_assert_null (strchr (b->str, 'a'));
+  g_test_message ("901 notifications dispatched as %u", dispatched->len);
+  g_assert_cmpuint (dispatched->len, <, 901);
 }
 
 typedef struct

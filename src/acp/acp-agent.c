@@ -28,7 +28,7 @@
 #include "acp-json.h"
 #include "acp-marshal.h"
 #include "acp-process-group.h"
-#include "acp-update-variants-private.h"
+#include "acp-update-private.h"
 
 #define STDERR_TAIL_SIZE              8192
 #define STDERR_READ_SIZE              65536
@@ -129,7 +129,7 @@ enum {
 };
 
 enum {
-  SESSION_UPDATE,
+  UPDATE,
   REQUEST,
   PROTOCOL_ERROR,
   EXITED,
@@ -569,16 +569,62 @@ emit_protocol_error (AcpAgent   *self,
   g_signal_emit (self, signals[PROTOCOL_ERROR], 0, error);
 }
 
+/* Takes the params of a session/update notification apart (in the
+ * connection's reading thread, see preparer, or on the main thread).
+ * Returns: (transfer full) (nullable): NULL when they are malformed, and
+ * @why (untranslated) */
+static AcpUpdate *
+take_update (JsonNode    *params,
+             const char **why)
+{
+  JsonObject *object;
+  JsonNode *update;
+  const char *session_id;
+  AcpUpdate *taken;
+
+  if (params == NULL || !JSON_NODE_HOLDS_OBJECT (params))
+    {
+      *why = N_("Malformed session/update notification: params is not an object");
+      return NULL;
+    }
+
+  object = json_node_get_object (params);
+  session_id = acp_json_get_string (object, "sessionId", NULL);
+  if (session_id == NULL)
+    {
+      *why = N_("Malformed session/update notification: no string sessionId");
+      return NULL;
+    }
+
+  update = json_object_get_member (object, "update");
+  if (update == NULL || !JSON_NODE_HOLDS_OBJECT (update))
+    {
+      *why = N_("Malformed session/update notification: update is not an object");
+      return NULL;
+    }
+
+  if (acp_json_get_string (json_node_get_object (update), "sessionUpdate", NULL) == NULL)
+    {
+      *why = N_("Malformed session/update notification: no string sessionUpdate");
+      return NULL;
+    }
+
+  taken = acp_update_new (session_id, json_node_get_object (update));
+  /* more in the params than these two would be lost in a joining */
+  if (json_object_get_size (object) != 2)
+    taken->joinable = FALSE;
+
+  return taken;
+}
+
 static void
 connection_notification_cb (AcpConnection *connection,
                             const char    *method,
                             JsonNode      *params,
                             AcpAgent      *self)
 {
-  JsonObject *object;
-  JsonNode *update;
-  const char *session_id;
-  JsonObject *update_object;
+  g_autoptr(AcpUpdate) update = NULL;
+  const char *why = NULL;
 
   if (g_strcmp0 (method, "session/update") != 0)
     {
@@ -586,38 +632,15 @@ connection_notification_cb (AcpConnection *connection,
       return;
     }
 
-  if (params == NULL || !JSON_NODE_HOLDS_OBJECT (params))
+  /* the well-formed ones were taken apart already (see preparer) */
+  update = take_update (params, &why);
+  if (update == NULL)
     {
-      emit_protocol_error (self,
-                           _("Malformed session/update notification: params is not an object"));
+      emit_protocol_error (self, "%s", _(why));
       return;
     }
 
-  object = json_node_get_object (params);
-  session_id = acp_json_get_string (object, "sessionId", NULL);
-  if (session_id == NULL)
-    {
-      emit_protocol_error (self, _("Malformed session/update notification: no string sessionId"));
-      return;
-    }
-
-  update = json_object_get_member (object, "update");
-  if (update == NULL || !JSON_NODE_HOLDS_OBJECT (update))
-    {
-      emit_protocol_error (self,
-                           _("Malformed session/update notification: update is not an object"));
-      return;
-    }
-
-  update_object = json_node_get_object (update);
-  if (acp_json_get_string (update_object, "sessionUpdate", NULL) == NULL)
-    {
-      emit_protocol_error (self,
-                           _("Malformed session/update notification: no string sessionUpdate"));
-      return;
-    }
-
-  g_signal_emit (self, signals[SESSION_UPDATE], 0, session_id, update_object);
+  g_signal_emit (self, signals[UPDATE], 0, update);
 }
 
 static gboolean
@@ -681,56 +704,42 @@ connection_closed_cb (AcpConnection *connection,
   maybe_finish_exit (self);
 }
 
-/* Text chunks of one message (AcpConnectionJoinFunc, in the connection's
- * reading thread): a session/update of a TEXT_CHUNK variant (agent, user or
- * thought chunk) whose content is text and nothing else, from the same
- * session, of the same kind and message. Anything more (annotations, _meta)
- * is left alone: it would be lost in the joining. */
-static JsonNode *
-join_text_chunk (JsonNode  *message,
-                 char     **key)
+/* session/update notifications are taken apart in the connection's reading
+ * thread, where they were parsed (see acp-update.c), and text chunks of one
+ * message read together are joined there */
+static gpointer
+prepare_notification (const char *method,
+                      JsonNode   *params)
 {
-  JsonObject *object, *params, *update, *content;
-  const char *session_id, *kind, *message_id;
-  const AcpUpdateVariant *variant;
-  JsonNode *text;
+  const char *why;
 
-  if (!JSON_NODE_HOLDS_OBJECT (message))
-    return NULL;
-  object = json_node_get_object (message);
-  if (json_object_has_member (object, "id") ||
-      g_strcmp0 (acp_json_get_string (object, "method", NULL), "session/update") != 0)
+  if (g_strcmp0 (method, "session/update") != 0)
     return NULL;
 
-  params = acp_json_get_object (object, "params");
-  if (params == NULL || json_object_get_size (params) != 2)
-    return NULL;
-  session_id = acp_json_get_string (params, "sessionId", NULL);
-  update = acp_json_get_object (params, "update");
-  if (session_id == NULL || update == NULL)
-    return NULL;
-
-  kind = acp_json_get_string (update, "sessionUpdate", NULL);
-  variant = _acp_update_variant_lookup (kind);
-  if (variant == NULL || (variant->flags & ACP_UPDATE_FLAGS_TEXT_CHUNK) == 0)
-    return NULL;
-  message_id = acp_json_get_string (update, "messageId", NULL);
-  if (json_object_get_size (update) != (message_id != NULL ? 3u : 2u))
-    return NULL;
-
-  content = acp_json_get_object (update, "content");
-  if (content == NULL || json_object_get_size (content) != 2 ||
-      g_strcmp0 (acp_json_get_string (content, "type", NULL), "text") != 0)
-    return NULL;
-  text = json_object_get_member (content, "text");
-  if (text == NULL || !JSON_NODE_HOLDS_VALUE (text) || json_node_get_value_type (text) != G_TYPE_STRING)
-    return NULL;
-
-  /* unambiguous whatever the strings hold */
-  *key = g_strdup_printf ("%zu:%s %s %c%s", strlen (session_id), session_id, kind,
-                          message_id != NULL ? '+' : '-', message_id != NULL ? message_id : "");
-  return text;
+  return take_update (params, &why);
 }
+
+static gboolean
+join_updates (gpointer into,
+              gpointer next)
+{
+  return _acp_update_join (into, next);
+}
+
+static void
+dispatch_update (AcpConnection *connection,
+                 gpointer       update,
+                 gpointer       user_data)
+{
+  g_signal_emit (user_data, signals[UPDATE], 0, update);
+}
+
+static const AcpConnectionPreparer preparer = {
+  prepare_notification,
+  join_updates,
+  dispatch_update,
+  (GDestroyNotify) acp_update_unref,
+};
 
 static void
 connection_message_error_cb (AcpConnection *connection,
@@ -747,7 +756,7 @@ connection_message_error_cb (AcpConnection *connection,
 static void
 setup_connection (AcpAgent *self)
 {
-  acp_connection_set_join_func (self->connection, join_text_chunk);
+  acp_connection_set_preparer (self->connection, &preparer, self);
   acp_connection_set_traffic_log (self->connection, self->log);
   self->notification_id =
     g_signal_connect (self->connection, "notification",
@@ -1650,24 +1659,24 @@ acp_agent_class_init (AcpAgentClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
-   * AcpAgent::session-update:
+   * AcpAgent::update:
    * @self: the agent
-   * @session_id: the session the update is for
-   * @update: the `update` object; it has a string `sessionUpdate`
+   * @update: a session/update notification, taken apart
    *
-   * A well-formed session/update notification arrived.
+   * A well-formed session/update notification arrived, or several: text
+   * chunks of one message read together come as one update holding all
+   * their text (acp_update_get_n_notifications()).
    */
-  signals[SESSION_UPDATE] =
-    g_signal_new ("session-update",
+  signals[UPDATE] =
+    g_signal_new ("update",
                   G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL,
-                  acp_marshal_VOID__STRING_BOXED,
-                  G_TYPE_NONE, 2,
-                  G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE,
-                  JSON_TYPE_OBJECT | G_SIGNAL_TYPE_STATIC_SCOPE);
-  g_signal_set_va_marshaller (signals[SESSION_UPDATE], G_TYPE_FROM_CLASS (klass),
-                              acp_marshal_VOID__STRING_BOXEDv);
+                  g_cclosure_marshal_VOID__BOXED,
+                  G_TYPE_NONE, 1,
+                  ACP_TYPE_UPDATE | G_SIGNAL_TYPE_STATIC_SCOPE);
+  g_signal_set_va_marshaller (signals[UPDATE], G_TYPE_FROM_CLASS (klass),
+                              g_cclosure_marshal_VOID__BOXEDv);
 
   /**
    * AcpAgent::request:
@@ -1831,14 +1840,6 @@ acp_agent_set_stop_grace_period (AcpAgent *self,
   g_return_if_fail (ACP_IS_AGENT (self));
 
   self->grace_ms = grace_ms;
-}
-
-guint
-acp_agent_get_n_joined (AcpAgent *self)
-{
-  g_return_val_if_fail (ACP_IS_AGENT (self), 1);
-
-  return self->connection != NULL ? acp_connection_get_n_joined (self->connection) : 1;
 }
 
 AcpAgentState

@@ -12,7 +12,7 @@
 
 #include "acp-permission-item.h"
 #include "acp-session.h"
-#include "acp-update-variants-private.h"
+#include "acp-update-private.h"
 
 /**
  * AcpSession:
@@ -37,12 +37,6 @@
 /* Updates for an unknown session kept while session/new is in flight (some
  * agents send commands before answering). */
 #define MAX_EARLY_UPDATES 256
-
-typedef struct
-{
-  char       *session_id;
-  JsonObject *update;
-} EarlyUpdate;
 
 struct _AcpSession
 {
@@ -70,7 +64,7 @@ struct _AcpSession
 
   GCancellable    *open_cancellable; /* of the create, load or resume in flight */
   GPtrArray       *permissions;     /* pending AcpPermissionItem */
-  GArray          *early_updates;   /* EarlyUpdate */
+  GPtrArray       *early_updates;   /* AcpUpdate */
 
   gulong           update_handler_id;
   gulong           request_handler_id;
@@ -117,15 +111,6 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 #define STATE_BIT(s) (1u << (s))
-
-static void
-early_update_clear (gpointer data)
-{
-  EarlyUpdate *early = data;
-
-  g_clear_pointer (&early->session_id, g_free);
-  g_clear_pointer (&early->update, json_object_unref);
-}
 
 /* --- small setters --- */
 
@@ -316,47 +301,44 @@ filter_objects (JsonArray  *array,
 /* available_commands_update: the list is replaced; invalid entries are
  * skipped */
 gboolean
-_acp_session_apply_available_commands (AcpSession              *self,
-                                       JsonObject              *update,
-                                       const AcpUpdateVariant  *variant,
-                                       GError                 **error)
+_acp_session_apply_available_commands (AcpSession  *self,
+                                       AcpUpdate   *update,
+                                       GError     **error)
 {
-  JsonNode *node = json_object_get_member (update, "availableCommands");
+  JsonNode *node = json_object_get_member (update->object, "availableCommands");
   g_autoptr(JsonArray) filtered = NULL;
 
   if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
-    return invalid (error, variant->name, "availableCommands must be an array");
+    return invalid (error, update->kind, "availableCommands must be an array");
   filtered = filter_objects (json_node_get_array (node), "name", "description");
   set_array (self, &self->available_commands, filtered, PROP_AVAILABLE_COMMANDS);
   return TRUE;
 }
 
 gboolean
-_acp_session_apply_current_mode (AcpSession              *self,
-                                 JsonObject              *update,
-                                 const AcpUpdateVariant  *variant,
-                                 GError                 **error)
+_acp_session_apply_current_mode (AcpSession  *self,
+                                 AcpUpdate   *update,
+                                 GError     **error)
 {
-  JsonNode *node = json_object_get_member (update, "currentModeId");
+  JsonNode *node = json_object_get_member (update->object, "currentModeId");
 
   if (!node_is_string (node))
-    return invalid (error, variant->name, "currentModeId must be a string");
+    return invalid (error, update->kind, "currentModeId must be a string");
   set_string (self, &self->current_mode_id, json_node_get_string (node), PROP_CURRENT_MODE_ID);
   return TRUE;
 }
 
 /* config_option_update: the full list; invalid entries are skipped */
 gboolean
-_acp_session_apply_config_options (AcpSession              *self,
-                                   JsonObject              *update,
-                                   const AcpUpdateVariant  *variant,
-                                   GError                 **error)
+_acp_session_apply_config_options (AcpSession  *self,
+                                   AcpUpdate   *update,
+                                   GError     **error)
 {
-  JsonNode *node = json_object_get_member (update, "configOptions");
+  JsonNode *node = json_object_get_member (update->object, "configOptions");
   g_autoptr(JsonArray) filtered = NULL;
 
   if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
-    return invalid (error, variant->name, "configOptions must be an array");
+    return invalid (error, update->kind, "configOptions must be an array");
   filtered = filter_objects (json_node_get_array (node), "id", "name");
   set_array (self, &self->config_options, filtered, PROP_CONFIG_OPTIONS);
   return TRUE;
@@ -364,14 +346,13 @@ _acp_session_apply_config_options (AcpSession              *self,
 
 /* session_info_update: title and updatedAt (absent leaves, null clears) */
 gboolean
-_acp_session_apply_session_info (AcpSession              *self,
-                                 JsonObject              *update,
-                                 const AcpUpdateVariant  *row,
-                                 GError                 **error)
+_acp_session_apply_session_info (AcpSession  *self,
+                                 AcpUpdate   *update,
+                                 GError     **error)
 {
-  const char *variant = row->name;
-  JsonNode *title = json_object_get_member (update, "title");
-  JsonNode *updated_at = json_object_get_member (update, "updatedAt");
+  const char *variant = update->kind;
+  JsonNode *title = json_object_get_member (update->object, "title");
+  JsonNode *updated_at = json_object_get_member (update->object, "updatedAt");
 
   if (title != NULL && !JSON_NODE_HOLDS_NULL (title) && !node_is_string (title))
     return invalid (error, variant, "title must be a string or null");
@@ -391,15 +372,14 @@ _acp_session_apply_session_info (AcpSession              *self,
 }
 
 gboolean
-_acp_session_apply_usage (AcpSession              *self,
-                          JsonObject              *update,
-                          const AcpUpdateVariant  *row,
-                          GError                 **error)
+_acp_session_apply_usage (AcpSession  *self,
+                          AcpUpdate   *update,
+                          GError     **error)
 {
-  const char *variant = row->name;
-  JsonNode *used = json_object_get_member (update, "used");
-  JsonNode *size = json_object_get_member (update, "size");
-  JsonNode *cost = json_object_get_member (update, "cost");
+  const char *variant = update->kind;
+  JsonNode *used = json_object_get_member (update->object, "used");
+  JsonNode *size = json_object_get_member (update->object, "size");
+  JsonNode *cost = json_object_get_member (update->object, "cost");
   g_autoptr(JsonObject) usage = NULL;
 
   if (!node_is_count (used))
@@ -438,6 +418,18 @@ _acp_session_apply_usage (AcpSession              *self,
   return TRUE;
 }
 
+/* The session-level variants to the session, the others to the transcript */
+static gboolean
+apply_update (AcpSession  *self,
+              AcpUpdate   *update,
+              GError     **error)
+{
+  if (update->error == NULL && update->variant != NULL && update->variant->apply_session != NULL)
+    return update->variant->apply_session (self, update, error);
+
+  return _acp_transcript_apply (self->transcript, update, error);
+}
+
 /**
  * acp_session_apply_update:
  * @self: an #AcpSession
@@ -456,19 +448,14 @@ acp_session_apply_update (AcpSession  *self,
                           JsonObject  *update,
                           GError     **error)
 {
-  const AcpUpdateVariant *row;
-  JsonNode *node;
+  g_autoptr(AcpUpdate) taken = NULL;
 
   g_return_val_if_fail (ACP_IS_SESSION (self), FALSE);
   g_return_val_if_fail (update != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  node = json_object_get_member (update, "sessionUpdate");
-  row = node_is_string (node) ? _acp_update_variant_lookup (json_node_get_string (node)) : NULL;
-  if (row == NULL || row->apply_session == NULL)
-    return acp_transcript_apply_update (self->transcript, update, error);
-
-  return row->apply_session (self, update, row, error);
+  taken = acp_update_new (NULL, update);
+  return apply_update (self, taken, error);
 }
 
 /* The modes and configOptions of a session/new, load or resume response. */
@@ -618,26 +605,20 @@ agent_request_cb (AcpAgent           *agent,
 /* --- updates --- */
 
 static void
-agent_session_update_cb (AcpAgent   *agent,
-                         const char *session_id,
-                         JsonObject *update,
-                         AcpSession *self)
+agent_update_cb (AcpAgent   *agent,
+                 AcpUpdate  *update,
+                 AcpSession *self)
 {
   g_autoptr(GError) error = NULL;
 
   if (self->state == ACP_SESSION_STATE_CREATING && self->session_id == NULL)
     {
-      EarlyUpdate early;
-
-      if (self->early_updates->len >= MAX_EARLY_UPDATES)
-        return;
-      early.session_id = g_strdup (session_id);
-      early.update = json_object_ref (update);
-      g_array_append_val (self->early_updates, early);
+      if (self->early_updates->len < MAX_EARLY_UPDATES)
+        g_ptr_array_add (self->early_updates, acp_update_ref (update));
       return;
     }
 
-  if (self->session_id == NULL || g_strcmp0 (session_id, self->session_id) != 0)
+  if (self->session_id == NULL || g_strcmp0 (update->session_id, self->session_id) != 0)
     return;
   if (!is_live (self->state) && self->state != ACP_SESSION_STATE_CLOSING)
     return;
@@ -649,7 +630,7 @@ agent_session_update_cb (AcpAgent   *agent,
    * replay has hundreds of thousands of updates */
   if (self->state == ACP_SESSION_STATE_LOADING)
     {
-      self->replay_count += acp_agent_get_n_joined (agent);
+      self->replay_count += update->n_notifications;
       if (self->replay_notify_id == 0)
         self->replay_notify_id = g_idle_add_full (ACP_TRANSCRIPT_FLUSH_PRIORITY,
                                                   notify_replay_count_cb, self, NULL);
@@ -657,24 +638,23 @@ agent_session_update_cb (AcpAgent   *agent,
 
   /* the transcript flushes when the loop gets a turn: the connection
    * yields to the loop during a flood, so a replay shows as it comes */
-  if (!acp_session_apply_update (self, update, &error))
+  if (!apply_update (self, update, &error))
     g_debug ("Session %s: %s", self->session_id, error->message);
 }
 
 static void
 apply_early_updates (AcpSession *self)
 {
-  g_autoptr(GArray) early = g_steal_pointer (&self->early_updates);
+  g_autoptr(GPtrArray) early = g_steal_pointer (&self->early_updates);
 
-  self->early_updates = g_array_new (FALSE, TRUE, sizeof (EarlyUpdate));
-  g_array_set_clear_func (self->early_updates, early_update_clear);
+  self->early_updates = g_ptr_array_new_with_free_func ((GDestroyNotify) acp_update_unref);
 
   for (guint i = 0; i < early->len; i++)
     {
-      EarlyUpdate *entry = &g_array_index (early, EarlyUpdate, i);
+      AcpUpdate *update = g_ptr_array_index (early, i);
 
-      if (g_strcmp0 (entry->session_id, self->session_id) == 0)
-        agent_session_update_cb (self->agent, entry->session_id, entry->update, self);
+      if (g_strcmp0 (update->session_id, self->session_id) == 0)
+        agent_update_cb (self->agent, update, self);
     }
 }
 
@@ -696,7 +676,7 @@ fail (AcpSession   *self,
     self->error = g_error_new_literal (ACP_ERROR, ACP_ERROR_AGENT_EXITED, _("The agent exited"));
 
   stop_turn (self);
-  g_array_set_size (self->early_updates, 0);
+  g_ptr_array_set_size (self->early_updates, 0);
 
   if (acp_agent_get_stop_requested (self->agent))
     {
@@ -831,7 +811,7 @@ acp_session_constructed (GObject *object)
   g_assert (ACP_IS_AGENT (self->agent));
 
   self->update_handler_id =
-    g_signal_connect (self->agent, "session-update", G_CALLBACK (agent_session_update_cb), self);
+    g_signal_connect (self->agent, "update", G_CALLBACK (agent_update_cb), self);
   self->request_handler_id =
     g_signal_connect (self->agent, "request", G_CALLBACK (agent_request_cb), self);
   self->exited_handler_id =
@@ -858,7 +838,7 @@ acp_session_dispose (GObject *object)
     acp_permission_item_cancel (g_ptr_array_index (self->permissions, i));
   g_ptr_array_set_size (self->permissions, 0);
 
-  g_array_set_size (self->early_updates, 0);
+  g_ptr_array_set_size (self->early_updates, 0);
   g_clear_object (&self->open_cancellable);
   g_clear_object (&self->transcript);
   g_clear_object (&self->agent);
@@ -884,7 +864,7 @@ acp_session_finalize (GObject *object)
   g_clear_pointer (&self->usage, json_object_unref);
   g_clear_pointer (&self->stop_reason, g_free);
   g_clear_pointer (&self->permissions, g_ptr_array_unref);
-  g_clear_pointer (&self->early_updates, g_array_unref);
+  g_clear_pointer (&self->early_updates, g_ptr_array_unref);
 
   G_OBJECT_CLASS (acp_session_parent_class)->finalize (object);
 }
@@ -1099,8 +1079,7 @@ acp_session_init (AcpSession *self)
   self->transcript = acp_transcript_new ();
   self->available_commands = json_array_new ();
   self->permissions = g_ptr_array_new_with_free_func (g_object_unref);
-  self->early_updates = g_array_new (FALSE, TRUE, sizeof (EarlyUpdate));
-  g_array_set_clear_func (self->early_updates, early_update_clear);
+  self->early_updates = g_ptr_array_new_with_free_func ((GDestroyNotify) acp_update_unref);
 }
 
 /**
@@ -1432,14 +1411,14 @@ finish_create (GTask          *task,
   if (self->state != ACP_SESSION_STATE_CREATING)
     {
       g_clear_error (&error);
-      g_array_set_size (self->early_updates, 0);
+      g_ptr_array_set_size (self->early_updates, 0);
       g_task_return_error (task, state_error (self));
       return;
     }
 
   if (response == NULL)
     {
-      g_array_set_size (self->early_updates, 0);
+      g_ptr_array_set_size (self->early_updates, 0);
       if (check_agent_gone (self))
         {
           g_clear_error (&error);
@@ -1489,7 +1468,7 @@ begin_create (AcpSession          *self,
     return NULL;
 
   /* The id comes with the answer; until then updates for unknown ids are
-   * kept (see agent_session_update_cb). */
+   * kept (see agent_update_cb). */
   g_object_freeze_notify (G_OBJECT (self));
   set_string (self, &self->session_id, NULL, PROP_SESSION_ID);
   set_state (self, ACP_SESSION_STATE_CREATING);
@@ -2013,7 +1992,7 @@ finish_close (AcpSession *self)
 {
   disconnect_agent (self);
   stop_turn (self);
-  g_array_set_size (self->early_updates, 0);
+  g_ptr_array_set_size (self->early_updates, 0);
   acp_transcript_flush (self->transcript);
   set_state (self, ACP_SESSION_STATE_CLOSED);
 }

@@ -9,39 +9,39 @@
 
 #include "acp-session.h"
 #include "acp-transcript.h"
+#include "acp-update.h"
 
 G_BEGIN_DECLS
 
 typedef struct _AcpUpdateVariant AcpUpdateVariant;
 
-typedef enum
-{
-  ACP_UPDATE_FLAGS_NONE       = 0,
-  /* text chunks of one message: the agent may join a flood of them into
-   * one update before the main loop sees them (join_text_chunk) */
-  ACP_UPDATE_FLAGS_TEXT_CHUNK = 1 << 0,
-} AcpUpdateFlags;
-
-/* A handler checks the whole update before it changes anything, and fails
- * with ACP_ERROR_INVALID_MESSAGE naming @variant->name. */
+/* Takes an update of the variant apart (acp_update_new(), on any thread):
+ * checks its members and keeps in @update what the handler needs (see
+ * acp-update-private.h), copied or taken out of @object whole. Fails with
+ * ACP_ERROR_INVALID_MESSAGE naming the variant, keeping nothing. */
+typedef gboolean (*AcpUpdateParseFunc)      (AcpUpdate               *update,
+                                             JsonObject              *object,
+                                             GError                 **error);
+/* Applies a well-formed update of the variant (on the main thread). */
 typedef gboolean (*AcpTranscriptUpdateFunc) (AcpTranscript           *transcript,
-                                             JsonObject              *update,
-                                             const AcpUpdateVariant  *variant,
+                                             AcpUpdate               *update,
                                              GError                 **error);
 typedef gboolean (*AcpSessionUpdateFunc)    (AcpSession              *session,
-                                             JsonObject              *update,
-                                             const AcpUpdateVariant  *variant,
+                                             AcpUpdate               *update,
                                              GError                 **error);
 
 /* One `sessionUpdate` value. Exactly one of the handlers is set: a
  * transcript-level variant changes the items of the transcript, a
- * session-level one the session's own state (its properties). */
+ * session-level one the session's own state (its properties). Without a
+ * parse function, the update keeps its JSON object (update->object), which
+ * the handler checks and reads: for rare variants only, as the object then
+ * goes to the main thread whole. */
 struct _AcpUpdateVariant
 {
   const char              *name;
+  AcpUpdateParseFunc       parse;
   AcpTranscriptUpdateFunc  apply_transcript;
   AcpSessionUpdateFunc     apply_session;
-  AcpUpdateFlags           flags;
   int                      data;       /* for the handler: the role of a chunk */
 };
 
@@ -51,52 +51,48 @@ const AcpUpdateVariant *_acp_update_variant_lookup (const char *name);
 /* Every row, for tests. */
 const AcpUpdateVariant *_acp_update_variants_get   (guint      *n_variants);
 
-/* Transcript-level handlers (acp-transcript.c) */
-gboolean _acp_transcript_apply_chunk                    (AcpTranscript           *self,
-                                                         JsonObject              *update,
-                                                         const AcpUpdateVariant  *variant,
-                                                         GError                 **error);
-gboolean _acp_transcript_apply_tool_call                (AcpTranscript           *self,
-                                                         JsonObject              *update,
-                                                         const AcpUpdateVariant  *variant,
-                                                         GError                 **error);
-gboolean _acp_transcript_apply_plan                     (AcpTranscript           *self,
-                                                         JsonObject              *update,
-                                                         const AcpUpdateVariant  *variant,
-                                                         GError                 **error);
-gboolean _acp_transcript_apply_notice                   (AcpTranscript           *self,
-                                                         JsonObject              *update,
-                                                         const AcpUpdateVariant  *variant,
-                                                         GError                 **error);
-gboolean _acp_transcript_apply_compaction_update        (AcpTranscript           *self,
-                                                         JsonObject              *update,
-                                                         const AcpUpdateVariant  *variant,
-                                                         GError                 **error);
-gboolean _acp_transcript_apply_compaction_summary_chunk (AcpTranscript           *self,
-                                                         JsonObject              *update,
-                                                         const AcpUpdateVariant  *variant,
+/* Applies @update to the transcript: its transcript-level handler, a
+ * generic item for a variant Palaver does not know; a session-level
+ * variant changes nothing. Fails with the error of a malformed update. */
+gboolean _acp_transcript_apply                          (AcpTranscript           *self,
+                                                         AcpUpdate               *update,
                                                          GError                 **error);
 
-/* Session-level handlers (acp-session.c) */
+/* Transcript-level handlers (acp-transcript.c) */
+gboolean _acp_transcript_apply_chunk                    (AcpTranscript           *self,
+                                                         AcpUpdate               *update,
+                                                         GError                 **error);
+gboolean _acp_transcript_apply_tool_call                (AcpTranscript           *self,
+                                                         AcpUpdate               *update,
+                                                         GError                 **error);
+gboolean _acp_transcript_apply_plan                     (AcpTranscript           *self,
+                                                         AcpUpdate               *update,
+                                                         GError                 **error);
+gboolean _acp_transcript_apply_notice                   (AcpTranscript           *self,
+                                                         AcpUpdate               *update,
+                                                         GError                 **error);
+gboolean _acp_transcript_apply_compaction_update        (AcpTranscript           *self,
+                                                         AcpUpdate               *update,
+                                                         GError                 **error);
+gboolean _acp_transcript_apply_compaction_summary_chunk (AcpTranscript           *self,
+                                                         AcpUpdate               *update,
+                                                         GError                 **error);
+
+/* Session-level handlers (acp-session.c); they read update->object */
 gboolean _acp_session_apply_available_commands          (AcpSession              *self,
-                                                         JsonObject              *update,
-                                                         const AcpUpdateVariant  *variant,
+                                                         AcpUpdate               *update,
                                                          GError                 **error);
 gboolean _acp_session_apply_current_mode                (AcpSession              *self,
-                                                         JsonObject              *update,
-                                                         const AcpUpdateVariant  *variant,
+                                                         AcpUpdate               *update,
                                                          GError                 **error);
 gboolean _acp_session_apply_config_options              (AcpSession              *self,
-                                                         JsonObject              *update,
-                                                         const AcpUpdateVariant  *variant,
+                                                         AcpUpdate               *update,
                                                          GError                 **error);
 gboolean _acp_session_apply_session_info                (AcpSession              *self,
-                                                         JsonObject              *update,
-                                                         const AcpUpdateVariant  *variant,
+                                                         AcpUpdate               *update,
                                                          GError                 **error);
 gboolean _acp_session_apply_usage                       (AcpSession              *self,
-                                                         JsonObject              *update,
-                                                         const AcpUpdateVariant  *variant,
+                                                         AcpUpdate               *update,
                                                          GError                 **error);
 
 G_END_DECLS

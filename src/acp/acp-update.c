@@ -1,0 +1,624 @@
+/* acp-update.c: one session/update, taken apart where it was read
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/* An agent replaying a long session sends hundreds of thousands of
+ * session/update notifications. Each one's JSON tree is many small
+ * allocations, and freed on another thread than the one that built it they
+ * cost more again; walking it for its members is a hash lookup and a string
+ * comparison each. So the agent has every update taken apart in the
+ * connection's reading thread, where it was parsed (see AcpConnectionPreparer
+ * and acp-agent.c): the parse function of its variant (the table in
+ * acp-update-variants.c) checks its members and keeps what applying it
+ * needs, the tree is freed there, and the main thread gets an AcpUpdate.
+ * What the items keep as JSON (a tool call's content, a plan's entries) is
+ * taken out of the tree whole: nothing else refers to it, so it can change
+ * threads (json-glib does not count references atomically).
+ *
+ * A variant without a parse function (the session-level ones, rare) keeps
+ * its update object, which its handler reads; so does one unknown to
+ * Palaver, which becomes a generic item. A malformed update keeps the error
+ * its parse function found, and applying it fails with that error. */
+
+#include "config.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#include "acp-error.h"
+#include "acp-update-private.h"
+
+/* Text chunks are joined up to about this many bytes */
+#define JOIN_MAX (1024 * 1024)
+
+G_DEFINE_BOXED_TYPE (AcpUpdate, acp_update, acp_update_ref, acp_update_unref)
+
+/* --- checking members --- */
+
+static gboolean invalid (GError     **error,
+                         const char  *variant,
+                         const char  *format,
+                         ...) G_GNUC_PRINTF (3, 4);
+
+static gboolean
+invalid (GError     **error,
+         const char  *variant,
+         const char  *format,
+         ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  g_set_error (error, ACP_ERROR, ACP_ERROR_INVALID_MESSAGE,
+               "Invalid %s update: %s", variant, message);
+
+  return FALSE;
+}
+
+static gboolean
+node_is_string (JsonNode *node)
+{
+  return node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
+         json_node_get_value_type (node) == G_TYPE_STRING;
+}
+
+static gboolean
+node_is_null (JsonNode *node)
+{
+  return node == NULL || JSON_NODE_HOLDS_NULL (node);
+}
+
+/* An optional string member: absent or null gives NULL; another type is an
+ * error. A required one must be a string. */
+static gboolean
+get_string (JsonObject  *object,
+            const char  *name,
+            gboolean     required,
+            const char **out,
+            const char  *variant,
+            GError     **error)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  *out = NULL;
+
+  if (node_is_string (node))
+    {
+      *out = json_node_get_string (node);
+      return TRUE;
+    }
+  if (required)
+    return invalid (error, variant, "%s must be a string", name);
+  if (!node_is_null (node))
+    return invalid (error, variant, "%s must be a string or null", name);
+
+  return TRUE;
+}
+
+/* An optional array member: absent or null gives NULL. */
+static gboolean
+get_array (JsonObject  *object,
+           const char  *name,
+           gboolean     required,
+           JsonArray  **out,
+           const char  *variant,
+           GError     **error)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  *out = NULL;
+
+  if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))
+    {
+      *out = json_node_get_array (node);
+      return TRUE;
+    }
+  if (required)
+    return invalid (error, variant, "%s must be an array", name);
+  if (!node_is_null (node))
+    return invalid (error, variant, "%s must be an array or null", name);
+
+  return TRUE;
+}
+
+/* A ContentBlock: an object with a string type; a text block has a string
+ * text. Other types are kept as they are (newer agents, newer types). */
+static gboolean
+check_content_block (JsonNode    *node,
+                     const char  *where,
+                     const char **type_out,
+                     const char **text_out,
+                     const char  *variant,
+                     GError     **error)
+{
+  JsonObject *block;
+  const char *type;
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return invalid (error, variant, "%s must be a content block object", where);
+
+  block = json_node_get_object (node);
+  if (!node_is_string (json_object_get_member (block, "type")))
+    return invalid (error, variant, "%s.type must be a string", where);
+  type = json_object_get_string_member (block, "type");
+
+  if (text_out != NULL)
+    *text_out = NULL;
+  if (type_out != NULL)
+    *type_out = type;
+
+  if (strcmp (type, "text") == 0)
+    {
+      JsonNode *text = json_object_get_member (block, "text");
+
+      if (!node_is_string (text))
+        return invalid (error, variant, "%s.text must be a string", where);
+      if (text_out != NULL)
+        *text_out = json_node_get_string (text);
+    }
+
+  return TRUE;
+}
+
+gboolean
+_acp_content_block_check (JsonNode    *node,
+                          const char **text)
+{
+  return check_content_block (node, "block", NULL, text, "", NULL);
+}
+
+static gboolean
+is_valid_tool_call_content (JsonNode *node)
+{
+  JsonObject *object;
+  const char *type;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return FALSE;
+
+  object = json_node_get_object (node);
+  if (!node_is_string (json_object_get_member (object, "type")))
+    return FALSE;
+  type = json_object_get_string_member (object, "type");
+
+  if (strcmp (type, "content") == 0)
+    return check_content_block (json_object_get_member (object, "content"),
+                                "content", NULL, NULL, "", NULL);
+  if (strcmp (type, "diff") == 0)
+    return node_is_string (json_object_get_member (object, "path")) &&
+           node_is_string (json_object_get_member (object, "newText")) &&
+           (node_is_null (json_object_get_member (object, "oldText")) ||
+            node_is_string (json_object_get_member (object, "oldText")));
+  if (strcmp (type, "terminal") == 0)
+    return node_is_string (json_object_get_member (object, "terminalId"));
+
+  /* An unknown kind of content: keep it, the view shows it as such. */
+  return TRUE;
+}
+
+static gboolean
+is_valid_location (JsonNode *node)
+{
+  JsonObject *object;
+  JsonNode *line;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return FALSE;
+
+  object = json_node_get_object (node);
+  if (!node_is_string (json_object_get_member (object, "path")))
+    return FALSE;
+
+  line = json_object_get_member (object, "line");
+  return node_is_null (line) ||
+         (JSON_NODE_HOLDS_VALUE (line) && json_node_get_value_type (line) == G_TYPE_INT64);
+}
+
+static gboolean
+is_valid_plan_entry (JsonNode *node)
+{
+  JsonObject *object;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return FALSE;
+
+  object = json_node_get_object (node);
+  return node_is_string (json_object_get_member (object, "content")) &&
+         node_is_string (json_object_get_member (object, "priority")) &&
+         node_is_string (json_object_get_member (object, "status"));
+}
+
+/* The schema says invalid items of these lists are skipped: returns @array
+ * itself when every element is valid, else a new array of the valid ones. */
+static JsonArray *
+filter_array (JsonArray    *array,
+              gboolean    (*is_valid) (JsonNode *node),
+              const char   *what)
+{
+  g_autoptr(JsonArray) filtered = NULL;
+  guint n = json_array_get_length (array);
+
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+
+      if (is_valid (element))
+        {
+          if (filtered != NULL)
+            json_array_add_element (filtered, json_node_ref (element));
+          continue;
+        }
+
+      g_debug ("Skipping an invalid %s (index %u)", what, i);
+      if (filtered == NULL)
+        {
+          filtered = json_array_sized_new (n);
+          for (guint j = 0; j < i; j++)
+            json_array_add_element (filtered, json_node_ref (json_array_get_element (array, j)));
+        }
+    }
+
+  if (filtered != NULL)
+    return g_steal_pointer (&filtered);
+
+  return json_array_ref (array);
+}
+
+/* --- tool calls --- */
+
+static const char * const tool_kinds[] = {
+  "read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other",
+};
+
+static const char * const tool_statuses[] = {
+  "pending", "in_progress", "completed", "failed",
+};
+
+/* Returns: the static string of @names equal to @name, or NULL */
+static const char *
+find_name (const char * const *names,
+           guint               n_names,
+           const char         *name)
+{
+  for (guint i = 0; i < n_names; i++)
+    {
+      if (strcmp (names[i], name) == 0)
+        return names[i];
+    }
+
+  return NULL;
+}
+
+void
+_acp_tool_call_fields_clear (AcpToolCallFields *fields)
+{
+  g_clear_pointer (&fields->tool_call_id, g_free);
+  g_clear_pointer (&fields->title, g_free);
+  g_clear_pointer (&fields->name, g_free);
+  fields->tool_kind = NULL;
+  fields->status = NULL;
+  g_clear_pointer (&fields->content, json_array_unref);
+  g_clear_pointer (&fields->locations, json_array_unref);
+  g_clear_pointer (&fields->raw_input, json_node_unref);
+  g_clear_pointer (&fields->raw_output, json_node_unref);
+  g_clear_pointer (&fields->meta, json_object_unref);
+}
+
+gboolean
+_acp_tool_call_fields_parse (AcpToolCallFields  *fields,
+                             JsonObject         *object,
+                             const char         *variant,
+                             GError            **error)
+{
+  const char *id, *title, *name, *kind, *status;
+  JsonArray *content, *locations;
+  JsonNode *raw_input, *raw_output, *meta;
+
+  _acp_tool_call_fields_clear (fields);
+
+  /* Check everything before keeping anything. */
+  if (!get_string (object, "toolCallId", TRUE, &id, variant, error) ||
+      !get_string (object, "title", FALSE, &title, variant, error) ||
+      !get_string (object, "name", FALSE, &name, variant, error) ||
+      !get_string (object, "kind", FALSE, &kind, variant, error) ||
+      !get_string (object, "status", FALSE, &status, variant, error) ||
+      !get_array (object, "content", FALSE, &content, variant, error) ||
+      !get_array (object, "locations", FALSE, &locations, variant, error))
+    return FALSE;
+
+  fields->tool_call_id = g_strdup (id);
+  fields->title = g_strdup (title);
+  fields->name = g_strdup (name);
+  if (kind != NULL)
+    {
+      fields->tool_kind = find_name (tool_kinds, G_N_ELEMENTS (tool_kinds), kind);
+      if (fields->tool_kind == NULL)
+        {
+          g_debug ("Unknown tool kind “%s”, using “other”", kind);
+          fields->tool_kind = "other";
+        }
+    }
+  if (status != NULL)
+    {
+      fields->status = find_name (tool_statuses, G_N_ELEMENTS (tool_statuses), status);
+      if (fields->status == NULL)
+        g_debug ("Unknown tool call status “%s”, ignored", status);
+    }
+  if (content != NULL)
+    fields->content = filter_array (content, is_valid_tool_call_content, "tool call content");
+  if (locations != NULL)
+    fields->locations = filter_array (locations, is_valid_location, "tool call location");
+
+  raw_input = json_object_get_member (object, "rawInput");
+  raw_output = json_object_get_member (object, "rawOutput");
+  meta = json_object_get_member (object, "_meta");
+  if (!node_is_null (raw_input))
+    fields->raw_input = json_node_ref (raw_input);
+  if (!node_is_null (raw_output))
+    fields->raw_output = json_node_ref (raw_output);
+  /* the output of the agent's own terminals */
+  if (meta != NULL && JSON_NODE_HOLDS_OBJECT (meta))
+    fields->meta = json_object_ref (json_node_get_object (meta));
+
+  return TRUE;
+}
+
+/* tool_call and tool_call_update */
+gboolean
+_acp_update_parse_tool_call (AcpUpdate   *self,
+                             JsonObject  *object,
+                             GError     **error)
+{
+  return _acp_tool_call_fields_parse (&self->tool_call, object, self->variant->name, error);
+}
+
+/* --- messages --- */
+
+/* user_message_chunk, agent_message_chunk, agent_thought_chunk: the
+ * messageId, and the text or the content block that is not text */
+gboolean
+_acp_update_parse_chunk (AcpUpdate   *self,
+                         JsonObject  *object,
+                         GError     **error)
+{
+  const char *variant = self->variant->name;
+  const char *message_id, *type, *text;
+  JsonNode *content = json_object_get_member (object, "content");
+
+  if (!get_string (object, "messageId", FALSE, &message_id, variant, error) ||
+      !check_content_block (content, "content", &type, &text, variant, error))
+    return FALSE;
+
+  self->id = g_strdup (message_id);
+  if (text != NULL)
+    {
+      self->text = g_string_new (text);
+      /* nothing else to it that joining would lose (annotations, _meta) */
+      self->joinable = json_object_get_size (object) == (message_id != NULL ? 3u : 2u) &&
+                       json_object_get_size (json_node_get_object (content)) == 2;
+    }
+  else
+    {
+      self->block = json_object_ref (json_node_get_object (content));
+    }
+
+  return TRUE;
+}
+
+gboolean
+_acp_update_join (AcpUpdate *self,
+                  AcpUpdate *next)
+{
+  if (!self->joinable || !next->joinable || self->variant != next->variant ||
+      g_strcmp0 (self->session_id, next->session_id) != 0 ||
+      g_strcmp0 (self->id, next->id) != 0 || self->text->len >= JOIN_MAX)
+    return FALSE;
+
+  g_string_append_len (self->text, next->text->str, next->text->len);
+  self->n_notifications += next->n_notifications;
+
+  return TRUE;
+}
+
+/* --- plans --- */
+
+/* plan: the valid entries */
+gboolean
+_acp_update_parse_plan (AcpUpdate   *self,
+                        JsonObject  *object,
+                        GError     **error)
+{
+  JsonArray *entries;
+
+  if (!get_array (object, "entries", TRUE, &entries, self->variant->name, error))
+    return FALSE;
+
+  self->entries = filter_array (entries, is_valid_plan_entry, "plan entry");
+
+  return TRUE;
+}
+
+/* --- notices and compactions --- */
+
+/* notice: severity, title and description */
+gboolean
+_acp_update_parse_notice (AcpUpdate   *self,
+                          JsonObject  *object,
+                          GError     **error)
+{
+  const char *variant = self->variant->name;
+  const char *severity, *title, *description;
+
+  if (!get_string (object, "severity", TRUE, &severity, variant, error) ||
+      !get_string (object, "title", TRUE, &title, variant, error) ||
+      !get_string (object, "description", FALSE, &description, variant, error))
+    return FALSE;
+
+  if (strcmp (severity, "warning") == 0)
+    self->severity = ACP_NOTICE_SEVERITY_WARNING;
+  else if (strcmp (severity, "error") == 0)
+    self->severity = ACP_NOTICE_SEVERITY_ERROR;
+  else
+    self->severity = ACP_NOTICE_SEVERITY_INFO;
+  self->title = g_strdup (title);
+  self->description = g_strdup (description);
+
+  return TRUE;
+}
+
+/* compaction_update: compactionId, status, the text of the summary's text
+ * blocks (when it has one) and the error */
+gboolean
+_acp_update_parse_compaction_update (AcpUpdate   *self,
+                                     JsonObject  *object,
+                                     GError     **error)
+{
+  const char *variant = self->variant->name;
+  const char *compaction_id, *status, *failure;
+  JsonArray *summary;
+
+  if (!get_string (object, "compactionId", TRUE, &compaction_id, variant, error) ||
+      !get_string (object, "status", TRUE, &status, variant, error) ||
+      !get_array (object, "summary", FALSE, &summary, variant, error) ||
+      !get_string (object, "error", FALSE, &failure, variant, error))
+    return FALSE;
+
+  self->id = g_strdup (compaction_id);
+  self->status = g_strdup (status);
+  self->description = g_strdup (failure);
+  if (summary != NULL)
+    {
+      guint n = json_array_get_length (summary);
+
+      self->text = g_string_new (NULL);
+      for (guint i = 0; i < n; i++)
+        {
+          const char *block_text;
+
+          if (check_content_block (json_array_get_element (summary, i), "summary",
+                                   NULL, &block_text, variant, NULL) &&
+              block_text != NULL)
+            g_string_append (self->text, block_text);
+        }
+    }
+
+  return TRUE;
+}
+
+/* compaction_summary_chunk: compactionId and the text of its content block
+ * (none for another block) */
+gboolean
+_acp_update_parse_compaction_summary_chunk (AcpUpdate   *self,
+                                            JsonObject  *object,
+                                            GError     **error)
+{
+  const char *variant = self->variant->name;
+  const char *compaction_id, *text;
+
+  if (!get_string (object, "compactionId", TRUE, &compaction_id, variant, error) ||
+      !check_content_block (json_object_get_member (object, "content"), "content",
+                            NULL, &text, variant, error))
+    return FALSE;
+
+  self->id = g_strdup (compaction_id);
+  if (text != NULL)
+    self->text = g_string_new (text);
+
+  return TRUE;
+}
+
+/* --- the update --- */
+
+AcpUpdate *
+acp_update_new (const char *session_id,
+                JsonObject *update)
+{
+  AcpUpdate *self;
+  JsonNode *kind;
+
+  g_return_val_if_fail (update != NULL, NULL);
+
+  self = g_new0 (AcpUpdate, 1);
+  g_atomic_ref_count_init (&self->ref_count);
+  self->session_id = g_strdup (session_id);
+  self->n_notifications = 1;
+
+  kind = json_object_get_member (update, "sessionUpdate");
+  if (!node_is_string (kind))
+    {
+      g_set_error_literal (&self->error, ACP_ERROR, ACP_ERROR_INVALID_MESSAGE,
+                           "Invalid update: sessionUpdate must be a string");
+      return self;
+    }
+
+  self->kind = g_strdup (json_node_get_string (kind));
+  self->variant = _acp_update_variant_lookup (self->kind);
+  if (self->variant == NULL || self->variant->parse == NULL)
+    self->object = json_object_ref (update);
+  else
+    self->variant->parse (self, update, &self->error);  /* keeps nothing when it fails */
+
+  return self;
+}
+
+AcpUpdate *
+acp_update_ref (AcpUpdate *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_atomic_ref_count_inc (&self->ref_count);
+  return self;
+}
+
+void
+acp_update_unref (AcpUpdate *self)
+{
+  g_return_if_fail (self != NULL);
+
+  if (!g_atomic_ref_count_dec (&self->ref_count))
+    return;
+
+  g_free (self->session_id);
+  g_free (self->kind);
+  g_clear_error (&self->error);
+  g_clear_pointer (&self->object, json_object_unref);
+  g_free (self->id);
+  if (self->text != NULL)
+    g_string_free (self->text, TRUE);
+  g_clear_pointer (&self->block, json_object_unref);
+  g_free (self->title);
+  g_free (self->description);
+  g_free (self->status);
+  g_clear_pointer (&self->entries, json_array_unref);
+  _acp_tool_call_fields_clear (&self->tool_call);
+  g_free (self);
+}
+
+const char *
+acp_update_get_session_id (AcpUpdate *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->session_id;
+}
+
+const char *
+acp_update_get_kind (AcpUpdate *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->kind;
+}
+
+guint
+acp_update_get_n_notifications (AcpUpdate *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->n_notifications;
+}
