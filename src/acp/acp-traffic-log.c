@@ -8,6 +8,16 @@
  * keeps the last entries in a list model for the agent log window; an
  * entry keeps the text of its message (up to ACP_TRAFFIC_TEXT_MAX) and what
  * a list shows of it, taken once when it is added.
+ *
+ * An agent replaying a long session writes a hundred thousand lines a
+ * second, and all but the last few thousand of their entries are dropped
+ * unseen. So what waits to join the model is a queue that drops its oldest
+ * at once past the bound; the model takes it at most every FLUSH_INTERVAL_US
+ * (a list view over it pays for every change); and the entries the model
+ * drops are released by the thread that adds the next one (during a flood,
+ * the connection's reading thread, which made them and frees them faster
+ * than the main thread would: freeing memory on another thread than the one
+ * that allocated it is slow in glibc).
  */
 
 #include "config.h"
@@ -19,6 +29,8 @@
 /* Requests whose answer is awaited, for the durations: a bound for agents
  * that never answer. */
 #define MAX_OPEN_REQUESTS 4096
+/* The model takes new entries at most this often */
+#define FLUSH_INTERVAL_US (100 * G_TIME_SPAN_MILLISECOND)
 
 struct _AcpTrafficEntry
 {
@@ -279,11 +291,13 @@ struct _AcpTrafficLog
   GPtrArray    *items;
   GHashTable   *open_requests;   /* "in|out id" → gint64 time */
   guint64       n_dropped;
+  gint64        last_flush;      /* monotonic */
 
   /* from any thread */
   GMutex        lock;
-  GPtrArray    *pending;
+  GQueue        pending;         /* AcpTrafficEntry, owned; max_entries at most */
   guint64       n_dropped_pending;
+  GPtrArray    *released;        /* (nullable): entries the model dropped, to unref */
   GSource      *flush_source;
 };
 
@@ -354,6 +368,24 @@ match_request (AcpTrafficLog   *self,
     }
 }
 
+/* Takes the first @n items out of the model; the next entry added releases
+ * them (see above). */
+static void
+release (AcpTrafficLog *self,
+         guint          n)
+{
+  g_mutex_lock (&self->lock);
+  if (self->released == NULL)
+    self->released = g_ptr_array_new_full (n, g_object_unref);
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (self->released, g_ptr_array_index (self->items, i));
+  g_mutex_unlock (&self->lock);
+
+  g_ptr_array_set_free_func (self->items, NULL);
+  g_ptr_array_remove_range (self->items, 0, n);
+  g_ptr_array_set_free_func (self->items, g_object_unref);
+}
+
 void
 acp_traffic_log_flush (AcpTrafficLog *self)
 {
@@ -361,17 +393,24 @@ acp_traffic_log_flush (AcpTrafficLog *self)
   guint removed = 0;
   guint n_added;
   guint64 dropped;
+  AcpTrafficEntry *entry;
 
   g_return_if_fail (ACP_IS_TRAFFIC_LOG (self));
 
   g_mutex_lock (&self->lock);
-  added = g_steal_pointer (&self->pending);
-  self->pending = g_ptr_array_new_with_free_func (g_object_unref);
+  added = g_ptr_array_new_full (self->pending.length, g_object_unref);
+  while ((entry = g_queue_pop_head (&self->pending)) != NULL)
+    g_ptr_array_add (added, entry);
   dropped = self->n_dropped_pending;
   self->n_dropped_pending = 0;
-  g_clear_pointer (&self->flush_source, g_source_unref);
+  if (self->flush_source != NULL)
+    {
+      g_source_destroy (self->flush_source);
+      g_clear_pointer (&self->flush_source, g_source_unref);
+    }
   g_mutex_unlock (&self->lock);
 
+  self->last_flush = g_get_monotonic_time ();
   self->n_dropped += dropped;
   if (added->len == 0)
     return;
@@ -382,7 +421,7 @@ acp_traffic_log_flush (AcpTrafficLog *self)
   if (self->items->len + added->len > self->max_entries)
     {
       removed = MIN (self->items->len, self->items->len + added->len - self->max_entries);
-      g_ptr_array_remove_range (self->items, 0, removed);
+      release (self, removed);
       self->n_dropped += removed;
     }
   n_added = added->len;
@@ -405,25 +444,32 @@ static void
 add_entry (AcpTrafficLog   *self,
            AcpTrafficEntry *entry)
 {
-  g_mutex_lock (&self->lock);
-  g_ptr_array_add (self->pending, entry);
-  /* the main thread lags behind a flood: the bound holds here too */
-  if (self->pending->len > self->max_entries)
-    {
-      guint over = self->pending->len - self->max_entries;
+  g_autoptr(GPtrArray) released = NULL;
+  AcpTrafficEntry *oldest = NULL;
 
-      g_ptr_array_remove_range (self->pending, 0, over);
-      self->n_dropped_pending += over;
+  g_mutex_lock (&self->lock);
+  released = g_steal_pointer (&self->released);
+  g_queue_push_tail (&self->pending, entry);
+  /* the main thread lags behind a flood: the bound holds here too */
+  if (self->pending.length > self->max_entries)
+    {
+      oldest = g_queue_pop_head (&self->pending);
+      self->n_dropped_pending++;
     }
   if (self->flush_source == NULL)
     {
-      self->flush_source = g_idle_source_new ();
+      gint64 wait = self->last_flush + FLUSH_INTERVAL_US - g_get_monotonic_time ();
+
+      self->flush_source = wait > 0 ? g_timeout_source_new ((guint) (wait / 1000) + 1)
+                                    : g_idle_source_new ();
       g_source_set_priority (self->flush_source, G_PRIORITY_LOW);
       g_source_set_callback (self->flush_source, flush_cb, g_object_ref (self), g_object_unref);
       g_source_set_static_name (self->flush_source, "[palaver] traffic log flush");
       g_source_attach (self->flush_source, self->context);
     }
   g_mutex_unlock (&self->lock);
+
+  g_clear_object (&oldest);
 }
 
 void
@@ -470,7 +516,8 @@ acp_traffic_log_finalize (GObject *object)
   AcpTrafficLog *self = ACP_TRAFFIC_LOG (object);
 
   g_ptr_array_unref (self->items);
-  g_ptr_array_unref (self->pending);
+  g_queue_clear_full (&self->pending, g_object_unref);
+  g_clear_pointer (&self->released, g_ptr_array_unref);
   g_hash_table_unref (self->open_requests);
   g_main_context_unref (self->context);
   g_mutex_clear (&self->lock);
@@ -489,7 +536,6 @@ acp_traffic_log_init (AcpTrafficLog *self)
 {
   g_mutex_init (&self->lock);
   self->items = g_ptr_array_new_with_free_func (g_object_unref);
-  self->pending = g_ptr_array_new_with_free_func (g_object_unref);
   self->open_requests = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->context = g_main_context_ref_thread_default ();
 }
