@@ -668,20 +668,18 @@ piece_new (const char *key,
 static GThread *preparing_thread;  /* where prepare_piece last ran */
 
 static gpointer
-prepare_piece (const char *method,
-               JsonNode   *params)
+prepare_piece (const char         *method,
+               const AcpJsonDoc   *doc,
+               const AcpJsonValue *params)
 {
-  JsonObject *object;
+  const char *key = acp_json_value_get_string_member (doc, params, "k");
+  const char *text = acp_json_value_get_string_member (doc, params, "s");
 
   preparing_thread = g_thread_self ();
-  if (g_strcmp0 (method, "t") != 0 || params == NULL || !JSON_NODE_HOLDS_OBJECT (params))
-    return NULL;
-  object = json_node_get_object (params);
-  if (!json_object_has_member (object, "k") || !json_object_has_member (object, "s"))
+  if (g_strcmp0 (method, "t") != 0 || key == NULL || text == NULL)
     return NULL;
 
-  return piece_new (json_object_get_string_member (object, "k"),
-                    json_object_get_string_member (object, "s"), 1);
+  return piece_new (key, text, 1);
 }
 
 static gboolean
@@ -800,6 +798,60 @@ test_join (Fixture       *f,
   g_assert_null (strchr (b->str, 'a'));
   g_test_message ("901 notifications dispatched as %u", dispatched->len);
   g_assert_cmpuint (dispatched->len, <, 901);
+}
+
+/* Every notification is offered, under its method as key */
+static gpointer
+prepare_any (const char         *method,
+             const AcpJsonDoc   *doc,
+             const AcpJsonValue *params)
+{
+  return piece_new (method, "", 1);
+}
+
+static const AcpConnectionPreparer any_preparer = {
+  prepare_any, NULL, dispatch_piece, piece_free,
+};
+
+/* The reading thread offers a preparer exactly the messages that
+ * dispatching would emit as notifications: the rules of JSON-RPC checked
+ * on the document are those checked on the tree */
+static void
+test_prepare_envelopes (Fixture       *f,
+                        gconstpointer  data)
+{
+  static const char *lines[] = {
+    "{\"jsonrpc\":\"2.0\",\"method\":\"m0\",\"params\":{\"a\":1}}",
+    "{\"method\":\"m1\"}",
+    "{\"jsonrpc\":\"2.0\",\"method\":\"m2\",\"params\":null}",
+    "{\"jsonrpc\":\"2.0\",\"method\":\"m3\",\"params\":[1,2]}",
+    "{\"jsonrpc\":\"1.0\",\"method\":\"m4\"}",
+    "{\"jsonrpc\":\"2.0\",\"method\":\"m5\",\"params\":\"x\"}",
+    "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"m6\"}",
+    "{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"m7\"}",
+    "{\"jsonrpc\":2,\"method\":\"m8\"}",
+    "{\"jsonrpc\":\"2.0\",\"method\":\"\"}",
+    "{\"jsonrpc\":\"2.0\",\"method\":5}",
+    "[{\"jsonrpc\":\"2.0\",\"method\":\"m9\"}]",
+    "{\"jsonrpc\":\"2.0\",\"method\":\"m10\",\"params\":{},\"method\":\"m11\"}",
+    "{\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"last\"}",
+  };
+  static const char *notifications[] = { "m0", "m1", "m2", "m3", "m11" };
+  g_autoptr(GPtrArray) dispatched = g_ptr_array_new_with_free_func (piece_free);
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (lines); i++)
+    g_string_append_printf (text, "%s\n", lines[i]);
+
+  acp_connection_set_preparer (f->conn, &any_preparer, dispatched);
+  peer_write_len (f, text->str, text->len);
+  acp_connection_start (f->conn);
+  WAIT_FOR (strstr (f->received->str, "\"id\":99") != NULL);
+
+  g_assert_cmpuint (f->notifications->len, ==, 0);
+  g_assert_cmpuint (dispatched->len, ==, G_N_ELEMENTS (notifications));
+  for (guint i = 0; i < G_N_ELEMENTS (notifications); i++)
+    g_assert_cmpstr (((Piece *) g_ptr_array_index (dispatched, i))->key, ==, notifications[i]);
 }
 
 typedef struct
@@ -2409,6 +2461,7 @@ main (int   argc,
   ADD ("/acp/connection/framing/flood-paced-by-frames", test_flood_paced_by_frames);
   ADD ("/acp/connection/framing/held-until-frame", test_held_until_frame);
   ADD_UNSTARTED ("/acp/connection/framing/join", test_join);
+  ADD_UNSTARTED ("/acp/connection/framing/prepare-envelopes", test_prepare_envelopes);
   ADD ("/acp/connection/framing/order-random-chunks", test_order_random_chunks);
   ADD ("/acp/connection/framing/read-ahead-bound", test_read_ahead_bound);
   ADD_UNSTARTED ("/acp/connection/framing/line-too-long", test_line_too_long);

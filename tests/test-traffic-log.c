@@ -7,23 +7,16 @@
 
 #include "acp-traffic-log.h"
 
-static JsonObject *
-parse_object (const char *json)
-{
-  g_autoptr(JsonNode) node = json_from_string (json, NULL);
-
-  g_assert_nonnull (node);
-  return json_object_ref (json_node_get_object (node));
-}
-
 static void
 add (AcpTrafficLog       *log,
      AcpTrafficDirection  direction,
      const char          *json)
 {
-  g_autoptr(JsonObject) message = parse_object (json);
+  g_autoptr(AcpJsonDoc) doc = acp_json_doc_new ();
+  const AcpJsonValue *message = acp_json_doc_read (doc, json, strlen (json), 64, NULL);
 
-  acp_traffic_log_add_message (log, direction, json, strlen (json), message);
+  g_assert_nonnull (message);
+  acp_traffic_log_add_message (log, direction, json, strlen (json), doc, message);
 }
 
 static AcpTrafficEntry *
@@ -182,7 +175,7 @@ test_truncated (void)
   while (huge->len < ACP_TRAFFIC_TEXT_MAX + 10)
     g_string_append (huge, "é");
   g_string_append (huge, "\"}}");
-  acp_traffic_log_add_message (log, ACP_TRAFFIC_IN, huge->str, huge->len, NULL);
+  acp_traffic_log_add_message (log, ACP_TRAFFIC_IN, huge->str, huge->len, NULL, NULL);
   acp_traffic_log_add_text (log, ACP_TRAFFIC_STDERR, "bad \xff byte", 10);
   add (log, ACP_TRAFFIC_OUT, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}");
   acp_traffic_log_flush (log);

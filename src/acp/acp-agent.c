@@ -574,44 +574,43 @@ emit_protocol_error (AcpAgent   *self,
  * Returns: (transfer full) (nullable): NULL when they are malformed, and
  * @why (untranslated) */
 static AcpUpdate *
-take_update (JsonNode    *params,
-             const char **why)
+take_update (const AcpJsonDoc    *doc,
+             const AcpJsonValue  *params,
+             const char         **why)
 {
-  JsonObject *object;
-  JsonNode *update;
+  const AcpJsonValue *update;
   const char *session_id;
   AcpUpdate *taken;
 
-  if (params == NULL || !JSON_NODE_HOLDS_OBJECT (params))
+  if (!acp_json_value_is (params, ACP_JSON_OBJECT))
     {
       *why = N_("Malformed session/update notification: params is not an object");
       return NULL;
     }
 
-  object = json_node_get_object (params);
-  session_id = acp_json_get_string (object, "sessionId", NULL);
+  session_id = acp_json_value_get_string_member (doc, params, "sessionId");
   if (session_id == NULL)
     {
       *why = N_("Malformed session/update notification: no string sessionId");
       return NULL;
     }
 
-  update = json_object_get_member (object, "update");
-  if (update == NULL || !JSON_NODE_HOLDS_OBJECT (update))
+  update = acp_json_value_get_member (doc, params, "update");
+  if (!acp_json_value_is (update, ACP_JSON_OBJECT))
     {
       *why = N_("Malformed session/update notification: update is not an object");
       return NULL;
     }
 
-  if (acp_json_get_string (json_node_get_object (update), "sessionUpdate", NULL) == NULL)
+  if (acp_json_value_get_string_member (doc, update, "sessionUpdate") == NULL)
     {
       *why = N_("Malformed session/update notification: no string sessionUpdate");
       return NULL;
     }
 
-  taken = acp_update_new (session_id, json_node_get_object (update));
+  taken = _acp_update_new_from_doc (session_id, doc, update);
   /* more in the params than these two would be lost in a joining */
-  if (json_object_get_size (object) != 2)
+  if (acp_json_value_get_size (params) != 2)
     taken->joinable = FALSE;
 
   return taken;
@@ -623,6 +622,7 @@ connection_notification_cb (AcpConnection *connection,
                             JsonNode      *params,
                             AcpAgent      *self)
 {
+  g_autoptr(AcpJsonDoc) doc = NULL;
   g_autoptr(AcpUpdate) update = NULL;
   const char *why = NULL;
 
@@ -633,7 +633,8 @@ connection_notification_cb (AcpConnection *connection,
     }
 
   /* the well-formed ones were taken apart already (see preparer) */
-  update = take_update (params, &why);
+  doc = acp_json_doc_new ();
+  update = take_update (doc, params != NULL ? acp_json_doc_load (doc, params) : NULL, &why);
   if (update == NULL)
     {
       emit_protocol_error (self, "%s", _(why));
@@ -705,18 +706,19 @@ connection_closed_cb (AcpConnection *connection,
 }
 
 /* session/update notifications are taken apart in the connection's reading
- * thread, where they were parsed (see acp-update.c), and text chunks of one
- * message read together are joined there */
+ * thread, from the document they were read into (see acp-update.c), and
+ * text chunks of one message read together are joined there */
 static gpointer
-prepare_notification (const char *method,
-                      JsonNode   *params)
+prepare_notification (const char         *method,
+                      const AcpJsonDoc   *doc,
+                      const AcpJsonValue *params)
 {
   const char *why;
 
   if (g_strcmp0 (method, "session/update") != 0)
     return NULL;
 
-  return take_update (params, &why);
+  return take_update (doc, params, &why);
 }
 
 static gboolean

@@ -212,23 +212,36 @@ check_method_message (JsonObject  *object,
   return NULL;
 }
 
-/* Whether @root is a well-formed notification, which dispatching would emit
- * with ::notification; its method and params (NULL when absent or null).
- * Only looks at @root: for the reading thread. */
+/* Whether @root, read in the reading thread, is a well-formed
+ * notification, which dispatching would emit with ::notification: the
+ * rules of check_method_message () for a message without an id, on the
+ * document. Its method and params (NULL when absent or null). */
 gboolean
-_acp_connection_is_notification (JsonNode    *root,
-                                 const char **method,
-                                 JsonNode   **params)
+_acp_connection_is_notification (const AcpJsonDoc    *doc,
+                                 const AcpJsonValue  *root,
+                                 const char         **method,
+                                 const AcpJsonValue **params)
 {
-  JsonObject *object;
-  JsonNode *id;
+  const AcpJsonValue *version;
 
-  if (!JSON_NODE_HOLDS_OBJECT (root))
+  if (!acp_json_value_is (root, ACP_JSON_OBJECT) ||
+      acp_json_value_get_member (doc, root, "id") != NULL)
     return FALSE;
-  object = json_node_get_object (root);
 
-  return json_object_has_member (object, "method") &&
-         check_method_message (object, &id, method, params) == NULL && id == NULL;
+  *method = acp_json_value_get_string_member (doc, root, "method");
+  if (*method == NULL || **method == '\0')
+    return FALSE;
+
+  version = acp_json_value_get_member (doc, root, "jsonrpc");
+  if (version != NULL && g_strcmp0 (acp_json_value_get_string (doc, version), "2.0") != 0)
+    return FALSE;
+
+  *params = acp_json_value_get_member (doc, root, "params");
+  if (acp_json_value_is (*params, ACP_JSON_NULL))
+    *params = NULL;
+
+  return *params == NULL || acp_json_value_is (*params, ACP_JSON_OBJECT) ||
+         acp_json_value_is (*params, ACP_JSON_ARRAY);
 }
 
 static void

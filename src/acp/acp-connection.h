@@ -9,6 +9,7 @@
 #include <json-glib/json-glib.h>
 
 #include "acp-error.h"
+#include "acp-json-reader.h"
 #include "acp-traffic-log.h"
 
 G_BEGIN_DECLS
@@ -108,23 +109,25 @@ G_DECLARE_FINAL_TYPE (AcpConnection, acp_connection, ACP, CONNECTION, GObject)
  * the connection. */
 /* Preparing. An agent replaying a long session or streaming an answer sends
  * notifications by the hundred thousand; taking each one's JSON apart costs
- * the main thread more than what it then does with it, and a tree freed on
- * another thread than the one that built it costs more again. A preparer,
- * set before acp_connection_start(), has that done in the connection's
- * reading thread: prepare() is given every well-formed notification read
- * (its method and its params, or NULL; it must keep nothing of them) and may
- * return a value of its own that stands for it. The notification's tree is
- * then freed in the reading thread and, instead of ::notification,
- * dispatch() is given the value on the connection's context, in order with
- * every other message; free() frees it after. join() (optional) may take a
- * prepared value into the one prepared just before it from the same read
- * (pieces of one text, say) and return TRUE; that one then stands for both,
- * and the other is freed. prepare() and join() run in another thread: they
- * must only look at what they are given. */
+ * the main thread more than what it then does with it, and a json-glib
+ * tree is many allocations, freed more slowly on another thread than the
+ * one that made them. A preparer, set before acp_connection_start(), has
+ * that done in the connection's reading thread: prepare() is given every
+ * well-formed notification read (its method and its params, or NULL, in
+ * the document it was read into: it must keep nothing of them) and may
+ * return a value of its own that stands for it. No json-glib tree is made
+ * of the notification then and, instead of ::notification, dispatch() is
+ * given the value on the connection's context, in order with every other
+ * message; free() frees it after. join() (optional) may take a prepared
+ * value into the one prepared just before it from the same read (pieces of
+ * one text, say) and return TRUE; that one then stands for both, and the
+ * other is freed. prepare() and join() run in another thread: they must
+ * only look at what they are given. */
 typedef struct
 {
-  gpointer (*prepare)  (const char    *method,
-                        JsonNode      *params);
+  gpointer (*prepare)  (const char          *method,
+                        const AcpJsonDoc    *doc,
+                        const AcpJsonValue  *params);
   gboolean (*join)     (gpointer       into,
                         gpointer       next);
   void     (*dispatch) (AcpConnection *connection,

@@ -21,8 +21,10 @@
  * GByteArray (amortised doubling, so the cost is linear in its length). It
  * drops a trailing CR, skips empty and whitespace-only lines, skips a line
  * over the cap without buffering it (reported once, with "message-error"),
- * and parses every line with acp_json_read() (which refuses deep nesting,
- * and is several times faster than json-glib's JsonParser). After each
+ * and reads every line into its AcpJsonDoc (see acp-json-reader.c: several
+ * times faster than json-glib's JsonParser, refusing deep nesting, and
+ * allocating nothing once warm); a message that is not prepared (below) is
+ * made into a json-glib tree for the main thread. After each
  * chunk it appends what it got (trees, parse errors, skipped lines, and last
  * the end of the stream or a read error) to a list shared under a mutex, in
  * arrival order, and wakes the main context unless a wake-up is pending: a
@@ -39,11 +41,11 @@
  * reading).
  *
  * Preparing. With a preparer (AcpConnectionPreparer), the worker offers it
- * every well-formed notification it parsed; what the preparer makes of one
- * takes its place, and its tree is freed on the spot (the worker owns it
- * whole), on the thread that built it. The preparer may join what it made
- * of a notification into what it made of the one just before, parsed from
- * the same chunk (pieces of one text): that one then stands for both.
+ * every well-formed notification it read, in the document; what the
+ * preparer makes of one takes its place, and no tree is made of it. The
+ * preparer may join what it made of a notification into what it made of
+ * the one just before, read from the same chunk (pieces of one text): that
+ * one then stands for both.
  *
  * Closing stops the worker: a flag it checks between lines and while it
  * waits for room, and the cancellable that ends its read. It then frees
@@ -104,6 +106,7 @@ typedef struct
   AcpParsedList  results;      /* not yet handed over */
   guint64        n_produced;   /* their sizes */
   gboolean       discarding;   /* skipping the rest of an overlong line */
+  AcpJsonDoc    *doc;          /* the line read last */
   AcpParsed     *last_prepared; /* the last of results, prepared from this chunk */
 } Worker;
 
@@ -237,16 +240,6 @@ acp_line_reader_unref (AcpLineReader *reader)
 /* ------------------------------------------------------------------------ */
 /* The worker thread: splitting and parsing                                  */
 
-/* Returns: (transfer full) (nullable): the root, NULL for whitespace or an
- * error. The reader refuses nesting that could exhaust the stack. */
-static JsonNode *
-parse_line (const char  *data,
-            gsize        length,
-            GError     **error)
-{
-  return acp_json_read (data, length, MAX_NESTING_DEPTH, error);
-}
-
 /* Keeps @parsed (transfer full) until the next hand-over. */
 static void
 worker_add (Worker    *worker,
@@ -260,17 +253,17 @@ worker_add (Worker    *worker,
 /* Returns: (transfer full) (nullable): what the preparer makes of @root, a
  * notification; NULL for anything else */
 static gpointer
-worker_prepare (Worker   *worker,
-                JsonNode *root)
+worker_prepare (Worker             *worker,
+                const AcpJsonValue *root)
 {
   const AcpConnectionPreparer *preparer = worker->reader->preparer;
   const char *method;
-  JsonNode *params;
+  const AcpJsonValue *params;
 
-  if (preparer == NULL || !_acp_connection_is_notification (root, &method, &params))
+  if (preparer == NULL || !_acp_connection_is_notification (worker->doc, root, &method, &params))
     return NULL;
 
-  return preparer->prepare (method, params);
+  return preparer->prepare (method, worker->doc, params);
 }
 
 /* Adds @prepared (transfer full), or joins it to the one prepared before it
@@ -333,7 +326,7 @@ worker_handle_line (Worker     *worker,
                     gsize       length)
 {
   GError *error = NULL;
-  JsonNode *root;
+  const AcpJsonValue *root;
   AcpParsed *parsed;
   gsize size = length;
 
@@ -343,14 +336,13 @@ worker_handle_line (Worker     *worker,
     return;
 
   g_atomic_int_set (&worker->reader->parsing, TRUE);
-  root = parse_line (data, length, &error);
+  root = acp_json_doc_read (worker->doc, data, length, MAX_NESTING_DEPTH, &error);
   g_atomic_int_set (&worker->reader->parsing, FALSE);
 
   /* before preparing: the log has every message as it came */
   if (worker->reader->log != NULL && (root != NULL || error != NULL))
     acp_traffic_log_add_message (worker->reader->log, ACP_TRAFFIC_IN, data, length,
-                                 root != NULL && JSON_NODE_HOLDS_OBJECT (root)
-                                 ? json_node_get_object (root) : NULL);
+                                 worker->doc, root);
 
   if (error != NULL)
     {
@@ -364,14 +356,12 @@ worker_handle_line (Worker     *worker,
 
       if (prepared != NULL)
         {
-          /* freed here, by the thread that built it */
-          json_node_unref (root);
           worker_add_prepared (worker, prepared, size);
           return;
         }
 
       parsed = parsed_new (ACP_PARSED_MESSAGE, size);
-      parsed->root = root;
+      parsed->root = acp_json_value_to_node (worker->doc, root);
     }
   else
     {
@@ -587,11 +577,13 @@ worker_thread (gpointer data)
 
   worker.reader = data;
   worker.line = g_byte_array_new ();
+  worker.doc = acp_json_doc_new ();
 
   worker_run (&worker);
   worker_done_reading (worker.reader);
 
   acp_parsed_list_clear (&worker.results);
+  acp_json_doc_free (worker.doc);
   g_byte_array_unref (worker.line);
   acp_line_reader_unref (worker.reader);
   g_atomic_int_add (&n_running_workers, -1);

@@ -10,6 +10,7 @@
 #include <json-glib/json-glib.h>
 
 #include "acp-connection.h"
+#include "acp-json-reader.h"
 #include "acp-traffic-log.h"
 
 G_BEGIN_DECLS
@@ -108,9 +109,10 @@ gboolean       acp_line_reader_is_waiting          (AcpLineReader         *reade
 guint          acp_line_reader_get_n_running       (void);
 
 /* Whether @root is a well-formed notification, and its method and params
- * (acp-connection-dispatch.c; only looks at @root). */
-gboolean       _acp_connection_is_notification     (JsonNode              *root,
+ * (acp-connection-dispatch.c; only looks at @doc). */
+gboolean       _acp_connection_is_notification     (const AcpJsonDoc      *doc,
+                                                    const AcpJsonValue    *root,
                                                     const char           **method,
-                                                    JsonNode             **params);
+                                                    const AcpJsonValue   **params);
 
 G_END_DECLS

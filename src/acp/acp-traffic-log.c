@@ -104,38 +104,32 @@ entry_new (AcpTrafficDirection  direction,
 
 /* The id as JSON text: "7", "\"abc\"", "null". */
 static char *
-id_to_string (JsonNode *id)
+id_to_string (const AcpJsonDoc   *doc,
+              const AcpJsonValue *id)
 {
-  if (JSON_NODE_HOLDS_VALUE (id) && json_node_get_value_type (id) == G_TYPE_STRING)
-    return g_strdup_printf ("\"%s\"", json_node_get_string (id));
+  g_autoptr(JsonNode) node = NULL;
 
-  return json_to_string (id, FALSE);
+  if (acp_json_value_is (id, ACP_JSON_STRING))
+    return g_strdup_printf ("\"%s\"", acp_json_value_get_string (doc, id));
+
+  node = acp_json_value_to_node (doc, id);
+  return json_to_string (node, FALSE);
 }
 
 static void
-describe_message (AcpTrafficEntry *self,
-                  JsonObject      *message)
+describe_message (AcpTrafficEntry    *self,
+                  const AcpJsonDoc   *doc,
+                  const AcpJsonValue *message)
 {
-  JsonNode *node;
+  const AcpJsonValue *id = acp_json_value_get_member (doc, message, "id");
+  const AcpJsonValue *params = acp_json_value_get_member (doc, message, "params");
 
-  if ((node = json_object_get_member (message, "method")) != NULL &&
-      JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
-    self->method = g_strdup (json_node_get_string (node));
-
-  if ((node = json_object_get_member (message, "id")) != NULL)
-    self->id = id_to_string (node);
-
+  self->method = g_strdup (acp_json_value_get_string_member (doc, message, "method"));
+  if (id != NULL)
+    self->id = id_to_string (doc, id);
   self->is_response = self->method == NULL && self->id != NULL;
-  self->is_error = json_object_has_member (message, "error");
-
-  if ((node = json_object_get_member (message, "params")) != NULL && JSON_NODE_HOLDS_OBJECT (node))
-    {
-      JsonNode *session = json_object_get_member (json_node_get_object (node), "sessionId");
-
-      if (session != NULL && JSON_NODE_HOLDS_VALUE (session) &&
-          json_node_get_value_type (session) == G_TYPE_STRING)
-        self->session_id = g_strdup (json_node_get_string (session));
-    }
+  self->is_error = acp_json_value_get_member (doc, message, "error") != NULL;
+  self->session_id = g_strdup (acp_json_value_get_string_member (doc, params, "sessionId"));
 }
 
 gint64
@@ -477,16 +471,18 @@ acp_traffic_log_add_message (AcpTrafficLog       *self,
                              AcpTrafficDirection  direction,
                              const char          *text,
                              gsize                size,
-                             JsonObject          *message)
+                             const AcpJsonDoc    *doc,
+                             const AcpJsonValue  *message)
 {
   AcpTrafficEntry *entry;
 
   g_return_if_fail (ACP_IS_TRAFFIC_LOG (self));
   g_return_if_fail (text != NULL);
+  g_return_if_fail (message == NULL || doc != NULL);
 
   entry = entry_new (direction, text, size);
-  if (message != NULL)
-    describe_message (entry, message);
+  if (acp_json_value_is (message, ACP_JSON_OBJECT))
+    describe_message (entry, doc, message);
   add_entry (self, entry);
 }
 

@@ -555,6 +555,8 @@ acp_transcript_merge_tool_call (AcpTranscript  *self,
                                 JsonObject     *tool_call,
                                 GError        **error)
 {
+  g_autoptr(AcpJsonDoc) doc = NULL;
+  g_autoptr(JsonNode) node = NULL;
   AcpToolCallFields fields = { 0 };
   AcpToolCallItem *item;
 
@@ -562,7 +564,9 @@ acp_transcript_merge_tool_call (AcpTranscript  *self,
   g_return_val_if_fail (tool_call != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (!_acp_tool_call_fields_parse (&fields, tool_call, "toolCall", error))
+  doc = acp_json_doc_new ();
+  node = json_node_init_object (json_node_alloc (), tool_call);
+  if (!_acp_tool_call_fields_parse (&fields, doc, acp_json_doc_load (doc, node), "toolCall", error))
     return NULL;
   item = merge_tool_call (self, &fields);
   _acp_tool_call_fields_clear (&fields);
@@ -654,20 +658,21 @@ static void
 append_blocks (AcpMessageItem *message,
                JsonArray      *blocks)
 {
-  guint n = json_array_get_length (blocks);
+  g_autoptr(AcpJsonDoc) doc = acp_json_doc_new ();
+  g_autoptr(JsonNode) node = json_node_init_array (json_node_alloc (), blocks);
   g_autoptr(GString) text = g_string_new (NULL);
+  const AcpJsonValue *block = acp_json_value_get_first (doc, acp_json_doc_load (doc, node));
 
-  for (guint i = 0; i < n; i++)
+  for (guint i = 0; block != NULL; block = acp_json_value_get_next (doc, block), i++)
     {
-      JsonNode *node = json_array_get_element (blocks, i);
       const char *block_text;
 
-      if (!_acp_content_block_check (node, &block_text))
+      if (!_acp_content_block_check (doc, block, &block_text))
         continue;
       if (block_text != NULL)
         g_string_append (text, block_text);
       else
-        acp_message_item_add_attachment (message, json_node_get_object (node));
+        acp_message_item_add_attachment (message, json_array_get_object_element (blocks, i));
     }
 
   acp_message_item_set_text (message, text->str);

@@ -6,6 +6,7 @@
 
 #pragma once
 
+#include "acp-json-reader.h"
 #include "acp-notice-item.h"
 #include "acp-update.h"
 #include "acp-update-variants-private.h"
@@ -65,19 +66,27 @@ struct _AcpUpdate
   AcpToolCallFields        tool_call;
 };
 
+/* Takes @update (a session/update's `update` object) apart, as
+ * acp_update_new() does. */
+AcpUpdate *_acp_update_new_from_doc  (const char          *session_id,
+                                      const AcpJsonDoc    *doc,
+                                      const AcpJsonValue  *update);
+
 /* Checks the members of a ToolCall or ToolCallUpdate object into @fields
  * (cleared first); fails with ACP_ERROR_INVALID_MESSAGE naming @variant. */
-gboolean _acp_tool_call_fields_parse (AcpToolCallFields  *fields,
-                                      JsonObject         *object,
-                                      const char         *variant,
-                                      GError            **error);
+gboolean _acp_tool_call_fields_parse (AcpToolCallFields   *fields,
+                                      const AcpJsonDoc    *doc,
+                                      const AcpJsonValue  *object,
+                                      const char          *variant,
+                                      GError             **error);
 void     _acp_tool_call_fields_clear (AcpToolCallFields  *fields);
 
 /* Whether @node is a ContentBlock (an object with a string type, and a
  * string text for a text block); @text: (out): its text, NULL for another
  * block */
-gboolean _acp_content_block_check    (JsonNode           *node,
-                                      const char        **text);
+gboolean _acp_content_block_check    (const AcpJsonDoc    *doc,
+                                      const AcpJsonValue  *block,
+                                      const char         **text);
 
 /* Appends @next's text to @self when both are joinable text chunks of one
  * session, variant and message (up to a bound): then @self stands for
@@ -86,23 +95,29 @@ gboolean _acp_update_join            (AcpUpdate          *self,
                                       AcpUpdate          *next);
 
 /* Parse functions of the table (acp-update-variants.c) */
-gboolean _acp_update_parse_chunk                    (AcpUpdate   *self,
-                                                     JsonObject  *object,
-                                                     GError     **error);
-gboolean _acp_update_parse_tool_call                (AcpUpdate   *self,
-                                                     JsonObject  *object,
-                                                     GError     **error);
-gboolean _acp_update_parse_plan                     (AcpUpdate   *self,
-                                                     JsonObject  *object,
-                                                     GError     **error);
-gboolean _acp_update_parse_notice                   (AcpUpdate   *self,
-                                                     JsonObject  *object,
-                                                     GError     **error);
-gboolean _acp_update_parse_compaction_update        (AcpUpdate   *self,
-                                                     JsonObject  *object,
-                                                     GError     **error);
-gboolean _acp_update_parse_compaction_summary_chunk (AcpUpdate   *self,
-                                                     JsonObject  *object,
-                                                     GError     **error);
+gboolean _acp_update_parse_chunk                    (AcpUpdate           *self,
+                                                     const AcpJsonDoc    *doc,
+                                                     const AcpJsonValue  *object,
+                                                     GError             **error);
+gboolean _acp_update_parse_tool_call                (AcpUpdate           *self,
+                                                     const AcpJsonDoc    *doc,
+                                                     const AcpJsonValue  *object,
+                                                     GError             **error);
+gboolean _acp_update_parse_plan                     (AcpUpdate           *self,
+                                                     const AcpJsonDoc    *doc,
+                                                     const AcpJsonValue  *object,
+                                                     GError             **error);
+gboolean _acp_update_parse_notice                   (AcpUpdate           *self,
+                                                     const AcpJsonDoc    *doc,
+                                                     const AcpJsonValue  *object,
+                                                     GError             **error);
+gboolean _acp_update_parse_compaction_update        (AcpUpdate           *self,
+                                                     const AcpJsonDoc    *doc,
+                                                     const AcpJsonValue  *object,
+                                                     GError             **error);
+gboolean _acp_update_parse_compaction_summary_chunk (AcpUpdate           *self,
+                                                     const AcpJsonDoc    *doc,
+                                                     const AcpJsonValue  *object,
+                                                     GError             **error);
 
 G_END_DECLS

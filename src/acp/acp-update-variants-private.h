@@ -7,6 +7,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "acp-json-reader.h"
 #include "acp-session.h"
 #include "acp-transcript.h"
 #include "acp-update.h"
@@ -16,11 +17,12 @@ G_BEGIN_DECLS
 typedef struct _AcpUpdateVariant AcpUpdateVariant;
 
 /* Takes an update of the variant apart (acp_update_new(), on any thread):
- * checks its members and keeps in @update what the handler needs (see
- * acp-update-private.h), copied or taken out of @object whole. Fails with
+ * checks the members of @object and keeps in @update what the handler
+ * needs (see acp-update-private.h), copied out of @doc. Fails with
  * ACP_ERROR_INVALID_MESSAGE naming the variant, keeping nothing. */
 typedef gboolean (*AcpUpdateParseFunc)      (AcpUpdate               *update,
-                                             JsonObject              *object,
+                                             const AcpJsonDoc        *doc,
+                                             const AcpJsonValue      *object,
                                              GError                 **error);
 /* Applies a well-formed update of the variant (on the main thread). */
 typedef gboolean (*AcpTranscriptUpdateFunc) (AcpTranscript           *transcript,

@@ -4,17 +4,18 @@
  */
 
 /* An agent replaying a long session sends hundreds of thousands of
- * session/update notifications. Each one's JSON tree is many small
+ * session/update notifications. As json-glib trees each one is many small
  * allocations, and freed on another thread than the one that built it they
- * cost more again; walking it for its members is a hash lookup and a string
- * comparison each. So the agent has every update taken apart in the
- * connection's reading thread, where it was parsed (see AcpConnectionPreparer
- * and acp-agent.c): the parse function of its variant (the table in
- * acp-update-variants.c) checks its members and keeps what applying it
- * needs, the tree is freed there, and the main thread gets an AcpUpdate.
- * What the items keep as JSON (a tool call's content, a plan's entries) is
- * taken out of the tree whole: nothing else refers to it, so it can change
- * threads (json-glib does not count references atomically).
+ * cost more again; walking one for its members is a hash lookup and a
+ * string comparison each. So the agent has every update taken apart in the
+ * connection's reading thread, from the document it was read into (see
+ * AcpConnectionPreparer, acp-json-reader.c and acp-agent.c): the parse
+ * function of its variant (the table in acp-update-variants.c) checks its
+ * members and keeps what applying it needs, and the main thread gets an
+ * AcpUpdate. What the items keep as JSON (a tool call's content, a plan's
+ * entries) is made into json-glib values there: they belong to the update
+ * alone, so they can change threads (json-glib does not count references
+ * atomically).
  *
  * A variant without a parse function (the session-level ones, rare) keeps
  * its update object, which its handler reads; so does one unknown to
@@ -27,6 +28,7 @@
 #include <string.h>
 
 #include "acp-error.h"
+#include "acp-json-reader.h"
 #include "acp-update-private.h"
 
 /* Text chunks are joined up to about this many bytes */
@@ -61,40 +63,40 @@ invalid (GError     **error,
 }
 
 static gboolean
-node_is_string (JsonNode *node)
+is_string (const AcpJsonValue *value)
 {
-  return node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
-         json_node_get_value_type (node) == G_TYPE_STRING;
+  return acp_json_value_is (value, ACP_JSON_STRING);
 }
 
 static gboolean
-node_is_null (JsonNode *node)
+is_null (const AcpJsonValue *value)
 {
-  return node == NULL || JSON_NODE_HOLDS_NULL (node);
+  return value == NULL || acp_json_value_is (value, ACP_JSON_NULL);
 }
 
 /* An optional string member: absent or null gives NULL; another type is an
  * error. A required one must be a string. */
 static gboolean
-get_string (JsonObject  *object,
-            const char  *name,
-            gboolean     required,
-            const char **out,
-            const char  *variant,
-            GError     **error)
+get_string (const AcpJsonDoc    *doc,
+            const AcpJsonValue  *object,
+            const char          *name,
+            gboolean             required,
+            const char         **out,
+            const char          *variant,
+            GError             **error)
 {
-  JsonNode *node = json_object_get_member (object, name);
+  const AcpJsonValue *value = acp_json_value_get_member (doc, object, name);
 
   *out = NULL;
 
-  if (node_is_string (node))
+  if (is_string (value))
     {
-      *out = json_node_get_string (node);
+      *out = acp_json_value_get_string (doc, value);
       return TRUE;
     }
   if (required)
     return invalid (error, variant, "%s must be a string", name);
-  if (!node_is_null (node))
+  if (!is_null (value))
     return invalid (error, variant, "%s must be a string or null", name);
 
   return TRUE;
@@ -102,25 +104,26 @@ get_string (JsonObject  *object,
 
 /* An optional array member: absent or null gives NULL. */
 static gboolean
-get_array (JsonObject  *object,
-           const char  *name,
-           gboolean     required,
-           JsonArray  **out,
-           const char  *variant,
-           GError     **error)
+get_array (const AcpJsonDoc     *doc,
+           const AcpJsonValue   *object,
+           const char           *name,
+           gboolean              required,
+           const AcpJsonValue  **out,
+           const char           *variant,
+           GError              **error)
 {
-  JsonNode *node = json_object_get_member (object, name);
+  const AcpJsonValue *value = acp_json_value_get_member (doc, object, name);
 
   *out = NULL;
 
-  if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))
+  if (acp_json_value_is (value, ACP_JSON_ARRAY))
     {
-      *out = json_node_get_array (node);
+      *out = value;
       return TRUE;
     }
   if (required)
     return invalid (error, variant, "%s must be an array", name);
-  if (!node_is_null (node))
+  if (!is_null (value))
     return invalid (error, variant, "%s must be an array or null", name);
 
   return TRUE;
@@ -129,23 +132,22 @@ get_array (JsonObject  *object,
 /* A ContentBlock: an object with a string type; a text block has a string
  * text. Other types are kept as they are (newer agents, newer types). */
 static gboolean
-check_content_block (JsonNode    *node,
-                     const char  *where,
-                     const char **type_out,
-                     const char **text_out,
-                     const char  *variant,
-                     GError     **error)
+check_content_block (const AcpJsonDoc    *doc,
+                     const AcpJsonValue  *block,
+                     const char          *where,
+                     const char         **type_out,
+                     const char         **text_out,
+                     const char          *variant,
+                     GError             **error)
 {
-  JsonObject *block;
   const char *type;
 
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+  if (!acp_json_value_is (block, ACP_JSON_OBJECT))
     return invalid (error, variant, "%s must be a content block object", where);
 
-  block = json_node_get_object (node);
-  if (!node_is_string (json_object_get_member (block, "type")))
+  type = acp_json_value_get_string_member (doc, block, "type");
+  if (type == NULL)
     return invalid (error, variant, "%s.type must be a string", where);
-  type = json_object_get_string_member (block, "type");
 
   if (text_out != NULL)
     *text_out = NULL;
@@ -154,119 +156,94 @@ check_content_block (JsonNode    *node,
 
   if (strcmp (type, "text") == 0)
     {
-      JsonNode *text = json_object_get_member (block, "text");
+      const char *text = acp_json_value_get_string_member (doc, block, "text");
 
-      if (!node_is_string (text))
+      if (text == NULL)
         return invalid (error, variant, "%s.text must be a string", where);
       if (text_out != NULL)
-        *text_out = json_node_get_string (text);
+        *text_out = text;
     }
 
   return TRUE;
 }
 
 gboolean
-_acp_content_block_check (JsonNode    *node,
-                          const char **text)
+_acp_content_block_check (const AcpJsonDoc    *doc,
+                          const AcpJsonValue  *block,
+                          const char         **text)
 {
-  return check_content_block (node, "block", NULL, text, "", NULL);
+  return check_content_block (doc, block, "block", NULL, text, "", NULL);
 }
 
 static gboolean
-is_valid_tool_call_content (JsonNode *node)
+is_valid_tool_call_content (const AcpJsonDoc   *doc,
+                            const AcpJsonValue *value)
 {
-  JsonObject *object;
-  const char *type;
+  const char *type = acp_json_value_get_string_member (doc, value, "type");
 
-  if (!JSON_NODE_HOLDS_OBJECT (node))
+  if (type == NULL)
     return FALSE;
-
-  object = json_node_get_object (node);
-  if (!node_is_string (json_object_get_member (object, "type")))
-    return FALSE;
-  type = json_object_get_string_member (object, "type");
 
   if (strcmp (type, "content") == 0)
-    return check_content_block (json_object_get_member (object, "content"),
+    return check_content_block (doc, acp_json_value_get_member (doc, value, "content"),
                                 "content", NULL, NULL, "", NULL);
   if (strcmp (type, "diff") == 0)
-    return node_is_string (json_object_get_member (object, "path")) &&
-           node_is_string (json_object_get_member (object, "newText")) &&
-           (node_is_null (json_object_get_member (object, "oldText")) ||
-            node_is_string (json_object_get_member (object, "oldText")));
+    return is_string (acp_json_value_get_member (doc, value, "path")) &&
+           is_string (acp_json_value_get_member (doc, value, "newText")) &&
+           (is_null (acp_json_value_get_member (doc, value, "oldText")) ||
+            is_string (acp_json_value_get_member (doc, value, "oldText")));
   if (strcmp (type, "terminal") == 0)
-    return node_is_string (json_object_get_member (object, "terminalId"));
+    return is_string (acp_json_value_get_member (doc, value, "terminalId"));
 
   /* An unknown kind of content: keep it, the view shows it as such. */
   return TRUE;
 }
 
 static gboolean
-is_valid_location (JsonNode *node)
+is_valid_location (const AcpJsonDoc   *doc,
+                   const AcpJsonValue *value)
 {
-  JsonObject *object;
-  JsonNode *line;
+  const AcpJsonValue *line;
 
-  if (!JSON_NODE_HOLDS_OBJECT (node))
+  if (!is_string (acp_json_value_get_member (doc, value, "path")))
     return FALSE;
 
-  object = json_node_get_object (node);
-  if (!node_is_string (json_object_get_member (object, "path")))
-    return FALSE;
-
-  line = json_object_get_member (object, "line");
-  return node_is_null (line) ||
-         (JSON_NODE_HOLDS_VALUE (line) && json_node_get_value_type (line) == G_TYPE_INT64);
+  line = acp_json_value_get_member (doc, value, "line");
+  return is_null (line) || acp_json_value_is (line, ACP_JSON_INT);
 }
 
 static gboolean
-is_valid_plan_entry (JsonNode *node)
+is_valid_plan_entry (const AcpJsonDoc   *doc,
+                     const AcpJsonValue *value)
 {
-  JsonObject *object;
-
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    return FALSE;
-
-  object = json_node_get_object (node);
-  return node_is_string (json_object_get_member (object, "content")) &&
-         node_is_string (json_object_get_member (object, "priority")) &&
-         node_is_string (json_object_get_member (object, "status"));
+  return is_string (acp_json_value_get_member (doc, value, "content")) &&
+         is_string (acp_json_value_get_member (doc, value, "priority")) &&
+         is_string (acp_json_value_get_member (doc, value, "status"));
 }
 
-/* The schema says invalid items of these lists are skipped: returns @array
- * itself when every element is valid, else a new array of the valid ones. */
+/* The schema says invalid items of these lists are skipped: the valid
+ * elements of @array, as a new JsonArray. */
 static JsonArray *
-filter_array (JsonArray    *array,
-              gboolean    (*is_valid) (JsonNode *node),
-              const char   *what)
+filter_array (const AcpJsonDoc    *doc,
+              const AcpJsonValue  *array,
+              gboolean           (*is_valid) (const AcpJsonDoc   *doc,
+                                              const AcpJsonValue *value),
+              const char          *what)
 {
-  g_autoptr(JsonArray) filtered = NULL;
-  guint n = json_array_get_length (array);
+  JsonArray *filtered = json_array_sized_new (acp_json_value_get_size (array));
+  guint i = 0;
 
-  for (guint i = 0; i < n; i++)
+  for (const AcpJsonValue *element = acp_json_value_get_first (doc, array);
+       element != NULL;
+       element = acp_json_value_get_next (doc, element), i++)
     {
-      JsonNode *element = json_array_get_element (array, i);
-
-      if (is_valid (element))
-        {
-          if (filtered != NULL)
-            json_array_add_element (filtered, json_node_ref (element));
-          continue;
-        }
-
-      g_debug ("Skipping an invalid %s (index %u)", what, i);
-      if (filtered == NULL)
-        {
-          filtered = json_array_sized_new (n);
-          for (guint j = 0; j < i; j++)
-            json_array_add_element (filtered, json_node_ref (json_array_get_element (array, j)));
-        }
+      if (is_valid (doc, element))
+        json_array_add_element (filtered, acp_json_value_to_node (doc, element));
+      else
+        g_debug ("Skipping an invalid %s (index %u)", what, i);
     }
 
-  if (filtered != NULL)
-    return g_steal_pointer (&filtered);
-
-  return json_array_ref (array);
+  return filtered;
 }
 
 /* --- tool calls --- */
@@ -310,25 +287,25 @@ _acp_tool_call_fields_clear (AcpToolCallFields *fields)
 }
 
 gboolean
-_acp_tool_call_fields_parse (AcpToolCallFields  *fields,
-                             JsonObject         *object,
-                             const char         *variant,
-                             GError            **error)
+_acp_tool_call_fields_parse (AcpToolCallFields   *fields,
+                             const AcpJsonDoc    *doc,
+                             const AcpJsonValue  *object,
+                             const char          *variant,
+                             GError             **error)
 {
   const char *id, *title, *name, *kind, *status;
-  JsonArray *content, *locations;
-  JsonNode *raw_input, *raw_output, *meta;
+  const AcpJsonValue *content, *locations, *raw_input, *raw_output, *meta;
 
   _acp_tool_call_fields_clear (fields);
 
   /* Check everything before keeping anything. */
-  if (!get_string (object, "toolCallId", TRUE, &id, variant, error) ||
-      !get_string (object, "title", FALSE, &title, variant, error) ||
-      !get_string (object, "name", FALSE, &name, variant, error) ||
-      !get_string (object, "kind", FALSE, &kind, variant, error) ||
-      !get_string (object, "status", FALSE, &status, variant, error) ||
-      !get_array (object, "content", FALSE, &content, variant, error) ||
-      !get_array (object, "locations", FALSE, &locations, variant, error))
+  if (!get_string (doc, object, "toolCallId", TRUE, &id, variant, error) ||
+      !get_string (doc, object, "title", FALSE, &title, variant, error) ||
+      !get_string (doc, object, "name", FALSE, &name, variant, error) ||
+      !get_string (doc, object, "kind", FALSE, &kind, variant, error) ||
+      !get_string (doc, object, "status", FALSE, &status, variant, error) ||
+      !get_array (doc, object, "content", FALSE, &content, variant, error) ||
+      !get_array (doc, object, "locations", FALSE, &locations, variant, error))
     return FALSE;
 
   fields->tool_call_id = g_strdup (id);
@@ -350,31 +327,36 @@ _acp_tool_call_fields_parse (AcpToolCallFields  *fields,
         g_debug ("Unknown tool call status “%s”, ignored", status);
     }
   if (content != NULL)
-    fields->content = filter_array (content, is_valid_tool_call_content, "tool call content");
+    fields->content = filter_array (doc, content, is_valid_tool_call_content, "tool call content");
   if (locations != NULL)
-    fields->locations = filter_array (locations, is_valid_location, "tool call location");
+    fields->locations = filter_array (doc, locations, is_valid_location, "tool call location");
 
-  raw_input = json_object_get_member (object, "rawInput");
-  raw_output = json_object_get_member (object, "rawOutput");
-  meta = json_object_get_member (object, "_meta");
-  if (!node_is_null (raw_input))
-    fields->raw_input = json_node_ref (raw_input);
-  if (!node_is_null (raw_output))
-    fields->raw_output = json_node_ref (raw_output);
+  raw_input = acp_json_value_get_member (doc, object, "rawInput");
+  raw_output = acp_json_value_get_member (doc, object, "rawOutput");
+  meta = acp_json_value_get_member (doc, object, "_meta");
+  if (!is_null (raw_input))
+    fields->raw_input = acp_json_value_to_node (doc, raw_input);
+  if (!is_null (raw_output))
+    fields->raw_output = acp_json_value_to_node (doc, raw_output);
   /* the output of the agent's own terminals */
-  if (meta != NULL && JSON_NODE_HOLDS_OBJECT (meta))
-    fields->meta = json_object_ref (json_node_get_object (meta));
+  if (acp_json_value_is (meta, ACP_JSON_OBJECT))
+    {
+      g_autoptr(JsonNode) node = acp_json_value_to_node (doc, meta);
+
+      fields->meta = json_object_ref (json_node_get_object (node));
+    }
 
   return TRUE;
 }
 
 /* tool_call and tool_call_update */
 gboolean
-_acp_update_parse_tool_call (AcpUpdate   *self,
-                             JsonObject  *object,
-                             GError     **error)
+_acp_update_parse_tool_call (AcpUpdate           *self,
+                             const AcpJsonDoc    *doc,
+                             const AcpJsonValue  *object,
+                             GError             **error)
 {
-  return _acp_tool_call_fields_parse (&self->tool_call, object, self->variant->name, error);
+  return _acp_tool_call_fields_parse (&self->tool_call, doc, object, self->variant->name, error);
 }
 
 /* --- messages --- */
@@ -382,29 +364,34 @@ _acp_update_parse_tool_call (AcpUpdate   *self,
 /* user_message_chunk, agent_message_chunk, agent_thought_chunk: the
  * messageId, and the text or the content block that is not text */
 gboolean
-_acp_update_parse_chunk (AcpUpdate   *self,
-                         JsonObject  *object,
-                         GError     **error)
+_acp_update_parse_chunk (AcpUpdate           *self,
+                         const AcpJsonDoc    *doc,
+                         const AcpJsonValue  *object,
+                         GError             **error)
 {
   const char *variant = self->variant->name;
   const char *message_id, *type, *text;
-  JsonNode *content = json_object_get_member (object, "content");
+  const AcpJsonValue *content = acp_json_value_get_member (doc, object, "content");
 
-  if (!get_string (object, "messageId", FALSE, &message_id, variant, error) ||
-      !check_content_block (content, "content", &type, &text, variant, error))
+  if (!get_string (doc, object, "messageId", FALSE, &message_id, variant, error) ||
+      !check_content_block (doc, content, "content", &type, &text, variant, error))
     return FALSE;
 
   self->id = g_strdup (message_id);
   if (text != NULL)
     {
-      self->text = g_string_new (text);
+      const AcpJsonValue *text_value = acp_json_value_get_member (doc, content, "text");
+
+      self->text = g_string_new_len (text, (gssize) acp_json_value_get_length (text_value));
       /* nothing else to it that joining would lose (annotations, _meta) */
-      self->joinable = json_object_get_size (object) == (message_id != NULL ? 3u : 2u) &&
-                       json_object_get_size (json_node_get_object (content)) == 2;
+      self->joinable = acp_json_value_get_size (object) == (message_id != NULL ? 3u : 2u) &&
+                       acp_json_value_get_size (content) == 2;
     }
   else
     {
-      self->block = json_object_ref (json_node_get_object (content));
+      g_autoptr(JsonNode) node = acp_json_value_to_node (doc, content);
+
+      self->block = json_object_ref (json_node_get_object (node));
     }
 
   return TRUE;
@@ -429,16 +416,17 @@ _acp_update_join (AcpUpdate *self,
 
 /* plan: the valid entries */
 gboolean
-_acp_update_parse_plan (AcpUpdate   *self,
-                        JsonObject  *object,
-                        GError     **error)
+_acp_update_parse_plan (AcpUpdate           *self,
+                        const AcpJsonDoc    *doc,
+                        const AcpJsonValue  *object,
+                        GError             **error)
 {
-  JsonArray *entries;
+  const AcpJsonValue *entries;
 
-  if (!get_array (object, "entries", TRUE, &entries, self->variant->name, error))
+  if (!get_array (doc, object, "entries", TRUE, &entries, self->variant->name, error))
     return FALSE;
 
-  self->entries = filter_array (entries, is_valid_plan_entry, "plan entry");
+  self->entries = filter_array (doc, entries, is_valid_plan_entry, "plan entry");
 
   return TRUE;
 }
@@ -447,16 +435,17 @@ _acp_update_parse_plan (AcpUpdate   *self,
 
 /* notice: severity, title and description */
 gboolean
-_acp_update_parse_notice (AcpUpdate   *self,
-                          JsonObject  *object,
-                          GError     **error)
+_acp_update_parse_notice (AcpUpdate           *self,
+                          const AcpJsonDoc    *doc,
+                          const AcpJsonValue  *object,
+                          GError             **error)
 {
   const char *variant = self->variant->name;
   const char *severity, *title, *description;
 
-  if (!get_string (object, "severity", TRUE, &severity, variant, error) ||
-      !get_string (object, "title", TRUE, &title, variant, error) ||
-      !get_string (object, "description", FALSE, &description, variant, error))
+  if (!get_string (doc, object, "severity", TRUE, &severity, variant, error) ||
+      !get_string (doc, object, "title", TRUE, &title, variant, error) ||
+      !get_string (doc, object, "description", FALSE, &description, variant, error))
     return FALSE;
 
   if (strcmp (severity, "warning") == 0)
@@ -474,18 +463,19 @@ _acp_update_parse_notice (AcpUpdate   *self,
 /* compaction_update: compactionId, status, the text of the summary's text
  * blocks (when it has one) and the error */
 gboolean
-_acp_update_parse_compaction_update (AcpUpdate   *self,
-                                     JsonObject  *object,
-                                     GError     **error)
+_acp_update_parse_compaction_update (AcpUpdate           *self,
+                                     const AcpJsonDoc    *doc,
+                                     const AcpJsonValue  *object,
+                                     GError             **error)
 {
   const char *variant = self->variant->name;
   const char *compaction_id, *status, *failure;
-  JsonArray *summary;
+  const AcpJsonValue *summary;
 
-  if (!get_string (object, "compactionId", TRUE, &compaction_id, variant, error) ||
-      !get_string (object, "status", TRUE, &status, variant, error) ||
-      !get_array (object, "summary", FALSE, &summary, variant, error) ||
-      !get_string (object, "error", FALSE, &failure, variant, error))
+  if (!get_string (doc, object, "compactionId", TRUE, &compaction_id, variant, error) ||
+      !get_string (doc, object, "status", TRUE, &status, variant, error) ||
+      !get_array (doc, object, "summary", FALSE, &summary, variant, error) ||
+      !get_string (doc, object, "error", FALSE, &failure, variant, error))
     return FALSE;
 
   self->id = g_strdup (compaction_id);
@@ -493,15 +483,14 @@ _acp_update_parse_compaction_update (AcpUpdate   *self,
   self->description = g_strdup (failure);
   if (summary != NULL)
     {
-      guint n = json_array_get_length (summary);
-
       self->text = g_string_new (NULL);
-      for (guint i = 0; i < n; i++)
+      for (const AcpJsonValue *block = acp_json_value_get_first (doc, summary);
+           block != NULL;
+           block = acp_json_value_get_next (doc, block))
         {
           const char *block_text;
 
-          if (check_content_block (json_array_get_element (summary, i), "summary",
-                                   NULL, &block_text, variant, NULL) &&
+          if (check_content_block (doc, block, "summary", NULL, &block_text, variant, NULL) &&
               block_text != NULL)
             g_string_append (self->text, block_text);
         }
@@ -513,15 +502,16 @@ _acp_update_parse_compaction_update (AcpUpdate   *self,
 /* compaction_summary_chunk: compactionId and the text of its content block
  * (none for another block) */
 gboolean
-_acp_update_parse_compaction_summary_chunk (AcpUpdate   *self,
-                                            JsonObject  *object,
-                                            GError     **error)
+_acp_update_parse_compaction_summary_chunk (AcpUpdate           *self,
+                                            const AcpJsonDoc    *doc,
+                                            const AcpJsonValue  *object,
+                                            GError             **error)
 {
   const char *variant = self->variant->name;
   const char *compaction_id, *text;
 
-  if (!get_string (object, "compactionId", TRUE, &compaction_id, variant, error) ||
-      !check_content_block (json_object_get_member (object, "content"), "content",
+  if (!get_string (doc, object, "compactionId", TRUE, &compaction_id, variant, error) ||
+      !check_content_block (doc, acp_json_value_get_member (doc, object, "content"), "content",
                             NULL, &text, variant, error))
     return FALSE;
 
@@ -535,35 +525,52 @@ _acp_update_parse_compaction_summary_chunk (AcpUpdate   *self,
 /* --- the update --- */
 
 AcpUpdate *
-acp_update_new (const char *session_id,
-                JsonObject *update)
+_acp_update_new_from_doc (const char         *session_id,
+                          const AcpJsonDoc   *doc,
+                          const AcpJsonValue *update)
 {
-  AcpUpdate *self;
-  JsonNode *kind;
+  AcpUpdate *self = g_new0 (AcpUpdate, 1);
+  const char *kind;
 
-  g_return_val_if_fail (update != NULL, NULL);
-
-  self = g_new0 (AcpUpdate, 1);
   g_atomic_ref_count_init (&self->ref_count);
   self->session_id = g_strdup (session_id);
   self->n_notifications = 1;
 
-  kind = json_object_get_member (update, "sessionUpdate");
-  if (!node_is_string (kind))
+  kind = acp_json_value_get_string_member (doc, update, "sessionUpdate");
+  if (kind == NULL)
     {
       g_set_error_literal (&self->error, ACP_ERROR, ACP_ERROR_INVALID_MESSAGE,
                            "Invalid update: sessionUpdate must be a string");
       return self;
     }
 
-  self->kind = g_strdup (json_node_get_string (kind));
+  self->kind = g_strdup (kind);
   self->variant = _acp_update_variant_lookup (self->kind);
   if (self->variant == NULL || self->variant->parse == NULL)
-    self->object = json_object_ref (update);
+    {
+      g_autoptr(JsonNode) node = acp_json_value_to_node (doc, update);
+
+      self->object = json_object_ref (json_node_get_object (node));
+    }
   else
-    self->variant->parse (self, update, &self->error);  /* keeps nothing when it fails */
+    {
+      self->variant->parse (self, doc, update, &self->error);  /* keeps nothing when it fails */
+    }
 
   return self;
+}
+
+AcpUpdate *
+acp_update_new (const char *session_id,
+                JsonObject *update)
+{
+  g_autoptr(AcpJsonDoc) doc = acp_json_doc_new ();
+  g_autoptr(JsonNode) node = NULL;
+
+  g_return_val_if_fail (update != NULL, NULL);
+
+  node = json_node_init_object (json_node_alloc (), update);
+  return _acp_update_new_from_doc (session_id, doc, acp_json_doc_load (doc, node));
 }
 
 AcpUpdate *
