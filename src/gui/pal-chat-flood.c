@@ -27,8 +27,9 @@
  * view builds rows for the 200 nearest; once EXPAND_ALL are back the rest
  * come at once), then full rows for the summaries off screen. The list stays
  * under the panel until the summaries on screen are full rows (for
- * REVEAL_WAIT_FRAMES at most) and, one frame more, until their text is laid
- * out to be drawn. Scrolling up ends a flood at once. The
+ * REVEAL_WAIT_FRAMES at most) and, after text poured in, one frame more,
+ * until their text is laid out to be drawn. Scrolling up ends a flood at
+ * once. The
  * budget follows what the last frame cost, from the start of this work to
  * its paint (the rows made full are laid out and drawn after it), so that a
  * frame takes SETTLE_FRAME_US; after text poured in, SETTLE_FRAME_POURED_US
@@ -310,11 +311,12 @@ settle_tick_cb (GtkWidget     *widget,
   self->settle_started = start;
   self->settle_used = 0;
 
-  /* after text poured in, the frame that lays out the text of the rows on
-   * screen to be drawn, and the one that draws them, have enough to do to
-   * keep time */
-  if (self->poured && (self->prepare_tick != 0 || self->revealed ||
-                       (self->rows_prepared && _pal_chat_flood_reveal_pending (self))))
+  /* the frame that draws the rows back for the first time has enough to
+   * do, and so, after text poured in, has the one that lays out their
+   * text to be drawn: a stream's frames are to keep time */
+  if (self->revealed ||
+      (self->poured && (self->prepare_tick != 0 ||
+                        (self->rows_prepared && _pal_chat_flood_reveal_pending (self)))))
     {
       self->revealed = FALSE;
       return G_SOURCE_CONTINUE;
@@ -334,12 +336,17 @@ settle_tick_cb (GtkWidget     *widget,
           self->settle_waits++;
           break;
         }
-      else if (nearest != NULL && distance == 0 &&
+      else if (nearest != NULL && distance == 0 && self->poured &&
                PAL_IS_MESSAGE_BLOCK (gtk_list_item_get_item (nearest)))
         {
-          /* a block of a long answer, one a frame: laid out, it moves the
-           * rows above it, and which of them are still on screen is known
-           * at the next frame. Its cost is its own, not the budget's. */
+          /* after text poured in, a block of a long answer, one a frame:
+           * laid out, it moves the rows above it, and which of them are
+           * still on screen is known at the next frame. Its cost is its
+           * own, not the budget's. After a replay, whose rows are hidden
+           * until those on screen are full and whose frames need not keep
+           * a stream's time, blocks come within the budget like other
+           * rows: one that ends up above the window is made full a little
+           * early, and the rows show frames sooner. */
           upgrade_row (self, nearest, TRUE);
           self->settle_used = 0;
           break;
@@ -697,9 +704,11 @@ _pal_chat_flood_frame_painted (PalChatView   *self,
 {
   if (_pal_chat_flood_reveal_pending (self))
     {
+      /* after a replay the frame that shows the rows lays out their text
+       * to be drawn itself: a frame sooner, within the time of its frames */
       if (!rows_ready (self))
         self->reveal_waits++;
-      else if (self->rows_prepared)
+      else if (self->rows_prepared || !self->poured)
         reveal_rows (self);
       else if (self->prepare_tick == 0)
         self->prepare_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->list_view),
