@@ -11,13 +11,14 @@
  *
  * An agent replaying a long session writes a hundred thousand lines a
  * second, and all but the last few thousand of their entries are dropped
- * unseen. So what waits to join the model is a queue that drops its oldest
- * at once past the bound; the model takes it at most every FLUSH_INTERVAL_US
- * (a list view over it pays for every change); and the entries the model
- * drops are released by the thread that adds the next one (during a flood,
- * the connection's reading thread, which made them and frees them faster
- * than the main thread would: freeing memory on another thread than the one
- * that allocated it is slow in glibc).
+ * unseen. So what the reading thread adds is a plain record (cheap to make
+ * and to drop: making and finalising a GObject takes GLib's global locks,
+ * which the main thread's signals wait for), in a queue that drops its
+ * oldest at once past the bound; the model takes the queue at most every
+ * FLUSH_INTERVAL_US, and while the queue overflows every
+ * FLOOD_FLUSH_INTERVAL_US (a list view over it pays for every change, and
+ * the records the model drops are freed on the main thread); and an entry
+ * is made of a record only when someone asks the model for it.
  */
 
 #include "config.h"
@@ -29,13 +30,17 @@
 /* Requests whose answer is awaited, for the durations: a bound for agents
  * that never answer. */
 #define MAX_OPEN_REQUESTS 4096
-/* The model takes new entries at most this often */
-#define FLUSH_INTERVAL_US (100 * G_TIME_SPAN_MILLISECOND)
+/* The model takes new entries at most this often; while the queue drops
+ * entries, at most this often */
+#define FLUSH_INTERVAL_US       (100 * G_TIME_SPAN_MILLISECOND)
+#define FLOOD_FLUSH_INTERVAL_US G_TIME_SPAN_SECOND
 
-struct _AcpTrafficEntry
+/* What an entry holds: made by the thread that adds it (a plain struct,
+ * cheap to make and to drop); an item of the model until someone asks for
+ * it, who gets an AcpTrafficEntry made of it then (see
+ * acp_traffic_log_get_item ()) */
+typedef struct
 {
-  GObject              parent_instance;
-
   gint64               time;
   AcpTrafficDirection  direction;
   char                *method;
@@ -47,6 +52,32 @@ struct _AcpTrafficEntry
   gsize                size;
   gint64               duration;
   char                *text;
+  AcpTrafficEntry     *entry;      /* in the model: made of this once asked for */
+} Record;
+
+static void
+record_clear (Record *record)
+{
+  g_free (record->method);
+  g_free (record->id);
+  g_free (record->session_id);
+  g_free (record->text);
+}
+
+static void
+record_free (Record *record)
+{
+  record_clear (record);
+  if (record->entry != NULL)
+    g_object_unref (record->entry);
+  g_free (record);
+}
+
+struct _AcpTrafficEntry
+{
+  GObject              parent_instance;
+
+  Record               record;
 };
 
 G_DEFINE_FINAL_TYPE (AcpTrafficEntry, acp_traffic_entry, G_TYPE_OBJECT)
@@ -56,10 +87,7 @@ acp_traffic_entry_finalize (GObject *object)
 {
   AcpTrafficEntry *self = ACP_TRAFFIC_ENTRY (object);
 
-  g_free (self->method);
-  g_free (self->id);
-  g_free (self->session_id);
-  g_free (self->text);
+  record_clear (&self->record);
 
   G_OBJECT_CLASS (acp_traffic_entry_parent_class)->finalize (object);
 }
@@ -73,17 +101,34 @@ acp_traffic_entry_class_init (AcpTrafficEntryClass *klass)
 static void
 acp_traffic_entry_init (AcpTrafficEntry *self)
 {
-  self->duration = -1;
 }
 
+/* The entry of @record, made of it the first time: what it holds moves to
+ * the entry. (transfer none) */
 static AcpTrafficEntry *
-entry_new (AcpTrafficDirection  direction,
-           const char          *text,
-           gsize                size)
+record_get_entry (Record *record)
 {
-  AcpTrafficEntry *self = g_object_new (ACP_TYPE_TRAFFIC_ENTRY, NULL);
+  if (record->entry == NULL)
+    {
+      AcpTrafficEntry *entry = g_object_new (ACP_TYPE_TRAFFIC_ENTRY, NULL);
+
+      entry->record = *record;
+      memset (record, 0, sizeof *record);
+      record->entry = entry;
+    }
+
+  return record->entry;
+}
+
+static Record *
+record_new (AcpTrafficDirection  direction,
+            const char          *text,
+            gsize                size)
+{
+  Record *self = g_new0 (Record, 1);
   gsize kept = MIN (size, ACP_TRAFFIC_TEXT_MAX);
 
+  self->duration = -1;
   self->time = g_get_real_time ();
   self->direction = direction;
   self->size = size;
@@ -117,7 +162,7 @@ id_to_string (const AcpJsonDoc   *doc,
 }
 
 static void
-describe_message (AcpTrafficEntry    *self,
+describe_message (Record             *self,
                   const AcpJsonDoc   *doc,
                   const AcpJsonValue *message)
 {
@@ -136,70 +181,70 @@ gint64
 acp_traffic_entry_get_time (AcpTrafficEntry *self)
 {
   g_return_val_if_fail (ACP_IS_TRAFFIC_ENTRY (self), 0);
-  return self->time;
+  return self->record.time;
 }
 
 AcpTrafficDirection
 acp_traffic_entry_get_direction (AcpTrafficEntry *self)
 {
   g_return_val_if_fail (ACP_IS_TRAFFIC_ENTRY (self), ACP_TRAFFIC_IN);
-  return self->direction;
+  return self->record.direction;
 }
 
 const char *
 acp_traffic_entry_get_method (AcpTrafficEntry *self)
 {
   g_return_val_if_fail (ACP_IS_TRAFFIC_ENTRY (self), NULL);
-  return self->method;
+  return self->record.method;
 }
 
 const char *
 acp_traffic_entry_get_id (AcpTrafficEntry *self)
 {
   g_return_val_if_fail (ACP_IS_TRAFFIC_ENTRY (self), NULL);
-  return self->id;
+  return self->record.id;
 }
 
 const char *
 acp_traffic_entry_get_session_id (AcpTrafficEntry *self)
 {
   g_return_val_if_fail (ACP_IS_TRAFFIC_ENTRY (self), NULL);
-  return self->session_id;
+  return self->record.session_id;
 }
 
 gboolean
 acp_traffic_entry_get_is_error (AcpTrafficEntry *self)
 {
   g_return_val_if_fail (ACP_IS_TRAFFIC_ENTRY (self), FALSE);
-  return self->is_error;
+  return self->record.is_error;
 }
 
 gsize
 acp_traffic_entry_get_size (AcpTrafficEntry *self)
 {
   g_return_val_if_fail (ACP_IS_TRAFFIC_ENTRY (self), 0);
-  return self->size;
+  return self->record.size;
 }
 
 gint64
 acp_traffic_entry_get_duration (AcpTrafficEntry *self)
 {
   g_return_val_if_fail (ACP_IS_TRAFFIC_ENTRY (self), -1);
-  return self->duration;
+  return self->record.duration;
 }
 
 const char *
 acp_traffic_entry_get_text (AcpTrafficEntry *self)
 {
   g_return_val_if_fail (ACP_IS_TRAFFIC_ENTRY (self), NULL);
-  return self->text;
+  return self->record.text;
 }
 
 gboolean
 acp_traffic_entry_get_truncated (AcpTrafficEntry *self)
 {
   g_return_val_if_fail (ACP_IS_TRAFFIC_ENTRY (self), FALSE);
-  return self->truncated;
+  return self->record.truncated;
 }
 
 static const char *
@@ -229,25 +274,25 @@ acp_traffic_entry_to_json_line (AcpTrafficEntry *self)
 
   g_return_val_if_fail (ACP_IS_TRAFFIC_ENTRY (self), NULL);
 
-  time = g_date_time_new_from_unix_utc (self->time / G_USEC_PER_SEC);
-  time = g_date_time_add (time, self->time % G_USEC_PER_SEC);
+  time = g_date_time_new_from_unix_utc (self->record.time / G_USEC_PER_SEC);
+  time = g_date_time_add (time, self->record.time % G_USEC_PER_SEC);
   iso = g_date_time_format_iso8601 (time);
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "time");
   json_builder_add_string_value (builder, iso);
   json_builder_set_member_name (builder, "direction");
-  json_builder_add_string_value (builder, direction_name (self->direction));
+  json_builder_add_string_value (builder, direction_name (self->record.direction));
   json_builder_set_member_name (builder, "size");
-  json_builder_add_int_value (builder, self->size);
-  if (self->duration >= 0)
+  json_builder_add_int_value (builder, self->record.size);
+  if (self->record.duration >= 0)
     {
       json_builder_set_member_name (builder, "durationMs");
-      json_builder_add_double_value (builder, self->duration / 1000.0);
+      json_builder_add_double_value (builder, self->record.duration / 1000.0);
     }
 
-  if ((self->direction == ACP_TRAFFIC_IN || self->direction == ACP_TRAFFIC_OUT) && !self->truncated)
-    message = json_from_string (self->text, NULL);
+  if ((self->record.direction == ACP_TRAFFIC_IN || self->record.direction == ACP_TRAFFIC_OUT) && !self->record.truncated)
+    message = json_from_string (self->record.text, NULL);
   if (message != NULL)
     {
       json_builder_set_member_name (builder, "message");
@@ -256,8 +301,8 @@ acp_traffic_entry_to_json_line (AcpTrafficEntry *self)
   else
     {
       json_builder_set_member_name (builder, "text");
-      json_builder_add_string_value (builder, self->text);
-      if (self->truncated)
+      json_builder_add_string_value (builder, self->record.text);
+      if (self->record.truncated)
         {
           json_builder_set_member_name (builder, "truncated");
           json_builder_add_boolean_value (builder, TRUE);
@@ -282,16 +327,16 @@ struct _AcpTrafficLog
   GMainContext *context;
 
   /* the model, main context only */
-  GPtrArray    *items;
+  GPtrArray    *items;           /* Record, owned */
   GHashTable   *open_requests;   /* "in|out id" → gint64 time */
   guint64       n_dropped;
-  gint64        last_flush;      /* monotonic */
+  gint64        last_flush;      /* monotonic; written under the lock */
 
   /* from any thread */
   GMutex        lock;
-  GQueue        pending;         /* AcpTrafficEntry, owned; max_entries at most */
+  GQueue        pending;         /* Record, owned; max_entries at most */
   guint64       n_dropped_pending;
-  GPtrArray    *released;        /* (nullable): entries the model dropped, to unref */
+  gboolean      flooded;         /* the queue dropped entries before the last flush */
   GSource      *flush_source;
 };
 
@@ -321,7 +366,7 @@ acp_traffic_log_get_item (GListModel *model,
   if (position >= self->items->len)
     return NULL;
 
-  return g_object_ref (g_ptr_array_index (self->items, position));
+  return g_object_ref (record_get_entry (g_ptr_array_index (self->items, position)));
 }
 
 static void
@@ -334,50 +379,33 @@ acp_traffic_log_model_init (GListModelInterface *iface)
 
 /* The duration of a response, from the time of its request. */
 static void
-match_request (AcpTrafficLog   *self,
-               AcpTrafficEntry *entry)
+match_request (AcpTrafficLog *self,
+               Record        *record)
 {
   g_autofree char *key = NULL;
   gpointer time;
 
-  if (entry->id == NULL || (entry->direction != ACP_TRAFFIC_IN && entry->direction != ACP_TRAFFIC_OUT))
+  if (record->id == NULL ||
+      (record->direction != ACP_TRAFFIC_IN && record->direction != ACP_TRAFFIC_OUT))
     return;
 
-  if (!entry->is_response)
+  if (!record->is_response)
     {
       if (g_hash_table_size (self->open_requests) >= MAX_OPEN_REQUESTS)
         g_hash_table_remove_all (self->open_requests);
-      key = g_strconcat (entry->direction == ACP_TRAFFIC_OUT ? "out " : "in ", entry->id, NULL);
+      key = g_strconcat (record->direction == ACP_TRAFFIC_OUT ? "out " : "in ", record->id, NULL);
       g_hash_table_replace (self->open_requests, g_steal_pointer (&key),
-                            g_memdup2 (&entry->time, sizeof entry->time));
+                            g_memdup2 (&record->time, sizeof record->time));
       return;
     }
 
   /* a response goes the other way */
-  key = g_strconcat (entry->direction == ACP_TRAFFIC_IN ? "out " : "in ", entry->id, NULL);
+  key = g_strconcat (record->direction == ACP_TRAFFIC_IN ? "out " : "in ", record->id, NULL);
   if ((time = g_hash_table_lookup (self->open_requests, key)) != NULL)
     {
-      entry->duration = entry->time - *(gint64 *) time;
+      record->duration = record->time - *(gint64 *) time;
       g_hash_table_remove (self->open_requests, key);
     }
-}
-
-/* Takes the first @n items out of the model; the next entry added releases
- * them (see above). */
-static void
-release (AcpTrafficLog *self,
-         guint          n)
-{
-  g_mutex_lock (&self->lock);
-  if (self->released == NULL)
-    self->released = g_ptr_array_new_full (n, g_object_unref);
-  for (guint i = 0; i < n; i++)
-    g_ptr_array_add (self->released, g_ptr_array_index (self->items, i));
-  g_mutex_unlock (&self->lock);
-
-  g_ptr_array_set_free_func (self->items, NULL);
-  g_ptr_array_remove_range (self->items, 0, n);
-  g_ptr_array_set_free_func (self->items, g_object_unref);
 }
 
 void
@@ -387,27 +415,32 @@ acp_traffic_log_flush (AcpTrafficLog *self)
   guint removed = 0;
   guint n_added;
   guint64 dropped;
-  AcpTrafficEntry *entry;
+  GQueue taken;
+  Record *record;
 
   g_return_if_fail (ACP_IS_TRAFFIC_LOG (self));
 
   g_mutex_lock (&self->lock);
-  added = g_ptr_array_new_full (self->pending.length, g_object_unref);
-  while ((entry = g_queue_pop_head (&self->pending)) != NULL)
-    g_ptr_array_add (added, entry);
+  taken = self->pending;
+  g_queue_init (&self->pending);
   dropped = self->n_dropped_pending;
   self->n_dropped_pending = 0;
+  self->flooded = dropped > 0;
   if (self->flush_source != NULL)
     {
       g_source_destroy (self->flush_source);
       g_clear_pointer (&self->flush_source, g_source_unref);
     }
+  self->last_flush = g_get_monotonic_time ();
   g_mutex_unlock (&self->lock);
 
-  self->last_flush = g_get_monotonic_time ();
   self->n_dropped += dropped;
-  if (added->len == 0)
+  if (taken.length == 0)
     return;
+
+  added = g_ptr_array_new_full (taken.length, (GDestroyNotify) record_free);
+  while ((record = g_queue_pop_head (&taken)) != NULL)
+    g_ptr_array_add (added, record);
 
   for (guint i = 0; i < added->len; i++)
     match_request (self, g_ptr_array_index (added, i));
@@ -415,7 +448,7 @@ acp_traffic_log_flush (AcpTrafficLog *self)
   if (self->items->len + added->len > self->max_entries)
     {
       removed = MIN (self->items->len, self->items->len + added->len - self->max_entries);
-      release (self, removed);
+      g_ptr_array_remove_range (self->items, 0, removed);
       self->n_dropped += removed;
     }
   n_added = added->len;
@@ -435,15 +468,13 @@ flush_cb (gpointer user_data)
 }
 
 static void
-add_entry (AcpTrafficLog   *self,
-           AcpTrafficEntry *entry)
+add_record (AcpTrafficLog *self,
+            Record        *record)
 {
-  g_autoptr(GPtrArray) released = NULL;
-  AcpTrafficEntry *oldest = NULL;
+  Record *oldest = NULL;
 
   g_mutex_lock (&self->lock);
-  released = g_steal_pointer (&self->released);
-  g_queue_push_tail (&self->pending, entry);
+  g_queue_push_tail (&self->pending, record);
   /* the main thread lags behind a flood: the bound holds here too */
   if (self->pending.length > self->max_entries)
     {
@@ -452,7 +483,8 @@ add_entry (AcpTrafficLog   *self,
     }
   if (self->flush_source == NULL)
     {
-      gint64 wait = self->last_flush + FLUSH_INTERVAL_US - g_get_monotonic_time ();
+      gint64 interval = self->flooded ? FLOOD_FLUSH_INTERVAL_US : FLUSH_INTERVAL_US;
+      gint64 wait = self->last_flush + interval - g_get_monotonic_time ();
 
       self->flush_source = wait > 0 ? g_timeout_source_new ((guint) (wait / 1000) + 1)
                                     : g_idle_source_new ();
@@ -463,7 +495,7 @@ add_entry (AcpTrafficLog   *self,
     }
   g_mutex_unlock (&self->lock);
 
-  g_clear_object (&oldest);
+  g_clear_pointer (&oldest, record_free);
 }
 
 void
@@ -474,16 +506,16 @@ acp_traffic_log_add_message (AcpTrafficLog       *self,
                              const AcpJsonDoc    *doc,
                              const AcpJsonValue  *message)
 {
-  AcpTrafficEntry *entry;
+  Record *record;
 
   g_return_if_fail (ACP_IS_TRAFFIC_LOG (self));
   g_return_if_fail (text != NULL);
   g_return_if_fail (message == NULL || doc != NULL);
 
-  entry = entry_new (direction, text, size);
+  record = record_new (direction, text, size);
   if (acp_json_value_is (message, ACP_JSON_OBJECT))
-    describe_message (entry, doc, message);
-  add_entry (self, entry);
+    describe_message (record, doc, message);
+  add_record (self, record);
 }
 
 void
@@ -495,7 +527,7 @@ acp_traffic_log_add_text (AcpTrafficLog       *self,
   g_return_if_fail (ACP_IS_TRAFFIC_LOG (self));
   g_return_if_fail (text != NULL);
 
-  add_entry (self, entry_new (direction, text, size));
+  add_record (self, record_new (direction, text, size));
 }
 
 guint64
@@ -512,8 +544,7 @@ acp_traffic_log_finalize (GObject *object)
   AcpTrafficLog *self = ACP_TRAFFIC_LOG (object);
 
   g_ptr_array_unref (self->items);
-  g_queue_clear_full (&self->pending, g_object_unref);
-  g_clear_pointer (&self->released, g_ptr_array_unref);
+  g_queue_clear_full (&self->pending, (GDestroyNotify) record_free);
   g_hash_table_unref (self->open_requests);
   g_main_context_unref (self->context);
   g_mutex_clear (&self->lock);
@@ -531,7 +562,7 @@ static void
 acp_traffic_log_init (AcpTrafficLog *self)
 {
   g_mutex_init (&self->lock);
-  self->items = g_ptr_array_new_with_free_func (g_object_unref);
+  self->items = g_ptr_array_new_with_free_func ((GDestroyNotify) record_free);
   self->open_requests = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->context = g_main_context_ref_thread_default ();
 }
