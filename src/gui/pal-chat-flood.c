@@ -75,7 +75,7 @@
 #define SETTLE_BUDGET_US     (3 * G_TIME_SPAN_MILLISECOND)
 #define SETTLE_BUDGET_MIN_US (G_TIME_SPAN_MILLISECOND / 4)
 #define SETTLE_BUDGET_MAX_US (7 * G_TIME_SPAN_MILLISECOND)
-#define SETTLE_FRAME_US      (25 * G_TIME_SPAN_MILLISECOND)
+#define SETTLE_FRAME_US      (18 * G_TIME_SPAN_MILLISECOND)
 /* after text poured in: the frames of a stream are to keep time */
 #define SETTLE_FRAME_POURED_US (5 * G_TIME_SPAN_MILLISECOND)
 /* frames the rows back after a flood stay hidden at most, waiting for the
