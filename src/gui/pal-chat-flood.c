@@ -329,10 +329,12 @@ settle_tick_cb (GtkWidget     *widget,
       GtkListItem *nearest = nearest_summary (self, &distance);
       guint hidden = pal_tail_model_get_hidden (self->tail);
 
-      if (nearest != NULL && distance >= G_MAXDOUBLE / 2 && self->settle_waits < 2)
+      if (nearest != NULL && distance >= G_MAXDOUBLE / 2 && self->settle_waits < 2 &&
+          (self->poured || _pal_chat_flood_reveal_pending (self)))
         {
           /* the rows just bound are not laid out: which of them are on
-           * screen is known at the next frame, and they come first */
+           * screen is known at the next frame, and they come first (once
+           * the rows of a replay show, those on screen are full rows) */
           self->settle_waits++;
           break;
         }
