@@ -5,7 +5,6 @@
 
 #include "config.h"
 
-#include <stdarg.h>
 #include <string.h>
 
 #include <glib/gi18n.h>
@@ -210,30 +209,6 @@ set_object (AcpSession  *self,
 
 /* --- validation helpers --- */
 
-static gboolean invalid (GError     **error,
-                         const char  *variant,
-                         const char  *format,
-                         ...) G_GNUC_PRINTF (3, 4);
-
-static gboolean
-invalid (GError     **error,
-         const char  *variant,
-         const char  *format,
-         ...)
-{
-  g_autofree char *message = NULL;
-  va_list args;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-
-  g_set_error (error, ACP_ERROR, ACP_ERROR_INVALID_MESSAGE,
-               "Invalid %s update: %s", variant, message);
-
-  return FALSE;
-}
-
 static gboolean
 node_is_string (JsonNode *node)
 {
@@ -309,7 +284,7 @@ _acp_session_apply_available_commands (AcpSession  *self,
   g_autoptr(JsonArray) filtered = NULL;
 
   if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
-    return invalid (error, update->kind, "availableCommands must be an array");
+    return _acp_update_invalid (error, update->kind, "availableCommands must be an array");
   filtered = filter_objects (json_node_get_array (node), "name", "description");
   set_array (self, &self->available_commands, filtered, PROP_AVAILABLE_COMMANDS);
   return TRUE;
@@ -323,7 +298,7 @@ _acp_session_apply_current_mode (AcpSession  *self,
   JsonNode *node = json_object_get_member (update->object, "currentModeId");
 
   if (!node_is_string (node))
-    return invalid (error, update->kind, "currentModeId must be a string");
+    return _acp_update_invalid (error, update->kind, "currentModeId must be a string");
   set_string (self, &self->current_mode_id, json_node_get_string (node), PROP_CURRENT_MODE_ID);
   return TRUE;
 }
@@ -338,7 +313,7 @@ _acp_session_apply_config_options (AcpSession  *self,
   g_autoptr(JsonArray) filtered = NULL;
 
   if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
-    return invalid (error, update->kind, "configOptions must be an array");
+    return _acp_update_invalid (error, update->kind, "configOptions must be an array");
   filtered = filter_objects (json_node_get_array (node), "id", "name");
   set_array (self, &self->config_options, filtered, PROP_CONFIG_OPTIONS);
   return TRUE;
@@ -355,9 +330,9 @@ _acp_session_apply_session_info (AcpSession  *self,
   JsonNode *updated_at = json_object_get_member (update->object, "updatedAt");
 
   if (title != NULL && !JSON_NODE_HOLDS_NULL (title) && !node_is_string (title))
-    return invalid (error, variant, "title must be a string or null");
+    return _acp_update_invalid (error, variant, "title must be a string or null");
   if (updated_at != NULL && !JSON_NODE_HOLDS_NULL (updated_at) && !node_is_string (updated_at))
-    return invalid (error, variant, "updatedAt must be a string or null");
+    return _acp_update_invalid (error, variant, "updatedAt must be a string or null");
 
   /* absent: unchanged; null: cleared */
   if (title != NULL)
@@ -383,19 +358,19 @@ _acp_session_apply_usage (AcpSession  *self,
   g_autoptr(JsonObject) usage = NULL;
 
   if (!node_is_count (used))
-    return invalid (error, variant, "used must be a non-negative integer");
+    return _acp_update_invalid (error, variant, "used must be a non-negative integer");
   if (!node_is_count (size))
-    return invalid (error, variant, "size must be a non-negative integer");
+    return _acp_update_invalid (error, variant, "size must be a non-negative integer");
   if (cost != NULL && !JSON_NODE_HOLDS_NULL (cost))
     {
       JsonObject *object;
 
       if (!JSON_NODE_HOLDS_OBJECT (cost))
-        return invalid (error, variant, "cost must be an object or null");
+        return _acp_update_invalid (error, variant, "cost must be an object or null");
       object = json_node_get_object (cost);
       if (!node_is_number (json_object_get_member (object, "amount")) ||
           !node_is_string (json_object_get_member (object, "currency")))
-        return invalid (error, variant, "cost needs a number amount and a string currency");
+        return _acp_update_invalid (error, variant, "cost needs a number amount and a string currency");
     }
 
   usage = json_object_new ();

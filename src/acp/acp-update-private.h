@@ -66,6 +66,13 @@ struct _AcpUpdate
   AcpToolCallFields        tool_call;
 };
 
+/* Fails with ACP_ERROR_INVALID_MESSAGE: "Invalid @variant update: …".
+ * Returns: FALSE */
+gboolean _acp_update_invalid         (GError             **error,
+                                      const char          *variant,
+                                      const char          *format,
+                                      ...) G_GNUC_PRINTF (3, 4);
+
 /* Takes @update (a session/update's `update` object) apart, as
  * acp_update_new() does. */
 AcpUpdate *_acp_update_new_from_doc  (const char          *session_id,

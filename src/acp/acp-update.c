@@ -38,16 +38,11 @@ G_DEFINE_BOXED_TYPE (AcpUpdate, acp_update, acp_update_ref, acp_update_unref)
 
 /* --- checking members --- */
 
-static gboolean invalid (GError     **error,
-                         const char  *variant,
-                         const char  *format,
-                         ...) G_GNUC_PRINTF (3, 4);
-
-static gboolean
-invalid (GError     **error,
-         const char  *variant,
-         const char  *format,
-         ...)
+gboolean
+_acp_update_invalid (GError     **error,
+                     const char  *variant,
+                     const char  *format,
+                     ...)
 {
   g_autofree char *message = NULL;
   va_list args;
@@ -95,9 +90,9 @@ get_string (const AcpJsonDoc    *doc,
       return TRUE;
     }
   if (required)
-    return invalid (error, variant, "%s must be a string", name);
+    return _acp_update_invalid (error, variant, "%s must be a string", name);
   if (!is_null (value))
-    return invalid (error, variant, "%s must be a string or null", name);
+    return _acp_update_invalid (error, variant, "%s must be a string or null", name);
 
   return TRUE;
 }
@@ -122,9 +117,9 @@ get_array (const AcpJsonDoc     *doc,
       return TRUE;
     }
   if (required)
-    return invalid (error, variant, "%s must be an array", name);
+    return _acp_update_invalid (error, variant, "%s must be an array", name);
   if (!is_null (value))
-    return invalid (error, variant, "%s must be an array or null", name);
+    return _acp_update_invalid (error, variant, "%s must be an array or null", name);
 
   return TRUE;
 }
@@ -143,11 +138,11 @@ check_content_block (const AcpJsonDoc    *doc,
   const char *type;
 
   if (!acp_json_value_is (block, ACP_JSON_OBJECT))
-    return invalid (error, variant, "%s must be a content block object", where);
+    return _acp_update_invalid (error, variant, "%s must be a content block object", where);
 
   type = acp_json_value_get_string_member (doc, block, "type");
   if (type == NULL)
-    return invalid (error, variant, "%s.type must be a string", where);
+    return _acp_update_invalid (error, variant, "%s.type must be a string", where);
 
   if (text_out != NULL)
     *text_out = NULL;
@@ -159,7 +154,7 @@ check_content_block (const AcpJsonDoc    *doc,
       const char *text = acp_json_value_get_string_member (doc, block, "text");
 
       if (text == NULL)
-        return invalid (error, variant, "%s.text must be a string", where);
+        return _acp_update_invalid (error, variant, "%s.text must be a string", where);
       if (text_out != NULL)
         *text_out = text;
     }
