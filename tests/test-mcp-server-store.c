@@ -829,6 +829,17 @@ test_import_invalid_utf8 (void)
         g_error ("case %u: unexpected message “%s”", i, error->message);
     }
 
+  /* the parser's own message quotes the text it choked on: made valid */
+  {
+    g_autoptr(GPtrArray) configs = NULL;
+    g_autoptr(GError) error = NULL;
+
+    g_assert_false (pal_mcp_server_import_json ("{\"mcpServers\": {\"s\\uDE00x\" {}}}",
+                                                &configs, &error));
+    g_assert_error (error, PAL_ERROR, PAL_ERROR_INVALID);
+    g_assert_true (g_utf8_validate (error->message, -1, NULL));
+  }
+
   /* a surrogate pair is a proper character */
   {
     g_autoptr(GPtrArray) configs = NULL;

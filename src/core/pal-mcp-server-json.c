@@ -307,7 +307,12 @@ pal_mcp_server_import_json (const char  *json,
 
   parser = json_parser_new_immutable ();
   if (!json_parser_load_from_data (parser, json, -1, &local_error))
-    return fail (error, _("The text is not valid JSON: %s"), local_error->message);
+    {
+      /* json-glib quotes the text it choked on, lone surrogates decoded */
+      g_autofree char *reason = g_utf8_make_valid (local_error->message, -1);
+
+      return fail (error, _("The text is not valid JSON: %s"), reason);
+    }
 
   root = json_parser_get_root (parser);
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
