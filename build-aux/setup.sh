@@ -52,20 +52,24 @@ if [ ${#missing[@]} -gt 0 ]; then
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-werror=false
-[ "$mode" = test ] && werror=true
-if [ -f "$builddir/build.ninja" ]; then
-  meson configure "$builddir" -Dwerror=$werror >/dev/null
-else
-  meson setup "$builddir" -Dwerror=$werror
+# Both modes build the same way (warnings are errors, as in CI), so that
+# running the app after testing it, or the other way round, rebuilds nothing.
+options=(-Dwerror=true)
+if [ ! -f "$builddir/build.ninja" ]; then
+  meson setup "$builddir" "${options[@]}"
+elif ! meson configure "$builddir" | grep -Eq '^ *werror +true '; then
+  meson configure "$builddir" "${options[@]}" >/dev/null
 fi
-meson compile -C "$builddir"
 
 if [ "$mode" = run ]; then
+  # what running needs: the app, its demo agent and the compiled schemas
+  meson compile -C "$builddir" palaver palaver-demo-agent gschemas.compiled
   export GSETTINGS_SCHEMA_DIR="$builddir/data"
   export PALAVER_DEMO_AGENT="$builddir/src/demo-agent/palaver-demo-agent"
   exec "$builddir/src/palaver" "${@:2}"
 fi
+
+meson compile -C "$builddir"
 
 # Real third-party peers for the integration tests, installed once per build
 # directory: the ACP SDK's example agent (only 1.9.0 ships it), the MCP
