@@ -29,6 +29,7 @@ build_packages=(
 )
 test_packages=(
   xvfb xauth dbus dbus-x11 nodejs npm flatpak-builder
+  clang libclang-rt-14-dev
 )
 
 missing=()
@@ -162,4 +163,16 @@ env "${asan_env[@]}" xvfb-run -a -s '-screen 0 1280x900x24' \
 env "${asan_env[@]}" xvfb-run -a -s '-screen 0 1280x900x24' \
   dbus-run-session -- meson test -C "$asandir" --print-errorlogs --num-processes 1 \
     --suite gui --logbase testlog-gui || status=1
+
+# The entry points of untrusted input, fuzzed briefly so that the fuzz
+# targets keep working (tests/fuzz/README.md: fuzzing for longer). They need
+# clang and libFuzzer: a build directory of their own, building only them.
+fuzzdir=${PALAVER_FUZZ_BUILDDIR:-$top/_build-fuzz}
+if [ ! -f "$fuzzdir/build.ninja" ]; then
+  CC=clang meson setup "$fuzzdir" -Dfuzzing=true -Dtests=false \
+    -Db_sanitize=address,undefined -Db_lundef=false -Dwerror=true
+fi
+meson compile -C "$fuzzdir" fuzz
+UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  meson test -C "$fuzzdir" --no-rebuild --print-errorlogs --num-processes 2 --suite fuzz || status=1
 exit $status
