@@ -771,6 +771,28 @@ test_new_session_errors (Fixture       *f,
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f->sessions)), ==, 0);
 }
 
+/* A folder name that is not UTF-8 can be neither sent to an agent (JSON)
+ * nor kept in the settings: refused before anything starts. */
+static void
+test_new_session_folder_not_utf8 (Fixture       *f,
+                                  gconstpointer  data)
+{
+  g_autofree char *folder = make_dir (f, "caf\xe9");
+  g_autoptr(GError) error = NULL;
+  AcpSession *session;
+
+  add_profile (f, "fake", "basic.json");
+
+  session = new_session (f, "fake", folder, NULL, &error);
+  g_assert_null (session);
+  g_assert_error (error, PAL_ERROR, PAL_ERROR_INVALID);
+  g_assert_true (g_utf8_validate (error->message, -1, NULL));
+  g_assert_nonnull (strstr (error->message, "UTF-8"));
+  g_assert_false (g_file_test (f->record, G_FILE_TEST_EXISTS));
+  g_assert_null (pal_session_manager_lookup_agent (f->manager, "fake", folder));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f->sessions)), ==, 0);
+}
+
 static void
 test_id_collision (Fixture       *f,
                    gconstpointer  data)
@@ -2475,6 +2497,7 @@ main (int   argc,
   ADD ("new/shared", test_new_session_shared);
   ADD ("new/agent-cwd", test_agent_cwd);
   ADD ("new/errors", test_new_session_errors);
+  ADD ("new/folder-not-utf8", test_new_session_folder_not_utf8);
   ADD ("new/preset-installed-later", test_preset_installed_later);
   ADD ("new/profile-edited", test_profile_edited);
   ADD ("new/id-collision", test_id_collision);

@@ -884,11 +884,13 @@ test_renamed (Fixture       *fixture,
 
   {
     g_autoptr(PalSessionStore) broken = NULL;
+    /* g_variant_dict_init() only reads it: the floating reference is ours */
+    g_autoptr(GVariant) odd = g_variant_ref_sink (entry ("odd", "codex", "/p", 3));
     GVariantBuilder builder;
     GVariantDict dict;
     const char * const *errors;
 
-    g_variant_dict_init (&dict, entry ("odd", "codex", "/p", 3));
+    g_variant_dict_init (&dict, odd);
     g_variant_dict_insert (&dict, "renamed", "s", "yes");
     g_variant_builder_init (&builder, G_VARIANT_TYPE ("aa{sv}"));
     g_variant_builder_add_value (&builder, g_variant_dict_end (&dict));

@@ -1058,6 +1058,18 @@ test_new_session_dialog (Fixture       *fixture,
     g_assert_nonnull (find_label_starting (GTK_WIDGET (dialog), "~/projects/hello"));
     g_assert_cmpstr (pal_new_session_dialog_get_folder (dialog), ==, in_home);
   }
+  /* a folder whose name is not UTF-8 is shown escaped and cannot be
+   * started in: agents are given folders as text */
+  {
+    g_autofree char *latin1 = g_build_filename (fixture->folder, "caf\xe9", NULL);
+    g_autofree char *shown = g_filename_display_name (latin1);
+
+    pal_new_session_dialog_set_folder (dialog, latin1);
+    settle ();
+    g_assert_nonnull (find_label_starting (GTK_WIDGET (dialog), shown));
+    g_assert_false (pal_new_session_dialog_start (dialog));
+    g_assert_nonnull (find_new_session_dialog ());
+  }
   /* the demo says what it is; other agents need no such word */
   g_assert_null (find_label_starting (GTK_WIDGET (dialog), "Canned answers"));
   pal_new_session_dialog_set_agent_id (dialog, PAL_AGENT_ID_DEMO);

@@ -218,13 +218,14 @@ acp_traffic_entry_to_json_line (AcpTrafficEntry *self)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(JsonNode) message = NULL;
+  g_autoptr(GDateTime) seconds = NULL;
   g_autoptr(GDateTime) time = NULL;
   g_autofree char *iso = NULL;
 
   g_return_val_if_fail (ACP_IS_TRAFFIC_ENTRY (self), NULL);
 
-  time = g_date_time_new_from_unix_utc (self->time / G_USEC_PER_SEC);
-  time = g_date_time_add (time, self->time % G_USEC_PER_SEC);
+  seconds = g_date_time_new_from_unix_utc (self->time / G_USEC_PER_SEC);
+  time = g_date_time_add (seconds, self->time % G_USEC_PER_SEC);
   iso = g_date_time_format_iso8601 (time);
 
   json_builder_begin_object (builder);

@@ -509,11 +509,22 @@ char *
 _pal_session_manager_canonical_cwd (const char  *cwd,
                                     GError     **error)
 {
+  g_autofree char *shown = g_filename_display_name (cwd != NULL ? cwd : "");
+
   if (cwd == NULL || !g_path_is_absolute (cwd))
     {
       g_set_error (error, PAL_ERROR, PAL_ERROR_INVALID,
-                   _("The project folder “%s” is not an absolute path"),
-                   cwd != NULL ? cwd : "");
+                   _("The project folder “%s” is not an absolute path"), shown);
+      return NULL;
+    }
+  /* the protocol and the settings hold text: a name that is not UTF-8
+   * could be neither sent to the agent nor stored */
+  if (!g_utf8_validate (cwd, -1, NULL))
+    {
+      g_set_error (error, PAL_ERROR, PAL_ERROR_INVALID,
+                   _("The name of the project folder “%s” is not valid UTF-8 text, "
+                     "which agents cannot be given"),
+                   shown);
       return NULL;
     }
 

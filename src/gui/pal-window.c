@@ -1570,7 +1570,9 @@ start_session (PalWindow          *self,
   Attempt *attempt;
 
   g_object_set_data (G_OBJECT (self), "retry-attempt", NULL);
-  if (self->settings != NULL)
+  /* a folder name that is not UTF-8 cannot be stored; the session manager
+   * refuses it with a message */
+  if (self->settings != NULL && g_utf8_validate (folder, -1, NULL))
     g_settings_set_string (self->settings, "last-folder", folder);
 
   set_current (self, NULL);
