@@ -26,6 +26,7 @@
 typedef struct
 {
   AcpConnection     *conn;
+  AcpPacer          *pacer;           /* the connection's own, this test's only */
   GSocketConnection *local;
   GSocketConnection *peer;
 
@@ -303,7 +304,9 @@ fixture_setup (Fixture       *f,
   f->notifications = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
   f->message_errors = g_ptr_array_new_with_free_func ((GDestroyNotify) g_error_free);
 
+  f->pacer = acp_pacer_new ();
   f->conn = acp_connection_new (G_IO_STREAM (f->local));
+  acp_connection_set_pacer (f->conn, f->pacer);
   g_signal_connect (f->conn, "notification", G_CALLBACK (notification_cb), f);
   g_signal_connect (f->conn, "message-error", G_CALLBACK (message_error_cb), f);
   g_signal_connect (f->conn, "closed", G_CALLBACK (closed_cb), f);
@@ -330,6 +333,7 @@ fixture_teardown (Fixture       *f,
     }
   /* and every worker thread ends */
   wait_for_workers_to_end ();
+  g_clear_object (&f->pacer);
 
   g_cancellable_cancel (f->peer_cancellable);
   WAIT_FOR (!f->peer_reading);
@@ -492,13 +496,6 @@ use_fake_clock (AcpPacer *pacer)
   acp_pacer_set_clock (pacer, fake_clock);
 }
 
-static void
-use_real_clock (AcpPacer *pacer)
-{
-  acp_pacer_frame_painted (pacer, 0);
-  acp_pacer_set_clock (pacer, NULL);
-}
-
 /* Each message takes 20 µs by the fake clock, as a transcript update may:
  * a slice of 2 ms holds 100 of them. */
 #define MESSAGE_US 20
@@ -541,7 +538,7 @@ static void
 test_flood_paced_by_frames (Fixture       *f,
                             gconstpointer  data)
 {
-  AcpPacer *pacer = acp_pacer_get_default ();
+  AcpPacer *pacer = f->pacer;
   const guint n_lines = 20000;
   /* a slice of 2 ms */
   const guint per_slice = 2 * G_TIME_SPAN_MILLISECOND / MESSAGE_US;
@@ -582,8 +579,6 @@ test_flood_paced_by_frames (Fixture       *f,
   acp_pacer_frame_painted (pacer, 2 * G_TIME_SPAN_MILLISECOND);
   acp_pacer_frame_painted (pacer, 0);
   g_assert_false (acp_pacer_in_step (pacer, fake_now, NULL));
-
-  use_real_clock (pacer);
 }
 
 /* A frame held for (the one showing a prompt): nothing is dispatched before
@@ -592,7 +587,7 @@ static void
 test_held_until_frame (Fixture       *f,
                        gconstpointer  data)
 {
-  AcpPacer *pacer = acp_pacer_get_default ();
+  AcpPacer *pacer = f->pacer;
   const guint n_lines = 2000;
   gint64 slice = -1;
 
@@ -628,8 +623,6 @@ test_held_until_frame (Fixture       *f,
   acp_pacer_hold_until_frame (pacer);
   g_assert_true (acp_pacer_in_step (pacer, fake_now + ACP_PACER_IN_STEP_FOR, NULL));
   g_assert_false (acp_pacer_in_step (pacer, fake_now + ACP_PACER_IN_STEP_FOR + 1, NULL));
-
-  use_real_clock (pacer);
 }
 
 /* A test join function: {"method": "t", "params": {"k": key, "s": text}}
@@ -2307,21 +2300,26 @@ test_properties (Fixture       *f,
                  gconstpointer  data)
 {
   g_autoptr(GIOStream) stream = NULL;
+  g_autoptr(AcpPacer) pacer = NULL;
   guint64 max_line_length = 0;
   gboolean closed = TRUE;
 
   g_object_get (f->conn,
                 "stream", &stream,
                 "max-line-length", &max_line_length,
+                "pacer", &pacer,
                 "closed", &closed,
                 NULL);
   g_assert_true (stream == G_IO_STREAM (f->local));
+  g_assert_true (pacer == f->pacer);
   g_assert_true (acp_connection_get_stream (f->conn) == G_IO_STREAM (f->local));
   g_assert_cmpuint (max_line_length, ==, ACP_CONNECTION_DEFAULT_MAX_LINE_LENGTH);
   g_assert_false (closed);
 
   g_object_set (f->conn, "max-line-length", (guint64) 4096, NULL);
   g_assert_cmpuint (acp_connection_get_max_line_length (f->conn), ==, 4096);
+  g_object_set (f->conn, "pacer", NULL, NULL);
+  g_assert_null (acp_connection_get_pacer (f->conn));
 
   acp_connection_close (f->conn, NULL);
   g_object_get (f->conn, "closed", &closed, NULL);

@@ -80,6 +80,7 @@ typedef struct
   PalAgentStore     *agents;
   PalSessionStore   *sessions;
   PalMcpServerStore *mcp_servers;
+  AcpPacer          *pacer;
   PalSessionManager *manager;
   char              *tmpdir;
   char              *dir_a;
@@ -148,7 +149,8 @@ fixture_setup (Fixture       *f,
   f->agents = pal_agent_store_new (f->settings);
   f->sessions = pal_session_store_new (f->settings);
   f->mcp_servers = pal_mcp_server_store_new (f->settings);
-  f->manager = pal_session_manager_new (f->agents, f->sessions, f->mcp_servers);
+  f->pacer = acp_pacer_new ();
+  f->manager = pal_session_manager_new (f->agents, f->sessions, f->mcp_servers, f->pacer);
 
   tmpdir = g_dir_make_tmp ("palaver-session-manager-XXXXXX", &error);
   g_assert_no_error (error);
@@ -194,6 +196,7 @@ fixture_teardown (Fixture       *f,
   g_assert_no_error (error);
 
   g_clear_object (&f->manager);
+  g_clear_object (&f->pacer);
   g_clear_object (&f->mcp_servers);
   g_clear_object (&f->sessions);
   g_clear_object (&f->agents);

@@ -49,6 +49,7 @@ typedef struct
   PalAgentStore     *agent_store;
   PalSessionStore   *session_store;
   PalMcpServerStore *mcp_store;
+  AcpPacer          *pacer;
   PalSessionManager *manager;
   PalWindow         *window;
   char              *folder;
@@ -138,7 +139,9 @@ fixture_set_up (Fixture       *fixture,
   fixture->agent_store = pal_agent_store_new (fixture->settings);
   fixture->session_store = pal_session_store_new (fixture->settings);
   fixture->mcp_store = pal_mcp_server_store_new (fixture->settings);
-  fixture->manager = pal_session_manager_new (fixture->agent_store, fixture->session_store, fixture->mcp_store);
+  fixture->pacer = acp_pacer_new ();
+  fixture->manager = pal_session_manager_new (fixture->agent_store, fixture->session_store, fixture->mcp_store,
+                                              fixture->pacer);
 
   add_fake_profile (fixture, "fake-permission", "permission.json");
   add_fake_profile (fixture, "fake-replay", "replay-10k.json");
@@ -192,6 +195,7 @@ fixture_tear_down (Fixture       *fixture,
   wait_for (fixture, shutdown_done, 20);
 
   g_clear_object (&fixture->manager);
+  g_clear_object (&fixture->pacer);
   g_clear_object (&fixture->mcp_store);
   g_clear_object (&fixture->session_store);
   g_clear_object (&fixture->agent_store);
