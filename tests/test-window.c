@@ -528,6 +528,47 @@ test_open_after_frame (Fixture       *fixture,
   wait_for (fixture, session_ready, 60);
 }
 
+static guint n_paced_frames;
+
+static void
+paced_frame_cb (AcpPacer *pacer,
+                guint    *count)
+{
+  (*count)++;
+}
+
+static gboolean
+paced_frame_reported (Fixture *fixture)
+{
+  return n_paced_frames > 0;
+}
+
+/* The window's transcript reports its frames to the pacer the manager gives
+ * the agents, so that their messages keep in step with them. */
+static void
+test_frames_pace_agent (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  PalSessionView *view = PAL_SESSION_VIEW (pal_window_get_session_view (fixture->window));
+  GtkWidget *chat_view = pal_session_view_get_chat_view (view);
+  AcpAgent *agent;
+  gulong id;
+
+  g_assert_true (pal_chat_view_get_pacer (PAL_CHAT_VIEW (chat_view)) == fixture->pacer);
+
+  pal_window_start_session (fixture->window, "fake-basic", fixture->folder, NULL);
+  wait_for (fixture, session_ready, 30);
+  agent = acp_session_get_agent (current_session (fixture));
+  g_assert_true (acp_agent_get_pacer (agent) == fixture->pacer);
+  g_assert_true (acp_connection_get_pacer (acp_agent_get_connection (agent)) == fixture->pacer);
+
+  n_paced_frames = 0;
+  id = g_signal_connect (fixture->pacer, "frame", G_CALLBACK (paced_frame_cb), &n_paced_frames);
+  gtk_widget_queue_draw (chat_view);
+  wait_for (fixture, paced_frame_reported, 10);
+  g_signal_handler_disconnect (fixture->pacer, id);
+}
+
 static void
 test_open_replays_live (Fixture       *fixture,
                         gconstpointer  data)
@@ -2449,6 +2490,8 @@ main (int   argc,
               fixture_set_up, test_new_prompt_permission, fixture_tear_down);
   g_test_add ("/window/open-after-frame", Fixture, NULL,
               fixture_set_up, test_open_after_frame, fixture_tear_down);
+  g_test_add ("/window/frames-pace-agent", Fixture, NULL,
+              fixture_set_up, test_frames_pace_agent, fixture_tear_down);
   g_test_add ("/window/open-replays-live", Fixture, NULL,
               fixture_set_up, test_open_replays_live, fixture_tear_down);
   g_test_add ("/window/agent-sessions-listed", Fixture, NULL,
