@@ -112,7 +112,8 @@ fixture_setup (Fixture       *f,
   f->agents = pal_agent_store_new (f->settings);
   pal_agent_store_set_secret_store (f->agents, f->secrets);
   f->sessions = pal_session_store_new (f->settings);
-  f->manager = pal_session_manager_new (f->agents, f->sessions, NULL);
+  /* no window, no frames: no pacer */
+  f->manager = pal_session_manager_new (f->agents, f->sessions, NULL, NULL);
   folder = g_dir_make_tmp ("palaver-secrets-XXXXXX", &error);
   g_assert_no_error (error);
   f->folder = g_canonicalize_filename (folder, NULL);
@@ -344,7 +345,7 @@ test_sign_in_keeps_key_in_keyring (Fixture       *f,
     g_autoptr(GAsyncResult) result = NULL;
 
     pal_agent_store_set_secret_store (agents, f->secrets);
-    manager = pal_session_manager_new (agents, f->sessions, NULL);
+    manager = pal_session_manager_new (agents, f->sessions, NULL, NULL);
     again = new_session (f, manager, &error);
     g_assert_no_error (error);
     g_assert_nonnull (again);

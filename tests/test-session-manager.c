@@ -80,6 +80,7 @@ typedef struct
   PalAgentStore     *agents;
   PalSessionStore   *sessions;
   PalMcpServerStore *mcp_servers;
+  AcpPacer          *pacer;
   PalSessionManager *manager;
   char              *tmpdir;
   char              *dir_a;
@@ -148,7 +149,8 @@ fixture_setup (Fixture       *f,
   f->agents = pal_agent_store_new (f->settings);
   f->sessions = pal_session_store_new (f->settings);
   f->mcp_servers = pal_mcp_server_store_new (f->settings);
-  f->manager = pal_session_manager_new (f->agents, f->sessions, f->mcp_servers);
+  f->pacer = acp_pacer_new ();
+  f->manager = pal_session_manager_new (f->agents, f->sessions, f->mcp_servers, f->pacer);
 
   tmpdir = g_dir_make_tmp ("palaver-session-manager-XXXXXX", &error);
   g_assert_no_error (error);
@@ -194,6 +196,7 @@ fixture_teardown (Fixture       *f,
   g_assert_no_error (error);
 
   g_clear_object (&f->manager);
+  g_clear_object (&f->pacer);
   g_clear_object (&f->mcp_servers);
   g_clear_object (&f->sessions);
   g_clear_object (&f->agents);
@@ -629,6 +632,49 @@ test_new_session_shared (Fixture       *f,
     g_assert_true (again == first);
     g_assert_cmpuint (count_method (f, "session/load"), ==, 0);
   }
+}
+
+static AcpAgent *
+start_agent_ok (Fixture    *f,
+                const char *profile_id,
+                const char *cwd)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  AcpAgent *agent;
+
+  pal_session_manager_start_agent_async (f->manager, profile_id, cwd, NULL,
+                                         store_result_cb, &f->result);
+  result = wait_result (&f->result);
+  agent = pal_session_manager_start_agent_finish (f->manager, result, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (agent);
+
+  return agent;
+}
+
+/* Every agent started, and its connection, gets the manager's pacer: the
+ * one the window reports its frames to. */
+static void
+test_agents_get_pacer (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(AcpAgent) agent_a = NULL;
+  g_autoptr(AcpAgent) agent_b = NULL;
+  g_autoptr(AcpPacer) pacer = NULL;
+
+  g_object_get (f->manager, "pacer", &pacer, NULL);
+  g_assert_true (pacer == f->pacer);
+  g_assert_true (pal_session_manager_get_pacer (f->manager) == f->pacer);
+
+  add_profile (f, "fake", "basic.json");
+  agent_a = start_agent_ok (f, "fake", f->dir_a);
+  agent_b = start_agent_ok (f, "fake", f->dir_b);
+  g_assert_true (agent_a != agent_b);
+  g_assert_true (acp_agent_get_pacer (agent_a) == f->pacer);
+  g_assert_true (acp_agent_get_pacer (agent_b) == f->pacer);
+  g_assert_true (acp_connection_get_pacer (acp_agent_get_connection (agent_a)) == f->pacer);
+  g_assert_true (acp_connection_get_pacer (acp_agent_get_connection (agent_b)) == f->pacer);
 }
 
 static void
@@ -2496,6 +2542,7 @@ main (int   argc,
 
   ADD ("new/shared", test_new_session_shared);
   ADD ("new/agent-cwd", test_agent_cwd);
+  ADD ("new/pacer", test_agents_get_pacer);
   ADD ("new/errors", test_new_session_errors);
   ADD ("new/folder-not-utf8", test_new_session_folder_not_utf8);
   ADD ("new/preset-installed-later", test_preset_installed_later);

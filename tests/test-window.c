@@ -49,6 +49,7 @@ typedef struct
   PalAgentStore     *agent_store;
   PalSessionStore   *session_store;
   PalMcpServerStore *mcp_store;
+  AcpPacer          *pacer;
   PalSessionManager *manager;
   PalWindow         *window;
   char              *folder;
@@ -138,7 +139,9 @@ fixture_set_up (Fixture       *fixture,
   fixture->agent_store = pal_agent_store_new (fixture->settings);
   fixture->session_store = pal_session_store_new (fixture->settings);
   fixture->mcp_store = pal_mcp_server_store_new (fixture->settings);
-  fixture->manager = pal_session_manager_new (fixture->agent_store, fixture->session_store, fixture->mcp_store);
+  fixture->pacer = acp_pacer_new ();
+  fixture->manager = pal_session_manager_new (fixture->agent_store, fixture->session_store, fixture->mcp_store,
+                                              fixture->pacer);
 
   add_fake_profile (fixture, "fake-permission", "permission.json");
   add_fake_profile (fixture, "fake-replay", "replay-10k.json");
@@ -192,6 +195,7 @@ fixture_tear_down (Fixture       *fixture,
   wait_for (fixture, shutdown_done, 20);
 
   g_clear_object (&fixture->manager);
+  g_clear_object (&fixture->pacer);
   g_clear_object (&fixture->mcp_store);
   g_clear_object (&fixture->session_store);
   g_clear_object (&fixture->agent_store);
@@ -522,6 +526,47 @@ test_open_after_frame (Fixture       *fixture,
   g_assert_cmpint (pal_session_manager_get_session_state (fixture->manager, PAST_SESSION), !=,
                    PAL_SESSION_STATE_NOT_RUNNING);
   wait_for (fixture, session_ready, 60);
+}
+
+static guint n_paced_frames;
+
+static void
+paced_frame_cb (AcpPacer *pacer,
+                guint    *count)
+{
+  (*count)++;
+}
+
+static gboolean
+paced_frame_reported (Fixture *fixture)
+{
+  return n_paced_frames > 0;
+}
+
+/* The window's transcript reports its frames to the pacer the manager gives
+ * the agents, so that their messages keep in step with them. */
+static void
+test_frames_pace_agent (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  PalSessionView *view = PAL_SESSION_VIEW (pal_window_get_session_view (fixture->window));
+  GtkWidget *chat_view = pal_session_view_get_chat_view (view);
+  AcpAgent *agent;
+  gulong id;
+
+  g_assert_true (pal_chat_view_get_pacer (PAL_CHAT_VIEW (chat_view)) == fixture->pacer);
+
+  pal_window_start_session (fixture->window, "fake-basic", fixture->folder, NULL);
+  wait_for (fixture, session_ready, 30);
+  agent = acp_session_get_agent (current_session (fixture));
+  g_assert_true (acp_agent_get_pacer (agent) == fixture->pacer);
+  g_assert_true (acp_connection_get_pacer (acp_agent_get_connection (agent)) == fixture->pacer);
+
+  n_paced_frames = 0;
+  id = g_signal_connect (fixture->pacer, "frame", G_CALLBACK (paced_frame_cb), &n_paced_frames);
+  gtk_widget_queue_draw (chat_view);
+  wait_for (fixture, paced_frame_reported, 10);
+  g_signal_handler_disconnect (fixture->pacer, id);
 }
 
 static void
@@ -2457,6 +2502,8 @@ main (int   argc,
               fixture_set_up, test_new_prompt_permission, fixture_tear_down);
   g_test_add ("/window/open-after-frame", Fixture, NULL,
               fixture_set_up, test_open_after_frame, fixture_tear_down);
+  g_test_add ("/window/frames-pace-agent", Fixture, NULL,
+              fixture_set_up, test_frames_pace_agent, fixture_tear_down);
   g_test_add ("/window/open-replays-live", Fixture, NULL,
               fixture_set_up, test_open_replays_live, fixture_tear_down);
   g_test_add ("/window/agent-sessions-listed", Fixture, NULL,

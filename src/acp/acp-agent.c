@@ -76,6 +76,7 @@ struct _AcpAgent
   gboolean               group_ended;    /* nothing of the group runs any more */
   GIOStream             *stream;
   AcpConnection         *connection;
+  AcpPacer              *pacer;          /* given to the connection */
   gulong                 notification_id;
   gulong                 request_id;
   gulong                 closed_id;
@@ -749,6 +750,7 @@ setup_connection (AcpAgent *self)
 {
   acp_connection_set_join_func (self->connection, join_text_chunk);
   acp_connection_set_traffic_log (self->connection, self->log);
+  acp_connection_set_pacer (self->connection, self->pacer);
   self->notification_id =
     g_signal_connect (self->connection, "notification",
                       G_CALLBACK (connection_notification_cb), self);
@@ -1598,6 +1600,7 @@ acp_agent_finalize (GObject *object)
   if (self->stderr_line != NULL)
     g_string_free (self->stderr_line, TRUE);
   g_clear_object (&self->log);
+  g_clear_object (&self->pacer);
   g_clear_pointer (&self->stray_output, g_free);
   g_clear_pointer (&self->stop_tasks, g_ptr_array_unref);
   g_clear_pointer (&self->held_calls, g_array_unref);
@@ -1831,6 +1834,40 @@ acp_agent_set_stop_grace_period (AcpAgent *self,
   g_return_if_fail (ACP_IS_AGENT (self));
 
   self->grace_ms = grace_ms;
+}
+
+/**
+ * acp_agent_set_pacer:
+ * @self: a #AcpAgent
+ * @pacer: (nullable): the frames its messages are dispatched in step with
+ *
+ * Gives @pacer to the agent's connection (see acp_connection_set_pacer()),
+ * now and once the agent is spawned; %NULL dispatches in time slices only.
+ */
+void
+acp_agent_set_pacer (AcpAgent *self,
+                     AcpPacer *pacer)
+{
+  g_return_if_fail (ACP_IS_AGENT (self));
+  g_return_if_fail (pacer == NULL || ACP_IS_PACER (pacer));
+
+  g_set_object (&self->pacer, pacer);
+  if (self->connection != NULL)
+    acp_connection_set_pacer (self->connection, pacer);
+}
+
+/**
+ * acp_agent_get_pacer:
+ * @self: a #AcpAgent
+ *
+ * Returns: (transfer none) (nullable): the pacer given to its connection
+ */
+AcpPacer *
+acp_agent_get_pacer (AcpAgent *self)
+{
+  g_return_val_if_fail (ACP_IS_AGENT (self), NULL);
+
+  return self->pacer;
 }
 
 guint

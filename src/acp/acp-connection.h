@@ -9,6 +9,7 @@
 #include <json-glib/json-glib.h>
 
 #include "acp-error.h"
+#include "acp-pacer.h"
 #include "acp-traffic-log.h"
 
 G_BEGIN_DECLS
@@ -53,7 +54,14 @@ G_BEGIN_DECLS
  *     be answered, or a line that is not JSON.
  *   "closed" (const GError *reason nullable): emitted exactly once, on end of
  *     stream (reason NULL), a read or write error, or acp_connection_close().
- * Properties: "stream" (construct-only), "max-line-length", "closed" (read-only).
+ * Properties: "stream" (construct-only), "max-line-length", "pacer",
+ * "closed" (read-only).
+ *
+ * Pacing: incoming messages are dispatched in time slices, so that a flood
+ * leaves the main loop its other work. A connection given an AcpPacer
+ * ("pacer") also keeps in step with the frames reported to it: a slice
+ * after each frame, then a wait for the next, for as long as frames come.
+ * Without a pacer (the default) it dispatches in time slices only.
  *
  * Closing: every pending call fails with ACP_ERROR_CLOSED ("The connection to
  * the agent was closed", plus the reason's message), pending incoming
@@ -130,6 +138,9 @@ void           acp_connection_set_join_func       (AcpConnection      *self,
                                                    AcpConnectionJoinFunc join_func);
 void           acp_connection_set_traffic_log     (AcpConnection      *self,
                                                    AcpTrafficLog      *log);
+AcpPacer      *acp_connection_get_pacer           (AcpConnection      *self);
+void           acp_connection_set_pacer           (AcpConnection      *self,
+                                                   AcpPacer           *pacer);
 guint          acp_connection_get_n_joined        (AcpConnection      *self);
 void           acp_connection_start               (AcpConnection      *self);
 gboolean       acp_connection_is_closed           (AcpConnection      *self);

@@ -366,6 +366,7 @@ create_agent (PalSessionManager   *self,
     return NULL;
 
   agent = acp_agent_new ((const char * const *) wrapped, (const char * const *) env, wrapped_cwd);
+  acp_agent_set_pacer (agent, self->pacer);
   acp_agent_set_client_capabilities (agent, PAL_CLIENT_CAPABILITIES);
   acp_agent_set_initialize_timeout (agent, PAL_AGENT_INITIALIZE_TIMEOUT_MS);
   acp_fs_service_attach (self->fs_service, agent);

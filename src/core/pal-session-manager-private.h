@@ -65,6 +65,7 @@ struct _PalSessionManager
   PalAgentStore      *agent_store;
   PalSessionStore    *session_store;
   PalMcpServerStore  *mcp_server_store;
+  AcpPacer           *pacer;           /* given to every agent; nullable */
 
   PalLauncherSandbox  sandbox;
   /* answer the fs/ and terminal/ requests of every agent, in session folders */

@@ -68,6 +68,7 @@ enum {
   PROP_AGENT_STORE,
   PROP_SESSION_STORE,
   PROP_MCP_SERVER_STORE,
+  PROP_PACER,
   N_PROPS
 };
 
@@ -948,6 +949,7 @@ pal_session_manager_dispose (GObject *object)
   g_clear_object (&self->agent_store);
   g_clear_object (&self->session_store);
   g_clear_object (&self->mcp_server_store);
+  g_clear_object (&self->pacer);
 
   G_OBJECT_CLASS (pal_session_manager_parent_class)->dispose (object);
 }
@@ -985,6 +987,9 @@ pal_session_manager_get_property (GObject    *object,
     case PROP_MCP_SERVER_STORE:
       g_value_set_object (value, self->mcp_server_store);
       break;
+    case PROP_PACER:
+      g_value_set_object (value, self->pacer);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1008,6 +1013,9 @@ pal_session_manager_set_property (GObject      *object,
       break;
     case PROP_MCP_SERVER_STORE:
       self->mcp_server_store = g_value_dup_object (value);
+      break;
+    case PROP_PACER:
+      self->pacer = g_value_dup_object (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1035,6 +1043,11 @@ pal_session_manager_class_init (PalSessionManagerClass *klass)
   /* The MCP servers handed to agents (nullable: none then). */
   properties[PROP_MCP_SERVER_STORE] =
     g_param_spec_object ("mcp-server-store", NULL, NULL, PAL_TYPE_MCP_SERVER_STORE,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  /* The frames the agents' messages keep in step with, given to every agent
+   * (nullable: no pacing then). */
+  properties[PROP_PACER] =
+    g_param_spec_object ("pacer", NULL, NULL, ACP_TYPE_PACER,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -1098,23 +1111,28 @@ pal_session_manager_init (PalSessionManager *self)
  * @agent_store: the agent profiles
  * @session_store: the session list
  * @mcp_server_store: (nullable): the MCP servers
+ * @pacer: (nullable): the frames the agents' messages are dispatched in
+ *   step with (the windows report theirs to it); %NULL: none
  *
  * Returns: (transfer full): a new session manager
  */
 PalSessionManager *
 pal_session_manager_new (PalAgentStore     *agent_store,
                          PalSessionStore   *session_store,
-                         PalMcpServerStore *mcp_server_store)
+                         PalMcpServerStore *mcp_server_store,
+                         AcpPacer          *pacer)
 {
   g_return_val_if_fail (PAL_IS_AGENT_STORE (agent_store), NULL);
   g_return_val_if_fail (PAL_IS_SESSION_STORE (session_store), NULL);
   g_return_val_if_fail (mcp_server_store == NULL || PAL_IS_MCP_SERVER_STORE (mcp_server_store),
                         NULL);
+  g_return_val_if_fail (pacer == NULL || ACP_IS_PACER (pacer), NULL);
 
   return g_object_new (PAL_TYPE_SESSION_MANAGER,
                        "agent-store", agent_store,
                        "session-store", session_store,
                        "mcp-server-store", mcp_server_store,
+                       "pacer", pacer,
                        NULL);
 }
 
@@ -1192,6 +1210,22 @@ pal_session_manager_get_mcp_server_store (PalSessionManager *self)
 {
   g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), NULL);
   return self->mcp_server_store;
+}
+
+/**
+ * pal_session_manager_get_pacer:
+ * @self: a #PalSessionManager
+ *
+ * The pacer every agent the manager starts is given: a view showing their
+ * sessions reports its frames to it.
+ *
+ * Returns: (transfer none) (nullable): the pacer
+ */
+AcpPacer *
+pal_session_manager_get_pacer (PalSessionManager *self)
+{
+  g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), NULL);
+  return self->pacer;
 }
 
 /* }}} */

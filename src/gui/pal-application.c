@@ -667,8 +667,16 @@ pal_application_get_session_manager (PalApplication *self)
   g_return_val_if_fail (PAL_IS_APPLICATION (self), NULL);
 
   if (self->session_manager == NULL)
-    self->session_manager = pal_session_manager_new (pal_application_get_agent_store (self),
-                                                     pal_application_get_session_store (self),
-                                                     pal_application_get_mcp_server_store (self));
+    {
+      /* The one pacer: the windows report their frames to it (they take
+       * it from the manager, with its services), and every agent's
+       * messages keep in step with them. */
+      g_autoptr(AcpPacer) pacer = acp_pacer_new ();
+
+      self->session_manager = pal_session_manager_new (pal_application_get_agent_store (self),
+                                                       pal_application_get_session_store (self),
+                                                       pal_application_get_mcp_server_store (self),
+                                                       pacer);
+    }
   return self->session_manager;
 }

@@ -1923,7 +1923,8 @@ pal_window_init (PalWindow *self)
 /**
  * pal_window_new:
  * @application: the application
- * @manager: the session manager (its stores hold the lists)
+ * @manager: the session manager (its stores hold the lists; its pacer is
+ *   told of the frames of the transcript)
  * @settings: (nullable): where window geometry and the last folder are kept
  *
  * Returns: (transfer full): a new window
@@ -1955,6 +1956,8 @@ pal_window_new (GtkApplication    *application,
                            G_CALLBACK (fs_access_request_cb), self, 0);
   pal_session_view_set_terminal_service (self->session_view,
                                          pal_session_manager_get_terminal_service (manager));
+  /* the frames of the transcript pace the agents' messages */
+  pal_session_view_set_pacer (self->session_view, pal_session_manager_get_pacer (manager));
   g_signal_connect (self->session_view, "reopen-requested",
                     G_CALLBACK (session_view_reopen_requested_cb), self);
   g_signal_connect (self->session_view, "prompt-held",
