@@ -652,6 +652,8 @@ test_directories_old_and_damaged (Fixture       *fixture,
   g_autoptr(PalSessionStore) store = NULL;
   g_autoptr(GVariant) stored = NULL;
   g_autoptr(GVariant) damaged = NULL;
+  g_autoptr(GVariant) damaged_entry = NULL;
+  g_autoptr(GVariant) mixed_entry = NULL;
   GVariantBuilder builder;
   GVariantDict dict;
   const char *mixed[] = { "/srv/lib/", "relative", "/p/inside", "/srv/lib", "", NULL };
@@ -663,12 +665,15 @@ test_directories_old_and_damaged (Fixture       *fixture,
 
   g_variant_builder_init (&builder, G_VARIANT_TYPE ("aa{sv}"));
   g_variant_builder_add_value (&builder, entry ("old", "codex", "/p", 30));
-  g_variant_dict_init (&dict, entry ("damaged", "codex", "/p", 20));
+  /* the dictionary copies what it starts from: the entries are sunk first */
+  damaged_entry = g_variant_ref_sink (entry ("damaged", "codex", "/p", 20));
+  g_variant_dict_init (&dict, damaged_entry);
   g_variant_dict_insert (&dict, "pinned", "b", TRUE);
   g_variant_dict_insert (&dict, "additional-directories", "s", "/srv/lib");
   damaged = g_variant_ref_sink (g_variant_dict_end (&dict));
   g_variant_builder_add_value (&builder, damaged);
-  g_variant_dict_init (&dict, entry ("mixed", "codex", "/p", 10));
+  mixed_entry = g_variant_ref_sink (entry ("mixed", "codex", "/p", 10));
+  g_variant_dict_init (&dict, mixed_entry);
   g_variant_dict_insert (&dict, "additional-directories", "^as", mixed);
   g_variant_builder_add_value (&builder, g_variant_dict_end (&dict));
   g_settings_set_value (fixture->settings, "sessions", g_variant_builder_end (&builder));
