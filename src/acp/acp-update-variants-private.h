@@ -77,7 +77,7 @@ gboolean _acp_transcript_apply_compaction_summary_chunk (AcpTranscript          
                                                          const AcpUpdateVariant  *variant,
                                                          GError                 **error);
 
-/* Session-level handlers (acp-session.c) */
+/* Session-level handlers (acp-session-updates.c) */
 gboolean _acp_session_apply_available_commands          (AcpSession              *self,
                                                          JsonObject              *update,
                                                          const AcpUpdateVariant  *variant,
