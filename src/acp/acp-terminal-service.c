@@ -24,6 +24,7 @@
 #include "acp-json.h"
 #include "acp-terminal-service.h"
 #include "acp-process-group.h"
+#include "acp-session-name-private.h"
 
 #define READ_SIZE                 65536
 #define DEFAULT_KILL_GRACE_MS     2000
@@ -37,7 +38,7 @@ struct _AcpTerminalService
 
   GHashTable *terminals;      /* id → Terminal */
   GPtrArray  *order;          /* Terminal, oldest first */
-  GHashTable *session_cwds;   /* SessionName → char * */
+  GHashTable *session_cwds;   /* AcpSessionName → char * */
   guint       next_id;
   guint       kill_grace_ms;
 };
@@ -59,57 +60,6 @@ enum {
 };
 
 static guint signals[N_SIGNALS];
-
-/* session names {{{ */
-
-/* A session id is the agent's: two agents may use the same one. The
- * service's sessions are therefore (agent, session id); the agent is an
- * identity, never dereferenced. */
-typedef struct
-{
-  gconstpointer  agent;
-  char          *session_id;
-} SessionName;
-
-static SessionName *
-session_name_new (gconstpointer  agent,
-                  const char    *session_id)
-{
-  SessionName *name = g_new0 (SessionName, 1);
-
-  name->agent = agent;
-  name->session_id = g_strdup (session_id);
-  return name;
-}
-
-static void
-session_name_free (gpointer data)
-{
-  SessionName *name = data;
-
-  g_free (name->session_id);
-  g_free (name);
-}
-
-static guint
-session_name_hash (gconstpointer data)
-{
-  const SessionName *name = data;
-
-  return g_str_hash (name->session_id) ^ g_direct_hash (name->agent);
-}
-
-static gboolean
-session_name_equal (gconstpointer a,
-                    gconstpointer b)
-{
-  const SessionName *name_a = a;
-  const SessionName *name_b = b;
-
-  return name_a->agent == name_b->agent && g_str_equal (name_a->session_id, name_b->session_id);
-}
-
-/* }}} */
 
 /* terminals {{{ */
 
@@ -553,7 +503,7 @@ handle_create (AcpTerminalService *self,
     }
   if (cwd == NULL)
     {
-      SessionName name = { agent, (char *) session_id };
+      AcpSessionName name = { agent, (char *) session_id };
 
       cwd = g_hash_table_lookup (self->session_cwds, &name);
     }
@@ -941,8 +891,8 @@ acp_terminal_service_init (AcpTerminalService *self)
 {
   self->terminals = g_hash_table_new (g_str_hash, g_str_equal);
   self->order = g_ptr_array_new_with_free_func ((GDestroyNotify) terminal_unref);
-  self->session_cwds = g_hash_table_new_full (session_name_hash, session_name_equal,
-                                              session_name_free, g_free);
+  self->session_cwds = g_hash_table_new_full (_acp_session_name_hash, _acp_session_name_equal,
+                                              _acp_session_name_free, g_free);
   self->kill_grace_ms = DEFAULT_KILL_GRACE_MS;
 }
 
@@ -1016,7 +966,7 @@ acp_terminal_service_set_session_cwd (AcpTerminalService *self,
                                       const char         *session_id,
                                       const char         *cwd)
 {
-  SessionName name = { agent, (char *) session_id };
+  AcpSessionName name = { agent, (char *) session_id };
 
   g_return_if_fail (ACP_IS_TERMINAL_SERVICE (self));
   g_return_if_fail (ACP_IS_AGENT (agent));
@@ -1031,7 +981,8 @@ acp_terminal_service_set_session_cwd (AcpTerminalService *self,
   if (cwd == NULL)
     g_hash_table_remove (self->session_cwds, &name);
   else
-    g_hash_table_replace (self->session_cwds, session_name_new (agent, session_id), g_strdup (cwd));
+    g_hash_table_replace (self->session_cwds, _acp_session_name_new (agent, session_id),
+                          g_strdup (cwd));
 }
 
 /**
@@ -1069,7 +1020,7 @@ acp_terminal_service_forget_session (AcpTerminalService *self,
                                      AcpAgent           *agent,
                                      const char         *session_id)
 {
-  SessionName name = { agent, (char *) session_id };
+  AcpSessionName name = { agent, (char *) session_id };
 
   g_return_if_fail (ACP_IS_TERMINAL_SERVICE (self));
   g_return_if_fail (agent != NULL);
