@@ -746,6 +746,8 @@ test_preset_installed_later (Fixture       *f,
 static void close_session (Fixture        *f,
                            PalSessionKey  *key,
                            GError        **error);
+static char *joined_roots (Fixture    *f,
+                           AcpSession *session);
 
 /* An idle agent whose profile was edited (an API key added to its
  * environment) is started anew at the next need; one with a session open
@@ -1282,6 +1284,7 @@ test_agent_crash_fails_sessions (Fixture       *f,
   g_autofree char *first_id = NULL;
   PalSessionKey *first_key;
   g_autofree char *stop_reason = NULL;
+  g_autofree char *roots = NULL;
 
   add_profile_full (f, "crash", "crash-mid-request.json", TRUE);
   add_profile_full (f, "fake", "basic.json", TRUE);
@@ -1313,6 +1316,10 @@ test_agent_crash_fails_sessions (Fixture       *f,
   g_assert_cmpint (acp_session_get_state (restarted), ==, ACP_SESSION_STATE_READY);
   g_assert_true (acp_session_get_agent (restarted) != acp_session_get_agent (first));
   g_assert_cmpint (acp_session_get_state (second), ==, ACP_SESSION_STATE_FAILED);
+  /* its folder went with it to the new process */
+  roots = joined_roots (f, restarted);
+  g_assert_cmpstr (roots, ==, f->dir_a);
+  g_assert_null (joined_roots (f, first));
 }
 
 /* }}} */
@@ -1692,12 +1699,14 @@ sent_folders (Fixture    *f,
   return g_string_free (joined, FALSE);
 }
 
+/* The folders the file service gives the session, joined by spaces. */
 static char *
 joined_roots (Fixture    *f,
-              const char *session_id)
+              AcpSession *session)
 {
   g_auto(GStrv) roots = acp_fs_service_dup_roots (pal_session_manager_get_fs_service (f->manager),
-                                                  session_id);
+                                                  acp_session_get_agent (session),
+                                                  acp_session_get_session_id (session));
 
   return roots != NULL ? g_strjoinv (" ", roots) : NULL;
 }
@@ -1736,19 +1745,19 @@ test_folders_sent (Fixture       *f,
   g_assert_cmpstrv (acp_session_get_additional_directories (session), wanted);
   g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (f->sessions, key_of ("folders", id))),
                     wanted);
-  sent = joined_roots (f, id);
+  sent = joined_roots (f, session);
   g_assert_cmpstr (sent, ==, expected_roots);
   g_free (sent);
 
   close_session (f, key_of ("folders", id), &error);
   g_assert_no_error (error);
-  g_assert_null (joined_roots (f, id));
+  g_assert_null (joined_roots (f, session));
   loaded = open_session (f, LOAD, key_of ("folders", id), &error);
   g_assert_no_error (error);
   sent = sent_folders (f, "session/load", 0);
   g_assert_cmpstr (sent, ==, expected);
   g_free (sent);
-  sent = joined_roots (f, id);
+  sent = joined_roots (f, loaded);
   g_assert_cmpstr (sent, ==, expected_roots);
   g_free (sent);
 
@@ -1798,7 +1807,7 @@ test_folders_not_advertised (Fixture       *f,
                                    "does not support additional folders"), ==, 1);
   record = pal_session_store_lookup (f->sessions, key_for (f, session));
   g_assert_cmpstrv (pal_session_record_get_additional_directories (record), none);
-  roots = joined_roots (f, acp_session_get_session_id (session));
+  roots = joined_roots (f, session);
   g_assert_cmpstr (roots, ==, f->dir_a);
 
   /* nor with a load of a stored session that has them */
@@ -1858,6 +1867,60 @@ test_folders_fs (Fixture       *f,
   g_assert_cmpuint (asked->len, ==, 1);
   g_assert_cmpstr (g_ptr_array_index (asked, 0), ==, outside);
   g_signal_handlers_disconnect_by_data (service, asked);
+}
+
+/* Two agents that give their sessions the same id: each reads in its own
+ * session's folders only, and closing one session keeps the other's */
+static void
+test_folders_same_id (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autofree char *one = make_dir (f, "one");
+  g_autofree char *two = make_dir (f, "two");
+  g_autofree char *in_one = g_build_filename (one, "notes.txt", NULL);
+  g_autofree char *in_two = g_build_filename (two, "notes.txt", NULL);
+  const char *given_one[] = { one, NULL };
+  const char *given_two[] = { two, NULL };
+  /* the agent reads both: the first must work, the second be refused */
+  const char *first_reads[] = { in_one, in_two, NULL };
+  const char *second_reads[] = { in_two, in_one, NULL };
+  g_autoptr(AcpSession) first = NULL;
+  g_autoptr(AcpSession) second = NULL;
+  g_autoptr(GError) error = NULL;
+  char *stop_reason;
+
+  g_assert_true (g_file_set_contents (in_one, "shared\n", -1, NULL));
+  g_assert_true (g_file_set_contents (in_two, "shared\n", -1, NULL));
+  add_profile (f, "first", "folders.json");
+  add_profile (f, "second", "folders.json");
+  first = new_session_with_folders (f, "first", f->dir_a, given_one, &error);
+  g_assert_no_error (error);
+  second = new_session_with_folders (f, "second", f->dir_a, given_two, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (acp_session_get_session_id (first), ==, acp_session_get_session_id (second));
+  /* what names the session of a request */
+  g_assert_true (pal_session_manager_find_live_key (f->manager, acp_session_get_agent (second),
+                                                    acp_session_get_session_id (second)) ==
+                 key_for (f, second));
+  g_assert_true (pal_session_manager_find_live_key (f->manager, acp_session_get_agent (first),
+                                                    acp_session_get_session_id (first)) ==
+                 key_for (f, first));
+
+  stop_reason = prompt_blocks (f, first, first_reads, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (stop_reason, ==, "end_turn");
+  g_free (stop_reason);
+  stop_reason = prompt_blocks (f, second, second_reads, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (stop_reason, ==, "end_turn");
+  g_free (stop_reason);
+
+  close_session (f, key_for (f, second), &error);
+  g_assert_no_error (error);
+  stop_reason = prompt_blocks (f, first, first_reads, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (stop_reason, ==, "end_turn");
+  g_free (stop_reason);
 }
 
 /* The folders an agent lists with its sessions are sent back when one is
@@ -2570,6 +2633,7 @@ main (int   argc,
   ADD ("folders/sent", test_folders_sent);
   ADD ("folders/not-advertised", test_folders_not_advertised);
   ADD ("folders/fs", test_folders_fs);
+  ADD ("folders/same-id", test_folders_same_id);
   ADD ("folders/listed", test_folders_listed);
   ADD ("store/titles", test_titles);
   ADD ("state/permission", test_permission_state);

@@ -1501,11 +1501,12 @@ test_file_requests_queued (Fixture       *fixture,
   gboolean handled = FALSE;
   AdwMessageDialog *dialog;
 
-  first = _acp_fs_access_request_new ("s1", "/proc/self/environ", own, FALSE, NULL, count_answer, &answers);
-  second = _acp_fs_access_request_new ("s1", "/tmp/project/link", "/etc/passwd", TRUE, NULL,
-                                       count_answer, &answers);
-  third = _acp_fs_access_request_new ("s1", "/etc/hosts", "/etc/hosts", FALSE, third_withdrawn,
+  first = _acp_fs_access_request_new (NULL, "s1", "/proc/self/environ", own, FALSE, NULL,
                                       count_answer, &answers);
+  second = _acp_fs_access_request_new (NULL, "s1", "/tmp/project/link", "/etc/passwd", TRUE, NULL,
+                                       count_answer, &answers);
+  third = _acp_fs_access_request_new (NULL, "s1", "/etc/hosts", "/etc/hosts", FALSE,
+                                      third_withdrawn, count_answer, &answers);
   g_signal_emit_by_name (service, "access-request", "s1", own, FALSE, first, &handled);
   g_assert_true (handled);
   g_signal_emit_by_name (service, "access-request", "s1", "/etc/passwd", TRUE, second, &handled);
@@ -1532,6 +1533,66 @@ test_file_requests_queued (Fixture       *fixture,
   answer_dialog (dialog, "allow");
   g_assert_cmpint (answers, ==, 21);
   g_assert_cmpuint (count_message_dialogs (), ==, 0);
+}
+
+static gboolean
+live_and_ready (Fixture    *fixture,
+                const char *agent_id)
+{
+  g_autoptr(PalSessionKey) key = pal_session_key_new (agent_id, "fake-session-1");
+  AcpSession *session = pal_session_manager_lookup (fixture->manager, key);
+
+  return session != NULL && acp_session_get_state (session) == ACP_SESSION_STATE_READY;
+}
+
+static gboolean
+basic_ready (Fixture *fixture)
+{
+  return live_and_ready (fixture, "fake-basic");
+}
+
+static gboolean
+minimal_ready (Fixture *fixture)
+{
+  return live_and_ready (fixture, "fake-minimal");
+}
+
+/* Two agents' sessions of the same id are live: the question names the
+ * one whose agent asks */
+static void
+test_file_request_names_session (Fixture       *fixture,
+                                 gconstpointer  data)
+{
+  AcpFsService *service = pal_session_manager_get_fs_service (fixture->manager);
+  PalSessionKey *basic = key_of ("fake-basic", "fake-session-1");
+  PalSessionKey *minimal = key_of ("fake-minimal", "fake-session-1");
+  g_autoptr(AcpFsAccessRequest) request = NULL;
+  gboolean handled = FALSE;
+  int answers = 0;
+  AdwMessageDialog *dialog;
+  AcpAgent *agent;
+
+  pal_window_start_session (fixture->window, "fake-basic", fixture->folder, NULL);
+  wait_for (fixture, basic_ready, 30);
+  pal_window_start_session (fixture->window, "fake-minimal", fixture->folder, NULL);
+  wait_for (fixture, minimal_ready, 30);
+  pal_session_store_set_title (fixture->session_store, basic, "The basic agent's work");
+  pal_session_store_set_title (fixture->session_store, minimal, "The minimal agent's work");
+
+  agent = acp_session_get_agent (pal_session_manager_lookup (fixture->manager, minimal));
+  request = _acp_fs_access_request_new (agent, "fake-session-1", "/etc/hosts", "/etc/hosts", FALSE,
+                                        NULL, count_answer, &answers);
+  g_signal_emit_by_name (service, "access-request", "fake-session-1", "/etc/hosts", FALSE, request,
+                         &handled);
+  g_assert_true (handled);
+  settle ();
+
+  dialog = find_message_dialog ();
+  g_assert_nonnull (dialog);
+  g_assert_true (has_label_with (GTK_WIDGET (dialog), "The minimal agent's work"));
+  g_assert_false (has_label_with (GTK_WIDGET (dialog), "The basic agent's work"));
+  answer_dialog (dialog, "deny");
+  g_assert_cmpint (answers, ==, 2);
 }
 
 static gboolean
@@ -2538,6 +2599,8 @@ main (int   argc,
               fixture_set_up, test_agent_shell_output, fixture_tear_down);
   g_test_add ("/window/file-outside-asks", Fixture, NULL,
               fixture_set_up, test_file_outside_asks, fixture_tear_down);
+  g_test_add ("/window/file-request-names-session", Fixture, NULL,
+              fixture_set_up, test_file_request_names_session, fixture_tear_down);
   g_test_add ("/window/file-requests-queued", Fixture, NULL,
               fixture_set_up, test_file_requests_queued, fixture_tear_down);
   g_test_add ("/window/closed-session-reopens", Fixture, NULL,

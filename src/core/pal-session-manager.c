@@ -256,11 +256,14 @@ _pal_live_session_remove (PalSessionManager *self,
   /* First out of the table: cancelling below may run callbacks at once,
    * and they must see that this entry is gone. */
   g_hash_table_remove (self->live, key);
-  acp_fs_service_set_roots (self->fs_service, id, NULL);
-  /* its commands end; their output stays for the transcript */
   if (had_session)
-    acp_terminal_service_release_session (self->terminal_service,
-                                          acp_session_get_agent (live->session), id);
+    {
+      AcpAgent *agent = acp_session_get_agent (live->session);
+
+      acp_fs_service_set_roots (self->fs_service, agent, id, NULL);
+      /* its commands end; their output stays for the transcript */
+      acp_terminal_service_release_session (self->terminal_service, agent, id);
+    }
 
   if (fail_waiters && !_pal_wait_list_is_empty (&live->open))
     {
@@ -303,7 +306,7 @@ set_session_folder (PalSessionManager  *self,
   g_strv_builder_addv (roots, (const char **) additional_directories);
   strv = g_strv_builder_end (roots);
 
-  acp_fs_service_set_roots (self->fs_service, session_id, (const char * const *) strv);
+  acp_fs_service_set_roots (self->fs_service, agent, session_id, (const char * const *) strv);
   acp_terminal_service_set_session_cwd (self->terminal_service, agent, session_id, cwd);
 }
 
@@ -402,12 +405,20 @@ void
 _pal_live_session_set_session (LiveSession *live,
                                AcpSession  *session)
 {
+  AcpAgent *old_agent;
+
   g_assert (live->manager != NULL);
 
   if (live->session == session)
     return;
 
   live_disconnect (live);
+  /* on another agent process now (the old one died, say): the old one
+   * reaches the session's folders no more */
+  old_agent = live->session != NULL ? acp_session_get_agent (live->session) : NULL;
+  if (old_agent != NULL && old_agent != acp_session_get_agent (session))
+    acp_fs_service_set_roots (live->manager->fs_service, old_agent,
+                              pal_session_key_get_session_id (live->key), NULL);
   g_set_object (&live->session, session);
   g_object_set_qdata_full (G_OBJECT (session), session_key_quark (),
                            pal_session_key_ref (live->key), (GDestroyNotify) pal_session_key_unref);
@@ -665,6 +676,40 @@ pal_session_manager_get_session_key (PalSessionManager *self,
   g_return_val_if_fail (ACP_IS_SESSION (session), NULL);
 
   return g_object_get_qdata (G_OBJECT (session), session_key_quark ());
+}
+
+/**
+ * pal_session_manager_find_live_key:
+ * @self: a #PalSessionManager
+ * @agent: an agent process
+ * @session_id: a session id of that agent
+ *
+ * Which live session an agent's request names (a session id alone may
+ * name sessions of two agents).
+ *
+ * Returns: (transfer none) (nullable): the key of the live session that
+ *   runs on @agent with that id
+ */
+PalSessionKey *
+pal_session_manager_find_live_key (PalSessionManager *self,
+                                   AcpAgent          *agent,
+                                   const char        *session_id)
+{
+  GHashTableIter iter;
+  LiveSession *live;
+
+  g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), NULL);
+
+  if (agent == NULL || session_id == NULL || self->live == NULL)
+    return NULL;
+
+  g_hash_table_iter_init (&iter, self->live);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &live))
+    if (live->session != NULL && acp_session_get_agent (live->session) == agent &&
+        g_str_equal (pal_session_key_get_session_id (live->key), session_id))
+      return live->key;
+
+  return NULL;
 }
 
 AcpAgent *

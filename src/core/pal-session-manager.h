@@ -93,6 +93,11 @@ PalSessionKey     *pal_session_manager_get_session_key  (PalSessionManager   *se
                                                          AcpSession          *session);
 PalSessionState    pal_session_manager_get_session_state (PalSessionManager  *self,
                                                           PalSessionKey      *key);
+/* The key of the live session that runs on @agent with that id (what an
+ * agent's request names), or NULL. (transfer none) */
+PalSessionKey     *pal_session_manager_find_live_key    (PalSessionManager   *self,
+                                                         AcpAgent            *agent,
+                                                         const char          *session_id);
 /* The agent of the session, live or shown before (closed, failed), whose
  * log tells what happened; NULL when it has not run here. (transfer full) */
 AcpAgent          *pal_session_manager_dup_agent_of     (PalSessionManager   *self,

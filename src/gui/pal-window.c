@@ -545,29 +545,20 @@ update_access_waiting (PalWindow *self)
   gtk_label_set_text (GTK_LABEL (self->access_waiting), text);
 }
 
-/* The record of the live session with that id. The file service names
- * sessions by id alone: when two agents' live sessions share it, which one
- * asks is not known, and neither is named. */
+/* The record of the live session that asks: its agent and id name it
+ * (two agents may use the same id). */
 static PalSessionRecord *
-find_live_record (PalWindow  *self,
-                  const char *session_id)
+find_live_record (PalWindow          *self,
+                  AcpFsAccessRequest *request)
 {
-  GListModel *store = G_LIST_MODEL (pal_session_manager_get_session_store (self->manager));
-  PalSessionRecord *found = NULL;
+  PalSessionKey *key;
 
-  for (guint i = 0; i < g_list_model_get_n_items (store); i++)
-    {
-      g_autoptr(PalSessionRecord) record = g_list_model_get_item (store, i);
+  key = pal_session_manager_find_live_key (self->manager, acp_fs_access_request_get_agent (request),
+                                           acp_fs_access_request_get_session_id (request));
+  if (key == NULL)
+    return NULL;
 
-      if (!g_str_equal (pal_session_record_get_id (record), session_id) ||
-          pal_session_manager_lookup (self->manager, pal_session_record_get_key (record)) == NULL)
-        continue;
-      if (found != NULL)
-        return NULL;
-      found = record;
-    }
-
-  return found;
+  return pal_session_store_lookup (pal_session_manager_get_session_store (self->manager), key);
 }
 
 static void
@@ -617,7 +608,7 @@ show_next_access (PalWindow *self)
                                                              : _("Allow Reading Outside the Project?"),
                                                        body));
   extra = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  record = find_live_record (self, acp_fs_access_request_get_session_id (request));
+  record = find_live_record (self, request);
   if (record != NULL && *pal_session_record_get_title (record) != '\0')
     gtk_box_append (GTK_BOX (extra), gtk_label_new (pal_session_record_get_title (record)));
   self->access_waiting = gtk_label_new (NULL);
