@@ -98,14 +98,10 @@ forked_cb (GObject      *object,
   PalSessionManager *self = g_task_get_source_object (task);
   ForkData *data = g_task_get_task_data (task);
   AcpSession *session = ACP_SESSION (object);
-  g_autoptr(PalSessionRecord) record = NULL;
-  g_autoptr(PalSessionKey) key = NULL;
   g_autofree char *title = NULL;
   g_autofree char *source_title = NULL;
   PalSessionRecord *source;
-  LiveSession *live;
   GError *error = NULL;
-  gint64 now;
 
   if (!acp_session_fork_finish (session, result, &error))
     {
@@ -113,45 +109,20 @@ forked_cb (GObject      *object,
       return;
     }
 
-  key = pal_session_key_new (pal_session_key_get_agent_id (data->source),
-                             acp_session_get_session_id (session));
-  live = g_hash_table_lookup (self->live, key);
-  if (self->shut_down ||
-      (live != NULL &&
-       (live->opening || (live->session != NULL && _pal_session_is_open (live->session)))))
-    {
-      if (self->shut_down)
-        g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CLOSED, "%s",
-                                 _("Palaver is quitting"));
-      else
-        g_task_return_new_error (task, PAL_ERROR, PAL_ERROR_EXISTS,
-                                 _("The agent gave the new session the id “%s”, which an open "
-                                   "session already has"), acp_session_get_session_id (session));
-      acp_session_close_async (session, NULL, NULL, NULL);
-      return;
-    }
-
   /* the original may have left the list meanwhile: its title is then lost */
   source = pal_session_store_lookup (self->session_store, data->source);
   source_title = g_strdup (source != NULL && *pal_session_record_get_title (source) != '\0'
                            ? pal_session_record_get_title (source) : _("New Session"));
-
-  now = g_get_real_time ();
-  record = pal_session_record_new (acp_session_get_session_id (session),
-                                   pal_session_key_get_agent_id (data->source), data->cwd);
   title = source != NULL ? fork_title (source) : g_strdup (_("Forked Session"));
-  pal_session_record_set_title (record, title);
-  pal_session_record_set_created (record, now);
-  pal_session_record_set_updated (record, now);
-  pal_session_store_add (self->session_store, record);
 
   fill_transcript (self, data, source_title);
 
-  if (live == NULL)
-    live = _pal_live_session_new (self, key);
-  g_clear_error (&live->error);
-  _pal_live_session_set_session (live, session);
-  _pal_live_session_update_state (live);
+  if (!_pal_session_manager_add_created (self, pal_session_key_get_agent_id (data->source),
+                                         data->cwd, session, title, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
 
   g_task_return_pointer (task, g_object_ref (session), g_object_unref);
 }

@@ -219,51 +219,41 @@ new_data_free (gpointer data)
   g_free (new_data);
 }
 
-static void
-new_created_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
+/* Shared with session/fork: see pal-session-manager-private.h. */
+gboolean
+_pal_session_manager_add_created (PalSessionManager  *self,
+                                  const char         *profile_id,
+                                  const char         *cwd,
+                                  AcpSession         *session,
+                                  const char         *title,
+                                  GError            **error)
 {
-  g_autoptr(GTask) task = user_data;
-  PalSessionManager *self = g_task_get_source_object (task);
-  NewData *data = g_task_get_task_data (task);
-  AcpSession *session = ACP_SESSION (object);
+  const char *id = acp_session_get_session_id (session);
+  g_autoptr(PalSessionKey) key = pal_session_key_new (profile_id, id);
   g_autoptr(PalSessionRecord) record = NULL;
-  g_autoptr(PalSessionKey) key = NULL;
-  GError *error = NULL;
-  const char *id;
-  LiveSession *live;
+  LiveSession *live = self->live != NULL ? g_hash_table_lookup (self->live, key) : NULL;
   gint64 now;
 
-  if (!acp_session_create_finish (session, result, &error))
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-
-  id = acp_session_get_session_id (session);
-  key = pal_session_key_new (data->profile_id, id);
-  live = g_hash_table_lookup (self->live, key);
   if (self->shut_down ||
-      (live != NULL && (live->opening || (live->session != NULL && _pal_session_is_open (live->session)))))
+      (live != NULL &&
+       (live->opening || (live->session != NULL && _pal_session_is_open (live->session)))))
     {
       if (self->shut_down)
-        g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CLOSED, "%s", _("Palaver is quitting"));
+        g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CLOSED, _("Palaver is quitting"));
       else
-        g_task_return_new_error (task, PAL_ERROR, PAL_ERROR_EXISTS,
-                                 _("The agent gave the new session the id “%s”, which an open "
-                                   "session already has"), id);
+        g_set_error (error, PAL_ERROR, PAL_ERROR_EXISTS,
+                     _("The agent gave the new session the id “%s”, which an open session "
+                       "already has"), id);
       acp_session_close_async (session, NULL, NULL, NULL);
-      return;
+      return FALSE;
     }
 
-  _pal_session_append_notices (session, data->notices);
-  if (data->folders_left_out)
-    append_folders_notice (session, (const char * const *) data->additional_directories);
-
   now = g_get_real_time ();
-  record = pal_session_record_new (id, data->profile_id, data->cwd);
-  pal_session_record_set_additional_directories (record, acp_session_get_additional_directories (session));
+  record = pal_session_record_new (id, profile_id, cwd);
+  if (title != NULL)
+    pal_session_record_set_title (record, title);
+  pal_session_record_set_additional_directories (record,
+                                                 acp_session_get_additional_directories (session));
   pal_session_record_set_created (record, now);
   pal_session_record_set_updated (record, now);
   pal_session_store_add (self->session_store, record);
@@ -273,6 +263,36 @@ new_created_cb (GObject      *object,
   g_clear_error (&live->error);
   _pal_live_session_set_session (live, session);
   _pal_live_session_update_state (live);
+
+  return TRUE;
+}
+
+static void
+new_created_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  PalSessionManager *self = g_task_get_source_object (task);
+  NewData *data = g_task_get_task_data (task);
+  AcpSession *session = ACP_SESSION (object);
+  GError *error = NULL;
+
+  if (!acp_session_create_finish (session, result, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  _pal_session_append_notices (session, data->notices);
+  if (data->folders_left_out)
+    append_folders_notice (session, (const char * const *) data->additional_directories);
+
+  if (!_pal_session_manager_add_created (self, data->profile_id, data->cwd, session, NULL, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
 
   g_task_return_pointer (task, g_object_ref (session), g_object_unref);
 }

@@ -146,6 +146,17 @@ GPtrArray *_pal_session_notices_new       (void);
 /* Appends the notices to the session's transcript. */
 void       _pal_session_append_notices    (AcpSession         *session,
                                            GPtrArray          *notices);
+/* A session the agent has just created (session/new, session/fork) joins
+ * the list as one of @profile_id in @cwd, with the folders it was given and
+ * @title (nullable), and becomes live. After shutdown, or when an open
+ * session has its key already, it is closed at the agent instead (FALSE
+ * with @error). */
+gboolean   _pal_session_manager_add_created (PalSessionManager  *self,
+                                             const char         *profile_id,
+                                             const char         *cwd,
+                                             AcpSession         *session,
+                                             const char         *title,
+                                             GError            **error);
 /* Appends the items of @from's transcript to @to's; returns how many. */
 guint      _pal_session_carry_transcript  (AcpSession         *from,
                                            AcpSession         *to);
