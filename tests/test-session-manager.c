@@ -2558,6 +2558,50 @@ test_fork (Fixture       *f,
 
 /* An agent that did not advertise it is not asked; an agent's refusal comes
  * back as it is and lists nothing. */
+/* A fork starts with the original's additional folders: they go with
+ * session/fork, into its record, and to the file service */
+static void
+test_fork_folders (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autofree char *shared = make_dir (f, "shared");
+  g_autofree char *expected_roots = g_strdup_printf ("%s %s", f->dir_a, shared);
+  const char *given[] = { shared, NULL };
+  g_autoptr(AcpSession) original = NULL;
+  g_autoptr(AcpSession) fork = NULL;
+  g_autoptr(AcpSession) cold = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *roots = NULL;
+  PalSessionRecord *record;
+  char *sent;
+
+  add_profile (f, "forker", "fork.json");
+  original = new_session_with_folders (f, "forker", f->dir_a, given, &error);
+  g_assert_no_error (error);
+
+  fork = fork_session (f, key_for (f, original), &error);
+  g_assert_no_error (error);
+  sent = sent_folders (f, "session/fork", 0);
+  g_assert_cmpstr (sent, ==, shared);
+  g_free (sent);
+  g_assert_cmpstrv (acp_session_get_additional_directories (fork), given);
+  record = pal_session_store_lookup (f->sessions, key_for (f, fork));
+  g_assert_cmpstrv (pal_session_record_get_additional_directories (record), given);
+  roots = joined_roots (f, fork);
+  g_assert_cmpstr (roots, ==, expected_roots);
+
+  /* a session that is not open: those of its record */
+  add_record (f, "old-1", "forker", f->dir_a);
+  record = pal_session_store_lookup (f->sessions, key_of ("forker", "old-1"));
+  pal_session_record_set_additional_directories (record, given);
+  cold = fork_session (f, key_of ("forker", "old-1"), &error);
+  g_assert_no_error (error);
+  sent = sent_folders (f, "session/fork", 1);
+  g_assert_cmpstr (sent, ==, shared);
+  g_free (sent);
+  g_assert_cmpstrv (acp_session_get_additional_directories (cold), given);
+}
+
 static void
 test_fork_refused (Fixture       *f,
                    gconstpointer  data)
@@ -2620,6 +2664,7 @@ main (int   argc,
   ADD ("delete", test_delete);
   ADD ("fork", test_fork);
   ADD ("fork/refused", test_fork_refused);
+  ADD ("fork/folders", test_fork_folders);
   ADD ("restart-out-of-date", test_restart_out_of_date);
   ADD ("open/neither", test_open_neither);
   ADD ("open/crash-during-replay", test_crash_during_replay);

@@ -149,11 +149,10 @@ _pal_session_manager_collect_mcp_servers (PalSessionManager  *self,
 
 /* additional folders {{{ */
 
-/* Gives @session the additional folders when its agent takes them.
- * Returns: whether they were left out */
-static gboolean
-give_folders (AcpSession         *session,
-              const char * const *dirs)
+/* For opening, creating and forking alike. */
+gboolean
+_pal_session_give_folders (AcpSession         *session,
+                           const char * const *dirs)
 {
   if (dirs == NULL || dirs[0] == NULL)
     return FALSE;
@@ -166,9 +165,9 @@ give_folders (AcpSession         *session,
   return FALSE;
 }
 
-static void
-append_folders_notice (AcpSession         *session,
-                       const char * const *dirs)
+void
+_pal_session_append_folders_notice (AcpSession         *session,
+                                    const char * const *dirs)
 {
   g_autoptr(GString) list = g_string_new (NULL);
   g_autofree char *body = NULL;
@@ -286,7 +285,8 @@ new_created_cb (GObject      *object,
 
   _pal_session_append_notices (session, data->notices);
   if (data->folders_left_out)
-    append_folders_notice (session, (const char * const *) data->additional_directories);
+    _pal_session_append_folders_notice (session,
+                                        (const char * const *) data->additional_directories);
 
   if (!_pal_session_manager_add_created (self, data->profile_id, data->cwd, session, NULL, &error))
     {
@@ -321,8 +321,8 @@ new_agent_cb (GObject      *object,
                                                       (const char * const *) data->mcp_server_names,
                                                       agent, data->notices);
   data->session = acp_session_new (agent, data->cwd);
-  data->folders_left_out = give_folders (data->session,
-                                         (const char * const *) data->additional_directories);
+  data->folders_left_out =
+    _pal_session_give_folders (data->session, (const char * const *) data->additional_directories);
   cancellable = g_task_get_cancellable (task);
   acp_session_create_async (data->session, servers, cancellable,
                             new_created_cb, g_steal_pointer (&task));
@@ -591,7 +591,8 @@ open_done_cb (GObject      *object,
                                   NULL);
   _pal_session_append_notices (session, data->notices);
   if (data->folders_left_out)
-    append_folders_notice (session, (const char * const *) data->additional_directories);
+    _pal_session_append_folders_notice (session,
+                                        (const char * const *) data->additional_directories);
 
   keep_record (live->manager, live->key);
   _pal_live_session_update_state (live);
@@ -680,8 +681,8 @@ open_agent_cb (GObject      *object,
 
   servers = _pal_session_manager_collect_mcp_servers (self, NULL, agent, data->notices);
   session = acp_session_new (agent, data->cwd);
-  data->folders_left_out = give_folders (session,
-                                         (const char * const *) data->additional_directories);
+  data->folders_left_out =
+    _pal_session_give_folders (session, (const char * const *) data->additional_directories);
   data->session = g_object_ref (session);
   data->can_load = acp_agent_has_capability (agent, ACP_AGENT_CAP_LOAD_SESSION);
   /* a load replays the history into the new transcript; a resume does not,

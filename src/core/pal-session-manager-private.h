@@ -157,6 +157,13 @@ gboolean   _pal_session_manager_add_created (PalSessionManager  *self,
                                              AcpSession         *session,
                                              const char         *title,
                                              GError            **error);
+/* Gives @session the additional folders (tidied by pal_folders_clean())
+ * when its agent takes them. Returns: whether they were left out */
+gboolean   _pal_session_give_folders      (AcpSession         *session,
+                                           const char * const *dirs);
+/* The notice that says which folders were left out. */
+void       _pal_session_append_folders_notice (AcpSession         *session,
+                                               const char * const *dirs);
 /* Appends the items of @from's transcript to @to's; returns how many. */
 guint      _pal_session_carry_transcript  (AcpSession         *from,
                                            AcpSession         *to);
