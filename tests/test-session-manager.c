@@ -1583,6 +1583,64 @@ test_forget (Fixture       *f,
   g_assert_false (pal_session_manager_forget (f->manager, key));
 }
 
+/* The one terminal of the session that ran on @agent. (transfer full) */
+static char *
+only_terminal (Fixture    *f,
+               AcpAgent   *agent,
+               const char *session_id)
+{
+  AcpTerminalService *service = pal_session_manager_get_terminal_service (f->manager);
+  g_auto(GStrv) ids = acp_terminal_service_dup_terminal_ids (service, agent, session_id);
+
+  g_assert_cmpuint (g_strv_length (ids), ==, 1);
+  return g_strdup (ids[0]);
+}
+
+/* A session whose agent process died and that went on in a new one loses
+ * the terminals of both when it leaves the list */
+static void
+test_forget_terminals (Fixture       *f,
+                       gconstpointer  data)
+{
+  AcpTerminalService *service = pal_session_manager_get_terminal_service (f->manager);
+  g_autoptr(AcpSession) first = NULL;
+  g_autoptr(AcpSession) restarted = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *first_terminal = NULL;
+  g_autofree char *second_terminal = NULL;
+  g_autofree char *stop_reason = NULL;
+  g_autofree char *output = NULL;
+  PalSessionKey *key;
+
+  add_profile (f, "shell", "terminal-load.json");
+  first = new_session_ok (f, "shell", f->dir_a);
+  key = key_for (f, first);
+  stop_reason = prompt (f, key, "Run it", &error);
+  g_assert_no_error (error);
+  first_terminal = only_terminal (f, acp_session_get_agent (first),
+                                  acp_session_get_session_id (first));
+
+  g_assert_true (pal_session_manager_stop_agent (f->manager, key));
+  WAIT_UNTIL (acp_session_get_state (first) == ACP_SESSION_STATE_FAILED);
+  restarted = open_session (f, RESTART, key, &error);
+  g_assert_no_error (error);
+  g_assert_true (acp_session_get_agent (restarted) != acp_session_get_agent (first));
+  g_clear_pointer (&stop_reason, g_free);
+  stop_reason = prompt (f, key, "Run it again", &error);
+  g_assert_no_error (error);
+  second_terminal = only_terminal (f, acp_session_get_agent (restarted),
+                                   acp_session_get_session_id (restarted));
+
+  /* the output of both stays while the session is listed */
+  output = acp_terminal_service_dup_output (service, first_terminal, NULL, NULL);
+  g_assert_nonnull (output);
+  g_clear_pointer (&output, g_free);
+
+  g_assert_true (pal_session_manager_forget (f->manager, key));
+  g_assert_null (acp_terminal_service_dup_output (service, first_terminal, NULL, NULL));
+  g_assert_null (acp_terminal_service_dup_output (service, second_terminal, NULL, NULL));
+}
+
 /* }}} */
 
 /* client services {{{ */
@@ -2671,6 +2729,7 @@ main (int   argc,
   ADD ("agent-crash", test_agent_crash_fails_sessions);
   ADD ("close", test_close);
   ADD ("forget", test_forget);
+  ADD ("forget/terminals", test_forget_terminals);
   ADD ("client/fs", test_fs_requests);
   ADD ("client/terminal", test_terminal_requests);
   ADD ("client/shell-output-env", test_shell_output_env);

@@ -370,7 +370,10 @@ create_agent (PalSessionManager   *self,
   acp_agent_set_client_capabilities (agent, PAL_CLIENT_CAPABILITIES);
   acp_agent_set_initialize_timeout (agent, PAL_AGENT_INITIALIZE_TIMEOUT_MS);
   acp_fs_service_attach (self->fs_service, agent);
-  acp_terminal_service_attach (self->terminal_service, agent);
+  /* a session's terminals are found by its profile, on whichever of the
+   * profile's processes they ran */
+  acp_terminal_service_attach_in_group (self->terminal_service, agent,
+                                        pal_agent_profile_get_id (profile));
   g_hash_table_replace (self->last_agents, g_strdup (pal_agent_profile_get_id (profile)),
                         g_object_ref (agent));
 

@@ -1103,8 +1103,8 @@ forget_closed_cb (GObject      *object,
  *
  * Removes the session from the list: closes it if it is live (in the
  * background; an open in progress is cancelled), removes its record from
- * the session store and drops the output of its terminals. The agent may
- * still keep it (and list it again).
+ * the session store and drops the output of its terminals (of every agent
+ * process it ran on). The agent may still keep it (and list it again).
  *
  * Returns: %FALSE when the session was neither listed nor live
  */
@@ -1113,7 +1113,6 @@ pal_session_manager_forget (PalSessionManager *self,
                             PalSessionKey     *key)
 {
   g_autoptr(PalSessionKey) hold = NULL;
-  g_autoptr(AcpAgent) agent = NULL;
   LiveSession *live;
   gboolean found = FALSE;
 
@@ -1122,8 +1121,6 @@ pal_session_manager_forget (PalSessionManager *self,
 
   /* the caller's key may be the record's, which goes below */
   hold = pal_session_key_ref (key);
-  /* whose terminals to drop: the agent it ran on last */
-  agent = pal_session_manager_dup_agent_of (self, key);
 
   live = g_hash_table_lookup (self->live, key);
   if (live != NULL)
@@ -1140,9 +1137,9 @@ pal_session_manager_forget (PalSessionManager *self,
   if (pal_session_store_remove (self->session_store, key))
     found = TRUE;
 
-  if (agent != NULL)
-    acp_terminal_service_forget_session (self->terminal_service, agent,
-                                         pal_session_key_get_session_id (key));
+  acp_terminal_service_forget_group_session (self->terminal_service,
+                                             pal_session_key_get_agent_id (key),
+                                             pal_session_key_get_session_id (key));
 
   return found;
 }
