@@ -18,6 +18,7 @@
 #include <glib/gstdio.h>
 #define G_SETTINGS_ENABLE_BACKEND
 #include <gio/gsettingsbackend.h>
+#include <libsecret/secret.h>
 
 #include "pal-error.h"
 #include "pal-secret-store.h"
@@ -139,6 +140,9 @@ fixture_teardown (Fixture       *f,
   g_clear_object (&f->backend);
   g_rmdir (f->folder);
   g_free (f->folder);
+  /* the shared Secret Service proxy, and what it holds, go with each test:
+   * what is left after it is lost */
+  secret_service_disconnect ();
 }
 
 /* --- helpers --- */

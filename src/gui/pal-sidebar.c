@@ -297,6 +297,7 @@ list_key_pressed_cb (GtkEventControllerKey *controller,
                      PalSidebar            *self)
 {
   g_autoptr(GObject) item = NULL;
+  g_autoptr(GVariant) target = NULL;
   guint position = gtk_single_selection_get_selected (self->selection);
   PalSessionKey *key;
   PalSessionRow *row;
@@ -307,16 +308,17 @@ list_key_pressed_cb (GtkEventControllerKey *controller,
   if (!PAL_IS_SESSION_RECORD (item))
     return FALSE;
   key = pal_session_record_get_key (PAL_SESSION_RECORD (item));
+  /* ours to free: a widget's action does not sink the floating parameter
+   * it is activated with (GTK 4.8) */
+  target = g_variant_ref_sink (pal_session_key_to_variant (key));
 
   switch (keyval)
     {
     case GDK_KEY_F2:
-      return gtk_widget_activate_action_variant (GTK_WIDGET (self), "win.rename-session",
-                                                 pal_session_key_to_variant (key));
+      return gtk_widget_activate_action_variant (GTK_WIDGET (self), "win.rename-session", target);
     case GDK_KEY_Delete:
     case GDK_KEY_KP_Delete:
-      return gtk_widget_activate_action_variant (GTK_WIDGET (self), "win.forget-session",
-                                                 pal_session_key_to_variant (key));
+      return gtk_widget_activate_action_variant (GTK_WIDGET (self), "win.forget-session", target);
     case GDK_KEY_Menu:
       row = g_hash_table_lookup (self->rows, key);
       return row != NULL && pal_session_row_popup_menu (row);
