@@ -12,6 +12,7 @@
 
 #include "pal-application.h"
 #include "pal-preferences-window.h"
+#include "pal-startup-report.h"
 #include "pal-window.h"
 
 struct _PalApplication
@@ -37,15 +38,20 @@ G_DEFINE_FINAL_TYPE (PalApplication, pal_application, ADW_TYPE_APPLICATION)
 static PalWindow *
 ensure_window (PalApplication *self)
 {
+  PalWindow *window;
+
   for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL; l = l->next)
     {
       if (PAL_IS_WINDOW (l->data))
         return l->data;
     }
 
-  return pal_window_new (GTK_APPLICATION (self),
-                         pal_application_get_session_manager (self),
-                         pal_application_get_settings (self));
+  window = pal_window_new (GTK_APPLICATION (self),
+                          pal_application_get_session_manager (self),
+                          pal_application_get_settings (self));
+  pal_startup_report_watch (GTK_WINDOW (window),
+                            G_LIST_MODEL (pal_application_get_session_store (self)));
+  return window;
 }
 
 static void
@@ -448,6 +454,7 @@ pal_application_startup (GApplication *app)
                                          (const char *[]) { "<Control>comma", NULL });
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.quit",
                                          (const char *[]) { "<Control>q", NULL });
+  pal_startup_report_startup_done ();
 }
 
 static void
