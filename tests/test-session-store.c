@@ -462,6 +462,37 @@ test_malformed (Fixture       *fixture,
   }
 }
 
+/* An a{sv} may repeat a key: the first counts, as g_variant_lookup_value()
+ * has it; members the store does not know are passed over. */
+static void
+test_repeated_members (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autoptr(PalSessionStore) store = NULL;
+  GVariantBuilder list, members;
+  PalSessionRecord *record;
+
+  g_variant_builder_init (&members, G_VARIANT_TYPE_VARDICT);
+  g_variant_builder_add (&members, "{sv}", "future", g_variant_new_string ("?"));
+  g_variant_builder_add (&members, "{sv}", "id", g_variant_new_string ("first"));
+  g_variant_builder_add (&members, "{sv}", "agent", g_variant_new_string ("codex"));
+  g_variant_builder_add (&members, "{sv}", "id", g_variant_new_string ("second"));
+  g_variant_builder_add (&members, "{sv}", "cwd", g_variant_new_string ("/p"));
+  g_variant_builder_add (&members, "{sv}", "pinned", g_variant_new_boolean (TRUE));
+  g_variant_builder_add (&members, "{sv}", "pinned", g_variant_new_string ("no"));
+  g_variant_builder_add (&members, "{sv}", "title", g_variant_new_string ("Kept"));
+  g_variant_builder_init (&list, G_VARIANT_TYPE ("aa{sv}"));
+  g_variant_builder_add_value (&list, g_variant_builder_end (&members));
+  g_settings_set_value (fixture->settings, "sessions", g_variant_builder_end (&list));
+
+  store = pal_session_store_new (fixture->settings);
+  assert_order (store, "first");
+  record = item (store, 0);
+  g_assert_true (pal_session_record_get_pinned (record));
+  g_assert_cmpstr (pal_session_record_get_title (record), ==, "Kept");
+  g_assert_cmpuint (g_strv_length ((char **) pal_session_store_get_load_errors (store)), ==, 0);
+}
+
 static JsonArray *
 parse_array (const char *json)
 {
@@ -1070,6 +1101,7 @@ main (int   argc,
   ADD ("/session-store/ordering", test_ordering);
   ADD ("/session-store/add-existing", test_add_existing);
   ADD ("/session-store/malformed", test_malformed);
+  ADD ("/session-store/repeated-members", test_repeated_members);
   ADD ("/session-store/renamed", test_renamed);
   ADD ("/session-store/merge-listed", test_merge_listed);
   ADD ("/session-store/directories/round-trip", test_directories_round_trip);

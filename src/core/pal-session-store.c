@@ -274,6 +274,24 @@ describe_skipped (guint       index,
   return g_strdup_printf (_("Stored session %u: %s"), index + 1, reason);
 }
 
+/* The members of an entry, read in one pass: a list holds thousands. */
+enum {
+  ENTRY_ID,
+  ENTRY_AGENT,
+  ENTRY_CWD,
+  ENTRY_TITLE,
+  ENTRY_CREATED,
+  ENTRY_UPDATED,
+  ENTRY_PINNED,
+  ENTRY_RENAMED,
+  ENTRY_DIRECTORIES,
+  N_ENTRY_MEMBERS
+};
+
+static const char * const entry_members[N_ENTRY_MEMBERS] = {
+  "id", "agent", "cwd", "title", "created", "updated", "pinned", "renamed", DIRECTORIES_KEY,
+};
+
 static gpointer
 parse_entry (GVariant  *entry,
              char     **reason)
@@ -286,18 +304,24 @@ parse_entry (GVariant  *entry,
   gint64 updated = -1;
   gboolean pinned = FALSE;
   gboolean renamed = FALSE;
+  GVariant *values[N_ENTRY_MEMBERS];
   g_autoptr(GVariant) dirs = NULL;
   g_auto(GStrv) clean_dirs = NULL;
   PalSessionRecord *record;
+  gboolean ok;
 
-  if (!_pal_dict_get_string (entry, "id", TRUE, &id, reason) ||
-      !_pal_dict_get_string (entry, "agent", TRUE, &agent, reason) ||
-      !_pal_dict_get_string (entry, "cwd", TRUE, &cwd, reason) ||
-      !_pal_dict_get_string (entry, "title", FALSE, &title, reason) ||
-      !_pal_dict_get_int64 (entry, "created", FALSE, &created, reason) ||
-      !_pal_dict_get_int64 (entry, "updated", FALSE, &updated, reason) ||
-      !_pal_dict_get_boolean (entry, "pinned", FALSE, &pinned, reason) ||
-      !_pal_dict_get_boolean (entry, "renamed", FALSE, &renamed, reason))
+  _pal_dict_lookup_values (entry, entry_members, N_ENTRY_MEMBERS, values);
+  ok = _pal_value_get_string (values[ENTRY_ID], "id", TRUE, &id, reason) &&
+       _pal_value_get_string (values[ENTRY_AGENT], "agent", TRUE, &agent, reason) &&
+       _pal_value_get_string (values[ENTRY_CWD], "cwd", TRUE, &cwd, reason) &&
+       _pal_value_get_string (values[ENTRY_TITLE], "title", FALSE, &title, reason) &&
+       _pal_value_get_int64 (values[ENTRY_CREATED], "created", FALSE, &created, reason) &&
+       _pal_value_get_int64 (values[ENTRY_UPDATED], "updated", FALSE, &updated, reason) &&
+       _pal_value_get_boolean (values[ENTRY_PINNED], "pinned", FALSE, &pinned, reason) &&
+       _pal_value_get_boolean (values[ENTRY_RENAMED], "renamed", FALSE, &renamed, reason);
+  dirs = g_steal_pointer (&values[ENTRY_DIRECTORIES]);
+  _pal_values_clear (values, N_ENTRY_MEMBERS);
+  if (!ok)
     return NULL;
 
   if (*id == '\0')
@@ -322,7 +346,6 @@ parse_entry (GVariant  *entry,
 
   /* Unreadable folders do not cost the session: it is listed without
    * them, and they are written back as they were. */
-  dirs = g_variant_lookup_value (entry, DIRECTORIES_KEY, NULL);
   if (dirs != NULL && g_variant_is_of_type (dirs, G_VARIANT_TYPE_STRING_ARRAY))
     {
       g_autofree const char **given = g_variant_get_strv (dirs, NULL);

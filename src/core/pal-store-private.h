@@ -44,6 +44,35 @@ gboolean  _pal_dict_get_value   (GVariant    *dict,
                                  char       **reason);
 
 /*
+ * The same in one pass over the dictionary, for entries read by the
+ * thousand: _pal_dict_lookup_values() sets @values[i] to a new reference to
+ * the (first) value of @keys[i], or NULL when missing; the
+ * _pal_value_get_*() check one of them as the functions above do (@key
+ * names it in @reason). _pal_values_clear() drops the references.
+ */
+void      _pal_dict_lookup_values (GVariant           *dict,
+                                   const char * const *keys,
+                                   guint               n_keys,
+                                   GVariant          **values);
+void      _pal_values_clear       (GVariant          **values,
+                                   guint               n_values);
+gboolean  _pal_value_get_string   (GVariant    *value,
+                                   const char  *key,
+                                   gboolean     required,
+                                   char       **out,
+                                   char       **reason);
+gboolean  _pal_value_get_boolean  (GVariant    *value,
+                                   const char  *key,
+                                   gboolean     required,
+                                   gboolean    *out,
+                                   char       **reason);
+gboolean  _pal_value_get_int64    (GVariant    *value,
+                                   const char  *key,
+                                   gboolean     required,
+                                   gint64      *out,
+                                   char       **reason);
+
+/*
  * Replaces the content of @items (GObjects, owning) by @new_items and emits
  * one items-changed on @model for the range that differs, keeping the common
  * prefix and suffix untouched. Does nothing when both hold the same objects.

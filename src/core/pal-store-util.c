@@ -5,23 +5,20 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "pal-store-private.h"
 
+/* Checks a value looked up under @key (NULL: missing) against @type_string. */
 static gboolean
-lookup_typed (GVariant    *dict,
-              const char  *key,
-              const char  *type_string,
-              gboolean     required,
-              GVariant   **out,
-              char       **reason)
+check_typed (GVariant    *value,
+             const char  *key,
+             const char  *type_string,
+             gboolean     required,
+             char       **reason)
 {
-  g_autoptr(GVariant) value = NULL;
-
-  g_assert (g_variant_is_of_type (dict, G_VARIANT_TYPE_VARDICT));
-
-  value = g_variant_lookup_value (dict, key, NULL);
   if (value == NULL)
     {
       if (required)
@@ -29,7 +26,6 @@ lookup_typed (GVariant    *dict,
           *reason = g_strdup_printf (_("the key “%s” is missing"), key);
           return FALSE;
         }
-      *out = NULL;
       return TRUE;
     }
 
@@ -40,20 +36,70 @@ lookup_typed (GVariant    *dict,
       return FALSE;
     }
 
-  *out = g_steal_pointer (&value);
   return TRUE;
 }
 
-gboolean
-_pal_dict_get_string (GVariant    *dict,
-                      const char  *key,
-                      gboolean     required,
-                      char       **out,
-                      char       **reason)
+static GVariant *
+lookup (GVariant   *dict,
+        const char *key)
 {
-  g_autoptr(GVariant) value = NULL;
+  g_assert (g_variant_is_of_type (dict, G_VARIANT_TYPE_VARDICT));
 
-  if (!lookup_typed (dict, key, "s", required, &value, reason))
+  return g_variant_lookup_value (dict, key, NULL);
+}
+
+void
+_pal_dict_lookup_values (GVariant           *dict,
+                         const char * const *keys,
+                         guint               n_keys,
+                         GVariant          **values)
+{
+  GVariantIter iter;
+  const char *name;
+  GVariant *value;
+  guint n_found = 0;
+
+  g_assert (g_variant_is_of_type (dict, G_VARIANT_TYPE_VARDICT));
+
+  for (guint i = 0; i < n_keys; i++)
+    values[i] = NULL;
+
+  g_variant_iter_init (&iter, dict);
+  while (n_found < n_keys && g_variant_iter_next (&iter, "{&sv}", &name, &value))
+    {
+      guint i;
+
+      /* the first of repeated keys counts, as for g_variant_lookup_value() */
+      for (i = 0; i < n_keys; i++)
+        if (values[i] == NULL && strcmp (keys[i], name) == 0)
+          break;
+
+      if (i < n_keys)
+        {
+          values[i] = value;
+          n_found++;
+        }
+      else
+        g_variant_unref (value);
+    }
+}
+
+void
+_pal_values_clear (GVariant **values,
+                   guint      n_values)
+{
+  for (guint i = 0; i < n_values; i++)
+    g_clear_pointer (&values[i], g_variant_unref);
+}
+
+gboolean
+_pal_value_get_string (GVariant    *value,
+                       const char  *key,
+                       gboolean     required,
+                       char       **out,
+                       char       **reason)
+{
+  if (!check_typed (value, key, "s", required, reason))
     return FALSE;
   if (value != NULL)
     {
@@ -64,15 +110,55 @@ _pal_dict_get_string (GVariant    *dict,
 }
 
 gboolean
+_pal_value_get_boolean (GVariant    *value,
+                        const char  *key,
+                        gboolean     required,
+                        gboolean    *out,
+                        char       **reason)
+{
+  if (!check_typed (value, key, "b", required, reason))
+    return FALSE;
+  if (value != NULL)
+    *out = g_variant_get_boolean (value);
+  return TRUE;
+}
+
+gboolean
+_pal_value_get_int64 (GVariant    *value,
+                      const char  *key,
+                      gboolean     required,
+                      gint64      *out,
+                      char       **reason)
+{
+  if (!check_typed (value, key, "x", required, reason))
+    return FALSE;
+  if (value != NULL)
+    *out = g_variant_get_int64 (value);
+  return TRUE;
+}
+
+gboolean
+_pal_dict_get_string (GVariant    *dict,
+                      const char  *key,
+                      gboolean     required,
+                      char       **out,
+                      char       **reason)
+{
+  g_autoptr(GVariant) value = lookup (dict, key);
+
+  return _pal_value_get_string (value, key, required, out, reason);
+}
+
+gboolean
 _pal_dict_get_strv (GVariant    *dict,
                     const char  *key,
                     gboolean     required,
                     char      ***out,
                     char       **reason)
 {
-  g_autoptr(GVariant) value = NULL;
+  g_autoptr(GVariant) value = lookup (dict, key);
 
-  if (!lookup_typed (dict, key, "as", required, &value, reason))
+  if (!check_typed (value, key, "as", required, reason))
     return FALSE;
   if (value != NULL)
     {
@@ -89,13 +175,9 @@ _pal_dict_get_boolean (GVariant    *dict,
                        gboolean    *out,
                        char       **reason)
 {
-  g_autoptr(GVariant) value = NULL;
+  g_autoptr(GVariant) value = lookup (dict, key);
 
-  if (!lookup_typed (dict, key, "b", required, &value, reason))
-    return FALSE;
-  if (value != NULL)
-    *out = g_variant_get_boolean (value);
-  return TRUE;
+  return _pal_value_get_boolean (value, key, required, out, reason);
 }
 
 gboolean
@@ -105,13 +187,9 @@ _pal_dict_get_int64 (GVariant    *dict,
                      gint64      *out,
                      char       **reason)
 {
-  g_autoptr(GVariant) value = NULL;
+  g_autoptr(GVariant) value = lookup (dict, key);
 
-  if (!lookup_typed (dict, key, "x", required, &value, reason))
-    return FALSE;
-  if (value != NULL)
-    *out = g_variant_get_int64 (value);
-  return TRUE;
+  return _pal_value_get_int64 (value, key, required, out, reason);
 }
 
 gboolean
@@ -122,9 +200,9 @@ _pal_dict_get_value (GVariant    *dict,
                      GVariant   **out,
                      char       **reason)
 {
-  g_autoptr(GVariant) value = NULL;
+  g_autoptr(GVariant) value = lookup (dict, key);
 
-  if (!lookup_typed (dict, key, type_string, required, &value, reason))
+  if (!check_typed (value, key, type_string, required, reason))
     return FALSE;
   if (value != NULL)
     {
