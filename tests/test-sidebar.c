@@ -193,9 +193,11 @@ test_sidebar (void)
     /* no tooltip over the menu while it is open (asked at once: with
      * the main loop run, another program's window on the same display
      * may take the focus, and the menu closes) */
-    popover = gtk_menu_button_get_popover (GTK_MENU_BUTTON (menu_button));
     g_assert_true (gtk_widget_get_has_tooltip (menu_button));
     g_assert_true (pal_session_row_popup_menu (row));
+    /* the menu is made when first opened */
+    popover = gtk_menu_button_get_popover (GTK_MENU_BUTTON (menu_button));
+    g_assert_nonnull (popover);
     g_assert_true (gtk_widget_get_visible (GTK_WIDGET (popover)));
     g_assert_false (gtk_widget_get_has_tooltip (menu_button));
     gtk_popover_popdown (popover);

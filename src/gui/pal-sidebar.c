@@ -193,21 +193,28 @@ setup_cb (GtkSignalListItemFactory *factory,
   gtk_list_item_set_child (list_item, adw_bin_new ());
 }
 
+/* A folder's header; @label, when given, is one made here before. */
 static GtkWidget *
-group_header (PalSessionGroup *group)
+group_header (GtkWidget       *label,
+              PalSessionGroup *group)
 {
   const char *cwd = pal_session_group_get_cwd (group);
   g_autofree char *name = g_path_get_basename (cwd != NULL && *cwd != '\0' ? cwd : "/");
-  GtkWidget *label = gtk_label_new (name);
 
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+  if (label == NULL)
+    {
+      label = gtk_label_new (NULL);
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+      gtk_widget_add_css_class (label, "heading");
+      gtk_widget_add_css_class (label, "folder-header");
+      gtk_widget_set_margin_top (label, 12);
+      gtk_widget_set_margin_bottom (label, 2);
+      gtk_widget_set_margin_start (label, 6);
+    }
+
+  gtk_label_set_text (GTK_LABEL (label), name);
   pal_widget_set_quiet_tooltip (label, cwd);
-  gtk_widget_add_css_class (label, "heading");
-  gtk_widget_add_css_class (label, "folder-header");
-  gtk_widget_set_margin_top (label, 12);
-  gtk_widget_set_margin_bottom (label, 2);
-  gtk_widget_set_margin_start (label, 6);
 
   return label;
 }
@@ -222,35 +229,47 @@ row_activated_cb (PalSessionRow *row,
     g_signal_emit (self, signals[SESSION_ACTIVATED], 0, pal_session_record_get_key (record));
 }
 
+/* A list item keeps the widget it showed last: bound again to an item of
+ * the same kind (as the list scrolls, or changes under a search), it is
+ * given the new item rather than built anew. */
 static void
 bind_cb (GtkSignalListItemFactory *factory,
          GtkListItem              *list_item,
          PalSidebar               *self)
 {
   AdwBin *bin = ADW_BIN (gtk_list_item_get_child (list_item));
+  GtkWidget *child = adw_bin_get_child (bin);
   gpointer item = gtk_list_item_get_item (list_item);
 
   if (PAL_IS_SESSION_GROUP (item))
     {
       gtk_list_item_set_selectable (list_item, FALSE);
       gtk_list_item_set_activatable (list_item, FALSE);
-      adw_bin_set_child (bin, group_header (item));
+      adw_bin_set_child (bin, group_header (GTK_IS_LABEL (child) ? child : NULL, item));
     }
   else
     {
       PalSessionRecord *record = item;
-      GtkWidget *row = pal_session_row_new ();
       PalSessionKey *key = pal_session_record_get_key (record);
+      PalSessionRow *row;
+
+      if (PAL_IS_SESSION_ROW (child))
+        row = PAL_SESSION_ROW (child);
+      else
+        {
+          row = PAL_SESSION_ROW (pal_session_row_new ());
+          g_signal_connect (row, "activated", G_CALLBACK (row_activated_cb), self);
+          adw_bin_set_child (bin, GTK_WIDGET (row));
+        }
 
       gtk_list_item_set_selectable (list_item, TRUE);
       gtk_list_item_set_activatable (list_item, TRUE);
-      pal_session_row_set_record (PAL_SESSION_ROW (row), record,
+      pal_session_row_set_record (row, record,
                                   agent_name (self, pal_session_record_get_agent_id (record)));
-      if (self->state_func != NULL)
-        pal_session_row_set_state (PAL_SESSION_ROW (row), self->state_func (key, self->state_data));
-      pal_session_row_set_can_func (PAL_SESSION_ROW (row), self->can_func, self->can_data);
-      g_signal_connect (row, "activated", G_CALLBACK (row_activated_cb), self);
-      adw_bin_set_child (bin, row);
+      pal_session_row_set_state (row, self->state_func != NULL
+                                      ? self->state_func (key, self->state_data)
+                                      : PAL_ROW_STATE_NOT_RUNNING);
+      pal_session_row_set_can_func (row, self->can_func, self->can_data);
       g_hash_table_insert (self->rows, pal_session_key_ref (key), row);
     }
 }
@@ -270,9 +289,9 @@ unbind_cb (GtkSignalListItemFactory *factory,
       if (record != NULL &&
           g_hash_table_lookup (self->rows, pal_session_record_get_key (record)) == child)
         g_hash_table_remove (self->rows, pal_session_record_get_key (record));
+      /* kept for the next item, without this one */
+      pal_session_row_set_record (PAL_SESSION_ROW (child), NULL, NULL);
     }
-
-  adw_bin_set_child (bin, NULL);
 }
 
 static void
