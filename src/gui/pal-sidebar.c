@@ -8,6 +8,16 @@
  * row comes from a function the window provides, asked again when the
  * window says a session changed.
  *
+ * GTK's list view binds up to 200 rows (GTK_LIST_VIEW_MAX_LIST_ITEMS, in
+ * 4.8 and still in 4.22) as soon as it has the items, whatever its height,
+ * and builds, styles and measures each before the first frame: with
+ * thousands of stored sessions that was most of what the sidebar added to
+ * the start. So the list view sees the first FIRST_ITEMS items (a tall
+ * screen's worth) through a GtkSliceListModel, then ITEMS_PER_FRAME more in
+ * each frame after the first one it painted, and all of them once it has
+ * as many as it keeps rows for: the items after those get no row. Selecting
+ * a session not let in yet lets in all at once.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
@@ -20,6 +30,11 @@
 #include "pal-sidebar.h"
 #include "pal-tooltip.h"
 
+#define FIRST_ITEMS     32
+#define ITEMS_PER_FRAME 16
+/* GTK_LIST_VIEW_MAX_LIST_ITEMS */
+#define LIST_VIEW_ROWS  200
+
 struct _PalSidebar
 {
   AdwBin              parent_instance;
@@ -29,6 +44,7 @@ struct _PalSidebar
   GtkCustomFilter    *filter;
   GtkFilterListModel *filtered;
   PalSessionGroups   *groups;
+  GtkSliceListModel  *slice;        /* the items the list view sees so far */
   GtkSingleSelection *selection;
   GHashTable         *rows;         /* PalSessionKey → bound PalSessionRow (weak) */
   char               *search;       /* casefolded, or NULL */
@@ -44,6 +60,8 @@ struct _PalSidebar
   GtkStack           *stack;
   AdwStatusPage      *empty_page;
   guint               tick_id;
+  guint               let_in_id;    /* tick callback on the list view */
+  gboolean            painted;      /* the list view painted a frame */
 };
 
 enum {
@@ -347,6 +365,45 @@ list_key_pressed_cb (GtkEventControllerKey *controller,
     }
 }
 
+static void
+let_in_all (PalSidebar *self)
+{
+  if (self->let_in_id != 0)
+    {
+      gtk_widget_remove_tick_callback (GTK_WIDGET (self->list_view), self->let_in_id);
+      self->let_in_id = 0;
+    }
+  gtk_slice_list_model_set_size (self->slice, G_MAXUINT);
+}
+
+/* Runs at the start of each frame of the list view: the first one paints
+ * what it has, each later one lets in more. */
+static gboolean
+let_in_tick_cb (GtkWidget     *widget,
+                GdkFrameClock *clock,
+                gpointer       user_data)
+{
+  PalSidebar *self = user_data;
+  guint size = gtk_slice_list_model_get_size (self->slice);
+  guint n_items = g_list_model_get_n_items (pal_session_groups_get_model (self->groups));
+
+  if (!self->painted)
+    {
+      self->painted = TRUE;
+      return G_SOURCE_CONTINUE;
+    }
+
+  if (size >= LIST_VIEW_ROWS || size + ITEMS_PER_FRAME >= n_items)
+    {
+      self->let_in_id = 0;
+      gtk_slice_list_model_set_size (self->slice, G_MAXUINT);
+      return G_SOURCE_REMOVE;
+    }
+
+  gtk_slice_list_model_set_size (self->slice, size + ITEMS_PER_FRAME);
+  return G_SOURCE_CONTINUE;
+}
+
 static gboolean
 tick_cb (gpointer user_data)
 {
@@ -368,9 +425,15 @@ pal_sidebar_dispose (GObject *object)
   PalSidebar *self = PAL_SIDEBAR (object);
 
   g_clear_handle_id (&self->tick_id, g_source_remove);
+  if (self->let_in_id != 0)
+    {
+      gtk_widget_remove_tick_callback (GTK_WIDGET (self->list_view), self->let_in_id);
+      self->let_in_id = 0;
+    }
   if (self->groups != NULL)
     g_signal_handlers_disconnect_by_data (pal_session_groups_get_model (self->groups), self);
   g_clear_object (&self->selection);
+  g_clear_object (&self->slice);
   g_clear_object (&self->groups);
   g_clear_object (&self->filtered);
   g_clear_object (&self->filter);
@@ -449,7 +512,9 @@ pal_sidebar_new (PalSessionStore *session_store,
   self->filtered = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (session_store)),
                                               GTK_FILTER (g_object_ref (self->filter)));
   self->groups = pal_session_groups_new (G_LIST_MODEL (self->filtered));
-  self->selection = gtk_single_selection_new (g_object_ref (pal_session_groups_get_model (self->groups)));
+  self->slice = gtk_slice_list_model_new (g_object_ref (pal_session_groups_get_model (self->groups)),
+                                          0, FIRST_ITEMS);
+  self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->slice)));
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   g_signal_connect (pal_session_groups_get_model (self->groups), "items-changed",
@@ -472,6 +537,8 @@ pal_sidebar_new (PalSessionStore *session_store,
   }
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->list_view),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Sessions"), -1);
+  self->let_in_id = gtk_widget_add_tick_callback (GTK_WIDGET (self->list_view), let_in_tick_cb,
+                                                  self, NULL);
 
   self->search_entry = GTK_SEARCH_ENTRY (gtk_search_entry_new ());
   g_object_set (self->search_entry, "placeholder-text", _("Search sessions"), NULL);
@@ -604,6 +671,8 @@ pal_sidebar_select (PalSidebar    *self,
       if (PAL_IS_SESSION_RECORD (item) &&
           pal_session_key_equal (pal_session_record_get_key (PAL_SESSION_RECORD (item)), key))
         {
+          if (i >= gtk_slice_list_model_get_size (self->slice))
+            let_in_all (self);
           if (gtk_single_selection_get_selected (self->selection) != i)
             gtk_single_selection_set_selected (self->selection, i);
           return;
