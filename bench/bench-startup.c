@@ -31,6 +31,12 @@
  *   exit_ms          launch → the child gone (it quits at its first frame)
  *   shown            sessions in the list at the first frame (must be the count)
  *
+ * With --settle the child goes on for a second after its first frame
+ * (PALAVER_REPORT_STARTUP=settle), and the line adds what start-up left to
+ * the frames after the first: later_frames (painted in that second) and
+ * longest_later_frame_ms (the longest of them, from "before-paint" to
+ * "after-paint").
+ *
  * then per count a line with the median, lowest and highest of the runs.
  * --palaver PATH given several times compares builds: each run launches
  * each of them in turn (starting with another one each run), and the lines
@@ -150,6 +156,7 @@ typedef struct
   /* per executable: (element-type double), ms, one per measured run */
   GPtrArray   *first_frame;
   GPtrArray   *cpu;
+  GPtrArray   *longest_later;
 } Count;
 
 static void
@@ -166,6 +173,7 @@ count_free (Count *count)
   g_free (count->dir);
   g_ptr_array_unref (count->first_frame);
   g_ptr_array_unref (count->cpu);
+  g_ptr_array_unref (count->longest_later);
   g_free (count);
 }
 
@@ -252,10 +260,12 @@ count_new (const char  *root,
   count->envp = make_envp (count->dir, backend);
   count->first_frame = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   count->cpu = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  count->longest_later = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   for (guint i = 0; i < n_executables; i++)
     {
       g_ptr_array_add (count->first_frame, g_array_new (FALSE, FALSE, sizeof (double)));
       g_ptr_array_add (count->cpu, g_array_new (FALSE, FALSE, sizeof (double)));
+      g_ptr_array_add (count->longest_later, g_array_new (FALSE, FALSE, sizeof (double)));
     }
 
   if (!start_bus (count, error))
@@ -283,6 +293,8 @@ typedef struct
   double   cpu_ms;
   double   exit_ms;
   guint    shown;
+  int      later_frames;
+  double   longest_later_frame_ms;
 } Launch;
 
 static gint64
@@ -316,31 +328,40 @@ communicated_cb (GObject      *object,
   g_main_loop_quit (wait->loop);
 }
 
+typedef struct
+{
+  GSubprocess *child;
+  guint        id;
+} Timeout;
+
 static gboolean
 timeout_cb (gpointer user_data)
 {
-  GSubprocess *child = user_data;
+  Timeout *timeout = user_data;
 
   /* a child this program started */
-  g_subprocess_force_exit (child);
+  g_printerr ("%s did not quit: stopped\n", g_subprocess_get_identifier (timeout->child));
+  g_subprocess_force_exit (timeout->child);
+  timeout->id = 0;
   return G_SOURCE_REMOVE;
 }
 
 static Launch
 launch (Count      *count,
-        const char *palaver)
+        const char *palaver,
+        gboolean    settle)
 {
   const char * const argv[] = { palaver, NULL };
   g_auto(GStrv) envp = g_environ_setenv (g_strdupv (count->envp), "PALAVER_REPORT_STARTUP",
-                                         "quit", TRUE);
+                                         settle ? "settle" : "quit", TRUE);
   g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
   g_autoptr(GSubprocess) child = NULL;
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) fields = NULL;
-  Launch result = { FALSE, -1, -1, -1, -1, -1, 0 };
+  Launch result = { FALSE, -1, -1, -1, -1, -1, 0, -1, -1 };
   Wait wait = { NULL, NULL, NULL };
-  gint64 start, first_frame, startup, window, cpu;
-  guint timeout_id;
+  gint64 start, first_frame, startup, window, cpu, longest_later;
+  Timeout timeout = { NULL, 0 };
 
   g_subprocess_launcher_set_environ (launcher, envp);
 
@@ -353,12 +374,13 @@ launch (Count      *count,
     }
 
   wait.loop = g_main_loop_new (NULL, FALSE);
-  timeout_id = g_timeout_add_seconds (60, timeout_cb, child);
+  timeout.child = child;
+  timeout.id = g_timeout_add_seconds (60, timeout_cb, &timeout);
   g_subprocess_communicate_utf8_async (child, NULL, NULL, communicated_cb, &wait);
   g_main_loop_run (wait.loop);
   g_subprocess_wait (child, NULL, NULL);
   result.exit_ms = (g_get_monotonic_time () - start) / 1000.0;
-  g_source_remove (timeout_id);
+  g_clear_handle_id (&timeout.id, g_source_remove);
   g_main_loop_unref (wait.loop);
 
   if (wait.error != NULL)
@@ -376,6 +398,9 @@ launch (Count      *count,
   window = get_int (fields, "window_us");
   cpu = get_int (fields, "cpu_us");
   result.shown = (guint) MAX (get_int (fields, "sessions"), 0);
+  result.later_frames = (int) get_int (fields, "later_frames");
+  longest_later = get_int (fields, "longest_later_frame_us");
+  result.longest_later_frame_ms = longest_later >= 0 ? longest_later / 1000.0 : -1;
   if (first_frame <= 0)
     {
       g_printerr ("%s reported no first frame (exit status %d)\n", palaver,
@@ -472,6 +497,7 @@ main (int   argc,
   int fill_count = -1;
   int runs = 5;
   gboolean keep = FALSE;
+  gboolean settle = FALSE;
   gboolean all_ok = TRUE;
   GOptionEntry entries[] = {
     { "sessions", 0, 0, G_OPTION_ARG_STRING, &sessions,
@@ -481,6 +507,8 @@ main (int   argc,
       "Settings backend: dconf or keyfile (dconf)", "NAME" },
     { "palaver", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &executables,
       "The executable (the build's); given several times, each is launched in turn", "PATH" },
+    { "settle", 0, 0, G_OPTION_ARG_NONE, &settle,
+      "Measure the frames of the second after the first frame too", NULL },
     { "keep", 0, 0, G_OPTION_ARG_NONE, &keep, "Keep the settings folders", NULL },
     { "fill", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, &fill_count, NULL, NULL },
     { NULL }
@@ -544,7 +572,7 @@ main (int   argc,
 
       /* not measured: the page cache, fontconfig's cache */
       for (guint p = 0; p < n_palavers; p++)
-        launch (count, palavers[p]);
+        launch (count, palavers[p], FALSE);
     }
 
   for (int run = 1; run <= runs; run++)
@@ -554,19 +582,26 @@ main (int   argc,
           /* each run starts at another count, and with another executable */
           Count *count = g_ptr_array_index (counts, (k + run - 1) % counts->len);
           guint p = (q + run - 1) % n_palavers;
-          Launch result = launch (count, palavers[p]);
+          Launch result = launch (count, palavers[p], settle);
 
           all_ok = all_ok && result.ok;
           if (result.ok)
             {
               g_array_append_val (g_ptr_array_index (count->first_frame, p), result.first_frame_ms);
               g_array_append_val (g_ptr_array_index (count->cpu, p), result.cpu_ms);
+              if (settle)
+                g_array_append_val (g_ptr_array_index (count->longest_later, p),
+                                    result.longest_later_frame_ms);
             }
           printf ("bench=startup backend=%s executable=%u sessions=%u run=%d ok=%s shown=%u"
-                  " first_frame_ms=%.1f startup_ms=%.1f window_ms=%.1f cpu_ms=%.1f exit_ms=%.1f\n",
+                  " first_frame_ms=%.1f startup_ms=%.1f window_ms=%.1f cpu_ms=%.1f exit_ms=%.1f",
                   backend, p + 1, count->n_sessions, run, result.ok ? "yes" : "no", result.shown,
                   result.first_frame_ms, result.startup_ms, result.window_ms, result.cpu_ms,
                   result.exit_ms);
+          if (settle)
+            printf (" later_frames=%d longest_later_frame_ms=%.1f", result.later_frames,
+                    result.longest_later_frame_ms);
+          printf ("\n");
           fflush (stdout);
         }
 
@@ -578,10 +613,14 @@ main (int   argc,
 
         printf ("bench=startup-summary backend=%s executable=%u sessions=%u runs=%u"
                 " median_first_frame_ms=%.1f min_first_frame_ms=%.1f max_first_frame_ms=%.1f"
-                " median_cpu_ms=%.1f\n",
+                " median_cpu_ms=%.1f",
                 backend, p + 1, count->n_sessions, first_frame->len, median (first_frame),
                 extreme (first_frame, FALSE), extreme (first_frame, TRUE),
                 median (g_ptr_array_index (count->cpu, p)));
+        if (settle)
+          printf (" median_longest_later_frame_ms=%.1f",
+                  median (g_ptr_array_index (count->longest_later, p)));
+        printf ("\n");
       }
   fflush (stdout);
 

@@ -1,8 +1,7 @@
 /* pal-startup-report.c: how long the start took, for the start-up benchmark
  *
  * With PALAVER_REPORT_STARTUP set in the environment (bench/bench-startup.c
- * sets it), the application prints one line on stdout once its main window
- * has painted its first frame:
+ * sets it), the application prints one line on stdout about its start:
  *
  *   startup_us=… window_us=… first_frame_us=… cpu_us=… sessions=…
  *
@@ -12,9 +11,18 @@
  * taken), when the main window was built, when its first frame was painted
  * (the first "after-paint" of its frame clock while it is mapped). cpu_us is
  * the process's user and system time by then, all threads; sessions is how
- * many sessions the list held then. With the value "quit" the application
- * quits right after, without saving anything. Without the variable none of
- * this costs more than one getenv().
+ * many sessions the list held then.
+ *
+ * With the value "quit" the line comes at the first frame and the
+ * application quits right after, without saving anything. With "settle" it
+ * goes on for a second, for what start-up left to later frames, and adds
+ *
+ *   later_frames=… longest_later_frame_us=…
+ *
+ * (frames painted in that second, and the longest of them from
+ * "before-paint" to "after-paint": their updates, layout and paint), then
+ * quits. Any other value prints the line at the first frame and goes on.
+ * Without the variable none of this costs more than one getenv().
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -27,12 +35,14 @@
 #include "pal-startup-report.h"
 
 #define ENV_VARIABLE "PALAVER_REPORT_STARTUP"
+#define SETTLE_MS    1000
 
 static struct
 {
   gboolean  checked;
   gboolean  enabled;
   gboolean  quit;
+  gboolean  settle;
   gint64    startup;
   gint64    window;
 } report;
@@ -47,6 +57,7 @@ enabled (void)
       report.checked = TRUE;
       report.enabled = value != NULL && *value != '\0';
       report.quit = g_strcmp0 (value, "quit") == 0;
+      report.settle = g_strcmp0 (value, "settle") == 0;
     }
   return report.enabled;
 }
@@ -76,22 +87,71 @@ cpu_time_us (void)
 
 typedef struct
 {
-  GtkWidget  *window;    /* (weak) */
-  GListModel *sessions;
-  gulong      paint_id;
+  GtkWidget     *window;    /* (weak) */
+  GListModel    *sessions;
   GdkFrameClock *clock;
+  gulong         before_id;
+  gulong         after_id;
+  GString       *line;
+  /* after the first frame */
+  gint64         frame_start;
+  guint          n_later;
+  gint64         longest_later;
+  guint          settle_id;
 } Watch;
 
 static void
 watch_free (Watch *watch)
 {
+  g_clear_handle_id (&watch->settle_id, g_source_remove);
   if (watch->clock != NULL)
-    g_clear_signal_handler (&watch->paint_id, watch->clock);
+    {
+      g_clear_signal_handler (&watch->before_id, watch->clock);
+      g_clear_signal_handler (&watch->after_id, watch->clock);
+    }
   g_clear_object (&watch->clock);
   if (watch->window != NULL)
     g_object_remove_weak_pointer (G_OBJECT (watch->window), (gpointer *) &watch->window);
   g_clear_object (&watch->sessions);
+  if (watch->line != NULL)
+    g_string_free (watch->line, TRUE);
   g_free (watch);
+}
+
+/* Prints the line, quits when asked to, and ends the watch. */
+static void
+finish (Watch *watch)
+{
+  GtkApplication *app = watch->window != NULL
+    ? gtk_window_get_application (GTK_WINDOW (watch->window)) : NULL;
+
+  if (report.settle)
+    g_string_append_printf (watch->line, " later_frames=%u longest_later_frame_us=%" G_GINT64_FORMAT,
+                            watch->n_later, watch->longest_later);
+  printf ("%s\n", watch->line->str);
+  fflush (stdout);
+
+  if ((report.quit || report.settle) && app != NULL)
+    g_application_quit (G_APPLICATION (app));
+
+  watch_free (watch);
+}
+
+static gboolean
+settled_cb (gpointer user_data)
+{
+  Watch *watch = user_data;
+
+  watch->settle_id = 0;
+  finish (watch);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+before_paint_cb (GdkFrameClock *clock,
+                 Watch         *watch)
+{
+  watch->frame_start = g_get_monotonic_time ();
 }
 
 static void
@@ -99,22 +159,31 @@ after_paint_cb (GdkFrameClock *clock,
                 Watch         *watch)
 {
   gint64 now = g_get_monotonic_time ();
-  GtkApplication *app;
+
+  if (watch->line != NULL)
+    {
+      /* a frame after the first */
+      watch->n_later++;
+      if (watch->frame_start > 0)
+        watch->longest_later = MAX (watch->longest_later, now - watch->frame_start);
+      return;
+    }
 
   if (watch->window == NULL || !gtk_widget_get_mapped (watch->window))
     return;
 
-  printf ("startup_us=%" G_GINT64_FORMAT " window_us=%" G_GINT64_FORMAT
-          " first_frame_us=%" G_GINT64_FORMAT " cpu_us=%" G_GINT64_FORMAT " sessions=%u\n",
-          report.startup, report.window, now, cpu_time_us (),
-          g_list_model_get_n_items (watch->sessions));
-  fflush (stdout);
+  watch->line = g_string_new (NULL);
+  g_string_append_printf (watch->line,
+                          "startup_us=%" G_GINT64_FORMAT " window_us=%" G_GINT64_FORMAT
+                          " first_frame_us=%" G_GINT64_FORMAT " cpu_us=%" G_GINT64_FORMAT
+                          " sessions=%u",
+                          report.startup, report.window, now, cpu_time_us (),
+                          g_list_model_get_n_items (watch->sessions));
 
-  app = gtk_window_get_application (GTK_WINDOW (watch->window));
-  if (report.quit && app != NULL)
-    g_application_quit (G_APPLICATION (app));
-
-  watch_free (watch);
+  if (report.settle)
+    watch->settle_id = g_timeout_add (SETTLE_MS, settled_cb, watch);
+  else
+    finish (watch);
 }
 
 static void
@@ -124,7 +193,9 @@ window_realize_cb (GtkWidget *window,
   g_signal_handlers_disconnect_by_func (window, window_realize_cb, watch);
 
   watch->clock = g_object_ref (gtk_widget_get_frame_clock (window));
-  watch->paint_id = g_signal_connect (watch->clock, "after-paint", G_CALLBACK (after_paint_cb),
+  watch->before_id = g_signal_connect (watch->clock, "before-paint", G_CALLBACK (before_paint_cb),
+                                       watch);
+  watch->after_id = g_signal_connect (watch->clock, "after-paint", G_CALLBACK (after_paint_cb),
                                       watch);
 }
 
