@@ -55,8 +55,7 @@ _pal_dict_lookup_values (GVariant           *dict,
                          GVariant          **values)
 {
   GVariantIter iter;
-  const char *name;
-  GVariant *value;
+  GVariant *entry;
   guint n_found = 0;
 
   g_assert (g_variant_is_of_type (dict, G_VARIANT_TYPE_VARDICT));
@@ -65,8 +64,10 @@ _pal_dict_lookup_values (GVariant           *dict,
     values[i] = NULL;
 
   g_variant_iter_init (&iter, dict);
-  while (n_found < n_keys && g_variant_iter_next (&iter, "{&sv}", &name, &value))
+  while (n_found < n_keys && (entry = g_variant_iter_next_value (&iter)) != NULL)
     {
+      g_autoptr(GVariant) key = g_variant_get_child_value (entry, 0);
+      const char *name = g_variant_get_string (key, NULL);
       guint i;
 
       /* the first of repeated keys counts, as for g_variant_lookup_value() */
@@ -76,11 +77,12 @@ _pal_dict_lookup_values (GVariant           *dict,
 
       if (i < n_keys)
         {
-          values[i] = value;
+          g_autoptr(GVariant) boxed = g_variant_get_child_value (entry, 1);
+
+          values[i] = g_variant_get_variant (boxed);
           n_found++;
         }
-      else
-        g_variant_unref (value);
+      g_variant_unref (entry);
     }
 }
 
