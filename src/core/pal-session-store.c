@@ -60,6 +60,12 @@ unreadable_directories_quark (void)
  * the id alone had to be unique read as they are; and entries of another
  * agent that were skipped then as repeated ids (kept in the key unchanged)
  * are read now.
+ *
+ * A list of thousands takes a while to read (tens of milliseconds for
+ * 10,000): pal_session_store_read_start() reads the key at once and makes
+ * the records in a thread of its own, for example while the application
+ * opens its display, and pal_session_store_new_from_reading() builds the
+ * store from them.
  */
 struct _PalSessionStore
 {
@@ -67,6 +73,8 @@ struct _PalSessionStore
 
   GSettings *settings;
   PalStoredList list;
+  /* construct-only: the key read ahead, taken over in constructed */
+  PalSessionStoreReading *reading;
 
   /* sorted, owning */
   GPtrArray *items;
@@ -86,6 +94,7 @@ enum {
   PROP_0,
   PROP_SETTINGS,
   PROP_LOAD_ERRORS,
+  PROP_READING,
   N_PROPS
 };
 
@@ -536,6 +545,112 @@ unhide (PalSessionStore  *self,
     save_hidden (self);
 }
 
+/* --- reading ahead --- */
+
+struct _PalSessionStoreReading
+{
+  GSettings          *settings;
+  gulong              changed_id;
+  /* someone wrote the key since it was read */
+  gboolean            changed;
+  GVariant           *value;
+  GThread            *thread;
+  PalStoredListParse *parse;
+};
+
+static gpointer
+reading_thread (gpointer data)
+{
+  PalSessionStoreReading *reading = data;
+
+  reading->parse = _pal_stored_list_parse (&stored_list_funcs, reading->value);
+  return NULL;
+}
+
+static void
+reading_changed_cb (GSettings              *settings,
+                    const char             *key,
+                    PalSessionStoreReading *reading)
+{
+  reading->changed = TRUE;
+}
+
+/**
+ * pal_session_store_read_start:
+ * @settings: the io.github.palaverapp.Palaver settings
+ *
+ * Reads the stored sessions now and makes records of them in a thread of
+ * its own, so that pal_session_store_new_from_reading() finds them made:
+ * for a start, while the display opens. The key is read on the calling
+ * thread, the only one that uses @settings.
+ *
+ * Returns: (transfer full): the reading, for
+ *   pal_session_store_new_from_reading() or pal_session_store_reading_free()
+ */
+PalSessionStoreReading *
+pal_session_store_read_start (GSettings *settings)
+{
+  PalSessionStoreReading *reading;
+  g_autoptr(GError) error = NULL;
+
+  g_return_val_if_fail (G_IS_SETTINGS (settings), NULL);
+
+  reading = g_new0 (PalSessionStoreReading, 1);
+  reading->settings = g_object_ref (settings);
+  reading->changed_id = g_signal_connect (settings, "changed::" SESSIONS_KEY,
+                                          G_CALLBACK (reading_changed_cb), reading);
+  reading->value = g_settings_get_value (settings, SESSIONS_KEY);
+  reading->thread = g_thread_try_new ("pal-sessions", reading_thread, reading, &error);
+  /* else it is read when needed */
+  if (reading->thread == NULL)
+    g_debug ("Could not read the stored sessions ahead: %s", error->message);
+
+  return reading;
+}
+
+/* Waits for the thread; returns what it read (transfer full), or NULL when
+ * the key has changed since. Frees @reading. */
+static PalStoredListParse *
+finish_reading (PalSessionStoreReading *reading)
+{
+  PalStoredListParse *parse;
+
+  if (reading->thread != NULL)
+    g_thread_join (g_steal_pointer (&reading->thread));
+  g_clear_signal_handler (&reading->changed_id, reading->settings);
+
+  parse = g_steal_pointer (&reading->parse);
+  if (parse == NULL && !reading->changed)
+    parse = _pal_stored_list_parse (&stored_list_funcs, reading->value);
+  else if (parse != NULL && reading->changed)
+    g_clear_pointer (&parse, _pal_stored_list_parse_free);
+
+  g_clear_pointer (&reading->value, g_variant_unref);
+  g_clear_object (&reading->settings);
+  g_free (reading);
+
+  return parse;
+}
+
+/**
+ * pal_session_store_reading_free:
+ * @reading: (transfer full): a reading not handed to a store
+ *
+ * Waits for its thread and drops what it read.
+ */
+void
+pal_session_store_reading_free (PalSessionStoreReading *reading)
+{
+  PalStoredListParse *parse;
+
+  g_return_if_fail (reading != NULL);
+
+  /* no need to read what is thrown away */
+  reading->changed = TRUE;
+  parse = finish_reading (reading);
+  g_clear_pointer (&parse, _pal_stored_list_parse_free);
+}
+
 static void
 pal_session_store_constructed (GObject *object)
 {
@@ -545,7 +660,9 @@ pal_session_store_constructed (GObject *object)
 
   g_return_if_fail (G_IS_SETTINGS (self->settings));
 
-  _pal_stored_list_start (&self->list, self->settings);
+  _pal_stored_list_start_parsed (&self->list, self->settings,
+                                 self->reading != NULL ? finish_reading (g_steal_pointer (&self->reading))
+                                                       : NULL);
   load_hidden (self);
   g_signal_connect_object (self->settings, "changed::" HIDDEN_KEY,
                            G_CALLBACK (load_hidden), self, G_CONNECT_SWAPPED);
@@ -615,6 +732,9 @@ pal_session_store_set_property (GObject      *object,
     case PROP_SETTINGS:
       self->settings = g_value_dup_object (value);
       break;
+    case PROP_READING:
+      self->reading = g_value_get_pointer (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -641,6 +761,11 @@ pal_session_store_class_init (PalSessionStoreClass *klass)
     g_param_spec_boxed ("load-errors", NULL, NULL, G_TYPE_STRV,
                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS |
                         G_PARAM_EXPLICIT_NOTIFY);
+
+  /* (skip) A PalSessionStoreReading taken over: pal_session_store_new_from_reading(). */
+  properties[PROP_READING] =
+    g_param_spec_pointer ("reading", NULL, NULL,
+                          G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -670,6 +795,27 @@ pal_session_store_new (GSettings *settings)
   g_return_val_if_fail (G_IS_SETTINGS (settings), NULL);
 
   return g_object_new (PAL_TYPE_SESSION_STORE, "settings", settings, NULL);
+}
+
+/**
+ * pal_session_store_new_from_reading:
+ * @reading: (transfer full): from pal_session_store_read_start()
+ *
+ * Like pal_session_store_new() on the settings of @reading, with the
+ * sessions it read (waiting for it to finish when need be); the key is read
+ * again only when it changed since.
+ *
+ * Returns: (transfer full): a new store holding the stored sessions
+ */
+PalSessionStore *
+pal_session_store_new_from_reading (PalSessionStoreReading *reading)
+{
+  g_return_val_if_fail (reading != NULL, NULL);
+
+  return g_object_new (PAL_TYPE_SESSION_STORE,
+                       "settings", reading->settings,
+                       "reading", reading,
+                       NULL);
 }
 
 GSettings *
