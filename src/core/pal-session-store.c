@@ -161,7 +161,10 @@ static void
 watch_record (PalSessionStore  *self,
               PalSessionRecord *record)
 {
-  g_signal_connect_object (record, "notify", G_CALLBACK (record_notify_cb), self, 0);
+  /* Not g_signal_connect_object(): that also keeps every record's handler
+   * in a list on the store, which each disconnection searches. The store
+   * unwatches every record that leaves the list, and all in dispose. */
+  g_signal_connect (record, "notify", G_CALLBACK (record_notify_cb), self);
 }
 
 static void
