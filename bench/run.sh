@@ -2,10 +2,12 @@
 # Builds the benchmarks if need be and runs each of them several times on a
 # virtual 1280×900 display, then prints a table. See bench/README.md.
 #
-#   bench/run.sh [--build DIR] [--runs N] [--only replay|stream] [--quick]
+#   bench/run.sh [--build DIR] [--runs N] [--only replay|stream|startup] [--quick]
 #                [--renderer gl|cairo]
 #
-# Every run is its own process, so memory figures do not carry over. The raw
+# Every run is its own process, so memory figures do not carry over.
+# bench-startup launches palaver itself, N times per count of stored
+# sessions and settings backend, the counts in turn. The raw
 # key=value lines are kept in DIR/bench-results.txt. --renderer sets
 # GSK_RENDERER; without it the programs choose as the application does
 # (cairo on a machine without a GPU render node, else GTK's default, GL).
@@ -26,7 +28,7 @@ while [ $# -gt 0 ]; do
     --only) only=$2; shift 2 ;;
     --quick) quick=1; shift ;;
     --renderer) renderer=$2; shift 2 ;;
-    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown option: $1" >&2; exit 2 ;;
   esac
 done
@@ -42,7 +44,14 @@ elif ! meson introspect --buildoptions "$build_dir" |
      grep -q '"name": "benchmarks", "value": true'; then
   meson configure "$build_dir" -Dbenchmarks=true
 fi
-if ! ninja -C "$build_dir" -j2 benchmarks >"$build_dir/bench-build.log" 2>&1; then
+# bench-startup needs only itself, the application and the schemas
+if [ "$only" = startup ]; then
+  targets="bench/bench-startup src/palaver data/gschemas.compiled"
+else
+  targets=benchmarks
+fi
+# shellcheck disable=SC2086 # a list of targets
+if ! ninja -C "$build_dir" -j2 $targets >"$build_dir/bench-build.log" 2>&1; then
   grep -E -A5 'error|FAILED' "$build_dir/bench-build.log" | head -40 >&2
   echo "The build failed (whole log: $build_dir/bench-build.log)" >&2
   exit 1
@@ -78,8 +87,23 @@ else
   replay_sizes="10000 100000"; stream_chunks=200000; long_line_chunks=65536
 fi
 
+# start-up first, before the other programs leave the machine warm
+if [ -z "$only" ] || [ "$only" = startup ]; then
+  for backend in dconf keyfile; do
+    echo "start-up, $backend settings: $runs runs of each count, in turn"
+    if ! GTK_A11Y=none NO_AT_BRIDGE=1 GSETTINGS_SCHEMA_DIR="$build_dir/data" \
+         xvfb-run -a -s '-screen 0 1280x900x24' \
+         "$build_dir/bench/bench-startup" --runs "$runs" --backend "$backend" \
+         >"$build_dir/bench-out.txt" 2>"$build_dir/bench-err.txt"; then
+      echo "  failed: bench-startup --backend $backend" >&2
+      sed 's/^/  /' "$build_dir/bench-err.txt" >&2
+    fi
+    tee -a "$results" <"$build_dir/bench-out.txt" | sed 's/^/  /'
+  done
+fi
+
 i=1
-while [ "$i" -le "$runs" ]; do
+while [ "$i" -le "$runs" ] && [ "$only" != startup ]; do
   echo "run $i of $runs"
   if [ "$only" != stream ]; then
     for n in $replay_sizes; do
@@ -108,7 +132,28 @@ function get(key,   i, kv) {
   r[++nr] = $0
 }
 /^bench=stream/ { s[++ns] = $0 }
+/^bench=startup-summary/ { u[++nu] = $0 }
 END {
+  if (nu) {
+    print ""
+    print "Start-up, launch to the first frame, medians (targets: < 250 ms; 10,000 sessions"
+    print "within 100 ms of none)"
+    fmt = "%-8s %-4s %-9s %-5s %10s %8s %8s %8s %9s\n"
+    printf fmt, "backend", "exe", "sessions", "runs", "median_ms", "min_ms", "max_ms", "cpu_ms",
+           "over_none"
+    for (k = 1; k <= nu; k++) {
+      $0 = u[k]
+      if (get("sessions") == 0) none[get("backend") "/" get("executable")] = get("median_first_frame_ms")
+    }
+    for (k = 1; k <= nu; k++) {
+      $0 = u[k]
+      key = get("backend") "/" get("executable")
+      over = (key in none) ? sprintf("%+.0f", get("median_first_frame_ms") - none[key]) : "-"
+      printf fmt, get("backend"), get("executable"), get("sessions"), get("runs"),
+             get("median_first_frame_ms"), get("min_first_frame_ms"), get("max_first_frame_ms"),
+             get("median_cpu_ms"), over
+    }
+  }
   if (nr) {
     print ""
     print "Replay (targets at 100,000 updates: total < 2000 ms, longest frame < 50 ms,"
