@@ -45,37 +45,6 @@ notify_replay_count_cb (gpointer user_data)
 
 /* --- validation helpers --- */
 
-static gboolean invalid (GError     **error,
-                         const char  *variant,
-                         const char  *format,
-                         ...) G_GNUC_PRINTF (3, 4);
-
-static gboolean
-invalid (GError     **error,
-         const char  *variant,
-         const char  *format,
-         ...)
-{
-  g_autofree char *message = NULL;
-  va_list args;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-
-  g_set_error (error, ACP_ERROR, ACP_ERROR_INVALID_MESSAGE,
-               "Invalid %s update: %s", variant, message);
-
-  return FALSE;
-}
-
-static gboolean
-node_is_string (JsonNode *node)
-{
-  return node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
-         json_node_get_value_type (node) == G_TYPE_STRING;
-}
-
 static gboolean
 node_is_count (JsonNode *node)
 {
@@ -103,8 +72,8 @@ object_has_strings (JsonNode    *node,
     return FALSE;
 
   object = json_node_get_object (node);
-  return node_is_string (json_object_get_member (object, first)) &&
-         (second == NULL || node_is_string (json_object_get_member (object, second)));
+  return _acp_update_node_is_string (json_object_get_member (object, first)) &&
+         (second == NULL || _acp_update_node_is_string (json_object_get_member (object, second)));
 }
 
 /* The elements of @array that are objects with string members @first and
@@ -145,7 +114,7 @@ _acp_session_apply_available_commands (AcpSession              *self,
   g_autoptr(JsonArray) filtered = NULL;
 
   if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
-    return invalid (error, variant->name, "availableCommands must be an array");
+    return _acp_update_invalid (error, variant->name, "availableCommands must be an array");
   filtered = _acp_session_filter_objects (json_node_get_array (node), "name", "description");
   _acp_session_set_array (self, &self->available_commands, filtered, PROP_AVAILABLE_COMMANDS);
   return TRUE;
@@ -159,8 +128,8 @@ _acp_session_apply_current_mode (AcpSession              *self,
 {
   JsonNode *node = json_object_get_member (update, "currentModeId");
 
-  if (!node_is_string (node))
-    return invalid (error, variant->name, "currentModeId must be a string");
+  if (!_acp_update_node_is_string (node))
+    return _acp_update_invalid (error, variant->name, "currentModeId must be a string");
   _acp_session_set_string (self, &self->current_mode_id, json_node_get_string (node),
                            PROP_CURRENT_MODE_ID);
   return TRUE;
@@ -177,7 +146,7 @@ _acp_session_apply_config_options (AcpSession              *self,
   g_autoptr(JsonArray) filtered = NULL;
 
   if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
-    return invalid (error, variant->name, "configOptions must be an array");
+    return _acp_update_invalid (error, variant->name, "configOptions must be an array");
   filtered = _acp_session_filter_objects (json_node_get_array (node), "id", "name");
   _acp_session_set_array (self, &self->config_options, filtered, PROP_CONFIG_OPTIONS);
   return TRUE;
@@ -194,19 +163,22 @@ _acp_session_apply_session_info (AcpSession              *self,
   JsonNode *title = json_object_get_member (update, "title");
   JsonNode *updated_at = json_object_get_member (update, "updatedAt");
 
-  if (title != NULL && !JSON_NODE_HOLDS_NULL (title) && !node_is_string (title))
-    return invalid (error, variant, "title must be a string or null");
-  if (updated_at != NULL && !JSON_NODE_HOLDS_NULL (updated_at) && !node_is_string (updated_at))
-    return invalid (error, variant, "updatedAt must be a string or null");
+  if (title != NULL && !JSON_NODE_HOLDS_NULL (title) && !_acp_update_node_is_string (title))
+    return _acp_update_invalid (error, variant, "title must be a string or null");
+  if (updated_at != NULL && !JSON_NODE_HOLDS_NULL (updated_at) &&
+      !_acp_update_node_is_string (updated_at))
+    return _acp_update_invalid (error, variant, "updatedAt must be a string or null");
 
   /* absent: unchanged; null: cleared */
   if (title != NULL)
     _acp_session_set_string (self, &self->title,
-                             node_is_string (title) ? json_node_get_string (title) : NULL,
+                             _acp_update_node_is_string (title) ? json_node_get_string (title)
+                                                                : NULL,
                              PROP_TITLE);
   if (updated_at != NULL)
     _acp_session_set_string (self, &self->updated_at,
-                             node_is_string (updated_at) ? json_node_get_string (updated_at) : NULL,
+                             _acp_update_node_is_string (updated_at)
+                               ? json_node_get_string (updated_at) : NULL,
                              PROP_UPDATED_AT);
 
   return TRUE;
@@ -225,19 +197,20 @@ _acp_session_apply_usage (AcpSession              *self,
   g_autoptr(JsonObject) usage = NULL;
 
   if (!node_is_count (used))
-    return invalid (error, variant, "used must be a non-negative integer");
+    return _acp_update_invalid (error, variant, "used must be a non-negative integer");
   if (!node_is_count (size))
-    return invalid (error, variant, "size must be a non-negative integer");
+    return _acp_update_invalid (error, variant, "size must be a non-negative integer");
   if (cost != NULL && !JSON_NODE_HOLDS_NULL (cost))
     {
       JsonObject *object;
 
       if (!JSON_NODE_HOLDS_OBJECT (cost))
-        return invalid (error, variant, "cost must be an object or null");
+        return _acp_update_invalid (error, variant, "cost must be an object or null");
       object = json_node_get_object (cost);
       if (!node_is_number (json_object_get_member (object, "amount")) ||
-          !node_is_string (json_object_get_member (object, "currency")))
-        return invalid (error, variant, "cost needs a number amount and a string currency");
+          !_acp_update_node_is_string (json_object_get_member (object, "currency")))
+        return _acp_update_invalid (error, variant,
+                                    "cost needs a number amount and a string currency");
     }
 
   usage = json_object_new ();
@@ -286,7 +259,8 @@ acp_session_apply_update (AcpSession  *self,
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   node = json_object_get_member (update, "sessionUpdate");
-  row = node_is_string (node) ? _acp_update_variant_lookup (json_node_get_string (node)) : NULL;
+  row = _acp_update_node_is_string (node) ? _acp_update_variant_lookup (json_node_get_string (node))
+                                          : NULL;
   if (row == NULL || row->apply_session == NULL)
     return acp_transcript_apply_update (self->transcript, update, error);
 
@@ -309,7 +283,7 @@ _acp_session_apply_response (AcpSession *self,
       JsonObject *object = json_node_get_object (modes);
       JsonNode *available = json_object_get_member (object, "availableModes");
 
-      if (node_is_string (json_object_get_member (object, "currentModeId")) &&
+      if (_acp_update_node_is_string (json_object_get_member (object, "currentModeId")) &&
           available != NULL && JSON_NODE_HOLDS_ARRAY (available))
         {
           valid_modes = object;

@@ -494,37 +494,6 @@ acp_transcript_append_notice (AcpTranscript     *self,
 
 /* --- validation helpers --- */
 
-static gboolean invalid (GError     **error,
-                         const char  *variant,
-                         const char  *format,
-                         ...) G_GNUC_PRINTF (3, 4);
-
-static gboolean
-invalid (GError     **error,
-         const char  *variant,
-         const char  *format,
-         ...)
-{
-  g_autofree char *message = NULL;
-  va_list args;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-
-  g_set_error (error, ACP_ERROR, ACP_ERROR_INVALID_MESSAGE,
-               "Invalid %s update: %s", variant, message);
-
-  return FALSE;
-}
-
-static gboolean
-node_is_string (JsonNode *node)
-{
-  return node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
-         json_node_get_value_type (node) == G_TYPE_STRING;
-}
-
 static gboolean
 node_is_null (JsonNode *node)
 {
@@ -545,15 +514,15 @@ get_string (JsonObject  *object,
 
   *out = NULL;
 
-  if (node_is_string (node))
+  if (_acp_update_node_is_string (node))
     {
       *out = json_node_get_string (node);
       return TRUE;
     }
   if (required)
-    return invalid (error, variant, "%s must be a string", name);
+    return _acp_update_invalid (error, variant, "%s must be a string", name);
   if (!node_is_null (node))
-    return invalid (error, variant, "%s must be a string or null", name);
+    return _acp_update_invalid (error, variant, "%s must be a string or null", name);
 
   return TRUE;
 }
@@ -577,9 +546,9 @@ get_array (JsonObject  *object,
       return TRUE;
     }
   if (required)
-    return invalid (error, variant, "%s must be an array", name);
+    return _acp_update_invalid (error, variant, "%s must be an array", name);
   if (!node_is_null (node))
-    return invalid (error, variant, "%s must be an array or null", name);
+    return _acp_update_invalid (error, variant, "%s must be an array or null", name);
 
   return TRUE;
 }
@@ -598,11 +567,11 @@ check_content_block (JsonNode    *node,
   const char *type;
 
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    return invalid (error, variant, "%s must be a content block object", where);
+    return _acp_update_invalid (error, variant, "%s must be a content block object", where);
 
   block = json_node_get_object (node);
-  if (!node_is_string (json_object_get_member (block, "type")))
-    return invalid (error, variant, "%s.type must be a string", where);
+  if (!_acp_update_node_is_string (json_object_get_member (block, "type")))
+    return _acp_update_invalid (error, variant, "%s.type must be a string", where);
   type = json_object_get_string_member (block, "type");
 
   if (text_out != NULL)
@@ -614,8 +583,8 @@ check_content_block (JsonNode    *node,
     {
       JsonNode *text = json_object_get_member (block, "text");
 
-      if (!node_is_string (text))
-        return invalid (error, variant, "%s.text must be a string", where);
+      if (!_acp_update_node_is_string (text))
+        return _acp_update_invalid (error, variant, "%s.text must be a string", where);
       if (text_out != NULL)
         *text_out = json_node_get_string (text);
     }
@@ -633,7 +602,7 @@ is_valid_tool_call_content (JsonNode *node)
     return FALSE;
 
   object = json_node_get_object (node);
-  if (!node_is_string (json_object_get_member (object, "type")))
+  if (!_acp_update_node_is_string (json_object_get_member (object, "type")))
     return FALSE;
   type = json_object_get_string_member (object, "type");
 
@@ -641,12 +610,12 @@ is_valid_tool_call_content (JsonNode *node)
     return check_content_block (json_object_get_member (object, "content"),
                                 "content", NULL, NULL, "", NULL);
   if (strcmp (type, "diff") == 0)
-    return node_is_string (json_object_get_member (object, "path")) &&
-           node_is_string (json_object_get_member (object, "newText")) &&
+    return _acp_update_node_is_string (json_object_get_member (object, "path")) &&
+           _acp_update_node_is_string (json_object_get_member (object, "newText")) &&
            (node_is_null (json_object_get_member (object, "oldText")) ||
-            node_is_string (json_object_get_member (object, "oldText")));
+            _acp_update_node_is_string (json_object_get_member (object, "oldText")));
   if (strcmp (type, "terminal") == 0)
-    return node_is_string (json_object_get_member (object, "terminalId"));
+    return _acp_update_node_is_string (json_object_get_member (object, "terminalId"));
 
   /* An unknown kind of content: keep it, the view shows it as such. */
   return TRUE;
@@ -662,7 +631,7 @@ is_valid_location (JsonNode *node)
     return FALSE;
 
   object = json_node_get_object (node);
-  if (!node_is_string (json_object_get_member (object, "path")))
+  if (!_acp_update_node_is_string (json_object_get_member (object, "path")))
     return FALSE;
 
   line = json_object_get_member (object, "line");
@@ -679,9 +648,9 @@ is_valid_plan_entry (JsonNode *node)
     return FALSE;
 
   object = json_node_get_object (node);
-  return node_is_string (json_object_get_member (object, "content")) &&
-         node_is_string (json_object_get_member (object, "priority")) &&
-         node_is_string (json_object_get_member (object, "status"));
+  return _acp_update_node_is_string (json_object_get_member (object, "content")) &&
+         _acp_update_node_is_string (json_object_get_member (object, "priority")) &&
+         _acp_update_node_is_string (json_object_get_member (object, "status"));
 }
 
 /* The schema says invalid items of these lists are skipped: returns @array
@@ -1180,7 +1149,7 @@ acp_transcript_apply_update (AcpTranscript  *self,
   g_return_val_if_fail (update != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (!node_is_string (json_object_get_member (update, "sessionUpdate")))
+  if (!_acp_update_node_is_string (json_object_get_member (update, "sessionUpdate")))
     {
       g_set_error_literal (error, ACP_ERROR, ACP_ERROR_INVALID_MESSAGE,
                            "Invalid update: sessionUpdate must be a string");

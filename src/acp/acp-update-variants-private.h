@@ -99,4 +99,12 @@ gboolean _acp_session_apply_usage                       (AcpSession             
                                                          const AcpUpdateVariant  *variant,
                                                          GError                 **error);
 
+/* For the handlers: fails with ACP_ERROR_INVALID_MESSAGE, "Invalid
+ * @variant update: …". Returns: FALSE */
+gboolean _acp_update_invalid        (GError     **error,
+                                     const char  *variant,
+                                     const char  *format,
+                                     ...) G_GNUC_PRINTF (3, 4);
+gboolean _acp_update_node_is_string (JsonNode    *node);
+
 G_END_DECLS

@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "acp-error.h"
 #include "acp-update-variants-private.h"
 
 /* Every `sessionUpdate` value Palaver understands, and what applies it.
@@ -66,4 +67,30 @@ _acp_update_variants_get (guint *n_variants)
 {
   *n_variants = G_N_ELEMENTS (variants);
   return variants;
+}
+
+gboolean
+_acp_update_invalid (GError     **error,
+                     const char  *variant,
+                     const char  *format,
+                     ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  g_set_error (error, ACP_ERROR, ACP_ERROR_INVALID_MESSAGE,
+               "Invalid %s update: %s", variant, message);
+
+  return FALSE;
+}
+
+gboolean
+_acp_update_node_is_string (JsonNode *node)
+{
+  return node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
+         json_node_get_value_type (node) == G_TYPE_STRING;
 }
