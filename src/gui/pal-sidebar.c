@@ -185,7 +185,14 @@ search_changed_cb (GtkSearchEntry *entry,
   if (*stripped != '\0')
     self->search = g_utf8_casefold (stripped, -1);
 
-  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+  /* without a search, no filter: the list model then passes every session
+   * through without asking about each */
+  if (self->search == NULL)
+    gtk_filter_list_model_set_filter (self->filtered, NULL);
+  else if (gtk_filter_list_model_get_filter (self->filtered) == NULL)
+    gtk_filter_list_model_set_filter (self->filtered, GTK_FILTER (self->filter));
+  else
+    gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
   update_empty (self);
 }
 
@@ -509,8 +516,7 @@ pal_sidebar_new (PalSessionStore *session_store,
     g_signal_connect_swapped (agent_store, "items-changed", G_CALLBACK (refresh_agent_names), self);
 
   self->filter = gtk_custom_filter_new (filter_func, self, NULL);
-  self->filtered = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (session_store)),
-                                              GTK_FILTER (g_object_ref (self->filter)));
+  self->filtered = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (session_store)), NULL);
   self->groups = pal_session_groups_new (G_LIST_MODEL (self->filtered));
   self->slice = gtk_slice_list_model_new (g_object_ref (pal_session_groups_get_model (self->groups)),
                                           0, FIRST_ITEMS);
