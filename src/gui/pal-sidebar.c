@@ -254,9 +254,8 @@ row_activated_cb (PalSessionRow *row,
     g_signal_emit (self, signals[SESSION_ACTIVATED], 0, pal_session_record_get_key (record));
 }
 
-/* A list item keeps the widget it showed last: bound again to an item of
- * the same kind (as the list scrolls, or changes under a search), it is
- * given the new item rather than built anew. */
+/* A list item keeps the widget it showed last: bound again to another item
+ * of the same kind, it is given the new item rather than built anew. */
 static void
 bind_cb (GtkSignalListItemFactory *factory,
          GtkListItem              *list_item,
@@ -373,13 +372,19 @@ list_key_pressed_cb (GtkEventControllerKey *controller,
 }
 
 static void
-let_in_all (PalSidebar *self)
+stop_letting_in (PalSidebar *self)
 {
   if (self->let_in_id != 0)
     {
       gtk_widget_remove_tick_callback (GTK_WIDGET (self->list_view), self->let_in_id);
       self->let_in_id = 0;
     }
+}
+
+static void
+let_in_all (PalSidebar *self)
+{
+  stop_letting_in (self);
   gtk_slice_list_model_set_size (self->slice, G_MAXUINT);
 }
 
@@ -432,11 +437,7 @@ pal_sidebar_dispose (GObject *object)
   PalSidebar *self = PAL_SIDEBAR (object);
 
   g_clear_handle_id (&self->tick_id, g_source_remove);
-  if (self->let_in_id != 0)
-    {
-      gtk_widget_remove_tick_callback (GTK_WIDGET (self->list_view), self->let_in_id);
-      self->let_in_id = 0;
-    }
+  stop_letting_in (self);
   if (self->groups != NULL)
     g_signal_handlers_disconnect_by_data (pal_session_groups_get_model (self->groups), self);
   g_clear_object (&self->selection);
