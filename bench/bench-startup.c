@@ -31,13 +31,14 @@
  *   exit_ms          launch → the child gone (it quits at its first frame)
  *   shown            sessions in the list at the first frame (must be the count)
  *
+ * then per count a line with the median, lowest and highest of the runs.
+ *
  * With --settle the child goes on for a second after its first frame
  * (PALAVER_REPORT_STARTUP=settle), and the line adds what start-up left to
  * the frames after the first: later_frames (painted in that second) and
  * longest_later_frame_ms (the longest of them, from "before-paint" to
  * "after-paint").
  *
- * then per count a line with the median, lowest and highest of the runs.
  * --palaver PATH given several times compares builds: each run launches
  * each of them in turn (starting with another one each run), and the lines
  * say which (executable=1, 2, …, in the order given).
@@ -55,8 +56,6 @@
 
 #include <gio/gio.h>
 #include <glib/gstdio.h>
-
-#define SCHEMA_ID "io.github.palaverapp.Palaver"
 
 /* --- the stored sessions --- */
 
@@ -130,7 +129,7 @@ make_sessions (guint n)
 static int
 fill (guint n)
 {
-  g_autoptr(GSettings) settings = g_settings_new (SCHEMA_ID);
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
   g_autoptr(GVariant) stored = NULL;
 
   g_settings_set_value (settings, "sessions", make_sessions (n));

@@ -14,9 +14,9 @@
  * renderer that is not used. Where the cairo renderer is chosen here, GDK
  * is told not to use OpenGL at all (GDK_DEBUG=gl-disable).
  *
- * For GTK 4.8 (Debian 12): GTK 4.14 came with new GL renderers, and 4.16
- * moved gl-disable to GDK_DISABLE=gl; measure them with bench/ before
- * dropping this or extending it to them.
+ * For GTK 4.8 (Debian 12): GTK 4.14 came with new GL renderers, and later
+ * versions changed how OpenGL is switched off; measure them with bench/
+ * before dropping this or extending it to them.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -185,7 +185,14 @@ search_changed_cb (GtkSearchEntry *entry,
   if (*stripped != '\0')
     self->search = g_utf8_casefold (stripped, -1);
 
-  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+  /* without a search, no filter: the list model then passes every session
+   * through without asking about each */
+  if (self->search == NULL)
+    gtk_filter_list_model_set_filter (self->filtered, NULL);
+  else if (gtk_filter_list_model_get_filter (self->filtered) == NULL)
+    gtk_filter_list_model_set_filter (self->filtered, GTK_FILTER (self->filter));
+  else
+    gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
   update_empty (self);
 }
 
@@ -247,9 +254,8 @@ row_activated_cb (PalSessionRow *row,
     g_signal_emit (self, signals[SESSION_ACTIVATED], 0, pal_session_record_get_key (record));
 }
 
-/* A list item keeps the widget it showed last: bound again to an item of
- * the same kind (as the list scrolls, or changes under a search), it is
- * given the new item rather than built anew. */
+/* A list item keeps the widget it showed last: bound again to another item
+ * of the same kind, it is given the new item rather than built anew. */
 static void
 bind_cb (GtkSignalListItemFactory *factory,
          GtkListItem              *list_item,
@@ -368,13 +374,19 @@ list_key_pressed_cb (GtkEventControllerKey *controller,
 }
 
 static void
-let_in_all (PalSidebar *self)
+stop_letting_in (PalSidebar *self)
 {
   if (self->let_in_id != 0)
     {
       gtk_widget_remove_tick_callback (GTK_WIDGET (self->list_view), self->let_in_id);
       self->let_in_id = 0;
     }
+}
+
+static void
+let_in_all (PalSidebar *self)
+{
+  stop_letting_in (self);
   gtk_slice_list_model_set_size (self->slice, G_MAXUINT);
 }
 
@@ -427,11 +439,7 @@ pal_sidebar_dispose (GObject *object)
   PalSidebar *self = PAL_SIDEBAR (object);
 
   g_clear_handle_id (&self->tick_id, g_source_remove);
-  if (self->let_in_id != 0)
-    {
-      gtk_widget_remove_tick_callback (GTK_WIDGET (self->list_view), self->let_in_id);
-      self->let_in_id = 0;
-    }
+  stop_letting_in (self);
   if (self->groups != NULL)
     g_signal_handlers_disconnect_by_data (pal_session_groups_get_model (self->groups), self);
   g_clear_object (&self->selection);
@@ -511,8 +519,7 @@ pal_sidebar_new (PalSessionStore *session_store,
     g_signal_connect_swapped (agent_store, "items-changed", G_CALLBACK (refresh_agent_names), self);
 
   self->filter = gtk_custom_filter_new (filter_func, self, NULL);
-  self->filtered = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (session_store)),
-                                              GTK_FILTER (g_object_ref (self->filter)));
+  self->filtered = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (session_store)), NULL);
   self->groups = pal_session_groups_new (G_LIST_MODEL (self->filtered));
   self->slice = gtk_slice_list_model_new (g_object_ref (pal_session_groups_get_model (self->groups)),
                                           0, FIRST_ITEMS);
