@@ -37,17 +37,17 @@
 typedef struct
 {
   BenchFixture    *fixture;
-  const char      *session_id;
+  PalSessionKey   *key;
   gint64           ready_time;
 } Run;
 
 static void
 state_changed_cb (PalSessionManager *manager,
-                  const char        *session_id,
+                  PalSessionKey     *key,
                   PalSessionState    state,
                   Run               *run)
 {
-  if (g_strcmp0 (session_id, run->session_id) != 0)
+  if (!pal_session_key_equal (key, run->key))
     return;
 
   if (state == PAL_SESSION_STATE_READY && run->ready_time == 0)
@@ -63,7 +63,7 @@ fully_shown (gpointer data)
 {
   Run *run = data;
   PalSessionManager *manager = run->fixture->manager;
-  PalSessionState state = pal_session_manager_get_session_state (manager, run->session_id);
+  PalSessionState state = pal_session_manager_get_session_state (manager, run->key);
   GtkWidget *view = pal_window_get_session_view (run->fixture->window);
   AcpSession *session;
   AcpTranscript *transcript;
@@ -73,7 +73,7 @@ fully_shown (gpointer data)
   if (state != PAL_SESSION_STATE_READY)
     return FALSE;
 
-  session = pal_session_manager_lookup (manager, run->session_id);
+  session = pal_session_manager_lookup (manager, run->key);
   if (session == NULL)
     return FALSE;
   transcript = acp_session_get_transcript (session);
@@ -98,8 +98,9 @@ run_once (BenchFixture *fixture,
   g_autofree char *session_id = g_strdup_printf ("bench-replay-%u", number);
   g_autoptr(PalSessionRecord) record = pal_session_record_new (session_id, "bench-replay",
                                                                fixture->folder);
+  PalSessionKey *key = pal_session_record_get_key (record);
   GtkWidget *window = GTK_WIDGET (fixture->window);
-  Run run = { fixture, session_id, 0 };
+  Run run = { fixture, key, 0 };
   BenchFrameStats stats;
   guint64 rss_before, rss_peak, rss_after, rss_closed;
   gboolean peak_reset;
@@ -122,14 +123,14 @@ run_once (BenchFixture *fixture,
   start = g_get_monotonic_time ();
   cpu_start = bench_cpu_time_us ();
   bench_monitor_start (window);
-  pal_window_open_session (fixture->window, session_id);
+  pal_window_open_session (fixture->window, key);
 
   /* READY, flushed and at the bottom, then two frames painted, and still so */
   for (guint attempt = 0; attempt < 100 && !shown; attempt++)
     {
       if (!bench_wait (fully_shown, &run, 300))
         break;
-      if (pal_session_manager_get_session_state (fixture->manager, session_id) ==
+      if (pal_session_manager_get_session_state (fixture->manager, key) ==
           PAL_SESSION_STATE_FAILED)
         break;
       bench_trace ("shown");
@@ -145,7 +146,7 @@ run_once (BenchFixture *fixture,
   rss_peak = bench_read_status_kib ("VmHWM");
   rss_after = bench_read_status_kib ("VmRSS");
 
-  session = pal_session_manager_lookup (fixture->manager, session_id);
+  session = pal_session_manager_lookup (fixture->manager, key);
   if (session != NULL)
     {
       replayed = acp_session_get_replay_count (session);
@@ -154,15 +155,15 @@ run_once (BenchFixture *fixture,
 
   if (!shown)
     {
-      const GError *error = pal_session_manager_get_session_error (fixture->manager, session_id);
+      const GError *error = pal_session_manager_get_session_error (fixture->manager, key);
 
       g_printerr ("run %u: the session was not shown (state %d%s%s)\n", number,
-                  pal_session_manager_get_session_state (fixture->manager, session_id),
+                  pal_session_manager_get_session_state (fixture->manager, key),
                   error != NULL ? ": " : "", error != NULL ? error->message : "");
     }
 
   /* what is given back once the session is gone */
-  pal_session_manager_forget (fixture->manager, session_id);
+  pal_session_manager_forget (fixture->manager, key);
   bench_settle (1000);
   rss_closed = bench_read_status_kib ("VmRSS");
 

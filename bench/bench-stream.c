@@ -291,7 +291,8 @@ run_agent (BenchFixture *fixture,
   print_result ("agent", number, shown, chunks, received, end - start, cpu, &stats, 0, 0);
 
   if (session != NULL)
-    pal_session_manager_forget (fixture->manager, acp_session_get_session_id (session));
+    pal_session_manager_forget (fixture->manager,
+                                pal_session_manager_get_session_key (fixture->manager, session));
   bench_settle (500);
 
   return shown;
