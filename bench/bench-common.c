@@ -742,8 +742,10 @@ bench_fixture_new (void)
   fixture->agent_store = pal_agent_store_new (fixture->settings);
   fixture->session_store = pal_session_store_new (fixture->settings);
   fixture->mcp_store = pal_mcp_server_store_new (fixture->settings);
+  /* as the application: the window's frames pace the agents' messages */
+  fixture->pacer = acp_pacer_new ();
   fixture->manager = pal_session_manager_new (fixture->agent_store, fixture->session_store,
-                                              fixture->mcp_store);
+                                              fixture->mcp_store, fixture->pacer);
 
   fixture->window = pal_window_new (fixture->app, fixture->manager, fixture->settings);
   gtk_window_set_default_size (GTK_WINDOW (fixture->window), WINDOW_WIDTH, WINDOW_HEIGHT);
@@ -821,6 +823,7 @@ bench_fixture_free (BenchFixture *fixture)
   bench_shutdown_manager (fixture);
 
   g_clear_object (&fixture->manager);
+  g_clear_object (&fixture->pacer);
   g_clear_object (&fixture->mcp_store);
   g_clear_object (&fixture->session_store);
   g_clear_object (&fixture->agent_store);

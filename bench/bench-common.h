@@ -36,8 +36,8 @@ typedef struct
   guint  n_own_over_16ms;     /* frames with more than 16 ms of it */
 } BenchFrameStats;
 
-/* The application, its stores on in-memory settings, the session manager and
- * a real PalWindow of 1280×900, shown. */
+/* The application, its stores on in-memory settings, the session manager
+ * with a pacer of its own and a real PalWindow of 1280×900, shown. */
 typedef struct
 {
   GtkApplication    *app;
@@ -45,6 +45,7 @@ typedef struct
   PalAgentStore     *agent_store;
   PalSessionStore   *session_store;
   PalMcpServerStore *mcp_store;
+  AcpPacer          *pacer;
   PalSessionManager *manager;
   PalWindow         *window;
   char              *folder;

@@ -371,6 +371,9 @@ run_direct (Chunks *chunks,
 {
   g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
   g_autoptr(JsonParser) parser = json_parser_new ();
+  /* the view reports its frames as in the application; no connection
+   * waits for them here */
+  g_autoptr(AcpPacer) pacer = acp_pacer_new ();
   GtkWidget *window = gtk_window_new ();
   GtkWidget *chat_view = pal_chat_view_new ();
   DirectRun run = { transcript, chunks, chat_view, batch, split, 0, FALSE };
@@ -386,6 +389,7 @@ run_direct (Chunks *chunks,
                               -1, NULL);
   acp_transcript_append_prompt (transcript, json_node_get_array (json_parser_get_root (parser)));
 
+  pal_chat_view_set_pacer (PAL_CHAT_VIEW (chat_view), pacer);
   pal_chat_view_set_model (PAL_CHAT_VIEW (chat_view), G_LIST_MODEL (transcript));
   gtk_window_set_child (GTK_WINDOW (window), chat_view);
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 900);

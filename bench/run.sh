@@ -2,10 +2,12 @@
 # Builds the benchmarks if need be and runs each of them several times on a
 # virtual 1280×900 display, then prints a table. See bench/README.md.
 #
-#   bench/run.sh [--build DIR] [--runs N] [--only replay|stream] [--quick]
+#   bench/run.sh [--build DIR] [--runs N] [--only replay|stream|startup] [--quick]
 #                [--renderer gl|cairo] [--agent CMD [--session-id ID]] [--compare]
 #
-# Every run is its own process, so memory figures do not carry over. The raw
+# Every run is its own process, so memory figures do not carry over.
+# bench-startup launches palaver itself, N times per count of stored
+# sessions and settings backend, the counts in turn. The raw
 # key=value lines are kept in DIR/bench-results.txt. --renderer sets
 # GSK_RENDERER; without it the programs choose as the application does
 # (cairo on a machine without a GPU render node, else GTK's default, GL).
@@ -37,7 +39,7 @@ while [ $# -gt 0 ]; do
     --agent) agent=$2; shift 2 ;;
     --session-id) session_id=$2; shift 2 ;;
     --compare) compare=1; shift ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown option: $1" >&2; exit 2 ;;
   esac
 done
@@ -53,7 +55,14 @@ elif ! meson introspect --buildoptions "$build_dir" |
      grep -q '"name": "benchmarks", "value": true'; then
   meson configure "$build_dir" -Dbenchmarks=true
 fi
-if ! ninja -C "$build_dir" -j2 benchmarks >"$build_dir/bench-build.log" 2>&1; then
+# bench-startup needs only itself, the application and the schemas
+if [ "$only" = startup ]; then
+  targets="bench/bench-startup src/palaver data/gschemas.compiled"
+else
+  targets=benchmarks
+fi
+# shellcheck disable=SC2086 # a list of targets
+if ! ninja -C "$build_dir" -j2 $targets >"$build_dir/bench-build.log" 2>&1; then
   grep -E -A5 'error|FAILED' "$build_dir/bench-build.log" | head -40 >&2
   echo "The build failed (whole log: $build_dir/bench-build.log)" >&2
   exit 1
@@ -140,8 +149,23 @@ else
   replay_sizes="10000 100000"; stream_chunks=200000; long_line_chunks=65536
 fi
 
+# start-up first, before the other programs leave the machine warm
+if [ -z "$only" ] || [ "$only" = startup ]; then
+  for backend in dconf keyfile; do
+    echo "start-up, $backend settings: $runs runs of each count, in turn"
+    if ! GTK_A11Y=none NO_AT_BRIDGE=1 GSETTINGS_SCHEMA_DIR="$build_dir/data" \
+         xvfb-run -a -s '-screen 0 1280x900x24' \
+         "$build_dir/bench/bench-startup" --runs "$runs" --backend "$backend" \
+         >"$build_dir/bench-out.txt" 2>"$build_dir/bench-err.txt"; then
+      echo "  failed: bench-startup --backend $backend" >&2
+      sed 's/^/  /' "$build_dir/bench-err.txt" >&2
+    fi
+    tee -a "$results" <"$build_dir/bench-out.txt" | sed 's/^/  /'
+  done
+fi
+
 i=1
-while [ "$i" -le "$runs" ]; do
+while [ "$i" -le "$runs" ] && [ "$only" != startup ]; do
   echo "run $i of $runs"
   if [ "$only" != stream ] && [ -n "$agent" ]; then
     replay ""
@@ -173,12 +197,33 @@ function get(key,   i, kv) {
 }
 /^bench=stream/ { s[++ns] = $0 }
 /^bench=acpx/ { a[++na] = $0 }
+/^bench=startup-summary/ { u[++nu] = $0 }
 function median(list, n,   i, j, t) {
   for (i = 2; i <= n; i++)
     for (j = i; j > 1 && list[j - 1] > list[j]; j--) { t = list[j]; list[j] = list[j - 1]; list[j - 1] = t }
   return n % 2 ? list[(n + 1) / 2] : (list[n / 2] + list[n / 2 + 1]) / 2
 }
 END {
+  if (nu) {
+    print ""
+    print "Start-up, launch to the first frame, medians (targets: < 250 ms; 10,000 sessions"
+    print "within 100 ms of none)"
+    fmt = "%-8s %-4s %-9s %-5s %10s %8s %8s %8s %9s\n"
+    printf fmt, "backend", "exe", "sessions", "runs", "median_ms", "min_ms", "max_ms", "cpu_ms",
+           "over_none"
+    for (k = 1; k <= nu; k++) {
+      $0 = u[k]
+      if (get("sessions") == 0) none[get("backend") "/" get("executable")] = get("median_first_frame_ms")
+    }
+    for (k = 1; k <= nu; k++) {
+      $0 = u[k]
+      key = get("backend") "/" get("executable")
+      over = (key in none) ? sprintf("%+.0f", get("median_first_frame_ms") - none[key]) : "-"
+      printf fmt, get("backend"), get("executable"), get("sessions"), get("runs"),
+             get("median_first_frame_ms"), get("min_first_frame_ms"), get("max_first_frame_ms"),
+             get("median_cpu_ms"), over
+    }
+  }
   if (nr) {
     print ""
     print "Replay (targets: 100,000 updates in total < 1000 ms with cpu < 1200 ms, no frame"

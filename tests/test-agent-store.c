@@ -319,6 +319,28 @@ test_add_errors (Fixture       *fixture,
   g_assert_nonnull (strstr (error->message, "A=B"));
   g_clear_error (&error);
 
+  /* the settings hold text only: every field must be UTF-8 */
+  {
+    const char *latin1_args[] = { "--dir=caf\xe9", NULL };
+    const char *latin1_env[] = { "DIR=caf\xe9", NULL };
+    g_autoptr(GPtrArray) profiles = g_ptr_array_new_with_free_func (g_object_unref);
+    PalAgentProfile *with_env = pal_agent_profile_new ("e", "E", "e-agent", NULL);
+
+    pal_agent_profile_set_env (with_env, latin1_env);
+    g_ptr_array_add (profiles, with_env);
+    g_ptr_array_add (profiles, pal_agent_profile_new ("e", "caf\xe9", "e-agent", NULL));
+    g_ptr_array_add (profiles, pal_agent_profile_new ("e", "E", "/opt/caf\xe9/agent", NULL));
+    g_ptr_array_add (profiles, pal_agent_profile_new ("e", "E", "e-agent", latin1_args));
+    for (guint i = 0; i < profiles->len; i++)
+      {
+        g_assert_false (pal_agent_store_add (store, g_ptr_array_index (profiles, i), &error));
+        g_assert_error (error, PAL_ERROR, PAL_ERROR_INVALID);
+        g_assert_true (g_utf8_validate (error->message, -1, NULL));
+        g_assert_nonnull (strstr (error->message, "UTF-8"));
+        g_clear_error (&error);
+      }
+  }
+
   g_assert_false (pal_agent_store_remove (store, PAL_AGENT_ID_DEMO, &error));
   g_assert_error (error, PAL_ERROR, PAL_ERROR_NOT_SUPPORTED);
   g_clear_error (&error);
@@ -481,6 +503,36 @@ test_detect (Fixture       *fixture,
     g_assert_cmpstr (pal_agent_profile_get_command (item (store, 2)), ==, gemini);
     g_assert_cmpstrv (pal_agent_profile_get_args (item (store, 2)), gemini_args);
   }
+}
+
+/* A program in a folder whose name is not UTF-8 would become a command
+ * the settings cannot hold once the person edits the preset: such PATH
+ * entries are passed over. */
+static void
+test_detect_not_utf8 (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autoptr(PalAgentStore) store = NULL;
+  g_autofree char *latin1_dir = g_build_filename (fixture->bin_dir, "caf\xe9", NULL);
+  g_autofree char *latin1 = g_build_filename (latin1_dir, "claude-agent-acp", NULL);
+  g_autofree char *claude = g_build_filename (fixture->bin_dir, "claude-agent-acp", NULL);
+  g_autofree char *path = g_strconcat (latin1_dir, ":", fixture->bin_dir, NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir (latin1_dir, 0700), ==, 0);
+  g_file_set_contents (latin1, "#!/bin/sh\nexit 0\n", -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_chmod (latin1, 0755), ==, 0);
+  make_program (fixture, "claude-agent-acp", 0755);
+  g_setenv ("PATH", path, TRUE);
+
+  store = pal_agent_store_new (fixture->settings);
+  detect (store);
+  g_assert_cmpstr (pal_agent_profile_get_id (item (store, 0)), ==, PAL_AGENT_ID_CLAUDE);
+  g_assert_cmpstr (pal_agent_profile_get_command (item (store, 0)), ==, claude);
+
+  g_unlink (latin1);
+  g_rmdir (latin1_dir);
 }
 
 static void
@@ -704,6 +756,7 @@ main (int   argc,
   ADD ("/agent-store/add-errors", test_add_errors);
   ADD ("/agent-store/malformed", test_malformed);
   ADD ("/agent-store/detect", test_detect);
+  ADD ("/agent-store/detect-not-utf8", test_detect_not_utf8);
   ADD ("/agent-store/detect-cancelled", test_detect_cancelled);
   ADD ("/agent-store/edit-preset", test_edit_preset);
   ADD ("/agent-store/external-change", test_external_change);

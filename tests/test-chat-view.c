@@ -463,7 +463,7 @@ frozen_clock (void)
 static void
 test_prompt_sent (void)
 {
-  AcpPacer *pacer = acp_pacer_get_default ();
+  g_autoptr(AcpPacer) pacer = acp_pacer_new ();
   g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
   GtkWidget *view = pal_chat_view_new ();
   GtkWidget *window;
@@ -472,6 +472,7 @@ test_prompt_sent (void)
   gulong handler;
 
   acp_pacer_set_clock (pacer, frozen_clock);
+  pal_chat_view_set_pacer (PAL_CHAT_VIEW (view), pacer);
 
   /* off screen, no frame is coming: nothing is held */
   g_object_ref_sink (view);
@@ -502,8 +503,6 @@ test_prompt_sent (void)
 
   gtk_window_destroy (GTK_WINDOW (window));
   g_object_unref (view);
-  acp_pacer_frame_painted (pacer, 0);
-  acp_pacer_set_clock (pacer, NULL);
 }
 
 /* --- a flood: thousands of items at once while the view follows the end --- */

@@ -26,6 +26,7 @@
 typedef struct
 {
   AcpConnection     *conn;
+  AcpPacer          *pacer;           /* the connection's own, this test's only */
   GSocketConnection *local;
   GSocketConnection *peer;
 
@@ -303,7 +304,9 @@ fixture_setup (Fixture       *f,
   f->notifications = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
   f->message_errors = g_ptr_array_new_with_free_func ((GDestroyNotify) g_error_free);
 
+  f->pacer = acp_pacer_new ();
   f->conn = acp_connection_new (G_IO_STREAM (f->local));
+  acp_connection_set_pacer (f->conn, f->pacer);
   g_signal_connect (f->conn, "notification", G_CALLBACK (notification_cb), f);
   g_signal_connect (f->conn, "message-error", G_CALLBACK (message_error_cb), f);
   g_signal_connect (f->conn, "closed", G_CALLBACK (closed_cb), f);
@@ -330,6 +333,7 @@ fixture_teardown (Fixture       *f,
     }
   /* and every worker thread ends */
   wait_for_workers_to_end ();
+  g_clear_object (&f->pacer);
 
   g_cancellable_cancel (f->peer_cancellable);
   WAIT_FOR (!f->peer_reading);
@@ -492,13 +496,6 @@ use_fake_clock (AcpPacer *pacer)
   acp_pacer_set_clock (pacer, fake_clock);
 }
 
-static void
-use_real_clock (AcpPacer *pacer)
-{
-  acp_pacer_frame_painted (pacer, 0);
-  acp_pacer_set_clock (pacer, NULL);
-}
-
 /* Each message takes 20 µs by the fake clock, as a transcript update may:
  * a slice of 2 ms holds 100 of them. */
 #define MESSAGE_US 20
@@ -541,7 +538,7 @@ static void
 test_flood_paced_by_frames (Fixture       *f,
                             gconstpointer  data)
 {
-  AcpPacer *pacer = acp_pacer_get_default ();
+  AcpPacer *pacer = f->pacer;
   const guint n_lines = 20000;
   /* a slice of 2 ms */
   const guint per_slice = 2 * G_TIME_SPAN_MILLISECOND / MESSAGE_US;
@@ -582,8 +579,6 @@ test_flood_paced_by_frames (Fixture       *f,
   acp_pacer_frame_painted (pacer, 2 * G_TIME_SPAN_MILLISECOND);
   acp_pacer_frame_painted (pacer, 0);
   g_assert_false (acp_pacer_in_step (pacer, fake_now, NULL));
-
-  use_real_clock (pacer);
 }
 
 /* A frame held for (the one showing a prompt): nothing is dispatched before
@@ -592,7 +587,7 @@ static void
 test_held_until_frame (Fixture       *f,
                        gconstpointer  data)
 {
-  AcpPacer *pacer = acp_pacer_get_default ();
+  AcpPacer *pacer = f->pacer;
   const guint n_lines = 2000;
   gint64 slice = -1;
 
@@ -628,8 +623,117 @@ test_held_until_frame (Fixture       *f,
   acp_pacer_hold_until_frame (pacer);
   g_assert_true (acp_pacer_in_step (pacer, fake_now + ACP_PACER_IN_STEP_FOR, NULL));
   g_assert_false (acp_pacer_in_step (pacer, fake_now + ACP_PACER_IN_STEP_FOR + 1, NULL));
+}
 
-  use_real_clock (pacer);
+static void
+assert_in_order (Fixture *f,
+                 guint    n_lines)
+{
+  g_assert_cmpuint (f->notifications->len, ==, n_lines);
+  for (guint i = 0; i < n_lines; i += 97)
+    g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (notification_at (f, i), "params"), "n"),
+                     ==, i);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (notification_at (f, n_lines - 1), "params"), "n"),
+                   ==, n_lines - 1);
+}
+
+/* Two connections given two pacers: each keeps in step with the frames of
+ * its own, and the frames of the other mean nothing to it. Without a pacer
+ * any more, a connection waiting for a frame goes on at once. */
+static void
+test_pacers_independent (Fixture       *f,
+                         gconstpointer  data)
+{
+  Fixture other = { 0 };
+  const guint n_lines = 1000;
+  /* a slice of 2 ms */
+  const guint per_slice = 2 * G_TIME_SPAN_MILLISECOND / MESSAGE_US;
+
+  fixture_setup (&other, NULL);
+  g_assert_true (acp_connection_get_pacer (f->conn) == f->pacer);
+  g_assert_true (acp_connection_get_pacer (other.conn) == other.pacer);
+  g_assert_true (f->pacer != other.pacer);
+  /* one clock for both, moved by the messages of both: 1000 of them take
+   * 20 ms, short of frames counting as stopped */
+  use_fake_clock (f->pacer);
+  acp_pacer_set_clock (other.pacer, fake_clock);
+  flood_held (f, n_lines, 32 * 1024);
+  flood_held (&other, n_lines, 32 * 1024);
+
+  /* a frame of the first pacer: its connection dispatches a slice and
+   * waits for the next frame */
+  acp_pacer_frame_painted (f->pacer, 2 * G_TIME_SPAN_MILLISECOND);
+  _acp_connection_set_dispatch_held (f->conn, FALSE);
+  WAIT_FOR (_acp_connection_is_waiting_for_frame (f->conn));
+  g_assert_cmpuint (f->notifications->len, ==, per_slice);
+
+  /* the other pacer has no frames: its connection goes on alone, while the
+   * first one still waits for its frame */
+  g_assert_false (acp_pacer_in_step (other.pacer, fake_now, NULL));
+  _acp_connection_set_dispatch_held (other.conn, FALSE);
+  WAIT_FOR (other.notifications->len == n_lines && other.n_peer_writes_pending == 0);
+  g_assert_false (_acp_connection_is_waiting_for_frame (other.conn));
+  assert_in_order (&other, n_lines);
+  g_assert_true (acp_pacer_in_step (f->pacer, fake_now, NULL));
+  g_assert_true (_acp_connection_is_waiting_for_frame (f->conn));
+  g_assert_cmpuint (f->notifications->len, ==, per_slice);
+
+  /* a frame of the other pacer lets nothing of the first connection go */
+  acp_pacer_frame_painted (other.pacer, 2 * G_TIME_SPAN_MILLISECOND);
+  drain_main_context ();
+  g_assert_true (_acp_connection_is_waiting_for_frame (f->conn));
+  g_assert_cmpuint (f->notifications->len, ==, per_slice);
+
+  /* its own does: the next slice */
+  acp_pacer_frame_painted (f->pacer, 2 * G_TIME_SPAN_MILLISECOND);
+  WAIT_FOR (_acp_connection_is_waiting_for_frame (f->conn));
+  g_assert_cmpuint (f->notifications->len, ==, 2 * per_slice);
+
+  /* taken its pacer, it no longer waits for frames: the rest, in order,
+   * though its old pacer is still in step */
+  acp_connection_set_pacer (f->conn, NULL);
+  g_assert_true (acp_pacer_in_step (f->pacer, fake_now, NULL));
+  WAIT_FOR (f->notifications->len == n_lines && f->n_peer_writes_pending == 0);
+  g_assert_false (_acp_connection_is_waiting_for_frame (f->conn));
+  assert_in_order (f, n_lines);
+
+  /* every worker ends, this test's other connection's and then the
+   * fixture's */
+  acp_connection_close (f->conn, NULL);
+  fixture_teardown (&other, NULL);
+}
+
+/* A connection without a pacer dispatches everything, in order, in time
+ * slices (by the monotonic clock then): a flood leaves the loop between
+ * them, and frames reported anywhere do not hold it up. */
+static void
+test_no_pacer (Fixture       *f,
+               gconstpointer  data)
+{
+  const guint n_lines = 2000;
+
+  /* the fixture's pacer, in step with frames, no longer the connection's */
+  acp_connection_set_pacer (f->conn, NULL);
+  g_assert_null (acp_connection_get_pacer (f->conn));
+  acp_connection_start (f->conn);
+  use_fake_clock (f->pacer);
+  acp_pacer_frame_painted (f->pacer, 2 * G_TIME_SPAN_MILLISECOND);
+
+  /* each message takes at least 20 µs of real time: 2000 of them take
+   * 40 ms, more than a slice */
+  g_signal_connect (f->conn, "notification", G_CALLBACK (slow_handler_cb), NULL);
+  flood_held (f, n_lines, 64 * 1024);
+  _acp_connection_set_dispatch_held (f->conn, FALSE);
+  g_assert_cmpuint (f->notifications->len, >, 0);
+  g_assert_cmpuint (f->notifications->len, <, n_lines);
+  g_assert_false (_acp_connection_is_waiting_for_frame (f->conn));
+
+  /* the rest, slice after slice, with no frame, while the old pacer is
+   * still in step */
+  WAIT_FOR (f->notifications->len == n_lines && f->n_peer_writes_pending == 0);
+  g_assert_false (_acp_connection_is_waiting_for_frame (f->conn));
+  g_assert_true (acp_pacer_in_step (f->pacer, fake_now, NULL));
+  assert_in_order (f, n_lines);
 }
 
 /* A test preparer: {"method": "t", "params": {"k": key, "s": text}}
@@ -2422,21 +2526,26 @@ test_properties (Fixture       *f,
                  gconstpointer  data)
 {
   g_autoptr(GIOStream) stream = NULL;
+  g_autoptr(AcpPacer) pacer = NULL;
   guint64 max_line_length = 0;
   gboolean closed = TRUE;
 
   g_object_get (f->conn,
                 "stream", &stream,
                 "max-line-length", &max_line_length,
+                "pacer", &pacer,
                 "closed", &closed,
                 NULL);
   g_assert_true (stream == G_IO_STREAM (f->local));
+  g_assert_true (pacer == f->pacer);
   g_assert_true (acp_connection_get_stream (f->conn) == G_IO_STREAM (f->local));
   g_assert_cmpuint (max_line_length, ==, ACP_CONNECTION_DEFAULT_MAX_LINE_LENGTH);
   g_assert_false (closed);
 
   g_object_set (f->conn, "max-line-length", (guint64) 4096, NULL);
   g_assert_cmpuint (acp_connection_get_max_line_length (f->conn), ==, 4096);
+  g_object_set (f->conn, "pacer", NULL, NULL);
+  g_assert_null (acp_connection_get_pacer (f->conn));
 
   acp_connection_close (f->conn, NULL);
   g_object_get (f->conn, "closed", &closed, NULL);
@@ -2460,6 +2569,8 @@ main (int   argc,
   ADD ("/acp/connection/framing/flood-shares-loop", test_flood_shares_loop);
   ADD ("/acp/connection/framing/flood-paced-by-frames", test_flood_paced_by_frames);
   ADD ("/acp/connection/framing/held-until-frame", test_held_until_frame);
+  ADD ("/acp/connection/framing/pacers-independent", test_pacers_independent);
+  ADD_UNSTARTED ("/acp/connection/framing/no-pacer", test_no_pacer);
   ADD_UNSTARTED ("/acp/connection/framing/join", test_join);
   ADD_UNSTARTED ("/acp/connection/framing/prepare-envelopes", test_prepare_envelopes);
   ADD ("/acp/connection/framing/order-random-chunks", test_order_random_chunks);

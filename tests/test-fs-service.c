@@ -154,7 +154,7 @@ start_agent (Fixture               *f,
   acp_fs_service_attach (f->service, f->agent);
   /* attaching twice changes nothing */
   acp_fs_service_attach (f->service, f->agent);
-  acp_fs_service_set_roots (f->service, SESSION, roots);
+  acp_fs_service_set_roots (f->service, f->agent, SESSION, roots);
 
   acp_agent_start_async (f->agent, NULL, store_result_cb, &result);
   WAIT_UNTIL (result != NULL);
@@ -251,19 +251,29 @@ fixture_teardown (Fixture       *f,
 
 /* calls {{{ */
 
+/* Calls @method as the agent at the other end of @peer. */
+static JsonNode *
+call_as (AcpConnection  *peer,
+         const char     *method,
+         JsonObject     *params,
+         GError        **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), params);
+
+  acp_connection_call_async (peer, method, node, NULL, store_result_cb, &result);
+  WAIT_UNTIL (result != NULL);
+
+  return acp_connection_call_finish (peer, result, error);
+}
+
 static JsonNode *
 call (Fixture     *f,
       const char  *method,
       JsonObject  *params,
       GError     **error)
 {
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), params);
-
-  acp_connection_call_async (f->peer, method, node, NULL, store_result_cb, &result);
-  WAIT_UNTIL (result != NULL);
-
-  return acp_connection_call_finish (f->peer, result, error);
+  return call_as (f->peer, method, params, error);
 }
 
 static JsonObject *
@@ -747,7 +757,7 @@ test_symlink_inside (Fixture       *f,
   g_assert_cmpstr (content2, ==, "real");
 
   /* a folder given through a link counts as the folder it names */
-  acp_fs_service_set_roots (f->service, SESSION, roots);
+  acp_fs_service_set_roots (f->service, f->agent, SESSION, roots);
   content3 = read_file (f, real);
   g_assert_cmpstr (content3, ==, "real");
 }
@@ -765,8 +775,8 @@ test_several_roots (Fixture       *f,
   assert_refused (f, secret, secret);
 
   /* an additional directory */
-  acp_fs_service_set_roots (f->service, SESSION, new_roots);
-  roots = acp_fs_service_dup_roots (f->service, SESSION);
+  acp_fs_service_set_roots (f->service, f->agent, SESSION, new_roots);
+  roots = acp_fs_service_dup_roots (f->service, f->agent, SESSION);
   g_assert_cmpuint (g_strv_length (roots), ==, 2);
   g_assert_cmpstr (roots[0], ==, f->root);
   g_assert_cmpstr (roots[1], ==, f->outside);
@@ -784,9 +794,102 @@ test_several_roots (Fixture       *f,
   }
 
   /* forgetting the session */
-  acp_fs_service_set_roots (f->service, SESSION, NULL);
-  g_assert_null (acp_fs_service_dup_roots (f->service, SESSION));
+  acp_fs_service_set_roots (f->service, f->agent, SESSION, NULL);
+  g_assert_null (acp_fs_service_dup_roots (f->service, f->agent, SESSION));
   assert_refused (f, secret, secret);
+}
+
+/* Reads @path of session SESSION as the agent at the other end of @peer. */
+static char *
+read_as (AcpConnection  *peer,
+         const char     *path,
+         GError        **error)
+{
+  g_autoptr(JsonObject) params = read_params (SESSION, path);
+  g_autoptr(JsonNode) result = call_as (peer, "fs/read_text_file", params, error);
+
+  if (result == NULL)
+    return NULL;
+  return g_strdup (json_object_get_string_member (json_node_get_object (result), "content"));
+}
+
+/* Two agents may give their sessions the same id: each reaches the folders
+ * of its own session only, and one session forgotten leaves the other's */
+static void
+test_same_id_two_agents (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autofree char *mine = root_file (f, "mine.txt");
+  g_autofree char *theirs = outside_file (f, "theirs.txt");
+  const char *other_roots[] = { f->outside, NULL };
+  g_autoptr(GSocketConnection) agent_end = NULL;
+  g_autoptr(GSocketConnection) client_end = NULL;
+  g_autoptr(AcpConnection) peer = NULL;
+  g_autoptr(AcpAgent) other = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) roots = NULL;
+  char *content;
+  int fds[2];
+
+  write_file (mine, "mine", -1);
+  write_file (theirs, "theirs", -1);
+
+  g_assert_cmpint (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), ==, 0);
+  agent_end = connection_from_fd (fds[0]);
+  client_end = connection_from_fd (fds[1]);
+  peer = acp_connection_new (G_IO_STREAM (agent_end));
+  g_signal_connect (peer, "request::initialize", G_CALLBACK (peer_initialize_cb), NULL);
+  acp_connection_start (peer);
+  other = acp_agent_new_for_stream (G_IO_STREAM (client_end));
+  acp_agent_set_client_capabilities (other, ACP_CLIENT_CAP_FS_READ);
+  acp_fs_service_attach (f->service, other);
+  acp_fs_service_set_roots (f->service, other, SESSION, other_roots);
+  acp_agent_start_async (other, NULL, store_result_cb, &result);
+  WAIT_UNTIL (result != NULL);
+  acp_agent_start_finish (other, result, &error);
+  g_assert_no_error (error);
+
+  f->access_mode = ACCESS_DENY;
+  g_signal_connect (f->service, "access-request", G_CALLBACK (access_request_cb), f);
+
+  /* the fixture's agent: its session has f->root */
+  content = read_as (f->peer, mine, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (content, ==, "mine");
+  g_free (content);
+  g_assert_null (read_as (f->peer, theirs, &error));
+  assert_wire_error (error, ACP_ERROR_INVALID_PARAMS, "outside", theirs);
+  g_clear_error (&error);
+
+  /* the other agent: its session of the same id has f->outside */
+  content = read_as (peer, theirs, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (content, ==, "theirs");
+  g_free (content);
+  g_assert_null (read_as (peer, mine, &error));
+  assert_wire_error (error, ACP_ERROR_INVALID_PARAMS, "outside", mine);
+  g_clear_error (&error);
+
+  /* the person is asked on behalf of the agent that asks */
+  g_assert_cmpuint (f->access_requests->len, ==, 2);
+  g_assert_true (acp_fs_access_request_get_agent (f->access_requests->pdata[0]) == f->agent);
+  g_assert_true (acp_fs_access_request_get_agent (f->access_requests->pdata[1]) == other);
+
+  /* the fixture's session goes; the other keeps its folders */
+  acp_fs_service_set_roots (f->service, f->agent, SESSION, NULL);
+  g_assert_null (acp_fs_service_dup_roots (f->service, f->agent, SESSION));
+  roots = acp_fs_service_dup_roots (f->service, other, SESSION);
+  g_assert_cmpstrv (roots, other_roots);
+  content = read_as (peer, theirs, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (content, ==, "theirs");
+  g_free (content);
+  g_assert_null (read_as (f->peer, mine, &error));
+  assert_wire_error (error, ACP_ERROR_INVALID_PARAMS, "outside", mine);
+
+  acp_connection_close (peer, NULL);
+  WAIT_UNTIL (acp_agent_get_state (other) == ACP_AGENT_STATE_EXITED);
 }
 
 /* }}} */
@@ -818,6 +921,7 @@ test_access_allowed (Fixture       *f,
   /* the application sees where the agent really goes */
   g_assert_cmpstr (acp_fs_access_request_get_path (request), ==, secret);
   g_assert_cmpstr (acp_fs_access_request_get_session_id (request), ==, SESSION);
+  g_assert_true (acp_fs_access_request_get_agent (request) == f->agent);
   g_assert_false (acp_fs_access_request_get_write (request));
   g_assert_true (acp_fs_access_request_get_answered (request));
 
@@ -1262,7 +1366,7 @@ test_fake_agent (void)
   g_assert_no_error (error);
   g_clear_object (&result);
   session_id = json_object_get_string_member (session, "sessionId");
-  acp_fs_service_set_roots (service, session_id, roots);
+  acp_fs_service_set_roots (service, agent, session_id, roots);
 
   /* the scenario takes its paths from the prompt blocks and checks every
    * answer itself (it exits with status 3 on a mismatch) */
@@ -1316,6 +1420,7 @@ main (int   argc,
   ADD ("confine/symlink-outside", test_symlink_outside);
   ADD ("confine/symlink-inside", test_symlink_inside);
   ADD ("confine/several-roots", test_several_roots);
+  ADD ("confine/same-id-two-agents", test_same_id_two_agents);
   ADD ("access/allowed", test_access_allowed);
   ADD ("access/denied", test_access_denied);
   ADD ("access/later", test_access_later);

@@ -790,6 +790,70 @@ test_import_errors (void)
     }
 }
 
+/* JSON escapes can spell strings that are not UTF-8 (a lone surrogate):
+ * the settings cannot hold them, so such a file is refused whole. */
+static void
+test_import_invalid_utf8 (void)
+{
+  static const struct {
+    const char *json;
+    const char *part;
+  } cases[] = {
+    { "{\"mcpServers\": {\"s\": {\"command\": \"/bin/x\\uD800y\"}}}", "“command”" },
+    { "{\"mcpServers\": {\"s\": {\"url\": \"https://x.test/\\uDC00x\"}}}", "“url”" },
+    { "{\"mcpServers\": {\"s\": {\"type\": \"\\uDBFFx\", \"url\": \"http://x/\"}}}", "“type”" },
+    { "{\"mcpServers\": {\"s\\uD800t\": {\"command\": \"x\"}}}", "a name" },
+    { "{\"mcpServers\": {\"s\": {\"command\": \"x\", \"args\": [\"a\", \"\\uD800b\"]}}}",
+      "argument 2" },
+    { "{\"mcpServers\": {\"s\": {\"command\": \"x\", \"env\": {\"K\\uD800k\": \"v\"}}}}",
+      "a name in “env”" },
+    { "{\"mcpServers\": {\"s\": {\"command\": \"x\", \"env\": {\"K\": \"v\\uDFFFx\"}}}}",
+      "“K” in “env”" },
+    { "{\"mcpServers\": {\"s\": {\"url\": \"http://x/\", \"headers\": {\"A\": \"\\uD83Dx\"}}}}",
+      "“A” in “headers”" },
+    /* raw bytes that are not UTF-8 */
+    { "{\"mcpServers\": {\"s\": {\"command\": \"/bin/\xff\"}}}", "UTF-8" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GPtrArray) configs = NULL;
+      g_autoptr(GError) error = NULL;
+
+      if (pal_mcp_server_import_json (cases[i].json, &configs, &error))
+        g_error ("case %u: imported", i);
+      g_assert_error (error, PAL_ERROR, PAL_ERROR_INVALID);
+      g_assert_null (configs);
+      g_assert_true (g_utf8_validate (error->message, -1, NULL));
+      if (strstr (error->message, "UTF-8") == NULL || strstr (error->message, cases[i].part) == NULL)
+        g_error ("case %u: unexpected message “%s”", i, error->message);
+    }
+
+  /* the parser's own message quotes the text it choked on: made valid */
+  {
+    g_autoptr(GPtrArray) configs = NULL;
+    g_autoptr(GError) error = NULL;
+
+    g_assert_false (pal_mcp_server_import_json ("{\"mcpServers\": {\"s\\uDE00x\" {}}}",
+                                                &configs, &error));
+    g_assert_error (error, PAL_ERROR, PAL_ERROR_INVALID);
+    g_assert_true (g_utf8_validate (error->message, -1, NULL));
+  }
+
+  /* a surrogate pair is a proper character */
+  {
+    g_autoptr(GPtrArray) configs = NULL;
+    g_autoptr(GError) error = NULL;
+
+    g_assert_true (pal_mcp_server_import_json ("{\"mcpServers\": {\"s\": "
+                                               "{\"command\": \"/bin/\\uD83D\\uDE00\"}}}",
+                                               &configs, &error));
+    g_assert_no_error (error);
+    g_assert_cmpstr (pal_mcp_server_config_get_command (g_ptr_array_index (configs, 0)),
+                     ==, "/bin/\xf0\x9f\x98\x80");
+  }
+}
+
 static void
 test_export_round_trip (Fixture       *fixture,
                         gconstpointer  data)
@@ -905,6 +969,7 @@ main (int   argc,
   ADD ("/mcp-server-store/external-change", test_external_change);
   g_test_add_func ("/mcp-server-store/import", test_import);
   g_test_add_func ("/mcp-server-store/import-errors", test_import_errors);
+  g_test_add_func ("/mcp-server-store/import-invalid-utf8", test_import_invalid_utf8);
   ADD ("/mcp-server-store/export-round-trip", test_export_round_trip);
   ADD ("/mcp-server-store/every-transport", test_every_transport);
 

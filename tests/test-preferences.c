@@ -407,7 +407,11 @@ test_agents_page (Fixture       *fixture,
   g_assert_cmpuint (adw_combo_row_get_selected (default_row), ==, 0);
   adw_combo_row_set_selected (default_row,
                               g_list_model_get_n_items (G_LIST_MODEL (fixture->agent_store)) - 1);
-  g_assert_cmpstr (g_settings_get_string (fixture->settings, "default-agent"), ==, "demo");
+  {
+    g_autofree char *default_agent = g_settings_get_string (fixture->settings, "default-agent");
+
+    g_assert_cmpstr (default_agent, ==, "demo");
+  }
 }
 
 static void

@@ -630,7 +630,8 @@ set_service_roots (Fixture    *f,
 {
   const char *roots[] = { f->project, NULL };
 
-  acp_fs_service_set_roots (f->fs_service, acp_session_get_session_id (session), roots);
+  acp_fs_service_set_roots (f->fs_service, acp_session_get_agent (session),
+                            acp_session_get_session_id (session), roots);
   acp_terminal_service_set_session_cwd (f->terminal_service, acp_session_get_agent (session),
                                         acp_session_get_session_id (session), f->project);
 }

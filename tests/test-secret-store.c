@@ -18,6 +18,7 @@
 #include <glib/gstdio.h>
 #define G_SETTINGS_ENABLE_BACKEND
 #include <gio/gsettingsbackend.h>
+#include <libsecret/secret.h>
 
 #include "pal-error.h"
 #include "pal-secret-store.h"
@@ -112,7 +113,8 @@ fixture_setup (Fixture       *f,
   f->agents = pal_agent_store_new (f->settings);
   pal_agent_store_set_secret_store (f->agents, f->secrets);
   f->sessions = pal_session_store_new (f->settings);
-  f->manager = pal_session_manager_new (f->agents, f->sessions, NULL);
+  /* no window, no frames: no pacer */
+  f->manager = pal_session_manager_new (f->agents, f->sessions, NULL, NULL);
   folder = g_dir_make_tmp ("palaver-secrets-XXXXXX", &error);
   g_assert_no_error (error);
   f->folder = g_canonicalize_filename (folder, NULL);
@@ -138,6 +140,9 @@ fixture_teardown (Fixture       *f,
   g_clear_object (&f->backend);
   g_rmdir (f->folder);
   g_free (f->folder);
+  /* the shared Secret Service proxy, and what it holds, go with each test:
+   * what is left after it is lost */
+  secret_service_disconnect ();
 }
 
 /* --- helpers --- */
@@ -344,7 +349,7 @@ test_sign_in_keeps_key_in_keyring (Fixture       *f,
     g_autoptr(GAsyncResult) result = NULL;
 
     pal_agent_store_set_secret_store (agents, f->secrets);
-    manager = pal_session_manager_new (agents, f->sessions, NULL);
+    manager = pal_session_manager_new (agents, f->sessions, NULL, NULL);
     again = new_session (f, manager, &error);
     g_assert_no_error (error);
     g_assert_nonnull (again);

@@ -80,6 +80,7 @@ typedef struct
   PalAgentStore     *agents;
   PalSessionStore   *sessions;
   PalMcpServerStore *mcp_servers;
+  AcpPacer          *pacer;
   PalSessionManager *manager;
   char              *tmpdir;
   char              *dir_a;
@@ -148,7 +149,8 @@ fixture_setup (Fixture       *f,
   f->agents = pal_agent_store_new (f->settings);
   f->sessions = pal_session_store_new (f->settings);
   f->mcp_servers = pal_mcp_server_store_new (f->settings);
-  f->manager = pal_session_manager_new (f->agents, f->sessions, f->mcp_servers);
+  f->pacer = acp_pacer_new ();
+  f->manager = pal_session_manager_new (f->agents, f->sessions, f->mcp_servers, f->pacer);
 
   tmpdir = g_dir_make_tmp ("palaver-session-manager-XXXXXX", &error);
   g_assert_no_error (error);
@@ -194,6 +196,7 @@ fixture_teardown (Fixture       *f,
   g_assert_no_error (error);
 
   g_clear_object (&f->manager);
+  g_clear_object (&f->pacer);
   g_clear_object (&f->mcp_servers);
   g_clear_object (&f->sessions);
   g_clear_object (&f->agents);
@@ -631,6 +634,49 @@ test_new_session_shared (Fixture       *f,
   }
 }
 
+static AcpAgent *
+start_agent_ok (Fixture    *f,
+                const char *profile_id,
+                const char *cwd)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  AcpAgent *agent;
+
+  pal_session_manager_start_agent_async (f->manager, profile_id, cwd, NULL,
+                                         store_result_cb, &f->result);
+  result = wait_result (&f->result);
+  agent = pal_session_manager_start_agent_finish (f->manager, result, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (agent);
+
+  return agent;
+}
+
+/* Every agent started, and its connection, gets the manager's pacer: the
+ * one the window reports its frames to. */
+static void
+test_agents_get_pacer (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(AcpAgent) agent_a = NULL;
+  g_autoptr(AcpAgent) agent_b = NULL;
+  g_autoptr(AcpPacer) pacer = NULL;
+
+  g_object_get (f->manager, "pacer", &pacer, NULL);
+  g_assert_true (pacer == f->pacer);
+  g_assert_true (pal_session_manager_get_pacer (f->manager) == f->pacer);
+
+  add_profile (f, "fake", "basic.json");
+  agent_a = start_agent_ok (f, "fake", f->dir_a);
+  agent_b = start_agent_ok (f, "fake", f->dir_b);
+  g_assert_true (agent_a != agent_b);
+  g_assert_true (acp_agent_get_pacer (agent_a) == f->pacer);
+  g_assert_true (acp_agent_get_pacer (agent_b) == f->pacer);
+  g_assert_true (acp_connection_get_pacer (acp_agent_get_connection (agent_a)) == f->pacer);
+  g_assert_true (acp_connection_get_pacer (acp_agent_get_connection (agent_b)) == f->pacer);
+}
+
 static void
 test_agent_cwd (Fixture       *f,
                 gconstpointer  data)
@@ -700,6 +746,8 @@ test_preset_installed_later (Fixture       *f,
 static void close_session (Fixture        *f,
                            PalSessionKey  *key,
                            GError        **error);
+static char *joined_roots (Fixture    *f,
+                           AcpSession *session);
 
 /* An idle agent whose profile was edited (an API key added to its
  * environment) is started anew at the next need; one with a session open
@@ -768,6 +816,28 @@ test_new_session_errors (Fixture       *f,
   g_assert_error (error, ACP_ERROR, ACP_ERROR_AGENT_EXITED);
   g_assert_nonnull (strstr (error->message, "cannot find config"));
   g_assert_null (pal_session_manager_lookup_agent (f->manager, "broken", f->dir_a));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f->sessions)), ==, 0);
+}
+
+/* A folder name that is not UTF-8 can be neither sent to an agent (JSON)
+ * nor kept in the settings: refused before anything starts. */
+static void
+test_new_session_folder_not_utf8 (Fixture       *f,
+                                  gconstpointer  data)
+{
+  g_autofree char *folder = make_dir (f, "caf\xe9");
+  g_autoptr(GError) error = NULL;
+  AcpSession *session;
+
+  add_profile (f, "fake", "basic.json");
+
+  session = new_session (f, "fake", folder, NULL, &error);
+  g_assert_null (session);
+  g_assert_error (error, PAL_ERROR, PAL_ERROR_INVALID);
+  g_assert_true (g_utf8_validate (error->message, -1, NULL));
+  g_assert_nonnull (strstr (error->message, "UTF-8"));
+  g_assert_false (g_file_test (f->record, G_FILE_TEST_EXISTS));
+  g_assert_null (pal_session_manager_lookup_agent (f->manager, "fake", folder));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f->sessions)), ==, 0);
 }
 
@@ -1214,6 +1284,7 @@ test_agent_crash_fails_sessions (Fixture       *f,
   g_autofree char *first_id = NULL;
   PalSessionKey *first_key;
   g_autofree char *stop_reason = NULL;
+  g_autofree char *roots = NULL;
 
   add_profile_full (f, "crash", "crash-mid-request.json", TRUE);
   add_profile_full (f, "fake", "basic.json", TRUE);
@@ -1245,6 +1316,10 @@ test_agent_crash_fails_sessions (Fixture       *f,
   g_assert_cmpint (acp_session_get_state (restarted), ==, ACP_SESSION_STATE_READY);
   g_assert_true (acp_session_get_agent (restarted) != acp_session_get_agent (first));
   g_assert_cmpint (acp_session_get_state (second), ==, ACP_SESSION_STATE_FAILED);
+  /* its folder went with it to the new process */
+  roots = joined_roots (f, restarted);
+  g_assert_cmpstr (roots, ==, f->dir_a);
+  g_assert_null (joined_roots (f, first));
 }
 
 /* }}} */
@@ -1508,6 +1583,64 @@ test_forget (Fixture       *f,
   g_assert_false (pal_session_manager_forget (f->manager, key));
 }
 
+/* The one terminal of the session that ran on @agent. (transfer full) */
+static char *
+only_terminal (Fixture    *f,
+               AcpAgent   *agent,
+               const char *session_id)
+{
+  AcpTerminalService *service = pal_session_manager_get_terminal_service (f->manager);
+  g_auto(GStrv) ids = acp_terminal_service_dup_terminal_ids (service, agent, session_id);
+
+  g_assert_cmpuint (g_strv_length (ids), ==, 1);
+  return g_strdup (ids[0]);
+}
+
+/* A session whose agent process died and that went on in a new one loses
+ * the terminals of both when it leaves the list */
+static void
+test_forget_terminals (Fixture       *f,
+                       gconstpointer  data)
+{
+  AcpTerminalService *service = pal_session_manager_get_terminal_service (f->manager);
+  g_autoptr(AcpSession) first = NULL;
+  g_autoptr(AcpSession) restarted = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *first_terminal = NULL;
+  g_autofree char *second_terminal = NULL;
+  g_autofree char *stop_reason = NULL;
+  g_autofree char *output = NULL;
+  PalSessionKey *key;
+
+  add_profile (f, "shell", "terminal-load.json");
+  first = new_session_ok (f, "shell", f->dir_a);
+  key = key_for (f, first);
+  stop_reason = prompt (f, key, "Run it", &error);
+  g_assert_no_error (error);
+  first_terminal = only_terminal (f, acp_session_get_agent (first),
+                                  acp_session_get_session_id (first));
+
+  g_assert_true (pal_session_manager_stop_agent (f->manager, key));
+  WAIT_UNTIL (acp_session_get_state (first) == ACP_SESSION_STATE_FAILED);
+  restarted = open_session (f, RESTART, key, &error);
+  g_assert_no_error (error);
+  g_assert_true (acp_session_get_agent (restarted) != acp_session_get_agent (first));
+  g_clear_pointer (&stop_reason, g_free);
+  stop_reason = prompt (f, key, "Run it again", &error);
+  g_assert_no_error (error);
+  second_terminal = only_terminal (f, acp_session_get_agent (restarted),
+                                   acp_session_get_session_id (restarted));
+
+  /* the output of both stays while the session is listed */
+  output = acp_terminal_service_dup_output (service, first_terminal, NULL, NULL);
+  g_assert_nonnull (output);
+  g_clear_pointer (&output, g_free);
+
+  g_assert_true (pal_session_manager_forget (f->manager, key));
+  g_assert_null (acp_terminal_service_dup_output (service, first_terminal, NULL, NULL));
+  g_assert_null (acp_terminal_service_dup_output (service, second_terminal, NULL, NULL));
+}
+
 /* }}} */
 
 /* client services {{{ */
@@ -1624,12 +1757,14 @@ sent_folders (Fixture    *f,
   return g_string_free (joined, FALSE);
 }
 
+/* The folders the file service gives the session, joined by spaces. */
 static char *
 joined_roots (Fixture    *f,
-              const char *session_id)
+              AcpSession *session)
 {
   g_auto(GStrv) roots = acp_fs_service_dup_roots (pal_session_manager_get_fs_service (f->manager),
-                                                  session_id);
+                                                  acp_session_get_agent (session),
+                                                  acp_session_get_session_id (session));
 
   return roots != NULL ? g_strjoinv (" ", roots) : NULL;
 }
@@ -1668,19 +1803,19 @@ test_folders_sent (Fixture       *f,
   g_assert_cmpstrv (acp_session_get_additional_directories (session), wanted);
   g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (f->sessions, key_of ("folders", id))),
                     wanted);
-  sent = joined_roots (f, id);
+  sent = joined_roots (f, session);
   g_assert_cmpstr (sent, ==, expected_roots);
   g_free (sent);
 
   close_session (f, key_of ("folders", id), &error);
   g_assert_no_error (error);
-  g_assert_null (joined_roots (f, id));
+  g_assert_null (joined_roots (f, session));
   loaded = open_session (f, LOAD, key_of ("folders", id), &error);
   g_assert_no_error (error);
   sent = sent_folders (f, "session/load", 0);
   g_assert_cmpstr (sent, ==, expected);
   g_free (sent);
-  sent = joined_roots (f, id);
+  sent = joined_roots (f, loaded);
   g_assert_cmpstr (sent, ==, expected_roots);
   g_free (sent);
 
@@ -1730,7 +1865,7 @@ test_folders_not_advertised (Fixture       *f,
                                    "does not support additional folders"), ==, 1);
   record = pal_session_store_lookup (f->sessions, key_for (f, session));
   g_assert_cmpstrv (pal_session_record_get_additional_directories (record), none);
-  roots = joined_roots (f, acp_session_get_session_id (session));
+  roots = joined_roots (f, session);
   g_assert_cmpstr (roots, ==, f->dir_a);
 
   /* nor with a load of a stored session that has them */
@@ -1790,6 +1925,60 @@ test_folders_fs (Fixture       *f,
   g_assert_cmpuint (asked->len, ==, 1);
   g_assert_cmpstr (g_ptr_array_index (asked, 0), ==, outside);
   g_signal_handlers_disconnect_by_data (service, asked);
+}
+
+/* Two agents that give their sessions the same id: each reads in its own
+ * session's folders only, and closing one session keeps the other's */
+static void
+test_folders_same_id (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autofree char *one = make_dir (f, "one");
+  g_autofree char *two = make_dir (f, "two");
+  g_autofree char *in_one = g_build_filename (one, "notes.txt", NULL);
+  g_autofree char *in_two = g_build_filename (two, "notes.txt", NULL);
+  const char *given_one[] = { one, NULL };
+  const char *given_two[] = { two, NULL };
+  /* the agent reads both: the first must work, the second be refused */
+  const char *first_reads[] = { in_one, in_two, NULL };
+  const char *second_reads[] = { in_two, in_one, NULL };
+  g_autoptr(AcpSession) first = NULL;
+  g_autoptr(AcpSession) second = NULL;
+  g_autoptr(GError) error = NULL;
+  char *stop_reason;
+
+  g_assert_true (g_file_set_contents (in_one, "shared\n", -1, NULL));
+  g_assert_true (g_file_set_contents (in_two, "shared\n", -1, NULL));
+  add_profile (f, "first", "folders.json");
+  add_profile (f, "second", "folders.json");
+  first = new_session_with_folders (f, "first", f->dir_a, given_one, &error);
+  g_assert_no_error (error);
+  second = new_session_with_folders (f, "second", f->dir_a, given_two, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (acp_session_get_session_id (first), ==, acp_session_get_session_id (second));
+  /* what names the session of a request */
+  g_assert_true (pal_session_manager_find_live_key (f->manager, acp_session_get_agent (second),
+                                                    acp_session_get_session_id (second)) ==
+                 key_for (f, second));
+  g_assert_true (pal_session_manager_find_live_key (f->manager, acp_session_get_agent (first),
+                                                    acp_session_get_session_id (first)) ==
+                 key_for (f, first));
+
+  stop_reason = prompt_blocks (f, first, first_reads, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (stop_reason, ==, "end_turn");
+  g_free (stop_reason);
+  stop_reason = prompt_blocks (f, second, second_reads, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (stop_reason, ==, "end_turn");
+  g_free (stop_reason);
+
+  close_session (f, key_for (f, second), &error);
+  g_assert_no_error (error);
+  stop_reason = prompt_blocks (f, first, first_reads, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (stop_reason, ==, "end_turn");
+  g_free (stop_reason);
 }
 
 /* The folders an agent lists with its sessions are sent back when one is
@@ -2427,6 +2616,50 @@ test_fork (Fixture       *f,
 
 /* An agent that did not advertise it is not asked; an agent's refusal comes
  * back as it is and lists nothing. */
+/* A fork starts with the original's additional folders: they go with
+ * session/fork, into its record, and to the file service */
+static void
+test_fork_folders (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autofree char *shared = make_dir (f, "shared");
+  g_autofree char *expected_roots = g_strdup_printf ("%s %s", f->dir_a, shared);
+  const char *given[] = { shared, NULL };
+  g_autoptr(AcpSession) original = NULL;
+  g_autoptr(AcpSession) fork = NULL;
+  g_autoptr(AcpSession) cold = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *roots = NULL;
+  PalSessionRecord *record;
+  char *sent;
+
+  add_profile (f, "forker", "fork.json");
+  original = new_session_with_folders (f, "forker", f->dir_a, given, &error);
+  g_assert_no_error (error);
+
+  fork = fork_session (f, key_for (f, original), &error);
+  g_assert_no_error (error);
+  sent = sent_folders (f, "session/fork", 0);
+  g_assert_cmpstr (sent, ==, shared);
+  g_free (sent);
+  g_assert_cmpstrv (acp_session_get_additional_directories (fork), given);
+  record = pal_session_store_lookup (f->sessions, key_for (f, fork));
+  g_assert_cmpstrv (pal_session_record_get_additional_directories (record), given);
+  roots = joined_roots (f, fork);
+  g_assert_cmpstr (roots, ==, expected_roots);
+
+  /* a session that is not open: those of its record */
+  add_record (f, "old-1", "forker", f->dir_a);
+  record = pal_session_store_lookup (f->sessions, key_of ("forker", "old-1"));
+  pal_session_record_set_additional_directories (record, given);
+  cold = fork_session (f, key_of ("forker", "old-1"), &error);
+  g_assert_no_error (error);
+  sent = sent_folders (f, "session/fork", 1);
+  g_assert_cmpstr (sent, ==, shared);
+  g_free (sent);
+  g_assert_cmpstrv (acp_session_get_additional_directories (cold), given);
+}
+
 static void
 test_fork_refused (Fixture       *f,
                    gconstpointer  data)
@@ -2474,7 +2707,9 @@ main (int   argc,
 
   ADD ("new/shared", test_new_session_shared);
   ADD ("new/agent-cwd", test_agent_cwd);
+  ADD ("new/pacer", test_agents_get_pacer);
   ADD ("new/errors", test_new_session_errors);
+  ADD ("new/folder-not-utf8", test_new_session_folder_not_utf8);
   ADD ("new/preset-installed-later", test_preset_installed_later);
   ADD ("new/profile-edited", test_profile_edited);
   ADD ("new/id-collision", test_id_collision);
@@ -2487,12 +2722,14 @@ main (int   argc,
   ADD ("delete", test_delete);
   ADD ("fork", test_fork);
   ADD ("fork/refused", test_fork_refused);
+  ADD ("fork/folders", test_fork_folders);
   ADD ("restart-out-of-date", test_restart_out_of_date);
   ADD ("open/neither", test_open_neither);
   ADD ("open/crash-during-replay", test_crash_during_replay);
   ADD ("agent-crash", test_agent_crash_fails_sessions);
   ADD ("close", test_close);
   ADD ("forget", test_forget);
+  ADD ("forget/terminals", test_forget_terminals);
   ADD ("client/fs", test_fs_requests);
   ADD ("client/terminal", test_terminal_requests);
   ADD ("client/shell-output-env", test_shell_output_env);
@@ -2500,6 +2737,7 @@ main (int   argc,
   ADD ("folders/sent", test_folders_sent);
   ADD ("folders/not-advertised", test_folders_not_advertised);
   ADD ("folders/fs", test_folders_fs);
+  ADD ("folders/same-id", test_folders_same_id);
   ADD ("folders/listed", test_folders_listed);
   ADD ("store/titles", test_titles);
   ADD ("state/permission", test_permission_state);

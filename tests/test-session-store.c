@@ -462,6 +462,93 @@ test_malformed (Fixture       *fixture,
   }
 }
 
+/* An a{sv} may repeat a key: the first counts, as g_variant_lookup_value()
+ * has it; members the store does not know are passed over. */
+static void
+test_repeated_members (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autoptr(PalSessionStore) store = NULL;
+  GVariantBuilder list, members;
+  PalSessionRecord *record;
+
+  g_variant_builder_init (&members, G_VARIANT_TYPE_VARDICT);
+  g_variant_builder_add (&members, "{sv}", "future", g_variant_new_string ("?"));
+  g_variant_builder_add (&members, "{sv}", "id", g_variant_new_string ("first"));
+  g_variant_builder_add (&members, "{sv}", "agent", g_variant_new_string ("codex"));
+  g_variant_builder_add (&members, "{sv}", "id", g_variant_new_string ("second"));
+  g_variant_builder_add (&members, "{sv}", "cwd", g_variant_new_string ("/p"));
+  g_variant_builder_add (&members, "{sv}", "pinned", g_variant_new_boolean (TRUE));
+  g_variant_builder_add (&members, "{sv}", "pinned", g_variant_new_string ("no"));
+  g_variant_builder_add (&members, "{sv}", "title", g_variant_new_string ("Kept"));
+  g_variant_builder_init (&list, G_VARIANT_TYPE ("aa{sv}"));
+  g_variant_builder_add_value (&list, g_variant_builder_end (&members));
+  g_settings_set_value (fixture->settings, "sessions", g_variant_builder_end (&list));
+
+  store = pal_session_store_new (fixture->settings);
+  assert_order (store, "first");
+  record = item (store, 0);
+  g_assert_true (pal_session_record_get_pinned (record));
+  g_assert_cmpstr (pal_session_record_get_title (record), ==, "Kept");
+  g_assert_cmpuint (g_strv_length ((char **) pal_session_store_get_load_errors (store)), ==, 0);
+}
+
+/* Read ahead in a thread, the list is the one read at once, unreadable
+ * entries and all; a change of the key meanwhile is not missed. */
+static void
+test_read_ahead (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autoptr(PalSessionStore) store = NULL;
+  g_autoptr(PalSessionStore) at_once = NULL;
+  PalSessionStoreReading *reading;
+  GVariantBuilder builder;
+  GVariantDict dict;
+
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("aa{sv}"));
+  for (guint i = 0; i < 300; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("s%03u", i);
+
+      g_variant_dict_init (&dict, NULL);
+      g_variant_dict_insert (&dict, "id", "s", id);
+      g_variant_dict_insert (&dict, "agent", "s", "codex");
+      g_variant_dict_insert (&dict, "cwd", "s", "/p");
+      g_variant_dict_insert (&dict, "updated", "x", (gint64) i * SECOND);
+      g_variant_builder_add_value (&builder, g_variant_dict_end (&dict));
+    }
+  g_variant_dict_init (&dict, NULL);
+  g_variant_dict_insert (&dict, "id", "s", "no-cwd");
+  g_variant_dict_insert (&dict, "agent", "s", "codex");
+  g_variant_builder_add_value (&builder, g_variant_dict_end (&dict));
+  g_settings_set_value (fixture->settings, "sessions", g_variant_builder_end (&builder));
+
+  reading = pal_session_store_read_start (fixture->settings);
+  store = pal_session_store_new_from_reading (reading);
+  at_once = pal_session_store_new (fixture->settings);
+  g_assert_cmpuint (n_items (store), ==, 300);
+  g_assert_cmpstr (pal_session_record_get_id (item (store, 0)), ==, "s299");
+  g_assert_cmpstr (pal_session_record_get_id (item (store, 299)), ==, "s000");
+  g_assert_cmpstrv (pal_session_store_get_load_errors (store),
+                    pal_session_store_get_load_errors (at_once));
+  g_assert_cmpuint (g_strv_length ((char **) pal_session_store_get_load_errors (store)), ==, 1);
+
+  /* what it read is written back as it was, the unreadable entry too */
+  g_assert_true (pal_session_store_touch (store, key_of ("codex", "s000")));
+  g_assert_cmpuint (n_stored (fixture->settings), ==, 301);
+  g_clear_object (&store);
+
+  /* written meanwhile: the newer list */
+  reading = pal_session_store_read_start (fixture->settings);
+  g_settings_reset (fixture->settings, "sessions");
+  store = pal_session_store_new_from_reading (reading);
+  flush_main_context ();
+  g_assert_cmpuint (n_items (store), ==, 0);
+
+  /* not used after all */
+  pal_session_store_reading_free (pal_session_store_read_start (fixture->settings));
+}
+
 static JsonArray *
 parse_array (const char *json)
 {
@@ -652,6 +739,8 @@ test_directories_old_and_damaged (Fixture       *fixture,
   g_autoptr(PalSessionStore) store = NULL;
   g_autoptr(GVariant) stored = NULL;
   g_autoptr(GVariant) damaged = NULL;
+  g_autoptr(GVariant) damaged_entry = NULL;
+  g_autoptr(GVariant) mixed_entry = NULL;
   GVariantBuilder builder;
   GVariantDict dict;
   const char *mixed[] = { "/srv/lib/", "relative", "/p/inside", "/srv/lib", "", NULL };
@@ -663,12 +752,15 @@ test_directories_old_and_damaged (Fixture       *fixture,
 
   g_variant_builder_init (&builder, G_VARIANT_TYPE ("aa{sv}"));
   g_variant_builder_add_value (&builder, entry ("old", "codex", "/p", 30));
-  g_variant_dict_init (&dict, entry ("damaged", "codex", "/p", 20));
+  /* the dictionary copies what it starts from: the entries are sunk first */
+  damaged_entry = g_variant_ref_sink (entry ("damaged", "codex", "/p", 20));
+  g_variant_dict_init (&dict, damaged_entry);
   g_variant_dict_insert (&dict, "pinned", "b", TRUE);
   g_variant_dict_insert (&dict, "additional-directories", "s", "/srv/lib");
   damaged = g_variant_ref_sink (g_variant_dict_end (&dict));
   g_variant_builder_add_value (&builder, damaged);
-  g_variant_dict_init (&dict, entry ("mixed", "codex", "/p", 10));
+  mixed_entry = g_variant_ref_sink (entry ("mixed", "codex", "/p", 10));
+  g_variant_dict_init (&dict, mixed_entry);
   g_variant_dict_insert (&dict, "additional-directories", "^as", mixed);
   g_variant_builder_add_value (&builder, g_variant_dict_end (&dict));
   g_settings_set_value (fixture->settings, "sessions", g_variant_builder_end (&builder));
@@ -884,11 +976,13 @@ test_renamed (Fixture       *fixture,
 
   {
     g_autoptr(PalSessionStore) broken = NULL;
+    /* g_variant_dict_init() only reads it: the floating reference is ours */
+    g_autoptr(GVariant) odd = g_variant_ref_sink (entry ("odd", "codex", "/p", 3));
     GVariantBuilder builder;
     GVariantDict dict;
     const char * const *errors;
 
-    g_variant_dict_init (&dict, entry ("odd", "codex", "/p", 3));
+    g_variant_dict_init (&dict, odd);
     g_variant_dict_insert (&dict, "renamed", "s", "yes");
     g_variant_builder_init (&builder, G_VARIANT_TYPE ("aa{sv}"));
     g_variant_builder_add_value (&builder, g_variant_dict_end (&dict));
@@ -1070,6 +1164,8 @@ main (int   argc,
   ADD ("/session-store/ordering", test_ordering);
   ADD ("/session-store/add-existing", test_add_existing);
   ADD ("/session-store/malformed", test_malformed);
+  ADD ("/session-store/repeated-members", test_repeated_members);
+  ADD ("/session-store/read-ahead", test_read_ahead);
   ADD ("/session-store/renamed", test_renamed);
   ADD ("/session-store/merge-listed", test_merge_listed);
   ADD ("/session-store/directories/round-trip", test_directories_round_trip);

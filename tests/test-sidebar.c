@@ -8,6 +8,7 @@
 #include <adwaita.h>
 
 #include "find-descendant.h"
+#include "wait-for.h"
 #include "pal-agent-store.h"
 #include "pal-sidebar.h"
 #include "pal-tooltip.h"
@@ -193,9 +194,11 @@ test_sidebar (void)
     /* no tooltip over the menu while it is open (asked at once: with
      * the main loop run, another program's window on the same display
      * may take the focus, and the menu closes) */
-    popover = gtk_menu_button_get_popover (GTK_MENU_BUTTON (menu_button));
     g_assert_true (gtk_widget_get_has_tooltip (menu_button));
     g_assert_true (pal_session_row_popup_menu (row));
+    /* the menu is made when first opened */
+    popover = gtk_menu_button_get_popover (GTK_MENU_BUTTON (menu_button));
+    g_assert_nonnull (popover);
     g_assert_true (gtk_widget_get_visible (GTK_WIDGET (popover)));
     g_assert_false (gtk_widget_get_has_tooltip (menu_button));
     gtk_popover_popdown (popover);
@@ -580,6 +583,107 @@ test_fork_item (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* @n sessions of one folder written to the settings, newest first: m000 … */
+static PalSessionStore *
+new_long_store (GSettings *settings,
+                guint      n)
+{
+  gint64 now = g_get_real_time ();
+  GVariantBuilder list;
+
+  g_variant_builder_init (&list, G_VARIANT_TYPE ("aa{sv}"));
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("m%03u", i);
+      GVariantDict entry;
+
+      g_variant_dict_init (&entry, NULL);
+      g_variant_dict_insert (&entry, "id", "s", id);
+      g_variant_dict_insert (&entry, "agent", "s", "demo");
+      g_variant_dict_insert (&entry, "cwd", "s", "/home/p/many");
+      g_variant_dict_insert (&entry, "title", "s", id);
+      g_variant_dict_insert (&entry, "updated", "x", now - (gint64) i * G_USEC_PER_SEC);
+      g_variant_builder_add_value (&list, g_variant_dict_end (&entry));
+    }
+  g_settings_set_value (settings, "sessions", g_variant_builder_end (&list));
+
+  return pal_session_store_new (settings);
+}
+
+static GListModel *
+list_model (PalSidebar *sidebar)
+{
+  GtkWidget *list = find_descendant (GTK_WIDGET (sidebar), GTK_TYPE_LIST_VIEW);
+
+  g_assert_nonnull (list);
+  return G_LIST_MODEL (gtk_list_view_get_model (GTK_LIST_VIEW (list)));
+}
+
+static gboolean
+all_let_in (gpointer data)
+{
+  /* 300 sessions and their folder */
+  return g_list_model_get_n_items (list_model (data)) == 301;
+}
+
+/* GTK's list view builds up to 200 rows as soon as it has the items: a long
+ * list shows its first items in the first frame, and the others from the
+ * next frames on. */
+static void
+test_long_list (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autoptr(PalSessionStore) store = new_long_store (settings, 300);
+  GtkWidget *window = gtk_window_new ();
+  PalSidebar *sidebar = PAL_SIDEBAR (pal_sidebar_new (store, NULL));
+  guint first, bound = 0;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 320, 600);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (sidebar));
+  gtk_window_present (GTK_WINDOW (window));
+
+  /* before the first frame: a tall screen's worth, not 200 rows */
+  first = g_list_model_get_n_items (list_model (sidebar));
+  g_assert_cmpuint (first, >, 20);
+  g_assert_cmpuint (first, <, 100);
+  for (guint i = 0; i < 300; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("m%03u", i);
+
+      if (pal_sidebar_get_row (sidebar, DEMO (id)) != NULL)
+        bound++;
+    }
+  g_assert_cmpuint (bound, <=, first);
+  g_assert_cmpuint (pal_sidebar_get_n_shown (sidebar), ==, 300);
+
+  /* then every one, frame by frame */
+  wait_for (all_let_in, sidebar);
+  g_assert_nonnull (pal_sidebar_get_row (sidebar, DEMO ("m150")));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* A session not in the list view yet is selected all the same. */
+static void
+test_select_in_long_list (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autoptr(PalSessionStore) store = new_long_store (settings, 300);
+  GtkWidget *window = gtk_window_new ();
+  PalSidebar *sidebar = PAL_SIDEBAR (pal_sidebar_new (store, NULL));
+  GtkSingleSelection *selection;
+
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (sidebar));
+  gtk_window_present (GTK_WINDOW (window));
+
+  pal_sidebar_select (sidebar, DEMO ("m299"));
+  selection = GTK_SINGLE_SELECTION (list_model (sidebar));
+  g_assert_true (all_let_in (sidebar));
+  g_assert_cmpuint (gtk_single_selection_get_selected (selection), ==, 300);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_relative_time (void)
 {
@@ -610,6 +714,8 @@ main (int   argc,
   g_test_add_func ("/sidebar/additional-folders", test_additional_folders);
   g_test_add_func ("/sidebar/same-id-two-agents", test_same_id_two_agents);
   g_test_add_func ("/sidebar/fork-item", test_fork_item);
+  g_test_add_func ("/sidebar/long-list", test_long_list);
+  g_test_add_func ("/sidebar/select-in-long-list", test_select_in_long_list);
 
   return g_test_run ();
 }

@@ -926,18 +926,67 @@ test_release_session (Fixture       *f,
   g_assert_false (g_hash_table_contains (f->exited, b1));
 }
 
+/* Another agent attached to the fixture's service, and the test as it. */
+typedef struct
+{
+  GSocketConnection *agent_end;
+  GSocketConnection *client_end;
+  AcpConnection     *peer;
+  AcpAgent          *agent;
+} OtherAgent;
+
+static OtherAgent *
+other_agent_start (Fixture    *f,
+                   const char *group)
+{
+  OtherAgent *other = g_new0 (OtherAgent, 1);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  int fds[2];
+
+  g_assert_cmpint (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), ==, 0);
+  other->agent_end = connection_from_fd (fds[0]);
+  other->client_end = connection_from_fd (fds[1]);
+  other->peer = acp_connection_new (G_IO_STREAM (other->agent_end));
+  g_signal_connect (other->peer, "request::initialize", G_CALLBACK (peer_initialize_cb), NULL);
+  acp_connection_start (other->peer);
+  other->agent = acp_agent_new_for_stream (G_IO_STREAM (other->client_end));
+  acp_agent_set_client_capabilities (other->agent, ACP_CLIENT_CAP_TERMINAL);
+  if (group != NULL)
+    acp_terminal_service_attach_in_group (f->service, other->agent, group);
+  else
+    acp_terminal_service_attach (f->service, other->agent);
+  acp_agent_start_async (other->agent, NULL, store_result_cb, &result);
+  WAIT_UNTIL (result != NULL);
+  g_assert_true (acp_agent_start_finish (other->agent, result, &error));
+  g_assert_no_error (error);
+
+  return other;
+}
+
+/* Ends the agent (the test closes its side) and frees. */
+static void
+other_agent_stop (OtherAgent *other)
+{
+  acp_connection_close (other->peer, NULL);
+  WAIT_UNTIL (acp_agent_get_state (other->agent) == ACP_AGENT_STATE_EXITED);
+  g_clear_object (&other->agent);
+  g_clear_object (&other->peer);
+  g_clear_object (&other->agent_end);
+  g_clear_object (&other->client_end);
+  g_free (other);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OtherAgent, other_agent_stop)
+
 /* Two agents may hand out the same session id: each session has its own
  * folder, terminals, release and forgetting. */
 static void
 test_same_id_two_agents (Fixture       *f,
                          gconstpointer  data)
 {
-  g_autoptr(GSocketConnection) other_agent_end = NULL;
-  g_autoptr(GSocketConnection) other_client_end = NULL;
-  g_autoptr(AcpConnection) other_peer = NULL;
-  g_autoptr(AcpAgent) other = NULL;
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(OtherAgent) started = other_agent_start (f, NULL);
+  AcpAgent *other = started->agent;
   g_autofree char *other_dir = g_build_filename (f->tmpdir, "other", NULL);
   g_autofree char *a = NULL;
   g_autofree char *b = NULL;
@@ -948,21 +997,6 @@ test_same_id_two_agents (Fixture       *f,
   g_auto(GStrv) a_ids = NULL;
   g_auto(GStrv) b_ids = NULL;
   AcpConnection *first_peer = f->peer;
-  int fds[2];
-
-  g_assert_cmpint (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), ==, 0);
-  other_agent_end = connection_from_fd (fds[0]);
-  other_client_end = connection_from_fd (fds[1]);
-  other_peer = acp_connection_new (G_IO_STREAM (other_agent_end));
-  g_signal_connect (other_peer, "request::initialize", G_CALLBACK (peer_initialize_cb), NULL);
-  acp_connection_start (other_peer);
-  other = acp_agent_new_for_stream (G_IO_STREAM (other_client_end));
-  acp_agent_set_client_capabilities (other, ACP_CLIENT_CAP_TERMINAL);
-  acp_terminal_service_attach (f->service, other);
-  acp_agent_start_async (other, NULL, store_result_cb, &result);
-  WAIT_UNTIL (result != NULL);
-  g_assert_true (acp_agent_start_finish (other, result, &error));
-  g_assert_no_error (error);
 
   g_assert_cmpint (g_mkdir (other_dir, 0755), ==, 0);
   acp_terminal_service_set_session_cwd (f->service, other, SESSION, other_dir);
@@ -972,7 +1006,7 @@ test_same_id_two_agents (Fixture       *f,
   a_output = wait_and_output (f, a, 0, NULL, FALSE);
   expected = g_strdup_printf ("%s\n", f->tmpdir);
   g_assert_cmpstr (a_output, ==, expected);
-  f->peer = other_peer;
+  f->peer = started->peer;
   b = create (f, SESSION, "pwd", "");
   b_output = wait_and_output (f, b, 0, NULL, FALSE);
   f->peer = first_peer;
@@ -997,9 +1031,61 @@ test_same_id_two_agents (Fixture       *f,
   g_assert_null (acp_terminal_service_dup_output (f->service, b, NULL, NULL));
   kept = acp_terminal_service_dup_output (f->service, a, NULL, NULL);
   g_assert_nonnull (kept);
+}
 
-  acp_connection_close (other_peer, NULL);
-  WAIT_UNTIL (acp_agent_get_state (other) == ACP_AGENT_STATE_EXITED);
+/* A session that ran on two processes of one agent (the first exited, the
+ * second took over) loses the terminals of both when its group forgets it;
+ * another group's session of that id, and the group's other sessions, keep
+ * theirs. */
+static void
+test_forget_group_session (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autoptr(OtherAgent) later = NULL;
+  g_autoptr(OtherAgent) stranger = NULL;
+  g_autofree char *first_run = NULL;
+  g_autofree char *other_session = NULL;
+  g_autofree char *second_run = NULL;
+  g_autofree char *strangers = NULL;
+  g_autofree char *output = NULL;
+  AcpConnection *first_peer = f->peer;
+
+  /* attaching again puts the fixture's agent in a group */
+  acp_terminal_service_attach_in_group (f->service, f->agent, "profile");
+  acp_terminal_service_set_session_cwd (f->service, f->agent, "sess-2", f->tmpdir);
+  first_run = create (f, SESSION, "echo first", "");
+  other_session = create (f, "sess-2", "echo other", "");
+  WAIT_UNTIL (g_hash_table_contains (f->exited, first_run) &&
+              g_hash_table_contains (f->exited, other_session));
+  acp_connection_close (f->peer, NULL);
+  WAIT_UNTIL (acp_agent_get_state (f->agent) == ACP_AGENT_STATE_EXITED);
+
+  later = other_agent_start (f, "profile");
+  acp_terminal_service_set_session_cwd (f->service, later->agent, SESSION, f->tmpdir);
+  stranger = other_agent_start (f, "another profile");
+  acp_terminal_service_set_session_cwd (f->service, stranger->agent, SESSION, f->tmpdir);
+  f->peer = later->peer;
+  second_run = create (f, SESSION, "echo second", "");
+  f->peer = stranger->peer;
+  strangers = create (f, SESSION, "echo stranger", "");
+  WAIT_UNTIL (g_hash_table_contains (f->exited, second_run) &&
+              g_hash_table_contains (f->exited, strangers));
+
+  acp_terminal_service_forget_group_session (f->service, "profile", SESSION);
+  g_assert_null (acp_terminal_service_dup_output (f->service, first_run, NULL, NULL));
+  g_assert_null (acp_terminal_service_dup_output (f->service, second_run, NULL, NULL));
+  output = acp_terminal_service_dup_output (f->service, strangers, NULL, NULL);
+  g_assert_cmpstr (output, ==, "stranger\n");
+  g_free (output);
+  output = acp_terminal_service_dup_output (f->service, other_session, NULL, NULL);
+  g_assert_cmpstr (output, ==, "other\n");
+
+  /* the running agent's folder for the session went too */
+  f->peer = later->peer;
+  assert_call_error (f, "terminal/create",
+                     "{\"sessionId\": \"" SESSION "\", \"command\": \"true\"}",
+                     ACP_ERROR_INVALID_PARAMS, "working directory");
+  f->peer = first_peer;
 }
 
 static void
@@ -1156,6 +1242,7 @@ main (int   argc,
   ADD ("many-terminals", test_many_terminals);
   ADD ("life/release-session", test_release_session);
   ADD ("life/same-id-two-agents", test_same_id_two_agents);
+  ADD ("life/forget-group-session", test_forget_group_session);
   ADD ("life/agent-exit", test_agent_exit);
   ADD ("life/detach", test_detach);
   ADD ("life/service-disposed", test_service_disposed);

@@ -49,6 +49,7 @@ typedef struct
   PalAgentStore     *agent_store;
   PalSessionStore   *session_store;
   PalMcpServerStore *mcp_store;
+  AcpPacer          *pacer;
   PalSessionManager *manager;
   PalWindow         *window;
   char              *folder;
@@ -138,7 +139,9 @@ fixture_set_up (Fixture       *fixture,
   fixture->agent_store = pal_agent_store_new (fixture->settings);
   fixture->session_store = pal_session_store_new (fixture->settings);
   fixture->mcp_store = pal_mcp_server_store_new (fixture->settings);
-  fixture->manager = pal_session_manager_new (fixture->agent_store, fixture->session_store, fixture->mcp_store);
+  fixture->pacer = acp_pacer_new ();
+  fixture->manager = pal_session_manager_new (fixture->agent_store, fixture->session_store, fixture->mcp_store,
+                                              fixture->pacer);
 
   add_fake_profile (fixture, "fake-permission", "permission.json");
   add_fake_profile (fixture, "fake-replay", "replay-10k.json");
@@ -192,6 +195,7 @@ fixture_tear_down (Fixture       *fixture,
   wait_for (fixture, shutdown_done, 20);
 
   g_clear_object (&fixture->manager);
+  g_clear_object (&fixture->pacer);
   g_clear_object (&fixture->mcp_store);
   g_clear_object (&fixture->session_store);
   g_clear_object (&fixture->agent_store);
@@ -522,6 +526,47 @@ test_open_after_frame (Fixture       *fixture,
   g_assert_cmpint (pal_session_manager_get_session_state (fixture->manager, PAST_SESSION), !=,
                    PAL_SESSION_STATE_NOT_RUNNING);
   wait_for (fixture, session_ready, 60);
+}
+
+static guint n_paced_frames;
+
+static void
+paced_frame_cb (AcpPacer *pacer,
+                guint    *count)
+{
+  (*count)++;
+}
+
+static gboolean
+paced_frame_reported (Fixture *fixture)
+{
+  return n_paced_frames > 0;
+}
+
+/* The window's transcript reports its frames to the pacer the manager gives
+ * the agents, so that their messages keep in step with them. */
+static void
+test_frames_pace_agent (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  PalSessionView *view = PAL_SESSION_VIEW (pal_window_get_session_view (fixture->window));
+  GtkWidget *chat_view = pal_session_view_get_chat_view (view);
+  AcpAgent *agent;
+  gulong id;
+
+  g_assert_true (pal_chat_view_get_pacer (PAL_CHAT_VIEW (chat_view)) == fixture->pacer);
+
+  pal_window_start_session (fixture->window, "fake-basic", fixture->folder, NULL);
+  wait_for (fixture, session_ready, 30);
+  agent = acp_session_get_agent (current_session (fixture));
+  g_assert_true (acp_agent_get_pacer (agent) == fixture->pacer);
+  g_assert_true (acp_connection_get_pacer (acp_agent_get_connection (agent)) == fixture->pacer);
+
+  n_paced_frames = 0;
+  id = g_signal_connect (fixture->pacer, "frame", G_CALLBACK (paced_frame_cb), &n_paced_frames);
+  gtk_widget_queue_draw (chat_view);
+  wait_for (fixture, paced_frame_reported, 10);
+  g_signal_handler_disconnect (fixture->pacer, id);
 }
 
 static void
@@ -1058,6 +1103,18 @@ test_new_session_dialog (Fixture       *fixture,
     g_assert_nonnull (find_label_starting (GTK_WIDGET (dialog), "~/projects/hello"));
     g_assert_cmpstr (pal_new_session_dialog_get_folder (dialog), ==, in_home);
   }
+  /* a folder whose name is not UTF-8 is shown escaped and cannot be
+   * started in: agents are given folders as text */
+  {
+    g_autofree char *latin1 = g_build_filename (fixture->folder, "caf\xe9", NULL);
+    g_autofree char *shown = g_filename_display_name (latin1);
+
+    pal_new_session_dialog_set_folder (dialog, latin1);
+    settle ();
+    g_assert_nonnull (find_label_starting (GTK_WIDGET (dialog), shown));
+    g_assert_false (pal_new_session_dialog_start (dialog));
+    g_assert_nonnull (find_new_session_dialog ());
+  }
   /* the demo says what it is; other agents need no such word */
   g_assert_null (find_label_starting (GTK_WIDGET (dialog), "Canned answers"));
   pal_new_session_dialog_set_agent_id (dialog, PAL_AGENT_ID_DEMO);
@@ -1444,11 +1501,12 @@ test_file_requests_queued (Fixture       *fixture,
   gboolean handled = FALSE;
   AdwMessageDialog *dialog;
 
-  first = _acp_fs_access_request_new ("s1", "/proc/self/environ", own, FALSE, NULL, count_answer, &answers);
-  second = _acp_fs_access_request_new ("s1", "/tmp/project/link", "/etc/passwd", TRUE, NULL,
-                                       count_answer, &answers);
-  third = _acp_fs_access_request_new ("s1", "/etc/hosts", "/etc/hosts", FALSE, third_withdrawn,
+  first = _acp_fs_access_request_new (NULL, "s1", "/proc/self/environ", own, FALSE, NULL,
                                       count_answer, &answers);
+  second = _acp_fs_access_request_new (NULL, "s1", "/tmp/project/link", "/etc/passwd", TRUE, NULL,
+                                       count_answer, &answers);
+  third = _acp_fs_access_request_new (NULL, "s1", "/etc/hosts", "/etc/hosts", FALSE,
+                                      third_withdrawn, count_answer, &answers);
   g_signal_emit_by_name (service, "access-request", "s1", own, FALSE, first, &handled);
   g_assert_true (handled);
   g_signal_emit_by_name (service, "access-request", "s1", "/etc/passwd", TRUE, second, &handled);
@@ -1475,6 +1533,66 @@ test_file_requests_queued (Fixture       *fixture,
   answer_dialog (dialog, "allow");
   g_assert_cmpint (answers, ==, 21);
   g_assert_cmpuint (count_message_dialogs (), ==, 0);
+}
+
+static gboolean
+live_and_ready (Fixture    *fixture,
+                const char *agent_id)
+{
+  g_autoptr(PalSessionKey) key = pal_session_key_new (agent_id, "fake-session-1");
+  AcpSession *session = pal_session_manager_lookup (fixture->manager, key);
+
+  return session != NULL && acp_session_get_state (session) == ACP_SESSION_STATE_READY;
+}
+
+static gboolean
+basic_ready (Fixture *fixture)
+{
+  return live_and_ready (fixture, "fake-basic");
+}
+
+static gboolean
+minimal_ready (Fixture *fixture)
+{
+  return live_and_ready (fixture, "fake-minimal");
+}
+
+/* Two agents' sessions of the same id are live: the question names the
+ * one whose agent asks */
+static void
+test_file_request_names_session (Fixture       *fixture,
+                                 gconstpointer  data)
+{
+  AcpFsService *service = pal_session_manager_get_fs_service (fixture->manager);
+  PalSessionKey *basic = key_of ("fake-basic", "fake-session-1");
+  PalSessionKey *minimal = key_of ("fake-minimal", "fake-session-1");
+  g_autoptr(AcpFsAccessRequest) request = NULL;
+  gboolean handled = FALSE;
+  int answers = 0;
+  AdwMessageDialog *dialog;
+  AcpAgent *agent;
+
+  pal_window_start_session (fixture->window, "fake-basic", fixture->folder, NULL);
+  wait_for (fixture, basic_ready, 30);
+  pal_window_start_session (fixture->window, "fake-minimal", fixture->folder, NULL);
+  wait_for (fixture, minimal_ready, 30);
+  pal_session_store_set_title (fixture->session_store, basic, "The basic agent's work");
+  pal_session_store_set_title (fixture->session_store, minimal, "The minimal agent's work");
+
+  agent = acp_session_get_agent (pal_session_manager_lookup (fixture->manager, minimal));
+  request = _acp_fs_access_request_new (agent, "fake-session-1", "/etc/hosts", "/etc/hosts", FALSE,
+                                        NULL, count_answer, &answers);
+  g_signal_emit_by_name (service, "access-request", "fake-session-1", "/etc/hosts", FALSE, request,
+                         &handled);
+  g_assert_true (handled);
+  settle ();
+
+  dialog = find_message_dialog ();
+  g_assert_nonnull (dialog);
+  g_assert_true (has_label_with (GTK_WIDGET (dialog), "The minimal agent's work"));
+  g_assert_false (has_label_with (GTK_WIDGET (dialog), "The basic agent's work"));
+  answer_dialog (dialog, "deny");
+  g_assert_cmpint (answers, ==, 2);
 }
 
 static gboolean
@@ -1550,14 +1668,26 @@ closed_notice_shown (Fixture *fixture)
   return FALSE;
 }
 
+/* Activates the window's @action on the session @key, as the session's menu
+ * does. The parameter is sunk here: a widget's action does not take a
+ * floating one (GTK 4.8). */
+static gboolean
+activate_on_session (Fixture       *fixture,
+                     const char    *action,
+                     PalSessionKey *key)
+{
+  g_autoptr(GVariant) target = g_variant_ref_sink (pal_session_key_to_variant (key));
+
+  return gtk_widget_activate_action_variant (GTK_WIDGET (fixture->window), action, target);
+}
+
 /* Closes the session shown, as its menu's Close does, and waits until it is. */
 static void
 close_current (Fixture *fixture)
 {
   PalSessionKey *key = pal_window_get_current_session (fixture->window);
 
-  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (fixture->window), "win.close-session",
-                                                     pal_session_key_to_variant (key)));
+  g_assert_true (activate_on_session (fixture, "win.close-session", key));
   wait_for (fixture, session_closed, 30);
 }
 
@@ -2270,16 +2400,14 @@ test_same_id_two_agents (Fixture       *fixture,
   g_assert_true (current_session (fixture) == first_session);
 
   /* closing the first leaves the second open */
-  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (fixture->window), "win.close-session",
-                                                     pal_session_key_to_variant (first)));
+  g_assert_true (activate_on_session (fixture, "win.close-session", first));
   wait_for (fixture, first_closed, 30);
   g_assert_cmpint (pal_session_manager_get_session_state (fixture->manager, second), ==,
                    PAL_SESSION_STATE_READY);
   g_assert_cmpint (acp_session_get_state (second_session), ==, ACP_SESSION_STATE_READY);
 
   /* removing the second from the list leaves the first */
-  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (fixture->window), "win.forget-session",
-                                                     pal_session_key_to_variant (second)));
+  g_assert_true (activate_on_session (fixture, "win.forget-session", second));
   settle ();
   g_assert_null (pal_session_store_lookup (fixture->session_store, second));
   g_assert_null (pal_session_manager_lookup (fixture->manager, second));
@@ -2416,8 +2544,7 @@ test_fork (Fixture       *fixture,
   pal_window_start_session (fixture->window, "fake-fork-fails", fixture->folder, NULL);
   wait_for (fixture, started_session_shown, 30);
   refused = pal_window_get_current_session (fixture->window);
-  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (fixture->window), "win.fork-session",
-                                                     pal_session_key_to_variant (refused)));
+  g_assert_true (activate_on_session (fixture, "win.fork-session", refused));
   wait_for (fixture, fork_refusal_told, 30);
   refused = pal_window_get_current_session (fixture->window);
   g_assert_cmpstr (pal_session_key_get_agent_id (refused), ==, "fake-fork-fails");
@@ -2445,6 +2572,8 @@ main (int   argc,
               fixture_set_up, test_new_prompt_permission, fixture_tear_down);
   g_test_add ("/window/open-after-frame", Fixture, NULL,
               fixture_set_up, test_open_after_frame, fixture_tear_down);
+  g_test_add ("/window/frames-pace-agent", Fixture, NULL,
+              fixture_set_up, test_frames_pace_agent, fixture_tear_down);
   g_test_add ("/window/open-replays-live", Fixture, NULL,
               fixture_set_up, test_open_replays_live, fixture_tear_down);
   g_test_add ("/window/agent-sessions-listed", Fixture, NULL,
@@ -2479,6 +2608,8 @@ main (int   argc,
               fixture_set_up, test_agent_shell_output, fixture_tear_down);
   g_test_add ("/window/file-outside-asks", Fixture, NULL,
               fixture_set_up, test_file_outside_asks, fixture_tear_down);
+  g_test_add ("/window/file-request-names-session", Fixture, NULL,
+              fixture_set_up, test_file_request_names_session, fixture_tear_down);
   g_test_add ("/window/file-requests-queued", Fixture, NULL,
               fixture_set_up, test_file_requests_queued, fixture_tear_down);
   g_test_add ("/window/closed-session-reopens", Fixture, NULL,

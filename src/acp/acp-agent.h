@@ -134,6 +134,11 @@ void                  acp_agent_set_initialize_timeout  (AcpAgent              *
 /* Default 2000 ms, between EOF and SIGTERM and between SIGTERM and SIGKILL. */
 void                  acp_agent_set_stop_grace_period   (AcpAgent              *self,
                                                          guint                  grace_ms);
+/* The frames its messages are dispatched in step with, given to its
+ * connection (acp_connection_set_pacer()); NULL (the default): none. */
+void                  acp_agent_set_pacer               (AcpAgent              *self,
+                                                         AcpPacer              *pacer);
+AcpPacer             *acp_agent_get_pacer               (AcpAgent              *self);
 
 AcpAgentState         acp_agent_get_state           (AcpAgent           *self);
 AcpConnection        *acp_agent_get_connection      (AcpAgent           *self);

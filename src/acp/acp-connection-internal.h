@@ -80,6 +80,7 @@ struct _AcpConnection
   AcpTrafficLog *log;            /* every message read and written, or NULL */
 
   /* sharing the main loop during a flood (see pump ()) */
+  AcpPacer     *pacer;           /* the frames to keep in step with, or NULL */
   gint64        slice_start;     /* when the current busy stretch began; 0: none */
   GSource      *resume_idle;
   GSource      *resume_timeout;  /* a timeout, or the pacer's lapse while waiting for a frame */
@@ -143,6 +144,9 @@ gboolean            _acp_connection_start_reading      (AcpConnection      *self
 /* Stops the worker and the pump; what was parsed and not dispatched is
  * dropped. */
 void                _acp_connection_stop_reading       (AcpConnection      *self);
+/* Keeps in step with @pacer (nullable) from now on. */
+void                _acp_connection_replace_pacer      (AcpConnection      *self,
+                                                        AcpPacer           *pacer);
 
 /* acp-connection-write.c */
 

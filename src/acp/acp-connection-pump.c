@@ -84,29 +84,21 @@ report_dispatched (AcpConnection *self)
  *
  * In step with frames (see AcpPacer), the pump dispatches the slice a frame
  * allows after each frame and waits for the next; should the next frame not
- * come, it goes on once the pacer says that pacing lapsed. On the main
- * context, slices are measured with the pacer's clock, so that a test that
- * sets its own clock decides what a slice holds. */
+ * come, it goes on once the pacer says that pacing lapsed. That takes a
+ * pacer, given to the connection (acp_connection_set_pacer ()); without
+ * one, it works in time slices only. With one, slices are measured with the
+ * pacer's clock, so that a test that sets its own clock decides what a
+ * slice holds. */
 #define PUMP_SLICE      (8 * G_TIME_SPAN_MILLISECOND)
 #define PUMP_RESUME_MS  12
 
 static void pump (AcpConnection *self);
 
-/* Returns: (nullable): the pacer of the connection's context; only the main
- * context's frames mean anything */
-static AcpPacer *
-get_pacer (AcpConnection *self)
-{
-  return self->context == g_main_context_default () ? acp_pacer_get_default () : NULL;
-}
-
 /* The time slices are measured in */
 static gint64
 pump_now (AcpConnection *self)
 {
-  AcpPacer *pacer = get_pacer (self);
-
-  return pacer != NULL ? acp_pacer_get_time (pacer) : g_get_monotonic_time ();
+  return self->pacer != NULL ? acp_pacer_get_time (self->pacer) : g_get_monotonic_time ();
 }
 
 static gboolean
@@ -127,7 +119,7 @@ stop_waiting (AcpConnection *self)
   clear_source (&self->resume_idle);
   clear_source (&self->resume_timeout);
   if (self->frame_handler != 0)
-    g_clear_signal_handler (&self->frame_handler, acp_pacer_get_default ());
+    g_clear_signal_handler (&self->frame_handler, self->pacer);
 }
 
 static gboolean
@@ -180,7 +172,7 @@ slice_over (AcpConnection *self)
   if (self->quiet_idle == NULL)
     self->quiet_idle = attach (self, g_idle_source_new (), G_PRIORITY_DEFAULT_IDLE, quiet_cb);
 
-  pacer = get_pacer (self);
+  pacer = self->pacer;
   if (pacer != NULL && !acp_pacer_in_step (pacer, now, &slice))
     pacer = NULL;
 
@@ -328,6 +320,22 @@ _acp_connection_stop_reading (AcpConnection *self)
   stop_reader (self);
 }
 
+void
+_acp_connection_replace_pacer (AcpConnection *self,
+                               AcpPacer      *pacer)
+{
+  gboolean waiting = self->frame_handler != 0;
+
+  /* a wait for a frame of the old pacer ends: the new one decides at once */
+  if (waiting)
+    stop_waiting (self);
+  g_set_object (&self->pacer, pacer);
+  /* the stretch was timed by the old clock */
+  self->slice_start = 0;
+  if (waiting && !self->closed)
+    self->resume_idle = attach (self, g_idle_source_new (), G_PRIORITY_DEFAULT, resume_cb);
+}
+
 /* ------------------------------------------------------------------------ */
 /* For tests (acp-connection-private.h)                                      */
 
@@ -378,8 +386,8 @@ _acp_connection_is_throttled (AcpConnection *self)
   return self->reader != NULL && acp_line_reader_is_waiting (self->reader);
 }
 
-/* Whether dispatching stopped after a slice, until the next frame (or
- * until frames stop, see AcpPacer). */
+/* Whether dispatching stopped after a slice, until the next frame of the
+ * connection's pacer (or until frames stop, see AcpPacer). */
 gboolean
 _acp_connection_is_waiting_for_frame (AcpConnection *self)
 {

@@ -91,6 +91,7 @@ enum {
   PROP_0,
   PROP_STREAM,
   PROP_MAX_LINE_LENGTH,
+  PROP_PACER,
   PROP_CLOSED,
   N_PROPS
 };
@@ -406,6 +407,7 @@ acp_connection_finalize (GObject *object)
   g_clear_pointer (&self->cancelled_ids, g_hash_table_unref);
   g_clear_pointer (&self->incoming, g_hash_table_unref);
   g_clear_object (&self->log);
+  g_clear_object (&self->pacer);
 
   G_OBJECT_CLASS (acp_connection_parent_class)->finalize (object);
 }
@@ -426,6 +428,10 @@ acp_connection_get_property (GObject    *object,
 
     case PROP_MAX_LINE_LENGTH:
       g_value_set_uint64 (value, self->max_line_length);
+      break;
+
+    case PROP_PACER:
+      g_value_set_object (value, self->pacer);
       break;
 
     case PROP_CLOSED:
@@ -453,6 +459,10 @@ acp_connection_set_property (GObject      *object,
 
     case PROP_MAX_LINE_LENGTH:
       acp_connection_set_max_line_length (self, (gsize) g_value_get_uint64 (value));
+      break;
+
+    case PROP_PACER:
+      acp_connection_set_pacer (self, g_value_get_object (value));
       break;
 
     default:
@@ -490,6 +500,17 @@ acp_connection_class_init (AcpConnectionClass *klass)
   properties[PROP_MAX_LINE_LENGTH] =
     g_param_spec_uint64 ("max-line-length", NULL, NULL,
                          1, G_MAXSIZE, ACP_CONNECTION_DEFAULT_MAX_LINE_LENGTH,
+                         (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+                          G_PARAM_EXPLICIT_NOTIFY));
+
+  /**
+   * AcpConnection:pacer: (nullable)
+   *
+   * The frames dispatching keeps in step with; %NULL: time slices only.
+   */
+  properties[PROP_PACER] =
+    g_param_spec_object ("pacer", NULL, NULL,
+                         ACP_TYPE_PACER,
                          (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
                           G_PARAM_EXPLICIT_NOTIFY));
 
@@ -716,6 +737,46 @@ acp_connection_set_traffic_log (AcpConnection *self,
   g_return_if_fail (!self->started);
 
   g_set_object (&self->log, log);
+}
+
+/**
+ * acp_connection_get_pacer:
+ * @self: a #AcpConnection
+ *
+ * Returns: (transfer none) (nullable): the pacer dispatching keeps in step
+ *   with
+ */
+AcpPacer *
+acp_connection_get_pacer (AcpConnection *self)
+{
+  g_return_val_if_fail (ACP_IS_CONNECTION (self), NULL);
+
+  return self->pacer;
+}
+
+/**
+ * acp_connection_set_pacer:
+ * @self: a #AcpConnection
+ * @pacer: (nullable): the frames to keep in step with, or %NULL to dispatch
+ *   in time slices only
+ *
+ * Sets the pacer whose frames dispatching keeps in step with (see
+ * #AcpPacer), at any time: a wait for a frame of the pacer set before ends.
+ * The pacer must be used on the thread of the connection's main context
+ * (that is where its frames are waited for).
+ */
+void
+acp_connection_set_pacer (AcpConnection *self,
+                          AcpPacer      *pacer)
+{
+  g_return_if_fail (ACP_IS_CONNECTION (self));
+  g_return_if_fail (pacer == NULL || ACP_IS_PACER (pacer));
+
+  if (self->pacer == pacer)
+    return;
+
+  _acp_connection_replace_pacer (self, pacer);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PACER]);
 }
 
 /**

@@ -10,6 +10,7 @@
 
 #include "acp-error.h"
 #include "acp-json-reader.h"
+#include "acp-pacer.h"
 #include "acp-traffic-log.h"
 
 G_BEGIN_DECLS
@@ -54,7 +55,14 @@ G_BEGIN_DECLS
  *     be answered, or a line that is not JSON.
  *   "closed" (const GError *reason nullable): emitted exactly once, on end of
  *     stream (reason NULL), a read or write error, or acp_connection_close().
- * Properties: "stream" (construct-only), "max-line-length", "closed" (read-only).
+ * Properties: "stream" (construct-only), "max-line-length", "pacer",
+ * "closed" (read-only).
+ *
+ * Pacing: incoming messages are dispatched in time slices, so that a flood
+ * leaves the main loop its other work. A connection given an AcpPacer
+ * ("pacer") also keeps in step with the frames reported to it: a slice
+ * after each frame, then a wait for the next, for as long as frames come.
+ * Without a pacer (the default) it dispatches in time slices only.
  *
  * Closing: every pending call fails with ACP_ERROR_CLOSED ("The connection to
  * the agent was closed", plus the reason's message), pending incoming
@@ -146,6 +154,9 @@ void           acp_connection_set_preparer        (AcpConnection               *
                                                    gpointer                     user_data);
 void           acp_connection_set_traffic_log     (AcpConnection      *self,
                                                    AcpTrafficLog      *log);
+AcpPacer      *acp_connection_get_pacer           (AcpConnection      *self);
+void           acp_connection_set_pacer           (AcpConnection      *self,
+                                                   AcpPacer           *pacer);
 void           acp_connection_start               (AcpConnection      *self);
 gboolean       acp_connection_is_closed           (AcpConnection      *self);
 void           acp_connection_close               (AcpConnection      *self,

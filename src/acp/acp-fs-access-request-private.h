@@ -14,7 +14,9 @@ G_BEGIN_DECLS
 typedef void (*AcpFsAccessAnswerFunc) (gboolean allowed,
                                        gpointer user_data);
 
-AcpFsAccessRequest *_acp_fs_access_request_new (const char            *session_id,
+/* @agent is nullable for tests that play the service. */
+AcpFsAccessRequest *_acp_fs_access_request_new (AcpAgent              *agent,
+                                                const char            *session_id,
                                                 const char            *requested_path,
                                                 const char            *path,
                                                 gboolean               write,

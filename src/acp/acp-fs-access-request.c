@@ -11,6 +11,7 @@ struct _AcpFsAccessRequest
 {
   GObject                parent_instance;
 
+  AcpAgent              *agent;
   char                  *session_id;
   char                  *path;
   char                  *requested_path;
@@ -25,6 +26,7 @@ G_DEFINE_FINAL_TYPE (AcpFsAccessRequest, acp_fs_access_request, G_TYPE_OBJECT)
 
 enum {
   PROP_0,
+  PROP_AGENT,
   PROP_SESSION_ID,
   PROP_PATH,
   PROP_WRITE,
@@ -64,6 +66,7 @@ acp_fs_access_request_finalize (GObject *object)
   /* dropped without an answer: denied */
   answer (self, FALSE, FALSE);
 
+  g_clear_object (&self->agent);
   g_clear_pointer (&self->session_id, g_free);
   g_clear_pointer (&self->path, g_free);
   g_clear_pointer (&self->requested_path, g_free);
@@ -82,6 +85,10 @@ acp_fs_access_request_get_property (GObject    *object,
 
   switch (prop_id)
     {
+    case PROP_AGENT:
+      g_value_set_object (value, self->agent);
+      break;
+
     case PROP_SESSION_ID:
       g_value_set_string (value, self->session_id);
       break;
@@ -111,6 +118,9 @@ acp_fs_access_request_class_init (AcpFsAccessRequestClass *klass)
   object_class->finalize = acp_fs_access_request_finalize;
   object_class->get_property = acp_fs_access_request_get_property;
 
+  properties[PROP_AGENT] =
+    g_param_spec_object ("agent", NULL, NULL, ACP_TYPE_AGENT,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   properties[PROP_SESSION_ID] =
     g_param_spec_string ("session-id", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
@@ -133,7 +143,8 @@ acp_fs_access_request_init (AcpFsAccessRequest *self)
 }
 
 AcpFsAccessRequest *
-_acp_fs_access_request_new (const char            *session_id,
+_acp_fs_access_request_new (AcpAgent              *agent,
+                            const char            *session_id,
                             const char            *requested_path,
                             const char            *path,
                             gboolean               write,
@@ -143,9 +154,11 @@ _acp_fs_access_request_new (const char            *session_id,
 {
   AcpFsAccessRequest *self;
 
+  g_return_val_if_fail (agent == NULL || ACP_IS_AGENT (agent), NULL);
   g_return_val_if_fail (path != NULL, NULL);
 
   self = g_object_new (ACP_TYPE_FS_ACCESS_REQUEST, NULL);
+  self->agent = agent != NULL ? g_object_ref (agent) : NULL;
   self->session_id = g_strdup (session_id);
   self->path = g_strdup (path);
   self->requested_path = g_strdup (requested_path != NULL ? requested_path : path);
@@ -155,6 +168,21 @@ _acp_fs_access_request_new (const char            *session_id,
   self->user_data = user_data;
 
   return self;
+}
+
+/**
+ * acp_fs_access_request_get_agent:
+ * @self: a #AcpFsAccessRequest
+ *
+ * Returns: (transfer none) (nullable): the agent that asks; with the
+ *   session id, it names the session
+ */
+AcpAgent *
+acp_fs_access_request_get_agent (AcpFsAccessRequest *self)
+{
+  g_return_val_if_fail (ACP_IS_FS_ACCESS_REQUEST (self), NULL);
+
+  return self->agent;
 }
 
 /**

@@ -7,6 +7,8 @@
 
 #include <gio/gio.h>
 
+#include "acp-agent.h"
+
 G_BEGIN_DECLS
 
 /*
@@ -18,15 +20,19 @@ G_BEGIN_DECLS
  * cancelled when the agent no longer waits (it cancelled the request, or the
  * connection closed): a dialog showing the question should then go away.
  *
- * Properties (read-only): "session-id", "path" (absolute and canonical: ".."
- * and symbolic links are resolved, so it names the file that would really be
- * touched), "write", "answered" (notifies).
+ * A session is named by its agent and its id together (two agents may use
+ * the same id): "agent" is the agent that asks.
+ *
+ * Properties (read-only): "agent", "session-id", "path" (absolute and
+ * canonical: ".." and symbolic links are resolved, so it names the file that
+ * would really be touched), "write", "answered" (notifies).
  */
 
 #define ACP_TYPE_FS_ACCESS_REQUEST (acp_fs_access_request_get_type ())
 
 G_DECLARE_FINAL_TYPE (AcpFsAccessRequest, acp_fs_access_request, ACP, FS_ACCESS_REQUEST, GObject)
 
+AcpAgent     *acp_fs_access_request_get_agent       (AcpFsAccessRequest *self);
 const char   *acp_fs_access_request_get_session_id  (AcpFsAccessRequest *self);
 const char   *acp_fs_access_request_get_path        (AcpFsAccessRequest *self);
 const char   *acp_fs_access_request_get_requested_path (AcpFsAccessRequest *self);

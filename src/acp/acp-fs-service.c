@@ -28,6 +28,7 @@
 #include "acp-fs-access-request-private.h"
 #include "acp-fs-service.h"
 #include "acp-json.h"
+#include "acp-session-name-private.h"
 
 /* like the kernel's limit on symbolic links followed in one lookup */
 #define MAX_SYMLINKS 40
@@ -37,7 +38,7 @@ struct _AcpFsService
 {
   GObject     parent_instance;
 
-  GHashTable *roots;          /* session id → char ** */
+  GHashTable *roots;          /* AcpSessionName → char ** */
   guint64     max_file_size;
 };
 
@@ -67,6 +68,7 @@ typedef struct
   GCancellable       *cancellable;
   gulong              cancelled_id;
   gboolean            write;
+  GWeakRef            agent;       /* for the access request */
   char               *session_id;
   char               *path;        /* as sent */
   char              **roots;       /* as set, copied */
@@ -88,6 +90,9 @@ fs_op_clear (gpointer data)
   g_clear_object (&op->self);
   g_clear_object (&op->request);
   g_clear_object (&op->cancellable);
+  /* the last reference may go in a worker thread: a weak one, so that the
+   * agent is never finalized there */
+  g_weak_ref_clear (&op->agent);
   g_clear_pointer (&op->session_id, g_free);
   g_clear_pointer (&op->path, g_free);
   g_clear_pointer (&op->roots, g_strfreev);
@@ -396,6 +401,7 @@ resolve_done_cb (GObject      *object,
   g_autoptr(FsOp) op = user_data;
   g_autoptr(GError) error = NULL;
   g_autoptr(AcpFsAccessRequest) access = NULL;
+  g_autoptr(AcpAgent) agent = NULL;
   gboolean handled = FALSE;
 
   if (!g_task_propagate_boolean (G_TASK (result), &error))
@@ -410,9 +416,17 @@ resolve_done_cb (GObject      *object,
       return;
     }
 
+  /* the agent is gone: nobody waits for an answer */
+  agent = g_weak_ref_get (&op->agent);
+  if (agent == NULL)
+    {
+      access_cancelled_cb (op->cancellable, op);
+      return;
+    }
+
   /* outside every folder: the application decides; the answer function
    * owns a reference and is called exactly once */
-  access = _acp_fs_access_request_new (op->session_id, op->path, op->canonical, op->write,
+  access = _acp_fs_access_request_new (agent, op->session_id, op->path, op->canonical, op->write,
                                        op->cancellable, access_answered, fs_op_ref (op));
   if (g_cancellable_is_cancelled (op->cancellable))
     access_cancelled_cb (op->cancellable, op);
@@ -761,6 +775,7 @@ agent_request_cb (AcpAgent           *agent,
   AcpClientCapabilities caps = acp_agent_get_client_capabilities (agent);
   JsonObject *params;
   const char *path;
+  AcpSessionName name = { agent, (char *) session_id };
   const char * const *roots;
   g_autoptr(FsOp) op = NULL;
   gboolean write;
@@ -810,9 +825,10 @@ agent_request_cb (AcpAgent           *agent,
   op->request = g_object_ref (request);
   op->cancellable = g_object_ref (acp_incoming_request_get_cancellable (request));
   op->write = write;
+  g_weak_ref_init (&op->agent, agent);
   op->session_id = g_strdup (session_id);
   op->path = g_strdup (path);
-  roots = g_hash_table_lookup (self->roots, session_id);
+  roots = g_hash_table_lookup (self->roots, &name);
   op->roots = g_strdupv ((char **) roots);
   op->max_file_size = self->max_file_size;
   op->line = 1;
@@ -914,7 +930,8 @@ acp_fs_service_class_init (AcpFsServiceClass *klass)
   /**
    * AcpFsService::access-request:
    * @self: the service
-   * @session_id: the session of the request
+   * @session_id: the session of the request (of the agent
+   *   acp_fs_access_request_get_agent() gives)
    * @path: the canonical path outside the session's folders
    * @write: whether the agent wants to write
    * @request: answer with acp_fs_access_request_allow() or _deny()
@@ -936,8 +953,8 @@ acp_fs_service_class_init (AcpFsServiceClass *klass)
 static void
 acp_fs_service_init (AcpFsService *self)
 {
-  self->roots = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                       (GDestroyNotify) g_strfreev);
+  self->roots = g_hash_table_new_full (_acp_session_name_hash, _acp_session_name_equal,
+                                       _acp_session_name_free, (GDestroyNotify) g_strfreev);
   self->max_file_size = ACP_FS_SERVICE_DEFAULT_MAX_FILE_SIZE;
 }
 
@@ -999,21 +1016,25 @@ acp_fs_service_detach (AcpFsService *self,
 /**
  * acp_fs_service_set_roots:
  * @self: a #AcpFsService
- * @session_id: a session id
+ * @agent: the agent of the session (an identity: it is not kept)
+ * @session_id: the agent's session id
  * @roots: (nullable) (array zero-terminated=1): absolute folder paths
  *
- * Sets the folders of @session_id. Relative paths are ignored; %NULL or an
+ * Sets the folders of the session. Relative paths are ignored; %NULL or an
  * empty list forgets the session.
  */
 void
 acp_fs_service_set_roots (AcpFsService       *self,
+                          AcpAgent           *agent,
                           const char         *session_id,
                           const char * const *roots)
 {
+  AcpSessionName name = { agent, (char *) session_id };
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
   g_auto(GStrv) list = NULL;
 
   g_return_if_fail (ACP_IS_FS_SERVICE (self));
+  g_return_if_fail (ACP_IS_AGENT (agent));
   g_return_if_fail (session_id != NULL);
 
   for (guint i = 0; roots != NULL && roots[i] != NULL; i++)
@@ -1028,26 +1049,32 @@ acp_fs_service_set_roots (AcpFsService       *self,
 
   list = g_strv_builder_end (builder);
   if (list[0] == NULL)
-    g_hash_table_remove (self->roots, session_id);
+    g_hash_table_remove (self->roots, &name);
   else
-    g_hash_table_replace (self->roots, g_strdup (session_id), g_steal_pointer (&list));
+    g_hash_table_replace (self->roots, _acp_session_name_new (agent, session_id),
+                          g_steal_pointer (&list));
 }
 
 /**
  * acp_fs_service_dup_roots:
  * @self: a #AcpFsService
- * @session_id: a session id
+ * @agent: the agent of the session (an identity: it may have exited)
+ * @session_id: the agent's session id
  *
  * Returns: (transfer full) (nullable): the folders of the session
  */
 char **
 acp_fs_service_dup_roots (AcpFsService *self,
+                          AcpAgent     *agent,
                           const char   *session_id)
 {
+  AcpSessionName name = { agent, (char *) session_id };
+
   g_return_val_if_fail (ACP_IS_FS_SERVICE (self), NULL);
+  g_return_val_if_fail (agent != NULL, NULL);
   g_return_val_if_fail (session_id != NULL, NULL);
 
-  return g_strdupv (g_hash_table_lookup (self->roots, session_id));
+  return g_strdupv (g_hash_table_lookup (self->roots, &name));
 }
 
 guint64

@@ -19,7 +19,9 @@ G_BEGIN_DECLS
  * acp_agent_set_client_capabilities()); anything else gets -32601.
  *
  * Confinement: each session has a list of folders (its cwd and additional
- * directories, acp_fs_service_set_roots()). The requested path must be
+ * directories, acp_fs_service_set_roots()). A session is the pair (agent,
+ * session id): two agents may use the same id, and each reaches only the
+ * folders of its own session. The requested path must be
  * absolute; it is made canonical ("." and ".." resolved, and every symbolic
  * link of the part that exists followed), and must then lie in one of the
  * (equally canonical) folders. A symbolic link inside a folder that points
@@ -48,11 +50,13 @@ G_BEGIN_DECLS
  * Signal:
  *   "access-request" (const char *session_id, const char *path,
  *     gboolean write, AcpFsAccessRequest *request) → gboolean: a path
- *     outside the session folders. Answer with acp_fs_access_request_allow()
- *     or _deny() and return TRUE, or keep a reference, return TRUE and
- *     answer later (e.g. after asking the person). An unanswered request is
- *     denied when its last reference goes. Returning FALSE passes it on to
- *     the next handler; when none takes it, access is denied.
+ *     outside the session folders (the session's agent:
+ *     acp_fs_access_request_get_agent()). Answer with
+ *     acp_fs_access_request_allow() or _deny() and return TRUE, or keep a
+ *     reference, return TRUE and answer later (e.g. after asking the
+ *     person). An unanswered request is denied when its last reference
+ *     goes. Returning FALSE passes it on to the next handler; when none
+ *     takes it, access is denied.
  * Property: "max-file-size" (guint64, default
  *   ACP_FS_SERVICE_DEFAULT_MAX_FILE_SIZE).
  */
@@ -72,13 +76,17 @@ void          acp_fs_service_attach            (AcpFsService       *self,
 void          acp_fs_service_detach            (AcpFsService       *self,
                                                 AcpAgent           *agent);
 
-/* The folders of a session: absolute paths (others are ignored). NULL or an
- * empty list forgets the session: all its requests then need access-request. */
+/* The folders of a session, the pair (@agent, @session_id); the agent is an
+ * identity only: it is not kept, and may have exited. Absolute paths
+ * (others are ignored); NULL or an empty list forgets the session: all its
+ * requests then need access-request. */
 void          acp_fs_service_set_roots         (AcpFsService       *self,
+                                                AcpAgent           *agent,
                                                 const char         *session_id,
                                                 const char * const *roots);
 /* (transfer full) (nullable): the folders as set */
 char        **acp_fs_service_dup_roots         (AcpFsService       *self,
+                                                AcpAgent           *agent,
                                                 const char         *session_id);
 
 guint64       acp_fs_service_get_max_file_size (AcpFsService       *self);

@@ -3,12 +3,15 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * An agent that writes as fast as the pipe takes keeps the main thread busy:
- * the connection dispatches in slices (see acp-connection.c), but between two
- * frames it takes whatever time the loop leaves, so every frame interval is
- * filled with work and the window reacts late. A user interface that wants
- * smooth frames reports them here with the time a frame may give to incoming
- * messages; connections then dispatch that much after each frame and wait for
- * the next. The pacer knows nothing of GTK: frames are whatever its user says.
+ * the connection dispatches in slices (see acp-connection-pump.c), but
+ * between two frames it takes whatever time the loop leaves, so every frame
+ * interval is filled with work and the window reacts late. A user interface
+ * that wants smooth frames reports them here with the time a frame may give
+ * to incoming messages; the connections given this pacer then dispatch that
+ * much after each frame and wait for the next. The pacer knows nothing of
+ * GTK: frames are whatever its user says. It is no global: the application
+ * makes one and hands it to the views and the connections that belong
+ * together, and a test makes its own.
  *
  * Time. Whether frames still come is a matter of time, and so is a slice:
  * both are measured with the pacer's clock, the monotonic clock unless a
@@ -64,15 +67,9 @@ acp_pacer_init (AcpPacer *self)
 }
 
 AcpPacer *
-acp_pacer_get_default (void)
+acp_pacer_new (void)
 {
-  static AcpPacer *pacer;
-
-  /* the main context's, used from the main thread only */
-  if (pacer == NULL)
-    pacer = g_object_new (ACP_TYPE_PACER, NULL);
-
-  return pacer;
+  return g_object_new (ACP_TYPE_PACER, NULL);
 }
 
 void

@@ -21,9 +21,12 @@ typedef gint64 (*AcpPacerClockFunc) (void);
  * is waiting for a frame. */
 #define ACP_PACER_IN_STEP_FOR (50 * G_TIME_SPAN_MILLISECOND)
 
-/* The pacer of the main context: connections dispatching there consult it.
- * (transfer none) */
-AcpPacer *acp_pacer_get_default   (void);
+/* Returns: (transfer full): a pacer with no frames yet. The application
+ * makes one and gives it to the user interface that reports frames and to
+ * the connections that are to keep in step with them (see
+ * acp_connection_set_pacer()); a pacer is used from one thread only, the
+ * one whose main context runs those connections. */
+AcpPacer *acp_pacer_new           (void);
 
 /* A user interface reports each frame it painted, and how much time of the
  * next frame interval incoming messages may take (@slice_us), 0 for as much
@@ -49,8 +52,8 @@ gboolean  acp_pacer_in_step       (AcpPacer *self,
 
 /* What measures the time of frames and slices: g_get_monotonic_time() unless
  * set (a test sets a clock of its own to be independent of the machine's
- * speed); NULL sets it back. Connections dispatching on the main context
- * measure their slices with it too. */
+ * speed); NULL sets it back. Connections given the pacer measure their
+ * slices with it too. */
 void      acp_pacer_set_clock     (AcpPacer          *self,
                                    AcpPacerClockFunc  clock);
 

@@ -24,6 +24,7 @@
 #include "acp-json.h"
 #include "acp-terminal-service.h"
 #include "acp-process-group.h"
+#include "acp-session-name-private.h"
 
 #define READ_SIZE                 65536
 #define DEFAULT_KILL_GRACE_MS     2000
@@ -37,7 +38,10 @@ struct _AcpTerminalService
 
   GHashTable *terminals;      /* id → Terminal */
   GPtrArray  *order;          /* Terminal, oldest first */
-  GHashTable *session_cwds;   /* SessionName → char * */
+  GHashTable *session_cwds;   /* AcpSessionName → char * */
+  /* AcpAgent * (an identity) → its group, from attaching until it exits or
+   * is detached */
+  GHashTable *groups;
   guint       next_id;
   guint       kill_grace_ms;
 };
@@ -60,57 +64,6 @@ enum {
 
 static guint signals[N_SIGNALS];
 
-/* session names {{{ */
-
-/* A session id is the agent's: two agents may use the same one. The
- * service's sessions are therefore (agent, session id); the agent is an
- * identity, never dereferenced. */
-typedef struct
-{
-  gconstpointer  agent;
-  char          *session_id;
-} SessionName;
-
-static SessionName *
-session_name_new (gconstpointer  agent,
-                  const char    *session_id)
-{
-  SessionName *name = g_new0 (SessionName, 1);
-
-  name->agent = agent;
-  name->session_id = g_strdup (session_id);
-  return name;
-}
-
-static void
-session_name_free (gpointer data)
-{
-  SessionName *name = data;
-
-  g_free (name->session_id);
-  g_free (name);
-}
-
-static guint
-session_name_hash (gconstpointer data)
-{
-  const SessionName *name = data;
-
-  return g_str_hash (name->session_id) ^ g_direct_hash (name->agent);
-}
-
-static gboolean
-session_name_equal (gconstpointer a,
-                    gconstpointer b)
-{
-  const SessionName *name_a = a;
-  const SessionName *name_b = b;
-
-  return name_a->agent == name_b->agent && g_str_equal (name_a->session_id, name_b->session_id);
-}
-
-/* }}} */
-
 /* terminals {{{ */
 
 typedef struct
@@ -119,6 +72,7 @@ typedef struct
   char               *id;
   char               *session_id;
   gconstpointer       agent;       /* identity only, never dereferenced */
+  char               *group;       /* the agent's, nullable; outlives the agent */
   GPid                pid;         /* also the process group id */
   guint               child_watch_id;
   GInputStream       *stdout_pipe;
@@ -152,6 +106,7 @@ terminal_clear (gpointer data)
   g_clear_handle_id (&term->drain_timeout_id, g_source_remove);
   g_clear_pointer (&term->id, g_free);
   g_clear_pointer (&term->session_id, g_free);
+  g_clear_pointer (&term->group, g_free);
   g_clear_handle_id (&term->child_watch_id, g_source_remove);
   g_clear_object (&term->stdout_pipe);
   g_clear_object (&term->cancellable);
@@ -553,7 +508,7 @@ handle_create (AcpTerminalService *self,
     }
   if (cwd == NULL)
     {
-      SessionName name = { agent, (char *) session_id };
+      AcpSessionName name = { agent, (char *) session_id };
 
       cwd = g_hash_table_lookup (self->session_cwds, &name);
     }
@@ -640,6 +595,7 @@ handle_create (AcpTerminalService *self,
   term->id = g_strdup_printf ("terminal-%u", ++self->next_id);
   term->session_id = g_strdup (session_id);
   term->agent = agent;
+  term->group = g_strdup (g_hash_table_lookup (self->groups, agent));
   term->pid = pid;
   term->stdout_pipe = g_unix_input_stream_new (pipe_fds[0], TRUE);
   term->cancellable = g_cancellable_new ();
@@ -806,11 +762,56 @@ release_matching (AcpTerminalService *self,
     }
 }
 
+/* Whether @term is of the session: @agent's, or (when @agent is NULL)
+ * that of any agent of @group. */
+static gboolean
+terminal_is_of (Terminal      *term,
+                gconstpointer  agent,
+                const char    *group,
+                const char    *session_id)
+{
+  if (!g_str_equal (term->session_id, session_id))
+    return FALSE;
+
+  return agent != NULL ? term->agent == agent : g_strcmp0 (term->group, group) == 0;
+}
+
+/* Releases the terminals of the session and drops them, output and all. */
+static void
+forget_matching (AcpTerminalService *self,
+                 gconstpointer       agent,
+                 const char         *group,
+                 const char         *session_id)
+{
+  for (guint i = 0; i < self->order->len; i++)
+    {
+      Terminal *term = g_ptr_array_index (self->order, i);
+
+      if (terminal_is_of (term, agent, group, session_id))
+        terminal_release (self, term);
+    }
+
+  for (guint i = self->order->len; i > 0; i--)
+    {
+      Terminal *term = g_ptr_array_index (self->order, i - 1);
+
+      if (!terminal_is_of (term, agent, group, session_id))
+        continue;
+
+      /* the command may still be dying: it needs no service for that */
+      term->service = NULL;
+      g_hash_table_remove (self->terminals, term->id);
+      g_ptr_array_remove_index (self->order, i - 1);
+    }
+}
+
 static void
 agent_exited_cb (AcpAgent           *agent,
                  AcpTerminalService *self)
 {
   release_matching (self, agent, NULL);
+  /* it makes no more terminals; its address may serve another agent */
+  g_hash_table_remove (self->groups, agent);
 }
 
 /* }}} */
@@ -848,6 +849,7 @@ acp_terminal_service_finalize (GObject *object)
   g_clear_pointer (&self->terminals, g_hash_table_unref);
   g_clear_pointer (&self->order, g_ptr_array_unref);
   g_clear_pointer (&self->session_cwds, g_hash_table_unref);
+  g_clear_pointer (&self->groups, g_hash_table_unref);
 
   G_OBJECT_CLASS (acp_terminal_service_parent_class)->finalize (object);
 }
@@ -941,8 +943,9 @@ acp_terminal_service_init (AcpTerminalService *self)
 {
   self->terminals = g_hash_table_new (g_str_hash, g_str_equal);
   self->order = g_ptr_array_new_with_free_func ((GDestroyNotify) terminal_unref);
-  self->session_cwds = g_hash_table_new_full (session_name_hash, session_name_equal,
-                                              session_name_free, g_free);
+  self->session_cwds = g_hash_table_new_full (_acp_session_name_hash, _acp_session_name_equal,
+                                              _acp_session_name_free, g_free);
+  self->groups = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   self->kill_grace_ms = DEFAULT_KILL_GRACE_MS;
 }
 
@@ -973,8 +976,32 @@ void
 acp_terminal_service_attach (AcpTerminalService *self,
                              AcpAgent           *agent)
 {
+  acp_terminal_service_attach_in_group (self, agent, NULL);
+}
+
+/**
+ * acp_terminal_service_attach_in_group:
+ * @self: a #AcpTerminalService
+ * @agent: an agent
+ * @group: (nullable): what @agent is one process of, in the application's
+ *   terms (an agent profile, say)
+ *
+ * As acp_terminal_service_attach(); the terminals @agent creates keep
+ * @group, so that acp_terminal_service_forget_group_session() finds them
+ * after the agent is gone. Attaching again changes the group.
+ */
+void
+acp_terminal_service_attach_in_group (AcpTerminalService *self,
+                                      AcpAgent           *agent,
+                                      const char         *group)
+{
   g_return_if_fail (ACP_IS_TERMINAL_SERVICE (self));
   g_return_if_fail (ACP_IS_AGENT (agent));
+
+  if (group != NULL)
+    g_hash_table_replace (self->groups, agent, g_strdup (group));
+  else
+    g_hash_table_remove (self->groups, agent);
 
   if (g_signal_handler_find (agent, G_SIGNAL_MATCH_FUNC | G_SIGNAL_MATCH_DATA,
                              0, 0, NULL, agent_request_cb, self) != 0)
@@ -1000,6 +1027,7 @@ acp_terminal_service_detach (AcpTerminalService *self,
 
   g_signal_handlers_disconnect_by_func (agent, agent_request_cb, self);
   g_signal_handlers_disconnect_by_func (agent, agent_exited_cb, self);
+  g_hash_table_remove (self->groups, agent);
   release_matching (self, agent, NULL);
 }
 
@@ -1016,7 +1044,7 @@ acp_terminal_service_set_session_cwd (AcpTerminalService *self,
                                       const char         *session_id,
                                       const char         *cwd)
 {
-  SessionName name = { agent, (char *) session_id };
+  AcpSessionName name = { agent, (char *) session_id };
 
   g_return_if_fail (ACP_IS_TERMINAL_SERVICE (self));
   g_return_if_fail (ACP_IS_AGENT (agent));
@@ -1031,7 +1059,8 @@ acp_terminal_service_set_session_cwd (AcpTerminalService *self,
   if (cwd == NULL)
     g_hash_table_remove (self->session_cwds, &name);
   else
-    g_hash_table_replace (self->session_cwds, session_name_new (agent, session_id), g_strdup (cwd));
+    g_hash_table_replace (self->session_cwds, _acp_session_name_new (agent, session_id),
+                          g_strdup (cwd));
 }
 
 /**
@@ -1069,27 +1098,46 @@ acp_terminal_service_forget_session (AcpTerminalService *self,
                                      AcpAgent           *agent,
                                      const char         *session_id)
 {
-  SessionName name = { agent, (char *) session_id };
+  AcpSessionName name = { agent, (char *) session_id };
 
   g_return_if_fail (ACP_IS_TERMINAL_SERVICE (self));
   g_return_if_fail (agent != NULL);
   g_return_if_fail (session_id != NULL);
 
-  release_matching (self, agent, session_id);
+  forget_matching (self, agent, NULL, session_id);
   g_hash_table_remove (self->session_cwds, &name);
+}
 
-  for (guint i = self->order->len; i > 0; i--)
-    {
-      Terminal *term = g_ptr_array_index (self->order, i - 1);
+/**
+ * acp_terminal_service_forget_group_session:
+ * @self: a #AcpTerminalService
+ * @group: a group of acp_terminal_service_attach_in_group()
+ * @session_id: a session id
+ *
+ * As acp_terminal_service_forget_session() for the session of that id of
+ * every agent of @group, those gone included: the terminals of a session
+ * that ran on several processes of one agent profile (one crashed, another
+ * took over) all go.
+ */
+void
+acp_terminal_service_forget_group_session (AcpTerminalService *self,
+                                           const char         *group,
+                                           const char         *session_id)
+{
+  GHashTableIter iter;
+  AcpSessionName *name;
 
-      if (term->agent != (gconstpointer) agent || !g_str_equal (term->session_id, session_id))
-        continue;
+  g_return_if_fail (ACP_IS_TERMINAL_SERVICE (self));
+  g_return_if_fail (group != NULL);
+  g_return_if_fail (session_id != NULL);
 
-      /* the command may still be dying: it needs no service for that */
-      term->service = NULL;
-      g_hash_table_remove (self->terminals, term->id);
-      g_ptr_array_remove_index (self->order, i - 1);
-    }
+  forget_matching (self, NULL, group, session_id);
+
+  g_hash_table_iter_init (&iter, self->session_cwds);
+  while (g_hash_table_iter_next (&iter, (gpointer *) &name, NULL))
+    if (g_str_equal (name->session_id, session_id) &&
+        g_strcmp0 (g_hash_table_lookup (self->groups, name->agent), group) == 0)
+      g_hash_table_iter_remove (&iter);
 }
 
 /**

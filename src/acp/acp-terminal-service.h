@@ -42,7 +42,8 @@ G_BEGIN_DECLS
  * "kill-grace-period" ms, and keeps the terminal; terminal/release does the
  * same and makes the id invalid for the agent. A released terminal keeps
  * its output for the application (an embedded terminal in a transcript stays
- * readable) until acp_terminal_service_forget_session().
+ * readable) until acp_terminal_service_forget_session() or
+ * acp_terminal_service_forget_group_session().
  *
  * Terminal ids are "terminal-N" (N counts from 1 per service). A request
  * for an id that does not exist, was released, or belongs to another agent
@@ -71,6 +72,13 @@ void                acp_terminal_service_attach             (AcpTerminalService 
                                                              AcpAgent           *agent);
 void                acp_terminal_service_detach             (AcpTerminalService *self,
                                                              AcpAgent           *agent);
+/* As attach; @group (nullable) names what the agent is one process of, in
+ * the application's terms (an agent profile, say). Its terminals keep the
+ * group after the agent is gone: see
+ * acp_terminal_service_forget_group_session(). */
+void                acp_terminal_service_attach_in_group    (AcpTerminalService *self,
+                                                             AcpAgent           *agent,
+                                                             const char         *group);
 
 /* A session is the pair (agent, session id): two agents may use the same
  * id. The agent is an identity only: it is not kept, and may have exited. */
@@ -91,6 +99,13 @@ void                acp_terminal_service_release_session    (AcpTerminalService 
 void                acp_terminal_service_forget_session     (AcpTerminalService *self,
                                                              AcpAgent           *agent,
                                                              const char         *session_id);
+
+/* The same for the session of that id of every agent of @group, gone or
+ * not: a session that ran on several processes (one crashed, another took
+ * over) loses the terminals of all of them. */
+void                acp_terminal_service_forget_group_session (AcpTerminalService *self,
+                                                               const char         *group,
+                                                               const char         *session_id);
 
 /* For a view: the output kept so far (transfer full; NULL for an unknown
  * id), whether older output was dropped, and the exit status: -1 while the

@@ -269,6 +269,7 @@ acp_traffic_entry_to_json_line (AcpTrafficEntry *self)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(JsonNode) message = NULL;
+  g_autoptr(GDateTime) seconds = NULL;
   g_autoptr(GDateTime) time = NULL;
   g_autofree char *iso = NULL;
 

@@ -5,7 +5,6 @@
 
 #include "config.h"
 
-#include <stdarg.h>
 #include <string.h>
 
 #include <glib/gi18n.h>

@@ -53,6 +53,12 @@ const AcpUpdateVariant *_acp_update_variant_lookup (const char *name);
 /* Every row, for tests. */
 const AcpUpdateVariant *_acp_update_variants_get   (guint      *n_variants);
 
+/* Applies @update to the session: a session-level variant changes its
+ * properties, the others go to its transcript (_acp_transcript_apply). */
+gboolean _acp_session_apply                             (AcpSession              *self,
+                                                         AcpUpdate               *update,
+                                                         GError                 **error);
+
 /* Applies @update to the transcript: its transcript-level handler, a
  * generic item for a variant Palaver does not know; a session-level
  * variant changes nothing. Fails with the error of a malformed update. */
@@ -80,7 +86,7 @@ gboolean _acp_transcript_apply_compaction_summary_chunk (AcpTranscript          
                                                          AcpUpdate               *update,
                                                          GError                 **error);
 
-/* Session-level handlers (acp-session.c); they read update->object */
+/* Session-level handlers (acp-session-updates.c); they read update->object */
 gboolean _acp_session_apply_available_commands          (AcpSession              *self,
                                                          AcpUpdate               *update,
                                                          GError                 **error);
@@ -96,5 +102,8 @@ gboolean _acp_session_apply_session_info                (AcpSession             
 gboolean _acp_session_apply_usage                       (AcpSession              *self,
                                                          AcpUpdate               *update,
                                                          GError                 **error);
+
+/* For the session-level handlers: whether @node (nullable) is a string */
+gboolean _acp_update_node_is_string (JsonNode    *node);
 
 G_END_DECLS

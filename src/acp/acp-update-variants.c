@@ -68,3 +68,10 @@ _acp_update_variants_get (guint *n_variants)
   *n_variants = G_N_ELEMENTS (variants);
   return variants;
 }
+
+gboolean
+_acp_update_node_is_string (JsonNode *node)
+{
+  return node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
+         json_node_get_value_type (node) == G_TYPE_STRING;
+}

@@ -489,7 +489,8 @@ pal_agent_profile_apply_env (PalAgentProfile  *self,
  * @self: a #PalAgentProfile
  * @error: return location for a #PAL_ERROR_INVALID error naming the field
  *
- * Returns: %TRUE if the profile can be stored and started.
+ * Returns: %TRUE if the profile can be stored and started: a name and a
+ *   command, variables with names, and every string UTF-8.
  */
 gboolean
 pal_agent_profile_validate (PalAgentProfile  *self,
@@ -497,6 +498,40 @@ pal_agent_profile_validate (PalAgentProfile  *self,
 {
   g_return_val_if_fail (PAL_IS_AGENT_PROFILE (self), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  /* the settings hold text only */
+  if (self->id != NULL && !g_utf8_validate (self->id, -1, NULL))
+    {
+      g_set_error_literal (error, PAL_ERROR, PAL_ERROR_INVALID,
+                           _("The id of the agent is not valid UTF-8 text"));
+      return FALSE;
+    }
+  if (self->name != NULL && !g_utf8_validate (self->name, -1, NULL))
+    {
+      g_set_error_literal (error, PAL_ERROR, PAL_ERROR_INVALID,
+                           _("The name of the agent is not valid UTF-8 text"));
+      return FALSE;
+    }
+  if (self->command != NULL && !g_utf8_validate (self->command, -1, NULL))
+    {
+      g_set_error_literal (error, PAL_ERROR, PAL_ERROR_INVALID,
+                           _("The command of the agent is not valid UTF-8 text"));
+      return FALSE;
+    }
+  for (guint i = 0; self->args[i] != NULL; i++)
+    if (!g_utf8_validate (self->args[i], -1, NULL))
+      {
+        g_set_error (error, PAL_ERROR, PAL_ERROR_INVALID,
+                     _("Argument %u of the agent is not valid UTF-8 text"), i + 1);
+        return FALSE;
+      }
+  for (guint i = 0; self->env[i] != NULL; i++)
+    if (!g_utf8_validate (self->env[i], -1, NULL))
+      {
+        g_set_error (error, PAL_ERROR, PAL_ERROR_INVALID,
+                     _("Environment variable %u of the agent is not valid UTF-8 text"), i + 1);
+        return FALSE;
+      }
 
   if (_pal_str_is_blank (self->name))
     {

@@ -1065,8 +1065,9 @@ find_program (const char *path,
       g_autofree char *file = NULL;
 
       /* an empty PATH element means the current directory: not a place
-       * to pick an agent from */
-      if (!g_path_is_absolute (dirs[i]))
+       * to pick an agent from; nor is a folder whose name is not UTF-8,
+       * as the settings could not hold the command once edited */
+      if (!g_path_is_absolute (dirs[i]) || !g_utf8_validate (dirs[i], -1, NULL))
         continue;
 
       file = g_build_filename (dirs[i], program, NULL);

@@ -23,6 +23,10 @@
  * A server with a "url" and no "type" is a (streamable) http server. Some
  * clients write "servers" instead of "mcpServers", "stdio" as an explicit
  * type, "streamable-http" for http, and "disabled": true; all are read.
+ *
+ * Every string read is checked to be UTF-8: JSON escapes can spell what is
+ * not (a lone surrogate, "\uD800", decodes to bytes that are no UTF-8), and
+ * such a string cannot be stored in the settings nor shown.
  */
 
 static gboolean
@@ -54,6 +58,12 @@ is_string (JsonNode *node)
 }
 
 static gboolean
+is_text (const char *str)
+{
+  return g_utf8_validate (str, -1, NULL);
+}
+
+static gboolean
 read_string (JsonObject  *object,
              const char  *server,
              const char  *member,
@@ -69,6 +79,8 @@ read_string (JsonObject  *object,
     }
   if (!is_string (node))
     return fail (error, _("MCP server “%s”: “%s” is not a string"), server, member);
+  if (!is_text (json_node_get_string (node)))
+    return fail (error, _("MCP server “%s”: “%s” is not valid UTF-8 text"), server, member);
 
   *out = json_node_get_string (node);
   return TRUE;
@@ -99,8 +111,14 @@ read_pairs (JsonObject          *object,
       const char *name = l->data;
       JsonNode *value = json_object_get_member (pairs, name);
 
+      if (!is_text (name))
+        return fail (error, _("MCP server “%s”: a name in “%s” is not valid UTF-8 text"),
+                     server, member);
       if (!is_string (value))
         return fail (error, _("MCP server “%s”: the value of “%s” in “%s” is not a string"),
+                     server, name, member);
+      if (!is_text (json_node_get_string (value)))
+        return fail (error, _("MCP server “%s”: the value of “%s” in “%s” is not valid UTF-8 text"),
                      server, name, member);
 
       if (headers)
@@ -139,6 +157,9 @@ read_args (JsonObject          *object,
       if (!is_string (arg))
         return fail (error, _("MCP server “%s”: argument %u in “args” is not a string"),
                      server, i + 1);
+      if (!is_text (json_node_get_string (arg)))
+        return fail (error, _("MCP server “%s”: argument %u in “args” is not valid UTF-8 text"),
+                     server, i + 1);
       g_strv_builder_add (builder, json_node_get_string (arg));
     }
 
@@ -163,6 +184,11 @@ read_server (const char  *name,
   if (_pal_str_is_blank (name))
     {
       fail (error, _("An MCP server has an empty name"));
+      return NULL;
+    }
+  if (!is_text (name))
+    {
+      fail (error, _("An MCP server has a name that is not valid UTF-8 text"));
       return NULL;
     }
   if (!JSON_NODE_HOLDS_OBJECT (node))
@@ -247,7 +273,8 @@ read_server (const char  *name,
  *   the servers, in the order of the file, in no store
  * @error: %PAL_ERROR_INVALID naming the server and the member at fault
  *
- * Reads the `mcpServers` object (see the top of this file). Variables and
+ * Reads the `mcpServers` object (see the top of this file); every string in
+ * the result is valid UTF-8, or the import fails. Variables and
  * headers whose names look secret (pal_name_value_name_looks_secret()) are
  * marked secret. Only the form is checked, all or nothing: the values (a
  * command on this machine, a URL scheme) are for
@@ -273,9 +300,17 @@ pal_mcp_server_import_json (const char  *json,
   g_return_val_if_fail (out_configs != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
+  if (!is_text (json))
+    return fail (error, _("The text is not valid UTF-8"));
+
   parser = json_parser_new_immutable ();
   if (!json_parser_load_from_data (parser, json, -1, &local_error))
-    return fail (error, _("The text is not valid JSON: %s"), local_error->message);
+    {
+      /* json-glib quotes the text it choked on, lone surrogates decoded */
+      g_autofree char *reason = g_utf8_make_valid (local_error->message, -1);
+
+      return fail (error, _("The text is not valid JSON: %s"), reason);
+    }
 
   root = json_parser_get_root (parser);
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))

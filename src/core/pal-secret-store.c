@@ -297,17 +297,31 @@ lookup_data_free (LookupData *data)
 
 static void lookup_next (GTask *task);
 
+/* An item found, then removed before it could be read (a removal under
+ * way while the search ran): no value, as a moment later. A Secret Service
+ * answers so for an object it no longer has. */
+static gboolean
+item_vanished (const GError *error)
+{
+  return g_error_matches (error, SECRET_ERROR, SECRET_ERROR_NO_SUCH_OBJECT) ||
+         g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_OBJECT) ||
+         g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_METHOD);
+}
+
 static void
-looked_up_cb (GObject      *object,
+retrieved_cb (GObject      *object,
               GAsyncResult *result,
               gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
   LookupData *data = g_task_get_task_data (task);
+  g_autoptr(SecretValue) value = NULL;
   GError *error = NULL;
-  char *value;
+  const char *text;
 
-  value = secret_password_lookup_finish (result, &error);
+  value = secret_retrievable_retrieve_secret_finish (SECRET_RETRIEVABLE (object), result, &error);
+  if (item_vanished (error))
+    g_clear_error (&error);
   if (error != NULL)
     {
       g_prefix_error (&error, "%s", _("The keyring could not be read: "));
@@ -315,18 +329,57 @@ looked_up_cb (GObject      *object,
       return;
     }
 
-  if (value != NULL)
+  /* a value that is not text is none this store wrote: no value */
+  text = value != NULL ? secret_value_get_text (value) : NULL;
+  if (text != NULL)
     {
-      g_autofree char *entry = g_strconcat (data->names[data->next - 1], "=", value, NULL);
+      g_autofree char *entry = g_strconcat (data->names[data->next - 1], "=", text, NULL);
 
       g_strv_builder_add (data->found, entry);
-      secret_password_free (value);
     }
 
   lookup_next (g_steal_pointer (&task));
 }
 
-/* Takes @task_in. */
+static void
+searched_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+  GList *items;
+  GCancellable *cancellable;
+
+  items = secret_password_search_finish (result, &error);
+  if (item_vanished (error))
+    g_clear_error (&error);
+  if (error != NULL)
+    {
+      g_prefix_error (&error, "%s", _("The keyring could not be read: "));
+      g_task_return_error (task, error);
+      return;
+    }
+
+  /* nothing found, or still locked because the person would not unlock
+   * it: no value */
+  if (items == NULL || (SECRET_IS_ITEM (items->data) && secret_item_get_locked (items->data)))
+    {
+      g_list_free_full (items, g_object_unref);
+      lookup_next (g_steal_pointer (&task));
+      return;
+    }
+
+  cancellable = g_task_get_cancellable (task);
+  secret_retrievable_retrieve_secret (items->data, cancellable, retrieved_cb, g_steal_pointer (&task));
+  g_list_free_full (items, g_object_unref);
+}
+
+/* Takes @task_in.
+ *
+ * A search and then the item's value, rather than secret_password_lookup():
+ * libsecret 0.20.5 loses the reply that carries the value a lookup finds
+ * (the D-Bus message's body is never freed), once for every value read. */
 static void
 lookup_next (GTask *task_in)
 {
@@ -343,8 +396,9 @@ lookup_next (GTask *task_in)
 
   attributes = attributes_for (data->agent_id, data->names[data->next++]);
   cancellable = g_task_get_cancellable (task);
-  secret_password_lookupv (&agent_secret_schema, attributes, cancellable,
-                           looked_up_cb, g_steal_pointer (&task));
+  /* the first item, unlocked if it has to be (which may ask the person) */
+  secret_password_searchv (&agent_secret_schema, attributes, SECRET_SEARCH_UNLOCK, cancellable,
+                           searched_cb, g_steal_pointer (&task));
 }
 
 /**

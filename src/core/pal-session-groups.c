@@ -83,7 +83,7 @@ rebuild (PalSessionGroups *self)
   /* folders in order of their first (newest) session */
   for (guint i = 0; i < n; i++)
     {
-      g_autoptr(PalSessionRecord) record = g_list_model_get_item (self->records, i);
+      PalSessionRecord *record = g_list_model_get_item (self->records, i);
       const char *cwd = pal_session_record_get_cwd (record);
       GPtrArray *members;
 
@@ -97,7 +97,8 @@ rebuild (PalSessionGroups *self)
           g_hash_table_insert (groups, (gpointer) cwd, members);
           g_ptr_array_add (order, members);
         }
-      g_ptr_array_add (members, g_object_ref (record));
+      /* the reference get_item() gave */
+      g_ptr_array_add (members, record);
     }
 
   for (guint g = 0; g < order->len; g++)
@@ -108,9 +109,8 @@ rebuild (PalSessionGroups *self)
       group->cwd = g_strdup (pal_session_record_get_cwd (g_ptr_array_index (members, 0)));
       group->n_sessions = members->len;
       g_ptr_array_add (items, group);
-      for (guint i = 0; i < members->len; i++)
-        g_ptr_array_add (items, g_object_ref (g_ptr_array_index (members, i)));
-      g_ptr_array_unref (members);
+      /* the members' references move to items */
+      g_ptr_array_extend_and_steal (items, members);
     }
 
   g_list_store_splice (self->items, 0, g_list_model_get_n_items (G_LIST_MODEL (self->items)),

@@ -366,10 +366,14 @@ create_agent (PalSessionManager   *self,
     return NULL;
 
   agent = acp_agent_new ((const char * const *) wrapped, (const char * const *) env, wrapped_cwd);
+  acp_agent_set_pacer (agent, self->pacer);
   acp_agent_set_client_capabilities (agent, PAL_CLIENT_CAPABILITIES);
   acp_agent_set_initialize_timeout (agent, PAL_AGENT_INITIALIZE_TIMEOUT_MS);
   acp_fs_service_attach (self->fs_service, agent);
-  acp_terminal_service_attach (self->terminal_service, agent);
+  /* a session's terminals are found by its profile, on whichever of the
+   * profile's processes they ran */
+  acp_terminal_service_attach_in_group (self->terminal_service, agent,
+                                        pal_agent_profile_get_id (profile));
   g_hash_table_replace (self->last_agents, g_strdup (pal_agent_profile_get_id (profile)),
                         g_object_ref (agent));
 
@@ -509,11 +513,22 @@ char *
 _pal_session_manager_canonical_cwd (const char  *cwd,
                                     GError     **error)
 {
+  g_autofree char *shown = g_filename_display_name (cwd != NULL ? cwd : "");
+
   if (cwd == NULL || !g_path_is_absolute (cwd))
     {
       g_set_error (error, PAL_ERROR, PAL_ERROR_INVALID,
-                   _("The project folder “%s” is not an absolute path"),
-                   cwd != NULL ? cwd : "");
+                   _("The project folder “%s” is not an absolute path"), shown);
+      return NULL;
+    }
+  /* the protocol and the settings hold text: a name that is not UTF-8
+   * could be neither sent to the agent nor stored */
+  if (!g_utf8_validate (cwd, -1, NULL))
+    {
+      g_set_error (error, PAL_ERROR, PAL_ERROR_INVALID,
+                   _("The name of the project folder “%s” is not valid UTF-8 text, "
+                     "which agents cannot be given"),
+                   shown);
       return NULL;
     }
 

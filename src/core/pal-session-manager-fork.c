@@ -4,7 +4,8 @@
  *
  * Agents that advertise sessionCapabilities.fork (unstable in ACP) start a
  * new session from the context of an existing one (session/fork). The fork
- * is a new session of the same agent profile and folder: it joins the list
+ * is a new session of the same agent profile and folder, with the
+ * original's additional folders (as its record has them): it joins the list
  * beside the original and is live and READY, as a new session is.
  *
  * session/fork replays nothing. What the window showed of the original (its
@@ -19,12 +20,15 @@
 #include <glib/gi18n.h>
 
 #include "pal-error.h"
+#include "pal-folders.h"
 #include "pal-session-manager-private.h"
 
 typedef struct
 {
   PalSessionKey *source;
   char          *cwd;
+  char         **additional_directories;
+  gboolean       folders_left_out;
   AcpSession    *session;
   GPtrArray     *notices;
 } ForkData;
@@ -36,6 +40,7 @@ fork_data_free (gpointer data)
 
   pal_session_key_unref (fork->source);
   g_free (fork->cwd);
+  g_strfreev (fork->additional_directories);
   g_clear_object (&fork->session);
   g_clear_pointer (&fork->notices, g_ptr_array_unref);
   g_free (fork);
@@ -86,6 +91,9 @@ fill_transcript (PalSessionManager *self,
   acp_transcript_append_notice (transcript, ACP_NOTICE_SEVERITY_INFO, _("Session forked"), body,
                                 NULL);
   _pal_session_append_notices (data->session, data->notices);
+  if (data->folders_left_out)
+    _pal_session_append_folders_notice (data->session,
+                                        (const char * const *) data->additional_directories);
   acp_transcript_flush (transcript);
 }
 
@@ -98,14 +106,10 @@ forked_cb (GObject      *object,
   PalSessionManager *self = g_task_get_source_object (task);
   ForkData *data = g_task_get_task_data (task);
   AcpSession *session = ACP_SESSION (object);
-  g_autoptr(PalSessionRecord) record = NULL;
-  g_autoptr(PalSessionKey) key = NULL;
   g_autofree char *title = NULL;
   g_autofree char *source_title = NULL;
   PalSessionRecord *source;
-  LiveSession *live;
   GError *error = NULL;
-  gint64 now;
 
   if (!acp_session_fork_finish (session, result, &error))
     {
@@ -113,45 +117,20 @@ forked_cb (GObject      *object,
       return;
     }
 
-  key = pal_session_key_new (pal_session_key_get_agent_id (data->source),
-                             acp_session_get_session_id (session));
-  live = g_hash_table_lookup (self->live, key);
-  if (self->shut_down ||
-      (live != NULL &&
-       (live->opening || (live->session != NULL && _pal_session_is_open (live->session)))))
-    {
-      if (self->shut_down)
-        g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CLOSED, "%s",
-                                 _("Palaver is quitting"));
-      else
-        g_task_return_new_error (task, PAL_ERROR, PAL_ERROR_EXISTS,
-                                 _("The agent gave the new session the id “%s”, which an open "
-                                   "session already has"), acp_session_get_session_id (session));
-      acp_session_close_async (session, NULL, NULL, NULL);
-      return;
-    }
-
   /* the original may have left the list meanwhile: its title is then lost */
   source = pal_session_store_lookup (self->session_store, data->source);
   source_title = g_strdup (source != NULL && *pal_session_record_get_title (source) != '\0'
                            ? pal_session_record_get_title (source) : _("New Session"));
-
-  now = g_get_real_time ();
-  record = pal_session_record_new (acp_session_get_session_id (session),
-                                   pal_session_key_get_agent_id (data->source), data->cwd);
   title = source != NULL ? fork_title (source) : g_strdup (_("Forked Session"));
-  pal_session_record_set_title (record, title);
-  pal_session_record_set_created (record, now);
-  pal_session_record_set_updated (record, now);
-  pal_session_store_add (self->session_store, record);
 
   fill_transcript (self, data, source_title);
 
-  if (live == NULL)
-    live = _pal_live_session_new (self, key);
-  g_clear_error (&live->error);
-  _pal_live_session_set_session (live, session);
-  _pal_live_session_update_state (live);
+  if (!_pal_session_manager_add_created (self, pal_session_key_get_agent_id (data->source),
+                                         data->cwd, session, title, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
 
   g_task_return_pointer (task, g_object_ref (session), g_object_unref);
 }
@@ -186,6 +165,8 @@ fork_agent_cb (GObject      *object,
   data->notices = _pal_session_notices_new ();
   servers = _pal_session_manager_collect_mcp_servers (self, NULL, agent, data->notices);
   data->session = acp_session_new (agent, data->cwd);
+  data->folders_left_out =
+    _pal_session_give_folders (data->session, (const char * const *) data->additional_directories);
   cancellable = g_task_get_cancellable (task);
   acp_session_fork_async (data->session, pal_session_key_get_session_id (data->source), servers,
                           cancellable, forked_cb, g_steal_pointer (&task));
@@ -202,9 +183,10 @@ fork_agent_cb (GObject      *object,
  * Forks the session at its agent (session/fork, unstable): the agent of its
  * profile and folder is started unless it runs, and asked for a new session
  * from the context of this one. The fork joins the list, titled after the
- * original, in the same folder, and is live: its transcript holds what is
- * at hand of the original (see pal-session-manager-fork.c) and a notice.
- * The original is not touched.
+ * original, in the same folder and with the same additional folders (when
+ * the agent takes them; a notice says so when not), and is live: its
+ * transcript holds what is at hand of the original (see
+ * pal-session-manager-fork.c) and a notice. The original is not touched.
  *
  * Fails with %PAL_ERROR_NOT_FOUND for a session not in the list,
  * %PAL_ERROR_NOT_SUPPORTED (nothing sent) when the agent did not advertise
@@ -254,6 +236,8 @@ pal_session_manager_fork_session_async (PalSessionManager   *self,
   data = g_new0 (ForkData, 1);
   data->source = pal_session_key_ref (key);
   data->cwd = g_steal_pointer (&cwd);
+  data->additional_directories =
+    pal_folders_clean (data->cwd, pal_session_record_get_additional_directories (record));
   g_task_set_task_data (task, data, fork_data_free);
 
   _pal_session_manager_ensure_agent_async (self, pal_session_key_get_agent_id (key), data->cwd,

@@ -149,11 +149,10 @@ _pal_session_manager_collect_mcp_servers (PalSessionManager  *self,
 
 /* additional folders {{{ */
 
-/* Gives @session the additional folders when its agent takes them.
- * Returns: whether they were left out */
-static gboolean
-give_folders (AcpSession         *session,
-              const char * const *dirs)
+/* For opening, creating and forking alike. */
+gboolean
+_pal_session_give_folders (AcpSession         *session,
+                           const char * const *dirs)
 {
   if (dirs == NULL || dirs[0] == NULL)
     return FALSE;
@@ -166,9 +165,9 @@ give_folders (AcpSession         *session,
   return FALSE;
 }
 
-static void
-append_folders_notice (AcpSession         *session,
-                       const char * const *dirs)
+void
+_pal_session_append_folders_notice (AcpSession         *session,
+                                    const char * const *dirs)
 {
   g_autoptr(GString) list = g_string_new (NULL);
   g_autofree char *body = NULL;
@@ -219,51 +218,41 @@ new_data_free (gpointer data)
   g_free (new_data);
 }
 
-static void
-new_created_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
+/* Shared with session/fork: see pal-session-manager-private.h. */
+gboolean
+_pal_session_manager_add_created (PalSessionManager  *self,
+                                  const char         *profile_id,
+                                  const char         *cwd,
+                                  AcpSession         *session,
+                                  const char         *title,
+                                  GError            **error)
 {
-  g_autoptr(GTask) task = user_data;
-  PalSessionManager *self = g_task_get_source_object (task);
-  NewData *data = g_task_get_task_data (task);
-  AcpSession *session = ACP_SESSION (object);
+  const char *id = acp_session_get_session_id (session);
+  g_autoptr(PalSessionKey) key = pal_session_key_new (profile_id, id);
   g_autoptr(PalSessionRecord) record = NULL;
-  g_autoptr(PalSessionKey) key = NULL;
-  GError *error = NULL;
-  const char *id;
-  LiveSession *live;
+  LiveSession *live = self->live != NULL ? g_hash_table_lookup (self->live, key) : NULL;
   gint64 now;
 
-  if (!acp_session_create_finish (session, result, &error))
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-
-  id = acp_session_get_session_id (session);
-  key = pal_session_key_new (data->profile_id, id);
-  live = g_hash_table_lookup (self->live, key);
   if (self->shut_down ||
-      (live != NULL && (live->opening || (live->session != NULL && _pal_session_is_open (live->session)))))
+      (live != NULL &&
+       (live->opening || (live->session != NULL && _pal_session_is_open (live->session)))))
     {
       if (self->shut_down)
-        g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CLOSED, "%s", _("Palaver is quitting"));
+        g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CLOSED, _("Palaver is quitting"));
       else
-        g_task_return_new_error (task, PAL_ERROR, PAL_ERROR_EXISTS,
-                                 _("The agent gave the new session the id “%s”, which an open "
-                                   "session already has"), id);
+        g_set_error (error, PAL_ERROR, PAL_ERROR_EXISTS,
+                     _("The agent gave the new session the id “%s”, which an open session "
+                       "already has"), id);
       acp_session_close_async (session, NULL, NULL, NULL);
-      return;
+      return FALSE;
     }
 
-  _pal_session_append_notices (session, data->notices);
-  if (data->folders_left_out)
-    append_folders_notice (session, (const char * const *) data->additional_directories);
-
   now = g_get_real_time ();
-  record = pal_session_record_new (id, data->profile_id, data->cwd);
-  pal_session_record_set_additional_directories (record, acp_session_get_additional_directories (session));
+  record = pal_session_record_new (id, profile_id, cwd);
+  if (title != NULL)
+    pal_session_record_set_title (record, title);
+  pal_session_record_set_additional_directories (record,
+                                                 acp_session_get_additional_directories (session));
   pal_session_record_set_created (record, now);
   pal_session_record_set_updated (record, now);
   pal_session_store_add (self->session_store, record);
@@ -273,6 +262,37 @@ new_created_cb (GObject      *object,
   g_clear_error (&live->error);
   _pal_live_session_set_session (live, session);
   _pal_live_session_update_state (live);
+
+  return TRUE;
+}
+
+static void
+new_created_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  PalSessionManager *self = g_task_get_source_object (task);
+  NewData *data = g_task_get_task_data (task);
+  AcpSession *session = ACP_SESSION (object);
+  GError *error = NULL;
+
+  if (!acp_session_create_finish (session, result, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  _pal_session_append_notices (session, data->notices);
+  if (data->folders_left_out)
+    _pal_session_append_folders_notice (session,
+                                        (const char * const *) data->additional_directories);
+
+  if (!_pal_session_manager_add_created (self, data->profile_id, data->cwd, session, NULL, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
 
   g_task_return_pointer (task, g_object_ref (session), g_object_unref);
 }
@@ -301,8 +321,8 @@ new_agent_cb (GObject      *object,
                                                       (const char * const *) data->mcp_server_names,
                                                       agent, data->notices);
   data->session = acp_session_new (agent, data->cwd);
-  data->folders_left_out = give_folders (data->session,
-                                         (const char * const *) data->additional_directories);
+  data->folders_left_out =
+    _pal_session_give_folders (data->session, (const char * const *) data->additional_directories);
   cancellable = g_task_get_cancellable (task);
   acp_session_create_async (data->session, servers, cancellable,
                             new_created_cb, g_steal_pointer (&task));
@@ -571,7 +591,8 @@ open_done_cb (GObject      *object,
                                   NULL);
   _pal_session_append_notices (session, data->notices);
   if (data->folders_left_out)
-    append_folders_notice (session, (const char * const *) data->additional_directories);
+    _pal_session_append_folders_notice (session,
+                                        (const char * const *) data->additional_directories);
 
   keep_record (live->manager, live->key);
   _pal_live_session_update_state (live);
@@ -660,8 +681,8 @@ open_agent_cb (GObject      *object,
 
   servers = _pal_session_manager_collect_mcp_servers (self, NULL, agent, data->notices);
   session = acp_session_new (agent, data->cwd);
-  data->folders_left_out = give_folders (session,
-                                         (const char * const *) data->additional_directories);
+  data->folders_left_out =
+    _pal_session_give_folders (session, (const char * const *) data->additional_directories);
   data->session = g_object_ref (session);
   data->can_load = acp_agent_has_capability (agent, ACP_AGENT_CAP_LOAD_SESSION);
   /* a load replays the history into the new transcript; a resume does not,
@@ -1082,8 +1103,8 @@ forget_closed_cb (GObject      *object,
  *
  * Removes the session from the list: closes it if it is live (in the
  * background; an open in progress is cancelled), removes its record from
- * the session store and drops the output of its terminals. The agent may
- * still keep it (and list it again).
+ * the session store and drops the output of its terminals (of every agent
+ * process it ran on). The agent may still keep it (and list it again).
  *
  * Returns: %FALSE when the session was neither listed nor live
  */
@@ -1092,7 +1113,6 @@ pal_session_manager_forget (PalSessionManager *self,
                             PalSessionKey     *key)
 {
   g_autoptr(PalSessionKey) hold = NULL;
-  g_autoptr(AcpAgent) agent = NULL;
   LiveSession *live;
   gboolean found = FALSE;
 
@@ -1101,8 +1121,6 @@ pal_session_manager_forget (PalSessionManager *self,
 
   /* the caller's key may be the record's, which goes below */
   hold = pal_session_key_ref (key);
-  /* whose terminals to drop: the agent it ran on last */
-  agent = pal_session_manager_dup_agent_of (self, key);
 
   live = g_hash_table_lookup (self->live, key);
   if (live != NULL)
@@ -1119,9 +1137,9 @@ pal_session_manager_forget (PalSessionManager *self,
   if (pal_session_store_remove (self->session_store, key))
     found = TRUE;
 
-  if (agent != NULL)
-    acp_terminal_service_forget_session (self->terminal_service, agent,
-                                         pal_session_key_get_session_id (key));
+  acp_terminal_service_forget_group_session (self->terminal_service,
+                                             pal_session_key_get_agent_id (key),
+                                             pal_session_key_get_session_id (key));
 
   return found;
 }

@@ -65,6 +65,7 @@ struct _PalSessionManager
   PalAgentStore      *agent_store;
   PalSessionStore    *session_store;
   PalMcpServerStore  *mcp_server_store;
+  AcpPacer           *pacer;           /* given to every agent; nullable */
 
   PalLauncherSandbox  sandbox;
   /* answer the fs/ and terminal/ requests of every agent, in session folders */
@@ -145,6 +146,24 @@ GPtrArray *_pal_session_notices_new       (void);
 /* Appends the notices to the session's transcript. */
 void       _pal_session_append_notices    (AcpSession         *session,
                                            GPtrArray          *notices);
+/* A session the agent has just created (session/new, session/fork) joins
+ * the list as one of @profile_id in @cwd, with the folders it was given and
+ * @title (nullable), and becomes live. After shutdown, or when an open
+ * session has its key already, it is closed at the agent instead (FALSE
+ * with @error). */
+gboolean   _pal_session_manager_add_created (PalSessionManager  *self,
+                                             const char         *profile_id,
+                                             const char         *cwd,
+                                             AcpSession         *session,
+                                             const char         *title,
+                                             GError            **error);
+/* Gives @session the additional folders (tidied by pal_folders_clean())
+ * when its agent takes them. Returns: whether they were left out */
+gboolean   _pal_session_give_folders      (AcpSession         *session,
+                                           const char * const *dirs);
+/* The notice that says which folders were left out. */
+void       _pal_session_append_folders_notice (AcpSession         *session,
+                                               const char * const *dirs);
 /* Appends the items of @from's transcript to @to's; returns how many. */
 guint      _pal_session_carry_transcript  (AcpSession         *from,
                                            AcpSession         *to);

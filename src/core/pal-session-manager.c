@@ -68,6 +68,7 @@ enum {
   PROP_AGENT_STORE,
   PROP_SESSION_STORE,
   PROP_MCP_SERVER_STORE,
+  PROP_PACER,
   N_PROPS
 };
 
@@ -255,11 +256,14 @@ _pal_live_session_remove (PalSessionManager *self,
   /* First out of the table: cancelling below may run callbacks at once,
    * and they must see that this entry is gone. */
   g_hash_table_remove (self->live, key);
-  acp_fs_service_set_roots (self->fs_service, id, NULL);
-  /* its commands end; their output stays for the transcript */
   if (had_session)
-    acp_terminal_service_release_session (self->terminal_service,
-                                          acp_session_get_agent (live->session), id);
+    {
+      AcpAgent *agent = acp_session_get_agent (live->session);
+
+      acp_fs_service_set_roots (self->fs_service, agent, id, NULL);
+      /* its commands end; their output stays for the transcript */
+      acp_terminal_service_release_session (self->terminal_service, agent, id);
+    }
 
   if (fail_waiters && !_pal_wait_list_is_empty (&live->open))
     {
@@ -302,7 +306,7 @@ set_session_folder (PalSessionManager  *self,
   g_strv_builder_addv (roots, (const char **) additional_directories);
   strv = g_strv_builder_end (roots);
 
-  acp_fs_service_set_roots (self->fs_service, session_id, (const char * const *) strv);
+  acp_fs_service_set_roots (self->fs_service, agent, session_id, (const char * const *) strv);
   acp_terminal_service_set_session_cwd (self->terminal_service, agent, session_id, cwd);
 }
 
@@ -401,12 +405,20 @@ void
 _pal_live_session_set_session (LiveSession *live,
                                AcpSession  *session)
 {
+  AcpAgent *old_agent;
+
   g_assert (live->manager != NULL);
 
   if (live->session == session)
     return;
 
   live_disconnect (live);
+  /* on another agent process now (the old one died, say): the old one
+   * reaches the session's folders no more */
+  old_agent = live->session != NULL ? acp_session_get_agent (live->session) : NULL;
+  if (old_agent != NULL && old_agent != acp_session_get_agent (session))
+    acp_fs_service_set_roots (live->manager->fs_service, old_agent,
+                              pal_session_key_get_session_id (live->key), NULL);
   g_set_object (&live->session, session);
   g_object_set_qdata_full (G_OBJECT (session), session_key_quark (),
                            pal_session_key_ref (live->key), (GDestroyNotify) pal_session_key_unref);
@@ -664,6 +676,40 @@ pal_session_manager_get_session_key (PalSessionManager *self,
   g_return_val_if_fail (ACP_IS_SESSION (session), NULL);
 
   return g_object_get_qdata (G_OBJECT (session), session_key_quark ());
+}
+
+/**
+ * pal_session_manager_find_live_key:
+ * @self: a #PalSessionManager
+ * @agent: an agent process
+ * @session_id: a session id of that agent
+ *
+ * Which live session an agent's request names (a session id alone may
+ * name sessions of two agents).
+ *
+ * Returns: (transfer none) (nullable): the key of the live session that
+ *   runs on @agent with that id
+ */
+PalSessionKey *
+pal_session_manager_find_live_key (PalSessionManager *self,
+                                   AcpAgent          *agent,
+                                   const char        *session_id)
+{
+  GHashTableIter iter;
+  LiveSession *live;
+
+  g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), NULL);
+
+  if (agent == NULL || session_id == NULL || self->live == NULL)
+    return NULL;
+
+  g_hash_table_iter_init (&iter, self->live);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &live))
+    if (live->session != NULL && acp_session_get_agent (live->session) == agent &&
+        g_str_equal (pal_session_key_get_session_id (live->key), session_id))
+      return live->key;
+
+  return NULL;
 }
 
 AcpAgent *
@@ -948,6 +994,7 @@ pal_session_manager_dispose (GObject *object)
   g_clear_object (&self->agent_store);
   g_clear_object (&self->session_store);
   g_clear_object (&self->mcp_server_store);
+  g_clear_object (&self->pacer);
 
   G_OBJECT_CLASS (pal_session_manager_parent_class)->dispose (object);
 }
@@ -985,6 +1032,9 @@ pal_session_manager_get_property (GObject    *object,
     case PROP_MCP_SERVER_STORE:
       g_value_set_object (value, self->mcp_server_store);
       break;
+    case PROP_PACER:
+      g_value_set_object (value, self->pacer);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1008,6 +1058,9 @@ pal_session_manager_set_property (GObject      *object,
       break;
     case PROP_MCP_SERVER_STORE:
       self->mcp_server_store = g_value_dup_object (value);
+      break;
+    case PROP_PACER:
+      self->pacer = g_value_dup_object (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1035,6 +1088,11 @@ pal_session_manager_class_init (PalSessionManagerClass *klass)
   /* The MCP servers handed to agents (nullable: none then). */
   properties[PROP_MCP_SERVER_STORE] =
     g_param_spec_object ("mcp-server-store", NULL, NULL, PAL_TYPE_MCP_SERVER_STORE,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  /* The frames the agents' messages keep in step with, given to every agent
+   * (nullable: no pacing then). */
+  properties[PROP_PACER] =
+    g_param_spec_object ("pacer", NULL, NULL, ACP_TYPE_PACER,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -1098,23 +1156,28 @@ pal_session_manager_init (PalSessionManager *self)
  * @agent_store: the agent profiles
  * @session_store: the session list
  * @mcp_server_store: (nullable): the MCP servers
+ * @pacer: (nullable): the frames the agents' messages are dispatched in
+ *   step with (the windows report theirs to it); %NULL: none
  *
  * Returns: (transfer full): a new session manager
  */
 PalSessionManager *
 pal_session_manager_new (PalAgentStore     *agent_store,
                          PalSessionStore   *session_store,
-                         PalMcpServerStore *mcp_server_store)
+                         PalMcpServerStore *mcp_server_store,
+                         AcpPacer          *pacer)
 {
   g_return_val_if_fail (PAL_IS_AGENT_STORE (agent_store), NULL);
   g_return_val_if_fail (PAL_IS_SESSION_STORE (session_store), NULL);
   g_return_val_if_fail (mcp_server_store == NULL || PAL_IS_MCP_SERVER_STORE (mcp_server_store),
                         NULL);
+  g_return_val_if_fail (pacer == NULL || ACP_IS_PACER (pacer), NULL);
 
   return g_object_new (PAL_TYPE_SESSION_MANAGER,
                        "agent-store", agent_store,
                        "session-store", session_store,
                        "mcp-server-store", mcp_server_store,
+                       "pacer", pacer,
                        NULL);
 }
 
@@ -1192,6 +1255,22 @@ pal_session_manager_get_mcp_server_store (PalSessionManager *self)
 {
   g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), NULL);
   return self->mcp_server_store;
+}
+
+/**
+ * pal_session_manager_get_pacer:
+ * @self: a #PalSessionManager
+ *
+ * The pacer every agent the manager starts is given: a view showing their
+ * sessions reports its frames to it.
+ *
+ * Returns: (transfer none) (nullable): the pacer
+ */
+AcpPacer *
+pal_session_manager_get_pacer (PalSessionManager *self)
+{
+  g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), NULL);
+  return self->pacer;
 }
 
 /* }}} */

@@ -59,14 +59,19 @@ GType pal_session_state_get_type (void) G_GNUC_CONST;
 
 G_DECLARE_FINAL_TYPE (PalSessionManager, pal_session_manager, PAL, SESSION_MANAGER, GObject)
 
-/* mcp_server_store is nullable (no MCP servers are passed then). */
+/* mcp_server_store is nullable (no MCP servers are passed then); so is
+ * pacer (no agent keeps in step with frames then). */
 PalSessionManager *pal_session_manager_new              (PalAgentStore       *agent_store,
                                                          PalSessionStore     *session_store,
-                                                         PalMcpServerStore   *mcp_server_store);
+                                                         PalMcpServerStore   *mcp_server_store,
+                                                         AcpPacer            *pacer);
 
 PalAgentStore     *pal_session_manager_get_agent_store  (PalSessionManager   *self);
 PalSessionStore   *pal_session_manager_get_session_store (PalSessionManager  *self);
 PalMcpServerStore *pal_session_manager_get_mcp_server_store (PalSessionManager *self);
+/* The pacer every agent started is given, for the views showing their
+ * sessions to report frames to. (transfer none) (nullable) */
+AcpPacer          *pal_session_manager_get_pacer        (PalSessionManager   *self);
 
 /* Answers the agents' fs/ requests within each session's folder; connect to
  * its "access-request" signal to let the person allow a path outside.
@@ -88,6 +93,11 @@ PalSessionKey     *pal_session_manager_get_session_key  (PalSessionManager   *se
                                                          AcpSession          *session);
 PalSessionState    pal_session_manager_get_session_state (PalSessionManager  *self,
                                                           PalSessionKey      *key);
+/* The key of the live session that runs on @agent with that id (what an
+ * agent's request names), or NULL. (transfer none) */
+PalSessionKey     *pal_session_manager_find_live_key    (PalSessionManager   *self,
+                                                         AcpAgent            *agent,
+                                                         const char          *session_id);
 /* The agent of the session, live or shown before (closed, failed), whose
  * log tells what happened; NULL when it has not run here. (transfer full) */
 AcpAgent          *pal_session_manager_dup_agent_of     (PalSessionManager   *self,

@@ -60,6 +60,12 @@ unreadable_directories_quark (void)
  * the id alone had to be unique read as they are; and entries of another
  * agent that were skipped then as repeated ids (kept in the key unchanged)
  * are read now.
+ *
+ * A list of thousands takes a while to read (tens of milliseconds for
+ * 10,000): pal_session_store_read_start() reads the key at once and makes
+ * the records in a thread of its own, for example while the application
+ * opens its display, and pal_session_store_new_from_reading() builds the
+ * store from them.
  */
 struct _PalSessionStore
 {
@@ -67,6 +73,8 @@ struct _PalSessionStore
 
   GSettings *settings;
   PalStoredList list;
+  /* construct-only: the key read ahead, taken over in constructed */
+  PalSessionStoreReading *reading;
 
   /* sorted, owning */
   GPtrArray *items;
@@ -86,6 +94,7 @@ enum {
   PROP_0,
   PROP_SETTINGS,
   PROP_LOAD_ERRORS,
+  PROP_READING,
   N_PROPS
 };
 
@@ -152,7 +161,10 @@ static void
 watch_record (PalSessionStore  *self,
               PalSessionRecord *record)
 {
-  g_signal_connect_object (record, "notify", G_CALLBACK (record_notify_cb), self, 0);
+  /* Not g_signal_connect_object(): that also keeps every record's handler
+   * in a list on the store, which each disconnection searches. The store
+   * unwatches every record that leaves the list, and all in dispose. */
+  g_signal_connect (record, "notify", G_CALLBACK (record_notify_cb), self);
 }
 
 static void
@@ -274,6 +286,24 @@ describe_skipped (guint       index,
   return g_strdup_printf (_("Stored session %u: %s"), index + 1, reason);
 }
 
+/* The members of an entry, read in one pass: a list holds thousands. */
+enum {
+  ENTRY_ID,
+  ENTRY_AGENT,
+  ENTRY_CWD,
+  ENTRY_TITLE,
+  ENTRY_CREATED,
+  ENTRY_UPDATED,
+  ENTRY_PINNED,
+  ENTRY_RENAMED,
+  ENTRY_DIRECTORIES,
+  N_ENTRY_MEMBERS
+};
+
+static const char * const entry_members[N_ENTRY_MEMBERS] = {
+  "id", "agent", "cwd", "title", "created", "updated", "pinned", "renamed", DIRECTORIES_KEY,
+};
+
 static gpointer
 parse_entry (GVariant  *entry,
              char     **reason)
@@ -286,18 +316,24 @@ parse_entry (GVariant  *entry,
   gint64 updated = -1;
   gboolean pinned = FALSE;
   gboolean renamed = FALSE;
+  GVariant *values[N_ENTRY_MEMBERS];
   g_autoptr(GVariant) dirs = NULL;
   g_auto(GStrv) clean_dirs = NULL;
   PalSessionRecord *record;
+  gboolean ok;
 
-  if (!_pal_dict_get_string (entry, "id", TRUE, &id, reason) ||
-      !_pal_dict_get_string (entry, "agent", TRUE, &agent, reason) ||
-      !_pal_dict_get_string (entry, "cwd", TRUE, &cwd, reason) ||
-      !_pal_dict_get_string (entry, "title", FALSE, &title, reason) ||
-      !_pal_dict_get_int64 (entry, "created", FALSE, &created, reason) ||
-      !_pal_dict_get_int64 (entry, "updated", FALSE, &updated, reason) ||
-      !_pal_dict_get_boolean (entry, "pinned", FALSE, &pinned, reason) ||
-      !_pal_dict_get_boolean (entry, "renamed", FALSE, &renamed, reason))
+  _pal_dict_lookup_values (entry, entry_members, N_ENTRY_MEMBERS, values);
+  ok = _pal_value_get_string (values[ENTRY_ID], "id", TRUE, &id, reason) &&
+       _pal_value_get_string (values[ENTRY_AGENT], "agent", TRUE, &agent, reason) &&
+       _pal_value_get_string (values[ENTRY_CWD], "cwd", TRUE, &cwd, reason) &&
+       _pal_value_get_string (values[ENTRY_TITLE], "title", FALSE, &title, reason) &&
+       _pal_value_get_int64 (values[ENTRY_CREATED], "created", FALSE, &created, reason) &&
+       _pal_value_get_int64 (values[ENTRY_UPDATED], "updated", FALSE, &updated, reason) &&
+       _pal_value_get_boolean (values[ENTRY_PINNED], "pinned", FALSE, &pinned, reason) &&
+       _pal_value_get_boolean (values[ENTRY_RENAMED], "renamed", FALSE, &renamed, reason);
+  dirs = g_steal_pointer (&values[ENTRY_DIRECTORIES]);
+  _pal_values_clear (values, N_ENTRY_MEMBERS);
+  if (!ok)
     return NULL;
 
   if (*id == '\0')
@@ -322,7 +358,6 @@ parse_entry (GVariant  *entry,
 
   /* Unreadable folders do not cost the session: it is listed without
    * them, and they are written back as they were. */
-  dirs = g_variant_lookup_value (entry, DIRECTORIES_KEY, NULL);
   if (dirs != NULL && g_variant_is_of_type (dirs, G_VARIANT_TYPE_STRING_ARRAY))
     {
       g_autofree const char **given = g_variant_get_strv (dirs, NULL);
@@ -513,6 +548,112 @@ unhide (PalSessionStore  *self,
     save_hidden (self);
 }
 
+/* --- reading ahead --- */
+
+struct _PalSessionStoreReading
+{
+  GSettings          *settings;
+  gulong              changed_id;
+  /* someone wrote the key since it was read */
+  gboolean            changed;
+  GVariant           *value;
+  GThread            *thread;
+  PalStoredListParse *parse;
+};
+
+static gpointer
+reading_thread (gpointer data)
+{
+  PalSessionStoreReading *reading = data;
+
+  reading->parse = _pal_stored_list_parse (&stored_list_funcs, reading->value);
+  return NULL;
+}
+
+static void
+reading_changed_cb (GSettings              *settings,
+                    const char             *key,
+                    PalSessionStoreReading *reading)
+{
+  reading->changed = TRUE;
+}
+
+/**
+ * pal_session_store_read_start:
+ * @settings: the io.github.palaverapp.Palaver settings
+ *
+ * Reads the stored sessions now and makes records of them in a thread of
+ * its own, so that pal_session_store_new_from_reading() finds them made:
+ * for a start, while the display opens. The key is read on the calling
+ * thread, the only one that uses @settings.
+ *
+ * Returns: (transfer full): the reading, for
+ *   pal_session_store_new_from_reading() or pal_session_store_reading_free()
+ */
+PalSessionStoreReading *
+pal_session_store_read_start (GSettings *settings)
+{
+  PalSessionStoreReading *reading;
+  g_autoptr(GError) error = NULL;
+
+  g_return_val_if_fail (G_IS_SETTINGS (settings), NULL);
+
+  reading = g_new0 (PalSessionStoreReading, 1);
+  reading->settings = g_object_ref (settings);
+  reading->changed_id = g_signal_connect (settings, "changed::" SESSIONS_KEY,
+                                          G_CALLBACK (reading_changed_cb), reading);
+  reading->value = g_settings_get_value (settings, SESSIONS_KEY);
+  reading->thread = g_thread_try_new ("pal-sessions", reading_thread, reading, &error);
+  /* else it is read when needed */
+  if (reading->thread == NULL)
+    g_debug ("Could not read the stored sessions ahead: %s", error->message);
+
+  return reading;
+}
+
+/* Waits for the thread; returns what it read (transfer full), or NULL when
+ * the key has changed since. Frees @reading. */
+static PalStoredListParse *
+finish_reading (PalSessionStoreReading *reading)
+{
+  PalStoredListParse *parse;
+
+  if (reading->thread != NULL)
+    g_thread_join (g_steal_pointer (&reading->thread));
+  g_clear_signal_handler (&reading->changed_id, reading->settings);
+
+  parse = g_steal_pointer (&reading->parse);
+  if (parse == NULL && !reading->changed)
+    parse = _pal_stored_list_parse (&stored_list_funcs, reading->value);
+  else if (parse != NULL && reading->changed)
+    g_clear_pointer (&parse, _pal_stored_list_parse_free);
+
+  g_clear_pointer (&reading->value, g_variant_unref);
+  g_clear_object (&reading->settings);
+  g_free (reading);
+
+  return parse;
+}
+
+/**
+ * pal_session_store_reading_free:
+ * @reading: (transfer full): a reading not handed to a store
+ *
+ * Waits for its thread and drops what it read.
+ */
+void
+pal_session_store_reading_free (PalSessionStoreReading *reading)
+{
+  PalStoredListParse *parse;
+
+  g_return_if_fail (reading != NULL);
+
+  /* no need to read what is thrown away */
+  reading->changed = TRUE;
+  parse = finish_reading (reading);
+  g_clear_pointer (&parse, _pal_stored_list_parse_free);
+}
+
 static void
 pal_session_store_constructed (GObject *object)
 {
@@ -522,7 +663,9 @@ pal_session_store_constructed (GObject *object)
 
   g_return_if_fail (G_IS_SETTINGS (self->settings));
 
-  _pal_stored_list_start (&self->list, self->settings);
+  _pal_stored_list_start_parsed (&self->list, self->settings,
+                                 self->reading != NULL ? finish_reading (g_steal_pointer (&self->reading))
+                                                       : NULL);
   load_hidden (self);
   g_signal_connect_object (self->settings, "changed::" HIDDEN_KEY,
                            G_CALLBACK (load_hidden), self, G_CONNECT_SWAPPED);
@@ -592,6 +735,9 @@ pal_session_store_set_property (GObject      *object,
     case PROP_SETTINGS:
       self->settings = g_value_dup_object (value);
       break;
+    case PROP_READING:
+      self->reading = g_value_get_pointer (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -618,6 +764,11 @@ pal_session_store_class_init (PalSessionStoreClass *klass)
     g_param_spec_boxed ("load-errors", NULL, NULL, G_TYPE_STRV,
                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS |
                         G_PARAM_EXPLICIT_NOTIFY);
+
+  /* (skip) A PalSessionStoreReading taken over: pal_session_store_new_from_reading(). */
+  properties[PROP_READING] =
+    g_param_spec_pointer ("reading", NULL, NULL,
+                          G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -647,6 +798,27 @@ pal_session_store_new (GSettings *settings)
   g_return_val_if_fail (G_IS_SETTINGS (settings), NULL);
 
   return g_object_new (PAL_TYPE_SESSION_STORE, "settings", settings, NULL);
+}
+
+/**
+ * pal_session_store_new_from_reading:
+ * @reading: (transfer full): from pal_session_store_read_start()
+ *
+ * Like pal_session_store_new() on the settings of @reading, with the
+ * sessions it read (waiting for it to finish when need be); the key is read
+ * again only when it changed since.
+ *
+ * Returns: (transfer full): a new store holding the stored sessions
+ */
+PalSessionStore *
+pal_session_store_new_from_reading (PalSessionStoreReading *reading)
+{
+  g_return_val_if_fail (reading != NULL, NULL);
+
+  return g_object_new (PAL_TYPE_SESSION_STORE,
+                       "settings", reading->settings,
+                       "reading", reading,
+                       NULL);
 }
 
 GSettings *

@@ -18,6 +18,13 @@ G_DECLARE_FINAL_TYPE (PalSessionStore, pal_session_store, PAL, SESSION_STORE, GO
 
 PalSessionStore    *pal_session_store_new             (GSettings        *settings);
 
+/* The stored sessions read ahead, in a thread (see pal-session-store.c). */
+typedef struct _PalSessionStoreReading PalSessionStoreReading;
+
+PalSessionStoreReading *pal_session_store_read_start  (GSettings              *settings);
+PalSessionStore    *pal_session_store_new_from_reading (PalSessionStoreReading *reading);
+void                pal_session_store_reading_free    (PalSessionStoreReading *reading);
+
 GSettings          *pal_session_store_get_settings    (PalSessionStore  *self);
 /* Why stored entries were skipped, one translated sentence each. Never NULL. */
 const char * const *pal_session_store_get_load_errors (PalSessionStore  *self);

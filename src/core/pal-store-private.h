@@ -44,6 +44,35 @@ gboolean  _pal_dict_get_value   (GVariant    *dict,
                                  char       **reason);
 
 /*
+ * The same in one pass over the dictionary, for entries read by the
+ * thousand: _pal_dict_lookup_values() sets @values[i] to a new reference to
+ * the (first) value of @keys[i], or NULL when missing; the
+ * _pal_value_get_*() check one of them as the functions above do (@key
+ * names it in @reason). _pal_values_clear() drops the references.
+ */
+void      _pal_dict_lookup_values (GVariant           *dict,
+                                   const char * const *keys,
+                                   guint               n_keys,
+                                   GVariant          **values);
+void      _pal_values_clear       (GVariant          **values,
+                                   guint               n_values);
+gboolean  _pal_value_get_string   (GVariant    *value,
+                                   const char  *key,
+                                   gboolean     required,
+                                   char       **out,
+                                   char       **reason);
+gboolean  _pal_value_get_boolean  (GVariant    *value,
+                                   const char  *key,
+                                   gboolean     required,
+                                   gboolean    *out,
+                                   char       **reason);
+gboolean  _pal_value_get_int64    (GVariant    *value,
+                                   const char  *key,
+                                   gboolean     required,
+                                   gint64      *out,
+                                   char       **reason);
+
+/*
  * Replaces the content of @items (GObjects, owning) by @new_items and emits
  * one items-changed on @model for the range that differs, keeping the common
  * prefix and suffix untouched. Does nothing when both hold the same objects.
@@ -93,7 +122,9 @@ typedef struct
   /* what get_identity() returns, for the load error of a repeated one */
   PalStoredListIdentity identity;
 
-  /* A new item read from one a{sv} entry, or NULL with @reason set. */
+  /* A new item read from one a{sv} entry, or NULL with @reason set. This,
+   * get_identity, the identity functions and the describe functions may be
+   * called from another thread (_pal_stored_list_parse()). */
   gpointer     (*parse_entry)      (GVariant    *entry,
                                     char       **reason);
   /* What two entries must not share; of an item parse_entry() returned. A
@@ -144,6 +175,22 @@ void      _pal_stored_list_init       (PalStoredList            *list,
                                        GParamSpec               *load_errors_pspec);
 void      _pal_stored_list_start      (PalStoredList            *list,
                                        GSettings                *settings);
+
+/*
+ * Reading the entries of a value of the key apart from the store, in any
+ * thread: the parse holds the readable ones as new items, and the others
+ * with their load errors. _pal_stored_list_start_parsed() starts the list
+ * with it (taking it over) instead of reading the key; with NULL it reads
+ * the key, as _pal_stored_list_start() does.
+ */
+typedef struct _PalStoredListParse PalStoredListParse;
+
+PalStoredListParse *_pal_stored_list_parse (const PalStoredListFuncs *funcs,
+                                            GVariant                 *value);
+void      _pal_stored_list_parse_free (PalStoredListParse       *parse);
+void      _pal_stored_list_start_parsed (PalStoredList          *list,
+                                         GSettings              *settings,
+                                         PalStoredListParse     *parse);
 /* Writes the items now (when they changed). */
 void      _pal_stored_list_save       (PalStoredList            *list);
 /* Writes the items once the main loop is idle. */

@@ -5,23 +5,20 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "pal-store-private.h"
 
+/* Checks a value looked up under @key (NULL: missing) against @type_string. */
 static gboolean
-lookup_typed (GVariant    *dict,
-              const char  *key,
-              const char  *type_string,
-              gboolean     required,
-              GVariant   **out,
-              char       **reason)
+check_typed (GVariant    *value,
+             const char  *key,
+             const char  *type_string,
+             gboolean     required,
+             char       **reason)
 {
-  g_autoptr(GVariant) value = NULL;
-
-  g_assert (g_variant_is_of_type (dict, G_VARIANT_TYPE_VARDICT));
-
-  value = g_variant_lookup_value (dict, key, NULL);
   if (value == NULL)
     {
       if (required)
@@ -29,7 +26,6 @@ lookup_typed (GVariant    *dict,
           *reason = g_strdup_printf (_("the key “%s” is missing"), key);
           return FALSE;
         }
-      *out = NULL;
       return TRUE;
     }
 
@@ -40,20 +36,72 @@ lookup_typed (GVariant    *dict,
       return FALSE;
     }
 
-  *out = g_steal_pointer (&value);
   return TRUE;
 }
 
-gboolean
-_pal_dict_get_string (GVariant    *dict,
-                      const char  *key,
-                      gboolean     required,
-                      char       **out,
-                      char       **reason)
+static GVariant *
+lookup (GVariant   *dict,
+        const char *key)
 {
-  g_autoptr(GVariant) value = NULL;
+  g_assert (g_variant_is_of_type (dict, G_VARIANT_TYPE_VARDICT));
 
-  if (!lookup_typed (dict, key, "s", required, &value, reason))
+  return g_variant_lookup_value (dict, key, NULL);
+}
+
+void
+_pal_dict_lookup_values (GVariant           *dict,
+                         const char * const *keys,
+                         guint               n_keys,
+                         GVariant          **values)
+{
+  GVariantIter iter;
+  GVariant *entry;
+  guint n_found = 0;
+
+  g_assert (g_variant_is_of_type (dict, G_VARIANT_TYPE_VARDICT));
+
+  for (guint i = 0; i < n_keys; i++)
+    values[i] = NULL;
+
+  g_variant_iter_init (&iter, dict);
+  while (n_found < n_keys && (entry = g_variant_iter_next_value (&iter)) != NULL)
+    {
+      g_autoptr(GVariant) key = g_variant_get_child_value (entry, 0);
+      const char *name = g_variant_get_string (key, NULL);
+      guint i;
+
+      /* the first of repeated keys counts, as for g_variant_lookup_value() */
+      for (i = 0; i < n_keys; i++)
+        if (values[i] == NULL && strcmp (keys[i], name) == 0)
+          break;
+
+      if (i < n_keys)
+        {
+          g_autoptr(GVariant) boxed = g_variant_get_child_value (entry, 1);
+
+          values[i] = g_variant_get_variant (boxed);
+          n_found++;
+        }
+      g_variant_unref (entry);
+    }
+}
+
+void
+_pal_values_clear (GVariant **values,
+                   guint      n_values)
+{
+  for (guint i = 0; i < n_values; i++)
+    g_clear_pointer (&values[i], g_variant_unref);
+}
+
+gboolean
+_pal_value_get_string (GVariant    *value,
+                       const char  *key,
+                       gboolean     required,
+                       char       **out,
+                       char       **reason)
+{
+  if (!check_typed (value, key, "s", required, reason))
     return FALSE;
   if (value != NULL)
     {
@@ -64,15 +112,55 @@ _pal_dict_get_string (GVariant    *dict,
 }
 
 gboolean
+_pal_value_get_boolean (GVariant    *value,
+                        const char  *key,
+                        gboolean     required,
+                        gboolean    *out,
+                        char       **reason)
+{
+  if (!check_typed (value, key, "b", required, reason))
+    return FALSE;
+  if (value != NULL)
+    *out = g_variant_get_boolean (value);
+  return TRUE;
+}
+
+gboolean
+_pal_value_get_int64 (GVariant    *value,
+                      const char  *key,
+                      gboolean     required,
+                      gint64      *out,
+                      char       **reason)
+{
+  if (!check_typed (value, key, "x", required, reason))
+    return FALSE;
+  if (value != NULL)
+    *out = g_variant_get_int64 (value);
+  return TRUE;
+}
+
+gboolean
+_pal_dict_get_string (GVariant    *dict,
+                      const char  *key,
+                      gboolean     required,
+                      char       **out,
+                      char       **reason)
+{
+  g_autoptr(GVariant) value = lookup (dict, key);
+
+  return _pal_value_get_string (value, key, required, out, reason);
+}
+
+gboolean
 _pal_dict_get_strv (GVariant    *dict,
                     const char  *key,
                     gboolean     required,
                     char      ***out,
                     char       **reason)
 {
-  g_autoptr(GVariant) value = NULL;
+  g_autoptr(GVariant) value = lookup (dict, key);
 
-  if (!lookup_typed (dict, key, "as", required, &value, reason))
+  if (!check_typed (value, key, "as", required, reason))
     return FALSE;
   if (value != NULL)
     {
@@ -89,13 +177,9 @@ _pal_dict_get_boolean (GVariant    *dict,
                        gboolean    *out,
                        char       **reason)
 {
-  g_autoptr(GVariant) value = NULL;
+  g_autoptr(GVariant) value = lookup (dict, key);
 
-  if (!lookup_typed (dict, key, "b", required, &value, reason))
-    return FALSE;
-  if (value != NULL)
-    *out = g_variant_get_boolean (value);
-  return TRUE;
+  return _pal_value_get_boolean (value, key, required, out, reason);
 }
 
 gboolean
@@ -105,13 +189,9 @@ _pal_dict_get_int64 (GVariant    *dict,
                      gint64      *out,
                      char       **reason)
 {
-  g_autoptr(GVariant) value = NULL;
+  g_autoptr(GVariant) value = lookup (dict, key);
 
-  if (!lookup_typed (dict, key, "x", required, &value, reason))
-    return FALSE;
-  if (value != NULL)
-    *out = g_variant_get_int64 (value);
-  return TRUE;
+  return _pal_value_get_int64 (value, key, required, out, reason);
 }
 
 gboolean
@@ -122,9 +202,9 @@ _pal_dict_get_value (GVariant    *dict,
                      GVariant   **out,
                      char       **reason)
 {
-  g_autoptr(GVariant) value = NULL;
+  g_autoptr(GVariant) value = lookup (dict, key);
 
-  if (!lookup_typed (dict, key, type_string, required, &value, reason))
+  if (!check_typed (value, key, type_string, required, reason))
     return FALSE;
   if (value != NULL)
     {
@@ -286,28 +366,27 @@ _pal_stored_list_queue_save (PalStoredList *list)
     list->save_source = g_idle_add_full (G_PRIORITY_HIGH_IDLE, save_idle_cb, list, NULL);
 }
 
-static void
-add_load_error (PalStoredList *list,
-                guint          index,
-                const char    *reason)
+struct _PalStoredListParse
 {
-  char *message = list->funcs->describe_skipped (index, reason);
-
-  g_debug ("Skipping an entry of “%s”: %s", list->funcs->key, message);
-  g_ptr_array_add (list->load_errors, message);
-}
+  GVariant  *value;
+  /* the readable entries, new items in stored order */
+  GPtrArray *items;
+  /* the raw entries that could not be read, and why */
+  GPtrArray *skipped;
+  GPtrArray *load_errors;
+};
 
 static char *
-describe_repeated (PalStoredList *list,
-                   gpointer       item)
+describe_repeated (const PalStoredListFuncs *funcs,
+                   gpointer                  item)
 {
   const char *identity;
 
-  if (list->funcs->describe_repeated != NULL)
-    return list->funcs->describe_repeated (item);
+  if (funcs->describe_repeated != NULL)
+    return funcs->describe_repeated (item);
 
-  identity = list->funcs->get_identity (item);
-  switch (list->funcs->identity)
+  identity = funcs->get_identity (item);
+  switch (funcs->identity)
     {
     case PAL_STORED_LIST_IDENTITY_NAME:
       return g_strdup_printf (_("the name “%s” is used by an earlier entry"), identity);
@@ -317,25 +396,23 @@ describe_repeated (PalStoredList *list,
     }
 }
 
-static void
-load (PalStoredList *list,
-      GVariant      *value)
+PalStoredListParse *
+_pal_stored_list_parse (const PalStoredListFuncs *funcs,
+                        GVariant                 *value)
 {
-  const PalStoredListFuncs *funcs = list->funcs;
-  g_autoptr(GPtrArray) parsed = g_ptr_array_new_with_free_func (g_object_unref);
-  /* identities of the items in parsed, borrowed */
+  PalStoredListParse *parse = g_new0 (PalStoredListParse, 1);
+  /* identities of the items in parse->items, borrowed */
   GHashFunc hash = funcs->identity_hash != NULL ? funcs->identity_hash : g_str_hash;
   GEqualFunc equal = funcs->identity_equal != NULL ? funcs->identity_equal : g_str_equal;
   g_autoptr(GHashTable) seen = g_hash_table_new (hash, equal);
-  gboolean had_errors = list->load_errors->len > 0;
   GVariantIter iter;
   GVariant *child;
   guint index = 0;
 
-  g_clear_pointer (&list->last_value, g_variant_unref);
-  list->last_value = g_variant_ref (value);
-  g_ptr_array_set_size (list->skipped, 0);
-  g_ptr_array_set_size (list->load_errors, 0);
+  parse->value = g_variant_ref (value);
+  parse->items = g_ptr_array_new_with_free_func (g_object_unref);
+  parse->skipped = g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref);
+  parse->load_errors = g_ptr_array_new_null_terminated (1, g_free, TRUE);
 
   g_variant_iter_init (&iter, value);
   for (; (child = g_variant_iter_next_value (&iter)) != NULL; index++)
@@ -347,27 +424,60 @@ load (PalStoredList *list,
       item = funcs->parse_entry (entry, &reason);
       if (item != NULL && g_hash_table_contains (seen, funcs->get_identity (item)))
         {
-          reason = describe_repeated (list, item);
+          reason = describe_repeated (funcs, item);
           g_clear_object (&item);
         }
 
       if (item == NULL)
         {
-          add_load_error (list, index, reason);
-          g_ptr_array_add (list->skipped, g_steal_pointer (&entry));
+          char *message = funcs->describe_skipped (index, reason);
+
+          g_debug ("Skipping an entry of “%s”: %s", funcs->key, message);
+          g_ptr_array_add (parse->load_errors, message);
+          g_ptr_array_add (parse->skipped, g_steal_pointer (&entry));
           continue;
         }
 
       g_hash_table_add (seen, (gpointer) funcs->get_identity (item));
-      g_ptr_array_add (parsed, g_steal_pointer (&item));
+      g_ptr_array_add (parse->items, g_steal_pointer (&item));
     }
 
+  return parse;
+}
+
+void
+_pal_stored_list_parse_free (PalStoredListParse *parse)
+{
+  g_clear_pointer (&parse->value, g_variant_unref);
+  g_clear_pointer (&parse->items, g_ptr_array_unref);
+  g_clear_pointer (&parse->skipped, g_ptr_array_unref);
+  g_clear_pointer (&parse->load_errors, g_ptr_array_unref);
+  g_free (parse);
+}
+
+/* Takes over what @parse read: the key's value as the one last read, its
+ * readable entries handed to the store, the others kept raw. */
+static void
+apply_parse (PalStoredList      *list,
+             PalStoredListParse *parse)
+{
+  gboolean had_errors = list->load_errors->len > 0;
+
+  g_clear_pointer (&list->last_value, g_variant_unref);
+  list->last_value = g_steal_pointer (&parse->value);
+  g_clear_pointer (&list->skipped, g_ptr_array_unref);
+  list->skipped = g_steal_pointer (&parse->skipped);
+  g_clear_pointer (&list->load_errors, g_ptr_array_unref);
+  list->load_errors = g_steal_pointer (&parse->load_errors);
+
   list->loading = TRUE;
-  funcs->apply (list->owner, parsed);
+  list->funcs->apply (list->owner, parse->items);
   list->loading = FALSE;
 
   if (had_errors || list->load_errors->len > 0)
     g_object_notify_by_pspec (list->owner, list->load_errors_pspec);
+
+  _pal_stored_list_parse_free (parse);
 }
 
 static void
@@ -383,15 +493,15 @@ settings_changed_cb (GSettings  *settings,
 
   /* Someone else wrote the key: theirs is newer than any pending change. */
   g_clear_handle_id (&list->save_source, g_source_remove);
-  load (list, value);
+  apply_parse (list, _pal_stored_list_parse (list->funcs, value));
 }
 
 void
-_pal_stored_list_start (PalStoredList *list,
-                        GSettings     *settings)
+_pal_stored_list_start_parsed (PalStoredList      *list,
+                               GSettings          *settings,
+                               PalStoredListParse *parse)
 {
   g_autofree char *signal = NULL;
-  g_autoptr(GVariant) value = NULL;
 
   g_assert (list->settings == NULL);
   g_assert (G_IS_SETTINGS (settings));
@@ -400,8 +510,20 @@ _pal_stored_list_start (PalStoredList *list,
   signal = g_strconcat ("changed::", list->funcs->key, NULL);
   list->changed_id = g_signal_connect (settings, signal, G_CALLBACK (settings_changed_cb), list);
 
-  value = g_settings_get_value (settings, list->funcs->key);
-  load (list, value);
+  if (parse == NULL)
+    {
+      g_autoptr(GVariant) value = g_settings_get_value (settings, list->funcs->key);
+
+      parse = _pal_stored_list_parse (list->funcs, value);
+    }
+  apply_parse (list, parse);
+}
+
+void
+_pal_stored_list_start (PalStoredList *list,
+                        GSettings     *settings)
+{
+  _pal_stored_list_start_parsed (list, settings, NULL);
 }
 
 void

@@ -531,6 +531,8 @@ build_content (PalAgentLogWindow *self,
   gtk_widget_set_vexpand (GTK_WIDGET (self->scroller), TRUE);
 
   gtk_text_view_set_editable (GTK_TEXT_VIEW (detail_view), FALSE);
+  /* nothing to undo in a view */
+  gtk_text_buffer_set_enable_undo (gtk_text_view_get_buffer (GTK_TEXT_VIEW (detail_view)), FALSE);
   gtk_text_view_set_monospace (GTK_TEXT_VIEW (detail_view), TRUE);
   gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (detail_view), GTK_WRAP_WORD_CHAR);
   gtk_text_view_set_left_margin (GTK_TEXT_VIEW (detail_view), 12);

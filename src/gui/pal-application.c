@@ -12,6 +12,7 @@
 
 #include "pal-application.h"
 #include "pal-preferences-window.h"
+#include "pal-startup-report.h"
 #include "pal-window.h"
 
 struct _PalApplication
@@ -25,6 +26,8 @@ struct _PalApplication
   SoupSession *soup_session;
   PalSessionStore *session_store;
   PalSessionManager *session_manager;
+  /* the stored sessions, read while GTK starts */
+  PalSessionStoreReading *session_reading;
 
   GCancellable *cancellable;
   /* SIGTERM, SIGINT, SIGHUP: quit as Ctrl+Q does */
@@ -37,15 +40,20 @@ G_DEFINE_FINAL_TYPE (PalApplication, pal_application, ADW_TYPE_APPLICATION)
 static PalWindow *
 ensure_window (PalApplication *self)
 {
+  PalWindow *window;
+
   for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL; l = l->next)
     {
       if (PAL_IS_WINDOW (l->data))
         return l->data;
     }
 
-  return pal_window_new (GTK_APPLICATION (self),
-                         pal_application_get_session_manager (self),
-                         pal_application_get_settings (self));
+  window = pal_window_new (GTK_APPLICATION (self),
+                          pal_application_get_session_manager (self),
+                          pal_application_get_settings (self));
+  pal_startup_report_watch (GTK_WINDOW (window),
+                            G_LIST_MODEL (pal_application_get_session_store (self)));
+  return window;
 }
 
 static void
@@ -435,6 +443,11 @@ pal_application_startup (GApplication *app)
   PalApplication *self = PAL_APPLICATION (app);
   const int quit_signals[G_N_ELEMENTS (self->signal_ids)] = { SIGTERM, SIGINT, SIGHUP };
 
+  /* A long list takes a while to read: on another core, while GTK opens
+   * the display and loads its styles. */
+  if (self->session_store == NULL && self->session_reading == NULL)
+    self->session_reading = pal_session_store_read_start (pal_application_get_settings (self));
+
   G_APPLICATION_CLASS (pal_application_parent_class)->startup (app);
 
   /* Killed by a signal's default action, the application would leave its
@@ -448,6 +461,7 @@ pal_application_startup (GApplication *app)
                                          (const char *[]) { "<Control>comma", NULL });
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.quit",
                                          (const char *[]) { "<Control>q", NULL });
+  pal_startup_report_startup_done ();
 }
 
 static void
@@ -493,6 +507,7 @@ pal_application_dispose (GObject *object)
   PalApplication *self = PAL_APPLICATION (object);
 
   g_cancellable_cancel (self->cancellable);
+  g_clear_pointer (&self->session_reading, pal_session_store_reading_free);
   g_clear_object (&self->session_manager);
   g_clear_object (&self->session_store);
   g_clear_object (&self->mcp_server_store);
@@ -650,7 +665,12 @@ pal_application_get_session_store (PalApplication *self)
 {
   g_return_val_if_fail (PAL_IS_APPLICATION (self), NULL);
 
-  if (self->session_store == NULL)
+  if (self->session_store != NULL)
+    return self->session_store;
+
+  if (self->session_reading != NULL)
+    self->session_store = pal_session_store_new_from_reading (g_steal_pointer (&self->session_reading));
+  else
     self->session_store = pal_session_store_new (pal_application_get_settings (self));
   return self->session_store;
 }
@@ -667,8 +687,16 @@ pal_application_get_session_manager (PalApplication *self)
   g_return_val_if_fail (PAL_IS_APPLICATION (self), NULL);
 
   if (self->session_manager == NULL)
-    self->session_manager = pal_session_manager_new (pal_application_get_agent_store (self),
-                                                     pal_application_get_session_store (self),
-                                                     pal_application_get_mcp_server_store (self));
+    {
+      /* The one pacer: the windows report their frames to it (they take
+       * it from the manager, with its services), and every agent's
+       * messages keep in step with them. */
+      g_autoptr(AcpPacer) pacer = acp_pacer_new ();
+
+      self->session_manager = pal_session_manager_new (pal_application_get_agent_store (self),
+                                                       pal_application_get_session_store (self),
+                                                       pal_application_get_mcp_server_store (self),
+                                                       pacer);
+    }
   return self->session_manager;
 }

@@ -32,6 +32,7 @@ struct _PalChatView
   GtkButton         *bottom_button;
   GtkAdjustment     *vadjustment;
   AcpTerminalService *terminal_service;
+  AcpPacer          *pacer;       /* told of the frames painted, or NULL */
   char              *folder;      /* the session's, for the paths tool calls name */
   gboolean           stick_to_bottom;
   gboolean           scrolling;

@@ -15,10 +15,11 @@
  * runaway tool): the connection would fill every frame interval with
  * dispatching, and the window would answer input and paint late. While the
  * view is on screen and its content grows, it reports every frame it paints
- * to the AcpPacer with the time left for incoming messages: connections
- * dispatch that much after each frame, and the frame keeps time. That
- * slice shrinks while frames come late (a tenth over the refresh interval)
- * and grows back slowly while they come in time. A flood is the exception:
+ * to its AcpPacer (the one the connections of the agents were given) with
+ * the time left for incoming messages: connections dispatch that much after
+ * each frame, and the frame keeps time. That slice shrinks while frames
+ * come late (a tenth over the refresh interval) and grows back slowly while
+ * they come in time. A flood is the exception:
  * its frames cost little and the sooner the history is in the better, so
  * while it lasts (and while it settles) messages go at their own pace, as
  * they do when nothing grows here (another session is loading, say); but
@@ -78,6 +79,7 @@ enum {
   PROP_0,
   PROP_MODEL,
   PROP_STICK_TO_BOTTOM,
+  PROP_PACER,
   N_PROPS
 };
 
@@ -104,6 +106,14 @@ _pal_chat_view_create_row (PalChatView *self,
     return pal_notice_row_new (item);
 
   return gtk_label_new (NULL);
+}
+
+/* The time growth is measured in: the pacer's clock, like the frames it is
+ * told of */
+static gint64
+pace_now (PalChatView *self)
+{
+  return self->pacer != NULL ? acp_pacer_get_time (self->pacer) : g_get_monotonic_time ();
 }
 
 /* Distance in pixels from @child, a row or within one, to the visible part
@@ -209,7 +219,7 @@ vadjustment_changed_cb (GtkAdjustment *adjustment,
                         PalChatView   *self)
 {
   /* the content or the window grew: follow it when at the bottom */
-  self->last_growth = acp_pacer_get_time (acp_pacer_get_default ());
+  self->last_growth = pace_now (self);
   if (self->stick_to_bottom)
     _pal_chat_view_queue_scroll_to_end (self);
 }
@@ -356,8 +366,7 @@ after_paint_cb (GdkFrameClock *frame_clock,
   gboolean flooding = self->flood_tick != 0 || self->settle_tick != 0;
   gint64 now = g_get_monotonic_time ();
   gint64 interval = now - self->last_paint;
-  /* growth is timed by the pacer's clock, like the frames it is told of */
-  gint64 since_growth = acp_pacer_get_time (acp_pacer_get_default ()) - self->last_growth;
+  gint64 since_growth = pace_now (self) - self->last_growth;
   gboolean growing = since_growth < GROWING_FOR_US;
   gint64 refresh = 0;
   gint64 slice = 0;
@@ -379,7 +388,8 @@ after_paint_cb (GdkFrameClock *frame_clock,
     slice = self->slice;
   else if (relabels)
     slice = STREAM_SLICE_MIN_US;  /* the next frame relabels the lines of a stream: it keeps time too */
-  acp_pacer_frame_painted (acp_pacer_get_default (), slice);
+  if (self->pacer != NULL)
+    acp_pacer_frame_painted (self->pacer, slice);
 }
 
 /* After the layout of a frame in which rows were made or the view scrolled
@@ -483,6 +493,7 @@ pal_chat_view_dispose (GObject *object)
   g_clear_object (&self->blocks);
   g_clear_object (&self->selection);
   g_clear_object (&self->terminal_service);
+  g_clear_object (&self->pacer);
   g_clear_pointer (&self->folder, g_free);
 
   G_OBJECT_CLASS (pal_chat_view_parent_class)->dispose (object);
@@ -506,6 +517,10 @@ pal_chat_view_get_property (GObject    *object,
       g_value_set_boolean (value, self->stick_to_bottom);
       break;
 
+    case PROP_PACER:
+      g_value_set_object (value, self->pacer);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -523,6 +538,10 @@ pal_chat_view_set_property (GObject      *object,
     {
     case PROP_MODEL:
       pal_chat_view_set_model (self, g_value_get_object (value));
+      break;
+
+    case PROP_PACER:
+      pal_chat_view_set_pacer (self, g_value_get_object (value));
       break;
 
     default:
@@ -548,6 +567,10 @@ pal_chat_view_class_init (PalChatViewClass *klass)
   properties[PROP_STICK_TO_BOTTOM] =
     g_param_spec_boolean ("stick-to-bottom", NULL, NULL, TRUE,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* where frames are reported (nullable: nowhere) */
+  properties[PROP_PACER] =
+    g_param_spec_object ("pacer", NULL, NULL, ACP_TYPE_PACER,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_css_name (widget_class, "chatview");
@@ -713,7 +736,7 @@ pal_chat_view_scroll_to_bottom (PalChatView *self)
  * the composer emptied, the session working) comes first: the answer's
  * messages wait for it (see acp_pacer_hold_until_frame()), rather than have
  * an agent quick to answer put the first rows of the answer into that frame
- * too.
+ * too; that takes a pacer (pal_chat_view_set_pacer()).
  */
 void
 pal_chat_view_prompt_sent (PalChatView *self)
@@ -725,10 +748,46 @@ pal_chat_view_prompt_sent (PalChatView *self)
     {
       /* the answer grows the content: frames keep pacing the messages,
        * from the smallest slice (its first frames build its first rows) */
-      self->last_growth = acp_pacer_get_time (acp_pacer_get_default ());
+      self->last_growth = pace_now (self);
       self->slice = STREAM_SLICE_MIN_US;
-      acp_pacer_hold_until_frame (acp_pacer_get_default ());
+      if (self->pacer != NULL)
+        acp_pacer_hold_until_frame (self->pacer);
     }
+}
+
+/**
+ * pal_chat_view_set_pacer:
+ * @self: a #PalChatView
+ * @pacer: (nullable): where to report the frames painted, the pacer of the
+ *   connections whose messages the view shows; %NULL: nowhere
+ */
+void
+pal_chat_view_set_pacer (PalChatView *self,
+                         AcpPacer    *pacer)
+{
+  g_return_if_fail (PAL_IS_CHAT_VIEW (self));
+  g_return_if_fail (pacer == NULL || ACP_IS_PACER (pacer));
+
+  if (!g_set_object (&self->pacer, pacer))
+    return;
+
+  /* timed by another clock */
+  self->last_growth = 0;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PACER]);
+}
+
+/**
+ * pal_chat_view_get_pacer:
+ * @self: a #PalChatView
+ *
+ * Returns: (transfer none) (nullable): where the frames painted are reported
+ */
+AcpPacer *
+pal_chat_view_get_pacer (PalChatView *self)
+{
+  g_return_val_if_fail (PAL_IS_CHAT_VIEW (self), NULL);
+
+  return self->pacer;
 }
 
 /**

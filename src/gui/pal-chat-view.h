@@ -7,6 +7,7 @@
 
 #include <adwaita.h>
 
+#include "acp-pacer.h"
 #include "acp-terminal-service.h"
 
 G_BEGIN_DECLS
@@ -29,6 +30,11 @@ void        pal_chat_view_set_folder   (PalChatView        *self,
                                         const char         *folder);
 void        pal_chat_view_set_terminal_service (PalChatView        *self,
                                                 AcpTerminalService *service);
+/* Where the frames painted are reported: the pacer of the connections whose
+ * messages the view shows (NULL: nowhere) */
+void        pal_chat_view_set_pacer          (PalChatView *self,
+                                              AcpPacer    *pacer);
+AcpPacer   *pal_chat_view_get_pacer          (PalChatView *self);
 
 /* A test sets the clock that tells when text reached a block (see
  * pal_block_model_set_clock()), before setting the model. */

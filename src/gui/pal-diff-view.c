@@ -69,6 +69,8 @@ pal_diff_view_init (PalDiffView *self)
 
   self->text_view = GTK_TEXT_VIEW (pal_text_view_new ());
   gtk_text_view_set_editable (self->text_view, FALSE);
+  /* nothing to undo in a view */
+  gtk_text_buffer_set_enable_undo (gtk_text_view_get_buffer (self->text_view), FALSE);
   gtk_text_view_set_cursor_visible (self->text_view, FALSE);
   gtk_text_view_set_monospace (self->text_view, TRUE);
   gtk_text_view_set_wrap_mode (self->text_view, GTK_WRAP_CHAR);

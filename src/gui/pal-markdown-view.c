@@ -417,6 +417,9 @@ pal_markdown_view_init (PalMarkdownView *self)
 
   gtk_text_view_set_editable (GTK_TEXT_VIEW (self), FALSE);
   gtk_text_view_set_cursor_visible (GTK_TEXT_VIEW (self), FALSE);
+  /* nothing to undo in a view: the history would keep every insert and
+   * delete of a streamed answer */
+  gtk_text_buffer_set_enable_undo (buffer, FALSE);
   /* see tag_long_words () */
   gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (self), GTK_WRAP_WORD);
 

@@ -58,6 +58,16 @@ static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (PalNewSessionDialog, pal_new_session_dialog, ADW_TYPE_WINDOW)
 
+/* An agent and an absolute folder whose name is text (agents are given it
+ * in JSON). */
+static gboolean
+can_start (PalNewSessionDialog *self)
+{
+  return self->folder != NULL && g_path_is_absolute (self->folder) &&
+         g_utf8_validate (self->folder, -1, NULL) &&
+         pal_new_session_dialog_get_agent_id (self) != NULL;
+}
+
 static void update_folders_offer (PalNewSessionDialog *self);
 
 static void
@@ -73,10 +83,7 @@ show_message (PalNewSessionDialog *self,
 static void
 update_start (PalNewSessionDialog *self)
 {
-  gboolean can = self->folder != NULL && g_path_is_absolute (self->folder) &&
-                 pal_new_session_dialog_get_agent_id (self) != NULL;
-
-  gtk_widget_set_sensitive (GTK_WIDGET (self->start_button), can);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->start_button), can_start (self));
 }
 
 static void
@@ -678,7 +685,16 @@ pal_new_session_dialog_set_folder (PalNewSessionDialog *self,
 
   g_free (self->folder);
   self->folder = g_strdup (folder);
-  shown = pal_path_display (folder, NULL, g_get_home_dir ());
+  if (folder != NULL && !g_utf8_validate (folder, -1, NULL))
+    {
+      g_autofree char *name = g_filename_display_name (folder);
+
+      /* Translators: %s is a folder; agents are given folders as text */
+      shown = g_strdup_printf (_("%s (its name is not valid UTF-8 text, which agents cannot be given)"),
+                               name);
+    }
+  else
+    shown = pal_path_display (folder, NULL, g_get_home_dir ());
   adw_action_row_set_subtitle (self->folder_row, shown != NULL ? shown : _("None chosen"));
   update_start (self);
 
@@ -756,9 +772,9 @@ pal_new_session_dialog_start (PalNewSessionDialog *self)
 
   g_return_val_if_fail (PAL_IS_NEW_SESSION_DIALOG (self), FALSE);
 
-  agent_id = pal_new_session_dialog_get_agent_id (self);
-  if (agent_id == NULL || self->folder == NULL)
+  if (!can_start (self))
     return FALSE;
+  agent_id = pal_new_session_dialog_get_agent_id (self);
 
   servers = pal_new_session_dialog_dup_mcp_servers (self);
   folders = pal_new_session_dialog_dup_additional_folders (self);

@@ -519,6 +519,8 @@ pal_output_view_new (void)
 
   self->plain = TRUE;
   gtk_text_view_set_editable (GTK_TEXT_VIEW (view), FALSE);
+  /* nothing to undo in a view: the history would keep all output twice */
+  gtk_text_buffer_set_enable_undo (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)), FALSE);
   gtk_text_view_set_cursor_visible (GTK_TEXT_VIEW (view), FALSE);
   gtk_text_view_set_monospace (GTK_TEXT_VIEW (view), TRUE);
   gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (view), GTK_WRAP_WORD_CHAR);

@@ -290,6 +290,14 @@ menu_button_activate_cb (GtkMenuButton *button,
   if (self->record == NULL)
     return;
 
+  /* made when first opened: the list builds rows by the hundred, and a
+   * menu is a dozen widgets */
+  if (gtk_menu_button_get_popover (button) == NULL)
+    {
+      gtk_menu_button_set_popover (button, pal_session_menu_new ());
+      pal_menu_button_hide_tooltip_while_open (button);
+    }
+
   /* brought up to date when opened: pin label and what the agent can do */
   pal_session_menu_update (GTK_WIDGET (gtk_menu_button_get_popover (button)),
                            pal_session_record_get_key (self->record),
@@ -392,13 +400,12 @@ pal_session_row_init (PalSessionRow *self)
 
   self->menu_button = GTK_MENU_BUTTON (gtk_menu_button_new ());
   gtk_menu_button_set_icon_name (self->menu_button, "view-more-symbolic");
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->menu_button), _("Session Menu"));
+  pal_widget_set_quiet_tooltip (GTK_WIDGET (self->menu_button), _("Session Menu"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->menu_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Session Menu"), -1);
   gtk_widget_set_valign (GTK_WIDGET (self->menu_button), GTK_ALIGN_CENTER);
   gtk_widget_add_css_class (GTK_WIDGET (self->menu_button), "flat");
-  gtk_menu_button_set_popover (self->menu_button, pal_session_menu_new ());
-  pal_menu_button_hide_tooltip_while_open (self->menu_button);
+  /* the menu itself comes when first opened (menu_button_activate_cb) */
   gtk_menu_button_set_create_popup_func (self->menu_button,
                                          (GtkMenuButtonCreatePopupFunc) menu_button_activate_cb,
                                          self, NULL);
@@ -443,15 +450,21 @@ pal_session_row_set_record (PalSessionRow    *self,
 {
   g_return_if_fail (PAL_IS_SESSION_ROW (self));
 
+  /* the sidebar gives its rows other sessions: an open menu was for this one */
+  if (record != self->record)
+    gtk_menu_button_popdown (self->menu_button);
+
   if (self->record != NULL)
     g_signal_handlers_disconnect_by_data (self->record, self);
   g_set_object (&self->record, record);
   g_free (self->agent_name);
   self->agent_name = g_strdup (agent_name);
 
-  if (record != NULL)
-    g_signal_connect (record, "notify", G_CALLBACK (record_notify_cb), self);
+  /* without a session the row is not shown: its labels can wait */
+  if (record == NULL)
+    return;
 
+  g_signal_connect (record, "notify", G_CALLBACK (record_notify_cb), self);
   update_title (self);
   pal_session_row_update_time (self, g_get_real_time ());
 }

@@ -962,3 +962,18 @@ pal_session_view_set_terminal_service (PalSessionView     *self,
 
   pal_chat_view_set_terminal_service (self->chat_view, service);
 }
+
+/**
+ * pal_session_view_set_pacer:
+ * @self: a #PalSessionView
+ * @pacer: (nullable): the pacer of the agents' connections: the transcript
+ *   reports its frames to it
+ */
+void
+pal_session_view_set_pacer (PalSessionView *self,
+                            AcpPacer       *pacer)
+{
+  g_return_if_fail (PAL_IS_SESSION_VIEW (self));
+
+  pal_chat_view_set_pacer (self->chat_view, pacer);
+}

@@ -7,6 +7,7 @@
 
 #include <adwaita.h>
 
+#include "acp-pacer.h"
 #include "acp-session.h"
 #include "acp-terminal-service.h"
 
@@ -33,5 +34,9 @@ GtkWidget  *pal_session_view_get_composer (PalSessionView *self);
 GtkWidget  *pal_session_view_get_chat_view (PalSessionView *self);
 void        pal_session_view_set_terminal_service (PalSessionView     *self,
                                                    AcpTerminalService *service);
+/* The pacer of the agents' connections: the transcript reports its frames
+ * to it. */
+void        pal_session_view_set_pacer    (PalSessionView *self,
+                                           AcpPacer       *pacer);
 
 G_END_DECLS

@@ -8,6 +8,16 @@
  * row comes from a function the window provides, asked again when the
  * window says a session changed.
  *
+ * GTK's list view binds up to 200 rows (GTK_LIST_VIEW_MAX_LIST_ITEMS, in
+ * 4.8 and still in 4.22) as soon as it has the items, whatever its height,
+ * and builds, styles and measures each before the first frame: with
+ * thousands of stored sessions that was most of what the sidebar added to
+ * the start. So the list view sees the first FIRST_ITEMS items (a tall
+ * screen's worth) through a GtkSliceListModel, then ITEMS_PER_FRAME more in
+ * each frame after the first one it painted, and all of them once it has
+ * as many as it keeps rows for: the items after those get no row. Selecting
+ * a session not let in yet lets in all at once.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
@@ -20,6 +30,11 @@
 #include "pal-sidebar.h"
 #include "pal-tooltip.h"
 
+#define FIRST_ITEMS     32
+#define ITEMS_PER_FRAME 16
+/* GTK_LIST_VIEW_MAX_LIST_ITEMS */
+#define LIST_VIEW_ROWS  200
+
 struct _PalSidebar
 {
   AdwBin              parent_instance;
@@ -29,6 +44,7 @@ struct _PalSidebar
   GtkCustomFilter    *filter;
   GtkFilterListModel *filtered;
   PalSessionGroups   *groups;
+  GtkSliceListModel  *slice;        /* the items the list view sees so far */
   GtkSingleSelection *selection;
   GHashTable         *rows;         /* PalSessionKey → bound PalSessionRow (weak) */
   char               *search;       /* casefolded, or NULL */
@@ -44,6 +60,8 @@ struct _PalSidebar
   GtkStack           *stack;
   AdwStatusPage      *empty_page;
   guint               tick_id;
+  guint               let_in_id;    /* tick callback on the list view */
+  gboolean            painted;      /* the list view painted a frame */
 };
 
 enum {
@@ -167,7 +185,14 @@ search_changed_cb (GtkSearchEntry *entry,
   if (*stripped != '\0')
     self->search = g_utf8_casefold (stripped, -1);
 
-  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+  /* without a search, no filter: the list model then passes every session
+   * through without asking about each */
+  if (self->search == NULL)
+    gtk_filter_list_model_set_filter (self->filtered, NULL);
+  else if (gtk_filter_list_model_get_filter (self->filtered) == NULL)
+    gtk_filter_list_model_set_filter (self->filtered, GTK_FILTER (self->filter));
+  else
+    gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
   update_empty (self);
 }
 
@@ -193,21 +218,28 @@ setup_cb (GtkSignalListItemFactory *factory,
   gtk_list_item_set_child (list_item, adw_bin_new ());
 }
 
+/* A folder's header; @label, when given, is one made here before. */
 static GtkWidget *
-group_header (PalSessionGroup *group)
+group_header (GtkWidget       *label,
+              PalSessionGroup *group)
 {
   const char *cwd = pal_session_group_get_cwd (group);
   g_autofree char *name = g_path_get_basename (cwd != NULL && *cwd != '\0' ? cwd : "/");
-  GtkWidget *label = gtk_label_new (name);
 
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+  if (label == NULL)
+    {
+      label = gtk_label_new (NULL);
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+      gtk_widget_add_css_class (label, "heading");
+      gtk_widget_add_css_class (label, "folder-header");
+      gtk_widget_set_margin_top (label, 12);
+      gtk_widget_set_margin_bottom (label, 2);
+      gtk_widget_set_margin_start (label, 6);
+    }
+
+  gtk_label_set_text (GTK_LABEL (label), name);
   pal_widget_set_quiet_tooltip (label, cwd);
-  gtk_widget_add_css_class (label, "heading");
-  gtk_widget_add_css_class (label, "folder-header");
-  gtk_widget_set_margin_top (label, 12);
-  gtk_widget_set_margin_bottom (label, 2);
-  gtk_widget_set_margin_start (label, 6);
 
   return label;
 }
@@ -222,35 +254,46 @@ row_activated_cb (PalSessionRow *row,
     g_signal_emit (self, signals[SESSION_ACTIVATED], 0, pal_session_record_get_key (record));
 }
 
+/* A list item keeps the widget it showed last: bound again to another item
+ * of the same kind, it is given the new item rather than built anew. */
 static void
 bind_cb (GtkSignalListItemFactory *factory,
          GtkListItem              *list_item,
          PalSidebar               *self)
 {
   AdwBin *bin = ADW_BIN (gtk_list_item_get_child (list_item));
+  GtkWidget *child = adw_bin_get_child (bin);
   gpointer item = gtk_list_item_get_item (list_item);
 
   if (PAL_IS_SESSION_GROUP (item))
     {
       gtk_list_item_set_selectable (list_item, FALSE);
       gtk_list_item_set_activatable (list_item, FALSE);
-      adw_bin_set_child (bin, group_header (item));
+      adw_bin_set_child (bin, group_header (GTK_IS_LABEL (child) ? child : NULL, item));
     }
   else
     {
       PalSessionRecord *record = item;
-      GtkWidget *row = pal_session_row_new ();
       PalSessionKey *key = pal_session_record_get_key (record);
+      PalSessionRow *row;
+
+      if (PAL_IS_SESSION_ROW (child))
+        row = PAL_SESSION_ROW (child);
+      else
+        {
+          row = PAL_SESSION_ROW (pal_session_row_new ());
+          g_signal_connect (row, "activated", G_CALLBACK (row_activated_cb), self);
+          adw_bin_set_child (bin, GTK_WIDGET (row));
+        }
 
       gtk_list_item_set_selectable (list_item, TRUE);
       gtk_list_item_set_activatable (list_item, TRUE);
-      pal_session_row_set_record (PAL_SESSION_ROW (row), record,
+      pal_session_row_set_record (row, record,
                                   agent_name (self, pal_session_record_get_agent_id (record)));
-      if (self->state_func != NULL)
-        pal_session_row_set_state (PAL_SESSION_ROW (row), self->state_func (key, self->state_data));
-      pal_session_row_set_can_func (PAL_SESSION_ROW (row), self->can_func, self->can_data);
-      g_signal_connect (row, "activated", G_CALLBACK (row_activated_cb), self);
-      adw_bin_set_child (bin, row);
+      pal_session_row_set_state (row, self->state_func != NULL
+                                      ? self->state_func (key, self->state_data)
+                                      : PAL_ROW_STATE_NOT_RUNNING);
+      pal_session_row_set_can_func (row, self->can_func, self->can_data);
       g_hash_table_insert (self->rows, pal_session_key_ref (key), row);
     }
 }
@@ -270,9 +313,9 @@ unbind_cb (GtkSignalListItemFactory *factory,
       if (record != NULL &&
           g_hash_table_lookup (self->rows, pal_session_record_get_key (record)) == child)
         g_hash_table_remove (self->rows, pal_session_record_get_key (record));
+      /* kept for the next item, without this one */
+      pal_session_row_set_record (PAL_SESSION_ROW (child), NULL, NULL);
     }
-
-  adw_bin_set_child (bin, NULL);
 }
 
 static void
@@ -297,6 +340,7 @@ list_key_pressed_cb (GtkEventControllerKey *controller,
                      PalSidebar            *self)
 {
   g_autoptr(GObject) item = NULL;
+  g_autoptr(GVariant) target = NULL;
   guint position = gtk_single_selection_get_selected (self->selection);
   PalSessionKey *key;
   PalSessionRow *row;
@@ -307,16 +351,17 @@ list_key_pressed_cb (GtkEventControllerKey *controller,
   if (!PAL_IS_SESSION_RECORD (item))
     return FALSE;
   key = pal_session_record_get_key (PAL_SESSION_RECORD (item));
+  /* ours to free: a widget's action does not sink the floating parameter
+   * it is activated with (GTK 4.8) */
+  target = g_variant_ref_sink (pal_session_key_to_variant (key));
 
   switch (keyval)
     {
     case GDK_KEY_F2:
-      return gtk_widget_activate_action_variant (GTK_WIDGET (self), "win.rename-session",
-                                                 pal_session_key_to_variant (key));
+      return gtk_widget_activate_action_variant (GTK_WIDGET (self), "win.rename-session", target);
     case GDK_KEY_Delete:
     case GDK_KEY_KP_Delete:
-      return gtk_widget_activate_action_variant (GTK_WIDGET (self), "win.forget-session",
-                                                 pal_session_key_to_variant (key));
+      return gtk_widget_activate_action_variant (GTK_WIDGET (self), "win.forget-session", target);
     case GDK_KEY_Menu:
       row = g_hash_table_lookup (self->rows, key);
       return row != NULL && pal_session_row_popup_menu (row);
@@ -326,6 +371,51 @@ list_key_pressed_cb (GtkEventControllerKey *controller,
     default:
       return FALSE;
     }
+}
+
+static void
+stop_letting_in (PalSidebar *self)
+{
+  if (self->let_in_id != 0)
+    {
+      gtk_widget_remove_tick_callback (GTK_WIDGET (self->list_view), self->let_in_id);
+      self->let_in_id = 0;
+    }
+}
+
+static void
+let_in_all (PalSidebar *self)
+{
+  stop_letting_in (self);
+  gtk_slice_list_model_set_size (self->slice, G_MAXUINT);
+}
+
+/* Runs at the start of each frame of the list view: the first one paints
+ * what it has, each later one lets in more. */
+static gboolean
+let_in_tick_cb (GtkWidget     *widget,
+                GdkFrameClock *clock,
+                gpointer       user_data)
+{
+  PalSidebar *self = user_data;
+  guint size = gtk_slice_list_model_get_size (self->slice);
+  guint n_items = g_list_model_get_n_items (pal_session_groups_get_model (self->groups));
+
+  if (!self->painted)
+    {
+      self->painted = TRUE;
+      return G_SOURCE_CONTINUE;
+    }
+
+  if (size >= LIST_VIEW_ROWS || size + ITEMS_PER_FRAME >= n_items)
+    {
+      self->let_in_id = 0;
+      gtk_slice_list_model_set_size (self->slice, G_MAXUINT);
+      return G_SOURCE_REMOVE;
+    }
+
+  gtk_slice_list_model_set_size (self->slice, size + ITEMS_PER_FRAME);
+  return G_SOURCE_CONTINUE;
 }
 
 static gboolean
@@ -349,9 +439,11 @@ pal_sidebar_dispose (GObject *object)
   PalSidebar *self = PAL_SIDEBAR (object);
 
   g_clear_handle_id (&self->tick_id, g_source_remove);
+  stop_letting_in (self);
   if (self->groups != NULL)
     g_signal_handlers_disconnect_by_data (pal_session_groups_get_model (self->groups), self);
   g_clear_object (&self->selection);
+  g_clear_object (&self->slice);
   g_clear_object (&self->groups);
   g_clear_object (&self->filtered);
   g_clear_object (&self->filter);
@@ -427,10 +519,11 @@ pal_sidebar_new (PalSessionStore *session_store,
     g_signal_connect_swapped (agent_store, "items-changed", G_CALLBACK (refresh_agent_names), self);
 
   self->filter = gtk_custom_filter_new (filter_func, self, NULL);
-  self->filtered = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (session_store)),
-                                              GTK_FILTER (g_object_ref (self->filter)));
+  self->filtered = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (session_store)), NULL);
   self->groups = pal_session_groups_new (G_LIST_MODEL (self->filtered));
-  self->selection = gtk_single_selection_new (g_object_ref (pal_session_groups_get_model (self->groups)));
+  self->slice = gtk_slice_list_model_new (g_object_ref (pal_session_groups_get_model (self->groups)),
+                                          0, FIRST_ITEMS);
+  self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->slice)));
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   g_signal_connect (pal_session_groups_get_model (self->groups), "items-changed",
@@ -453,6 +546,8 @@ pal_sidebar_new (PalSessionStore *session_store,
   }
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->list_view),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Sessions"), -1);
+  self->let_in_id = gtk_widget_add_tick_callback (GTK_WIDGET (self->list_view), let_in_tick_cb,
+                                                  self, NULL);
 
   self->search_entry = GTK_SEARCH_ENTRY (gtk_search_entry_new ());
   g_object_set (self->search_entry, "placeholder-text", _("Search sessions"), NULL);
@@ -585,6 +680,8 @@ pal_sidebar_select (PalSidebar    *self,
       if (PAL_IS_SESSION_RECORD (item) &&
           pal_session_key_equal (pal_session_record_get_key (PAL_SESSION_RECORD (item)), key))
         {
+          if (i >= gtk_slice_list_model_get_size (self->slice))
+            let_in_all (self);
           if (gtk_single_selection_get_selected (self->selection) != i)
             gtk_single_selection_set_selected (self->selection, i);
           return;

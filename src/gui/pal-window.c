@@ -545,29 +545,20 @@ update_access_waiting (PalWindow *self)
   gtk_label_set_text (GTK_LABEL (self->access_waiting), text);
 }
 
-/* The record of the live session with that id. The file service names
- * sessions by id alone: when two agents' live sessions share it, which one
- * asks is not known, and neither is named. */
+/* The record of the live session that asks: its agent and id name it
+ * (two agents may use the same id). */
 static PalSessionRecord *
-find_live_record (PalWindow  *self,
-                  const char *session_id)
+find_live_record (PalWindow          *self,
+                  AcpFsAccessRequest *request)
 {
-  GListModel *store = G_LIST_MODEL (pal_session_manager_get_session_store (self->manager));
-  PalSessionRecord *found = NULL;
+  PalSessionKey *key;
 
-  for (guint i = 0; i < g_list_model_get_n_items (store); i++)
-    {
-      g_autoptr(PalSessionRecord) record = g_list_model_get_item (store, i);
+  key = pal_session_manager_find_live_key (self->manager, acp_fs_access_request_get_agent (request),
+                                           acp_fs_access_request_get_session_id (request));
+  if (key == NULL)
+    return NULL;
 
-      if (!g_str_equal (pal_session_record_get_id (record), session_id) ||
-          pal_session_manager_lookup (self->manager, pal_session_record_get_key (record)) == NULL)
-        continue;
-      if (found != NULL)
-        return NULL;
-      found = record;
-    }
-
-  return found;
+  return pal_session_store_lookup (pal_session_manager_get_session_store (self->manager), key);
 }
 
 static void
@@ -617,7 +608,7 @@ show_next_access (PalWindow *self)
                                                              : _("Allow Reading Outside the Project?"),
                                                        body));
   extra = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  record = find_live_record (self, acp_fs_access_request_get_session_id (request));
+  record = find_live_record (self, request);
   if (record != NULL && *pal_session_record_get_title (record) != '\0')
     gtk_box_append (GTK_BOX (extra), gtk_label_new (pal_session_record_get_title (record)));
   self->access_waiting = gtk_label_new (NULL);
@@ -1570,7 +1561,9 @@ start_session (PalWindow          *self,
   Attempt *attempt;
 
   g_object_set_data (G_OBJECT (self), "retry-attempt", NULL);
-  if (self->settings != NULL)
+  /* a folder name that is not UTF-8 cannot be stored; the session manager
+   * refuses it with a message */
+  if (self->settings != NULL && g_utf8_validate (folder, -1, NULL))
     g_settings_set_string (self->settings, "last-folder", folder);
 
   set_current (self, NULL);
@@ -1921,7 +1914,8 @@ pal_window_init (PalWindow *self)
 /**
  * pal_window_new:
  * @application: the application
- * @manager: the session manager (its stores hold the lists)
+ * @manager: the session manager (its stores hold the lists; its pacer is
+ *   told of the frames of the transcript)
  * @settings: (nullable): where window geometry and the last folder are kept
  *
  * Returns: (transfer full): a new window
@@ -1953,6 +1947,8 @@ pal_window_new (GtkApplication    *application,
                            G_CALLBACK (fs_access_request_cb), self, 0);
   pal_session_view_set_terminal_service (self->session_view,
                                          pal_session_manager_get_terminal_service (manager));
+  /* the frames of the transcript pace the agents' messages */
+  pal_session_view_set_pacer (self->session_view, pal_session_manager_get_pacer (manager));
   g_signal_connect (self->session_view, "reopen-requested",
                     G_CALLBACK (session_view_reopen_requested_cb), self);
   g_signal_connect (self->session_view, "prompt-held",

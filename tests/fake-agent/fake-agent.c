@@ -2096,10 +2096,15 @@ main (int   argc,
   if (!load_scenario (a, scenario_path, &error))
     {
       say ("invalid scenario %s: %s", scenario_path, error->message);
+      g_clear_pointer (&a->root, json_node_unref);
       return EXIT_BAD_SCENARIO;
     }
   if (check_only)
-    return 0;
+    {
+      /* returning ends the life of *a, on this stack frame: free what it holds */
+      g_clear_pointer (&a->root, json_node_unref);
+      return 0;
+    }
 
   if (record_path && *record_path)
     {
