@@ -575,6 +575,41 @@ bench_cpu_time_us (void)
          (gint64) usage.ru_stime.tv_sec * G_USEC_PER_SEC + usage.ru_stime.tv_usec;
 }
 
+gint64
+bench_main_thread_cpu_time_us (void)
+{
+  return cpu_time_us (CLOCK_THREAD_CPUTIME_ID);
+}
+
+gint64
+bench_threads_cpu_time_us (const char *name)
+{
+  g_autoptr(GDir) dir = g_dir_open ("/proc/self/task", 0, NULL);
+  const char *tid;
+  gint64 total = 0;
+
+  if (dir == NULL)
+    return 0;
+
+  while ((tid = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *comm_path = g_build_filename ("/proc/self/task", tid, "comm", NULL);
+      g_autofree char *stat_path = g_build_filename ("/proc/self/task", tid, "schedstat", NULL);
+      g_autofree char *comm = NULL;
+      g_autofree char *stat = NULL;
+
+      if (!g_file_get_contents (comm_path, &comm, NULL, NULL) ||
+          !g_file_get_contents (stat_path, &stat, NULL, NULL))
+        continue;
+      if (strcmp (g_strchomp (comm), name) != 0)
+        continue;
+      /* "<on cpu ns> <waiting ns> <timeslices>" */
+      total += (gint64) (g_ascii_strtoull (stat, NULL, 10) / 1000);
+    }
+
+  return total;
+}
+
 guint64
 bench_read_status_kib (const char *key)
 {
@@ -729,17 +764,26 @@ bench_fixture_new (void)
 }
 
 void
+bench_fixture_add_agent (BenchFixture       *fixture,
+                         const char         *id,
+                         const char * const *argv)
+{
+  g_autoptr(PalAgentProfile) profile = NULL;
+  g_autoptr(GError) error = NULL;
+
+  profile = pal_agent_profile_new (id, id, argv[0], argv + 1);
+  if (!pal_agent_store_add (fixture->agent_store, profile, &error))
+    g_error ("Cannot add the agent profile: %s", error->message);
+}
+
+void
 bench_fixture_add_profile (BenchFixture *fixture,
                            const char   *id,
                            const char   *scenario_path)
 {
-  const char *args[] = { scenario_path, NULL };
-  g_autoptr(PalAgentProfile) profile = NULL;
-  g_autoptr(GError) error = NULL;
+  const char *argv[] = { bench_fake_agent_path (), scenario_path, NULL };
 
-  profile = pal_agent_profile_new (id, id, bench_fake_agent_path (), args);
-  if (!pal_agent_store_add (fixture->agent_store, profile, &error))
-    g_error ("Cannot add the agent profile: %s", error->message);
+  bench_fixture_add_agent (fixture, id, argv);
 }
 
 static void

@@ -69,9 +69,14 @@ char         *bench_write_scenario         (const char      *name,
 
 BenchFixture *bench_fixture_new            (void);
 void          bench_fixture_free           (BenchFixture    *fixture);
+/* A profile @id running the fake agent with @scenario_path */
 void          bench_fixture_add_profile    (BenchFixture    *fixture,
                                             const char      *id,
                                             const char      *scenario_path);
+/* A profile @id running @argv (argv[0] the program) */
+void          bench_fixture_add_agent      (BenchFixture       *fixture,
+                                            const char         *id,
+                                            const char * const *argv);
 
 /* Runs the main loop until @cond holds; FALSE after @seconds. */
 gboolean      bench_wait                   (BenchCondition   cond,
@@ -98,6 +103,12 @@ guint         bench_monitor_get_n_frames   (void);
 
 /* User + system CPU time of this process (all threads) in microseconds. */
 gint64        bench_cpu_time_us            (void);
+/* CPU time of the main thread (the caller), in microseconds. */
+gint64        bench_main_thread_cpu_time_us (void);
+/* CPU time of the process's threads named @name (as /proc shows them: "acp-reader"
+ * for the connections' reading threads) since they started, in microseconds;
+ * 0 when the kernel does not tell. */
+gint64        bench_threads_cpu_time_us    (const char      *name);
 /* From /proc/self/status, in KiB: "VmRSS", "VmHWM"; 0 when unknown. */
 guint64       bench_read_status_kib        (const char      *key);
 /* Resets VmHWM to the current RSS (Linux ≥ 4.0). FALSE when refused. */

@@ -1,14 +1,18 @@
 /* bench-replay.c: opening a long past session in the real window
  *
  * A stored session whose agent profile runs the fake agent with
- * replay-mix.json (count set by --updates) is opened through
- * pal_window_open_session(): the agent starts, session/load replays the
- * history as session/update notifications, and the window shows them live.
+ * replay-mix.json (count set by --updates), or any agent given with --agent,
+ * is opened through pal_window_open_session(): the agent starts,
+ * session/load replays the history as session/update notifications, and the
+ * window shows them live.
  * Measured from the call until the session is READY, its transcript flushed,
  * the chat view scrolled to the end and two more frames painted:
  *
  *   total_ms            wall time until fully rendered
  *   ready_ms            wall time until the session manager said READY
+ *   cpu_ms              CPU time of the process (all threads) meanwhile;
+ *                       cpu_main_ms of the main thread, cpu_reader_ms of the
+ *                       connection's reading thread
  *   frames              frames painted meanwhile (the frame clock is kept
  *                       ticking, as a spinner would)
  *   longest_frame_ms    longest interval between two painted frames
@@ -90,21 +94,26 @@ mib (guint64 kib)
   return kib / 1024.0;
 }
 
+/* @updates: how many the load must replay, 0 when not known */
 static gboolean
 run_once (BenchFixture *fixture,
           guint         number,
+          const char   *given_session_id,
+          const char   *cwd,
           guint         updates)
 {
-  g_autofree char *session_id = g_strdup_printf ("bench-replay-%u", number);
+  g_autofree char *session_id = given_session_id != NULL
+                                ? g_strdup (given_session_id)
+                                : g_strdup_printf ("bench-replay-%u", number);
   g_autoptr(PalSessionRecord) record = pal_session_record_new (session_id, "bench-replay",
-                                                               fixture->folder);
+                                                               cwd != NULL ? cwd : fixture->folder);
   PalSessionKey *key = pal_session_record_get_key (record);
   GtkWidget *window = GTK_WIDGET (fixture->window);
   Run run = { fixture, key, 0 };
   BenchFrameStats stats;
   guint64 rss_before, rss_peak, rss_after, rss_closed;
   gboolean peak_reset;
-  gint64 start, end, cpu_start, cpu;
+  gint64 start, end, cpu_start, cpu, main_start, main_cpu, reader_start, reader_cpu;
   gulong handler;
   AcpSession *session;
   guint replayed = 0, items = 0;
@@ -122,6 +131,8 @@ run_once (BenchFixture *fixture,
 
   start = g_get_monotonic_time ();
   cpu_start = bench_cpu_time_us ();
+  main_start = bench_main_thread_cpu_time_us ();
+  reader_start = bench_threads_cpu_time_us ("acp-reader");
   bench_monitor_start (window);
   pal_window_open_session (fixture->window, key);
 
@@ -140,6 +151,8 @@ run_once (BenchFixture *fixture,
 
   end = g_get_monotonic_time ();
   cpu = bench_cpu_time_us () - cpu_start;
+  main_cpu = bench_main_thread_cpu_time_us () - main_start;
+  reader_cpu = bench_threads_cpu_time_us ("acp-reader") - reader_start;
   bench_monitor_stop (&stats);
   g_signal_handler_disconnect (fixture->manager, handler);
 
@@ -170,12 +183,13 @@ run_once (BenchFixture *fixture,
   line = g_string_new (NULL);
   g_string_append_printf (line,
                           "bench=replay run=%u ok=%s updates=%u replayed=%u items=%u"
-                          " total_ms=%.0f ready_ms=%.0f cpu_ms=%.0f",
-                          number, shown && replayed == updates ? "yes" : "no",
+                          " total_ms=%.0f ready_ms=%.0f cpu_ms=%.0f cpu_main_ms=%.0f"
+                          " cpu_reader_ms=%.0f",
+                          number, shown && (updates == 0 || replayed == updates) ? "yes" : "no",
                           updates, replayed, items,
                           (end - start) / 1000.0,
                           run.ready_time != 0 ? (run.ready_time - start) / 1000.0 : -1.0,
-                          cpu / 1000.0);
+                          cpu / 1000.0, main_cpu / 1000.0, reader_cpu / 1000.0);
   bench_append_frame_stats (line, &stats);
   g_string_append_printf (line,
                           " rss_before_mib=%.1f rss_peak_mib=%.1f rss_after_mib=%.1f"
@@ -186,7 +200,7 @@ run_once (BenchFixture *fixture,
   printf ("%s\n", line->str);
   fflush (stdout);
 
-  return shown && replayed == updates;
+  return shown && (updates == 0 || replayed == updates);
 }
 
 int
@@ -197,15 +211,30 @@ main (int   argc,
   g_autoptr(GError) error = NULL;
   g_autofree char *scenario = NULL;
   g_autofree char *scenario_path = NULL;
+  g_autofree char *write_scenario = NULL;
+  g_autofree char *agent = NULL;
+  g_autofree char *session_id = NULL;
+  g_autofree char *cwd = NULL;
+  g_auto(GStrv) agent_argv = NULL;
   BenchFixture *fixture;
-  int updates = 100000;
+  int updates = -1;
   int repeat = 1;
   gboolean ok = TRUE;
   const GOptionEntry entries[] = {
-    { "updates", 'n', 0, G_OPTION_ARG_INT, &updates, "Updates replayed (default 100000)", "N" },
+    { "updates", 'n', 0, G_OPTION_ARG_INT, &updates,
+      "Updates replayed (default 100000; with --agent, what the load must replay if given)", "N" },
     { "repeat", 'r', 0, G_OPTION_ARG_INT, &repeat, "Runs in this process (default 1)", "N" },
     { "scenario", 's', 0, G_OPTION_ARG_FILENAME, &scenario,
       "Use this scenario as it is (its load must replay --updates updates)", "FILE" },
+    { "agent", 'a', 0, G_OPTION_ARG_STRING, &agent,
+      "Replay with this agent command line instead of the fake agent", "CMD" },
+    { "session-id", 'i', 0, G_OPTION_ARG_STRING, &session_id,
+      "The session the agent loads (with --agent)", "ID" },
+    { "cwd", 'C', 0, G_OPTION_ARG_FILENAME, &cwd,
+      "The session's folder (default: an empty temporary one)", "DIR" },
+    { "write-scenario", 'w', 0, G_OPTION_ARG_FILENAME, &write_scenario,
+      "Only write the fake agent's scenario for --updates to FILE, and print the command "
+      "line that plays it", "FILE" },
     { NULL }
   };
 
@@ -219,15 +248,51 @@ main (int   argc,
       g_printerr ("%s\n", error->message);
       return 2;
     }
-  if (updates < 1 || repeat < 1)
+  if (updates == -1 && agent == NULL)
+    updates = 100000;
+  if ((updates < 1 && !(updates == -1 && agent != NULL)) || repeat < 1)
     {
       g_printerr ("--updates and --repeat must be positive\n");
       return 2;
     }
+  if (agent != NULL && scenario != NULL)
+    {
+      g_printerr ("--agent and --scenario exclude each other\n");
+      return 2;
+    }
+  if (agent != NULL && !g_shell_parse_argv (agent, NULL, &agent_argv, &error))
+    {
+      g_printerr ("--agent: %s\n", error->message);
+      return 2;
+    }
+
+  if (write_scenario != NULL)
+    {
+      g_autofree char *written = bench_write_scenario ("replay-mix.json", "session/load",
+                                                       updates, &error);
+      g_autofree char *text = NULL;
+      gsize length;
+
+      if (written == NULL || !g_file_get_contents (written, &text, &length, &error) ||
+          !g_file_set_contents (write_scenario, text, (gssize) length, &error))
+        {
+          g_printerr ("%s\n", error->message);
+          return 1;
+        }
+      g_unlink (written);
+      /* the command line that plays it, for run.sh */
+      {
+        g_autofree char *program = g_shell_quote (bench_fake_agent_path ());
+        g_autofree char *path = g_shell_quote (write_scenario);
+
+        printf ("%s %s\n", program, path);
+      }
+      return 0;
+    }
 
   if (scenario != NULL)
     scenario_path = g_canonicalize_filename (scenario, NULL);
-  else
+  else if (agent == NULL)
     {
       scenario_path = bench_write_scenario ("replay-mix.json", "session/load", updates, &error);
       if (scenario_path == NULL)
@@ -241,13 +306,16 @@ main (int   argc,
   adw_init ();
 
   fixture = bench_fixture_new ();
-  bench_fixture_add_profile (fixture, "bench-replay", scenario_path);
+  if (agent_argv != NULL)
+    bench_fixture_add_agent (fixture, "bench-replay", (const char * const *) agent_argv);
+  else
+    bench_fixture_add_profile (fixture, "bench-replay", scenario_path);
 
   for (int i = 1; i <= repeat; i++)
-    ok = run_once (fixture, i, updates) && ok;
+    ok = run_once (fixture, i, session_id, cwd, MAX (updates, 0)) && ok;
 
   bench_fixture_free (fixture);
-  if (scenario == NULL)
+  if (scenario == NULL && scenario_path != NULL)
     g_unlink (scenario_path);
 
   return ok ? 0 : 1;

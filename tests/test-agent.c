@@ -17,6 +17,7 @@
 #include <glib/gstdio.h>
 
 #include "acp-agent.h"
+#include "acp-update-private.h"
 #include "process-group.h"
 
 #define WAIT_SECONDS 30
@@ -82,27 +83,10 @@ wait_result (GAsyncResult **slot)
 
 typedef struct
 {
-  char     *session_id;
-  JsonNode *update;
-  guint     n_joined;  /* text chunks read together arrive joined */
-} Update;
-
-static void
-update_free (gpointer data)
-{
-  Update *update = data;
-
-  g_free (update->session_id);
-  json_node_unref (update->update);
-  g_free (update);
-}
-
-typedef struct
-{
   char       *tmpdir;
   char       *record;
   AcpAgent   *agent;
-  GPtrArray  *updates;          /* Update */
+  GPtrArray  *updates;          /* AcpUpdate */
   GPtrArray  *protocol_errors;  /* char * */
   guint       exited;
   GPtrArray  *requests;         /* AcpIncomingRequest, answered by the test */
@@ -119,7 +103,7 @@ fixture_setup (Fixture       *f,
   f->tmpdir = g_dir_make_tmp ("test-agent-XXXXXX", &error);
   g_assert_no_error (error);
   f->record = g_build_filename (f->tmpdir, "record.jsonl", NULL);
-  f->updates = g_ptr_array_new_with_free_func (update_free);
+  f->updates = g_ptr_array_new_with_free_func ((GDestroyNotify) acp_update_unref);
   f->protocol_errors = g_ptr_array_new_with_free_func (g_free);
   f->requests = g_ptr_array_new_with_free_func (g_object_unref);
   f->request_sessions = g_ptr_array_new_with_free_func (g_free);
@@ -168,17 +152,11 @@ fixture_teardown (Fixture       *f,
 }
 
 static void
-session_update_cb (AcpAgent   *agent,
-                   const char *session_id,
-                   JsonObject *update,
-                   Fixture    *f)
+update_cb (AcpAgent  *agent,
+           AcpUpdate *update,
+           Fixture   *f)
 {
-  Update *u = g_new0 (Update, 1);
-
-  u->session_id = g_strdup (session_id);
-  u->update = json_node_init_object (json_node_alloc (), update);
-  u->n_joined = acp_agent_get_n_joined (agent);
-  g_ptr_array_add (f->updates, u);
+  g_ptr_array_add (f->updates, acp_update_ref (update));
 }
 
 static void
@@ -217,7 +195,7 @@ request_cb (AcpAgent           *agent,
 static void
 connect_agent (Fixture *f)
 {
-  g_signal_connect (f->agent, "session-update", G_CALLBACK (session_update_cb), f);
+  g_signal_connect (f->agent, "update", G_CALLBACK (update_cb), f);
   g_signal_connect (f->agent, "protocol-error", G_CALLBACK (protocol_error_cb), f);
   g_signal_connect (f->agent, "exited", G_CALLBACK (exited_cb), f);
   g_signal_connect (f->agent, "request", G_CALLBACK (request_cb), f);
@@ -1649,9 +1627,7 @@ static const char *
 update_kind (Fixture *f,
              guint    i)
 {
-  Update *u = g_ptr_array_index (f->updates, i);
-
-  return json_object_get_string_member (json_node_get_object (u->update), "sessionUpdate");
+  return acp_update_get_kind (g_ptr_array_index (f->updates, i));
 }
 
 static void
@@ -1679,14 +1655,12 @@ test_prompt_updates (Fixture       *f,
   g_assert_cmpuint (f->updates->len, <=, 5);
   for (guint i = 0; i < f->updates->len - 2; i++)
     {
-      Update *u = g_ptr_array_index (f->updates, i);
-      JsonObject *object = json_node_get_object (u->update);
-      JsonObject *content = json_object_get_object_member (object, "content");
+      AcpUpdate *u = g_ptr_array_index (f->updates, i);
 
-      g_assert_cmpstr (u->session_id, ==, session_id);
+      g_assert_cmpstr (acp_update_get_session_id (u), ==, session_id);
       g_assert_cmpstr (update_kind (f, i), ==, "agent_message_chunk");
-      g_string_append (text, json_object_get_string_member (content, "text"));
-      n_chunks += u->n_joined;
+      g_string_append (text, u->text->str);
+      n_chunks += acp_update_get_n_notifications (u);
     }
   g_assert_cmpuint (n_chunks, ==, 3);
   g_assert_cmpstr (text->str, ==, "Hello, I will read the file.");
@@ -1740,21 +1714,19 @@ test_joined_chunks (Fixture       *f,
 
   for (guint i = 0; i < f->updates->len; i++)
     {
-      Update *u = g_ptr_array_index (f->updates, i);
-      JsonObject *update = json_node_get_object (u->update);
-      JsonObject *content = json_object_get_object_member (update, "content");
-      const char *text = json_object_get_string_member (content, "text");
-      const char *message_id = json_object_has_member (update, "messageId")
-                               ? json_object_get_string_member (update, "messageId") : NULL;
+      AcpUpdate *u = g_ptr_array_index (f->updates, i);
+      const char *text = u->text->str;
+      const char *message_id = u->id;
+      guint n = acp_update_get_n_notifications (u);
 
-      g_assert_cmpuint (u->n_joined, >=, 1);
-      n_total += u->n_joined;
+      g_assert_cmpuint (n, >=, 1);
+      n_total += n;
 
-      if (json_object_has_member (content, "annotations"))
+      if (!u->joinable)
         {
           /* never joined, after every plain chunk of its message */
           g_assert_cmpuint (stage, ==, 0);
-          g_assert_cmpuint (u->n_joined, ==, 1);
+          g_assert_cmpuint (n, ==, 1);
           g_assert_cmpstr (text, ==, "noted");
           stage = 1;
         }
@@ -1770,7 +1742,7 @@ test_joined_chunks (Fixture       *f,
         {
           g_assert_cmpstr (message_id, ==, "a");
           g_string_append (a_text, text);
-          n_a += u->n_joined;
+          n_a += n;
         }
       else
         {
@@ -2055,8 +2027,7 @@ test_huge_line (Fixture       *f,
   g_autoptr(GError) error = NULL;
   g_autofree char *session_id = NULL;
   g_autofree char *stop_reason = NULL;
-  Update *u;
-  JsonObject *content;
+  AcpUpdate *u;
   const char *text;
   gsize len;
 
@@ -2069,8 +2040,7 @@ test_huge_line (Fixture       *f,
 
   g_assert_cmpuint (f->updates->len, ==, 1);
   u = g_ptr_array_index (f->updates, 0);
-  content = json_object_get_object_member (json_node_get_object (u->update), "content");
-  text = json_object_get_string_member (content, "text");
+  text = u->text->str;
   len = strlen (text);
   g_assert_cmpuint (len, ==, 8 * 1024 * 1024);
   for (gsize i = 0; i < len; i++)
@@ -2211,7 +2181,7 @@ test_session_calls (Fixture       *f,
     g_assert_nonnull (loaded);
     g_assert_cmpuint (json_object_get_size (loaded), ==, 0);
     g_assert_cmpuint (f->updates->len, ==, 2);
-    g_assert_cmpstr (((Update *) g_ptr_array_index (f->updates, 0))->session_id, ==, "old-1");
+    g_assert_cmpstr (acp_update_get_session_id (g_ptr_array_index (f->updates, 0)), ==, "old-1");
     g_assert_cmpstr (update_kind (f, 0), ==, "user_message_chunk");
   }
   assert_params (f, "session/load", "{'sessionId':'old-1','cwd':'/tmp/project','mcpServers':[]}");

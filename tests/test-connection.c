@@ -736,57 +736,111 @@ test_no_pacer (Fixture       *f,
   assert_in_order (f, n_lines);
 }
 
-/* A test join function: {"method": "t", "params": {"k": key, "s": text}}
- * joins by k; anything else is left alone. */
-static JsonNode *
-join_by_key (JsonNode  *message,
-             char     **key)
-{
-  JsonObject *object = json_node_get_object (message);
-  JsonObject *params;
-
-  if (!json_object_has_member (object, "params") || json_object_has_member (object, "id"))
-    return NULL;
-  params = json_object_get_object_member (object, "params");
-  if (!json_object_has_member (params, "k") || !json_object_has_member (params, "s"))
-    return NULL;
-
-  *key = g_strdup (json_object_get_string_member (params, "k"));
-  return json_object_get_member (params, "s");
-}
-
+/* A test preparer: {"method": "t", "params": {"k": key, "s": text}}
+ * becomes a Piece, and pieces of one key join; anything else is left
+ * alone. */
 typedef struct
 {
-  GArray *n_joined;  /* of each notification */
-  guint   total;
-} JoinRecord;
+  char    *key;
+  GString *text;
+  guint    n;          /* notifications it stands for */
+} Piece;
 
 static void
-joined_notification_cb (AcpConnection *conn,
-                        const char    *method,
-                        JsonNode      *params,
-                        JoinRecord    *record)
+piece_free (gpointer data)
 {
-  guint n = acp_connection_get_n_joined (conn);
+  Piece *piece = data;
 
-  g_array_append_val (record->n_joined, n);
-  record->total += n;
+  g_free (piece->key);
+  g_string_free (piece->text, TRUE);
+  g_free (piece);
 }
 
-/* Pieces of text read together and continuing one another are dispatched as
- * one, in order, saying how many they stand for; anything else between them
- * ends the joining. */
+static Piece *
+piece_new (const char *key,
+           const char *text,
+           guint       n)
+{
+  Piece *piece = g_new0 (Piece, 1);
+
+  piece->key = g_strdup (key);
+  piece->text = g_string_new (text);
+  piece->n = n;
+  return piece;
+}
+
+static GThread *preparing_thread;  /* where prepare_piece last ran */
+
+static gpointer
+prepare_piece (const char         *method,
+               const AcpJsonDoc   *doc,
+               const AcpJsonValue *params)
+{
+  const char *key = acp_json_value_get_string_member (doc, params, "k");
+  const char *text = acp_json_value_get_string_member (doc, params, "s");
+
+  preparing_thread = g_thread_self ();
+  if (g_strcmp0 (method, "t") != 0 || key == NULL || text == NULL)
+    return NULL;
+
+  return piece_new (key, text, 1);
+}
+
+static gboolean
+join_pieces (gpointer into,
+             gpointer next)
+{
+  Piece *piece = into;
+  Piece *more = next;
+
+  if (!g_str_equal (piece->key, more->key))
+    return FALSE;
+
+  g_string_append_len (piece->text, more->text->str, more->text->len);
+  piece->n += more->n;
+  return TRUE;
+}
+
+/* every piece dispatched, and every notification as a piece of key
+ * "plain", in order */
+static void
+dispatch_piece (AcpConnection *conn,
+                gpointer       prepared,
+                gpointer       user_data)
+{
+  Piece *piece = prepared;
+
+  g_ptr_array_add (user_data, piece_new (piece->key, piece->text->str, piece->n));
+}
+
+static void
+plain_notification_cb (AcpConnection *conn,
+                       const char    *method,
+                       JsonNode      *params,
+                       GPtrArray     *dispatched)
+{
+  g_ptr_array_add (dispatched, piece_new ("plain", "", 1));
+}
+
+static const AcpConnectionPreparer piece_preparer = {
+  prepare_piece, join_pieces, dispatch_piece, piece_free,
+};
+
+/* Notifications are taken apart in the reading thread, and pieces of text
+ * read together and continuing one another are dispatched as one, in
+ * order, saying how many they stand for; anything else between them ends
+ * the joining. */
 static void
 test_join (Fixture       *f,
            gconstpointer  data)
 {
-  g_autoptr(GArray) n_joined = g_array_new (FALSE, FALSE, sizeof (guint));
-  JoinRecord record = { n_joined, 0 };
+  g_autoptr(GPtrArray) dispatched = g_ptr_array_new_with_free_func (piece_free);
   g_autoptr(GString) lines = g_string_new (NULL);
   g_autoptr(GString) expected_a = g_string_new (NULL);
   g_autoptr(GString) a = g_string_new (NULL);
+  g_autoptr(GString) later_a = g_string_new (NULL);
   g_autoptr(GString) b = g_string_new (NULL);
-  guint n_a = 0;
+  guint n_a = 0, n_total = 0;
   gboolean seen_plain = FALSE;
 
   for (guint i = 0; i < 600; i++)
@@ -798,49 +852,110 @@ test_join (Fixture       *f,
    * joined to what came before it), another stream, then a request */
   g_string_append (lines, "{\"jsonrpc\":\"2.0\",\"method\":\"t\",\"params\":{\"k\":\"A\"}}\n");
   for (guint i = 0; i < 200; i++)
-    g_string_append (lines, "{\"jsonrpc\":\"2.0\",\"method\":\"t\",\"params\":{\"k\":\"A\",\"s\":\"b\"}}\n");
+    g_string_append (lines, "{\"jsonrpc\":\"2.0\",\"method\":\"t\",\"params\":{\"k\":\"A\",\"s\":\"a\"}}\n");
   for (guint i = 0; i < 100; i++)
     g_string_append (lines, "{\"jsonrpc\":\"2.0\",\"method\":\"t\",\"params\":{\"k\":\"B\",\"s\":\"b\"}}\n");
   g_string_append (lines, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"t\",\"params\":{\"k\":\"B\",\"s\":\"b\"}}\n");
 
-  acp_connection_set_join_func (f->conn, join_by_key);
-  g_signal_connect (f->conn, "notification", G_CALLBACK (joined_notification_cb), &record);
+  acp_connection_set_preparer (f->conn, &piece_preparer, dispatched);
+  g_signal_connect (f->conn, "notification", G_CALLBACK (plain_notification_cb), dispatched);
   /* everything is there before the first read */
   peer_write_len (f, lines->str, lines->len);
   acp_connection_start (f->conn);
   /* the request is answered (no handler: -32601) after every notification */
   WAIT_FOR (strstr (f->received->str, "-32601") != NULL);
-  g_assert_cmpuint (record.total, ==, 901);
 
-  for (guint i = 0; i < f->notifications->len; i++)
+  g_assert_nonnull (preparing_thread);
+  g_assert_true (preparing_thread != g_thread_self ());
+  /* the prepared ones are not emitted as notifications */
+  g_assert_cmpuint (f->notifications->len, ==, 1);
+
+  for (guint i = 0; i < dispatched->len; i++)
     {
-      JsonObject *params = json_object_get_object_member (notification_at (f, i), "params");
-      guint n = g_array_index (n_joined, guint, i);
+      Piece *piece = g_ptr_array_index (dispatched, i);
 
-      if (!json_object_has_member (params, "s"))
+      g_assert_cmpuint (piece->n, >=, 1);
+      n_total += piece->n;
+      if (g_str_equal (piece->key, "plain"))
         {
-          g_assert_cmpuint (n, ==, 1);
           g_assert_false (seen_plain);
           seen_plain = TRUE;
         }
       else if (!seen_plain)
         {
-          g_string_append (a, json_object_get_string_member (params, "s"));
-          n_a += n;
+          g_assert_cmpstr (piece->key, ==, "A");
+          g_string_append (a, piece->text->str);
+          n_a += piece->n;
         }
       else
         {
-          g_string_append (b, json_object_get_string_member (params, "s"));
+          g_string_append (g_str_equal (piece->key, "A") ? later_a : b, piece->text->str);
         }
     }
+  g_assert_cmpuint (n_total, ==, 901);
   g_assert_cmpstr (a->str, ==, expected_a->str);
   g_assert_cmpuint (n_a, ==, 600);
   g_assert_true (seen_plain);
-  g_assert_cmpuint (b->len, ==, 300);
-  g_test_message ("901 notifications dispatched as %u", f->notifications->len);
-  g_assert_cmpuint (f->notifications->len, <, 901);
-  /* outside a dispatch */
-  g_assert_cmpuint (acp_connection_get_n_joined (f->conn), ==, 1);
+  g_assert_cmpuint (later_a->len, ==, 200);
+  g_assert_null (strchr (later_a->str, 'b'));
+  g_assert_cmpuint (b->len, ==, 100);
+  g_assert_null (strchr (b->str, 'a'));
+  g_test_message ("901 notifications dispatched as %u", dispatched->len);
+  g_assert_cmpuint (dispatched->len, <, 901);
+}
+
+/* Every notification is offered, under its method as key */
+static gpointer
+prepare_any (const char         *method,
+             const AcpJsonDoc   *doc,
+             const AcpJsonValue *params)
+{
+  return piece_new (method, "", 1);
+}
+
+static const AcpConnectionPreparer any_preparer = {
+  prepare_any, NULL, dispatch_piece, piece_free,
+};
+
+/* The reading thread offers a preparer exactly the messages that
+ * dispatching would emit as notifications: the rules of JSON-RPC checked
+ * on the document are those checked on the tree */
+static void
+test_prepare_envelopes (Fixture       *f,
+                        gconstpointer  data)
+{
+  static const char *lines[] = {
+    "{\"jsonrpc\":\"2.0\",\"method\":\"m0\",\"params\":{\"a\":1}}",
+    "{\"method\":\"m1\"}",
+    "{\"jsonrpc\":\"2.0\",\"method\":\"m2\",\"params\":null}",
+    "{\"jsonrpc\":\"2.0\",\"method\":\"m3\",\"params\":[1,2]}",
+    "{\"jsonrpc\":\"1.0\",\"method\":\"m4\"}",
+    "{\"jsonrpc\":\"2.0\",\"method\":\"m5\",\"params\":\"x\"}",
+    "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"m6\"}",
+    "{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"m7\"}",
+    "{\"jsonrpc\":2,\"method\":\"m8\"}",
+    "{\"jsonrpc\":\"2.0\",\"method\":\"\"}",
+    "{\"jsonrpc\":\"2.0\",\"method\":5}",
+    "[{\"jsonrpc\":\"2.0\",\"method\":\"m9\"}]",
+    "{\"jsonrpc\":\"2.0\",\"method\":\"m10\",\"params\":{},\"method\":\"m11\"}",
+    "{\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"last\"}",
+  };
+  static const char *notifications[] = { "m0", "m1", "m2", "m3", "m11" };
+  g_autoptr(GPtrArray) dispatched = g_ptr_array_new_with_free_func (piece_free);
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (lines); i++)
+    g_string_append_printf (text, "%s\n", lines[i]);
+
+  acp_connection_set_preparer (f->conn, &any_preparer, dispatched);
+  peer_write_len (f, text->str, text->len);
+  acp_connection_start (f->conn);
+  WAIT_FOR (strstr (f->received->str, "\"id\":99") != NULL);
+
+  g_assert_cmpuint (f->notifications->len, ==, 0);
+  g_assert_cmpuint (dispatched->len, ==, G_N_ELEMENTS (notifications));
+  for (guint i = 0; i < G_N_ELEMENTS (notifications); i++)
+    g_assert_cmpstr (((Piece *) g_ptr_array_index (dispatched, i))->key, ==, notifications[i]);
 }
 
 typedef struct
@@ -2457,6 +2572,7 @@ main (int   argc,
   ADD ("/acp/connection/framing/pacers-independent", test_pacers_independent);
   ADD_UNSTARTED ("/acp/connection/framing/no-pacer", test_no_pacer);
   ADD_UNSTARTED ("/acp/connection/framing/join", test_join);
+  ADD_UNSTARTED ("/acp/connection/framing/prepare-envelopes", test_prepare_envelopes);
   ADD ("/acp/connection/framing/order-random-chunks", test_order_random_chunks);
   ADD ("/acp/connection/framing/read-ahead-bound", test_read_ahead_bound);
   ADD_UNSTARTED ("/acp/connection/framing/line-too-long", test_line_too_long);

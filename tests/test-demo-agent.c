@@ -16,6 +16,7 @@
 #include "acp-agent.h"
 #include "acp-connection.h"
 #include "acp-mcp-server.h"
+#include "acp-update-private.h"
 
 #define TIMEOUT_SECONDS 30
 
@@ -1475,17 +1476,27 @@ async_wait (AsyncData  *data,
   return data->result;
 }
 
+/* Keeps what the checks read of an update as JSON, as the helpers above
+ * take it: its kind, and a chunk's text */
 static void
-acp_update_cb (AcpAgent   *agent,
-               const char *session_id,
-               JsonObject *update,
-               GPtrArray  *updates)
+acp_update_cb (AcpAgent  *agent,
+               AcpUpdate *update,
+               GPtrArray *updates)
 {
   guint *n_updates = g_object_get_data (G_OBJECT (agent), "test-n-updates");
+  JsonObject *object = json_object_new ();
 
-  g_ptr_array_add (updates, json_object_ref (update));
+  json_object_set_string_member (object, "sessionUpdate", acp_update_get_kind (update));
+  if (update->text != NULL)
+    {
+      JsonObject *content = json_object_new ();
+
+      json_object_set_string_member (content, "text", update->text->str);
+      json_object_set_object_member (object, "content", content);
+    }
+  g_ptr_array_add (updates, object);
   /* text chunks read together come joined */
-  *n_updates += acp_agent_get_n_joined (agent);
+  *n_updates += acp_update_get_n_notifications (update);
 }
 
 static gboolean
@@ -1530,7 +1541,7 @@ test_through_acp_agent (Fixture       *fixture,
 
   agent = acp_agent_new (argv, env, fixture->cwd);
   g_object_set_data (G_OBJECT (agent), "test-n-updates", &n_updates);
-  g_signal_connect (agent, "session-update", G_CALLBACK (acp_update_cb), updates);
+  g_signal_connect (agent, "update", G_CALLBACK (acp_update_cb), updates);
   g_signal_connect (agent, "request", G_CALLBACK (acp_request_cb), &n_asked);
 
   acp_agent_start_async (agent, NULL, async_cb, &data);

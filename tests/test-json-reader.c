@@ -243,6 +243,68 @@ test_damaged (void)
   g_rand_free (rand);
 }
 
+/* A document: members by name (the last of duplicates), sizes, strings
+ * with their length, and a document read again holds the new text only */
+static void
+test_document (void)
+{
+  g_autoptr(AcpJsonDoc) doc = acp_json_doc_new ();
+  const char *text = "{\"a\": 1, \"s\": \"x\\u00e9y\", \"l\": [true, null, 2.5], \"a\": -7}";
+  const AcpJsonValue *root, *list, *element;
+
+  root = acp_json_doc_read (doc, text, strlen (text), 64, NULL);
+  g_assert_true (acp_json_value_is (root, ACP_JSON_OBJECT));
+  g_assert_cmpuint (acp_json_value_get_size (root), ==, 4);
+  g_assert_cmpint (acp_json_value_get_int (acp_json_value_get_member (doc, root, "a")), ==, -7);
+  g_assert_cmpstr (acp_json_value_get_string_member (doc, root, "s"), ==, "x\xc3\xa9y");
+  g_assert_cmpuint (acp_json_value_get_length (acp_json_value_get_member (doc, root, "s")), ==, 4);
+  g_assert_null (acp_json_value_get_member (doc, root, "missing"));
+  g_assert_null (acp_json_value_get_string_member (doc, root, "a"));
+  g_assert_false (acp_json_value_is (NULL, ACP_JSON_NULL));
+
+  list = acp_json_value_get_member (doc, root, "l");
+  g_assert_cmpuint (acp_json_value_get_size (list), ==, 3);
+  element = acp_json_value_get_first (doc, list);
+  g_assert_true (acp_json_value_is (element, ACP_JSON_BOOLEAN));
+  element = acp_json_value_get_next (doc, element);
+  g_assert_true (acp_json_value_is (element, ACP_JSON_NULL));
+  element = acp_json_value_get_next (doc, element);
+  g_assert_true (acp_json_value_is (element, ACP_JSON_DOUBLE));
+  g_assert_null (acp_json_value_get_next (doc, element));
+  g_assert_null (acp_json_value_get_member (doc, list, "a"));
+
+  root = acp_json_doc_read (doc, "[\"b\"]", 5, 64, NULL);
+  g_assert_cmpuint (acp_json_value_get_size (root), ==, 1);
+  g_assert_cmpstr (acp_json_value_get_string (doc, acp_json_value_get_first (doc, root)), ==, "b");
+
+  /* malformed: nothing, and an error */
+  g_assert_null (acp_json_doc_read (doc, "[1,", 3, 64, NULL));
+}
+
+/* A json-glib tree taken into a document and made into a tree again is the
+ * same tree */
+static void
+test_document_load (void)
+{
+  g_autoptr(AcpJsonDoc) doc = acp_json_doc_new ();
+  GRand *rand = g_rand_new_with_seed (7);
+
+  for (guint i = 0; i < 1000; i++)
+    {
+      g_autoptr(JsonNode) tree = random_node (rand, 0);
+      g_autoptr(JsonNode) again = acp_json_value_to_node (doc, acp_json_doc_load (doc, tree));
+
+      if (!json_node_equal (tree, again))
+        {
+          g_autofree char *text = json_to_string (tree, FALSE);
+
+          g_error ("different trees for %s", text);
+        }
+    }
+
+  g_rand_free (rand);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -254,6 +316,8 @@ main (int   argc,
   g_test_add_func ("/json-reader/malformed", test_malformed);
   g_test_add_func ("/json-reader/edges", test_edges);
   g_test_add_func ("/json-reader/damaged", test_damaged);
+  g_test_add_func ("/json-reader/document", test_document);
+  g_test_add_func ("/json-reader/document-load", test_document_load);
 
   return g_test_run ();
 }

@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include "acp-agent.h"
+#include "acp-update-private.h"
 
 /* The scripted turn takes about five seconds; this only guards a hang. */
 #define WAIT_SECONDS 60
@@ -49,24 +50,21 @@ store_result_cb (GObject      *object,
 typedef struct
 {
   char      *session_id;
-  GPtrArray *updates;        /* JsonNode, the update objects */
+  GPtrArray *updates;        /* AcpUpdate */
   GPtrArray *foreign_updates;
   guint      permission_requests;
   gboolean   allow_offered;
 } Turn;
 
 static void
-session_update_cb (AcpAgent   *agent,
-                   const char *session_id,
-                   JsonObject *update,
-                   Turn       *turn)
+update_cb (AcpAgent  *agent,
+           AcpUpdate *update,
+           Turn      *turn)
 {
-  JsonNode *node = json_node_init_object (json_node_alloc (), update);
-
-  if (g_strcmp0 (session_id, turn->session_id) == 0)
-    g_ptr_array_add (turn->updates, node);
+  if (g_strcmp0 (acp_update_get_session_id (update), turn->session_id) == 0)
+    g_ptr_array_add (turn->updates, acp_update_ref (update));
   else
-    g_ptr_array_add (turn->foreign_updates, node);
+    g_ptr_array_add (turn->foreign_updates, acp_update_ref (update));
 }
 
 static gboolean
@@ -103,13 +101,6 @@ request_cb (AcpAgent           *agent,
   acp_incoming_request_reply (request, reply);
 
   return TRUE;
-}
-
-static const char *
-update_member (JsonNode   *node,
-               const char *member)
-{
-  return json_object_get_string_member_with_default (json_node_get_object (node), member, NULL);
 }
 
 static void
@@ -161,9 +152,9 @@ test_sdk_example_turn (void)
   agent = acp_agent_new (argv, NULL, g_get_tmp_dir ());
   acp_agent_set_client_capabilities (agent, ACP_CLIENT_CAP_FS_READ | ACP_CLIENT_CAP_FS_WRITE);
 
-  turn.updates = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
-  turn.foreign_updates = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
-  g_signal_connect (agent, "session-update", G_CALLBACK (session_update_cb), &turn);
+  turn.updates = g_ptr_array_new_with_free_func ((GDestroyNotify) acp_update_unref);
+  turn.foreign_updates = g_ptr_array_new_with_free_func ((GDestroyNotify) acp_update_unref);
+  g_signal_connect (agent, "update", G_CALLBACK (update_cb), &turn);
   g_signal_connect (agent, "request", G_CALLBACK (request_cb), &turn);
 
   /* initialize */
@@ -233,19 +224,17 @@ test_sdk_example_turn (void)
   g_assert_cmpuint (turn.updates->len, ==, G_N_ELEMENTS (expected));
   for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
     {
-      JsonNode *update = g_ptr_array_index (turn.updates, i);
+      AcpUpdate *update = g_ptr_array_index (turn.updates, i);
 
-      g_assert_cmpstr (update_member (update, "sessionUpdate"), ==, expected[i].kind);
-      g_assert_cmpstr (update_member (update, "toolCallId"), ==, expected[i].tool_call_id);
-      g_assert_cmpstr (update_member (update, "status"), ==, expected[i].status);
+      g_assert_cmpstr (acp_update_get_kind (update), ==, expected[i].kind);
+      g_assert_cmpstr (update->tool_call.tool_call_id, ==, expected[i].tool_call_id);
+      g_assert_cmpstr (update->tool_call.status, ==, expected[i].status);
 
       if (expected[i].tool_call_id == NULL)
         {
-          JsonObject *content = json_object_get_object_member (json_node_get_object (update),
-                                                               "content");
-
-          g_assert_cmpstr (json_object_get_string_member (content, "type"), ==, "text");
-          g_string_append (text, json_object_get_string_member (content, "text"));
+          /* a text block */
+          g_assert_nonnull (update->text);
+          g_string_append (text, update->text->str);
         }
     }
   /* the last chunk is the one the agent sends only when allowed */

@@ -7,23 +7,16 @@
 
 #include "acp-traffic-log.h"
 
-static JsonObject *
-parse_object (const char *json)
-{
-  g_autoptr(JsonNode) node = json_from_string (json, NULL);
-
-  g_assert_nonnull (node);
-  return json_object_ref (json_node_get_object (node));
-}
-
 static void
 add (AcpTrafficLog       *log,
      AcpTrafficDirection  direction,
      const char          *json)
 {
-  g_autoptr(JsonObject) message = parse_object (json);
+  g_autoptr(AcpJsonDoc) doc = acp_json_doc_new ();
+  const AcpJsonValue *message = acp_json_doc_read (doc, json, strlen (json), 64, NULL);
 
-  acp_traffic_log_add_message (log, direction, json, strlen (json), message);
+  g_assert_nonnull (message);
+  acp_traffic_log_add_message (log, direction, json, strlen (json), doc, message);
 }
 
 static AcpTrafficEntry *
@@ -143,6 +136,28 @@ test_bound (void)
   g_assert_nonnull (strstr (last, "\"text\":\"line 32\""));
 }
 
+/* An entry is made when asked for, once: the model gives the same one
+ * again, and it outlives its place in the model */
+static void
+test_entries (void)
+{
+  g_autoptr(AcpTrafficLog) log = acp_traffic_log_new (2);
+  g_autoptr(AcpTrafficEntry) first = NULL;
+
+  acp_traffic_log_add_text (log, ACP_TRAFFIC_STDERR, "a", 1);
+  acp_traffic_log_add_text (log, ACP_TRAFFIC_STDERR, "b", 1);
+  acp_traffic_log_flush (log);
+  first = g_list_model_get_item (G_LIST_MODEL (log), 0);
+  g_assert_true (entry_at (log, 0) == first);
+  g_assert_true (entry_at (log, 1) != first);
+
+  acp_traffic_log_add_text (log, ACP_TRAFFIC_STDERR, "c", 1);
+  acp_traffic_log_add_text (log, ACP_TRAFFIC_STDERR, "d", 1);
+  acp_traffic_log_flush (log);
+  g_assert_cmpstr (acp_traffic_entry_get_text (entry_at (log, 0)), ==, "c");
+  g_assert_cmpstr (acp_traffic_entry_get_text (first), ==, "a");
+}
+
 /* A huge message is kept cut short at a character boundary; its line in
  * JSON Lines says so. Invalid text is made valid. */
 static void
@@ -157,7 +172,7 @@ test_truncated (void)
   while (huge->len < ACP_TRAFFIC_TEXT_MAX + 10)
     g_string_append (huge, "é");
   g_string_append (huge, "\"}}");
-  acp_traffic_log_add_message (log, ACP_TRAFFIC_IN, huge->str, huge->len, NULL);
+  acp_traffic_log_add_message (log, ACP_TRAFFIC_IN, huge->str, huge->len, NULL, NULL);
   acp_traffic_log_add_text (log, ACP_TRAFFIC_STDERR, "bad \xff byte", 10);
   add (log, ACP_TRAFFIC_OUT, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}");
   acp_traffic_log_flush (log);
@@ -215,6 +230,7 @@ main (int   argc,
 
   g_test_add_func ("/traffic-log/describe", test_describe);
   g_test_add_func ("/traffic-log/bound", test_bound);
+  g_test_add_func ("/traffic-log/entries", test_entries);
   g_test_add_func ("/traffic-log/truncated", test_truncated);
   g_test_add_func ("/traffic-log/threads", test_threads);
 

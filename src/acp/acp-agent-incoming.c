@@ -3,11 +3,12 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The agent → client traffic: session/update notifications are checked for
- * their shape and handed on as AcpAgent::session-update, requests as
+ * their shape, taken apart and handed on as AcpAgent::update, requests as
  * AcpAgent::request (routed by their sessionId), malformed and too long
  * messages become AcpAgent::protocol-error. The end of the connection starts
  * the end of the agent (acp-agent-process.c). In the connection's reading
- * thread, text chunks of one message are joined (join_text_chunk()).
+ * thread, updates are taken apart and text chunks of one message joined
+ * (the preparer).
  */
 
 #include "config.h"
@@ -18,7 +19,7 @@
 
 #include "acp-agent-private.h"
 #include "acp-json.h"
-#include "acp-update-variants-private.h"
+#include "acp-update-private.h"
 
 static void
 emit_protocol_error (AcpAgent   *self,
@@ -43,16 +44,62 @@ emit_protocol_error (AcpAgent   *self,
   _acp_agent_emit_protocol_error (self, error);
 }
 
+/* Takes the params of a session/update notification apart (in the
+ * connection's reading thread, see preparer, or on the main thread).
+ * Returns: (transfer full) (nullable): NULL when they are malformed, and
+ * @why (untranslated) */
+static AcpUpdate *
+take_update (const AcpJsonDoc    *doc,
+             const AcpJsonValue  *params,
+             const char         **why)
+{
+  const AcpJsonValue *update;
+  const char *session_id;
+  AcpUpdate *taken;
+
+  if (!acp_json_value_is (params, ACP_JSON_OBJECT))
+    {
+      *why = N_("Malformed session/update notification: params is not an object");
+      return NULL;
+    }
+
+  session_id = acp_json_value_get_string_member (doc, params, "sessionId");
+  if (session_id == NULL)
+    {
+      *why = N_("Malformed session/update notification: no string sessionId");
+      return NULL;
+    }
+
+  update = acp_json_value_get_member (doc, params, "update");
+  if (!acp_json_value_is (update, ACP_JSON_OBJECT))
+    {
+      *why = N_("Malformed session/update notification: update is not an object");
+      return NULL;
+    }
+
+  if (acp_json_value_get_string_member (doc, update, "sessionUpdate") == NULL)
+    {
+      *why = N_("Malformed session/update notification: no string sessionUpdate");
+      return NULL;
+    }
+
+  taken = _acp_update_new_from_doc (session_id, doc, update);
+  /* more in the params than these two would be lost in a joining */
+  if (acp_json_value_get_size (params) != 2)
+    taken->joinable = FALSE;
+
+  return taken;
+}
+
 static void
 connection_notification_cb (AcpConnection *connection,
                             const char    *method,
                             JsonNode      *params,
                             AcpAgent      *self)
 {
-  JsonObject *object;
-  JsonNode *update;
-  const char *session_id;
-  JsonObject *update_object;
+  g_autoptr(AcpJsonDoc) doc = NULL;
+  g_autoptr(AcpUpdate) update = NULL;
+  const char *why = NULL;
 
   if (g_strcmp0 (method, "session/update") != 0)
     {
@@ -60,38 +107,16 @@ connection_notification_cb (AcpConnection *connection,
       return;
     }
 
-  if (params == NULL || !JSON_NODE_HOLDS_OBJECT (params))
+  /* the well-formed ones were taken apart already (see preparer) */
+  doc = acp_json_doc_new ();
+  update = take_update (doc, params != NULL ? acp_json_doc_load (doc, params) : NULL, &why);
+  if (update == NULL)
     {
-      emit_protocol_error (self,
-                           _("Malformed session/update notification: params is not an object"));
+      emit_protocol_error (self, "%s", _(why));
       return;
     }
 
-  object = json_node_get_object (params);
-  session_id = acp_json_get_string (object, "sessionId", NULL);
-  if (session_id == NULL)
-    {
-      emit_protocol_error (self, _("Malformed session/update notification: no string sessionId"));
-      return;
-    }
-
-  update = json_object_get_member (object, "update");
-  if (update == NULL || !JSON_NODE_HOLDS_OBJECT (update))
-    {
-      emit_protocol_error (self,
-                           _("Malformed session/update notification: update is not an object"));
-      return;
-    }
-
-  update_object = json_node_get_object (update);
-  if (acp_json_get_string (update_object, "sessionUpdate", NULL) == NULL)
-    {
-      emit_protocol_error (self,
-                           _("Malformed session/update notification: no string sessionUpdate"));
-      return;
-    }
-
-  _acp_agent_emit_session_update (self, session_id, update_object);
+  _acp_agent_emit_update (self, update);
 }
 
 static gboolean
@@ -152,56 +177,43 @@ connection_closed_cb (AcpConnection *connection,
   _acp_agent_maybe_finish_exit (self);
 }
 
-/* Text chunks of one message (AcpConnectionJoinFunc, in the connection's
- * reading thread): a session/update of a TEXT_CHUNK variant (agent, user or
- * thought chunk) whose content is text and nothing else, from the same
- * session, of the same kind and message. Anything more (annotations, _meta)
- * is left alone: it would be lost in the joining. */
-static JsonNode *
-join_text_chunk (JsonNode  *message,
-                 char     **key)
+/* session/update notifications are taken apart in the connection's reading
+ * thread, from the document they were read into (see acp-update.c), and
+ * text chunks of one message read together are joined there */
+static gpointer
+prepare_notification (const char         *method,
+                      const AcpJsonDoc   *doc,
+                      const AcpJsonValue *params)
 {
-  JsonObject *object, *params, *update, *content;
-  const char *session_id, *kind, *message_id;
-  const AcpUpdateVariant *variant;
-  JsonNode *text;
+  const char *why;
 
-  if (!JSON_NODE_HOLDS_OBJECT (message))
-    return NULL;
-  object = json_node_get_object (message);
-  if (json_object_has_member (object, "id") ||
-      g_strcmp0 (acp_json_get_string (object, "method", NULL), "session/update") != 0)
+  if (g_strcmp0 (method, "session/update") != 0)
     return NULL;
 
-  params = acp_json_get_object (object, "params");
-  if (params == NULL || json_object_get_size (params) != 2)
-    return NULL;
-  session_id = acp_json_get_string (params, "sessionId", NULL);
-  update = acp_json_get_object (params, "update");
-  if (session_id == NULL || update == NULL)
-    return NULL;
-
-  kind = acp_json_get_string (update, "sessionUpdate", NULL);
-  variant = _acp_update_variant_lookup (kind);
-  if (variant == NULL || (variant->flags & ACP_UPDATE_FLAGS_TEXT_CHUNK) == 0)
-    return NULL;
-  message_id = acp_json_get_string (update, "messageId", NULL);
-  if (json_object_get_size (update) != (message_id != NULL ? 3u : 2u))
-    return NULL;
-
-  content = acp_json_get_object (update, "content");
-  if (content == NULL || json_object_get_size (content) != 2 ||
-      g_strcmp0 (acp_json_get_string (content, "type", NULL), "text") != 0)
-    return NULL;
-  text = json_object_get_member (content, "text");
-  if (text == NULL || !JSON_NODE_HOLDS_VALUE (text) || json_node_get_value_type (text) != G_TYPE_STRING)
-    return NULL;
-
-  /* unambiguous whatever the strings hold */
-  *key = g_strdup_printf ("%zu:%s %s %c%s", strlen (session_id), session_id, kind,
-                          message_id != NULL ? '+' : '-', message_id != NULL ? message_id : "");
-  return text;
+  return take_update (doc, params, &why);
 }
+
+static gboolean
+join_updates (gpointer into,
+              gpointer next)
+{
+  return _acp_update_join (into, next);
+}
+
+static void
+dispatch_update (AcpConnection *connection,
+                 gpointer       update,
+                 gpointer       user_data)
+{
+  _acp_agent_emit_update (user_data, update);
+}
+
+static const AcpConnectionPreparer preparer = {
+  prepare_notification,
+  join_updates,
+  dispatch_update,
+  (GDestroyNotify) acp_update_unref,
+};
 
 static void
 connection_message_error_cb (AcpConnection *connection,
@@ -218,7 +230,7 @@ connection_message_error_cb (AcpConnection *connection,
 void
 _acp_agent_setup_connection (AcpAgent *self)
 {
-  acp_connection_set_join_func (self->connection, join_text_chunk);
+  acp_connection_set_preparer (self->connection, &preparer, self);
   acp_connection_set_traffic_log (self->connection, self->log);
   acp_connection_set_pacer (self->connection, self->pacer);
   self->notification_id =

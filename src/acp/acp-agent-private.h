@@ -101,9 +101,8 @@ void      _acp_agent_held_call_clear     (gpointer             data);
 void      _acp_agent_set_state           (AcpAgent            *self,
                                           AcpAgentState        state);
 
-void      _acp_agent_emit_session_update (AcpAgent            *self,
-                                          const char          *session_id,
-                                          JsonObject          *update);
+void      _acp_agent_emit_update         (AcpAgent            *self,
+                                          AcpUpdate           *update);
 /* Returns: whether a handler took @request */
 gboolean  _acp_agent_emit_request        (AcpAgent            *self,
                                           const char          *session_id,

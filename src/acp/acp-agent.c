@@ -39,7 +39,7 @@ enum {
 };
 
 enum {
-  SESSION_UPDATE,
+  UPDATE,
   REQUEST,
   PROTOCOL_ERROR,
   EXITED,
@@ -73,11 +73,10 @@ _acp_agent_set_state (AcpAgent      *self,
 /* signals {{{ */
 
 void
-_acp_agent_emit_session_update (AcpAgent   *self,
-                                const char *session_id,
-                                JsonObject *update)
+_acp_agent_emit_update (AcpAgent  *self,
+                        AcpUpdate *update)
 {
-  g_signal_emit (self, signals[SESSION_UPDATE], 0, session_id, update);
+  g_signal_emit (self, signals[UPDATE], 0, update);
 }
 
 gboolean
@@ -346,24 +345,24 @@ acp_agent_class_init (AcpAgentClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
-   * AcpAgent::session-update:
+   * AcpAgent::update:
    * @self: the agent
-   * @session_id: the session the update is for
-   * @update: the `update` object; it has a string `sessionUpdate`
+   * @update: a session/update notification, taken apart
    *
-   * A well-formed session/update notification arrived.
+   * A well-formed session/update notification arrived, or several: text
+   * chunks of one message read together come as one update holding all
+   * their text (acp_update_get_n_notifications()).
    */
-  signals[SESSION_UPDATE] =
-    g_signal_new ("session-update",
+  signals[UPDATE] =
+    g_signal_new ("update",
                   G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL,
-                  acp_marshal_VOID__STRING_BOXED,
-                  G_TYPE_NONE, 2,
-                  G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE,
-                  JSON_TYPE_OBJECT | G_SIGNAL_TYPE_STATIC_SCOPE);
-  g_signal_set_va_marshaller (signals[SESSION_UPDATE], G_TYPE_FROM_CLASS (klass),
-                              acp_marshal_VOID__STRING_BOXEDv);
+                  g_cclosure_marshal_VOID__BOXED,
+                  G_TYPE_NONE, 1,
+                  ACP_TYPE_UPDATE | G_SIGNAL_TYPE_STATIC_SCOPE);
+  g_signal_set_va_marshaller (signals[UPDATE], G_TYPE_FROM_CLASS (klass),
+                              g_cclosure_marshal_VOID__BOXEDv);
 
   /**
    * AcpAgent::request:
@@ -561,14 +560,6 @@ acp_agent_get_pacer (AcpAgent *self)
   g_return_val_if_fail (ACP_IS_AGENT (self), NULL);
 
   return self->pacer;
-}
-
-guint
-acp_agent_get_n_joined (AcpAgent *self)
-{
-  g_return_val_if_fail (ACP_IS_AGENT (self), 1);
-
-  return self->connection != NULL ? acp_connection_get_n_joined (self->connection) : 1;
 }
 
 AcpAgentState

@@ -11,6 +11,7 @@
 #include "acp-connection.h"
 #include "acp-error.h"
 #include "acp-mcp-server.h"
+#include "acp-update.h"
 
 G_BEGIN_DECLS
 
@@ -91,12 +92,13 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (AcpAuthMethod, acp_auth_method_unref)
 
 /*
  * AcpAgent signals:
- *   "session-update" (const char *session_id, JsonObject *update): a
- *     session/update whose params have a string sessionId and an object
- *     update with a string sessionUpdate. Malformed ones are dropped and
- *     reported with "protocol-error". Text chunks of one message read
- *     together arrive as one update holding all their text:
- *     acp_agent_get_n_joined() tells how many it stands for.
+ *   "update" (AcpUpdate *update): a session/update whose params have a
+ *     string sessionId and an object update with a string sessionUpdate,
+ *     taken apart in the connection's reading thread (see acp-update.c).
+ *     Malformed ones are dropped and reported with "protocol-error". Text
+ *     chunks of one message read together arrive as one update holding all
+ *     their text: acp_update_get_n_notifications() tells how many it stands
+ *     for.
  *   "request" (const char *session_id nullable, AcpIncomingRequest *request)
  *     → gboolean: an agent→client request; session_id is params.sessionId
  *     when it is a string. Return TRUE to take it (keep a reference and reply,
@@ -139,9 +141,6 @@ void                  acp_agent_set_pacer               (AcpAgent              *
 AcpPacer             *acp_agent_get_pacer               (AcpAgent              *self);
 
 AcpAgentState         acp_agent_get_state           (AcpAgent           *self);
-/* During "session-update": how many session/update notifications the update
- * stands for (1 unless text chunks were joined) */
-guint                 acp_agent_get_n_joined        (AcpAgent           *self);
 AcpConnection        *acp_agent_get_connection      (AcpAgent           *self);
 AcpAgentCapabilities  acp_agent_get_capabilities    (AcpAgent           *self);
 gboolean              acp_agent_has_capability      (AcpAgent           *self,

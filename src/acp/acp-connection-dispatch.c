@@ -169,45 +169,93 @@ cancel_incoming (AcpConnection *self,
     }
 }
 
-static void
-dispatch_method_message (AcpConnection *self,
-                         JsonObject    *object)
+/* Checks the members of a message with a method: returns NULL when they
+ * are well-formed (@id is then NULL for a notification, @params NULL when
+ * absent or null), else why not, with @id the id to answer with (NULL when
+ * it is the id that is wrong). */
+static const char *
+check_method_message (JsonObject  *object,
+                      JsonNode   **id,
+                      const char **method,
+                      JsonNode   **params)
 {
   JsonNode *method_node = get_member_or_null (object, "method");
-  JsonNode *id = get_member_or_null (object, "id");
-  JsonNode *params = get_member_or_null (object, "params");
   JsonNode *version = get_member_or_null (object, "jsonrpc");
-  const char *method = NULL;
 
-  if (id != NULL && !id_is_valid (id))
+  *id = get_member_or_null (object, "id");
+  *params = get_member_or_null (object, "params");
+  *method = NULL;
+
+  if (*id != NULL && !id_is_valid (*id))
     {
-      reply_invalid_request (self, NULL, "The id must be an integer, a string or null");
-      return;
+      *id = NULL;
+      return "The id must be an integer, a string or null";
     }
 
   if (node_holds_type (method_node, G_TYPE_STRING))
-    method = json_node_get_string (method_node);
+    *method = json_node_get_string (method_node);
 
-  if (method == NULL || *method == '\0')
-    {
-      reply_invalid_request (self, id, "The method must be a non-empty string");
-      return;
-    }
+  if (*method == NULL || **method == '\0')
+    return "The method must be a non-empty string";
 
   if (version != NULL &&
       (!node_holds_type (version, G_TYPE_STRING) ||
        g_strcmp0 (json_node_get_string (version), "2.0") != 0))
-    {
-      reply_invalid_request (self, id, "Only JSON-RPC 2.0 is supported");
-      return;
-    }
+    return "Only JSON-RPC 2.0 is supported";
 
-  if (params != NULL && JSON_NODE_HOLDS_NULL (params))
-    params = NULL;
+  if (*params != NULL && JSON_NODE_HOLDS_NULL (*params))
+    *params = NULL;
 
-  if (params != NULL && !JSON_NODE_HOLDS_OBJECT (params) && !JSON_NODE_HOLDS_ARRAY (params))
+  if (*params != NULL && !JSON_NODE_HOLDS_OBJECT (*params) && !JSON_NODE_HOLDS_ARRAY (*params))
+    return "The params must be an object or an array";
+
+  return NULL;
+}
+
+/* Whether @root, read in the reading thread, is a well-formed
+ * notification, which dispatching would emit with ::notification: the
+ * rules of check_method_message () for a message without an id, on the
+ * document. Its method and params (NULL when absent or null). */
+gboolean
+_acp_connection_is_notification (const AcpJsonDoc    *doc,
+                                 const AcpJsonValue  *root,
+                                 const char         **method,
+                                 const AcpJsonValue **params)
+{
+  const AcpJsonValue *version;
+
+  if (!acp_json_value_is (root, ACP_JSON_OBJECT) ||
+      acp_json_value_get_member (doc, root, "id") != NULL)
+    return FALSE;
+
+  *method = acp_json_value_get_string_member (doc, root, "method");
+  if (*method == NULL || **method == '\0')
+    return FALSE;
+
+  version = acp_json_value_get_member (doc, root, "jsonrpc");
+  if (version != NULL && g_strcmp0 (acp_json_value_get_string (doc, version), "2.0") != 0)
+    return FALSE;
+
+  *params = acp_json_value_get_member (doc, root, "params");
+  if (acp_json_value_is (*params, ACP_JSON_NULL))
+    *params = NULL;
+
+  return *params == NULL || acp_json_value_is (*params, ACP_JSON_OBJECT) ||
+         acp_json_value_is (*params, ACP_JSON_ARRAY);
+}
+
+static void
+dispatch_method_message (AcpConnection *self,
+                         JsonObject    *object)
+{
+  JsonNode *id;
+  JsonNode *params;
+  const char *method;
+  const char *invalid = check_method_message (object, &id, &method, &params);
+
+  if (invalid != NULL)
     {
-      reply_invalid_request (self, id, "The params must be an object or an array");
+      reply_invalid_request (self, id, invalid);
       return;
     }
 
@@ -446,9 +494,11 @@ _acp_connection_dispatch (AcpConnection *self,
   switch (parsed->kind)
     {
     case ACP_PARSED_MESSAGE:
-      self->n_joined = parsed->n_messages;
       dispatch_parsed (self, g_steal_pointer (&parsed->root), NULL);
-      self->n_joined = 1;
+      break;
+
+    case ACP_PARSED_PREPARED:
+      self->preparer->dispatch (self, parsed->prepared, self->preparer_data);
       break;
 
     case ACP_PARSED_NOT_JSON:

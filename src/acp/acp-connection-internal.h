@@ -13,7 +13,7 @@
  *                              or in step with frames
  *   acp-connection-write.c     the write queue and the flushes
  *   acp-line-reader.c          the worker thread that reads, splits, parses
- *                              and joins lines
+ *                              and prepares lines
  *   acp-incoming-request.c     AcpIncomingRequest, a request of the peer
  */
 
@@ -75,9 +75,9 @@ struct _AcpConnection
   GHashTable   *cancelled_ids;   /* gint64 ids whose late response is ignored */
   GHashTable   *incoming;        /* set of unanswered AcpIncomingRequest, not owned */
 
-  AcpConnectionJoinFunc join_func;
+  const AcpConnectionPreparer *preparer;  /* nullable */
+  gpointer      preparer_data;
   AcpTrafficLog *log;            /* every message read and written, or NULL */
-  guint         n_joined;        /* of the message being dispatched; 1 otherwise */
 
   /* sharing the main loop during a flood (see pump ()) */
   AcpPacer     *pacer;           /* the frames to keep in step with, or NULL */

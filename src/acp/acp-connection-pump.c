@@ -15,7 +15,9 @@
  * so everything before it is dispatched before the connection closes and
  * the pending calls fail. Trees are freed here after dispatch, not in the
  * worker: handlers may keep references into them, and json-glib counts the
- * references of objects and arrays without atomic operations.
+ * references of objects and arrays without atomic operations. (A
+ * notification that a preparer took apart comes without its tree, which
+ * the worker freed: see AcpConnectionPreparer.)
  *
  * What dispatching one message does is in acp-connection-dispatch.c.
  */
@@ -254,7 +256,7 @@ start_reader (AcpConnection  *self,
                                                self->cancellable, self->max_line_length);
   GSource *source;
 
-  acp_line_reader_set_join_func (reader, self->join_func);
+  acp_line_reader_set_preparer (reader, self->preparer);
   acp_line_reader_set_traffic_log (reader, self->log);
   acp_line_reader_set_done_func (reader, reader_done_cb, _acp_io_link_ref (self->link),
                                  (GDestroyNotify) _acp_io_link_unref);

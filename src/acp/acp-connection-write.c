@@ -264,7 +264,12 @@ _acp_connection_queue_object (AcpConnection *self,
   line = g_string_sized_new (256);
   json_generator_to_gstring (generator, line);
   if (self->log != NULL)
-    acp_traffic_log_add_message (self->log, ACP_TRAFFIC_OUT, line->str, line->len, message);
+    {
+      g_autoptr(AcpJsonDoc) doc = acp_json_doc_new ();
+
+      acp_traffic_log_add_message (self->log, ACP_TRAFFIC_OUT, line->str, line->len,
+                                   doc, acp_json_doc_load (doc, node));
+    }
   g_string_append_c (line, '\n');
 
   g_queue_push_tail (&self->write_queue, g_string_free_to_bytes (line));

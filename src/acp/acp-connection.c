@@ -5,7 +5,7 @@
 
 /* How it works
  *
- * Reading, parsing and joining lines happen in a worker thread
+ * Reading, parsing and preparing lines happen in a worker thread
  * (acp-line-reader.c); on the main thread, the pump takes what it parsed
  * (acp-connection-pump.c) and dispatches it one message at a time
  * (acp-connection-dispatch.c).
@@ -615,7 +615,6 @@ acp_connection_init (AcpConnection *self)
   self->cancellable = g_cancellable_new ();
   self->max_line_length = ACP_CONNECTION_DEFAULT_MAX_LINE_LENGTH;
   self->next_id = 1;
-  self->n_joined = 1;
   self->pending = g_hash_table_new_full (g_int64_hash, g_int64_equal,
                                          NULL, (GDestroyNotify) _acp_pending_call_free);
   self->cancelled_ids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
@@ -698,21 +697,28 @@ acp_connection_set_max_line_length (AcpConnection *self,
 }
 
 /**
- * acp_connection_set_join_func:
+ * acp_connection_set_preparer:
  * @self: a #AcpConnection
- * @join_func: (nullable): see #AcpConnectionJoinFunc
+ * @preparer: (nullable): see #AcpConnectionPreparer; static, or kept alive
+ *   as long as @self
+ * @user_data: for its dispatch function
  *
- * Sets how pieces of text read together are joined, before
+ * Sets what takes notifications apart in the reading thread, before
  * acp_connection_start().
  */
 void
-acp_connection_set_join_func (AcpConnection         *self,
-                              AcpConnectionJoinFunc  join_func)
+acp_connection_set_preparer (AcpConnection               *self,
+                             const AcpConnectionPreparer *preparer,
+                             gpointer                     user_data)
 {
   g_return_if_fail (ACP_IS_CONNECTION (self));
   g_return_if_fail (!self->started);
+  g_return_if_fail (preparer == NULL ||
+                    (preparer->prepare != NULL && preparer->dispatch != NULL &&
+                     preparer->free != NULL));
 
-  self->join_func = join_func;
+  self->preparer = preparer;
+  self->preparer_data = user_data;
 }
 
 /**
@@ -771,21 +777,6 @@ acp_connection_set_pacer (AcpConnection *self,
 
   _acp_connection_replace_pacer (self, pacer);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PACER]);
-}
-
-/**
- * acp_connection_get_n_joined:
- * @self: a #AcpConnection
- *
- * Returns: during #AcpConnection::notification, how many messages the one
- *   dispatched stands for (see #AcpConnectionJoinFunc); 1 otherwise
- */
-guint
-acp_connection_get_n_joined (AcpConnection *self)
-{
-  g_return_val_if_fail (ACP_IS_CONNECTION (self), 1);
-
-  return self->n_joined;
 }
 
 /**

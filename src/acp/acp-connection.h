@@ -9,6 +9,7 @@
 #include <json-glib/json-glib.h>
 
 #include "acp-error.h"
+#include "acp-json-reader.h"
 #include "acp-pacer.h"
 #include "acp-traffic-log.h"
 
@@ -114,34 +115,48 @@ G_DECLARE_FINAL_TYPE (AcpConnection, acp_connection, ACP, CONNECTION, GObject)
  * flush_async: completes when every message queued so far is written.
  * Messages are written in the order they were queued; a write error closes
  * the connection. */
-/* Joining. An agent streaming an answer sends it in many small notifications;
- * dispatching each one costs far more than its text. A join function, set
- * before acp_connection_start(), is called in the connection's reading
- * thread for every message read: when @message is a piece of text that may
- * be joined to the one read just before it, it returns the string node
- * holding the text and sets @key (transfer full) to what identifies the
- * stream of text it belongs to. Messages read together (in one read of the
- * connection) with equal keys, one right after the other, are then
- * dispatched as the first of them, its text node holding all their texts;
- * during that dispatch acp_connection_get_n_joined() says how many messages
- * it stands for (1 for any other). The function must only look at @message:
- * it runs in another thread. */
-typedef JsonNode *(*AcpConnectionJoinFunc) (JsonNode  *message,
-                                             char     **key);
+/* Preparing. An agent replaying a long session or streaming an answer sends
+ * notifications by the hundred thousand; taking each one's JSON apart costs
+ * the main thread more than what it then does with it, and a json-glib
+ * tree is many allocations, freed more slowly on another thread than the
+ * one that made them. A preparer, set before acp_connection_start(), has
+ * that done in the connection's reading thread: prepare() is given every
+ * well-formed notification read (its method and its params, or NULL, in
+ * the document it was read into: it must keep nothing of them) and may
+ * return a value of its own that stands for it. No json-glib tree is made
+ * of the notification then and, instead of ::notification, dispatch() is
+ * given the value on the connection's context, in order with every other
+ * message; free() frees it after. join() (optional) may take a prepared
+ * value into the one prepared just before it from the same read (pieces of
+ * one text, say) and return TRUE; that one then stands for both, and the
+ * other is freed. prepare() and join() run in another thread: they must
+ * only look at what they are given. */
+typedef struct
+{
+  gpointer (*prepare)  (const char          *method,
+                        const AcpJsonDoc    *doc,
+                        const AcpJsonValue  *params);
+  gboolean (*join)     (gpointer       into,
+                        gpointer       next);
+  void     (*dispatch) (AcpConnection *connection,
+                        gpointer       prepared,
+                        gpointer       user_data);
+  GDestroyNotify free;
+} AcpConnectionPreparer;
 
 AcpConnection *acp_connection_new                 (GIOStream          *stream);
 GIOStream     *acp_connection_get_stream          (AcpConnection      *self);
 gsize          acp_connection_get_max_line_length (AcpConnection      *self);
 void           acp_connection_set_max_line_length (AcpConnection      *self,
                                                    gsize               max_line_length);
-void           acp_connection_set_join_func       (AcpConnection      *self,
-                                                   AcpConnectionJoinFunc join_func);
+void           acp_connection_set_preparer        (AcpConnection               *self,
+                                                   const AcpConnectionPreparer *preparer,
+                                                   gpointer                     user_data);
 void           acp_connection_set_traffic_log     (AcpConnection      *self,
                                                    AcpTrafficLog      *log);
 AcpPacer      *acp_connection_get_pacer           (AcpConnection      *self);
 void           acp_connection_set_pacer           (AcpConnection      *self,
                                                    AcpPacer           *pacer);
-guint          acp_connection_get_n_joined        (AcpConnection      *self);
 void           acp_connection_start               (AcpConnection      *self);
 gboolean       acp_connection_is_closed           (AcpConnection      *self);
 void           acp_connection_close               (AcpConnection      *self,

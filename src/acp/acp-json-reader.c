@@ -1,10 +1,17 @@
-/* acp-json-reader.c: one JSON text into a JsonNode tree, fast
+/* acp-json-reader.c: one JSON text into a document of values, or into a
+ * JsonNode tree, fast
  *
  * json-glib's JsonParser reads through a general-purpose scanner, about
  * 18 MB/s on the machines this was measured on: a replay of 100,000 updates
- * (23.5 MB) spent 1.3 s of a core in it. This reader builds the same tree
- * (the same node types: integers as gint64, other numbers as gdouble; later
- * duplicate members replace earlier ones) straight from the bytes.
+ * (23.5 MB) spent 1.3 s of a core in it. A JsonNode tree is also many small
+ * allocations (a hash table, a list and strings per object). This reader
+ * reads straight from the bytes into an AcpJsonDoc: every value in one
+ * array, every string (member names too) in one buffer, a container holding
+ * the index of its first child and each child that of the next. A document
+ * is reused from text to text, so that reading allocates nothing in the
+ * steady state; acp_json_value_to_node() makes a json-glib tree of any part
+ * of it, with the same node types as JsonParser (integers as gint64, other
+ * numbers as gdouble; later duplicate members replace earlier ones).
  *
  * It follows RFC 8259, except that, like JsonParser, it takes control
  * characters inside strings as they are and keeps the character after an
@@ -23,18 +30,136 @@
 #include "acp-error.h"
 #include "acp-json-reader.h"
 
+/* A document that held more than these lets its memory go at the next read */
+#define KEEP_VALUES  (64 * 1024)
+#define KEEP_BYTES   (1024 * 1024)
+
+#define NO_NAME   G_MAXUINT32
+#define NO_VALUE  G_MAXUINT32
+
+struct _AcpJsonValue
+{
+  guint32 type;     /* AcpJsonType */
+  guint32 name;     /* a member's name: its offset in the strings; NO_NAME */
+  guint32 next;     /* the index of the next member or element; 0 for the last */
+  guint32 size;     /* a string: its length; a container: how many children */
+  union
+  {
+    gint64   integer;
+    double   number;
+    gboolean boolean;
+    guint32  string;  /* its offset in the strings */
+    guint32  first;   /* the index of the first child; 0 for none (0 is the root) */
+  } v;
+};
+
+struct _AcpJsonDoc
+{
+  GArray  *values;   /* AcpJsonValue; the root first */
+  GString *strings;  /* NUL-terminated, one after the other */
+};
+
+#define VALUE(doc, index) (&g_array_index ((doc)->values, AcpJsonValue, (index)))
+
 typedef struct
 {
+  AcpJsonDoc *doc;
   const char *start;
   const char *p;
   const char *end;
-  GString    *scratch;
   guint       depth;
   guint       max_depth;
   GError    **error;
 } Reader;
 
-static JsonNode *read_value (Reader *r);
+static guint32 read_value (Reader *r);
+
+/* --- the document --- */
+
+AcpJsonDoc *
+acp_json_doc_new (void)
+{
+  AcpJsonDoc *doc = g_new0 (AcpJsonDoc, 1);
+
+  doc->values = g_array_new (FALSE, FALSE, sizeof (AcpJsonValue));
+  doc->strings = g_string_sized_new (256);
+  return doc;
+}
+
+void
+acp_json_doc_free (AcpJsonDoc *doc)
+{
+  g_array_unref (doc->values);
+  g_string_free (doc->strings, TRUE);
+  g_free (doc);
+}
+
+/* Empties @doc for the next text, letting go of the memory of a very long
+ * one */
+static void
+doc_reset (AcpJsonDoc *doc)
+{
+  if (doc->values->len > KEEP_VALUES)
+    {
+      g_array_unref (doc->values);
+      doc->values = g_array_new (FALSE, FALSE, sizeof (AcpJsonValue));
+    }
+  if (doc->strings->len > KEEP_BYTES)
+    {
+      g_string_free (doc->strings, TRUE);
+      doc->strings = g_string_sized_new (256);
+    }
+  g_array_set_size (doc->values, 0);
+  g_string_truncate (doc->strings, 0);
+}
+
+static guint32
+doc_add (AcpJsonDoc  *doc,
+         AcpJsonType  type)
+{
+  guint32 index = doc->values->len;
+  AcpJsonValue *value;
+
+  g_array_set_size (doc->values, index + 1);
+  value = VALUE (doc, index);
+  value->type = type;
+  value->name = NO_NAME;
+  value->next = 0;
+  value->size = 0;
+  value->v.integer = 0;
+
+  return index;
+}
+
+/* Links @child as the last child of @parent (@last: the one before, or 0) */
+static void
+doc_link (AcpJsonDoc *doc,
+          guint32     parent,
+          guint32    *last,
+          guint32     child)
+{
+  if (*last == 0)
+    VALUE (doc, parent)->v.first = child;
+  else
+    VALUE (doc, *last)->next = child;
+  *last = child;
+  VALUE (doc, parent)->size++;
+}
+
+/* Copies a string into the strings; returns its offset */
+static guint32
+doc_add_string (AcpJsonDoc *doc,
+                const char *text,
+                gsize       length)
+{
+  guint32 offset = (guint32) doc->strings->len;
+
+  g_string_append_len (doc->strings, text, (gssize) length);
+  g_string_append_c (doc->strings, '\0');
+  return offset;
+}
+
+/* --- reading --- */
 
 static void
 fail (Reader     *r,
@@ -87,15 +212,19 @@ read_hex4 (Reader *r)
   return value;
 }
 
-/* Reads the string at r->p (on its opening quote) into r->scratch. */
+/* Reads the string at r->p (on its opening quote) to the end of the
+ * strings, NUL-terminated: its offset in @offset and its length in
+ * @length. */
 static gboolean
-read_string (Reader *r)
+read_string (Reader  *r,
+             guint32 *offset,
+             guint32 *length)
 {
-  GString *out = r->scratch;
+  GString *out = r->doc->strings;
+  gsize begin = out->len;
   const char *run;
   gboolean high = FALSE;
 
-  g_string_truncate (out, 0);
   r->p++;
   run = r->p;
 
@@ -107,11 +236,19 @@ read_string (Reader *r)
         {
           g_string_append_len (out, run, r->p - run);
           r->p++;
-          if (high && !g_utf8_validate (out->str, (gssize) out->len, NULL))
+          if (out->len - begin >= G_MAXUINT32 || out->len >= G_MAXUINT32)
+            {
+              fail (r, "a string is too long");
+              return FALSE;
+            }
+          if (high && !g_utf8_validate (out->str + begin, (gssize) (out->len - begin), NULL))
             {
               fail (r, "a string is not UTF-8");
               return FALSE;
             }
+          *offset = (guint32) begin;
+          *length = (guint32) (out->len - begin);
+          g_string_append_c (out, '\0');
           return TRUE;
         }
 
@@ -195,7 +332,7 @@ is_digit (Reader *r)
   return r->p < r->end && *r->p >= '0' && *r->p <= '9';
 }
 
-static JsonNode *
+static guint32
 read_number (Reader *r)
 {
   const char *begin = r->p;
@@ -204,14 +341,14 @@ read_number (Reader *r)
   g_autofree char *long_number = NULL;
   const char *text;
   gsize length;
-  JsonNode *node;
+  guint32 index;
 
   if (*r->p == '-')
     r->p++;
   if (!is_digit (r))
     {
       fail (r, "a number needs digits");
-      return NULL;
+      return NO_VALUE;
     }
   if (*r->p == '0')
     {
@@ -219,7 +356,7 @@ read_number (Reader *r)
       if (is_digit (r))
         {
           fail (r, "a number cannot start with 0");
-          return NULL;
+          return NO_VALUE;
         }
     }
   else
@@ -234,7 +371,7 @@ read_number (Reader *r)
       if (!is_digit (r))
         {
           fail (r, "a fraction needs digits");
-          return NULL;
+          return NO_VALUE;
         }
       while (is_digit (r))
         r->p++;
@@ -249,7 +386,7 @@ read_number (Reader *r)
       if (!is_digit (r))
         {
           fail (r, "an exponent needs digits");
-          return NULL;
+          return NO_VALUE;
         }
       while (is_digit (r))
         r->p++;
@@ -269,18 +406,19 @@ read_number (Reader *r)
       text = long_number;
     }
 
-  node = json_node_alloc ();
   if (is_double)
     {
-      json_node_init_double (node, g_ascii_strtod (text, NULL));
+      index = doc_add (r->doc, ACP_JSON_DOUBLE);
+      VALUE (r->doc, index)->v.number = g_ascii_strtod (text, NULL);
     }
   else
     {
       /* out of range: the nearest gint64, as g_ascii_strtoll gives it */
-      json_node_init_int (node, g_ascii_strtoll (text, NULL, 10));
+      index = doc_add (r->doc, ACP_JSON_INT);
+      VALUE (r->doc, index)->v.integer = g_ascii_strtoll (text, NULL, 10);
     }
 
-  return node;
+  return index;
 }
 
 static gboolean
@@ -299,47 +437,46 @@ read_literal (Reader     *r,
   return TRUE;
 }
 
-static JsonNode *
+static guint32
 read_object (Reader *r)
 {
-  g_autoptr(JsonObject) object = json_object_new ();
-  JsonNode *node;
+  guint32 object = doc_add (r->doc, ACP_JSON_OBJECT);
+  guint32 last = 0;
 
   r->p++;
   skip_space (r);
   if (r->p < r->end && *r->p == '}')
     {
       r->p++;
-      goto done;
+      return object;
     }
 
   for (;;)
     {
-      g_autofree char *name = NULL;
-      JsonNode *member;
+      guint32 name, name_length, member;
 
       skip_space (r);
       if (r->p >= r->end || *r->p != '"')
         {
           fail (r, "a member name must be a string");
-          return NULL;
+          return NO_VALUE;
         }
-      if (!read_string (r))
-        return NULL;
-      name = g_strndup (r->scratch->str, r->scratch->len);
+      if (!read_string (r, &name, &name_length))
+        return NO_VALUE;
 
       skip_space (r);
       if (r->p >= r->end || *r->p != ':')
         {
           fail (r, "a member name must be followed by ':'");
-          return NULL;
+          return NO_VALUE;
         }
       r->p++;
 
       member = read_value (r);
-      if (member == NULL)
-        return NULL;
-      json_object_set_member (object, name, member);
+      if (member == NO_VALUE)
+        return NO_VALUE;
+      VALUE (r->doc, member)->name = name;
+      doc_link (r->doc, object, &last, member);
 
       skip_space (r);
       if (r->p < r->end && *r->p == ',')
@@ -350,39 +487,34 @@ read_object (Reader *r)
       if (r->p < r->end && *r->p == '}')
         {
           r->p++;
-          break;
+          return object;
         }
       fail (r, "members must be separated by ',' and closed by '}'");
-      return NULL;
+      return NO_VALUE;
     }
-
-done:
-  node = json_node_alloc ();
-  json_node_init_object (node, object);
-  return node;
 }
 
-static JsonNode *
+static guint32
 read_array (Reader *r)
 {
-  g_autoptr(JsonArray) array = json_array_new ();
-  JsonNode *node;
+  guint32 array = doc_add (r->doc, ACP_JSON_ARRAY);
+  guint32 last = 0;
 
   r->p++;
   skip_space (r);
   if (r->p < r->end && *r->p == ']')
     {
       r->p++;
-      goto done;
+      return array;
     }
 
   for (;;)
     {
-      JsonNode *element = read_value (r);
+      guint32 element = read_value (r);
 
-      if (element == NULL)
-        return NULL;
-      json_array_add_element (array, element);
+      if (element == NO_VALUE)
+        return NO_VALUE;
+      doc_link (r->doc, array, &last, element);
 
       skip_space (r);
       if (r->p < r->end && *r->p == ',')
@@ -393,28 +525,23 @@ read_array (Reader *r)
       if (r->p < r->end && *r->p == ']')
         {
           r->p++;
-          break;
+          return array;
         }
       fail (r, "elements must be separated by ',' and closed by ']'");
-      return NULL;
+      return NO_VALUE;
     }
-
-done:
-  node = json_node_alloc ();
-  json_node_init_array (node, array);
-  return node;
 }
 
-static JsonNode *
+static guint32
 read_value (Reader *r)
 {
-  JsonNode *node = NULL;
+  guint32 index;
 
   skip_space (r);
   if (r->p >= r->end)
     {
       fail (r, "a value is missing");
-      return NULL;
+      return NO_VALUE;
     }
 
   switch (*r->p)
@@ -425,18 +552,23 @@ read_value (Reader *r)
         {
           g_set_error (r->error, ACP_ERROR, ACP_ERROR_PARSE_ERROR,
                        "The message is nested deeper than %u levels", r->max_depth);
-          return NULL;
+          return NO_VALUE;
         }
-      node = *r->p == '{' ? read_object (r) : read_array (r);
+      index = *r->p == '{' ? read_object (r) : read_array (r);
       r->depth--;
-      return node;
+      return index;
 
     case '"':
-      if (!read_string (r))
-        return NULL;
-      node = json_node_alloc ();
-      json_node_init_string (node, r->scratch->str);
-      return node;
+      {
+        guint32 offset, length;
+
+        if (!read_string (r, &offset, &length))
+          return NO_VALUE;
+        index = doc_add (r->doc, ACP_JSON_STRING);
+        VALUE (r->doc, index)->v.string = offset;
+        VALUE (r->doc, index)->size = length;
+        return index;
+      }
 
     case 't':
     case 'f':
@@ -444,20 +576,315 @@ read_value (Reader *r)
         gboolean value = *r->p == 't';
 
         if (!read_literal (r, value ? "true" : "false"))
-          return NULL;
-        return json_node_init_boolean (json_node_alloc (), value);
+          return NO_VALUE;
+        index = doc_add (r->doc, ACP_JSON_BOOLEAN);
+        VALUE (r->doc, index)->v.boolean = value;
+        return index;
       }
 
     case 'n':
       if (!read_literal (r, "null"))
-        return NULL;
-      return json_node_init_null (json_node_alloc ());
+        return NO_VALUE;
+      return doc_add (r->doc, ACP_JSON_NULL);
 
     default:
       if (*r->p == '-' || (*r->p >= '0' && *r->p <= '9'))
         return read_number (r);
       fail (r, "a value was expected");
+      return NO_VALUE;
+    }
+}
+
+/**
+ * acp_json_doc_read:
+ * @doc: a document; what it held before is gone
+ * @data: a JSON text
+ * @length: its length in bytes
+ * @max_depth: how deep arrays and objects may nest
+ * @error: return location for a #GError (%ACP_ERROR_PARSE_ERROR)
+ *
+ * Returns: (nullable): the root, valid until @doc is read into again;
+ *   %NULL with @error set for malformed input, %NULL without an error when
+ *   @data is only whitespace
+ */
+const AcpJsonValue *
+acp_json_doc_read (AcpJsonDoc  *doc,
+                   const char  *data,
+                   gsize        length,
+                   guint        max_depth,
+                   GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  Reader r = { doc, data, data, data + length, 0, max_depth, &local_error };
+  guint32 root;
+
+  g_return_val_if_fail (doc != NULL, NULL);
+  g_return_val_if_fail (data != NULL || length == 0, NULL);
+
+  doc_reset (doc);
+  skip_space (&r);
+  if (r.p == r.end)
+    return NULL;
+
+  root = read_value (&r);
+  if (root != NO_VALUE)
+    {
+      skip_space (&r);
+      if (r.p != r.end)
+        {
+          fail (&r, "more follows the value");
+          root = NO_VALUE;
+        }
+    }
+
+  if (root == NO_VALUE)
+    {
+      if (local_error == NULL)
+        fail (&r, "malformed");
+      g_propagate_error (error, g_steal_pointer (&local_error));
       return NULL;
+    }
+
+  return VALUE (doc, root);
+}
+
+/* --- json-glib trees in --- */
+
+static guint32
+load_value (AcpJsonDoc *doc,
+            JsonNode   *node)
+{
+  guint32 index;
+
+  switch (json_node_get_node_type (node))
+    {
+    case JSON_NODE_OBJECT:
+      {
+        JsonObject *object = json_node_get_object (node);
+        g_autoptr(GList) names = json_object_get_members (object);
+        guint32 last = 0;
+
+        index = doc_add (doc, ACP_JSON_OBJECT);
+        for (GList *l = names; l != NULL; l = l->next)
+          {
+            guint32 name = doc_add_string (doc, l->data, strlen (l->data));
+            guint32 member = load_value (doc, json_object_get_member (object, l->data));
+
+            VALUE (doc, member)->name = name;
+            doc_link (doc, index, &last, member);
+          }
+        return index;
+      }
+
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *array = json_node_get_array (node);
+        guint n = json_array_get_length (array);
+        guint32 last = 0;
+
+        index = doc_add (doc, ACP_JSON_ARRAY);
+        for (guint i = 0; i < n; i++)
+          doc_link (doc, index, &last, load_value (doc, json_array_get_element (array, i)));
+        return index;
+      }
+
+    case JSON_NODE_VALUE:
+      switch (json_node_get_value_type (node))
+        {
+        case G_TYPE_INT64:
+          index = doc_add (doc, ACP_JSON_INT);
+          VALUE (doc, index)->v.integer = json_node_get_int (node);
+          return index;
+        case G_TYPE_DOUBLE:
+          index = doc_add (doc, ACP_JSON_DOUBLE);
+          VALUE (doc, index)->v.number = json_node_get_double (node);
+          return index;
+        case G_TYPE_BOOLEAN:
+          index = doc_add (doc, ACP_JSON_BOOLEAN);
+          VALUE (doc, index)->v.boolean = json_node_get_boolean (node);
+          return index;
+        case G_TYPE_STRING:
+          {
+            const char *text = json_node_get_string (node);
+            gsize length = strlen (text);
+            guint32 offset = doc_add_string (doc, text, length);
+
+            index = doc_add (doc, ACP_JSON_STRING);
+            VALUE (doc, index)->v.string = offset;
+            VALUE (doc, index)->size = (guint32) length;
+            return index;
+          }
+        default:
+          return doc_add (doc, ACP_JSON_NULL);
+        }
+
+    case JSON_NODE_NULL:
+    default:
+      return doc_add (doc, ACP_JSON_NULL);
+    }
+}
+
+/**
+ * acp_json_doc_load:
+ * @doc: a document; what it held before is gone
+ * @node: a json-glib tree
+ *
+ * Returns: the root of @doc, now a copy of @node
+ */
+const AcpJsonValue *
+acp_json_doc_load (AcpJsonDoc *doc,
+                   JsonNode   *node)
+{
+  guint32 root;
+
+  g_return_val_if_fail (doc != NULL, NULL);
+  g_return_val_if_fail (node != NULL, NULL);
+
+  doc_reset (doc);
+  root = load_value (doc, node);  /* before VALUE (): the values may move */
+  return VALUE (doc, root);
+}
+
+/* --- reading values --- */
+
+gboolean
+acp_json_value_is (const AcpJsonValue *value,
+                   AcpJsonType         type)
+{
+  return value != NULL && value->type == type;
+}
+
+const char *
+acp_json_value_get_string (const AcpJsonDoc   *doc,
+                           const AcpJsonValue *value)
+{
+  if (value == NULL || value->type != ACP_JSON_STRING)
+    return NULL;
+
+  return doc->strings->str + value->v.string;
+}
+
+gsize
+acp_json_value_get_length (const AcpJsonValue *value)
+{
+  g_return_val_if_fail (acp_json_value_is (value, ACP_JSON_STRING), 0);
+
+  return value->size;
+}
+
+gint64
+acp_json_value_get_int (const AcpJsonValue *value)
+{
+  g_return_val_if_fail (acp_json_value_is (value, ACP_JSON_INT), 0);
+
+  return value->v.integer;
+}
+
+guint
+acp_json_value_get_size (const AcpJsonValue *value)
+{
+  if (value == NULL || (value->type != ACP_JSON_OBJECT && value->type != ACP_JSON_ARRAY))
+    return 0;
+
+  return value->size;
+}
+
+const AcpJsonValue *
+acp_json_value_get_first (const AcpJsonDoc   *doc,
+                          const AcpJsonValue *value)
+{
+  if (acp_json_value_get_size (value) == 0)
+    return NULL;
+
+  return VALUE (doc, value->v.first);
+}
+
+const AcpJsonValue *
+acp_json_value_get_next (const AcpJsonDoc   *doc,
+                         const AcpJsonValue *value)
+{
+  if (value == NULL || value->next == 0)
+    return NULL;
+
+  return VALUE (doc, value->next);
+}
+
+const AcpJsonValue *
+acp_json_value_get_member (const AcpJsonDoc   *doc,
+                           const AcpJsonValue *object,
+                           const char         *name)
+{
+  const AcpJsonValue *found = NULL;
+
+  if (!acp_json_value_is (object, ACP_JSON_OBJECT))
+    return NULL;
+
+  for (const AcpJsonValue *member = acp_json_value_get_first (doc, object);
+       member != NULL;
+       member = acp_json_value_get_next (doc, member))
+    {
+      if (strcmp (doc->strings->str + member->name, name) == 0)
+        found = member;
+    }
+
+  return found;
+}
+
+const char *
+acp_json_value_get_string_member (const AcpJsonDoc   *doc,
+                                  const AcpJsonValue *object,
+                                  const char         *name)
+{
+  return acp_json_value_get_string (doc, acp_json_value_get_member (doc, object, name));
+}
+
+JsonNode *
+acp_json_value_to_node (const AcpJsonDoc   *doc,
+                        const AcpJsonValue *value)
+{
+  JsonNode *node;
+
+  g_return_val_if_fail (doc != NULL, NULL);
+  g_return_val_if_fail (value != NULL, NULL);
+
+  node = json_node_alloc ();
+  switch ((AcpJsonType) value->type)
+    {
+    case ACP_JSON_BOOLEAN:
+      return json_node_init_boolean (node, value->v.boolean);
+    case ACP_JSON_INT:
+      return json_node_init_int (node, value->v.integer);
+    case ACP_JSON_DOUBLE:
+      return json_node_init_double (node, value->v.number);
+    case ACP_JSON_STRING:
+      return json_node_init_string (node, doc->strings->str + value->v.string);
+
+    case ACP_JSON_ARRAY:
+      {
+        g_autoptr(JsonArray) array = json_array_sized_new (value->size);
+
+        for (const AcpJsonValue *element = acp_json_value_get_first (doc, value);
+             element != NULL;
+             element = acp_json_value_get_next (doc, element))
+          json_array_add_element (array, acp_json_value_to_node (doc, element));
+        return json_node_init_array (node, array);
+      }
+
+    case ACP_JSON_OBJECT:
+      {
+        g_autoptr(JsonObject) object = json_object_new ();
+
+        for (const AcpJsonValue *member = acp_json_value_get_first (doc, value);
+             member != NULL;
+             member = acp_json_value_get_next (doc, member))
+          json_object_set_member (object, doc->strings->str + member->name,
+                                  acp_json_value_to_node (doc, member));
+        return json_node_init_object (node, object);
+      }
+
+    case ACP_JSON_NULL:
+    default:
+      return json_node_init_null (node);
     }
 }
 
@@ -477,34 +904,11 @@ acp_json_read (const char  *data,
                guint        max_depth,
                GError     **error)
 {
-  g_autoptr(GString) scratch = g_string_sized_new (64);
-  g_autoptr(GError) local_error = NULL;
-  Reader r = { data, data, data + length, scratch, 0, max_depth, &local_error };
-  JsonNode *root;
+  g_autoptr(AcpJsonDoc) doc = acp_json_doc_new ();
+  const AcpJsonValue *root;
 
   g_return_val_if_fail (data != NULL || length == 0, NULL);
 
-  skip_space (&r);
-  if (r.p == r.end)
-    return NULL;
-
-  root = read_value (&r);
-  if (root != NULL)
-    {
-      skip_space (&r);
-      if (r.p != r.end)
-        {
-          fail (&r, "more follows the value");
-          g_clear_pointer (&root, json_node_unref);
-        }
-    }
-
-  if (root == NULL)
-    {
-      if (local_error == NULL)
-        fail (&r, "malformed");
-      g_propagate_error (error, g_steal_pointer (&local_error));
-    }
-
-  return root;
+  root = acp_json_doc_read (doc, data, length, max_depth, error);
+  return root != NULL ? acp_json_value_to_node (doc, root) : NULL;
 }

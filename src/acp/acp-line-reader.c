@@ -21,8 +21,10 @@
  * GByteArray (amortised doubling, so the cost is linear in its length). It
  * drops a trailing CR, skips empty and whitespace-only lines, skips a line
  * over the cap without buffering it (reported once, with "message-error"),
- * and parses every line with acp_json_read() (which refuses deep nesting,
- * and is several times faster than json-glib's JsonParser). After each
+ * and reads every line into its AcpJsonDoc (see acp-json-reader.c: several
+ * times faster than json-glib's JsonParser, refusing deep nesting, and
+ * allocating nothing once warm); a message that is not prepared (below) is
+ * made into a json-glib tree for the main thread. After each
  * chunk it appends what it got (trees, parse errors, skipped lines, and last
  * the end of the stream or a read error) to a list shared under a mutex, in
  * arrival order, and wakes the main context unless a wake-up is pending: a
@@ -35,15 +37,15 @@
  * meanwhile. The worker never sees the connection, emits nothing and
  * touches nothing of it: all it shares is a refcounted AcpLineReader (the
  * stream to read, the cancellable, the list, the counts, the context to
- * wake, the join function, and what to call back there when it is done
+ * wake, the preparer, and what to call back there when it is done
  * reading).
  *
- * Joining. With a join function (AcpConnectionJoinFunc), the worker joins
- * the pieces of one stream of text parsed from the same chunk, one after
- * the other, into the first of them: the texts are gathered in a GString
- * and set into its tree once, when something else comes or the chunk is
- * handed over; the others are freed on the spot (the worker owns them
- * whole), and the first carries how many it stands for.
+ * Preparing. With a preparer (AcpConnectionPreparer), the worker offers it
+ * every well-formed notification it read, in the document; what the
+ * preparer makes of one takes its place, and no tree is made of it. The
+ * preparer may join what it made of a notification into what it made of
+ * the one just before, read from the same chunk (pieces of one text): that
+ * one then stands for both.
  *
  * Closing stops the worker: a flag it checks between lines and while it
  * waits for room, and the cancellable that ends its read. It then frees
@@ -65,14 +67,12 @@
 
 #define READ_CHUNK_SIZE          ACP_CONNECTION_READ_CHUNK_SIZE
 #define MAX_NESTING_DEPTH        512
-/* Texts are joined (see AcpConnectionJoinFunc) up to about this many bytes */
-#define JOIN_MAX                 (1024 * 1024)
 
 struct _AcpLineReader
 {
   gatomicrefcount  ref_count;
   GMainContext    *context;        /* woken when results are handed over */
-  AcpConnectionJoinFunc join_func; /* set before the worker starts */
+  const AcpConnectionPreparer *preparer; /* set before the worker starts */
   AcpTrafficLog   *log;            /* likewise; owned */
   GInputStream    *input;          /* not owned: the done callback's data keeps it */
   GCancellable    *cancellable;    /* cancels the read when the connection closes */
@@ -106,12 +106,8 @@ typedef struct
   AcpParsedList  results;      /* not yet handed over */
   guint64        n_produced;   /* their sizes */
   gboolean       discarding;   /* skipping the rest of an overlong line */
-
-  /* the last of results, while more text may be joined to it */
-  AcpParsed     *group;
-  char          *group_key;
-  JsonNode      *group_text;   /* in group's tree */
-  GString       *group_buffer; /* the texts joined so far */
+  AcpJsonDoc    *doc;          /* the line read last */
+  AcpParsed     *last_prepared; /* the last of results, prepared from this chunk */
 } Worker;
 
 static int n_running_workers;  /* atomic; for tests */
@@ -127,7 +123,6 @@ parsed_new (AcpParsedKind kind,
 
   parsed->kind = kind;
   parsed->size = size;
-  parsed->n_messages = 1;
   return parsed;
 }
 
@@ -135,6 +130,8 @@ void
 acp_parsed_free (AcpParsed *parsed)
 {
   g_clear_pointer (&parsed->root, json_node_unref);
+  if (parsed->prepared != NULL)
+    parsed->free_prepared (parsed->prepared);
   g_clear_error (&parsed->error);
   g_free (parsed->excerpt);
   g_free (parsed);
@@ -243,79 +240,56 @@ acp_line_reader_unref (AcpLineReader *reader)
 /* ------------------------------------------------------------------------ */
 /* The worker thread: splitting and parsing                                  */
 
-/* Returns: (transfer full) (nullable): the root, NULL for whitespace or an
- * error. The reader refuses nesting that could exhaust the stack. */
-static JsonNode *
-parse_line (const char  *data,
-            gsize        length,
-            GError     **error)
-{
-  return acp_json_read (data, length, MAX_NESTING_DEPTH, error);
-}
-
-/* Puts the joined texts into the group's tree: no more joins to it. */
-static void
-worker_end_group (Worker *worker)
-{
-  if (worker->group == NULL)
-    return;
-
-  if (worker->group->n_messages > 1)
-    json_node_set_string (worker->group_text, worker->group_buffer->str);
-
-  worker->group = NULL;
-  worker->group_text = NULL;
-  g_clear_pointer (&worker->group_key, g_free);
-}
-
 /* Keeps @parsed (transfer full) until the next hand-over. */
 static void
 worker_add (Worker    *worker,
             AcpParsed *parsed)
 {
-  worker_end_group (worker);
+  worker->last_prepared = NULL;
   worker->n_produced += parsed->size;
   parsed_list_append (&worker->results, parsed);
 }
 
-/* The join function said @root holds a piece of text (@text) of the stream
- * @key (transfer full): joins it to the group when it continues it, or
- * starts a group. Returns FALSE when @root is to be added as it is. */
-static gboolean
-worker_join (Worker   *worker,
-             JsonNode *root,
-             JsonNode *text,
-             char     *key,
-             gsize     size)
+/* Returns: (transfer full) (nullable): what the preparer makes of @root, a
+ * notification; NULL for anything else */
+static gpointer
+worker_prepare (Worker             *worker,
+                const AcpJsonValue *root)
 {
-  const char *piece = json_node_get_string (text);
+  const AcpConnectionPreparer *preparer = worker->reader->preparer;
+  const char *method;
+  const AcpJsonValue *params;
 
-  if (piece == NULL)
-    {
-      g_free (key);
-      return FALSE;
-    }
+  if (preparer == NULL || !_acp_connection_is_notification (worker->doc, root, &method, &params))
+    return NULL;
 
-  if (worker->group != NULL && g_str_equal (key, worker->group_key) &&
-      worker->group_buffer->len < JOIN_MAX)
+  return preparer->prepare (method, worker->doc, params);
+}
+
+/* Adds @prepared (transfer full), or joins it to the one prepared before it
+ * from this chunk. */
+static void
+worker_add_prepared (Worker   *worker,
+                     gpointer  prepared,
+                     gsize     size)
+{
+  const AcpConnectionPreparer *preparer = worker->reader->preparer;
+  AcpParsed *parsed;
+
+  if (worker->last_prepared != NULL && preparer->join != NULL &&
+      preparer->join (worker->last_prepared->prepared, prepared))
     {
-      g_string_append (worker->group_buffer, piece);
-      worker->group->n_messages++;
-      worker->group->size += size;
+      preparer->free (prepared);
+      worker->last_prepared->size += size;
       worker->n_produced += size;
-      json_node_unref (root);
-      g_free (key);
-      return TRUE;
+      return;
     }
 
-  worker_add (worker, parsed_new (ACP_PARSED_MESSAGE, size));
-  worker->results.tail->root = root;
-  worker->group = worker->results.tail;
-  worker->group_key = key;
-  worker->group_text = text;
-  g_string_assign (worker->group_buffer, piece);
-
-  return TRUE;
+  parsed = parsed_new (ACP_PARSED_PREPARED, size);
+  parsed->prepared = prepared;
+  parsed->free_prepared = preparer->free;
+  worker_add (worker, parsed);
+  worker->last_prepared = parsed;
 }
 
 /* Characters of a line that is not JSON shown when it is reported */
@@ -352,7 +326,7 @@ worker_handle_line (Worker     *worker,
                     gsize       length)
 {
   GError *error = NULL;
-  JsonNode *root;
+  const AcpJsonValue *root;
   AcpParsed *parsed;
   gsize size = length;
 
@@ -362,14 +336,13 @@ worker_handle_line (Worker     *worker,
     return;
 
   g_atomic_int_set (&worker->reader->parsing, TRUE);
-  root = parse_line (data, length, &error);
+  root = acp_json_doc_read (worker->doc, data, length, MAX_NESTING_DEPTH, &error);
   g_atomic_int_set (&worker->reader->parsing, FALSE);
 
-  /* before joining: the log has every message as it came */
+  /* before preparing: the log has every message as it came */
   if (worker->reader->log != NULL && (root != NULL || error != NULL))
     acp_traffic_log_add_message (worker->reader->log, ACP_TRAFFIC_IN, data, length,
-                                 root != NULL && JSON_NODE_HOLDS_OBJECT (root)
-                                 ? json_node_get_object (root) : NULL);
+                                 worker->doc, root);
 
   if (error != NULL)
     {
@@ -379,17 +352,16 @@ worker_handle_line (Worker     *worker,
     }
   else if (root != NULL)
     {
-      AcpConnectionJoinFunc join = worker->reader->join_func;
-      char *key = NULL;
-      JsonNode *text;
+      gpointer prepared = worker_prepare (worker, root);
 
-      if (join != NULL && (text = join (root, &key)) != NULL &&
-          worker_join (worker, root, text, g_steal_pointer (&key), size))
-        return;
-      g_free (key);
+      if (prepared != NULL)
+        {
+          worker_add_prepared (worker, prepared, size);
+          return;
+        }
 
       parsed = parsed_new (ACP_PARSED_MESSAGE, size);
-      parsed->root = root;
+      parsed->root = acp_json_value_to_node (worker->doc, root);
     }
   else
     {
@@ -492,7 +464,8 @@ worker_publish (Worker   *worker,
   AcpLineReader *reader = worker->reader;
   gboolean wake;
 
-  worker_end_group (worker);
+  /* what comes next is not joined to what is handed over */
+  worker->last_prepared = NULL;
   g_mutex_lock (&reader->lock);
   acp_parsed_list_concat (&reader->results, &worker->results);
   reader->n_read += n_read;
@@ -604,14 +577,13 @@ worker_thread (gpointer data)
 
   worker.reader = data;
   worker.line = g_byte_array_new ();
-  worker.group_buffer = g_string_new (NULL);
+  worker.doc = acp_json_doc_new ();
 
   worker_run (&worker);
   worker_done_reading (worker.reader);
 
-  worker_end_group (&worker);
   acp_parsed_list_clear (&worker.results);
-  g_string_free (worker.group_buffer, TRUE);
+  acp_json_doc_free (worker.doc);
   g_byte_array_unref (worker.line);
   acp_line_reader_unref (worker.reader);
   g_atomic_int_add (&n_running_workers, -1);
@@ -623,10 +595,10 @@ worker_thread (gpointer data)
 /* The connection's side, on the main thread                                 */
 
 void
-acp_line_reader_set_join_func (AcpLineReader         *reader,
-                               AcpConnectionJoinFunc  join_func)
+acp_line_reader_set_preparer (AcpLineReader               *reader,
+                              const AcpConnectionPreparer *preparer)
 {
-  reader->join_func = join_func;
+  reader->preparer = preparer;
 }
 
 void

@@ -10,6 +10,7 @@
 #include <json-glib/json-glib.h>
 
 #include "acp-connection.h"
+#include "acp-json-reader.h"
 #include "acp-traffic-log.h"
 
 G_BEGIN_DECLS
@@ -18,6 +19,7 @@ G_BEGIN_DECLS
 typedef enum
 {
   ACP_PARSED_MESSAGE,      /* root */
+  ACP_PARSED_PREPARED,     /* prepared: a notification the preparer took apart */
   ACP_PARSED_NOT_JSON,     /* error */
   ACP_PARSED_TOO_LONG,     /* limit: a line over the cap was skipped */
   ACP_PARSED_END,          /* the stream ended after the lines before */
@@ -31,8 +33,9 @@ struct _AcpParsed
   AcpParsed     *next;
   AcpParsedKind  kind;
   gsize          size;        /* bytes of the line(s), for the parse-ahead bound */
-  guint          n_messages;  /* ACP_PARSED_MESSAGE: how many were joined into it */
   JsonNode      *root;
+  gpointer       prepared;
+  GDestroyNotify free_prepared;
   GError        *error;
   char          *excerpt;     /* ACP_PARSED_NOT_JSON: the start of the line, to show */
   gsize          limit;
@@ -62,9 +65,9 @@ AcpLineReader *acp_line_reader_new                 (GMainContext          *conte
 AcpLineReader *acp_line_reader_ref                 (AcpLineReader         *reader);
 void           acp_line_reader_unref               (AcpLineReader         *reader);
 
-/* Set before acp_line_reader_start(). */
-void           acp_line_reader_set_join_func       (AcpLineReader         *reader,
-                                                    AcpConnectionJoinFunc  join_func);
+/* Set before acp_line_reader_start(); @preparer is not copied. */
+void           acp_line_reader_set_preparer        (AcpLineReader               *reader,
+                                                    const AcpConnectionPreparer *preparer);
 void           acp_line_reader_set_traffic_log     (AcpLineReader         *reader,
                                                     AcpTrafficLog         *log);
 /* Called on the context once the worker no longer reads; @data is taken by
@@ -104,5 +107,12 @@ void           acp_line_reader_set_max_line_length (AcpLineReader         *reade
 gboolean       acp_line_reader_is_parsing          (AcpLineReader         *reader);
 gboolean       acp_line_reader_is_waiting          (AcpLineReader         *reader);
 guint          acp_line_reader_get_n_running       (void);
+
+/* Whether @root is a well-formed notification, and its method and params
+ * (acp-connection-dispatch.c; only looks at @doc). */
+gboolean       _acp_connection_is_notification     (const AcpJsonDoc      *doc,
+                                                    const AcpJsonValue    *root,
+                                                    const char           **method,
+                                                    const AcpJsonValue   **params);
 
 G_END_DECLS

@@ -36,14 +36,14 @@ finish_create (GTask          *task,
   if (self->state != ACP_SESSION_STATE_CREATING)
     {
       g_clear_error (&error);
-      g_array_set_size (self->early_updates, 0);
+      g_ptr_array_set_size (self->early_updates, 0);
       g_task_return_error (task, _acp_session_state_error (self));
       return;
     }
 
   if (response == NULL)
     {
-      g_array_set_size (self->early_updates, 0);
+      g_ptr_array_set_size (self->early_updates, 0);
       if (_acp_session_check_agent_gone (self))
         {
           g_clear_error (&error);
@@ -93,7 +93,7 @@ begin_create (AcpSession          *self,
     return NULL;
 
   /* The id comes with the answer; until then updates for unknown ids are
-   * kept (see _acp_session_agent_session_update_cb). */
+   * kept (see _acp_session_agent_update_cb). */
   g_object_freeze_notify (G_OBJECT (self));
   _acp_session_set_string (self, &self->session_id, NULL, PROP_SESSION_ID);
   _acp_session_set_state (self, ACP_SESSION_STATE_CREATING);
@@ -420,7 +420,7 @@ finish_close (AcpSession *self)
 {
   _acp_session_disconnect_agent (self);
   _acp_session_stop_turn (self);
-  g_array_set_size (self->early_updates, 0);
+  g_ptr_array_set_size (self->early_updates, 0);
   acp_transcript_flush (self->transcript);
   _acp_session_set_state (self, ACP_SESSION_STATE_CLOSED);
 }

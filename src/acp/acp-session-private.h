@@ -17,12 +17,6 @@
 
 G_BEGIN_DECLS
 
-typedef struct
-{
-  char       *session_id;
-  JsonObject *update;
-} EarlyUpdate;
-
 struct _AcpSession
 {
   GObject          parent_instance;
@@ -49,7 +43,7 @@ struct _AcpSession
 
   GCancellable    *open_cancellable; /* of the create, load or resume in flight */
   GPtrArray       *permissions;     /* pending AcpPermissionItem */
-  GArray          *early_updates;   /* EarlyUpdate */
+  GPtrArray       *early_updates;   /* AcpUpdate */
 
   gulong           update_handler_id;
   gulong           request_handler_id;
@@ -111,15 +105,13 @@ void      _acp_session_disconnect_agent    (AcpSession       *self);
 
 /* acp-session-updates.c */
 
-void       _acp_session_early_update_clear      (gpointer     data);
 JsonArray *_acp_session_filter_objects          (JsonArray   *array,
                                                  const char  *first,
                                                  const char  *second);
 void       _acp_session_apply_response          (AcpSession  *self,
                                                  JsonObject  *response);
-void       _acp_session_agent_session_update_cb (AcpAgent    *agent,
-                                                 const char  *session_id,
-                                                 JsonObject  *update,
+void       _acp_session_agent_update_cb         (AcpAgent    *agent,
+                                                 AcpUpdate   *update,
                                                  AcpSession  *self);
 void       _acp_session_apply_early_updates     (AcpSession  *self);
 

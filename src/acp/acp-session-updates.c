@@ -14,23 +14,12 @@
 
 #include "config.h"
 
-#include <stdarg.h>
-
 #include "acp-session-private.h"
-#include "acp-update-variants-private.h"
+#include "acp-update-private.h"
 
 /* Updates for an unknown session kept while session/new is in flight (some
  * agents send commands before answering). */
 #define MAX_EARLY_UPDATES 256
-
-void
-_acp_session_early_update_clear (gpointer data)
-{
-  EarlyUpdate *early = data;
-
-  g_clear_pointer (&early->session_id, g_free);
-  g_clear_pointer (&early->update, json_object_unref);
-}
 
 static gboolean
 notify_replay_count_cb (gpointer user_data)
@@ -105,31 +94,29 @@ _acp_session_filter_objects (JsonArray  *array,
 /* available_commands_update: the list is replaced; invalid entries are
  * skipped */
 gboolean
-_acp_session_apply_available_commands (AcpSession              *self,
-                                       JsonObject              *update,
-                                       const AcpUpdateVariant  *variant,
-                                       GError                 **error)
+_acp_session_apply_available_commands (AcpSession  *self,
+                                       AcpUpdate   *update,
+                                       GError     **error)
 {
-  JsonNode *node = json_object_get_member (update, "availableCommands");
+  JsonNode *node = json_object_get_member (update->object, "availableCommands");
   g_autoptr(JsonArray) filtered = NULL;
 
   if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
-    return _acp_update_invalid (error, variant->name, "availableCommands must be an array");
+    return _acp_update_invalid (error, update->kind, "availableCommands must be an array");
   filtered = _acp_session_filter_objects (json_node_get_array (node), "name", "description");
   _acp_session_set_array (self, &self->available_commands, filtered, PROP_AVAILABLE_COMMANDS);
   return TRUE;
 }
 
 gboolean
-_acp_session_apply_current_mode (AcpSession              *self,
-                                 JsonObject              *update,
-                                 const AcpUpdateVariant  *variant,
-                                 GError                 **error)
+_acp_session_apply_current_mode (AcpSession  *self,
+                                 AcpUpdate   *update,
+                                 GError     **error)
 {
-  JsonNode *node = json_object_get_member (update, "currentModeId");
+  JsonNode *node = json_object_get_member (update->object, "currentModeId");
 
   if (!_acp_update_node_is_string (node))
-    return _acp_update_invalid (error, variant->name, "currentModeId must be a string");
+    return _acp_update_invalid (error, update->kind, "currentModeId must be a string");
   _acp_session_set_string (self, &self->current_mode_id, json_node_get_string (node),
                            PROP_CURRENT_MODE_ID);
   return TRUE;
@@ -137,16 +124,15 @@ _acp_session_apply_current_mode (AcpSession              *self,
 
 /* config_option_update: the full list; invalid entries are skipped */
 gboolean
-_acp_session_apply_config_options (AcpSession              *self,
-                                   JsonObject              *update,
-                                   const AcpUpdateVariant  *variant,
-                                   GError                 **error)
+_acp_session_apply_config_options (AcpSession  *self,
+                                   AcpUpdate   *update,
+                                   GError     **error)
 {
-  JsonNode *node = json_object_get_member (update, "configOptions");
+  JsonNode *node = json_object_get_member (update->object, "configOptions");
   g_autoptr(JsonArray) filtered = NULL;
 
   if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
-    return _acp_update_invalid (error, variant->name, "configOptions must be an array");
+    return _acp_update_invalid (error, update->kind, "configOptions must be an array");
   filtered = _acp_session_filter_objects (json_node_get_array (node), "id", "name");
   _acp_session_set_array (self, &self->config_options, filtered, PROP_CONFIG_OPTIONS);
   return TRUE;
@@ -154,14 +140,13 @@ _acp_session_apply_config_options (AcpSession              *self,
 
 /* session_info_update: title and updatedAt (absent leaves, null clears) */
 gboolean
-_acp_session_apply_session_info (AcpSession              *self,
-                                 JsonObject              *update,
-                                 const AcpUpdateVariant  *row,
-                                 GError                 **error)
+_acp_session_apply_session_info (AcpSession  *self,
+                                 AcpUpdate   *update,
+                                 GError     **error)
 {
-  const char *variant = row->name;
-  JsonNode *title = json_object_get_member (update, "title");
-  JsonNode *updated_at = json_object_get_member (update, "updatedAt");
+  const char *variant = update->kind;
+  JsonNode *title = json_object_get_member (update->object, "title");
+  JsonNode *updated_at = json_object_get_member (update->object, "updatedAt");
 
   if (title != NULL && !JSON_NODE_HOLDS_NULL (title) && !_acp_update_node_is_string (title))
     return _acp_update_invalid (error, variant, "title must be a string or null");
@@ -185,15 +170,14 @@ _acp_session_apply_session_info (AcpSession              *self,
 }
 
 gboolean
-_acp_session_apply_usage (AcpSession              *self,
-                          JsonObject              *update,
-                          const AcpUpdateVariant  *row,
-                          GError                 **error)
+_acp_session_apply_usage (AcpSession  *self,
+                          AcpUpdate   *update,
+                          GError     **error)
 {
-  const char *variant = row->name;
-  JsonNode *used = json_object_get_member (update, "used");
-  JsonNode *size = json_object_get_member (update, "size");
-  JsonNode *cost = json_object_get_member (update, "cost");
+  const char *variant = update->kind;
+  JsonNode *used = json_object_get_member (update->object, "used");
+  JsonNode *size = json_object_get_member (update->object, "size");
+  JsonNode *cost = json_object_get_member (update->object, "cost");
   g_autoptr(JsonObject) usage = NULL;
 
   if (!node_is_count (used))
@@ -233,6 +217,18 @@ _acp_session_apply_usage (AcpSession              *self,
   return TRUE;
 }
 
+/* The session-level variants to the session, the others to the transcript */
+gboolean
+_acp_session_apply (AcpSession  *self,
+                    AcpUpdate   *update,
+                    GError     **error)
+{
+  if (update->error == NULL && update->variant != NULL && update->variant->apply_session != NULL)
+    return update->variant->apply_session (self, update, error);
+
+  return _acp_transcript_apply (self->transcript, update, error);
+}
+
 /**
  * acp_session_apply_update:
  * @self: an #AcpSession
@@ -251,20 +247,14 @@ acp_session_apply_update (AcpSession  *self,
                           JsonObject  *update,
                           GError     **error)
 {
-  const AcpUpdateVariant *row;
-  JsonNode *node;
+  g_autoptr(AcpUpdate) taken = NULL;
 
   g_return_val_if_fail (ACP_IS_SESSION (self), FALSE);
   g_return_val_if_fail (update != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  node = json_object_get_member (update, "sessionUpdate");
-  row = _acp_update_node_is_string (node) ? _acp_update_variant_lookup (json_node_get_string (node))
-                                          : NULL;
-  if (row == NULL || row->apply_session == NULL)
-    return acp_transcript_apply_update (self->transcript, update, error);
-
-  return row->apply_session (self, update, row, error);
+  taken = acp_update_new (NULL, update);
+  return _acp_session_apply (self, taken, error);
 }
 
 /* The modes and configOptions of a session/new, load or resume response. */
@@ -318,26 +308,20 @@ _acp_session_apply_response (AcpSession *self,
 /* --- updates --- */
 
 void
-_acp_session_agent_session_update_cb (AcpAgent   *agent,
-                                      const char *session_id,
-                                      JsonObject *update,
-                                      AcpSession *self)
+_acp_session_agent_update_cb (AcpAgent   *agent,
+                              AcpUpdate  *update,
+                              AcpSession *self)
 {
   g_autoptr(GError) error = NULL;
 
   if (self->state == ACP_SESSION_STATE_CREATING && self->session_id == NULL)
     {
-      EarlyUpdate early;
-
-      if (self->early_updates->len >= MAX_EARLY_UPDATES)
-        return;
-      early.session_id = g_strdup (session_id);
-      early.update = json_object_ref (update);
-      g_array_append_val (self->early_updates, early);
+      if (self->early_updates->len < MAX_EARLY_UPDATES)
+        g_ptr_array_add (self->early_updates, acp_update_ref (update));
       return;
     }
 
-  if (self->session_id == NULL || g_strcmp0 (session_id, self->session_id) != 0)
+  if (self->session_id == NULL || g_strcmp0 (update->session_id, self->session_id) != 0)
     return;
   if (!_acp_session_is_live (self->state) && self->state != ACP_SESSION_STATE_CLOSING)
     return;
@@ -349,7 +333,7 @@ _acp_session_agent_session_update_cb (AcpAgent   *agent,
    * replay has hundreds of thousands of updates */
   if (self->state == ACP_SESSION_STATE_LOADING)
     {
-      self->replay_count += acp_agent_get_n_joined (agent);
+      self->replay_count += update->n_notifications;
       if (self->replay_notify_id == 0)
         self->replay_notify_id = g_idle_add_full (ACP_TRANSCRIPT_FLUSH_PRIORITY,
                                                   notify_replay_count_cb, self, NULL);
@@ -357,24 +341,22 @@ _acp_session_agent_session_update_cb (AcpAgent   *agent,
 
   /* the transcript flushes when the loop gets a turn: the connection
    * yields to the loop during a flood, so a replay shows as it comes */
-  if (!acp_session_apply_update (self, update, &error))
+  if (!_acp_session_apply (self, update, &error))
     g_debug ("Session %s: %s", self->session_id, error->message);
 }
 
 void
 _acp_session_apply_early_updates (AcpSession *self)
 {
-  g_autoptr(GArray) early = g_steal_pointer (&self->early_updates);
+  g_autoptr(GPtrArray) early = g_steal_pointer (&self->early_updates);
 
-  self->early_updates = g_array_new (FALSE, TRUE, sizeof (EarlyUpdate));
-  g_array_set_clear_func (self->early_updates, _acp_session_early_update_clear);
+  self->early_updates = g_ptr_array_new_with_free_func ((GDestroyNotify) acp_update_unref);
 
   for (guint i = 0; i < early->len; i++)
     {
-      EarlyUpdate *entry = &g_array_index (early, EarlyUpdate, i);
+      AcpUpdate *update = g_ptr_array_index (early, i);
 
-      if (g_strcmp0 (entry->session_id, self->session_id) == 0)
-        _acp_session_agent_session_update_cb (self->agent, entry->session_id, entry->update, self);
+      if (g_strcmp0 (update->session_id, self->session_id) == 0)
+        _acp_session_agent_update_cb (self->agent, update, self);
     }
 }
-

@@ -168,7 +168,7 @@ fail (AcpSession   *self,
     self->error = g_error_new_literal (ACP_ERROR, ACP_ERROR_AGENT_EXITED, _("The agent exited"));
 
   _acp_session_stop_turn (self);
-  g_array_set_size (self->early_updates, 0);
+  g_ptr_array_set_size (self->early_updates, 0);
 
   if (acp_agent_get_stop_requested (self->agent))
     {
@@ -304,8 +304,8 @@ acp_session_constructed (GObject *object)
   g_assert (ACP_IS_AGENT (self->agent));
 
   self->update_handler_id =
-    g_signal_connect (self->agent, "session-update",
-                      G_CALLBACK (_acp_session_agent_session_update_cb), self);
+    g_signal_connect (self->agent, "update",
+                      G_CALLBACK (_acp_session_agent_update_cb), self);
   self->request_handler_id =
     g_signal_connect (self->agent, "request", G_CALLBACK (_acp_session_agent_request_cb), self);
   self->exited_handler_id =
@@ -332,7 +332,7 @@ acp_session_dispose (GObject *object)
     acp_permission_item_cancel (g_ptr_array_index (self->permissions, i));
   g_ptr_array_set_size (self->permissions, 0);
 
-  g_array_set_size (self->early_updates, 0);
+  g_ptr_array_set_size (self->early_updates, 0);
   g_clear_object (&self->open_cancellable);
   g_clear_object (&self->transcript);
   g_clear_object (&self->agent);
@@ -358,7 +358,7 @@ acp_session_finalize (GObject *object)
   g_clear_pointer (&self->usage, json_object_unref);
   g_clear_pointer (&self->stop_reason, g_free);
   g_clear_pointer (&self->permissions, g_ptr_array_unref);
-  g_clear_pointer (&self->early_updates, g_array_unref);
+  g_clear_pointer (&self->early_updates, g_ptr_array_unref);
 
   G_OBJECT_CLASS (acp_session_parent_class)->finalize (object);
 }
@@ -573,8 +573,7 @@ acp_session_init (AcpSession *self)
   self->transcript = acp_transcript_new ();
   self->available_commands = json_array_new ();
   self->permissions = g_ptr_array_new_with_free_func (g_object_unref);
-  self->early_updates = g_array_new (FALSE, TRUE, sizeof (EarlyUpdate));
-  g_array_set_clear_func (self->early_updates, _acp_session_early_update_clear);
+  self->early_updates = g_ptr_array_new_with_free_func ((GDestroyNotify) acp_update_unref);
 }
 
 /**

@@ -8,6 +8,17 @@
  * keeps the last entries in a list model for the agent log window; an
  * entry keeps the text of its message (up to ACP_TRAFFIC_TEXT_MAX) and what
  * a list shows of it, taken once when it is added.
+ *
+ * An agent replaying a long session writes a hundred thousand lines a
+ * second, and all but the last few thousand of their entries are dropped
+ * unseen. So what the reading thread adds is a plain record (cheap to make
+ * and to drop: making and finalising a GObject takes GLib's global locks,
+ * which the main thread's signals wait for), in a queue that drops its
+ * oldest at once past the bound; the model takes the queue at most every
+ * FLUSH_INTERVAL_US, and while the queue overflows every
+ * FLOOD_FLUSH_INTERVAL_US (a list view over it pays for every change, and
+ * the records the model drops are freed on the main thread); and an entry
+ * is made of a record only when someone asks the model for it.
  */
 
 #include "config.h"
@@ -19,11 +30,17 @@
 /* Requests whose answer is awaited, for the durations: a bound for agents
  * that never answer. */
 #define MAX_OPEN_REQUESTS 4096
+/* The model takes new entries at most this often; while the queue drops
+ * entries, at most this often */
+#define FLUSH_INTERVAL_US       (100 * G_TIME_SPAN_MILLISECOND)
+#define FLOOD_FLUSH_INTERVAL_US G_TIME_SPAN_SECOND
 
-struct _AcpTrafficEntry
+/* What an entry holds: made by the thread that adds it (a plain struct,
+ * cheap to make and to drop); an item of the model until someone asks for
+ * it, who gets an AcpTrafficEntry made of it then (see
+ * acp_traffic_log_get_item ()) */
+typedef struct
 {
-  GObject              parent_instance;
-
   gint64               time;
   AcpTrafficDirection  direction;
   char                *method;
@@ -35,6 +52,32 @@ struct _AcpTrafficEntry
   gsize                size;
   gint64               duration;
   char                *text;
+  AcpTrafficEntry     *entry;      /* in the model: made of this once asked for */
+} Record;
+
+static void
+record_clear (Record *record)
+{
+  g_free (record->method);
+  g_free (record->id);
+  g_free (record->session_id);
+  g_free (record->text);
+}
+
+static void
+record_free (Record *record)
+{
+  record_clear (record);
+  if (record->entry != NULL)
+    g_object_unref (record->entry);
+  g_free (record);
+}
+
+struct _AcpTrafficEntry
+{
+  GObject              parent_instance;
+
+  Record               record;
 };
 
 G_DEFINE_FINAL_TYPE (AcpTrafficEntry, acp_traffic_entry, G_TYPE_OBJECT)
@@ -44,10 +87,7 @@ acp_traffic_entry_finalize (GObject *object)
 {
   AcpTrafficEntry *self = ACP_TRAFFIC_ENTRY (object);
 
-  g_free (self->method);
-  g_free (self->id);
-  g_free (self->session_id);
-  g_free (self->text);
+  record_clear (&self->record);
 
   G_OBJECT_CLASS (acp_traffic_entry_parent_class)->finalize (object);
 }
@@ -61,17 +101,34 @@ acp_traffic_entry_class_init (AcpTrafficEntryClass *klass)
 static void
 acp_traffic_entry_init (AcpTrafficEntry *self)
 {
-  self->duration = -1;
 }
 
+/* The entry of @record, made of it the first time: what it holds moves to
+ * the entry. (transfer none) */
 static AcpTrafficEntry *
-entry_new (AcpTrafficDirection  direction,
-           const char          *text,
-           gsize                size)
+record_get_entry (Record *record)
 {
-  AcpTrafficEntry *self = g_object_new (ACP_TYPE_TRAFFIC_ENTRY, NULL);
+  if (record->entry == NULL)
+    {
+      AcpTrafficEntry *entry = g_object_new (ACP_TYPE_TRAFFIC_ENTRY, NULL);
+
+      entry->record = *record;
+      memset (record, 0, sizeof *record);
+      record->entry = entry;
+    }
+
+  return record->entry;
+}
+
+static Record *
+record_new (AcpTrafficDirection  direction,
+            const char          *text,
+            gsize                size)
+{
+  Record *self = g_new0 (Record, 1);
   gsize kept = MIN (size, ACP_TRAFFIC_TEXT_MAX);
 
+  self->duration = -1;
   self->time = g_get_real_time ();
   self->direction = direction;
   self->size = size;
@@ -92,108 +149,102 @@ entry_new (AcpTrafficDirection  direction,
 
 /* The id as JSON text: "7", "\"abc\"", "null". */
 static char *
-id_to_string (JsonNode *id)
+id_to_string (const AcpJsonDoc   *doc,
+              const AcpJsonValue *id)
 {
-  if (JSON_NODE_HOLDS_VALUE (id) && json_node_get_value_type (id) == G_TYPE_STRING)
-    return g_strdup_printf ("\"%s\"", json_node_get_string (id));
+  g_autoptr(JsonNode) node = NULL;
 
-  return json_to_string (id, FALSE);
+  if (acp_json_value_is (id, ACP_JSON_STRING))
+    return g_strdup_printf ("\"%s\"", acp_json_value_get_string (doc, id));
+
+  node = acp_json_value_to_node (doc, id);
+  return json_to_string (node, FALSE);
 }
 
 static void
-describe_message (AcpTrafficEntry *self,
-                  JsonObject      *message)
+describe_message (Record             *self,
+                  const AcpJsonDoc   *doc,
+                  const AcpJsonValue *message)
 {
-  JsonNode *node;
+  const AcpJsonValue *id = acp_json_value_get_member (doc, message, "id");
+  const AcpJsonValue *params = acp_json_value_get_member (doc, message, "params");
 
-  if ((node = json_object_get_member (message, "method")) != NULL &&
-      JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
-    self->method = g_strdup (json_node_get_string (node));
-
-  if ((node = json_object_get_member (message, "id")) != NULL)
-    self->id = id_to_string (node);
-
+  self->method = g_strdup (acp_json_value_get_string_member (doc, message, "method"));
+  if (id != NULL)
+    self->id = id_to_string (doc, id);
   self->is_response = self->method == NULL && self->id != NULL;
-  self->is_error = json_object_has_member (message, "error");
-
-  if ((node = json_object_get_member (message, "params")) != NULL && JSON_NODE_HOLDS_OBJECT (node))
-    {
-      JsonNode *session = json_object_get_member (json_node_get_object (node), "sessionId");
-
-      if (session != NULL && JSON_NODE_HOLDS_VALUE (session) &&
-          json_node_get_value_type (session) == G_TYPE_STRING)
-        self->session_id = g_strdup (json_node_get_string (session));
-    }
+  self->is_error = acp_json_value_get_member (doc, message, "error") != NULL;
+  self->session_id = g_strdup (acp_json_value_get_string_member (doc, params, "sessionId"));
 }
 
 gint64
 acp_traffic_entry_get_time (AcpTrafficEntry *self)
 {
   g_return_val_if_fail (ACP_IS_TRAFFIC_ENTRY (self), 0);
-  return self->time;
+  return self->record.time;
 }
 
 AcpTrafficDirection
 acp_traffic_entry_get_direction (AcpTrafficEntry *self)
 {
   g_return_val_if_fail (ACP_IS_TRAFFIC_ENTRY (self), ACP_TRAFFIC_IN);
-  return self->direction;
+  return self->record.direction;
 }
 
 const char *
 acp_traffic_entry_get_method (AcpTrafficEntry *self)
 {
   g_return_val_if_fail (ACP_IS_TRAFFIC_ENTRY (self), NULL);
-  return self->method;
+  return self->record.method;
 }
 
 const char *
 acp_traffic_entry_get_id (AcpTrafficEntry *self)
 {
   g_return_val_if_fail (ACP_IS_TRAFFIC_ENTRY (self), NULL);
-  return self->id;
+  return self->record.id;
 }
 
 const char *
 acp_traffic_entry_get_session_id (AcpTrafficEntry *self)
 {
   g_return_val_if_fail (ACP_IS_TRAFFIC_ENTRY (self), NULL);
-  return self->session_id;
+  return self->record.session_id;
 }
 
 gboolean
 acp_traffic_entry_get_is_error (AcpTrafficEntry *self)
 {
   g_return_val_if_fail (ACP_IS_TRAFFIC_ENTRY (self), FALSE);
-  return self->is_error;
+  return self->record.is_error;
 }
 
 gsize
 acp_traffic_entry_get_size (AcpTrafficEntry *self)
 {
   g_return_val_if_fail (ACP_IS_TRAFFIC_ENTRY (self), 0);
-  return self->size;
+  return self->record.size;
 }
 
 gint64
 acp_traffic_entry_get_duration (AcpTrafficEntry *self)
 {
   g_return_val_if_fail (ACP_IS_TRAFFIC_ENTRY (self), -1);
-  return self->duration;
+  return self->record.duration;
 }
 
 const char *
 acp_traffic_entry_get_text (AcpTrafficEntry *self)
 {
   g_return_val_if_fail (ACP_IS_TRAFFIC_ENTRY (self), NULL);
-  return self->text;
+  return self->record.text;
 }
 
 gboolean
 acp_traffic_entry_get_truncated (AcpTrafficEntry *self)
 {
   g_return_val_if_fail (ACP_IS_TRAFFIC_ENTRY (self), FALSE);
-  return self->truncated;
+  return self->record.truncated;
 }
 
 static const char *
@@ -224,25 +275,25 @@ acp_traffic_entry_to_json_line (AcpTrafficEntry *self)
 
   g_return_val_if_fail (ACP_IS_TRAFFIC_ENTRY (self), NULL);
 
-  seconds = g_date_time_new_from_unix_utc (self->time / G_USEC_PER_SEC);
-  time = g_date_time_add (seconds, self->time % G_USEC_PER_SEC);
+  time = g_date_time_new_from_unix_utc (self->record.time / G_USEC_PER_SEC);
+  time = g_date_time_add (time, self->record.time % G_USEC_PER_SEC);
   iso = g_date_time_format_iso8601 (time);
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "time");
   json_builder_add_string_value (builder, iso);
   json_builder_set_member_name (builder, "direction");
-  json_builder_add_string_value (builder, direction_name (self->direction));
+  json_builder_add_string_value (builder, direction_name (self->record.direction));
   json_builder_set_member_name (builder, "size");
-  json_builder_add_int_value (builder, self->size);
-  if (self->duration >= 0)
+  json_builder_add_int_value (builder, self->record.size);
+  if (self->record.duration >= 0)
     {
       json_builder_set_member_name (builder, "durationMs");
-      json_builder_add_double_value (builder, self->duration / 1000.0);
+      json_builder_add_double_value (builder, self->record.duration / 1000.0);
     }
 
-  if ((self->direction == ACP_TRAFFIC_IN || self->direction == ACP_TRAFFIC_OUT) && !self->truncated)
-    message = json_from_string (self->text, NULL);
+  if ((self->record.direction == ACP_TRAFFIC_IN || self->record.direction == ACP_TRAFFIC_OUT) && !self->record.truncated)
+    message = json_from_string (self->record.text, NULL);
   if (message != NULL)
     {
       json_builder_set_member_name (builder, "message");
@@ -251,8 +302,8 @@ acp_traffic_entry_to_json_line (AcpTrafficEntry *self)
   else
     {
       json_builder_set_member_name (builder, "text");
-      json_builder_add_string_value (builder, self->text);
-      if (self->truncated)
+      json_builder_add_string_value (builder, self->record.text);
+      if (self->record.truncated)
         {
           json_builder_set_member_name (builder, "truncated");
           json_builder_add_boolean_value (builder, TRUE);
@@ -277,14 +328,16 @@ struct _AcpTrafficLog
   GMainContext *context;
 
   /* the model, main context only */
-  GPtrArray    *items;
+  GPtrArray    *items;           /* Record, owned */
   GHashTable   *open_requests;   /* "in|out id" → gint64 time */
   guint64       n_dropped;
+  gint64        last_flush;      /* monotonic; written under the lock */
 
   /* from any thread */
   GMutex        lock;
-  GPtrArray    *pending;
+  GQueue        pending;         /* Record, owned; max_entries at most */
   guint64       n_dropped_pending;
+  gboolean      flooded;         /* the queue dropped entries before the last flush */
   GSource      *flush_source;
 };
 
@@ -314,7 +367,7 @@ acp_traffic_log_get_item (GListModel *model,
   if (position >= self->items->len)
     return NULL;
 
-  return g_object_ref (g_ptr_array_index (self->items, position));
+  return g_object_ref (record_get_entry (g_ptr_array_index (self->items, position)));
 }
 
 static void
@@ -327,30 +380,31 @@ acp_traffic_log_model_init (GListModelInterface *iface)
 
 /* The duration of a response, from the time of its request. */
 static void
-match_request (AcpTrafficLog   *self,
-               AcpTrafficEntry *entry)
+match_request (AcpTrafficLog *self,
+               Record        *record)
 {
   g_autofree char *key = NULL;
   gpointer time;
 
-  if (entry->id == NULL || (entry->direction != ACP_TRAFFIC_IN && entry->direction != ACP_TRAFFIC_OUT))
+  if (record->id == NULL ||
+      (record->direction != ACP_TRAFFIC_IN && record->direction != ACP_TRAFFIC_OUT))
     return;
 
-  if (!entry->is_response)
+  if (!record->is_response)
     {
       if (g_hash_table_size (self->open_requests) >= MAX_OPEN_REQUESTS)
         g_hash_table_remove_all (self->open_requests);
-      key = g_strconcat (entry->direction == ACP_TRAFFIC_OUT ? "out " : "in ", entry->id, NULL);
+      key = g_strconcat (record->direction == ACP_TRAFFIC_OUT ? "out " : "in ", record->id, NULL);
       g_hash_table_replace (self->open_requests, g_steal_pointer (&key),
-                            g_memdup2 (&entry->time, sizeof entry->time));
+                            g_memdup2 (&record->time, sizeof record->time));
       return;
     }
 
   /* a response goes the other way */
-  key = g_strconcat (entry->direction == ACP_TRAFFIC_IN ? "out " : "in ", entry->id, NULL);
+  key = g_strconcat (record->direction == ACP_TRAFFIC_IN ? "out " : "in ", record->id, NULL);
   if ((time = g_hash_table_lookup (self->open_requests, key)) != NULL)
     {
-      entry->duration = entry->time - *(gint64 *) time;
+      record->duration = record->time - *(gint64 *) time;
       g_hash_table_remove (self->open_requests, key);
     }
 }
@@ -362,20 +416,32 @@ acp_traffic_log_flush (AcpTrafficLog *self)
   guint removed = 0;
   guint n_added;
   guint64 dropped;
+  GQueue taken;
+  Record *record;
 
   g_return_if_fail (ACP_IS_TRAFFIC_LOG (self));
 
   g_mutex_lock (&self->lock);
-  added = g_steal_pointer (&self->pending);
-  self->pending = g_ptr_array_new_with_free_func (g_object_unref);
+  taken = self->pending;
+  g_queue_init (&self->pending);
   dropped = self->n_dropped_pending;
   self->n_dropped_pending = 0;
-  g_clear_pointer (&self->flush_source, g_source_unref);
+  self->flooded = dropped > 0;
+  if (self->flush_source != NULL)
+    {
+      g_source_destroy (self->flush_source);
+      g_clear_pointer (&self->flush_source, g_source_unref);
+    }
+  self->last_flush = g_get_monotonic_time ();
   g_mutex_unlock (&self->lock);
 
   self->n_dropped += dropped;
-  if (added->len == 0)
+  if (taken.length == 0)
     return;
+
+  added = g_ptr_array_new_full (taken.length, (GDestroyNotify) record_free);
+  while ((record = g_queue_pop_head (&taken)) != NULL)
+    g_ptr_array_add (added, record);
 
   for (guint i = 0; i < added->len; i++)
     match_request (self, g_ptr_array_index (added, i));
@@ -403,28 +469,34 @@ flush_cb (gpointer user_data)
 }
 
 static void
-add_entry (AcpTrafficLog   *self,
-           AcpTrafficEntry *entry)
+add_record (AcpTrafficLog *self,
+            Record        *record)
 {
-  g_mutex_lock (&self->lock);
-  g_ptr_array_add (self->pending, entry);
-  /* the main thread lags behind a flood: the bound holds here too */
-  if (self->pending->len > self->max_entries)
-    {
-      guint over = self->pending->len - self->max_entries;
+  Record *oldest = NULL;
 
-      g_ptr_array_remove_range (self->pending, 0, over);
-      self->n_dropped_pending += over;
+  g_mutex_lock (&self->lock);
+  g_queue_push_tail (&self->pending, record);
+  /* the main thread lags behind a flood: the bound holds here too */
+  if (self->pending.length > self->max_entries)
+    {
+      oldest = g_queue_pop_head (&self->pending);
+      self->n_dropped_pending++;
     }
   if (self->flush_source == NULL)
     {
-      self->flush_source = g_idle_source_new ();
+      gint64 interval = self->flooded ? FLOOD_FLUSH_INTERVAL_US : FLUSH_INTERVAL_US;
+      gint64 wait = self->last_flush + interval - g_get_monotonic_time ();
+
+      self->flush_source = wait > 0 ? g_timeout_source_new ((guint) (wait / 1000) + 1)
+                                    : g_idle_source_new ();
       g_source_set_priority (self->flush_source, G_PRIORITY_LOW);
       g_source_set_callback (self->flush_source, flush_cb, g_object_ref (self), g_object_unref);
       g_source_set_static_name (self->flush_source, "[palaver] traffic log flush");
       g_source_attach (self->flush_source, self->context);
     }
   g_mutex_unlock (&self->lock);
+
+  g_clear_pointer (&oldest, record_free);
 }
 
 void
@@ -432,17 +504,19 @@ acp_traffic_log_add_message (AcpTrafficLog       *self,
                              AcpTrafficDirection  direction,
                              const char          *text,
                              gsize                size,
-                             JsonObject          *message)
+                             const AcpJsonDoc    *doc,
+                             const AcpJsonValue  *message)
 {
-  AcpTrafficEntry *entry;
+  Record *record;
 
   g_return_if_fail (ACP_IS_TRAFFIC_LOG (self));
   g_return_if_fail (text != NULL);
+  g_return_if_fail (message == NULL || doc != NULL);
 
-  entry = entry_new (direction, text, size);
-  if (message != NULL)
-    describe_message (entry, message);
-  add_entry (self, entry);
+  record = record_new (direction, text, size);
+  if (acp_json_value_is (message, ACP_JSON_OBJECT))
+    describe_message (record, doc, message);
+  add_record (self, record);
 }
 
 void
@@ -454,7 +528,7 @@ acp_traffic_log_add_text (AcpTrafficLog       *self,
   g_return_if_fail (ACP_IS_TRAFFIC_LOG (self));
   g_return_if_fail (text != NULL);
 
-  add_entry (self, entry_new (direction, text, size));
+  add_record (self, record_new (direction, text, size));
 }
 
 guint64
@@ -471,7 +545,7 @@ acp_traffic_log_finalize (GObject *object)
   AcpTrafficLog *self = ACP_TRAFFIC_LOG (object);
 
   g_ptr_array_unref (self->items);
-  g_ptr_array_unref (self->pending);
+  g_queue_clear_full (&self->pending, (GDestroyNotify) record_free);
   g_hash_table_unref (self->open_requests);
   g_main_context_unref (self->context);
   g_mutex_clear (&self->lock);
@@ -489,8 +563,7 @@ static void
 acp_traffic_log_init (AcpTrafficLog *self)
 {
   g_mutex_init (&self->lock);
-  self->items = g_ptr_array_new_with_free_func (g_object_unref);
-  self->pending = g_ptr_array_new_with_free_func (g_object_unref);
+  self->items = g_ptr_array_new_with_free_func ((GDestroyNotify) record_free);
   self->open_requests = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->context = g_main_context_ref_thread_default ();
 }

@@ -7,6 +7,8 @@
 
 #include <json-glib/json-glib.h>
 
+#include "acp-json-reader.h"
+
 G_BEGIN_DECLS
 
 typedef enum
@@ -56,11 +58,13 @@ G_DECLARE_FINAL_TYPE (AcpTrafficLog, acp_traffic_log, ACP, TRAFFIC_LOG, GObject)
  * made the log, in batches. */
 AcpTrafficLog *acp_traffic_log_new             (guint                max_entries);
 
+/* @message: (nullable): @text as read into @doc, described when an object */
 void           acp_traffic_log_add_message     (AcpTrafficLog       *self,
                                                 AcpTrafficDirection  direction,
                                                 const char          *text,
                                                 gsize                size,
-                                                JsonObject          *message);
+                                                const AcpJsonDoc    *doc,
+                                                const AcpJsonValue  *message);
 void           acp_traffic_log_add_text        (AcpTrafficLog       *self,
                                                 AcpTrafficDirection  direction,
                                                 const char          *text,

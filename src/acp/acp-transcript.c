@@ -5,7 +5,6 @@
 
 #include "config.h"
 
-#include <stdarg.h>
 #include <string.h>
 
 #include <glib/gi18n.h>
@@ -13,7 +12,7 @@
 #include "acp-generic-item.h"
 #include "acp-plan-item.h"
 #include "acp-transcript.h"
-#include "acp-update-variants-private.h"
+#include "acp-update-private.h"
 
 /**
  * AcpTranscript:
@@ -492,286 +491,42 @@ acp_transcript_append_notice (AcpTranscript     *self,
   return notice;
 }
 
-/* --- validation helpers --- */
-
-static gboolean
-node_is_null (JsonNode *node)
-{
-  return node == NULL || JSON_NODE_HOLDS_NULL (node);
-}
-
-/* An optional string member: absent or null gives NULL; another type is an
- * error. A required one must be a string. */
-static gboolean
-get_string (JsonObject  *object,
-            const char  *name,
-            gboolean     required,
-            const char **out,
-            const char  *variant,
-            GError     **error)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  *out = NULL;
-
-  if (_acp_update_node_is_string (node))
-    {
-      *out = json_node_get_string (node);
-      return TRUE;
-    }
-  if (required)
-    return _acp_update_invalid (error, variant, "%s must be a string", name);
-  if (!node_is_null (node))
-    return _acp_update_invalid (error, variant, "%s must be a string or null", name);
-
-  return TRUE;
-}
-
-/* An optional array member: absent or null gives NULL. */
-static gboolean
-get_array (JsonObject  *object,
-           const char  *name,
-           gboolean     required,
-           JsonArray  **out,
-           const char  *variant,
-           GError     **error)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  *out = NULL;
-
-  if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))
-    {
-      *out = json_node_get_array (node);
-      return TRUE;
-    }
-  if (required)
-    return _acp_update_invalid (error, variant, "%s must be an array", name);
-  if (!node_is_null (node))
-    return _acp_update_invalid (error, variant, "%s must be an array or null", name);
-
-  return TRUE;
-}
-
-/* A ContentBlock: an object with a string type; a text block has a string
- * text. Other types are kept as they are (newer agents, newer types). */
-static gboolean
-check_content_block (JsonNode    *node,
-                     const char  *where,
-                     const char **type_out,
-                     const char **text_out,
-                     const char  *variant,
-                     GError     **error)
-{
-  JsonObject *block;
-  const char *type;
-
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    return _acp_update_invalid (error, variant, "%s must be a content block object", where);
-
-  block = json_node_get_object (node);
-  if (!_acp_update_node_is_string (json_object_get_member (block, "type")))
-    return _acp_update_invalid (error, variant, "%s.type must be a string", where);
-  type = json_object_get_string_member (block, "type");
-
-  if (text_out != NULL)
-    *text_out = NULL;
-  if (type_out != NULL)
-    *type_out = type;
-
-  if (strcmp (type, "text") == 0)
-    {
-      JsonNode *text = json_object_get_member (block, "text");
-
-      if (!_acp_update_node_is_string (text))
-        return _acp_update_invalid (error, variant, "%s.text must be a string", where);
-      if (text_out != NULL)
-        *text_out = json_node_get_string (text);
-    }
-
-  return TRUE;
-}
-
-static gboolean
-is_valid_tool_call_content (JsonNode *node)
-{
-  JsonObject *object;
-  const char *type;
-
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    return FALSE;
-
-  object = json_node_get_object (node);
-  if (!_acp_update_node_is_string (json_object_get_member (object, "type")))
-    return FALSE;
-  type = json_object_get_string_member (object, "type");
-
-  if (strcmp (type, "content") == 0)
-    return check_content_block (json_object_get_member (object, "content"),
-                                "content", NULL, NULL, "", NULL);
-  if (strcmp (type, "diff") == 0)
-    return _acp_update_node_is_string (json_object_get_member (object, "path")) &&
-           _acp_update_node_is_string (json_object_get_member (object, "newText")) &&
-           (node_is_null (json_object_get_member (object, "oldText")) ||
-            _acp_update_node_is_string (json_object_get_member (object, "oldText")));
-  if (strcmp (type, "terminal") == 0)
-    return _acp_update_node_is_string (json_object_get_member (object, "terminalId"));
-
-  /* An unknown kind of content: keep it, the view shows it as such. */
-  return TRUE;
-}
-
-static gboolean
-is_valid_location (JsonNode *node)
-{
-  JsonObject *object;
-  JsonNode *line;
-
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    return FALSE;
-
-  object = json_node_get_object (node);
-  if (!_acp_update_node_is_string (json_object_get_member (object, "path")))
-    return FALSE;
-
-  line = json_object_get_member (object, "line");
-  return node_is_null (line) ||
-         (JSON_NODE_HOLDS_VALUE (line) && json_node_get_value_type (line) == G_TYPE_INT64);
-}
-
-static gboolean
-is_valid_plan_entry (JsonNode *node)
-{
-  JsonObject *object;
-
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    return FALSE;
-
-  object = json_node_get_object (node);
-  return _acp_update_node_is_string (json_object_get_member (object, "content")) &&
-         _acp_update_node_is_string (json_object_get_member (object, "priority")) &&
-         _acp_update_node_is_string (json_object_get_member (object, "status"));
-}
-
-/* The schema says invalid items of these lists are skipped: returns @array
- * itself when every element is valid, else a new array of the valid ones. */
-static JsonArray *
-filter_array (JsonArray    *array,
-              gboolean    (*is_valid) (JsonNode *node),
-              const char   *what)
-{
-  g_autoptr(JsonArray) filtered = NULL;
-  guint n = json_array_get_length (array);
-
-  for (guint i = 0; i < n; i++)
-    {
-      JsonNode *element = json_array_get_element (array, i);
-
-      if (is_valid (element))
-        {
-          if (filtered != NULL)
-            json_array_add_element (filtered, json_node_ref (element));
-          continue;
-        }
-
-      g_debug ("Skipping an invalid %s (index %u)", what, i);
-      if (filtered == NULL)
-        {
-          filtered = json_array_sized_new (n);
-          for (guint j = 0; j < i; j++)
-            json_array_add_element (filtered, json_node_ref (json_array_get_element (array, j)));
-        }
-    }
-
-  if (filtered != NULL)
-    return g_steal_pointer (&filtered);
-
-  return json_array_ref (array);
-}
-
-static const char * const tool_kinds[] = {
-  "read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other",
-  NULL
-};
-
-static const char * const tool_statuses[] = {
-  "pending", "in_progress", "completed", "failed",
-  NULL
-};
-
 /* --- tool calls --- */
 
 static AcpToolCallItem *
-merge_tool_call (AcpTranscript  *self,
-                 JsonObject     *fields,
-                 const char     *variant,
-                 GError        **error)
+merge_tool_call (AcpTranscript           *self,
+                 const AcpToolCallFields *fields)
 {
-  AcpToolCallItem *item;
-  const char *id, *title, *name, *kind, *status;
-  JsonArray *content, *locations;
-  g_autoptr(JsonArray) valid_content = NULL;
-  g_autoptr(JsonArray) valid_locations = NULL;
-  JsonNode *raw_input, *raw_output, *meta;
+  AcpToolCallItem *item = g_hash_table_lookup (self->tool_calls, fields->tool_call_id);
 
-  /* Check everything before changing anything. */
-  if (!get_string (fields, "toolCallId", TRUE, &id, variant, error) ||
-      !get_string (fields, "title", FALSE, &title, variant, error) ||
-      !get_string (fields, "name", FALSE, &name, variant, error) ||
-      !get_string (fields, "kind", FALSE, &kind, variant, error) ||
-      !get_string (fields, "status", FALSE, &status, variant, error) ||
-      !get_array (fields, "content", FALSE, &content, variant, error) ||
-      !get_array (fields, "locations", FALSE, &locations, variant, error))
-    return NULL;
-
-  if (kind != NULL && !g_strv_contains (tool_kinds, kind))
-    {
-      g_debug ("Unknown tool kind “%s”, using “other”", kind);
-      kind = "other";
-    }
-  if (status != NULL && !g_strv_contains (tool_statuses, status))
-    {
-      g_debug ("Unknown tool call status “%s”, ignored", status);
-      status = NULL;
-    }
-  if (content != NULL)
-    valid_content = filter_array (content, is_valid_tool_call_content, "tool call content");
-  if (locations != NULL)
-    valid_locations = filter_array (locations, is_valid_location, "tool call location");
-
-  raw_input = json_object_get_member (fields, "rawInput");
-  raw_output = json_object_get_member (fields, "rawOutput");
-  meta = json_object_get_member (fields, "_meta");
-
-  item = g_hash_table_lookup (self->tool_calls, id);
   if (item == NULL)
     {
-      g_autoptr(AcpToolCallItem) created = acp_tool_call_item_new (id);
+      g_autoptr(AcpToolCallItem) created = acp_tool_call_item_new (fields->tool_call_id);
 
       acp_transcript_append (self, ACP_ITEM (created));
       item = created;
     }
 
   g_object_freeze_notify (G_OBJECT (item));
-  if (title != NULL)
-    acp_tool_call_item_set_title (item, title);
-  if (name != NULL)
-    acp_tool_call_item_set_name (item, name);
-  if (kind != NULL)
-    acp_tool_call_item_set_tool_kind (item, kind);
-  if (status != NULL)
-    acp_tool_call_item_set_status (item, status);
-  if (valid_content != NULL)
-    acp_tool_call_item_set_content (item, valid_content);
-  if (valid_locations != NULL)
-    acp_tool_call_item_set_locations (item, valid_locations);
-  if (!node_is_null (raw_input))
-    acp_tool_call_item_set_raw_input (item, raw_input);
-  if (!node_is_null (raw_output))
-    acp_tool_call_item_set_raw_output (item, raw_output);
+  if (fields->title != NULL)
+    acp_tool_call_item_set_title (item, fields->title);
+  if (fields->name != NULL)
+    acp_tool_call_item_set_name (item, fields->name);
+  if (fields->tool_kind != NULL)
+    acp_tool_call_item_set_tool_kind (item, fields->tool_kind);
+  if (fields->status != NULL)
+    acp_tool_call_item_set_status (item, fields->status);
+  if (fields->content != NULL)
+    acp_tool_call_item_set_content (item, fields->content);
+  if (fields->locations != NULL)
+    acp_tool_call_item_set_locations (item, fields->locations);
+  if (fields->raw_input != NULL)
+    acp_tool_call_item_set_raw_input (item, fields->raw_input);
+  if (fields->raw_output != NULL)
+    acp_tool_call_item_set_raw_output (item, fields->raw_output);
   /* the output of the agent's own terminals */
-  if (meta != NULL && JSON_NODE_HOLDS_OBJECT (meta))
-    acp_tool_call_item_apply_meta (item, json_node_get_object (meta));
+  if (fields->meta != NULL)
+    acp_tool_call_item_apply_meta (item, fields->meta);
   g_object_thaw_notify (G_OBJECT (item));
 
   return item;
@@ -799,21 +554,33 @@ acp_transcript_merge_tool_call (AcpTranscript  *self,
                                 JsonObject     *tool_call,
                                 GError        **error)
 {
+  g_autoptr(AcpJsonDoc) doc = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  AcpToolCallFields fields = { 0 };
+  AcpToolCallItem *item;
+
   g_return_val_if_fail (ACP_IS_TRANSCRIPT (self), NULL);
   g_return_val_if_fail (tool_call != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  return merge_tool_call (self, tool_call, "toolCall", error);
+  doc = acp_json_doc_new ();
+  node = json_node_init_object (json_node_alloc (), tool_call);
+  if (!_acp_tool_call_fields_parse (&fields, doc, acp_json_doc_load (doc, node), "toolCall", error))
+    return NULL;
+  item = merge_tool_call (self, &fields);
+  _acp_tool_call_fields_clear (&fields);
+
+  return item;
 }
 
 /* tool_call and tool_call_update */
 gboolean
-_acp_transcript_apply_tool_call (AcpTranscript           *self,
-                                 JsonObject              *update,
-                                 const AcpUpdateVariant  *variant,
-                                 GError                 **error)
+_acp_transcript_apply_tool_call (AcpTranscript  *self,
+                                 AcpUpdate      *update,
+                                 GError        **error)
 {
-  return merge_tool_call (self, update, variant->name, error) != NULL;
+  merge_tool_call (self, &update->tool_call);
+  return TRUE;
 }
 
 /* --- messages --- */
@@ -844,50 +611,43 @@ find_message (AcpTranscript  *self,
 }
 
 /* user_message_chunk, agent_message_chunk, agent_thought_chunk (the role
- * is @row->data): appended to the message of the same `messageId` and
- * role, or without an id to the last item if it is a message of the same
- * role, else to a new message. Text is appended; other blocks become
+ * is the variant's data): appended to the message of the same `messageId`
+ * and role, or without an id to the last item if it is a message of the
+ * same role, else to a new message. Text is appended; other blocks become
  * attachments; an empty text chunk changes nothing. */
 gboolean
-_acp_transcript_apply_chunk (AcpTranscript           *self,
-                             JsonObject              *update,
-                             const AcpUpdateVariant  *row,
-                             GError                 **error)
+_acp_transcript_apply_chunk (AcpTranscript  *self,
+                             AcpUpdate      *update,
+                             GError        **error)
 {
-  const char *variant = row->name;
-  AcpMessageRole role = row->data;
+  AcpMessageRole role = update->variant->data;
   AcpMessageItem *message;
-  const char *message_id, *type, *text;
-  JsonNode *content = json_object_get_member (update, "content");
-
-  if (!get_string (update, "messageId", FALSE, &message_id, variant, error) ||
-      !check_content_block (content, "content", &type, &text, variant, error))
-    return FALSE;
 
   /* Empty chunks (agents send them) create nothing. */
-  if (strcmp (type, "text") == 0 && *text == '\0')
+  if (update->text != NULL && update->text->len == 0)
     return TRUE;
 
-  message = find_message (self, role, message_id);
+  message = find_message (self, role, update->id);
   if (message == NULL)
     {
-      g_autoptr(AcpMessageItem) created = acp_message_item_new (role, message_id);
+      g_autoptr(AcpMessageItem) created = acp_message_item_new (role, update->id);
 
       acp_transcript_append (self, ACP_ITEM (created));
       message = created;
     }
 
-  if (text != NULL)
+  if (update->text != NULL)
     {
       /* announced at the flush, with the rest of the batch */
       if (!g_ptr_array_find (self->unannounced, message, NULL))
         g_ptr_array_add (self->unannounced, g_object_ref (message));
-      acp_message_item_append_text_quietly (message, text, -1);
+      acp_message_item_append_text_quietly (message, update->text->str,
+                                            (gssize) update->text->len);
       queue_flush (self);
     }
   else
     {
-      acp_message_item_add_attachment (message, json_node_get_object (content));
+      acp_message_item_add_attachment (message, update->block);
     }
 
   return TRUE;
@@ -897,20 +657,21 @@ static void
 append_blocks (AcpMessageItem *message,
                JsonArray      *blocks)
 {
-  guint n = json_array_get_length (blocks);
+  g_autoptr(AcpJsonDoc) doc = acp_json_doc_new ();
+  g_autoptr(JsonNode) node = json_node_init_array (json_node_alloc (), blocks);
   g_autoptr(GString) text = g_string_new (NULL);
+  const AcpJsonValue *block = acp_json_value_get_first (doc, acp_json_doc_load (doc, node));
 
-  for (guint i = 0; i < n; i++)
+  for (guint i = 0; block != NULL; block = acp_json_value_get_next (doc, block), i++)
     {
-      JsonNode *node = json_array_get_element (blocks, i);
-      const char *type, *block_text;
+      const char *block_text;
 
-      if (!check_content_block (node, "block", &type, &block_text, "", NULL))
+      if (!_acp_content_block_check (doc, block, &block_text))
         continue;
       if (block_text != NULL)
         g_string_append (text, block_text);
       else
-        acp_message_item_add_attachment (message, json_node_get_object (node));
+        acp_message_item_add_attachment (message, json_array_get_object_element (blocks, i));
     }
 
   acp_message_item_set_text (message, text->str);
@@ -948,26 +709,17 @@ acp_transcript_append_prompt (AcpTranscript *self,
 /* plan: replaces the entries of the current plan item; the first plan
  * after a new user message is a new item. */
 gboolean
-_acp_transcript_apply_plan (AcpTranscript           *self,
-                            JsonObject              *update,
-                            const AcpUpdateVariant  *variant,
-                            GError                 **error)
+_acp_transcript_apply_plan (AcpTranscript  *self,
+                            AcpUpdate      *update,
+                            GError        **error)
 {
-  JsonArray *entries;
-  g_autoptr(JsonArray) valid = NULL;
-
-  if (!get_array (update, "entries", TRUE, &entries, variant->name, error))
-    return FALSE;
-
-  valid = filter_array (entries, is_valid_plan_entry, "plan entry");
-
   if (self->current_plan != NULL)
     {
-      acp_plan_item_set_entries (self->current_plan, valid);
+      acp_plan_item_set_entries (self->current_plan, update->entries);
     }
   else
     {
-      self->current_plan = acp_plan_item_new (valid);
+      self->current_plan = acp_plan_item_new (update->entries);
       acp_transcript_append (self, ACP_ITEM (self->current_plan));
     }
 
@@ -978,26 +730,11 @@ _acp_transcript_apply_plan (AcpTranscript           *self,
 
 /* notice: a notice item */
 gboolean
-_acp_transcript_apply_notice (AcpTranscript           *self,
-                              JsonObject              *update,
-                              const AcpUpdateVariant  *row,
-                              GError                 **error)
+_acp_transcript_apply_notice (AcpTranscript  *self,
+                              AcpUpdate      *update,
+                              GError        **error)
 {
-  const char *variant = row->name;
-  const char *severity, *title, *description;
-  AcpNoticeSeverity level = ACP_NOTICE_SEVERITY_INFO;
-
-  if (!get_string (update, "severity", TRUE, &severity, variant, error) ||
-      !get_string (update, "title", TRUE, &title, variant, error) ||
-      !get_string (update, "description", FALSE, &description, variant, error))
-    return FALSE;
-
-  if (strcmp (severity, "warning") == 0)
-    level = ACP_NOTICE_SEVERITY_WARNING;
-  else if (strcmp (severity, "error") == 0)
-    level = ACP_NOTICE_SEVERITY_ERROR;
-
-  acp_transcript_append_notice (self, level, title, description, NULL);
+  acp_transcript_append_notice (self, update->severity, update->title, update->description, NULL);
 
   return TRUE;
 }
@@ -1021,23 +758,14 @@ ensure_compaction (AcpTranscript *self,
 /* compaction_update and compaction_summary_chunk: one notice item per
  * compactionId, its title following the status and its body the summary */
 gboolean
-_acp_transcript_apply_compaction_update (AcpTranscript           *self,
-                                         JsonObject              *update,
-                                         const AcpUpdateVariant  *row,
-                                         GError                 **error)
+_acp_transcript_apply_compaction_update (AcpTranscript  *self,
+                                         AcpUpdate      *update,
+                                         GError        **error)
 {
-  const char *variant = row->name;
-  const char *compaction_id, *status, *failure;
-  JsonArray *summary;
+  const char *status = update->status;
   AcpNoticeItem *notice;
   AcpNoticeSeverity severity = ACP_NOTICE_SEVERITY_INFO;
   const char *title;
-
-  if (!get_string (update, "compactionId", TRUE, &compaction_id, variant, error) ||
-      !get_string (update, "status", TRUE, &status, variant, error) ||
-      !get_array (update, "summary", FALSE, &summary, variant, error) ||
-      !get_string (update, "error", FALSE, &failure, variant, error))
-    return FALSE;
 
   if (strcmp (status, "in_progress") == 0)
     {
@@ -1062,56 +790,33 @@ _acp_transcript_apply_compaction_update (AcpTranscript           *self,
       title = NULL;
     }
 
-  notice = ensure_compaction (self, compaction_id);
+  notice = ensure_compaction (self, update->id);
 
   g_object_freeze_notify (G_OBJECT (notice));
   if (title != NULL)
     acp_notice_item_set_title (notice, title);
   acp_notice_item_set_severity (notice, severity);
-  if (summary != NULL)
-    {
-      g_autoptr(GString) text = g_string_new (NULL);
-      guint n = json_array_get_length (summary);
-
-      for (guint i = 0; i < n; i++)
-        {
-          const char *block_text;
-
-          if (check_content_block (json_array_get_element (summary, i), "summary",
-                                   NULL, &block_text, variant, NULL) &&
-              block_text != NULL)
-            g_string_append (text, block_text);
-        }
-      acp_notice_item_set_body (notice, text->str);
-    }
-  if (failure != NULL)
-    acp_notice_item_set_details (notice, failure);
+  if (update->text != NULL)
+    acp_notice_item_set_body (notice, update->text->str);
+  if (update->description != NULL)
+    acp_notice_item_set_details (notice, update->description);
   g_object_thaw_notify (G_OBJECT (notice));
 
   return TRUE;
 }
 
 gboolean
-_acp_transcript_apply_compaction_summary_chunk (AcpTranscript           *self,
-                                                JsonObject              *update,
-                                                const AcpUpdateVariant  *row,
-                                                GError                 **error)
+_acp_transcript_apply_compaction_summary_chunk (AcpTranscript  *self,
+                                                AcpUpdate      *update,
+                                                GError        **error)
 {
-  const char *variant = row->name;
-  const char *compaction_id, *text;
-  AcpNoticeItem *notice;
+  AcpNoticeItem *notice = ensure_compaction (self, update->id);
 
-  if (!get_string (update, "compactionId", TRUE, &compaction_id, variant, error) ||
-      !check_content_block (json_object_get_member (update, "content"), "content",
-                            NULL, &text, variant, error))
-    return FALSE;
-
-  notice = ensure_compaction (self, compaction_id);
-  if (text != NULL && *text != '\0')
+  if (update->text != NULL && update->text->len > 0)
     {
       g_autofree char *body = g_strconcat (acp_notice_item_get_body (notice) != NULL
                                              ? acp_notice_item_get_body (notice) : "",
-                                           text, NULL);
+                                           update->text->str, NULL);
 
       acp_notice_item_set_body (notice, body);
     }
@@ -1120,6 +825,31 @@ _acp_transcript_apply_compaction_summary_chunk (AcpTranscript           *self,
 }
 
 /* --- the reducer --- */
+
+gboolean
+_acp_transcript_apply (AcpTranscript  *self,
+                       AcpUpdate      *update,
+                       GError        **error)
+{
+  if (update->error != NULL)
+    {
+      g_propagate_error (error, g_error_copy (update->error));
+      return FALSE;
+    }
+
+  if (update->variant != NULL && update->variant->apply_transcript != NULL)
+    return update->variant->apply_transcript (self, update, error);
+  if (update->variant != NULL)
+    return TRUE;
+
+  {
+    g_autoptr(AcpGenericItem) generic = acp_generic_item_new (update->kind, update->object);
+
+    acp_transcript_append (self, ACP_ITEM (generic));
+  }
+
+  return TRUE;
+}
 
 /**
  * acp_transcript_apply_update:
@@ -1142,32 +872,12 @@ acp_transcript_apply_update (AcpTranscript  *self,
                              JsonObject     *update,
                              GError        **error)
 {
-  const AcpUpdateVariant *row;
-  const char *variant;
+  g_autoptr(AcpUpdate) taken = NULL;
 
   g_return_val_if_fail (ACP_IS_TRANSCRIPT (self), FALSE);
   g_return_val_if_fail (update != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (!_acp_update_node_is_string (json_object_get_member (update, "sessionUpdate")))
-    {
-      g_set_error_literal (error, ACP_ERROR, ACP_ERROR_INVALID_MESSAGE,
-                           "Invalid update: sessionUpdate must be a string");
-      return FALSE;
-    }
-  variant = json_object_get_string_member (update, "sessionUpdate");
-
-  row = _acp_update_variant_lookup (variant);
-  if (row != NULL && row->apply_transcript != NULL)
-    return row->apply_transcript (self, update, row, error);
-  if (row != NULL)
-    return TRUE;
-
-  {
-    g_autoptr(AcpGenericItem) generic = acp_generic_item_new (variant, update);
-
-    acp_transcript_append (self, ACP_ITEM (generic));
-  }
-
-  return TRUE;
+  taken = acp_update_new (NULL, update);
+  return _acp_transcript_apply (self, taken, error);
 }

@@ -7,41 +7,43 @@
 
 #include <json-glib/json-glib.h>
 
+#include "acp-json-reader.h"
 #include "acp-session.h"
 #include "acp-transcript.h"
+#include "acp-update.h"
 
 G_BEGIN_DECLS
 
 typedef struct _AcpUpdateVariant AcpUpdateVariant;
 
-typedef enum
-{
-  ACP_UPDATE_FLAGS_NONE       = 0,
-  /* text chunks of one message: the agent may join a flood of them into
-   * one update before the main loop sees them (join_text_chunk) */
-  ACP_UPDATE_FLAGS_TEXT_CHUNK = 1 << 0,
-} AcpUpdateFlags;
-
-/* A handler checks the whole update before it changes anything, and fails
- * with ACP_ERROR_INVALID_MESSAGE naming @variant->name. */
+/* Takes an update of the variant apart (acp_update_new(), on any thread):
+ * checks the members of @object and keeps in @update what the handler
+ * needs (see acp-update-private.h), copied out of @doc. Fails with
+ * ACP_ERROR_INVALID_MESSAGE naming the variant, keeping nothing. */
+typedef gboolean (*AcpUpdateParseFunc)      (AcpUpdate               *update,
+                                             const AcpJsonDoc        *doc,
+                                             const AcpJsonValue      *object,
+                                             GError                 **error);
+/* Applies a well-formed update of the variant (on the main thread). */
 typedef gboolean (*AcpTranscriptUpdateFunc) (AcpTranscript           *transcript,
-                                             JsonObject              *update,
-                                             const AcpUpdateVariant  *variant,
+                                             AcpUpdate               *update,
                                              GError                 **error);
 typedef gboolean (*AcpSessionUpdateFunc)    (AcpSession              *session,
-                                             JsonObject              *update,
-                                             const AcpUpdateVariant  *variant,
+                                             AcpUpdate               *update,
                                              GError                 **error);
 
 /* One `sessionUpdate` value. Exactly one of the handlers is set: a
  * transcript-level variant changes the items of the transcript, a
- * session-level one the session's own state (its properties). */
+ * session-level one the session's own state (its properties). Without a
+ * parse function, the update keeps its JSON object (update->object), which
+ * the handler checks and reads: for rare variants only, as the object then
+ * goes to the main thread whole. */
 struct _AcpUpdateVariant
 {
   const char              *name;
+  AcpUpdateParseFunc       parse;
   AcpTranscriptUpdateFunc  apply_transcript;
   AcpSessionUpdateFunc     apply_session;
-  AcpUpdateFlags           flags;
   int                      data;       /* for the handler: the role of a chunk */
 };
 
@@ -51,60 +53,57 @@ const AcpUpdateVariant *_acp_update_variant_lookup (const char *name);
 /* Every row, for tests. */
 const AcpUpdateVariant *_acp_update_variants_get   (guint      *n_variants);
 
+/* Applies @update to the session: a session-level variant changes its
+ * properties, the others go to its transcript (_acp_transcript_apply). */
+gboolean _acp_session_apply                             (AcpSession              *self,
+                                                         AcpUpdate               *update,
+                                                         GError                 **error);
+
+/* Applies @update to the transcript: its transcript-level handler, a
+ * generic item for a variant Palaver does not know; a session-level
+ * variant changes nothing. Fails with the error of a malformed update. */
+gboolean _acp_transcript_apply                          (AcpTranscript           *self,
+                                                         AcpUpdate               *update,
+                                                         GError                 **error);
+
 /* Transcript-level handlers (acp-transcript.c) */
 gboolean _acp_transcript_apply_chunk                    (AcpTranscript           *self,
-                                                         JsonObject              *update,
-                                                         const AcpUpdateVariant  *variant,
+                                                         AcpUpdate               *update,
                                                          GError                 **error);
 gboolean _acp_transcript_apply_tool_call                (AcpTranscript           *self,
-                                                         JsonObject              *update,
-                                                         const AcpUpdateVariant  *variant,
+                                                         AcpUpdate               *update,
                                                          GError                 **error);
 gboolean _acp_transcript_apply_plan                     (AcpTranscript           *self,
-                                                         JsonObject              *update,
-                                                         const AcpUpdateVariant  *variant,
+                                                         AcpUpdate               *update,
                                                          GError                 **error);
 gboolean _acp_transcript_apply_notice                   (AcpTranscript           *self,
-                                                         JsonObject              *update,
-                                                         const AcpUpdateVariant  *variant,
+                                                         AcpUpdate               *update,
                                                          GError                 **error);
 gboolean _acp_transcript_apply_compaction_update        (AcpTranscript           *self,
-                                                         JsonObject              *update,
-                                                         const AcpUpdateVariant  *variant,
+                                                         AcpUpdate               *update,
                                                          GError                 **error);
 gboolean _acp_transcript_apply_compaction_summary_chunk (AcpTranscript           *self,
-                                                         JsonObject              *update,
-                                                         const AcpUpdateVariant  *variant,
+                                                         AcpUpdate               *update,
                                                          GError                 **error);
 
-/* Session-level handlers (acp-session-updates.c) */
+/* Session-level handlers (acp-session-updates.c); they read update->object */
 gboolean _acp_session_apply_available_commands          (AcpSession              *self,
-                                                         JsonObject              *update,
-                                                         const AcpUpdateVariant  *variant,
+                                                         AcpUpdate               *update,
                                                          GError                 **error);
 gboolean _acp_session_apply_current_mode                (AcpSession              *self,
-                                                         JsonObject              *update,
-                                                         const AcpUpdateVariant  *variant,
+                                                         AcpUpdate               *update,
                                                          GError                 **error);
 gboolean _acp_session_apply_config_options              (AcpSession              *self,
-                                                         JsonObject              *update,
-                                                         const AcpUpdateVariant  *variant,
+                                                         AcpUpdate               *update,
                                                          GError                 **error);
 gboolean _acp_session_apply_session_info                (AcpSession              *self,
-                                                         JsonObject              *update,
-                                                         const AcpUpdateVariant  *variant,
+                                                         AcpUpdate               *update,
                                                          GError                 **error);
 gboolean _acp_session_apply_usage                       (AcpSession              *self,
-                                                         JsonObject              *update,
-                                                         const AcpUpdateVariant  *variant,
+                                                         AcpUpdate               *update,
                                                          GError                 **error);
 
-/* For the handlers: fails with ACP_ERROR_INVALID_MESSAGE, "Invalid
- * @variant update: …". Returns: FALSE */
-gboolean _acp_update_invalid        (GError     **error,
-                                     const char  *variant,
-                                     const char  *format,
-                                     ...) G_GNUC_PRINTF (3, 4);
+/* For the session-level handlers: whether @node (nullable) is a string */
 gboolean _acp_update_node_is_string (JsonNode    *node);
 
 G_END_DECLS

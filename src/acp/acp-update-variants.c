@@ -7,44 +7,44 @@
 
 #include <string.h>
 
-#include "acp-error.h"
-#include "acp-update-variants-private.h"
+#include "acp-update-private.h"
 
-/* Every `sessionUpdate` value Palaver understands, and what applies it.
+/* Every `sessionUpdate` value Palaver understands: what takes it apart (in
+ * the connection's reading thread, see acp-update.c) and what applies it.
  * AcpSession applies the session-level ones and hands the others to
  * AcpTranscript; the transcript keeps a variant missing here as a generic
- * item; the agent joins floods of the TEXT_CHUNK ones. Adding a variant is
- * a row here and its handler (see README.md beside this file).
+ * item; the agent joins floods of text chunks (_acp_update_join). Adding a
+ * variant is a row here, its parse function and its handler (see README.md
+ * beside this file).
  *
- * Looked up once per update, also on the connection's reading thread: the
- * most frequent come first. */
+ * Looked up once per update, in the connection's reading thread: the most
+ * frequent come first. */
 static const AcpUpdateVariant variants[] = {
   /* text and other content blocks, merged by messageId or adjacency */
-  { "agent_message_chunk", _acp_transcript_apply_chunk, NULL,
-    ACP_UPDATE_FLAGS_TEXT_CHUNK, ACP_MESSAGE_ROLE_AGENT },
-  { "agent_thought_chunk", _acp_transcript_apply_chunk, NULL,
-    ACP_UPDATE_FLAGS_TEXT_CHUNK, ACP_MESSAGE_ROLE_THOUGHT },
-  { "user_message_chunk", _acp_transcript_apply_chunk, NULL,
-    ACP_UPDATE_FLAGS_TEXT_CHUNK, ACP_MESSAGE_ROLE_USER },
+  { "agent_message_chunk", _acp_update_parse_chunk, _acp_transcript_apply_chunk, NULL,
+    ACP_MESSAGE_ROLE_AGENT },
+  { "agent_thought_chunk", _acp_update_parse_chunk, _acp_transcript_apply_chunk, NULL,
+    ACP_MESSAGE_ROLE_THOUGHT },
+  { "user_message_chunk", _acp_update_parse_chunk, _acp_transcript_apply_chunk, NULL,
+    ACP_MESSAGE_ROLE_USER },
   /* merged by toolCallId, created on first sight */
-  { "tool_call", _acp_transcript_apply_tool_call, NULL, ACP_UPDATE_FLAGS_NONE, 0 },
-  { "tool_call_update", _acp_transcript_apply_tool_call, NULL, ACP_UPDATE_FLAGS_NONE, 0 },
+  { "tool_call", _acp_update_parse_tool_call, _acp_transcript_apply_tool_call, NULL, 0 },
+  { "tool_call_update", _acp_update_parse_tool_call, _acp_transcript_apply_tool_call, NULL, 0 },
   /* the whole list replaced */
-  { "plan", _acp_transcript_apply_plan, NULL, ACP_UPDATE_FLAGS_NONE, 0 },
-  { "notice", _acp_transcript_apply_notice, NULL, ACP_UPDATE_FLAGS_NONE, 0 },
+  { "plan", _acp_update_parse_plan, _acp_transcript_apply_plan, NULL, 0 },
+  { "notice", _acp_update_parse_notice, _acp_transcript_apply_notice, NULL, 0 },
   /* one notice per compactionId */
-  { "compaction_update", _acp_transcript_apply_compaction_update, NULL,
-    ACP_UPDATE_FLAGS_NONE, 0 },
-  { "compaction_summary_chunk", _acp_transcript_apply_compaction_summary_chunk, NULL,
-    ACP_UPDATE_FLAGS_NONE, 0 },
+  { "compaction_update", _acp_update_parse_compaction_update,
+    _acp_transcript_apply_compaction_update, NULL, 0 },
+  { "compaction_summary_chunk", _acp_update_parse_compaction_summary_chunk,
+    _acp_transcript_apply_compaction_summary_chunk, NULL, 0 },
 
-  /* session-level */
-  { "available_commands_update", NULL, _acp_session_apply_available_commands,
-    ACP_UPDATE_FLAGS_NONE, 0 },
-  { "current_mode_update", NULL, _acp_session_apply_current_mode, ACP_UPDATE_FLAGS_NONE, 0 },
-  { "config_option_update", NULL, _acp_session_apply_config_options, ACP_UPDATE_FLAGS_NONE, 0 },
-  { "session_info_update", NULL, _acp_session_apply_session_info, ACP_UPDATE_FLAGS_NONE, 0 },
-  { "usage_update", NULL, _acp_session_apply_usage, ACP_UPDATE_FLAGS_NONE, 0 },
+  /* session-level: rare, their handlers read the update's JSON */
+  { "available_commands_update", NULL, NULL, _acp_session_apply_available_commands, 0 },
+  { "current_mode_update", NULL, NULL, _acp_session_apply_current_mode, 0 },
+  { "config_option_update", NULL, NULL, _acp_session_apply_config_options, 0 },
+  { "session_info_update", NULL, NULL, _acp_session_apply_session_info, 0 },
+  { "usage_update", NULL, NULL, _acp_session_apply_usage, 0 },
 };
 
 const AcpUpdateVariant *
@@ -67,25 +67,6 @@ _acp_update_variants_get (guint *n_variants)
 {
   *n_variants = G_N_ELEMENTS (variants);
   return variants;
-}
-
-gboolean
-_acp_update_invalid (GError     **error,
-                     const char  *variant,
-                     const char  *format,
-                     ...)
-{
-  g_autofree char *message = NULL;
-  va_list args;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-
-  g_set_error (error, ACP_ERROR, ACP_ERROR_INVALID_MESSAGE,
-               "Invalid %s update: %s", variant, message);
-
-  return FALSE;
 }
 
 gboolean

@@ -27,8 +27,9 @@
  * view builds rows for the 200 nearest; once EXPAND_ALL are back the rest
  * come at once), then full rows for the summaries off screen. The list stays
  * under the panel until the summaries on screen are full rows (for
- * REVEAL_WAIT_FRAMES at most) and, one frame more, until their text is laid
- * out to be drawn. Scrolling up ends a flood at once. The
+ * REVEAL_WAIT_FRAMES at most) and, after text poured in, one frame more,
+ * until their text is laid out to be drawn. Scrolling up ends a flood at
+ * once. The
  * budget follows what the last frame cost, from the start of this work to
  * its paint (the rows made full are laid out and drawn after it), so that a
  * frame takes SETTLE_FRAME_US; after text poured in, SETTLE_FRAME_POURED_US
@@ -74,7 +75,7 @@
 #define SETTLE_BUDGET_US     (3 * G_TIME_SPAN_MILLISECOND)
 #define SETTLE_BUDGET_MIN_US (G_TIME_SPAN_MILLISECOND / 4)
 #define SETTLE_BUDGET_MAX_US (7 * G_TIME_SPAN_MILLISECOND)
-#define SETTLE_FRAME_US      (25 * G_TIME_SPAN_MILLISECOND)
+#define SETTLE_FRAME_US      (18 * G_TIME_SPAN_MILLISECOND)
 /* after text poured in: the frames of a stream are to keep time */
 #define SETTLE_FRAME_POURED_US (5 * G_TIME_SPAN_MILLISECOND)
 /* frames the rows back after a flood stay hidden at most, waiting for the
@@ -310,11 +311,12 @@ settle_tick_cb (GtkWidget     *widget,
   self->settle_started = start;
   self->settle_used = 0;
 
-  /* after text poured in, the frame that lays out the text of the rows on
-   * screen to be drawn, and the one that draws them, have enough to do to
-   * keep time */
-  if (self->poured && (self->prepare_tick != 0 || self->revealed ||
-                       (self->rows_prepared && _pal_chat_flood_reveal_pending (self))))
+  /* the frame that draws the rows back for the first time has enough to
+   * do, and so, after text poured in, has the one that lays out their
+   * text to be drawn: a stream's frames are to keep time */
+  if (self->revealed ||
+      (self->poured && (self->prepare_tick != 0 ||
+                        (self->rows_prepared && _pal_chat_flood_reveal_pending (self)))))
     {
       self->revealed = FALSE;
       return G_SOURCE_CONTINUE;
@@ -327,19 +329,26 @@ settle_tick_cb (GtkWidget     *widget,
       GtkListItem *nearest = nearest_summary (self, &distance);
       guint hidden = pal_tail_model_get_hidden (self->tail);
 
-      if (nearest != NULL && distance >= G_MAXDOUBLE / 2 && self->settle_waits < 2)
+      if (nearest != NULL && distance >= G_MAXDOUBLE / 2 && self->settle_waits < 2 &&
+          (self->poured || _pal_chat_flood_reveal_pending (self)))
         {
           /* the rows just bound are not laid out: which of them are on
-           * screen is known at the next frame, and they come first */
+           * screen is known at the next frame, and they come first (once
+           * the rows of a replay show, those on screen are full rows) */
           self->settle_waits++;
           break;
         }
-      else if (nearest != NULL && distance == 0 &&
+      else if (nearest != NULL && distance == 0 && self->poured &&
                PAL_IS_MESSAGE_BLOCK (gtk_list_item_get_item (nearest)))
         {
-          /* a block of a long answer, one a frame: laid out, it moves the
-           * rows above it, and which of them are still on screen is known
-           * at the next frame. Its cost is its own, not the budget's. */
+          /* after text poured in, a block of a long answer, one a frame:
+           * laid out, it moves the rows above it, and which of them are
+           * still on screen is known at the next frame. Its cost is its
+           * own, not the budget's. After a replay, whose rows are hidden
+           * until those on screen are full and whose frames need not keep
+           * a stream's time, blocks come within the budget like other
+           * rows: one that ends up above the window is made full a little
+           * early, and the rows show frames sooner. */
           upgrade_row (self, nearest, TRUE);
           self->settle_used = 0;
           break;
@@ -697,9 +706,11 @@ _pal_chat_flood_frame_painted (PalChatView   *self,
 {
   if (_pal_chat_flood_reveal_pending (self))
     {
+      /* after a replay the frame that shows the rows lays out their text
+       * to be drawn itself: a frame sooner, within the time of its frames */
       if (!rows_ready (self))
         self->reveal_waits++;
-      else if (self->rows_prepared)
+      else if (self->rows_prepared || !self->poured)
         reveal_rows (self);
       else if (self->prepare_tick == 0)
         self->prepare_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->list_view),

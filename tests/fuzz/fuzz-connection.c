@@ -16,6 +16,7 @@
 
 #include "acp-agent.h"
 #include "acp-session.h"
+#include "acp-update-private.h"
 #include "fuzz-util.h"
 
 typedef struct
@@ -60,16 +61,15 @@ check_auth_methods (AcpAgent *agent)
 }
 
 static void
-session_update_cb (AcpAgent   *agent,
-                   const char *session_id,
-                   JsonObject *update,
-                   Run        *run)
+update_cb (AcpAgent  *agent,
+           AcpUpdate *update,
+           Run       *run)
 {
-  g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), update);
-
-  FUZZ_CHECK (fuzz_is_text (session_id));
-  fuzz_check_json_text (node);
-  acp_session_apply_update (run->session, update, NULL);
+  FUZZ_CHECK (fuzz_is_text (acp_update_get_session_id (update)));
+  FUZZ_CHECK (fuzz_is_text (acp_update_get_kind (update)));
+  FUZZ_CHECK (acp_update_get_n_notifications (update) >= 1);
+  /* what the reading thread kept, applied as the session applies it */
+  _acp_session_apply (run->session, update, NULL);
 }
 
 static gboolean
@@ -141,7 +141,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   agent = acp_agent_new_for_stream (stream);
   run.session = acp_session_new (agent, "/");
 
-  g_signal_connect (agent, "session-update", G_CALLBACK (session_update_cb), &run);
+  g_signal_connect (agent, "update", G_CALLBACK (update_cb), &run);
   g_signal_connect (agent, "request", G_CALLBACK (request_cb), &run);
   g_signal_connect (agent, "protocol-error", G_CALLBACK (protocol_error_cb), &run);
   g_signal_connect (agent, "exited", G_CALLBACK (exited_cb), &run);

@@ -1,0 +1,626 @@
+/* acp-update.c: one session/update, taken apart where it was read
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/* An agent replaying a long session sends hundreds of thousands of
+ * session/update notifications. As json-glib trees each one is many small
+ * allocations, and freed on another thread than the one that built it they
+ * cost more again; walking one for its members is a hash lookup and a
+ * string comparison each. So the agent has every update taken apart in the
+ * connection's reading thread, from the document it was read into (see
+ * AcpConnectionPreparer, acp-json-reader.c and acp-agent.c): the parse
+ * function of its variant (the table in acp-update-variants.c) checks its
+ * members and keeps what applying it needs, and the main thread gets an
+ * AcpUpdate. What the items keep as JSON (a tool call's content, a plan's
+ * entries) is made into json-glib values there: they belong to the update
+ * alone, so they can change threads (json-glib does not count references
+ * atomically).
+ *
+ * A variant without a parse function (the session-level ones, rare) keeps
+ * its update object, which its handler reads; so does one unknown to
+ * Palaver, which becomes a generic item. A malformed update keeps the error
+ * its parse function found, and applying it fails with that error. */
+
+#include "config.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#include "acp-error.h"
+#include "acp-json-reader.h"
+#include "acp-update-private.h"
+
+/* Text chunks are joined up to about this many bytes */
+#define JOIN_MAX (1024 * 1024)
+
+G_DEFINE_BOXED_TYPE (AcpUpdate, acp_update, acp_update_ref, acp_update_unref)
+
+/* --- checking members --- */
+
+gboolean
+_acp_update_invalid (GError     **error,
+                     const char  *variant,
+                     const char  *format,
+                     ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  g_set_error (error, ACP_ERROR, ACP_ERROR_INVALID_MESSAGE,
+               "Invalid %s update: %s", variant, message);
+
+  return FALSE;
+}
+
+static gboolean
+is_string (const AcpJsonValue *value)
+{
+  return acp_json_value_is (value, ACP_JSON_STRING);
+}
+
+static gboolean
+is_null (const AcpJsonValue *value)
+{
+  return value == NULL || acp_json_value_is (value, ACP_JSON_NULL);
+}
+
+/* An optional string member: absent or null gives NULL; another type is an
+ * error. A required one must be a string. */
+static gboolean
+get_string (const AcpJsonDoc    *doc,
+            const AcpJsonValue  *object,
+            const char          *name,
+            gboolean             required,
+            const char         **out,
+            const char          *variant,
+            GError             **error)
+{
+  const AcpJsonValue *value = acp_json_value_get_member (doc, object, name);
+
+  *out = NULL;
+
+  if (is_string (value))
+    {
+      *out = acp_json_value_get_string (doc, value);
+      return TRUE;
+    }
+  if (required)
+    return _acp_update_invalid (error, variant, "%s must be a string", name);
+  if (!is_null (value))
+    return _acp_update_invalid (error, variant, "%s must be a string or null", name);
+
+  return TRUE;
+}
+
+/* An optional array member: absent or null gives NULL. */
+static gboolean
+get_array (const AcpJsonDoc     *doc,
+           const AcpJsonValue   *object,
+           const char           *name,
+           gboolean              required,
+           const AcpJsonValue  **out,
+           const char           *variant,
+           GError              **error)
+{
+  const AcpJsonValue *value = acp_json_value_get_member (doc, object, name);
+
+  *out = NULL;
+
+  if (acp_json_value_is (value, ACP_JSON_ARRAY))
+    {
+      *out = value;
+      return TRUE;
+    }
+  if (required)
+    return _acp_update_invalid (error, variant, "%s must be an array", name);
+  if (!is_null (value))
+    return _acp_update_invalid (error, variant, "%s must be an array or null", name);
+
+  return TRUE;
+}
+
+/* A ContentBlock: an object with a string type; a text block has a string
+ * text. Other types are kept as they are (newer agents, newer types). */
+static gboolean
+check_content_block (const AcpJsonDoc    *doc,
+                     const AcpJsonValue  *block,
+                     const char          *where,
+                     const char         **type_out,
+                     const char         **text_out,
+                     const char          *variant,
+                     GError             **error)
+{
+  const char *type;
+
+  if (!acp_json_value_is (block, ACP_JSON_OBJECT))
+    return _acp_update_invalid (error, variant, "%s must be a content block object", where);
+
+  type = acp_json_value_get_string_member (doc, block, "type");
+  if (type == NULL)
+    return _acp_update_invalid (error, variant, "%s.type must be a string", where);
+
+  if (text_out != NULL)
+    *text_out = NULL;
+  if (type_out != NULL)
+    *type_out = type;
+
+  if (strcmp (type, "text") == 0)
+    {
+      const char *text = acp_json_value_get_string_member (doc, block, "text");
+
+      if (text == NULL)
+        return _acp_update_invalid (error, variant, "%s.text must be a string", where);
+      if (text_out != NULL)
+        *text_out = text;
+    }
+
+  return TRUE;
+}
+
+gboolean
+_acp_content_block_check (const AcpJsonDoc    *doc,
+                          const AcpJsonValue  *block,
+                          const char         **text)
+{
+  return check_content_block (doc, block, "block", NULL, text, "", NULL);
+}
+
+static gboolean
+is_valid_tool_call_content (const AcpJsonDoc   *doc,
+                            const AcpJsonValue *value)
+{
+  const char *type = acp_json_value_get_string_member (doc, value, "type");
+
+  if (type == NULL)
+    return FALSE;
+
+  if (strcmp (type, "content") == 0)
+    return check_content_block (doc, acp_json_value_get_member (doc, value, "content"),
+                                "content", NULL, NULL, "", NULL);
+  if (strcmp (type, "diff") == 0)
+    return is_string (acp_json_value_get_member (doc, value, "path")) &&
+           is_string (acp_json_value_get_member (doc, value, "newText")) &&
+           (is_null (acp_json_value_get_member (doc, value, "oldText")) ||
+            is_string (acp_json_value_get_member (doc, value, "oldText")));
+  if (strcmp (type, "terminal") == 0)
+    return is_string (acp_json_value_get_member (doc, value, "terminalId"));
+
+  /* An unknown kind of content: keep it, the view shows it as such. */
+  return TRUE;
+}
+
+static gboolean
+is_valid_location (const AcpJsonDoc   *doc,
+                   const AcpJsonValue *value)
+{
+  const AcpJsonValue *line;
+
+  if (!is_string (acp_json_value_get_member (doc, value, "path")))
+    return FALSE;
+
+  line = acp_json_value_get_member (doc, value, "line");
+  return is_null (line) || acp_json_value_is (line, ACP_JSON_INT);
+}
+
+static gboolean
+is_valid_plan_entry (const AcpJsonDoc   *doc,
+                     const AcpJsonValue *value)
+{
+  return is_string (acp_json_value_get_member (doc, value, "content")) &&
+         is_string (acp_json_value_get_member (doc, value, "priority")) &&
+         is_string (acp_json_value_get_member (doc, value, "status"));
+}
+
+/* The schema says invalid items of these lists are skipped: the valid
+ * elements of @array, as a new JsonArray. */
+static JsonArray *
+filter_array (const AcpJsonDoc    *doc,
+              const AcpJsonValue  *array,
+              gboolean           (*is_valid) (const AcpJsonDoc   *doc,
+                                              const AcpJsonValue *value),
+              const char          *what)
+{
+  JsonArray *filtered = json_array_sized_new (acp_json_value_get_size (array));
+  guint i = 0;
+
+  for (const AcpJsonValue *element = acp_json_value_get_first (doc, array);
+       element != NULL;
+       element = acp_json_value_get_next (doc, element), i++)
+    {
+      if (is_valid (doc, element))
+        json_array_add_element (filtered, acp_json_value_to_node (doc, element));
+      else
+        g_debug ("Skipping an invalid %s (index %u)", what, i);
+    }
+
+  return filtered;
+}
+
+/* --- tool calls --- */
+
+static const char * const tool_kinds[] = {
+  "read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other",
+};
+
+static const char * const tool_statuses[] = {
+  "pending", "in_progress", "completed", "failed",
+};
+
+/* Returns: the static string of @names equal to @name, or NULL */
+static const char *
+find_name (const char * const *names,
+           guint               n_names,
+           const char         *name)
+{
+  for (guint i = 0; i < n_names; i++)
+    {
+      if (strcmp (names[i], name) == 0)
+        return names[i];
+    }
+
+  return NULL;
+}
+
+void
+_acp_tool_call_fields_clear (AcpToolCallFields *fields)
+{
+  g_clear_pointer (&fields->tool_call_id, g_free);
+  g_clear_pointer (&fields->title, g_free);
+  g_clear_pointer (&fields->name, g_free);
+  fields->tool_kind = NULL;
+  fields->status = NULL;
+  g_clear_pointer (&fields->content, json_array_unref);
+  g_clear_pointer (&fields->locations, json_array_unref);
+  g_clear_pointer (&fields->raw_input, json_node_unref);
+  g_clear_pointer (&fields->raw_output, json_node_unref);
+  g_clear_pointer (&fields->meta, json_object_unref);
+}
+
+gboolean
+_acp_tool_call_fields_parse (AcpToolCallFields   *fields,
+                             const AcpJsonDoc    *doc,
+                             const AcpJsonValue  *object,
+                             const char          *variant,
+                             GError             **error)
+{
+  const char *id, *title, *name, *kind, *status;
+  const AcpJsonValue *content, *locations, *raw_input, *raw_output, *meta;
+
+  _acp_tool_call_fields_clear (fields);
+
+  /* Check everything before keeping anything. */
+  if (!get_string (doc, object, "toolCallId", TRUE, &id, variant, error) ||
+      !get_string (doc, object, "title", FALSE, &title, variant, error) ||
+      !get_string (doc, object, "name", FALSE, &name, variant, error) ||
+      !get_string (doc, object, "kind", FALSE, &kind, variant, error) ||
+      !get_string (doc, object, "status", FALSE, &status, variant, error) ||
+      !get_array (doc, object, "content", FALSE, &content, variant, error) ||
+      !get_array (doc, object, "locations", FALSE, &locations, variant, error))
+    return FALSE;
+
+  fields->tool_call_id = g_strdup (id);
+  fields->title = g_strdup (title);
+  fields->name = g_strdup (name);
+  if (kind != NULL)
+    {
+      fields->tool_kind = find_name (tool_kinds, G_N_ELEMENTS (tool_kinds), kind);
+      if (fields->tool_kind == NULL)
+        {
+          g_debug ("Unknown tool kind “%s”, using “other”", kind);
+          fields->tool_kind = "other";
+        }
+    }
+  if (status != NULL)
+    {
+      fields->status = find_name (tool_statuses, G_N_ELEMENTS (tool_statuses), status);
+      if (fields->status == NULL)
+        g_debug ("Unknown tool call status “%s”, ignored", status);
+    }
+  if (content != NULL)
+    fields->content = filter_array (doc, content, is_valid_tool_call_content, "tool call content");
+  if (locations != NULL)
+    fields->locations = filter_array (doc, locations, is_valid_location, "tool call location");
+
+  raw_input = acp_json_value_get_member (doc, object, "rawInput");
+  raw_output = acp_json_value_get_member (doc, object, "rawOutput");
+  meta = acp_json_value_get_member (doc, object, "_meta");
+  if (!is_null (raw_input))
+    fields->raw_input = acp_json_value_to_node (doc, raw_input);
+  if (!is_null (raw_output))
+    fields->raw_output = acp_json_value_to_node (doc, raw_output);
+  /* the output of the agent's own terminals */
+  if (acp_json_value_is (meta, ACP_JSON_OBJECT))
+    {
+      g_autoptr(JsonNode) node = acp_json_value_to_node (doc, meta);
+
+      fields->meta = json_object_ref (json_node_get_object (node));
+    }
+
+  return TRUE;
+}
+
+/* tool_call and tool_call_update */
+gboolean
+_acp_update_parse_tool_call (AcpUpdate           *self,
+                             const AcpJsonDoc    *doc,
+                             const AcpJsonValue  *object,
+                             GError             **error)
+{
+  return _acp_tool_call_fields_parse (&self->tool_call, doc, object, self->variant->name, error);
+}
+
+/* --- messages --- */
+
+/* user_message_chunk, agent_message_chunk, agent_thought_chunk: the
+ * messageId, and the text or the content block that is not text */
+gboolean
+_acp_update_parse_chunk (AcpUpdate           *self,
+                         const AcpJsonDoc    *doc,
+                         const AcpJsonValue  *object,
+                         GError             **error)
+{
+  const char *variant = self->variant->name;
+  const char *message_id, *type, *text;
+  const AcpJsonValue *content = acp_json_value_get_member (doc, object, "content");
+
+  if (!get_string (doc, object, "messageId", FALSE, &message_id, variant, error) ||
+      !check_content_block (doc, content, "content", &type, &text, variant, error))
+    return FALSE;
+
+  self->id = g_strdup (message_id);
+  if (text != NULL)
+    {
+      const AcpJsonValue *text_value = acp_json_value_get_member (doc, content, "text");
+
+      self->text = g_string_new_len (text, (gssize) acp_json_value_get_length (text_value));
+      /* nothing else to it that joining would lose (annotations, _meta) */
+      self->joinable = acp_json_value_get_size (object) == (message_id != NULL ? 3u : 2u) &&
+                       acp_json_value_get_size (content) == 2;
+    }
+  else
+    {
+      g_autoptr(JsonNode) node = acp_json_value_to_node (doc, content);
+
+      self->block = json_object_ref (json_node_get_object (node));
+    }
+
+  return TRUE;
+}
+
+gboolean
+_acp_update_join (AcpUpdate *self,
+                  AcpUpdate *next)
+{
+  if (!self->joinable || !next->joinable || self->variant != next->variant ||
+      g_strcmp0 (self->session_id, next->session_id) != 0 ||
+      g_strcmp0 (self->id, next->id) != 0 || self->text->len >= JOIN_MAX)
+    return FALSE;
+
+  g_string_append_len (self->text, next->text->str, next->text->len);
+  self->n_notifications += next->n_notifications;
+
+  return TRUE;
+}
+
+/* --- plans --- */
+
+/* plan: the valid entries */
+gboolean
+_acp_update_parse_plan (AcpUpdate           *self,
+                        const AcpJsonDoc    *doc,
+                        const AcpJsonValue  *object,
+                        GError             **error)
+{
+  const AcpJsonValue *entries;
+
+  if (!get_array (doc, object, "entries", TRUE, &entries, self->variant->name, error))
+    return FALSE;
+
+  self->entries = filter_array (doc, entries, is_valid_plan_entry, "plan entry");
+
+  return TRUE;
+}
+
+/* --- notices and compactions --- */
+
+/* notice: severity, title and description */
+gboolean
+_acp_update_parse_notice (AcpUpdate           *self,
+                          const AcpJsonDoc    *doc,
+                          const AcpJsonValue  *object,
+                          GError             **error)
+{
+  const char *variant = self->variant->name;
+  const char *severity, *title, *description;
+
+  if (!get_string (doc, object, "severity", TRUE, &severity, variant, error) ||
+      !get_string (doc, object, "title", TRUE, &title, variant, error) ||
+      !get_string (doc, object, "description", FALSE, &description, variant, error))
+    return FALSE;
+
+  if (strcmp (severity, "warning") == 0)
+    self->severity = ACP_NOTICE_SEVERITY_WARNING;
+  else if (strcmp (severity, "error") == 0)
+    self->severity = ACP_NOTICE_SEVERITY_ERROR;
+  else
+    self->severity = ACP_NOTICE_SEVERITY_INFO;
+  self->title = g_strdup (title);
+  self->description = g_strdup (description);
+
+  return TRUE;
+}
+
+/* compaction_update: compactionId, status, the text of the summary's text
+ * blocks (when it has one) and the error */
+gboolean
+_acp_update_parse_compaction_update (AcpUpdate           *self,
+                                     const AcpJsonDoc    *doc,
+                                     const AcpJsonValue  *object,
+                                     GError             **error)
+{
+  const char *variant = self->variant->name;
+  const char *compaction_id, *status, *failure;
+  const AcpJsonValue *summary;
+
+  if (!get_string (doc, object, "compactionId", TRUE, &compaction_id, variant, error) ||
+      !get_string (doc, object, "status", TRUE, &status, variant, error) ||
+      !get_array (doc, object, "summary", FALSE, &summary, variant, error) ||
+      !get_string (doc, object, "error", FALSE, &failure, variant, error))
+    return FALSE;
+
+  self->id = g_strdup (compaction_id);
+  self->status = g_strdup (status);
+  self->description = g_strdup (failure);
+  if (summary != NULL)
+    {
+      self->text = g_string_new (NULL);
+      for (const AcpJsonValue *block = acp_json_value_get_first (doc, summary);
+           block != NULL;
+           block = acp_json_value_get_next (doc, block))
+        {
+          const char *block_text;
+
+          if (check_content_block (doc, block, "summary", NULL, &block_text, variant, NULL) &&
+              block_text != NULL)
+            g_string_append (self->text, block_text);
+        }
+    }
+
+  return TRUE;
+}
+
+/* compaction_summary_chunk: compactionId and the text of its content block
+ * (none for another block) */
+gboolean
+_acp_update_parse_compaction_summary_chunk (AcpUpdate           *self,
+                                            const AcpJsonDoc    *doc,
+                                            const AcpJsonValue  *object,
+                                            GError             **error)
+{
+  const char *variant = self->variant->name;
+  const char *compaction_id, *text;
+
+  if (!get_string (doc, object, "compactionId", TRUE, &compaction_id, variant, error) ||
+      !check_content_block (doc, acp_json_value_get_member (doc, object, "content"), "content",
+                            NULL, &text, variant, error))
+    return FALSE;
+
+  self->id = g_strdup (compaction_id);
+  if (text != NULL)
+    self->text = g_string_new (text);
+
+  return TRUE;
+}
+
+/* --- the update --- */
+
+AcpUpdate *
+_acp_update_new_from_doc (const char         *session_id,
+                          const AcpJsonDoc   *doc,
+                          const AcpJsonValue *update)
+{
+  AcpUpdate *self = g_new0 (AcpUpdate, 1);
+  const char *kind;
+
+  g_atomic_ref_count_init (&self->ref_count);
+  self->session_id = g_strdup (session_id);
+  self->n_notifications = 1;
+
+  kind = acp_json_value_get_string_member (doc, update, "sessionUpdate");
+  if (kind == NULL)
+    {
+      g_set_error_literal (&self->error, ACP_ERROR, ACP_ERROR_INVALID_MESSAGE,
+                           "Invalid update: sessionUpdate must be a string");
+      return self;
+    }
+
+  self->kind = g_strdup (kind);
+  self->variant = _acp_update_variant_lookup (self->kind);
+  if (self->variant == NULL || self->variant->parse == NULL)
+    {
+      g_autoptr(JsonNode) node = acp_json_value_to_node (doc, update);
+
+      self->object = json_object_ref (json_node_get_object (node));
+    }
+  else
+    {
+      self->variant->parse (self, doc, update, &self->error);  /* keeps nothing when it fails */
+    }
+
+  return self;
+}
+
+AcpUpdate *
+acp_update_new (const char *session_id,
+                JsonObject *update)
+{
+  g_autoptr(AcpJsonDoc) doc = acp_json_doc_new ();
+  g_autoptr(JsonNode) node = NULL;
+
+  g_return_val_if_fail (update != NULL, NULL);
+
+  node = json_node_init_object (json_node_alloc (), update);
+  return _acp_update_new_from_doc (session_id, doc, acp_json_doc_load (doc, node));
+}
+
+AcpUpdate *
+acp_update_ref (AcpUpdate *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_atomic_ref_count_inc (&self->ref_count);
+  return self;
+}
+
+void
+acp_update_unref (AcpUpdate *self)
+{
+  g_return_if_fail (self != NULL);
+
+  if (!g_atomic_ref_count_dec (&self->ref_count))
+    return;
+
+  g_free (self->session_id);
+  g_free (self->kind);
+  g_clear_error (&self->error);
+  g_clear_pointer (&self->object, json_object_unref);
+  g_free (self->id);
+  if (self->text != NULL)
+    g_string_free (self->text, TRUE);
+  g_clear_pointer (&self->block, json_object_unref);
+  g_free (self->title);
+  g_free (self->description);
+  g_free (self->status);
+  g_clear_pointer (&self->entries, json_array_unref);
+  _acp_tool_call_fields_clear (&self->tool_call);
+  g_free (self);
+}
+
+const char *
+acp_update_get_session_id (AcpUpdate *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->session_id;
+}
+
+const char *
+acp_update_get_kind (AcpUpdate *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->kind;
+}
+
+guint
+acp_update_get_n_notifications (AcpUpdate *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->n_notifications;
+}

@@ -1,0 +1,39 @@
+/* acp-update.h: one session/update, taken apart where it was read
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib-object.h>
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+#define ACP_TYPE_UPDATE (acp_update_get_type ())
+
+typedef struct _AcpUpdate AcpUpdate;
+
+GType       acp_update_get_type            (void) G_GNUC_CONST;
+
+/* Takes @update (the `update` object of a session/update notification)
+ * apart, on any thread: its variant's members are checked and kept as
+ * values of their own, so that @update itself is not needed any more. A
+ * malformed update is kept as such: applying it fails. @session_id:
+ * (nullable) */
+AcpUpdate  *acp_update_new                 (const char *session_id,
+                                            JsonObject *update);
+AcpUpdate  *acp_update_ref                 (AcpUpdate  *self);
+void        acp_update_unref               (AcpUpdate  *self);
+
+/* (nullable) */
+const char *acp_update_get_session_id      (AcpUpdate  *self);
+/* Its `sessionUpdate`; NULL when that is not a string. */
+const char *acp_update_get_kind            (AcpUpdate  *self);
+/* How many session/update notifications it stands for: text chunks of one
+ * message read together come joined (see AcpAgent::update). */
+guint       acp_update_get_n_notifications (AcpUpdate  *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AcpUpdate, acp_update_unref)
+
+G_END_DECLS
