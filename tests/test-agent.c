@@ -17,6 +17,7 @@
 #include <glib/gstdio.h>
 
 #include "acp-agent.h"
+#include "acp-process-group.h"
 #include "acp-update-private.h"
 #include "process-group.h"
 
@@ -1401,6 +1402,37 @@ test_stop_group_after_exit (Fixture       *f,
   g_assert_cmpuint (count_group (pgid), ==, 0);
 }
 
+/* The group's id is known even when GLib reaped the child before it was
+ * asked for (which GSubprocess cannot tell then): an agent that exits at
+ * once may leave processes of its group running. */
+static void
+test_group_setup_after_reaping (void)
+{
+  const char *argv[] = { "/bin/sh", "-c", "echo $$", NULL };
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  AcpGroupSetup setup;
+  GPid pid;
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_assert_true (acp_group_setup_init (&setup, &error));
+  g_assert_no_error (error);
+  g_subprocess_launcher_set_child_setup (launcher, acp_group_setup_run, &setup, NULL);
+  process = g_subprocess_launcher_spawnv (launcher, argv, &error);
+  g_assert_no_error (error);
+
+  g_assert_true (g_subprocess_communicate_utf8 (process, NULL, NULL, &out, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (process));
+  g_assert_null (g_subprocess_get_identifier (process));
+
+  pid = acp_group_setup_finish (&setup);
+  g_assert_cmpint (pid, >, 1);
+  g_assert_cmpint (pid, ==, (GPid) g_ascii_strtoll (out, NULL, 10));
+}
+
 /* An agent dropped while running (nobody can stop it any more) takes its
  * whole group with it. */
 static void
@@ -2532,6 +2564,7 @@ main (int   argc,
   ADD ("stop/cancelled", test_stop_cancelled);
   ADD ("stop/group", test_stop_group);
   ADD ("stop/group-after-exit", test_stop_group_after_exit);
+  g_test_add_func ("/agent/stop/group-setup-after-reaping", test_group_setup_after_reaping);
   ADD ("stop/dispose-group", test_dispose_group);
   ADD ("stop/parent-killed", test_parent_killed);
   ADD ("log/traffic", test_traffic_log);

@@ -418,7 +418,7 @@ _acp_agent_spawn (AcpAgent  *self,
   g_autoptr(GError) local_error = NULL;
   g_autofree char *program = NULL;
   g_autofree char **argv = NULL;
-  const char *identifier;
+  AcpGroupSetup group_setup;
   guint argc;
 
   program = g_find_program_in_path (self->argv[0]);
@@ -454,8 +454,13 @@ _acp_agent_spawn (AcpAgent  *self,
   if (self->cwd != NULL)
     g_subprocess_launcher_set_cwd (launcher, self->cwd);
 
-  g_subprocess_launcher_set_child_setup (launcher, acp_process_group_child_setup,
-                                         GINT_TO_POINTER (getpid ()), NULL);
+  if (!acp_group_setup_init (&group_setup, &local_error))
+    {
+      g_set_error (error, ACP_ERROR, ACP_ERROR_SPAWN_FAILED,
+                   _("Cannot start the agent “%s”: %s"), self->argv[0], local_error->message);
+      return FALSE;
+    }
+  g_subprocess_launcher_set_child_setup (launcher, acp_group_setup_run, &group_setup, NULL);
 
   argc = g_strv_length (self->argv);
   argv = g_new0 (char *, argc + 1);
@@ -465,6 +470,7 @@ _acp_agent_spawn (AcpAgent  *self,
 
   self->subprocess = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv,
                                                    &local_error);
+  self->pgid = acp_group_setup_finish (&group_setup);
   if (self->subprocess == NULL)
     {
       g_set_error (error, ACP_ERROR, ACP_ERROR_SPAWN_FAILED,
@@ -472,10 +478,6 @@ _acp_agent_spawn (AcpAgent  *self,
       return FALSE;
     }
 
-  /* NULL once reaped: an agent that exited at once left no group to end
-   * that can still be found by its id */
-  identifier = g_subprocess_get_identifier (self->subprocess);
-  self->pgid = identifier != NULL ? atoi (identifier) : 0;
   self->group_ended = self->pgid <= 1;
   g_debug ("Agent %p: started %s as pid %d", self, program, (int) self->pgid);
 

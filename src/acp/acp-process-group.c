@@ -17,6 +17,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,8 @@
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
+
+#include <glib-unix.h>
 
 #include "acp-process-group.h"
 
@@ -48,6 +51,54 @@ acp_process_group_child_setup (gpointer user_data)
   /* the parent may have died before the line above */
   if (parent > 0 && getppid () != parent)
     _exit (127);
+}
+
+gboolean
+acp_group_setup_init (AcpGroupSetup  *setup,
+                      GError        **error)
+{
+  setup->parent = getpid ();
+  setup->report[0] = setup->report[1] = -1;
+  if (!g_unix_open_pipe (setup->report, FD_CLOEXEC, error) ||
+      !g_unix_set_fd_nonblocking (setup->report[0], TRUE, error))
+    {
+      acp_group_setup_finish (setup);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+void
+acp_group_setup_run (gpointer user_data)
+{
+  AcpGroupSetup *setup = user_data;
+  pid_t pid = getpid ();
+
+  acp_process_group_child_setup (GINT_TO_POINTER (setup->parent));
+  /* GLib marks the descriptors close-on-exec in the child before this runs,
+   * it does not close them; the pipe holds the few bytes without blocking */
+  if (write (setup->report[1], &pid, sizeof pid) != sizeof pid)
+    _exit (127);
+}
+
+GPid
+acp_group_setup_finish (AcpGroupSetup *setup)
+{
+  pid_t pid = 0;
+
+  /* the spawn returned once the child exec'd (or failed to), so what it
+   * wrote is there */
+  if (setup->report[0] >= 0 && read (setup->report[0], &pid, sizeof pid) != sizeof pid)
+    pid = 0;
+
+  if (setup->report[0] >= 0)
+    close (setup->report[0]);
+  if (setup->report[1] >= 0)
+    close (setup->report[1]);
+  setup->report[0] = setup->report[1] = -1;
+
+  return pid;
 }
 
 gboolean

@@ -17,6 +17,25 @@ G_BEGIN_DECLS
  * this process, GINT_TO_POINTER (getpid ()), taken before spawning. */
 void     acp_process_group_child_setup (gpointer user_data);
 
+/* The same for g_subprocess_launcher_set_child_setup(), which also tells
+ * the child's pid: GSubprocess forgets it once GLib reaped the child, which
+ * may be before g_subprocess_launcher_spawnv() even returns when the child
+ * exits at once, but its group may still run. Initialise on the stack
+ * (fails only when out of file descriptors), pass to
+ * g_subprocess_launcher_set_child_setup() with acp_group_setup_run(), spawn,
+ * then acp_group_setup_finish() returns the pid (0 if the spawn failed) and
+ * frees what init took. */
+typedef struct
+{
+  GPid parent;
+  int  report[2];
+} AcpGroupSetup;
+
+gboolean acp_group_setup_init          (AcpGroupSetup  *setup,
+                                        GError        **error);
+void     acp_group_setup_run           (gpointer        setup);
+GPid     acp_group_setup_finish        (AcpGroupSetup  *setup);
+
 /* Sends @signum to every process of the group @pgid. Returns: whether the
  * group still had a process to receive it */
 gboolean acp_process_group_signal      (GPid     pgid,

@@ -633,7 +633,7 @@ pal_mcp_stdio_transport_new (const char * const  *argv,
   g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GIOStream) stream = NULL;
   g_autoptr(GError) local_error = NULL;
-  const char *identifier;
+  AcpGroupSetup group_setup;
 
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
                                         G_SUBPROCESS_FLAGS_STDOUT_PIPE |
@@ -645,18 +645,21 @@ pal_mcp_stdio_transport_new (const char * const  *argv,
 
       g_subprocess_launcher_setenv (launcher, name, equals + 1, TRUE);
     }
-  g_subprocess_launcher_set_child_setup (launcher, acp_process_group_child_setup,
-                                         GINT_TO_POINTER (getpid ()), NULL);
+  if (!acp_group_setup_init (&group_setup, &local_error))
+    {
+      g_propagate_error (error, describe_spawn_error (argv[0], local_error));
+      return NULL;
+    }
+  g_subprocess_launcher_set_child_setup (launcher, acp_group_setup_run, &group_setup, NULL);
 
   self->process = g_subprocess_launcher_spawnv (launcher, argv, &local_error);
+  self->pid = acp_group_setup_finish (&group_setup);
   if (self->process == NULL)
     {
       g_propagate_error (error, describe_spawn_error (argv[0], local_error));
       return NULL;
     }
 
-  identifier = g_subprocess_get_identifier (self->process);
-  self->pid = identifier != NULL ? (GPid) g_ascii_strtoll (identifier, NULL, 10) : 0;
   g_debug ("MCP probe started %s as process %d", argv[0], (int) self->pid);
 
   self->watch = g_object_new (PAL_TYPE_STDOUT_WATCH,
