@@ -748,6 +748,14 @@ test_stop_tool_calls (void)
   /* a finished tool call is never stopped */
   acp_tool_call_item_stop (done);
   g_assert_false (acp_tool_call_item_get_stopped (done));
+
+  /* one the agent reports running again after a stop is stopped by the
+   * next one */
+  apply_ok (transcript, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"p\",\"status\":\"in_progress\"}");
+  g_assert_false (acp_tool_call_item_get_stopped (pending));
+  acp_transcript_stop_tool_calls (transcript);
+  g_assert_true (acp_tool_call_item_get_stopped (pending));
+  g_assert_false (acp_tool_call_item_get_stopped (running));
 }
 
 /* --- plans, notices, generic --- */

@@ -45,7 +45,8 @@ struct _AcpTranscript
   GPtrArray   *spare_unannounced; /* (nullable): likewise */
   guint        flush_id;
 
-  GHashTable  *tool_calls;   /* toolCallId → AcpToolCallItem */
+  GHashTable  *tool_calls;   /* toolCallId (the item's own) → AcpToolCallItem */
+  GHashTable  *unsettled;    /* set of AcpToolCallItem not known to be finished */
   GHashTable  *messages;     /* messageId → AcpMessageItem */
   GHashTable  *compactions;  /* compactionId → AcpNoticeItem */
   AcpPlanItem *current_plan; /* the plan item `plan` updates replace */
@@ -109,6 +110,7 @@ acp_transcript_dispose (GObject *object)
 
   g_clear_handle_id (&self->flush_id, g_source_remove);
   g_hash_table_remove_all (self->tool_calls);
+  g_hash_table_remove_all (self->unsettled);
   g_hash_table_remove_all (self->messages);
   g_hash_table_remove_all (self->compactions);
   g_clear_object (&self->current_plan);
@@ -130,6 +132,7 @@ acp_transcript_finalize (GObject *object)
   g_clear_pointer (&self->spare_pending, g_ptr_array_unref);
   g_clear_pointer (&self->spare_unannounced, g_ptr_array_unref);
   g_clear_pointer (&self->tool_calls, g_hash_table_unref);
+  g_clear_pointer (&self->unsettled, g_hash_table_unref);
   g_clear_pointer (&self->messages, g_hash_table_unref);
   g_clear_pointer (&self->compactions, g_hash_table_unref);
 
@@ -183,7 +186,8 @@ acp_transcript_init (AcpTranscript *self)
   self->items = g_ptr_array_new_with_free_func (g_object_unref);
   self->pending = g_ptr_array_new_with_free_func (g_object_unref);
   self->unannounced = g_ptr_array_new_with_free_func (g_object_unref);
-  self->tool_calls = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+  self->tool_calls = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_object_unref);
+  self->unsettled = g_hash_table_new_full (NULL, NULL, g_object_unref, NULL);
   self->messages = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
   self->compactions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
 }
@@ -312,6 +316,19 @@ acp_transcript_get_n_pending (AcpTranscript *self)
   return self->pending->len;
 }
 
+/* Turns end by stopping what did not finish: the few tool calls that may
+ * still run are kept apart, so that this is not a walk over a history of a
+ * million of them. */
+static void
+track_unsettled (AcpTranscript   *self,
+                 AcpToolCallItem *item)
+{
+  if (acp_tool_call_item_is_finished (item) || acp_tool_call_item_get_stopped (item))
+    g_hash_table_remove (self->unsettled, item);
+  else if (!g_hash_table_contains (self->unsettled, item))
+    g_hash_table_add (self->unsettled, g_object_ref (item));
+}
+
 static void
 index_item (AcpTranscript *self,
             AcpItem       *item)
@@ -321,7 +338,8 @@ index_item (AcpTranscript *self,
       const char *id = acp_tool_call_item_get_tool_call_id (ACP_TOOL_CALL_ITEM (item));
 
       if (id != NULL && !g_hash_table_contains (self->tool_calls, id))
-        g_hash_table_insert (self->tool_calls, g_strdup (id), g_object_ref (item));
+        g_hash_table_insert (self->tool_calls, (gpointer) id, g_object_ref (item));
+      track_unsettled (self, ACP_TOOL_CALL_ITEM (item));
     }
   else if (ACP_IS_MESSAGE_ITEM (item))
     {
@@ -373,6 +391,7 @@ acp_transcript_clear (AcpTranscript *self)
 
   g_clear_handle_id (&self->flush_id, g_source_remove);
   g_hash_table_remove_all (self->tool_calls);
+  g_hash_table_remove_all (self->unsettled);
   g_hash_table_remove_all (self->messages);
   g_hash_table_remove_all (self->compactions);
   g_clear_object (&self->current_plan);
@@ -459,9 +478,10 @@ acp_transcript_stop_tool_calls (AcpTranscript *self)
 
   g_return_if_fail (ACP_IS_TRANSCRIPT (self));
 
-  g_hash_table_iter_init (&iter, self->tool_calls);
-  while (g_hash_table_iter_next (&iter, NULL, &item))
+  g_hash_table_iter_init (&iter, self->unsettled);
+  while (g_hash_table_iter_next (&iter, &item, NULL))
     acp_tool_call_item_stop (item);
+  g_hash_table_remove_all (self->unsettled);
 }
 
 /**
@@ -528,6 +548,7 @@ merge_tool_call (AcpTranscript           *self,
   if (fields->meta != NULL)
     acp_tool_call_item_apply_meta (item, fields->meta);
   g_object_thaw_notify (G_OBJECT (item));
+  track_unsettled (self, item);
 
   return item;
 }
