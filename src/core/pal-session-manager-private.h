@@ -34,9 +34,9 @@ G_BEGIN_DECLS
 #define PAL_AGENT_INITIALIZE_TIMEOUT_MS 60000
 
 /* Tasks waiting for one shared operation (an agent start, a session being
- * opened). A waiter whose own cancellable fires leaves at once with
- * G_IO_ERROR_CANCELLED; when the last one leaves, @cancellable (the shared
- * operation's) is cancelled too. */
+ * opened; pal-session-manager-wait-list.c). A waiter whose own cancellable
+ * fires leaves at once with G_IO_ERROR_CANCELLED; when the last one leaves,
+ * @cancellable (the shared operation's) is cancelled too. */
 typedef struct
 {
   GPtrArray    *waiters;
@@ -169,11 +169,27 @@ guint      _pal_session_carry_transcript  (AcpSession         *from,
                                            AcpSession         *to);
 
 /* pal-session-manager-agents.c */
+
+/* The agent of one profile and folder, in PalSessionManager.agents. */
+struct _AgentSlot
+{
+  PalSessionManager *manager;   /* unowned; NULL once the manager is disposed */
+  char              *key;
+  char              *profile_id;
+  char              *cwd;
+  char              *launch;    /* how it was started: see _pal_agent_launch_of () */
+  AcpAgent          *agent;
+  gulong             exited_id;
+  gboolean           starting;
+  PalWaitList        start;
+};
+
+AgentSlot *_pal_agent_slot_ref          (AgentSlot           *slot);
+void       _pal_agent_slot_unref        (AgentSlot           *slot);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AgentSlot, _pal_agent_slot_unref)
+
 void      _pal_session_manager_init_agents      (PalSessionManager   *self);
-/* PalAgentStore::secrets-changed */
-void      _pal_session_manager_secrets_changed_cb (PalAgentStore     *store,
-                                                   const char        *profile_id,
-                                                   PalSessionManager *self);
 void      _pal_session_manager_dispose_agents   (PalSessionManager   *self);
 /* Canonical form of a project folder, or NULL (with PAL_ERROR_INVALID) when
  * it is not an absolute path. */
@@ -202,5 +218,18 @@ void      _pal_session_manager_stop_agents_async (PalSessionManager  *self,
 gboolean  _pal_session_manager_stop_agents_finish (PalSessionManager *self,
                                                    GAsyncResult      *result,
                                                    GError           **error);
+
+/* pal-session-manager-out-of-date.c */
+/* The program, arguments and environment a profile starts (the names of
+ * the values in the keyring too), as one string: an agent started from
+ * another is out of date. */
+char     *_pal_agent_launch_of                  (PalAgentProfile     *profile);
+/* Whether a session that is still open runs on @agent */
+gboolean  _pal_session_manager_agent_in_use     (PalSessionManager   *self,
+                                                 AcpAgent            *agent);
+/* PalAgentStore::secrets-changed */
+void      _pal_session_manager_secrets_changed_cb (PalAgentStore     *store,
+                                                   const char        *profile_id,
+                                                   PalSessionManager *self);
 
 G_END_DECLS
