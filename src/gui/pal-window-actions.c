@@ -135,7 +135,7 @@ _pal_window_update_actions (PalWindow *self)
   PalSessionState state = self->current != NULL
     ? pal_session_manager_get_session_state (self->manager, self->current)
     : PAL_SESSION_STATE_NOT_RUNNING;
-  gboolean retry = g_object_get_data (G_OBJECT (self), "retry-attempt") != NULL;
+  gboolean retry = self->retry_attempt != NULL;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop-turn",
                                  state == PAL_SESSION_STATE_WORKING ||
