@@ -94,8 +94,6 @@ void         _pal_window_show_session       (PalWindow      *self,
 
 /* pal-window-actions.c */
 void     _pal_window_class_init_actions (GtkWidgetClass *widget_class);
-gboolean _pal_window_show_agent_log     (PalWindow      *self,
-                                         PalSessionKey  *key);
 void     _pal_window_present_agent_log  (PalWindow      *self,
                                          AcpAgent       *agent,
                                          const char     *agent_name);
