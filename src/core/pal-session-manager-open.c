@@ -24,7 +24,7 @@ typedef enum
   OPEN_RESUME,
 } OpenMode;
 
-/* MCP servers {{{ */
+/* session setup {{{ */
 
 typedef struct
 {
@@ -53,36 +53,14 @@ add_notice (GPtrArray         *notices,
   g_ptr_array_add (notices, notice);
 }
 
-/* A new list of notices for _pal_session_manager_collect_mcp_servers(). */
-GPtrArray *
-_pal_session_notices_new (void)
-{
-  return g_ptr_array_new_with_free_func (notice_free);
-}
-
-void
-_pal_session_append_notices (AcpSession *session,
-                             GPtrArray  *notices)
-{
-  AcpTranscript *transcript = acp_session_get_transcript (session);
-
-  for (guint i = 0; i < notices->len; i++)
-    {
-      Notice *notice = g_ptr_array_index (notices, i);
-
-      acp_transcript_append_notice (transcript, notice->severity,
-                                    _("MCP server left out"), notice->body, NULL);
-    }
-}
-
 /* The MCP servers to pass to @agent: the named ones (NULL: every enabled
  * one), less those the agent cannot use or that are not valid; each one left
  * out gets a notice. (element-type AcpMcpServer) */
-GPtrArray *
-_pal_session_manager_collect_mcp_servers (PalSessionManager  *self,
-                                          const char * const *names,
-                                          AcpAgent           *agent,
-                                          GPtrArray          *notices)
+static GPtrArray *
+collect_mcp_servers (PalSessionManager  *self,
+                     const char * const *names,
+                     AcpAgent           *agent,
+                     GPtrArray          *notices)
 {
   GPtrArray *servers = g_ptr_array_new_with_free_func (g_object_unref);
   GListModel *model = G_LIST_MODEL (self->mcp_server_store);
@@ -145,14 +123,11 @@ _pal_session_manager_collect_mcp_servers (PalSessionManager  *self,
   return servers;
 }
 
-/* }}} */
-
-/* additional folders {{{ */
-
-/* For opening, creating and forking alike. */
-gboolean
-_pal_session_give_folders (AcpSession         *session,
-                           const char * const *dirs)
+/* Gives @session the additional folders when its agent takes them.
+ * Returns: whether they were left out */
+static gboolean
+give_folders (AcpSession         *session,
+              const char * const *dirs)
 {
   if (dirs == NULL || dirs[0] == NULL)
     return FALSE;
@@ -165,9 +140,10 @@ _pal_session_give_folders (AcpSession         *session,
   return FALSE;
 }
 
-void
-_pal_session_append_folders_notice (AcpSession         *session,
-                                    const char * const *dirs)
+/* The notice that says which folders were left out. */
+static void
+append_folders_notice (AcpSession         *session,
+                       const char * const *dirs)
 {
   g_autoptr(GString) list = g_string_new (NULL);
   g_autofree char *body = NULL;
@@ -189,19 +165,69 @@ _pal_session_append_folders_notice (AcpSession         *session,
                                 _("Additional folders left out"), body, NULL);
 }
 
+void
+_pal_session_setup_init (PalSessionSetup    *setup,
+                         char               *cwd,
+                         const char * const *additional_directories)
+{
+  setup->cwd = cwd;
+  setup->additional_directories = pal_folders_clean (cwd, additional_directories);
+  setup->folders_left_out = FALSE;
+  setup->notices = g_ptr_array_new_with_free_func (notice_free);
+}
+
+void
+_pal_session_setup_clear (PalSessionSetup *setup)
+{
+  g_clear_pointer (&setup->cwd, g_free);
+  g_clear_pointer (&setup->additional_directories, g_strfreev);
+  g_clear_pointer (&setup->notices, g_ptr_array_unref);
+}
+
+AcpSession *
+_pal_session_setup_new_session (PalSessionSetup    *setup,
+                                PalSessionManager  *self,
+                                AcpAgent           *agent,
+                                const char * const *mcp_server_names,
+                                GPtrArray         **servers)
+{
+  AcpSession *session;
+
+  *servers = collect_mcp_servers (self, mcp_server_names, agent, setup->notices);
+  session = acp_session_new (agent, setup->cwd);
+  setup->folders_left_out =
+    give_folders (session, (const char * const *) setup->additional_directories);
+
+  return session;
+}
+
+void
+_pal_session_setup_append_notices (PalSessionSetup *setup,
+                                   AcpSession      *session)
+{
+  AcpTranscript *transcript = acp_session_get_transcript (session);
+
+  for (guint i = 0; i < setup->notices->len; i++)
+    {
+      Notice *notice = g_ptr_array_index (setup->notices, i);
+
+      acp_transcript_append_notice (transcript, notice->severity,
+                                    _("MCP server left out"), notice->body, NULL);
+    }
+  if (setup->folders_left_out)
+    append_folders_notice (session, (const char * const *) setup->additional_directories);
+}
+
 /* }}} */
 
 /* new session {{{ */
 
 typedef struct
 {
-  char       *profile_id;
-  char       *cwd;
-  char      **mcp_server_names;
-  char      **additional_directories;
-  gboolean    folders_left_out;
-  AcpSession *session;
-  GPtrArray  *notices;
+  char            *profile_id;
+  char           **mcp_server_names;
+  PalSessionSetup  setup;
+  AcpSession      *session;
 } NewData;
 
 static void
@@ -210,23 +236,22 @@ new_data_free (gpointer data)
   NewData *new_data = data;
 
   g_free (new_data->profile_id);
-  g_free (new_data->cwd);
   g_strfreev (new_data->mcp_server_names);
-  g_strfreev (new_data->additional_directories);
+  _pal_session_setup_clear (&new_data->setup);
   g_clear_object (&new_data->session);
-  g_clear_pointer (&new_data->notices, g_ptr_array_unref);
   g_free (new_data);
 }
 
 /* Shared with session/fork: see pal-session-manager-private.h. */
-gboolean
-_pal_session_manager_add_created (PalSessionManager  *self,
-                                  const char         *profile_id,
-                                  const char         *cwd,
-                                  AcpSession         *session,
-                                  const char         *title,
-                                  GError            **error)
+void
+_pal_session_manager_return_created (PalSessionManager *self,
+                                     GTask             *task_in,
+                                     const char        *profile_id,
+                                     const char        *cwd,
+                                     AcpSession        *session,
+                                     const char        *title)
 {
+  g_autoptr(GTask) task = task_in;
   const char *id = acp_session_get_session_id (session);
   g_autoptr(PalSessionKey) key = pal_session_key_new (profile_id, id);
   g_autoptr(PalSessionRecord) record = NULL;
@@ -237,14 +262,15 @@ _pal_session_manager_add_created (PalSessionManager  *self,
       (live != NULL &&
        (live->opening || (live->session != NULL && _pal_session_is_open (live->session)))))
     {
-      if (self->shut_down)
-        g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CLOSED, _("Palaver is quitting"));
-      else
-        g_set_error (error, PAL_ERROR, PAL_ERROR_EXISTS,
-                     _("The agent gave the new session the id “%s”, which an open session "
-                       "already has"), id);
       acp_session_close_async (session, NULL, NULL, NULL);
-      return FALSE;
+      if (self->shut_down)
+        g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CLOSED, "%s",
+                                 _("Palaver is quitting"));
+      else
+        g_task_return_new_error (task, PAL_ERROR, PAL_ERROR_EXISTS,
+                                 _("The agent gave the new session the id “%s”, which an open "
+                                   "session already has"), id);
+      return;
     }
 
   now = g_get_real_time ();
@@ -263,7 +289,7 @@ _pal_session_manager_add_created (PalSessionManager  *self,
   _pal_live_session_set_session (live, session);
   _pal_live_session_update_state (live);
 
-  return TRUE;
+  g_task_return_pointer (task, g_object_ref (session), g_object_unref);
 }
 
 static void
@@ -283,18 +309,9 @@ new_created_cb (GObject      *object,
       return;
     }
 
-  _pal_session_append_notices (session, data->notices);
-  if (data->folders_left_out)
-    _pal_session_append_folders_notice (session,
-                                        (const char * const *) data->additional_directories);
-
-  if (!_pal_session_manager_add_created (self, data->profile_id, data->cwd, session, NULL, &error))
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-
-  g_task_return_pointer (task, g_object_ref (session), g_object_unref);
+  _pal_session_setup_append_notices (&data->setup, session);
+  _pal_session_manager_return_created (self, g_steal_pointer (&task), data->profile_id,
+                                       data->setup.cwd, session, NULL);
 }
 
 static void
@@ -317,12 +334,9 @@ new_agent_cb (GObject      *object,
       return;
     }
 
-  servers = _pal_session_manager_collect_mcp_servers (self,
-                                                      (const char * const *) data->mcp_server_names,
-                                                      agent, data->notices);
-  data->session = acp_session_new (agent, data->cwd);
-  data->folders_left_out =
-    _pal_session_give_folders (data->session, (const char * const *) data->additional_directories);
+  data->session = _pal_session_setup_new_session (&data->setup, self, agent,
+                                                  (const char * const *) data->mcp_server_names,
+                                                  &servers);
   cancellable = g_task_get_cancellable (task);
   acp_session_create_async (data->session, servers, cancellable,
                             new_created_cb, g_steal_pointer (&task));
@@ -394,13 +408,11 @@ pal_session_manager_new_session_async (PalSessionManager   *self,
 
   data = g_new0 (NewData, 1);
   data->profile_id = g_strdup (profile_id);
-  data->cwd = g_steal_pointer (&canonical);
   data->mcp_server_names = g_strdupv ((char **) mcp_server_names);
-  data->additional_directories = pal_folders_clean (data->cwd, additional_directories);
-  data->notices = g_ptr_array_new_with_free_func (notice_free);
+  _pal_session_setup_init (&data->setup, g_steal_pointer (&canonical), additional_directories);
   g_task_set_task_data (task, data, new_data_free);
 
-  _pal_session_manager_ensure_agent_async (self, profile_id, data->cwd, cancellable,
+  _pal_session_manager_ensure_agent_async (self, profile_id, data->setup.cwd, cancellable,
                                            new_agent_cb, g_steal_pointer (&task));
 }
 
@@ -462,17 +474,14 @@ _pal_session_carry_transcript (AcpSession *from,
 
 typedef struct
 {
-  LiveSession *live;
-  char        *profile_id;
-  char        *cwd;
-  char       **additional_directories;
-  gboolean     folders_left_out;
-  OpenMode     mode;
-  gboolean     resumed;
-  gboolean     can_load;  /* of the agent that resumed it */
-  guint        n_kept;    /* items of the transcript on screen kept over a resume */
-  AcpSession  *session;
-  GPtrArray   *notices;
+  LiveSession     *live;
+  char            *profile_id;
+  PalSessionSetup  setup;
+  OpenMode         mode;
+  gboolean         resumed;
+  gboolean         can_load;  /* of the agent that resumed it */
+  guint            n_kept;    /* items of the transcript on screen kept over a resume */
+  AcpSession      *session;
 } OpenData;
 
 static void
@@ -480,10 +489,8 @@ open_data_free (OpenData *data)
 {
   g_clear_pointer (&data->live, _pal_live_session_unref);
   g_free (data->profile_id);
-  g_free (data->cwd);
-  g_strfreev (data->additional_directories);
+  _pal_session_setup_clear (&data->setup);
   g_clear_object (&data->session);
-  g_clear_pointer (&data->notices, g_ptr_array_unref);
   g_free (data);
 }
 
@@ -589,10 +596,7 @@ open_done_cb (GObject      *object,
                                   _("History is not replayed: the agent can resume this session "
                                     "but not show its past messages."),
                                   NULL);
-  _pal_session_append_notices (session, data->notices);
-  if (data->folders_left_out)
-    _pal_session_append_folders_notice (session,
-                                        (const char * const *) data->additional_directories);
+  _pal_session_setup_append_notices (&data->setup, session);
 
   keep_record (live->manager, live->key);
   _pal_live_session_update_state (live);
@@ -679,10 +683,7 @@ open_agent_cb (GObject      *object,
       return;
     }
 
-  servers = _pal_session_manager_collect_mcp_servers (self, NULL, agent, data->notices);
-  session = acp_session_new (agent, data->cwd);
-  data->folders_left_out =
-    _pal_session_give_folders (session, (const char * const *) data->additional_directories);
+  session = _pal_session_setup_new_session (&data->setup, self, agent, NULL, &servers);
   data->session = g_object_ref (session);
   data->can_load = acp_agent_has_capability (agent, ACP_AGENT_CAP_LOAD_SESSION);
   /* a load replays the history into the new transcript; a resume does not,
@@ -781,15 +782,13 @@ open_common (PalSessionManager   *self,
   data = g_new0 (OpenData, 1);
   data->live = _pal_live_session_ref (live);
   data->profile_id = g_strdup (pal_session_record_get_agent_id (record));
-  data->cwd = g_steal_pointer (&cwd);
-  data->additional_directories =
-    pal_folders_clean (data->cwd, pal_session_record_get_additional_directories (record));
+  _pal_session_setup_init (&data->setup, g_steal_pointer (&cwd),
+                           pal_session_record_get_additional_directories (record));
   data->mode = mode;
-  data->notices = g_ptr_array_new_with_free_func (notice_free);
 
   _pal_live_session_update_state (live);
 
-  _pal_session_manager_ensure_agent_async (self, data->profile_id, data->cwd,
+  _pal_session_manager_ensure_agent_async (self, data->profile_id, data->setup.cwd,
                                            live->open.cancellable, open_agent_cb, data);
 }
 
