@@ -888,10 +888,18 @@ acp_json_value_to_node (const AcpJsonDoc   *doc,
     }
 }
 
-static void
-write_string (GString    *out,
-              const char *string,
-              gsize       length)
+/**
+ * acp_json_write_string:
+ * @out: where to append it
+ * @string: UTF-8 text
+ * @length: its length in bytes
+ *
+ * Appends @string as a JSON string, quoted and escaped.
+ */
+void
+acp_json_write_string (GString    *out,
+                       const char *string,
+                       gsize       length)
 {
   static const char hex[] = "0123456789abcdef";
   const char *run = string;
@@ -972,7 +980,7 @@ acp_json_value_write (const AcpJsonDoc   *doc,
         g_string_append (out, ".0");
       break;
     case ACP_JSON_STRING:
-      write_string (out, doc->strings->str + value->v.string, value->size);
+      acp_json_write_string (out, doc->strings->str + value->v.string, value->size);
       break;
 
     case ACP_JSON_ARRAY:
@@ -989,7 +997,7 @@ acp_json_value_write (const AcpJsonDoc   *doc,
             {
               const char *name = doc->strings->str + child->name;
 
-              write_string (out, name, strlen (name));
+              acp_json_write_string (out, name, strlen (name));
               g_string_append_c (out, ':');
             }
           acp_json_value_write (doc, child, out);

@@ -79,6 +79,11 @@ void                acp_json_value_write             (const AcpJsonDoc    *doc,
                                                       const AcpJsonValue  *value,
                                                       GString             *out);
 
+/* Appends @string (UTF-8, @length bytes) to @out as a quoted JSON string */
+void                acp_json_write_string            (GString             *out,
+                                                      const char          *string,
+                                                      gsize                length);
+
 /* One JSON text into a json-glib tree, as acp_json_doc_read() reads it.
  * Returns: (transfer full) (nullable) */
 JsonNode           *acp_json_read                    (const char          *data,

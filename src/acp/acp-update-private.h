@@ -41,6 +41,9 @@ struct _AcpUpdate
   const AcpUpdateVariant  *variant;        /* NULL: unknown to Palaver */
   guint                    n_notifications;
   GError                  *error;          /* malformed: why (nothing else is set) */
+  /* the update as it came, as JSON text; NULL for a joinable text chunk,
+   * which acp_update_dup_json() writes from what it holds */
+  char                    *json;
 
   /* a variant without a parse function (session-level ones, unknown ones):
    * the update as it came */

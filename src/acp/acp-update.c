@@ -552,6 +552,14 @@ _acp_update_new_from_doc (const char         *session_id,
       self->variant->parse (self, doc, update, &self->error);  /* keeps nothing when it fails */
     }
 
+  if (!self->joinable)
+    {
+      GString *json = g_string_sized_new (256);
+
+      acp_json_value_write (doc, update, json);
+      self->json = g_string_free (json, FALSE);
+    }
+
   return self;
 }
 
@@ -588,6 +596,7 @@ acp_update_unref (AcpUpdate *self)
   g_free (self->session_id);
   g_free (self->kind);
   g_clear_error (&self->error);
+  g_free (self->json);
   g_clear_pointer (&self->object, json_object_unref);
   g_free (self->id);
   if (self->text != NULL)
@@ -599,6 +608,32 @@ acp_update_unref (AcpUpdate *self)
   g_clear_pointer (&self->entries, json_array_unref);
   _acp_tool_call_fields_clear (&self->tool_call);
   g_free (self);
+}
+
+char *
+acp_update_dup_json (AcpUpdate *self)
+{
+  GString *json;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (self->json != NULL)
+    return g_strdup (self->json);
+
+  /* a text chunk with nothing more to it, maybe several joined */
+  json = g_string_sized_new (64 + self->text->len);
+  g_string_append (json, "{\"sessionUpdate\":");
+  acp_json_write_string (json, self->kind, strlen (self->kind));
+  if (self->id != NULL)
+    {
+      g_string_append (json, ",\"messageId\":");
+      acp_json_write_string (json, self->id, strlen (self->id));
+    }
+  g_string_append (json, ",\"content\":{\"type\":\"text\",\"text\":");
+  acp_json_write_string (json, self->text->str, self->text->len);
+  g_string_append (json, "}}");
+
+  return g_string_free (json, FALSE);
 }
 
 const char *
