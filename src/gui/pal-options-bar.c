@@ -421,6 +421,8 @@ pal_options_bar_dispose (GObject *object)
 {
   PalOptionsBar *self = PAL_OPTIONS_BAR (object);
 
+  /* what the selectors do while they go is nobody's pick */
+  self->updating = TRUE;
   if (self->modes != NULL)
     g_signal_handlers_disconnect_by_data (self->modes, self);
   if (self->config_options != NULL)
