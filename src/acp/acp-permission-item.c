@@ -283,6 +283,8 @@ parse_snapshot (const AcpJsonDoc    *doc,
       return NULL;
     }
 
+  /* what `_meta` says of the agent's terminals is the transcript's item's */
+  g_clear_pointer (&fields.meta, json_object_unref);
   snapshot = acp_tool_call_item_new (fields.tool_call_id);
   _acp_tool_call_item_merge (snapshot, &fields);
   _acp_tool_call_fields_clear (&fields);
