@@ -2246,8 +2246,8 @@ test_shell_output_env (Fixture       *f,
   g_autofree char *stop_reason = NULL;
   const char * const env[] = { "GEMINI_PTY_INFO=node-pty", NULL };
   AcpToolCallItem *tool;
-  JsonArray *content;
-  JsonObject *entry;
+  GListModel *content;
+  g_autoptr(AcpToolCallContent) entry = NULL;
 
   add_profile (f, "shell-gemini", "gemini-shell.json");
   session = new_session_ok (f, "shell-gemini", f->dir_a);
@@ -2259,9 +2259,10 @@ test_shell_output_env (Fixture       *f,
   g_assert_nonnull (tool);
   g_assert_cmpstr (acp_tool_call_item_get_status (tool), ==, "completed");
   content = acp_tool_call_item_get_content (tool);
-  g_assert_cmpuint (json_array_get_length (content), ==, 1);
-  entry = json_object_get_object_member (json_array_get_object_element (content, 0), "content");
-  g_assert_cmpstr (json_object_get_string_member (entry, "text"), ==, "line-one\nno newline");
+  g_assert_cmpuint (g_list_model_get_n_items (content), ==, 1);
+  entry = g_list_model_get_item (content, 0);
+  g_assert_cmpstr (acp_content_block_get_text (acp_tool_call_content_get_block (entry)), ==,
+                   "line-one\nno newline");
 
   close_session (f, key_for (f, session), &error);
   g_assert_no_error (error);

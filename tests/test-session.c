@@ -411,7 +411,7 @@ test_create_and_prompt (Fixture       *f,
   g_assert_cmpstr (acp_tool_call_item_get_tool_call_id (tool), ==, "call-1");
   g_assert_cmpstr (acp_tool_call_item_get_title (tool), ==, "Read README.md");
   g_assert_cmpstr (acp_tool_call_item_get_status (tool), ==, "completed");
-  g_assert_cmpuint (json_array_get_length (acp_tool_call_item_get_content (tool)), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (acp_tool_call_item_get_content (tool)), ==, 1);
 
   methods = record_methods (f);
   g_assert_cmpstr (methods, ==, "initialize session/new session/prompt");
@@ -440,7 +440,7 @@ test_permission (Fixture       *f,
   g_assert_cmpint (acp_item_get_kind (ACP_ITEM (permission)), ==, ACP_ITEM_KIND_PERMISSION);
   g_assert_cmpint (acp_permission_item_get_state (permission), ==, ACP_PERMISSION_STATE_PENDING);
   g_assert_cmpstr (acp_permission_item_get_tool_call_id (permission), ==, "call-1");
-  g_assert_cmpuint (json_array_get_length (acp_permission_item_get_options (permission)), ==, 2);
+  g_assert_cmpuint (g_list_model_get_n_items (acp_permission_item_get_options (permission)), ==, 2);
   g_assert_nonnull (acp_permission_item_get_request (permission));
 
   /* the tool call was never announced: the request created it, before the
@@ -1591,11 +1591,17 @@ test_permission_item_validation (void)
     "{'toolCall': {'toolCallId': 't'}, 'options': [1]}",
     "{'toolCall': {'toolCallId': 't'}, 'options': [{'optionId': 'a', 'name': 'A'}]}",
     "{'toolCall': {'toolCallId': 't'}, 'options': [{'optionId': 'a', 'name': 5, 'kind': 'allow_once'}]}",
+    /* a malformed ToolCallUpdate, which the transcript would refuse */
+    "{'toolCall': {'toolCallId': 't', 'title': 5}, 'options': []}",
   };
-  g_autoptr(JsonObject) good = parse_object ("{'toolCall': {'toolCallId': 't', 'title': 'T'},"
+  g_autoptr(JsonObject) good = parse_object ("{'toolCall': {'toolCallId': 't', 'title': 'T', 'kind': 'edit',"
+                                             "              'locations': [{'path': '/p/a.c'}, {'line': 2}]},"
                                              " 'options': [{'optionId': 'a', 'name': 'A', 'kind': 'allow_once'},"
-                                             "             {'optionId': 'r', 'name': 'R', 'kind': 'reject_once'}]}");
+                                             "             {'optionId': 'r', 'name': 'R', 'kind': 'reject_once'},"
+                                             "             {'optionId': 's', 'name': 'S', 'kind': 'allow_session'}]}");
   g_autoptr(AcpPermissionItem) item = NULL;
+  g_autoptr(AcpPermissionOption) option = NULL;
+  AcpToolCallItem *snapshot;
   g_autoptr(AcpPermissionItem) other = NULL;
   g_autoptr(GError) error = NULL;
   guint notified = 0;
@@ -1614,6 +1620,22 @@ test_permission_item_validation (void)
   g_assert_no_error (error);
   g_assert_cmpstr (acp_permission_item_get_tool_call_id (item), ==, "t");
   g_assert_cmpstr (json_object_get_string_member (acp_permission_item_get_tool_call (item), "title"), ==, "T");
+  /* the tool call as the request describes it, typed */
+  snapshot = acp_permission_item_get_tool_call_snapshot (item);
+  g_assert_cmpstr (acp_tool_call_item_get_tool_call_id (snapshot), ==, "t");
+  g_assert_cmpstr (acp_tool_call_item_get_title (snapshot), ==, "T");
+  g_assert_cmpstr (acp_tool_call_item_get_tool_kind (snapshot), ==, "edit");
+  g_assert_cmpstr (acp_tool_call_item_get_status (snapshot), ==, "pending");
+  g_assert_cmpuint (g_list_model_get_n_items (acp_tool_call_item_get_locations (snapshot)), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (acp_permission_item_get_options (item)), ==, 3);
+  option = g_list_model_get_item (acp_permission_item_get_options (item), 1);
+  g_assert_cmpstr (acp_permission_option_get_id (option), ==, "r");
+  g_assert_cmpstr (acp_permission_option_get_name (option), ==, "R");
+  g_assert_cmpint (acp_permission_option_get_kind (option), ==, ACP_PERMISSION_OPTION_KIND_REJECT_ONCE);
+  g_clear_object (&option);
+  /* a kind this version does not know is offered all the same */
+  option = g_list_model_get_item (acp_permission_item_get_options (item), 2);
+  g_assert_cmpint (acp_permission_option_get_kind (option), ==, ACP_PERMISSION_OPTION_KIND_UNKNOWN);
   g_assert_null (acp_permission_item_get_request (item));
   g_signal_connect (item, "notify::state", G_CALLBACK (count_notify_cb), &notified);
 
