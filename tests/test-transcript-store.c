@@ -1053,6 +1053,50 @@ test_cancel (Fixture       *f,
   g_assert_cmpuint (f->problems->len, ==, 0);
 }
 
+static void
+test_kind_from_update (void)
+{
+  const struct {
+    const char *json;
+    PalTranscriptKind kind;
+    const char *item;
+    const char *text;
+  } cases[] = {
+    { "{\"sessionUpdate\":\"agent_message_chunk\",\"messageId\":\"m1\","
+      "\"content\":{\"type\":\"text\",\"text\":\"Hello\"}}",
+      PAL_TRANSCRIPT_KIND_AGENT_MESSAGE, "m1", "Hello" },
+    { "{\"sessionUpdate\":\"user_message_chunk\","
+      "\"content\":{\"type\":\"text\",\"text\":\"Hi\"}}",
+      PAL_TRANSCRIPT_KIND_USER_MESSAGE, NULL, "Hi" },
+    { "{\"sessionUpdate\":\"agent_thought_chunk\",\"messageId\":7,"
+      "\"content\":{\"type\":\"image\",\"data\":\"AAAA\"}}",
+      PAL_TRANSCRIPT_KIND_THOUGHT, NULL, NULL },
+    { "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"t1\",\"title\":\"Read a.c\","
+      "\"content\":[{\"type\":\"content\",\"content\":{\"type\":\"text\",\"text\":\"out\"}},"
+      "{\"type\":\"diff\",\"path\":\"/p/a.c\",\"newText\":\"x\"},"
+      "{\"type\":\"terminal\",\"terminalId\":\"term\"}, 5]}",
+      PAL_TRANSCRIPT_KIND_TOOL_CALL, "t1", "Read a.c\nout\n/p/a.c" },
+    { "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"t1\",\"status\":\"completed\"}",
+      PAL_TRANSCRIPT_KIND_TOOL_CALL, "t1", NULL },
+    { "{\"sessionUpdate\":\"plan\",\"entries\":[]}", PAL_TRANSCRIPT_KIND_OTHER, NULL, NULL },
+    { "{\"sessionUpdate\":[]}", PAL_TRANSCRIPT_KIND_OTHER, NULL, NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(JsonNode) node = json_from_string (cases[i].json, &error);
+      g_autofree char *text = NULL;
+      const char *item = NULL;
+
+      g_assert_no_error (error);
+      g_assert_cmpint (pal_transcript_kind_from_update (json_node_get_object (node), &item, &text),
+                       ==, cases[i].kind);
+      g_assert_cmpstr (item, ==, cases[i].item);
+      g_assert_cmpstr (text, ==, cases[i].text);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1071,6 +1115,7 @@ main (int   argc,
   ADD ("search", test_search);
   ADD ("search-any-text", test_search_any_text);
   g_test_add_func ("/transcript-store/build-query", test_build_query);
+  g_test_add_func ("/transcript-store/kind-from-update", test_kind_from_update);
   ADD ("delete", test_delete);
   ADD ("damaged", test_damaged);
   ADD ("migrate-empty", test_migrate_empty);

@@ -1,11 +1,12 @@
-/* pal-transcript-kind.h: what a stored transcript entry is
+/* pal-transcript-kind.h: what a stored transcript entry is, and what of
+ * an update is searched
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #pragma once
 
-#include <glib.h>
+#include <json-glib/json-glib.h>
 
 G_BEGIN_DECLS
 
@@ -22,5 +23,9 @@ typedef enum
 } PalTranscriptKind;
 
 #define PAL_TRANSCRIPT_KIND_LAST PAL_TRANSCRIPT_KIND_TOOL_CALL
+
+PalTranscriptKind pal_transcript_kind_from_update (JsonObject  *update,
+                                                   const char **item,
+                                                   char       **text);
 
 G_END_DECLS
