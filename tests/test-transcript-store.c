@@ -675,6 +675,74 @@ test_search (Fixture       *f,
   }
 }
 
+/* More matches than a search counts through the whole index */
+static void
+test_search_many (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(PalSessionKey) old = pal_session_key_new ("agent", "old");
+  g_autoptr(PalSessionKey) busy = pal_session_key_new ("agent", "busy");
+  g_autoptr(PalSessionKey) quiet = pal_session_key_new ("agent", "quiet");
+  g_autoptr(PalSessionKey) recent = pal_session_key_new ("agent", "recent");
+  g_autoptr(GListModel) found = NULL;
+  PalTranscriptSearchResult *result;
+  PalTranscriptHit *hit;
+
+  g_clear_object (&f->store);
+  f->store = g_object_new (PAL_TYPE_TRANSCRIPT_STORE, "path", f->path,
+                           "search-count-limit", 2000, NULL);
+  g_signal_connect (f->store, "problem", G_CALLBACK (problem_cb), f);
+
+  record (f->store, old, PAL_TRANSCRIPT_KIND_AGENT_MESSAGE, NULL, "common in the oldest");
+  flush (f->store);
+  for (guint i = 0; i < 2100; i++)
+    {
+      g_autofree char *item = g_strdup_printf ("m%u", i);
+      g_autofree char *text = g_strdup_printf ("common word %u", i);
+
+      record (f->store, busy, PAL_TRANSCRIPT_KIND_AGENT_MESSAGE, item, text);
+    }
+  flush (f->store);
+  record (f->store, quiet, PAL_TRANSCRIPT_KIND_AGENT_MESSAGE, NULL, "nothing to see");
+  flush (f->store);
+  record (f->store, recent, PAL_TRANSCRIPT_KIND_USER_MESSAGE, NULL, "the common one");
+  record (f->store, recent, PAL_TRANSCRIPT_KIND_AGENT_MESSAGE, NULL, "and again common");
+
+  found = search (f->store, "common", PAL_TRANSCRIPT_SEARCH_DEFAULT);
+  g_assert_cmpuint (g_list_model_get_n_items (found), ==, 3);
+
+  result = get_result (found, 0);
+  g_assert_cmpstr (pal_session_key_get_session_id (pal_transcript_search_result_get_key (result)),
+                   ==, "recent");
+  g_assert_cmpuint (pal_transcript_search_result_get_n_matches (result), ==, 2);
+  g_assert_false (pal_transcript_search_result_get_more_matches (result));
+  g_assert_cmpuint (pal_transcript_hit_get_index (pal_transcript_search_result_get_hit (result, 0)),
+                    ==, 1);
+
+  /* counted up to a limit */
+  result = get_result (found, 1);
+  g_assert_cmpstr (pal_session_key_get_session_id (pal_transcript_search_result_get_key (result)),
+                   ==, "busy");
+  g_assert_cmpuint (pal_transcript_search_result_get_n_matches (result), <, 2100);
+  g_assert_true (pal_transcript_search_result_get_more_matches (result));
+  g_assert_cmpuint (pal_transcript_search_result_get_n_hits (result), >, 1);
+  hit = pal_transcript_search_result_get_hit (result, 0);
+  g_assert_cmpuint (pal_transcript_hit_get_index (hit), ==, 2099);
+  g_assert_cmpstr (pal_transcript_hit_get_snippet (hit), ==, "common word 2099");
+  assert_highlighted (hit, "common");
+
+  result = get_result (found, 2);
+  g_assert_cmpstr (pal_session_key_get_session_id (pal_transcript_search_result_get_key (result)),
+                   ==, "old");
+  g_assert_cmpuint (pal_transcript_search_result_get_n_matches (result), ==, 1);
+  g_clear_object (&found);
+
+  /* a rare word among them is still found through the whole index */
+  found = search (f->store, "2099", PAL_TRANSCRIPT_SEARCH_DEFAULT);
+  g_assert_cmpuint (g_list_model_get_n_items (found), ==, 1);
+  g_assert_false (pal_transcript_search_result_get_more_matches (get_result (found, 0)));
+}
+
 static void
 test_search_any_text (Fixture       *f,
                       gconstpointer  data)
@@ -1113,6 +1181,7 @@ main (int   argc,
   ADD ("replay-differs", test_replay_differs);
   ADD ("replay-kept", test_replay_kept);
   ADD ("search", test_search);
+  ADD ("search-many", test_search_many);
   ADD ("search-any-text", test_search_any_text);
   g_test_add_func ("/transcript-store/build-query", test_build_query);
   g_test_add_func ("/transcript-store/kind-from-update", test_kind_from_update);

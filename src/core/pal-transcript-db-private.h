@@ -26,6 +26,15 @@ G_BEGIN_DECLS
 /* The newest matches of each session that a search gives snippets for */
 #define PAL_TRANSCRIPT_DB_HITS_PER_SESSION 5
 
+/* A search counts the matches of every session while there are at most
+ * this many in all; past that it asks the newest sessions one by one,
+ * counting up to PAL_TRANSCRIPT_DB_COUNT_IN_SESSION in each */
+#define PAL_TRANSCRIPT_DB_COUNT_ALL 200000
+#define PAL_TRANSCRIPT_DB_COUNT_IN_SESSION 1000
+/* …or when counting them all takes longer than this (phrases of common
+ * words) */
+#define PAL_TRANSCRIPT_DB_COUNT_ALL_US (30 * G_TIME_SPAN_MILLISECOND)
+
 typedef struct _PalTranscriptDb PalTranscriptDb;
 
 /* Fails with PAL_ERROR_DAMAGED when the file is not a database or is
@@ -120,8 +129,11 @@ enum {
   STMT_CLEAR_DOCS,
   STMT_MESSAGE_MATCHES,
   STMT_THOUGHT_MATCHES,
-  STMT_MESSAGE_SNIPPET,
-  STMT_THOUGHT_SNIPPET,
+  STMT_TRANSCRIPTS_BY_TIME,
+  STMT_MESSAGE_MATCHES_IN,
+  STMT_THOUGHT_MATCHES_IN,
+  STMT_MESSAGE_SNIPPETS,
+  STMT_THOUGHT_SNIPPETS,
   N_STMTS
 };
 
@@ -136,6 +148,10 @@ struct _PalTranscriptDb
   GPtrArray *dirty_docs;
   /* what a long read checks, through the progress handler */
   GCancellable *cancellable;
+  /* the rowids (gint64 *, borrowed) whose snippets a search wants */
+  GHashTable *wanted;
+  /* PAL_TRANSCRIPT_DB_COUNT_ALL, unless set */
+  guint count_all;
 };
 
 gboolean             _pal_transcript_db_set_error   (GError              **error,
@@ -147,6 +163,8 @@ gboolean             _pal_transcript_db_exec        (sqlite3              *db,
                                                      GError              **error);
 /* Resets a statement and clears its bindings */
 void                 _pal_transcript_db_reset       (sqlite3_stmt         *stmt);
+/* pal-transcript-db-read.c: the SQL functions a search uses */
+void                 _pal_transcript_db_add_functions (PalTranscriptDb    *db);
 gboolean             _pal_transcript_db_find        (PalTranscriptDb      *db,
                                                      PalSessionKey        *key,
                                                      gint64               *id,

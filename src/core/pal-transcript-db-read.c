@@ -1,13 +1,21 @@
 /* pal-transcript-db-read.c: reading the transcript database: a session's
  * entries, and searching every session
  *
- * A search runs in three steps. It collects the rowid of every message
- * that matches from the FTS5 index alone (no text is read): the upper bits
- * of a rowid name the transcript, so the matches are counted by session
- * and the newest few of each kept as they come. It then reads each
- * session's row and sorts the sessions by their last change. Only for the
- * sessions it gives and their newest matches does it ask FTS5 for a
- * snippet, the costly part, one message at a time.
+ * A search finds the sessions that match, newest first, with their
+ * newest matches, then asks FTS5 for a snippet of each of those matches
+ * alone, the costly part, one message at a time. The sessions are found
+ * one of two ways:
+ *
+ * - by the index: the rowid of every message that matches, from the FTS5
+ *   index alone (no text is read); the upper bits of a rowid name the
+ *   transcript, so the matches are counted by session and the newest few
+ *   of each kept as they come; then the sessions are sorted by their last
+ *   change. Fast while the matches are few (a word most messages have is
+ *   hundreds of thousands of them), so it stops after
+ *   PAL_TRANSCRIPT_DB_COUNT_ALL, or PAL_TRANSCRIPT_DB_COUNT_ALL_US;
+ * - then by session: the sessions newest first, each asked for its own
+ *   matches (a rowid range of the index), until enough sessions have some.
+ *   With that many matches, the first few sessions usually do.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -143,9 +151,9 @@ typedef struct
   gint64 transcript;
   gint64 updated;
   guint n_matches;
+  gboolean more;
   guint n_newest;
-  /* the newest matches, newest first; the upper bit of each says it is a
-   * thought */
+  /* the newest matches, newest first, and whether each is a thought */
   gint64 newest[PAL_TRANSCRIPT_DB_HITS_PER_SESSION];
   gboolean thought[PAL_TRANSCRIPT_DB_HITS_PER_SESSION];
   char *agent_id;
@@ -186,12 +194,16 @@ found_add (Found    *found,
   found->thought[at] = thought;
 }
 
-/* Every match of @query in one index, counted by transcript */
+/* Every match of @query in one index, counted by transcript, unless there
+ * are more than *@budget in all or it takes past @deadline: then FALSE,
+ * without an error */
 static gboolean
 collect_matches (PalTranscriptDb  *self,
                  int               which,
                  const char       *query,
                  GHashTable       *found,
+                 guint            *budget,
+                 gint64            deadline,
                  GError          **error)
 {
   sqlite3_stmt *stmt = self->stmts[which];
@@ -202,8 +214,14 @@ collect_matches (PalTranscriptDb  *self,
     {
       gint64 rowid = sqlite3_column_int64 (stmt, 0);
       gint64 transcript = rowid >> 32;
-      Found *entry = g_hash_table_lookup (found, &transcript);
+      Found *entry;
 
+      if (*budget == 0 ||
+          (*budget % 1024 == 0 && g_get_monotonic_time () > deadline))
+        break;
+      (*budget)--;
+
+      entry = g_hash_table_lookup (found, &transcript);
       if (entry == NULL)
         {
           entry = g_new0 (Found, 1);
@@ -214,10 +232,10 @@ collect_matches (PalTranscriptDb  *self,
     }
   _pal_transcript_db_reset (stmt);
 
-  if (rc != SQLITE_DONE)
+  if (rc != SQLITE_DONE && rc != SQLITE_ROW)
     return _pal_transcript_db_set_error (error, self->db, rc, sqlite3_sql (stmt));
 
-  return TRUE;
+  return rc == SQLITE_DONE;
 }
 
 static gboolean
@@ -259,40 +277,243 @@ compare_found (gconstpointer a,
   return 0;
 }
 
-static PalTranscriptHit *
-read_hit (PalTranscriptDb  *self,
-          const char       *query,
-          gint64            rowid,
-          gboolean          thought,
-          GError          **error)
+/* Step 1 and 2 when the matches are few: the sessions that have any, in
+ * @sorted, newest first. FALSE without an error when there are too many
+ * matches to count them all. */
+static gboolean
+find_by_index (PalTranscriptDb           *self,
+               const char                *query,
+               PalTranscriptSearchFlags   flags,
+               GHashTable                *found,
+               GPtrArray                 *sorted,
+               GError                   **error)
 {
-  sqlite3_stmt *stmt = self->stmts[thought ? STMT_THOUGHT_SNIPPET : STMT_MESSAGE_SNIPPET];
-  PalTranscriptHit *hit = NULL;
+  g_autoptr(GError) local_error = NULL;
+  guint budget = self->count_all;
+  gint64 deadline = g_get_monotonic_time () + PAL_TRANSCRIPT_DB_COUNT_ALL_US;
+  GHashTableIter iter;
+  gpointer value;
+
+  if (!collect_matches (self, STMT_MESSAGE_MATCHES, query, found, &budget, deadline,
+                        &local_error) ||
+      ((flags & PAL_TRANSCRIPT_SEARCH_THOUGHTS) != 0 &&
+       !collect_matches (self, STMT_THOUGHT_MATCHES, query, found, &budget, deadline,
+                         &local_error)))
+    {
+      g_hash_table_remove_all (found);
+      if (local_error != NULL)
+        g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+
+  g_hash_table_iter_init (&iter, found);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      Found *entry = value;
+
+      if (!read_session (self, entry, error))
+        return FALSE;
+      if (entry->agent_id != NULL && entry->session_id != NULL)
+        g_ptr_array_add (sorted, entry);
+    }
+  g_ptr_array_sort (sorted, compare_found);
+
+  return TRUE;
+}
+
+/* The matches of @query in one transcript, newest first, counted up to
+ * PAL_TRANSCRIPT_DB_COUNT_IN_SESSION */
+static gboolean
+collect_session_matches (PalTranscriptDb  *self,
+                         int               which,
+                         const char       *query,
+                         Found            *found,
+                         GError          **error)
+{
+  sqlite3_stmt *stmt = self->stmts[which];
   int rc;
 
   sqlite3_bind_text (stmt, 1, query, -1, SQLITE_STATIC);
-  sqlite3_bind_int64 (stmt, 2, rowid);
-  sqlite3_bind_text (stmt, 3, PAL_TRANSCRIPT_MATCH_START, -1, SQLITE_STATIC);
-  sqlite3_bind_text (stmt, 4, PAL_TRANSCRIPT_MATCH_END, -1, SQLITE_STATIC);
-  rc = sqlite3_step (stmt);
-  if (rc == SQLITE_ROW)
+  sqlite3_bind_int64 (stmt, 2, FIRST_ROWID (found->transcript));
+  sqlite3_bind_int64 (stmt, 3, LAST_ROWID (found->transcript));
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
-      gint64 seq = sqlite3_column_int64 (stmt, 0);
-      const char *snippet = (const char *) sqlite3_column_text (stmt, 2);
-
-      if (seq >= 0 && seq <= G_MAXUINT32 && snippet != NULL && g_utf8_validate (snippet, -1, NULL))
-        hit = _pal_transcript_hit_new ((guint) seq, column_kind (stmt, 1), snippet);
+      if (found->n_matches >= PAL_TRANSCRIPT_DB_COUNT_IN_SESSION)
+        {
+          found->more = TRUE;
+          break;
+        }
+      found_add (found, sqlite3_column_int64 (stmt, 0), which == STMT_THOUGHT_MATCHES_IN);
     }
   _pal_transcript_db_reset (stmt);
 
-  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+  if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+    return _pal_transcript_db_set_error (error, self->db, rc, sqlite3_sql (stmt));
+
+  return TRUE;
+}
+
+/* Step 1 and 2 when the matches are many: the sessions, newest first, each
+ * asked for its matches, until @max_sessions have some. With many matches,
+ * few sessions are asked. */
+static gboolean
+find_by_session (PalTranscriptDb           *self,
+                 const char                *query,
+                 PalTranscriptSearchFlags   flags,
+                 guint                      max_sessions,
+                 GHashTable                *found,
+                 GPtrArray                 *sorted,
+                 GError                   **error)
+{
+  sqlite3_stmt *stmt = self->stmts[STMT_TRANSCRIPTS_BY_TIME];
+  g_autoptr(GPtrArray) sessions = g_ptr_array_new ();
+  int rc;
+
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
-      _pal_transcript_db_set_error (error, self->db, rc, sqlite3_sql (stmt));
-      return NULL;
+      Found *entry = g_new0 (Found, 1);
+
+      entry->transcript = sqlite3_column_int64 (stmt, 0);
+      entry->agent_id = g_strdup ((const char *) sqlite3_column_text (stmt, 1));
+      entry->session_id = g_strdup ((const char *) sqlite3_column_text (stmt, 2));
+      entry->updated = sqlite3_column_int64 (stmt, 3);
+      g_hash_table_insert (found, &entry->transcript, entry);
+      if (entry->agent_id != NULL && entry->session_id != NULL)
+        g_ptr_array_add (sessions, entry);
+    }
+  _pal_transcript_db_reset (stmt);
+
+  if (rc != SQLITE_DONE)
+    return _pal_transcript_db_set_error (error, self->db, rc, sqlite3_sql (stmt));
+
+  for (guint i = 0; i < sessions->len && sorted->len < max_sessions; i++)
+    {
+      Found *entry = g_ptr_array_index (sessions, i);
+
+      if (!collect_session_matches (self, STMT_MESSAGE_MATCHES_IN, query, entry, error) ||
+          ((flags & PAL_TRANSCRIPT_SEARCH_THOUGHTS) != 0 &&
+           !collect_session_matches (self, STMT_THOUGHT_MATCHES_IN, query, entry, error)))
+        return FALSE;
+      if (entry->n_matches > 0)
+        g_ptr_array_add (sorted, entry);
     }
 
-  /* NULL without an error: the message is gone (or unreadable): no hit */
-  return hit;
+  return TRUE;
+}
+
+/* pal_wanted(rowid): whether a snippet of that message is wanted */
+static void
+wanted_cb (sqlite3_context  *context,
+           int               n_values,
+           sqlite3_value   **values)
+{
+  GHashTable *wanted = sqlite3_user_data (context);
+  gint64 rowid = sqlite3_value_int64 (values[0]);
+
+  sqlite3_result_int (context, wanted != NULL && g_hash_table_contains (wanted, &rowid));
+}
+
+void
+_pal_transcript_db_add_functions (PalTranscriptDb *self)
+{
+  /* the set is the caller's: one per database, filled by read_hits */
+  sqlite3_create_function_v2 (self->db, "pal_wanted", 1, SQLITE_UTF8 | SQLITE_DIRECTONLY,
+                              self->wanted, wanted_cb, NULL, NULL, NULL);
+}
+
+/* Snippets of the wanted matches between @first and @last, in one query:
+ * a query costs its setup (all the words of a prefix looked up) each time,
+ * so not one per snippet. Adds a PalTranscriptHit to @hits (rowid → hit)
+ * for each. */
+static gboolean
+read_hits (PalTranscriptDb  *self,
+           const char       *query,
+           gboolean          thoughts,
+           gint64            first,
+           gint64            last,
+           GHashTable       *hits,
+           GError          **error)
+{
+  sqlite3_stmt *stmt = self->stmts[thoughts ? STMT_THOUGHT_SNIPPETS : STMT_MESSAGE_SNIPPETS];
+  int rc;
+
+  sqlite3_bind_text (stmt, 1, query, -1, SQLITE_STATIC);
+  sqlite3_bind_int64 (stmt, 2, first);
+  sqlite3_bind_int64 (stmt, 3, last);
+  sqlite3_bind_text (stmt, 4, PAL_TRANSCRIPT_MATCH_START, -1, SQLITE_STATIC);
+  sqlite3_bind_text (stmt, 5, PAL_TRANSCRIPT_MATCH_END, -1, SQLITE_STATIC);
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      gint64 rowid = sqlite3_column_int64 (stmt, 0);
+      gint64 seq = sqlite3_column_int64 (stmt, 1);
+      const char *snippet = (const char *) sqlite3_column_text (stmt, 3);
+
+      /* an unreadable one gives no hit */
+      if (seq >= 0 && seq <= G_MAXUINT32 && snippet != NULL && g_utf8_validate (snippet, -1, NULL))
+        g_hash_table_insert (hits, g_memdup2 (&rowid, sizeof rowid),
+                             _pal_transcript_hit_new ((guint) seq, column_kind (stmt, 2), snippet));
+    }
+  _pal_transcript_db_reset (stmt);
+
+  if (rc != SQLITE_DONE)
+    return _pal_transcript_db_set_error (error, self->db, rc, sqlite3_sql (stmt));
+
+  return TRUE;
+}
+
+/* The hits of the sessions in @sorted (the first @n), in @hits. One query
+ * per index over the range of the wanted matches, or with @per_session,
+ * one per session: when the matches are many, the range of a session holds
+ * far fewer of them than the range of all. */
+static gboolean
+read_all_hits (PalTranscriptDb           *self,
+               const char                *query,
+               PalTranscriptSearchFlags   flags,
+               GPtrArray                 *sorted,
+               guint                      n,
+               gboolean                   per_session,
+               GHashTable                *hits,
+               GError                   **error)
+{
+  gint64 first = G_MAXINT64, last = G_MININT64;
+
+  for (guint i = 0; i < n; i++)
+    {
+      Found *entry = g_ptr_array_index (sorted, i);
+
+      for (guint j = 0; j < entry->n_newest; j++)
+        {
+          g_hash_table_add (self->wanted, &entry->newest[j]);
+          first = MIN (first, entry->newest[j]);
+          last = MAX (last, entry->newest[j]);
+        }
+    }
+
+  for (guint t = 0; t < 2; t++)
+    {
+      gboolean thoughts = t == 1;
+
+      if (thoughts && (flags & PAL_TRANSCRIPT_SEARCH_THOUGHTS) == 0)
+        break;
+
+      if (!per_session)
+        {
+          if (first <= last && !read_hits (self, query, thoughts, first, last, hits, error))
+            return FALSE;
+          continue;
+        }
+
+      for (guint i = 0; i < n; i++)
+        {
+          Found *entry = g_ptr_array_index (sorted, i);
+
+          if (!read_hits (self, query, thoughts, FIRST_ROWID (entry->transcript),
+                          LAST_ROWID (entry->transcript), hits, error))
+            return FALSE;
+        }
+    }
+
+  return TRUE;
 }
 
 static GListModel *
@@ -304,47 +525,45 @@ search (PalTranscriptDb           *self,
 {
   g_autoptr(GHashTable) found = g_hash_table_new_full (g_int64_hash, g_int64_equal,
                                                        NULL, found_free);
+  g_autoptr(GHashTable) hits = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                                      (GDestroyNotify) pal_transcript_hit_unref);
   g_autoptr(GPtrArray) sorted = g_ptr_array_new ();
   g_autoptr(GListStore) results = g_list_store_new (PAL_TYPE_TRANSCRIPT_SEARCH_RESULT);
-  GHashTableIter iter;
-  gpointer value;
+  g_autoptr(GError) local_error = NULL;
+  gboolean per_session = FALSE;
+  guint n;
 
-  if (!collect_matches (self, STMT_MESSAGE_MATCHES, query, found, error))
-    return NULL;
-  if ((flags & PAL_TRANSCRIPT_SEARCH_THOUGHTS) != 0 &&
-      !collect_matches (self, STMT_THOUGHT_MATCHES, query, found, error))
-    return NULL;
-
-  g_hash_table_iter_init (&iter, found);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
+  if (!find_by_index (self, query, flags, found, sorted, &local_error))
     {
-      Found *entry = value;
-
-      if (!read_session (self, entry, error))
+      if (local_error != NULL)
+        {
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return NULL;
+        }
+      per_session = TRUE;
+      if (!find_by_session (self, query, flags, max_sessions, found, sorted, error))
         return NULL;
-      if (entry->agent_id != NULL && entry->session_id != NULL)
-        g_ptr_array_add (sorted, entry);
     }
-  g_ptr_array_sort (sorted, compare_found);
 
-  for (guint i = 0; i < sorted->len && i < max_sessions; i++)
+  n = MIN (sorted->len, max_sessions);
+  if (!read_all_hits (self, query, flags, sorted, n, per_session, hits, error))
+    {
+      g_hash_table_remove_all (self->wanted);
+      return NULL;
+    }
+  g_hash_table_remove_all (self->wanted);
+
+  for (guint i = 0; i < n; i++)
     {
       Found *entry = g_ptr_array_index (sorted, i);
       g_autoptr(PalSessionKey) key = pal_session_key_new (entry->agent_id, entry->session_id);
       g_autoptr(PalTranscriptSearchResult) result =
-        _pal_transcript_search_result_new (key, entry->updated, entry->n_matches);
+        _pal_transcript_search_result_new (key, entry->updated, entry->n_matches, entry->more);
 
       for (guint j = 0; j < entry->n_newest; j++)
         {
-          g_autoptr(GError) local_error = NULL;
-          g_autoptr(PalTranscriptHit) hit = read_hit (self, query, entry->newest[j],
-                                                      entry->thought[j], &local_error);
+          PalTranscriptHit *hit = g_hash_table_lookup (hits, &entry->newest[j]);
 
-          if (local_error != NULL)
-            {
-              g_propagate_error (error, g_steal_pointer (&local_error));
-              return NULL;
-            }
           if (hit != NULL)
             _pal_transcript_search_result_add_hit (result, hit);
         }

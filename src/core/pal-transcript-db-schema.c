@@ -30,6 +30,7 @@ migrate_to_1 (sqlite3  *db,
                "  created INTEGER NOT NULL,"
                "  updated INTEGER NOT NULL,"
                "  UNIQUE (agent_id, session_id));"
+               "CREATE INDEX transcripts_by_time ON transcripts (updated);"
                "CREATE TABLE updates ("
                "  id INTEGER PRIMARY KEY,"
                "  kind INTEGER NOT NULL,"

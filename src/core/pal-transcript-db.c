@@ -81,14 +81,22 @@ static const char * const statement_sql[N_STMTS] = {
   [STMT_CLEAR_DOCS] = "DELETE FROM docs WHERE id BETWEEN ?1 AND ?2",
   [STMT_MESSAGE_MATCHES] = "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?1",
   [STMT_THOUGHT_MATCHES] = "SELECT rowid FROM thoughts_fts WHERE thoughts_fts MATCH ?1",
-  [STMT_MESSAGE_SNIPPET] =
-    "SELECT d.seq, d.kind, snippet (messages_fts, 0, ?3, ?4, '…', 16) "
-    "FROM messages_fts JOIN docs AS d ON d.id = messages_fts.rowid "
-    "WHERE messages_fts MATCH ?1 AND messages_fts.rowid = ?2",
-  [STMT_THOUGHT_SNIPPET] =
-    "SELECT d.seq, d.kind, snippet (thoughts_fts, 0, ?3, ?4, '…', 16) "
-    "FROM thoughts_fts JOIN docs AS d ON d.id = thoughts_fts.rowid "
-    "WHERE thoughts_fts MATCH ?1 AND thoughts_fts.rowid = ?2",
+  [STMT_TRANSCRIPTS_BY_TIME] =
+    "SELECT id, agent_id, session_id, updated FROM transcripts ORDER BY updated DESC, id DESC",
+  [STMT_MESSAGE_MATCHES_IN] =
+    "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?1 AND rowid BETWEEN ?2 AND ?3 "
+    "ORDER BY rowid DESC",
+  [STMT_THOUGHT_MATCHES_IN] =
+    "SELECT rowid FROM thoughts_fts WHERE thoughts_fts MATCH ?1 AND rowid BETWEEN ?2 AND ?3 "
+    "ORDER BY rowid DESC",
+  [STMT_MESSAGE_SNIPPETS] =
+    "SELECT f.rowid, d.seq, d.kind, snippet (messages_fts, 0, ?4, ?5, '…', 16) "
+    "FROM messages_fts AS f JOIN docs AS d ON d.id = f.rowid "
+    "WHERE messages_fts MATCH ?1 AND f.rowid BETWEEN ?2 AND ?3 AND pal_wanted (f.rowid)",
+  [STMT_THOUGHT_SNIPPETS] =
+    "SELECT f.rowid, d.seq, d.kind, snippet (thoughts_fts, 0, ?4, ?5, '…', 16) "
+    "FROM thoughts_fts AS f JOIN docs AS d ON d.id = f.rowid "
+    "WHERE thoughts_fts MATCH ?1 AND f.rowid BETWEEN ?2 AND ?3 AND pal_wanted (f.rowid)",
 };
 
 /* --- errors --- */
@@ -262,6 +270,9 @@ _pal_transcript_db_open (const char  *path,
                                              (GDestroyNotify) pal_session_key_unref,
                                              transcript_free);
   self->dirty_docs = g_ptr_array_new_with_free_func (doc_release);
+  self->wanted = g_hash_table_new (g_int64_hash, g_int64_equal);
+  self->count_all = PAL_TRANSCRIPT_DB_COUNT_ALL;
+  _pal_transcript_db_add_functions (self);
 
   for (guint i = 0; i < N_STMTS; i++)
     {
@@ -294,6 +305,7 @@ _pal_transcript_db_close (PalTranscriptDb *self)
   sqlite3_close (self->db);
   g_hash_table_unref (self->transcripts);
   g_ptr_array_unref (self->dirty_docs);
+  g_hash_table_unref (self->wanted);
   g_free (self);
 }
 

@@ -138,7 +138,8 @@ pal_transcript_hit_get_highlights (PalTranscriptHit *self,
  * PalTranscriptSearchResult:
  *
  * The matches of a search in one session: the session, how many of its
- * messages matched, and the newest of them as #PalTranscriptHit. Built by
+ * messages matched (up to a limit when the search has very many), and the
+ * newest of them as #PalTranscriptHit. Built by
  * the store and not changed afterwards.
  */
 struct _PalTranscriptSearchResult
@@ -148,6 +149,7 @@ struct _PalTranscriptSearchResult
   PalSessionKey *key;
   gint64 updated;
   guint n_matches;
+  gboolean more_matches;
   GPtrArray *hits;
 };
 
@@ -179,13 +181,15 @@ pal_transcript_search_result_init (PalTranscriptSearchResult *self)
 PalTranscriptSearchResult *
 _pal_transcript_search_result_new (PalSessionKey *key,
                                    gint64         updated,
-                                   guint          n_matches)
+                                   guint          n_matches,
+                                   gboolean       more_matches)
 {
   PalTranscriptSearchResult *self = g_object_new (PAL_TYPE_TRANSCRIPT_SEARCH_RESULT, NULL);
 
   self->key = pal_session_key_ref (key);
   self->updated = updated;
   self->n_matches = n_matches;
+  self->more_matches = more_matches;
 
   return self;
 }
@@ -219,6 +223,14 @@ pal_transcript_search_result_get_n_matches (PalTranscriptSearchResult *self)
   g_return_val_if_fail (PAL_IS_TRANSCRIPT_SEARCH_RESULT (self), 0);
 
   return self->n_matches;
+}
+
+gboolean
+pal_transcript_search_result_get_more_matches (PalTranscriptSearchResult *self)
+{
+  g_return_val_if_fail (PAL_IS_TRANSCRIPT_SEARCH_RESULT (self), FALSE);
+
+  return self->more_matches;
 }
 
 guint

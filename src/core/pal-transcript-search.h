@@ -57,9 +57,12 @@ G_DECLARE_FINAL_TYPE (PalTranscriptSearchResult, pal_transcript_search_result,
 PalSessionKey     *pal_transcript_search_result_get_key    (PalTranscriptSearchResult *self);
 /* When the session's transcript last changed, microseconds since the epoch */
 gint64             pal_transcript_search_result_get_updated (PalTranscriptSearchResult *self);
-/* Every matching message of the session, of which only the newest are in
+/* The matching messages of the session, of which only the newest are in
  * the hits */
 guint              pal_transcript_search_result_get_n_matches (PalTranscriptSearchResult *self);
+/* The session has more matches than n-matches: a search with very many
+ * matches stops counting them */
+gboolean           pal_transcript_search_result_get_more_matches (PalTranscriptSearchResult *self);
 guint              pal_transcript_search_result_get_n_hits (PalTranscriptSearchResult *self);
 /* Newest first */
 PalTranscriptHit  *pal_transcript_search_result_get_hit    (PalTranscriptSearchResult *self,
@@ -75,7 +78,8 @@ PalTranscriptHit  *_pal_transcript_hit_new (guint              index,
                                             const char        *marked_snippet);
 PalTranscriptSearchResult *_pal_transcript_search_result_new (PalSessionKey *key,
                                                               gint64         updated,
-                                                              guint          n_matches);
+                                                              guint          n_matches,
+                                                              gboolean       more_matches);
 void               _pal_transcript_search_result_add_hit (PalTranscriptSearchResult *self,
                                                           PalTranscriptHit          *hit);
 

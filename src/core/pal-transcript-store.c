@@ -62,6 +62,7 @@ struct _PalTranscriptStore
 
   char *path;
   int busy_timeout_ms;
+  guint search_count_limit;
   gboolean closing;
 
   struct _Worker *worker;
@@ -74,6 +75,7 @@ enum {
   PROP_0,
   PROP_PATH,
   PROP_BUSY_TIMEOUT,
+  PROP_SEARCH_COUNT_LIMIT,
   N_PROPS
 };
 
@@ -143,6 +145,7 @@ typedef struct _Worker
 {
   char *path;
   int busy_timeout_ms;
+  guint search_count_limit;
   GAsyncQueue *queue;
   GMainContext *context;
   Owner *owner;
@@ -400,6 +403,7 @@ ensure_db (Worker  *worker,
     }
 
   worker->open_failure_reported = FALSE;
+  worker->db->count_all = worker->search_count_limit;
 
   return TRUE;
 }
@@ -830,6 +834,7 @@ pal_transcript_store_constructed (GObject *object)
 
   worker->path = g_strdup (self->path);
   worker->busy_timeout_ms = self->busy_timeout_ms;
+  worker->search_count_limit = self->search_count_limit;
   worker->queue = g_async_queue_new ();
   worker->context = g_main_context_ref_thread_default ();
   worker->owner = g_atomic_rc_box_new0 (Owner);
@@ -886,6 +891,9 @@ pal_transcript_store_get_property (GObject    *object,
     case PROP_BUSY_TIMEOUT:
       g_value_set_int (value, self->busy_timeout_ms);
       break;
+    case PROP_SEARCH_COUNT_LIMIT:
+      g_value_set_uint (value, self->search_count_limit);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -906,6 +914,9 @@ pal_transcript_store_set_property (GObject      *object,
       break;
     case PROP_BUSY_TIMEOUT:
       self->busy_timeout_ms = g_value_get_int (value);
+      break;
+    case PROP_SEARCH_COUNT_LIMIT:
+      self->search_count_limit = g_value_get_uint (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -944,6 +955,20 @@ pal_transcript_store_class_init (PalTranscriptStoreClass *klass)
     g_param_spec_int ("busy-timeout", NULL, NULL, 0, G_MAXINT, DEFAULT_BUSY_TIMEOUT_MS,
                       G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
 
+  /**
+   * PalTranscriptStore:search-count-limit:
+   *
+   * A search counts the matches of every session while they are at most
+   * this many in all (and counting takes a few tens of milliseconds at
+   * most); past that it asks the newest sessions one by one and counts up
+   * to 1000 matches in each (pal_transcript_search_result_get_more_matches()).
+   * The default suits a person's history; tests make it small.
+   */
+  properties[PROP_SEARCH_COUNT_LIMIT] =
+    g_param_spec_uint ("search-count-limit", NULL, NULL, 1, G_MAXUINT,
+                       PAL_TRANSCRIPT_DB_COUNT_ALL,
+                       G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -968,6 +993,7 @@ static void
 pal_transcript_store_init (PalTranscriptStore *self)
 {
   self->busy_timeout_ms = DEFAULT_BUSY_TIMEOUT_MS;
+  self->search_count_limit = PAL_TRANSCRIPT_DB_COUNT_ALL;
 }
 
 /**
