@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
@@ -34,9 +36,9 @@
  *
  * One worker thread of the store's own opens the database and does every
  * read and write; nothing here waits for it. Recording only queues the
- * entry: the worker writes what was queued in one transaction at least
- * every half second (or at once when much is waiting), so a crash loses at
- * most that much. Reads (load, search, size) and deletions are async and
+ * entry (one allocation and an uncontended lock): the worker writes what
+ * was queued in one transaction at least every half second (or at once
+ * when much is waiting), so a crash loses at most that much. Reads (load, search, size) and deletions are async and
  * wait for what was recorded before them. Disposing of the store writes
  * what is still queued and waits for the worker to end;
  * pal_transcript_store_close_async() does the same without waiting.
@@ -112,6 +114,8 @@ typedef struct
   PalSessionKey *key;
   PalTranscriptKind kind;
   gint64 time;
+  /* an update's strings follow the command, in the same allocation */
+  gboolean packed;
   char *item;
   char *json;
   char *text;  /* the searchable text; for a search, the FTS5 query */
@@ -126,9 +130,12 @@ command_free (gpointer data)
   Command *command = data;
 
   g_clear_pointer (&command->key, pal_session_key_unref);
-  g_free (command->item);
-  g_free (command->json);
-  g_free (command->text);
+  if (!command->packed)
+    {
+      g_free (command->item);
+      g_free (command->json);
+      g_free (command->text);
+    }
   /* a task is handed back with reply(), never dropped here */
   g_assert (command->task == NULL);
   g_free (command);
@@ -146,9 +153,15 @@ typedef struct _Worker
   char *path;
   int busy_timeout_ms;
   guint search_count_limit;
-  GAsyncQueue *queue;
   GMainContext *context;
   Owner *owner;
+
+  /* Every command, in order, goes through the outbox; the queue only
+   * wakes the worker when the outbox gets its first one, so that recording
+   * a flood of updates costs a lock, not a wake-up each. */
+  GMutex lock;
+  GPtrArray *outbox;  /* Command */
+  GAsyncQueue *wake;
 
   /* the worker thread's alone */
   PalTranscriptDb *db;
@@ -164,7 +177,9 @@ static void
 worker_free (Worker *worker)
 {
   g_free (worker->path);
-  g_async_queue_unref (worker->queue);
+  g_mutex_clear (&worker->lock);
+  g_ptr_array_unref (worker->outbox);
+  g_async_queue_unref (worker->wake);
   g_main_context_unref (worker->context);
   g_atomic_rc_box_release (worker->owner);
   g_ptr_array_unref (worker->pending);
@@ -768,33 +783,59 @@ handle (Worker  *worker,
   return TRUE;
 }
 
-static gpointer
-worker_thread (gpointer data)
+/* Waits until there are commands or the pending entries are due */
+static GPtrArray *
+wait_for_commands (Worker *worker)
 {
-  Worker *worker = data;
+  GPtrArray *commands = NULL;
 
   for (;;)
     {
-      Command *command;
+      g_mutex_lock (&worker->lock);
+      if (worker->outbox->len > 0)
+        {
+          commands = g_steal_pointer (&worker->outbox);
+          worker->outbox = g_ptr_array_new ();
+        }
+      g_mutex_unlock (&worker->lock);
+      if (commands != NULL)
+        return commands;
 
       if (worker->pending->len > 0)
         {
           gint64 wait = worker->deadline - g_get_monotonic_time ();
 
-          command = wait > 0 ? g_async_queue_timeout_pop (worker->queue, (guint64) wait) : NULL;
-          if (command == NULL)
-            {
-              flush_pending (worker, NULL);
-              continue;
-            }
+          if (wait <= 0 || g_async_queue_timeout_pop (worker->wake, (guint64) wait) == NULL)
+            flush_pending (worker, NULL);
         }
       else
         {
-          command = g_async_queue_pop (worker->queue);
+          g_async_queue_pop (worker->wake);
         }
+    }
+}
 
-      if (!handle (worker, command))
-        break;
+static gpointer
+worker_thread (gpointer data)
+{
+  Worker *worker = data;
+  gboolean going_on = TRUE;
+
+  while (going_on)
+    {
+      g_autoptr(GPtrArray) commands = wait_for_commands (worker);
+
+      for (guint i = 0; i < commands->len; i++)
+        {
+          Command *command = g_ptr_array_index (commands, i);
+
+          /* nothing comes after the last command */
+          g_assert (going_on);
+          going_on = handle (worker, command);
+          if (going_on && worker->pending->len > 0 &&
+              g_get_monotonic_time () >= worker->deadline)
+            flush_pending (worker, NULL);
+        }
     }
 
   return NULL;
@@ -806,7 +847,16 @@ static void
 send (PalTranscriptStore *self,
       Command            *command)
 {
-  g_async_queue_push (self->worker->queue, command);
+  Worker *worker = self->worker;
+  gboolean first;
+
+  g_mutex_lock (&worker->lock);
+  first = worker->outbox->len == 0;
+  g_ptr_array_add (worker->outbox, command);
+  g_mutex_unlock (&worker->lock);
+
+  if (first)
+    g_async_queue_push (worker->wake, GINT_TO_POINTER (1));
 }
 
 static Command *
@@ -835,7 +885,9 @@ pal_transcript_store_constructed (GObject *object)
   worker->path = g_strdup (self->path);
   worker->busy_timeout_ms = self->busy_timeout_ms;
   worker->search_count_limit = self->search_count_limit;
-  worker->queue = g_async_queue_new ();
+  g_mutex_init (&worker->lock);
+  worker->outbox = g_ptr_array_new ();
+  worker->wake = g_async_queue_new ();
   worker->context = g_main_context_ref_thread_default ();
   worker->owner = g_atomic_rc_box_new0 (Owner);
   worker->owner->store = self;
@@ -1033,17 +1085,28 @@ record (PalTranscriptStore *self,
         const char         *json,
         const char         *text)
 {
+  gsize item_size = item != NULL ? strlen (item) + 1 : 0;
+  gsize json_size = strlen (json) + 1;
+  gsize text_size = text != NULL ? strlen (text) + 1 : 0;
   Command *command;
+  char *strings;
 
   if (self->closing)
     return;
 
-  command = command_new (COMMAND_UPDATE, key);
+  /* one allocation: this runs for every update */
+  command = g_malloc0 (sizeof (Command) + item_size + json_size + text_size);
+  command->type = COMMAND_UPDATE;
+  command->key = pal_session_key_ref (key);
   command->kind = kind;
   command->time = g_get_real_time ();
-  command->item = g_strdup (item);
-  command->json = g_strdup (json);
-  command->text = g_strdup (text);
+  command->packed = TRUE;
+  strings = (char *) (command + 1);
+  command->json = memcpy (strings, json, json_size);
+  if (item != NULL)
+    command->item = memcpy (strings + json_size, item, item_size);
+  if (text != NULL)
+    command->text = memcpy (strings + json_size + item_size, text, text_size);
   send (self, command);
 }
 
