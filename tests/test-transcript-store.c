@@ -358,6 +358,45 @@ test_reopen (Fixture       *f,
   g_assert_cmpuint (f->problems->len, ==, 0);
 }
 
+/* More sessions written at once than the store keeps in memory */
+static void
+test_many_sessions (Fixture       *f,
+                    gconstpointer  data)
+{
+  const guint n = 100;
+
+  for (guint round = 0; round < 3; round++)
+    {
+      for (guint i = 0; i < n; i++)
+        {
+          g_autofree char *id = g_strdup_printf ("session-%u", i);
+          g_autoptr(PalSessionKey) key = pal_session_key_new ("agent", id);
+          g_autofree char *text = g_strdup_printf ("round %u of %s", round, id);
+
+          /* one message, by its id, across the rounds; a transaction
+           * each, which the other sessions are not part of */
+          record (f->store, key, PAL_TRANSCRIPT_KIND_AGENT_MESSAGE, "message", text);
+          flush (f->store);
+        }
+    }
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("session-%u", i);
+      g_autoptr(PalSessionKey) key = pal_session_key_new ("agent", id);
+      g_autoptr(PalStoredTranscript) stored = load (f->store, key);
+
+      g_assert_cmpuint (pal_stored_transcript_get_n_entries (stored), ==, 3);
+      for (guint round = 0; round < 3; round++)
+        {
+          g_autofree char *text = g_strdup_printf ("round %u of %s", round, id);
+
+          assert_entry (stored, round, PAL_TRANSCRIPT_KIND_AGENT_MESSAGE, text);
+        }
+    }
+  g_assert_cmpuint (f->problems->len, ==, 0);
+}
+
 static void
 close_cb (GObject      *source,
           GAsyncResult *result,
@@ -1176,6 +1215,7 @@ main (int   argc,
 
   ADD ("round-trip", test_round_trip);
   ADD ("reopen", test_reopen);
+  ADD ("many-sessions", test_many_sessions);
   ADD ("close", test_close);
   ADD ("replay-same", test_replay_same);
   ADD ("replay-differs", test_replay_differs);

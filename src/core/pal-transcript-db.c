@@ -34,8 +34,14 @@
 #include "pal-error.h"
 #include "pal-transcript-db-private.h"
 
-/* the messages with an id that a transcript keeps growing at once */
-#define MAX_OPEN_ITEMS 256
+/* The messages with an id that a transcript keeps in memory to grow them
+ * (their text included): past that, the next update of one of them starts
+ * a new message in the index */
+#define MAX_OPEN_ITEMS 32
+/* The transcripts whose state is kept in memory past the transaction that
+ * last wrote them: more than that, and those the transaction did not
+ * write are forgotten (and read again when written next) */
+#define MAX_KEPT_TRANSCRIPTS 32
 
 typedef struct
 {
@@ -378,6 +384,7 @@ _pal_transcript_db_commit (PalTranscriptDb  *self,
 {
   GHashTableIter iter;
   gpointer value;
+  gboolean keep_all;
 
   if (!write_docs (self, error) || !write_times (self, error) ||
       !_pal_transcript_db_exec (self->db, "COMMIT", error))
@@ -392,9 +399,17 @@ _pal_transcript_db_commit (PalTranscriptDb  *self,
     }
   g_ptr_array_set_size (self->dirty_docs, 0);
 
+  keep_all = g_hash_table_size (self->transcripts) <= MAX_KEPT_TRANSCRIPTS;
   g_hash_table_iter_init (&iter, self->transcripts);
   while (g_hash_table_iter_next (&iter, NULL, &value))
-    ((Transcript *) value)->touched = FALSE;
+    {
+      Transcript *transcript = value;
+
+      if (!transcript->touched && !keep_all)
+        g_hash_table_iter_remove (&iter);
+      else
+        transcript->touched = FALSE;
+    }
 
   return TRUE;
 }
