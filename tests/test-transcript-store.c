@@ -5,7 +5,10 @@
 
 #include "config.h"
 
+#include <signal.h>
 #include <string.h>
+
+#include <unistd.h>
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
@@ -1127,6 +1130,107 @@ test_locked (Fixture       *f,
   g_assert_cmpuint (f->problems->len, ==, 0);
 }
 
+/* Where the killed test's subprocess keeps its store: named after the
+ * test's own process */
+static char *
+killed_folder (GPid test_pid)
+{
+  g_autofree char *name = g_strdup_printf ("palaver-transcripts-killed-%d", (int) test_pid);
+
+  return g_build_filename (g_get_tmp_dir (), name, NULL);
+}
+
+static void
+test_killed (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autoptr(PalSessionKey) key = pal_session_key_new ("agent", "killed");
+  g_autoptr(PalStoredTranscript) stored = NULL;
+  g_autofree char *folder = NULL;
+  guint n;
+
+  if (g_test_subprocess ())
+    {
+      g_autofree char *path = NULL;
+      g_autoptr(PalTranscriptStore) store = NULL;
+
+      folder = killed_folder (getppid ());
+      path = g_build_filename (folder, "transcripts.db", NULL);
+      store = pal_transcript_store_new (path);
+      record_history (store, key, "saved", 500);
+      flush (store);
+      /* a turn under way */
+      record_history (store, key, "unsaved", 500);
+      raise (SIGKILL);
+      return;
+    }
+
+  folder = killed_folder (getpid ());
+  g_clear_object (&f->store);
+  g_free (f->path);
+  f->path = g_build_filename (folder, "transcripts.db", NULL);
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_failed ();
+
+  /* what was written is there, in order, whatever of the rest made it */
+  open_store (f);
+  stored = load (f->store, key);
+  n = pal_stored_transcript_get_n_entries (stored);
+  g_assert_cmpuint (n, >=, 500);
+  g_assert_cmpuint (n, <=, 1000);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *text = g_strdup_printf ("%s number %u", i < 500 ? "saved" : "unsaved",
+                                               i % 500);
+
+      assert_entry (stored, i, i % 2 == 0 ? PAL_TRANSCRIPT_KIND_USER_MESSAGE
+                                          : PAL_TRANSCRIPT_KIND_AGENT_MESSAGE,
+                    text);
+    }
+
+  /* and the store goes on from there */
+  record (f->store, key, PAL_TRANSCRIPT_KIND_AGENT_MESSAGE, NULL, "after the crash");
+  g_clear_pointer (&stored, pal_stored_transcript_unref);
+  stored = load (f->store, key);
+  g_assert_cmpuint (pal_stored_transcript_get_n_entries (stored), ==, n + 1);
+  g_assert_cmpuint (f->problems->len, ==, 0);
+
+  g_clear_object (&f->store);
+  remove_tree (folder);
+}
+
+/* Two stores (two instances of the application) on one database */
+static void
+test_two_stores (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autoptr(PalTranscriptStore) second = pal_transcript_store_new (f->path);
+  g_autoptr(PalSessionKey) first_key = pal_session_key_new ("agent", "first");
+  g_autoptr(PalSessionKey) second_key = pal_session_key_new ("agent", "second");
+  g_autoptr(PalStoredTranscript) stored = NULL;
+  g_autoptr(GListModel) found = NULL;
+
+  for (guint i = 0; i < 5; i++)
+    {
+      record_history (f->store, first_key, "first", 200);
+      record_history (second, second_key, "second", 200);
+      flush (f->store);
+      flush (second);
+    }
+
+  stored = load (f->store, second_key);
+  g_assert_cmpuint (pal_stored_transcript_get_n_entries (stored), ==, 1000);
+  g_clear_pointer (&stored, pal_stored_transcript_unref);
+  stored = load (second, first_key);
+  g_assert_cmpuint (pal_stored_transcript_get_n_entries (stored), ==, 1000);
+  found = search (second, "first OR second", PAL_TRANSCRIPT_SEARCH_DEFAULT);
+  g_assert_cmpuint (g_list_model_get_n_items (found), ==, 0);
+  g_clear_object (&found);
+  found = search (second, "number", PAL_TRANSCRIPT_SEARCH_DEFAULT);
+  g_assert_cmpuint (g_list_model_get_n_items (found), ==, 2);
+  g_assert_cmpuint (f->problems->len, ==, 0);
+}
+
 static void
 test_cancel (Fixture       *f,
              gconstpointer  data)
@@ -1230,6 +1334,8 @@ main (int   argc,
   ADD ("migrate-empty", test_migrate_empty);
   ADD ("newer-version", test_newer_version);
   ADD ("locked", test_locked);
+  ADD ("killed", test_killed);
+  ADD ("two-stores", test_two_stores);
   ADD ("cancel", test_cancel);
 
 #undef ADD
