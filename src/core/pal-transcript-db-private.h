@@ -174,7 +174,6 @@ gboolean             _pal_transcript_db_find        (PalTranscriptDb      *db,
  * PAL_TRANSCRIPT_DB_VERSION; fails with PAL_ERROR_NOT_SUPPORTED for a
  * later version */
 gboolean             _pal_transcript_db_check_version (sqlite3            *db,
-                                                       const char         *path,
                                                        GError            **error);
 gboolean             _pal_transcript_db_migrate     (sqlite3              *db,
                                                      GError              **error);

@@ -99,9 +99,8 @@ get_version (sqlite3  *db,
 }
 
 gboolean
-_pal_transcript_db_check_version (sqlite3     *db,
-                                  const char  *path,
-                                  GError     **error)
+_pal_transcript_db_check_version (sqlite3  *db,
+                                  GError  **error)
 {
   int version = 0;
 
@@ -110,10 +109,11 @@ _pal_transcript_db_check_version (sqlite3     *db,
 
   if (version > PAL_TRANSCRIPT_DB_VERSION)
     {
+      /* TRANSLATORS: the reason a file could not be opened */
       g_set_error (error, PAL_ERROR, PAL_ERROR_NOT_SUPPORTED,
-                   _("The history database “%s” was written by a newer version of Palaver "
-                     "(format %d; this version knows up to %d)"),
-                   path, version, PAL_TRANSCRIPT_DB_VERSION);
+                   _("it was written by a newer version of Palaver (format %d; this "
+                     "version knows up to %d)"),
+                   version, PAL_TRANSCRIPT_DB_VERSION);
       return FALSE;
     }
   if (version < 0)

@@ -117,27 +117,35 @@ _pal_transcript_db_set_error (GError     **error,
                               const char  *what)
 {
   const char *message = db != NULL ? sqlite3_errmsg (db) : sqlite3_errstr (code);
+  GQuark domain = PAL_ERROR;
+  int error_code = PAL_ERROR_FAILED;
+
+  g_debug ("%s: %s", what, message);
 
   switch (code & 0xff)
     {
     case SQLITE_CORRUPT:
     case SQLITE_NOTADB:
-      g_set_error (error, PAL_ERROR, PAL_ERROR_DAMAGED, "%s: %s", what, message);
+      error_code = PAL_ERROR_DAMAGED;
       break;
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
-      g_set_error (error, PAL_ERROR, PAL_ERROR_LOCKED, "%s: %s", what, message);
+      error_code = PAL_ERROR_LOCKED;
       break;
     case SQLITE_INTERRUPT:
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Operation was cancelled");
+      domain = G_IO_ERROR;
+      error_code = G_IO_ERROR_CANCELLED;
       break;
     case SQLITE_FULL:
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE, "%s: %s", what, message);
+      domain = G_IO_ERROR;
+      error_code = G_IO_ERROR_NO_SPACE;
       break;
     default:
-      g_set_error (error, PAL_ERROR, PAL_ERROR_FAILED, "%s: %s", what, message);
       break;
     }
+
+  /* SQLite's own words: the statement is only in the log */
+  g_set_error_literal (error, domain, error_code, message);
 
   return FALSE;
 }
@@ -259,7 +267,7 @@ _pal_transcript_db_open (const char  *path,
    * auto_vacuum takes effect only in a new file, so before its first
    * write. */
   if (!_pal_transcript_db_exec (db, "SELECT count(*) FROM sqlite_schema", error) ||
-      !_pal_transcript_db_check_version (db, path, error) ||
+      !_pal_transcript_db_check_version (db, error) ||
       !_pal_transcript_db_exec (db, "PRAGMA auto_vacuum = INCREMENTAL", error) ||
       !_pal_transcript_db_exec (db, "PRAGMA journal_mode = WAL", error) ||
       !_pal_transcript_db_exec (db, "PRAGMA synchronous = NORMAL", error) ||
@@ -287,8 +295,8 @@ _pal_transcript_db_open (const char  *path,
       if (rc != SQLITE_OK)
         {
           /* the tables of its version are not all there, or not as made */
-          g_set_error (error, PAL_ERROR, PAL_ERROR_DAMAGED, "%s: %s",
-                       statement_sql[i], sqlite3_errmsg (db));
+          g_debug ("%s: %s", statement_sql[i], sqlite3_errmsg (db));
+          g_set_error_literal (error, PAL_ERROR, PAL_ERROR_DAMAGED, sqlite3_errmsg (db));
           _pal_transcript_db_close (self);
           return NULL;
         }

@@ -27,10 +27,11 @@
  * read and write; nothing here waits for it. Recording only queues the
  * entry (one allocation and an uncontended lock): the worker writes what
  * was queued in one transaction at least every half second (or at once
- * when much is waiting), so a crash loses at most that much. Reads (load, search, size) and deletions are async and
- * wait for what was recorded before them. Disposing of the store writes
- * what is still queued and waits for the worker to end;
- * pal_transcript_store_close_async() does the same without waiting.
+ * when much is waiting), so a crash loses at most that much. Reads (load,
+ * search, size) and deletions are async and wait for what was recorded
+ * before them. Disposing of the store writes what is still queued and
+ * waits for the worker to end; pal_transcript_store_close_async() does the
+ * same without waiting.
  *
  * A replay (`session/load`) is recorded between
  * pal_transcript_store_begin_replay() and
