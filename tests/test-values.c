@@ -458,6 +458,10 @@ test_lists (void)
   g_assert_true (_acp_values_list_equal (list, again, _acp_location_equal));
   g_assert_false (_acp_values_list_equal (list, empty, _acp_location_equal));
   g_assert_cmpuint (g_list_model_get_n_items (empty), ==, 0);
+  g_assert_true (g_list_model_get_item_type (empty) == ACP_TYPE_LOCATION);
+  /* past the end: none, as for any list model */
+  g_assert_null (g_list_model_get_item (list, 2));
+  g_assert_null (g_list_model_get_item (empty, 0));
 }
 
 int

@@ -36,16 +36,17 @@ struct _AcpToolCallItem
   AcpItem    parent_instance;
 
   char      *tool_call_id;
-  char      *title;
+  char      *title;         /* (nullable): "" */
   char      *name;
-  char      *tool_kind;
-  char      *status;
+  const char *tool_kind;  /* interned: a few known values */
+  const char *status;     /* likewise */
   gboolean   stopped;
   GListModel *content;     /* (nullable): none yet */
   GListModel *locations;   /* (nullable): likewise */
   JsonNode  *raw_input;
   JsonNode  *raw_output;
-  GPtrArray *terminals;   /* (element-type AgentTerminal): in the order first reported */
+  GPtrArray *terminals;   /* (element-type AgentTerminal) (nullable): in the order first
+                           * reported; most tool calls have none */
 };
 
 /* A terminal the agent runs itself */
@@ -104,8 +105,6 @@ acp_tool_call_item_finalize (GObject *object)
   g_clear_pointer (&self->tool_call_id, g_free);
   g_clear_pointer (&self->title, g_free);
   g_clear_pointer (&self->name, g_free);
-  g_clear_pointer (&self->tool_kind, g_free);
-  g_clear_pointer (&self->status, g_free);
   g_clear_object (&self->content);
   g_clear_object (&self->locations);
   g_clear_pointer (&self->raw_input, json_node_unref);
@@ -130,7 +129,7 @@ acp_tool_call_item_get_property (GObject    *object,
       break;
 
     case PROP_TITLE:
-      g_value_set_string (value, self->title);
+      g_value_set_string (value, acp_tool_call_item_get_title (self));
       break;
 
     case PROP_NAME:
@@ -314,10 +313,10 @@ acp_tool_call_item_class_init (AcpToolCallItemClass *klass)
 static void
 acp_tool_call_item_init (AcpToolCallItem *self)
 {
-  self->title = g_strdup ("");
-  self->tool_kind = g_strdup ("other");
-  self->status = g_strdup ("pending");
-  self->terminals = g_ptr_array_new_with_free_func ((GDestroyNotify) agent_terminal_free);
+  /* a million tool calls make a long history: nothing allocated that is
+   * the same for most of them */
+  self->tool_kind = g_intern_static_string ("other");
+  self->status = g_intern_static_string ("pending");
 }
 
 /**
@@ -342,6 +341,20 @@ acp_tool_call_item_get_tool_call_id (AcpToolCallItem *self)
   g_return_val_if_fail (ACP_IS_TOOL_CALL_ITEM (self), NULL);
 
   return self->tool_call_id;
+}
+
+static void
+set_interned (AcpToolCallItem  *self,
+              const char      **field,
+              const char       *value,
+              guint             prop_id)
+{
+  value = g_intern_string (value);
+  if (*field == value)
+    return;
+
+  *field = value;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[prop_id]);
 }
 
 static void
@@ -402,7 +415,7 @@ acp_tool_call_item_get_title (AcpToolCallItem *self)
 {
   g_return_val_if_fail (ACP_IS_TOOL_CALL_ITEM (self), NULL);
 
-  return self->title;
+  return self->title != NULL ? self->title : "";
 }
 
 void
@@ -411,7 +424,8 @@ acp_tool_call_item_set_title (AcpToolCallItem *self,
 {
   g_return_if_fail (ACP_IS_TOOL_CALL_ITEM (self));
 
-  set_string (self, &self->title, title != NULL ? title : "", PROP_TITLE);
+  /* "" is kept as none */
+  set_string (self, &self->title, title != NULL && *title != '\0' ? title : NULL, PROP_TITLE);
 }
 
 /**
@@ -451,7 +465,7 @@ acp_tool_call_item_set_tool_kind (AcpToolCallItem *self,
 {
   g_return_if_fail (ACP_IS_TOOL_CALL_ITEM (self));
 
-  set_string (self, &self->tool_kind, tool_kind != NULL ? tool_kind : "other", PROP_TOOL_KIND);
+  set_interned (self, &self->tool_kind, tool_kind != NULL ? tool_kind : "other", PROP_TOOL_KIND);
 }
 
 const char *
@@ -478,7 +492,7 @@ acp_tool_call_item_set_status (AcpToolCallItem *self,
   g_return_if_fail (ACP_IS_TOOL_CALL_ITEM (self));
 
   g_object_freeze_notify (G_OBJECT (self));
-  set_string (self, &self->status, status != NULL ? status : "pending", PROP_STATUS);
+  set_interned (self, &self->status, status != NULL ? status : "pending", PROP_STATUS);
   if (self->stopped)
     {
       self->stopped = FALSE;
@@ -935,7 +949,7 @@ static AgentTerminal *
 find_terminal (AcpToolCallItem *self,
                const char      *terminal_id)
 {
-  for (guint i = 0; i < self->terminals->len; i++)
+  for (guint i = 0; self->terminals != NULL && i < self->terminals->len; i++)
     {
       AgentTerminal *terminal = g_ptr_array_index (self->terminals, i);
 
@@ -977,6 +991,8 @@ meta_terminal (AcpToolCallItem  *self,
   terminal->id = g_strdup (id);
   terminal->output = g_string_new (NULL);
   terminal->exit_code = -1;
+  if (self->terminals == NULL)
+    self->terminals = g_ptr_array_new_with_free_func ((GDestroyNotify) agent_terminal_free);
   g_ptr_array_add (self->terminals, terminal);
   g_signal_emit (self, signals[TERMINAL_CHANGED], 0, terminal->id);
 
@@ -1103,7 +1119,7 @@ acp_tool_call_item_dup_terminal_ids (AcpToolCallItem *self)
   g_return_val_if_fail (ACP_IS_TOOL_CALL_ITEM (self), NULL);
 
   builder = g_strv_builder_new ();
-  for (guint i = 0; i < self->terminals->len; i++)
+  for (guint i = 0; self->terminals != NULL && i < self->terminals->len; i++)
     g_strv_builder_add (builder, ((AgentTerminal *) g_ptr_array_index (self->terminals, i))->id);
   ids = g_strv_builder_end (builder);
   g_strv_builder_unref (builder);

@@ -10,10 +10,94 @@
 #include "acp-values-private.h"
 
 /* The lists an agent sends (a tool call's content and locations, a plan's
- * entries, a permission request's options) become GListStores of typed
- * values. The protocol replaces such a list whole, so an item replaces its
- * model too rather than changing it: a view that holds one sees a list that
- * never changes under it. */
+ * entries) become lists of typed values. The protocol replaces such a list
+ * whole, so an item replaces its model too rather than changing it: a view
+ * that holds one sees a list that never changes under it. A history may
+ * hold a million of them, most with one value: an AcpValueList is an
+ * object and an array, where a GListStore is a sequence of nodes. */
+
+#define ACP_TYPE_VALUE_LIST (acp_value_list_get_type ())
+
+G_DECLARE_FINAL_TYPE (AcpValueList, acp_value_list, ACP, VALUE_LIST, GObject)
+
+struct _AcpValueList
+{
+  GObject   parent_instance;
+
+  GType     item_type;
+  guint     n_items;
+  gpointer *items;      /* (nullable) (owned): n_items references */
+};
+
+static GType
+acp_value_list_get_item_type (GListModel *model)
+{
+  return ACP_VALUE_LIST (model)->item_type;
+}
+
+static guint
+acp_value_list_get_n_items (GListModel *model)
+{
+  return ACP_VALUE_LIST (model)->n_items;
+}
+
+static gpointer
+acp_value_list_get_item (GListModel *model,
+                         guint       position)
+{
+  AcpValueList *self = ACP_VALUE_LIST (model);
+
+  return position < self->n_items ? g_object_ref (self->items[position]) : NULL;
+}
+
+static void
+acp_value_list_model_init (GListModelInterface *iface)
+{
+  iface->get_item_type = acp_value_list_get_item_type;
+  iface->get_n_items = acp_value_list_get_n_items;
+  iface->get_item = acp_value_list_get_item;
+}
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (AcpValueList, acp_value_list, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, acp_value_list_model_init))
+
+static void
+acp_value_list_finalize (GObject *object)
+{
+  AcpValueList *self = ACP_VALUE_LIST (object);
+
+  for (guint i = 0; i < self->n_items; i++)
+    g_object_unref (self->items[i]);
+  g_free (self->items);
+
+  G_OBJECT_CLASS (acp_value_list_parent_class)->finalize (object);
+}
+
+static void
+acp_value_list_class_init (AcpValueListClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = acp_value_list_finalize;
+}
+
+static void
+acp_value_list_init (AcpValueList *self)
+{
+}
+
+/* Takes @items (of @type, owned; nullable when @n_items is 0) */
+static GListModel *
+value_list_new (GType     type,
+                gpointer *items,
+                guint     n_items)
+{
+  AcpValueList *self = g_object_new (ACP_TYPE_VALUE_LIST, NULL);
+
+  self->item_type = type;
+  self->items = items;
+  self->n_items = n_items;
+
+  return G_LIST_MODEL (self);
+}
 
 GListModel *
 _acp_values_new_list (const AcpJsonDoc   *doc,
@@ -22,9 +106,10 @@ _acp_values_new_list (const AcpJsonDoc   *doc,
                       AcpValueParseFunc   parse,
                       const char         *what)
 {
-  GListStore *store = g_list_store_new (type);
-  g_autoptr(GPtrArray) values = g_ptr_array_new_full (acp_json_value_get_size (array), g_object_unref);
+  GPtrArray *values = g_ptr_array_sized_new (acp_json_value_get_size (array));
   guint i = 0;
+  gsize n;
+  gpointer *items;
 
   for (const AcpJsonValue *element = acp_json_value_get_first (doc, array);
        element != NULL;
@@ -38,16 +123,16 @@ _acp_values_new_list (const AcpJsonDoc   *doc,
         g_debug ("Skipping an invalid %s (index %u)", what, i);
     }
 
-  /* one splice: no signal per value */
-  g_list_store_splice (store, 0, 0, values->pdata, values->len);
+  items = g_ptr_array_steal (values, &n);
+  g_ptr_array_unref (values);
 
-  return G_LIST_MODEL (store);
+  return value_list_new (type, items, (guint) n);
 }
 
 GListModel *
 _acp_values_new_empty_list (GType type)
 {
-  return G_LIST_MODEL (g_list_store_new (type));
+  return value_list_new (type, NULL, 0);
 }
 
 gboolean
