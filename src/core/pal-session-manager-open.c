@@ -15,7 +15,7 @@
 #include "pal-error.h"
 #include "pal-folders.h"
 #include "pal-path.h"
-#include "pal-session-manager-private.h"
+#include "pal-live-session-private.h"
 
 typedef enum
 {
@@ -255,7 +255,7 @@ _pal_session_manager_return_created (PalSessionManager *self,
   const char *id = acp_session_get_session_id (session);
   g_autoptr(PalSessionKey) key = pal_session_key_new (profile_id, id);
   g_autoptr(PalSessionRecord) record = NULL;
-  LiveSession *live = self->live != NULL ? g_hash_table_lookup (self->live, key) : NULL;
+  PalLiveSession *live = self->live != NULL ? g_hash_table_lookup (self->live, key) : NULL;
   gint64 now;
 
   if (self->shut_down ||
@@ -284,10 +284,10 @@ _pal_session_manager_return_created (PalSessionManager *self,
   pal_session_store_add (self->session_store, record);
 
   if (live == NULL)
-    live = _pal_live_session_new (self, key);
-  g_clear_error (&live->error);
-  _pal_live_session_set_session (live, session);
-  _pal_live_session_update_state (live);
+    live = _pal_session_manager_add_live (self, key);
+  _pal_live_session_set_open_error (live, NULL);
+  _pal_session_manager_follow (self, live, session);
+  _pal_session_manager_update_state (live);
 
   g_task_return_pointer (task, g_object_ref (session), g_object_unref);
 }
@@ -474,7 +474,7 @@ _pal_session_carry_transcript (AcpSession *from,
 
 typedef struct
 {
-  LiveSession     *live;
+  PalLiveSession  *live;
   char            *profile_id;
   PalSessionSetup  setup;
   OpenMode         mode;
@@ -487,7 +487,7 @@ typedef struct
 static void
 open_data_free (OpenData *data)
 {
-  g_clear_pointer (&data->live, _pal_live_session_unref);
+  g_clear_object (&data->live);
   g_free (data->profile_id);
   _pal_session_setup_clear (&data->setup);
   g_clear_object (&data->session);
@@ -498,11 +498,11 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (OpenData, open_data_free)
 
 /* The open failed, was refused or was cancelled. */
 static void
-open_failed (LiveSession  *live,
-             const GError *error,
-             gboolean      refused)
+open_failed (PalLiveSession *live,
+             const GError   *error,
+             gboolean        refused)
 {
-  g_autoptr(LiveSession) hold = _pal_live_session_ref (live);
+  g_autoptr(PalLiveSession) hold = g_object_ref (live);
   PalSessionManager *self = live->manager;
   gboolean cancelled = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   gboolean nothing_open;
@@ -518,14 +518,13 @@ open_failed (LiveSession  *live,
   if ((cancelled || refused) && nothing_open)
     {
       /* nothing to show: back to not running */
-      _pal_live_session_remove (self, live, FALSE);
+      _pal_session_manager_remove_live (self, live, FALSE);
     }
   else
     {
       if (!cancelled && !refused)
         {
-          g_clear_error (&live->error);
-          live->error = g_error_copy (error);
+          _pal_live_session_set_open_error (live, error);
 
           /* A session that FAILED has its notice already. */
           if (live->session != NULL &&
@@ -539,7 +538,7 @@ open_failed (LiveSession  *live,
               acp_transcript_flush (transcript);
             }
         }
-      _pal_live_session_update_state (live);
+      _pal_session_manager_update_state (live);
     }
 
   _pal_wait_list_return_error (&live->open, error);
@@ -552,7 +551,7 @@ open_done_cb (GObject      *object,
 {
   g_autoptr(OpenData) data = user_data;
   AcpSession *session = ACP_SESSION (object);
-  LiveSession *live = data->live;
+  PalLiveSession *live = data->live;
   g_autoptr(GError) error = NULL;
   gboolean ok;
 
@@ -599,7 +598,7 @@ open_done_cb (GObject      *object,
   _pal_session_setup_append_notices (&data->setup, session);
 
   keep_record (live->manager, live->key);
-  _pal_live_session_update_state (live);
+  _pal_session_manager_update_state (live);
 
   _pal_wait_list_return_object (&live->open, session);
 }
@@ -658,7 +657,7 @@ open_agent_cb (GObject      *object,
 {
   g_autoptr(OpenData) data = user_data;
   PalSessionManager *self = PAL_SESSION_MANAGER (object);
-  g_autoptr(LiveSession) live = _pal_live_session_ref (data->live);
+  g_autoptr(PalLiveSession) live = g_object_ref (data->live);
   g_autoptr(AcpAgent) agent = NULL;
   g_autoptr(AcpSession) session = NULL;
   g_autoptr(GPtrArray) servers = NULL;
@@ -699,7 +698,7 @@ open_agent_cb (GObject      *object,
     }
 
   /* Bound before the load starts, so that the replay shows live. */
-  _pal_live_session_set_session (live, session);
+  _pal_session_manager_follow (self, live, session);
   if (live->manager == NULL)
     return;
 
@@ -711,7 +710,7 @@ open_agent_cb (GObject      *object,
     acp_session_load_async (session, pal_session_key_get_session_id (live->key), servers,
                             cancellable, open_done_cb, g_steal_pointer (&data));
 
-  _pal_live_session_update_state (live);
+  _pal_session_manager_update_state (live);
 }
 
 static void
@@ -726,7 +725,7 @@ open_common (PalSessionManager   *self,
   g_autoptr(GTask) task = NULL;
   g_autofree char *cwd = NULL;
   PalSessionRecord *record;
-  LiveSession *live;
+  PalLiveSession *live;
   OpenData *data;
   GError *error = NULL;
 
@@ -770,23 +769,23 @@ open_common (PalSessionManager   *self,
     }
 
   if (live == NULL)
-    live = _pal_live_session_new (self, key);
+    live = _pal_session_manager_add_live (self, key);
 
   live->opening = TRUE;
   live->starting_agent = TRUE;
-  g_clear_error (&live->error);
+  _pal_live_session_set_open_error (live, NULL);
   g_clear_object (&live->open.cancellable);
   live->open.cancellable = g_cancellable_new ();
   _pal_wait_list_add (&live->open, task);
 
   data = g_new0 (OpenData, 1);
-  data->live = _pal_live_session_ref (live);
+  data->live = g_object_ref (live);
   data->profile_id = g_strdup (pal_session_record_get_agent_id (record));
   _pal_session_setup_init (&data->setup, g_steal_pointer (&cwd),
                            pal_session_record_get_additional_directories (record));
   data->mode = mode;
 
-  _pal_live_session_update_state (live);
+  _pal_session_manager_update_state (live);
 
   _pal_session_manager_ensure_agent_async (self, data->profile_id, data->setup.cwd,
                                            live->open.cancellable, open_agent_cb, data);
@@ -816,9 +815,9 @@ open_finish (PalSessionManager  *self,
  * Opens a stored session: an open live session is returned as it is;
  * otherwise (not running, or FAILED) the agent of its profile and folder is
  * started unless it runs, then the session is loaded (session/load, the
- * history replays into a new transcript as it arrives: bind to the session
- * on #PalSessionManager::live-session-changed to show it live) when the agent
- * can, else resumed (session/resume, with an INFO notice that the history is
+ * history replays into a new transcript as it arrives: bind to the
+ * #PalLiveSession:session of its live session to show it live) when the
+ * agent can, else resumed (session/resume, with an INFO notice that the history is
  * not shown), else the call fails with %PAL_ERROR_NOT_SUPPORTED and nothing is
  * sent. An open in progress is shared.
  *
@@ -1002,7 +1001,7 @@ close_done_cb (GObject      *object,
   PalSessionManager *self = g_task_get_source_object (task);
   AcpSession *session = ACP_SESSION (object);
   PalSessionKey *key;
-  LiveSession *live;
+  PalLiveSession *live;
   GError *error = NULL;
   gboolean ok;
 
@@ -1013,7 +1012,7 @@ close_done_cb (GObject      *object,
   key = pal_session_manager_get_session_key (self, session);
   live = key != NULL ? g_hash_table_lookup (self->live, key) : NULL;
   if (live != NULL && live->session == session && !live->opening)
-    _pal_live_session_remove (self, live, TRUE);
+    _pal_session_manager_remove_live (self, live, TRUE);
 
   if (!ok)
     g_task_return_error (task, error);
@@ -1044,7 +1043,7 @@ pal_session_manager_close_session_async (PalSessionManager   *self,
                                          gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
-  LiveSession *live;
+  PalLiveSession *live;
 
   g_return_if_fail (PAL_IS_SESSION_MANAGER (self));
   g_return_if_fail (key != NULL);
@@ -1062,7 +1061,7 @@ pal_session_manager_close_session_async (PalSessionManager   *self,
 
   if (live->opening || live->session == NULL)
     {
-      _pal_live_session_remove (self, live, TRUE);
+      _pal_session_manager_remove_live (self, live, TRUE);
       g_task_return_boolean (task, TRUE);
       return;
     }
@@ -1112,7 +1111,7 @@ pal_session_manager_forget (PalSessionManager *self,
                             PalSessionKey     *key)
 {
   g_autoptr(PalSessionKey) hold = NULL;
-  LiveSession *live;
+  PalLiveSession *live;
   gboolean found = FALSE;
 
   g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), FALSE);
@@ -1128,7 +1127,7 @@ pal_session_manager_forget (PalSessionManager *self,
       gboolean was_open = session != NULL && !live->opening;
 
       found = TRUE;
-      _pal_live_session_remove (self, live, TRUE);
+      _pal_session_manager_remove_live (self, live, TRUE);
       if (was_open)
         acp_session_close_async (session, NULL, forget_closed_cb, NULL);
     }

@@ -14,7 +14,7 @@
 
 #include "config.h"
 
-#include "pal-session-manager-private.h"
+#include "pal-live-session-private.h"
 
 /* How long an agent restarted for its new settings gets to exit, before
  * SIGTERM and again before SIGKILL. */
@@ -98,7 +98,7 @@ _pal_session_manager_agent_in_use (PalSessionManager *self,
   g_hash_table_iter_init (&iter, self->live);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     {
-      LiveSession *live = value;
+      PalLiveSession *live = value;
       AcpSessionState state;
 
       if (live->session == NULL || acp_session_get_agent (live->session) != agent)
@@ -257,7 +257,7 @@ pal_session_manager_restart_agent_async (PalSessionManager   *self,
       g_hash_table_iter_init (&iter, self->live);
       while (g_hash_table_iter_next (&iter, NULL, &value))
         {
-          LiveSession *live = value;
+          PalLiveSession *live = value;
 
           if (live->session != NULL && acp_session_get_agent (live->session) == slot->agent &&
               acp_session_get_state (live->session) != ACP_SESSION_STATE_CLOSED)

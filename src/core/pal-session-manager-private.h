@@ -80,8 +80,10 @@ struct _PalSessionManager
   /* profile id → the last agent started of that profile (owned), for its
    * log after it failed */
   GHashTable         *last_agents;
-  /* PalSessionKey → LiveSession (owned reference) */
+  /* PalSessionKey → PalLiveSession (owned reference) */
   GHashTable         *live;
+  /* the same PalLiveSession objects, in the order they became live */
+  GListStore         *live_list;
   /* PalSessionKey → GWeakRef to the AcpSession it had when it stopped being
    * live (closed): a resume keeps its transcript while it is on screen */
   GHashTable         *previous;
@@ -94,44 +96,26 @@ struct _PalSessionManager
 AcpSession *_pal_session_manager_dup_previous (PalSessionManager *self,
                                                PalSessionKey     *key);
 
-/* One live session (pal-session-manager.c). */
-typedef struct _LiveSession LiveSession;
+/* Live sessions (pal-session-manager.c); their fields are in
+ * pal-live-session-private.h. */
 
-struct _LiveSession
-{
-  PalSessionManager *manager;          /* unowned; NULL once removed */
-  PalSessionKey     *key;
-  AcpSession        *session;          /* nullable until an open created one */
-  GError            *error;            /* why the last open failed */
-  PalSessionState    state;            /* as last announced */
-  AcpSessionState    last_acp_state;
-  gulong             state_id;
-  gulong             permissions_id;
-  gulong             cancelling_id;
-  gulong             title_id;
-  gboolean           starting_agent;
-  gboolean           opening;
-  PalWaitList        open;
-};
-
-LiveSession *_pal_live_session_new           (PalSessionManager *self,
-                                              PalSessionKey     *key);
-LiveSession *_pal_live_session_ref           (LiveSession       *live);
-void         _pal_live_session_unref         (LiveSession       *live);
-/* Takes @live out of the table and tells. Waiters of an open in flight get
- * a "closed" error when @fail_waiters (otherwise the caller answers them). */
-void         _pal_live_session_remove        (PalSessionManager *self,
-                                              LiveSession       *live,
-                                              gboolean           fail_waiters);
-/* Recomputes the state and emits session-state-changed if it changed. */
-void         _pal_live_session_update_state  (LiveSession       *live);
-/* Follows @session from now on and emits live-session-changed. */
-void         _pal_live_session_set_session   (LiveSession       *live,
-                                              AcpSession        *session);
+/* A new live session for @key, in the table and the list. */
+PalLiveSession *_pal_session_manager_add_live     (PalSessionManager *self,
+                                                   PalSessionKey     *key);
+/* Takes @live out of the table and the list; it is NOT_RUNNING, without a
+ * session, from then on. Waiters of an open in flight get a "closed" error
+ * when @fail_waiters (otherwise the caller answers them). */
+void            _pal_session_manager_remove_live  (PalSessionManager *self,
+                                                   PalLiveSession    *live,
+                                                   gboolean           fail_waiters);
+/* Recomputes the state of @live, while it is live. */
+void            _pal_session_manager_update_state (PalLiveSession    *live);
+/* Follows @session from now on: @live stands for it. */
+void            _pal_session_manager_follow       (PalSessionManager *self,
+                                                   PalLiveSession    *live,
+                                                   AcpSession        *session);
 /* READY or PROMPTING */
-gboolean     _pal_session_is_open            (AcpSession        *session);
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (LiveSession, _pal_live_session_unref)
+gboolean        _pal_session_is_open              (AcpSession        *session);
 
 /* pal-session-manager-open.c */
 

@@ -44,11 +44,20 @@ action_data_new (PalWindow     *self,
   return data;
 }
 
+static PalSessionState
+state_of (PalWindow     *self,
+          PalSessionKey *key)
+{
+  PalLiveSession *live = pal_session_manager_lookup_live (self->manager, key);
+
+  return live != NULL ? pal_live_session_get_state (live) : PAL_SESSION_STATE_NOT_RUNNING;
+}
+
 static gboolean
 is_live (PalWindow     *self,
          PalSessionKey *key)
 {
-  PalSessionState state = pal_session_manager_get_session_state (self->manager, key);
+  PalSessionState state = state_of (self, key);
 
   return state != PAL_SESSION_STATE_NOT_RUNNING && state != PAL_SESSION_STATE_FAILED;
 }
@@ -142,9 +151,7 @@ _pal_window_can (PalSessionKey  *key,
 void
 _pal_window_update_actions (PalWindow *self)
 {
-  PalSessionState state = self->current != NULL
-    ? pal_session_manager_get_session_state (self->manager, self->current)
-    : PAL_SESSION_STATE_NOT_RUNNING;
+  PalSessionState state = state_of (self, self->current);
   gboolean retry = self->retry_attempt != NULL;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop-turn",

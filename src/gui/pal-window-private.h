@@ -42,7 +42,11 @@ struct _PalWindow
   GCancellable         *cancellable;
   PalSessionKey        *current;
   PalSessionRecord     *current_record;   /* its record, watched for renames */
-  GHashTable           *last_states;   /* session id → PalSessionState, for notifications */
+  /* its live session, if it is live: the header's state is bound to it
+   * (live_bindings), the actions and the view follow it (live_signals) */
+  GBindingGroup        *live_bindings;
+  GSignalGroup         *live_signals;
+  GHashTable           *last_states;   /* session key → PalSessionState, for notifications */
   GHashTable           *drafts;        /* session id → what the person wrote and did not send */
   /* file access outside the folders: one dialog, the rest waiting */
   GQueue                access_queue;  /* AcpFsAccessRequest, owned */

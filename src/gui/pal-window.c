@@ -2,8 +2,9 @@
  *
  * The window holds no session state of its own: the session manager has the
  * live sessions and their states, the session store the list. The window
- * shows one session at a time (the current one), follows the manager's
- * state changes to keep the sidebar and its header up to date, and turns
+ * shows one session at a time (the current one): its header and actions
+ * are bound to the current session's live session, if it is live, and the
+ * sidebar's rows to theirs. The window turns
  * failures into something a person can act on: an inline error with the
  * agent's own words behind Details and Retry (pal-window-error.c), or a
  * sign-in dialog when the agent asks for authentication
@@ -27,40 +28,6 @@ G_DEFINE_FINAL_TYPE (PalWindow, pal_window, ADW_TYPE_APPLICATION_WINDOW)
 
 static void watch_current_record (PalWindow *self);
 
-static PalRowState
-row_state_for (PalSessionState state)
-{
-  switch (state)
-    {
-    case PAL_SESSION_STATE_STARTING_AGENT:
-      return PAL_ROW_STATE_STARTING;
-    case PAL_SESSION_STATE_LOADING:
-      return PAL_ROW_STATE_LOADING;
-    case PAL_SESSION_STATE_READY:
-      return PAL_ROW_STATE_READY;
-    case PAL_SESSION_STATE_WORKING:
-      return PAL_ROW_STATE_WORKING;
-    case PAL_SESSION_STATE_WAITING_PERMISSION:
-      return PAL_ROW_STATE_WAITING;
-    case PAL_SESSION_STATE_STOPPING:
-      return PAL_ROW_STATE_STOPPING;
-    case PAL_SESSION_STATE_FAILED:
-      return PAL_ROW_STATE_FAILED;
-    case PAL_SESSION_STATE_NOT_RUNNING:
-    default:
-      return PAL_ROW_STATE_NOT_RUNNING;
-    }
-}
-
-static PalRowState
-sidebar_state_func (PalSessionKey *key,
-                    gpointer    user_data)
-{
-  PalWindow *self = user_data;
-
-  return row_state_for (pal_session_manager_get_session_state (self->manager, key));
-}
-
 const char *
 _pal_window_agent_name (PalWindow  *self,
                         const char *agent_id)
@@ -79,8 +46,8 @@ void
 _pal_window_update_header (PalWindow *self)
 {
   PalSessionRecord *record = _pal_window_lookup_record (self, self->current);
+  PalLiveSession *live;
   g_autofree char *subtitle = NULL;
-  PalSessionState state;
 
   if (record == NULL)
     {
@@ -109,9 +76,61 @@ _pal_window_update_header (PalWindow *self)
     gtk_window_set_title (GTK_WINDOW (self), title);
   }
 
-  state = pal_session_manager_get_session_state (self->manager, self->current);
-  gtk_label_set_text (self->state_label, pal_row_state_describe (row_state_for (state)));
+  /* kept up to date by live_bindings while the session is live */
+  live = pal_session_manager_lookup_live (self->manager, self->current);
+  gtk_label_set_text (self->state_label,
+                      pal_describe_session_state (live != NULL
+                                                  ? pal_live_session_get_state (live)
+                                                  : PAL_SESSION_STATE_NOT_RUNNING));
   gtk_widget_set_visible (GTK_WIDGET (self->session_menu_button), TRUE);
+}
+
+/* The header's state is bound to the live session's. */
+static gboolean
+describe_state (GBinding     *binding,
+                const GValue *from,
+                GValue       *to,
+                gpointer      user_data)
+{
+  g_value_set_string (to, pal_describe_session_state (g_value_get_enum (from)));
+  return TRUE;
+}
+
+/* The object of the current session appeared (an open started: its replay
+ * shows as it comes), was replaced by a restart, or went. */
+static void
+current_session_changed (PalWindow      *self,
+                         GParamSpec     *pspec,
+                         PalLiveSession *live)
+{
+  AcpSession *session = live != NULL ? pal_live_session_get_session (live) : NULL;
+  AcpSession *shown = pal_session_view_get_session (self->session_view);
+
+  if (session == shown)
+    return;
+
+  /* a closed session keeps its transcript on screen, read-only, until the
+   * person opens it again or looks elsewhere */
+  if (session == NULL && shown != NULL)
+    return;
+
+  pal_session_view_set_session (self->session_view, session);
+}
+
+/* Binds the header and the actions to the live session of the current
+ * session, or to none. Returns: whether that changed */
+static gboolean
+watch_current_live (PalWindow *self)
+{
+  PalLiveSession *live = pal_session_manager_lookup_live (self->manager, self->current);
+  g_autoptr(GObject) watched = g_signal_group_dup_target (self->live_signals);
+
+  if ((GObject *) live == watched)
+    return FALSE;
+
+  g_binding_group_set_source (self->live_bindings, live);
+  g_signal_group_set_target (self->live_signals, live);
+  return TRUE;
 }
 
 static void
@@ -157,6 +176,7 @@ _pal_window_set_current (PalWindow     *self,
   self->current = key != NULL ? pal_session_key_ref (key) : NULL;
   pal_composer_set_text (_pal_window_get_composer (self),
                          key != NULL ? g_hash_table_lookup (self->drafts, key) : NULL);
+  watch_current_live (self);
 }
 
 /* Shows what is known of a session: its live transcript if it has one. */
@@ -182,14 +202,14 @@ _pal_window_show_session (PalWindow     *self,
 
 static void
 notify_if_unfocused (PalWindow       *self,
-                     PalSessionKey   *key,
+                     PalLiveSession  *live,
                      PalSessionState  previous,
                      PalSessionState  state)
 {
   GApplication *app = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
+  PalSessionKey *key = pal_live_session_get_key (live);
   g_autoptr(GNotification) notification = NULL;
   g_autofree char *notification_id = NULL;
-  PalSessionRecord *record;
   const char *title = NULL;
   const char *session_title;
 
@@ -213,11 +233,10 @@ notify_if_unfocused (PalWindow       *self,
   if (title == NULL)
     return;
 
-  record = _pal_window_lookup_record (self, key);
-  session_title = record != NULL ? pal_session_record_get_title (record) : NULL;
+  session_title = pal_live_session_get_title (live);
 
   notification = g_notification_new (title);
-  if (session_title != NULL && *session_title != '\0')
+  if (*session_title != '\0')
     g_notification_set_body (notification, session_title);
   g_notification_set_default_action_and_target_value (notification, "app.show-session",
                                                       pal_session_key_to_variant (key));
@@ -225,43 +244,43 @@ notify_if_unfocused (PalWindow       *self,
   g_application_send_notification (app, notification_id, notification);
 }
 
+/* Any live session's state: the end of a turn, a permission asked or a
+ * failure is announced while the window is not focused. */
 static void
-manager_session_state_changed_cb (PalSessionManager *manager,
-                                  PalSessionKey     *key,
-                                  PalSessionState    state,
-                                  PalWindow         *self)
+live_state_cb (PalLiveSession *live,
+               GParamSpec     *pspec,
+               PalWindow      *self)
 {
+  PalSessionKey *key = pal_live_session_get_key (live);
+  PalSessionState state = pal_live_session_get_state (live);
   PalSessionState previous = GPOINTER_TO_INT (g_hash_table_lookup (self->last_states, key));
 
   g_hash_table_insert (self->last_states, pal_session_key_ref (key), GINT_TO_POINTER (state));
-  pal_sidebar_refresh_state (self->sidebar, key);
-  notify_if_unfocused (self, key, previous, state);
-
-  if (!pal_session_key_equal0 (key, self->current))
-    return;
-
-  _pal_window_update_header (self);
-  _pal_window_update_actions (self);
+  notify_if_unfocused (self, live, previous, state);
 }
 
+/* Sessions became live, or are live no more. */
 static void
-manager_live_session_changed_cb (PalSessionManager *manager,
-                                 PalSessionKey     *key,
-                                 AcpSession        *session,
-                                 PalWindow         *self)
+live_sessions_changed_cb (GListModel *model,
+                          guint       position,
+                          guint       removed,
+                          guint       added,
+                          PalWindow  *self)
 {
-  /* a session that became live (an open started: its replay shows as it
-   * comes), was replaced by a restart, or went */
-  if (!pal_session_key_equal0 (key, self->current) ||
-      session == pal_session_view_get_session (self->session_view))
-    return;
+  for (guint i = position; i < position + added; i++)
+    {
+      g_autoptr(PalLiveSession) live = g_list_model_get_item (model, i);
 
-  /* a closed session keeps its transcript on screen, read-only, until the
-   * person opens it again or looks elsewhere */
-  if (session == NULL && pal_session_view_get_session (self->session_view) != NULL)
-    return;
+      g_signal_connect_object (live, "notify::state", G_CALLBACK (live_state_cb), self, 0);
+    }
 
-  pal_session_view_set_session (self->session_view, session);
+  if (watch_current_live (self))
+    {
+      current_session_changed (self, NULL,
+                               pal_session_manager_lookup_live (self->manager, self->current));
+      _pal_window_update_header (self);
+      _pal_window_update_actions (self);
+    }
 }
 
 static void
@@ -441,9 +460,16 @@ pal_window_dispose (GObject *object)
     g_clear_handle_id (&self->notifications_watch[i], g_bus_unwatch_name);
   if (self->manager != NULL)
     {
-      g_signal_handlers_disconnect_by_data (self->manager, self);
+      g_signal_handlers_disconnect_by_data (pal_session_manager_get_live_sessions (self->manager),
+                                            self);
       g_signal_handlers_disconnect_by_data (pal_session_manager_get_session_store (self->manager), self);
     }
+  if (self->live_bindings != NULL)
+    g_binding_group_set_source (self->live_bindings, NULL);
+  g_clear_object (&self->live_bindings);
+  if (self->live_signals != NULL)
+    g_signal_group_set_target (self->live_signals, NULL);
+  g_clear_object (&self->live_signals);
   g_clear_pointer (&self->retry_attempt, _pal_attempt_free);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), PAL_TYPE_WINDOW);
@@ -521,6 +547,15 @@ pal_window_init (PalWindow *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
+  self->live_bindings = g_binding_group_new ();
+  g_binding_group_bind_full (self->live_bindings, "state", self->state_label, "label",
+                             G_BINDING_SYNC_CREATE, describe_state, NULL, NULL, NULL);
+  self->live_signals = g_signal_group_new (PAL_TYPE_LIVE_SESSION);
+  g_signal_group_connect_object (self->live_signals, "notify::state",
+                                 G_CALLBACK (_pal_window_update_actions), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->live_signals, "notify::session",
+                                 G_CALLBACK (current_session_changed), self, G_CONNECT_SWAPPED);
+
   gtk_menu_button_set_popover (self->session_menu_button, pal_session_menu_new ());
   gtk_menu_button_set_create_popup_func (self->session_menu_button,
                                          (GtkMenuButtonCreatePopupFunc) session_menu_activate_cb,
@@ -546,6 +581,7 @@ pal_window_new (GtkApplication    *application,
 {
   PalWindow *self;
   PalSessionStore *store;
+  GListModel *live_sessions;
 
   g_return_val_if_fail (GTK_IS_APPLICATION (application), NULL);
   g_return_val_if_fail (PAL_IS_SESSION_MANAGER (manager), NULL);
@@ -554,9 +590,10 @@ pal_window_new (GtkApplication    *application,
   self->manager = g_object_ref (manager);
   self->settings = settings != NULL ? g_object_ref (settings) : NULL;
   store = pal_session_manager_get_session_store (manager);
+  live_sessions = pal_session_manager_get_live_sessions (manager);
 
   self->sidebar = PAL_SIDEBAR (pal_sidebar_new (store, pal_session_manager_get_agent_store (manager)));
-  pal_sidebar_set_state_func (self->sidebar, sidebar_state_func, self);
+  pal_sidebar_set_live_sessions (self->sidebar, live_sessions);
   pal_sidebar_set_can_func (self->sidebar, _pal_window_can, self);
   g_signal_connect (self->sidebar, "session-activated", G_CALLBACK (sidebar_session_activated_cb), self);
   adw_bin_set_child (self->sidebar_bin, GTK_WIDGET (self->sidebar));
@@ -569,8 +606,8 @@ pal_window_new (GtkApplication    *application,
   pal_session_view_set_pacer (self->session_view, pal_session_manager_get_pacer (manager));
   _pal_window_setup_open (self);
   _pal_window_setup_sign_in (self);
-  g_signal_connect (manager, "session-state-changed", G_CALLBACK (manager_session_state_changed_cb), self);
-  g_signal_connect (manager, "live-session-changed", G_CALLBACK (manager_live_session_changed_cb), self);
+  g_signal_connect (live_sessions, "items-changed", G_CALLBACK (live_sessions_changed_cb), self);
+  live_sessions_changed_cb (live_sessions, 0, 0, g_list_model_get_n_items (live_sessions), self);
   g_signal_connect (store, "items-changed", G_CALLBACK (store_items_changed_cb), self);
   g_signal_connect_object (pal_session_manager_get_agent_store (manager), "profile-edited",
                            G_CALLBACK (agent_profile_edited_cb), self, 0);
