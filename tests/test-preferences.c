@@ -25,6 +25,7 @@
 #include "pal-mcp-test-group.h"
 #include "pal-name-value-group.h"
 #include "pal-preferences-window.h"
+#include "test-util.h"
 
 #define SCHEMA_ID "io.github.palaverapp.Palaver"
 #define FAKE_DEMO "/opt/test/palaver-demo-agent"
@@ -43,25 +44,6 @@ typedef struct
   char *old_path;
 } Fixture;
 
-/* Iterates the main loop until @cond holds; fails after a long guard. */
-#define WAIT_UNTIL(cond) \
-  G_STMT_START { \
-    gint64 wait_end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC; \
-    while (!(cond)) \
-      { \
-        g_assert_cmpint (g_get_monotonic_time (), <, wait_end); \
-        g_main_context_iteration (NULL, FALSE); \
-        g_usleep (1000); \
-      } \
-  } G_STMT_END
-
-static void
-flush_main_context (void)
-{
-  while (g_main_context_pending (NULL))
-    g_main_context_iteration (NULL, FALSE);
-}
-
 static const char *
 fake_server (void)
 {
@@ -75,12 +57,10 @@ static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  data)
 {
-  g_autoptr(GError) error = NULL;
   g_autofree char *link = NULL;
   g_autofree char *path = NULL;
 
-  fixture->bin_dir = g_dir_make_tmp ("palaver-preferences-XXXXXX", &error);
-  g_assert_no_error (error);
+  fixture->bin_dir = test_make_tmpdir ("palaver-preferences");
   link = g_build_filename (fixture->bin_dir, TEST_PROGRAM, NULL);
   g_assert_cmpint (symlink (fake_server (), link), ==, 0);
 
@@ -98,16 +78,14 @@ fixture_set_up (Fixture       *fixture,
                                                                    fixture->servers,
                                                                    fixture->session));
   gtk_window_present (GTK_WINDOW (fixture->window));
-  flush_main_context ();
+  test_drain_main_context ();
 }
 
 static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
-  g_autoptr(GDir) dir = NULL;
   GListModel *toplevels = gtk_window_get_toplevels ();
-  const char *name;
 
   /* the window and every dialog left open */
   while (g_list_model_get_n_items (toplevels) > 0)
@@ -116,7 +94,7 @@ fixture_tear_down (Fixture       *fixture,
 
       gtk_window_destroy (window);
     }
-  flush_main_context ();
+  test_drain_main_context ();
 
   g_clear_object (&fixture->window);
   g_clear_object (&fixture->session);
@@ -125,14 +103,6 @@ fixture_tear_down (Fixture       *fixture,
   g_clear_object (&fixture->settings);
   g_clear_object (&fixture->backend);
 
-  dir = g_dir_open (fixture->bin_dir, 0, NULL);
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *file = g_build_filename (fixture->bin_dir, name, NULL);
-
-      g_unlink (file);
-    }
-  g_rmdir (fixture->bin_dir);
   g_free (fixture->bin_dir);
 
   g_setenv ("PATH", fixture->old_path, TRUE);
@@ -274,7 +244,7 @@ type_into (gpointer    editable,
            const char *text)
 {
   gtk_editable_set_text (GTK_EDITABLE (editable), text);
-  flush_main_context ();
+  test_drain_main_context ();
 }
 
 /* Waits for the lookup of the command an editor started, off the main thread:
@@ -283,7 +253,7 @@ static void
 wait_for_lookup (gpointer editor)
 {
   WAIT_UNTIL (!shows_label (GTK_WIDGET (editor), LOOKING));
-  flush_main_context ();
+  test_drain_main_context ();
 }
 
 /* Types a command into @row of @editor and waits for its lookup. */
@@ -294,19 +264,6 @@ type_command (gpointer    editor,
 {
   type_into (row, text);
   wait_for_lookup (editor);
-}
-
-/* Iterates the main loop for @msec, for answers that must not come. */
-static void
-run_main_loop_for (guint msec)
-{
-  gint64 end = g_get_monotonic_time () + msec * G_TIME_SPAN_MILLISECOND;
-
-  while (g_get_monotonic_time () < end)
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
 }
 
 static GVariant *
@@ -398,7 +355,7 @@ test_agents_page (Fixture       *fixture,
   g_assert_cmpint (g_chmod (gemini, 0755), ==, 0);
   pal_agent_store_detect_async (fixture->agent_store, NULL, detect_done_cb, &detected);
   WAIT_UNTIL (detected);
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_nonnull (find_row (list, "Gemini CLI"));
   g_assert_true (shows_label (GTK_WIDGET (find_row (list, "Gemini CLI")), "Detected"));
   g_assert_false (shows_label (GTK_WIDGET (demo), "Detected"));
@@ -431,7 +388,7 @@ test_agent_editor (Fixture       *fixture,
   guint n_before = g_list_model_get_n_items (G_LIST_MODEL (fixture->agent_store));
 
   gtk_widget_activate_action (GTK_WIDGET (fixture->window), "prefs.add-agent", NULL);
-  flush_main_context ();
+  test_drain_main_context ();
   editor = (PalAgentEditor *) find_toplevel (PAL_TYPE_AGENT_EDITOR);
   g_assert_nonnull (editor);
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (editor)) ==
@@ -483,7 +440,7 @@ test_agent_editor (Fixture       *fixture,
   /* an environment row is checked as it is typed; just added, its empty
    * name keeps Save off without being shown as an error yet */
   pal_name_value_group_add (env_group);
-  flush_main_context ();
+  test_drain_main_context ();
   env_row = pal_name_value_group_get_row (env_group, 0);
   g_assert_false (pal_agent_editor_get_can_save (editor));
   g_assert_null (pal_name_value_row_get_error (env_row));
@@ -506,7 +463,7 @@ test_agent_editor (Fixture       *fixture,
 
   g_assert_true (pal_agent_editor_save (editor, &error));
   g_assert_no_error (error);
-  flush_main_context ();
+  test_drain_main_context ();
 
   profile = pal_agent_editor_get_profile (editor);
   g_assert_nonnull (profile);
@@ -528,12 +485,12 @@ test_agent_editor (Fixture       *fixture,
   /* removing asks first */
   id = g_strdup (pal_agent_profile_get_id (profile));
   gtk_widget_activate_action (GTK_WIDGET (fixture->window), "prefs.remove-agent", "s", id);
-  flush_main_context ();
+  test_drain_main_context ();
   dialog = find_toplevel (ADW_TYPE_MESSAGE_DIALOG);
   g_assert_nonnull (dialog);
   g_assert_nonnull (pal_agent_store_lookup (fixture->agent_store, id));
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "remove");
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_null (pal_agent_store_lookup (fixture->agent_store, id));
   g_assert_null (find_row (list, "My Agent"));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (fixture->agent_store)), ==, n_before);
@@ -588,7 +545,7 @@ test_agent_editor_keyring (Fixture       *fixture,
 
   editor = pal_agent_editor_new (fixture->agent_store, added);
   gtk_window_present (GTK_WINDOW (editor));
-  flush_main_context ();
+  test_drain_main_context ();
   secrets_group = template_child (editor, PAL_TYPE_AGENT_EDITOR, "secrets_group");
   env_group = template_child (editor, PAL_TYPE_AGENT_EDITOR, "env_group");
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (secrets_group)));
@@ -602,7 +559,7 @@ test_agent_editor_keyring (Fixture       *fixture,
 
   /* a variable set here and kept in the keyring: one of them must go */
   pal_name_value_group_add (env_group);
-  flush_main_context ();
+  test_drain_main_context ();
   env_row = pal_name_value_group_get_row (env_group, 1);
   type_into (pal_name_value_row_get_name_entry (env_row), "MY_API_KEY");
   type_into (pal_name_value_row_get_value_entry (env_row), "typed");
@@ -614,7 +571,7 @@ test_agent_editor_keyring (Fixture       *fixture,
   remove = find_icon_button (row, "user-trash-symbolic");
   g_assert_nonnull (remove);
   g_signal_emit_by_name (remove, "clicked");
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_false (shows_label (GTK_WIDGET (secrets_group), "MY_API_KEY"));
   g_assert_true (pal_agent_editor_get_can_save (editor));
 
@@ -741,7 +698,7 @@ test_server_editor_validation (Fixture       *fixture,
 
   /* a bad variable name, then a good one */
   pal_name_value_group_add (env_group);
-  flush_main_context ();
+  test_drain_main_context ();
   row = pal_name_value_group_get_row (env_group, 0);
   g_assert_false (pal_mcp_server_editor_get_can_save (editor));
   type_into (pal_name_value_row_get_name_entry (row), "BAD-NAME");
@@ -776,7 +733,7 @@ test_server_editor_validation (Fixture       *fixture,
 
   /* HTTP: other fields, checked on their own */
   adw_combo_row_set_selected (transport_row, ACP_MCP_TRANSPORT_HTTP);
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_false (gtk_widget_get_visible (template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR,
                                                           "command_group")));
   g_assert_true (gtk_widget_get_visible (template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR,
@@ -791,7 +748,7 @@ test_server_editor_validation (Fixture       *fixture,
   g_assert_true (pal_mcp_server_editor_get_can_save (editor));
 
   pal_name_value_group_add (headers_group);
-  flush_main_context ();
+  test_drain_main_context ();
   row = pal_name_value_group_get_row (headers_group, 0);
   type_into (pal_name_value_row_get_name_entry (row), "Bad Header");
   g_assert_false (pal_mcp_server_editor_get_can_save (editor));
@@ -818,13 +775,13 @@ test_server_editor_validation (Fixture       *fixture,
 
   /* back to stdio: what was typed there is still there */
   adw_combo_row_set_selected (transport_row, ACP_MCP_TRANSPORT_STDIO);
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_true (pal_mcp_server_editor_get_can_save (editor));
 
   /* saving stores the command resolved in PATH */
   g_assert_true (pal_mcp_server_editor_save (editor, &error));
   g_assert_no_error (error);
-  flush_main_context ();
+  test_drain_main_context ();
 
   saved = pal_mcp_server_store_lookup (fixture->servers, "files");
   g_assert_nonnull (saved);
@@ -882,8 +839,10 @@ test_editor_lookup (Fixture       *fixture,
   g_assert_false (shows_label (GTK_WIDGET (editor), not_found));
   g_assert_true (pal_mcp_server_editor_get_can_save (editor));
   g_assert_true (gtk_widget_get_sensitive (save_button));
-  /* and no late answer for the first one comes to change that */
-  run_main_loop_for (500);
+  /* and no late answer for the first one comes to change that (checked on
+   * what is pending, not over some time: the first lookup never started,
+   * its delay was cancelled by the second command) */
+  test_drain_main_context ();
   g_assert_true (shows_label (GTK_WIDGET (editor), found));
   g_assert_true (pal_mcp_server_editor_get_can_save (editor));
 
@@ -899,13 +858,15 @@ test_editor_lookup (Fixture       *fixture,
   gtk_editable_set_text (GTK_EDITABLE (command_row), TEST_PROGRAM);
   g_assert_true (shows_label (GTK_WIDGET (editor), LOOKING));
   gtk_window_close (GTK_WINDOW (editor));
-  run_main_loop_for (500);
+  /* checked on what is pending, not over some time: closing cancelled the
+   * lookup, and the answer of a cancelled lookup is dropped */
+  test_drain_main_context ();
   g_assert_false (pal_mcp_server_editor_get_can_save (editor));
   g_object_unref (editor);
 
   /* the agent editor likewise */
   gtk_widget_activate_action (GTK_WIDGET (fixture->window), "prefs.add-agent", NULL);
-  flush_main_context ();
+  test_drain_main_context ();
   agent_editor = (PalAgentEditor *) find_toplevel (PAL_TYPE_AGENT_EDITOR);
   g_assert_nonnull (agent_editor);
   name_row = template_child (agent_editor, PAL_TYPE_AGENT_EDITOR, "name_row");
@@ -923,7 +884,7 @@ test_editor_lookup (Fixture       *fixture,
   gtk_editable_set_text (GTK_EDITABLE (command_row), TEST_PROGRAM);
   g_assert_true (shows_label (GTK_WIDGET (agent_editor), LOOKING));
   gtk_window_close (GTK_WINDOW (agent_editor));
-  run_main_loop_for (500);
+  test_drain_main_context ();
   g_assert_null (find_toplevel (PAL_TYPE_AGENT_EDITOR));
 }
 
@@ -970,7 +931,7 @@ test_server_list (Fixture       *fixture,
   add_stdio_server (fixture, "one");
   add_stdio_server (fixture, "two");
   add_stdio_server (fixture, "three");
-  flush_main_context ();
+  test_drain_main_context ();
 
   rows = list_rows (list);
   g_assert_cmpuint (rows->len, ==, 3);
@@ -992,7 +953,7 @@ test_server_list (Fixture       *fixture,
 
   /* duplicate: right after the original, with a new name */
   gtk_widget_activate_action (GTK_WIDGET (fixture->window), "prefs.duplicate-server", "s", "one");
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (fixture->servers)), ==, 4);
   g_assert_cmpstr (pal_mcp_server_config_get_name (server_at (fixture, 1)), ==, "one (copy)");
   g_assert_nonnull (find_row (list, "one (copy)"));
@@ -1002,7 +963,7 @@ test_server_list (Fixture       *fixture,
   g_assert_cmpstr (pal_mcp_server_config_get_name (middle), ==, "two");
   toast = pal_preferences_window_remove_server (fixture->window, middle);
   g_assert_nonnull (toast);
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (fixture->servers)), ==, 3);
   g_assert_null (find_row (list, "two"));
   g_assert_false (has_stored_server (fixture, "two"));
@@ -1011,7 +972,7 @@ test_server_list (Fixture       *fixture,
   gtk_widget_activate_action_variant (GTK_WIDGET (fixture->window),
                                       adw_toast_get_action_name (toast),
                                       adw_toast_get_action_target_value (toast));
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (fixture->servers)), ==, 4);
   g_assert_true (server_at (fixture, 2) == middle);
   g_assert_nonnull (find_row (list, "two"));
@@ -1028,7 +989,7 @@ test_server_list (Fixture       *fixture,
   g_assert_nonnull (toggle);
   g_assert_true (gtk_switch_get_active (GTK_SWITCH (toggle)));
   gtk_switch_set_active (GTK_SWITCH (toggle), FALSE);
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_false (pal_mcp_server_config_get_enabled (middle));
   stored = stored_server (fixture, "two");
   g_assert_true (g_variant_lookup (stored, "enabled", "b", &enabled));
@@ -1040,7 +1001,7 @@ test_server_list (Fixture       *fixture,
 
   /* a server that went bad is flagged in the list */
   pal_mcp_server_config_set_command (middle, "palaver-no-such-program");
-  flush_main_context ();
+  test_drain_main_context ();
   warning = find_icon (GTK_WIDGET (find_row (list, "two")), "dialog-warning-symbolic");
   g_assert_nonnull (warning);
   g_assert_true (gtk_widget_get_visible (warning));
@@ -1102,7 +1063,7 @@ test_import (Fixture       *fixture,
   g_assert_true (gtk_widget_get_sensitive (import_button));
   g_assert_cmpuint (pal_mcp_import_dialog_import (dialog, &error), ==, 2);
   g_assert_no_error (error);
-  flush_main_context ();
+  test_drain_main_context ();
 
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (fixture->servers)), ==, 3);
   config = pal_mcp_server_store_lookup (fixture->servers, "github (2)");
@@ -1124,6 +1085,18 @@ process_gone (GPid pid)
   return kill (pid, 0) != 0 && errno == ESRCH;
 }
 
+/* The pid the fake server wrote into @pid_file, 0 while it has not */
+static GPid
+written_pid (const char *pid_file)
+{
+  g_autofree char *text = NULL;
+
+  if (!g_file_get_contents (pid_file, &text, NULL, NULL) || *text == '\0')
+    return 0;
+
+  return (GPid) g_ascii_strtoll (text, NULL, 10);
+}
+
 static void
 test_connection (Fixture       *fixture,
                  gconstpointer  data)
@@ -1137,7 +1110,6 @@ test_connection (Fixture       *fixture,
   PalMcpProbeResult *result;
   const GError *test_error;
   g_autofree char *pid_file = g_build_filename (fixture->bin_dir, "server.pid", NULL);
-  g_autofree char *pid_text = NULL;
   GPid pid;
 
   type_into (name_row, "fake");
@@ -1167,12 +1139,12 @@ test_connection (Fixture       *fixture,
 
   /* other arguments make it stale: it goes */
   pal_args_group_add (args_group, "--extra");
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_null (pal_mcp_server_editor_get_test_result (editor));
   g_assert_false (shows_label (test_group, "alpha"));
   g_assert_false (shows_label (test_group, "Connected to fake-mcp-server 1.2.3"));
   pal_args_group_remove (args_group, 1);
-  flush_main_context ();
+  test_drain_main_context ();
 
   /* a server that dies: the precise error */
   type_into (mode, "exit-early");
@@ -1201,15 +1173,14 @@ test_connection (Fixture       *fixture,
   type_into (mode, "hang");
   pal_mcp_server_editor_test_connection (editor);
   g_unsetenv ("FAKE_MCP_PID_FILE");
-  WAIT_UNTIL (g_file_get_contents (pid_file, &pid_text, NULL, NULL) && *pid_text != '\0');
-  pid = (GPid) g_ascii_strtoll (pid_text, NULL, 10);
+  POLL_UNTIL ((pid = written_pid (pid_file)) != 0);
   g_assert_cmpint (pid, >, 0);
   g_assert_true (pal_mcp_server_editor_get_testing (editor));
 
   g_object_ref (editor);
   gtk_window_close (GTK_WINDOW (editor));
   g_assert_false (pal_mcp_server_editor_get_testing (editor));
-  WAIT_UNTIL (process_gone (pid));
+  POLL_UNTIL (process_gone (pid));
   g_assert_null (pal_mcp_server_editor_get_test_error (editor));
   g_object_unref (editor);
 }
@@ -1253,7 +1224,7 @@ test_application_action (void)
   g_assert_cmpstr (accels[0], ==, "<Control>comma");
 
   g_action_group_activate_action (G_ACTION_GROUP (app), "preferences", NULL);
-  flush_main_context ();
+  test_drain_main_context ();
   window = find_preferences (GTK_APPLICATION (app), &n_found);
   g_assert_nonnull (window);
   g_assert_true (pal_preferences_window_get_agent_store (window) ==
@@ -1263,12 +1234,12 @@ test_application_action (void)
 
   /* one window, shown again */
   g_action_group_activate_action (G_ACTION_GROUP (app), "preferences", NULL);
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_true (find_preferences (GTK_APPLICATION (app), &n_found) == window);
   g_assert_cmpuint (n_found, ==, 1);
 
   gtk_window_destroy (GTK_WINDOW (window));
-  flush_main_context ();
+  test_drain_main_context ();
 }
 
 int
