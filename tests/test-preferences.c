@@ -585,124 +585,241 @@ test_agent_editor_keyring (Fixture       *fixture,
 
 /* --- the MCP server editor --- */
 
+/* An MCP server editor and its rows */
+typedef struct
+{
+  PalMcpServerEditor *editor;
+  AdwEntryRow        *name_row;
+  AdwEntryRow        *command_row;
+  AdwEntryRow        *url_row;
+  AdwComboRow        *transport_row;
+  PalArgsGroup       *args_group;
+  PalNameValueGroup  *env_group;
+  PalNameValueGroup  *headers_group;
+  GtkWidget          *save_button;
+} ServerEditor;
+
+/* Opens the editor of @config, or of a new server for NULL */
 static void
-test_server_editor_validation (Fixture       *fixture,
+server_editor_open (Fixture            *fixture,
+                    PalMcpServerConfig *config,
+                    ServerEditor       *ed)
+{
+  ed->editor = pal_preferences_window_edit_server (fixture->window, config);
+  ed->name_row = template_child (ed->editor, PAL_TYPE_MCP_SERVER_EDITOR, "name_row");
+  ed->command_row = template_child (ed->editor, PAL_TYPE_MCP_SERVER_EDITOR, "command_row");
+  ed->url_row = template_child (ed->editor, PAL_TYPE_MCP_SERVER_EDITOR, "url_row");
+  ed->transport_row = template_child (ed->editor, PAL_TYPE_MCP_SERVER_EDITOR, "transport_row");
+  ed->args_group = template_child (ed->editor, PAL_TYPE_MCP_SERVER_EDITOR, "args_group");
+  ed->env_group = template_child (ed->editor, PAL_TYPE_MCP_SERVER_EDITOR, "env_group");
+  ed->headers_group = template_child (ed->editor, PAL_TYPE_MCP_SERVER_EDITOR, "headers_group");
+  ed->save_button = template_child (ed->editor, PAL_TYPE_MCP_SERVER_EDITOR, "save_button");
+}
+
+/* Fills in a stdio server named “files” running the test program, found in
+ * PATH: one that can be saved */
+static void
+server_editor_fill_stdio (ServerEditor *ed)
+{
+  type_into (ed->name_row, "files");
+  type_command (ed->editor, ed->command_row, TEST_PROGRAM);
+  g_assert_true (pal_mcp_server_editor_get_can_save (ed->editor));
+}
+
+/* Adds the first row to @group and types @name (and @value) into it, unless
+ * NULL */
+static PalNameValueRow *
+server_editor_add_row (PalNameValueGroup *group,
+                       const char        *name,
+                       const char        *value)
+{
+  PalNameValueRow *row;
+
+  pal_name_value_group_add (group);
+  test_drain_main_context ();
+  row = pal_name_value_group_get_row (group, 0);
+  if (name != NULL)
+    type_into (pal_name_value_row_get_name_entry (row), name);
+  if (value != NULL)
+    type_into (pal_name_value_row_get_value_entry (row), value);
+
+  return row;
+}
+
+/* Switches the editor to HTTP, with a valid name and address */
+static void
+server_editor_fill_http (ServerEditor *ed)
+{
+  type_into (ed->name_row, "files");
+  adw_combo_row_set_selected (ed->transport_row, ACP_MCP_TRANSPORT_HTTP);
+  test_drain_main_context ();
+  type_into (ed->url_row, "https://example.com/mcp");
+  g_assert_true (pal_mcp_server_editor_get_can_save (ed->editor));
+}
+
+/* An empty name is not shown as an error before the person typed (Save
+ * waits), but once the field held text and was emptied; a name clears it. */
+static void
+test_server_editor_empty_name (Fixture       *fixture,
                                gconstpointer  data)
 {
-  GtkListBox *list = template_child (fixture->window, PAL_TYPE_PREFERENCES_WINDOW,
-                                     "server_list");
-  PalMcpServerEditor *editor;
-  AdwEntryRow *name_row, *command_row, *url_row;
-  AdwComboRow *transport_row;
-  PalNameValueGroup *env_group, *headers_group;
-  PalArgsGroup *args_group;
-  GtkWidget *save_button;
-  PalNameValueRow *row;
-  PalMcpServerConfig *saved;
-  g_autofree char *resolved = g_build_filename (fixture->bin_dir, TEST_PROGRAM, NULL);
-  g_autofree char *found = g_strdup_printf ("Found at %s", resolved);
-  g_autofree char *subtitle = g_strdup_printf ("stdio · %s normal", resolved);
-  g_autoptr(GVariant) stored = NULL;
-  g_autoptr(GError) error = NULL;
+  ServerEditor ed;
+
+  server_editor_open (fixture, NULL, &ed);
+  g_assert_false (pal_mcp_server_editor_get_can_save (ed.editor));
+  g_assert_false (gtk_widget_get_sensitive (ed.save_button));
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (ed.name_row), "error"));
+  g_assert_cmpstr (pal_mcp_server_editor_get_problem (ed.editor), ==, "Enter a name for the server");
+  type_into (ed.name_row, "x");
+  type_into (ed.name_row, "");
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (ed.name_row), "error"));
+  g_assert_true (shows_label (GTK_WIDGET (ed.editor), "Enter a name for the server"));
+
+  type_into (ed.name_row, "files");
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (ed.name_row), "error"));
+}
+
+/* A name another server has is refused. */
+static void
+test_server_editor_taken_name (Fixture       *fixture,
+                               gconstpointer  data)
+{
+  ServerEditor ed;
 
   add_stdio_server (fixture, "existing");
-
-  editor = pal_preferences_window_edit_server (fixture->window, NULL);
-  name_row = template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR, "name_row");
-  command_row = template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR, "command_row");
-  url_row = template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR, "url_row");
-  transport_row = template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR, "transport_row");
-  args_group = template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR, "args_group");
-  env_group = template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR, "env_group");
-  headers_group = template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR, "headers_group");
-  save_button = template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR, "save_button");
-
-  /* empty name: not shown as an error before the person typed (Save
-   * waits), but once the field held text and was emptied */
-  g_assert_false (pal_mcp_server_editor_get_can_save (editor));
-  g_assert_false (gtk_widget_get_sensitive (save_button));
-  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (name_row), "error"));
-  g_assert_cmpstr (pal_mcp_server_editor_get_problem (editor), ==, "Enter a name for the server");
-  type_into (name_row, "x");
-  type_into (name_row, "");
-  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (name_row), "error"));
-  g_assert_true (shows_label (GTK_WIDGET (editor), "Enter a name for the server"));
-
-  /* a name that is taken */
-  type_into (name_row, "existing");
-  g_assert_cmpstr (pal_mcp_server_editor_get_problem (editor), ==,
+  server_editor_open (fixture, NULL, &ed);
+  type_into (ed.name_row, "existing");
+  g_assert_cmpstr (pal_mcp_server_editor_get_problem (ed.editor), ==,
                    "Another MCP server is already named “existing”");
-  g_assert_true (shows_label (GTK_WIDGET (editor),
+  g_assert_true (shows_label (GTK_WIDGET (ed.editor),
                               "Another MCP server is already named “existing”"));
+}
 
-  /* a free name, but no command yet: Save waits, the empty command is
-   * not red yet */
-  type_into (name_row, "files");
-  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (name_row), "error"));
-  g_assert_false (pal_mcp_server_editor_get_can_save (editor));
-  g_assert_cmpstr (pal_mcp_server_editor_get_problem (editor), ==, "Enter the program to start");
-  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (command_row), "error"));
+/* A free name, but no command yet: Save waits, the empty command is not
+ * red yet. */
+static void
+test_server_editor_no_command (Fixture       *fixture,
+                               gconstpointer  data)
+{
+  ServerEditor ed;
 
-  /* a program that is not in PATH */
-  type_command (editor, command_row, "palaver-no-such-program");
-  g_assert_false (gtk_widget_get_sensitive (save_button));
-  g_assert_cmpstr (pal_mcp_server_editor_get_problem (editor), ==,
+  server_editor_open (fixture, NULL, &ed);
+  type_into (ed.name_row, "files");
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (ed.name_row), "error"));
+  g_assert_false (pal_mcp_server_editor_get_can_save (ed.editor));
+  g_assert_cmpstr (pal_mcp_server_editor_get_problem (ed.editor), ==, "Enter the program to start");
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (ed.command_row), "error"));
+}
+
+/* A program that is not in PATH is an error. */
+static void
+test_server_editor_command_not_found (Fixture       *fixture,
+                                      gconstpointer  data)
+{
+  ServerEditor ed;
+
+  server_editor_open (fixture, NULL, &ed);
+  type_into (ed.name_row, "files");
+  type_command (ed.editor, ed.command_row, "palaver-no-such-program");
+  g_assert_false (gtk_widget_get_sensitive (ed.save_button));
+  g_assert_cmpstr (pal_mcp_server_editor_get_problem (ed.editor), ==,
                    "“palaver-no-such-program” was not found in PATH");
-  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (command_row), "error"));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (ed.command_row), "error"));
+}
 
-  /* a relative path */
-  type_into (command_row, "bin/" TEST_PROGRAM);
-  g_assert_false (pal_mcp_server_editor_get_can_save (editor));
-  g_assert_true (g_str_has_prefix (pal_mcp_server_editor_get_problem (editor),
+/* A relative path is refused. */
+static void
+test_server_editor_relative_command (Fixture       *fixture,
+                                     gconstpointer  data)
+{
+  ServerEditor ed;
+
+  server_editor_open (fixture, NULL, &ed);
+  type_into (ed.name_row, "files");
+  type_into (ed.command_row, "bin/" TEST_PROGRAM);
+  g_assert_false (pal_mcp_server_editor_get_can_save (ed.editor));
+  g_assert_true (g_str_has_prefix (pal_mcp_server_editor_get_problem (ed.editor),
                                    "“bin/" TEST_PROGRAM "” is a relative path"));
+}
 
-  /* a program in PATH: until it is found, a note says so and Save waits
-   * (typed without running the main loop, in which the lookup could end) */
-  gtk_editable_set_text (GTK_EDITABLE (command_row), TEST_PROGRAM);
-  g_assert_true (shows_label (GTK_WIDGET (editor), LOOKING));
-  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (command_row), "error"));
-  g_assert_false (pal_mcp_server_editor_get_can_save (editor));
-  g_assert_false (gtk_widget_get_sensitive (save_button));
-  g_assert_cmpstr (pal_mcp_server_editor_get_problem (editor), ==, LOOKING);
-  g_assert_false (pal_mcp_server_editor_save (editor, &error));
+/* A program in PATH: until it is found, a note says so and Save waits;
+ * then it is valid, and where it was found is shown. */
+static void
+test_server_editor_command_found (Fixture       *fixture,
+                                  gconstpointer  data)
+{
+  ServerEditor ed;
+  g_autofree char *resolved = g_build_filename (fixture->bin_dir, TEST_PROGRAM, NULL);
+  g_autofree char *found = g_strdup_printf ("Found at %s", resolved);
+  g_autoptr(GError) error = NULL;
+
+  server_editor_open (fixture, NULL, &ed);
+  type_into (ed.name_row, "files");
+
+  /* typed without running the main loop, in which the lookup could end */
+  gtk_editable_set_text (GTK_EDITABLE (ed.command_row), TEST_PROGRAM);
+  g_assert_true (shows_label (GTK_WIDGET (ed.editor), LOOKING));
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (ed.command_row), "error"));
+  g_assert_false (pal_mcp_server_editor_get_can_save (ed.editor));
+  g_assert_false (gtk_widget_get_sensitive (ed.save_button));
+  g_assert_cmpstr (pal_mcp_server_editor_get_problem (ed.editor), ==, LOOKING);
+  g_assert_false (pal_mcp_server_editor_save (ed.editor, &error));
   g_assert_error (error, PAL_ERROR, PAL_ERROR_INVALID);
-  g_clear_error (&error);
   g_assert_false (has_stored_server (fixture, "files"));
 
-  /* then it is valid, and where it was found is shown */
-  wait_for_lookup (editor);
-  g_assert_true (pal_mcp_server_editor_get_can_save (editor));
-  g_assert_true (gtk_widget_get_sensitive (save_button));
-  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (command_row), "error"));
-  g_assert_true (shows_label (GTK_WIDGET (editor), found));
+  wait_for_lookup (ed.editor);
+  g_assert_true (pal_mcp_server_editor_get_can_save (ed.editor));
+  g_assert_true (gtk_widget_get_sensitive (ed.save_button));
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (ed.command_row), "error"));
+  g_assert_true (shows_label (GTK_WIDGET (ed.editor), found));
+}
 
-  /* arguments, in order */
-  pal_args_group_add (args_group, "verbose");
-  pal_args_group_add (args_group, "normal");
-  pal_args_group_move (args_group, 0, FALSE);
-  g_assert_cmpstr (pal_mcp_server_config_get_args (pal_mcp_server_editor_get_config (editor))[0],
+/* Arguments keep their order, and their buttons have names a screen reader
+ * can say. */
+static void
+test_server_editor_arguments (Fixture       *fixture,
+                              gconstpointer  data)
+{
+  ServerEditor ed;
+
+  server_editor_open (fixture, NULL, &ed);
+  server_editor_fill_stdio (&ed);
+
+  pal_args_group_add (ed.args_group, "verbose");
+  pal_args_group_add (ed.args_group, "normal");
+  pal_args_group_move (ed.args_group, 0, FALSE);
+  g_assert_cmpstr (pal_mcp_server_config_get_args (pal_mcp_server_editor_get_config (ed.editor))[0],
                    ==, "normal");
-  pal_args_group_remove (args_group, 1);
-  g_assert_cmpuint (pal_args_group_get_n_args (args_group), ==, 1);
+  pal_args_group_remove (ed.args_group, 1);
+  g_assert_cmpuint (pal_args_group_get_n_args (ed.args_group), ==, 1);
 
-  /* icon buttons have names a screen reader can say */
-  gtk_test_accessible_assert_property (find_icon_button (GTK_WIDGET (args_group),
+  gtk_test_accessible_assert_property (find_icon_button (GTK_WIDGET (ed.args_group),
                                                          "go-up-symbolic"),
                                        GTK_ACCESSIBLE_PROPERTY_LABEL, "Move Up");
-  gtk_test_accessible_assert_property (find_icon_button (GTK_WIDGET (args_group),
+  gtk_test_accessible_assert_property (find_icon_button (GTK_WIDGET (ed.args_group),
                                                          "go-down-symbolic"),
                                        GTK_ACCESSIBLE_PROPERTY_LABEL, "Move Down");
-  gtk_test_accessible_assert_property (find_icon_button (GTK_WIDGET (args_group),
+  gtk_test_accessible_assert_property (find_icon_button (GTK_WIDGET (ed.args_group),
                                                          "user-trash-symbolic"),
                                        GTK_ACCESSIBLE_PROPERTY_LABEL, "Remove");
+}
 
-  /* a bad variable name, then a good one */
-  pal_name_value_group_add (env_group);
-  test_drain_main_context ();
-  row = pal_name_value_group_get_row (env_group, 0);
-  g_assert_false (pal_mcp_server_editor_get_can_save (editor));
+/* A variable with no name, or a bad one, keeps the server from being saved;
+ * the row's buttons have names a screen reader can say. */
+static void
+test_server_editor_env_name (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  ServerEditor ed;
+  PalNameValueRow *row;
+
+  server_editor_open (fixture, NULL, &ed);
+  server_editor_fill_stdio (&ed);
+
+  row = server_editor_add_row (ed.env_group, NULL, NULL);
+  g_assert_false (pal_mcp_server_editor_get_can_save (ed.editor));
   type_into (pal_name_value_row_get_name_entry (row), "BAD-NAME");
-  g_assert_false (pal_mcp_server_editor_get_can_save (editor));
+  g_assert_false (pal_mcp_server_editor_get_can_save (ed.editor));
   g_assert_true (g_str_has_prefix (pal_name_value_row_get_error (row),
                                    "“BAD-NAME” is not a valid"));
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (pal_name_value_row_get_name_entry (row)),
@@ -716,49 +833,109 @@ test_server_editor_validation (Fixture       *fixture,
                                                          "channel-secure-symbolic"),
                                        GTK_ACCESSIBLE_PROPERTY_LABEL,
                                        "Secret: Show the Value Masked");
+}
 
-  /* a name that looks secret masks the value as it is typed */
+/* A variable whose name looks secret masks its value as it is typed. */
+static void
+test_server_editor_env_secret_name (Fixture       *fixture,
+                                    gconstpointer  data)
+{
+  ServerEditor ed;
+  PalNameValueRow *row;
+
+  server_editor_open (fixture, NULL, &ed);
+  server_editor_fill_stdio (&ed);
+
+  row = server_editor_add_row (ed.env_group, "BAD-NAME", NULL);
   type_into (pal_name_value_row_get_name_entry (row), "API_TOKEN");
   g_assert_true (pal_name_value_get_secret (pal_name_value_row_get_item (row)));
   type_into (pal_name_value_row_get_value_entry (row), "s3cret");
   g_assert_false (gtk_entry_get_visibility (GTK_ENTRY (pal_name_value_row_get_value_entry (row))));
-  g_assert_true (pal_mcp_server_editor_get_can_save (editor));
+  g_assert_true (pal_mcp_server_editor_get_can_save (ed.editor));
+}
 
-  /* a secret value is masked until shown */
+/* A secret value is masked until shown. */
+static void
+test_server_editor_env_reveal (Fixture       *fixture,
+                               gconstpointer  data)
+{
+  ServerEditor ed;
+  PalNameValueRow *row;
+
+  server_editor_open (fixture, NULL, &ed);
+  server_editor_fill_stdio (&ed);
+
+  row = server_editor_add_row (ed.env_group, "API_TOKEN", "s3cret");
   pal_name_value_set_secret (pal_name_value_row_get_item (row), TRUE);
   g_assert_false (gtk_entry_get_visibility (GTK_ENTRY (pal_name_value_row_get_value_entry (row))));
   pal_name_value_row_set_revealed (row, TRUE);
   g_assert_true (gtk_entry_get_visibility (GTK_ENTRY (pal_name_value_row_get_value_entry (row))));
   pal_name_value_row_set_revealed (row, FALSE);
+  g_assert_false (gtk_entry_get_visibility (GTK_ENTRY (pal_name_value_row_get_value_entry (row))));
+}
 
-  /* HTTP: other fields, checked on their own */
-  adw_combo_row_set_selected (transport_row, ACP_MCP_TRANSPORT_HTTP);
+/* HTTP shows its own fields, checked on their own: the address must be
+ * http:// or https://. */
+static void
+test_server_editor_http_url (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  ServerEditor ed;
+
+  server_editor_open (fixture, NULL, &ed);
+  server_editor_fill_stdio (&ed);
+
+  adw_combo_row_set_selected (ed.transport_row, ACP_MCP_TRANSPORT_HTTP);
   test_drain_main_context ();
-  g_assert_false (gtk_widget_get_visible (template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR,
+  g_assert_false (gtk_widget_get_visible (template_child (ed.editor, PAL_TYPE_MCP_SERVER_EDITOR,
                                                           "command_group")));
-  g_assert_true (gtk_widget_get_visible (template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR,
+  g_assert_true (gtk_widget_get_visible (template_child (ed.editor, PAL_TYPE_MCP_SERVER_EDITOR,
                                                          "url_group")));
-  g_assert_false (pal_mcp_server_editor_get_can_save (editor));
-  type_into (url_row, "ftp://example.com/mcp");
-  g_assert_false (pal_mcp_server_editor_get_can_save (editor));
-  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (url_row), "error"));
-  g_assert_cmpstr (pal_mcp_server_editor_get_problem (editor), ==,
+  g_assert_false (pal_mcp_server_editor_get_can_save (ed.editor));
+  type_into (ed.url_row, "ftp://example.com/mcp");
+  g_assert_false (pal_mcp_server_editor_get_can_save (ed.editor));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (ed.url_row), "error"));
+  g_assert_cmpstr (pal_mcp_server_editor_get_problem (ed.editor), ==,
                    "The URL must start with http:// or https://, not ftp:");
-  type_into (url_row, "https://example.com/mcp");
-  g_assert_true (pal_mcp_server_editor_get_can_save (editor));
+  type_into (ed.url_row, "https://example.com/mcp");
+  g_assert_true (pal_mcp_server_editor_get_can_save (ed.editor));
+}
 
-  pal_name_value_group_add (headers_group);
-  test_drain_main_context ();
-  row = pal_name_value_group_get_row (headers_group, 0);
-  type_into (pal_name_value_row_get_name_entry (row), "Bad Header");
-  g_assert_false (pal_mcp_server_editor_get_can_save (editor));
+/* A bad header name keeps the server from being saved; Authorization is
+ * a secret. */
+static void
+test_server_editor_header_name (Fixture       *fixture,
+                                gconstpointer  data)
+{
+  ServerEditor ed;
+  PalNameValueRow *row;
+
+  server_editor_open (fixture, NULL, &ed);
+  server_editor_fill_http (&ed);
+
+  row = server_editor_add_row (ed.headers_group, "Bad Header", NULL);
+  g_assert_false (pal_mcp_server_editor_get_can_save (ed.editor));
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (pal_name_value_row_get_name_entry (row)),
                                            "error"));
   type_into (pal_name_value_row_get_name_entry (row), "Authorization");
-  g_assert_true (pal_mcp_server_editor_get_can_save (editor));
+  g_assert_true (pal_mcp_server_editor_get_can_save (ed.editor));
   g_assert_true (pal_name_value_get_secret (pal_name_value_row_get_item (row)));
+}
 
-  /* until the person says otherwise: then their choice stays */
+/* Whether a header is secret follows its name until the person says
+ * otherwise: then their choice stays. */
+static void
+test_server_editor_header_secret_choice (Fixture       *fixture,
+                                         gconstpointer  data)
+{
+  ServerEditor ed;
+  PalNameValueRow *row;
+
+  server_editor_open (fixture, NULL, &ed);
+  server_editor_fill_http (&ed);
+
+  row = server_editor_add_row (ed.headers_group, "Authorization", NULL);
+  g_assert_true (pal_name_value_get_secret (pal_name_value_row_get_item (row)));
   type_into (pal_name_value_row_get_name_entry (row), "X-Trace");
   g_assert_false (pal_name_value_get_secret (pal_name_value_row_get_item (row)));
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (find_icon_button (GTK_WIDGET (row),
@@ -772,20 +949,65 @@ test_server_editor_validation (Fixture       *fixture,
                                 FALSE);
   type_into (pal_name_value_row_get_name_entry (row), "Authorization");
   g_assert_false (pal_name_value_get_secret (pal_name_value_row_get_item (row)));
+}
 
-  /* back to stdio: what was typed there is still there */
-  adw_combo_row_set_selected (transport_row, ACP_MCP_TRANSPORT_STDIO);
+/* Back to stdio from HTTP: what was typed there is still there. */
+static void
+test_server_editor_transport_back (Fixture       *fixture,
+                                   gconstpointer  data)
+{
+  ServerEditor ed;
+
+  server_editor_open (fixture, NULL, &ed);
+  server_editor_fill_stdio (&ed);
+  server_editor_add_row (ed.env_group, "API_TOKEN", "s3cret");
+
+  adw_combo_row_set_selected (ed.transport_row, ACP_MCP_TRANSPORT_HTTP);
   test_drain_main_context ();
-  g_assert_true (pal_mcp_server_editor_get_can_save (editor));
+  g_assert_false (pal_mcp_server_editor_get_can_save (ed.editor));
+  adw_combo_row_set_selected (ed.transport_row, ACP_MCP_TRANSPORT_STDIO);
+  test_drain_main_context ();
+  g_assert_true (pal_mcp_server_editor_get_can_save (ed.editor));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (ed.command_row)), ==, TEST_PROGRAM);
+}
 
-  /* saving stores the command resolved in PATH */
-  g_assert_true (pal_mcp_server_editor_save (editor, &error));
+/* Fills in and saves a stdio server “files” with an argument and a
+ * variable. Returns: the server stored */
+static PalMcpServerConfig *
+save_new_server (Fixture *fixture)
+{
+  ServerEditor ed;
+  g_autoptr(GError) error = NULL;
+  PalMcpServerConfig *saved;
+
+  server_editor_open (fixture, NULL, &ed);
+  server_editor_fill_stdio (&ed);
+  pal_args_group_add (ed.args_group, "normal");
+  server_editor_add_row (ed.env_group, "API_TOKEN", "s3cret");
+
+  g_assert_true (pal_mcp_server_editor_save (ed.editor, &error));
   g_assert_no_error (error);
   test_drain_main_context ();
 
   saved = pal_mcp_server_store_lookup (fixture->servers, "files");
   g_assert_nonnull (saved);
-  g_assert_true (saved != pal_mcp_server_editor_get_config (editor));
+  g_assert_true (saved != pal_mcp_server_editor_get_config (ed.editor));
+
+  return saved;
+}
+
+/* Saving stores the command resolved in PATH, and lists the server. */
+static void
+test_server_editor_save (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  GtkListBox *list = template_child (fixture->window, PAL_TYPE_PREFERENCES_WINDOW,
+                                     "server_list");
+  g_autofree char *resolved = g_build_filename (fixture->bin_dir, TEST_PROGRAM, NULL);
+  g_autofree char *subtitle = g_strdup_printf ("stdio · %s normal", resolved);
+  g_autoptr(GVariant) stored = NULL;
+  PalMcpServerConfig *saved = save_new_server (fixture);
+
   g_assert_cmpstr (pal_mcp_server_config_get_command (saved), ==, resolved);
   g_assert_cmpstr (pal_mcp_server_config_get_args (saved)[0], ==, "normal");
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (pal_mcp_server_config_get_env (saved))),
@@ -796,15 +1018,26 @@ test_server_editor_validation (Fixture       *fixture,
   stored = stored_server (fixture, "files");
   g_assert_nonnull (stored);
   g_assert_true (g_variant_lookup (stored, "command", "s", NULL));
+}
 
-  /* editing it changes it in place; Cancel would not */
-  editor = pal_preferences_window_edit_server (fixture->window, saved);
-  name_row = template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR, "name_row");
-  wait_for_lookup (editor);
-  g_assert_true (pal_mcp_server_editor_get_can_save (editor));
-  type_into (name_row, "files2");
+/* Editing a server changes it in place, once saved. */
+static void
+test_server_editor_edit (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  ServerEditor ed;
+  g_autoptr(GError) error = NULL;
+  PalMcpServerConfig *saved;
+
+  add_stdio_server (fixture, "existing");
+  saved = save_new_server (fixture);
+
+  server_editor_open (fixture, saved, &ed);
+  wait_for_lookup (ed.editor);
+  g_assert_true (pal_mcp_server_editor_get_can_save (ed.editor));
+  type_into (ed.name_row, "files2");
   g_assert_cmpstr (pal_mcp_server_config_get_name (saved), ==, "files");
-  g_assert_true (pal_mcp_server_editor_save (editor, &error));
+  g_assert_true (pal_mcp_server_editor_save (ed.editor, &error));
   g_assert_no_error (error);
   g_assert_cmpstr (pal_mcp_server_config_get_name (saved), ==, "files2");
   g_assert_true (pal_mcp_server_store_lookup (fixture->servers, "files2") == saved);
@@ -1258,8 +1491,38 @@ main (int   argc,
               fixture_set_up, test_agent_editor, fixture_tear_down);
   g_test_add ("/preferences/agents/editor-keyring", Fixture, NULL,
               fixture_set_up, test_agent_editor_keyring, fixture_tear_down);
-  g_test_add ("/preferences/servers/editor-validation", Fixture, NULL,
-              fixture_set_up, test_server_editor_validation, fixture_tear_down);
+  g_test_add ("/preferences/servers/editor/empty-name", Fixture, NULL,
+              fixture_set_up, test_server_editor_empty_name, fixture_tear_down);
+  g_test_add ("/preferences/servers/editor/taken-name", Fixture, NULL,
+              fixture_set_up, test_server_editor_taken_name, fixture_tear_down);
+  g_test_add ("/preferences/servers/editor/no-command", Fixture, NULL,
+              fixture_set_up, test_server_editor_no_command, fixture_tear_down);
+  g_test_add ("/preferences/servers/editor/command-not-found", Fixture, NULL,
+              fixture_set_up, test_server_editor_command_not_found, fixture_tear_down);
+  g_test_add ("/preferences/servers/editor/relative-command", Fixture, NULL,
+              fixture_set_up, test_server_editor_relative_command, fixture_tear_down);
+  g_test_add ("/preferences/servers/editor/command-found", Fixture, NULL,
+              fixture_set_up, test_server_editor_command_found, fixture_tear_down);
+  g_test_add ("/preferences/servers/editor/arguments", Fixture, NULL,
+              fixture_set_up, test_server_editor_arguments, fixture_tear_down);
+  g_test_add ("/preferences/servers/editor/env-name", Fixture, NULL,
+              fixture_set_up, test_server_editor_env_name, fixture_tear_down);
+  g_test_add ("/preferences/servers/editor/env-secret-name", Fixture, NULL,
+              fixture_set_up, test_server_editor_env_secret_name, fixture_tear_down);
+  g_test_add ("/preferences/servers/editor/env-reveal", Fixture, NULL,
+              fixture_set_up, test_server_editor_env_reveal, fixture_tear_down);
+  g_test_add ("/preferences/servers/editor/http-url", Fixture, NULL,
+              fixture_set_up, test_server_editor_http_url, fixture_tear_down);
+  g_test_add ("/preferences/servers/editor/header-name", Fixture, NULL,
+              fixture_set_up, test_server_editor_header_name, fixture_tear_down);
+  g_test_add ("/preferences/servers/editor/header-secret-choice", Fixture, NULL,
+              fixture_set_up, test_server_editor_header_secret_choice, fixture_tear_down);
+  g_test_add ("/preferences/servers/editor/transport-back", Fixture, NULL,
+              fixture_set_up, test_server_editor_transport_back, fixture_tear_down);
+  g_test_add ("/preferences/servers/editor/save", Fixture, NULL,
+              fixture_set_up, test_server_editor_save, fixture_tear_down);
+  g_test_add ("/preferences/servers/editor/edit", Fixture, NULL,
+              fixture_set_up, test_server_editor_edit, fixture_tear_down);
   g_test_add ("/preferences/editors/lookup", Fixture, NULL,
               fixture_set_up, test_editor_lookup, fixture_tear_down);
   g_test_add ("/preferences/servers/transport-names", Fixture, NULL,
