@@ -27,34 +27,6 @@
 
 
 static void
-frame_painted_cb (GdkFrameClock *clock,
-                  guint         *n_painted)
-{
-  (*n_painted)++;
-}
-
-/* Waits until the window of @widget painted a few frames, one after the
- * other: what the last changes asked for is laid out and drawn, and what
- * the view does at a frame had frames to do it in. */
-static void
-settle (GtkWidget *widget)
-{
-  GtkWidget *window = GTK_WIDGET (gtk_widget_get_root (widget));
-  GdkFrameClock *clock = gtk_widget_get_frame_clock (window);
-  guint n_painted = 0;
-  gulong handler;
-
-  g_assert_nonnull (clock);
-  handler = g_signal_connect (clock, "after-paint", G_CALLBACK (frame_painted_cb), &n_painted);
-  for (guint i = 0; i < 5; i++)
-    {
-      gtk_widget_queue_draw (window);
-      WAIT_UNTIL (n_painted > i);
-    }
-  g_signal_handler_disconnect (clock, handler);
-}
-
-static void
 collect (GtkWidget *widget,
          GType      type,
          GPtrArray *out)
@@ -186,7 +158,7 @@ test_rows_per_kind (void)
   pal_chat_view_set_folder (PAL_CHAT_VIEW (view), "/p");
   pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (transcript));
   WAIT_UNTIL (has_count (&d));
-  settle (window);
+  test_wait_frames (window, 5);
 
   g_assert_cmpuint (count_widgets (window, PAL_TYPE_MESSAGE_ROW), ==, 3);
   g_assert_cmpuint (count_widgets (window, PAL_TYPE_TOOL_CALL_ROW), ==, 1);
@@ -225,7 +197,7 @@ test_rows_per_kind (void)
     g_assert_true (has_label (row, "Running"));
 
     acp_transcript_stop_tool_calls (transcript);
-    settle (window);
+    test_wait_frames (window, 5);
     g_assert_false (gtk_spinner_get_spinning (GTK_SPINNER (spinner)));
     g_assert_false (gtk_widget_get_visible (spinner));
     g_assert_true (has_label (row, "Interrupted"));
@@ -234,9 +206,9 @@ test_rows_per_kind (void)
 
   /* streaming into the last agent message reaches its view */
   apply (transcript, "{\"sessionUpdate\":\"agent_message_chunk\",\"content\":{\"type\":\"text\",\"text\":\"On **it**\"}}");
-  settle (window);
+  test_wait_frames (window, 5);
   apply (transcript, "{\"sessionUpdate\":\"agent_message_chunk\",\"content\":{\"type\":\"text\",\"text\":\" and done\"}}");
-  settle (window);
+  test_wait_frames (window, 5);
   {
     g_autoptr(GPtrArray) views = g_ptr_array_new ();
     gboolean found = FALSE;
@@ -268,7 +240,7 @@ test_rows_per_kind (void)
     g_signal_emit_by_name (allow, "clicked");
     g_assert_cmpint (acp_permission_item_get_state (permission), ==, ACP_PERMISSION_STATE_SELECTED);
     g_assert_cmpstr (acp_permission_item_get_selected_option_id (permission), ==, "yes");
-    settle (window);
+    test_wait_frames (window, 5);
     g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (allow)));
   }
 
@@ -347,7 +319,7 @@ test_stick_to_bottom (void)
         g_strdup_printf ("{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"t%u\",\"title\":\"Step %u\"}", i, i);
       apply (transcript, json);
     }
-  settle (window);
+  test_wait_frames (window, 5);
   WAIT_UNTIL (at_bottom (&d));
 
   /* a tall row (a diff expands itself) then a last one: the last one is on
@@ -396,7 +368,7 @@ test_stick_to_bottom (void)
 
     for (guint round = 0; round < 20 && !last_shown; round++)
       {
-        settle (window);
+        test_wait_frames (window, 5);
         g_ptr_array_set_size (rows, 0);
         collect (window, PAL_TYPE_TOOL_CALL_ROW, rows);
         for (guint i = 0; i < rows->len; i++)
@@ -422,16 +394,16 @@ test_stick_to_bottom (void)
 
   /* the layout moving the value is not the person scrolling: still stuck */
   gtk_adjustment_set_value (d.adjustment, 0);
-  settle (window);
+  test_wait_frames (window, 5);
   WAIT_UNTIL (at_bottom (&d));
   g_assert_true (pal_chat_view_get_stick_to_bottom (PAL_CHAT_VIEW (view)));
 
   /* scrolled up by the person: new content leaves the view where it is */
   scroll_as_person (scroller, 0);
-  settle (window);
+  test_wait_frames (window, 5);
   g_assert_false (pal_chat_view_get_stick_to_bottom (PAL_CHAT_VIEW (view)));
   apply (transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"late\",\"title\":\"Late\"}");
-  settle (window);
+  test_wait_frames (window, 5);
   g_assert_cmpfloat (gtk_adjustment_get_value (d.adjustment), <, 1);
 
   pal_chat_view_scroll_to_bottom (PAL_CHAT_VIEW (view));
@@ -498,7 +470,7 @@ test_prompt_sent (void)
   pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (transcript));
   window = make_window (view);
   WAIT_UNTIL (is_mapped (view));
-  settle (window);
+  test_wait_frames (window, 5);
 
   /* on screen: the answer waits for the frame that shows the prompt */
   pal_chat_view_prompt_sent (PAL_CHAT_VIEW (view));
@@ -606,7 +578,7 @@ test_flood (void)
   apply (transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"first\",\"title\":\"First\"}");
   pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (transcript));
   acp_transcript_flush (transcript);
-  settle (window);
+  test_wait_frames (window, 5);
 
   flood_data_watch (&d, window, transcript);
 
@@ -754,7 +726,7 @@ test_flood_long_line (void)
   apply (transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"first\",\"title\":\"First\"}");
   pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (transcript));
   acp_transcript_flush (transcript);
-  settle (window);
+  test_wait_frames (window, 5);
   pal_chat_view_begin_flood (PAL_CHAT_VIEW (view));
 
   for (guint i = 0; i < 100; i++)
@@ -784,7 +756,7 @@ test_expected_flood (void)
   FloodData d = { 0 };
 
   pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (transcript));
-  settle (window);
+  test_wait_frames (window, 5);
   flood_data_watch (&d, window, transcript);
 
   pal_chat_view_begin_flood (PAL_CHAT_VIEW (view));
@@ -795,13 +767,13 @@ test_expected_flood (void)
 
       apply (transcript, json);
       acp_transcript_flush (transcript);
-      settle (window);
+      test_wait_frames (window, 5);
     }
   /* no pause, however long, ends it: with frames painted and everything
    * pending handled, no timer of the view's is left that could end it (a
    * flood's calm, see pal-chat-flood.c), checked on what is pending rather
    * than by waiting longer than the calm */
-  settle (window);
+  test_wait_frames (window, 5);
   test_drain_main_context ();
   g_assert_null (g_main_context_find_source_by_funcs_user_data (NULL, &g_timeout_funcs, view));
   g_assert_cmpuint (d.n_changes, ==, 0);
@@ -1003,7 +975,7 @@ test_pouring_text (void)
   guint n = 0;
 
   pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (transcript));
-  settle (window);
+  test_wait_frames (window, 5);
   flood_data_watch (&d, window, transcript);
 
   /* a block and more at a time, in pauses longer than the flood's window:
@@ -1102,7 +1074,7 @@ test_long_answer (void)
       g_string_append (text, paragraph);
       apply_agent_text (transcript, paragraph);
       if (i % 50 == 0)
-        settle (window);
+        test_wait_frames (window, 5);
     }
   acp_transcript_flush (transcript);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (transcript)), ==, 1);
@@ -1315,7 +1287,7 @@ test_frames_always_due (void)
 
   pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (transcript));
   apply_agent_text (transcript, "The answer starts.\n\n");
-  settle (window);
+  test_wait_frames (window, 5);
 
   busy = g_idle_add_full (GDK_PRIORITY_REDRAW + 1, busy_cb, NULL, NULL);
   for (guint i = 0; i < 40; i++)
@@ -1323,7 +1295,7 @@ test_frames_always_due (void)
       g_autofree char *paragraph = paragraphs (i, 1);
 
       apply_agent_text (transcript, paragraph);
-      settle (window);
+      test_wait_frames (window, 5);
     }
   answer.window = window;
   answer.text = "Paragraph 39 of a long answer, with **bold** words.\n\n";
@@ -1383,7 +1355,7 @@ test_text_view_frames_always_due (void)
   gtk_box_append (GTK_BOX (box), text_view);
   gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (text_view), GTK_WRAP_WORD);
   gtk_text_buffer_set_text (buffer, "The first line", -1);
-  settle (window);
+  test_wait_frames (window, 5);
 
   busy = g_idle_add_full (GDK_PRIORITY_REDRAW + 1, busy_cb, NULL, NULL);
   for (guint i = 0; i < 40; i++)
@@ -1450,7 +1422,7 @@ test_text_view_prepare_draw (void)
   g_assert_cmpuint (pal_text_view_prepare_draw (view), ==, 30);
   g_assert_true (pal_text_view_get_prepared (view));
   /* frames that change nothing keep the layouts */
-  settle (window);
+  test_wait_frames (window, 5);
   g_assert_true (pal_text_view_get_prepared (view));
 
   gtk_text_buffer_insert_at_cursor (buffer, "\nOne line more", -1);
@@ -1566,18 +1538,18 @@ test_summary_line (void)
   for (guint i = 0; i < 200; i++)
     g_string_append (long_text, "word word ");
   pal_summary_line_set_text (PAL_SUMMARY_LINE (line), long_text->str);
-  settle (window);
+  test_wait_frames (window, 5);
   g_assert_cmpint (gtk_widget_get_height (line), ==, height);
   g_assert_cmpfloat (drawn_width (line), >, 700);
   g_assert_cmpfloat (drawn_width (line), <=, 800);
 
   /* a short one is drawn short; none, not at all */
   pal_summary_line_set_text (PAL_SUMMARY_LINE (line), "Short");
-  settle (window);
+  test_wait_frames (window, 5);
   g_assert_cmpfloat (drawn_width (line), >, 0);
   g_assert_cmpfloat (drawn_width (line), <, 200);
   pal_summary_line_set_text (PAL_SUMMARY_LINE (line), NULL);
-  settle (window);
+  test_wait_frames (window, 5);
   g_assert_null (pal_summary_line_get_text (PAL_SUMMARY_LINE (line)));
   g_assert_cmpfloat (drawn_width (line), ==, 0);
 

@@ -96,6 +96,14 @@ GAsyncResult *test_wait_result   (GAsyncResult **slot,
  * anything that is not due yet. */
 void     test_drain_main_context (void);
 
+/* Waits until the window of @widget (a GtkWidget in a realized window)
+ * painted @n_frames frames, one after the other, each asked for: what the
+ * last changes asked for is laid out and drawn, and what is done at a frame
+ * had that many frames to be done in. (In test-util-gtk.c, linked into the
+ * tests of widgets only.) */
+void     test_wait_frames        (gpointer    widget,
+                                  guint       n_frames);
+
 /* }}} */
 
 /* files {{{ */
