@@ -371,21 +371,11 @@ test_agents_page (Fixture       *fixture,
   }
 }
 
-static void
-test_agent_editor (Fixture       *fixture,
-                   gconstpointer  data)
+/* Opens the editor of a new agent through the page's action */
+static PalAgentEditor *
+open_new_agent_editor (Fixture *fixture)
 {
-  GtkListBox *list = template_child (fixture->window, PAL_TYPE_PREFERENCES_WINDOW, "agent_list");
   PalAgentEditor *editor;
-  PalNameValueGroup *env_group;
-  PalArgsGroup *args_group;
-  AdwEntryRow *name_row, *command_row;
-  PalNameValueRow *env_row;
-  PalAgentProfile *profile;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *id = NULL;
-  GtkWidget *dialog;
-  guint n_before = g_list_model_get_n_items (G_LIST_MODEL (fixture->agent_store));
 
   gtk_widget_activate_action (GTK_WIDGET (fixture->window), "prefs.add-agent", NULL);
   test_drain_main_context ();
@@ -394,13 +384,32 @@ test_agent_editor (Fixture       *fixture,
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (editor)) ==
                  GTK_WINDOW (fixture->window));
 
-  name_row = template_child (editor, PAL_TYPE_AGENT_EDITOR, "name_row");
-  command_row = template_child (editor, PAL_TYPE_AGENT_EDITOR, "command_row");
-  args_group = template_child (editor, PAL_TYPE_AGENT_EDITOR, "args_group");
-  env_group = template_child (editor, PAL_TYPE_AGENT_EDITOR, "env_group");
+  return editor;
+}
 
-  /* empty: the name is what is missing first; nothing is shown as an error
-   * before the person typed (Save waits), but once a save was tried */
+/* Types a name and a command that is not installed, and waits for its
+ * lookup: an agent that can be saved */
+static void
+fill_in_agent (PalAgentEditor *editor)
+{
+  type_into (template_child (editor, PAL_TYPE_AGENT_EDITOR, "name_row"), "My Agent");
+  type_command (editor, template_child (editor, PAL_TYPE_AGENT_EDITOR, "command_row"),
+                "my-agent-not-installed");
+  g_assert_true (pal_agent_editor_get_can_save (editor));
+}
+
+/* An empty editor: the name is what is missing first; nothing is shown as
+ * an error before the person typed (Save waits), but once a save was
+ * tried; with a name, the command is what is missing. */
+static void
+test_agent_editor_empty (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  PalAgentEditor *editor = open_new_agent_editor (fixture);
+  AdwEntryRow *name_row = template_child (editor, PAL_TYPE_AGENT_EDITOR, "name_row");
+  AdwEntryRow *command_row = template_child (editor, PAL_TYPE_AGENT_EDITOR, "command_row");
+  g_autoptr(GError) error = NULL;
+
   g_assert_false (pal_agent_editor_get_can_save (editor));
   g_assert_cmpstr (pal_agent_editor_get_problem (editor), ==, "Enter a name for the agent");
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (name_row), "error"));
@@ -408,7 +417,6 @@ test_agent_editor (Fixture       *fixture,
   g_assert_false (shows_label (GTK_WIDGET (editor), "Enter a name for the agent"));
   g_assert_false (pal_agent_editor_save (editor, &error));
   g_assert_error (error, PAL_ERROR, PAL_ERROR_INVALID);
-  g_clear_error (&error);
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (name_row), "error"));
   g_assert_true (shows_label (GTK_WIDGET (editor), "Enter a name for the agent"));
 
@@ -416,29 +424,47 @@ test_agent_editor (Fixture       *fixture,
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (name_row), "error"));
   g_assert_false (pal_agent_editor_get_can_save (editor));
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (command_row), "error"));
+}
 
-  /* the program is looked for off the main thread; Save waits for it
-   * (typed without running the main loop, in which the lookup could end) */
+/* The program is looked for off the main thread, and Save waits for it; a
+ * program not found is a warning, not an error: it may come later. */
+static void
+test_agent_editor_command_lookup (Fixture       *fixture,
+                                  gconstpointer  data)
+{
+  PalAgentEditor *editor = open_new_agent_editor (fixture);
+  AdwEntryRow *command_row = template_child (editor, PAL_TYPE_AGENT_EDITOR, "command_row");
+  g_autoptr(GError) error = NULL;
+
+  type_into (template_child (editor, PAL_TYPE_AGENT_EDITOR, "name_row"), "My Agent");
+
+  /* typed without running the main loop, in which the lookup could end */
   gtk_editable_set_text (GTK_EDITABLE (command_row), "my-agent-not-installed");
   g_assert_true (shows_label (GTK_WIDGET (editor), LOOKING));
   g_assert_false (pal_agent_editor_get_can_save (editor));
   g_assert_cmpstr (pal_agent_editor_get_problem (editor), ==, LOOKING);
   g_assert_false (pal_agent_editor_save (editor, &error));
   g_assert_error (error, PAL_ERROR, PAL_ERROR_INVALID);
-  g_clear_error (&error);
   wait_for_lookup (editor);
 
-  /* a program not found is a warning, not an error: it may come later */
   g_assert_true (pal_agent_editor_get_can_save (editor));
   g_assert_true (shows_label (GTK_WIDGET (editor),
                               "“my-agent-not-installed” was not found in PATH"));
+}
 
-  pal_args_group_add (args_group, "--acp");
-  pal_args_group_add (args_group, "--verbose");
-  pal_args_group_move (args_group, 1, TRUE);
+/* An environment row is checked as it is typed; just added, its empty name
+ * keeps Save off without being shown as an error, until a save is tried. */
+static void
+test_agent_editor_env (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  PalAgentEditor *editor = open_new_agent_editor (fixture);
+  PalNameValueGroup *env_group = template_child (editor, PAL_TYPE_AGENT_EDITOR, "env_group");
+  PalNameValueRow *env_row;
+  g_autoptr(GError) error = NULL;
 
-  /* an environment row is checked as it is typed; just added, its empty
-   * name keeps Save off without being shown as an error yet */
+  fill_in_agent (editor);
+
   pal_name_value_group_add (env_group);
   test_drain_main_context ();
   env_row = pal_name_value_group_get_row (env_group, 0);
@@ -449,7 +475,6 @@ test_agent_editor (Fixture       *fixture,
   /* a save tried shows it */
   g_assert_false (pal_agent_editor_save (editor, &error));
   g_assert_error (error, PAL_ERROR, PAL_ERROR_INVALID);
-  g_clear_error (&error);
   g_assert_cmpstr (pal_name_value_row_get_error (env_row), ==, "Enter the name of the variable");
   type_into (pal_name_value_row_get_name_entry (env_row), "1BAD");
   g_assert_false (pal_agent_editor_get_can_save (editor));
@@ -460,6 +485,29 @@ test_agent_editor (Fixture       *fixture,
   type_into (pal_name_value_row_get_value_entry (env_row), "http://localhost:1234");
   g_assert_null (pal_name_value_row_get_error (env_row));
   g_assert_true (pal_agent_editor_get_can_save (editor));
+}
+
+/* Fills in and saves an agent with arguments and a variable.
+ * Returns: the profile stored */
+static PalAgentProfile *
+save_new_agent (Fixture *fixture)
+{
+  PalAgentEditor *editor = open_new_agent_editor (fixture);
+  PalArgsGroup *args_group = template_child (editor, PAL_TYPE_AGENT_EDITOR, "args_group");
+  PalNameValueGroup *env_group = template_child (editor, PAL_TYPE_AGENT_EDITOR, "env_group");
+  PalNameValueRow *env_row;
+  g_autoptr(GError) error = NULL;
+  PalAgentProfile *profile;
+
+  fill_in_agent (editor);
+  pal_args_group_add (args_group, "--acp");
+  pal_args_group_add (args_group, "--verbose");
+  pal_args_group_move (args_group, 1, TRUE);
+  pal_name_value_group_add (env_group);
+  test_drain_main_context ();
+  env_row = pal_name_value_group_get_row (env_group, 0);
+  type_into (pal_name_value_row_get_name_entry (env_row), "API_URL");
+  type_into (pal_name_value_row_get_value_entry (env_row), "http://localhost:1234");
 
   g_assert_true (pal_agent_editor_save (editor, &error));
   g_assert_no_error (error);
@@ -467,6 +515,19 @@ test_agent_editor (Fixture       *fixture,
 
   profile = pal_agent_editor_get_profile (editor);
   g_assert_nonnull (profile);
+
+  return profile;
+}
+
+/* Saving stores the agent, arguments in their order, and lists it. */
+static void
+test_agent_editor_save (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  GtkListBox *list = template_child (fixture->window, PAL_TYPE_PREFERENCES_WINDOW, "agent_list");
+  guint n_before = g_list_model_get_n_items (G_LIST_MODEL (fixture->agent_store));
+  PalAgentProfile *profile = save_new_agent (fixture);
+
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (fixture->agent_store)), ==,
                     n_before + 1);
   g_assert_true (pal_agent_store_lookup (fixture->agent_store,
@@ -481,9 +542,18 @@ test_agent_editor (Fixture       *fixture,
   gtk_test_accessible_assert_property (find_icon_button (GTK_WIDGET (find_row (list, "My Agent")),
                                                          "user-trash-symbolic"),
                                        GTK_ACCESSIBLE_PROPERTY_LABEL, "Remove");
+}
 
-  /* removing asks first */
-  id = g_strdup (pal_agent_profile_get_id (profile));
+/* Removing an agent asks first. */
+static void
+test_agent_remove (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  GtkListBox *list = template_child (fixture->window, PAL_TYPE_PREFERENCES_WINDOW, "agent_list");
+  guint n_before = g_list_model_get_n_items (G_LIST_MODEL (fixture->agent_store));
+  g_autofree char *id = g_strdup (pal_agent_profile_get_id (save_new_agent (fixture)));
+  GtkWidget *dialog;
+
   gtk_widget_activate_action (GTK_WIDGET (fixture->window), "prefs.remove-agent", "s", id);
   test_drain_main_context ();
   dialog = find_toplevel (ADW_TYPE_MESSAGE_DIALOG);
@@ -1487,8 +1557,16 @@ main (int   argc,
   g_test_add_func ("/preferences/application-action", test_application_action);
   g_test_add ("/preferences/agents/page", Fixture, NULL,
               fixture_set_up, test_agents_page, fixture_tear_down);
-  g_test_add ("/preferences/agents/editor", Fixture, NULL,
-              fixture_set_up, test_agent_editor, fixture_tear_down);
+  g_test_add ("/preferences/agents/editor/empty", Fixture, NULL,
+              fixture_set_up, test_agent_editor_empty, fixture_tear_down);
+  g_test_add ("/preferences/agents/editor/command-lookup", Fixture, NULL,
+              fixture_set_up, test_agent_editor_command_lookup, fixture_tear_down);
+  g_test_add ("/preferences/agents/editor/env", Fixture, NULL,
+              fixture_set_up, test_agent_editor_env, fixture_tear_down);
+  g_test_add ("/preferences/agents/editor/save", Fixture, NULL,
+              fixture_set_up, test_agent_editor_save, fixture_tear_down);
+  g_test_add ("/preferences/agents/remove", Fixture, NULL,
+              fixture_set_up, test_agent_remove, fixture_tear_down);
   g_test_add ("/preferences/agents/editor-keyring", Fixture, NULL,
               fixture_set_up, test_agent_editor_keyring, fixture_tear_down);
   g_test_add ("/preferences/servers/editor/empty-name", Fixture, NULL,
