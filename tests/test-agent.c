@@ -128,10 +128,10 @@ static void
 create_agent (Fixture    *f,
               const char *scenario)
 {
-  const char *argv[] = { test_fake_agent_path (), scenario, "--record", f->record, NULL };
+  const char *record[] = { "--record", f->record, NULL };
 
   g_assert_null (f->agent);
-  f->agent = acp_agent_new (argv, NULL, NULL);
+  f->agent = test_fake_agent_new (scenario, record);
   connect_agent (f);
 }
 
@@ -1372,15 +1372,9 @@ test_dispose_group (Fixture       *f,
 static int
 hold_agent (const char *scenario)
 {
-  const char *argv[] = { test_fake_agent_path (), scenario, NULL };
-  g_autoptr(AcpAgent) agent = acp_agent_new (argv, NULL, NULL);
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(AcpAgent) agent = test_fake_agent_new (scenario, NULL);
 
-  acp_agent_start_async (agent, NULL, test_store_result_cb, &result);
-  WAIT_UNTIL (result != NULL);
-  if (!acp_agent_start_finish (agent, result, &error))
-    g_error ("%s", error->message);
+  test_agent_start (agent);
 
   printf ("%d\n", (int) acp_agent_get_pid (agent));
   fflush (stdout);
