@@ -45,6 +45,10 @@ G_BEGIN_DECLS
  * for all of its waits. */
 void     test_set_guard_seconds  (guint seconds);
 
+/* One wait, as the macros below run it: begin, iterate while the condition
+ * does not hold (it fails the test once the guard expired, naming
+ * @condition and the place), end. A helper that waits for a condition with
+ * a name of its own runs it itself. */
 typedef struct
 {
   guint    guard_id;
