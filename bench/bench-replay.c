@@ -46,13 +46,11 @@ typedef struct
 } Run;
 
 static void
-state_changed_cb (PalSessionManager *manager,
-                  PalSessionKey     *key,
-                  PalSessionState    state,
-                  Run               *run)
+state_changed_cb (PalLiveSession *live,
+                  GParamSpec     *pspec,
+                  Run            *run)
 {
-  if (!pal_session_key_equal (key, run->key))
-    return;
+  PalSessionState state = pal_live_session_get_state (live);
 
   if (state == PAL_SESSION_STATE_READY && run->ready_time == 0)
     run->ready_time = g_get_monotonic_time ();
@@ -62,12 +60,21 @@ state_changed_cb (PalSessionManager *manager,
     bench_trace ("ready");
 }
 
+static PalSessionState
+state_of (PalSessionManager *manager,
+          PalSessionKey     *key)
+{
+  PalLiveSession *live = pal_session_manager_lookup_live (manager, key);
+
+  return live != NULL ? pal_live_session_get_state (live) : PAL_SESSION_STATE_NOT_RUNNING;
+}
+
 static gboolean
 fully_shown (gpointer data)
 {
   Run *run = data;
   PalSessionManager *manager = run->fixture->manager;
-  PalSessionState state = pal_session_manager_get_session_state (manager, run->key);
+  PalSessionState state = state_of (manager, run->key);
   GtkWidget *view = pal_window_get_session_view (run->fixture->window);
   AcpSession *session;
   AcpTranscript *transcript;
@@ -114,7 +121,7 @@ run_once (BenchFixture *fixture,
   guint64 rss_before, rss_peak, rss_after, rss_closed;
   gboolean peak_reset;
   gint64 start, end, cpu_start, cpu, main_start, main_cpu, reader_start, reader_cpu;
-  gulong handler;
+  g_autoptr(PalLiveSession) live = NULL;
   AcpSession *session;
   guint replayed = 0, items = 0;
   gboolean shown = FALSE;
@@ -126,8 +133,6 @@ run_once (BenchFixture *fixture,
 
   peak_reset = bench_reset_peak_rss ();
   rss_before = bench_read_status_kib ("VmRSS");
-  handler = g_signal_connect (fixture->manager, "session-state-changed",
-                              G_CALLBACK (state_changed_cb), &run);
 
   start = g_get_monotonic_time ();
   cpu_start = bench_cpu_time_us ();
@@ -135,14 +140,20 @@ run_once (BenchFixture *fixture,
   reader_start = bench_threads_cpu_time_us ("acp-reader");
   bench_monitor_start (window);
   pal_window_open_session (fixture->window, key);
+  /* live from the start of the open */
+  live = pal_session_manager_lookup_live (fixture->manager, key);
+  if (live != NULL)
+    {
+      g_object_ref (live);
+      g_signal_connect (live, "notify::state", G_CALLBACK (state_changed_cb), &run);
+    }
 
   /* READY, flushed and at the bottom, then two frames painted, and still so */
   for (guint attempt = 0; attempt < 100 && !shown; attempt++)
     {
       if (!bench_wait (fully_shown, &run, 300))
         break;
-      if (pal_session_manager_get_session_state (fixture->manager, key) ==
-          PAL_SESSION_STATE_FAILED)
+      if (state_of (fixture->manager, key) == PAL_SESSION_STATE_FAILED)
         break;
       bench_trace ("shown");
       bench_wait_frames (window, 2);
@@ -154,7 +165,8 @@ run_once (BenchFixture *fixture,
   main_cpu = bench_main_thread_cpu_time_us () - main_start;
   reader_cpu = bench_threads_cpu_time_us ("acp-reader") - reader_start;
   bench_monitor_stop (&stats);
-  g_signal_handler_disconnect (fixture->manager, handler);
+  if (live != NULL)
+    g_signal_handlers_disconnect_by_data (live, &run);
 
   rss_peak = bench_read_status_kib ("VmHWM");
   rss_after = bench_read_status_kib ("VmRSS");
@@ -168,10 +180,11 @@ run_once (BenchFixture *fixture,
 
   if (!shown)
     {
-      const GError *error = pal_session_manager_get_session_error (fixture->manager, key);
+      PalLiveSession *now = pal_session_manager_lookup_live (fixture->manager, key);
+      const GError *error = now != NULL ? pal_live_session_get_error (now) : NULL;
 
       g_printerr ("run %u: the session was not shown (state %d%s%s)\n", number,
-                  pal_session_manager_get_session_state (fixture->manager, key),
+                  state_of (fixture->manager, key),
                   error != NULL ? ": " : "", error != NULL ? error->message : "");
     }
 

@@ -1608,6 +1608,34 @@ test_prompt_updates (Fixture       *f,
                  "{'sessionId':'fake-session-1','prompt':[{'type':'text','text':'Hello'}]}");
 }
 
+/* What acp_update_dup_json() gives: the update as it came, or, for text
+ * chunks that came joined, one chunk with all their text */
+static void
+assert_json_of_update (AcpUpdate *u)
+{
+  g_autofree char *json = acp_update_dup_json (u);
+  g_autoptr(JsonNode) node = json_from_string (json, NULL);
+  JsonObject *object, *content;
+
+  g_assert_nonnull (node);
+  if (!u->joinable)
+    {
+      g_assert_cmpstr (json, ==, "{\"sessionUpdate\":\"agent_message_chunk\",\"messageId\":\"a\","
+                                 "\"content\":{\"type\":\"text\",\"text\":\"noted\","
+                                 "\"annotations\":{\"priority\":1}}}");
+      return;
+    }
+
+  object = json_node_get_object (node);
+  g_assert_cmpuint (json_object_get_size (object), ==, u->id != NULL ? 3 : 2);
+  g_assert_cmpstr (json_object_get_string_member (object, "sessionUpdate"), ==, u->kind);
+  if (u->id != NULL)
+    g_assert_cmpstr (json_object_get_string_member (object, "messageId"), ==, u->id);
+  content = json_object_get_object_member (object, "content");
+  g_assert_cmpstr (json_object_get_string_member (content, "type"), ==, "text");
+  g_assert_cmpstr (json_object_get_string_member (content, "text"), ==, u->text->str);
+}
+
 /* Text chunks of one message read together arrive joined, in order, and
  * say how many they stand for; nothing else is joined. */
 static void
@@ -1657,6 +1685,7 @@ test_joined_chunks (Fixture       *f,
 
       g_assert_cmpuint (n, >=, 1);
       n_total += n;
+      assert_json_of_update (u);
 
       if (!u->joinable)
         {

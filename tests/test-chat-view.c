@@ -1578,6 +1578,60 @@ tolerate_scroll_warning (const char     *log_domain,
            strstr (message, "failed to scroll to given position") != NULL);
 }
 
+typedef struct
+{
+  GtkWidget  *window;
+  const char *text;
+} LabelData;
+
+static gboolean
+label_shown (gpointer data)
+{
+  LabelData *d = data;
+
+  return has_label (d->window, d->text);
+}
+
+/* A message's blocks that are not text are listed below it, as they come;
+ * a plan counts what is done, a status it does not know as not done */
+static void
+test_attachments_and_plan (void)
+{
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  GtkWidget *view = pal_chat_view_new ();
+  GtkWidget *window = make_window (view);
+  LabelData d = { window, "📎 notes.txt\n📎 Image" };
+
+  apply (transcript, "{\"sessionUpdate\":\"user_message_chunk\",\"messageId\":\"m1\",\"content\":{\"type\":\"text\",\"text\":\"See\"}}");
+  apply (transcript, "{\"sessionUpdate\":\"user_message_chunk\",\"messageId\":\"m1\",\"content\":{\"type\":\"resource_link\","
+                     "\"uri\":\"file:///p/notes.txt\",\"name\":\"notes.txt\"}}");
+  apply (transcript, "{\"sessionUpdate\":\"user_message_chunk\",\"messageId\":\"m1\",\"content\":{\"type\":\"image\","
+                     "\"data\":\"AA==\",\"mimeType\":\"image/png\"}}");
+  apply (transcript, "{\"sessionUpdate\":\"plan\",\"entries\":["
+                     "{\"content\":\"Read\",\"priority\":\"high\",\"status\":\"completed\"},"
+                     "{\"content\":\"Wait\",\"priority\":\"urgent\",\"status\":\"blocked\"}]}");
+  pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (transcript));
+  wait_for (label_shown, &d);
+  d.text = "Plan (1 of 2 done)";
+  wait_for (label_shown, &d);
+  g_assert_true (has_label (window, "Wait"));
+
+  /* one more, to the message on screen */
+  apply (transcript, "{\"sessionUpdate\":\"user_message_chunk\",\"messageId\":\"m1\",\"content\":{\"type\":\"resource\","
+                     "\"resource\":{\"uri\":\"file:///p/b.c\",\"text\":\"int b;\"}}}");
+  d.text = "📎 notes.txt\n📎 Image\n📎 file:///p/b.c";
+  wait_for (label_shown, &d);
+
+  /* the plan replaced */
+  apply (transcript, "{\"sessionUpdate\":\"plan\",\"entries\":["
+                     "{\"content\":\"Read\",\"priority\":\"high\",\"status\":\"completed\"},"
+                     "{\"content\":\"Wait\",\"priority\":\"urgent\",\"status\":\"completed\"}]}");
+  d.text = "Plan (2 of 2 done)";
+  wait_for (label_shown, &d);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1587,6 +1641,7 @@ main (int   argc,
   g_test_log_set_fatal_handler (tolerate_scroll_warning, NULL);
 
   g_test_add_func ("/chat-view/rows-per-kind", test_rows_per_kind);
+  g_test_add_func ("/chat-view/attachments-and-plan", test_attachments_and_plan);
   g_test_add_func ("/chat-view/stick-to-bottom", test_stick_to_bottom);
   g_test_add_func ("/chat-view/prompt-sent", test_prompt_sent);
   g_test_add_func ("/chat-view/flood", test_flood);

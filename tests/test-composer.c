@@ -7,6 +7,9 @@
 
 #include <adwaita.h>
 
+#include "acp-command.h"
+#include "acp-config-option.h"
+#include "acp-mode.h"
 #include "pal-composer.h"
 
 typedef struct
@@ -34,7 +37,7 @@ stop_cb (PalComposer *composer,
 }
 
 static void
-config_cb (PalComposer *composer,
+config_cb (PalOptionsBar *bar,
            const char  *config_id,
            JsonNode    *value,
            Events      *events)
@@ -46,7 +49,7 @@ config_cb (PalComposer *composer,
 }
 
 static void
-mode_cb (PalComposer *composer,
+mode_cb (PalOptionsBar *bar,
          const char  *mode,
          Events      *events)
 {
@@ -133,6 +136,34 @@ press (PalComposer     *composer,
   g_assert_not_reached ();
 }
 
+/* A list of the valid entries of the JSON array @json, as a session keeps
+ * them: AcpCommand, AcpMode or AcpConfigOption items */
+static GListModel *
+list_from_json (GType       type,
+                const char *json)
+{
+  g_autoptr(JsonNode) node = json_from_string (json, NULL);
+  JsonArray *array = json_node_get_array (node);
+  GListStore *store = g_list_store_new (type);
+
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+      g_autoptr(GObject) item = NULL;
+
+      if (type == ACP_TYPE_COMMAND)
+        item = G_OBJECT (acp_command_new_from_json (element, NULL));
+      else if (type == ACP_TYPE_MODE)
+        item = G_OBJECT (acp_mode_new_from_json (element, NULL));
+      else
+        item = G_OBJECT (acp_config_option_new_from_json (element, NULL));
+      if (item != NULL)
+        g_list_store_append (store, item);
+    }
+
+  return G_LIST_MODEL (store);
+}
+
 static void
 iterate (void)
 {
@@ -216,18 +247,18 @@ test_slash_completion (void)
 {
   GtkWidget *window = gtk_window_new ();
   PalComposer *composer = PAL_COMPOSER (pal_composer_new ());
-  g_autoptr(JsonNode) commands = json_from_string (
+  g_autoptr(GListModel) commands = list_from_json (ACP_TYPE_COMMAND,
     "[{\"name\":\"help\",\"description\":\"Show help\"},"
     "{\"name\":\"plan\",\"description\":\"Make a plan\"},"
     "{\"name\":\"plot\",\"description\":\"Plot\",\"input\":{\"hint\":\"what\"}},"
-    "{\"description\":\"no name\"}, 42]", NULL);
+    "{\"description\":\"no name\"}, 42]");
   g_autofree char *text = NULL;
 
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (composer));
   gtk_window_present (GTK_WINDOW (window));
   iterate ();
 
-  pal_composer_set_commands (composer, json_node_get_array (commands));
+  pal_composer_set_commands (composer, commands);
   pal_composer_set_text (composer, "/");
   iterate ();
   g_assert_cmpuint (pal_composer_get_n_completions (composer), ==, 3);
@@ -263,26 +294,28 @@ test_session_options (void)
 {
   GtkWidget *window = gtk_window_new ();
   PalComposer *composer = PAL_COMPOSER (pal_composer_new ());
+  PalOptionsBar *bar = pal_composer_get_options_bar (composer);
   Events events = { g_ptr_array_new_with_free_func (g_free) };
-  g_autoptr(JsonNode) options = json_from_string (
+  g_autoptr(GListModel) options = list_from_json (ACP_TYPE_CONFIG_OPTION,
     "[{\"id\":\"model\",\"name\":\"Model\",\"type\":\"select\",\"currentValue\":\"b\","
     "  \"options\":[{\"group\":\"g\",\"name\":\"G\",\"options\":[{\"value\":\"a\",\"name\":\"Model A\"}]},"
     "               {\"value\":\"b\",\"name\":\"Model B\"}]},"
     " {\"id\":\"fast\",\"name\":\"Fast\",\"type\":\"boolean\",\"currentValue\":false},"
-    " {\"id\":\"bad\",\"type\":\"select\",\"options\":\"nope\"}]", NULL);
-  g_autoptr(JsonNode) modes = json_from_string (
-    "{\"currentModeId\":\"ask\",\"availableModes\":[{\"id\":\"ask\",\"name\":\"Ask\"},{\"id\":\"code\",\"name\":\"Code\"}]}",
-    NULL);
+    " {\"id\":\"bad\",\"type\":\"select\",\"options\":\"nope\"}]");
+  g_autoptr(GListModel) modes = list_from_json (ACP_TYPE_MODE,
+    "[{\"id\":\"ask\",\"name\":\"Ask\"},{\"id\":\"code\",\"name\":\"Code\"}]");
   GtkDropDown *dropdown;
   GtkToggleButton *toggle;
 
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (composer));
   gtk_window_present (GTK_WINDOW (window));
-  g_signal_connect (composer, "config-option-changed", G_CALLBACK (config_cb), &events);
-  g_signal_connect (composer, "mode-changed", G_CALLBACK (mode_cb), &events);
+  g_signal_connect (bar, "config-option-changed", G_CALLBACK (config_cb), &events);
+  g_signal_connect (bar, "mode-changed", G_CALLBACK (mode_cb), &events);
 
   /* config options win over modes */
-  pal_composer_set_session_options (composer, json_node_get_object (modes), json_node_get_array (options));
+  pal_options_bar_set_modes (bar, modes);
+  pal_options_bar_set_current_mode_id (bar, "ask");
+  pal_options_bar_set_config_options (bar, options);
   dropdown = GTK_DROP_DOWN (find (GTK_WIDGET (composer), GTK_TYPE_DROP_DOWN, 0));
   g_assert_nonnull (dropdown);
   g_assert_null (find (GTK_WIDGET (composer), GTK_TYPE_DROP_DOWN, 1));
@@ -305,7 +338,7 @@ test_session_options (void)
   g_assert_true (json_node_get_boolean (events.config_value));
 
   /* without config options, modes get a selector */
-  pal_composer_set_session_options (composer, json_node_get_object (modes), NULL);
+  pal_options_bar_set_config_options (bar, NULL);
   dropdown = GTK_DROP_DOWN (find (GTK_WIDGET (composer), GTK_TYPE_DROP_DOWN, 0));
   g_assert_nonnull (dropdown);
   g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 0);
@@ -329,16 +362,17 @@ test_options_list (void)
 {
   GtkWidget *window = gtk_window_new ();
   PalComposer *composer = PAL_COMPOSER (pal_composer_new ());
-  g_autoptr(JsonNode) modes = json_from_string (
-    "{\"currentModeId\":\"code\",\"availableModes\":["
-    " {\"id\":\"ask\",\"name\":\"Ask\",\"description\":\"Asks before every change\"},"
-    " {\"id\":\"code\",\"name\":\"Code\"}]}", NULL);
+  PalOptionsBar *bar = pal_composer_get_options_bar (composer);
+  g_autoptr(GListModel) modes = list_from_json (ACP_TYPE_MODE,
+    "[{\"id\":\"ask\",\"name\":\"Ask\",\"description\":\"Asks before every change\"},"
+    " {\"id\":\"code\",\"name\":\"Code\"}]");
   GtkDropDown *dropdown;
   guint n_checks_shown = 0;
 
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (composer));
   gtk_window_present (GTK_WINDOW (window));
-  pal_composer_set_session_options (composer, json_node_get_object (modes), NULL);
+  pal_options_bar_set_modes (bar, modes);
+  pal_options_bar_set_current_mode_id (bar, "code");
   dropdown = GTK_DROP_DOWN (find (GTK_WIDGET (composer), GTK_TYPE_DROP_DOWN, 0));
   /* the rows of the list are made with the selector, shown or not */
   iterate ();
@@ -374,7 +408,7 @@ test_options_width (void)
   GtkWidget *window = gtk_window_new ();
   PalComposer *composer = PAL_COMPOSER (pal_composer_new ());
   g_autoptr(GString) json = g_string_new ("[");
-  g_autoptr(JsonNode) options = NULL;
+  g_autoptr(GListModel) options = NULL;
   int min_before, nat_before, min_after, nat_after;
 
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (composer));
@@ -390,9 +424,9 @@ test_options_width (void)
                             i > 0 ? "," : "", i, i);
   g_string_append (json, ",{\"id\":\"b\",\"name\":\"A boolean option with a long name too\",\"type\":\"boolean\","
                          "\"currentValue\":true}]");
-  options = json_from_string (json->str, NULL);
-  g_assert_nonnull (options);
-  pal_composer_set_session_options (composer, NULL, json_node_get_array (options));
+  options = list_from_json (ACP_TYPE_CONFIG_OPTION, json->str);
+  g_assert_cmpuint (g_list_model_get_n_items (options), ==, 6);
+  pal_options_bar_set_config_options (pal_composer_get_options_bar (composer), options);
   iterate ();
   g_assert_nonnull (find (GTK_WIDGET (composer), GTK_TYPE_DROP_DOWN, 4));
 

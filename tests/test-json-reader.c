@@ -137,6 +137,68 @@ test_random_trees (void)
   g_rand_free (rand);
 }
 
+/* Written by the document and read back: the same tree, and the same text
+ * again; the documents above and random trees, with exact text for the
+ * escapes */
+static char *
+write_text (const char *text)
+{
+  g_autoptr(AcpJsonDoc) doc = acp_json_doc_new ();
+  g_autoptr(GError) error = NULL;
+  const AcpJsonValue *root = acp_json_doc_read (doc, text, strlen (text), 64, &error);
+  GString *out = g_string_new (NULL);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (root);
+  acp_json_value_write (doc, root, out);
+  return g_string_free (out, FALSE);
+}
+
+static void
+assert_writes_back (const char *text)
+{
+  g_autofree char *written = write_text (text);
+  g_autofree char *again = write_text (written);
+  g_autoptr(JsonNode) original = read_ok (text);
+  g_autoptr(JsonNode) reread = read_ok (written);
+
+  g_assert_cmpstr (again, ==, written);
+  if (!json_node_equal (original, reread))
+    g_error ("%s written as %s", text, written);
+}
+
+static void
+test_write (void)
+{
+  static const char *texts[] = {
+    "{}", "[]", "0", "-7", "9007199254740993", "1.5", "-2.25e-3", "0.1", "true", "null",
+    "\"esc \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u0001 \\u001f \\u007f\"",
+    "\"\\u00e9\\ud83d\\ude00 caf\xc3\xa9\"",
+    " { \"a\" : [ 1 , 2.0 , { } , [ ] , \"x\" ] , \"b\" : { \"c\" : false } } ",
+    "{\"n\\u0000ame\":1}",
+  };
+  GRand *rand = g_rand_new_with_seed (4711);
+  g_autofree char *escapes = NULL;
+  g_autofree char *spaces = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    assert_writes_back (texts[i]);
+
+  escapes = write_text ("\"q\\\" b\\\\ s/ \\b\\f\\n\\r\\t \\u0001\\u001f \\u007f \\u00e9\"");
+  g_assert_cmpstr (escapes, ==, "\"q\\\" b\\\\ s/ \\b\\f\\n\\r\\t \\u0001\\u001f \x7f \xc3\xa9\"");
+  spaces = write_text (" { \"a\" : [ 1 , 2.0, 3e2 ] , \"a\" : -0.5 } ");
+  g_assert_cmpstr (spaces, ==, "{\"a\":[1,2.0,300.0],\"a\":-0.5}");
+
+  for (guint i = 0; i < 1000; i++)
+    {
+      g_autoptr(JsonNode) tree = random_node (rand, 0);
+      g_autofree char *text = json_to_string (tree, FALSE);
+
+      assert_writes_back (text);
+    }
+  g_rand_free (rand);
+}
+
 static void
 test_malformed (void)
 {
@@ -313,6 +375,7 @@ main (int   argc,
 
   g_test_add_func ("/json-reader/documents", test_documents);
   g_test_add_func ("/json-reader/random-trees", test_random_trees);
+  g_test_add_func ("/json-reader/write", test_write);
   g_test_add_func ("/json-reader/malformed", test_malformed);
   g_test_add_func ("/json-reader/edges", test_edges);
   g_test_add_func ("/json-reader/damaged", test_damaged);

@@ -671,7 +671,7 @@ answer_permissions_cb (gpointer data)
     {
       g_autoptr(AcpItem) item = g_list_model_get_item (model, i);
       AcpPermissionItem *permission;
-      JsonArray *options;
+      GListModel *options;
       const char *allow = NULL;
       g_autoptr(GError) error = NULL;
 
@@ -682,12 +682,12 @@ answer_permissions_cb (gpointer data)
         continue;
 
       options = acp_permission_item_get_options (permission);
-      for (guint j = 0; j < json_array_get_length (options) && allow == NULL; j++)
+      for (guint j = 0; j < g_list_model_get_n_items (options) && allow == NULL; j++)
         {
-          JsonObject *option = json_array_get_object_element (options, j);
+          g_autoptr(AcpPermissionOption) option = g_list_model_get_item (options, j);
 
-          if (g_strcmp0 (json_object_get_string_member (option, "kind"), "allow_once") == 0)
-            allow = json_object_get_string_member (option, "optionId");
+          if (acp_permission_option_get_kind (option) == ACP_PERMISSION_OPTION_KIND_ALLOW_ONCE)
+            allow = acp_permission_option_get_id (option);  /* the item keeps the option */
         }
       g_assert_nonnull (allow);
       g_assert_true (acp_permission_item_select (permission, allow, &error));
@@ -770,13 +770,51 @@ dup_text (AcpSession     *session,
   return g_string_free (text, FALSE);
 }
 
-/* What a tool call shows of itself: content, raw input and output, as JSON */
+/* What a tool call's content says, as text: its blocks, diffs, terminals */
+static char *
+dup_content_text (AcpToolCallItem *call)
+{
+  GListModel *content = acp_tool_call_item_get_content (call);
+  g_autoptr(GString) text = g_string_new ("[");
+
+  for (guint i = 0; i < g_list_model_get_n_items (content); i++)
+    {
+      g_autoptr(AcpToolCallContent) entry = g_list_model_get_item (content, i);
+      AcpContentBlock *block = acp_tool_call_content_get_block (entry);
+
+      switch (acp_tool_call_content_get_kind (entry))
+        {
+        case ACP_TOOL_CALL_CONTENT_KIND_CONTENT:
+          g_string_append_printf (text, " %s: %s", acp_content_block_get_type_name (block),
+                                  acp_content_block_get_text (block) != NULL ? acp_content_block_get_text (block)
+                                  : acp_content_block_get_uri (block));
+          break;
+
+        case ACP_TOOL_CALL_CONTENT_KIND_DIFF:
+          g_string_append_printf (text, " diff of %s: %s", acp_tool_call_content_get_path (entry),
+                                  acp_tool_call_content_get_new_text (entry));
+          break;
+
+        case ACP_TOOL_CALL_CONTENT_KIND_TERMINAL:
+          g_string_append_printf (text, " terminal %s", acp_tool_call_content_get_terminal_id (entry));
+          break;
+
+        case ACP_TOOL_CALL_CONTENT_KIND_UNKNOWN:
+        default:
+          g_string_append_printf (text, " %s", acp_tool_call_content_get_type_name (entry));
+          break;
+        }
+    }
+  g_string_append (text, " ]");
+
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+/* What a tool call shows of itself: content, raw input and output (JSON) */
 static char *
 dup_tool_call_json (AcpToolCallItem *call)
 {
-  g_autoptr(JsonNode) content = json_node_init_array (json_node_alloc (),
-                                                      acp_tool_call_item_get_content (call));
-  g_autofree char *content_json = json_to_string (content, FALSE);
+  g_autofree char *content_json = dup_content_text (call);
   JsonNode *raw_input = acp_tool_call_item_get_raw_input (call);
   JsonNode *raw_output = acp_tool_call_item_get_raw_output (call);
   g_autofree char *input_json = raw_input != NULL ? json_to_string (raw_input, FALSE) : NULL;
@@ -800,8 +838,7 @@ find_tool_call (AcpSession *session,
     {
       g_autoptr(AcpItem) item = g_list_model_get_item (model, i);
       AcpToolCallItem *call;
-      g_autoptr(JsonNode) content = NULL;
-      g_autofree char *content_json = NULL;
+      g_autofree char *content_text = NULL;
       g_autofree char *output_json = NULL;
 
       if (!ACP_IS_TOOL_CALL_ITEM (item))
@@ -812,11 +849,10 @@ find_tool_call (AcpSession *session,
       if (needle == NULL)
         return call;
 
-      content = json_node_init_array (json_node_alloc (), acp_tool_call_item_get_content (call));
-      content_json = json_to_string (content, FALSE);
+      content_text = dup_content_text (call);
       if (acp_tool_call_item_get_raw_output (call) != NULL)
         output_json = json_to_string (acp_tool_call_item_get_raw_output (call), FALSE);
-      if (strstr (content_json, needle) != NULL ||
+      if (strstr (content_text, needle) != NULL ||
           (output_json != NULL && strstr (output_json, needle) != NULL))
         return call;
     }
@@ -861,21 +897,21 @@ dump_transcript (AcpSession *session,
 static char *
 dup_shown_output (AcpToolCallItem *call)
 {
-  JsonArray *content = acp_tool_call_item_get_content (call);
+  GListModel *content = acp_tool_call_item_get_content (call);
   g_auto(GStrv) terminal_ids = acp_tool_call_item_dup_terminal_ids (call);
   g_autofree char *raw = acp_tool_call_item_dup_raw_output_text (call, NULL);
   g_autoptr(GPtrArray) parts = g_ptr_array_new_null_terminated (4, NULL, TRUE);
 
   if (raw != NULL)
     g_ptr_array_add (parts, raw);
-  for (guint i = 0; i < json_array_get_length (content); i++)
+  for (guint i = 0; i < g_list_model_get_n_items (content); i++)
     {
-      JsonObject *entry = json_array_get_object_element (content, i);
-      JsonObject *block = json_object_has_member (entry, "content") ?
-                          json_object_get_object_member (entry, "content") : NULL;
+      g_autoptr(AcpToolCallContent) entry = g_list_model_get_item (content, i);
+      AcpContentBlock *block = acp_tool_call_content_get_block (entry);
 
-      if (block != NULL && json_object_has_member (block, "text"))
-        g_ptr_array_add (parts, (char *) json_object_get_string_member (block, "text"));
+      /* the content keeps the entry and its text */
+      if (block != NULL && acp_content_block_get_text (block) != NULL)
+        g_ptr_array_add (parts, (char *) acp_content_block_get_text (block));
     }
   for (guint i = 0; terminal_ids[i] != NULL; i++)
     g_ptr_array_add (parts,

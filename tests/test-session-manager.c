@@ -87,21 +87,58 @@ typedef struct
   char              *dir_b;
   char              *record;
   GAsyncResult      *result;
-  /* session-state-changed, as "id=state" */
+  /* every live session's state changes, as "id=state" */
   GPtrArray         *states;
+  GPtrArray         *watched;   /* the live sessions seen, owned */
 } Fixture;
 
+/* NOT_RUNNING when the session is not live */
+static PalSessionState
+state_of (Fixture       *f,
+          PalSessionKey *key)
+{
+  PalLiveSession *live = pal_session_manager_lookup_live (f->manager, key);
+
+  return live != NULL ? pal_live_session_get_state (live) : PAL_SESSION_STATE_NOT_RUNNING;
+}
+
+static const GError *
+error_of (Fixture       *f,
+          PalSessionKey *key)
+{
+  PalLiveSession *live = pal_session_manager_lookup_live (f->manager, key);
+
+  return live != NULL ? pal_live_session_get_error (live) : NULL;
+}
+
 static void
-state_changed_cb (PalSessionManager *manager,
-                  PalSessionKey     *key,
-                  PalSessionState    state,
-                  Fixture           *f)
+state_changed_cb (PalLiveSession *live,
+                  GParamSpec     *pspec,
+                  Fixture        *f)
 {
   g_autoptr(GEnumClass) klass = g_type_class_ref (PAL_TYPE_SESSION_STATE);
+  PalSessionKey *key = pal_live_session_get_key (live);
+  PalSessionState state = pal_live_session_get_state (live);
 
-  g_assert_cmpint (pal_session_manager_get_session_state (manager, key), ==, state);
+  g_assert_cmpint (state_of (f, key), ==, state);
   g_ptr_array_add (f->states, g_strdup_printf ("%s=%s", pal_session_key_get_session_id (key),
                                                g_enum_get_value (klass, state)->value_nick));
+}
+
+static void
+live_sessions_changed_cb (GListModel *model,
+                          guint       position,
+                          guint       removed,
+                          guint       added,
+                          Fixture    *f)
+{
+  for (guint i = position; i < position + added; i++)
+    {
+      PalLiveSession *live = g_list_model_get_item (model, i);
+
+      g_signal_connect (live, "notify::state", G_CALLBACK (state_changed_cb), f);
+      g_ptr_array_add (f->watched, live);
+    }
 }
 
 /* A key freed at the end of the test. */
@@ -161,7 +198,9 @@ fixture_setup (Fixture       *f,
   f->record = g_build_filename (f->tmpdir, "record.jsonl", NULL);
 
   f->states = g_ptr_array_new_with_free_func (g_free);
-  g_signal_connect (f->manager, "session-state-changed", G_CALLBACK (state_changed_cb), f);
+  f->watched = g_ptr_array_new_with_free_func (g_object_unref);
+  g_signal_connect (pal_session_manager_get_live_sessions (f->manager), "items-changed",
+                    G_CALLBACK (live_sessions_changed_cb), f);
 }
 
 static void
@@ -189,7 +228,9 @@ fixture_teardown (Fixture       *f,
   g_autoptr(GError) error = NULL;
   g_autoptr(GAsyncResult) result = NULL;
 
-  g_signal_handlers_disconnect_by_data (f->manager, f);
+  g_signal_handlers_disconnect_by_data (pal_session_manager_get_live_sessions (f->manager), f);
+  for (guint i = 0; i < f->watched->len; i++)
+    g_signal_handlers_disconnect_by_data (g_ptr_array_index (f->watched, i), f);
   pal_session_manager_shutdown_async (f->manager, NULL, store_result_cb, &f->result);
   result = wait_result (&f->result);
   g_assert_true (pal_session_manager_shutdown_finish (f->manager, result, &error));
@@ -203,6 +244,7 @@ fixture_teardown (Fixture       *f,
   g_clear_object (&f->settings);
   g_clear_object (&f->backend);
   g_clear_pointer (&f->states, g_ptr_array_unref);
+  g_clear_pointer (&f->watched, g_ptr_array_unref);
 
   remove_tree (f->tmpdir);
   g_free (f->tmpdir);
@@ -523,7 +565,7 @@ count_notices (AcpSession        *session,
   return n;
 }
 
-/* Whether session-state-changed said @session_id went to @nick. */
+/* Whether the live session of @session_id was told to go to @nick. */
 static gboolean
 has_state (Fixture    *f,
            const char *session_id,
@@ -573,8 +615,7 @@ test_new_session_shared (Fixture       *f,
   g_assert_nonnull (id);
   g_assert_cmpint (acp_session_get_state (first), ==, ACP_SESSION_STATE_READY);
   g_assert_true (pal_session_manager_lookup (f->manager, key) == first);
-  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, key), ==,
-                   PAL_SESSION_STATE_READY);
+  g_assert_cmpint (state_of (f, key), ==, PAL_SESSION_STATE_READY);
 
   record = pal_session_store_lookup (f->sessions, key);
   g_assert_nonnull (record);
@@ -914,11 +955,9 @@ test_same_id_two_agents (Fixture       *f,
   close_session (f, one, &error);
   g_assert_no_error (error);
   g_assert_null (pal_session_manager_lookup (f->manager, one));
-  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, one), ==,
-                   PAL_SESSION_STATE_NOT_RUNNING);
+  g_assert_cmpint (state_of (f, one), ==, PAL_SESSION_STATE_NOT_RUNNING);
   g_assert_true (pal_session_manager_lookup (f->manager, two) == second);
-  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, two), ==,
-                   PAL_SESSION_STATE_READY);
+  g_assert_cmpint (state_of (f, two), ==, PAL_SESSION_STATE_READY);
   g_assert_cmpint (acp_session_get_state (second), ==, ACP_SESSION_STATE_READY);
 
   /* opening it again loads it from its own agent */
@@ -1026,10 +1065,12 @@ test_start_after_cancel (Fixture       *f,
 
 typedef struct
 {
-  PalSessionKey *key;
-  AcpSession *session;
-  guint       items_while_loading;
-  guint       changes;
+  PalSessionManager *manager;
+  PalSessionKey     *key;
+  PalLiveSession    *live;
+  AcpSession        *session;
+  guint              items_while_loading;
+  guint              changes;
 } LiveWatch;
 
 static void
@@ -1044,23 +1085,42 @@ transcript_changed_cb (GListModel *model,
 }
 
 static void
-live_session_changed_cb (PalSessionManager *manager,
-                         PalSessionKey     *key,
-                         AcpSession        *session,
-                         LiveWatch         *watch)
+live_session_changed_cb (PalLiveSession *live,
+                         GParamSpec     *pspec,
+                         LiveWatch      *watch)
 {
-  /* another session's changes are not this one's */
-  if (!pal_session_key_equal (key, watch->key))
-    return;
+  AcpSession *session = pal_live_session_get_session (live);
 
   watch->changes++;
   if (session == NULL)
     return;
 
-  g_assert_true (pal_session_manager_lookup (manager, key) == session);
+  g_assert_true (pal_session_manager_lookup (watch->manager, watch->key) == session);
   g_set_object (&watch->session, session);
   g_signal_connect (acp_session_get_transcript (session), "items-changed",
                     G_CALLBACK (transcript_changed_cb), watch);
+}
+
+/* The watched session became live: its object is followed from now on. */
+static void
+watch_live_sessions_cb (GListModel *model,
+                        guint       position,
+                        guint       removed,
+                        guint       added,
+                        LiveWatch  *watch)
+{
+  for (guint i = position; i < position + added; i++)
+    {
+      g_autoptr(PalLiveSession) live = g_list_model_get_item (model, i);
+
+      /* another session's changes are not this one's */
+      if (!pal_session_key_equal (pal_live_session_get_key (live), watch->key))
+        continue;
+
+      g_assert_null (watch->live);
+      watch->live = g_object_ref (live);
+      g_signal_connect (live, "notify::session", G_CALLBACK (live_session_changed_cb), watch);
+    }
 }
 
 static void
@@ -1091,13 +1151,17 @@ test_open_loads_live (Fixture       *f,
   g_assert_true (pal_session_manager_can_load (f->manager, key_of ("replay", "old-1"), &reason));
   g_assert_null (reason);
 
+  watch.manager = f->manager;
   watch.key = key_of ("replay", "old-1");
-  g_signal_connect (f->manager, "live-session-changed",
-                    G_CALLBACK (live_session_changed_cb), &watch);
+  g_signal_connect (pal_session_manager_get_live_sessions (f->manager), "items-changed",
+                    G_CALLBACK (watch_live_sessions_cb), &watch);
   session = open_session (f, OPEN, key_of ("replay", "old-1"), &error);
   g_assert_no_error (error);
-  g_signal_handlers_disconnect_by_data (f->manager, &watch);
+  g_signal_handlers_disconnect_by_data (pal_session_manager_get_live_sessions (f->manager), &watch);
+  g_assert_nonnull (watch.live);
+  g_signal_handlers_disconnect_by_data (watch.live, &watch);
 
+  g_assert_true (pal_session_manager_lookup_live (f->manager, watch.key) == watch.live);
   g_assert_true (session == watch.session);
   g_assert_cmpuint (watch.changes, ==, 1);
   g_assert_cmpint (acp_session_get_state (session), ==, ACP_SESSION_STATE_READY);
@@ -1109,6 +1173,7 @@ test_open_loads_live (Fixture       *f,
                     ==, 6000);
   g_signal_handlers_disconnect_by_data (acp_session_get_transcript (session), &watch);
   g_clear_object (&watch.session);
+  g_clear_object (&watch.live);
 
   g_assert_true (has_state (f, "old-1", "starting-agent"));
   g_assert_true (has_state (f, "old-1", "loading"));
@@ -1148,8 +1213,7 @@ test_open_resumes (Fixture       *f,
                     ==, 1);
   methods = record_methods (f);
   g_assert_cmpstr (methods, ==, "initialize session/resume");
-  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, key_of ("resumer", "old-2")), ==,
-                   PAL_SESSION_STATE_READY);
+  g_assert_cmpint (state_of (f, key_of ("resumer", "old-2")), ==, PAL_SESSION_STATE_READY);
 
   /* the capabilities are known now */
   g_assert_false (pal_session_manager_can_load (f->manager, key_of ("resumer", "old-2"), &reason));
@@ -1171,8 +1235,7 @@ test_open_resumes (Fixture       *f,
     g_clear_error (&error);
     g_assert_cmpuint (count_method (f, "session/load"), ==, 0);
     g_assert_null (pal_session_manager_lookup (f->manager, key_of ("resumer", "old-3")));
-    g_assert_cmpint (pal_session_manager_get_session_state (f->manager, key_of ("resumer", "old-3")), ==,
-                     PAL_SESSION_STATE_NOT_RUNNING);
+    g_assert_cmpint (state_of (f, key_of ("resumer", "old-3")), ==, PAL_SESSION_STATE_NOT_RUNNING);
   }
 }
 
@@ -1196,8 +1259,7 @@ test_open_neither (Fixture       *f,
   methods = record_methods (f);
   g_assert_cmpstr (methods, ==, "initialize");
   g_assert_null (pal_session_manager_lookup (f->manager, key_of ("minimal", "old-4")));
-  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, key_of ("minimal", "old-4")), ==,
-                   PAL_SESSION_STATE_NOT_RUNNING);
+  g_assert_cmpint (state_of (f, key_of ("minimal", "old-4")), ==, PAL_SESSION_STATE_NOT_RUNNING);
   g_assert_cmpstr (last_state (f), ==, "old-4=not-running");
 
   session = open_session (f, RESUME, key_of ("minimal", "old-4"), &error);
@@ -1238,9 +1300,8 @@ test_crash_during_replay (Fixture       *f,
   g_clear_error (&error);
 
   /* FAILED, keeping what was shown, with the agent's last words */
-  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, key_of ("crashy", "old-5")), ==,
-                   PAL_SESSION_STATE_FAILED);
-  reason = pal_session_manager_get_session_error (f->manager, key_of ("crashy", "old-5"));
+  g_assert_cmpint (state_of (f, key_of ("crashy", "old-5")), ==, PAL_SESSION_STATE_FAILED);
+  reason = error_of (f, key_of ("crashy", "old-5"));
   g_assert_nonnull (reason);
   failed = pal_session_manager_lookup (f->manager, key_of ("crashy", "old-5"));
   g_assert_nonnull (failed);
@@ -1261,9 +1322,8 @@ test_crash_during_replay (Fixture       *f,
   g_assert_cmpint (acp_session_get_state (restarted), ==, ACP_SESSION_STATE_READY);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (acp_session_get_transcript (restarted))),
                     ==, 2);
-  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, key_of ("crashy", "old-5")), ==,
-                   PAL_SESSION_STATE_READY);
-  g_assert_null (pal_session_manager_get_session_error (f->manager, key_of ("crashy", "old-5")));
+  g_assert_cmpint (state_of (f, key_of ("crashy", "old-5")), ==, PAL_SESSION_STATE_READY);
+  g_assert_null (error_of (f, key_of ("crashy", "old-5")));
   g_assert_cmpuint (count_method (f, "initialize"), ==, 2);
   g_assert_cmpuint (count_method (f, "session/load"), ==, 2);
 
@@ -1302,12 +1362,10 @@ test_agent_crash_fails_sessions (Fixture       *f,
 
   /* every session on that agent failed; the other agent's lives on */
   WAIT_UNTIL (acp_session_get_state (second) == ACP_SESSION_STATE_FAILED);
-  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, first_key), ==,
-                   PAL_SESSION_STATE_FAILED);
-  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, key_for (f, second)),
-                   ==, PAL_SESSION_STATE_FAILED);
+  g_assert_cmpint (state_of (f, first_key), ==, PAL_SESSION_STATE_FAILED);
+  g_assert_cmpint (state_of (f, key_for (f, second)), ==, PAL_SESSION_STATE_FAILED);
   g_assert_cmpint (acp_session_get_state (other), ==, ACP_SESSION_STATE_READY);
-  g_assert_nonnull (pal_session_manager_get_session_error (f->manager, first_key));
+  g_assert_nonnull (error_of (f, first_key));
 
   /* the agent can load: Retry loads it into a new agent process */
   set_scenario (f, "crash", "basic.json");
@@ -1364,8 +1422,7 @@ test_close (Fixture       *f,
   g_assert_cmpint (acp_session_get_state (with_close), ==, ACP_SESSION_STATE_CLOSED);
   g_assert_cmpuint (count_method (f, "session/close"), ==, 1);
   g_assert_null (pal_session_manager_lookup (f->manager, key));
-  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, key), ==,
-                   PAL_SESSION_STATE_NOT_RUNNING);
+  g_assert_cmpint (state_of (f, key), ==, PAL_SESSION_STATE_NOT_RUNNING);
   g_assert_nonnull (pal_session_store_lookup (f->sessions, key));
   g_assert_false (pal_session_manager_can_close (f->manager, key, &reason));
   g_assert_nonnull (reason);
@@ -2121,8 +2178,7 @@ test_titles (Fixture       *f,
   g_assert_cmpstr (pal_session_record_get_title (record), ==, "Fix the parser");
   g_assert_cmpint (pal_session_record_get_updated (record), >, 1);
   g_assert_true (has_state (f, id, "working"));
-  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, key), ==,
-                   PAL_SESSION_STATE_READY);
+  g_assert_cmpint (state_of (f, key), ==, PAL_SESSION_STATE_READY);
 
   /* a later prompt does not rename it */
   g_clear_pointer (&stop_reason, g_free);
@@ -2154,6 +2210,97 @@ test_titles (Fixture       *f,
   stop_reason = prompt (f, key_of ("fake", "nobody"), "Hello", &error);
   g_assert_null (stop_reason);
   g_assert_error (error, PAL_ERROR, PAL_ERROR_NOT_FOUND);
+}
+
+/* What a live session notified, in order: "state=working", "title=…"
+ * ("busy" goes with the state: its test is in test-live-session.c) */
+static void
+live_notify_cb (PalLiveSession *live,
+                GParamSpec     *pspec,
+                GPtrArray      *log)
+{
+  g_autoptr(GEnumClass) klass = g_type_class_ref (PAL_TYPE_SESSION_STATE);
+  const char *name = g_param_spec_get_name (pspec);
+  PalSessionState state = pal_live_session_get_state (live);
+  gboolean has_session = pal_live_session_get_session (live) != NULL;
+
+  if (g_str_equal (name, "state"))
+    g_ptr_array_add (log, g_strdup_printf ("state=%s",
+                                           g_enum_get_value (klass, state)->value_nick));
+  else if (g_str_equal (name, "busy"))
+    return;
+  else if (g_str_equal (name, "title"))
+    g_ptr_array_add (log, g_strdup_printf ("title=%s", pal_live_session_get_title (live)));
+  else if (g_str_equal (name, "session"))
+    g_ptr_array_add (log, g_strdup_printf ("session=%s", has_session ? "yes" : "no"));
+  else
+    g_ptr_array_add (log, g_strdup (name));
+}
+
+static char *
+joined_log (GPtrArray *log)
+{
+  g_ptr_array_add (log, NULL);
+  return g_strjoinv (" ", (char **) g_ptr_array_steal (log, NULL));
+}
+
+/* A live session tells each change once, by itself: a turn is WORKING then
+ * READY, the first prompt and then the agent's session_info_update title
+ * it, a rename by the person wins, and once forgotten it is NOT_RUNNING,
+ * without its session and out of the list. */
+static void
+test_live_session_notifies (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autoptr(AcpSession) session = NULL;
+  g_autoptr(PalLiveSession) live = NULL;
+  g_autoptr(GPtrArray) log = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *stop_reason = NULL;
+  g_autofree char *told = NULL;
+  GListModel *live_sessions = pal_session_manager_get_live_sessions (f->manager);
+  PalSessionKey *key;
+  guint position;
+
+  add_profile_full (f, "titled", "titled.json", TRUE);
+  session = new_session_ok (f, "titled", f->dir_a);
+  key = key_for (f, session);
+
+  live = g_object_ref (pal_session_manager_lookup_live (f->manager, key));
+  g_assert_true (pal_session_key_equal (pal_live_session_get_key (live), key));
+  g_assert_true (pal_live_session_get_session (live) == session);
+  g_assert_cmpint (pal_live_session_get_state (live), ==, PAL_SESSION_STATE_READY);
+  g_assert_false (pal_live_session_get_busy (live));
+  g_assert_null (pal_live_session_get_error (live));
+  g_assert_cmpstr (pal_live_session_get_title (live), ==, "");
+  g_assert_true (g_list_store_find (G_LIST_STORE (live_sessions), live, &position));
+
+  g_signal_connect (live, "notify", G_CALLBACK (live_notify_cb), log);
+  stop_reason = prompt (f, key, "Why are long lines dropped?", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (stop_reason, ==, "end_turn");
+  told = joined_log (log);
+  g_assert_cmpstr (told, ==,
+                   "title=Why are long lines dropped? state=working "
+                   "title=Parser drops long lines state=ready");
+  g_clear_pointer (&told, g_free);
+
+  /* the person's title wins over the agent's */
+  g_assert_true (pal_session_store_rename (f->sessions, key, "Long lines"));
+  g_assert_cmpstr (pal_live_session_get_title (live), ==, "Long lines");
+  told = joined_log (log);
+  g_assert_cmpstr (told, ==, "title=Long lines");
+  g_clear_pointer (&told, g_free);
+
+  /* forgotten: no longer live, then no longer listed */
+  g_assert_true (pal_session_manager_forget (f->manager, key));
+  told = joined_log (log);
+  g_assert_cmpstr (told, ==, "session=no state=not-running title=");
+  g_assert_null (pal_live_session_get_session (live));
+  g_assert_null (pal_session_manager_lookup_live (f->manager, key));
+  g_assert_false (g_list_store_find (G_LIST_STORE (live_sessions), live, &position));
+
+  g_signal_handlers_disconnect_by_data (live, log);
 }
 
 static AcpPermissionItem *
@@ -2192,8 +2339,7 @@ test_permission_state (Fixture       *f,
   key = key_for (f, session);
 
   pal_session_manager_prompt_async (f->manager, key, "Write it", NULL, store_result_cb, &f->result);
-  WAIT_UNTIL (pal_session_manager_get_session_state (f->manager, key) ==
-              PAL_SESSION_STATE_WAITING_PERMISSION);
+  WAIT_UNTIL (state_of (f, key) == PAL_SESSION_STATE_WAITING_PERMISSION);
   permission = find_pending_permission (session);
   g_assert_nonnull (permission);
   g_assert_true (acp_permission_item_select (permission, "allow_once", &error));
@@ -2204,8 +2350,7 @@ test_permission_state (Fixture       *f,
   g_assert_no_error (error);
   g_assert_cmpstr (stop_reason, ==, "end_turn");
   g_assert_true (has_state (f, id, "waiting-permission"));
-  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, key), ==,
-                   PAL_SESSION_STATE_READY);
+  g_assert_cmpint (state_of (f, key), ==, PAL_SESSION_STATE_READY);
 }
 
 #define GEMINI_SHELL_CALL "run_shell_command__run_shell_command_1795755685891_0"
@@ -2223,8 +2368,7 @@ run_gemini_shell (Fixture     *f,
   pal_session_manager_prompt_async (f->manager, id, "run: echo line-one && printf 'no newline'",
                                     NULL, store_result_cb, &f->result);
   WAIT_UNTIL (f->result != NULL ||
-              pal_session_manager_get_session_state (f->manager, id) ==
-              PAL_SESSION_STATE_WAITING_PERMISSION);
+              state_of (f, id) == PAL_SESSION_STATE_WAITING_PERMISSION);
   permission = find_pending_permission (session);
   if (permission != NULL)
     g_assert_true (acp_permission_item_select (permission, "proceed_once", NULL));
@@ -2246,8 +2390,8 @@ test_shell_output_env (Fixture       *f,
   g_autofree char *stop_reason = NULL;
   const char * const env[] = { "GEMINI_PTY_INFO=node-pty", NULL };
   AcpToolCallItem *tool;
-  JsonArray *content;
-  JsonObject *entry;
+  GListModel *content;
+  g_autoptr(AcpToolCallContent) entry = NULL;
 
   add_profile (f, "shell-gemini", "gemini-shell.json");
   session = new_session_ok (f, "shell-gemini", f->dir_a);
@@ -2259,9 +2403,10 @@ test_shell_output_env (Fixture       *f,
   g_assert_nonnull (tool);
   g_assert_cmpstr (acp_tool_call_item_get_status (tool), ==, "completed");
   content = acp_tool_call_item_get_content (tool);
-  g_assert_cmpuint (json_array_get_length (content), ==, 1);
-  entry = json_object_get_object_member (json_array_get_object_element (content, 0), "content");
-  g_assert_cmpstr (json_object_get_string_member (entry, "text"), ==, "line-one\nno newline");
+  g_assert_cmpuint (g_list_model_get_n_items (content), ==, 1);
+  entry = g_list_model_get_item (content, 0);
+  g_assert_cmpstr (acp_content_block_get_text (acp_tool_call_content_get_block (entry)), ==,
+                   "line-one\nno newline");
 
   close_session (f, key_for (f, session), &error);
   g_assert_no_error (error);
@@ -2561,8 +2706,7 @@ test_fork (Fixture       *f,
   g_assert_cmpint (acp_session_get_state (fork), ==, ACP_SESSION_STATE_READY);
   g_assert_true (acp_session_get_agent (fork) == acp_session_get_agent (original));
   g_assert_true (pal_session_manager_lookup (f->manager, fork_key) == fork);
-  g_assert_cmpint (pal_session_manager_get_session_state (f->manager, fork_key), ==,
-                   PAL_SESSION_STATE_READY);
+  g_assert_cmpint (state_of (f, fork_key), ==, PAL_SESSION_STATE_READY);
 
   /* what the agent was asked */
   g_assert_cmpuint (count_method (f, "session/fork"), ==, 1);
@@ -2740,6 +2884,7 @@ main (int   argc,
   ADD ("folders/same-id", test_folders_same_id);
   ADD ("folders/listed", test_folders_listed);
   ADD ("store/titles", test_titles);
+  ADD ("live/notifies", test_live_session_notifies);
   ADD ("state/permission", test_permission_state);
   ADD ("list/refresh", test_refresh_listed);
   ADD ("auth/required", test_auth_required);

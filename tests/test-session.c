@@ -315,6 +315,53 @@ count_notify_cb (GObject    *object,
   (*counter)++;
 }
 
+/* What the last items-changed of a list said, and how many came */
+typedef struct
+{
+  guint n;
+  guint position;
+  guint removed;
+  guint added;
+} Changes;
+
+static void
+items_changed_cb (GListModel *model,
+                  guint       position,
+                  guint       removed,
+                  guint       added,
+                  Changes    *changes)
+{
+  changes->n++;
+  changes->position = position;
+  changes->removed = removed;
+  changes->added = added;
+}
+
+/* The @property of the @index-th item of @model */
+static char *
+dup_item_string (GListModel *model,
+                 guint       index,
+                 const char *property)
+{
+  g_autoptr(GObject) item = g_list_model_get_item (model, index);
+  char *value = NULL;
+
+  g_assert_nonnull (item);
+  g_object_get (item, property, &value, NULL);
+  return value;
+}
+
+static void
+assert_item_string (GListModel *model,
+                    guint       index,
+                    const char *property,
+                    const char *expected)
+{
+  g_autofree char *value = dup_item_string (model, index, property);
+
+  g_assert_cmpstr (value, ==, expected);
+}
+
 /* --- tests --- */
 
 static void
@@ -364,7 +411,7 @@ test_create_and_prompt (Fixture       *f,
   g_assert_cmpstr (acp_tool_call_item_get_tool_call_id (tool), ==, "call-1");
   g_assert_cmpstr (acp_tool_call_item_get_title (tool), ==, "Read README.md");
   g_assert_cmpstr (acp_tool_call_item_get_status (tool), ==, "completed");
-  g_assert_cmpuint (json_array_get_length (acp_tool_call_item_get_content (tool)), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (acp_tool_call_item_get_content (tool)), ==, 1);
 
   methods = record_methods (f);
   g_assert_cmpstr (methods, ==, "initialize session/new session/prompt");
@@ -393,7 +440,7 @@ test_permission (Fixture       *f,
   g_assert_cmpint (acp_item_get_kind (ACP_ITEM (permission)), ==, ACP_ITEM_KIND_PERMISSION);
   g_assert_cmpint (acp_permission_item_get_state (permission), ==, ACP_PERMISSION_STATE_PENDING);
   g_assert_cmpstr (acp_permission_item_get_tool_call_id (permission), ==, "call-1");
-  g_assert_cmpuint (json_array_get_length (acp_permission_item_get_options (permission)), ==, 2);
+  g_assert_cmpuint (g_list_model_get_n_items (acp_permission_item_get_options (permission)), ==, 2);
   g_assert_nonnull (acp_permission_item_get_request (permission));
 
   /* the tool call was never announced: the request created it, before the
@@ -1092,11 +1139,11 @@ test_session_updates (Fixture       *f,
                       gconstpointer  data)
 {
   g_autoptr(GError) error = NULL;
-  JsonArray *commands;
-  guint64 used = 1, size = 1;
-  double amount = 0;
-  const char *currency = NULL;
-  guint title_n = 0, usage_n = 0, commands_n = 0, mode_n = 0, options_n = 0, updated_n = 0;
+  GListModel *commands, *options;
+  AcpUsage *usage;
+  g_autoptr(AcpCommand) init = NULL;
+  guint title_n = 0, usage_n = 0, mode_n = 0, updated_n = 0;
+  Changes commands_changes = { 0, }, options_changes = { 0, };
   const char *bad[] = {
     "{'sessionUpdate': 'available_commands_update'}",
     "{'sessionUpdate': 'available_commands_update', 'availableCommands': {}}",
@@ -1114,34 +1161,34 @@ test_session_updates (Fixture       *f,
   };
 
   start (f, "basic.json");
+  commands = acp_session_get_available_commands (f->session);
+  options = acp_session_get_config_options (f->session);
   g_signal_connect (f->session, "notify::title", G_CALLBACK (count_notify_cb), &title_n);
   g_signal_connect (f->session, "notify::updated-at", G_CALLBACK (count_notify_cb), &updated_n);
   g_signal_connect (f->session, "notify::usage", G_CALLBACK (count_notify_cb), &usage_n);
-  g_signal_connect (f->session, "notify::available-commands", G_CALLBACK (count_notify_cb), &commands_n);
   g_signal_connect (f->session, "notify::current-mode-id", G_CALLBACK (count_notify_cb), &mode_n);
-  g_signal_connect (f->session, "notify::config-options", G_CALLBACK (count_notify_cb), &options_n);
+  g_signal_connect (commands, "items-changed", G_CALLBACK (items_changed_cb), &commands_changes);
+  g_signal_connect (options, "items-changed", G_CALLBACK (items_changed_cb), &options_changes);
 
   g_assert_null (acp_session_get_usage (f->session));
-  g_assert_false (acp_session_get_context_usage (f->session, &used, &size));
-  g_assert_cmpuint (used, ==, 0);
-  g_assert_false (acp_session_get_cost (f->session, &amount, &currency));
-  g_assert_cmpuint (json_array_get_length (acp_session_get_available_commands (f->session)), ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (commands), ==, 0);
+  g_assert_true (g_list_model_get_item_type (commands) == ACP_TYPE_COMMAND);
 
   g_assert_true (apply (f->session, "{'sessionUpdate': 'available_commands_update', 'availableCommands': ["
                                     "{'name': 'init', 'description': 'Set up', 'input': {'hint': 'dir'}},"
                                     "{'description': 'no name'},"
                                     "{'name': 'plan', 'description': 'Plan it'}]}", &error));
   g_assert_no_error (error);
-  commands = acp_session_get_available_commands (f->session);
-  g_assert_cmpuint (json_array_get_length (commands), ==, 2);
-  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (commands, 1), "name"),
-                   ==, "plan");
-  g_assert_cmpuint (commands_n, ==, 1);
-  /* the same list again: no notification */
+  g_assert_cmpuint (g_list_model_get_n_items (commands), ==, 2);
+  assert_item_string (commands, 0, "input-hint", "dir");
+  assert_item_string (commands, 1, "name", "plan");
+  g_assert_cmpuint (commands_changes.n, ==, 1);
+  init = g_list_model_get_item (commands, 0);
+  /* the same list again: nothing changes */
   g_assert_true (apply (f->session, "{'sessionUpdate': 'available_commands_update', 'availableCommands': ["
                                     "{'name': 'init', 'description': 'Set up', 'input': {'hint': 'dir'}},"
                                     "{'name': 'plan', 'description': 'Plan it'}]}", NULL));
-  g_assert_cmpuint (commands_n, ==, 1);
+  g_assert_cmpuint (commands_changes.n, ==, 1);
 
   g_assert_true (apply (f->session, "{'sessionUpdate': 'current_mode_update', 'currentModeId': 'code'}", NULL));
   g_assert_cmpstr (acp_session_get_current_mode_id (f->session), ==, "code");
@@ -1151,8 +1198,9 @@ test_session_updates (Fixture       *f,
   g_assert_true (apply (f->session, "{'sessionUpdate': 'config_option_update', 'configOptions': ["
                                     "{'id': 'model', 'name': 'Model', 'type': 'select', 'currentValue': 'a',"
                                     " 'options': [{'value': 'a', 'name': 'A'}]}, {'id': 7}]}", NULL));
-  g_assert_cmpuint (json_array_get_length (acp_session_get_config_options (f->session)), ==, 1);
-  g_assert_cmpuint (options_n, ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (options), ==, 1);
+  assert_item_string (options, 0, "current-value", "a");
+  g_assert_cmpuint (options_changes.n, ==, 1);
 
   /* session info: absent leaves alone, null clears */
   g_assert_true (apply (f->session, "{'sessionUpdate': 'session_info_update', 'title': 'Fix the parser',"
@@ -1170,17 +1218,20 @@ test_session_updates (Fixture       *f,
   g_assert_cmpuint (title_n, ==, 2);
 
   g_assert_true (apply (f->session, "{'sessionUpdate': 'usage_update', 'used': 12000, 'size': 200000}", NULL));
-  g_assert_true (acp_session_get_context_usage (f->session, &used, &size));
-  g_assert_cmpuint (used, ==, 12000);
-  g_assert_cmpuint (size, ==, 200000);
-  g_assert_false (acp_session_get_cost (f->session, NULL, NULL));
+  usage = acp_session_get_usage (f->session);
+  g_assert_nonnull (usage);
+  g_assert_cmpuint (acp_usage_get_used (usage), ==, 12000);
+  g_assert_cmpuint (acp_usage_get_size (usage), ==, 200000);
+  g_assert_false (acp_usage_get_has_cost (usage));
   g_assert_true (apply (f->session, "{'sessionUpdate': 'usage_update', 'used': 13000, 'size': 200000,"
                                     " 'cost': {'amount': 0.25, 'currency': 'USD'}}", NULL));
-  g_assert_true (acp_session_get_cost (f->session, &amount, &currency));
-  g_assert_cmpfloat_with_epsilon (amount, 0.25, 1e-9);
-  g_assert_cmpstr (currency, ==, "USD");
+  usage = acp_session_get_usage (f->session);
+  g_assert_true (acp_usage_get_has_cost (usage));
+  g_assert_cmpfloat_with_epsilon (acp_usage_get_cost_amount (usage), 0.25, 1e-9);
+  g_assert_cmpstr (acp_usage_get_cost_currency (usage), ==, "USD");
   g_assert_true (apply (f->session, "{'sessionUpdate': 'usage_update', 'used': 13000, 'size': 200000,"
                                     " 'cost': {'amount': 0.25, 'currency': 'USD'}}", NULL));
+  g_assert_true (acp_session_get_usage (f->session) == usage);
   g_assert_cmpuint (usage_n, ==, 2);
 
   /* none of them touched the transcript */
@@ -1194,9 +1245,13 @@ test_session_updates (Fixture       *f,
       g_assert_error (error, ACP_ERROR, ACP_ERROR_INVALID_MESSAGE);
       g_clear_error (&error);
     }
-  g_assert_cmpuint (title_n + updated_n + usage_n + commands_n + mode_n + options_n, ==, 2 + 2 + 2 + 1 + 1 + 1);
-  g_assert_cmpuint (json_array_get_length (acp_session_get_available_commands (f->session)), ==, 2);
+  g_assert_cmpuint (title_n + updated_n + usage_n + mode_n, ==, 2 + 2 + 2 + 1);
+  g_assert_cmpuint (commands_changes.n + options_changes.n, ==, 1 + 1);
+  g_assert_cmpuint (g_list_model_get_n_items (commands), ==, 2);
   g_assert_cmpuint (transcript_n_items (f), ==, 0);
+  /* the lists are the session's for good */
+  g_assert_true (acp_session_get_available_commands (f->session) == commands);
+  g_assert_true (acp_session_get_config_options (f->session) == options);
 
   /* transcript variants go to the transcript */
   g_assert_true (apply (f->session, "{'sessionUpdate': 'agent_message_chunk',"
@@ -1204,6 +1259,58 @@ test_session_updates (Fixture       *f,
   g_assert_true (apply (f->session, "{'sessionUpdate': 'something_new', 'x': 1}", NULL));
   g_assert_cmpuint (transcript_n_items (f), ==, 2);
   g_assert_true (ACP_IS_GENERIC_ITEM (transcript_item (f, 1)));
+}
+
+/* A new list replaces the items that changed, in one items-changed; the
+ * others stay the same objects (a view bound to them keeps its rows). */
+static void
+test_lists_in_place (Fixture       *f,
+                     gconstpointer  data)
+{
+  GListModel *commands;
+  Changes changes = { 0, };
+  g_autoptr(GObject) first = NULL;
+  g_autoptr(GObject) last = NULL;
+  g_autoptr(GObject) item = NULL;
+
+  start (f, "basic.json");
+  commands = acp_session_get_available_commands (f->session);
+  g_signal_connect (commands, "items-changed", G_CALLBACK (items_changed_cb), &changes);
+
+  g_assert_true (apply (f->session, "{'sessionUpdate': 'available_commands_update', 'availableCommands': ["
+                                    "{'name': 'a', 'description': 'A'}, {'name': 'b', 'description': 'B'},"
+                                    "{'name': 'c', 'description': 'C'}]}", NULL));
+  g_assert_cmpuint (changes.n, ==, 1);
+  g_assert_cmpuint (changes.position, ==, 0);
+  g_assert_cmpuint (changes.removed, ==, 0);
+  g_assert_cmpuint (changes.added, ==, 3);
+  first = g_list_model_get_item (commands, 0);
+  last = g_list_model_get_item (commands, 2);
+
+  /* the middle one changed (its description) and one more came after it */
+  g_assert_true (apply (f->session, "{'sessionUpdate': 'available_commands_update', 'availableCommands': ["
+                                    "{'name': 'a', 'description': 'A'}, {'name': 'b', 'description': 'Bee'},"
+                                    "{'name': 'b2', 'description': 'B2'}, {'name': 'c', 'description': 'C'}]}",
+                        NULL));
+  g_assert_cmpuint (changes.n, ==, 2);
+  g_assert_cmpuint (changes.position, ==, 1);
+  g_assert_cmpuint (changes.removed, ==, 1);
+  g_assert_cmpuint (changes.added, ==, 2);
+  assert_item_string (commands, 1, "description", "Bee");
+  assert_item_string (commands, 2, "name", "b2");
+  item = g_list_model_get_item (commands, 0);
+  g_assert_true (item == first);
+  g_clear_object (&item);
+  item = g_list_model_get_item (commands, 3);
+  g_assert_true (item == last);
+
+  /* an empty list removes them all at once */
+  g_assert_true (apply (f->session, "{'sessionUpdate': 'available_commands_update', 'availableCommands': []}",
+                        NULL));
+  g_assert_cmpuint (changes.n, ==, 3);
+  g_assert_cmpuint (changes.position, ==, 0);
+  g_assert_cmpuint (changes.removed, ==, 4);
+  g_assert_cmpuint (changes.added, ==, 0);
 }
 
 static void
@@ -1216,8 +1323,9 @@ test_modes_and_config (Fixture       *f,
   g_autofree char *stop_reason = NULL;
   g_autoptr(AcpSession) second = NULL;
   g_autoptr(JsonNode) value = NULL;
-  JsonArray *options;
-  guint64 used = 0;
+  GListModel *modes, *options;
+  Changes modes_changes = { 0, }, options_changes = { 0, };
+  guint mode_n = 0;
 
   scenario = write_scenario (f, "modes.json",
     "{'handlers': {" INITIALIZE_FULL ","
@@ -1239,17 +1347,28 @@ test_modes_and_config (Fixture       *f,
     "    {'op': 'update', 'update': {'sessionUpdate': 'usage_update', 'used': 10, 'size': 100}},"
     "    {'op': 'result', 'result': {'stopReason': 'end_turn'}}]}}");
   start (f, scenario);
+  modes = acp_session_get_modes (f->session);
+  g_signal_connect (modes, "items-changed", G_CALLBACK (items_changed_cb), &modes_changes);
+  g_signal_connect (f->session, "notify::current-mode-id", G_CALLBACK (count_notify_cb), &mode_n);
   create (f);
 
-  g_assert_nonnull (acp_session_get_modes (f->session));
+  /* the modes of the answer, in one change */
+  g_assert_cmpuint (g_list_model_get_n_items (modes), ==, 2);
+  g_assert_true (g_list_model_get_item_type (modes) == ACP_TYPE_MODE);
+  assert_item_string (modes, 1, "name", "Code");
+  g_assert_cmpuint (modes_changes.n, ==, 1);
   g_assert_cmpstr (acp_session_get_current_mode_id (f->session), ==, "ask");
-  g_assert_null (acp_session_get_config_options (f->session));
+  g_assert_cmpuint (mode_n, ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (acp_session_get_config_options (f->session)), ==, 0);
 
   acp_session_set_mode_async (f->session, "code", NULL, store_result_cb, &result);
   WAIT_UNTIL (result != NULL);
   g_assert_true (acp_session_set_mode_finish (f->session, result, &error));
   g_assert_no_error (error);
   g_assert_cmpstr (acp_session_get_current_mode_id (f->session), ==, "code");
+  g_assert_cmpuint (mode_n, ==, 2);
+  /* the list of modes stays as it is */
+  g_assert_cmpuint (modes_changes.n, ==, 1);
 
   /* a second session on the same agent prefers config options to modes */
   second = acp_session_new (f->agent, f->cwd);
@@ -1258,18 +1377,25 @@ test_modes_and_config (Fixture       *f,
   WAIT_UNTIL (result != NULL);
   g_assert_true (acp_session_create_finish (second, result, &error));
   g_assert_cmpstr (acp_session_get_session_id (second), ==, "fake-session-2");
-  g_assert_null (acp_session_get_modes (second));
-  g_assert_nonnull (acp_session_get_config_options (second));
+  g_assert_cmpuint (g_list_model_get_n_items (acp_session_get_modes (second)), ==, 0);
+  options = acp_session_get_config_options (second);
+  g_assert_cmpuint (g_list_model_get_n_items (options), ==, 1);
+  assert_item_string (options, 0, "current-value", "fast");
+  g_signal_connect (options, "items-changed", G_CALLBACK (items_changed_cb), &options_changes);
 
+  /* the answer's full list replaces the option in the same list, at once */
   value = json_node_init_string (json_node_alloc (), "smart");
   g_clear_object (&result);
   acp_session_set_config_option_async (second, "model", value, NULL, store_result_cb, &result);
   WAIT_UNTIL (result != NULL);
   g_assert_true (acp_session_set_config_option_finish (second, result, &error));
   g_assert_no_error (error);
-  options = acp_session_get_config_options (second);
-  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (options, 0), "currentValue"),
-                   ==, "smart");
+  g_assert_true (acp_session_get_config_options (second) == options);
+  g_assert_cmpuint (options_changes.n, ==, 1);
+  g_assert_cmpuint (options_changes.position, ==, 0);
+  g_assert_cmpuint (options_changes.removed, ==, 1);
+  g_assert_cmpuint (options_changes.added, ==, 1);
+  assert_item_string (options, 0, "current-value", "smart");
 
   /* updates of a turn reach only their own session */
   g_clear_object (&result);
@@ -1277,10 +1403,12 @@ test_modes_and_config (Fixture       *f,
   WAIT_UNTIL (result != NULL);
   stop_reason = acp_session_prompt_finish (f->session, result, &error);
   g_assert_no_error (error);
+  /* the current mode follows current_mode_update */
   g_assert_cmpstr (acp_session_get_current_mode_id (f->session), ==, "ask");
+  g_assert_cmpuint (mode_n, ==, 3);
   g_assert_cmpstr (acp_session_get_title (f->session), ==, "Mode work");
-  g_assert_true (acp_session_get_context_usage (f->session, &used, NULL));
-  g_assert_cmpuint (used, ==, 10);
+  g_assert_nonnull (acp_session_get_usage (f->session));
+  g_assert_cmpuint (acp_usage_get_used (acp_session_get_usage (f->session)), ==, 10);
   g_assert_null (acp_session_get_title (second));
   g_assert_null (acp_session_get_usage (second));
 }
@@ -1290,7 +1418,7 @@ test_early_updates (Fixture       *f,
                     gconstpointer  data)
 {
   g_autofree char *scenario = NULL;
-  JsonArray *commands;
+  GListModel *commands;
 
   scenario = write_scenario (f, "early.json",
     "{'handlers': {" INITIALIZE_FULL ","
@@ -1305,9 +1433,8 @@ test_early_updates (Fixture       *f,
   create (f);
 
   commands = acp_session_get_available_commands (f->session);
-  g_assert_cmpuint (json_array_get_length (commands), ==, 1);
-  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (commands, 0), "name"),
-                   ==, "web");
+  g_assert_cmpuint (g_list_model_get_n_items (commands), ==, 1);
+  assert_item_string (commands, 0, "name", "web");
   g_assert_null (acp_session_get_title (f->session));
 }
 
@@ -1464,11 +1591,17 @@ test_permission_item_validation (void)
     "{'toolCall': {'toolCallId': 't'}, 'options': [1]}",
     "{'toolCall': {'toolCallId': 't'}, 'options': [{'optionId': 'a', 'name': 'A'}]}",
     "{'toolCall': {'toolCallId': 't'}, 'options': [{'optionId': 'a', 'name': 5, 'kind': 'allow_once'}]}",
+    /* a malformed ToolCallUpdate, which the transcript would refuse */
+    "{'toolCall': {'toolCallId': 't', 'title': 5}, 'options': []}",
   };
-  g_autoptr(JsonObject) good = parse_object ("{'toolCall': {'toolCallId': 't', 'title': 'T'},"
+  g_autoptr(JsonObject) good = parse_object ("{'toolCall': {'toolCallId': 't', 'title': 'T', 'kind': 'edit',"
+                                             "              'locations': [{'path': '/p/a.c'}, {'line': 2}]},"
                                              " 'options': [{'optionId': 'a', 'name': 'A', 'kind': 'allow_once'},"
-                                             "             {'optionId': 'r', 'name': 'R', 'kind': 'reject_once'}]}");
+                                             "             {'optionId': 'r', 'name': 'R', 'kind': 'reject_once'},"
+                                             "             {'optionId': 's', 'name': 'S', 'kind': 'allow_session'}]}");
   g_autoptr(AcpPermissionItem) item = NULL;
+  g_autoptr(AcpPermissionOption) option = NULL;
+  AcpToolCallItem *snapshot;
   g_autoptr(AcpPermissionItem) other = NULL;
   g_autoptr(GError) error = NULL;
   guint notified = 0;
@@ -1487,6 +1620,22 @@ test_permission_item_validation (void)
   g_assert_no_error (error);
   g_assert_cmpstr (acp_permission_item_get_tool_call_id (item), ==, "t");
   g_assert_cmpstr (json_object_get_string_member (acp_permission_item_get_tool_call (item), "title"), ==, "T");
+  /* the tool call as the request describes it, typed */
+  snapshot = acp_permission_item_get_tool_call_snapshot (item);
+  g_assert_cmpstr (acp_tool_call_item_get_tool_call_id (snapshot), ==, "t");
+  g_assert_cmpstr (acp_tool_call_item_get_title (snapshot), ==, "T");
+  g_assert_cmpstr (acp_tool_call_item_get_tool_kind (snapshot), ==, "edit");
+  g_assert_cmpstr (acp_tool_call_item_get_status (snapshot), ==, "pending");
+  g_assert_cmpuint (g_list_model_get_n_items (acp_tool_call_item_get_locations (snapshot)), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (acp_permission_item_get_options (item)), ==, 3);
+  option = g_list_model_get_item (acp_permission_item_get_options (item), 1);
+  g_assert_cmpstr (acp_permission_option_get_id (option), ==, "r");
+  g_assert_cmpstr (acp_permission_option_get_name (option), ==, "R");
+  g_assert_cmpint (acp_permission_option_get_kind (option), ==, ACP_PERMISSION_OPTION_KIND_REJECT_ONCE);
+  g_clear_object (&option);
+  /* a kind this version does not know is offered all the same */
+  option = g_list_model_get_item (acp_permission_item_get_options (item), 2);
+  g_assert_cmpint (acp_permission_option_get_kind (option), ==, ACP_PERMISSION_OPTION_KIND_UNKNOWN);
   g_assert_null (acp_permission_item_get_request (item));
   g_signal_connect (item, "notify::state", G_CALLBACK (count_notify_cb), &notified);
 
@@ -1620,6 +1769,7 @@ main (int   argc,
   ADD ("crash/pending-permission", test_exit_with_pending_permission);
   ADD ("updates/session-level", test_session_updates);
   ADD ("updates/early", test_early_updates);
+  ADD ("updates/lists-in-place", test_lists_in_place);
   ADD ("modes-and-config", test_modes_and_config);
   ADD ("permission/invalid", test_permission_invalid);
   ADD ("load/cancelled", test_load_cancelled);

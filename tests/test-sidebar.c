@@ -10,6 +10,7 @@
 #include "find-descendant.h"
 #include "test-util.h"
 #include "pal-agent-store.h"
+#include "pal-live-session-private.h"
 #include "pal-sidebar.h"
 #include "pal-tooltip.h"
 
@@ -26,19 +27,20 @@ key_of (const char *agent_id,
 
 #define DEMO(id) key_of ("demo", id)
 
-static GHashTable *
-new_states (void)
+/* A session made live in @live_sessions, in @state, as the session
+ * manager would. (transfer none) */
+static PalLiveSession *
+add_live (GListStore      *live_sessions,
+          PalSessionKey   *key,
+          PalSessionState  state)
 {
-  return g_hash_table_new (pal_session_key_hash, pal_session_key_equal);
-}
+  PalLiveSession *live = _pal_live_session_new (key, NULL);
 
-static PalRowState
-state_func (PalSessionKey *key,
-            gpointer       user_data)
-{
-  GHashTable *states = user_data;
-
-  return GPOINTER_TO_INT (g_hash_table_lookup (states, key));
+  _pal_live_session_set_state (live, state);
+  g_list_store_append (live_sessions, live);
+  /* the list keeps it */
+  g_object_unref (live);
+  return live;
 }
 
 /* the session activated last, as "agent/id" */
@@ -83,11 +85,12 @@ test_sidebar (void)
 {
   g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
   g_autoptr(PalSessionStore) store = NULL;
-  g_autoptr(GHashTable) states = new_states ();
+  g_autoptr(GListStore) live_sessions = g_list_store_new (PAL_TYPE_LIVE_SESSION);
   g_autofree char *activated = NULL;
   GtkWidget *window = gtk_window_new ();
   PalSidebar *sidebar;
   gint64 now = g_get_real_time ();
+  PalLiveSession *live;
   PalSessionRow *row;
   GtkListView *list;
 
@@ -98,8 +101,8 @@ test_sidebar (void)
   add_record (store, "s3", "/home/p/alpha", "Refactor", now);
 
   sidebar = PAL_SIDEBAR (pal_sidebar_new (store, NULL));
-  g_hash_table_insert (states, DEMO ("s3"), GINT_TO_POINTER (PAL_ROW_STATE_WORKING));
-  pal_sidebar_set_state_func (sidebar, state_func, states);
+  add_live (live_sessions, DEMO ("s3"), PAL_SESSION_STATE_WORKING);
+  pal_sidebar_set_live_sessions (sidebar, G_LIST_MODEL (live_sessions));
   g_signal_connect (sidebar, "session-activated", G_CALLBACK (activated_cb), &activated);
 
   gtk_window_set_default_size (GTK_WINDOW (window), 320, 600);
@@ -110,15 +113,15 @@ test_sidebar (void)
   g_assert_cmpuint (pal_sidebar_get_n_shown (sidebar), ==, 3);
   row = pal_sidebar_get_row (sidebar, DEMO ("s3"));
   g_assert_nonnull (row);
-  g_assert_cmpint (pal_session_row_get_state (row), ==, PAL_ROW_STATE_WORKING);
+  g_assert_cmpint (pal_session_row_get_state (row), ==, PAL_SESSION_STATE_WORKING);
   g_assert_cmpint (pal_session_row_get_state (pal_sidebar_get_row (sidebar, DEMO ("s1"))), ==,
-                   PAL_ROW_STATE_NOT_RUNNING);
+                   PAL_SESSION_STATE_NOT_RUNNING);
 
-  /* a state change reaches the row when the window says so */
-  g_hash_table_insert (states, DEMO ("s1"), GINT_TO_POINTER (PAL_ROW_STATE_WAITING));
-  pal_sidebar_refresh_state (sidebar, DEMO ("s1"));
-  g_assert_cmpint (pal_session_row_get_state (pal_sidebar_get_row (sidebar, DEMO ("s1"))), ==,
-                   PAL_ROW_STATE_WAITING);
+  /* a session that becomes live: its row follows it */
+  live = add_live (live_sessions, DEMO ("s1"), PAL_SESSION_STATE_WAITING_PERMISSION);
+  row = pal_sidebar_get_row (sidebar, DEMO ("s1"));
+  g_assert_true (pal_session_row_get_live_session (row) == live);
+  g_assert_cmpint (pal_session_row_get_state (row), ==, PAL_SESSION_STATE_WAITING_PERMISSION);
 
   /* search by title, by folder; no match shows the empty page */
   pal_sidebar_set_search_text (sidebar, "DOCS");
@@ -421,6 +424,75 @@ test_additional_folders (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A row is bound to its session's live session: the spinner and the state
+ * icon follow the state the live session tells, with nobody telling the
+ * sidebar; when the session is live no more, the row is not running. */
+static void
+test_row_follows_live_session (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autoptr(PalSessionStore) store = NULL;
+  g_autoptr(GListStore) live_sessions = g_list_store_new (PAL_TYPE_LIVE_SESSION);
+  g_autoptr(PalLiveSession) live = NULL;
+  GtkWidget *window = gtk_window_new ();
+  PalSidebar *sidebar;
+  PalSessionRow *row;
+  GtkWidget *spinner, *icon;
+
+  g_settings_reset (settings, "sessions");
+  store = pal_session_store_new (settings);
+  add_record (store, "s1", "/home/p/alpha", "Fix the parser", g_get_real_time ());
+
+  sidebar = PAL_SIDEBAR (pal_sidebar_new (store, NULL));
+  live = g_object_ref (add_live (live_sessions, DEMO ("s1"), PAL_SESSION_STATE_READY));
+  pal_sidebar_set_live_sessions (sidebar, G_LIST_MODEL (live_sessions));
+  gtk_window_set_default_size (GTK_WINDOW (window), 320, 600);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (sidebar));
+  gtk_window_present (GTK_WINDOW (window));
+  iterate ();
+
+  row = pal_sidebar_get_row (sidebar, DEMO ("s1"));
+  g_assert_nonnull (row);
+  spinner = find_descendant (GTK_WIDGET (row), GTK_TYPE_SPINNER);
+  icon = find_descendant (GTK_WIDGET (row), GTK_TYPE_IMAGE);
+  g_assert_nonnull (spinner);
+  g_assert_nonnull (icon);
+  g_assert_false (gtk_widget_get_visible (spinner));
+  g_assert_true (gtk_widget_get_visible (icon));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (row), "ready"));
+
+  /* a turn starts: the spinner turns */
+  _pal_live_session_set_state (live, PAL_SESSION_STATE_WORKING);
+  g_assert_true (gtk_widget_get_visible (spinner));
+  g_assert_true (gtk_spinner_get_spinning (GTK_SPINNER (spinner)));
+  g_assert_false (gtk_widget_get_visible (icon));
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (row), "ready"));
+  g_assert_cmpstr (pal_widget_get_quiet_tooltip (spinner), ==, "Working");
+
+  /* the agent asks the person */
+  _pal_live_session_set_state (live, PAL_SESSION_STATE_WAITING_PERMISSION);
+  g_assert_false (gtk_widget_get_visible (spinner));
+  g_assert_true (gtk_widget_get_visible (icon));
+  g_assert_cmpstr (gtk_image_get_icon_name (GTK_IMAGE (icon)), ==, "dialog-question-symbolic");
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (row), "waiting"));
+
+  _pal_live_session_set_state (live, PAL_SESSION_STATE_STOPPING);
+  g_assert_true (gtk_widget_get_visible (spinner));
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (row), "waiting"));
+
+  /* live no more: not running, and what the old object says is not heard */
+  g_list_store_remove (live_sessions, 0);
+  g_assert_null (pal_session_row_get_live_session (row));
+  g_assert_cmpint (pal_session_row_get_state (row), ==, PAL_SESSION_STATE_NOT_RUNNING);
+  g_assert_false (gtk_widget_get_visible (spinner));
+  g_assert_false (gtk_widget_get_visible (icon));
+  _pal_live_session_set_state (live, PAL_SESSION_STATE_FAILED);
+  g_assert_cmpint (pal_session_row_get_state (row), ==, PAL_SESSION_STATE_NOT_RUNNING);
+  g_assert_false (gtk_widget_get_visible (icon));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* Two agents' sessions of the same id are two rows: each with its own
  * state, activated, selected and removed on its own. */
 static void
@@ -428,11 +500,12 @@ test_same_id_two_agents (void)
 {
   g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
   g_autoptr(PalSessionStore) store = NULL;
-  g_autoptr(GHashTable) states = new_states ();
+  g_autoptr(GListStore) live_sessions = g_list_store_new (PAL_TYPE_LIVE_SESSION);
   g_autofree char *activated = NULL;
   GtkWidget *window = gtk_window_new ();
   PalSidebar *sidebar;
   PalSessionRow *demo_row, *other_row;
+  PalLiveSession *demo_live;
   GtkListView *list;
   gint64 now = g_get_real_time ();
 
@@ -442,8 +515,9 @@ test_same_id_two_agents (void)
   add_record_of (store, "other", "dup", "/home/p/alpha", "The other’s", now);
 
   sidebar = PAL_SIDEBAR (pal_sidebar_new (store, NULL));
-  g_hash_table_insert (states, key_of ("other", "dup"), GINT_TO_POINTER (PAL_ROW_STATE_WORKING));
-  pal_sidebar_set_state_func (sidebar, state_func, states);
+  add_live (live_sessions, key_of ("other", "dup"), PAL_SESSION_STATE_WORKING);
+  demo_live = add_live (live_sessions, key_of ("demo", "dup"), PAL_SESSION_STATE_READY);
+  pal_sidebar_set_live_sessions (sidebar, G_LIST_MODEL (live_sessions));
   g_signal_connect (sidebar, "session-activated", G_CALLBACK (activated_cb), &activated);
   gtk_window_set_default_size (GTK_WINDOW (window), 320, 600);
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (sidebar));
@@ -458,14 +532,13 @@ test_same_id_two_agents (void)
   g_assert_true (demo_row != other_row);
   g_assert_cmpstr (pal_session_record_get_title (pal_session_row_get_record (demo_row)), ==, "The demo’s");
   g_assert_cmpstr (pal_session_record_get_title (pal_session_row_get_record (other_row)), ==, "The other’s");
-  g_assert_cmpint (pal_session_row_get_state (other_row), ==, PAL_ROW_STATE_WORKING);
-  g_assert_cmpint (pal_session_row_get_state (demo_row), ==, PAL_ROW_STATE_NOT_RUNNING);
+  g_assert_cmpint (pal_session_row_get_state (other_row), ==, PAL_SESSION_STATE_WORKING);
+  g_assert_cmpint (pal_session_row_get_state (demo_row), ==, PAL_SESSION_STATE_READY);
 
   /* a state change of one reaches that row alone */
-  g_hash_table_insert (states, key_of ("demo", "dup"), GINT_TO_POINTER (PAL_ROW_STATE_FAILED));
-  pal_sidebar_refresh_state (sidebar, key_of ("demo", "dup"));
-  g_assert_cmpint (pal_session_row_get_state (demo_row), ==, PAL_ROW_STATE_FAILED);
-  g_assert_cmpint (pal_session_row_get_state (other_row), ==, PAL_ROW_STATE_WORKING);
+  _pal_live_session_set_state (demo_live, PAL_SESSION_STATE_FAILED);
+  g_assert_cmpint (pal_session_row_get_state (demo_row), ==, PAL_SESSION_STATE_FAILED);
+  g_assert_cmpint (pal_session_row_get_state (other_row), ==, PAL_SESSION_STATE_WORKING);
 
   /* [alpha] other demo: each activates its own */
   list = GTK_LIST_VIEW (find_descendant (GTK_WIDGET (sidebar), GTK_TYPE_LIST_VIEW));
@@ -701,6 +774,7 @@ main (int   argc,
   g_test_add_func ("/sidebar/agent-names", test_agent_names);
   g_test_add_func ("/sidebar/additional-folders", test_additional_folders);
   g_test_add_func ("/sidebar/same-id-two-agents", test_same_id_two_agents);
+  g_test_add_func ("/sidebar/row-follows-live-session", test_row_follows_live_session);
   g_test_add_func ("/sidebar/fork-item", test_fork_item);
   g_test_add_func ("/sidebar/long-list", test_long_list);
   g_test_add_func ("/sidebar/select-in-long-list", test_select_in_long_list);

@@ -560,6 +560,72 @@ test_markdown (void)
   fixture_clear (&f);
 }
 
+/* The header follows the item: the title (or the tool's name), the kind's
+ * icon, the status */
+static void
+test_header_follows (void)
+{
+  Fixture f = { acp_transcript_new (), NULL, NULL };
+  AcpToolCallItem *item;
+  GtkWidget *kind_image;
+
+  apply (f.transcript, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"h\","
+                       "\"rawInput\":{\"pattern\":\"x\"}}");
+  show_row (&f, "h", NULL);
+  item = acp_transcript_lookup_tool_call (f.transcript, "h");
+  kind_image = find_widget (f.row, GTK_TYPE_IMAGE);
+  g_assert_true (has_label (f.row, "Tool call", FALSE));
+  g_assert_true (has_label (f.row, "Pending", FALSE));
+  g_assert_cmpstr (gtk_image_get_icon_name (GTK_IMAGE (kind_image)), ==, "applications-system-symbolic");
+
+  /* the tool's name, while there is no title; markup in it is text */
+  apply (f.transcript, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"h\",\"name\":\"<grep>\"}");
+  g_assert_true (has_label (f.row, "<grep>", FALSE));
+
+  apply (f.transcript, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"h\",\"title\":\"Search `src`\","
+                       "\"kind\":\"search\",\"status\":\"in_progress\"}");
+  g_assert_true (has_label (f.row, "Search src", FALSE));
+  g_assert_false (has_label (f.row, "<grep>", FALSE));
+  g_assert_true (has_label (f.row, "Running", FALSE));
+  g_assert_cmpstr (gtk_image_get_icon_name (GTK_IMAGE (kind_image)), ==, "system-search-symbolic");
+
+  acp_tool_call_item_stop (item);
+  g_assert_true (has_label (f.row, "Interrupted", FALSE));
+  apply (f.transcript, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"h\",\"status\":\"failed\"}");
+  g_assert_true (has_label (f.row, "Failed", FALSE));
+  g_assert_false (has_label (f.row, "Interrupted", FALSE));
+  g_assert_true (gtk_widget_has_css_class (f.row, "failed"));
+
+  fixture_clear (&f);
+}
+
+/* Content blocks that are not text are named: an image by its type, a
+ * link by its address, a type this version does not know by its name */
+static void
+test_content_blocks_named (void)
+{
+  Fixture f = { acp_transcript_new (), NULL, NULL };
+
+  apply (f.transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"b\",\"title\":\"Fetch\","
+                       "\"status\":\"completed\",\"content\":["
+                       "{\"type\":\"content\",\"content\":{\"type\":\"image\",\"data\":\"AA==\","
+                       "\"mimeType\":\"image/png\"}},"
+                       "{\"type\":\"content\",\"content\":{\"type\":\"resource_link\","
+                       "\"uri\":\"https://example.org/a\",\"name\":\"a\"}},"
+                       "{\"type\":\"content\",\"content\":{\"type\":\"video\"}},"
+                       "{\"type\":\"content\",\"content\":{\"type\":\"image\",\"data\":\"AA==\"}}]}");
+  show_row (&f, "b", NULL);
+
+  g_assert_true (has_label (f.row, "Image (image/png)", FALSE));
+  g_assert_true (has_label (f.row, "📎 https://example.org/a", FALSE));
+  g_assert_true (has_label (f.row, "Content of type “video”", FALSE));
+  /* an image without its MIME type is not one: left out */
+  g_assert_cmpuint (g_list_model_get_n_items (acp_tool_call_item_get_content (
+                      acp_transcript_lookup_tool_call (f.transcript, "b"))), ==, 3);
+
+  fixture_clear (&f);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -576,6 +642,8 @@ main (int   argc,
   g_test_add_func ("/tool-call-row/command-text-shown", test_command_text_shown);
   g_test_add_func ("/tool-call-row/long-output", test_long_output);
   g_test_add_func ("/tool-call-row/markdown", test_markdown);
+  g_test_add_func ("/tool-call-row/header-follows", test_header_follows);
+  g_test_add_func ("/tool-call-row/content-blocks-named", test_content_blocks_named);
 
   return g_test_run ();
 }

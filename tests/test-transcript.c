@@ -69,6 +69,16 @@ count_cb (gpointer  instance,
   (*counter)++;
 }
 
+static void
+count_added_cb (GListModel *model,
+                guint       position,
+                guint       removed,
+                guint       added,
+                guint      *counter)
+{
+  *counter += added;
+}
+
 /* --- messages --- */
 
 static void
@@ -189,18 +199,37 @@ test_empty_chunks (void)
   g_assert_cmpstr (acp_message_item_get_text (message), ==, "a");
 }
 
+static guint
+n_items (GListModel *model)
+{
+  return g_list_model_get_n_items (model);
+}
+
+/* The @index-th value of @model, borrowed (the model holds it) */
+static gpointer
+value_at (GListModel *model,
+          guint       index)
+{
+  g_autoptr(GObject) value = g_list_model_get_item (model, index);
+
+  g_assert_nonnull (value);
+  return value;
+}
+
 static void
 test_chunk_attachments (void)
 {
   g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
   AcpMessageItem *message;
-  JsonArray *attachments;
-  guint notified = 0, text_notified = 0;
+  GListModel *attachments;
+  AcpContentBlock *block;
+  guint added = 0, text_notified = 0;
 
   apply_ok (transcript, "{\"sessionUpdate\":\"agent_message_chunk\","
                         "\"content\":{\"type\":\"text\",\"text\":\"See \"}}");
   message = item_at (transcript, 0);
-  g_signal_connect (message, "notify::attachments", G_CALLBACK (count_cb), &notified);
+  attachments = acp_message_item_get_attachments (message);
+  g_signal_connect (attachments, "items-changed", G_CALLBACK (count_added_cb), &added);
   g_signal_connect (message, "notify::text", G_CALLBACK (count_cb), &text_notified);
 
   apply_ok (transcript, "{\"sessionUpdate\":\"agent_message_chunk\","
@@ -210,16 +239,20 @@ test_chunk_attachments (void)
   apply_ok (transcript, "{\"sessionUpdate\":\"agent_message_chunk\","
                         "\"content\":{\"type\":\"text\",\"text\":\"this\"}}");
   g_assert_cmpuint (count_all (transcript), ==, 1);
-  g_assert_cmpuint (notified, ==, 2);
+  g_assert_cmpuint (added, ==, 2);
   g_assert_cmpuint (text_notified, ==, 0);
   g_assert_cmpstr (acp_message_item_get_text (message), ==, "See this");
 
-  attachments = acp_message_item_get_attachments (message);
-  g_assert_cmpuint (json_array_get_length (attachments), ==, 2);
-  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (attachments, 0), "type"),
-                   ==, "image");
-  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (attachments, 1), "type"),
-                   ==, "resource_link");
+  /* one model for the message's life */
+  g_assert_true (acp_message_item_get_attachments (message) == attachments);
+  g_assert_cmpuint (n_items (attachments), ==, 2);
+  block = value_at (attachments, 0);
+  g_assert_cmpint (acp_content_block_get_block_type (block), ==, ACP_CONTENT_BLOCK_TYPE_IMAGE);
+  g_assert_cmpstr (acp_content_block_get_data (block), ==, "AAAA");
+  g_assert_cmpstr (acp_content_block_get_mime_type (block), ==, "image/png");
+  block = value_at (attachments, 1);
+  g_assert_cmpint (acp_content_block_get_block_type (block), ==, ACP_CONTENT_BLOCK_TYPE_RESOURCE_LINK);
+  g_assert_cmpstr (acp_content_block_get_name (block), ==, "a");
 
   /* A non-text chunk alone starts a message with empty text. */
   apply_ok (transcript, "{\"sessionUpdate\":\"user_message_chunk\","
@@ -227,7 +260,11 @@ test_chunk_attachments (void)
   g_assert_cmpuint (count_all (transcript), ==, 2);
   message = item_at (transcript, 1);
   g_assert_cmpstr (acp_message_item_get_text (message), ==, "");
-  g_assert_cmpuint (json_array_get_length (acp_message_item_get_attachments (message)), ==, 1);
+  g_assert_cmpuint (n_items (acp_message_item_get_attachments (message)), ==, 1);
+  block = value_at (acp_message_item_get_attachments (message), 0);
+  g_assert_cmpint (acp_content_block_get_block_type (block), ==, ACP_CONTENT_BLOCK_TYPE_RESOURCE);
+  g_assert_cmpstr (acp_content_block_get_uri (block), ==, "file:///b");
+  g_assert_cmpstr (acp_content_block_get_text (block), ==, "b");
 }
 
 static void
@@ -358,7 +395,10 @@ test_tool_call_and_updates (void)
 {
   g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
   AcpToolCallItem *tool;
-  JsonArray *content;
+  GListModel *content;
+  g_autoptr(GListModel) held = NULL;
+  AcpToolCallContent *entry;
+  AcpLocation *location;
   guint title_n = 0, status_n = 0, content_n = 0, locations_n = 0, kind_n = 0, raw_n = 0;
 
   apply_ok (transcript,
@@ -374,8 +414,11 @@ test_tool_call_and_updates (void)
   g_assert_cmpstr (acp_tool_call_item_get_title (tool), ==, "Reading a.c");
   g_assert_cmpstr (acp_tool_call_item_get_tool_kind (tool), ==, "read");
   g_assert_cmpstr (acp_tool_call_item_get_status (tool), ==, "pending");
-  g_assert_cmpuint (json_array_get_length (acp_tool_call_item_get_locations (tool)), ==, 1);
-  g_assert_cmpuint (json_array_get_length (acp_tool_call_item_get_content (tool)), ==, 0);
+  g_assert_cmpuint (n_items (acp_tool_call_item_get_locations (tool)), ==, 1);
+  location = value_at (acp_tool_call_item_get_locations (tool), 0);
+  g_assert_cmpstr (acp_location_get_path (location), ==, "/p/a.c");
+  g_assert_cmpint (acp_location_get_line (location), ==, 3);
+  g_assert_cmpuint (n_items (acp_tool_call_item_get_content (tool)), ==, 0);
   g_assert_nonnull (acp_tool_call_item_get_raw_input (tool));
   g_assert_null (acp_tool_call_item_get_raw_output (tool));
 
@@ -393,26 +436,38 @@ test_tool_call_and_updates (void)
   g_assert_cmpuint (status_n, ==, 1);
   g_assert_cmpuint (title_n, ==, 0);
   g_assert_cmpstr (acp_tool_call_item_get_tool_kind (tool), ==, "read");
-  g_assert_cmpuint (json_array_get_length (acp_tool_call_item_get_locations (tool)), ==, 1);
+  g_assert_cmpuint (n_items (acp_tool_call_item_get_locations (tool)), ==, 1);
 
   apply_ok (transcript, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"call_1\","
                         "\"content\":[{\"type\":\"content\",\"content\":{\"type\":\"text\",\"text\":\"one\"}},"
                         "{\"type\":\"diff\",\"path\":\"/p/a.c\",\"oldText\":null,\"newText\":\"x\"}]}");
   g_assert_cmpuint (content_n, ==, 1);
   content = acp_tool_call_item_get_content (tool);
-  g_assert_cmpuint (json_array_get_length (content), ==, 2);
+  g_assert_cmpuint (n_items (content), ==, 2);
+  entry = value_at (content, 0);
+  g_assert_cmpint (acp_tool_call_content_get_kind (entry), ==, ACP_TOOL_CALL_CONTENT_KIND_CONTENT);
+  g_assert_cmpstr (acp_content_block_get_text (acp_tool_call_content_get_block (entry)), ==, "one");
+  entry = value_at (content, 1);
+  g_assert_cmpint (acp_tool_call_content_get_kind (entry), ==, ACP_TOOL_CALL_CONTENT_KIND_DIFF);
+  g_assert_cmpstr (acp_tool_call_content_get_path (entry), ==, "/p/a.c");
+  g_assert_null (acp_tool_call_content_get_old_text (entry));
+  g_assert_cmpstr (acp_tool_call_content_get_new_text (entry), ==, "x");
 
   /* content and locations replace whole lists */
+  held = g_object_ref (content);
   apply_ok (transcript, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"call_1\","
                         "\"content\":[{\"type\":\"terminal\",\"terminalId\":\"term-1\"}],"
                         "\"locations\":[]}");
   g_assert_cmpuint (content_n, ==, 2);
   g_assert_cmpuint (locations_n, ==, 1);
+  /* a new list is a new model: one that was handed out never changes */
+  g_assert_cmpuint (n_items (held), ==, 2);
   content = acp_tool_call_item_get_content (tool);
-  g_assert_cmpuint (json_array_get_length (content), ==, 1);
-  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (content, 0), "type"),
-                   ==, "terminal");
-  g_assert_cmpuint (json_array_get_length (acp_tool_call_item_get_locations (tool)), ==, 0);
+  g_assert_cmpuint (n_items (content), ==, 1);
+  entry = value_at (content, 0);
+  g_assert_cmpint (acp_tool_call_content_get_kind (entry), ==, ACP_TOOL_CALL_CONTENT_KIND_TERMINAL);
+  g_assert_cmpstr (acp_tool_call_content_get_terminal_id (entry), ==, "term-1");
+  g_assert_cmpuint (n_items (acp_tool_call_item_get_locations (tool)), ==, 0);
 
   /* The same list again does not notify; null means unchanged. */
   apply_ok (transcript, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"call_1\","
@@ -444,10 +499,10 @@ test_tool_call_and_updates (void)
                         "{\"type\":\"content\",\"content\":{\"type\":\"text\",\"text\":\"kept\"}}, 7],"
                         "\"locations\":[{\"line\":1},{\"path\":\"/q\"}]}");
   content = acp_tool_call_item_get_content (tool);
-  g_assert_cmpuint (json_array_get_length (content), ==, 1);
-  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (content, 0), "type"),
-                   ==, "content");
-  g_assert_cmpuint (json_array_get_length (acp_tool_call_item_get_locations (tool)), ==, 1);
+  g_assert_cmpuint (n_items (content), ==, 1);
+  entry = value_at (content, 0);
+  g_assert_cmpint (acp_tool_call_content_get_kind (entry), ==, ACP_TOOL_CALL_CONTENT_KIND_CONTENT);
+  g_assert_cmpuint (n_items (acp_tool_call_item_get_locations (tool)), ==, 1);
 
   /* Still one item. */
   g_assert_cmpuint (count_all (transcript), ==, 1);
@@ -766,7 +821,8 @@ test_plan (void)
   g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
   g_autoptr(JsonArray) prompt = NULL;
   AcpPlanItem *plan, *second;
-  JsonArray *entries;
+  GListModel *entries;
+  AcpPlanEntry *entry;
   guint notified = 0;
 
   apply_ok (transcript, "{\"sessionUpdate\":\"plan\",\"entries\":["
@@ -775,7 +831,11 @@ test_plan (void)
   plan = item_at (transcript, 0);
   g_assert_true (ACP_IS_PLAN_ITEM (plan));
   g_assert_cmpint (acp_item_get_kind (ACP_ITEM (plan)), ==, ACP_ITEM_KIND_PLAN);
-  g_assert_cmpuint (json_array_get_length (acp_plan_item_get_entries (plan)), ==, 2);
+  g_assert_cmpuint (n_items (acp_plan_item_get_entries (plan)), ==, 2);
+  entry = value_at (acp_plan_item_get_entries (plan), 1);
+  g_assert_cmpstr (acp_plan_entry_get_content (entry), ==, "two");
+  g_assert_cmpint (acp_plan_entry_get_priority (entry), ==, ACP_PLAN_ENTRY_PRIORITY_LOW);
+  g_assert_cmpint (acp_plan_entry_get_status (entry), ==, ACP_PLAN_ENTRY_STATUS_PENDING);
   g_signal_connect (plan, "notify::entries", G_CALLBACK (count_cb), &notified);
 
   /* A message in between does not matter: the plan is replaced. */
@@ -786,14 +846,15 @@ test_plan (void)
   g_assert_cmpuint (count_all (transcript), ==, 2);
   g_assert_cmpuint (notified, ==, 1);
   entries = acp_plan_item_get_entries (plan);
-  g_assert_cmpuint (json_array_get_length (entries), ==, 1);
-  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (entries, 0), "status"),
-                   ==, "completed");
+  g_assert_cmpuint (n_items (entries), ==, 1);
+  entry = value_at (entries, 0);
+  g_assert_cmpint (acp_plan_entry_get_status (entry), ==, ACP_PLAN_ENTRY_STATUS_COMPLETED);
 
-  /* Same entries: no notification. */
+  /* Same entries: no notification, and the same model. */
   apply_ok (transcript, "{\"sessionUpdate\":\"plan\",\"entries\":["
                         "{\"content\":\"one\",\"priority\":\"high\",\"status\":\"completed\"}]}");
   g_assert_cmpuint (notified, ==, 1);
+  g_assert_true (acp_plan_item_get_entries (plan) == entries);
 
   /* After a new user message, a plan is a new item. */
   prompt = json_array_new ();
@@ -804,8 +865,8 @@ test_plan (void)
   second = item_at (transcript, 3);
   g_assert_true (ACP_IS_PLAN_ITEM (second));
   g_assert_true (second != plan);
-  g_assert_cmpuint (json_array_get_length (acp_plan_item_get_entries (plan)), ==, 1);
-  g_assert_cmpuint (json_array_get_length (acp_plan_item_get_entries (second)), ==, 0);
+  g_assert_cmpuint (n_items (acp_plan_item_get_entries (plan)), ==, 1);
+  g_assert_cmpuint (n_items (acp_plan_item_get_entries (second)), ==, 0);
 
   /* Same through a prompt the person sent. */
   acp_transcript_append_prompt (transcript, prompt);
@@ -814,7 +875,7 @@ test_plan (void)
                         "{\"content\":5,\"priority\":\"medium\",\"status\":\"in_progress\"}]}");
   g_assert_cmpuint (count_all (transcript), ==, 6);
   /* the invalid entry is skipped */
-  g_assert_cmpuint (json_array_get_length (acp_plan_item_get_entries (item_at (transcript, 5))), ==, 1);
+  g_assert_cmpuint (n_items (acp_plan_item_get_entries (item_at (transcript, 5))), ==, 1);
 }
 
 static void
@@ -941,6 +1002,7 @@ test_unknown_variant (void)
   g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
   AcpGenericItem *generic;
   g_autofree char *name = NULL;
+  g_autofree char *update = NULL;
 
   apply_ok (transcript, "{\"sessionUpdate\":\"subagent_update\",\"agentId\":\"a1\",\"x\":[1,2]}");
   apply_ok (transcript, "{\"sessionUpdate\":\"plan_update\",\"planId\":\"p\"}");
@@ -950,8 +1012,8 @@ test_unknown_variant (void)
   g_assert_true (ACP_IS_GENERIC_ITEM (generic));
   g_assert_cmpint (acp_item_get_kind (ACP_ITEM (generic)), ==, ACP_ITEM_KIND_GENERIC);
   g_assert_cmpstr (acp_generic_item_get_update_name (generic), ==, "subagent_update");
-  g_assert_cmpstr (json_object_get_string_member (acp_generic_item_get_update (generic), "agentId"),
-                   ==, "a1");
+  update = acp_generic_item_dup_update_json (generic);
+  g_assert_nonnull (strstr (update, "\"agentId\" : \"a1\""));
   g_object_get (generic, "update-name", &name, NULL);
   g_assert_cmpstr (name, ==, "subagent_update");
 }
@@ -973,6 +1035,10 @@ test_malformed (void)
       "\"content\":{\"type\":\"text\",\"text\":\"x\"}}",
     "{\"sessionUpdate\":\"user_message_chunk\",\"content\":[]}",
     "{\"sessionUpdate\":\"agent_thought_chunk\",\"content\":null}",
+    /* blocks that are not text have what their type requires */
+    "{\"sessionUpdate\":\"agent_message_chunk\",\"content\":{\"type\":\"image\",\"data\":\"AA==\"}}",
+    "{\"sessionUpdate\":\"user_message_chunk\",\"content\":{\"type\":\"resource_link\",\"uri\":\"file:///a\"}}",
+    "{\"sessionUpdate\":\"user_message_chunk\",\"content\":{\"type\":\"resource\",\"resource\":{\"uri\":\"file:///a\"}}}",
     "{\"sessionUpdate\":\"tool_call\",\"title\":\"no id\"}",
     "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":5,\"title\":\"x\"}",
     "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"t1\",\"title\":[\"x\"]}",
@@ -1174,13 +1240,13 @@ test_append_prompt (void)
   message = item_at (transcript, 0);
   g_assert_cmpint (acp_message_item_get_role (message), ==, ACP_MESSAGE_ROLE_USER);
   g_assert_cmpstr (acp_message_item_get_text (message), ==, "Look at this");
-  g_assert_cmpuint (json_array_get_length (acp_message_item_get_attachments (message)), ==, 1);
+  g_assert_cmpuint (n_items (acp_message_item_get_attachments (message)), ==, 1);
 }
 
 static void
 test_item_kind_property (void)
 {
-  g_autoptr(AcpPlanItem) plan = acp_plan_item_new (NULL);
+  g_autoptr(AcpPlanItem) plan = acp_plan_item_new ();
   g_autoptr(AcpToolCallItem) tool = acp_tool_call_item_new ("x");
   AcpItemKind kind;
 

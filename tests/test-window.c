@@ -71,6 +71,16 @@ key_of (const char *agent_id,
 /* the stored session of the replay tests */
 #define PAST_SESSION key_of ("fake-replay", "past-session")
 
+/* NOT_RUNNING when the session is not live */
+static PalSessionState
+state_of (Fixture       *fixture,
+          PalSessionKey *key)
+{
+  PalLiveSession *live = pal_session_manager_lookup_live (fixture->manager, key);
+
+  return live != NULL ? pal_live_session_get_state (live) : PAL_SESSION_STATE_NOT_RUNNING;
+}
+
 /* one application for the whole program: an id can be registered once */
 static GtkApplication *test_app;
 
@@ -332,8 +342,7 @@ test_new_prompt_permission (Fixture       *fixture,
 
   /* the permission card appears; the person allows */
   wait_for (fixture, permission_card_shown, 30);
-  g_assert_cmpint (pal_session_manager_get_session_state (fixture->manager, key), ==,
-                   PAL_SESSION_STATE_WAITING_PERMISSION);
+  g_assert_cmpint (state_of (fixture, key), ==, PAL_SESSION_STATE_WAITING_PERMISSION);
   {
     g_autoptr(GPtrArray) rows = g_ptr_array_new ();
     g_autoptr(GPtrArray) buttons = g_ptr_array_new ();
@@ -517,14 +526,12 @@ test_open_after_frame (Fixture       *fixture,
   /* shown, not opened yet */
   g_assert_true (pal_session_key_equal0 (pal_window_get_current_session (fixture->window), PAST_SESSION));
   g_assert_true (gtk_widget_get_mapped (pal_window_get_session_view (fixture->window)));
-  g_assert_cmpint (pal_session_manager_get_session_state (fixture->manager, PAST_SESSION), ==,
-                   PAL_SESSION_STATE_NOT_RUNNING);
+  g_assert_cmpint (state_of (fixture, PAST_SESSION), ==, PAL_SESSION_STATE_NOT_RUNNING);
 
   /* the frame, then the opening */
   wait_for (fixture, painted, 10);
   g_signal_handler_disconnect (clock, id);
-  g_assert_cmpint (pal_session_manager_get_session_state (fixture->manager, PAST_SESSION), !=,
-                   PAL_SESSION_STATE_NOT_RUNNING);
+  g_assert_cmpint (state_of (fixture, PAST_SESSION), !=, PAL_SESSION_STATE_NOT_RUNNING);
   wait_for (fixture, session_ready, 60);
 }
 
@@ -1834,8 +1841,7 @@ stop_agent_offered (Fixture *fixture)
 static PalSessionState
 current_state (Fixture *fixture)
 {
-  return pal_session_manager_get_session_state (fixture->manager,
-                                                pal_window_get_current_session (fixture->window));
+  return state_of (fixture, pal_window_get_current_session (fixture->window));
 }
 
 static gboolean
@@ -1962,6 +1968,7 @@ test_hung_turn_stops_agent (Fixture       *fixture,
   PalSessionView *view = PAL_SESSION_VIEW (pal_window_get_session_view (fixture->window));
   PalComposer *composer = PAL_COMPOSER (pal_session_view_get_composer (view));
   g_autoptr(AcpSession) stopped = NULL;
+  PalSessionRow *row;
   PalSessionKey *key;
   GPid pid;
 
@@ -1973,11 +1980,15 @@ test_hung_turn_stops_agent (Fixture       *fixture,
   g_assert_true (pal_composer_submit (composer));
   wait_for (fixture, turn_streamed, 30);
   g_assert_cmpint (current_state (fixture), ==, PAL_SESSION_STATE_WORKING);
+  g_assert_cmpstr (gtk_label_get_text (fixture->window->state_label), ==, "Working");
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.stop-turn", NULL));
   g_assert_true (acp_session_get_cancelling (current_session (fixture)));
   g_assert_cmpint (current_state (fixture), ==, PAL_SESSION_STATE_STOPPING);
-  g_assert_cmpstr (pal_row_state_describe (PAL_ROW_STATE_STOPPING), ==, "Stopping…");
+  /* the header and the row follow the live session */
+  g_assert_cmpstr (gtk_label_get_text (fixture->window->state_label), ==, "Stopping…");
+  row = pal_sidebar_get_row (PAL_SIDEBAR (pal_window_get_sidebar (fixture->window)), key);
+  g_assert_cmpint (pal_session_row_get_state (row), ==, PAL_SESSION_STATE_STOPPING);
 
   /* the agent ignores the cancel: the offer comes */
   wait_for (fixture, stop_agent_offered, 30);
@@ -2402,8 +2413,7 @@ test_same_id_two_agents (Fixture       *fixture,
   /* closing the first leaves the second open */
   g_assert_true (activate_on_session (fixture, "win.close-session", first));
   wait_for (fixture, first_closed, 30);
-  g_assert_cmpint (pal_session_manager_get_session_state (fixture->manager, second), ==,
-                   PAL_SESSION_STATE_READY);
+  g_assert_cmpint (state_of (fixture, second), ==, PAL_SESSION_STATE_READY);
   g_assert_cmpint (acp_session_get_state (second_session), ==, ACP_SESSION_STATE_READY);
 
   /* removing the second from the list leaves the first */

@@ -57,10 +57,6 @@ acp_generic_item_get_property (GObject    *object,
       g_value_set_string (value, self->update_name);
       break;
 
-    case PROP_UPDATE:
-      g_value_set_boxed (value, self->update);
-      break;
-
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -110,10 +106,11 @@ acp_generic_item_class_init (AcpGenericItemClass *klass)
                          "",
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
 
+  /* read as text: acp_generic_item_dup_update_json() */
   properties[PROP_UPDATE] =
     g_param_spec_boxed ("update", NULL, NULL,
                         JSON_TYPE_OBJECT,
-                        G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+                        G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -153,15 +150,19 @@ acp_generic_item_get_update_name (AcpGenericItem *self)
 }
 
 /**
- * acp_generic_item_get_update:
+ * acp_generic_item_dup_update_json:
  * @self: an #AcpGenericItem
  *
- * Returns: (transfer none): the update object
+ * Returns: (transfer full): the whole update object as indented JSON, to
+ *   show as it came
  */
-JsonObject *
-acp_generic_item_get_update (AcpGenericItem *self)
+char *
+acp_generic_item_dup_update_json (AcpGenericItem *self)
 {
+  g_autoptr(JsonNode) node = NULL;
+
   g_return_val_if_fail (ACP_IS_GENERIC_ITEM (self), NULL);
 
-  return self->update;
+  node = json_node_init_object (json_node_alloc (), self->update);
+  return json_to_string (node, TRUE);
 }

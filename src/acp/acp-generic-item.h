@@ -19,7 +19,7 @@ AcpGenericItem *acp_generic_item_new             (const char     *update_name,
                                                   JsonObject     *update);
 /* The sessionUpdate value ("" if it had none). */
 const char     *acp_generic_item_get_update_name (AcpGenericItem *self);
-/* The whole update object. */
-JsonObject     *acp_generic_item_get_update      (AcpGenericItem *self);
+/* The whole update object, as indented JSON text. */
+char           *acp_generic_item_dup_update_json (AcpGenericItem *self);
 
 G_END_DECLS

@@ -889,6 +889,130 @@ acp_json_value_to_node (const AcpJsonDoc   *doc,
 }
 
 /**
+ * acp_json_write_string:
+ * @out: where to append it
+ * @string: UTF-8 text
+ * @length: its length in bytes
+ *
+ * Appends @string as a JSON string, quoted and escaped.
+ */
+void
+acp_json_write_string (GString    *out,
+                       const char *string,
+                       gsize       length)
+{
+  static const char hex[] = "0123456789abcdef";
+  const char *run = string;
+
+  g_string_append_c (out, '"');
+  for (const char *p = string; p < string + length; p++)
+    {
+      guchar c = *p;
+      char escape;
+
+      if (c >= 0x20 && c != '"' && c != '\\')
+        continue;
+
+      g_string_append_len (out, run, p - run);
+      run = p + 1;
+      switch (c)
+        {
+        case '"': escape = '"'; break;
+        case '\\': escape = '\\'; break;
+        case '\n': escape = 'n'; break;
+        case '\r': escape = 'r'; break;
+        case '\t': escape = 't'; break;
+        case '\b': escape = 'b'; break;
+        case '\f': escape = 'f'; break;
+        default: escape = 0; break;
+        }
+      if (escape != 0)
+        {
+          g_string_append_c (out, '\\');
+          g_string_append_c (out, escape);
+        }
+      else
+        {
+          g_string_append (out, "\\u00");
+          g_string_append_c (out, hex[c >> 4]);
+          g_string_append_c (out, hex[c & 0xf]);
+        }
+    }
+  g_string_append_len (out, run, string + length - run);
+  g_string_append_c (out, '"');
+}
+
+/**
+ * acp_json_value_write:
+ * @doc: the document of @value
+ * @value: a value of it
+ * @out: where to append it
+ *
+ * Appends @value as compact JSON text, members and elements in their order
+ * (duplicate members kept), which acp_json_doc_read() reads back into the
+ * same values.
+ */
+void
+acp_json_value_write (const AcpJsonDoc   *doc,
+                      const AcpJsonValue *value,
+                      GString            *out)
+{
+  char number[G_ASCII_DTOSTR_BUF_SIZE];
+  gboolean first = TRUE;
+
+  g_return_if_fail (doc != NULL);
+  g_return_if_fail (value != NULL);
+  g_return_if_fail (out != NULL);
+
+  switch ((AcpJsonType) value->type)
+    {
+    case ACP_JSON_BOOLEAN:
+      g_string_append (out, value->v.boolean ? "true" : "false");
+      break;
+    case ACP_JSON_INT:
+      g_string_append_printf (out, "%" G_GINT64_FORMAT, value->v.integer);
+      break;
+    case ACP_JSON_DOUBLE:
+      /* JSON has no infinities or NaN, and the reader makes none; a
+       * whole number stays one with a fraction, to be read back as such */
+      g_string_append (out, g_ascii_dtostr (number, sizeof number, value->v.number));
+      if (strpbrk (number, ".eE") == NULL)
+        g_string_append (out, ".0");
+      break;
+    case ACP_JSON_STRING:
+      acp_json_write_string (out, doc->strings->str + value->v.string, value->size);
+      break;
+
+    case ACP_JSON_ARRAY:
+    case ACP_JSON_OBJECT:
+      g_string_append_c (out, value->type == ACP_JSON_ARRAY ? '[' : '{');
+      for (const AcpJsonValue *child = acp_json_value_get_first (doc, value);
+           child != NULL;
+           child = acp_json_value_get_next (doc, child))
+        {
+          if (!first)
+            g_string_append_c (out, ',');
+          first = FALSE;
+          if (value->type == ACP_JSON_OBJECT)
+            {
+              const char *name = doc->strings->str + child->name;
+
+              acp_json_write_string (out, name, strlen (name));
+              g_string_append_c (out, ':');
+            }
+          acp_json_value_write (doc, child, out);
+        }
+      g_string_append_c (out, value->type == ACP_JSON_ARRAY ? ']' : '}');
+      break;
+
+    case ACP_JSON_NULL:
+    default:
+      g_string_append (out, "null");
+      break;
+    }
+}
+
+/**
  * acp_json_read:
  * @data: a JSON text
  * @length: its length in bytes

@@ -73,6 +73,16 @@ const char         *acp_json_value_get_string_member (const AcpJsonDoc    *doc,
  * Returns: (transfer full) */
 JsonNode           *acp_json_value_to_node           (const AcpJsonDoc    *doc,
                                                       const AcpJsonValue  *value);
+/* Appends @value to @out as compact JSON text (what acp_json_doc_read()
+ * reads back into the same values) */
+void                acp_json_value_write             (const AcpJsonDoc    *doc,
+                                                      const AcpJsonValue  *value,
+                                                      GString             *out);
+
+/* Appends @string (UTF-8, @length bytes) to @out as a quoted JSON string */
+void                acp_json_write_string            (GString             *out,
+                                                      const char          *string,
+                                                      gsize                length);
 
 /* One JSON text into a json-glib tree, as acp_json_doc_read() reads it.
  * Returns: (transfer full) (nullable) */

@@ -24,7 +24,7 @@ struct _AcpMessageItem
   char           *message_id;
   GString        *text;
   gsize           unannounced;   /* where text not yet announced starts, G_MAXSIZE if none */
-  JsonArray      *attachments;
+  GListStore     *attachments;  /* (nullable): AcpContentBlock; none yet */
 };
 
 G_DEFINE_ENUM_TYPE (AcpMessageRole, acp_message_role,
@@ -58,7 +58,7 @@ acp_message_item_finalize (GObject *object)
 
   g_clear_pointer (&self->message_id, g_free);
   g_string_free (self->text, TRUE);
-  g_clear_pointer (&self->attachments, json_array_unref);
+  g_clear_object (&self->attachments);
 
   G_OBJECT_CLASS (acp_message_item_parent_class)->finalize (object);
 }
@@ -86,7 +86,7 @@ acp_message_item_get_property (GObject    *object,
       break;
 
     case PROP_ATTACHMENTS:
-      g_value_set_boxed (value, self->attachments);
+      g_value_set_object (value, acp_message_item_get_attachments (self));
       break;
 
     default:
@@ -156,10 +156,11 @@ acp_message_item_class_init (AcpMessageItemClass *klass)
                          "",
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
+  /* AcpContentBlock: one model, which grows */
   properties[PROP_ATTACHMENTS] =
-    g_param_spec_boxed ("attachments", NULL, NULL,
-                        JSON_TYPE_ARRAY,
-                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+    g_param_spec_object ("attachments", NULL, NULL,
+                         G_TYPE_LIST_MODEL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -188,7 +189,6 @@ acp_message_item_init (AcpMessageItem *self)
   self->role = ACP_MESSAGE_ROLE_AGENT;
   self->text = g_string_new (NULL);
   self->unannounced = G_MAXSIZE;
-  self->attachments = json_array_new ();
 }
 
 /**
@@ -378,31 +378,35 @@ acp_message_item_set_text (AcpMessageItem *self,
  * acp_message_item_get_attachments:
  * @self: an #AcpMessageItem
  *
- * Returns: (transfer none): the non-text content blocks, never %NULL
+ * Returns: (transfer none): the #AcpContentBlock values that are not text,
+ *   in order, never %NULL; one model for the item's life, which grows
+ *   (#GListModel::items-changed)
  */
-JsonArray *
+GListModel *
 acp_message_item_get_attachments (AcpMessageItem *self)
 {
   g_return_val_if_fail (ACP_IS_MESSAGE_ITEM (self), NULL);
 
-  return self->attachments;
+  if (self->attachments == NULL)
+    self->attachments = g_list_store_new (ACP_TYPE_CONTENT_BLOCK);
+
+  return G_LIST_MODEL (self->attachments);
 }
 
 /**
  * acp_message_item_add_attachment:
  * @self: an #AcpMessageItem
- * @block: a ContentBlock object; a reference is kept
+ * @block: a content block that is not text; a reference is kept
  *
- * Appends a non-text content block and notifies "attachments".
+ * Appends @block to the attachments.
  */
 void
-acp_message_item_add_attachment (AcpMessageItem *self,
-                                 JsonObject     *block)
+acp_message_item_add_attachment (AcpMessageItem  *self,
+                                 AcpContentBlock *block)
 {
   g_return_if_fail (ACP_IS_MESSAGE_ITEM (self));
-  g_return_if_fail (block != NULL);
+  g_return_if_fail (ACP_IS_CONTENT_BLOCK (block));
 
-  json_array_add_object_element (self->attachments, json_object_ref (block));
-
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ATTACHMENTS]);
+  acp_message_item_get_attachments (self);
+  g_list_store_append (self->attachments, block);
 }

@@ -5,8 +5,9 @@
 
 #pragma once
 
-#include <json-glib/json-glib.h>
+#include <gio/gio.h>
 
+#include "acp-content-block.h"
 #include "acp-item.h"
 
 G_BEGIN_DECLS
@@ -49,10 +50,11 @@ gboolean        acp_message_item_announce        (AcpMessageItem *self);
 void            acp_message_item_set_text        (AcpMessageItem *self,
                                                   const char     *text);
 
-/* Non-text content blocks (image, audio, resource, resource_link), in order. */
-JsonArray      *acp_message_item_get_attachments (AcpMessageItem *self);
-/* Appends a ContentBlock object (a reference is kept); notifies "attachments". */
-void            acp_message_item_add_attachment  (AcpMessageItem *self,
-                                                  JsonObject     *block);
+/* The content blocks that are not text (image, audio, resource,
+ * resource_link), in order: one AcpContentBlock list model, which grows. */
+GListModel     *acp_message_item_get_attachments (AcpMessageItem  *self);
+/* Appends to it (a reference is kept). */
+void            acp_message_item_add_attachment  (AcpMessageItem  *self,
+                                                  AcpContentBlock *block);
 
 G_END_DECLS

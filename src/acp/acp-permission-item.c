@@ -7,7 +7,10 @@
 
 #include <glib/gi18n.h>
 
+#include "acp-json-reader.h"
 #include "acp-permission-item.h"
+#include "acp-update-private.h"
+#include "acp-values-private.h"
 
 /**
  * AcpPermissionItem:
@@ -16,6 +19,10 @@
  * choice. It holds the request and answers it exactly once: with the chosen
  * option, or "cancelled" (turn cancelled, request withdrawn by the agent, or
  * the item dropped unanswered).
+ *
+ * Its options are #AcpPermissionOption values, and what it says of the
+ * tool call is a snapshot of it: an #AcpToolCallItem that took in the
+ * request's `toolCall` as the transcript's item of that tool call does.
  */
 struct _AcpPermissionItem
 {
@@ -24,7 +31,8 @@ struct _AcpPermissionItem
   AcpIncomingRequest *request;
   char               *tool_call_id;
   JsonObject         *tool_call;
-  JsonArray          *options;
+  AcpToolCallItem    *snapshot;
+  GListModel         *options;      /* AcpPermissionOption */
   AcpPermissionState  state;
   char               *selected_option_id;
 };
@@ -40,7 +48,7 @@ enum {
   PROP_0,
   PROP_REQUEST,
   PROP_TOOL_CALL_ID,
-  PROP_TOOL_CALL,
+  PROP_TOOL_CALL_SNAPSHOT,
   PROP_OPTIONS,
   PROP_STATE,
   PROP_SELECTED_OPTION_ID,
@@ -108,7 +116,8 @@ acp_permission_item_finalize (GObject *object)
 
   g_clear_pointer (&self->tool_call_id, g_free);
   g_clear_pointer (&self->tool_call, json_object_unref);
-  g_clear_pointer (&self->options, json_array_unref);
+  g_clear_object (&self->snapshot);
+  g_clear_object (&self->options);
   g_clear_pointer (&self->selected_option_id, g_free);
 
   G_OBJECT_CLASS (acp_permission_item_parent_class)->finalize (object);
@@ -132,12 +141,12 @@ acp_permission_item_get_property (GObject    *object,
       g_value_set_string (value, self->tool_call_id);
       break;
 
-    case PROP_TOOL_CALL:
-      g_value_set_boxed (value, self->tool_call);
+    case PROP_TOOL_CALL_SNAPSHOT:
+      g_value_set_object (value, self->snapshot);
       break;
 
     case PROP_OPTIONS:
-      g_value_set_boxed (value, self->options);
+      g_value_set_object (value, self->options);
       break;
 
     case PROP_STATE:
@@ -175,15 +184,16 @@ acp_permission_item_class_init (AcpPermissionItemClass *klass)
                          NULL,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
-  properties[PROP_TOOL_CALL] =
-    g_param_spec_boxed ("tool-call", NULL, NULL,
-                        JSON_TYPE_OBJECT,
-                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_TOOL_CALL_SNAPSHOT] =
+    g_param_spec_object ("tool-call-snapshot", NULL, NULL,
+                         ACP_TYPE_TOOL_CALL_ITEM,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
+  /* AcpPermissionOption */
   properties[PROP_OPTIONS] =
-    g_param_spec_boxed ("options", NULL, NULL,
-                        JSON_TYPE_ARRAY,
-                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+    g_param_spec_object ("options", NULL, NULL,
+                         G_TYPE_LIST_MODEL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
   properties[PROP_STATE] =
     g_param_spec_enum ("state", NULL, NULL,
@@ -205,14 +215,81 @@ acp_permission_item_init (AcpPermissionItem *self)
   self->state = ACP_PERMISSION_STATE_PENDING;
 }
 
-static gboolean
-has_string_member (JsonObject *object,
-                   const char *name)
+static GListModel *
+parse_options (const AcpJsonDoc    *doc,
+               const AcpJsonValue  *options,
+               GError             **error)
 {
-  JsonNode *node = json_object_get_member (object, name);
+  g_autoptr(GListStore) store = g_list_store_new (ACP_TYPE_PERMISSION_OPTION);
+  guint i = 0;
 
-  return node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
-         json_node_get_value_type (node) == G_TYPE_STRING;
+  if (!acp_json_value_is (options, ACP_JSON_ARRAY))
+    {
+      g_set_error_literal (error, ACP_ERROR, ACP_ERROR_INVALID_PARAMS, "options must be an array");
+      return NULL;
+    }
+
+  for (const AcpJsonValue *value = acp_json_value_get_first (doc, options);
+       value != NULL;
+       value = acp_json_value_get_next (doc, value), i++)
+    {
+      g_autoptr(AcpPermissionOption) option = NULL;
+
+      if (!acp_json_value_is (value, ACP_JSON_OBJECT))
+        {
+          g_set_error (error, ACP_ERROR, ACP_ERROR_INVALID_PARAMS,
+                       "options[%u] must be an object", i);
+          return NULL;
+        }
+      option = _acp_permission_option_new_from_json (doc, value);
+      if (option == NULL)
+        {
+          g_set_error (error, ACP_ERROR, ACP_ERROR_INVALID_PARAMS,
+                       "options[%u] needs string optionId, name and kind", i);
+          return NULL;
+        }
+      g_list_store_append (store, option);
+    }
+
+  return G_LIST_MODEL (g_steal_pointer (&store));
+}
+
+/* The tool call as the request describes it, merged into a new item as
+ * the transcript merges it into its own */
+static AcpToolCallItem *
+parse_snapshot (const AcpJsonDoc    *doc,
+                const AcpJsonValue  *tool_call,
+                GError             **error)
+{
+  AcpToolCallFields fields = { 0 };
+  g_autoptr(GError) local_error = NULL;
+  AcpToolCallItem *snapshot;
+
+  if (!acp_json_value_is (tool_call, ACP_JSON_OBJECT))
+    {
+      g_set_error_literal (error, ACP_ERROR, ACP_ERROR_INVALID_PARAMS,
+                           "toolCall must be an object");
+      return NULL;
+    }
+  if (acp_json_value_get_string_member (doc, tool_call, "toolCallId") == NULL)
+    {
+      g_set_error_literal (error, ACP_ERROR, ACP_ERROR_INVALID_PARAMS,
+                           "toolCall.toolCallId must be a string");
+      return NULL;
+    }
+  if (!_acp_tool_call_fields_parse (&fields, doc, tool_call, "toolCall", &local_error))
+    {
+      g_set_error_literal (error, ACP_ERROR, ACP_ERROR_INVALID_PARAMS, local_error->message);
+      return NULL;
+    }
+
+  /* what `_meta` says of the agent's terminals is the transcript's item's */
+  g_clear_pointer (&fields.meta, json_object_unref);
+  snapshot = acp_tool_call_item_new (fields.tool_call_id);
+  _acp_tool_call_item_merge (snapshot, &fields);
+  _acp_tool_call_fields_clear (&fields);
+
+  return snapshot;
 }
 
 /**
@@ -229,64 +306,34 @@ acp_permission_item_new (JsonObject          *params,
                          AcpIncomingRequest  *request,
                          GError             **error)
 {
+  g_autoptr(AcpJsonDoc) doc = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(AcpToolCallItem) snapshot = NULL;
+  g_autoptr(GListModel) options = NULL;
+  const AcpJsonValue *root;
   AcpPermissionItem *self;
-  JsonNode *tool_call;
-  JsonNode *options;
   GCancellable *cancellable;
-  guint n;
 
   g_return_val_if_fail (params != NULL, NULL);
   g_return_val_if_fail (request == NULL || ACP_IS_INCOMING_REQUEST (request), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  tool_call = json_object_get_member (params, "toolCall");
-  if (tool_call == NULL || !JSON_NODE_HOLDS_OBJECT (tool_call))
-    {
-      g_set_error_literal (error, ACP_ERROR, ACP_ERROR_INVALID_PARAMS,
-                           "toolCall must be an object");
-      return NULL;
-    }
-  if (!has_string_member (json_node_get_object (tool_call), "toolCallId"))
-    {
-      g_set_error_literal (error, ACP_ERROR, ACP_ERROR_INVALID_PARAMS,
-                           "toolCall.toolCallId must be a string");
-      return NULL;
-    }
+  doc = acp_json_doc_new ();
+  node = json_node_init_object (json_node_alloc (), params);
+  root = acp_json_doc_load (doc, node);
 
-  options = json_object_get_member (params, "options");
-  if (options == NULL || !JSON_NODE_HOLDS_ARRAY (options))
-    {
-      g_set_error_literal (error, ACP_ERROR, ACP_ERROR_INVALID_PARAMS,
-                           "options must be an array");
-      return NULL;
-    }
-  n = json_array_get_length (json_node_get_array (options));
-  for (guint i = 0; i < n; i++)
-    {
-      JsonNode *option = json_array_get_element (json_node_get_array (options), i);
-      JsonObject *object;
-
-      if (!JSON_NODE_HOLDS_OBJECT (option))
-        {
-          g_set_error (error, ACP_ERROR, ACP_ERROR_INVALID_PARAMS,
-                       "options[%u] must be an object", i);
-          return NULL;
-        }
-      object = json_node_get_object (option);
-      if (!has_string_member (object, "optionId") ||
-          !has_string_member (object, "name") ||
-          !has_string_member (object, "kind"))
-        {
-          g_set_error (error, ACP_ERROR, ACP_ERROR_INVALID_PARAMS,
-                       "options[%u] needs string optionId, name and kind", i);
-          return NULL;
-        }
-    }
+  snapshot = parse_snapshot (doc, acp_json_value_get_member (doc, root, "toolCall"), error);
+  if (snapshot == NULL)
+    return NULL;
+  options = parse_options (doc, acp_json_value_get_member (doc, root, "options"), error);
+  if (options == NULL)
+    return NULL;
 
   self = g_object_new (ACP_TYPE_PERMISSION_ITEM, NULL);
-  self->tool_call = json_object_ref (json_node_get_object (tool_call));
-  self->tool_call_id = g_strdup (json_object_get_string_member (self->tool_call, "toolCallId"));
-  self->options = json_array_ref (json_node_get_array (options));
+  self->tool_call = json_object_ref (json_object_get_object_member (params, "toolCall"));
+  self->tool_call_id = g_strdup (acp_tool_call_item_get_tool_call_id (snapshot));
+  self->snapshot = g_steal_pointer (&snapshot);
+  self->options = g_steal_pointer (&options);
 
   if (request != NULL)
     {
@@ -326,7 +373,11 @@ acp_permission_item_get_tool_call_id (AcpPermissionItem *self)
  * acp_permission_item_get_tool_call:
  * @self: an #AcpPermissionItem
  *
- * Returns: (transfer none): the toolCall object of the request
+ * What #AcpSession merges into its transcript (see
+ * acp_transcript_merge_tool_call()); views read
+ * acp_permission_item_get_tool_call_snapshot().
+ *
+ * Returns: (transfer none): the toolCall object of the request, as sent
  */
 JsonObject *
 acp_permission_item_get_tool_call (AcpPermissionItem *self)
@@ -337,12 +388,31 @@ acp_permission_item_get_tool_call (AcpPermissionItem *self)
 }
 
 /**
+ * acp_permission_item_get_tool_call_snapshot:
+ * @self: an #AcpPermissionItem
+ *
+ * The tool call as the request describes it (a ToolCallUpdate: what it
+ * leaves out has its default there). The transcript's own item of the tool
+ * call goes on changing; this one does not.
+ *
+ * Returns: (transfer none): the tool call the request is about
+ */
+AcpToolCallItem *
+acp_permission_item_get_tool_call_snapshot (AcpPermissionItem *self)
+{
+  g_return_val_if_fail (ACP_IS_PERMISSION_ITEM (self), NULL);
+
+  return self->snapshot;
+}
+
+/**
  * acp_permission_item_get_options:
  * @self: an #AcpPermissionItem
  *
- * Returns: (transfer none): the PermissionOption objects
+ * Returns: (transfer none): the #AcpPermissionOption values, in the order
+ *   the agent offered them
  */
-JsonArray *
+GListModel *
 acp_permission_item_get_options (AcpPermissionItem *self)
 {
   g_return_val_if_fail (ACP_IS_PERMISSION_ITEM (self), NULL);
@@ -376,13 +446,13 @@ static gboolean
 has_option (AcpPermissionItem *self,
             const char        *option_id)
 {
-  guint n = json_array_get_length (self->options);
+  guint n = g_list_model_get_n_items (self->options);
 
   for (guint i = 0; i < n; i++)
     {
-      JsonObject *option = json_array_get_object_element (self->options, i);
+      g_autoptr(AcpPermissionOption) option = g_list_model_get_item (self->options, i);
 
-      if (g_strcmp0 (json_object_get_string_member (option, "optionId"), option_id) == 0)
+      if (g_strcmp0 (acp_permission_option_get_id (option), option_id) == 0)
         return TRUE;
     }
 

@@ -5,10 +5,13 @@
 
 #pragma once
 
+#include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
 #include "acp-connection.h"
 #include "acp-item.h"
+#include "acp-permission-option.h"
+#include "acp-tool-call-item.h"
 
 G_BEGIN_DECLS
 
@@ -26,20 +29,23 @@ GType acp_permission_state_get_type (void) G_GNUC_CONST;
 
 G_DECLARE_FINAL_TYPE (AcpPermissionItem, acp_permission_item, ACP, PERMISSION_ITEM, AcpItem)
 
-/* Validates the params of session/request_permission (toolCall object with
- * a string toolCallId; options: objects with string optionId, name, kind)
- * and fails with ACP_ERROR_INVALID_PARAMS otherwise. request may be NULL
- * (nothing is sent then). */
+/* Validates the params of session/request_permission (toolCall: a
+ * ToolCallUpdate, with a string toolCallId; options: objects with string
+ * optionId, name, kind) and fails with ACP_ERROR_INVALID_PARAMS otherwise.
+ * request may be NULL (nothing is sent then). */
 AcpPermissionItem  *acp_permission_item_new                (JsonObject         *params,
                                                             AcpIncomingRequest *request,
                                                             GError            **error);
 
 AcpIncomingRequest *acp_permission_item_get_request        (AcpPermissionItem  *self);
 const char         *acp_permission_item_get_tool_call_id   (AcpPermissionItem  *self);
-/* The toolCall object of the request (a ToolCallUpdate snapshot). */
+/* The toolCall object of the request as sent, which AcpSession merges into
+ * its transcript; views read the snapshot. */
 JsonObject         *acp_permission_item_get_tool_call      (AcpPermissionItem  *self);
-/* PermissionOption objects {optionId, name, kind}. */
-JsonArray          *acp_permission_item_get_options        (AcpPermissionItem  *self);
+/* The tool call as the request describes it, as an item of its own. */
+AcpToolCallItem    *acp_permission_item_get_tool_call_snapshot (AcpPermissionItem *self);
+/* The AcpPermissionOption values offered; never changes. */
+GListModel         *acp_permission_item_get_options        (AcpPermissionItem  *self);
 AcpPermissionState  acp_permission_item_get_state          (AcpPermissionItem  *self);
 /* NULL unless the state is SELECTED. */
 const char         *acp_permission_item_get_selected_option_id (AcpPermissionItem *self);

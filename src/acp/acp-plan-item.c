@@ -6,18 +6,21 @@
 #include "config.h"
 
 #include "acp-plan-item.h"
+#include "acp-update-private.h"
+#include "acp-values-private.h"
 
 /**
  * AcpPlanItem:
  *
  * The agent's plan. Each `plan` update carries the full list, which
- * replaces the entries.
+ * replaces the entries: the item holds another list model then, and
+ * notifies "entries".
  */
 struct _AcpPlanItem
 {
-  AcpItem    parent_instance;
+  AcpItem     parent_instance;
 
-  JsonArray *entries;
+  GListModel *entries;   /* (nullable): AcpPlanEntry; none yet */
 };
 
 G_DEFINE_FINAL_TYPE (AcpPlanItem, acp_plan_item, ACP_TYPE_ITEM)
@@ -35,7 +38,7 @@ acp_plan_item_finalize (GObject *object)
 {
   AcpPlanItem *self = (AcpPlanItem *)object;
 
-  g_clear_pointer (&self->entries, json_array_unref);
+  g_clear_object (&self->entries);
 
   G_OBJECT_CLASS (acp_plan_item_parent_class)->finalize (object);
 }
@@ -51,26 +54,7 @@ acp_plan_item_get_property (GObject    *object,
   switch (prop_id)
     {
     case PROP_ENTRIES:
-      g_value_set_boxed (value, self->entries);
-      break;
-
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-acp_plan_item_set_property (GObject      *object,
-                            guint         prop_id,
-                            const GValue *value,
-                            GParamSpec   *pspec)
-{
-  AcpPlanItem *self = ACP_PLAN_ITEM (object);
-
-  switch (prop_id)
-    {
-    case PROP_ENTRIES:
-      acp_plan_item_set_entries (self, g_value_get_boxed (value));
+      g_value_set_object (value, acp_plan_item_get_entries (self));
       break;
 
     default:
@@ -86,14 +70,14 @@ acp_plan_item_class_init (AcpPlanItemClass *klass)
 
   object_class->finalize = acp_plan_item_finalize;
   object_class->get_property = acp_plan_item_get_property;
-  object_class->set_property = acp_plan_item_set_property;
 
   item_class->kind = ACP_ITEM_KIND_PLAN;
 
+  /* AcpPlanEntry */
   properties[PROP_ENTRIES] =
-    g_param_spec_boxed ("entries", NULL, NULL,
-                        JSON_TYPE_ARRAY,
-                        G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+    g_param_spec_object ("entries", NULL, NULL,
+                         G_TYPE_LIST_MODEL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -101,59 +85,62 @@ acp_plan_item_class_init (AcpPlanItemClass *klass)
 static void
 acp_plan_item_init (AcpPlanItem *self)
 {
-  self->entries = json_array_new ();
 }
 
 /**
  * acp_plan_item_new:
- * @entries: (nullable): PlanEntry objects; a reference is kept
  *
- * Returns: (transfer full): a new plan item
+ * Returns: (transfer full): a new plan item without entries
  */
 AcpPlanItem *
-acp_plan_item_new (JsonArray *entries)
+acp_plan_item_new (void)
 {
-  return g_object_new (ACP_TYPE_PLAN_ITEM,
-                       "entries", entries,
-                       NULL);
+  return g_object_new (ACP_TYPE_PLAN_ITEM, NULL);
 }
 
 /**
  * acp_plan_item_get_entries:
  * @self: an #AcpPlanItem
  *
- * Returns: (transfer none): the PlanEntry objects, never %NULL
+ * Returns: (transfer none): the #AcpPlanEntry values, never %NULL
  */
-JsonArray *
+GListModel *
 acp_plan_item_get_entries (AcpPlanItem *self)
 {
   g_return_val_if_fail (ACP_IS_PLAN_ITEM (self), NULL);
+
+  if (self->entries == NULL)
+    self->entries = _acp_values_new_empty_list (ACP_TYPE_PLAN_ENTRY);
 
   return self->entries;
 }
 
 /**
- * acp_plan_item_set_entries:
+ * _acp_plan_item_set_entries:
  * @self: an #AcpPlanItem
- * @entries: (nullable): the new list; a reference is kept; %NULL empties it
+ * @entries: the new #AcpPlanEntry values (a reference is kept)
  *
- * Replaces the whole list and notifies "entries" if it differs.
+ * Replaces the list and notifies "entries", unless @entries holds the
+ * same values.
  */
 void
-acp_plan_item_set_entries (AcpPlanItem *self,
-                           JsonArray   *entries)
+_acp_plan_item_set_entries (AcpPlanItem *self,
+                            GListModel  *entries)
 {
-  g_autoptr(JsonArray) empty = NULL;
-
   g_return_if_fail (ACP_IS_PLAN_ITEM (self));
+  g_return_if_fail (G_IS_LIST_MODEL (entries));
 
-  if (entries == NULL)
-    entries = empty = json_array_new ();
-
-  if (self->entries == entries || json_array_equal (self->entries, entries))
+  if (self->entries == NULL)
+    {
+      /* no entries before: nothing changes for an empty list */
+      g_set_object (&self->entries, entries);
+      if (g_list_model_get_n_items (entries) > 0)
+        g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ENTRIES]);
+      return;
+    }
+  if (_acp_values_list_equal (self->entries, entries, _acp_plan_entry_equal))
     return;
 
-  json_array_unref (self->entries);
-  self->entries = json_array_ref (entries);
+  g_set_object (&self->entries, entries);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ENTRIES]);
 }

@@ -5,9 +5,10 @@
 
 #pragma once
 
-#include <json-glib/json-glib.h>
+#include <gio/gio.h>
 
 #include "acp-item.h"
+#include "acp-plan-entry.h"
 
 G_BEGIN_DECLS
 
@@ -15,10 +16,10 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (AcpPlanItem, acp_plan_item, ACP, PLAN_ITEM, AcpItem)
 
-AcpPlanItem *acp_plan_item_new         (JsonArray   *entries);
-/* PlanEntry objects {content, priority, status}; never NULL. */
-JsonArray   *acp_plan_item_get_entries (AcpPlanItem *self);
-void         acp_plan_item_set_entries (AcpPlanItem *self,
-                                        JsonArray   *entries);
+/* A plan without entries */
+AcpPlanItem *acp_plan_item_new         (void);
+/* The AcpPlanEntry values: a list model that never changes; the item
+ * replaces it, with a notification, when a new plan comes. Never NULL. */
+GListModel  *acp_plan_item_get_entries (AcpPlanItem *self);
 
 G_END_DECLS

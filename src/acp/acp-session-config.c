@@ -90,7 +90,6 @@ set_config_option_cb (GObject      *object,
   g_autoptr(GTask) task = user_data;
   AcpSession *self = g_task_get_source_object (task);
   g_autoptr(JsonArray) options = NULL;
-  g_autoptr(JsonArray) filtered = NULL;
   GError *error = NULL;
 
   options = acp_agent_set_config_option_finish (ACP_AGENT (object), result, &error);
@@ -101,8 +100,7 @@ set_config_option_cb (GObject      *object,
       return;
     }
 
-  filtered = _acp_session_filter_objects (options, "id", "name");
-  _acp_session_set_array (self, &self->config_options, filtered, PROP_CONFIG_OPTIONS);
+  _acp_session_set_config_options (self, options);
   g_task_return_boolean (task, TRUE);
 }
 
@@ -115,8 +113,9 @@ set_config_option_cb (GObject      *object,
  * @callback: called when done
  * @user_data: data for @callback
  *
- * Sets a config option (session/set_config_option); "config-options" is
- * replaced by the full state the agent answers.
+ * Sets a config option (session/set_config_option); the items of
+ * "config-options" are replaced, in place, by the full state the agent
+ * answers.
  */
 void
 acp_session_set_config_option_async (AcpSession          *self,

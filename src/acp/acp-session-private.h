@@ -13,7 +13,11 @@
 
 #pragma once
 
+#include "acp-command.h"
+#include "acp-config-option.h"
+#include "acp-mode.h"
 #include "acp-session.h"
+#include "acp-usage.h"
 
 G_BEGIN_DECLS
 
@@ -31,11 +35,11 @@ struct _AcpSession
 
   char            *title;
   char            *updated_at;
-  JsonObject      *modes;
+  GListStore      *modes;              /* AcpMode */
   char            *current_mode_id;
-  JsonArray       *config_options;
-  JsonArray       *available_commands;
-  JsonObject      *usage;
+  GListStore      *config_options;     /* AcpConfigOption */
+  GListStore      *available_commands; /* AcpCommand */
+  AcpUsage        *usage;
   guint            replay_count;
   guint            replay_notify_id; /* "replay-count" is notified once a batch */
   char            *stop_reason;
@@ -87,14 +91,6 @@ void      _acp_session_set_string          (AcpSession       *self,
                                             char            **field,
                                             const char       *value,
                                             guint             prop_id);
-void      _acp_session_set_array           (AcpSession       *self,
-                                            JsonArray       **field,
-                                            JsonArray        *value,
-                                            guint             prop_id);
-void      _acp_session_set_object          (AcpSession       *self,
-                                            JsonObject      **field,
-                                            JsonObject       *value,
-                                            guint             prop_id);
 gboolean  _acp_session_is_live             (AcpSessionState   state);
 gboolean  _acp_session_check_agent_gone    (AcpSession       *self);
 GError   *_acp_session_state_error         (AcpSession       *self);
@@ -105,9 +101,8 @@ void      _acp_session_disconnect_agent    (AcpSession       *self);
 
 /* acp-session-updates.c */
 
-JsonArray *_acp_session_filter_objects          (JsonArray   *array,
-                                                 const char  *first,
-                                                 const char  *second);
+void       _acp_session_set_config_options      (AcpSession  *self,
+                                                 JsonArray   *options);
 void       _acp_session_apply_response          (AcpSession  *self,
                                                  JsonObject  *response);
 void       _acp_session_agent_update_cb         (AcpAgent    *agent,

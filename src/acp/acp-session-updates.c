@@ -5,15 +5,16 @@
  * Every session/update for the session's id is applied as it arrives (during
  * a load too, so the transcript fills live; "replay-count" counts them). The
  * session-level variants of the table in acp-update-variants.c change the
- * session's properties (commands, mode, config options, title, usage); the
- * others go to the transcript. Updates that come while session/new is in
- * flight, before the session has an id, are kept and applied once it has
- * one. The modes and config options of the answers to session/new, load and
- * resume are applied here too.
+ * session's properties and lists (commands, mode, config options, title,
+ * usage); the others go to the transcript. Updates that come while
+ * session/new is in flight, before the session has an id, are kept and
+ * applied once it has one. The modes and config options of the answers to
+ * session/new, load and resume are applied here too.
  */
 
 #include "config.h"
 
+#include "acp-json.h"
 #include "acp-session-private.h"
 #include "acp-update-private.h"
 
@@ -32,61 +33,90 @@ notify_replay_count_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
-/* --- validation helpers --- */
+/* --- the session's lists --- */
 
-static gboolean
-node_is_count (JsonNode *node)
+typedef gpointer (*ItemFromJson) (JsonNode  *node,
+                                  GError   **error);
+
+static gpointer
+mode_from_json (JsonNode  *node,
+                GError   **error)
 {
-  return node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
-         json_node_get_value_type (node) == G_TYPE_INT64 &&
-         json_node_get_int (node) >= 0;
+  return acp_mode_new_from_json (node, error);
 }
 
-static gboolean
-node_is_number (JsonNode *node)
+static gpointer
+command_from_json (JsonNode  *node,
+                   GError   **error)
 {
-  return node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
-         (json_node_get_value_type (node) == G_TYPE_INT64 ||
-          json_node_get_value_type (node) == G_TYPE_DOUBLE);
+  return acp_command_new_from_json (node, error);
 }
 
-static gboolean
-object_has_strings (JsonNode    *node,
-                    const char  *first,
-                    const char  *second)
+static gpointer
+config_option_from_json (JsonNode  *node,
+                         GError   **error)
 {
-  JsonObject *object;
-
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    return FALSE;
-
-  object = json_node_get_object (node);
-  return _acp_update_node_is_string (json_object_get_member (object, first)) &&
-         (second == NULL || _acp_update_node_is_string (json_object_get_member (object, second)));
+  return acp_config_option_new_from_json (node, error);
 }
 
-/* The elements of @array that are objects with string members @first and
- * @second (the schema says invalid items are skipped). */
-JsonArray *
-_acp_session_filter_objects (JsonArray  *array,
-                             const char *first,
-                             const char *second)
+/* Replaces the items of @store by those of @array (made by @from_json; the
+ * schema says invalid items are skipped), in place: the items at the start
+ * and at the end that are @equal stay, the others are replaced in one
+ * items-changed, and nothing happens when the lists are the same. */
+static void
+replace_items (GListStore   *store,
+               JsonArray    *array,
+               ItemFromJson  from_json,
+               GEqualFunc    equal)
 {
-  JsonArray *filtered = json_array_new ();
-  guint n = json_array_get_length (array);
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+  GListModel *model = G_LIST_MODEL (store);
+  guint n_old = g_list_model_get_n_items (model);
+  guint start = 0, end_old, end_new;
 
-  for (guint i = 0; i < n; i++)
+  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
     {
-      JsonNode *element = json_array_get_element (array, i);
+      g_autoptr(GError) error = NULL;
+      gpointer item = from_json (json_array_get_element (array, i), &error);
 
-      if (object_has_strings (element, first, second))
-        json_array_add_element (filtered, json_node_ref (element));
+      if (item != NULL)
+        g_ptr_array_add (items, item);
       else
-        g_debug ("Skipping an invalid element %u (needs string %s%s%s)", i, first,
-                 second != NULL ? " and " : "", second != NULL ? second : "");
+        g_debug ("Skipping an invalid element %u: %s", i, error->message);
     }
 
-  return filtered;
+  while (start < n_old && start < items->len)
+    {
+      g_autoptr(GObject) old = g_list_model_get_item (model, start);
+
+      if (!equal (old, g_ptr_array_index (items, start)))
+        break;
+      start++;
+    }
+
+  end_old = n_old;
+  end_new = items->len;
+  while (end_old > start && end_new > start)
+    {
+      g_autoptr(GObject) old = g_list_model_get_item (model, end_old - 1);
+
+      if (!equal (old, g_ptr_array_index (items, end_new - 1)))
+        break;
+      end_old--;
+      end_new--;
+    }
+
+  if (end_old > start || end_new > start)
+    g_list_store_splice (store, start, end_old - start, items->pdata + start, end_new - start);
+}
+
+/* The config options of an answer or an update: the full list */
+void
+_acp_session_set_config_options (AcpSession *self,
+                                 JsonArray  *options)
+{
+  replace_items (self->config_options, options, config_option_from_json,
+                 (GEqualFunc) acp_config_option_equal);
 }
 
 /* --- session-level updates --- */
@@ -98,13 +128,12 @@ _acp_session_apply_available_commands (AcpSession  *self,
                                        AcpUpdate   *update,
                                        GError     **error)
 {
-  JsonNode *node = json_object_get_member (update->object, "availableCommands");
-  g_autoptr(JsonArray) filtered = NULL;
+  JsonArray *commands = acp_json_get_array (update->object, "availableCommands");
 
-  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+  if (commands == NULL)
     return _acp_update_invalid (error, update->kind, "availableCommands must be an array");
-  filtered = _acp_session_filter_objects (json_node_get_array (node), "name", "description");
-  _acp_session_set_array (self, &self->available_commands, filtered, PROP_AVAILABLE_COMMANDS);
+  replace_items (self->available_commands, commands, command_from_json,
+                 (GEqualFunc) acp_command_equal);
   return TRUE;
 }
 
@@ -128,13 +157,11 @@ _acp_session_apply_config_options (AcpSession  *self,
                                    AcpUpdate   *update,
                                    GError     **error)
 {
-  JsonNode *node = json_object_get_member (update->object, "configOptions");
-  g_autoptr(JsonArray) filtered = NULL;
+  JsonArray *options = acp_json_get_array (update->object, "configOptions");
 
-  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+  if (options == NULL)
     return _acp_update_invalid (error, update->kind, "configOptions must be an array");
-  filtered = _acp_session_filter_objects (json_node_get_array (node), "id", "name");
-  _acp_session_set_array (self, &self->config_options, filtered, PROP_CONFIG_OPTIONS);
+  _acp_session_set_config_options (self, options);
   return TRUE;
 }
 
@@ -174,45 +201,17 @@ _acp_session_apply_usage (AcpSession  *self,
                           AcpUpdate   *update,
                           GError     **error)
 {
-  const char *variant = update->kind;
-  JsonNode *used = json_object_get_member (update->object, "used");
-  JsonNode *size = json_object_get_member (update->object, "size");
-  JsonNode *cost = json_object_get_member (update->object, "cost");
-  g_autoptr(JsonObject) usage = NULL;
+  g_autoptr(AcpUsage) usage = NULL;
+  g_autoptr(GError) local_error = NULL;
 
-  if (!node_is_count (used))
-    return _acp_update_invalid (error, variant, "used must be a non-negative integer");
-  if (!node_is_count (size))
-    return _acp_update_invalid (error, variant, "size must be a non-negative integer");
-  if (cost != NULL && !JSON_NODE_HOLDS_NULL (cost))
-    {
-      JsonObject *object;
+  usage = acp_usage_new_from_json (update->object, &local_error);
+  if (usage == NULL)
+    return _acp_update_invalid (error, update->kind, "%s", local_error->message);
 
-      if (!JSON_NODE_HOLDS_OBJECT (cost))
-        return _acp_update_invalid (error, variant, "cost must be an object or null");
-      object = json_node_get_object (cost);
-      if (!node_is_number (json_object_get_member (object, "amount")) ||
-          !_acp_update_node_is_string (json_object_get_member (object, "currency")))
-        return _acp_update_invalid (error, variant,
-                                    "cost needs a number amount and a string currency");
-    }
-
-  usage = json_object_new ();
-  json_object_set_int_member (usage, "used", json_node_get_int (used));
-  json_object_set_int_member (usage, "size", json_node_get_int (size));
-  if (cost != NULL && JSON_NODE_HOLDS_OBJECT (cost))
-    {
-      JsonObject *object = json_node_get_object (cost);
-      JsonObject *copy = json_object_new ();
-
-      json_object_set_double_member (copy, "amount",
-                                     json_node_get_double (json_object_get_member (object, "amount")));
-      json_object_set_string_member (copy, "currency",
-                                     json_object_get_string_member (object, "currency"));
-      json_object_set_object_member (usage, "cost", copy);
-    }
-
-  _acp_session_set_object (self, &self->usage, usage, PROP_USAGE);
+  if (acp_usage_equal (self->usage, usage))
+    return TRUE;
+  g_set_object (&self->usage, usage);
+  _acp_session_notify (self, PROP_USAGE);
 
   return TRUE;
 }
@@ -262,45 +261,33 @@ void
 _acp_session_apply_response (AcpSession *self,
                              JsonObject *response)
 {
-  JsonNode *modes = json_object_get_member (response, "modes");
-  JsonNode *options = json_object_get_member (response, "configOptions");
-  JsonObject *valid_modes = NULL;
+  JsonObject *modes = acp_json_get_object (response, "modes");
+  JsonArray *options = acp_json_get_array (response, "configOptions");
+  JsonArray *available = NULL;
 
   g_object_freeze_notify (G_OBJECT (self));
 
-  if (modes != NULL && JSON_NODE_HOLDS_OBJECT (modes))
+  if (modes != NULL)
     {
-      JsonObject *object = json_node_get_object (modes);
-      JsonNode *available = json_object_get_member (object, "availableModes");
+      const char *current = acp_json_get_string (modes, "currentModeId", NULL);
 
-      if (_acp_update_node_is_string (json_object_get_member (object, "currentModeId")) &&
-          available != NULL && JSON_NODE_HOLDS_ARRAY (available))
-        {
-          valid_modes = object;
-          _acp_session_set_string (self, &self->current_mode_id,
-                                   json_object_get_string_member (object, "currentModeId"),
-                                   PROP_CURRENT_MODE_ID);
-        }
+      available = acp_json_get_array (modes, "availableModes");
+      if (current != NULL && available != NULL)
+        _acp_session_set_string (self, &self->current_mode_id, current, PROP_CURRENT_MODE_ID);
       else
         {
           g_debug ("Ignoring malformed modes in a session response");
+          available = NULL;
         }
     }
 
-  if (options != NULL && JSON_NODE_HOLDS_ARRAY (options))
+  if (options != NULL)
     {
-      g_autoptr(JsonArray) filtered = NULL;
-
-      filtered = _acp_session_filter_objects (json_node_get_array (options), "id", "name");
-
       /* Config options supersede modes: offer one or the other. */
-      _acp_session_set_array (self, &self->config_options, filtered, PROP_CONFIG_OPTIONS);
-      _acp_session_set_object (self, &self->modes, NULL, PROP_MODES);
+      _acp_session_set_config_options (self, options);
+      available = NULL;
     }
-  else
-    {
-      _acp_session_set_object (self, &self->modes, valid_modes, PROP_MODES);
-    }
+  replace_items (self->modes, available, mode_from_json, (GEqualFunc) acp_mode_equal);
 
   g_object_thaw_notify (G_OBJECT (self));
 }

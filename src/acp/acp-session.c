@@ -107,40 +107,6 @@ _acp_session_set_string (AcpSession  *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[prop_id]);
 }
 
-void
-_acp_session_set_array (AcpSession  *self,
-                        JsonArray  **field,
-                        JsonArray   *value,
-                        guint        prop_id)
-{
-  if (*field == value)
-    return;
-  if (*field != NULL && value != NULL && json_array_equal (*field, value))
-    return;
-
-  g_clear_pointer (field, json_array_unref);
-  if (value != NULL)
-    *field = json_array_ref (value);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[prop_id]);
-}
-
-void
-_acp_session_set_object (AcpSession  *self,
-                         JsonObject **field,
-                         JsonObject  *value,
-                         guint        prop_id)
-{
-  if (*field == value)
-    return;
-  if (*field != NULL && value != NULL && json_object_equal (*field, value))
-    return;
-
-  g_clear_pointer (field, json_object_unref);
-  if (value != NULL)
-    *field = json_object_ref (value);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[prop_id]);
-}
-
 gboolean
 _acp_session_is_live (AcpSessionState state)
 {
@@ -335,6 +301,10 @@ acp_session_dispose (GObject *object)
   g_ptr_array_set_size (self->early_updates, 0);
   g_clear_object (&self->open_cancellable);
   g_clear_object (&self->transcript);
+  g_clear_object (&self->modes);
+  g_clear_object (&self->config_options);
+  g_clear_object (&self->available_commands);
+  g_clear_object (&self->usage);
   g_clear_object (&self->agent);
 
   G_OBJECT_CLASS (acp_session_parent_class)->dispose (object);
@@ -351,11 +321,7 @@ acp_session_finalize (GObject *object)
   g_clear_error (&self->error);
   g_clear_pointer (&self->title, g_free);
   g_clear_pointer (&self->updated_at, g_free);
-  g_clear_pointer (&self->modes, json_object_unref);
   g_clear_pointer (&self->current_mode_id, g_free);
-  g_clear_pointer (&self->config_options, json_array_unref);
-  g_clear_pointer (&self->available_commands, json_array_unref);
-  g_clear_pointer (&self->usage, json_object_unref);
   g_clear_pointer (&self->stop_reason, g_free);
   g_clear_pointer (&self->permissions, g_ptr_array_unref);
   g_clear_pointer (&self->early_updates, g_ptr_array_unref);
@@ -410,7 +376,7 @@ acp_session_get_property (GObject    *object,
       break;
 
     case PROP_MODES:
-      g_value_set_boxed (value, self->modes);
+      g_value_set_object (value, self->modes);
       break;
 
     case PROP_CURRENT_MODE_ID:
@@ -418,15 +384,15 @@ acp_session_get_property (GObject    *object,
       break;
 
     case PROP_CONFIG_OPTIONS:
-      g_value_set_boxed (value, self->config_options);
+      g_value_set_object (value, self->config_options);
       break;
 
     case PROP_AVAILABLE_COMMANDS:
-      g_value_set_boxed (value, self->available_commands);
+      g_value_set_object (value, self->available_commands);
       break;
 
     case PROP_USAGE:
-      g_value_set_boxed (value, self->usage);
+      g_value_set_object (value, self->usage);
       break;
 
     case PROP_REPLAY_COUNT:
@@ -528,20 +494,52 @@ acp_session_class_init (AcpSessionClass *klass)
   properties[PROP_UPDATED_AT] =
     g_param_spec_string ("updated-at", NULL, NULL, NULL, ro);
 
+  /**
+   * AcpSession:modes:
+   *
+   * The #AcpMode items the agent offers (its SessionModeState), from the
+   * answer to the last create, load or resume; empty when it offers none or
+   * sent config options, which supersede modes. The same list for the
+   * session's life: it changes in place.
+   */
   properties[PROP_MODES] =
-    g_param_spec_boxed ("modes", NULL, NULL, JSON_TYPE_OBJECT, ro);
+    g_param_spec_object ("modes", NULL, NULL, G_TYPE_LIST_MODEL, ro);
 
+  /**
+   * AcpSession:current-mode-id:
+   *
+   * The id of the mode the agent is in: from the answer, current_mode_update
+   * and a successful acp_session_set_mode_async().
+   */
   properties[PROP_CURRENT_MODE_ID] =
     g_param_spec_string ("current-mode-id", NULL, NULL, NULL, ro);
 
+  /**
+   * AcpSession:config-options:
+   *
+   * The #AcpConfigOption items of the session, from the answers and
+   * config_option_update; the same list for the session's life: it changes
+   * in place, each change one #GListModel::items-changed.
+   */
   properties[PROP_CONFIG_OPTIONS] =
-    g_param_spec_boxed ("config-options", NULL, NULL, JSON_TYPE_ARRAY, ro);
+    g_param_spec_object ("config-options", NULL, NULL, G_TYPE_LIST_MODEL, ro);
 
+  /**
+   * AcpSession:available-commands:
+   *
+   * The #AcpCommand items of the last available_commands_update; the same
+   * list for the session's life: it changes in place.
+   */
   properties[PROP_AVAILABLE_COMMANDS] =
-    g_param_spec_boxed ("available-commands", NULL, NULL, JSON_TYPE_ARRAY, ro);
+    g_param_spec_object ("available-commands", NULL, NULL, G_TYPE_LIST_MODEL, ro);
 
+  /**
+   * AcpSession:usage:
+   *
+   * What the last usage_update said, or %NULL before the first.
+   */
   properties[PROP_USAGE] =
-    g_param_spec_boxed ("usage", NULL, NULL, JSON_TYPE_OBJECT, ro);
+    g_param_spec_object ("usage", NULL, NULL, ACP_TYPE_USAGE, ro);
 
   properties[PROP_REPLAY_COUNT] =
     g_param_spec_uint ("replay-count", NULL, NULL, 0, G_MAXUINT, 0, ro);
@@ -571,7 +569,9 @@ acp_session_init (AcpSession *self)
   self->state = ACP_SESSION_STATE_NEW;
   self->additional_directories = g_new0 (char *, 1);
   self->transcript = acp_transcript_new ();
-  self->available_commands = json_array_new ();
+  self->modes = g_list_store_new (ACP_TYPE_MODE);
+  self->config_options = g_list_store_new (ACP_TYPE_CONFIG_OPTION);
+  self->available_commands = g_list_store_new (ACP_TYPE_COMMAND);
   self->permissions = g_ptr_array_new_with_free_func (g_object_unref);
   self->early_updates = g_ptr_array_new_with_free_func ((GDestroyNotify) acp_update_unref);
 }
@@ -735,20 +735,17 @@ acp_session_get_updated_at (AcpSession *self)
  * acp_session_get_modes:
  * @self: an #AcpSession
  *
- * The SessionModeState of the last session response, unless the agent also
- * sent configOptions (which supersede modes). Its currentModeId is not kept
- * up to date: acp_session_get_current_mode_id() is.
- *
- * Returns: (transfer none) (nullable): the modes
+ * Returns: (transfer none): the #AcpMode items; see #AcpSession:modes
  */
-JsonObject *
+GListModel *
 acp_session_get_modes (AcpSession *self)
 {
   g_return_val_if_fail (ACP_IS_SESSION (self), NULL);
 
-  return self->modes;
+  return G_LIST_MODEL (self->modes);
 }
 
+/* Returns: (nullable): the id of the mode the agent is in */
 const char *
 acp_session_get_current_mode_id (AcpSession *self)
 {
@@ -761,94 +758,43 @@ acp_session_get_current_mode_id (AcpSession *self)
  * acp_session_get_config_options:
  * @self: an #AcpSession
  *
- * Returns: (transfer none) (nullable): the SessionConfigOption objects
+ * Returns: (transfer none): the #AcpConfigOption items; see
+ *   #AcpSession:config-options
  */
-JsonArray *
+GListModel *
 acp_session_get_config_options (AcpSession *self)
 {
   g_return_val_if_fail (ACP_IS_SESSION (self), NULL);
 
-  return self->config_options;
+  return G_LIST_MODEL (self->config_options);
 }
 
 /**
  * acp_session_get_available_commands:
  * @self: an #AcpSession
  *
- * Returns: (transfer none): the AvailableCommand objects, never %NULL
+ * Returns: (transfer none): the #AcpCommand items
  */
-JsonArray *
+GListModel *
 acp_session_get_available_commands (AcpSession *self)
 {
   g_return_val_if_fail (ACP_IS_SESSION (self), NULL);
 
-  return self->available_commands;
+  return G_LIST_MODEL (self->available_commands);
 }
 
 /**
  * acp_session_get_usage:
  * @self: an #AcpSession
  *
- * Returns: (transfer none) (nullable): {used, size, cost?{amount, currency}}
- *   from the last usage_update
+ * Returns: (transfer none) (nullable): what the last usage_update said
  */
-JsonObject *
+AcpUsage *
 acp_session_get_usage (AcpSession *self)
 {
   g_return_val_if_fail (ACP_IS_SESSION (self), NULL);
 
   return self->usage;
-}
-
-/**
- * acp_session_get_context_usage:
- * @self: an #AcpSession
- * @used: (out) (optional): tokens used
- * @size: (out) (optional): size of the context window
- *
- * Returns: whether the agent reported usage
- */
-gboolean
-acp_session_get_context_usage (AcpSession *self,
-                               guint64    *used,
-                               guint64    *size)
-{
-  g_return_val_if_fail (ACP_IS_SESSION (self), FALSE);
-
-  if (used != NULL)
-    *used = self->usage != NULL ? (guint64) json_object_get_int_member (self->usage, "used") : 0;
-  if (size != NULL)
-    *size = self->usage != NULL ? (guint64) json_object_get_int_member (self->usage, "size") : 0;
-
-  return self->usage != NULL;
-}
-
-/**
- * acp_session_get_cost:
- * @self: an #AcpSession
- * @amount: (out) (optional): the cost so far
- * @currency: (out) (optional) (transfer none): its currency (ISO 4217)
- *
- * Returns: whether the agent reported a cost
- */
-gboolean
-acp_session_get_cost (AcpSession  *self,
-                      double      *amount,
-                      const char **currency)
-{
-  JsonObject *cost = NULL;
-
-  g_return_val_if_fail (ACP_IS_SESSION (self), FALSE);
-
-  if (self->usage != NULL && json_object_has_member (self->usage, "cost"))
-    cost = json_object_get_object_member (self->usage, "cost");
-
-  if (amount != NULL)
-    *amount = cost != NULL ? json_object_get_double_member (cost, "amount") : 0.0;
-  if (currency != NULL)
-    *currency = cost != NULL ? json_object_get_string_member (cost, "currency") : NULL;
-
-  return cost != NULL;
 }
 
 guint

@@ -9,8 +9,12 @@
 #include <json-glib/json-glib.h>
 
 #include "acp-agent.h"
+#include "acp-command.h"
+#include "acp-config-option.h"
 #include "acp-error.h"
+#include "acp-mode.h"
 #include "acp-transcript.h"
+#include "acp-usage.h"
 
 G_BEGIN_DECLS
 
@@ -53,22 +57,18 @@ AcpTranscript   *acp_session_get_transcript         (AcpSession      *self);
 /* From session_info_update; nullable. */
 const char      *acp_session_get_title              (AcpSession      *self);
 const char      *acp_session_get_updated_at         (AcpSession      *self);
-/* SessionModeState, or NULL (also NULL when the agent sent configOptions,
- * which supersede modes). */
-JsonObject      *acp_session_get_modes              (AcpSession      *self);
+/* The lists below are the same objects for the session's life; each
+ * change is one items-changed. */
+/* AcpMode items; empty when the agent sent configOptions, which supersede
+ * modes. */
+GListModel      *acp_session_get_modes              (AcpSession      *self);
 const char      *acp_session_get_current_mode_id    (AcpSession      *self);
-/* SessionConfigOption objects, or NULL. */
-JsonArray       *acp_session_get_config_options     (AcpSession      *self);
-/* AvailableCommand objects; never NULL. */
-JsonArray       *acp_session_get_available_commands (AcpSession      *self);
-/* The last usage_update: {used, size, cost?{amount, currency}}, or NULL. */
-JsonObject      *acp_session_get_usage              (AcpSession      *self);
-gboolean         acp_session_get_context_usage      (AcpSession      *self,
-                                                     guint64         *used,
-                                                     guint64         *size);
-gboolean         acp_session_get_cost               (AcpSession      *self,
-                                                     double          *amount,
-                                                     const char     **currency);
+/* AcpConfigOption items. */
+GListModel      *acp_session_get_config_options     (AcpSession      *self);
+/* AcpCommand items. */
+GListModel      *acp_session_get_available_commands (AcpSession      *self);
+/* The last usage_update, or NULL. */
+AcpUsage        *acp_session_get_usage              (AcpSession      *self);
 /* session/update notifications received during the last load. */
 guint            acp_session_get_replay_count       (AcpSession      *self);
 /* Permission items still waiting for an answer. */

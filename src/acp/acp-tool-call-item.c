@@ -9,13 +9,17 @@
 
 #include "acp-json.h"
 #include "acp-tool-call-item.h"
+#include "acp-update-private.h"
+#include "acp-values-private.h"
 
 /**
  * AcpToolCallItem:
  *
  * A tool call of the agent, merged from its `tool_call` and
  * `tool_call_update` notifications. Every property notifies only when its
- * value really changes.
+ * value really changes. Its content and locations are list models of
+ * typed values (#AcpToolCallContent, #AcpLocation), made where the
+ * notification was read; a new list replaces the model whole.
  *
  * Its rawInput and rawOutput are whatever the agent sent; many agents put
  * a tool's result there alone (an MCP tool's result, a command's output),
@@ -32,16 +36,17 @@ struct _AcpToolCallItem
   AcpItem    parent_instance;
 
   char      *tool_call_id;
-  char      *title;
+  char      *title;         /* (nullable): "" */
   char      *name;
-  char      *tool_kind;
-  char      *status;
+  const char *tool_kind;  /* interned: a few known values */
+  const char *status;     /* likewise */
   gboolean   stopped;
-  JsonArray *content;
-  JsonArray *locations;
+  GListModel *content;     /* (nullable): none yet */
+  GListModel *locations;   /* (nullable): likewise */
   JsonNode  *raw_input;
   JsonNode  *raw_output;
-  GPtrArray *terminals;   /* (element-type AgentTerminal): in the order first reported */
+  GPtrArray *terminals;   /* (element-type AgentTerminal) (nullable): in the order first
+                           * reported; most tool calls have none */
 };
 
 /* A terminal the agent runs itself */
@@ -100,10 +105,8 @@ acp_tool_call_item_finalize (GObject *object)
   g_clear_pointer (&self->tool_call_id, g_free);
   g_clear_pointer (&self->title, g_free);
   g_clear_pointer (&self->name, g_free);
-  g_clear_pointer (&self->tool_kind, g_free);
-  g_clear_pointer (&self->status, g_free);
-  g_clear_pointer (&self->content, json_array_unref);
-  g_clear_pointer (&self->locations, json_array_unref);
+  g_clear_object (&self->content);
+  g_clear_object (&self->locations);
   g_clear_pointer (&self->raw_input, json_node_unref);
   g_clear_pointer (&self->raw_output, json_node_unref);
   g_clear_pointer (&self->terminals, g_ptr_array_unref);
@@ -126,7 +129,7 @@ acp_tool_call_item_get_property (GObject    *object,
       break;
 
     case PROP_TITLE:
-      g_value_set_string (value, self->title);
+      g_value_set_string (value, acp_tool_call_item_get_title (self));
       break;
 
     case PROP_NAME:
@@ -146,11 +149,11 @@ acp_tool_call_item_get_property (GObject    *object,
       break;
 
     case PROP_CONTENT:
-      g_value_set_boxed (value, self->content);
+      g_value_set_object (value, acp_tool_call_item_get_content (self));
       break;
 
     case PROP_LOCATIONS:
-      g_value_set_boxed (value, self->locations);
+      g_value_set_object (value, acp_tool_call_item_get_locations (self));
       break;
 
     case PROP_RAW_INPUT:
@@ -194,14 +197,6 @@ acp_tool_call_item_set_property (GObject      *object,
 
     case PROP_STATUS:
       acp_tool_call_item_set_status (self, g_value_get_string (value));
-      break;
-
-    case PROP_CONTENT:
-      acp_tool_call_item_set_content (self, g_value_get_boxed (value));
-      break;
-
-    case PROP_LOCATIONS:
-      acp_tool_call_item_set_locations (self, g_value_get_boxed (value));
       break;
 
     case PROP_RAW_INPUT:
@@ -260,15 +255,17 @@ acp_tool_call_item_class_init (AcpToolCallItemClass *klass)
                           FALSE,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
+  /* AcpToolCallContent */
   properties[PROP_CONTENT] =
-    g_param_spec_boxed ("content", NULL, NULL,
-                        JSON_TYPE_ARRAY,
-                        G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+    g_param_spec_object ("content", NULL, NULL,
+                         G_TYPE_LIST_MODEL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
+  /* AcpLocation */
   properties[PROP_LOCATIONS] =
-    g_param_spec_boxed ("locations", NULL, NULL,
-                        JSON_TYPE_ARRAY,
-                        G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+    g_param_spec_object ("locations", NULL, NULL,
+                         G_TYPE_LIST_MODEL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
   properties[PROP_RAW_INPUT] =
     g_param_spec_boxed ("raw-input", NULL, NULL,
@@ -316,12 +313,10 @@ acp_tool_call_item_class_init (AcpToolCallItemClass *klass)
 static void
 acp_tool_call_item_init (AcpToolCallItem *self)
 {
-  self->title = g_strdup ("");
-  self->tool_kind = g_strdup ("other");
-  self->status = g_strdup ("pending");
-  self->content = json_array_new ();
-  self->locations = json_array_new ();
-  self->terminals = g_ptr_array_new_with_free_func ((GDestroyNotify) agent_terminal_free);
+  /* a million tool calls make a long history: nothing allocated that is
+   * the same for most of them */
+  self->tool_kind = g_intern_static_string ("other");
+  self->status = g_intern_static_string ("pending");
 }
 
 /**
@@ -349,6 +344,20 @@ acp_tool_call_item_get_tool_call_id (AcpToolCallItem *self)
 }
 
 static void
+set_interned (AcpToolCallItem  *self,
+              const char      **field,
+              const char       *value,
+              guint             prop_id)
+{
+  value = g_intern_string (value);
+  if (*field == value)
+    return;
+
+  *field = value;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[prop_id]);
+}
+
+static void
 set_string (AcpToolCallItem  *self,
             char            **field,
             const char       *value,
@@ -362,22 +371,25 @@ set_string (AcpToolCallItem  *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[prop_id]);
 }
 
+/* Takes @value in place of the list in @field, unless they hold the same
+ * values (no list is an empty one) */
 static void
-set_array (AcpToolCallItem  *self,
-           JsonArray       **field,
-           JsonArray        *value,
-           guint             prop_id)
+set_list (AcpToolCallItem  *self,
+          GListModel      **field,
+          GListModel       *value,
+          GEqualFunc        equal,
+          guint             prop_id)
 {
-  g_autoptr(JsonArray) empty = NULL;
+  guint n_old = *field != NULL ? g_list_model_get_n_items (*field) : 0;
 
-  if (value == NULL)
-    value = empty = json_array_new ();
-
-  if (*field == value || json_array_equal (*field, value))
+  if (*field == value)
+    return;
+  if (n_old == 0 && g_list_model_get_n_items (value) == 0)
+    return;
+  if (*field != NULL && _acp_values_list_equal (*field, value, equal))
     return;
 
-  json_array_unref (*field);
-  *field = json_array_ref (value);
+  g_set_object (field, value);
   g_object_notify_by_pspec (G_OBJECT (self), properties[prop_id]);
 }
 
@@ -403,7 +415,7 @@ acp_tool_call_item_get_title (AcpToolCallItem *self)
 {
   g_return_val_if_fail (ACP_IS_TOOL_CALL_ITEM (self), NULL);
 
-  return self->title;
+  return self->title != NULL ? self->title : "";
 }
 
 void
@@ -412,7 +424,8 @@ acp_tool_call_item_set_title (AcpToolCallItem *self,
 {
   g_return_if_fail (ACP_IS_TOOL_CALL_ITEM (self));
 
-  set_string (self, &self->title, title != NULL ? title : "", PROP_TITLE);
+  /* "" is kept as none */
+  set_string (self, &self->title, title != NULL && *title != '\0' ? title : NULL, PROP_TITLE);
 }
 
 /**
@@ -452,7 +465,7 @@ acp_tool_call_item_set_tool_kind (AcpToolCallItem *self,
 {
   g_return_if_fail (ACP_IS_TOOL_CALL_ITEM (self));
 
-  set_string (self, &self->tool_kind, tool_kind != NULL ? tool_kind : "other", PROP_TOOL_KIND);
+  set_interned (self, &self->tool_kind, tool_kind != NULL ? tool_kind : "other", PROP_TOOL_KIND);
 }
 
 const char *
@@ -479,7 +492,7 @@ acp_tool_call_item_set_status (AcpToolCallItem *self,
   g_return_if_fail (ACP_IS_TOOL_CALL_ITEM (self));
 
   g_object_freeze_notify (G_OBJECT (self));
-  set_string (self, &self->status, status != NULL ? status : "pending", PROP_STATUS);
+  set_interned (self, &self->status, status != NULL ? status : "pending", PROP_STATUS);
   if (self->stopped)
     {
       self->stopped = FALSE;
@@ -541,53 +554,38 @@ acp_tool_call_item_stop (AcpToolCallItem *self)
  * acp_tool_call_item_get_content:
  * @self: an #AcpToolCallItem
  *
- * Returns: (transfer none): the ToolCallContent objects, never %NULL
+ * Returns: (transfer none): the #AcpToolCallContent values, never %NULL;
+ *   the model never changes: the item notifies "content" when it holds
+ *   another one
  */
-JsonArray *
+GListModel *
 acp_tool_call_item_get_content (AcpToolCallItem *self)
 {
   g_return_val_if_fail (ACP_IS_TOOL_CALL_ITEM (self), NULL);
 
+  if (self->content == NULL)
+    self->content = _acp_values_new_empty_list (ACP_TYPE_TOOL_CALL_CONTENT);
+
   return self->content;
-}
-
-/**
- * acp_tool_call_item_set_content:
- * @self: an #AcpToolCallItem
- * @content: (nullable): the new list (a reference is kept); %NULL empties it
- *
- * Replaces the whole content list.
- */
-void
-acp_tool_call_item_set_content (AcpToolCallItem *self,
-                                JsonArray       *content)
-{
-  g_return_if_fail (ACP_IS_TOOL_CALL_ITEM (self));
-
-  set_array (self, &self->content, content, PROP_CONTENT);
 }
 
 /**
  * acp_tool_call_item_get_locations:
  * @self: an #AcpToolCallItem
  *
- * Returns: (transfer none): the ToolCallLocation objects, never %NULL
+ * Returns: (transfer none): the #AcpLocation values, never %NULL; the
+ *   model never changes: the item notifies "locations" when it holds
+ *   another one
  */
-JsonArray *
+GListModel *
 acp_tool_call_item_get_locations (AcpToolCallItem *self)
 {
   g_return_val_if_fail (ACP_IS_TOOL_CALL_ITEM (self), NULL);
 
+  if (self->locations == NULL)
+    self->locations = _acp_values_new_empty_list (ACP_TYPE_LOCATION);
+
   return self->locations;
-}
-
-void
-acp_tool_call_item_set_locations (AcpToolCallItem *self,
-                                  JsonArray       *locations)
-{
-  g_return_if_fail (ACP_IS_TOOL_CALL_ITEM (self));
-
-  set_array (self, &self->locations, locations, PROP_LOCATIONS);
 }
 
 /**
@@ -634,6 +632,41 @@ acp_tool_call_item_set_raw_output (AcpToolCallItem *self,
   g_return_if_fail (ACP_IS_TOOL_CALL_ITEM (self));
 
   set_node (self, &self->raw_output, raw_output, PROP_RAW_OUTPUT);
+}
+
+/**
+ * _acp_tool_call_item_merge:
+ * @self: an #AcpToolCallItem
+ * @fields: the members of a ToolCall or ToolCallUpdate
+ *
+ * Takes in the members present in @fields (see
+ * acp_transcript_merge_tool_call()), notifying once for all of them.
+ */
+void
+_acp_tool_call_item_merge (AcpToolCallItem         *self,
+                           const AcpToolCallFields *fields)
+{
+  g_object_freeze_notify (G_OBJECT (self));
+  if (fields->title != NULL)
+    acp_tool_call_item_set_title (self, fields->title);
+  if (fields->name != NULL)
+    acp_tool_call_item_set_name (self, fields->name);
+  if (fields->tool_kind != NULL)
+    acp_tool_call_item_set_tool_kind (self, fields->tool_kind);
+  if (fields->status != NULL)
+    acp_tool_call_item_set_status (self, fields->status);
+  if (fields->content != NULL)
+    set_list (self, &self->content, fields->content, _acp_tool_call_content_equal, PROP_CONTENT);
+  if (fields->locations != NULL)
+    set_list (self, &self->locations, fields->locations, _acp_location_equal, PROP_LOCATIONS);
+  if (fields->raw_input != NULL)
+    acp_tool_call_item_set_raw_input (self, fields->raw_input);
+  if (fields->raw_output != NULL)
+    acp_tool_call_item_set_raw_output (self, fields->raw_output);
+  /* the output of the agent's own terminals */
+  if (fields->meta != NULL)
+    acp_tool_call_item_apply_meta (self, fields->meta);
+  g_object_thaw_notify (G_OBJECT (self));
 }
 
 /* --- raw values as text --- */
@@ -916,7 +949,7 @@ static AgentTerminal *
 find_terminal (AcpToolCallItem *self,
                const char      *terminal_id)
 {
-  for (guint i = 0; i < self->terminals->len; i++)
+  for (guint i = 0; self->terminals != NULL && i < self->terminals->len; i++)
     {
       AgentTerminal *terminal = g_ptr_array_index (self->terminals, i);
 
@@ -958,6 +991,8 @@ meta_terminal (AcpToolCallItem  *self,
   terminal->id = g_strdup (id);
   terminal->output = g_string_new (NULL);
   terminal->exit_code = -1;
+  if (self->terminals == NULL)
+    self->terminals = g_ptr_array_new_with_free_func ((GDestroyNotify) agent_terminal_free);
   g_ptr_array_add (self->terminals, terminal);
   g_signal_emit (self, signals[TERMINAL_CHANGED], 0, terminal->id);
 
@@ -1084,7 +1119,7 @@ acp_tool_call_item_dup_terminal_ids (AcpToolCallItem *self)
   g_return_val_if_fail (ACP_IS_TOOL_CALL_ITEM (self), NULL);
 
   builder = g_strv_builder_new ();
-  for (guint i = 0; i < self->terminals->len; i++)
+  for (guint i = 0; self->terminals != NULL && i < self->terminals->len; i++)
     g_strv_builder_add (builder, ((AgentTerminal *) g_ptr_array_index (self->terminals, i))->id);
   ids = g_strv_builder_end (builder);
   g_strv_builder_unref (builder);

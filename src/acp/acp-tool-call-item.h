@@ -5,9 +5,12 @@
 
 #pragma once
 
+#include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
 #include "acp-item.h"
+#include "acp-location.h"
+#include "acp-tool-call-content.h"
 
 G_BEGIN_DECLS
 
@@ -40,14 +43,11 @@ gboolean         acp_tool_call_item_is_finished    (AcpToolCallItem *self);
 /* Left unfinished when its turn ended, until the agent reports a status. */
 gboolean         acp_tool_call_item_get_stopped    (AcpToolCallItem *self);
 void             acp_tool_call_item_stop           (AcpToolCallItem *self);
-/* ToolCallContent objects (content, diff, terminal); never NULL. */
-JsonArray       *acp_tool_call_item_get_content    (AcpToolCallItem *self);
-void             acp_tool_call_item_set_content    (AcpToolCallItem *self,
-                                                    JsonArray       *content);
-/* ToolCallLocation objects; never NULL. */
-JsonArray       *acp_tool_call_item_get_locations  (AcpToolCallItem *self);
-void             acp_tool_call_item_set_locations  (AcpToolCallItem *self,
-                                                    JsonArray       *locations);
+/* What it shows (AcpToolCallContent) and the files it touches
+ * (AcpLocation): list models that never change; the item replaces them,
+ * with a notification, when the agent sends new lists. Never NULL. */
+GListModel      *acp_tool_call_item_get_content    (AcpToolCallItem *self);
+GListModel      *acp_tool_call_item_get_locations  (AcpToolCallItem *self);
 JsonNode        *acp_tool_call_item_get_raw_input  (AcpToolCallItem *self);
 void             acp_tool_call_item_set_raw_input  (AcpToolCallItem *self,
                                                     JsonNode        *raw_input);

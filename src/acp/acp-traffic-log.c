@@ -275,8 +275,8 @@ acp_traffic_entry_to_json_line (AcpTrafficEntry *self)
 
   g_return_val_if_fail (ACP_IS_TRAFFIC_ENTRY (self), NULL);
 
-  time = g_date_time_new_from_unix_utc (self->record.time / G_USEC_PER_SEC);
-  time = g_date_time_add (time, self->record.time % G_USEC_PER_SEC);
+  seconds = g_date_time_new_from_unix_utc (self->record.time / G_USEC_PER_SEC);
+  time = g_date_time_add (seconds, self->record.time % G_USEC_PER_SEC);
   iso = g_date_time_format_iso8601 (time);
 
   json_builder_begin_object (builder);

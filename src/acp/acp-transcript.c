@@ -13,6 +13,7 @@
 #include "acp-plan-item.h"
 #include "acp-transcript.h"
 #include "acp-update-private.h"
+#include "acp-values-private.h"
 
 /**
  * AcpTranscript:
@@ -527,27 +528,7 @@ merge_tool_call (AcpTranscript           *self,
       item = created;
     }
 
-  g_object_freeze_notify (G_OBJECT (item));
-  if (fields->title != NULL)
-    acp_tool_call_item_set_title (item, fields->title);
-  if (fields->name != NULL)
-    acp_tool_call_item_set_name (item, fields->name);
-  if (fields->tool_kind != NULL)
-    acp_tool_call_item_set_tool_kind (item, fields->tool_kind);
-  if (fields->status != NULL)
-    acp_tool_call_item_set_status (item, fields->status);
-  if (fields->content != NULL)
-    acp_tool_call_item_set_content (item, fields->content);
-  if (fields->locations != NULL)
-    acp_tool_call_item_set_locations (item, fields->locations);
-  if (fields->raw_input != NULL)
-    acp_tool_call_item_set_raw_input (item, fields->raw_input);
-  if (fields->raw_output != NULL)
-    acp_tool_call_item_set_raw_output (item, fields->raw_output);
-  /* the output of the agent's own terminals */
-  if (fields->meta != NULL)
-    acp_tool_call_item_apply_meta (item, fields->meta);
-  g_object_thaw_notify (G_OBJECT (item));
+  _acp_tool_call_item_merge (item, fields);
   track_unsettled (self, item);
 
   return item;
@@ -681,18 +662,18 @@ append_blocks (AcpMessageItem *message,
   g_autoptr(AcpJsonDoc) doc = acp_json_doc_new ();
   g_autoptr(JsonNode) node = json_node_init_array (json_node_alloc (), blocks);
   g_autoptr(GString) text = g_string_new (NULL);
-  const AcpJsonValue *block = acp_json_value_get_first (doc, acp_json_doc_load (doc, node));
+  const AcpJsonValue *value = acp_json_value_get_first (doc, acp_json_doc_load (doc, node));
 
-  for (guint i = 0; block != NULL; block = acp_json_value_get_next (doc, block), i++)
+  for (; value != NULL; value = acp_json_value_get_next (doc, value))
     {
-      const char *block_text;
+      g_autoptr(AcpContentBlock) block = _acp_content_block_new_from_json (doc, value, NULL);
 
-      if (!_acp_content_block_check (doc, block, &block_text))
+      if (block == NULL)
         continue;
-      if (block_text != NULL)
-        g_string_append (text, block_text);
+      if (acp_content_block_get_block_type (block) == ACP_CONTENT_BLOCK_TYPE_TEXT)
+        g_string_append (text, acp_content_block_get_text (block));
       else
-        acp_message_item_add_attachment (message, json_array_get_object_element (blocks, i));
+        acp_message_item_add_attachment (message, block);
     }
 
   acp_message_item_set_text (message, text->str);
@@ -734,15 +715,12 @@ _acp_transcript_apply_plan (AcpTranscript  *self,
                             AcpUpdate      *update,
                             GError        **error)
 {
-  if (self->current_plan != NULL)
+  if (self->current_plan == NULL)
     {
-      acp_plan_item_set_entries (self->current_plan, update->entries);
-    }
-  else
-    {
-      self->current_plan = acp_plan_item_new (update->entries);
+      self->current_plan = acp_plan_item_new ();
       acp_transcript_append (self, ACP_ITEM (self->current_plan));
     }
+  _acp_plan_item_set_entries (self->current_plan, update->entries);
 
   return TRUE;
 }

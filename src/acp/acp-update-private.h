@@ -7,7 +7,10 @@
 #pragma once
 
 #include "acp-json-reader.h"
+#include "acp-content-block.h"
 #include "acp-notice-item.h"
+#include "acp-plan-item.h"
+#include "acp-tool-call-item.h"
 #include "acp-update.h"
 #include "acp-update-variants-private.h"
 
@@ -22,14 +25,14 @@ typedef struct
   char       *name;
   const char *tool_kind;      /* a known kind ("other" for an unknown one) */
   const char *status;         /* a known status (an unknown one is left out) */
-  JsonArray  *content;        /* its valid elements */
-  JsonArray  *locations;      /* likewise */
+  GListModel *content;       /* its valid elements, as AcpToolCallContent */
+  GListModel *locations;     /* its valid elements, as AcpLocation */
   JsonNode   *raw_input;
   JsonNode   *raw_output;
   JsonObject *meta;           /* `_meta`, when an object */
 } AcpToolCallFields;
 
-/* Every JSON value here belongs to the update alone: taken apart in the
+/* Every value here belongs to the update alone: taken apart in the
  * connection's reading thread, it is handed whole to the main thread. Which
  * members are set depends on the variant (see the parse functions in
  * acp-update.c). */
@@ -41,6 +44,9 @@ struct _AcpUpdate
   const AcpUpdateVariant  *variant;        /* NULL: unknown to Palaver */
   guint                    n_notifications;
   GError                  *error;          /* malformed: why (nothing else is set) */
+  /* the update as it came, as JSON text; NULL for a joinable text chunk,
+   * which acp_update_dup_json() writes from what it holds */
+  char                    *json;
 
   /* a variant without a parse function (session-level ones, unknown ones):
    * the update as it came */
@@ -52,7 +58,7 @@ struct _AcpUpdate
    * summary (NULL when it says none) */
   GString                 *text;
   /* a chunk's content block that is not text */
-  JsonObject              *block;
+  AcpContentBlock         *block;
   /* a text chunk that holds nothing more, which may be joined to the next */
   gboolean                 joinable;
   /* notices: title, description, severity; compactions: status and error */
@@ -60,8 +66,8 @@ struct _AcpUpdate
   char                    *description;
   char                    *status;
   AcpNoticeSeverity        severity;
-  /* plan */
-  JsonArray               *entries;
+  /* plan: the valid entries, as AcpPlanEntry */
+  GListModel              *entries;
   /* tool_call, tool_call_update */
   AcpToolCallFields        tool_call;
 };
@@ -87,13 +93,12 @@ gboolean _acp_tool_call_fields_parse (AcpToolCallFields   *fields,
                                       const char          *variant,
                                       GError             **error);
 void     _acp_tool_call_fields_clear (AcpToolCallFields  *fields);
-
-/* Whether @node is a ContentBlock (an object with a string type, and a
- * string text for a text block); @text: (out): its text, NULL for another
- * block */
-gboolean _acp_content_block_check    (const AcpJsonDoc    *doc,
-                                      const AcpJsonValue  *block,
-                                      const char         **text);
+/* Replaces a plan's entries (acp-plan-item.c) */
+void     _acp_plan_item_set_entries  (AcpPlanItem              *item,
+                                      GListModel               *entries);
+/* Takes the members present in @fields into @item (acp-tool-call-item.c) */
+void     _acp_tool_call_item_merge   (AcpToolCallItem          *item,
+                                      const AcpToolCallFields  *fields);
 
 /* Appends @next's text to @self when both are joinable text chunks of one
  * session, variant and message (up to a bound): then @self stands for

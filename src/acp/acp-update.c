@@ -12,10 +12,12 @@
  * AcpConnectionPreparer, acp-json-reader.c and acp-agent.c): the parse
  * function of its variant (the table in acp-update-variants.c) checks its
  * members and keeps what applying it needs, and the main thread gets an
- * AcpUpdate. What the items keep as JSON (a tool call's content, a plan's
- * entries) is made into json-glib values there: they belong to the update
- * alone, so they can change threads (json-glib does not count references
- * atomically).
+ * AcpUpdate. What the items keep of it is made there too: a tool call's
+ * content and locations, a plan's entries and a chunk's content block as
+ * list models of typed values (acp-values-private.h), plain GObjects that
+ * may change threads; what stays JSON (a tool call's raw input and output
+ * and its `_meta`) as json-glib values that belong to the update alone
+ * (json-glib does not count references atomically).
  *
  * A variant without a parse function (the session-level ones, rare) keeps
  * its update object, which its handler reads; so does one unknown to
@@ -30,6 +32,7 @@
 #include "acp-error.h"
 #include "acp-json-reader.h"
 #include "acp-update-private.h"
+#include "acp-values-private.h"
 
 /* Text chunks are joined up to about this many bytes */
 #define JOIN_MAX (1024 * 1024)
@@ -125,12 +128,12 @@ get_array (const AcpJsonDoc     *doc,
 }
 
 /* A ContentBlock: an object with a string type; a text block has a string
- * text. Other types are kept as they are (newer agents, newer types). */
+ * text. Other types are checked where they are made into an
+ * AcpContentBlock. */
 static gboolean
 check_content_block (const AcpJsonDoc    *doc,
                      const AcpJsonValue  *block,
                      const char          *where,
-                     const char         **type_out,
                      const char         **text_out,
                      const char          *variant,
                      GError             **error)
@@ -146,8 +149,6 @@ check_content_block (const AcpJsonDoc    *doc,
 
   if (text_out != NULL)
     *text_out = NULL;
-  if (type_out != NULL)
-    *type_out = type;
 
   if (strcmp (type, "text") == 0)
     {
@@ -160,85 +161,6 @@ check_content_block (const AcpJsonDoc    *doc,
     }
 
   return TRUE;
-}
-
-gboolean
-_acp_content_block_check (const AcpJsonDoc    *doc,
-                          const AcpJsonValue  *block,
-                          const char         **text)
-{
-  return check_content_block (doc, block, "block", NULL, text, "", NULL);
-}
-
-static gboolean
-is_valid_tool_call_content (const AcpJsonDoc   *doc,
-                            const AcpJsonValue *value)
-{
-  const char *type = acp_json_value_get_string_member (doc, value, "type");
-
-  if (type == NULL)
-    return FALSE;
-
-  if (strcmp (type, "content") == 0)
-    return check_content_block (doc, acp_json_value_get_member (doc, value, "content"),
-                                "content", NULL, NULL, "", NULL);
-  if (strcmp (type, "diff") == 0)
-    return is_string (acp_json_value_get_member (doc, value, "path")) &&
-           is_string (acp_json_value_get_member (doc, value, "newText")) &&
-           (is_null (acp_json_value_get_member (doc, value, "oldText")) ||
-            is_string (acp_json_value_get_member (doc, value, "oldText")));
-  if (strcmp (type, "terminal") == 0)
-    return is_string (acp_json_value_get_member (doc, value, "terminalId"));
-
-  /* An unknown kind of content: keep it, the view shows it as such. */
-  return TRUE;
-}
-
-static gboolean
-is_valid_location (const AcpJsonDoc   *doc,
-                   const AcpJsonValue *value)
-{
-  const AcpJsonValue *line;
-
-  if (!is_string (acp_json_value_get_member (doc, value, "path")))
-    return FALSE;
-
-  line = acp_json_value_get_member (doc, value, "line");
-  return is_null (line) || acp_json_value_is (line, ACP_JSON_INT);
-}
-
-static gboolean
-is_valid_plan_entry (const AcpJsonDoc   *doc,
-                     const AcpJsonValue *value)
-{
-  return is_string (acp_json_value_get_member (doc, value, "content")) &&
-         is_string (acp_json_value_get_member (doc, value, "priority")) &&
-         is_string (acp_json_value_get_member (doc, value, "status"));
-}
-
-/* The schema says invalid items of these lists are skipped: the valid
- * elements of @array, as a new JsonArray. */
-static JsonArray *
-filter_array (const AcpJsonDoc    *doc,
-              const AcpJsonValue  *array,
-              gboolean           (*is_valid) (const AcpJsonDoc   *doc,
-                                              const AcpJsonValue *value),
-              const char          *what)
-{
-  JsonArray *filtered = json_array_sized_new (acp_json_value_get_size (array));
-  guint i = 0;
-
-  for (const AcpJsonValue *element = acp_json_value_get_first (doc, array);
-       element != NULL;
-       element = acp_json_value_get_next (doc, element), i++)
-    {
-      if (is_valid (doc, element))
-        json_array_add_element (filtered, acp_json_value_to_node (doc, element));
-      else
-        g_debug ("Skipping an invalid %s (index %u)", what, i);
-    }
-
-  return filtered;
 }
 
 /* --- tool calls --- */
@@ -274,8 +196,8 @@ _acp_tool_call_fields_clear (AcpToolCallFields *fields)
   g_clear_pointer (&fields->name, g_free);
   fields->tool_kind = NULL;
   fields->status = NULL;
-  g_clear_pointer (&fields->content, json_array_unref);
-  g_clear_pointer (&fields->locations, json_array_unref);
+  g_clear_object (&fields->content);
+  g_clear_object (&fields->locations);
   g_clear_pointer (&fields->raw_input, json_node_unref);
   g_clear_pointer (&fields->raw_output, json_node_unref);
   g_clear_pointer (&fields->meta, json_object_unref);
@@ -322,9 +244,13 @@ _acp_tool_call_fields_parse (AcpToolCallFields   *fields,
         g_debug ("Unknown tool call status “%s”, ignored", status);
     }
   if (content != NULL)
-    fields->content = filter_array (doc, content, is_valid_tool_call_content, "tool call content");
+    fields->content = _acp_values_new_list (doc, content, ACP_TYPE_TOOL_CALL_CONTENT,
+                                            (AcpValueParseFunc) _acp_tool_call_content_new_from_json,
+                                            "tool call content");
   if (locations != NULL)
-    fields->locations = filter_array (doc, locations, is_valid_location, "tool call location");
+    fields->locations = _acp_values_new_list (doc, locations, ACP_TYPE_LOCATION,
+                                              (AcpValueParseFunc) _acp_location_new_from_json,
+                                              "tool call location");
 
   raw_input = acp_json_value_get_member (doc, object, "rawInput");
   raw_output = acp_json_value_get_member (doc, object, "rawOutput");
@@ -365,12 +291,22 @@ _acp_update_parse_chunk (AcpUpdate           *self,
                          GError             **error)
 {
   const char *variant = self->variant->name;
-  const char *message_id, *type, *text;
+  const char *message_id, *text;
   const AcpJsonValue *content = acp_json_value_get_member (doc, object, "content");
 
   if (!get_string (doc, object, "messageId", FALSE, &message_id, variant, error) ||
-      !check_content_block (doc, content, "content", &type, &text, variant, error))
+      !check_content_block (doc, content, "content", &text, variant, error))
     return FALSE;
+
+  /* a block that is not text: what its type requires (the schema's) */
+  if (text == NULL)
+    {
+      const char *problem = NULL;
+
+      self->block = _acp_content_block_new_from_json (doc, content, &problem);
+      if (self->block == NULL)
+        return _acp_update_invalid (error, variant, "content.%s", problem);
+    }
 
   self->id = g_strdup (message_id);
   if (text != NULL)
@@ -381,12 +317,6 @@ _acp_update_parse_chunk (AcpUpdate           *self,
       /* nothing else to it that joining would lose (annotations, _meta) */
       self->joinable = acp_json_value_get_size (object) == (message_id != NULL ? 3u : 2u) &&
                        acp_json_value_get_size (content) == 2;
-    }
-  else
-    {
-      g_autoptr(JsonNode) node = acp_json_value_to_node (doc, content);
-
-      self->block = json_object_ref (json_node_get_object (node));
     }
 
   return TRUE;
@@ -421,7 +351,9 @@ _acp_update_parse_plan (AcpUpdate           *self,
   if (!get_array (doc, object, "entries", TRUE, &entries, self->variant->name, error))
     return FALSE;
 
-  self->entries = filter_array (doc, entries, is_valid_plan_entry, "plan entry");
+  self->entries = _acp_values_new_list (doc, entries, ACP_TYPE_PLAN_ENTRY,
+                                        (AcpValueParseFunc) _acp_plan_entry_new_from_json,
+                                        "plan entry");
 
   return TRUE;
 }
@@ -485,7 +417,7 @@ _acp_update_parse_compaction_update (AcpUpdate           *self,
         {
           const char *block_text;
 
-          if (check_content_block (doc, block, "summary", NULL, &block_text, variant, NULL) &&
+          if (check_content_block (doc, block, "summary", &block_text, variant, NULL) &&
               block_text != NULL)
             g_string_append (self->text, block_text);
         }
@@ -507,7 +439,7 @@ _acp_update_parse_compaction_summary_chunk (AcpUpdate           *self,
 
   if (!get_string (doc, object, "compactionId", TRUE, &compaction_id, variant, error) ||
       !check_content_block (doc, acp_json_value_get_member (doc, object, "content"), "content",
-                            NULL, &text, variant, error))
+                            &text, variant, error))
     return FALSE;
 
   self->id = g_strdup (compaction_id);
@@ -552,6 +484,14 @@ _acp_update_new_from_doc (const char         *session_id,
       self->variant->parse (self, doc, update, &self->error);  /* keeps nothing when it fails */
     }
 
+  if (!self->joinable)
+    {
+      GString *json = g_string_sized_new (256);
+
+      acp_json_value_write (doc, update, json);
+      self->json = g_string_free (json, FALSE);
+    }
+
   return self;
 }
 
@@ -588,17 +528,44 @@ acp_update_unref (AcpUpdate *self)
   g_free (self->session_id);
   g_free (self->kind);
   g_clear_error (&self->error);
+  g_free (self->json);
   g_clear_pointer (&self->object, json_object_unref);
   g_free (self->id);
   if (self->text != NULL)
     g_string_free (self->text, TRUE);
-  g_clear_pointer (&self->block, json_object_unref);
+  g_clear_object (&self->block);
   g_free (self->title);
   g_free (self->description);
   g_free (self->status);
-  g_clear_pointer (&self->entries, json_array_unref);
+  g_clear_object (&self->entries);
   _acp_tool_call_fields_clear (&self->tool_call);
   g_free (self);
+}
+
+char *
+acp_update_dup_json (AcpUpdate *self)
+{
+  GString *json;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (self->json != NULL)
+    return g_strdup (self->json);
+
+  /* a text chunk with nothing more to it, maybe several joined */
+  json = g_string_sized_new (64 + self->text->len);
+  g_string_append (json, "{\"sessionUpdate\":");
+  acp_json_write_string (json, self->kind, strlen (self->kind));
+  if (self->id != NULL)
+    {
+      g_string_append (json, ",\"messageId\":");
+      acp_json_write_string (json, self->id, strlen (self->id));
+    }
+  g_string_append (json, ",\"content\":{\"type\":\"text\",\"text\":");
+  acp_json_write_string (json, self->text->str, self->text->len);
+  g_string_append (json, "}}");
+
+  return g_string_free (json, FALSE);
 }
 
 const char *

@@ -34,6 +34,12 @@ const char *acp_update_get_kind            (AcpUpdate  *self);
  * message read together come joined (see AcpAgent::update). */
 guint       acp_update_get_n_notifications (AcpUpdate  *self);
 
+/* The `update` object as JSON text, as the agent sent it (members in their
+ * order; text chunks that came joined as one chunk holding all their
+ * text), to be kept and replayed. Safe from any thread once the update was
+ * handed over. Returns: (transfer full) */
+char       *acp_update_dup_json            (AcpUpdate  *self);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AcpUpdate, acp_update_unref)
 
 G_END_DECLS

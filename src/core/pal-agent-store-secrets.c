@@ -48,6 +48,21 @@ names (const char * const *entries,
   return FALSE;
 }
 
+/* The profile @id, or NULL with PAL_ERROR_NOT_FOUND. */
+static PalAgentProfile *
+lookup_profile (PalAgentStore  *self,
+                const char     *id,
+                GError        **error)
+{
+  PalAgentProfile *profile = pal_agent_store_lookup (self, id);
+
+  if (profile == NULL)
+    g_set_error_literal (error, PAL_ERROR, PAL_ERROR_NOT_FOUND,
+                         _("The agent is not configured any more"));
+
+  return profile;
+}
+
 /* The profile with @entries in its environment (in_keyring FALSE), or with
  * their names among its secrets and none of them in its environment. */
 static gboolean
@@ -57,7 +72,7 @@ update_profile (PalAgentStore       *self,
                 gboolean             in_keyring,
                 GError             **error)
 {
-  PalAgentProfile *profile = pal_agent_store_lookup (self, id);
+  PalAgentProfile *profile = lookup_profile (self, id, error);
   g_autoptr(PalAgentProfile) edited = NULL;
   g_autoptr(GStrvBuilder) env = g_strv_builder_new ();
   g_autoptr(GStrvBuilder) secrets = g_strv_builder_new ();
@@ -66,10 +81,7 @@ update_profile (PalAgentStore       *self,
   const char * const *old;
 
   if (profile == NULL)
-    {
-      g_set_error_literal (error, PAL_ERROR, PAL_ERROR_NOT_FOUND, _("The agent is not configured any more"));
-      return FALSE;
-    }
+    return FALSE;
 
   /* the values given replace those of the same names, wherever they were */
   old = pal_agent_profile_get_env (profile);
@@ -165,6 +177,7 @@ pal_agent_store_save_values_async (PalAgentStore       *self,
   g_autoptr(GError) error = NULL;
   PalSecretStore *secret_store = pal_agent_store_get_secret_store (self);
   PalAgentProfile *profile;
+  const char *malformed;
   SaveValues *save;
 
   g_return_if_fail (PAL_IS_AGENT_STORE (self));
@@ -179,24 +192,19 @@ pal_agent_store_save_values_async (PalAgentStore       *self,
   save->entries = g_strdupv ((char **) entries);
   g_task_set_task_data (task, save, (GDestroyNotify) save_values_free);
 
-  profile = pal_agent_store_lookup (self, id);
+  profile = lookup_profile (self, id, &error);
   if (profile == NULL)
     {
-      g_task_return_new_error (task, PAL_ERROR, PAL_ERROR_NOT_FOUND, "%s",
-                               _("The agent is not configured any more"));
+      g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
-  for (guint i = 0; entries[i] != NULL; i++)
+  malformed = pal_secret_store_find_malformed_entry (entries);
+  if (malformed != NULL)
     {
-      const char *eq = strchr (entries[i], '=');
-
-      if (eq == NULL || eq == entries[i])
-        {
-          g_task_return_new_error (task, PAL_ERROR, PAL_ERROR_INVALID,
-                                   _("The environment variable “%s” has no name or no “=”"),
-                                   entries[i]);
-          return;
-        }
+      g_task_return_new_error (task, PAL_ERROR, PAL_ERROR_INVALID,
+                               _("The environment variable “%s” has no name or no “=”"),
+                               malformed);
+      return;
     }
 
   if (secret_store == NULL || entries[0] == NULL)
@@ -276,8 +284,8 @@ pal_agent_store_lookup_secrets_async (PalAgentStore       *self,
                                       gpointer             user_data)
 {
   PalSecretStore *secret_store = pal_agent_store_get_secret_store (self);
+  g_autoptr(GTask) task = NULL;
   const char * const *names;
-  GTask *task;
 
   g_return_if_fail (PAL_IS_AGENT_STORE (self));
   g_return_if_fail (PAL_IS_AGENT_PROFILE (profile));
@@ -290,19 +298,17 @@ pal_agent_store_lookup_secrets_async (PalAgentStore       *self,
   if (names[0] == NULL)
     {
       g_task_return_pointer (task, g_new0 (char *, 1), (GDestroyNotify) g_strfreev);
-      g_object_unref (task);
       return;
     }
   if (secret_store == NULL)
     {
       g_task_return_new_error (task, PAL_ERROR, PAL_ERROR_NOT_SUPPORTED, "%s",
                                _("The agent’s values are kept in a keyring, and Palaver uses none"));
-      g_object_unref (task);
       return;
     }
 
   pal_secret_store_lookup_async (secret_store, pal_agent_profile_get_id (profile), names,
-                                 cancellable, secrets_looked_up_cb, task);
+                                 cancellable, secrets_looked_up_cb, g_steal_pointer (&task));
 }
 
 /**

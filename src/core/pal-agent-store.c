@@ -84,16 +84,12 @@ static const Preset presets[N_SLOTS] = {
 
 struct _PalAgentStore
 {
-  GObject parent_instance;
+  PalStoredList parent_instance;
 
-  GSettings *settings;
   PalSecretStore *secret_store;   /* (nullable) */
-  PalStoredList list;
   GCancellable *cancellable;
 
-  /* the model, owning */
-  GPtrArray *items;
-  /* the profiles of the key, in stored order, owning */
+  /* the profiles of the key, in stored order, owning; all listed */
   GPtrArray *stored;
 
   /* absolute paths of the detected presets; the demo's command */
@@ -102,16 +98,10 @@ struct _PalAgentStore
   PalAgentProfile *preset_items[N_SLOTS];
 };
 
-static void pal_agent_store_list_model_init (GListModelInterface *iface);
-
-G_DEFINE_FINAL_TYPE_WITH_CODE (PalAgentStore, pal_agent_store, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL,
-                                                      pal_agent_store_list_model_init))
+G_DEFINE_FINAL_TYPE (PalAgentStore, pal_agent_store, PAL_TYPE_STORED_LIST)
 
 enum {
   PROP_0,
-  PROP_SETTINGS,
-  PROP_LOAD_ERRORS,
   PROP_SECRET_STORE,
   N_PROPS
 };
@@ -125,10 +115,6 @@ enum {
 };
 
 static guint signals[N_SIGNALS];
-
-static void profile_notify_cb (PalAgentProfile *profile,
-                               GParamSpec      *pspec,
-                               PalAgentStore   *self);
 
 static int
 slot_of_id (const char *id)
@@ -153,24 +139,10 @@ find_in (GPtrArray  *array,
   return NULL;
 }
 
-static void
-watch_profile (PalAgentStore   *self,
-               PalAgentProfile *profile)
-{
-  g_signal_connect_object (profile, "notify", G_CALLBACK (profile_notify_cb), self, 0);
-}
-
-static void
-unwatch_profile (PalAgentStore   *self,
-                 PalAgentProfile *profile)
-{
-  g_signal_handlers_disconnect_by_func (profile, profile_notify_cb, self);
-}
-
 /* --- writing --- */
 
 static GVariant *
-profile_to_variant (gpointer item)
+encode (gpointer item)
 {
   PalAgentProfile *profile = item;
   GVariantBuilder builder;
@@ -208,9 +180,9 @@ profile_to_variant (gpointer item)
 }
 
 static GPtrArray *
-get_items (gpointer owner)
+get_stored_items (PalStoredList *list)
 {
-  return PAL_AGENT_STORE (owner)->stored;
+  return PAL_AGENT_STORE (list)->stored;
 }
 
 /* --- the model --- */
@@ -232,28 +204,16 @@ ensure_preset_item (PalAgentStore *self,
                               "is-demo", slot == SLOT_DEMO,
                               NULL);
       self->preset_items[slot] = profile;
-      watch_profile (self, profile);
     }
   else
     {
       /* a later detection may have found another path */
-      self->list.loading = TRUE;
+      _pal_stored_list_block_changes (PAL_STORED_LIST (self));
       pal_agent_profile_set_command (self->preset_items[slot], self->detected[slot]);
-      self->list.loading = FALSE;
+      _pal_stored_list_unblock_changes (PAL_STORED_LIST (self));
     }
 
   return self->preset_items[slot];
-}
-
-static void
-drop_preset_item (PalAgentStore *self,
-                  Slot           slot)
-{
-  if (self->preset_items[slot] != NULL)
-    {
-      unwatch_profile (self, self->preset_items[slot]);
-      g_clear_object (&self->preset_items[slot]);
-    }
 }
 
 static void
@@ -280,16 +240,16 @@ rebuild (PalAgentStore *self)
       stored = find_in (self->stored, presets[slot].id);
       if (stored != NULL)
         {
-          drop_preset_item (self, slot);
+          g_clear_object (&self->preset_items[slot]);
           g_ptr_array_add (items, stored);
         }
       else if (self->detected[slot] != NULL)
         g_ptr_array_add (items, ensure_preset_item (self, slot));
       else
-        drop_preset_item (self, slot);
+        g_clear_object (&self->preset_items[slot]);
     }
 
-  _pal_items_replace (G_LIST_MODEL (self), self->items, items);
+  _pal_stored_list_replace (PAL_STORED_LIST (self), items);
 }
 
 /* A preset the person edits becomes a stored profile: the same object. */
@@ -303,26 +263,29 @@ adopt_preset_item (PalAgentStore *self,
   g_ptr_array_add (self->stored, profile);
 }
 
+/* Adopts @profile when it is an unedited preset. */
 static void
-profile_notify_cb (PalAgentProfile *profile,
-                   GParamSpec      *pspec,
-                   PalAgentStore   *self)
+adopt_if_preset (PalAgentStore   *self,
+                 PalAgentProfile *profile)
+{
+  int slot = slot_of_id (pal_agent_profile_get_id (profile));
+
+  if (slot >= 0 && self->preset_items[slot] == profile)
+    adopt_preset_item (self, slot);
+}
+
+static void
+item_changed (PalStoredList *list,
+              gpointer       item,
+              GParamSpec    *pspec)
 {
   const char *name = g_param_spec_get_name (pspec);
-  int slot;
 
-  if (self->list.loading)
-    return;
   if (g_str_equal (name, "is-preset") || g_str_equal (name, "is-demo"))
     return;
 
-  slot = slot_of_id (pal_agent_profile_get_id (profile));
-  if (slot >= 0 && self->preset_items[slot] == profile)
-    adopt_preset_item (self, slot);
-  else if (!g_ptr_array_find (self->stored, profile, NULL))
-    return;
-
-  _pal_stored_list_queue_save (&self->list);
+  adopt_if_preset (PAL_AGENT_STORE (list), item);
+  _pal_stored_list_queue_save (list);
 }
 
 /* --- reading --- */
@@ -336,8 +299,8 @@ describe_skipped (guint       index,
 }
 
 static gpointer
-parse_entry (GVariant  *entry,
-             char     **reason)
+decode (GVariant  *entry,
+        char     **reason)
 {
   g_autofree char *id = NULL;
   g_autofree char *name = NULL;
@@ -402,118 +365,32 @@ parse_entry (GVariant  *entry,
 }
 
 static gconstpointer
-get_identity (gpointer item)
+get_id (gpointer item)
 {
   return pal_agent_profile_get_id (item);
 }
 
 static void
-apply_entries (gpointer   owner,
-               GPtrArray *parsed)
+update_item (PalStoredList *list,
+             gpointer       item,
+             gpointer       entry)
 {
-  PalAgentStore *self = owner;
-  g_autoptr(GPtrArray) stored = g_ptr_array_new_with_free_func (g_object_unref);
+  adopt_if_preset (PAL_AGENT_STORE (list), item);
+  _pal_agent_profile_assign (item, entry);
+}
 
-  for (guint i = 0; i < parsed->len; i++)
-    {
-      PalAgentProfile *entry = g_ptr_array_index (parsed, i);
-      const char *id = pal_agent_profile_get_id (entry);
-      int slot = slot_of_id (id);
-      PalAgentProfile *profile;
-
-      if ((profile = find_in (self->stored, id)) != NULL)
-        g_object_ref (profile);
-      else if (slot >= 0 && self->preset_items[slot] != NULL)
-        {
-          profile = g_steal_pointer (&self->preset_items[slot]);
-          _pal_agent_profile_set_is_preset (profile, FALSE);
-        }
-      else
-        {
-          profile = g_object_ref (entry);
-          watch_profile (self, profile);
-        }
-
-      _pal_agent_profile_assign (profile, entry);
-      g_ptr_array_add (stored, profile);
-    }
-
-  /* profiles that left the key */
-  for (guint i = 0; i < self->stored->len; i++)
-    {
-      PalAgentProfile *profile = g_ptr_array_index (self->stored, i);
-
-      if (!g_ptr_array_find (stored, profile, NULL))
-        unwatch_profile (self, profile);
-    }
+static void
+apply_entries (PalStoredList *list,
+               GPtrArray     *items)
+{
+  PalAgentStore *self = PAL_AGENT_STORE (list);
 
   g_ptr_array_unref (self->stored);
-  self->stored = g_steal_pointer (&stored);
-
+  self->stored = g_ptr_array_ref (items);
   rebuild (self);
 }
 
-static const PalStoredListFuncs stored_list_funcs = {
-  .key = AGENTS_KEY,
-  .identity = PAL_STORED_LIST_IDENTITY_ID,
-  .parse_entry = parse_entry,
-  .get_identity = get_identity,
-  .describe_skipped = describe_skipped,
-  .get_items = get_items,
-  .serialize = profile_to_variant,
-  .apply = apply_entries,
-};
-
 /* --- GObject --- */
-
-static GType
-pal_agent_store_get_item_type (GListModel *model)
-{
-  return PAL_TYPE_AGENT_PROFILE;
-}
-
-static guint
-pal_agent_store_get_n_items (GListModel *model)
-{
-  return PAL_AGENT_STORE (model)->items->len;
-}
-
-static gpointer
-pal_agent_store_get_item (GListModel *model,
-                          guint       position)
-{
-  PalAgentStore *self = PAL_AGENT_STORE (model);
-
-  if (position >= self->items->len)
-    return NULL;
-  return g_object_ref (g_ptr_array_index (self->items, position));
-}
-
-static void
-pal_agent_store_list_model_init (GListModelInterface *iface)
-{
-  iface->get_item_type = pal_agent_store_get_item_type;
-  iface->get_n_items = pal_agent_store_get_n_items;
-  iface->get_item = pal_agent_store_get_item;
-}
-
-static void
-pal_agent_store_constructed (GObject *object)
-{
-  PalAgentStore *self = PAL_AGENT_STORE (object);
-  const char *demo;
-
-  G_OBJECT_CLASS (pal_agent_store_parent_class)->constructed (object);
-
-  g_return_if_fail (G_IS_SETTINGS (self->settings));
-
-  demo = g_getenv ("PALAVER_DEMO_AGENT");
-  if (demo == NULL || *demo == '\0')
-    demo = LIBEXECDIR "/palaver-demo-agent";
-  self->detected[SLOT_DEMO] = g_strdup (demo);
-
-  _pal_stored_list_start (&self->list, self->settings);
-}
 
 static void
 pal_agent_store_dispose (GObject *object)
@@ -522,16 +399,8 @@ pal_agent_store_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
 
-  _pal_stored_list_dispose (&self->list);
-
-  for (guint i = 0; i < self->stored->len; i++)
-    unwatch_profile (self, g_ptr_array_index (self->stored, i));
-  g_ptr_array_set_size (self->stored, 0);
   for (guint slot = 0; slot < N_SLOTS; slot++)
-    drop_preset_item (self, slot);
-  g_ptr_array_set_size (self->items, 0);
-
-  g_clear_object (&self->settings);
+    g_clear_object (&self->preset_items[slot]);
   g_clear_object (&self->secret_store);
 
   G_OBJECT_CLASS (pal_agent_store_parent_class)->dispose (object);
@@ -544,9 +413,8 @@ pal_agent_store_finalize (GObject *object)
 
   /* kept until here: a detection still running checks it when it ends */
   g_clear_object (&self->cancellable);
-  g_clear_pointer (&self->items, g_ptr_array_unref);
+  /* and these, which the parent's dispose may still write */
   g_clear_pointer (&self->stored, g_ptr_array_unref);
-  _pal_stored_list_clear (&self->list);
   for (guint slot = 0; slot < N_SLOTS; slot++)
     g_clear_pointer (&self->detected[slot], g_free);
 
@@ -563,12 +431,6 @@ pal_agent_store_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_SETTINGS:
-      g_value_set_object (value, self->settings);
-      break;
-    case PROP_LOAD_ERRORS:
-      g_value_set_boxed (value, _pal_stored_list_get_load_errors (&self->list));
-      break;
     case PROP_SECRET_STORE:
       g_value_set_object (value, self->secret_store);
       break;
@@ -587,9 +449,6 @@ pal_agent_store_set_property (GObject      *object,
 
   switch (prop_id)
     {
-    case PROP_SETTINGS:
-      self->settings = g_value_dup_object (value);
-      break;
     case PROP_SECRET_STORE:
       pal_agent_store_set_secret_store (self, g_value_get_object (value));
       break;
@@ -602,12 +461,23 @@ static void
 pal_agent_store_class_init (PalAgentStoreClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  PalStoredListClass *list_class = PAL_STORED_LIST_CLASS (klass);
 
-  object_class->constructed = pal_agent_store_constructed;
   object_class->dispose = pal_agent_store_dispose;
   object_class->finalize = pal_agent_store_finalize;
   object_class->get_property = pal_agent_store_get_property;
   object_class->set_property = pal_agent_store_set_property;
+
+  list_class->key = AGENTS_KEY;
+  list_class->item_type = PAL_TYPE_AGENT_PROFILE;
+  list_class->decode = decode;
+  list_class->encode = encode;
+  list_class->get_id = get_id;
+  list_class->describe_skipped = describe_skipped;
+  list_class->update_item = update_item;
+  list_class->apply_entries = apply_entries;
+  list_class->get_stored_items = get_stored_items;
+  list_class->item_changed = item_changed;
 
   /**
    * PalAgentStore::profile-edited:
@@ -633,16 +503,6 @@ pal_agent_store_class_init (PalAgentStoreClass *klass)
     g_signal_new ("secrets-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 
-  /* The io.github.palaverapp.Palaver settings (or a test's own). */
-  properties[PROP_SETTINGS] =
-    g_param_spec_object ("settings", NULL, NULL, G_TYPE_SETTINGS,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
-                         G_PARAM_STATIC_STRINGS);
-  /* Why stored entries were skipped; see pal_agent_store_get_load_errors(). */
-  properties[PROP_LOAD_ERRORS] =
-    g_param_spec_boxed ("load-errors", NULL, NULL, G_TYPE_STRV,
-                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS |
-                        G_PARAM_EXPLICIT_NOTIFY);
   /* Where secret values go; none keeps them all in the profiles. */
   properties[PROP_SECRET_STORE] =
     g_param_spec_object ("secret-store", NULL, NULL, PAL_TYPE_SECRET_STORE,
@@ -655,11 +515,13 @@ pal_agent_store_class_init (PalAgentStoreClass *klass)
 static void
 pal_agent_store_init (PalAgentStore *self)
 {
+  const char *demo = g_getenv ("PALAVER_DEMO_AGENT");
+
+  if (demo == NULL || *demo == '\0')
+    demo = LIBEXECDIR "/palaver-demo-agent";
+  self->detected[SLOT_DEMO] = g_strdup (demo);
   self->cancellable = g_cancellable_new ();
-  self->items = g_ptr_array_new_with_free_func (g_object_unref);
   self->stored = g_ptr_array_new_with_free_func (g_object_unref);
-  _pal_stored_list_init (&self->list, &stored_list_funcs, G_OBJECT (self),
-                         properties[PROP_LOAD_ERRORS]);
 }
 
 /* --- secrets --- */
@@ -731,7 +593,7 @@ GSettings *
 pal_agent_store_get_settings (PalAgentStore *self)
 {
   g_return_val_if_fail (PAL_IS_AGENT_STORE (self), NULL);
-  return self->settings;
+  return pal_stored_list_get_settings (PAL_STORED_LIST (self));
 }
 
 /**
@@ -745,7 +607,7 @@ const char * const *
 pal_agent_store_get_load_errors (PalAgentStore *self)
 {
   g_return_val_if_fail (PAL_IS_AGENT_STORE (self), NULL);
-  return _pal_stored_list_get_load_errors (&self->list);
+  return pal_stored_list_get_load_errors (PAL_STORED_LIST (self));
 }
 
 /**
@@ -761,9 +623,7 @@ pal_agent_store_lookup (PalAgentStore *self,
 {
   g_return_val_if_fail (PAL_IS_AGENT_STORE (self), NULL);
 
-  if (id == NULL)
-    return NULL;
-  return find_in (self->items, id);
+  return pal_stored_list_lookup (PAL_STORED_LIST (self), id);
 }
 
 /**
@@ -787,7 +647,7 @@ pal_agent_store_get_name (PalAgentStore *self,
   if (id == NULL)
     return NULL;
 
-  profile = find_in (self->items, id);
+  profile = pal_agent_store_lookup (self, id);
   if (profile != NULL)
     return pal_agent_profile_get_name (profile);
 
@@ -861,8 +721,8 @@ pal_agent_store_add (PalAgentStore    *self,
     return FALSE;
 
   id = pal_agent_profile_get_id (profile);
-  if (find_in (self->items, id) != NULL || find_in (self->stored, id) != NULL ||
-      slot_of_id (id) >= 0 || g_ptr_array_find (self->items, profile, NULL))
+  if (pal_agent_store_lookup (self, id) != NULL || slot_of_id (id) >= 0 ||
+      g_ptr_array_find (_pal_stored_list_get_items (PAL_STORED_LIST (self)), profile, NULL))
     {
       g_set_error (error, PAL_ERROR, PAL_ERROR_EXISTS,
                    _("An agent profile with the id “%s” already exists"), id);
@@ -871,9 +731,8 @@ pal_agent_store_add (PalAgentStore    *self,
 
   _pal_agent_profile_set_is_preset (profile, FALSE);
   g_ptr_array_add (self->stored, g_object_ref (profile));
-  watch_profile (self, profile);
   rebuild (self);
-  _pal_stored_list_save (&self->list);
+  _pal_stored_list_save (PAL_STORED_LIST (self));
   return TRUE;
 }
 
@@ -897,13 +756,13 @@ pal_agent_store_update (PalAgentStore    *self,
                         GError          **error)
 {
   PalAgentProfile *profile;
-  int slot;
+  gboolean changed;
 
   g_return_val_if_fail (PAL_IS_AGENT_STORE (self), FALSE);
   g_return_val_if_fail (PAL_IS_AGENT_PROFILE (edited), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  profile = find_in (self->items, pal_agent_profile_get_id (edited));
+  profile = pal_agent_store_lookup (self, pal_agent_profile_get_id (edited));
   if (profile == NULL)
     {
       g_set_error (error, PAL_ERROR, PAL_ERROR_NOT_FOUND,
@@ -924,19 +783,14 @@ pal_agent_store_update (PalAgentStore    *self,
         forget_secrets (self, pal_agent_profile_get_id (profile), old_secrets[i]);
   }
 
-  self->list.loading = TRUE;
-  if (!_pal_agent_profile_assign (profile, edited))
-    {
-      self->list.loading = FALSE;
-      return TRUE;
-    }
-  self->list.loading = FALSE;
+  _pal_stored_list_block_changes (PAL_STORED_LIST (self));
+  changed = _pal_agent_profile_assign (profile, edited);
+  _pal_stored_list_unblock_changes (PAL_STORED_LIST (self));
+  if (!changed)
+    return TRUE;
 
-  slot = slot_of_id (pal_agent_profile_get_id (profile));
-  if (slot >= 0 && self->preset_items[slot] == profile)
-    adopt_preset_item (self, slot);
-
-  _pal_stored_list_save (&self->list);
+  adopt_if_preset (self, profile);
+  _pal_stored_list_save (PAL_STORED_LIST (self));
   g_signal_emit (self, signals[PROFILE_EDITED], 0, profile);
   return TRUE;
 }
@@ -969,7 +823,7 @@ pal_agent_store_remove (PalAgentStore  *self,
   profile = find_in (self->stored, id);
   if (profile == NULL)
     {
-      if (find_in (self->items, id) != NULL)
+      if (pal_agent_store_lookup (self, id) != NULL)
         g_set_error (error, PAL_ERROR, PAL_ERROR_NOT_SUPPORTED,
                      _("The built-in agent profile “%s” cannot be removed"), id);
       else
@@ -980,10 +834,9 @@ pal_agent_store_remove (PalAgentStore  *self,
 
   forget_secrets (self, id, NULL);
   g_ptr_array_find (self->stored, profile, &index);
-  unwatch_profile (self, profile);
   g_ptr_array_remove_index (self->stored, index);
   rebuild (self);
-  _pal_stored_list_save (&self->list);
+  _pal_stored_list_save (PAL_STORED_LIST (self));
   return TRUE;
 }
 
@@ -1001,16 +854,18 @@ char *
 pal_agent_store_dup_default_id (PalAgentStore *self)
 {
   g_autofree char *id = NULL;
+  GPtrArray *items;
 
   g_return_val_if_fail (PAL_IS_AGENT_STORE (self), NULL);
 
-  id = g_settings_get_string (self->settings, DEFAULT_AGENT_KEY);
-  if (*id != '\0' && find_in (self->items, id) != NULL)
+  id = g_settings_get_string (pal_agent_store_get_settings (self), DEFAULT_AGENT_KEY);
+  if (*id != '\0' && pal_agent_store_lookup (self, id) != NULL)
     return g_steal_pointer (&id);
 
-  for (guint i = 0; i < self->items->len; i++)
+  items = _pal_stored_list_get_items (PAL_STORED_LIST (self));
+  for (guint i = 0; i < items->len; i++)
     {
-      PalAgentProfile *profile = g_ptr_array_index (self->items, i);
+      PalAgentProfile *profile = g_ptr_array_index (items, i);
 
       if (!pal_agent_profile_get_is_demo (profile))
         return g_strdup (pal_agent_profile_get_id (profile));
@@ -1030,7 +885,8 @@ pal_agent_store_set_default_id (PalAgentStore *self,
 {
   g_return_if_fail (PAL_IS_AGENT_STORE (self));
 
-  g_settings_set_string (self->settings, DEFAULT_AGENT_KEY, id != NULL ? id : "");
+  g_settings_set_string (pal_agent_store_get_settings (self), DEFAULT_AGENT_KEY,
+                         id != NULL ? id : "");
 }
 
 /* --- detection --- */

@@ -9,6 +9,7 @@
 
 #include "pal-agent-profile.h"
 #include "pal-secret-store.h"
+#include "pal-stored-list.h"
 
 G_BEGIN_DECLS
 
@@ -20,7 +21,7 @@ G_BEGIN_DECLS
 
 #define PAL_TYPE_AGENT_STORE (pal_agent_store_get_type ())
 
-G_DECLARE_FINAL_TYPE (PalAgentStore, pal_agent_store, PAL, AGENT_STORE, GObject)
+G_DECLARE_FINAL_TYPE (PalAgentStore, pal_agent_store, PAL, AGENT_STORE, PalStoredList)
 
 PalAgentStore      *pal_agent_store_new             (GSettings           *settings);
 

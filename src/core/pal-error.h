@@ -20,6 +20,8 @@ typedef enum
   PAL_ERROR_NOT_SUPPORTED,
   PAL_ERROR_TIMEOUT,
   PAL_ERROR_PROTOCOL,     /* a peer (MCP server) broke its protocol */
+  PAL_ERROR_DAMAGED,      /* a stored file cannot be read: it was moved aside */
+  PAL_ERROR_LOCKED,       /* a stored file is in use by another program */
 } PalError;
 
 GQuark pal_error_quark (void);

@@ -31,59 +31,15 @@
  */
 struct _PalMcpServerStore
 {
-  GObject parent_instance;
-
-  GSettings *settings;
-  PalStoredList list;
-
-  /* owning, in order */
-  GPtrArray *items;
+  PalStoredList parent_instance;
 };
 
-static void pal_mcp_server_store_list_model_init (GListModelInterface *iface);
+G_DEFINE_FINAL_TYPE (PalMcpServerStore, pal_mcp_server_store, PAL_TYPE_STORED_LIST)
 
-G_DEFINE_FINAL_TYPE_WITH_CODE (PalMcpServerStore, pal_mcp_server_store, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL,
-                                                      pal_mcp_server_store_list_model_init))
-
-enum {
-  PROP_0,
-  PROP_SETTINGS,
-  PROP_LOAD_ERRORS,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
-
-static void config_changed_cb (PalMcpServerConfig *config,
-                               PalMcpServerStore  *self);
-
-static PalMcpServerConfig *
-find_by_name (GPtrArray  *array,
-              const char *name)
+static GPtrArray *
+get_items (PalMcpServerStore *self)
 {
-  for (guint i = 0; i < array->len; i++)
-    {
-      PalMcpServerConfig *config = g_ptr_array_index (array, i);
-
-      if (g_strcmp0 (pal_mcp_server_config_get_name (config), name) == 0)
-        return config;
-    }
-  return NULL;
-}
-
-static void
-watch_config (PalMcpServerStore  *self,
-              PalMcpServerConfig *config)
-{
-  g_signal_connect_object (config, "changed", G_CALLBACK (config_changed_cb), self, 0);
-}
-
-static void
-unwatch_config (PalMcpServerStore  *self,
-                PalMcpServerConfig *config)
-{
-  g_signal_handlers_disconnect_by_func (config, config_changed_cb, self);
+  return _pal_stored_list_get_items (PAL_STORED_LIST (self));
 }
 
 /* --- writing --- */
@@ -108,7 +64,7 @@ rows_to_variant (GListStore *rows)
 }
 
 static GVariant *
-config_to_variant (gpointer item)
+encode (gpointer item)
 {
   PalMcpServerConfig *config = item;
   AcpMcpTransport transport = pal_mcp_server_config_get_transport (config);
@@ -133,22 +89,6 @@ config_to_variant (gpointer item)
   g_variant_builder_add (&builder, "{sv}", "headers",
                          rows_to_variant (pal_mcp_server_config_get_headers (config)));
   return g_variant_builder_end (&builder);
-}
-
-static GPtrArray *
-get_items (gpointer owner)
-{
-  return PAL_MCP_SERVER_STORE (owner)->items;
-}
-
-static void
-config_changed_cb (PalMcpServerConfig *config,
-                   PalMcpServerStore  *self)
-{
-  if (self->list.loading || !g_ptr_array_find (self->items, config, NULL))
-    return;
-
-  _pal_stored_list_queue_save (&self->list);
 }
 
 /* --- reading --- */
@@ -213,8 +153,8 @@ assign_rows (GListStore *store,
 }
 
 static gpointer
-parse_entry (GVariant  *entry,
-             char     **reason)
+decode (GVariant  *entry,
+        char     **reason)
 {
   g_autofree char *name = NULL;
   g_autofree char *transport = NULL;
@@ -268,211 +208,60 @@ parse_entry (GVariant  *entry,
 }
 
 static gconstpointer
-get_identity (gpointer item)
+get_id (gpointer item)
 {
   return pal_mcp_server_config_get_name (item);
 }
 
-static void
-apply_entries (gpointer   owner,
-               GPtrArray *parsed)
+static char *
+describe_repeated (gpointer item)
 {
-  PalMcpServerStore *self = owner;
-  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
-
-  for (guint i = 0; i < parsed->len; i++)
-    {
-      PalMcpServerConfig *entry = g_ptr_array_index (parsed, i);
-      PalMcpServerConfig *config;
-
-      config = find_by_name (self->items, pal_mcp_server_config_get_name (entry));
-      if (config != NULL && !g_ptr_array_find (items, config, NULL))
-        {
-          g_object_freeze_notify (G_OBJECT (config));
-          pal_mcp_server_config_set_transport (config, pal_mcp_server_config_get_transport (entry));
-          pal_mcp_server_config_set_enabled (config, pal_mcp_server_config_get_enabled (entry));
-          pal_mcp_server_config_set_command (config, pal_mcp_server_config_get_command (entry));
-          pal_mcp_server_config_set_args (config, pal_mcp_server_config_get_args (entry));
-          pal_mcp_server_config_set_url (config, pal_mcp_server_config_get_url (entry));
-          g_object_thaw_notify (G_OBJECT (config));
-          assign_rows (pal_mcp_server_config_get_env (config),
-                       G_LIST_MODEL (pal_mcp_server_config_get_env (entry)));
-          assign_rows (pal_mcp_server_config_get_headers (config),
-                       G_LIST_MODEL (pal_mcp_server_config_get_headers (entry)));
-        }
-      else
-        {
-          config = entry;
-          watch_config (self, config);
-        }
-
-      g_ptr_array_add (items, g_object_ref (config));
-    }
-
-  for (guint i = 0; i < self->items->len; i++)
-    {
-      PalMcpServerConfig *config = g_ptr_array_index (self->items, i);
-
-      if (!g_ptr_array_find (items, config, NULL))
-        unwatch_config (self, config);
-    }
-
-  _pal_items_replace (G_LIST_MODEL (self), self->items, items);
+  return g_strdup_printf (_("the name “%s” is used by an earlier entry"),
+                          pal_mcp_server_config_get_name (item));
 }
 
-static const PalStoredListFuncs stored_list_funcs = {
-  .key = MCP_SERVERS_KEY,
-  .identity = PAL_STORED_LIST_IDENTITY_NAME,
-  .parse_entry = parse_entry,
-  .get_identity = get_identity,
-  .describe_skipped = describe_skipped,
-  .get_items = get_items,
-  .serialize = config_to_variant,
-  .apply = apply_entries,
-};
+static void
+update_item (PalStoredList *list,
+             gpointer       item,
+             gpointer       entry)
+{
+  PalMcpServerConfig *config = item;
+
+  g_object_freeze_notify (G_OBJECT (config));
+  pal_mcp_server_config_set_transport (config, pal_mcp_server_config_get_transport (entry));
+  pal_mcp_server_config_set_enabled (config, pal_mcp_server_config_get_enabled (entry));
+  pal_mcp_server_config_set_command (config, pal_mcp_server_config_get_command (entry));
+  pal_mcp_server_config_set_args (config, pal_mcp_server_config_get_args (entry));
+  pal_mcp_server_config_set_url (config, pal_mcp_server_config_get_url (entry));
+  g_object_thaw_notify (G_OBJECT (config));
+  assign_rows (pal_mcp_server_config_get_env (config),
+               G_LIST_MODEL (pal_mcp_server_config_get_env (entry)));
+  assign_rows (pal_mcp_server_config_get_headers (config),
+               G_LIST_MODEL (pal_mcp_server_config_get_headers (entry)));
+}
 
 /* --- GObject --- */
-
-static GType
-pal_mcp_server_store_get_item_type (GListModel *model)
-{
-  return PAL_TYPE_MCP_SERVER_CONFIG;
-}
-
-static guint
-pal_mcp_server_store_get_n_items (GListModel *model)
-{
-  return PAL_MCP_SERVER_STORE (model)->items->len;
-}
-
-static gpointer
-pal_mcp_server_store_get_item (GListModel *model,
-                               guint       position)
-{
-  PalMcpServerStore *self = PAL_MCP_SERVER_STORE (model);
-
-  if (position >= self->items->len)
-    return NULL;
-  return g_object_ref (g_ptr_array_index (self->items, position));
-}
-
-static void
-pal_mcp_server_store_list_model_init (GListModelInterface *iface)
-{
-  iface->get_item_type = pal_mcp_server_store_get_item_type;
-  iface->get_n_items = pal_mcp_server_store_get_n_items;
-  iface->get_item = pal_mcp_server_store_get_item;
-}
-
-static void
-pal_mcp_server_store_constructed (GObject *object)
-{
-  PalMcpServerStore *self = PAL_MCP_SERVER_STORE (object);
-
-  G_OBJECT_CLASS (pal_mcp_server_store_parent_class)->constructed (object);
-
-  g_return_if_fail (G_IS_SETTINGS (self->settings));
-
-  _pal_stored_list_start (&self->list, self->settings);
-}
-
-static void
-pal_mcp_server_store_dispose (GObject *object)
-{
-  PalMcpServerStore *self = PAL_MCP_SERVER_STORE (object);
-
-  _pal_stored_list_dispose (&self->list);
-
-  for (guint i = 0; i < self->items->len; i++)
-    unwatch_config (self, g_ptr_array_index (self->items, i));
-  g_ptr_array_set_size (self->items, 0);
-
-  g_clear_object (&self->settings);
-
-  G_OBJECT_CLASS (pal_mcp_server_store_parent_class)->dispose (object);
-}
-
-static void
-pal_mcp_server_store_finalize (GObject *object)
-{
-  PalMcpServerStore *self = PAL_MCP_SERVER_STORE (object);
-
-  g_clear_pointer (&self->items, g_ptr_array_unref);
-  _pal_stored_list_clear (&self->list);
-
-  G_OBJECT_CLASS (pal_mcp_server_store_parent_class)->finalize (object);
-}
-
-static void
-pal_mcp_server_store_get_property (GObject    *object,
-                                   guint       prop_id,
-                                   GValue     *value,
-                                   GParamSpec *pspec)
-{
-  PalMcpServerStore *self = PAL_MCP_SERVER_STORE (object);
-
-  switch (prop_id)
-    {
-    case PROP_SETTINGS:
-      g_value_set_object (value, self->settings);
-      break;
-    case PROP_LOAD_ERRORS:
-      g_value_set_boxed (value, _pal_stored_list_get_load_errors (&self->list));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-pal_mcp_server_store_set_property (GObject      *object,
-                                   guint         prop_id,
-                                   const GValue *value,
-                                   GParamSpec   *pspec)
-{
-  PalMcpServerStore *self = PAL_MCP_SERVER_STORE (object);
-
-  switch (prop_id)
-    {
-    case PROP_SETTINGS:
-      self->settings = g_value_dup_object (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
 
 static void
 pal_mcp_server_store_class_init (PalMcpServerStoreClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  PalStoredListClass *list_class = PAL_STORED_LIST_CLASS (klass);
 
-  object_class->constructed = pal_mcp_server_store_constructed;
-  object_class->dispose = pal_mcp_server_store_dispose;
-  object_class->finalize = pal_mcp_server_store_finalize;
-  object_class->get_property = pal_mcp_server_store_get_property;
-  object_class->set_property = pal_mcp_server_store_set_property;
-
-  /* The io.github.palaverapp.Palaver settings (or a test's own). */
-  properties[PROP_SETTINGS] =
-    g_param_spec_object ("settings", NULL, NULL, G_TYPE_SETTINGS,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
-                         G_PARAM_STATIC_STRINGS);
-  /* Why stored entries were skipped; see pal_mcp_server_store_get_load_errors(). */
-  properties[PROP_LOAD_ERRORS] =
-    g_param_spec_boxed ("load-errors", NULL, NULL, G_TYPE_STRV,
-                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS |
-                        G_PARAM_EXPLICIT_NOTIFY);
-
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  list_class->key = MCP_SERVERS_KEY;
+  list_class->item_type = PAL_TYPE_MCP_SERVER_CONFIG;
+  /* a change of the env or header rows too */
+  list_class->changed_signal = "changed";
+  list_class->decode = decode;
+  list_class->encode = encode;
+  list_class->get_id = get_id;
+  list_class->describe_skipped = describe_skipped;
+  list_class->describe_repeated = describe_repeated;
+  list_class->update_item = update_item;
 }
 
 static void
 pal_mcp_server_store_init (PalMcpServerStore *self)
 {
-  self->items = g_ptr_array_new_with_free_func (g_object_unref);
-  _pal_stored_list_init (&self->list, &stored_list_funcs, G_OBJECT (self),
-                         properties[PROP_LOAD_ERRORS]);
 }
 
 /* --- public API --- */
@@ -495,7 +284,7 @@ GSettings *
 pal_mcp_server_store_get_settings (PalMcpServerStore *self)
 {
   g_return_val_if_fail (PAL_IS_MCP_SERVER_STORE (self), NULL);
-  return self->settings;
+  return pal_stored_list_get_settings (PAL_STORED_LIST (self));
 }
 
 /**
@@ -509,7 +298,7 @@ const char * const *
 pal_mcp_server_store_get_load_errors (PalMcpServerStore *self)
 {
   g_return_val_if_fail (PAL_IS_MCP_SERVER_STORE (self), NULL);
-  return _pal_stored_list_get_load_errors (&self->list);
+  return pal_stored_list_get_load_errors (PAL_STORED_LIST (self));
 }
 
 /**
@@ -525,9 +314,7 @@ pal_mcp_server_store_lookup (PalMcpServerStore *self,
 {
   g_return_val_if_fail (PAL_IS_MCP_SERVER_STORE (self), NULL);
 
-  if (name == NULL)
-    return NULL;
-  return find_by_name (self->items, name);
+  return pal_stored_list_lookup (PAL_STORED_LIST (self), name);
 }
 
 /**
@@ -564,19 +351,16 @@ pal_mcp_server_store_insert (PalMcpServerStore   *self,
                            _("MCP server: the name is empty"));
       return FALSE;
     }
-  if (find_by_name (self->items, name) != NULL || g_ptr_array_find (self->items, config, NULL))
+  if (pal_mcp_server_store_lookup (self, name) != NULL ||
+      g_ptr_array_find (get_items (self), config, NULL))
     {
       g_set_error (error, PAL_ERROR, PAL_ERROR_EXISTS,
                    _("MCP server “%s”: the name is already taken"), name);
       return FALSE;
     }
 
-  position = MIN (position, self->items->len);
-  g_ptr_array_insert (self->items, position, g_object_ref (config));
-  watch_config (self, config);
-  g_list_model_items_changed (G_LIST_MODEL (self), position, 0, 1);
-
-  _pal_stored_list_save (&self->list);
+  _pal_stored_list_insert (PAL_STORED_LIST (self), position, config);
+  _pal_stored_list_save (PAL_STORED_LIST (self));
   return TRUE;
 }
 
@@ -622,13 +406,11 @@ pal_mcp_server_store_remove (PalMcpServerStore  *self,
   g_return_val_if_fail (PAL_IS_MCP_SERVER_STORE (self), NULL);
   g_return_val_if_fail (PAL_IS_MCP_SERVER_CONFIG (config), NULL);
 
-  if (!g_ptr_array_find (self->items, config, &position))
+  if (!g_ptr_array_find (get_items (self), config, &position))
     return NULL;
 
-  unwatch_config (self, config);
-  g_ptr_array_steal_index (self->items, position);
-  g_list_model_items_changed (G_LIST_MODEL (self), position, 1, 0);
-  _pal_stored_list_save (&self->list);
+  _pal_stored_list_steal (PAL_STORED_LIST (self), position);
+  _pal_stored_list_save (PAL_STORED_LIST (self));
 
   if (out_position != NULL)
     *out_position = position;
@@ -658,13 +440,13 @@ pal_mcp_server_store_duplicate (PalMcpServerStore  *self,
   g_return_val_if_fail (PAL_IS_MCP_SERVER_STORE (self), NULL);
   g_return_val_if_fail (PAL_IS_MCP_SERVER_CONFIG (config), NULL);
 
-  if (!g_ptr_array_find (self->items, config, &position))
+  if (!g_ptr_array_find (get_items (self), config, &position))
     return NULL;
 
   base = pal_mcp_server_config_get_name (config);
   /* TRANSLATORS: the name of a duplicated MCP server; %s is the original name */
   name = g_strdup_printf (_("%s (copy)"), base);
-  for (guint n = 2; find_by_name (self->items, name) != NULL; n++)
+  for (guint n = 2; pal_mcp_server_store_lookup (self, name) != NULL; n++)
     {
       g_free (name);
       /* TRANSLATORS: the name of a duplicated MCP server when “NAME (copy)” is taken;

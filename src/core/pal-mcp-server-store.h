@@ -8,12 +8,13 @@
 #include <gio/gio.h>
 
 #include "pal-mcp-server-config.h"
+#include "pal-stored-list.h"
 
 G_BEGIN_DECLS
 
 #define PAL_TYPE_MCP_SERVER_STORE (pal_mcp_server_store_get_type ())
 
-G_DECLARE_FINAL_TYPE (PalMcpServerStore, pal_mcp_server_store, PAL, MCP_SERVER_STORE, GObject)
+G_DECLARE_FINAL_TYPE (PalMcpServerStore, pal_mcp_server_store, PAL, MCP_SERVER_STORE, PalStoredList)
 
 PalMcpServerStore  *pal_mcp_server_store_new             (GSettings           *settings);
 

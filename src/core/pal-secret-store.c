@@ -70,6 +70,38 @@ attributes_for (const char *agent_id,
   return attributes;
 }
 
+/* Fails @task with @error (taken), put as what the keyring did: @what. */
+static void
+return_keyring_error (GTask      *task,
+                      GError     *error,
+                      const char *what)
+{
+  g_prefix_error (&error, "%s", what);
+  g_task_return_error (task, error);
+}
+
+/**
+ * pal_secret_store_find_malformed_entry:
+ * @entries: "NAME=VALUE" entries
+ *
+ * Returns: (nullable): the first entry without a name or an "=", or %NULL
+ */
+const char *
+pal_secret_store_find_malformed_entry (const char * const *entries)
+{
+  g_return_val_if_fail (entries != NULL, NULL);
+
+  for (guint i = 0; entries[i] != NULL; i++)
+    {
+      const char *eq = strchr (entries[i], '=');
+
+      if (eq == NULL || eq == entries[i])
+        return entries[i];
+    }
+
+  return NULL;
+}
+
 /* --- probe --- */
 
 static void
@@ -171,8 +203,7 @@ stored_cb (GObject      *object,
 
   if (!secret_password_store_finish (result, &error))
     {
-      g_prefix_error (&error, "%s", _("The keyring did not keep the value: "));
-      g_task_return_error (task, error);
+      return_keyring_error (task, error, _("The keyring did not keep the value: "));
       return;
     }
 
@@ -235,6 +266,7 @@ pal_secret_store_save_async (PalSecretStore      *self,
                              gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
+  const char *malformed;
   SaveData *data;
 
   g_return_if_fail (PAL_IS_SECRET_STORE (self));
@@ -250,16 +282,12 @@ pal_secret_store_save_async (PalSecretStore      *self,
   data->entries = g_strdupv ((char **) entries);
   g_task_set_task_data (task, data, (GDestroyNotify) save_data_free);
 
-  for (guint i = 0; entries[i] != NULL; i++)
+  malformed = pal_secret_store_find_malformed_entry (entries);
+  if (malformed != NULL)
     {
-      const char *eq = strchr (entries[i], '=');
-
-      if (eq == NULL || eq == entries[i])
-        {
-          g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                                   _("“%s” is not of the form NAME=VALUE"), entries[i]);
-          return;
-        }
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                               _("“%s” is not of the form NAME=VALUE"), malformed);
+      return;
     }
 
   save_next (g_steal_pointer (&task));
@@ -308,6 +336,24 @@ item_vanished (const GError *error)
          g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_METHOD);
 }
 
+/* Whether a step of a lookup failed, @task with it: @error (nullable,
+ * taken) is not that of an item that vanished. */
+static gboolean
+read_failed (GTask  *task,
+             GError *error)
+{
+  if (error == NULL)
+    return FALSE;
+  if (item_vanished (error))
+    {
+      g_error_free (error);
+      return FALSE;
+    }
+
+  return_keyring_error (task, error, _("The keyring could not be read: "));
+  return TRUE;
+}
+
 static void
 retrieved_cb (GObject      *object,
               GAsyncResult *result,
@@ -320,14 +366,8 @@ retrieved_cb (GObject      *object,
   const char *text;
 
   value = secret_retrievable_retrieve_secret_finish (SECRET_RETRIEVABLE (object), result, &error);
-  if (item_vanished (error))
-    g_clear_error (&error);
-  if (error != NULL)
-    {
-      g_prefix_error (&error, "%s", _("The keyring could not be read: "));
-      g_task_return_error (task, error);
-      return;
-    }
+  if (read_failed (task, error))
+    return;
 
   /* a value that is not text is none this store wrote: no value */
   text = value != NULL ? secret_value_get_text (value) : NULL;
@@ -352,14 +392,8 @@ searched_cb (GObject      *object,
   GCancellable *cancellable;
 
   items = secret_password_search_finish (result, &error);
-  if (item_vanished (error))
-    g_clear_error (&error);
-  if (error != NULL)
-    {
-      g_prefix_error (&error, "%s", _("The keyring could not be read: "));
-      g_task_return_error (task, error);
-      return;
-    }
+  if (read_failed (task, error))
+    return;
 
   /* nothing found, or still locked because the person would not unlock
    * it: no value */
@@ -470,8 +504,7 @@ cleared_cb (GObject      *object,
   /* FALSE without an error: there was nothing to remove */
   if (!secret_password_clear_finish (result, &error) && error != NULL)
     {
-      g_prefix_error (&error, "%s", _("The keyring did not remove the value: "));
-      g_task_return_error (task, error);
+      return_keyring_error (task, error, _("The keyring did not remove the value: "));
       return;
     }
 

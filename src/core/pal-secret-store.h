@@ -58,4 +58,7 @@ gboolean        pal_secret_store_clear_finish  (PalSecretStore      *self,
                                                 GAsyncResult        *result,
                                                 GError             **error);
 
+/* The first of @entries that is not "NAME=VALUE" with a name, or NULL. */
+const char     *pal_secret_store_find_malformed_entry (const char * const *entries);
+
 G_END_DECLS

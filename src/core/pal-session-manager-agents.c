@@ -17,7 +17,9 @@
  * Values the profile keeps in the keyring are looked up before each start
  * (the start waits for the keyring, which may ask to be unlocked).
  *
- * Also here: the agent-level calls (authenticate, session/list).
+ * The calls to an agent itself are beside: authenticate in
+ * pal-session-manager-sign-in.c, session/list in pal-session-manager-list.c;
+ * replacing agents out of date in pal-session-manager-out-of-date.c.
  */
 
 #include "config.h"
@@ -29,193 +31,7 @@
 #include "pal-error.h"
 #include "pal-session-manager-private.h"
 
-/* session/list pages fetched at most by one refresh */
-#define MAX_LIST_PAGES 100
-
-/* PalWaitList {{{ */
-
-typedef struct
-{
-  PalWaitList *list;
-  GTask       *task;
-  GSource     *source;
-} Waiter;
-
-static void
-waiter_drop_source (Waiter *waiter)
-{
-  if (waiter->source == NULL)
-    return;
-
-  g_source_destroy (waiter->source);
-  g_clear_pointer (&waiter->source, g_source_unref);
-}
-
-static void
-waiter_free (gpointer data)
-{
-  Waiter *waiter = data;
-
-  waiter_drop_source (waiter);
-  g_clear_object (&waiter->task);
-  g_free (waiter);
-}
-
-static gboolean
-waiter_cancelled_cb (GCancellable *cancellable,
-                     gpointer      user_data)
-{
-  Waiter *waiter = user_data;
-  PalWaitList *list = waiter->list;
-  g_autoptr(GTask) task = g_steal_pointer (&waiter->task);
-  g_autoptr(GCancellable) shared = NULL;
-
-  /* frees the waiter and destroys this source (allowed from its callback) */
-  g_ptr_array_remove (list->waiters, waiter);
-
-  if (list->waiters->len == 0 && list->cancellable != NULL)
-    shared = g_object_ref (list->cancellable);
-
-  /* The list may be gone once the shared operation hears of the cancel or
-   * the task's callback runs: it is not touched after this point. */
-  if (shared != NULL)
-    g_cancellable_cancel (shared);
-
-  if (!g_task_return_error_if_cancelled (task))
-    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                             "%s", _("The operation was cancelled"));
-
-  return G_SOURCE_REMOVE;
-}
-
-void
-_pal_wait_list_init (PalWaitList *list)
-{
-  list->waiters = g_ptr_array_new_with_free_func (waiter_free);
-  list->cancellable = g_cancellable_new ();
-}
-
-void
-_pal_wait_list_clear (PalWaitList *list,
-                      const GError *error)
-{
-  if (list->waiters == NULL)
-    return;
-
-  if (error != NULL)
-    _pal_wait_list_return_error (list, error);
-  g_clear_pointer (&list->waiters, g_ptr_array_unref);
-  g_clear_object (&list->cancellable);
-}
-
-void
-_pal_wait_list_add (PalWaitList *list,
-                    GTask       *task)
-{
-  Waiter *waiter;
-  GCancellable *cancellable;
-
-  g_assert (list->waiters != NULL);
-  g_assert (G_IS_TASK (task));
-
-  waiter = g_new0 (Waiter, 1);
-  waiter->list = list;
-  waiter->task = g_object_ref (task);
-
-  cancellable = g_task_get_cancellable (task);
-  if (cancellable != NULL)
-    {
-      waiter->source = g_cancellable_source_new (cancellable);
-      g_source_set_static_name (waiter->source, "[pal] session manager waiter");
-      g_source_set_callback (waiter->source, G_SOURCE_FUNC (waiter_cancelled_cb), waiter, NULL);
-      g_source_attach (waiter->source, g_task_get_context (task));
-    }
-
-  g_ptr_array_add (list->waiters, waiter);
-}
-
-gboolean
-_pal_wait_list_is_empty (PalWaitList *list)
-{
-  return list->waiters == NULL || list->waiters->len == 0;
-}
-
-/* Takes the waiters out of the list first: a task's callback may add new
- * waiters or free the list. */
-static GPtrArray *
-steal_waiters (PalWaitList *list)
-{
-  GPtrArray *waiters = list->waiters;
-
-  list->waiters = g_ptr_array_new_with_free_func (waiter_free);
-  for (guint i = 0; i < waiters->len; i++)
-    waiter_drop_source (g_ptr_array_index (waiters, i));
-
-  return waiters;
-}
-
-void
-_pal_wait_list_return_object (PalWaitList *list,
-                              gpointer     object)
-{
-  g_autoptr(GPtrArray) waiters = NULL;
-
-  g_assert (G_IS_OBJECT (object));
-
-  if (list->waiters == NULL)
-    return;
-
-  waiters = steal_waiters (list);
-  for (guint i = 0; i < waiters->len; i++)
-    {
-      Waiter *waiter = g_ptr_array_index (waiters, i);
-      g_autoptr(GTask) task = g_steal_pointer (&waiter->task);
-
-      g_task_return_pointer (task, g_object_ref (object), g_object_unref);
-    }
-}
-
-void
-_pal_wait_list_return_error (PalWaitList  *list,
-                             const GError *error)
-{
-  g_autoptr(GPtrArray) waiters = NULL;
-
-  g_assert (error != NULL);
-
-  if (list->waiters == NULL)
-    return;
-
-  waiters = steal_waiters (list);
-  for (guint i = 0; i < waiters->len; i++)
-    {
-      Waiter *waiter = g_ptr_array_index (waiters, i);
-      g_autoptr(GTask) task = g_steal_pointer (&waiter->task);
-
-      g_task_return_error (task, g_error_copy (error));
-    }
-}
-
-/* }}} */
-
-/* How long an agent restarted for its new settings gets to exit, before
- * SIGTERM and again before SIGKILL. */
-#define RESTART_GRACE_MS 1000
-
 /* AgentSlot {{{ */
-
-struct _AgentSlot
-{
-  PalSessionManager *manager;   /* unowned; NULL once the manager is disposed */
-  char              *key;
-  char              *profile_id;
-  char              *cwd;
-  char              *launch;    /* how it was started: see launch_of () */
-  AcpAgent          *agent;
-  gulong             exited_id;
-  gboolean           starting;
-  PalWaitList        start;
-};
 
 static void
 agent_slot_clear (gpointer data)
@@ -234,19 +50,17 @@ agent_slot_clear (gpointer data)
   g_clear_pointer (&slot->launch, g_free);
 }
 
-static AgentSlot *
-agent_slot_ref (AgentSlot *slot)
+AgentSlot *
+_pal_agent_slot_ref (AgentSlot *slot)
 {
   return g_rc_box_acquire (slot);
 }
 
-static void
-agent_slot_unref (AgentSlot *slot)
+void
+_pal_agent_slot_unref (AgentSlot *slot)
 {
   g_rc_box_release_full (slot, agent_slot_clear);
 }
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (AgentSlot, agent_slot_unref)
 
 static char *
 make_key (const char *profile_id,
@@ -401,101 +215,6 @@ pal_session_manager_dup_last_agent (PalSessionManager *self,
   agent = g_hash_table_lookup (self->last_agents, profile_id);
 
   return agent != NULL ? g_object_ref (agent) : NULL;
-}
-
-/* The program, arguments and environment a profile starts (the names of
- * the values in the keyring too), as one string: an agent started from
- * another is out of date. */
-static char *
-launch_of (PalAgentProfile *profile)
-{
-  g_auto(GStrv) argv = pal_agent_profile_dup_argv (profile);
-  const char * const *env = pal_agent_profile_get_env (profile);
-  const char * const *secrets = pal_agent_profile_get_secrets (profile);
-  GString *launch = g_string_new (NULL);
-
-  for (guint i = 0; argv != NULL && argv[i] != NULL; i++)
-    g_string_append_printf (launch, "%s%c", argv[i], 0x1f);
-  g_string_append_c (launch, 0x1e);
-  for (guint i = 0; env != NULL && env[i] != NULL; i++)
-    g_string_append_printf (launch, "%s%c", env[i], 0x1f);
-  g_string_append_c (launch, 0x1e);
-  for (guint i = 0; secrets != NULL && secrets[i] != NULL; i++)
-    g_string_append_printf (launch, "%s%c", secrets[i], 0x1f);
-
-  return g_string_free (launch, FALSE);
-}
-
-/* A launch no profile has: the agent is out of date whatever the profile. */
-#define STALE_LAUNCH ""
-
-/**
- * pal_session_manager_mark_agent_out_of_date:
- * @self: a #PalSessionManager
- * @profile_id: an agent profile id
- *
- * The agents of the profile that run now read something at their start
- * that changed since (a sign-in in a terminal wrote the agent's
- * credentials, the keyring holds a new value): each is replaced by a new
- * process at its next need once no session is open on it, and counts as
- * out of date (pal_session_manager_is_agent_out_of_date()) until then.
- */
-void
-pal_session_manager_mark_agent_out_of_date (PalSessionManager *self,
-                                            const char        *profile_id)
-{
-  GHashTableIter iter;
-  gpointer value;
-
-  g_return_if_fail (PAL_IS_SESSION_MANAGER (self));
-  g_return_if_fail (profile_id != NULL);
-
-  if (self->agents == NULL)
-    return;
-
-  g_hash_table_iter_init (&iter, self->agents);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    {
-      AgentSlot *slot = value;
-
-      if (g_str_equal (slot->profile_id, profile_id))
-        {
-          g_free (slot->launch);
-          slot->launch = g_strdup (STALE_LAUNCH);
-        }
-    }
-}
-
-void
-_pal_session_manager_secrets_changed_cb (PalAgentStore     *store,
-                                         const char        *profile_id,
-                                         PalSessionManager *self)
-{
-  pal_session_manager_mark_agent_out_of_date (self, profile_id);
-}
-
-/* Whether a session that is still open runs on @agent */
-static gboolean
-agent_in_use (PalSessionManager *self,
-              AcpAgent          *agent)
-{
-  GHashTableIter iter;
-  gpointer value;
-
-  g_hash_table_iter_init (&iter, self->live);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    {
-      LiveSession *live = value;
-      AcpSessionState state;
-
-      if (live->session == NULL || acp_session_get_agent (live->session) != agent)
-        continue;
-      state = acp_session_get_state (live->session);
-      if (state != ACP_SESSION_STATE_CLOSED && state != ACP_SESSION_STATE_FAILED)
-        return TRUE;
-    }
-
-  return FALSE;
 }
 
 static void
@@ -682,9 +401,10 @@ ensure_agent (PalSessionManager *self,
   profile = pal_agent_store_lookup (self->agent_store, profile_id);
   if (slot != NULL && acp_agent_get_state (slot->agent) == ACP_AGENT_STATE_READY)
     {
-      g_autofree char *launch = profile != NULL ? launch_of (profile) : NULL;
+      g_autofree char *launch = profile != NULL ? _pal_agent_launch_of (profile) : NULL;
 
-      if (launch == NULL || g_strcmp0 (launch, slot->launch) == 0 || agent_in_use (self, slot->agent))
+      if (launch == NULL || g_strcmp0 (launch, slot->launch) == 0 ||
+          _pal_session_manager_agent_in_use (self, slot->agent))
         {
           g_task_return_pointer (task, g_object_ref (slot->agent), g_object_unref);
           return;
@@ -739,7 +459,7 @@ ensure_agent (PalSessionManager *self,
   slot->key = g_strdup (key);
   slot->profile_id = g_strdup (profile_id);
   slot->cwd = g_strdup (canonical);
-  slot->launch = launch_of (profile);
+  slot->launch = _pal_agent_launch_of (profile);
   slot->agent = g_steal_pointer (&agent);
   slot->starting = TRUE;
   _pal_wait_list_init (&slot->start);
@@ -750,7 +470,7 @@ ensure_agent (PalSessionManager *self,
 
   _pal_wait_list_add (&slot->start, task);
   acp_agent_start_async (slot->agent, slot->start.cancellable, agent_started_cb,
-                         agent_slot_ref (slot));
+                         _pal_agent_slot_ref (slot));
 }
 
 AcpAgent *
@@ -854,11 +574,11 @@ _pal_session_manager_stop_agents_async (PalSessionManager   *self,
   g_task_set_task_data (task, data, g_free);
 
   /* Out of the table first: an exiting agent drops its slot. */
-  slots = g_ptr_array_new_with_free_func ((GDestroyNotify) agent_slot_unref);
+  slots = g_ptr_array_new_with_free_func ((GDestroyNotify) _pal_agent_slot_unref);
   g_hash_table_iter_init (&iter, self->agents);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     {
-      g_ptr_array_add (slots, agent_slot_ref (value));
+      g_ptr_array_add (slots, _pal_agent_slot_ref (value));
       g_hash_table_iter_remove (&iter);
     }
 
@@ -902,7 +622,7 @@ slot_detach (gpointer data)
   /* An agent still running dies with its last reference (AcpAgent kills
    * what nobody can stop any more). */
   slot->manager = NULL;
-  agent_slot_unref (slot);
+  _pal_agent_slot_unref (slot);
 }
 
 void
@@ -1066,490 +786,6 @@ pal_session_manager_start_agent_finish (PalSessionManager  *self,
                         pal_session_manager_start_agent_async, NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-/* }}} */
-
-/* authentication {{{ */
-
-/**
- * pal_session_manager_error_is_auth_required:
- * @error: (nullable): an error from the session manager
- *
- * Whether the agent refused because it needs a login (-32000). The window
- * then offers the agent's methods (acp_agent_get_auth_methods() of
- * pal_session_manager_lookup_agent(): the agent stays running), calls
- * pal_session_manager_authenticate_async() and tries again.
- *
- * Returns: %TRUE for "authentication required"
- */
-gboolean
-pal_session_manager_error_is_auth_required (const GError *error)
-{
-  return g_error_matches (error, ACP_ERROR, ACP_ERROR_AUTH_REQUIRED);
-}
-
-static void
-authenticated_cb (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  GError *error = NULL;
-
-  if (!acp_agent_authenticate_finish (ACP_AGENT (object), result, &error))
-    g_task_return_error (task, error);
-  else
-    g_task_return_boolean (task, TRUE);
-}
-
-static void
-authenticate_agent_cb (GObject      *object,
-                       GAsyncResult *result,
-                       gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  g_autoptr(AcpAgent) agent = NULL;
-  GCancellable *cancellable;
-  const char *method_id;
-  GError *error = NULL;
-
-  agent = _pal_session_manager_ensure_agent_finish (PAL_SESSION_MANAGER (object), result, &error);
-  if (agent == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-
-  method_id = g_task_get_task_data (task);
-  cancellable = g_task_get_cancellable (task);
-  acp_agent_authenticate_async (agent, method_id, cancellable,
-                                authenticated_cb, g_steal_pointer (&task));
-}
-
-/**
- * pal_session_manager_authenticate_async:
- * @self: a #PalSessionManager
- * @profile_id: the agent profile
- * @cwd: the project folder
- * @method_id: one of the agent's auth methods (of kind "agent")
- * @cancellable: (nullable): a #GCancellable
- * @callback: called when done
- * @user_data: data for @callback
- *
- * Authenticates the agent of that profile and folder (started unless it
- * runs) with `authenticate`. Methods of kind "terminal" cannot go through
- * this (%ACP_ERROR_NOT_SUPPORTED): the person runs the command of
- * pal_session_manager_sign_in_command_async() in a terminal instead.
- */
-void
-pal_session_manager_authenticate_async (PalSessionManager   *self,
-                                        const char          *profile_id,
-                                        const char          *cwd,
-                                        const char          *method_id,
-                                        GCancellable        *cancellable,
-                                        GAsyncReadyCallback  callback,
-                                        gpointer             user_data)
-{
-  GTask *task;
-
-  g_return_if_fail (PAL_IS_SESSION_MANAGER (self));
-  g_return_if_fail (profile_id != NULL);
-  g_return_if_fail (method_id != NULL);
-  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, pal_session_manager_authenticate_async);
-  g_task_set_task_data (task, g_strdup (method_id), g_free);
-
-  _pal_session_manager_ensure_agent_async (self, profile_id, cwd, cancellable,
-                                           authenticate_agent_cb, task);
-}
-
-gboolean
-pal_session_manager_authenticate_finish (PalSessionManager  *self,
-                                         GAsyncResult       *result,
-                                         GError            **error)
-{
-  g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), FALSE);
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) ==
-                        pal_session_manager_authenticate_async, FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-/* }}} */
-
-/* session/list {{{ */
-
-typedef struct
-{
-  AcpAgent   *agent;
-  char       *profile_id;
-  char       *cwd;
-  char       *cursor;
-  GHashTable *seen_cursors;
-  guint       n_pages;
-  guint       n_added;
-} ListData;
-
-static void
-list_data_free (gpointer data)
-{
-  ListData *list = data;
-
-  g_clear_object (&list->agent);
-  g_free (list->profile_id);
-  g_free (list->cwd);
-  g_free (list->cursor);
-  g_clear_pointer (&list->seen_cursors, g_hash_table_unref);
-  g_free (list);
-}
-
-static void list_page_cb (GObject      *object,
-                          GAsyncResult *result,
-                          gpointer      user_data);
-
-static void
-list_next_page (GTask *task)
-{
-  ListData *data = g_task_get_task_data (task);
-
-  data->n_pages++;
-  acp_agent_list_sessions_async (data->agent, data->cwd, data->cursor,
-                                 g_task_get_cancellable (task), list_page_cb, task);
-}
-
-static void
-list_page_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  PalSessionManager *self = g_task_get_source_object (task);
-  ListData *data = g_task_get_task_data (task);
-  g_autoptr(JsonObject) page = NULL;
-  GError *error = NULL;
-  JsonNode *node;
-  const char *next = NULL;
-
-  page = acp_agent_list_sessions_finish (ACP_AGENT (object), result, &error);
-  if (page == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-
-  node = json_object_get_member (page, "sessions");
-  if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))
-    data->n_added += pal_session_store_merge_listed (self->session_store, data->profile_id,
-                                                     json_node_get_array (node));
-
-  node = json_object_get_member (page, "nextCursor");
-  if (node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
-      json_node_get_value_type (node) == G_TYPE_STRING)
-    next = json_node_get_string (node);
-
-  if (next == NULL || *next == '\0' || g_hash_table_contains (data->seen_cursors, next) ||
-      data->n_pages >= MAX_LIST_PAGES)
-    {
-      if (next != NULL && *next != '\0')
-        g_debug ("session/list of %s: stopping after %u pages", data->profile_id, data->n_pages);
-      g_task_return_boolean (task, TRUE);
-      return;
-    }
-
-  g_free (data->cursor);
-  data->cursor = g_strdup (next);
-  g_hash_table_add (data->seen_cursors, g_strdup (next));
-  list_next_page (g_steal_pointer (&task));
-}
-
-static void
-list_agent_cb (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  ListData *data = g_task_get_task_data (task);
-  GError *error = NULL;
-
-  data->agent = _pal_session_manager_ensure_agent_finish (PAL_SESSION_MANAGER (object), result,
-                                                          &error);
-  if (data->agent == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-
-  if (!acp_agent_has_capability (data->agent, ACP_AGENT_CAP_SESSION_LIST))
-    {
-      g_task_return_new_error (task, PAL_ERROR, PAL_ERROR_NOT_SUPPORTED,
-                               "%s", _("The agent cannot list its sessions"));
-      return;
-    }
-
-  list_next_page (g_steal_pointer (&task));
-}
-
-/**
- * pal_session_manager_refresh_listed_async:
- * @self: a #PalSessionManager
- * @profile_id: the agent profile
- * @cwd: the project folder
- * @cancellable: (nullable): a #GCancellable
- * @callback: called when done
- * @user_data: data for @callback
- *
- * Asks the agent of that profile and folder (started unless it runs) for
- * its sessions in @cwd (session/list, every page up to a bound) and merges
- * each page into the session store (pal_session_store_merge_listed()), so
- * that sessions started elsewhere show in the sidebar. Fails with
- * %PAL_ERROR_NOT_SUPPORTED (nothing sent) when the agent cannot list; pages
- * merged before an error stay merged.
- */
-void
-pal_session_manager_refresh_listed_async (PalSessionManager   *self,
-                                          const char          *profile_id,
-                                          const char          *cwd,
-                                          GCancellable        *cancellable,
-                                          GAsyncReadyCallback  callback,
-                                          gpointer             user_data)
-{
-  g_autoptr(GTask) task = NULL;
-  g_autofree char *canonical = NULL;
-  GError *error = NULL;
-  ListData *data;
-
-  g_return_if_fail (PAL_IS_SESSION_MANAGER (self));
-  g_return_if_fail (profile_id != NULL);
-  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, pal_session_manager_refresh_listed_async);
-
-  canonical = _pal_session_manager_canonical_cwd (cwd, &error);
-  if (canonical == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-
-  data = g_new0 (ListData, 1);
-  data->profile_id = g_strdup (profile_id);
-  data->cwd = g_steal_pointer (&canonical);
-  data->seen_cursors = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_task_set_task_data (task, data, list_data_free);
-
-  _pal_session_manager_ensure_agent_async (self, profile_id, data->cwd, cancellable,
-                                           list_agent_cb, g_steal_pointer (&task));
-}
-
-gboolean
-pal_session_manager_refresh_listed_finish (PalSessionManager  *self,
-                                           GAsyncResult       *result,
-                                           guint              *out_n_added,
-                                           GError            **error)
-{
-  ListData *data;
-
-  g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), FALSE);
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) ==
-                        pal_session_manager_refresh_listed_async, FALSE);
-
-  data = g_task_get_task_data (G_TASK (result));
-  if (out_n_added != NULL)
-    *out_n_added = data->n_added;
-
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-/* }}} */
-
-/* agents out of date {{{ */
-
-/* The slots of @profile_id whose agent runs, in use, from an older
- * version of the profile. (transfer container) */
-static GPtrArray *
-out_of_date_slots (PalSessionManager *self,
-                   const char        *profile_id)
-{
-  PalAgentProfile *profile = pal_agent_store_lookup (self->agent_store, profile_id);
-  g_autofree char *launch = profile != NULL ? launch_of (profile) : NULL;
-  GPtrArray *slots = g_ptr_array_new_with_free_func ((GDestroyNotify) agent_slot_unref);
-  GHashTableIter iter;
-  gpointer value;
-
-  if (launch == NULL || self->agents == NULL)
-    return slots;
-
-  g_hash_table_iter_init (&iter, self->agents);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    {
-      AgentSlot *slot = value;
-
-      if (g_str_equal (slot->profile_id, profile_id) && !slot->starting &&
-          acp_agent_get_state (slot->agent) == ACP_AGENT_STATE_READY &&
-          g_strcmp0 (slot->launch, launch) != 0 && agent_in_use (self, slot->agent))
-        g_ptr_array_add (slots, agent_slot_ref (slot));
-    }
-
-  return slots;
-}
-
-/**
- * pal_session_manager_is_agent_out_of_date:
- * @self: a #PalSessionManager
- * @profile_id: an agent profile id
- *
- * Returns: whether an agent of the profile runs for open sessions with the
- *   settings it had before the profile was edited (an idle one is started
- *   anew at its next use anyway)
- */
-gboolean
-pal_session_manager_is_agent_out_of_date (PalSessionManager *self,
-                                          const char        *profile_id)
-{
-  g_autoptr(GPtrArray) slots = NULL;
-
-  g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), FALSE);
-  g_return_val_if_fail (profile_id != NULL, FALSE);
-
-  slots = out_of_date_slots (self, profile_id);
-  return slots->len > 0;
-}
-
-typedef struct
-{
-  GPtrArray *sessions;     /* PalSessionKey, to open again once their agent is gone */
-  guint      pending;
-} RestartData;
-
-static void
-restart_data_free (gpointer data)
-{
-  RestartData *restart = data;
-
-  g_ptr_array_unref (restart->sessions);
-  g_free (restart);
-}
-
-static void
-reopened_cb (GObject      *object,
-             GAsyncResult *result,
-             gpointer      user_data)
-{
-  g_autoptr(AcpSession) session = NULL;
-  g_autoptr(GError) error = NULL;
-
-  /* a failure is in the session's transcript */
-  session = pal_session_manager_open_session_finish (PAL_SESSION_MANAGER (object), result, &error);
-  if (session == NULL)
-    g_debug ("Opening a session again after its agent restarted: %s", error->message);
-}
-
-static void
-out_of_date_stopped_cb (GObject      *object,
-                        GAsyncResult *result,
-                        gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  PalSessionManager *self = g_task_get_source_object (task);
-  RestartData *data = g_task_get_task_data (task);
-  g_autoptr(GError) error = NULL;
-
-  if (!acp_agent_stop_finish (ACP_AGENT (object), result, &error))
-    g_debug ("Stopping an agent to restart it: %s", error->message);
-
-  if (--data->pending > 0)
-    return;
-
-  /* the new agent starts with the first of them */
-  for (guint i = 0; i < data->sessions->len; i++)
-    pal_session_manager_open_session_async (self, g_ptr_array_index (data->sessions, i), NULL,
-                                            reopened_cb, NULL);
-  g_task_return_int (task, data->sessions->len);
-}
-
-/**
- * pal_session_manager_restart_agent_async:
- * @self: a #PalSessionManager
- * @profile_id: an agent profile id
- * @cancellable: (nullable): a #GCancellable
- * @callback: called once the agents stopped and the sessions are opening
- * @user_data: data for @callback
- *
- * Stops the agents of the profile that run with older settings (see
- * pal_session_manager_is_agent_out_of_date()), then opens their open
- * sessions again, which starts them with the profile as it is now.
- */
-void
-pal_session_manager_restart_agent_async (PalSessionManager   *self,
-                                         const char          *profile_id,
-                                         GCancellable        *cancellable,
-                                         GAsyncReadyCallback  callback,
-                                         gpointer             user_data)
-{
-  g_autoptr(GTask) task = NULL;
-  g_autoptr(GPtrArray) slots = NULL;
-  RestartData *data;
-
-  g_return_if_fail (PAL_IS_SESSION_MANAGER (self));
-  g_return_if_fail (profile_id != NULL);
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, pal_session_manager_restart_agent_async);
-  data = g_new0 (RestartData, 1);
-  data->sessions = g_ptr_array_new_with_free_func ((GDestroyNotify) pal_session_key_unref);
-  g_task_set_task_data (task, data, restart_data_free);
-
-  slots = out_of_date_slots (self, profile_id);
-  for (guint i = 0; i < slots->len; i++)
-    {
-      AgentSlot *slot = g_ptr_array_index (slots, i);
-      GHashTableIter iter;
-      gpointer value;
-
-      g_hash_table_iter_init (&iter, self->live);
-      while (g_hash_table_iter_next (&iter, NULL, &value))
-        {
-          LiveSession *live = value;
-
-          if (live->session != NULL && acp_session_get_agent (live->session) == slot->agent &&
-              acp_session_get_state (live->session) != ACP_SESSION_STATE_CLOSED)
-            g_ptr_array_add (data->sessions, pal_session_key_ref (live->key));
-        }
-    }
-
-  if (slots->len == 0)
-    {
-      g_task_return_int (task, 0);
-      return;
-    }
-
-  data->pending = slots->len;
-  for (guint i = 0; i < slots->len; i++)
-    {
-      AgentSlot *slot = g_ptr_array_index (slots, i);
-
-      g_debug ("Restarting agent %s in %s with its new settings", profile_id, slot->cwd);
-      acp_agent_set_stop_grace_period (slot->agent, RESTART_GRACE_MS);
-      acp_agent_stop_async (slot->agent, NULL, out_of_date_stopped_cb, g_object_ref (task));
-    }
-}
-
-/* Returns: how many sessions are opened again, or -1 with @error set */
-int
-pal_session_manager_restart_agent_finish (PalSessionManager  *self,
-                                          GAsyncResult       *result,
-                                          GError            **error)
-{
-  g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), -1);
-  g_return_val_if_fail (g_task_is_valid (result, self), -1);
-
-  return g_task_propagate_int (G_TASK (result), error);
 }
 
 /* }}} */

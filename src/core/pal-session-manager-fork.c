@@ -20,17 +20,13 @@
 #include <glib/gi18n.h>
 
 #include "pal-error.h"
-#include "pal-folders.h"
 #include "pal-session-manager-private.h"
 
 typedef struct
 {
-  PalSessionKey *source;
-  char          *cwd;
-  char         **additional_directories;
-  gboolean       folders_left_out;
-  AcpSession    *session;
-  GPtrArray     *notices;
+  PalSessionKey   *source;
+  PalSessionSetup  setup;
+  AcpSession      *session;
 } ForkData;
 
 static void
@@ -39,10 +35,8 @@ fork_data_free (gpointer data)
   ForkData *fork = data;
 
   pal_session_key_unref (fork->source);
-  g_free (fork->cwd);
-  g_strfreev (fork->additional_directories);
+  _pal_session_setup_clear (&fork->setup);
   g_clear_object (&fork->session);
-  g_clear_pointer (&fork->notices, g_ptr_array_unref);
   g_free (fork);
 }
 
@@ -90,10 +84,7 @@ fill_transcript (PalSessionManager *self,
 
   acp_transcript_append_notice (transcript, ACP_NOTICE_SEVERITY_INFO, _("Session forked"), body,
                                 NULL);
-  _pal_session_append_notices (data->session, data->notices);
-  if (data->folders_left_out)
-    _pal_session_append_folders_notice (data->session,
-                                        (const char * const *) data->additional_directories);
+  _pal_session_setup_append_notices (&data->setup, data->session);
   acp_transcript_flush (transcript);
 }
 
@@ -124,15 +115,9 @@ forked_cb (GObject      *object,
   title = source != NULL ? fork_title (source) : g_strdup (_("Forked Session"));
 
   fill_transcript (self, data, source_title);
-
-  if (!_pal_session_manager_add_created (self, pal_session_key_get_agent_id (data->source),
-                                         data->cwd, session, title, &error))
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-
-  g_task_return_pointer (task, g_object_ref (session), g_object_unref);
+  _pal_session_manager_return_created (self, g_steal_pointer (&task),
+                                       pal_session_key_get_agent_id (data->source),
+                                       data->setup.cwd, session, title);
 }
 
 static void
@@ -162,11 +147,7 @@ fork_agent_cb (GObject      *object,
       return;
     }
 
-  data->notices = _pal_session_notices_new ();
-  servers = _pal_session_manager_collect_mcp_servers (self, NULL, agent, data->notices);
-  data->session = acp_session_new (agent, data->cwd);
-  data->folders_left_out =
-    _pal_session_give_folders (data->session, (const char * const *) data->additional_directories);
+  data->session = _pal_session_setup_new_session (&data->setup, self, agent, NULL, &servers);
   cancellable = g_task_get_cancellable (task);
   acp_session_fork_async (data->session, pal_session_key_get_session_id (data->source), servers,
                           cancellable, forked_cb, g_steal_pointer (&task));
@@ -235,13 +216,13 @@ pal_session_manager_fork_session_async (PalSessionManager   *self,
 
   data = g_new0 (ForkData, 1);
   data->source = pal_session_key_ref (key);
-  data->cwd = g_steal_pointer (&cwd);
-  data->additional_directories =
-    pal_folders_clean (data->cwd, pal_session_record_get_additional_directories (record));
+  _pal_session_setup_init (&data->setup, g_steal_pointer (&cwd),
+                           pal_session_record_get_additional_directories (record));
   g_task_set_task_data (task, data, fork_data_free);
 
-  _pal_session_manager_ensure_agent_async (self, pal_session_key_get_agent_id (key), data->cwd,
-                                           cancellable, fork_agent_cb, g_steal_pointer (&task));
+  _pal_session_manager_ensure_agent_async (self, pal_session_key_get_agent_id (key),
+                                           data->setup.cwd, cancellable, fork_agent_cb,
+                                           g_steal_pointer (&task));
 }
 
 /**

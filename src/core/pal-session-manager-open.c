@@ -15,7 +15,7 @@
 #include "pal-error.h"
 #include "pal-folders.h"
 #include "pal-path.h"
-#include "pal-session-manager-private.h"
+#include "pal-live-session-private.h"
 
 typedef enum
 {
@@ -24,7 +24,7 @@ typedef enum
   OPEN_RESUME,
 } OpenMode;
 
-/* MCP servers {{{ */
+/* session setup {{{ */
 
 typedef struct
 {
@@ -53,36 +53,14 @@ add_notice (GPtrArray         *notices,
   g_ptr_array_add (notices, notice);
 }
 
-/* A new list of notices for _pal_session_manager_collect_mcp_servers(). */
-GPtrArray *
-_pal_session_notices_new (void)
-{
-  return g_ptr_array_new_with_free_func (notice_free);
-}
-
-void
-_pal_session_append_notices (AcpSession *session,
-                             GPtrArray  *notices)
-{
-  AcpTranscript *transcript = acp_session_get_transcript (session);
-
-  for (guint i = 0; i < notices->len; i++)
-    {
-      Notice *notice = g_ptr_array_index (notices, i);
-
-      acp_transcript_append_notice (transcript, notice->severity,
-                                    _("MCP server left out"), notice->body, NULL);
-    }
-}
-
 /* The MCP servers to pass to @agent: the named ones (NULL: every enabled
  * one), less those the agent cannot use or that are not valid; each one left
  * out gets a notice. (element-type AcpMcpServer) */
-GPtrArray *
-_pal_session_manager_collect_mcp_servers (PalSessionManager  *self,
-                                          const char * const *names,
-                                          AcpAgent           *agent,
-                                          GPtrArray          *notices)
+static GPtrArray *
+collect_mcp_servers (PalSessionManager  *self,
+                     const char * const *names,
+                     AcpAgent           *agent,
+                     GPtrArray          *notices)
 {
   GPtrArray *servers = g_ptr_array_new_with_free_func (g_object_unref);
   GListModel *model = G_LIST_MODEL (self->mcp_server_store);
@@ -145,14 +123,11 @@ _pal_session_manager_collect_mcp_servers (PalSessionManager  *self,
   return servers;
 }
 
-/* }}} */
-
-/* additional folders {{{ */
-
-/* For opening, creating and forking alike. */
-gboolean
-_pal_session_give_folders (AcpSession         *session,
-                           const char * const *dirs)
+/* Gives @session the additional folders when its agent takes them.
+ * Returns: whether they were left out */
+static gboolean
+give_folders (AcpSession         *session,
+              const char * const *dirs)
 {
   if (dirs == NULL || dirs[0] == NULL)
     return FALSE;
@@ -165,9 +140,10 @@ _pal_session_give_folders (AcpSession         *session,
   return FALSE;
 }
 
-void
-_pal_session_append_folders_notice (AcpSession         *session,
-                                    const char * const *dirs)
+/* The notice that says which folders were left out. */
+static void
+append_folders_notice (AcpSession         *session,
+                       const char * const *dirs)
 {
   g_autoptr(GString) list = g_string_new (NULL);
   g_autofree char *body = NULL;
@@ -189,19 +165,69 @@ _pal_session_append_folders_notice (AcpSession         *session,
                                 _("Additional folders left out"), body, NULL);
 }
 
+void
+_pal_session_setup_init (PalSessionSetup    *setup,
+                         char               *cwd,
+                         const char * const *additional_directories)
+{
+  setup->cwd = cwd;
+  setup->additional_directories = pal_folders_clean (cwd, additional_directories);
+  setup->folders_left_out = FALSE;
+  setup->notices = g_ptr_array_new_with_free_func (notice_free);
+}
+
+void
+_pal_session_setup_clear (PalSessionSetup *setup)
+{
+  g_clear_pointer (&setup->cwd, g_free);
+  g_clear_pointer (&setup->additional_directories, g_strfreev);
+  g_clear_pointer (&setup->notices, g_ptr_array_unref);
+}
+
+AcpSession *
+_pal_session_setup_new_session (PalSessionSetup    *setup,
+                                PalSessionManager  *self,
+                                AcpAgent           *agent,
+                                const char * const *mcp_server_names,
+                                GPtrArray         **servers)
+{
+  AcpSession *session;
+
+  *servers = collect_mcp_servers (self, mcp_server_names, agent, setup->notices);
+  session = acp_session_new (agent, setup->cwd);
+  setup->folders_left_out =
+    give_folders (session, (const char * const *) setup->additional_directories);
+
+  return session;
+}
+
+void
+_pal_session_setup_append_notices (PalSessionSetup *setup,
+                                   AcpSession      *session)
+{
+  AcpTranscript *transcript = acp_session_get_transcript (session);
+
+  for (guint i = 0; i < setup->notices->len; i++)
+    {
+      Notice *notice = g_ptr_array_index (setup->notices, i);
+
+      acp_transcript_append_notice (transcript, notice->severity,
+                                    _("MCP server left out"), notice->body, NULL);
+    }
+  if (setup->folders_left_out)
+    append_folders_notice (session, (const char * const *) setup->additional_directories);
+}
+
 /* }}} */
 
 /* new session {{{ */
 
 typedef struct
 {
-  char       *profile_id;
-  char       *cwd;
-  char      **mcp_server_names;
-  char      **additional_directories;
-  gboolean    folders_left_out;
-  AcpSession *session;
-  GPtrArray  *notices;
+  char            *profile_id;
+  char           **mcp_server_names;
+  PalSessionSetup  setup;
+  AcpSession      *session;
 } NewData;
 
 static void
@@ -210,41 +236,41 @@ new_data_free (gpointer data)
   NewData *new_data = data;
 
   g_free (new_data->profile_id);
-  g_free (new_data->cwd);
   g_strfreev (new_data->mcp_server_names);
-  g_strfreev (new_data->additional_directories);
+  _pal_session_setup_clear (&new_data->setup);
   g_clear_object (&new_data->session);
-  g_clear_pointer (&new_data->notices, g_ptr_array_unref);
   g_free (new_data);
 }
 
 /* Shared with session/fork: see pal-session-manager-private.h. */
-gboolean
-_pal_session_manager_add_created (PalSessionManager  *self,
-                                  const char         *profile_id,
-                                  const char         *cwd,
-                                  AcpSession         *session,
-                                  const char         *title,
-                                  GError            **error)
+void
+_pal_session_manager_return_created (PalSessionManager *self,
+                                     GTask             *task_in,
+                                     const char        *profile_id,
+                                     const char        *cwd,
+                                     AcpSession        *session,
+                                     const char        *title)
 {
+  g_autoptr(GTask) task = task_in;
   const char *id = acp_session_get_session_id (session);
   g_autoptr(PalSessionKey) key = pal_session_key_new (profile_id, id);
   g_autoptr(PalSessionRecord) record = NULL;
-  LiveSession *live = self->live != NULL ? g_hash_table_lookup (self->live, key) : NULL;
+  PalLiveSession *live = self->live != NULL ? g_hash_table_lookup (self->live, key) : NULL;
   gint64 now;
 
   if (self->shut_down ||
       (live != NULL &&
        (live->opening || (live->session != NULL && _pal_session_is_open (live->session)))))
     {
-      if (self->shut_down)
-        g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CLOSED, _("Palaver is quitting"));
-      else
-        g_set_error (error, PAL_ERROR, PAL_ERROR_EXISTS,
-                     _("The agent gave the new session the id “%s”, which an open session "
-                       "already has"), id);
       acp_session_close_async (session, NULL, NULL, NULL);
-      return FALSE;
+      if (self->shut_down)
+        g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CLOSED, "%s",
+                                 _("Palaver is quitting"));
+      else
+        g_task_return_new_error (task, PAL_ERROR, PAL_ERROR_EXISTS,
+                                 _("The agent gave the new session the id “%s”, which an open "
+                                   "session already has"), id);
+      return;
     }
 
   now = g_get_real_time ();
@@ -258,12 +284,12 @@ _pal_session_manager_add_created (PalSessionManager  *self,
   pal_session_store_add (self->session_store, record);
 
   if (live == NULL)
-    live = _pal_live_session_new (self, key);
-  g_clear_error (&live->error);
-  _pal_live_session_set_session (live, session);
-  _pal_live_session_update_state (live);
+    live = _pal_session_manager_add_live (self, key);
+  _pal_live_session_set_open_error (live, NULL);
+  _pal_session_manager_follow (self, live, session);
+  _pal_session_manager_update_state (live);
 
-  return TRUE;
+  g_task_return_pointer (task, g_object_ref (session), g_object_unref);
 }
 
 static void
@@ -283,18 +309,9 @@ new_created_cb (GObject      *object,
       return;
     }
 
-  _pal_session_append_notices (session, data->notices);
-  if (data->folders_left_out)
-    _pal_session_append_folders_notice (session,
-                                        (const char * const *) data->additional_directories);
-
-  if (!_pal_session_manager_add_created (self, data->profile_id, data->cwd, session, NULL, &error))
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-
-  g_task_return_pointer (task, g_object_ref (session), g_object_unref);
+  _pal_session_setup_append_notices (&data->setup, session);
+  _pal_session_manager_return_created (self, g_steal_pointer (&task), data->profile_id,
+                                       data->setup.cwd, session, NULL);
 }
 
 static void
@@ -317,12 +334,9 @@ new_agent_cb (GObject      *object,
       return;
     }
 
-  servers = _pal_session_manager_collect_mcp_servers (self,
-                                                      (const char * const *) data->mcp_server_names,
-                                                      agent, data->notices);
-  data->session = acp_session_new (agent, data->cwd);
-  data->folders_left_out =
-    _pal_session_give_folders (data->session, (const char * const *) data->additional_directories);
+  data->session = _pal_session_setup_new_session (&data->setup, self, agent,
+                                                  (const char * const *) data->mcp_server_names,
+                                                  &servers);
   cancellable = g_task_get_cancellable (task);
   acp_session_create_async (data->session, servers, cancellable,
                             new_created_cb, g_steal_pointer (&task));
@@ -394,13 +408,11 @@ pal_session_manager_new_session_async (PalSessionManager   *self,
 
   data = g_new0 (NewData, 1);
   data->profile_id = g_strdup (profile_id);
-  data->cwd = g_steal_pointer (&canonical);
   data->mcp_server_names = g_strdupv ((char **) mcp_server_names);
-  data->additional_directories = pal_folders_clean (data->cwd, additional_directories);
-  data->notices = g_ptr_array_new_with_free_func (notice_free);
+  _pal_session_setup_init (&data->setup, g_steal_pointer (&canonical), additional_directories);
   g_task_set_task_data (task, data, new_data_free);
 
-  _pal_session_manager_ensure_agent_async (self, profile_id, data->cwd, cancellable,
+  _pal_session_manager_ensure_agent_async (self, profile_id, data->setup.cwd, cancellable,
                                            new_agent_cb, g_steal_pointer (&task));
 }
 
@@ -462,28 +474,23 @@ _pal_session_carry_transcript (AcpSession *from,
 
 typedef struct
 {
-  LiveSession *live;
-  char        *profile_id;
-  char        *cwd;
-  char       **additional_directories;
-  gboolean     folders_left_out;
-  OpenMode     mode;
-  gboolean     resumed;
-  gboolean     can_load;  /* of the agent that resumed it */
-  guint        n_kept;    /* items of the transcript on screen kept over a resume */
-  AcpSession  *session;
-  GPtrArray   *notices;
+  PalLiveSession  *live;
+  char            *profile_id;
+  PalSessionSetup  setup;
+  OpenMode         mode;
+  gboolean         resumed;
+  gboolean         can_load;  /* of the agent that resumed it */
+  guint            n_kept;    /* items of the transcript on screen kept over a resume */
+  AcpSession      *session;
 } OpenData;
 
 static void
 open_data_free (OpenData *data)
 {
-  g_clear_pointer (&data->live, _pal_live_session_unref);
+  g_clear_object (&data->live);
   g_free (data->profile_id);
-  g_free (data->cwd);
-  g_strfreev (data->additional_directories);
+  _pal_session_setup_clear (&data->setup);
   g_clear_object (&data->session);
-  g_clear_pointer (&data->notices, g_ptr_array_unref);
   g_free (data);
 }
 
@@ -491,11 +498,11 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (OpenData, open_data_free)
 
 /* The open failed, was refused or was cancelled. */
 static void
-open_failed (LiveSession  *live,
-             const GError *error,
-             gboolean      refused)
+open_failed (PalLiveSession *live,
+             const GError   *error,
+             gboolean        refused)
 {
-  g_autoptr(LiveSession) hold = _pal_live_session_ref (live);
+  g_autoptr(PalLiveSession) hold = g_object_ref (live);
   PalSessionManager *self = live->manager;
   gboolean cancelled = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   gboolean nothing_open;
@@ -511,14 +518,13 @@ open_failed (LiveSession  *live,
   if ((cancelled || refused) && nothing_open)
     {
       /* nothing to show: back to not running */
-      _pal_live_session_remove (self, live, FALSE);
+      _pal_session_manager_remove_live (self, live, FALSE);
     }
   else
     {
       if (!cancelled && !refused)
         {
-          g_clear_error (&live->error);
-          live->error = g_error_copy (error);
+          _pal_live_session_set_open_error (live, error);
 
           /* A session that FAILED has its notice already. */
           if (live->session != NULL &&
@@ -532,7 +538,7 @@ open_failed (LiveSession  *live,
               acp_transcript_flush (transcript);
             }
         }
-      _pal_live_session_update_state (live);
+      _pal_session_manager_update_state (live);
     }
 
   _pal_wait_list_return_error (&live->open, error);
@@ -545,7 +551,7 @@ open_done_cb (GObject      *object,
 {
   g_autoptr(OpenData) data = user_data;
   AcpSession *session = ACP_SESSION (object);
-  LiveSession *live = data->live;
+  PalLiveSession *live = data->live;
   g_autoptr(GError) error = NULL;
   gboolean ok;
 
@@ -589,13 +595,10 @@ open_done_cb (GObject      *object,
                                   _("History is not replayed: the agent can resume this session "
                                     "but not show its past messages."),
                                   NULL);
-  _pal_session_append_notices (session, data->notices);
-  if (data->folders_left_out)
-    _pal_session_append_folders_notice (session,
-                                        (const char * const *) data->additional_directories);
+  _pal_session_setup_append_notices (&data->setup, session);
 
   keep_record (live->manager, live->key);
-  _pal_live_session_update_state (live);
+  _pal_session_manager_update_state (live);
 
   _pal_wait_list_return_object (&live->open, session);
 }
@@ -654,7 +657,7 @@ open_agent_cb (GObject      *object,
 {
   g_autoptr(OpenData) data = user_data;
   PalSessionManager *self = PAL_SESSION_MANAGER (object);
-  g_autoptr(LiveSession) live = _pal_live_session_ref (data->live);
+  g_autoptr(PalLiveSession) live = g_object_ref (data->live);
   g_autoptr(AcpAgent) agent = NULL;
   g_autoptr(AcpSession) session = NULL;
   g_autoptr(GPtrArray) servers = NULL;
@@ -679,10 +682,7 @@ open_agent_cb (GObject      *object,
       return;
     }
 
-  servers = _pal_session_manager_collect_mcp_servers (self, NULL, agent, data->notices);
-  session = acp_session_new (agent, data->cwd);
-  data->folders_left_out =
-    _pal_session_give_folders (session, (const char * const *) data->additional_directories);
+  session = _pal_session_setup_new_session (&data->setup, self, agent, NULL, &servers);
   data->session = g_object_ref (session);
   data->can_load = acp_agent_has_capability (agent, ACP_AGENT_CAP_LOAD_SESSION);
   /* a load replays the history into the new transcript; a resume does not,
@@ -698,7 +698,7 @@ open_agent_cb (GObject      *object,
     }
 
   /* Bound before the load starts, so that the replay shows live. */
-  _pal_live_session_set_session (live, session);
+  _pal_session_manager_follow (self, live, session);
   if (live->manager == NULL)
     return;
 
@@ -710,7 +710,7 @@ open_agent_cb (GObject      *object,
     acp_session_load_async (session, pal_session_key_get_session_id (live->key), servers,
                             cancellable, open_done_cb, g_steal_pointer (&data));
 
-  _pal_live_session_update_state (live);
+  _pal_session_manager_update_state (live);
 }
 
 static void
@@ -725,7 +725,7 @@ open_common (PalSessionManager   *self,
   g_autoptr(GTask) task = NULL;
   g_autofree char *cwd = NULL;
   PalSessionRecord *record;
-  LiveSession *live;
+  PalLiveSession *live;
   OpenData *data;
   GError *error = NULL;
 
@@ -769,27 +769,25 @@ open_common (PalSessionManager   *self,
     }
 
   if (live == NULL)
-    live = _pal_live_session_new (self, key);
+    live = _pal_session_manager_add_live (self, key);
 
   live->opening = TRUE;
   live->starting_agent = TRUE;
-  g_clear_error (&live->error);
+  _pal_live_session_set_open_error (live, NULL);
   g_clear_object (&live->open.cancellable);
   live->open.cancellable = g_cancellable_new ();
   _pal_wait_list_add (&live->open, task);
 
   data = g_new0 (OpenData, 1);
-  data->live = _pal_live_session_ref (live);
+  data->live = g_object_ref (live);
   data->profile_id = g_strdup (pal_session_record_get_agent_id (record));
-  data->cwd = g_steal_pointer (&cwd);
-  data->additional_directories =
-    pal_folders_clean (data->cwd, pal_session_record_get_additional_directories (record));
+  _pal_session_setup_init (&data->setup, g_steal_pointer (&cwd),
+                           pal_session_record_get_additional_directories (record));
   data->mode = mode;
-  data->notices = g_ptr_array_new_with_free_func (notice_free);
 
-  _pal_live_session_update_state (live);
+  _pal_session_manager_update_state (live);
 
-  _pal_session_manager_ensure_agent_async (self, data->profile_id, data->cwd,
+  _pal_session_manager_ensure_agent_async (self, data->profile_id, data->setup.cwd,
                                            live->open.cancellable, open_agent_cb, data);
 }
 
@@ -817,9 +815,9 @@ open_finish (PalSessionManager  *self,
  * Opens a stored session: an open live session is returned as it is;
  * otherwise (not running, or FAILED) the agent of its profile and folder is
  * started unless it runs, then the session is loaded (session/load, the
- * history replays into a new transcript as it arrives: bind to the session
- * on #PalSessionManager::live-session-changed to show it live) when the agent
- * can, else resumed (session/resume, with an INFO notice that the history is
+ * history replays into a new transcript as it arrives: bind to the
+ * #PalLiveSession:session of its live session to show it live) when the
+ * agent can, else resumed (session/resume, with an INFO notice that the history is
  * not shown), else the call fails with %PAL_ERROR_NOT_SUPPORTED and nothing is
  * sent. An open in progress is shared.
  *
@@ -1003,7 +1001,7 @@ close_done_cb (GObject      *object,
   PalSessionManager *self = g_task_get_source_object (task);
   AcpSession *session = ACP_SESSION (object);
   PalSessionKey *key;
-  LiveSession *live;
+  PalLiveSession *live;
   GError *error = NULL;
   gboolean ok;
 
@@ -1014,7 +1012,7 @@ close_done_cb (GObject      *object,
   key = pal_session_manager_get_session_key (self, session);
   live = key != NULL ? g_hash_table_lookup (self->live, key) : NULL;
   if (live != NULL && live->session == session && !live->opening)
-    _pal_live_session_remove (self, live, TRUE);
+    _pal_session_manager_remove_live (self, live, TRUE);
 
   if (!ok)
     g_task_return_error (task, error);
@@ -1045,7 +1043,7 @@ pal_session_manager_close_session_async (PalSessionManager   *self,
                                          gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
-  LiveSession *live;
+  PalLiveSession *live;
 
   g_return_if_fail (PAL_IS_SESSION_MANAGER (self));
   g_return_if_fail (key != NULL);
@@ -1063,7 +1061,7 @@ pal_session_manager_close_session_async (PalSessionManager   *self,
 
   if (live->opening || live->session == NULL)
     {
-      _pal_live_session_remove (self, live, TRUE);
+      _pal_session_manager_remove_live (self, live, TRUE);
       g_task_return_boolean (task, TRUE);
       return;
     }
@@ -1113,7 +1111,7 @@ pal_session_manager_forget (PalSessionManager *self,
                             PalSessionKey     *key)
 {
   g_autoptr(PalSessionKey) hold = NULL;
-  LiveSession *live;
+  PalLiveSession *live;
   gboolean found = FALSE;
 
   g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), FALSE);
@@ -1129,7 +1127,7 @@ pal_session_manager_forget (PalSessionManager *self,
       gboolean was_open = session != NULL && !live->opening;
 
       found = TRUE;
-      _pal_live_session_remove (self, live, TRUE);
+      _pal_session_manager_remove_live (self, live, TRUE);
       if (was_open)
         acp_session_close_async (session, NULL, forget_closed_cb, NULL);
     }

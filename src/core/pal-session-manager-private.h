@@ -34,9 +34,9 @@ G_BEGIN_DECLS
 #define PAL_AGENT_INITIALIZE_TIMEOUT_MS 60000
 
 /* Tasks waiting for one shared operation (an agent start, a session being
- * opened). A waiter whose own cancellable fires leaves at once with
- * G_IO_ERROR_CANCELLED; when the last one leaves, @cancellable (the shared
- * operation's) is cancelled too. */
+ * opened; pal-session-manager-wait-list.c). A waiter whose own cancellable
+ * fires leaves at once with G_IO_ERROR_CANCELLED; when the last one leaves,
+ * @cancellable (the shared operation's) is cancelled too. */
 typedef struct
 {
   GPtrArray    *waiters;
@@ -80,8 +80,10 @@ struct _PalSessionManager
   /* profile id → the last agent started of that profile (owned), for its
    * log after it failed */
   GHashTable         *last_agents;
-  /* PalSessionKey → LiveSession (owned reference) */
+  /* PalSessionKey → PalLiveSession (owned reference) */
   GHashTable         *live;
+  /* the same PalLiveSession objects, in the order they became live */
+  GListStore         *live_list;
   /* PalSessionKey → GWeakRef to the AcpSession it had when it stopped being
    * live (closed): a resume keeps its transcript while it is on screen */
   GHashTable         *previous;
@@ -94,86 +96,94 @@ struct _PalSessionManager
 AcpSession *_pal_session_manager_dup_previous (PalSessionManager *self,
                                                PalSessionKey     *key);
 
-/* One live session (pal-session-manager.c). */
-typedef struct _LiveSession LiveSession;
+/* Live sessions (pal-session-manager.c); their fields are in
+ * pal-live-session-private.h. */
 
-struct _LiveSession
-{
-  PalSessionManager *manager;          /* unowned; NULL once removed */
-  PalSessionKey     *key;
-  AcpSession        *session;          /* nullable until an open created one */
-  GError            *error;            /* why the last open failed */
-  PalSessionState    state;            /* as last announced */
-  AcpSessionState    last_acp_state;
-  gulong             state_id;
-  gulong             permissions_id;
-  gulong             cancelling_id;
-  gulong             title_id;
-  gboolean           starting_agent;
-  gboolean           opening;
-  PalWaitList        open;
-};
-
-LiveSession *_pal_live_session_new           (PalSessionManager *self,
-                                              PalSessionKey     *key);
-LiveSession *_pal_live_session_ref           (LiveSession       *live);
-void         _pal_live_session_unref         (LiveSession       *live);
-/* Takes @live out of the table and tells. Waiters of an open in flight get
- * a "closed" error when @fail_waiters (otherwise the caller answers them). */
-void         _pal_live_session_remove        (PalSessionManager *self,
-                                              LiveSession       *live,
-                                              gboolean           fail_waiters);
-/* Recomputes the state and emits session-state-changed if it changed. */
-void         _pal_live_session_update_state  (LiveSession       *live);
-/* Follows @session from now on and emits live-session-changed. */
-void         _pal_live_session_set_session   (LiveSession       *live,
-                                              AcpSession        *session);
+/* A new live session for @key, in the table and the list. */
+PalLiveSession *_pal_session_manager_add_live     (PalSessionManager *self,
+                                                   PalSessionKey     *key);
+/* Takes @live out of the table and the list; it is NOT_RUNNING, without a
+ * session, from then on. Waiters of an open in flight get a "closed" error
+ * when @fail_waiters (otherwise the caller answers them). */
+void            _pal_session_manager_remove_live  (PalSessionManager *self,
+                                                   PalLiveSession    *live,
+                                                   gboolean           fail_waiters);
+/* Recomputes the state of @live, while it is live. */
+void            _pal_session_manager_update_state (PalLiveSession    *live);
+/* Follows @session from now on: @live stands for it. */
+void            _pal_session_manager_follow       (PalSessionManager *self,
+                                                   PalLiveSession    *live,
+                                                   AcpSession        *session);
 /* READY or PROMPTING */
-gboolean     _pal_session_is_open            (AcpSession        *session);
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (LiveSession, _pal_live_session_unref)
+gboolean        _pal_session_is_open              (AcpSession        *session);
 
 /* pal-session-manager-open.c */
-/* The MCP servers to pass to @agent: the named ones (NULL: every enabled
- * one), less those it cannot use or that are not valid; each one left out
- * adds a notice to @notices (from _pal_session_notices_new()).
- * (element-type AcpMcpServer) (transfer container) */
-GPtrArray *_pal_session_manager_collect_mcp_servers (PalSessionManager  *self,
-                                                     const char * const *names,
-                                                     AcpAgent           *agent,
-                                                     GPtrArray          *notices);
-GPtrArray *_pal_session_notices_new       (void);
-/* Appends the notices to the session's transcript. */
-void       _pal_session_append_notices    (AcpSession         *session,
-                                           GPtrArray          *notices);
+
+/* What a new session object starts with, whether it is created, opened or
+ * forked: its folders, the MCP servers its agent can use, and notices of
+ * what was left out, for its transcript once the agent answered. */
+typedef struct
+{
+  char      *cwd;                     /* canonical */
+  char     **additional_directories;  /* tidied by pal_folders_clean() */
+  gboolean   folders_left_out;        /* the agent does not take them */
+  GPtrArray *notices;
+} PalSessionSetup;
+
+/* Takes @cwd (canonical); tidies @additional_directories. */
+void       _pal_session_setup_init        (PalSessionSetup    *setup,
+                                           char               *cwd,
+                                           const char * const *additional_directories);
+void       _pal_session_setup_clear       (PalSessionSetup    *setup);
+/* A new session on @agent in the setup's folders (the additional ones when
+ * the agent takes them); @servers gets the MCP servers to pass it: the
+ * named ones (NULL: every enabled one), less those it cannot use or that
+ * are not valid. What is left out gets a notice. (transfer full) */
+AcpSession *_pal_session_setup_new_session (PalSessionSetup    *setup,
+                                            PalSessionManager  *self,
+                                            AcpAgent           *agent,
+                                            const char * const *mcp_server_names,
+                                            GPtrArray         **servers);
+/* Appends the notices of what was left out to the session's transcript. */
+void       _pal_session_setup_append_notices (PalSessionSetup *setup,
+                                              AcpSession      *session);
 /* A session the agent has just created (session/new, session/fork) joins
  * the list as one of @profile_id in @cwd, with the folders it was given and
- * @title (nullable), and becomes live. After shutdown, or when an open
- * session has its key already, it is closed at the agent instead (FALSE
- * with @error). */
-gboolean   _pal_session_manager_add_created (PalSessionManager  *self,
-                                             const char         *profile_id,
-                                             const char         *cwd,
-                                             AcpSession         *session,
-                                             const char         *title,
-                                             GError            **error);
-/* Gives @session the additional folders (tidied by pal_folders_clean())
- * when its agent takes them. Returns: whether they were left out */
-gboolean   _pal_session_give_folders      (AcpSession         *session,
-                                           const char * const *dirs);
-/* The notice that says which folders were left out. */
-void       _pal_session_append_folders_notice (AcpSession         *session,
-                                               const char * const *dirs);
+ * @title (nullable), becomes live and is returned from @task (taken).
+ * After shutdown, or when an open session has its key already, it is
+ * closed at the agent instead, and @task fails. */
+void       _pal_session_manager_return_created (PalSessionManager *self,
+                                                GTask             *task,
+                                                const char        *profile_id,
+                                                const char        *cwd,
+                                                AcpSession        *session,
+                                                const char        *title);
 /* Appends the items of @from's transcript to @to's; returns how many. */
 guint      _pal_session_carry_transcript  (AcpSession         *from,
                                            AcpSession         *to);
 
 /* pal-session-manager-agents.c */
+
+/* The agent of one profile and folder, in PalSessionManager.agents. */
+struct _AgentSlot
+{
+  PalSessionManager *manager;   /* unowned; NULL once the manager is disposed */
+  char              *key;
+  char              *profile_id;
+  char              *cwd;
+  char              *launch;    /* how it was started: see _pal_agent_launch_of () */
+  AcpAgent          *agent;
+  gulong             exited_id;
+  gboolean           starting;
+  PalWaitList        start;
+};
+
+AgentSlot *_pal_agent_slot_ref          (AgentSlot           *slot);
+void       _pal_agent_slot_unref        (AgentSlot           *slot);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AgentSlot, _pal_agent_slot_unref)
+
 void      _pal_session_manager_init_agents      (PalSessionManager   *self);
-/* PalAgentStore::secrets-changed */
-void      _pal_session_manager_secrets_changed_cb (PalAgentStore     *store,
-                                                   const char        *profile_id,
-                                                   PalSessionManager *self);
 void      _pal_session_manager_dispose_agents   (PalSessionManager   *self);
 /* Canonical form of a project folder, or NULL (with PAL_ERROR_INVALID) when
  * it is not an absolute path. */
@@ -202,5 +212,18 @@ void      _pal_session_manager_stop_agents_async (PalSessionManager  *self,
 gboolean  _pal_session_manager_stop_agents_finish (PalSessionManager *self,
                                                    GAsyncResult      *result,
                                                    GError           **error);
+
+/* pal-session-manager-out-of-date.c */
+/* The program, arguments and environment a profile starts (the names of
+ * the values in the keyring too), as one string: an agent started from
+ * another is out of date. */
+char     *_pal_agent_launch_of                  (PalAgentProfile     *profile);
+/* Whether a session that is still open runs on @agent */
+gboolean  _pal_session_manager_agent_in_use     (PalSessionManager   *self,
+                                                 AcpAgent            *agent);
+/* PalAgentStore::secrets-changed */
+void      _pal_session_manager_secrets_changed_cb (PalAgentStore     *store,
+                                                   const char        *profile_id,
+                                                   PalSessionManager *self);
 
 G_END_DECLS

@@ -1,14 +1,17 @@
-/* pal-session-manager-sign-in.c: what a sign-in in a terminal runs
+/* pal-session-manager-sign-in.c: signing in to an agent
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * A sign-in method of type "terminal" is run by the client, not by the
- * agent: the agent's own command, as its profile starts it, with the
- * method's arguments appended and the method's environment on top of the
- * profile's (keyring values included), with the TERM of the window's
- * terminal, in the project folder, and on the host when Palaver runs in
- * Flatpak. The window runs it in a terminal for the person; an exit status
- * of 0 means signed in.
+ * An agent that answers "authentication required" offers sign-in methods.
+ * One of type "agent" is run by the agent itself, with `authenticate`.
+ *
+ * One of type "terminal" is run by the client, not by the agent: the
+ * agent's own command, as its profile starts it, with the method's
+ * arguments appended and the method's environment on top of the profile's
+ * (keyring values included), with the TERM of the window's terminal, in the
+ * project folder, and on the host when Palaver runs in Flatpak. The window
+ * runs it in a terminal for the person; an exit status of 0 means signed
+ * in.
  */
 
 #include "config.h"
@@ -17,6 +20,119 @@
 
 #include "pal-error.h"
 #include "pal-session-manager-private.h"
+
+/* authenticate {{{ */
+
+/**
+ * pal_session_manager_error_is_auth_required:
+ * @error: (nullable): an error from the session manager
+ *
+ * Whether the agent refused because it needs a login (-32000). The window
+ * then offers the agent's methods (acp_agent_get_auth_methods() of
+ * pal_session_manager_lookup_agent(): the agent stays running), calls
+ * pal_session_manager_authenticate_async() and tries again.
+ *
+ * Returns: %TRUE for "authentication required"
+ */
+gboolean
+pal_session_manager_error_is_auth_required (const GError *error)
+{
+  return g_error_matches (error, ACP_ERROR, ACP_ERROR_AUTH_REQUIRED);
+}
+
+static void
+authenticated_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+
+  if (!acp_agent_authenticate_finish (ACP_AGENT (object), result, &error))
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+authenticate_agent_cb (GObject      *object,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(AcpAgent) agent = NULL;
+  GCancellable *cancellable;
+  const char *method_id;
+  GError *error = NULL;
+
+  agent = _pal_session_manager_ensure_agent_finish (PAL_SESSION_MANAGER (object), result, &error);
+  if (agent == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  method_id = g_task_get_task_data (task);
+  cancellable = g_task_get_cancellable (task);
+  acp_agent_authenticate_async (agent, method_id, cancellable,
+                                authenticated_cb, g_steal_pointer (&task));
+}
+
+/**
+ * pal_session_manager_authenticate_async:
+ * @self: a #PalSessionManager
+ * @profile_id: the agent profile
+ * @cwd: the project folder
+ * @method_id: one of the agent's auth methods (of kind "agent")
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when done
+ * @user_data: data for @callback
+ *
+ * Authenticates the agent of that profile and folder (started unless it
+ * runs) with `authenticate`. Methods of kind "terminal" cannot go through
+ * this (%ACP_ERROR_NOT_SUPPORTED): the person runs the command of
+ * pal_session_manager_sign_in_command_async() in a terminal instead.
+ */
+void
+pal_session_manager_authenticate_async (PalSessionManager   *self,
+                                        const char          *profile_id,
+                                        const char          *cwd,
+                                        const char          *method_id,
+                                        GCancellable        *cancellable,
+                                        GAsyncReadyCallback  callback,
+                                        gpointer             user_data)
+{
+  GTask *task;
+
+  g_return_if_fail (PAL_IS_SESSION_MANAGER (self));
+  g_return_if_fail (profile_id != NULL);
+  g_return_if_fail (method_id != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, pal_session_manager_authenticate_async);
+  g_task_set_task_data (task, g_strdup (method_id), g_free);
+
+  _pal_session_manager_ensure_agent_async (self, profile_id, cwd, cancellable,
+                                           authenticate_agent_cb, task);
+}
+
+gboolean
+pal_session_manager_authenticate_finish (PalSessionManager  *self,
+                                         GAsyncResult       *result,
+                                         GError            **error)
+{
+  g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) ==
+                        pal_session_manager_authenticate_async, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* }}} */
+
+/* in a terminal {{{ */
 
 typedef struct
 {
@@ -225,3 +341,5 @@ pal_session_manager_sign_in_command_finish (PalSessionManager  *self,
 
   return argv;
 }
+
+/* }}} */

@@ -10,14 +10,14 @@
 #include <glib/gi18n.h>
 
 #include "pal-error.h"
-#include "pal-session-manager-private.h"
+#include "pal-live-session-private.h"
 
 /**
  * PalSessionManager:
  *
- * Opens sessions and keeps them live: the window binds to the #AcpSession
- * objects it hands out, and the sidebar follows each session's
- * #PalSessionState.
+ * Opens sessions and keeps them live: the window and the sidebar bind to
+ * the #PalLiveSession objects it hands out, and through them to the
+ * #AcpSession of each.
  *
  * Agents: one process per (agent profile, project folder), running in that
  * folder and shared by its live sessions (see pal-session-manager-agents.c).
@@ -25,16 +25,17 @@
  * Sessions are named by their #PalSessionKey, (agent profile, session id):
  * the id is the agent's, and two agents may hand out the same one.
  *
- * Live sessions: at most one #AcpSession per session. It appears when a
- * session is created or starts opening, and stays while it is open, and also
- * after it FAILED (the agent died, or it could not be opened) so that its
- * transcript can still be shown; it goes when it is closed or forgotten.
- * #PalSessionManager::live-session-changed says when the object for a
- * session appears, is replaced (re-opening a failed session makes a new one)
- * or goes: bind to it then, so that a replay fills the view while it loads.
- *
- * States: pal_session_manager_get_session_state() and the signal
- * #PalSessionManager::session-state-changed.
+ * Live sessions: at most one #PalLiveSession per session. It appears in
+ * #PalSessionManager:live-sessions when a session is created or starts
+ * opening, and stays while it is open, and also after it FAILED (the agent
+ * died, or it could not be opened) so that its transcript can still be
+ * shown; it goes when it is closed or forgotten. Its #PalLiveSession:state
+ * is computed here (see pal-live-session-private.h for what the manager
+ * keeps in it), and its #PalLiveSession:session is the #AcpSession that
+ * stands for the session now: it is set before a load starts, so that a
+ * replay fills a view bound to it while it loads, and re-opening a failed
+ * session sets a new one. Nothing else tells: widgets bind to the live
+ * session, and the list model says when one comes or goes.
  *
  * The session store is kept in step: a created session is added, an opened
  * session that only the agent listed becomes stored, the title follows the
@@ -51,16 +52,6 @@
  * (the agent did not advertise what the operation needs; nothing is sent).
  */
 
-G_DEFINE_ENUM_TYPE (PalSessionState, pal_session_state,
-  G_DEFINE_ENUM_VALUE (PAL_SESSION_STATE_NOT_RUNNING, "not-running"),
-  G_DEFINE_ENUM_VALUE (PAL_SESSION_STATE_STARTING_AGENT, "starting-agent"),
-  G_DEFINE_ENUM_VALUE (PAL_SESSION_STATE_LOADING, "loading"),
-  G_DEFINE_ENUM_VALUE (PAL_SESSION_STATE_READY, "ready"),
-  G_DEFINE_ENUM_VALUE (PAL_SESSION_STATE_WORKING, "working"),
-  G_DEFINE_ENUM_VALUE (PAL_SESSION_STATE_WAITING_PERMISSION, "waiting-permission"),
-  G_DEFINE_ENUM_VALUE (PAL_SESSION_STATE_STOPPING, "stopping"),
-  G_DEFINE_ENUM_VALUE (PAL_SESSION_STATE_FAILED, "failed"))
-
 G_DEFINE_FINAL_TYPE (PalSessionManager, pal_session_manager, G_TYPE_OBJECT)
 
 enum {
@@ -69,18 +60,11 @@ enum {
   PROP_SESSION_STORE,
   PROP_MCP_SERVER_STORE,
   PROP_PACER,
+  PROP_LIVE_SESSIONS,
   N_PROPS
 };
 
 static GParamSpec *properties[N_PROPS];
-
-enum {
-  SESSION_STATE_CHANGED,
-  LIVE_SESSION_CHANGED,
-  N_SIGNALS
-};
-
-static guint signals[N_SIGNALS];
 
 /* the PalSessionKey an AcpSession of this manager stands for */
 static GQuark
@@ -89,7 +73,7 @@ session_key_quark (void)
   return g_quark_from_static_string ("pal-session-manager-key");
 }
 
-/* LiveSession {{{ */
+/* live sessions {{{ */
 
 gboolean
 _pal_session_is_open (AcpSession *session)
@@ -99,9 +83,9 @@ _pal_session_is_open (AcpSession *session)
   return state == ACP_SESSION_STATE_READY || state == ACP_SESSION_STATE_PROMPTING;
 }
 
-
+/* Lets go of the session object's signals. */
 static void
-live_disconnect (LiveSession *live)
+live_disconnect (PalLiveSession *live)
 {
   if (live->session == NULL)
     return;
@@ -112,74 +96,32 @@ live_disconnect (LiveSession *live)
   g_clear_signal_handler (&live->title_id, live->session);
 }
 
-static void
-live_clear (gpointer data)
-{
-  LiveSession *live = data;
-  g_autoptr(GError) error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                                                 _("The session was closed"));
-
-  live_disconnect (live);
-  _pal_wait_list_clear (&live->open, error);
-  g_clear_object (&live->session);
-  g_clear_error (&live->error);
-  g_clear_pointer (&live->key, pal_session_key_unref);
-}
-
-LiveSession *
-_pal_live_session_ref (LiveSession *live)
-{
-  return g_rc_box_acquire (live);
-}
-
-void
-_pal_live_session_unref (LiveSession *live)
-{
-  g_rc_box_release_full (live, live_clear);
-}
-
 /* The table's destroy function. */
 static void
 live_detach (gpointer data)
 {
-  LiveSession *live = data;
+  PalLiveSession *live = data;
 
   live->manager = NULL;
   live_disconnect (live);
-  _pal_live_session_unref (live);
-}
-
-static void
-emit_state_changed (PalSessionManager *self,
-                    PalSessionKey     *key,
-                    PalSessionState    state)
-{
-  g_signal_emit (self, signals[SESSION_STATE_CHANGED], 0, key, state);
-}
-
-static void
-emit_live_session_changed (PalSessionManager *self,
-                           PalSessionKey     *key,
-                           AcpSession        *session)
-{
-  g_signal_emit (self, signals[LIVE_SESSION_CHANGED], 0, key, session);
+  g_object_unref (live);
 }
 
 static PalSessionState
-live_compute_state (LiveSession *live)
+live_compute_state (PalLiveSession *live)
 {
   if (live->starting_agent)
     return PAL_SESSION_STATE_STARTING_AGENT;
 
   if (live->session == NULL)
-    return live->error != NULL ? PAL_SESSION_STATE_FAILED : PAL_SESSION_STATE_NOT_RUNNING;
+    return live->open_error != NULL ? PAL_SESSION_STATE_FAILED : PAL_SESSION_STATE_NOT_RUNNING;
 
   switch (acp_session_get_state (live->session))
     {
     case ACP_SESSION_STATE_NEW:
       if (live->opening)
         return PAL_SESSION_STATE_LOADING;
-      return live->error != NULL ? PAL_SESSION_STATE_FAILED : PAL_SESSION_STATE_NOT_RUNNING;
+      return live->open_error != NULL ? PAL_SESSION_STATE_FAILED : PAL_SESSION_STATE_NOT_RUNNING;
 
     case ACP_SESSION_STATE_CREATING:
     case ACP_SESSION_STATE_LOADING:
@@ -207,56 +149,43 @@ live_compute_state (LiveSession *live)
 }
 
 void
-_pal_live_session_update_state (LiveSession *live)
+_pal_session_manager_update_state (PalLiveSession *live)
 {
-  PalSessionState state;
-
   if (live->manager == NULL)
     return;
 
-  state = live_compute_state (live);
-  if (state == live->state)
-    return;
-
-  live->state = state;
-  emit_state_changed (live->manager, live->key, state);
+  _pal_live_session_set_state (live, live_compute_state (live));
 }
 
-LiveSession *
-_pal_live_session_new (PalSessionManager *self,
-                       PalSessionKey     *key)
+PalLiveSession *
+_pal_session_manager_add_live (PalSessionManager *self,
+                               PalSessionKey     *key)
 {
-  LiveSession *live = g_rc_box_new0 (LiveSession);
+  PalLiveSession *live = _pal_live_session_new (key, self->session_store);
 
   live->manager = self;
-  live->key = pal_session_key_ref (key);
-  live->state = PAL_SESSION_STATE_NOT_RUNNING;
-  _pal_wait_list_init (&live->open);
   g_hash_table_insert (self->live, live->key, live);
+  g_list_store_append (self->live_list, live);
 
   return live;
 }
 
-/* Takes @live out of the table and tells. Waiters of an open in flight get
- * a "closed" error when @fail_waiters (otherwise the caller answers them). */
 void
-_pal_live_session_remove (PalSessionManager *self,
-             LiveSession       *live,
-             gboolean           fail_waiters)
+_pal_session_manager_remove_live (PalSessionManager *self,
+                                  PalLiveSession    *live,
+                                  gboolean           fail_waiters)
 {
-  g_autoptr(LiveSession) hold = _pal_live_session_ref (live);
-  g_autoptr(PalSessionKey) key = pal_session_key_ref (live->key);
-  const char *id = pal_session_key_get_session_id (key);
-  PalSessionState old_state = live->state;
-  gboolean had_session = live->session != NULL;
+  g_autoptr(PalLiveSession) hold = g_object_ref (live);
+  const char *id = pal_session_key_get_session_id (live->key);
+  guint position;
 
   if (live->manager == NULL)
     return;
 
   /* First out of the table: cancelling below may run callbacks at once,
    * and they must see that this entry is gone. */
-  g_hash_table_remove (self->live, key);
-  if (had_session)
+  g_hash_table_remove (self->live, live->key);
+  if (live->session != NULL)
     {
       AcpAgent *agent = acp_session_get_agent (live->session);
 
@@ -274,16 +203,21 @@ _pal_live_session_remove (PalSessionManager *self,
   if (live->opening)
     g_cancellable_cancel (live->open.cancellable);
 
-  if (had_session)
+  if (live->session != NULL)
     {
       GWeakRef *ref = g_new0 (GWeakRef, 1);
 
       g_weak_ref_init (ref, live->session);
-      g_hash_table_replace (self->previous, pal_session_key_ref (key), ref);
-      emit_live_session_changed (self, key, NULL);
+      g_hash_table_replace (self->previous, pal_session_key_ref (live->key), ref);
     }
-  if (old_state != PAL_SESSION_STATE_NOT_RUNNING)
-    emit_state_changed (self, key, PAL_SESSION_STATE_NOT_RUNNING);
+
+  /* what binds to it sees the session go, then the state */
+  _pal_live_session_set_session (live, NULL);
+  _pal_live_session_set_open_error (live, NULL);
+  _pal_live_session_set_state (live, PAL_SESSION_STATE_NOT_RUNNING);
+
+  if (g_list_store_find (self->live_list, live, &position))
+    g_list_store_remove (self->live_list, position);
 }
 
 /* }}} */
@@ -312,7 +246,7 @@ set_session_folder (PalSessionManager  *self,
 
 static void
 title_from_first_prompt (PalSessionManager *self,
-                         LiveSession       *live)
+                         PalLiveSession    *live)
 {
   PalSessionRecord *record = pal_session_store_lookup (self->session_store, live->key);
   g_autofree char *title = NULL;
@@ -334,9 +268,9 @@ title_from_first_prompt (PalSessionManager *self,
 }
 
 static void
-session_state_cb (AcpSession  *session,
-                  GParamSpec  *pspec,
-                  LiveSession *live)
+session_state_cb (AcpSession     *session,
+                  GParamSpec     *pspec,
+                  PalLiveSession *live)
 {
   PalSessionManager *self = live->manager;
   AcpSessionState state = acp_session_get_state (session);
@@ -360,27 +294,27 @@ session_state_cb (AcpSession  *session,
 
   if (state == ACP_SESSION_STATE_CLOSED && !live->opening)
     {
-      _pal_live_session_remove (self, live, TRUE);
+      _pal_session_manager_remove_live (self, live, TRUE);
       return;
     }
 
-  _pal_live_session_update_state (live);
+  _pal_session_manager_update_state (live);
 }
 
 /* What is pending in the turn changed: a permission asked or answered, the
  * turn cancelled. */
 static void
-session_turn_cb (AcpSession  *session,
-                        GParamSpec  *pspec,
-                        LiveSession *live)
+session_turn_cb (AcpSession     *session,
+                 GParamSpec     *pspec,
+                 PalLiveSession *live)
 {
-  _pal_live_session_update_state (live);
+  _pal_session_manager_update_state (live);
 }
 
 static void
-session_title_cb (AcpSession  *session,
-                  GParamSpec  *pspec,
-                  LiveSession *live)
+session_title_cb (AcpSession     *session,
+                  GParamSpec     *pspec,
+                  PalLiveSession *live)
 {
   PalSessionManager *self = live->manager;
   const char *title = acp_session_get_title (session);
@@ -402,12 +336,13 @@ session_title_cb (AcpSession  *session,
 }
 
 void
-_pal_live_session_set_session (LiveSession *live,
-                               AcpSession  *session)
+_pal_session_manager_follow (PalSessionManager *self,
+                             PalLiveSession    *live,
+                             AcpSession        *session)
 {
   AcpAgent *old_agent;
 
-  g_assert (live->manager != NULL);
+  g_assert (live->manager == self);
 
   if (live->session == session)
     return;
@@ -417,12 +352,11 @@ _pal_live_session_set_session (LiveSession *live,
    * reaches the session's folders no more */
   old_agent = live->session != NULL ? acp_session_get_agent (live->session) : NULL;
   if (old_agent != NULL && old_agent != acp_session_get_agent (session))
-    acp_fs_service_set_roots (live->manager->fs_service, old_agent,
+    acp_fs_service_set_roots (self->fs_service, old_agent,
                               pal_session_key_get_session_id (live->key), NULL);
-  g_set_object (&live->session, session);
   g_object_set_qdata_full (G_OBJECT (session), session_key_quark (),
                            pal_session_key_ref (live->key), (GDestroyNotify) pal_session_key_unref);
-  set_session_folder (live->manager, acp_session_get_agent (session),
+  set_session_folder (self, acp_session_get_agent (session),
                       pal_session_key_get_session_id (live->key), acp_session_get_cwd (session),
                       acp_session_get_additional_directories (session));
   live->last_acp_state = acp_session_get_state (session);
@@ -435,7 +369,8 @@ _pal_live_session_set_session (LiveSession *live,
   live->title_id = g_signal_connect (session, "notify::title",
                                      G_CALLBACK (session_title_cb), live);
 
-  emit_live_session_changed (live->manager, live->key, session);
+  /* last: what binds to it finds everything in place */
+  _pal_live_session_set_session (live, session);
 }
 
 /* }}} */
@@ -483,7 +418,7 @@ pal_session_manager_prompt_async (PalSessionManager   *self,
   g_autoptr(GTask) task = NULL;
   g_autoptr(JsonArray) prompt = NULL;
   JsonObject *block;
-  LiveSession *live;
+  PalLiveSession *live;
 
   g_return_if_fail (PAL_IS_SESSION_MANAGER (self));
   g_return_if_fail (key != NULL);
@@ -547,7 +482,7 @@ cancel_opens (PalSessionManager *self)
   g_hash_table_iter_init (&iter, self->live);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     {
-      LiveSession *live = value;
+      PalLiveSession *live = value;
 
       if (live->opening)
         g_ptr_array_add (cancellables, g_object_ref (live->open.cancellable));
@@ -638,25 +573,57 @@ _pal_session_manager_dup_previous (PalSessionManager *self,
 }
 
 /**
- * pal_session_manager_lookup:
+ * pal_session_manager_lookup_live:
  * @self: a #PalSessionManager
  * @key: (nullable): a session
  *
  * Returns: (transfer none) (nullable): the live session: open, opening
  *   (maybe still loading) or FAILED
  */
-AcpSession *
-pal_session_manager_lookup (PalSessionManager *self,
-                            PalSessionKey     *key)
+PalLiveSession *
+pal_session_manager_lookup_live (PalSessionManager *self,
+                                 PalSessionKey     *key)
 {
-  LiveSession *live;
-
   g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), NULL);
 
   if (key == NULL || self->live == NULL)
     return NULL;
 
-  live = g_hash_table_lookup (self->live, key);
+  return g_hash_table_lookup (self->live, key);
+}
+
+/**
+ * pal_session_manager_get_live_sessions:
+ * @self: a #PalSessionManager
+ *
+ * The live sessions, in the order they became live: a session appears when
+ * it is created or starts opening, and goes when it is closed or forgotten
+ * (NOT_RUNNING and without a session by then).
+ *
+ * Returns: (transfer none): a #GListModel of #PalLiveSession
+ */
+GListModel *
+pal_session_manager_get_live_sessions (PalSessionManager *self)
+{
+  g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), NULL);
+
+  return G_LIST_MODEL (self->live_list);
+}
+
+/**
+ * pal_session_manager_lookup:
+ * @self: a #PalSessionManager
+ * @key: (nullable): a session
+ *
+ * Returns: (transfer none) (nullable): the object that stands for the live
+ *   session now (see pal_live_session_get_session())
+ */
+AcpSession *
+pal_session_manager_lookup (PalSessionManager *self,
+                            PalSessionKey     *key)
+{
+  PalLiveSession *live = pal_session_manager_lookup_live (self, key);
+
   return live != NULL ? live->session : NULL;
 }
 
@@ -696,7 +663,7 @@ pal_session_manager_find_live_key (PalSessionManager *self,
                                    const char        *session_id)
 {
   GHashTableIter iter;
-  LiveSession *live;
+  PalLiveSession *live;
 
   g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), NULL);
 
@@ -757,56 +724,6 @@ pal_session_manager_stop_agent (PalSessionManager *self,
   return TRUE;
 }
 
-/**
- * pal_session_manager_get_session_state:
- * @self: a #PalSessionManager
- * @key: (nullable): a session
- *
- * Returns: what the session is doing; %PAL_SESSION_STATE_NOT_RUNNING for a
- *   session that is not live (or not known)
- */
-PalSessionState
-pal_session_manager_get_session_state (PalSessionManager *self,
-                                       PalSessionKey     *key)
-{
-  LiveSession *live;
-
-  g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), PAL_SESSION_STATE_NOT_RUNNING);
-
-  if (key == NULL || self->live == NULL)
-    return PAL_SESSION_STATE_NOT_RUNNING;
-
-  live = g_hash_table_lookup (self->live, key);
-  return live != NULL ? live->state : PAL_SESSION_STATE_NOT_RUNNING;
-}
-
-/**
- * pal_session_manager_get_session_error:
- * @self: a #PalSessionManager
- * @key: (nullable): a session
- *
- * Returns: (transfer none) (nullable): why the session is FAILED (the
- *   agent's exit error, or why it could not be opened)
- */
-const GError *
-pal_session_manager_get_session_error (PalSessionManager *self,
-                                       PalSessionKey     *key)
-{
-  LiveSession *live;
-
-  g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), NULL);
-
-  if (key == NULL || self->live == NULL)
-    return NULL;
-
-  live = g_hash_table_lookup (self->live, key);
-  if (live == NULL || live->state != PAL_SESSION_STATE_FAILED)
-    return NULL;
-  if (live->error != NULL)
-    return live->error;
-  return live->session != NULL ? acp_session_get_error (live->session) : NULL;
-}
-
 /* What the agent of the stored session supports, when known. */
 static gboolean
 session_caps (PalSessionManager    *self,
@@ -815,7 +732,7 @@ session_caps (PalSessionManager    *self,
               char                **reason_out)
 {
   PalSessionRecord *record = pal_session_store_lookup (self->session_store, key);
-  LiveSession *live = g_hash_table_lookup (self->live, key);
+  PalLiveSession *live = g_hash_table_lookup (self->live, key);
 
   if (live != NULL && live->session != NULL)
     {
@@ -943,7 +860,7 @@ pal_session_manager_can_close (PalSessionManager  *self,
                                PalSessionKey      *key,
                                char              **reason_out)
 {
-  LiveSession *live;
+  PalLiveSession *live;
   AcpAgent *agent;
 
   g_return_val_if_fail (PAL_IS_SESSION_MANAGER (self), FALSE);
@@ -987,6 +904,8 @@ pal_session_manager_dispose (GObject *object)
       g_clear_pointer (&self->live, g_hash_table_unref);
       g_clear_pointer (&self->previous, g_hash_table_unref);
     }
+  /* the list itself stays for those who hold it, empty */
+  g_list_store_remove_all (self->live_list);
   _pal_session_manager_dispose_agents (self);
   g_clear_object (&self->fs_service);
   g_clear_object (&self->terminal_service);
@@ -997,6 +916,16 @@ pal_session_manager_dispose (GObject *object)
   g_clear_object (&self->pacer);
 
   G_OBJECT_CLASS (pal_session_manager_parent_class)->dispose (object);
+}
+
+static void
+pal_session_manager_finalize (GObject *object)
+{
+  PalSessionManager *self = PAL_SESSION_MANAGER (object);
+
+  g_clear_object (&self->live_list);
+
+  G_OBJECT_CLASS (pal_session_manager_parent_class)->finalize (object);
 }
 
 static void
@@ -1034,6 +963,9 @@ pal_session_manager_get_property (GObject    *object,
       break;
     case PROP_PACER:
       g_value_set_object (value, self->pacer);
+      break;
+    case PROP_LIVE_SESSIONS:
+      g_value_set_object (value, self->live_list);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1074,6 +1006,7 @@ pal_session_manager_class_init (PalSessionManagerClass *klass)
 
   object_class->constructed = pal_session_manager_constructed;
   object_class->dispose = pal_session_manager_dispose;
+  object_class->finalize = pal_session_manager_finalize;
   object_class->get_property = pal_session_manager_get_property;
   object_class->set_property = pal_session_manager_set_property;
 
@@ -1095,44 +1028,12 @@ pal_session_manager_class_init (PalSessionManagerClass *klass)
     g_param_spec_object ("pacer", NULL, NULL, ACP_TYPE_PACER,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
 
+  /* The live sessions (#PalLiveSession), a #GListModel. */
+  properties[PROP_LIVE_SESSIONS] =
+    g_param_spec_object ("live-sessions", NULL, NULL, G_TYPE_LIST_MODEL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
-
-  /**
-   * PalSessionManager::session-state-changed:
-   * @self: the session manager
-   * @key: the session
-   * @state: its new #PalSessionState
-   *
-   * A session's state changed.
-   */
-  signals[SESSION_STATE_CHANGED] =
-    g_signal_new ("session-state-changed",
-                  G_TYPE_FROM_CLASS (klass),
-                  G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 2,
-                  PAL_TYPE_SESSION_KEY | G_SIGNAL_TYPE_STATIC_SCOPE,
-                  PAL_TYPE_SESSION_STATE);
-
-  /**
-   * PalSessionManager::live-session-changed:
-   * @self: the session manager
-   * @key: the session
-   * @session: (nullable): the #AcpSession that now stands for it, or %NULL
-   *   when it is no longer live
-   *
-   * The live session object of a session appeared (created, or an open
-   * started: it may still be loading), was replaced (a failed session
-   * opened again) or went (closed, forgotten).
-   */
-  signals[LIVE_SESSION_CHANGED] =
-    g_signal_new ("live-session-changed",
-                  G_TYPE_FROM_CLASS (klass),
-                  G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 2,
-                  PAL_TYPE_SESSION_KEY | G_SIGNAL_TYPE_STATIC_SCOPE,
-                  ACP_TYPE_SESSION);
 }
 
 static void
@@ -1140,6 +1041,7 @@ pal_session_manager_init (PalSessionManager *self)
 {
   self->live = g_hash_table_new_full (pal_session_key_hash, pal_session_key_equal,
                                       NULL, live_detach);
+  self->live_list = g_list_store_new (PAL_TYPE_LIVE_SESSION);
   self->previous = g_hash_table_new_full (pal_session_key_hash, pal_session_key_equal,
                                           (GDestroyNotify) pal_session_key_unref, weak_ref_free);
   self->fs_service = acp_fs_service_new ();

@@ -12,26 +12,11 @@
 #include "acp-terminal-service.h"
 #include "acp-session.h"
 #include "pal-agent-store.h"
+#include "pal-live-session.h"
 #include "pal-mcp-server-store.h"
 #include "pal-session-store.h"
 
 G_BEGIN_DECLS
-
-/* What a session is doing, for the sidebar. */
-typedef enum
-{
-  PAL_SESSION_STATE_NOT_RUNNING,        /* not open (never opened, closed, or not yet) */
-  PAL_SESSION_STATE_STARTING_AGENT,     /* waiting for its agent process to start */
-  PAL_SESSION_STATE_LOADING,            /* session/new, load (replay) or resume in flight */
-  PAL_SESSION_STATE_READY,              /* open, idle */
-  PAL_SESSION_STATE_WORKING,            /* a prompt turn is running */
-  PAL_SESSION_STATE_WAITING_PERMISSION, /* the turn waits for a permission answer */
-  PAL_SESSION_STATE_STOPPING,           /* the turn was stopped; the agent has yet to end it */
-  PAL_SESSION_STATE_FAILED,             /* the agent died or the session could not open */
-} PalSessionState;
-
-#define PAL_TYPE_SESSION_STATE (pal_session_state_get_type ())
-GType pal_session_state_get_type (void) G_GNUC_CONST;
 
 /*
  * PalSessionManager: one agent process per (agent profile, project folder),
@@ -39,12 +24,9 @@ GType pal_session_state_get_type (void) G_GNUC_CONST;
  * session, named by its PalSessionKey (agent profile, session id): two
  * agents may hand out the same id.
  *
- * Signals:
- *   "session-state-changed" (PalSessionKey *key, PalSessionState state)
- *   "live-session-changed"  (PalSessionKey *key, AcpSession *session
- *     (nullable)): the object for the session appeared (created, or an open
- *     started: bind now to see a replay fill live), was replaced (a failed
- *     session opened again gets a new object) or went (closed, forgotten).
+ * Live sessions are PalLiveSession objects, listed in
+ * pal_session_manager_get_live_sessions() while live: bind to their
+ * properties ("state", "session", ...) rather than ask by key.
  *
  * Errors: agent errors stay ACP_ERROR with the agent's code, message and
  * data (a dead agent: ACP_ERROR_AGENT_EXITED with exit status and stderr
@@ -85,14 +67,19 @@ AcpTerminalService *pal_session_manager_get_terminal_service (PalSessionManager 
 
 /* The live session (open, opening, or failed while open), or NULL.
  * (transfer none) */
+PalLiveSession    *pal_session_manager_lookup_live      (PalSessionManager   *self,
+                                                         PalSessionKey       *key);
+/* The PalLiveSession objects of the live sessions, in the order they became
+ * live. (transfer none) */
+GListModel        *pal_session_manager_get_live_sessions (PalSessionManager  *self);
+/* The object that stands for the live session now, or NULL: the session of
+ * pal_session_manager_lookup_live(). (transfer none) */
 AcpSession        *pal_session_manager_lookup           (PalSessionManager   *self,
                                                          PalSessionKey       *key);
 /* Which session an AcpSession this manager handed out stands for, live or
  * not any more; NULL for another object. (transfer none) */
 PalSessionKey     *pal_session_manager_get_session_key  (PalSessionManager   *self,
                                                          AcpSession          *session);
-PalSessionState    pal_session_manager_get_session_state (PalSessionManager  *self,
-                                                          PalSessionKey      *key);
 /* The key of the live session that runs on @agent with that id (what an
  * agent's request names), or NULL. (transfer none) */
 PalSessionKey     *pal_session_manager_find_live_key    (PalSessionManager   *self,
@@ -119,9 +106,6 @@ AcpAgent          *pal_session_manager_dup_last_agent   (PalSessionManager   *se
  * agent when written to. Returns: whether there was an agent to stop */
 gboolean           pal_session_manager_stop_agent       (PalSessionManager   *self,
                                                          PalSessionKey       *key);
-/* Why the session is FAILED, or NULL. (transfer none) */
-const GError      *pal_session_manager_get_session_error (PalSessionManager  *self,
-                                                          PalSessionKey      *key);
 
 /* Whether the operation can work for the stored session. When the agent of
  * its profile has not run yet in this process, the answer is unknown: TRUE

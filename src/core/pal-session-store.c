@@ -69,40 +69,19 @@ unreadable_directories_quark (void)
  */
 struct _PalSessionStore
 {
-  GObject parent_instance;
+  PalStoredList parent_instance;
 
-  GSettings *settings;
-  PalStoredList list;
-  /* construct-only: the key read ahead, taken over in constructed */
-  PalSessionStoreReading *reading;
-
-  /* sorted, owning */
-  GPtrArray *items;
-  /* PalSessionKey → record in items (the record's key, borrowed) */
-  GHashTable *by_key;
   /* PalSessionKey (owned) → folder, of the sessions removed from the list */
   GHashTable *hidden;
 };
 
-static void pal_session_store_list_model_init (GListModelInterface *iface);
+G_DEFINE_FINAL_TYPE (PalSessionStore, pal_session_store, PAL_TYPE_STORED_LIST)
 
-G_DEFINE_FINAL_TYPE_WITH_CODE (PalSessionStore, pal_session_store, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL,
-                                                      pal_session_store_list_model_init))
-
-enum {
-  PROP_0,
-  PROP_SETTINGS,
-  PROP_LOAD_ERRORS,
-  PROP_READING,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
-
-static void record_notify_cb (PalSessionRecord *record,
-                              GParamSpec       *pspec,
-                              PalSessionStore  *self);
+static GPtrArray *
+get_items (PalSessionStore *self)
+{
+  return _pal_stored_list_get_items (PAL_STORED_LIST (self));
+}
 
 static int
 compare_records (PalSessionRecord *a,
@@ -136,19 +115,21 @@ compare_records_indirect (gconstpointer a,
   return compare_records (*(PalSessionRecord **) a, *(PalSessionRecord **) b);
 }
 
-/* Where @record goes in @items (which does not hold it). */
+/* Where @record goes in @items, leaving out the item at @skip (G_MAXUINT:
+ * none). */
 static guint
 insert_position (GPtrArray        *items,
-                 PalSessionRecord *record)
+                 PalSessionRecord *record,
+                 guint             skip)
 {
   guint low = 0;
-  guint high = items->len;
+  guint high = skip < items->len ? items->len - 1 : items->len;
 
   while (low < high)
     {
       guint mid = low + (high - low) / 2;
 
-      if (compare_records (g_ptr_array_index (items, mid), record) <= 0)
+      if (compare_records (g_ptr_array_index (items, mid < skip ? mid : mid + 1), record) <= 0)
         low = mid + 1;
       else
         high = mid;
@@ -157,34 +138,10 @@ insert_position (GPtrArray        *items,
   return low;
 }
 
-static void
-watch_record (PalSessionStore  *self,
-              PalSessionRecord *record)
-{
-  /* Not g_signal_connect_object(): that also keeps every record's handler
-   * in a list on the store, which each disconnection searches. The store
-   * unwatches every record that leaves the list, and all in dispose. */
-  g_signal_connect (record, "notify", G_CALLBACK (record_notify_cb), self);
-}
-
-static void
-unwatch_record (PalSessionStore  *self,
-                PalSessionRecord *record)
-{
-  g_signal_handlers_disconnect_by_func (record, record_notify_cb, self);
-}
-
-static gboolean
-is_listed (PalSessionStore  *self,
-           PalSessionRecord *record)
-{
-  return g_hash_table_lookup (self->by_key, pal_session_record_get_key (record)) == record;
-}
-
 /* --- writing --- */
 
 static GVariant *
-record_to_variant (gpointer item)
+encode (gpointer item)
 {
   PalSessionRecord *record = item;
   GVariantBuilder builder;
@@ -219,12 +176,6 @@ record_to_variant (gpointer item)
   return g_variant_builder_end (&builder);
 }
 
-static GPtrArray *
-get_items (gpointer owner)
-{
-  return PAL_SESSION_STORE (owner)->items;
-}
-
 /* --- the model --- */
 
 static void
@@ -232,40 +183,25 @@ reposition (PalSessionStore  *self,
             PalSessionRecord *record)
 {
   guint from;
-  guint to;
 
-  if (!g_ptr_array_find (self->items, record, &from))
-    return;
-
-  g_ptr_array_steal_index (self->items, from);
-  to = insert_position (self->items, record);
-  g_ptr_array_insert (self->items, to, record);
-
-  if (from != to)
-    {
-      guint first = MIN (from, to);
-      guint n = MAX (from, to) - first + 1;
-
-      g_list_model_items_changed (G_LIST_MODEL (self), first, n, n);
-    }
+  if (g_ptr_array_find (get_items (self), record, &from))
+    _pal_stored_list_move (PAL_STORED_LIST (self), from,
+                           insert_position (get_items (self), record, from));
 }
 
 static void
-record_notify_cb (PalSessionRecord *record,
-                  GParamSpec       *pspec,
-                  PalSessionStore  *self)
+item_changed (PalStoredList *list,
+              gpointer       item,
+              GParamSpec    *pspec)
 {
   const char *name = g_param_spec_get_name (pspec);
 
-  if (self->list.loading || !is_listed (self, record))
-    return;
-
   if (g_str_equal (name, "updated") || g_str_equal (name, "pinned") ||
       g_str_equal (name, "created"))
-    reposition (self, record);
+    reposition (PAL_SESSION_STORE (list), item);
 
-  if (!pal_session_record_get_from_agent (record) || g_str_equal (name, "from-agent"))
-    _pal_stored_list_queue_save (&self->list);
+  if (!pal_session_record_get_from_agent (item) || g_str_equal (name, "from-agent"))
+    _pal_stored_list_queue_save (list);
 }
 
 static void
@@ -273,7 +209,7 @@ replace_items (PalSessionStore *self,
                GPtrArray       *items)
 {
   g_ptr_array_sort (items, compare_records_indirect);
-  _pal_items_replace (G_LIST_MODEL (self), self->items, items);
+  _pal_stored_list_replace (PAL_STORED_LIST (self), items);
 }
 
 /* --- reading --- */
@@ -305,8 +241,8 @@ static const char * const entry_members[N_ENTRY_MEMBERS] = {
 };
 
 static gpointer
-parse_entry (GVariant  *entry,
-             char     **reason)
+decode (GVariant  *entry,
+        char     **reason)
 {
   g_autofree char *id = NULL;
   g_autofree char *agent = NULL;
@@ -377,9 +313,13 @@ parse_entry (GVariant  *entry,
 }
 
 static void
-assign (PalSessionRecord *to,
-        PalSessionRecord *from)
+update_item (PalStoredList *list,
+             gpointer       item,
+             gpointer       entry)
 {
+  PalSessionRecord *to = item;
+  PalSessionRecord *from = entry;
+
   g_object_freeze_notify (G_OBJECT (to));
   pal_session_record_set_cwd (to, pal_session_record_get_cwd (from));
   pal_session_record_set_additional_directories (to, pal_session_record_get_additional_directories (from));
@@ -396,7 +336,7 @@ assign (PalSessionRecord *to,
 }
 
 static gconstpointer
-get_identity (gpointer item)
+get_id (gpointer item)
 {
   return pal_session_record_get_key (item);
 }
@@ -410,104 +350,31 @@ describe_repeated (gpointer item)
 }
 
 static void
-apply_entries (gpointer   owner,
-               GPtrArray *parsed)
+apply_entries (PalStoredList *list,
+               GPtrArray     *items)
 {
-  PalSessionStore *self = owner;
-  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autoptr(GHashTable) by_key = g_hash_table_new (pal_session_key_hash, pal_session_key_equal);
+  GPtrArray *listed = _pal_stored_list_get_items (list);
 
-  for (guint i = 0; i < parsed->len; i++)
+  /* Sessions only the agent knows stay (those in the key are not any
+   * more); stored ones that left the key go. */
+  for (guint i = 0; i < listed->len; i++)
     {
-      PalSessionRecord *entry = g_ptr_array_index (parsed, i);
-      PalSessionRecord *record;
-
-      record = g_hash_table_lookup (self->by_key, pal_session_record_get_key (entry));
-      if (record != NULL)
-        assign (record, entry);
-      else
-        {
-          record = entry;
-          watch_record (self, record);
-        }
-
-      g_ptr_array_add (items, g_object_ref (record));
-      g_hash_table_insert (by_key, pal_session_record_get_key (record), record);
-    }
-
-  /* Sessions only the agent knows stay; stored ones that left the key go. */
-  for (guint i = 0; i < self->items->len; i++)
-    {
-      PalSessionRecord *record = g_ptr_array_index (self->items, i);
-
-      if (g_hash_table_contains (by_key, pal_session_record_get_key (record)))
-        continue;
+      PalSessionRecord *record = g_ptr_array_index (listed, i);
 
       if (pal_session_record_get_from_agent (record))
-        {
-          g_ptr_array_add (items, g_object_ref (record));
-          g_hash_table_insert (by_key, pal_session_record_get_key (record), record);
-        }
-      else
-        unwatch_record (self, record);
+        g_ptr_array_add (items, g_object_ref (record));
     }
 
-  g_hash_table_unref (self->by_key);
-  self->by_key = g_steal_pointer (&by_key);
-  replace_items (self, items);
+  replace_items (PAL_SESSION_STORE (list), items);
 }
-
-static const PalStoredListFuncs stored_list_funcs = {
-  .key = SESSIONS_KEY,
-  .identity = PAL_STORED_LIST_IDENTITY_ID,
-  .parse_entry = parse_entry,
-  .get_identity = get_identity,
-  .identity_hash = pal_session_key_hash,
-  .identity_equal = pal_session_key_equal,
-  .describe_repeated = describe_repeated,
-  .describe_skipped = describe_skipped,
-  .get_items = get_items,
-  .serialize = record_to_variant,
-  .apply = apply_entries,
-};
 
 /* --- GObject --- */
-
-static GType
-pal_session_store_get_item_type (GListModel *model)
-{
-  return PAL_TYPE_SESSION_RECORD;
-}
-
-static guint
-pal_session_store_get_n_items (GListModel *model)
-{
-  return PAL_SESSION_STORE (model)->items->len;
-}
-
-static gpointer
-pal_session_store_get_item (GListModel *model,
-                            guint       position)
-{
-  PalSessionStore *self = PAL_SESSION_STORE (model);
-
-  if (position >= self->items->len)
-    return NULL;
-  return g_object_ref (g_ptr_array_index (self->items, position));
-}
-
-static void
-pal_session_store_list_model_init (GListModelInterface *iface)
-{
-  iface->get_item_type = pal_session_store_get_item_type;
-  iface->get_n_items = pal_session_store_get_n_items;
-  iface->get_item = pal_session_store_get_item;
-}
 
 static void
 load_hidden (PalSessionStore *self)
 {
-  g_autoptr(GVariant) value = g_settings_get_value (self->settings, HIDDEN_KEY);
+  GSettings *settings = pal_session_store_get_settings (self);
+  g_autoptr(GVariant) value = g_settings_get_value (settings, HIDDEN_KEY);
   GVariantIter iter;
   const char *agent_id, *cwd, *id;
 
@@ -529,7 +396,8 @@ save_hidden (PalSessionStore *self)
   while (g_hash_table_iter_next (&iter, &key, &value))
     g_variant_builder_add (&builder, "(sss)", pal_session_key_get_agent_id (key), (const char *) value,
                            pal_session_key_get_session_id (key));
-  g_settings_set_value (self->settings, HIDDEN_KEY, g_variant_builder_end (&builder));
+  g_settings_set_value (pal_session_store_get_settings (self), HIDDEN_KEY,
+                        g_variant_builder_end (&builder));
 }
 
 static gboolean
@@ -548,111 +416,7 @@ unhide (PalSessionStore  *self,
     save_hidden (self);
 }
 
-/* --- reading ahead --- */
-
-struct _PalSessionStoreReading
-{
-  GSettings          *settings;
-  gulong              changed_id;
-  /* someone wrote the key since it was read */
-  gboolean            changed;
-  GVariant           *value;
-  GThread            *thread;
-  PalStoredListParse *parse;
-};
-
-static gpointer
-reading_thread (gpointer data)
-{
-  PalSessionStoreReading *reading = data;
-
-  reading->parse = _pal_stored_list_parse (&stored_list_funcs, reading->value);
-  return NULL;
-}
-
-static void
-reading_changed_cb (GSettings              *settings,
-                    const char             *key,
-                    PalSessionStoreReading *reading)
-{
-  reading->changed = TRUE;
-}
-
-/**
- * pal_session_store_read_start:
- * @settings: the io.github.palaverapp.Palaver settings
- *
- * Reads the stored sessions now and makes records of them in a thread of
- * its own, so that pal_session_store_new_from_reading() finds them made:
- * for a start, while the display opens. The key is read on the calling
- * thread, the only one that uses @settings.
- *
- * Returns: (transfer full): the reading, for
- *   pal_session_store_new_from_reading() or pal_session_store_reading_free()
- */
-PalSessionStoreReading *
-pal_session_store_read_start (GSettings *settings)
-{
-  PalSessionStoreReading *reading;
-  g_autoptr(GError) error = NULL;
-
-  g_return_val_if_fail (G_IS_SETTINGS (settings), NULL);
-
-  reading = g_new0 (PalSessionStoreReading, 1);
-  reading->settings = g_object_ref (settings);
-  reading->changed_id = g_signal_connect (settings, "changed::" SESSIONS_KEY,
-                                          G_CALLBACK (reading_changed_cb), reading);
-  reading->value = g_settings_get_value (settings, SESSIONS_KEY);
-  reading->thread = g_thread_try_new ("pal-sessions", reading_thread, reading, &error);
-  /* else it is read when needed */
-  if (reading->thread == NULL)
-    g_debug ("Could not read the stored sessions ahead: %s", error->message);
-
-  return reading;
-}
-
-/* Waits for the thread; returns what it read (transfer full), or NULL when
- * the key has changed since. Frees @reading. */
-static PalStoredListParse *
-finish_reading (PalSessionStoreReading *reading)
-{
-  PalStoredListParse *parse;
-
-  if (reading->thread != NULL)
-    g_thread_join (g_steal_pointer (&reading->thread));
-  g_clear_signal_handler (&reading->changed_id, reading->settings);
-
-  parse = g_steal_pointer (&reading->parse);
-  if (parse == NULL && !reading->changed)
-    parse = _pal_stored_list_parse (&stored_list_funcs, reading->value);
-  else if (parse != NULL && reading->changed)
-    g_clear_pointer (&parse, _pal_stored_list_parse_free);
-
-  g_clear_pointer (&reading->value, g_variant_unref);
-  g_clear_object (&reading->settings);
-  g_free (reading);
-
-  return parse;
-}
-
-/**
- * pal_session_store_reading_free:
- * @reading: (transfer full): a reading not handed to a store
- *
- * Waits for its thread and drops what it read.
- */
-void
-pal_session_store_reading_free (PalSessionStoreReading *reading)
-{
-  PalStoredListParse *parse;
-
-  g_return_if_fail (reading != NULL);
-
-  /* no need to read what is thrown away */
-  reading->changed = TRUE;
-  parse = finish_reading (reading);
-  g_clear_pointer (&parse, _pal_stored_list_parse_free);
-}
+/* --- GObject --- */
 
 static void
 pal_session_store_constructed (GObject *object)
@@ -661,31 +425,9 @@ pal_session_store_constructed (GObject *object)
 
   G_OBJECT_CLASS (pal_session_store_parent_class)->constructed (object);
 
-  g_return_if_fail (G_IS_SETTINGS (self->settings));
-
-  _pal_stored_list_start_parsed (&self->list, self->settings,
-                                 self->reading != NULL ? finish_reading (g_steal_pointer (&self->reading))
-                                                       : NULL);
   load_hidden (self);
-  g_signal_connect_object (self->settings, "changed::" HIDDEN_KEY,
+  g_signal_connect_object (pal_session_store_get_settings (self), "changed::" HIDDEN_KEY,
                            G_CALLBACK (load_hidden), self, G_CONNECT_SWAPPED);
-}
-
-static void
-pal_session_store_dispose (GObject *object)
-{
-  PalSessionStore *self = PAL_SESSION_STORE (object);
-
-  _pal_stored_list_dispose (&self->list);
-
-  for (guint i = 0; i < self->items->len; i++)
-    unwatch_record (self, g_ptr_array_index (self->items, i));
-  g_hash_table_remove_all (self->by_key);
-  g_ptr_array_set_size (self->items, 0);
-
-  g_clear_object (&self->settings);
-
-  G_OBJECT_CLASS (pal_session_store_parent_class)->dispose (object);
 }
 
 static void
@@ -693,95 +435,41 @@ pal_session_store_finalize (GObject *object)
 {
   PalSessionStore *self = PAL_SESSION_STORE (object);
 
-  g_clear_pointer (&self->items, g_ptr_array_unref);
-  g_clear_pointer (&self->by_key, g_hash_table_unref);
   g_clear_pointer (&self->hidden, g_hash_table_unref);
-  _pal_stored_list_clear (&self->list);
 
   G_OBJECT_CLASS (pal_session_store_parent_class)->finalize (object);
-}
-
-static void
-pal_session_store_get_property (GObject    *object,
-                                guint       prop_id,
-                                GValue     *value,
-                                GParamSpec *pspec)
-{
-  PalSessionStore *self = PAL_SESSION_STORE (object);
-
-  switch (prop_id)
-    {
-    case PROP_SETTINGS:
-      g_value_set_object (value, self->settings);
-      break;
-    case PROP_LOAD_ERRORS:
-      g_value_set_boxed (value, _pal_stored_list_get_load_errors (&self->list));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-pal_session_store_set_property (GObject      *object,
-                                guint         prop_id,
-                                const GValue *value,
-                                GParamSpec   *pspec)
-{
-  PalSessionStore *self = PAL_SESSION_STORE (object);
-
-  switch (prop_id)
-    {
-    case PROP_SETTINGS:
-      self->settings = g_value_dup_object (value);
-      break;
-    case PROP_READING:
-      self->reading = g_value_get_pointer (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
 }
 
 static void
 pal_session_store_class_init (PalSessionStoreClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  PalStoredListClass *list_class = PAL_STORED_LIST_CLASS (klass);
 
   object_class->constructed = pal_session_store_constructed;
-  object_class->dispose = pal_session_store_dispose;
   object_class->finalize = pal_session_store_finalize;
-  object_class->get_property = pal_session_store_get_property;
-  object_class->set_property = pal_session_store_set_property;
 
-  /* The io.github.palaverapp.Palaver settings (or a test's own). */
-  properties[PROP_SETTINGS] =
-    g_param_spec_object ("settings", NULL, NULL, G_TYPE_SETTINGS,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
-                         G_PARAM_STATIC_STRINGS);
-  /* Why stored entries were skipped; see pal_session_store_get_load_errors(). */
-  properties[PROP_LOAD_ERRORS] =
-    g_param_spec_boxed ("load-errors", NULL, NULL, G_TYPE_STRV,
-                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS |
-                        G_PARAM_EXPLICIT_NOTIFY);
-
-  /* (skip) A PalSessionStoreReading taken over: pal_session_store_new_from_reading(). */
-  properties[PROP_READING] =
-    g_param_spec_pointer ("reading", NULL, NULL,
-                          G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  list_class->key = SESSIONS_KEY;
+  list_class->item_type = PAL_TYPE_SESSION_RECORD;
+  list_class->id_hash = pal_session_key_hash;
+  list_class->id_equal = pal_session_key_equal;
+  list_class->id_copy = (GBoxedCopyFunc) pal_session_key_ref;
+  list_class->id_free = (GDestroyNotify) pal_session_key_unref;
+  list_class->decode = decode;
+  list_class->encode = encode;
+  list_class->get_id = get_id;
+  list_class->describe_skipped = describe_skipped;
+  list_class->describe_repeated = describe_repeated;
+  list_class->update_item = update_item;
+  list_class->apply_entries = apply_entries;
+  list_class->item_changed = item_changed;
 }
 
 static void
 pal_session_store_init (PalSessionStore *self)
 {
-  self->items = g_ptr_array_new_with_free_func (g_object_unref);
-  self->by_key = g_hash_table_new (pal_session_key_hash, pal_session_key_equal);
   self->hidden = g_hash_table_new_full (pal_session_key_hash, pal_session_key_equal,
                                         (GDestroyNotify) pal_session_key_unref, g_free);
-  _pal_stored_list_init (&self->list, &stored_list_funcs, G_OBJECT (self),
-                         properties[PROP_LOAD_ERRORS]);
 }
 
 /* --- public API --- */
@@ -801,6 +489,22 @@ pal_session_store_new (GSettings *settings)
 }
 
 /**
+ * pal_session_store_read_start:
+ * @settings: the io.github.palaverapp.Palaver settings
+ *
+ * Reads the stored sessions now and makes records of them in a thread of
+ * its own: see pal_stored_list_read_start().
+ *
+ * Returns: (transfer full): the reading, for
+ *   pal_session_store_new_from_reading() or pal_session_store_reading_free()
+ */
+PalSessionStoreReading *
+pal_session_store_read_start (GSettings *settings)
+{
+  return pal_stored_list_read_start (PAL_TYPE_SESSION_STORE, settings);
+}
+
+/**
  * pal_session_store_new_from_reading:
  * @reading: (transfer full): from pal_session_store_read_start()
  *
@@ -813,19 +517,26 @@ pal_session_store_new (GSettings *settings)
 PalSessionStore *
 pal_session_store_new_from_reading (PalSessionStoreReading *reading)
 {
-  g_return_val_if_fail (reading != NULL, NULL);
+  return pal_stored_list_new_from_reading (reading);
+}
 
-  return g_object_new (PAL_TYPE_SESSION_STORE,
-                       "settings", reading->settings,
-                       "reading", reading,
-                       NULL);
+/**
+ * pal_session_store_reading_free:
+ * @reading: (transfer full): a reading not handed to a store
+ *
+ * Waits for its thread and drops what it read.
+ */
+void
+pal_session_store_reading_free (PalSessionStoreReading *reading)
+{
+  pal_stored_list_reading_free (reading);
 }
 
 GSettings *
 pal_session_store_get_settings (PalSessionStore *self)
 {
   g_return_val_if_fail (PAL_IS_SESSION_STORE (self), NULL);
-  return self->settings;
+  return pal_stored_list_get_settings (PAL_STORED_LIST (self));
 }
 
 /**
@@ -839,7 +550,7 @@ const char * const *
 pal_session_store_get_load_errors (PalSessionStore *self)
 {
   g_return_val_if_fail (PAL_IS_SESSION_STORE (self), NULL);
-  return _pal_stored_list_get_load_errors (&self->list);
+  return pal_stored_list_get_load_errors (PAL_STORED_LIST (self));
 }
 
 /**
@@ -856,9 +567,7 @@ pal_session_store_lookup (PalSessionStore *self,
 {
   g_return_val_if_fail (PAL_IS_SESSION_STORE (self), NULL);
 
-  if (key == NULL)
-    return NULL;
-  return g_hash_table_lookup (self->by_key, key);
+  return pal_stored_list_lookup (PAL_STORED_LIST (self), key);
 }
 
 /**
@@ -876,15 +585,17 @@ GPtrArray *
 pal_session_store_find_by_id (PalSessionStore *self,
                               const char      *session_id)
 {
+  GPtrArray *items;
   GPtrArray *found;
 
   g_return_val_if_fail (PAL_IS_SESSION_STORE (self), NULL);
   g_return_val_if_fail (session_id != NULL, NULL);
 
+  items = get_items (self);
   found = g_ptr_array_new_with_free_func (g_object_unref);
-  for (guint i = 0; i < self->items->len; i++)
+  for (guint i = 0; i < items->len; i++)
     {
-      PalSessionRecord *record = g_ptr_array_index (self->items, i);
+      PalSessionRecord *record = g_ptr_array_index (items, i);
 
       if (g_str_equal (pal_session_record_get_id (record), session_id))
         g_ptr_array_add (found, g_object_ref (record));
@@ -914,24 +625,23 @@ pal_session_store_add (PalSessionStore  *self,
                        PalSessionRecord *record)
 {
   PalSessionRecord *existing;
-  guint position;
 
   g_return_val_if_fail (PAL_IS_SESSION_STORE (self), NULL);
   g_return_val_if_fail (PAL_IS_SESSION_RECORD (record), NULL);
   g_return_val_if_fail (*pal_session_record_get_id (record) != '\0', NULL);
 
   unhide (self, record);
-  existing = g_hash_table_lookup (self->by_key, pal_session_record_get_key (record));
+  existing = pal_session_store_lookup (self, pal_session_record_get_key (record));
   if (existing == record)
     {
       pal_session_record_set_from_agent (record, FALSE);
-      _pal_stored_list_save (&self->list);
+      _pal_stored_list_save (PAL_STORED_LIST (self));
       return record;
     }
 
   if (existing != NULL)
     {
-      self->list.loading = TRUE;
+      _pal_stored_list_block_changes (PAL_STORED_LIST (self));
       g_object_freeze_notify (G_OBJECT (existing));
       pal_session_record_set_cwd (existing, pal_session_record_get_cwd (record));
       pal_session_record_set_additional_directories (existing,
@@ -944,28 +654,22 @@ pal_session_store_add (PalSessionStore  *self,
         pal_session_record_set_created (existing, pal_session_record_get_created (record));
       pal_session_record_set_from_agent (existing, FALSE);
       g_object_thaw_notify (G_OBJECT (existing));
-      self->list.loading = FALSE;
+      _pal_stored_list_unblock_changes (PAL_STORED_LIST (self));
 
       reposition (self, existing);
-      _pal_stored_list_save (&self->list);
+      _pal_stored_list_save (PAL_STORED_LIST (self));
       return existing;
     }
 
-  self->list.loading = TRUE;
   if (pal_session_record_get_created (record) == 0)
     pal_session_record_set_created (record, g_get_real_time ());
   if (pal_session_record_get_updated (record) == 0)
     pal_session_record_set_updated (record, pal_session_record_get_created (record));
   pal_session_record_set_from_agent (record, FALSE);
-  self->list.loading = FALSE;
 
-  position = insert_position (self->items, record);
-  g_ptr_array_insert (self->items, position, g_object_ref (record));
-  g_hash_table_insert (self->by_key, pal_session_record_get_key (record), record);
-  watch_record (self, record);
-  g_list_model_items_changed (G_LIST_MODEL (self), position, 0, 1);
-
-  _pal_stored_list_save (&self->list);
+  _pal_stored_list_insert (PAL_STORED_LIST (self),
+                           insert_position (get_items (self), record, G_MAXUINT), record);
+  _pal_stored_list_save (PAL_STORED_LIST (self));
   return record;
 }
 
@@ -988,8 +692,8 @@ pal_session_store_remove (PalSessionStore *self,
   g_return_val_if_fail (PAL_IS_SESSION_STORE (self), FALSE);
   g_return_val_if_fail (key != NULL, FALSE);
 
-  record = g_hash_table_lookup (self->by_key, key);
-  if (record == NULL || !g_ptr_array_find (self->items, record, &position))
+  record = pal_session_store_lookup (self, key);
+  if (record == NULL || !g_ptr_array_find (get_items (self), record, &position))
     return FALSE;
 
   /* the agent's list is not to bring it back */
@@ -997,13 +701,10 @@ pal_session_store_remove (PalSessionStore *self,
                        g_strdup (pal_session_record_get_cwd (record)));
   save_hidden (self);
 
-  unwatch_record (self, record);
-  g_hash_table_remove (self->by_key, pal_session_record_get_key (record));
   /* last: @key may be the record's own */
-  g_ptr_array_remove_index (self->items, position);
-  g_list_model_items_changed (G_LIST_MODEL (self), position, 1, 0);
+  g_object_unref (_pal_stored_list_steal (PAL_STORED_LIST (self), position));
 
-  _pal_stored_list_save (&self->list);
+  _pal_stored_list_save (PAL_STORED_LIST (self));
   return TRUE;
 }
 
@@ -1018,7 +719,7 @@ set_title (PalSessionStore *self,
   g_return_val_if_fail (PAL_IS_SESSION_STORE (self), FALSE);
   g_return_val_if_fail (key != NULL, FALSE);
 
-  record = g_hash_table_lookup (self->by_key, key);
+  record = pal_session_store_lookup (self, key);
   if (record == NULL)
     return FALSE;
 
@@ -1030,7 +731,7 @@ set_title (PalSessionStore *self,
   if (by_person)
     pal_session_record_set_renamed (record, TRUE);
   pal_session_record_set_from_agent (record, FALSE);
-  _pal_stored_list_save (&self->list);
+  _pal_stored_list_save (PAL_STORED_LIST (self));
   return TRUE;
 }
 
@@ -1092,7 +793,7 @@ pal_session_store_touch (PalSessionStore *self,
   g_return_val_if_fail (PAL_IS_SESSION_STORE (self), FALSE);
   g_return_val_if_fail (key != NULL, FALSE);
 
-  record = g_hash_table_lookup (self->by_key, key);
+  record = pal_session_store_lookup (self, key);
   if (record == NULL)
     return FALSE;
 
@@ -1100,7 +801,7 @@ pal_session_store_touch (PalSessionStore *self,
   now = MAX (g_get_real_time (), pal_session_record_get_updated (record) + 1);
   pal_session_record_set_updated (record, now);
   pal_session_record_set_from_agent (record, FALSE);
-  _pal_stored_list_save (&self->list);
+  _pal_stored_list_save (PAL_STORED_LIST (self));
   return TRUE;
 }
 
@@ -1122,13 +823,13 @@ pal_session_store_set_pinned (PalSessionStore *self,
   g_return_val_if_fail (PAL_IS_SESSION_STORE (self), FALSE);
   g_return_val_if_fail (key != NULL, FALSE);
 
-  record = g_hash_table_lookup (self->by_key, key);
+  record = pal_session_store_lookup (self, key);
   if (record == NULL)
     return FALSE;
 
   pal_session_record_set_pinned (record, pinned);
   pal_session_record_set_from_agent (record, FALSE);
-  _pal_stored_list_save (&self->list);
+  _pal_stored_list_save (PAL_STORED_LIST (self));
   return TRUE;
 }
 
@@ -1211,6 +912,8 @@ pal_session_store_merge_listed (PalSessionStore *self,
                                 JsonArray       *sessions)
 {
   g_autoptr(GPtrArray) items = NULL;
+  /* PalSessionKey → the records made here, listed at the end */
+  g_autoptr(GHashTable) made = NULL;
   gboolean stored_changed = FALSE;
   guint n_added = 0;
   guint length;
@@ -1219,10 +922,11 @@ pal_session_store_merge_listed (PalSessionStore *self,
   g_return_val_if_fail (agent_id != NULL, 0);
   g_return_val_if_fail (sessions != NULL, 0);
 
-  items = g_ptr_array_copy (self->items, (GCopyFunc) g_object_ref, NULL);
+  items = g_ptr_array_copy (get_items (self), (GCopyFunc) g_object_ref, NULL);
   g_ptr_array_set_free_func (items, g_object_unref);
+  made = g_hash_table_new (pal_session_key_hash, pal_session_key_equal);
 
-  self->list.loading = TRUE;
+  _pal_stored_list_block_changes (PAL_STORED_LIST (self));
 
   length = json_array_get_length (sessions);
   for (guint i = 0; i < length; i++)
@@ -1265,7 +969,9 @@ pal_session_store_merge_listed (PalSessionStore *self,
       if (is_hidden (self, key))
         continue;
 
-      record = g_hash_table_lookup (self->by_key, key);
+      record = pal_session_store_lookup (self, key);
+      if (record == NULL)
+        record = g_hash_table_lookup (made, key);
       if (record != NULL)
         {
           gboolean changed = FALSE;
@@ -1309,17 +1015,16 @@ pal_session_store_merge_listed (PalSessionStore *self,
           pal_session_record_set_created (record, updated);
           pal_session_record_set_updated (record, updated);
         }
-      watch_record (self, record);
-      g_hash_table_insert (self->by_key, pal_session_record_get_key (record), record);
+      g_hash_table_insert (made, pal_session_record_get_key (record), record);
       g_ptr_array_add (items, record);
       n_added++;
     }
 
   replace_items (self, items);
-  self->list.loading = FALSE;
+  _pal_stored_list_unblock_changes (PAL_STORED_LIST (self));
 
   if (stored_changed)
-    _pal_stored_list_save (&self->list);
+    _pal_stored_list_save (PAL_STORED_LIST (self));
 
   return n_added;
 }

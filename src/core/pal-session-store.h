@@ -9,17 +9,18 @@
 #include <json-glib/json-glib.h>
 
 #include "pal-session-record.h"
+#include "pal-stored-list.h"
 
 G_BEGIN_DECLS
 
 #define PAL_TYPE_SESSION_STORE (pal_session_store_get_type ())
 
-G_DECLARE_FINAL_TYPE (PalSessionStore, pal_session_store, PAL, SESSION_STORE, GObject)
+G_DECLARE_FINAL_TYPE (PalSessionStore, pal_session_store, PAL, SESSION_STORE, PalStoredList)
 
 PalSessionStore    *pal_session_store_new             (GSettings        *settings);
 
-/* The stored sessions read ahead, in a thread (see pal-session-store.c). */
-typedef struct _PalSessionStoreReading PalSessionStoreReading;
+/* The stored sessions read ahead, in a thread (see pal_stored_list_read_start()). */
+typedef PalStoredListReading PalSessionStoreReading;
 
 PalSessionStoreReading *pal_session_store_read_start  (GSettings              *settings);
 PalSessionStore    *pal_session_store_new_from_reading (PalSessionStoreReading *reading);

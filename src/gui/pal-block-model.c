@@ -176,13 +176,23 @@ pal_message_block_is_streaming (PalMessageBlock *self)
 /* ------------------------------------------------------------------------ */
 /* PalBlockModel                                                             */
 
+/* One item of the transcript. Most are no agent message, and a history
+ * may have a million: those get this alone, agent messages a MessageEntry. */
 typedef struct
 {
   PalBlockModel      *model;     /* not owned */
   GObject            *item;      /* owned */
   GPtrArray          *blocks;    /* (element-type PalMessageBlock) (nullable): agent messages */
-  PalMarkdownScanner  scanner;
 } Entry;
+
+typedef struct
+{
+  Entry               entry;
+  PalMarkdownScanner  scanner;
+} MessageEntry;
+
+/* the scanner of an agent message's entry */
+#define SCANNER(entry) (&((MessageEntry *) (entry))->scanner)
 
 struct _PalBlockModel
 {
@@ -358,25 +368,25 @@ cut_blocks (PalBlockModel *self,
 
       if (length <= wanted)
         {
-          pal_markdown_scanner_feed (&entry->scanner, text, length);
+          pal_markdown_scanner_feed (SCANNER (entry), text, length);
         }
       else
         {
           /* feed a little at a time, so that the cut comes soon after the
            * size is reached even when a long text arrives at once */
           gsize step = MAX (self->block_size / 4, 1);
-          gsize fed = MAX (MAX (entry->scanner.scanned, entry->scanner.searched), wanted);
+          gsize fed = MAX (MAX (SCANNER (entry)->scanned, SCANNER (entry)->searched), wanted);
 
-          while (entry->scanner.stable < wanted && fed < length)
+          while (SCANNER (entry)->stable < wanted && fed < length)
             {
               fed = MIN (fed + step, length);
-              pal_markdown_scanner_feed (&entry->scanner, text, fed);
+              pal_markdown_scanner_feed (SCANNER (entry), text, fed);
             }
         }
 
-      if (entry->scanner.stable >= wanted)
-        cut = entry->scanner.stable;
-      else if ((cut = long_line_cut (&entry->scanner, text, length, last->start)) == 0)
+      if (SCANNER (entry)->stable >= wanted)
+        cut = SCANNER (entry)->stable;
+      else if ((cut = long_line_cut (SCANNER (entry), text, length, last->start)) == 0)
         break;
 
       last->end = cut;
@@ -445,7 +455,7 @@ entry_reset_blocks (PalBlockModel *self,
                     gint64         arrived)
 {
   g_ptr_array_set_size (entry->blocks, 0);
-  pal_markdown_scanner_init (&entry->scanner);
+  pal_markdown_scanner_init (SCANNER (entry));
   g_ptr_array_add (entry->blocks,
                    pal_message_block_new (ACP_MESSAGE_ITEM (entry->item), 0, 0, arrived, self->clock));
   cut_blocks (self, entry, arrived);
@@ -457,13 +467,15 @@ entry_new (PalBlockModel *self,
            GObject       *item,
            gint64         arrived)
 {
-  Entry *entry = g_new0 (Entry, 1);
+  gboolean agent_message = ACP_IS_MESSAGE_ITEM (item) &&
+                           acp_message_item_get_role (ACP_MESSAGE_ITEM (item)) == ACP_MESSAGE_ROLE_AGENT;
+  /* the entry is the first member of a MessageEntry */
+  Entry *entry = agent_message ? g_malloc0 (sizeof (MessageEntry)) : g_malloc0 (sizeof (Entry));
 
   entry->model = self;
   entry->item = item;   /* the reference from get_item () */
 
-  if (ACP_IS_MESSAGE_ITEM (item) &&
-      acp_message_item_get_role (ACP_MESSAGE_ITEM (item)) == ACP_MESSAGE_ROLE_AGENT)
+  if (agent_message)
     {
       entry->blocks = g_ptr_array_new_with_free_func (g_object_unref);
       entry_reset_blocks (self, entry, arrived);

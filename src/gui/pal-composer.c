@@ -2,12 +2,14 @@
  *
  * A multi-line text view: Enter sends, Shift+Enter breaks the line. While a
  * turn runs, Send becomes Stop. Typing "/" at the start offers the agent's
- * commands (from available_commands_update); Up/Down pick, Tab or Enter
+ * commands (the AcpCommand items of "commands"); Up/Down pick, Tab or Enter
  * complete, Escape closes. When the session offers config options (or, for
- * older agents, modes) a selector for each sits beside the buttons.
+ * older agents, modes) a selector for each sits beside the buttons, in a
+ * PalOptionsBar.
  *
- * The composer knows nothing of sessions: it emits "submit", "stop",
- * "config-option-changed" and "mode-changed", and the window acts on them.
+ * The composer knows nothing of sessions: it emits "submit" and "stop", its
+ * options bar "config-option-changed" and "mode-changed", and the session
+ * view acts on them.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -17,7 +19,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
-#include "acp-json.h"
+#include "acp-command.h"
 #include "pal-composer.h"
 
 struct _PalComposer
@@ -28,28 +30,26 @@ struct _PalComposer
   GtkWidget      *placeholder;   /* over the empty text view */
   GtkButton      *send_button;
   GtkButton      *stop_button;
-  GtkFlowBox     *options_box;
+  PalOptionsBar  *options_bar;
   GtkPopover     *completion_popover;
   GtkListBox     *completion_list;
 
-  JsonArray      *commands;
+  GListModel     *commands;
   gboolean        busy;
   gboolean        can_send;
-  gboolean        updating_options;
 };
 
 enum {
   PROP_0,
   PROP_BUSY,
   PROP_CAN_SEND,
+  PROP_COMMANDS,
   N_PROPS
 };
 
 enum {
   SUBMIT,
   STOP,
-  CONFIG_OPTION_CHANGED,
-  MODE_CHANGED,
   N_SIGNALS
 };
 
@@ -98,7 +98,7 @@ static void
 update_completion (PalComposer *self)
 {
   g_autofree char *prefix = dup_command_prefix (self);
-  guint n = self->commands != NULL ? json_array_get_length (self->commands) : 0;
+  guint n = self->commands != NULL ? g_list_model_get_n_items (self->commands) : 0;
   GtkWidget *child;
   guint shown = 0;
 
@@ -113,17 +113,14 @@ update_completion (PalComposer *self)
 
   for (guint i = 0; i < n; i++)
     {
-      JsonObject *command = acp_json_array_get_object (self->commands, i);
-      const char *name, *description;
+      g_autoptr(AcpCommand) command = g_list_model_get_item (self->commands, i);
+      const char *name = acp_command_get_name (command);
+      const char *description = acp_command_get_description (command);
       g_autofree char *title = NULL;
       GtkWidget *row, *box, *label;
 
-      if (command == NULL)
+      if (!g_str_has_prefix (name, prefix + 1))
         continue;
-      name = acp_json_get_string (command, "name", NULL);
-      if (name == NULL || !g_str_has_prefix (name, prefix + 1))
-        continue;
-      description = acp_json_get_string (command, "description", "");
 
       title = g_strdup_printf ("/%s", name);
       box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
@@ -264,336 +261,13 @@ stop_clicked_cb (PalComposer *self)
 }
 
 static void
-dropdown_selected_cb (GtkDropDown *dropdown,
-                      GParamSpec  *pspec,
-                      PalComposer *self)
-{
-  GPtrArray *values = g_object_get_data (G_OBJECT (dropdown), "values");
-  const char *config_id = g_object_get_data (G_OBJECT (dropdown), "config-id");
-  guint selected = gtk_drop_down_get_selected (dropdown);
-  const char *value;
-
-  if (self->updating_options || values == NULL || selected >= values->len)
-    return;
-
-  value = g_ptr_array_index (values, selected);
-  if (config_id != NULL)
-    {
-      g_autoptr(JsonNode) node = json_node_new (JSON_NODE_VALUE);
-
-      json_node_set_string (node, value);
-      g_signal_emit (self, signals[CONFIG_OPTION_CHANGED], 0, config_id, node);
-    }
-  else
-    {
-      g_signal_emit (self, signals[MODE_CHANGED], 0, value);
-    }
-}
-
-static void
-toggle_toggled_cb (GtkToggleButton *button,
-                   PalComposer     *self)
-{
-  const char *config_id = g_object_get_data (G_OBJECT (button), "config-id");
-  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_VALUE);
-
-  if (self->updating_options)
-    return;
-
-  json_node_set_boolean (node, gtk_toggle_button_get_active (button));
-  g_signal_emit (self, signals[CONFIG_OPTION_CHANGED], 0, config_id, node);
-}
-
-/* Flattens select options, grouped or not, into names, value ids and
- * descriptions (NULL for none). */
-static void
-collect_select_values (JsonArray     *options,
-                       GtkStringList *names,
-                       GPtrArray     *values,
-                       GPtrArray     *descriptions)
-{
-  guint n = options != NULL ? json_array_get_length (options) : 0;
-
-  for (guint i = 0; i < n; i++)
-    {
-      JsonObject *option = acp_json_array_get_object (options, i);
-      const char *value, *name;
-
-      if (option == NULL)
-        continue;
-
-      if (json_object_has_member (option, "group") && acp_json_get_array (option, "options") != NULL)
-        {
-          collect_select_values (acp_json_get_array (option, "options"), names, values, descriptions);
-          continue;
-        }
-
-      value = acp_json_get_string (option, "value", NULL);
-      name = acp_json_get_string (option, "name", value);
-      if (value == NULL)
-        continue;
-
-      gtk_string_list_append (names, name);
-      g_ptr_array_add (values, g_strdup (value));
-      g_ptr_array_add (descriptions, g_strdup (acp_json_get_string (option, "description", NULL)));
-    }
-}
-
-/* On the button: shortened with an ellipsis where the bar is too narrow */
-static void
-button_label_setup_cb (GtkSignalListItemFactory *factory,
-                       GtkListItem              *item,
-                       gpointer                  user_data)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  gtk_label_set_width_chars (GTK_LABEL (label), 6);
-  gtk_list_item_set_child (item, label);
-}
-
-static GtkWidget *
-wrapping_label (void)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_max_width_chars (GTK_LABEL (label), 50);
-
-  return label;
-}
-
-/* In the list that pops up: the name whole, on several lines if need be,
- * the agent's description under it, and a check on the current choice */
-static void
-list_label_setup_cb (GtkSignalListItemFactory *factory,
-                     GtkListItem              *item,
-                     gpointer                  user_data)
-{
-  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  GtkWidget *texts = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  GtkWidget *description = wrapping_label ();
-  GtkWidget *check = gtk_image_new_from_icon_name ("object-select-symbolic");
-
-  gtk_widget_add_css_class (description, "caption");
-  gtk_widget_add_css_class (description, "dim-label");
-  gtk_box_append (GTK_BOX (texts), wrapping_label ());
-  gtk_box_append (GTK_BOX (texts), description);
-  gtk_widget_set_hexpand (texts, TRUE);
-  gtk_box_append (GTK_BOX (row), texts);
-  gtk_box_append (GTK_BOX (row), check);
-  gtk_list_item_set_child (item, row);
-}
-
-static void
-append_option (PalComposer *self,
-               GtkWidget   *widget)
-{
-  gtk_flow_box_append (self->options_box, widget);
-  /* the selector takes the focus, not the cell around it */
-  gtk_widget_set_focusable (gtk_widget_get_last_child (GTK_WIDGET (self->options_box)), FALSE);
-}
-
-/* The button shows the option's name with its value: three selectors that
- * all read "Default" (an agent's mode, model and effort) say nothing */
-static void
-button_bind_cb (GtkSignalListItemFactory *factory,
-                GtkListItem              *item,
-                const char               *option_name)
-{
-  const char *value = gtk_string_object_get_string (gtk_list_item_get_item (item));
-  g_autofree char *text = NULL;
-
-  /* Translators: a selector below the prompt, e.g. “Model: Sonnet” */
-  text = g_strdup_printf (_("%s: %s"), option_name, value);
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
-}
-
-static void
-update_check (GtkListItem *item)
-{
-  GtkWidget *row = gtk_list_item_get_child (item);
-  gboolean current = gtk_list_item_get_selected (item);
-
-  /* kept in place, so that the names line up */
-  gtk_widget_set_opacity (gtk_widget_get_last_child (row), current ? 1.0 : 0.0);
-  gtk_accessible_update_state (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_STATE_SELECTED, current, -1);
-}
-
-static void
-list_bind_cb (GtkSignalListItemFactory *factory,
-              GtkListItem              *item,
-              GtkDropDown              *dropdown)
-{
-  GtkWidget *texts = gtk_widget_get_first_child (gtk_list_item_get_child (item));
-  GtkWidget *name = gtk_widget_get_first_child (texts);
-  GtkWidget *description = gtk_widget_get_last_child (texts);
-  GPtrArray *descriptions = g_object_get_data (G_OBJECT (dropdown), "descriptions");
-  guint position = gtk_list_item_get_position (item);
-  const char *text = descriptions != NULL && position < descriptions->len
-    ? g_ptr_array_index (descriptions, position) : NULL;
-
-  gtk_label_set_text (GTK_LABEL (name), gtk_string_object_get_string (gtk_list_item_get_item (item)));
-  gtk_label_set_text (GTK_LABEL (description), text);
-  gtk_widget_set_visible (description, text != NULL && *text != '\0');
-  update_check (item);
-  g_signal_connect (item, "notify::selected", G_CALLBACK (update_check), NULL);
-}
-
-static void
-list_unbind_cb (GtkSignalListItemFactory *factory,
-                GtkListItem              *item,
-                gpointer                  user_data)
-{
-  g_signal_handlers_disconnect_by_func (item, update_check, NULL);
-}
-
-static GtkWidget *
-make_dropdown (PalComposer  *self,
-               const char   *config_id,
-               const char   *option_name,
-               GtkStringList *names,
-               GPtrArray    *values,
-               GPtrArray    *descriptions,
-               const char   *current)
-{
-  GtkWidget *dropdown = gtk_drop_down_new (G_LIST_MODEL (g_object_ref (names)), NULL);
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-  GtkListItemFactory *list_factory = gtk_signal_list_item_factory_new ();
-
-  g_signal_connect (factory, "setup", G_CALLBACK (button_label_setup_cb), NULL);
-  g_signal_connect_data (factory, "bind", G_CALLBACK (button_bind_cb), g_strdup (option_name),
-                         (GClosureNotify) g_free, 0);
-  g_signal_connect (list_factory, "setup", G_CALLBACK (list_label_setup_cb), NULL);
-  g_signal_connect (list_factory, "bind", G_CALLBACK (list_bind_cb), dropdown);
-  g_signal_connect (list_factory, "unbind", G_CALLBACK (list_unbind_cb), NULL);
-  gtk_drop_down_set_factory (GTK_DROP_DOWN (dropdown), factory);
-  gtk_drop_down_set_list_factory (GTK_DROP_DOWN (dropdown), list_factory);
-  g_object_unref (factory);
-  g_object_unref (list_factory);
-
-  for (guint i = 0; i < values->len; i++)
-    {
-      if (g_strcmp0 (g_ptr_array_index (values, i), current) == 0)
-        gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown), i);
-    }
-
-  g_object_set_data_full (G_OBJECT (dropdown), "values", g_ptr_array_ref (values),
-                          (GDestroyNotify) g_ptr_array_unref);
-  g_object_set_data_full (G_OBJECT (dropdown), "descriptions", g_ptr_array_ref (descriptions),
-                          (GDestroyNotify) g_ptr_array_unref);
-  if (config_id != NULL)
-    g_object_set_data_full (G_OBJECT (dropdown), "config-id", g_strdup (config_id), g_free);
-  gtk_widget_set_tooltip_text (dropdown, option_name);
-  gtk_widget_add_css_class (dropdown, "flat");
-  g_signal_connect (dropdown, "notify::selected", G_CALLBACK (dropdown_selected_cb), self);
-
-  return dropdown;
-}
-
-/**
- * pal_composer_set_session_options:
- * @self: a #PalComposer
- * @modes: (nullable): a SessionModeState
- * @config_options: (nullable): SessionConfigOption objects
- *
- * Shows a selector for each option. Config options win over modes when an
- * agent sends both, as the protocol asks.
- */
-void
-pal_composer_set_session_options (PalComposer *self,
-                                  JsonObject  *modes,
-                                  JsonArray   *config_options)
-{
-  GtkWidget *child;
-  guint n = config_options != NULL ? json_array_get_length (config_options) : 0;
-
-  g_return_if_fail (PAL_IS_COMPOSER (self));
-
-  self->updating_options = TRUE;
-
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->options_box))) != NULL)
-    gtk_flow_box_remove (self->options_box, child);
-
-  for (guint i = 0; i < n; i++)
-    {
-      JsonObject *option = acp_json_array_get_object (config_options, i);
-      const char *type, *config_id, *name;
-
-      if (option == NULL)
-        continue;
-      type = acp_json_get_string (option, "type", "");
-      config_id = acp_json_get_string (option, "id", NULL);
-      name = acp_json_get_string (option, "name", config_id);
-      if (config_id == NULL)
-        continue;
-
-      if (g_str_equal (type, "select"))
-        {
-          g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
-          g_autoptr(GPtrArray) values = g_ptr_array_new_with_free_func (g_free);
-          g_autoptr(GPtrArray) descriptions = g_ptr_array_new_with_free_func (g_free);
-          const char *current = acp_json_get_string (option, "currentValue", NULL);
-
-          collect_select_values (acp_json_get_array (option, "options"), names, values, descriptions);
-          if (values->len == 0)
-            continue;
-
-          append_option (self, make_dropdown (self, config_id, name, names, values, descriptions, current));
-        }
-      else if (g_str_equal (type, "boolean"))
-        {
-          GtkWidget *toggle = gtk_toggle_button_new_with_label (name);
-          gboolean current = FALSE;
-
-          acp_json_get_boolean (option, "currentValue", &current);
-          gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (toggle), current);
-          gtk_label_set_ellipsize (GTK_LABEL (gtk_button_get_child (GTK_BUTTON (toggle))),
-                                   PANGO_ELLIPSIZE_END);
-          gtk_widget_set_tooltip_text (toggle, name);
-          g_object_set_data_full (G_OBJECT (toggle), "config-id", g_strdup (config_id), g_free);
-          gtk_widget_add_css_class (toggle, "flat");
-          g_signal_connect (toggle, "toggled", G_CALLBACK (toggle_toggled_cb), self);
-          append_option (self, toggle);
-        }
-    }
-
-  if (n == 0 && acp_json_get_array (modes, "availableModes") != NULL)
-    {
-      JsonArray *available = acp_json_get_array (modes, "availableModes");
-      g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
-      g_autoptr(GPtrArray) values = g_ptr_array_new_with_free_func (g_free);
-      g_autoptr(GPtrArray) descriptions = g_ptr_array_new_with_free_func (g_free);
-
-      for (guint i = 0; i < json_array_get_length (available); i++)
-        {
-          JsonObject *mode = acp_json_array_get_object (available, i);
-          const char *id;
-
-          if (mode == NULL || (id = acp_json_get_string (mode, "id", NULL)) == NULL)
-            continue;
-          gtk_string_list_append (names, acp_json_get_string (mode, "name", id));
-          g_ptr_array_add (values, g_strdup (id));
-          g_ptr_array_add (descriptions, g_strdup (acp_json_get_string (mode, "description", NULL)));
-        }
-
-      if (values->len > 0)
-        append_option (self, make_dropdown (self, NULL, _("Mode"), names, values, descriptions,
-                                            acp_json_get_string (modes, "currentModeId", NULL)));
-    }
-
-  self->updating_options = FALSE;
-}
-
-static void
 pal_composer_dispose (GObject *object)
 {
   PalComposer *self = PAL_COMPOSER (object);
 
-  g_clear_pointer (&self->commands, json_array_unref);
+  if (self->commands != NULL)
+    g_signal_handlers_disconnect_by_data (self->commands, self);
+  g_clear_object (&self->commands);
   if (self->completion_popover != NULL)
     {
       gtk_widget_unparent (GTK_WIDGET (self->completion_popover));
@@ -621,6 +295,10 @@ pal_composer_get_property (GObject    *object,
       g_value_set_boolean (value, self->can_send);
       break;
 
+    case PROP_COMMANDS:
+      g_value_set_object (value, self->commands);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -644,6 +322,10 @@ pal_composer_set_property (GObject      *object,
       pal_composer_set_can_send (self, g_value_get_boolean (value));
       break;
 
+    case PROP_COMMANDS:
+      pal_composer_set_commands (self, g_value_get_object (value));
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -665,6 +347,15 @@ pal_composer_class_init (PalComposerClass *klass)
   properties[PROP_CAN_SEND] =
     g_param_spec_boolean ("can-send", NULL, NULL, TRUE,
                           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * PalComposer:commands:
+   *
+   * The #AcpCommand items that "/" offers; the completion follows their
+   * changes.
+   */
+  properties[PROP_COMMANDS] =
+    g_param_spec_object ("commands", NULL, NULL, G_TYPE_LIST_MODEL,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -679,12 +370,6 @@ pal_composer_class_init (PalComposerClass *klass)
   signals[STOP] =
     g_signal_new ("stop", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
-  signals[CONFIG_OPTION_CHANGED] =
-    g_signal_new ("config-option-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, JSON_TYPE_NODE);
-  signals[MODE_CHANGED] =
-    g_signal_new ("mode-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 
   gtk_widget_class_set_css_name (widget_class, "composer");
 }
@@ -742,15 +427,9 @@ pal_composer_init (PalComposer *self)
   buffer = gtk_text_view_get_buffer (self->text_view);
   g_signal_connect (buffer, "changed", G_CALLBACK (buffer_changed_cb), self);
 
-  /* the selectors wrap, and their names shrink: however many an agent
-   * offers, and however long their values, the window is no wider */
-  self->options_box = GTK_FLOW_BOX (gtk_flow_box_new ());
-  gtk_flow_box_set_selection_mode (self->options_box, GTK_SELECTION_NONE);
-  gtk_flow_box_set_max_children_per_line (self->options_box, 12);
-  gtk_flow_box_set_column_spacing (self->options_box, 4);
-  gtk_flow_box_set_row_spacing (self->options_box, 2);
-  gtk_widget_set_hexpand (GTK_WIDGET (self->options_box), TRUE);
-  gtk_widget_set_valign (GTK_WIDGET (self->options_box), GTK_ALIGN_CENTER);
+  self->options_bar = PAL_OPTIONS_BAR (pal_options_bar_new ());
+  gtk_widget_set_hexpand (GTK_WIDGET (self->options_bar), TRUE);
+  gtk_widget_set_valign (GTK_WIDGET (self->options_bar), GTK_ALIGN_CENTER);
 
   self->send_button = GTK_BUTTON (gtk_button_new_from_icon_name ("go-up-symbolic"));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->send_button), _("Send (Enter)"));
@@ -771,7 +450,7 @@ pal_composer_init (PalComposer *self)
   /* round, whatever the height of the selectors beside them */
   gtk_widget_set_valign (GTK_WIDGET (self->send_button), GTK_ALIGN_END);
   gtk_widget_set_valign (GTK_WIDGET (self->stop_button), GTK_ALIGN_END);
-  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->options_box));
+  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->options_bar));
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->send_button));
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->stop_button));
 
@@ -891,23 +570,70 @@ pal_composer_set_can_send (PalComposer *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAN_SEND]);
 }
 
+static void
+commands_changed_cb (GListModel  *model,
+                     guint        position,
+                     guint        removed,
+                     guint        added,
+                     PalComposer *self)
+{
+  update_completion (self);
+}
+
+/**
+ * pal_composer_get_commands:
+ * @self: a #PalComposer
+ *
+ * Returns: (transfer none) (nullable): the #AcpCommand items "/" offers
+ */
+GListModel *
+pal_composer_get_commands (PalComposer *self)
+{
+  g_return_val_if_fail (PAL_IS_COMPOSER (self), NULL);
+
+  return self->commands;
+}
+
 /**
  * pal_composer_set_commands:
  * @self: a #PalComposer
- * @commands: (nullable): AvailableCommand objects for slash completion
+ * @commands: (nullable): #AcpCommand items for slash completion
+ *
+ * The completion follows the changes of @commands.
  */
 void
 pal_composer_set_commands (PalComposer *self,
-                           JsonArray   *commands)
+                           GListModel  *commands)
 {
   g_return_if_fail (PAL_IS_COMPOSER (self));
+  g_return_if_fail (commands == NULL || G_IS_LIST_MODEL (commands));
 
+  if (self->commands == commands)
+    return;
+
+  if (self->commands != NULL)
+    g_signal_handlers_disconnect_by_data (self->commands, self);
+  g_set_object (&self->commands, commands);
   if (commands != NULL)
-    json_array_ref (commands);
-  g_clear_pointer (&self->commands, json_array_unref);
-  self->commands = commands;
+    g_signal_connect (commands, "items-changed", G_CALLBACK (commands_changed_cb), self);
 
   update_completion (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMMANDS]);
+}
+
+/**
+ * pal_composer_get_options_bar:
+ * @self: a #PalComposer
+ *
+ * Returns: (transfer none): the selectors of the session's modes and
+ *   config options, beside the buttons
+ */
+PalOptionsBar *
+pal_composer_get_options_bar (PalComposer *self)
+{
+  g_return_val_if_fail (PAL_IS_COMPOSER (self), NULL);
+
+  return self->options_bar;
 }
 
 /**

@@ -6,7 +6,8 @@
 #pragma once
 
 #include <adwaita.h>
-#include <json-glib/json-glib.h>
+
+#include "pal-options-bar.h"
 
 G_BEGIN_DECLS
 
@@ -24,11 +25,11 @@ void       pal_composer_set_busy            (PalComposer *self,
 gboolean   pal_composer_get_can_send        (PalComposer *self);
 void       pal_composer_set_can_send        (PalComposer *self,
                                              gboolean     can_send);
+/* AcpCommand items; nullable */
+GListModel *pal_composer_get_commands       (PalComposer *self);
 void       pal_composer_set_commands        (PalComposer *self,
-                                             JsonArray   *commands);
-void       pal_composer_set_session_options (PalComposer *self,
-                                             JsonObject  *modes,
-                                             JsonArray   *config_options);
+                                             GListModel  *commands);
+PalOptionsBar *pal_composer_get_options_bar (PalComposer *self);
 gboolean   pal_composer_submit              (PalComposer *self);
 void       pal_composer_grab_focus          (PalComposer *self);
 guint      pal_composer_get_n_completions   (PalComposer *self);

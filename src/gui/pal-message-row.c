@@ -13,7 +13,6 @@
 
 #include <glib/gi18n.h>
 
-#include "acp-json.h"
 #include "pal-block-model.h"
 #include "pal-markdown-view.h"
 #include "pal-message-row.h"
@@ -31,6 +30,7 @@ struct _PalMessageRow
   gsize            shown;        /* where the part shown ends in the text */
   PalMarkdownView *view;
   GtkLabel        *attachments_label;
+  GListModel      *attachments;  /* (nullable): followed, when the row shows them */
 };
 
 G_DEFINE_FINAL_TYPE (PalMessageRow, pal_message_row, ADW_TYPE_BIN)
@@ -113,33 +113,43 @@ block_notify_end_cb (PalMessageBlock *block,
 static void
 update_attachments (PalMessageRow *self)
 {
-  JsonArray *attachments = acp_message_item_get_attachments (self->item);
+  GListModel *attachments = acp_message_item_get_attachments (self->item);
   g_autoptr(GString) text = g_string_new (NULL);
-  guint n = attachments != NULL ? json_array_get_length (attachments) : 0;
+  guint n = g_list_model_get_n_items (attachments);
 
   for (guint i = 0; i < n; i++)
     {
-      JsonNode *node = json_array_get_element (attachments, i);
-      JsonObject *block;
-      const char *type, *name = NULL;
+      g_autoptr(AcpContentBlock) block = g_list_model_get_item (attachments, i);
+      const char *name;
 
-      if (!JSON_NODE_HOLDS_OBJECT (node))
-        continue;
-      block = json_node_get_object (node);
-      type = acp_json_get_string (block, "type", "");
+      switch (acp_content_block_get_block_type (block))
+        {
+        case ACP_CONTENT_BLOCK_TYPE_RESOURCE_LINK:
+          name = acp_content_block_get_name (block);
+          break;
 
-      if (g_str_equal (type, "resource_link"))
-        name = acp_json_get_string (block, "name", NULL);
-      else if (g_str_equal (type, "resource"))
-        name = acp_json_get_string (acp_json_get_object (block, "resource"), "uri", NULL);
-      else if (g_str_equal (type, "image"))
-        name = _("Image");
-      else if (g_str_equal (type, "audio"))
-        name = _("Audio");
+        case ACP_CONTENT_BLOCK_TYPE_RESOURCE:
+          name = acp_content_block_get_uri (block);
+          break;
+
+        case ACP_CONTENT_BLOCK_TYPE_IMAGE:
+          name = _("Image");
+          break;
+
+        case ACP_CONTENT_BLOCK_TYPE_AUDIO:
+          name = _("Audio");
+          break;
+
+        case ACP_CONTENT_BLOCK_TYPE_TEXT:
+        case ACP_CONTENT_BLOCK_TYPE_UNKNOWN:
+        default:
+          name = acp_content_block_get_type_name (block);
+          break;
+        }
 
       if (text->len > 0)
         g_string_append (text, "\n");
-      g_string_append_printf (text, "📎 %s", name != NULL ? name : type);
+      g_string_append_printf (text, "📎 %s", name);
     }
 
   gtk_label_set_text (self->attachments_label, text->str);
@@ -147,9 +157,11 @@ update_attachments (PalMessageRow *self)
 }
 
 static void
-item_notify_attachments_cb (AcpMessageItem *item,
-                            GParamSpec     *pspec,
-                            PalMessageRow  *self)
+attachments_changed_cb (GListModel    *attachments,
+                        guint          position,
+                        guint          removed,
+                        guint          added,
+                        PalMessageRow *self)
 {
   update_attachments (self);
 }
@@ -163,6 +175,9 @@ pal_message_row_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->item, self);
   if (self->block != NULL)
     g_signal_handlers_disconnect_by_data (self->block, self);
+  if (self->attachments != NULL)
+    g_signal_handlers_disconnect_by_data (self->attachments, self);
+  g_clear_object (&self->attachments);
   g_clear_object (&self->item);
   g_clear_object (&self->block);
 
@@ -240,8 +255,8 @@ build (PalMessageRow *self)
   else
     {
       update_attachments (self);
-      g_signal_connect_object (self->item, "notify::attachments",
-                               G_CALLBACK (item_notify_attachments_cb), self, 0);
+      self->attachments = g_object_ref (acp_message_item_get_attachments (self->item));
+      g_signal_connect (self->attachments, "items-changed", G_CALLBACK (attachments_changed_cb), self);
     }
 
   g_signal_connect_object (self->item, "text-appended", G_CALLBACK (item_text_appended_cb), self, 0);

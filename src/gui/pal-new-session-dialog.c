@@ -86,42 +86,77 @@ update_start (PalNewSessionDialog *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->start_button), can_start (self));
 }
 
+/* folder choosers {{{ */
+
+/* The project folder's chooser (self->chooser) sets it; the other one
+ * (self->folders_chooser) adds an additional folder. */
 static void
 chooser_response_cb (GtkNativeDialog     *chooser,
                      int                  response,
                      PalNewSessionDialog *self)
 {
+  gboolean project = chooser == GTK_NATIVE_DIALOG (self->chooser);
+
   if (response == GTK_RESPONSE_ACCEPT)
     {
       g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
       g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
 
-      if (path != NULL)
+      if (path != NULL && project)
         pal_new_session_dialog_set_folder (self, path);
+      else if (path != NULL)
+        pal_new_session_dialog_add_folder (self, path);
     }
 
-  g_clear_object (&self->chooser);
+  g_clear_object (project ? &self->chooser : &self->folders_chooser);
+}
+
+/* Opens a folder chooser into @slot, unless one is open there already,
+ * starting in the project folder. */
+static void
+open_chooser (PalNewSessionDialog   *self,
+              GtkFileChooserNative **slot,
+              const char            *title,
+              const char            *accept_label)
+{
+  if (*slot != NULL)
+    return;
+
+  *slot = gtk_file_chooser_native_new (title, GTK_WINDOW (self),
+                                       GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+                                       accept_label, _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (*slot), TRUE);
+  if (self->folder != NULL)
+    {
+      g_autoptr(GFile) current = g_file_new_for_path (self->folder);
+
+      gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (*slot), current, NULL);
+    }
+  g_signal_connect (*slot, "response", G_CALLBACK (chooser_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (*slot));
+}
+
+static void
+close_chooser (GtkFileChooserNative **slot)
+{
+  if (*slot != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (*slot));
+  g_clear_object (slot);
 }
 
 static void
 choose_folder_cb (PalNewSessionDialog *self)
 {
-  if (self->chooser != NULL)
-    return;
-
-  self->chooser = gtk_file_chooser_native_new (_("Choose a Project Folder"), GTK_WINDOW (self),
-                                               GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
-                                               _("_Select"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
-  if (self->folder != NULL)
-    {
-      g_autoptr(GFile) current = g_file_new_for_path (self->folder);
-
-      gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (self->chooser), current, NULL);
-    }
-  g_signal_connect (self->chooser, "response", G_CALLBACK (chooser_response_cb), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+  open_chooser (self, &self->chooser, _("Choose a Project Folder"), _("_Select"));
 }
+
+static void
+add_folder_cb (PalNewSessionDialog *self)
+{
+  open_chooser (self, &self->folders_chooser, _("Choose an Additional Folder"), _("_Add"));
+}
+
+/* }}} */
 
 /* additional folders {{{ */
 
@@ -178,42 +213,17 @@ rebuild_folder_rows (PalNewSessionDialog *self)
     }
 }
 
+/* The additional folders changed (@changed), or the person's choice was
+ * refused: the rows follow the list, and @message (nullable) says why. */
 static void
-folders_chooser_response_cb (GtkNativeDialog     *chooser,
-                             int                  response,
-                             PalNewSessionDialog *self)
+folders_changed (PalNewSessionDialog *self,
+                 gboolean             changed,
+                 const char          *message)
 {
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-      g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
-
-      if (path != NULL)
-        pal_new_session_dialog_add_folder (self, path);
-    }
-
-  g_clear_object (&self->folders_chooser);
-}
-
-static void
-add_folder_cb (PalNewSessionDialog *self)
-{
-  if (self->folders_chooser != NULL)
-    return;
-
-  self->folders_chooser = gtk_file_chooser_native_new (_("Choose an Additional Folder"),
-                                                       GTK_WINDOW (self),
-                                                       GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
-                                                       _("_Add"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->folders_chooser), TRUE);
-  if (self->folder != NULL)
-    {
-      g_autoptr(GFile) current = g_file_new_for_path (self->folder);
-
-      gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (self->folders_chooser), current, NULL);
-    }
-  g_signal_connect (self->folders_chooser, "response", G_CALLBACK (folders_chooser_response_cb), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->folders_chooser));
+  if (changed)
+    rebuild_folder_rows (self);
+  if (message != NULL)
+    show_message (self, message);
 }
 
 static void
@@ -443,12 +453,8 @@ pal_new_session_dialog_dispose (GObject *object)
   if (self->probe != NULL)
     g_cancellable_cancel (self->probe);
   g_clear_object (&self->probe);
-  if (self->chooser != NULL)
-    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
-  g_clear_object (&self->chooser);
-  if (self->folders_chooser != NULL)
-    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->folders_chooser));
-  g_clear_object (&self->folders_chooser);
+  close_chooser (&self->chooser);
+  close_chooser (&self->folders_chooser);
   g_clear_pointer (&self->extra_rows, g_ptr_array_unref);
   g_clear_object (&self->manager);
   g_clear_object (&self->agent_store);
@@ -701,12 +707,9 @@ pal_new_session_dialog_set_folder (PalNewSessionDialog *self,
   if (folder != NULL)
     {
       g_autofree char *message = NULL;
+      gboolean changed = pal_folders_drop_inside (self->extra_folders, folder, &message);
 
-      if (pal_folders_drop_inside (self->extra_folders, folder, &message))
-        {
-          rebuild_folder_rows (self);
-          show_message (self, message);
-        }
+      folders_changed (self, changed, message);
     }
   update_folders_offer (self);
 }
@@ -837,10 +840,7 @@ pal_new_session_dialog_add_folder (PalNewSessionDialog *self,
   g_return_val_if_fail (folder != NULL, FALSE);
 
   changed = pal_folders_add (self->extra_folders, self->folder, folder, &message);
-  if (changed)
-    rebuild_folder_rows (self);
-  if (message != NULL)
-    show_message (self, message);
+  folders_changed (self, changed, message);
 
   return changed;
 }

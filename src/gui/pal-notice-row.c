@@ -94,12 +94,9 @@ update (PalNoticeRow *self)
   else if (ACP_IS_GENERIC_ITEM (self->item))
     {
       AcpGenericItem *generic = ACP_GENERIC_ITEM (self->item);
-      g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
       g_autofree char *title = NULL;
-      g_autofree char *json = NULL;
+      g_autofree char *update = acp_generic_item_dup_update_json (generic);
 
-      json_node_set_object (node, acp_generic_item_get_update (generic));
-      json = json_to_string (node, TRUE);
       /* Translators: %s is the name of an update kind the app does not know */
       title = g_strdup_printf (_("The agent sent an update this version does not show: “%s”"),
                                acp_generic_item_get_update_name (generic));
@@ -107,7 +104,7 @@ update (PalNoticeRow *self)
       gtk_image_set_from_icon_name (self->icon, "dialog-information-symbolic");
       set_label (self->title_label, title);
       set_label (self->body_label, NULL);
-      gtk_label_set_text (self->details_label, json);
+      gtk_label_set_text (self->details_label, update);
       gtk_widget_set_visible (GTK_WIDGET (self->details_expander), TRUE);
       self->retries = FALSE;
       update_retry (self);

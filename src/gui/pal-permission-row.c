@@ -19,7 +19,6 @@
 
 #include <string.h>
 
-#include "acp-json.h"
 #include "pal-markdown.h"
 #include "pal-permission-row.h"
 
@@ -39,8 +38,6 @@ struct _PalPermissionRow
   GtkLabel          *title_label;
   GtkWidget         *options_box;  /* what answers: buttons, a list, or a refusal */
   GtkLabel          *answer_label;
-  GPtrArray         *option_ids;   /* (element-type utf8): of the list's rows */
-  GPtrArray         *option_kinds; /* (element-type utf8) */
 };
 
 G_DEFINE_FINAL_TYPE (PalPermissionRow, pal_permission_row, ADW_TYPE_BIN)
@@ -49,16 +46,15 @@ static const char *
 option_name (PalPermissionRow *self,
              const char       *option_id)
 {
-  JsonArray *options = acp_permission_item_get_options (self->item);
-  guint n = options != NULL ? json_array_get_length (options) : 0;
+  GListModel *options = acp_permission_item_get_options (self->item);
+  guint n = g_list_model_get_n_items (options);
 
   for (guint i = 0; i < n; i++)
     {
-      JsonObject *option = acp_json_array_get_object (options, i);
+      g_autoptr(AcpPermissionOption) option = g_list_model_get_item (options, i);
 
-      if (option != NULL &&
-          g_strcmp0 (acp_json_get_string (option, "optionId", NULL), option_id) == 0)
-        return acp_json_get_string (option, "name", option_id);
+      if (g_strcmp0 (acp_permission_option_get_id (option), option_id) == 0)
+        return acp_permission_option_get_name (option);
     }
 
   return option_id;
@@ -117,14 +113,22 @@ item_notify_state_cb (AcpPermissionItem *item,
 }
 
 static const char *
-kind_icon (const char *kind)
+kind_icon (AcpPermissionOptionKind kind)
 {
-  if (g_str_has_prefix (kind, "allow"))
-    return "object-select-symbolic";
-  if (g_str_has_prefix (kind, "reject"))
-    return "window-close-symbolic";
+  switch (kind)
+    {
+    case ACP_PERMISSION_OPTION_KIND_ALLOW_ONCE:
+    case ACP_PERMISSION_OPTION_KIND_ALLOW_ALWAYS:
+      return "object-select-symbolic";
 
-  return "dialog-question-symbolic";
+    case ACP_PERMISSION_OPTION_KIND_REJECT_ONCE:
+    case ACP_PERMISSION_OPTION_KIND_REJECT_ALWAYS:
+      return "window-close-symbolic";
+
+    case ACP_PERMISSION_OPTION_KIND_UNKNOWN:
+    default:
+      return "dialog-question-symbolic";
+    }
 }
 
 /* A label that wraps anywhere it must: a long text never widens the card */
@@ -141,12 +145,12 @@ wrapping_label (const char *text)
 }
 
 static GtkWidget *
-option_button (PalPermissionRow *self,
-               const char       *option_id,
-               const char       *name,
-               const char       *kind,
-               gboolean          wrap)
+option_button (PalPermissionRow    *self,
+               AcpPermissionOption *option,
+               gboolean             wrap)
 {
+  const char *name = acp_permission_option_get_name (option);
+  AcpPermissionOptionKind kind = acp_permission_option_get_kind (option);
   GtkWidget *button = gtk_button_new_with_label (name);
   GtkLabel *label = GTK_LABEL (gtk_button_get_child (GTK_BUTTON (button)));
   g_autofree char *markup = pal_markdown_to_markup (name, -1);
@@ -161,10 +165,11 @@ option_button (PalPermissionRow *self,
       gtk_label_set_natural_wrap_mode (label, GTK_NATURAL_WRAP_WORD);
       gtk_label_set_justify (label, GTK_JUSTIFY_CENTER);
     }
-  g_object_set_data_full (G_OBJECT (button), "option-id", g_strdup (option_id), g_free);
-  if (g_str_equal (kind, "allow_once"))
+  g_object_set_data_full (G_OBJECT (button), "option-id",
+                          g_strdup (acp_permission_option_get_id (option)), g_free);
+  if (kind == ACP_PERMISSION_OPTION_KIND_ALLOW_ONCE)
     gtk_widget_add_css_class (button, "suggested-action");
-  else if (g_str_equal (kind, "reject_always"))
+  else if (kind == ACP_PERMISSION_OPTION_KIND_REJECT_ALWAYS)
     gtk_widget_add_css_class (button, "destructive-action");
   g_signal_connect (button, "clicked", G_CALLBACK (option_clicked_cb), self);
 
@@ -176,24 +181,19 @@ option_button (PalPermissionRow *self,
  * buttons whose labels wrap negative widths.) */
 static GtkWidget *
 build_buttons (PalPermissionRow *self,
-               JsonArray        *options)
+               GListModel       *options)
 {
   GtkWidget *squeezer = adw_squeezer_new ();
   GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *column = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  guint n = json_array_get_length (options);
+  guint n = g_list_model_get_n_items (options);
 
   for (guint i = 0; i < n; i++)
     {
-      JsonObject *option = acp_json_array_get_object (options, i);
-      const char *option_id = acp_json_get_string (option, "optionId", NULL);
-      const char *name = acp_json_get_string (option, "name", option_id);
-      const char *kind = acp_json_get_string (option, "kind", "");
+      g_autoptr(AcpPermissionOption) option = g_list_model_get_item (options, i);
 
-      if (option_id == NULL)
-        continue;
-      gtk_box_append (GTK_BOX (row), option_button (self, option_id, name, kind, FALSE));
-      gtk_box_append (GTK_BOX (column), option_button (self, option_id, name, kind, TRUE));
+      gtk_box_append (GTK_BOX (row), option_button (self, option, FALSE));
+      gtk_box_append (GTK_BOX (column), option_button (self, option, TRUE));
     }
 
   gtk_widget_set_halign (row, GTK_ALIGN_END);
@@ -223,16 +223,15 @@ list_setup_cb (GtkSignalListItemFactory *factory,
 static void
 list_bind_cb (GtkSignalListItemFactory *factory,
               GtkListItem              *list_item,
-              PalPermissionRow         *self)
+              gpointer                  user_data)
 {
   GtkWidget *box = gtk_list_item_get_child (list_item);
-  guint position = gtk_list_item_get_position (list_item);
-  GtkStringObject *name = gtk_list_item_get_item (list_item);
+  AcpPermissionOption *option = gtk_list_item_get_item (list_item);
   g_autofree char *markup = NULL;
 
   gtk_image_set_from_icon_name (GTK_IMAGE (gtk_widget_get_first_child (box)),
-                                kind_icon (g_ptr_array_index (self->option_kinds, position)));
-  markup = pal_markdown_to_markup (gtk_string_object_get_string (name), -1);
+                                kind_icon (acp_permission_option_get_kind (option)));
+  markup = pal_markdown_to_markup (acp_permission_option_get_name (option), -1);
   gtk_label_set_markup (GTK_LABEL (gtk_widget_get_last_child (box)), markup);
 }
 
@@ -241,39 +240,27 @@ list_activate_cb (GtkListView      *list_view,
                   guint             position,
                   PalPermissionRow *self)
 {
+  g_autoptr(AcpPermissionOption) option = g_list_model_get_item (acp_permission_item_get_options (self->item),
+                                                                 position);
   g_autoptr(GError) error = NULL;
 
-  if (position >= self->option_ids->len)
+  if (option == NULL)
     return;
-  if (!acp_permission_item_select (self->item, g_ptr_array_index (self->option_ids, position), &error))
+  if (!acp_permission_item_select (self->item, acp_permission_option_get_id (option), &error))
     g_debug ("Could not answer the permission request: %s", error->message);
 }
 
 /* Many options: a list of them, only the rows on screen built */
 static GtkWidget *
 build_list (PalPermissionRow *self,
-            JsonArray        *options)
+            GListModel       *options)
 {
-  g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
   GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
   GtkWidget *list_view, *scroller;
-  guint n = json_array_get_length (options);
-
-  for (guint i = 0; i < n; i++)
-    {
-      JsonObject *option = acp_json_array_get_object (options, i);
-      const char *option_id = acp_json_get_string (option, "optionId", NULL);
-
-      if (option_id == NULL)
-        continue;
-      gtk_string_list_append (names, acp_json_get_string (option, "name", option_id));
-      g_ptr_array_add (self->option_ids, g_strdup (option_id));
-      g_ptr_array_add (self->option_kinds, g_strdup (acp_json_get_string (option, "kind", "")));
-    }
 
   g_signal_connect (factory, "setup", G_CALLBACK (list_setup_cb), NULL);
-  g_signal_connect (factory, "bind", G_CALLBACK (list_bind_cb), self);
-  list_view = gtk_list_view_new (GTK_SELECTION_MODEL (gtk_no_selection_new (G_LIST_MODEL (g_steal_pointer (&names)))),
+  g_signal_connect (factory, "bind", G_CALLBACK (list_bind_cb), NULL);
+  list_view = gtk_list_view_new (GTK_SELECTION_MODEL (gtk_no_selection_new (g_object_ref (options))),
                                  factory);
   gtk_list_view_set_single_click_activate (GTK_LIST_VIEW (list_view), TRUE);
   gtk_widget_add_css_class (list_view, "permission-options");
@@ -282,7 +269,7 @@ build_list (PalPermissionRow *self,
   scroller = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), list_view);
   gtk_widget_add_css_class (scroller, "permission-options-frame");
-  if (self->option_ids->len > LIST_ROWS_SHOWN)
+  if (g_list_model_get_n_items (options) > LIST_ROWS_SHOWN)
     {
       /* as tall when laid out as when measured: the chat gives a row its
        * minimum height */
@@ -329,17 +316,14 @@ build_refusal (PalPermissionRow *self)
 static void
 build (PalPermissionRow *self)
 {
-  JsonObject *tool_call = acp_permission_item_get_tool_call (self->item);
-  JsonArray *options = acp_permission_item_get_options (self->item);
-  guint n = options != NULL ? json_array_get_length (options) : 0;
-  const char *title = NULL;
+  AcpToolCallItem *tool_call = acp_permission_item_get_tool_call_snapshot (self->item);
+  GListModel *options = acp_permission_item_get_options (self->item);
+  guint n = g_list_model_get_n_items (options);
+  const char *title = acp_tool_call_item_get_title (tool_call);
   g_autofree char *heading = NULL;
   GtkWidget *box = gtk_widget_get_parent (GTK_WIDGET (self->answer_label));
 
-  if (tool_call != NULL)
-    title = acp_json_get_string (tool_call, "title", NULL);
-
-  if (title != NULL && *title != '\0')
+  if (*title != '\0')
     {
       /* Claude writes Markdown there: the command in backticks */
       g_autofree char *markup = pal_markdown_to_markup (title, (gssize) strnlen (title, MAX_TITLE));
@@ -377,8 +361,6 @@ pal_permission_row_dispose (GObject *object)
   if (self->item != NULL)
     g_signal_handlers_disconnect_by_data (self->item, self);
   g_clear_object (&self->item);
-  g_clear_pointer (&self->option_ids, g_ptr_array_unref);
-  g_clear_pointer (&self->option_kinds, g_ptr_array_unref);
 
   G_OBJECT_CLASS (pal_permission_row_parent_class)->dispose (object);
 }
@@ -412,9 +394,6 @@ pal_permission_row_init (PalPermissionRow *self)
 
   gtk_box_append (GTK_BOX (header), gtk_image_new_from_icon_name ("dialog-question-symbolic"));
   gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->title_label));
-
-  self->option_ids = g_ptr_array_new_with_free_func (g_free);
-  self->option_kinds = g_ptr_array_new_with_free_func (g_free);
 
   self->answer_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->answer_label, 0);

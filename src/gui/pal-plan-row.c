@@ -7,7 +7,6 @@
 
 #include <glib/gi18n.h>
 
-#include "acp-json.h"
 #include "pal-plan-row.h"
 #include "pal-tooltip.h"
 
@@ -25,8 +24,8 @@ G_DEFINE_FINAL_TYPE (PalPlanRow, pal_plan_row, ADW_TYPE_BIN)
 static void
 update_entries (PalPlanRow *self)
 {
-  JsonArray *entries = acp_plan_item_get_entries (self->item);
-  guint n = entries != NULL ? json_array_get_length (entries) : 0;
+  GListModel *entries = acp_plan_item_get_entries (self->item);
+  guint n = g_list_model_get_n_items (entries);
   guint done = 0;
   g_autofree char *title = NULL;
   GtkWidget *child;
@@ -36,29 +35,25 @@ update_entries (PalPlanRow *self)
 
   for (guint i = 0; i < n; i++)
     {
-      JsonNode *node = json_array_get_element (entries, i);
-      JsonObject *entry;
-      const char *status, *icon, *tooltip;
+      g_autoptr(AcpPlanEntry) entry = g_list_model_get_item (entries, i);
+      AcpPlanEntryStatus status = acp_plan_entry_get_status (entry);
+      const char *icon, *tooltip;
       GtkWidget *row, *image, *label;
 
-      if (!JSON_NODE_HOLDS_OBJECT (node))
-        continue;
-      entry = json_node_get_object (node);
-      status = acp_json_get_string (entry, "status", "pending");
-
-      if (g_str_equal (status, "completed"))
+      if (status == ACP_PLAN_ENTRY_STATUS_COMPLETED)
         {
           icon = "checkbox-checked-symbolic";
           tooltip = C_("plan entry status", "Completed");
           done++;
         }
-      else if (g_str_equal (status, "in_progress"))
+      else if (status == ACP_PLAN_ENTRY_STATUS_IN_PROGRESS)
         {
           icon = "media-playback-start-symbolic";
           tooltip = C_("plan entry status", "In progress");
         }
       else
         {
+          /* pending, or a status this version does not know */
           icon = "checkbox-symbolic";
           tooltip = C_("plan entry status", "Pending");
         }
@@ -67,14 +62,14 @@ update_entries (PalPlanRow *self)
       image = gtk_image_new_from_icon_name (icon);
       pal_widget_set_quiet_tooltip (image, tooltip);
       gtk_widget_set_valign (image, GTK_ALIGN_START);
-      label = gtk_label_new (acp_json_get_string (entry, "content", ""));
+      label = gtk_label_new (acp_plan_entry_get_content (entry));
       gtk_label_set_xalign (GTK_LABEL (label), 0);
       gtk_label_set_wrap (GTK_LABEL (label), TRUE);
       gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
       gtk_widget_set_hexpand (label, TRUE);
-      if (g_str_equal (status, "completed"))
+      if (status == ACP_PLAN_ENTRY_STATUS_COMPLETED)
         gtk_widget_add_css_class (label, "dim-label");
-      if (g_str_equal (status, "in_progress"))
+      if (status == ACP_PLAN_ENTRY_STATUS_IN_PROGRESS)
         gtk_widget_add_css_class (label, "heading");
 
       gtk_box_append (GTK_BOX (row), image);

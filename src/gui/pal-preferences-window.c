@@ -201,8 +201,10 @@ create_agent_row (gpointer item,
   return GTK_WIDGET (row);
 }
 
-static void
-sync_default_agent (PalPreferencesWindow *self)
+/* Where the default agent is in the list: the profile the default-agent
+ * key names, else the one the store chooses in its place. */
+static guint
+default_agent_position (PalPreferencesWindow *self)
 {
   g_autofree char *id = pal_agent_store_dup_default_id (self->agent_store);
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->agent_store));
@@ -214,18 +216,58 @@ sync_default_agent (PalPreferencesWindow *self)
       profile = g_list_model_get_item (G_LIST_MODEL (self->agent_store), i);
 
       if (g_strcmp0 (pal_agent_profile_get_id (profile), id) == 0)
-        {
-          self->syncing_default++;
-          adw_combo_row_set_selected (self->default_agent_row, i);
-          self->syncing_default--;
-          return;
-        }
+        return i;
     }
+
+  return GTK_INVALID_LIST_POSITION;
+}
+
+/* The default-agent key, shown by the combo row (g_settings_bind_with_mapping):
+ * the store tells what the key means, an unknown profile included. */
+static gboolean
+default_agent_get_mapping (GValue   *value,
+                           GVariant *variant,
+                           gpointer  user_data)
+{
+  PalPreferencesWindow *self = user_data;
+  guint position = default_agent_position (self);
+
+  /* none listed (the demo always is): the row stays as it is */
+  if (position == GTK_INVALID_LIST_POSITION)
+    position = adw_combo_row_get_selected (self->default_agent_row);
+  g_value_set_uint (value, position);
+
+  return TRUE;
+}
+
+/* The profile the person chose in the combo row, for the default-agent key;
+ * NULL writes nothing. */
+static GVariant *
+default_agent_set_mapping (const GValue       *value,
+                           const GVariantType *expected_type,
+                           gpointer            user_data)
+{
+  PalPreferencesWindow *self = user_data;
+  guint selected = g_value_get_uint (value);
+  g_autoptr(PalAgentProfile) profile = NULL;
+  g_autofree char *current = NULL;
+
+  if (self->syncing_default > 0 || selected == GTK_INVALID_LIST_POSITION)
+    return NULL;
+
+  profile = g_list_model_get_item (G_LIST_MODEL (self->agent_store), selected);
+  current = pal_agent_store_dup_default_id (self->agent_store);
+  /* the default chosen automatically stays so until another is chosen */
+  if (profile == NULL || g_strcmp0 (current, pal_agent_profile_get_id (profile)) == 0)
+    return NULL;
+
+  return g_variant_new_string (pal_agent_profile_get_id (profile));
 }
 
 /* The combo row moves its selection when profiles come and go; that is not
  * the person choosing. These run before and after the combo row's own
- * handler of the store's items-changed. */
+ * handler of the store's items-changed; after it, the row shows the
+ * default again. */
 static void
 agents_changing_cb (PalPreferencesWindow *self)
 {
@@ -235,28 +277,11 @@ agents_changing_cb (PalPreferencesWindow *self)
 static void
 agents_changed_cb (PalPreferencesWindow *self)
 {
+  guint position = default_agent_position (self);
+
+  if (position != GTK_INVALID_LIST_POSITION)
+    adw_combo_row_set_selected (self->default_agent_row, position);
   self->syncing_default--;
-  sync_default_agent (self);
-}
-
-static void
-default_agent_selected_cb (PalPreferencesWindow *self)
-{
-  g_autoptr(PalAgentProfile) profile = NULL;
-  g_autofree char *current = NULL;
-  guint selected;
-
-  if (self->syncing_default > 0 || self->agent_store == NULL)
-    return;
-
-  selected = adw_combo_row_get_selected (self->default_agent_row);
-  if (selected == GTK_INVALID_LIST_POSITION)
-    return;
-
-  profile = g_list_model_get_item (G_LIST_MODEL (self->agent_store), selected);
-  current = pal_agent_store_dup_default_id (self->agent_store);
-  if (profile != NULL && g_strcmp0 (current, pal_agent_profile_get_id (profile)) != 0)
-    pal_agent_store_set_default_id (self->agent_store, pal_agent_profile_get_id (profile));
 }
 
 static void
@@ -383,10 +408,11 @@ pal_preferences_window_constructed (GObject *object)
                            create_agent_row, self, NULL);
   g_signal_connect_object (self->agent_store, "items-changed",
                            G_CALLBACK (agents_changed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (pal_agent_store_get_settings (self->agent_store),
-                           "changed::default-agent",
-                           G_CALLBACK (sync_default_agent), self, G_CONNECT_SWAPPED);
-  sync_default_agent (self);
+  g_settings_bind_with_mapping (pal_agent_store_get_settings (self->agent_store), "default-agent",
+                                self->default_agent_row, "selected",
+                                G_SETTINGS_BIND_DEFAULT | G_SETTINGS_BIND_NO_SENSITIVITY,
+                                default_agent_get_mapping, default_agent_set_mapping,
+                                self, NULL);
 
   _pal_preferences_window_servers_bind (self);
 
@@ -400,6 +426,9 @@ pal_preferences_window_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   _pal_preferences_window_servers_dispose (self);
+  /* its mapping functions use this window */
+  if (self->default_agent_row != NULL)
+    g_settings_unbind (self->default_agent_row, "selected");
 
   if (self->agent_list != NULL)
     gtk_list_box_bind_model (self->agent_list, NULL, NULL, NULL, NULL);
@@ -496,7 +525,6 @@ pal_preferences_window_class_init (PalPreferencesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PalPreferencesWindow, agent_list);
   gtk_widget_class_bind_template_child (widget_class, PalPreferencesWindow, server_list);
   gtk_widget_class_bind_template_child (widget_class, PalPreferencesWindow, servers_menu_button);
-  gtk_widget_class_bind_template_callback (widget_class, default_agent_selected_cb);
 
   gtk_widget_class_install_action (widget_class, "prefs.add-agent", NULL, add_agent_action);
   gtk_widget_class_install_action (widget_class, "prefs.edit-agent", "s", edit_agent_action);

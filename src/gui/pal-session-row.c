@@ -2,7 +2,9 @@
  *
  * Title, then "folder · agent · time", and the live state at the end: a
  * spinner while the agent starts, loads or works, an icon while it waits
- * for the person or has failed. The menu holds the session's actions, as
+ * for the person or has failed. The state and the spinner are bound to the
+ * row's live session (a GBindingGroup: the sidebar gives a row another one
+ * as it shows another session). The menu holds the session's actions, as
  * win.* actions that take the session's key. A click on the row, but not on
  * its menu button, emits "activated".
  *
@@ -24,7 +26,10 @@ struct _PalSessionRow
 
   PalSessionRecord *record;
   char             *agent_name;
-  PalRowState       state;
+  PalLiveSession   *live;
+  GBindingGroup    *live_bindings;  /* live → state, busy */
+  PalSessionState   state;
+  gboolean          busy;
 
   GtkWidget        *box;
   GtkLabel         *title_label;
@@ -38,6 +43,16 @@ struct _PalSessionRow
 };
 
 G_DEFINE_FINAL_TYPE (PalSessionRow, pal_session_row, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_LIVE_SESSION,
+  PROP_STATE,
+  PROP_BUSY,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 enum {
   ACTIVATED,
@@ -149,72 +164,88 @@ pal_describe_session_folders (PalSessionRecord *record)
 }
 
 /**
- * pal_row_state_describe:
- * @state: a #PalRowState
+ * pal_describe_session_state:
+ * @state: a #PalSessionState
  *
  * Returns: the state in words
  */
 const char *
-pal_row_state_describe (PalRowState state)
+pal_describe_session_state (PalSessionState state)
 {
   switch (state)
     {
-    case PAL_ROW_STATE_STARTING:
+    case PAL_SESSION_STATE_STARTING_AGENT:
       return _("Starting the agent");
-    case PAL_ROW_STATE_LOADING:
+    case PAL_SESSION_STATE_LOADING:
       return _("Loading");
-    case PAL_ROW_STATE_READY:
+    case PAL_SESSION_STATE_READY:
       return _("Ready");
-    case PAL_ROW_STATE_WORKING:
+    case PAL_SESSION_STATE_WORKING:
       return _("Working");
-    case PAL_ROW_STATE_WAITING:
+    case PAL_SESSION_STATE_WAITING_PERMISSION:
       return _("Waiting for permission");
-    case PAL_ROW_STATE_STOPPING:
+    case PAL_SESSION_STATE_STOPPING:
       return _("Stopping…");
-    case PAL_ROW_STATE_FAILED:
+    case PAL_SESSION_STATE_FAILED:
       return _("Failed");
-    case PAL_ROW_STATE_NOT_RUNNING:
+    case PAL_SESSION_STATE_NOT_RUNNING:
     default:
       return _("Not running");
     }
 }
 
 static void
-update_state (PalSessionRow *self)
+set_state (PalSessionRow   *self,
+           PalSessionState  state)
 {
-  gboolean spinning = self->state == PAL_ROW_STATE_STARTING ||
-                      self->state == PAL_ROW_STATE_LOADING ||
-                      self->state == PAL_ROW_STATE_WORKING ||
-                      self->state == PAL_ROW_STATE_STOPPING;
   const char *icon = NULL;
 
-  if (self->state == PAL_ROW_STATE_WAITING)
+  if (self->state == state)
+    return;
+  self->state = state;
+
+  if (state == PAL_SESSION_STATE_WAITING_PERMISSION)
     icon = "dialog-question-symbolic";
-  else if (self->state == PAL_ROW_STATE_FAILED)
+  else if (state == PAL_SESSION_STATE_FAILED)
     icon = "dialog-error-symbolic";
-  else if (self->state == PAL_ROW_STATE_READY)
+  else if (state == PAL_SESSION_STATE_READY)
     icon = "media-record-symbolic";
 
-  gtk_widget_set_visible (GTK_WIDGET (self->spinner), spinning);
-  gtk_spinner_set_spinning (self->spinner, spinning);
   gtk_widget_set_visible (GTK_WIDGET (self->state_image), icon != NULL);
   if (icon != NULL)
     gtk_image_set_from_icon_name (self->state_image, icon);
 
-  pal_widget_set_quiet_tooltip (GTK_WIDGET (self->spinner), pal_row_state_describe (self->state));
-  pal_widget_set_quiet_tooltip (GTK_WIDGET (self->state_image), pal_row_state_describe (self->state));
+  pal_widget_set_quiet_tooltip (GTK_WIDGET (self->spinner), pal_describe_session_state (state));
+  pal_widget_set_quiet_tooltip (GTK_WIDGET (self->state_image), pal_describe_session_state (state));
 
   gtk_widget_remove_css_class (GTK_WIDGET (self), "waiting");
   gtk_widget_remove_css_class (GTK_WIDGET (self), "failed");
   gtk_widget_remove_css_class (GTK_WIDGET (self), "ready");
-  if (self->state == PAL_ROW_STATE_WAITING)
+  if (state == PAL_SESSION_STATE_WAITING_PERMISSION)
     gtk_widget_add_css_class (GTK_WIDGET (self), "waiting");
-  else if (self->state == PAL_ROW_STATE_FAILED)
+  else if (state == PAL_SESSION_STATE_FAILED)
     gtk_widget_add_css_class (GTK_WIDGET (self), "failed");
-  else if (self->state == PAL_ROW_STATE_READY)
+  else if (state == PAL_SESSION_STATE_READY)
     gtk_widget_add_css_class (GTK_WIDGET (self), "ready");
 
-  gtk_accessible_update_state (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_STATE_BUSY, spinning, -1);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+}
+
+/* The agent is at work: the spinner turns. */
+static void
+set_busy (PalSessionRow *self,
+          gboolean       busy)
+{
+  busy = !!busy;
+  if (self->busy == busy)
+    return;
+  self->busy = busy;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), busy);
+  gtk_spinner_set_spinning (self->spinner, busy);
+  gtk_accessible_update_state (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_STATE_BUSY, busy, -1);
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
 static void
@@ -313,6 +344,10 @@ pal_session_row_dispose (GObject *object)
   if (self->record != NULL)
     g_signal_handlers_disconnect_by_data (self->record, self);
   g_clear_object (&self->record);
+  if (self->live_bindings != NULL)
+    g_binding_group_set_source (self->live_bindings, NULL);
+  g_clear_object (&self->live_bindings);
+  g_clear_object (&self->live);
   g_clear_pointer (&self->box, gtk_widget_unparent);
 
   G_OBJECT_CLASS (pal_session_row_parent_class)->dispose (object);
@@ -329,6 +364,54 @@ pal_session_row_finalize (GObject *object)
 }
 
 static void
+pal_session_row_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  PalSessionRow *self = PAL_SESSION_ROW (object);
+
+  switch (prop_id)
+    {
+    case PROP_LIVE_SESSION:
+      g_value_set_object (value, self->live);
+      break;
+    case PROP_STATE:
+      g_value_set_enum (value, self->state);
+      break;
+    case PROP_BUSY:
+      g_value_set_boolean (value, self->busy);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+pal_session_row_set_property (GObject      *object,
+                              guint         prop_id,
+                              const GValue *value,
+                              GParamSpec   *pspec)
+{
+  PalSessionRow *self = PAL_SESSION_ROW (object);
+
+  switch (prop_id)
+    {
+    case PROP_LIVE_SESSION:
+      pal_session_row_set_live_session (self, g_value_get_object (value));
+      break;
+    case PROP_STATE:
+      set_state (self, g_value_get_enum (value));
+      break;
+    case PROP_BUSY:
+      set_busy (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 pal_session_row_class_init (PalSessionRowClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -336,6 +419,24 @@ pal_session_row_class_init (PalSessionRowClass *klass)
 
   object_class->dispose = pal_session_row_dispose;
   object_class->finalize = pal_session_row_finalize;
+  object_class->get_property = pal_session_row_get_property;
+  object_class->set_property = pal_session_row_set_property;
+
+  /* The session while it is live, or %NULL: the row follows its state. */
+  properties[PROP_LIVE_SESSION] =
+    g_param_spec_object ("live-session", NULL, NULL, PAL_TYPE_LIVE_SESSION,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* What the row shows of the state: bound to the live session's. */
+  properties[PROP_STATE] =
+    g_param_spec_enum ("state", NULL, NULL, PAL_TYPE_SESSION_STATE,
+                       PAL_SESSION_STATE_NOT_RUNNING,
+                       G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* Whether the spinner turns: bound to the live session's "busy". */
+  properties[PROP_BUSY] =
+    g_param_spec_boolean ("busy", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "sessionrow");
@@ -420,7 +521,18 @@ pal_session_row_init (PalSessionRow *self)
   g_signal_connect (click, "released", G_CALLBACK (click_released_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
 
-  update_state (self);
+  /* not running until it has a live session */
+  self->state = PAL_SESSION_STATE_NOT_RUNNING;
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);
+  gtk_widget_set_visible (GTK_WIDGET (self->state_image), FALSE);
+  pal_widget_set_quiet_tooltip (GTK_WIDGET (self->spinner),
+                                pal_describe_session_state (PAL_SESSION_STATE_NOT_RUNNING));
+  pal_widget_set_quiet_tooltip (GTK_WIDGET (self->state_image),
+                                pal_describe_session_state (PAL_SESSION_STATE_NOT_RUNNING));
+
+  self->live_bindings = g_binding_group_new ();
+  g_binding_group_bind (self->live_bindings, "state", self, "state", G_BINDING_SYNC_CREATE);
+  g_binding_group_bind (self->live_bindings, "busy", self, "busy", G_BINDING_SYNC_CREATE);
 }
 
 GtkWidget *
@@ -469,25 +581,55 @@ pal_session_row_set_record (PalSessionRow    *self,
   pal_session_row_update_time (self, g_get_real_time ());
 }
 
-PalRowState
-pal_session_row_get_state (PalSessionRow *self)
+/**
+ * pal_session_row_get_live_session:
+ * @self: a #PalSessionRow
+ *
+ * Returns: (transfer none) (nullable): the live session the row follows
+ */
+PalLiveSession *
+pal_session_row_get_live_session (PalSessionRow *self)
 {
-  g_return_val_if_fail (PAL_IS_SESSION_ROW (self), PAL_ROW_STATE_NOT_RUNNING);
+  g_return_val_if_fail (PAL_IS_SESSION_ROW (self), NULL);
 
-  return self->state;
+  return self->live;
 }
 
+/**
+ * pal_session_row_set_live_session:
+ * @self: a #PalSessionRow
+ * @live: (nullable): the live session of the row's session; %NULL when it
+ *   is not live
+ *
+ * The row's state and spinner follow @live from now on.
+ */
 void
-pal_session_row_set_state (PalSessionRow *self,
-                           PalRowState    state)
+pal_session_row_set_live_session (PalSessionRow  *self,
+                                  PalLiveSession *live)
 {
   g_return_if_fail (PAL_IS_SESSION_ROW (self));
+  g_return_if_fail (live == NULL || PAL_IS_LIVE_SESSION (live));
 
-  if (self->state == state)
+  if (!g_set_object (&self->live, live))
     return;
 
-  self->state = state;
-  update_state (self);
+  g_binding_group_set_source (self->live_bindings, live);
+  /* the bindings went with the old one, and left what it said */
+  if (live == NULL)
+    {
+      set_state (self, PAL_SESSION_STATE_NOT_RUNNING);
+      set_busy (self, FALSE);
+    }
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LIVE_SESSION]);
+}
+
+PalSessionState
+pal_session_row_get_state (PalSessionRow *self)
+{
+  g_return_val_if_fail (PAL_IS_SESSION_ROW (self), PAL_SESSION_STATE_NOT_RUNNING);
+
+  return self->state;
 }
 
 /**

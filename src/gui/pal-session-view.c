@@ -9,7 +9,9 @@
  * prompt written in a closed or failed session asks, with "reopen-requested",
  * for the session to be opened again: the window sends it once it is ready. A
  * prompt the agent refused for want of a sign-in asks, with
- * "sign-in-requested", for one: the window sends it again after.
+ * "sign-in-requested", for one: the window sends it again after. The
+ * session's commands, modes and config options (its list models) and its
+ * usage are bound to the composer, its options bar and the usage line.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -34,6 +36,7 @@ struct _PalSessionView
 
   AcpSession     *session;
   GCancellable   *cancellable;
+  GBindingGroup  *bindings;       /* the session's lists and usage, to the widgets */
 
   PalChatView    *chat_view;
   PalComposer    *composer;
@@ -276,15 +279,19 @@ queue_progress (PalSessionView *self)
   self->progress_id = g_timeout_add (100, progress_cb, self);
 }
 
-static void
-update_usage (PalSessionView *self)
+/* "Context: 12,000 of 200,000 tokens (6%) · Cost: 0.42 USD", or "" */
+static char *
+format_usage (AcpUsage *usage)
 {
-  g_autoptr(GString) text = g_string_new (NULL);
+  GString *text = g_string_new (NULL);
   guint64 used, size;
-  double amount;
-  const char *currency = NULL;
 
-  if (self->session != NULL && acp_session_get_context_usage (self->session, &used, &size) && size > 0)
+  if (usage == NULL)
+    return g_string_free (text, FALSE);
+
+  used = acp_usage_get_used (usage);
+  size = acp_usage_get_size (usage);
+  if (size > 0)
     {
       g_autofree char *used_text = g_strdup_printf ("%'" G_GUINT64_FORMAT, used);
       g_autofree char *size_text = g_strdup_printf ("%'" G_GUINT64_FORMAT, size);
@@ -293,32 +300,38 @@ update_usage (PalSessionView *self)
       g_string_append_printf (text, _("Context: %s of %s tokens (%u%%)"),
                               used_text, size_text, (guint) MIN (100, used * 100 / size));
     }
-  if (self->session != NULL && acp_session_get_cost (self->session, &amount, &currency))
+  if (acp_usage_get_has_cost (usage))
     {
       if (text->len > 0)
         g_string_append (text, " · ");
       /* Translators: money spent so far, e.g. “Cost: 0.42 USD” */
-      g_string_append_printf (text, _("Cost: %.2f %s"), amount, currency != NULL ? currency : "");
+      g_string_append_printf (text, _("Cost: %.2f %s"), acp_usage_get_cost_amount (usage),
+                              acp_usage_get_cost_currency (usage));
     }
 
-  gtk_label_set_text (self->usage_label, text->str);
-  gtk_widget_set_visible (GTK_WIDGET (self->usage_label), text->len > 0);
+  return g_string_free (text, FALSE);
 }
 
-static void
-update_options (PalSessionView *self)
+static gboolean
+usage_to_label (GBinding     *binding,
+                const GValue *from,
+                GValue       *to,
+                gpointer      user_data)
 {
-  if (self->session == NULL)
-    {
-      pal_composer_set_commands (self->composer, NULL);
-      pal_composer_set_session_options (self->composer, NULL, NULL);
-      return;
-    }
+  g_value_take_string (to, format_usage (g_value_get_object (from)));
+  return TRUE;
+}
 
-  pal_composer_set_commands (self->composer, acp_session_get_available_commands (self->session));
-  pal_composer_set_session_options (self->composer,
-                                    acp_session_get_modes (self->session),
-                                    acp_session_get_config_options (self->session));
+static gboolean
+usage_to_visible (GBinding     *binding,
+                  const GValue *from,
+                  GValue       *to,
+                  gpointer      user_data)
+{
+  g_autofree char *text = format_usage (g_value_get_object (from));
+
+  g_value_set_boolean (to, *text != '\0');
+  return TRUE;
 }
 
 static void
@@ -347,11 +360,6 @@ session_notify_cb (AcpSession     *session,
     update_stopping (self);
   else if (g_str_equal (name, "replay-count"))
     queue_progress (self);
-  else if (g_str_equal (name, "usage"))
-    update_usage (self);
-  else if (g_str_equal (name, "available-commands") || g_str_equal (name, "modes") ||
-           g_str_equal (name, "current-mode-id") || g_str_equal (name, "config-options"))
-    update_options (self);
 }
 
 typedef struct
@@ -470,7 +478,7 @@ option_set_cb (GObject      *object,
       acp_transcript_append_notice (acp_session_get_transcript (ACP_SESSION (object)),
                                     ACP_NOTICE_SEVERITY_WARNING,
                                     _("The agent did not accept the setting"), error->message, NULL);
-      update_options (self);
+      pal_options_bar_revert (pal_composer_get_options_bar (self->composer));
     }
 }
 
@@ -488,15 +496,15 @@ mode_set_cb (GObject      *object,
       acp_transcript_append_notice (acp_session_get_transcript (ACP_SESSION (object)),
                                     ACP_NOTICE_SEVERITY_WARNING,
                                     _("The agent did not change its mode"), error->message, NULL);
-      update_options (self);
+      pal_options_bar_revert (pal_composer_get_options_bar (self->composer));
     }
 }
 
 static void
-composer_config_option_changed_cb (PalComposer    *composer,
-                                   const char     *config_id,
-                                   JsonNode       *value,
-                                   PalSessionView *self)
+config_option_changed_cb (PalOptionsBar  *bar,
+                          const char     *config_id,
+                          JsonNode       *value,
+                          PalSessionView *self)
 {
   if (self->session != NULL)
     acp_session_set_config_option_async (self->session, config_id, value, self->cancellable,
@@ -504,9 +512,9 @@ composer_config_option_changed_cb (PalComposer    *composer,
 }
 
 static void
-composer_mode_changed_cb (PalComposer    *composer,
-                          const char     *mode_id,
-                          PalSessionView *self)
+mode_changed_cb (PalOptionsBar  *bar,
+                 const char     *mode_id,
+                 PalSessionView *self)
 {
   if (self->session != NULL)
     acp_session_set_mode_async (self->session, mode_id, self->cancellable,
@@ -527,6 +535,7 @@ pal_session_view_dispose (GObject *object)
       g_signal_handlers_disconnect_by_data (acp_session_get_transcript (self->session), self);
     }
   g_clear_object (&self->session);
+  g_clear_object (&self->bindings);
   g_clear_object (&self->cancellable);
 
   G_OBJECT_CLASS (pal_session_view_parent_class)->dispose (object);
@@ -636,6 +645,7 @@ pal_session_view_init (PalSessionView *self)
   GtkWidget *bottom = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
   GtkWidget *clamp = adw_clamp_new ();
   GtkWidget *chat_overlay;
+  PalOptionsBar *bar;
 
   self->cancellable = g_cancellable_new ();
 
@@ -717,9 +727,22 @@ pal_session_view_init (PalSessionView *self)
   self->composer = PAL_COMPOSER (pal_composer_new ());
   g_signal_connect (self->composer, "submit", G_CALLBACK (composer_submit_cb), self);
   g_signal_connect (self->composer, "stop", G_CALLBACK (composer_stop_cb), self);
-  g_signal_connect (self->composer, "config-option-changed",
-                    G_CALLBACK (composer_config_option_changed_cb), self);
-  g_signal_connect (self->composer, "mode-changed", G_CALLBACK (composer_mode_changed_cb), self);
+  bar = pal_composer_get_options_bar (self->composer);
+  g_signal_connect (bar, "config-option-changed", G_CALLBACK (config_option_changed_cb), self);
+  g_signal_connect (bar, "mode-changed", G_CALLBACK (mode_changed_cb), self);
+
+  self->bindings = g_binding_group_new ();
+  g_binding_group_bind (self->bindings, "available-commands", self->composer, "commands",
+                        G_BINDING_SYNC_CREATE);
+  g_binding_group_bind (self->bindings, "modes", bar, "modes", G_BINDING_SYNC_CREATE);
+  g_binding_group_bind (self->bindings, "current-mode-id", bar, "current-mode-id",
+                        G_BINDING_SYNC_CREATE);
+  g_binding_group_bind (self->bindings, "config-options", bar, "config-options",
+                        G_BINDING_SYNC_CREATE);
+  g_binding_group_bind_full (self->bindings, "usage", self->usage_label, "label",
+                             G_BINDING_SYNC_CREATE, usage_to_label, NULL, NULL, NULL);
+  g_binding_group_bind_full (self->bindings, "usage", self->usage_label, "visible",
+                             G_BINDING_SYNC_CREATE, usage_to_visible, NULL, NULL, NULL);
 
   gtk_box_append (GTK_BOX (bottom), GTK_WIDGET (self->usage_label));
   gtk_box_append (GTK_BOX (bottom), GTK_WIDGET (self->stopping_revealer));
@@ -751,6 +774,24 @@ pal_session_view_get_session (PalSessionView *self)
   g_return_val_if_fail (PAL_IS_SESSION_VIEW (self), NULL);
 
   return self->session;
+}
+
+/* The bindings follow a session; without one, the widgets show nothing. */
+static void
+show_session_lists (PalSessionView *self)
+{
+  PalOptionsBar *bar = pal_composer_get_options_bar (self->composer);
+
+  g_binding_group_set_source (self->bindings, self->session);
+  if (self->session != NULL)
+    return;
+
+  pal_composer_set_commands (self->composer, NULL);
+  pal_options_bar_set_config_options (bar, NULL);
+  pal_options_bar_set_modes (bar, NULL);
+  pal_options_bar_set_current_mode_id (bar, NULL);
+  gtk_label_set_text (self->usage_label, "");
+  gtk_widget_set_visible (GTK_WIDGET (self->usage_label), FALSE);
 }
 
 /**
@@ -793,8 +834,7 @@ pal_session_view_set_session (PalSessionView *self,
   update_state (self);
   update_stopping (self);
   update_progress (self);
-  update_usage (self);
-  update_options (self);
+  show_session_lists (self);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }

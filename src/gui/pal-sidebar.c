@@ -4,9 +4,10 @@
  * folders with their sessions, newest activity first. Typing in the search
  * field keeps sessions whose title, folder or agent match. Activating a row
  * (a click on it but not on its menu button, which the row tells apart;
- * Enter; a double click) emits "session-activated". The live state of each
- * row comes from a function the window provides, asked again when the
- * window says a session changed.
+ * Enter; a double click) emits "session-activated". Each row binds to the
+ * live session of its session, found in the list of live sessions the
+ * window gives (the session manager's): the list says when one comes or
+ * goes, the live session itself when its state changes.
  *
  * GTK's list view binds up to 200 rows (GTK_LIST_VIEW_MAX_LIST_ITEMS, in
  * 4.8 and still in 4.22) as soon as it has the items, whatever its height,
@@ -50,8 +51,7 @@ struct _PalSidebar
   char               *search;       /* casefolded, or NULL */
   PalSessionKey      *selected;
 
-  PalSidebarStateFunc state_func;
-  gpointer            state_data;
+  GListModel         *live_sessions; /* of PalLiveSession; nullable */
   PalSessionMenuCanFunc can_func;
   gpointer            can_data;
 
@@ -244,6 +244,40 @@ group_header (GtkWidget       *label,
   return label;
 }
 
+/* The live session of @key, if it is live. (transfer none) */
+static PalLiveSession *
+find_live (PalSidebar    *self,
+           PalSessionKey *key)
+{
+  guint n = self->live_sessions != NULL ? g_list_model_get_n_items (self->live_sessions) : 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      PalLiveSession *live = g_list_model_get_item (self->live_sessions, i);
+      gboolean found = pal_session_key_equal (pal_live_session_get_key (live), key);
+
+      /* the list keeps it */
+      g_object_unref (live);
+      if (found)
+        return live;
+    }
+
+  return NULL;
+}
+
+/* A session became live, or is live no more: the rows on screen bind to
+ * the live sessions there are now. */
+static void
+live_sessions_changed_cb (PalSidebar *self)
+{
+  GHashTableIter iter;
+  gpointer key, row;
+
+  g_hash_table_iter_init (&iter, self->rows);
+  while (g_hash_table_iter_next (&iter, &key, &row))
+    pal_session_row_set_live_session (row, find_live (self, key));
+}
+
 static void
 row_activated_cb (PalSessionRow *row,
                   PalSidebar    *self)
@@ -290,9 +324,7 @@ bind_cb (GtkSignalListItemFactory *factory,
       gtk_list_item_set_activatable (list_item, TRUE);
       pal_session_row_set_record (row, record,
                                   agent_name (self, pal_session_record_get_agent_id (record)));
-      pal_session_row_set_state (row, self->state_func != NULL
-                                      ? self->state_func (key, self->state_data)
-                                      : PAL_ROW_STATE_NOT_RUNNING);
+      pal_session_row_set_live_session (row, find_live (self, key));
       pal_session_row_set_can_func (row, self->can_func, self->can_data);
       g_hash_table_insert (self->rows, pal_session_key_ref (key), row);
     }
@@ -315,6 +347,7 @@ unbind_cb (GtkSignalListItemFactory *factory,
         g_hash_table_remove (self->rows, pal_session_record_get_key (record));
       /* kept for the next item, without this one */
       pal_session_row_set_record (PAL_SESSION_ROW (child), NULL, NULL);
+      pal_session_row_set_live_session (PAL_SESSION_ROW (child), NULL);
     }
 }
 
@@ -451,6 +484,9 @@ pal_sidebar_dispose (GObject *object)
   if (self->agent_store != NULL)
     g_signal_handlers_disconnect_by_data (self->agent_store, self);
   g_clear_object (&self->agent_store);
+  if (self->live_sessions != NULL)
+    g_signal_handlers_disconnect_by_data (self->live_sessions, self);
+  g_clear_object (&self->live_sessions);
   g_clear_pointer (&self->rows, g_hash_table_unref);
 
   G_OBJECT_CLASS (pal_sidebar_parent_class)->dispose (object);
@@ -585,27 +621,31 @@ pal_sidebar_new (PalSessionStore *session_store,
 }
 
 /**
- * pal_sidebar_set_state_func:
+ * pal_sidebar_set_live_sessions:
  * @self: a #PalSidebar
- * @func: (nullable): tells the live state of a session
- * @user_data: for @func; must outlive the sidebar
+ * @live_sessions: (nullable): a #GListModel of #PalLiveSession: the
+ *   sessions that are live (pal_session_manager_get_live_sessions())
+ *
+ * The rows follow the states of these.
  */
 void
-pal_sidebar_set_state_func (PalSidebar          *self,
-                            PalSidebarStateFunc  func,
-                            gpointer             user_data)
+pal_sidebar_set_live_sessions (PalSidebar *self,
+                               GListModel *live_sessions)
 {
-  GHashTableIter iter;
-  gpointer key, row;
-
   g_return_if_fail (PAL_IS_SIDEBAR (self));
+  g_return_if_fail (live_sessions == NULL || G_IS_LIST_MODEL (live_sessions));
 
-  self->state_func = func;
-  self->state_data = user_data;
+  if (self->live_sessions == live_sessions)
+    return;
 
-  g_hash_table_iter_init (&iter, self->rows);
-  while (g_hash_table_iter_next (&iter, &key, &row))
-    pal_session_row_set_state (row, func != NULL ? func (key, user_data) : PAL_ROW_STATE_NOT_RUNNING);
+  if (self->live_sessions != NULL)
+    g_signal_handlers_disconnect_by_data (self->live_sessions, self);
+  g_set_object (&self->live_sessions, live_sessions);
+  if (live_sessions != NULL)
+    g_signal_connect_swapped (live_sessions, "items-changed",
+                              G_CALLBACK (live_sessions_changed_cb), self);
+
+  live_sessions_changed_cb (self);
 }
 
 /**
@@ -630,25 +670,6 @@ pal_sidebar_set_can_func (PalSidebar            *self,
   g_hash_table_iter_init (&iter, self->rows);
   while (g_hash_table_iter_next (&iter, NULL, &row))
     pal_session_row_set_can_func (row, func, user_data);
-}
-
-/**
- * pal_sidebar_refresh_state:
- * @self: a #PalSidebar
- * @key: a session whose live state changed
- */
-void
-pal_sidebar_refresh_state (PalSidebar    *self,
-                           PalSessionKey *key)
-{
-  PalSessionRow *row;
-
-  g_return_if_fail (PAL_IS_SIDEBAR (self));
-  g_return_if_fail (key != NULL);
-
-  row = g_hash_table_lookup (self->rows, key);
-  if (row != NULL && self->state_func != NULL)
-    pal_session_row_set_state (row, self->state_func (key, self->state_data));
 }
 
 /**

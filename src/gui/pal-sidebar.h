@@ -13,23 +13,17 @@
 
 G_BEGIN_DECLS
 
-typedef PalRowState (*PalSidebarStateFunc) (PalSessionKey *key,
-                                            gpointer       user_data);
-
 #define PAL_TYPE_SIDEBAR (pal_sidebar_get_type ())
 
 G_DECLARE_FINAL_TYPE (PalSidebar, pal_sidebar, PAL, SIDEBAR, AdwBin)
 
 GtkWidget *pal_sidebar_new             (PalSessionStore     *session_store,
                                         PalAgentStore       *agent_store);
-void       pal_sidebar_set_state_func  (PalSidebar          *self,
-                                        PalSidebarStateFunc  func,
-                                        gpointer             user_data);
+void       pal_sidebar_set_live_sessions (PalSidebar        *self,
+                                          GListModel        *live_sessions);
 void       pal_sidebar_set_can_func    (PalSidebar            *self,
                                         PalSessionMenuCanFunc  func,
                                         gpointer               user_data);
-void       pal_sidebar_refresh_state   (PalSidebar          *self,
-                                        PalSessionKey       *key);
 void       pal_sidebar_select          (PalSidebar          *self,
                                         PalSessionKey       *key);
 void       pal_sidebar_focus_search    (PalSidebar          *self);

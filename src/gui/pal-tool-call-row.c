@@ -5,9 +5,10 @@
  * shown as its command and the output it streamed or reported), and the
  * locations it touched; the raw input and output when they are all there
  * is, and a raw output of text when nothing else shows it. Long text
- * scrolls within a few lines (PalOutputView). Everything follows the
- * item's property notifications, and the output of the agent's own
- * terminals its signals.
+ * scrolls within a few lines (PalOutputView). The header's kind icon,
+ * title and status text are bound to the item's properties; the rest
+ * follows its notifications, and the output of the agent's own terminals
+ * its signals.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -17,7 +18,6 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
-#include "acp-json.h"
 #include "pal-diff-view.h"
 #include "pal-markdown.h"
 #include "pal-markdown-view.h"
@@ -85,63 +85,111 @@ pal_tool_call_kind_icon (const char *tool_kind)
   return "applications-system-symbolic";
 }
 
-static void
-update_header (PalToolCallRow *self)
+static gboolean
+kind_to_icon (GBinding     *binding,
+              const GValue *from_value,
+              GValue       *to_value,
+              gpointer      user_data)
 {
-  const char *title = acp_tool_call_item_get_title (self->item);
+  g_value_set_static_string (to_value, pal_tool_call_kind_icon (g_value_get_string (from_value)));
+  return TRUE;
+}
+
+/* The title as markup: Claude writes Markdown there (the command in
+ * backticks); the tool's name when there is no title */
+static char *
+title_markup (AcpToolCallItem *item,
+              const char      *title,
+              const char      *name,
+              gpointer         user_data)
+{
+  if (title != NULL && *title != '\0')
+    return pal_markdown_to_markup (title, (gssize) strnlen (title, MAX_TITLE));
+
+  return g_markup_escape_text (name != NULL && *name != '\0' ? name : _("Tool call"), -1);
+}
+
+static const char *
+status_text (const char *status,
+             gboolean    stopped)
+{
+  /* a tool call left unfinished when its turn ended or was stopped */
+  if (stopped)
+    return C_("tool call status", "Interrupted");
+  if (g_strcmp0 (status, "completed") == 0)
+    return C_("tool call status", "Completed");
+  if (g_strcmp0 (status, "failed") == 0)
+    return C_("tool call status", "Failed");
+  if (g_strcmp0 (status, "in_progress") == 0)
+    return C_("tool call status", "Running");
+
+  return C_("tool call status", "Pending");
+}
+
+static char *
+status_label (AcpToolCallItem *item,
+              const char      *status,
+              gboolean         stopped,
+              gpointer         user_data)
+{
+  return g_strdup (status_text (status, stopped));
+}
+
+/* @widget's @property follows @callback of the item's @first and @second
+ * properties (GtkExpression: either changing updates it) */
+static void
+bind_two (PalToolCallRow *self,
+          GtkWidget      *widget,
+          const char     *property,
+          const char     *first,
+          const char     *second,
+          GCallback       callback)
+{
+  GtkExpression *params[] = {
+    gtk_property_expression_new (ACP_TYPE_TOOL_CALL_ITEM, NULL, first),
+    gtk_property_expression_new (ACP_TYPE_TOOL_CALL_ITEM, NULL, second),
+  };
+  GtkExpression *expression = gtk_cclosure_expression_new (G_TYPE_STRING, NULL,
+                                                           G_N_ELEMENTS (params), params,
+                                                           callback, NULL, NULL);
+
+  gtk_expression_bind (expression, widget, property, self->item);
+}
+
+static void
+bind_header (PalToolCallRow *self)
+{
+  g_object_bind_property_full (self->item, "tool-kind", self->kind_image, "icon-name",
+                               G_BINDING_SYNC_CREATE, kind_to_icon, NULL, NULL, NULL);
+  bind_two (self, GTK_WIDGET (self->title_label), "label", "title", "name", G_CALLBACK (title_markup));
+  bind_two (self, GTK_WIDGET (self->status_label), "label", "status", "stopped",
+            G_CALLBACK (status_label));
+}
+
+/* What the status label does not say: a spinner or an icon, a style */
+static void
+update_status (PalToolCallRow *self)
+{
   const char *status = acp_tool_call_item_get_status (self->item);
-  const char *status_text;
   const char *status_icon = NULL;
   gboolean running = FALSE;
 
-  if (title != NULL && *title != '\0')
-    {
-      /* Claude writes Markdown there: the command in backticks */
-      g_autofree char *markup = pal_markdown_to_markup (title, (gssize) strnlen (title, MAX_TITLE));
-
-      gtk_label_set_markup (self->title_label, markup);
-    }
-  else
-    {
-      title = acp_tool_call_item_get_name (self->item);
-      gtk_label_set_text (self->title_label, title != NULL && *title != '\0' ? title : _("Tool call"));
-    }
-  gtk_image_set_from_icon_name (self->kind_image,
-                                pal_tool_call_kind_icon (acp_tool_call_item_get_tool_kind (self->item)));
-
   if (acp_tool_call_item_get_stopped (self->item))
-    {
-      /* a tool call left unfinished when its turn ended or was stopped */
-      status_text = C_("tool call status", "Interrupted");
-      status_icon = "process-stop-symbolic";
-    }
+    status_icon = "process-stop-symbolic";
   else if (g_strcmp0 (status, "completed") == 0)
-    {
-      status_text = C_("tool call status", "Completed");
-      status_icon = "object-select-symbolic";
-    }
+    status_icon = "object-select-symbolic";
   else if (g_strcmp0 (status, "failed") == 0)
-    {
-      status_text = C_("tool call status", "Failed");
-      status_icon = "dialog-error-symbolic";
-    }
+    status_icon = "dialog-error-symbolic";
   else if (g_strcmp0 (status, "in_progress") == 0)
-    {
-      status_text = C_("tool call status", "Running");
-      running = TRUE;
-    }
+    running = TRUE;
   else
-    {
-      status_text = C_("tool call status", "Pending");
-      status_icon = "content-loading-symbolic";
-    }
+    status_icon = "content-loading-symbolic";
 
   gtk_widget_set_visible (GTK_WIDGET (self->spinner), running);
   gtk_spinner_set_spinning (self->spinner, running);
   gtk_widget_set_visible (GTK_WIDGET (self->status_image), status_icon != NULL);
   if (status_icon != NULL)
     gtk_image_set_from_icon_name (self->status_image, status_icon);
-  gtk_label_set_text (self->status_label, status_text);
 
   gtk_widget_remove_css_class (GTK_WIDGET (self), "failed");
   gtk_widget_remove_css_class (GTK_WIDGET (self), "completed");
@@ -154,25 +202,17 @@ update_header (PalToolCallRow *self)
 static void
 update_locations (PalToolCallRow *self)
 {
-  JsonArray *locations = acp_tool_call_item_get_locations (self->item);
+  GListModel *locations = acp_tool_call_item_get_locations (self->item);
   g_autoptr(GString) text = g_string_new (NULL);
   g_autoptr(GString) full = g_string_new (NULL);
-  guint n = locations != NULL ? json_array_get_length (locations) : 0;
+  guint n = g_list_model_get_n_items (locations);
 
   for (guint i = 0; i < n; i++)
     {
-      JsonNode *node = json_array_get_element (locations, i);
-      JsonObject *location;
-      const char *path;
+      g_autoptr(AcpLocation) location = g_list_model_get_item (locations, i);
+      const char *path = acp_location_get_path (location);
+      gint64 line = acp_location_get_line (location);
       g_autofree char *shown = NULL;
-      gint64 line;
-
-      if (!JSON_NODE_HOLDS_OBJECT (node))
-        continue;
-      location = json_node_get_object (node);
-      path = acp_json_get_string (location, "path", NULL);
-      if (path == NULL)
-        continue;
 
       if (text->len > 0)
         {
@@ -182,7 +222,7 @@ update_locations (PalToolCallRow *self)
       shown = pal_path_display (path, self->folder, g_get_home_dir ());
       g_string_append (text, shown);
       g_string_append (full, path);
-      if (acp_json_get_int (location, "line", &line))
+      if (line >= 0)
         {
           g_string_append_printf (text, ":%" G_GINT64_FORMAT, line);
           g_string_append_printf (full, ":%" G_GINT64_FORMAT, line);
@@ -215,7 +255,7 @@ typedef struct
 {
   PartKind    kind;
   char       *key;
-  JsonObject *entry;         /* (nullable): the ToolCallContent, borrowed */
+  AcpToolCallContent *entry; /* (nullable): what it shows */
   char       *text;          /* (nullable) */
   char       *terminal_id;   /* (nullable): of a PART_TERMINAL */
 } Part;
@@ -223,6 +263,7 @@ typedef struct
 static void
 part_free (Part *part)
 {
+  g_clear_object (&part->entry);
   g_free (part->key);
   g_free (part->text);
   g_free (part->terminal_id);
@@ -232,15 +273,15 @@ part_free (Part *part)
 #define TERMINAL_KEY_PREFIX "terminal:"
 
 static Part *
-terminal_part_new (const char *terminal_id,
-                   JsonObject *entry,
-                   const char *raw_output)
+terminal_part_new (const char         *terminal_id,
+                   AcpToolCallContent *entry,
+                   const char         *raw_output)
 {
   Part *part = g_new0 (Part, 1);
 
   part->kind = PART_TERMINAL;
   part->key = g_strconcat (TERMINAL_KEY_PREFIX, terminal_id, NULL);
-  part->entry = entry;
+  part->entry = entry != NULL ? g_object_ref (entry) : NULL;
   part->text = g_strdup (raw_output);
   part->terminal_id = g_strdup (terminal_id);
 
@@ -248,16 +289,16 @@ terminal_part_new (const char *terminal_id,
 }
 
 static Part *
-part_new (PartKind    kind,
-          char       *key,
-          JsonObject *entry,
-          char       *text)
+part_new (PartKind            kind,
+          char               *key,
+          AcpToolCallContent *entry,
+          char               *text)
 {
   Part *part = g_new0 (Part, 1);
 
   part->kind = kind;
   part->key = key;
-  part->entry = entry;
+  part->entry = entry != NULL ? g_object_ref (entry) : NULL;
   part->text = text;
 
   return part;
@@ -289,8 +330,8 @@ covers (const char *text,
 static GPtrArray *
 collect_parts (PalToolCallRow *self)
 {
-  JsonArray *content = acp_tool_call_item_get_content (self->item);
-  guint n = content != NULL ? json_array_get_length (content) : 0;
+  GListModel *content = acp_tool_call_item_get_content (self->item);
+  guint n = g_list_model_get_n_items (content);
   g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func ((GDestroyNotify) part_free);
   g_auto(GStrv) terminal_ids = acp_tool_call_item_dup_terminal_ids (self->item);
   g_autofree char *raw_output = NULL;
@@ -302,23 +343,16 @@ collect_parts (PalToolCallRow *self)
 
   for (guint i = 0; i < n; i++)
     {
-      JsonNode *node = json_array_get_element (content, i);
-      JsonObject *entry, *block;
-      const char *type, *id;
+      g_autoptr(AcpToolCallContent) entry = g_list_model_get_item (content, i);
+      AcpToolCallContentKind kind = acp_tool_call_content_get_kind (entry);
 
-      if (!JSON_NODE_HOLDS_OBJECT (node))
-        continue;
-      entry = json_node_get_object (node);
-      type = acp_json_get_string (entry, "type", "");
-      block = acp_json_get_object (entry, "content");
-
-      if (g_str_equal (type, "content") && block != NULL)
+      if (kind == ACP_TOOL_CALL_CONTENT_KIND_CONTENT)
         {
-          const char *block_type = acp_json_get_string (block, "type", "");
-          const char *text = acp_json_get_string (block, "text", NULL);
+          AcpContentBlock *block = acp_tool_call_content_get_block (entry);
+          const char *text = acp_content_block_get_text (block);
           char *label;
 
-          if (g_str_equal (block_type, "text") && text != NULL)
+          if (acp_content_block_get_block_type (block) == ACP_CONTENT_BLOCK_TYPE_TEXT)
             {
               /* a command's output or a file, fenced: shown as it is */
               char *code = pal_markdown_dup_code_block (text, -1);
@@ -332,26 +366,27 @@ collect_parts (PalToolCallRow *self)
               continue;
             }
 
-          if (g_str_equal (block_type, "image"))
-            label = g_strdup_printf (_("Image (%s)"), acp_json_get_string (block, "mimeType", "?"));
-          else if (g_str_equal (block_type, "resource_link"))
-            label = g_strdup_printf ("📎 %s", acp_json_get_string (block, "uri", ""));
+          if (acp_content_block_get_block_type (block) == ACP_CONTENT_BLOCK_TYPE_IMAGE)
+            label = g_strdup_printf (_("Image (%s)"), acp_content_block_get_mime_type (block));
+          else if (acp_content_block_get_block_type (block) == ACP_CONTENT_BLOCK_TYPE_RESOURCE_LINK)
+            label = g_strdup_printf ("📎 %s", acp_content_block_get_uri (block));
           else
-            label = g_strdup_printf (_("Content of type “%s”"), block_type);
+            label = g_strdup_printf (_("Content of type “%s”"), acp_content_block_get_type_name (block));
           g_ptr_array_add (parts, part_new (PART_LABEL, g_strconcat ("label:", label, NULL), entry, label));
         }
-      else if (g_str_equal (type, "diff"))
+      else if (kind == ACP_TOOL_CALL_CONTENT_KIND_DIFF)
         {
           g_ptr_array_add (parts, part_new (PART_DIFF,
-                                            g_strconcat ("diff:", acp_json_get_string (entry, "path", ""), NULL),
+                                            g_strconcat ("diff:", acp_tool_call_content_get_path (entry), NULL),
                                             entry, NULL));
           shows_output = TRUE;
         }
-      else if (g_str_equal (type, "terminal") && (id = acp_json_get_string (entry, "terminalId", NULL)) != NULL)
+      else if (kind == ACP_TOOL_CALL_CONTENT_KIND_TERMINAL)
         {
           /* the agent's own terminal shows the raw output, unless it
            * streams its output */
-          g_ptr_array_add (parts, terminal_part_new (id, entry, raw_output));
+          g_ptr_array_add (parts, terminal_part_new (acp_tool_call_content_get_terminal_id (entry),
+                                                     entry, raw_output));
           shows_output = TRUE;
         }
     }
@@ -442,9 +477,9 @@ update_part (PalToolCallRow *self,
 
     case PART_DIFF:
       pal_diff_view_set_diff (PAL_DIFF_VIEW (widget),
-                              acp_json_get_string (part->entry, "path", NULL), self->folder,
-                              acp_json_get_string (part->entry, "oldText", NULL),
-                              acp_json_get_string (part->entry, "newText", ""));
+                              acp_tool_call_content_get_path (part->entry), self->folder,
+                              acp_tool_call_content_get_old_text (part->entry),
+                              acp_tool_call_content_get_new_text (part->entry));
       break;
 
     case PART_TERMINAL:
@@ -571,8 +606,8 @@ build_content (PalToolCallRow *self)
 static void
 update_content (PalToolCallRow *self)
 {
-  JsonArray *content = acp_tool_call_item_get_content (self->item);
-  guint n = content != NULL ? json_array_get_length (content) : 0;
+  GListModel *content = acp_tool_call_item_get_content (self->item);
+  guint n = g_list_model_get_n_items (content);
   g_auto(GStrv) terminal_ids = acp_tool_call_item_dup_terminal_ids (self->item);
   /* a terminal of the agent's own, or what a command printed (Claude
    * fences it, Gemini CLI sends it as it is) */
@@ -584,13 +619,10 @@ update_content (PalToolCallRow *self)
 
   for (guint i = 0; i < n && !expand; i++)
     {
-      JsonNode *node = json_array_get_element (content, i);
-      const char *type;
+      g_autoptr(AcpToolCallContent) entry = g_list_model_get_item (content, i);
+      AcpToolCallContentKind kind = acp_tool_call_content_get_kind (entry);
 
-      if (!JSON_NODE_HOLDS_OBJECT (node))
-        continue;
-      type = acp_json_get_string (json_node_get_object (node), "type", "");
-      expand = g_str_equal (type, "diff") || g_str_equal (type, "terminal");
+      expand = kind == ACP_TOOL_CALL_CONTENT_KIND_DIFF || kind == ACP_TOOL_CALL_CONTENT_KIND_TERMINAL;
     }
 
   gtk_widget_set_visible (GTK_WIDGET (self->expander),
@@ -626,12 +658,11 @@ item_notify_cb (AcpToolCallItem *item,
     update_content (self);
   else if (g_str_equal (name, "locations"))
     update_locations (self);
-  else
+  else if (g_str_equal (name, "status") || g_str_equal (name, "stopped"))
     {
-      update_header (self);
+      update_status (self);
       /* whether a command runs */
-      if (g_str_equal (name, "status") || g_str_equal (name, "stopped"))
-        update_content (self);
+      update_content (self);
     }
 }
 
@@ -723,6 +754,7 @@ pal_tool_call_row_init (PalToolCallRow *self)
   gtk_label_set_lines (self->title_label, MAX_TITLE_LINES);
   gtk_label_set_ellipsize (self->title_label, PANGO_ELLIPSIZE_END);
   gtk_label_set_selectable (self->title_label, TRUE);
+  gtk_label_set_use_markup (self->title_label, TRUE);
   gtk_widget_add_css_class (GTK_WIDGET (self->title_label), "heading");
 
   self->locations_label = GTK_LABEL (gtk_label_new (NULL));
@@ -782,7 +814,8 @@ pal_tool_call_row_new (AcpToolCallItem    *item,
   self->item = g_object_ref (item);
   self->terminal_service = terminal_service != NULL ? g_object_ref (terminal_service) : NULL;
   self->folder = g_strdup (folder);
-  update_header (self);
+  bind_header (self);
+  update_status (self);
   update_locations (self);
   update_content (self);
   g_signal_connect_object (item, "notify", G_CALLBACK (item_notify_cb), self, 0);

@@ -5,7 +5,8 @@
  * the header menu share them. A GAction is enabled for every target at once;
  * whether one session can do something (resume, close) is decided by
  * _pal_window_can(), which the menus ask when they open and which the
- * actions ask again before doing anything.
+ * actions ask again before doing anything. One table (session_actions)
+ * says what each of them does with the session its target names.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -43,13 +44,31 @@ action_data_new (PalWindow     *self,
   return data;
 }
 
+static PalSessionState
+state_of (PalWindow     *self,
+          PalSessionKey *key)
+{
+  PalLiveSession *live = pal_session_manager_lookup_live (self->manager, key);
+
+  return live != NULL ? pal_live_session_get_state (live) : PAL_SESSION_STATE_NOT_RUNNING;
+}
+
 static gboolean
 is_live (PalWindow     *self,
          PalSessionKey *key)
 {
-  PalSessionState state = pal_session_manager_get_session_state (self->manager, key);
+  PalSessionState state = state_of (self, key);
 
   return state != PAL_SESSION_STATE_NOT_RUNNING && state != PAL_SESSION_STATE_FAILED;
+}
+
+/* A toast for what went wrong, unless it was called off. */
+static void
+toast_error (PalWindow    *self,
+             const GError *error)
+{
+  if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    pal_window_add_toast (self, error->message);
 }
 
 /**
@@ -132,10 +151,8 @@ _pal_window_can (PalSessionKey  *key,
 void
 _pal_window_update_actions (PalWindow *self)
 {
-  PalSessionState state = self->current != NULL
-    ? pal_session_manager_get_session_state (self->manager, self->current)
-    : PAL_SESSION_STATE_NOT_RUNNING;
-  gboolean retry = g_object_get_data (G_OBJECT (self), "retry-attempt") != NULL;
+  PalSessionState state = state_of (self, self->current);
+  gboolean retry = self->retry_attempt != NULL;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop-turn",
                                  state == PAL_SESSION_STATE_WORKING ||
@@ -151,31 +168,21 @@ _pal_window_update_actions (PalWindow *self)
                                  retry || (self->current != NULL && state == PAL_SESSION_STATE_FAILED));
 }
 
+/* --- the actions of one session: see session_actions --- */
+
 static void
-new_session_action (GtkWidget  *widget,
-                    const char *action_name,
-                    GVariant   *parameter)
+open_session (PalWindow        *self,
+              PalSessionKey    *key,
+              PalSessionRecord *record)
 {
-  pal_window_show_new_session_dialog (PAL_WINDOW (widget));
+  pal_window_open_session (self, key);
 }
 
 static void
-open_session_action (GtkWidget  *widget,
-                     const char *action_name,
-                     GVariant   *parameter)
+resume_session (PalWindow        *self,
+                PalSessionKey    *key,
+                PalSessionRecord *record)
 {
-  g_autoptr(PalSessionKey) key = pal_session_key_new_from_variant (parameter);
-
-  pal_window_open_session (PAL_WINDOW (widget), key);
-}
-
-static void
-resume_session_action (GtkWidget  *widget,
-                       const char *action_name,
-                       GVariant   *parameter)
-{
-  PalWindow *self = PAL_WINDOW (widget);
-  g_autoptr(PalSessionKey) key = pal_session_key_new_from_variant (parameter);
   g_autofree char *reason = NULL;
 
   if (is_live (self, key))
@@ -201,9 +208,8 @@ close_cb (GObject      *object,
   ActionData *data = user_data;
   g_autoptr(GError) error = NULL;
 
-  if (!pal_session_manager_close_session_finish (PAL_SESSION_MANAGER (object), result, &error) &&
-      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    pal_window_add_toast (data->self, error->message);
+  if (!pal_session_manager_close_session_finish (PAL_SESSION_MANAGER (object), result, &error))
+    toast_error (data->self, error);
 
   if (pal_session_key_equal0 (data->key, data->self->current))
     {
@@ -223,35 +229,15 @@ close_cb (GObject      *object,
 }
 
 static void
-close_session (PalWindow     *self,
-               PalSessionKey *key)
+close_session (PalWindow        *self,
+               PalSessionKey    *key,
+               PalSessionRecord *record)
 {
   if (!is_live (self, key))
     return;
 
   pal_session_manager_close_session_async (self->manager, key, self->cancellable,
                                            close_cb, action_data_new (self, key));
-}
-
-static void
-close_session_action (GtkWidget  *widget,
-                      const char *action_name,
-                      GVariant   *parameter)
-{
-  g_autoptr(PalSessionKey) key = pal_session_key_new_from_variant (parameter);
-
-  close_session (PAL_WINDOW (widget), key);
-}
-
-static void
-close_current_session_action (GtkWidget  *widget,
-                              const char *action_name,
-                              GVariant   *parameter)
-{
-  PalWindow *self = PAL_WINDOW (widget);
-
-  if (self->current != NULL)
-    close_session (self, self->current);
 }
 
 static void
@@ -280,19 +266,12 @@ rename_entry_changed_cb (GtkEditable      *entry,
 }
 
 static void
-rename_session_action (GtkWidget  *widget,
-                       const char *action_name,
-                       GVariant   *parameter)
+rename_session (PalWindow        *self,
+                PalSessionKey    *key,
+                PalSessionRecord *record)
 {
-  PalWindow *self = PAL_WINDOW (widget);
-  g_autoptr(PalSessionKey) key = pal_session_key_new_from_variant (parameter);
-  PalSessionRecord *record;
   AdwMessageDialog *dialog;
   GtkWidget *entry;
-
-  record = pal_session_store_lookup (pal_session_manager_get_session_store (self->manager), key);
-  if (record == NULL)
-    return;
 
   dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self), _("Rename Session"), NULL));
   entry = gtk_entry_new ();
@@ -314,17 +293,12 @@ rename_session_action (GtkWidget  *widget,
 }
 
 static void
-pin_session_action (GtkWidget  *widget,
-                    const char *action_name,
-                    GVariant   *parameter)
+pin_session (PalWindow        *self,
+             PalSessionKey    *key,
+             PalSessionRecord *record)
 {
-  PalWindow *self = PAL_WINDOW (widget);
-  g_autoptr(PalSessionKey) key = pal_session_key_new_from_variant (parameter);
-  PalSessionStore *store = pal_session_manager_get_session_store (self->manager);
-  PalSessionRecord *record = pal_session_store_lookup (store, key);
-
-  if (record != NULL)
-    pal_session_store_set_pinned (store, key, !pal_session_record_get_pinned (record));
+  pal_session_store_set_pinned (pal_session_manager_get_session_store (self->manager), key,
+                                !pal_session_record_get_pinned (record));
 }
 
 static void
@@ -337,19 +311,12 @@ undo_forget_cb (AdwToast         *toast,
 }
 
 static void
-forget_session_action (GtkWidget  *widget,
-                       const char *action_name,
-                       GVariant   *parameter)
+forget_session (PalWindow        *self,
+                PalSessionKey    *key,
+                PalSessionRecord *record)
 {
-  PalWindow *self = PAL_WINDOW (widget);
-  g_autoptr(PalSessionKey) key = pal_session_key_new_from_variant (parameter);
-  PalSessionStore *store = pal_session_manager_get_session_store (self->manager);
-  PalSessionRecord *record = pal_session_store_lookup (store, key);
   g_autoptr(PalSessionRecord) copy = NULL;
   AdwToast *toast;
-
-  if (record == NULL)
-    return;
 
   /* a copy, to put back on Undo */
   copy = pal_session_record_new (pal_session_record_get_id (record), pal_session_record_get_agent_id (record),
@@ -383,8 +350,7 @@ fork_cb (GObject      *object,
   fork = pal_session_manager_fork_session_finish (PAL_SESSION_MANAGER (object), result, &error);
   if (fork == NULL)
     {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        pal_window_add_toast (data->self, error->message);
+      toast_error (data->self, error);
     }
   else
     {
@@ -397,15 +363,142 @@ fork_cb (GObject      *object,
 }
 
 static void
-fork_session_action (GtkWidget  *widget,
-                     const char *action_name,
-                     GVariant   *parameter)
+fork_session (PalWindow        *self,
+              PalSessionKey    *key,
+              PalSessionRecord *record)
+{
+  pal_session_manager_fork_session_async (self->manager, key, self->cancellable, fork_cb,
+                                          action_data_new (self, key));
+}
+
+/* Shows the log of the agent of the session (nullable), if it ran here. */
+static void
+show_agent_log (PalWindow        *self,
+                PalSessionKey    *key,
+                PalSessionRecord *record)
+{
+  g_autoptr(AcpAgent) agent = NULL;
+  const char *agent_name = NULL;
+
+  agent = key != NULL ? pal_session_manager_dup_agent_of (self->manager, key) : NULL;
+  if (agent == NULL)
+    {
+      pal_window_add_toast (self, _("The agent of this session has not run since Palaver started"));
+      return;
+    }
+
+  if (record != NULL)
+    agent_name = _pal_window_agent_name (self, pal_session_record_get_agent_id (record));
+  _pal_window_present_agent_log (self, agent,
+                                 agent_name != NULL ? agent_name : acp_agent_get_agent_title (agent));
+}
+
+static void
+deleted_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(PalWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (pal_session_manager_delete_session_finish (PAL_SESSION_MANAGER (object), result, &error))
+    pal_window_add_toast (self, _("Session deleted"));
+  else
+    toast_error (self, error);
+}
+
+static void
+delete_response_cb (AdwMessageDialog *dialog,
+                    const char       *response,
+                    PalWindow        *self)
+{
+  PalSessionKey *key = g_object_get_data (G_OBJECT (dialog), "session-key");
+
+  if (!g_str_equal (response, "delete"))
+    return;
+
+  if (pal_session_key_equal0 (key, self->current))
+    _pal_window_show_session (self, NULL);
+  pal_session_manager_delete_session_async (self->manager, key, self->cancellable,
+                                            deleted_cb, g_object_ref (self));
+}
+
+/* Deleting at the agent cannot be undone: asked first. */
+static void
+delete_session (PalWindow        *self,
+                PalSessionKey    *key,
+                PalSessionRecord *record)
+{
+  const char *title = pal_session_record_get_title (record);
+  GtkWidget *dialog;
+
+  dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Delete the Session?"), NULL);
+  adw_message_dialog_format_body (ADW_MESSAGE_DIALOG (dialog),
+                                  /* Translators: %s is a session's title */
+                                  _("The agent deletes “%s” and its history for good. This cannot be undone."),
+                                  title != NULL && *title != '\0' ? title : _("New Session"));
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _("_Cancel"),
+                                    "delete", _("_Delete"), NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "delete",
+                                              ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_object_set_data_full (G_OBJECT (dialog), "session-key", pal_session_key_ref (key),
+                          (GDestroyNotify) pal_session_key_unref);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (delete_response_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* What the actions that take a session's key do with it: @record is the
+ * session's record in the list, or NULL. */
+typedef void (*SessionActionFunc) (PalWindow        *self,
+                                   PalSessionKey    *key,
+                                   PalSessionRecord *record);
+
+static const struct
+{
+  const char        *name;
+  SessionActionFunc  activate;
+  gboolean           listed;   /* nothing to do for a session not in the list */
+} session_actions[] = {
+  { "win.open-session", open_session, FALSE },
+  { "win.resume-session", resume_session, FALSE },
+  { "win.fork-session", fork_session, FALSE },
+  { "win.close-session", close_session, FALSE },
+  { "win.rename-session", rename_session, TRUE },
+  { "win.pin-session", pin_session, TRUE },
+  { "win.forget-session", forget_session, TRUE },
+  { "win.agent-log", show_agent_log, FALSE },
+  { "win.delete-session", delete_session, TRUE },
+};
+
+static void
+session_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
 {
   PalWindow *self = PAL_WINDOW (widget);
   g_autoptr(PalSessionKey) key = pal_session_key_new_from_variant (parameter);
+  PalSessionRecord *record = _pal_window_lookup_record (self, key);
 
-  pal_session_manager_fork_session_async (self->manager, key, self->cancellable, fork_cb,
-                                          action_data_new (self, key));
+  for (guint i = 0; i < G_N_ELEMENTS (session_actions); i++)
+    {
+      if (!g_str_equal (action_name, session_actions[i].name))
+        continue;
+      if (record != NULL || !session_actions[i].listed)
+        session_actions[i].activate (self, key, record);
+      return;
+    }
+}
+
+/* --- the actions of the current session, and of the window --- */
+
+static void
+new_session_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  pal_window_show_new_session_dialog (PAL_WINDOW (widget));
 }
 
 static void
@@ -420,8 +513,7 @@ restart_cb (GObject      *object,
   session = pal_session_manager_restart_finish (PAL_SESSION_MANAGER (object), result, &error);
   if (session == NULL)
     {
-      PalSessionRecord *record = pal_session_store_lookup (pal_session_manager_get_session_store (data->self->manager),
-                                                           data->key);
+      PalSessionRecord *record = _pal_window_lookup_record (data->self, data->key);
 
       _pal_window_handle_error (data->self, data->key,
                                 record != NULL ? pal_session_record_get_agent_id (record) : NULL,
@@ -502,40 +594,15 @@ _pal_window_present_agent_log (PalWindow  *self,
   gtk_window_present (GTK_WINDOW (window));
 }
 
-/* Shows the log of the agent of the session, if it ran here. */
-gboolean
-_pal_window_show_agent_log (PalWindow     *self,
-                            PalSessionKey *key)
-{
-  g_autoptr(AcpAgent) agent = NULL;
-  PalSessionRecord *record;
-  const char *agent_name = NULL;
-
-  agent = key != NULL ? pal_session_manager_dup_agent_of (self->manager, key) : NULL;
-  if (agent == NULL)
-    {
-      pal_window_add_toast (self, _("The agent of this session has not run since Palaver started"));
-      return FALSE;
-    }
-
-  record = pal_session_store_lookup (pal_session_manager_get_session_store (self->manager), key);
-  if (record != NULL)
-    agent_name = pal_agent_store_get_name (pal_session_manager_get_agent_store (self->manager),
-                                           pal_session_record_get_agent_id (record));
-  _pal_window_present_agent_log (self, agent,
-                                 agent_name != NULL ? agent_name : acp_agent_get_agent_title (agent));
-
-  return TRUE;
-}
-
 static void
-agent_log_action (GtkWidget  *widget,
-                  const char *action_name,
-                  GVariant   *parameter)
+close_current_session_action (GtkWidget  *widget,
+                              const char *action_name,
+                              GVariant   *parameter)
 {
-  g_autoptr(PalSessionKey) key = pal_session_key_new_from_variant (parameter);
+  PalWindow *self = PAL_WINDOW (widget);
 
-  _pal_window_show_agent_log (PAL_WINDOW (widget), key);
+  if (self->current != NULL)
+    close_session (self, self->current, NULL);
 }
 
 static void
@@ -545,70 +612,7 @@ show_agent_log_action (GtkWidget  *widget,
 {
   PalWindow *self = PAL_WINDOW (widget);
 
-  _pal_window_show_agent_log (self, self->current);
-}
-
-static void
-deleted_cb (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  g_autoptr(PalWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-
-  if (pal_session_manager_delete_session_finish (PAL_SESSION_MANAGER (object), result, &error))
-    pal_window_add_toast (self, _("Session deleted"));
-  else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    pal_window_add_toast (self, error->message);
-}
-
-static void
-delete_response_cb (AdwMessageDialog *dialog,
-                    const char       *response,
-                    PalWindow        *self)
-{
-  PalSessionKey *key = g_object_get_data (G_OBJECT (dialog), "session-key");
-
-  if (!g_str_equal (response, "delete"))
-    return;
-
-  if (pal_session_key_equal0 (key, self->current))
-    _pal_window_show_session (self, NULL);
-  pal_session_manager_delete_session_async (self->manager, key, self->cancellable,
-                                            deleted_cb, g_object_ref (self));
-}
-
-/* Deleting at the agent cannot be undone: asked first. */
-static void
-delete_session_action (GtkWidget  *widget,
-                       const char *action_name,
-                       GVariant   *parameter)
-{
-  PalWindow *self = PAL_WINDOW (widget);
-  g_autoptr(PalSessionKey) key = pal_session_key_new_from_variant (parameter);
-  PalSessionRecord *record = pal_session_store_lookup (pal_session_manager_get_session_store (self->manager),
-                                                       key);
-  const char *title = record != NULL ? pal_session_record_get_title (record) : NULL;
-  GtkWidget *dialog;
-
-  if (record == NULL)
-    return;
-
-  dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Delete the Session?"), NULL);
-  adw_message_dialog_format_body (ADW_MESSAGE_DIALOG (dialog),
-                                  /* Translators: %s is a session's title */
-                                  _("The agent deletes “%s” and its history for good. This cannot be undone."),
-                                  title != NULL && *title != '\0' ? title : _("New Session"));
-  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _("_Cancel"),
-                                    "delete", _("_Delete"), NULL);
-  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "delete",
-                                              ADW_RESPONSE_DESTRUCTIVE);
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
-  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
-  g_object_set_data_full (G_OBJECT (dialog), "session-key", pal_session_key_ref (key),
-                          (GDestroyNotify) pal_session_key_unref);
-  g_signal_connect_object (dialog, "response", G_CALLBACK (delete_response_cb), self, 0);
-  gtk_window_present (GTK_WINDOW (dialog));
+  show_agent_log (self, self->current, _pal_window_lookup_record (self, self->current));
 }
 
 static void
@@ -651,13 +655,8 @@ _pal_window_class_init_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.new-session", NULL, new_session_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, GDK_CONTROL_MASK, "win.new-session", NULL);
 
-  gtk_widget_class_install_action (widget_class, "win.open-session", key_type, open_session_action);
-  gtk_widget_class_install_action (widget_class, "win.resume-session", key_type, resume_session_action);
-  gtk_widget_class_install_action (widget_class, "win.fork-session", key_type, fork_session_action);
-  gtk_widget_class_install_action (widget_class, "win.close-session", key_type, close_session_action);
-  gtk_widget_class_install_action (widget_class, "win.rename-session", key_type, rename_session_action);
-  gtk_widget_class_install_action (widget_class, "win.pin-session", key_type, pin_session_action);
-  gtk_widget_class_install_action (widget_class, "win.forget-session", key_type, forget_session_action);
+  for (guint i = 0; i < G_N_ELEMENTS (session_actions); i++)
+    gtk_widget_class_install_action (widget_class, session_actions[i].name, key_type, session_action);
 
   gtk_widget_class_install_action (widget_class, "win.close-current-session", NULL, close_current_session_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK,
@@ -668,8 +667,6 @@ _pal_window_class_init_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.stop-turn", NULL, stop_turn_action);
   gtk_widget_class_install_action (widget_class, "win.stop-agent", NULL, stop_agent_action);
   gtk_widget_class_install_action (widget_class, "win.cancel-start", NULL, cancel_start_action);
-  gtk_widget_class_install_action (widget_class, "win.agent-log", key_type, agent_log_action);
-  gtk_widget_class_install_action (widget_class, "win.delete-session", key_type, delete_session_action);
   gtk_widget_class_install_action (widget_class, "win.show-agent-log", NULL, show_agent_log_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_l, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
                                        "win.show-agent-log", NULL);

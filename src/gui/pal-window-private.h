@@ -1,15 +1,37 @@
-/* pal-window-private.h: what pal-window.c and pal-window-actions.c share
+/* pal-window-private.h: what the files of the main window share
+ *
+ * pal-window.c         the window itself: header, current session, drafts,
+ *                      state changes, notifications
+ * pal-window-actions.c its actions and their shortcuts
+ * pal-window-open.c    opening, resuming and starting sessions
+ * pal-window-sign-in.c signing in when an agent asks for it
+ * pal-window-error.c   the error page, and what a failure becomes
+ * pal-window-access.c  the agent's requests for files outside the folders
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #pragma once
 
+#include "pal-composer.h"
 #include "pal-session-view.h"
 #include "pal-sidebar.h"
 #include "pal-window.h"
 
 G_BEGIN_DECLS
+
+/* An open or a start of a session, with what it takes to try it again:
+ * after a sign-in, or from Retry on the error page (pal-window-open.c). */
+typedef struct
+{
+  PalWindow     *self;
+  PalSessionKey *key;             /* NULL for a new session */
+  char          *agent_id;
+  char          *folder;
+  GStrv          mcp_servers;
+  GStrv          additional_dirs;
+  char          *prompt;          /* to send once the session is open, or signed in */
+} Attempt;
 
 struct _PalWindow
 {
@@ -20,7 +42,11 @@ struct _PalWindow
   GCancellable         *cancellable;
   PalSessionKey        *current;
   PalSessionRecord     *current_record;   /* its record, watched for renames */
-  GHashTable           *last_states;   /* session id → PalSessionState, for notifications */
+  /* its live session, if it is live: the header's state is bound to it
+   * (live_bindings), the actions and the view follow it (live_signals) */
+  GBindingGroup        *live_bindings;
+  GSignalGroup         *live_signals;
+  GHashTable           *last_states;   /* session key → PalSessionState, for notifications */
   GHashTable           *drafts;        /* session id → what the person wrote and did not send */
   /* file access outside the folders: one dialog, the rest waiting */
   GQueue                access_queue;  /* AcpFsAccessRequest, owned */
@@ -49,41 +75,99 @@ struct _PalWindow
   GtkWidget            *error_agent_button;
   GtkWidget            *error_log_button;
   char                 *error_agent_id;
-  /* the Attempt of the new session being started, owned by its call */
-  gpointer              starting_attempt;
+  /* what Retry on the error page tries again, owned */
+  Attempt              *retry_attempt;
+  /* the new session being started, owned by its call */
+  Attempt              *starting_attempt;
 };
 
+/* pal-window.c */
+const char  *_pal_window_agent_name         (PalWindow      *self,
+                                             const char     *agent_id);
+PalComposer *_pal_window_get_composer       (PalWindow      *self);
+/* The record of @key in the session list, or NULL. */
+PalSessionRecord *_pal_window_lookup_record (PalWindow      *self,
+                                             PalSessionKey  *key);
+/* Makes @key (nullable) the current session, keeping the draft of the
+ * one shown until now; shows nothing yet. */
+void         _pal_window_set_current        (PalWindow      *self,
+                                             PalSessionKey  *key);
+void         _pal_window_update_header      (PalWindow      *self);
+void         _pal_window_show_session       (PalWindow      *self,
+                                             PalSessionKey  *key);
+
+/* pal-window-actions.c */
 void     _pal_window_class_init_actions (GtkWidgetClass *widget_class);
-void     _pal_window_refresh_listed     (PalWindow      *self,
-                                         const char     *agent_id,
-                                         const char     *folder);
-gboolean _pal_window_show_agent_log     (PalWindow      *self,
-                                         PalSessionKey  *key);
 void     _pal_window_present_agent_log  (PalWindow      *self,
                                          AcpAgent       *agent,
                                          const char     *agent_name);
-/* Stops the agent a new session waits for, and the start. */
-void     _pal_window_stop_starting_agent (PalWindow     *self);
-/* Cancels what is in flight for the window (a new session starting). */
-void     _pal_window_cancel_start       (PalWindow      *self);
 void     _pal_window_update_actions     (PalWindow      *self);
 gboolean _pal_window_can                (PalSessionKey  *key,
                                          const char     *action,
                                          char          **reason,
                                          gpointer        user_data);
-void     _pal_window_show_error         (PalWindow      *self,
-                                         const char     *title,
-                                         const char     *agent_id,
-                                         const GError   *error);
-void     _pal_window_handle_error       (PalWindow      *self,
-                                         PalSessionKey  *key,
-                                         const char     *agent_id,
-                                         const char     *folder,
-                                         const char     *title,
-                                         const GError   *error);
-void     _pal_window_show_session       (PalWindow      *self,
-                                         PalSessionKey  *key);
-void     _pal_window_resume_session     (PalWindow      *self,
-                                         PalSessionKey  *key);
+
+/* pal-window-open.c */
+Attempt *_pal_attempt_new                (PalWindow          *self,
+                                          PalSessionKey      *key,
+                                          const char         *agent_id,
+                                          const char         *folder,
+                                          const char * const *mcp_servers);
+/* An attempt on a stored session, with its agent and folder; NULL when the
+ * list has no such session. */
+Attempt *_pal_attempt_for_session        (PalWindow          *self,
+                                          PalSessionKey      *key,
+                                          const char         *prompt);
+void     _pal_attempt_free               (Attempt            *attempt);
+/* The running agent the attempt needs, or NULL. */
+AcpAgent *_pal_attempt_lookup_agent      (Attempt            *attempt);
+/* Tries @attempt (taken) again: opens its session or starts it anew. */
+void     _pal_attempt_retry              (Attempt            *attempt);
+/* Puts the prompt that could not go out back where it was written. */
+void     _pal_attempt_give_back_prompt   (Attempt            *attempt);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Attempt, _pal_attempt_free)
+
+void     _pal_window_setup_open          (PalWindow      *self);
+void     _pal_window_refresh_listed      (PalWindow      *self,
+                                          const char     *agent_id,
+                                          const char     *folder);
+void     _pal_window_resume_session      (PalWindow      *self,
+                                          PalSessionKey  *key);
+/* Stops the agent a new session waits for, and the start. */
+void     _pal_window_stop_starting_agent (PalWindow      *self);
+/* Cancels what is in flight for the window (a new session starting). */
+void     _pal_window_cancel_start        (PalWindow      *self);
+
+/* pal-window-sign-in.c */
+void     _pal_window_setup_sign_in       (PalWindow      *self);
+/* Asks the person to sign in to the agent of @attempt (taken), then tries
+ * it again. */
+void     _pal_window_sign_in             (PalWindow      *self,
+                                          Attempt        *attempt);
+/* Whether the agent asks for a sign-in again just after one. */
+gboolean _pal_window_sign_in_did_not_take (PalWindow     *self,
+                                           const char    *agent_id);
+
+/* pal-window-error.c */
+void     _pal_window_build_error_page    (PalWindow      *self);
+void     _pal_window_show_error          (PalWindow      *self,
+                                          const char     *title,
+                                          const char     *agent_id,
+                                          const GError   *error);
+/* The error page, whose Retry tries @attempt (taken) again. */
+void     _pal_window_show_retry_error    (PalWindow      *self,
+                                          const char     *title,
+                                          Attempt        *attempt,
+                                          const GError   *error);
+void     _pal_window_handle_error        (PalWindow      *self,
+                                          PalSessionKey  *key,
+                                          const char     *agent_id,
+                                          const char     *folder,
+                                          const char     *title,
+                                          const GError   *error);
+
+/* pal-window-access.c */
+void     _pal_window_setup_file_access   (PalWindow      *self);
 
 G_END_DECLS

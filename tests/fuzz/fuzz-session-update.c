@@ -81,8 +81,10 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   acp_transcript_stop_tool_calls (transcript);
   acp_transcript_flush (transcript);
 
-  /* the session's, and through its transcript every item's */
+  /* the session's, and through its lists every item's; its usage */
   fuzz_read_properties (G_OBJECT (session));
+  if (acp_session_get_usage (session) != NULL)
+    fuzz_read_properties (G_OBJECT (acp_session_get_usage (session)));
 
   g_clear_object (&session);
   fuzz_drain_main_context ();
