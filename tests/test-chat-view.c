@@ -1611,23 +1611,23 @@ test_attachments_and_plan (void)
                      "{\"content\":\"Read\",\"priority\":\"high\",\"status\":\"completed\"},"
                      "{\"content\":\"Wait\",\"priority\":\"urgent\",\"status\":\"blocked\"}]}");
   pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (transcript));
-  wait_for (label_shown, &d);
+  WAIT_UNTIL (label_shown (&d));
   d.text = "Plan (1 of 2 done)";
-  wait_for (label_shown, &d);
+  WAIT_UNTIL (label_shown (&d));
   g_assert_true (has_label (window, "Wait"));
 
   /* one more, to the message on screen */
   apply (transcript, "{\"sessionUpdate\":\"user_message_chunk\",\"messageId\":\"m1\",\"content\":{\"type\":\"resource\","
                      "\"resource\":{\"uri\":\"file:///p/b.c\",\"text\":\"int b;\"}}}");
   d.text = "📎 notes.txt\n📎 Image\n📎 file:///p/b.c";
-  wait_for (label_shown, &d);
+  WAIT_UNTIL (label_shown (&d));
 
   /* the plan replaced */
   apply (transcript, "{\"sessionUpdate\":\"plan\",\"entries\":["
                      "{\"content\":\"Read\",\"priority\":\"high\",\"status\":\"completed\"},"
                      "{\"content\":\"Wait\",\"priority\":\"urgent\",\"status\":\"completed\"}]}");
   d.text = "Plan (2 of 2 done)";
-  wait_for (label_shown, &d);
+  WAIT_UNTIL (label_shown (&d));
 
   gtk_window_destroy (GTK_WINDOW (window));
 }

@@ -449,7 +449,7 @@ test_row_follows_live_session (void)
   gtk_window_set_default_size (GTK_WINDOW (window), 320, 600);
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (sidebar));
   gtk_window_present (GTK_WINDOW (window));
-  iterate ();
+  test_wait_frames (window, 5);
 
   row = pal_sidebar_get_row (sidebar, DEMO ("s1"));
   g_assert_nonnull (row);
