@@ -176,6 +176,7 @@ test_stdio_normal (void)
   g_autoptr(GError) error = NULL;
   const char *names[] = { "alpha", "beta", NULL };
   const char *descriptions[] = { "The first tool", "", NULL };
+  GPid server_pid;
 
   pid_file_init (&pid);
   env[0] = "FAKE_MCP_SERVER_VERSION=9.8.7";
@@ -198,7 +199,8 @@ test_stdio_normal (void)
   assert_strv (pal_mcp_probe_result_get_tool_descriptions (result), descriptions);
 
   /* The server does not outlive the test. */
-  POLL_UNTIL (process_gone (wait_for_pid (pid.pid_file)));
+  server_pid = wait_for_pid (pid.pid_file);
+  POLL_UNTIL (process_gone (server_pid));
   pid_file_clear (&pid);
 }
 
