@@ -20,65 +20,7 @@
 #include "acp-process-group.h"
 #include "acp-update-private.h"
 #include "process-group.h"
-
-#define WAIT_SECONDS 30
-/* Processes end without telling anyone but their parent: waiting for that
- * looks again this often. */
-#define POLL_MS 10
-
-static gboolean
-set_true_cb (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-
-  return G_SOURCE_REMOVE;
-}
-
-/* Iterates the main loop until @cond holds; a hang is a failure, not a
- * stuck test. */
-#define WAIT_UNTIL(cond) \
-  G_STMT_START { \
-    gboolean timed_out_ = FALSE; \
-    guint timeout_id_ = g_timeout_add_seconds (WAIT_SECONDS, set_true_cb, &timed_out_); \
-    while (!(cond) && !timed_out_) \
-      g_main_context_iteration (NULL, TRUE); \
-    if (timed_out_) \
-      g_error ("Timed out waiting for %s", #cond); \
-    g_source_remove (timeout_id_); \
-  } G_STMT_END
-
-static gboolean
-poll_cb (gpointer data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-/* WAIT_UNTIL for a condition that no event of the main loop announces. */
-#define WAIT_UNTIL_POLLED(cond) \
-  G_STMT_START { \
-    guint poll_id_ = g_timeout_add (POLL_MS, poll_cb, NULL); \
-    WAIT_UNTIL (cond); \
-    g_source_remove (poll_id_); \
-  } G_STMT_END
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  GAsyncResult **out = user_data;
-
-  g_assert_null (*out);
-  *out = g_object_ref (result);
-}
-
-static GAsyncResult *
-wait_result (GAsyncResult **slot)
-{
-  WAIT_UNTIL (*slot != NULL);
-
-  return g_steal_pointer (slot);
-}
+#include "test-util.h"
 
 /* fixture {{{ */
 
@@ -99,34 +41,13 @@ static void
 fixture_setup (Fixture       *f,
                gconstpointer  data)
 {
-  g_autoptr(GError) error = NULL;
-
-  f->tmpdir = g_dir_make_tmp ("test-agent-XXXXXX", &error);
-  g_assert_no_error (error);
+  f->tmpdir = test_make_tmpdir ("test-agent");
   f->record = g_build_filename (f->tmpdir, "record.jsonl", NULL);
   f->updates = g_ptr_array_new_with_free_func ((GDestroyNotify) acp_update_unref);
   f->protocol_errors = g_ptr_array_new_with_free_func (g_free);
   f->requests = g_ptr_array_new_with_free_func (g_object_unref);
   f->request_sessions = g_ptr_array_new_with_free_func (g_free);
   f->handle_requests = TRUE;
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir == NULL)
-    return;
-
-  while ((name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      g_unlink (child);
-    }
-  g_rmdir (path);
 }
 
 static void
@@ -138,7 +59,7 @@ fixture_teardown (Fixture       *f,
       g_autoptr(GAsyncResult) result = NULL;
 
       acp_agent_set_stop_grace_period (f->agent, 200);
-      acp_agent_stop_async (f->agent, NULL, store_result_cb, &result);
+      acp_agent_stop_async (f->agent, NULL, test_store_result_cb, &result);
       WAIT_UNTIL (result != NULL);
     }
 
@@ -147,7 +68,6 @@ fixture_teardown (Fixture       *f,
   g_clear_pointer (&f->protocol_errors, g_ptr_array_unref);
   g_clear_pointer (&f->requests, g_ptr_array_unref);
   g_clear_pointer (&f->request_sessions, g_ptr_array_unref);
-  remove_tree (f->tmpdir);
   g_free (f->tmpdir);
   g_free (f->record);
 }
@@ -202,26 +122,16 @@ connect_agent (Fixture *f)
   g_signal_connect (f->agent, "request", G_CALLBACK (request_cb), f);
 }
 
-static const char *
-fake_agent_path (void)
-{
-  const char *path = g_getenv ("PALAVER_FAKE_AGENT");
-
-  g_assert_nonnull (path);
-
-  return path;
-}
-
 /* Builds (not starts) an agent for @scenario (a name in the scenario dir or
  * an absolute path), recording into f->record. */
 static void
 create_agent (Fixture    *f,
               const char *scenario)
 {
-  const char *argv[] = { fake_agent_path (), scenario, "--record", f->record, NULL };
+  const char *record[] = { "--record", f->record, NULL };
 
   g_assert_null (f->agent);
-  f->agent = acp_agent_new (argv, NULL, NULL);
+  f->agent = test_fake_agent_new (scenario, record);
   connect_agent (f);
 }
 
@@ -233,7 +143,7 @@ create_wrapped_agent (Fixture    *f,
                       const char *scenario)
 {
   const char *wrapper = g_getenv ("PALAVER_AGENT_WRAPPER");
-  const char *argv[] = { "/bin/sh", wrapper, fake_agent_path (), scenario,
+  const char *argv[] = { "/bin/sh", wrapper, test_fake_agent_path (), scenario,
                          "--record", f->record, NULL };
   g_autofree char *pid_file = g_build_filename (f->tmpdir, "leftover.pid", NULL);
   g_autofree char *pid_env = g_strconcat ("LEFTOVER_PID_FILE=", pid_file, NULL);
@@ -269,7 +179,7 @@ start_agent_error (Fixture *f)
   g_autoptr(GAsyncResult) result = NULL;
   GError *error = NULL;
 
-  acp_agent_start_async (f->agent, NULL, store_result_cb, &result);
+  acp_agent_start_async (f->agent, NULL, test_store_result_cb, &result);
   /* EXITED at once when the command cannot be spawned */
   g_assert_cmpint (acp_agent_get_state (f->agent), !=, ACP_AGENT_STATE_NEW);
   WAIT_UNTIL (result != NULL);
@@ -435,7 +345,7 @@ new_session (Fixture   *f,
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) session = NULL;
 
-  acp_agent_new_session_async (f->agent, "/tmp", servers, NULL, NULL, store_result_cb, &result);
+  acp_agent_new_session_async (f->agent, "/tmp", servers, NULL, NULL, test_store_result_cb, &result);
   WAIT_UNTIL (result != NULL);
   session = acp_agent_new_session_finish (f->agent, result, &error);
   g_assert_no_error (error);
@@ -464,7 +374,7 @@ prompt_async (Fixture       *f,
 {
   g_autoptr(JsonArray) prompt = text_prompt ("Hello");
 
-  acp_agent_prompt_async (f->agent, session_id, prompt, NULL, store_result_cb, result);
+  acp_agent_prompt_async (f->agent, session_id, prompt, NULL, test_store_result_cb, result);
 }
 
 static char *
@@ -472,7 +382,7 @@ prompt_finish (Fixture       *f,
                GAsyncResult **slot,
                GError       **error)
 {
-  g_autoptr(GAsyncResult) result = wait_result (slot);
+  g_autoptr(GAsyncResult) result = WAIT_RESULT (slot);
 
   return acp_agent_prompt_finish (f->agent, result, error);
 }
@@ -483,7 +393,7 @@ stop_agent (Fixture *f)
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  acp_agent_stop_async (f->agent, NULL, store_result_cb, &result);
+  acp_agent_stop_async (f->agent, NULL, test_store_result_cb, &result);
   WAIT_UNTIL (result != NULL);
   g_assert_true (acp_agent_stop_finish (f->agent, result, &error));
   g_assert_no_error (error);
@@ -803,27 +713,27 @@ run_gated_call (Fixture   *f,
     {
     case CALL_LOAD:
       acp_agent_load_session_async (f->agent, "s", "/tmp", NULL, NULL,
-                                    NULL, store_result_cb, &result);
+                                    NULL, test_store_result_cb, &result);
       break;
     case CALL_RESUME:
       acp_agent_resume_session_async (f->agent, "s", "/tmp", NULL, NULL,
-                                      NULL, store_result_cb, &result);
+                                      NULL, test_store_result_cb, &result);
       break;
     case CALL_CLOSE:
-      acp_agent_close_session_async (f->agent, "s", NULL, store_result_cb, &result);
+      acp_agent_close_session_async (f->agent, "s", NULL, test_store_result_cb, &result);
       break;
     case CALL_LIST:
-      acp_agent_list_sessions_async (f->agent, NULL, NULL, NULL, store_result_cb, &result);
+      acp_agent_list_sessions_async (f->agent, NULL, NULL, NULL, test_store_result_cb, &result);
       break;
     case CALL_DELETE:
-      acp_agent_delete_session_async (f->agent, "s", NULL, store_result_cb, &result);
+      acp_agent_delete_session_async (f->agent, "s", NULL, test_store_result_cb, &result);
       break;
     case CALL_FORK:
       acp_agent_fork_session_async (f->agent, "s", "/tmp", NULL, NULL,
-                                    NULL, store_result_cb, &result);
+                                    NULL, test_store_result_cb, &result);
       break;
     case CALL_LOGOUT:
-      acp_agent_logout_async (f->agent, NULL, store_result_cb, &result);
+      acp_agent_logout_async (f->agent, NULL, test_store_result_cb, &result);
       break;
     default:
       g_assert_not_reached ();
@@ -872,7 +782,7 @@ new_session_error (Fixture            *f,
   g_autoptr(JsonObject) session = NULL;
   GError *error = NULL;
 
-  acp_agent_new_session_async (f->agent, "/tmp", servers, dirs, NULL, store_result_cb, &result);
+  acp_agent_new_session_async (f->agent, "/tmp", servers, dirs, NULL, test_store_result_cb, &result);
   WAIT_UNTIL (result != NULL);
   session = acp_agent_new_session_finish (f->agent, result, &error);
   g_assert_null (session);
@@ -946,7 +856,7 @@ test_gating_minimal (Fixture       *f,
 
     json_node_set_boolean (value, TRUE);
     acp_agent_set_config_option_async (f->agent, "s", "thinking", value,
-                                       NULL, store_result_cb, &result);
+                                       NULL, test_store_result_cb, &result);
     WAIT_UNTIL (result != NULL);
     options = acp_agent_set_config_option_finish (f->agent, result, &error);
     g_assert_null (options);
@@ -1053,7 +963,7 @@ test_additional_directories (Fixture       *f,
     g_autoptr(GError) error = NULL;
     g_autoptr(JsonObject) session = NULL;
 
-    acp_agent_new_session_async (f->agent, "/tmp", NULL, dirs, NULL, store_result_cb, &result);
+    acp_agent_new_session_async (f->agent, "/tmp", NULL, dirs, NULL, test_store_result_cb, &result);
     WAIT_UNTIL (result != NULL);
     session = acp_agent_new_session_finish (f->agent, result, &error);
     g_assert_no_error (error);
@@ -1068,7 +978,7 @@ test_additional_directories (Fixture       *f,
     g_autoptr(JsonObject) loaded = NULL;
 
     acp_agent_load_session_async (f->agent, "old", "/tmp", NULL, empty,
-                                  NULL, store_result_cb, &result);
+                                  NULL, test_store_result_cb, &result);
     WAIT_UNTIL (result != NULL);
     loaded = acp_agent_load_session_finish (f->agent, result, &error);
     g_assert_no_error (error);
@@ -1081,7 +991,7 @@ test_additional_directories (Fixture       *f,
     g_autoptr(JsonObject) resumed = NULL;
 
     acp_agent_resume_session_async (f->agent, "old", "/tmp", NULL, dirs,
-                                    NULL, store_result_cb, &result);
+                                    NULL, test_store_result_cb, &result);
     WAIT_UNTIL (result != NULL);
     resumed = acp_agent_resume_session_finish (f->agent, result, &error);
     g_assert_no_error (error);
@@ -1157,7 +1067,7 @@ test_start_cancelled (Fixture       *f,
   g_autoptr(GError) error = NULL;
 
   create_agent (f, "hang-initialize.json");
-  acp_agent_start_async (f->agent, cancellable, store_result_cb, &result);
+  acp_agent_start_async (f->agent, cancellable, test_store_result_cb, &result);
   g_cancellable_cancel (cancellable);
   WAIT_UNTIL (result != NULL);
 
@@ -1343,7 +1253,7 @@ test_stop_cancelled (Fixture       *f,
   start_agent (f, "ignore-eof.json");
   acp_agent_set_stop_grace_period (f->agent, 200);
 
-  acp_agent_stop_async (f->agent, cancellable, store_result_cb, &result);
+  acp_agent_stop_async (f->agent, cancellable, test_store_result_cb, &result);
   g_assert_cmpint (acp_agent_get_state (f->agent), ==, ACP_AGENT_STATE_STOPPING);
   g_cancellable_cancel (cancellable);
   WAIT_UNTIL (result != NULL);
@@ -1450,7 +1360,7 @@ test_dispose_group (Fixture       *f,
   leftover = leftover_pid (f);
 
   g_clear_object (&f->agent);
-  WAIT_UNTIL_POLLED (count_group (pgid) == 0 && !process_runs (leftover));
+  POLL_UNTIL (count_group (pgid) == 0 && !process_runs (leftover));
 }
 
 /* The environment variable that makes this program a holder of an agent
@@ -1462,15 +1372,9 @@ test_dispose_group (Fixture       *f,
 static int
 hold_agent (const char *scenario)
 {
-  const char *argv[] = { fake_agent_path (), scenario, NULL };
-  g_autoptr(AcpAgent) agent = acp_agent_new (argv, NULL, NULL);
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(AcpAgent) agent = test_fake_agent_new (scenario, NULL);
 
-  acp_agent_start_async (agent, NULL, store_result_cb, &result);
-  WAIT_UNTIL (result != NULL);
-  if (!acp_agent_start_finish (agent, result, &error))
-    g_error ("%s", error->message);
+  test_agent_start (agent);
 
   printf ("%d\n", (int) acp_agent_get_pid (agent));
   fflush (stdout);
@@ -1512,7 +1416,7 @@ test_parent_killed (Fixture       *f,
   g_subprocess_wait (holder, NULL, &error);
   g_assert_no_error (error);
 
-  WAIT_UNTIL_POLLED (!process_runs (agent_pid));
+  POLL_UNTIL (!process_runs (agent_pid));
 }
 
 /* The first entry of the log in @direction with @method (or, for NULL, the
@@ -2023,7 +1927,7 @@ test_auth_required (Fixture       *f,
     g_autoptr(GAsyncResult) result = NULL;
     g_autoptr(GError) local_error = NULL;
 
-    acp_agent_authenticate_async (f->agent, "oauth", NULL, store_result_cb, &result);
+    acp_agent_authenticate_async (f->agent, "oauth", NULL, test_store_result_cb, &result);
     WAIT_UNTIL (result != NULL);
     g_assert_false (acp_agent_authenticate_finish (f->agent, result, &local_error));
     g_assert_error (local_error, ACP_ERROR, ACP_ERROR_INVALID_ARGUMENT);
@@ -2033,7 +1937,7 @@ test_auth_required (Fixture       *f,
     g_autoptr(GAsyncResult) result = NULL;
     g_autoptr(GError) auth_error = NULL;
 
-    acp_agent_authenticate_async (f->agent, "api-key", NULL, store_result_cb, &result);
+    acp_agent_authenticate_async (f->agent, "api-key", NULL, test_store_result_cb, &result);
     WAIT_UNTIL (result != NULL);
     g_assert_true (acp_agent_authenticate_finish (f->agent, result, &auth_error));
     g_assert_no_error (auth_error);
@@ -2058,7 +1962,7 @@ test_terminal_auth_local (Fixture       *f,
   g_autofree char *methods = NULL;
 
   start_agent (f, scenario);
-  acp_agent_authenticate_async (f->agent, "tui", NULL, store_result_cb, &result);
+  acp_agent_authenticate_async (f->agent, "tui", NULL, test_store_result_cb, &result);
   WAIT_UNTIL (result != NULL);
   g_assert_false (acp_agent_authenticate_finish (f->agent, result, &error));
   g_assert_error (error, ACP_ERROR, ACP_ERROR_NOT_SUPPORTED);
@@ -2130,7 +2034,7 @@ test_list_paging (Fixture       *f,
     g_autoptr(GAsyncResult) result = NULL;
     g_autoptr(GError) error = NULL;
 
-    acp_agent_list_sessions_async (f->agent, NULL, NULL, NULL, store_result_cb, &result);
+    acp_agent_list_sessions_async (f->agent, NULL, NULL, NULL, test_store_result_cb, &result);
     WAIT_UNTIL (result != NULL);
     page1 = acp_agent_list_sessions_finish (f->agent, result, &error);
     g_assert_no_error (error);
@@ -2149,7 +2053,7 @@ test_list_paging (Fixture       *f,
     g_autoptr(GError) error = NULL;
 
     acp_agent_list_sessions_async (f->agent, "/tmp/project", "page-2",
-                                   NULL, store_result_cb, &result);
+                                   NULL, test_store_result_cb, &result);
     WAIT_UNTIL (result != NULL);
     page2 = acp_agent_list_sessions_finish (f->agent, result, &error);
     g_assert_no_error (error);
@@ -2191,7 +2095,7 @@ test_list_validation (Fixture       *f,
     g_autoptr(GAsyncResult) result = NULL;
     g_autoptr(GError) error = NULL;
 
-    acp_agent_list_sessions_async (f->agent, NULL, NULL, NULL, store_result_cb, &result);
+    acp_agent_list_sessions_async (f->agent, NULL, NULL, NULL, test_store_result_cb, &result);
     WAIT_UNTIL (result != NULL);
     page = acp_agent_list_sessions_finish (f->agent, result, &error);
     g_assert_no_error (error);
@@ -2211,7 +2115,7 @@ test_list_validation (Fixture       *f,
     g_autoptr(GError) error = NULL;
     g_autoptr(JsonObject) bad = NULL;
 
-    acp_agent_list_sessions_async (f->agent, NULL, NULL, NULL, store_result_cb, &result);
+    acp_agent_list_sessions_async (f->agent, NULL, NULL, NULL, test_store_result_cb, &result);
     WAIT_UNTIL (result != NULL);
     bad = acp_agent_list_sessions_finish (f->agent, result, &error);
     g_assert_null (bad);
@@ -2235,7 +2139,7 @@ test_session_calls (Fixture       *f,
     g_autoptr(JsonObject) loaded = NULL;
 
     acp_agent_load_session_async (f->agent, "old-1", "/tmp/project", NULL, NULL, NULL,
-                                  store_result_cb, &result);
+                                  test_store_result_cb, &result);
     WAIT_UNTIL (result != NULL);
     loaded = acp_agent_load_session_finish (f->agent, result, &error);
     g_assert_no_error (error);
@@ -2253,7 +2157,7 @@ test_session_calls (Fixture       *f,
     g_autoptr(JsonObject) resumed = NULL;
 
     acp_agent_resume_session_async (f->agent, "old-2", "/tmp", NULL, NULL,
-                                    NULL, store_result_cb, &result);
+                                    NULL, test_store_result_cb, &result);
     WAIT_UNTIL (result != NULL);
     resumed = acp_agent_resume_session_finish (f->agent, result, &error);
     g_assert_no_error (error);
@@ -2265,7 +2169,7 @@ test_session_calls (Fixture       *f,
     g_autoptr(GAsyncResult) result = NULL;
     g_autoptr(GError) error = NULL;
 
-    acp_agent_set_mode_async (f->agent, session_id, "architect", NULL, store_result_cb, &result);
+    acp_agent_set_mode_async (f->agent, session_id, "architect", NULL, test_store_result_cb, &result);
     WAIT_UNTIL (result != NULL);
     g_assert_true (acp_agent_set_mode_finish (f->agent, result, &error));
     g_assert_no_error (error);
@@ -2280,7 +2184,7 @@ test_session_calls (Fixture       *f,
 
     json_node_set_string (value, "smart");
     acp_agent_set_config_option_async (f->agent, session_id, "model", value,
-                                       NULL, store_result_cb, &result);
+                                       NULL, test_store_result_cb, &result);
     WAIT_UNTIL (result != NULL);
     options = acp_agent_set_config_option_finish (f->agent, result, &error);
     g_assert_no_error (error);
@@ -2295,7 +2199,7 @@ test_session_calls (Fixture       *f,
     g_autoptr(GAsyncResult) result = NULL;
     g_autoptr(GError) error = NULL;
 
-    acp_agent_close_session_async (f->agent, session_id, NULL, store_result_cb, &result);
+    acp_agent_close_session_async (f->agent, session_id, NULL, test_store_result_cb, &result);
     WAIT_UNTIL (result != NULL);
     g_assert_true (acp_agent_close_session_finish (f->agent, result, &error));
     g_assert_no_error (error);
@@ -2338,7 +2242,7 @@ test_boolean_config_and_bad_results (Fixture       *f,
 
     json_node_set_boolean (value, FALSE);
     acp_agent_set_config_option_async (f->agent, session_id, "thinking", value, NULL,
-                                       store_result_cb, &result);
+                                       test_store_result_cb, &result);
     WAIT_UNTIL (result != NULL);
     options = acp_agent_set_config_option_finish (f->agent, result, &error);
     g_assert_null (options);
@@ -2363,7 +2267,7 @@ test_boolean_config_and_bad_results (Fixture       *f,
   {
     g_autoptr(GAsyncResult) result = NULL;
 
-    acp_agent_close_session_async (f->agent, session_id, NULL, store_result_cb, &result);
+    acp_agent_close_session_async (f->agent, session_id, NULL, test_store_result_cb, &result);
     WAIT_UNTIL (result != NULL);
     g_assert_false (acp_agent_close_session_finish (f->agent, result, &error));
     g_assert_error (error, ACP_ERROR, ACP_ERROR_INVALID_MESSAGE);
@@ -2390,7 +2294,7 @@ test_delete_and_logout (Fixture       *f,
   {
     g_autoptr(GAsyncResult) result = NULL;
 
-    acp_agent_delete_session_async (f->agent, "old-3", NULL, store_result_cb, &result);
+    acp_agent_delete_session_async (f->agent, "old-3", NULL, test_store_result_cb, &result);
     WAIT_UNTIL (result != NULL);
     g_assert_true (acp_agent_delete_session_finish (f->agent, result, &error));
     g_assert_no_error (error);
@@ -2400,7 +2304,7 @@ test_delete_and_logout (Fixture       *f,
   {
     g_autoptr(GAsyncResult) result = NULL;
 
-    acp_agent_logout_async (f->agent, NULL, store_result_cb, &result);
+    acp_agent_logout_async (f->agent, NULL, test_store_result_cb, &result);
     WAIT_UNTIL (result != NULL);
     g_assert_true (acp_agent_logout_finish (f->agent, result, &error));
     g_assert_no_error (error);
@@ -2435,7 +2339,7 @@ test_fork (Fixture       *f,
     g_autoptr(JsonObject) forked = NULL;
 
     acp_agent_fork_session_async (f->agent, "old-3", "/srv/app", NULL, NULL, NULL,
-                                  store_result_cb, &result);
+                                  test_store_result_cb, &result);
     WAIT_UNTIL (result != NULL);
     forked = acp_agent_fork_session_finish (f->agent, result, &error);
     g_assert_no_error (error);
@@ -2448,7 +2352,7 @@ test_fork (Fixture       *f,
     g_autoptr(JsonObject) forked = NULL;
 
     acp_agent_fork_session_async (f->agent, "old-3", "/srv/app", NULL, NULL, NULL,
-                                  store_result_cb, &result);
+                                  test_store_result_cb, &result);
     WAIT_UNTIL (result != NULL);
     forked = acp_agent_fork_session_finish (f->agent, result, &error);
     g_assert_null (forked);
@@ -2477,7 +2381,7 @@ test_not_ready (Fixture       *f,
   {
     g_autoptr(GAsyncResult) result = NULL;
 
-    acp_agent_stop_async (f->agent, NULL, store_result_cb, &result);
+    acp_agent_stop_async (f->agent, NULL, test_store_result_cb, &result);
     WAIT_UNTIL (result != NULL);
     g_assert_true (acp_agent_stop_finish (f->agent, result, &error));
   }
@@ -2530,7 +2434,7 @@ static void
 test_for_stream (Fixture       *f,
                  gconstpointer  data)
 {
-  const char *argv[] = { fake_agent_path (), "minimal.json", NULL };
+  const char *argv[] = { test_fake_agent_path (), "minimal.json", NULL };
   g_autoptr(GSubprocess) process = NULL;
   g_autoptr(GIOStream) stream = NULL;
   g_autoptr(GError) error = NULL;

@@ -23,21 +23,8 @@
 #include "pal-tool-call-row.h"
 #include "pal-tooltip.h"
 #include "summary-rows.h"
-#include "wait-for.h"
+#include "test-util.h"
 
-
-static void
-settle (void)
-{
-  /* a few frames */
-  for (guint i = 0; i < 5; i++)
-    {
-      gint64 until = g_get_monotonic_time () + 20 * G_TIME_SPAN_MILLISECOND;
-
-      while (g_get_monotonic_time () < until)
-        g_main_context_iteration (NULL, FALSE);
-    }
-}
 
 static void
 collect (GtkWidget *widget,
@@ -170,8 +157,8 @@ test_rows_per_kind (void)
   /* the session's folder: the files tool calls name are shown from it */
   pal_chat_view_set_folder (PAL_CHAT_VIEW (view), "/p");
   pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (transcript));
-  wait_for (has_count, &d);
-  settle ();
+  WAIT_UNTIL (has_count (&d));
+  test_wait_frames (window, 5);
 
   g_assert_cmpuint (count_widgets (window, PAL_TYPE_MESSAGE_ROW), ==, 3);
   g_assert_cmpuint (count_widgets (window, PAL_TYPE_TOOL_CALL_ROW), ==, 1);
@@ -210,7 +197,7 @@ test_rows_per_kind (void)
     g_assert_true (has_label (row, "Running"));
 
     acp_transcript_stop_tool_calls (transcript);
-    settle ();
+    test_wait_frames (window, 5);
     g_assert_false (gtk_spinner_get_spinning (GTK_SPINNER (spinner)));
     g_assert_false (gtk_widget_get_visible (spinner));
     g_assert_true (has_label (row, "Interrupted"));
@@ -219,9 +206,9 @@ test_rows_per_kind (void)
 
   /* streaming into the last agent message reaches its view */
   apply (transcript, "{\"sessionUpdate\":\"agent_message_chunk\",\"content\":{\"type\":\"text\",\"text\":\"On **it**\"}}");
-  settle ();
+  test_wait_frames (window, 5);
   apply (transcript, "{\"sessionUpdate\":\"agent_message_chunk\",\"content\":{\"type\":\"text\",\"text\":\" and done\"}}");
-  settle ();
+  test_wait_frames (window, 5);
   {
     g_autoptr(GPtrArray) views = g_ptr_array_new ();
     gboolean found = FALSE;
@@ -253,7 +240,7 @@ test_rows_per_kind (void)
     g_signal_emit_by_name (allow, "clicked");
     g_assert_cmpint (acp_permission_item_get_state (permission), ==, ACP_PERMISSION_STATE_SELECTED);
     g_assert_cmpstr (acp_permission_item_get_selected_option_id (permission), ==, "yes");
-    settle ();
+    test_wait_frames (window, 5);
     g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (allow)));
   }
 
@@ -322,7 +309,7 @@ test_stick_to_bottom (void)
 
   scroller = GTK_SCROLLED_WINDOW (find_widget (window, GTK_TYPE_SCROLLED_WINDOW));
   d.adjustment = gtk_scrolled_window_get_vadjustment (scroller);
-  wait_for (at_bottom, &d);
+  WAIT_UNTIL (at_bottom (&d));
   g_assert_true (pal_chat_view_get_stick_to_bottom (PAL_CHAT_VIEW (view)));
 
   /* new content keeps the end in view */
@@ -332,8 +319,8 @@ test_stick_to_bottom (void)
         g_strdup_printf ("{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"t%u\",\"title\":\"Step %u\"}", i, i);
       apply (transcript, json);
     }
-  settle ();
-  wait_for (at_bottom, &d);
+  test_wait_frames (window, 5);
+  WAIT_UNTIL (at_bottom (&d));
 
   /* a tall row (a diff expands itself) then a last one: the last one is on
    * screen, not only the adjustment at its end */
@@ -381,7 +368,7 @@ test_stick_to_bottom (void)
 
     for (guint round = 0; round < 20 && !last_shown; round++)
       {
-        settle ();
+        test_wait_frames (window, 5);
         g_ptr_array_set_size (rows, 0);
         collect (window, PAL_TYPE_TOOL_CALL_ROW, rows);
         for (guint i = 0; i < rows->len; i++)
@@ -403,24 +390,24 @@ test_stick_to_bottom (void)
   }
 
   /* whatever was held back after the batches above is in the list again */
-  wait_for (caught_up, view);
+  WAIT_UNTIL (caught_up (view));
 
   /* the layout moving the value is not the person scrolling: still stuck */
   gtk_adjustment_set_value (d.adjustment, 0);
-  settle ();
-  wait_for (at_bottom, &d);
+  test_wait_frames (window, 5);
+  WAIT_UNTIL (at_bottom (&d));
   g_assert_true (pal_chat_view_get_stick_to_bottom (PAL_CHAT_VIEW (view)));
 
   /* scrolled up by the person: new content leaves the view where it is */
   scroll_as_person (scroller, 0);
-  settle ();
+  test_wait_frames (window, 5);
   g_assert_false (pal_chat_view_get_stick_to_bottom (PAL_CHAT_VIEW (view)));
   apply (transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"late\",\"title\":\"Late\"}");
-  settle ();
+  test_wait_frames (window, 5);
   g_assert_cmpfloat (gtk_adjustment_get_value (d.adjustment), <, 1);
 
   pal_chat_view_scroll_to_bottom (PAL_CHAT_VIEW (view));
-  wait_for (at_bottom, &d);
+  WAIT_UNTIL (at_bottom (&d));
   g_assert_true (pal_chat_view_get_stick_to_bottom (PAL_CHAT_VIEW (view)));
 
   gtk_window_destroy (GTK_WINDOW (window));
@@ -482,8 +469,8 @@ test_prompt_sent (void)
 
   pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (transcript));
   window = make_window (view);
-  wait_for (is_mapped, view);
-  settle ();
+  WAIT_UNTIL (is_mapped (view));
+  test_wait_frames (window, 5);
 
   /* on screen: the answer waits for the frame that shows the prompt */
   pal_chat_view_prompt_sent (PAL_CHAT_VIEW (view));
@@ -496,7 +483,7 @@ test_prompt_sent (void)
    * content that grows */
   handler = g_signal_connect (pacer, "frame", G_CALLBACK (count_cb), &n_frames);
   gtk_widget_queue_draw (view);
-  wait_for (counted, &n_frames);
+  WAIT_UNTIL (counted (&n_frames));
   g_signal_handler_disconnect (pacer, handler);
   g_assert_true (acp_pacer_in_step (pacer, acp_pacer_get_time (pacer), &slice));
   g_assert_cmpint (slice, >, 0);
@@ -591,7 +578,7 @@ test_flood (void)
   apply (transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"first\",\"title\":\"First\"}");
   pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (transcript));
   acp_transcript_flush (transcript);
-  settle ();
+  test_wait_frames (window, 5);
 
   flood_data_watch (&d, window, transcript);
 
@@ -675,35 +662,6 @@ test_flood (void)
   }
   g_assert_cmpuint (d.n_changes, ==, 0);
 
-  /* a long text is cut to two thirds of what a line as wide as the view
-   * shows (800 pixels: about 110 characters), with an ellipsis */
-  {
-    g_autoptr(GString) long_title = g_string_new ("Long");
-    g_autofree char *json = NULL;
-    const char *shown = NULL;
-
-    for (guint i = 0; i < 100; i++)
-      g_string_append (long_title, " title");
-    json = g_strdup_printf ("{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"long\",\"title\":\"%s\"}",
-                            long_title->str);
-    apply (transcript, json);
-    acp_transcript_flush (transcript);
-    for (guint round = 0; round < 1000 && shown == NULL; round++)
-      {
-        g_autoptr(GPtrArray) lines = g_ptr_array_new ();
-
-        g_main_context_iteration (NULL, TRUE);
-        collect (window, PAL_TYPE_SUMMARY_LINE, lines);
-        for (guint i = 0; i < lines->len; i++)
-          if (g_str_has_prefix (pal_summary_line_get_text (g_ptr_array_index (lines, i)), "Long title"))
-            shown = pal_summary_line_get_text (g_ptr_array_index (lines, i));
-      }
-    g_assert_nonnull (shown);
-    g_assert_true (g_str_has_suffix (shown, "…"));
-    g_assert_cmpuint (g_utf8_strlen (shown, -1), >, 40);
-    g_assert_cmpuint (g_utf8_strlen (shown, -1), <, 100);
-  }
-
   /* the replay is over: the list view gets the end at once, as summaries */
   pal_chat_view_end_flood (PAL_CHAT_VIEW (view));
   g_assert_cmpuint (d.n_changes, >, 0);
@@ -711,7 +669,7 @@ test_flood (void)
   g_assert_cmpuint (d.first_n_items, <=, 40);
   g_assert_cmpuint (d.first_n_summaries, >, 0);
 
-  wait_for (flood_settled, &d);
+  WAIT_UNTIL (flood_settled (&d));
 
   /* once calm, everything is back, in full rows, and the last one is on
    * screen */
@@ -732,6 +690,61 @@ test_flood (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The summary line of the item with @prefix in a flood's panel of @window,
+ * or NULL */
+static const char *
+flood_line_with_prefix (GtkWidget  *window,
+                        const char *prefix)
+{
+  g_autoptr(GPtrArray) lines = g_ptr_array_new ();
+
+  collect (window, PAL_TYPE_SUMMARY_LINE, lines);
+  for (guint i = 0; i < lines->len; i++)
+    {
+      const char *text = pal_summary_line_get_text (g_ptr_array_index (lines, i));
+
+      if (g_str_has_prefix (text, prefix))
+        return text;
+    }
+
+  return NULL;
+}
+
+/* In a flood's panel, a long text is cut to two thirds of what a line as
+ * wide as the view shows (800 pixels: about 110 characters), with an
+ * ellipsis. */
+static void
+test_flood_long_line (void)
+{
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  GtkWidget *view = pal_chat_view_new ();
+  GtkWidget *window = make_window (view);
+  g_autoptr(GString) long_title = g_string_new ("Long");
+  g_autofree char *json = NULL;
+  const char *shown;
+
+  apply (transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"first\",\"title\":\"First\"}");
+  pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (transcript));
+  acp_transcript_flush (transcript);
+  test_wait_frames (window, 5);
+  pal_chat_view_begin_flood (PAL_CHAT_VIEW (view));
+
+  for (guint i = 0; i < 100; i++)
+    g_string_append (long_title, " title");
+  json = g_strdup_printf ("{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"long\",\"title\":\"%s\"}",
+                          long_title->str);
+  apply (transcript, json);
+  acp_transcript_flush (transcript);
+  WAIT_UNTIL (flood_line_with_prefix (window, "Long title") != NULL);
+  shown = flood_line_with_prefix (window, "Long title");
+  g_assert_true (g_str_has_suffix (shown, "…"));
+  g_assert_cmpuint (g_utf8_strlen (shown, -1), >, 40);
+  g_assert_cmpuint (g_utf8_strlen (shown, -1), <, 100);
+
+  pal_chat_view_end_flood (PAL_CHAT_VIEW (view));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* A load announced with pal_chat_view_begin_flood() floods from its first
  * item, however small the batches and long the pauses, until it ends. */
 static void
@@ -743,7 +756,7 @@ test_expected_flood (void)
   FloodData d = { 0 };
 
   pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (transcript));
-  settle ();
+  test_wait_frames (window, 5);
   flood_data_watch (&d, window, transcript);
 
   pal_chat_view_begin_flood (PAL_CHAT_VIEW (view));
@@ -754,16 +767,21 @@ test_expected_flood (void)
 
       apply (transcript, json);
       acp_transcript_flush (transcript);
-      settle ();
+      test_wait_frames (window, 5);
     }
-  /* a pause longer than a flood's calm does not end it */
-  pause_for (400);
+  /* no pause, however long, ends it: with frames painted and everything
+   * pending handled, no timer of the view's is left that could end it (a
+   * flood's calm, see pal-chat-flood.c), checked on what is pending rather
+   * than by waiting longer than the calm */
+  test_wait_frames (window, 5);
+  test_drain_main_context ();
+  g_assert_null (g_main_context_find_source_by_funcs_user_data (NULL, &g_timeout_funcs, view));
   g_assert_cmpuint (d.n_changes, ==, 0);
   g_assert_false (pal_chat_view_get_caught_up (PAL_CHAT_VIEW (view)));
 
   pal_chat_view_end_flood (PAL_CHAT_VIEW (view));
   g_assert_cmpuint (d.n_changes, >, 0);
-  wait_for (flood_settled, &d);
+  WAIT_UNTIL (flood_settled (&d));
   g_assert_true (pal_chat_view_get_caught_up (PAL_CHAT_VIEW (view)));
 
   /* and afterwards, small batches are rows at once again */
@@ -834,6 +852,29 @@ paragraphs (guint from,
     g_string_append_printf (text, "Paragraph %u of a long answer, with **bold** words.\n\n", i);
 
   return g_string_free (text, FALSE);
+}
+
+static gboolean
+set_true_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Lets the time of a reader's pace pass before more text comes. Text pours
+ * in when blocks come within 100 ms (FLOOD_TEXT_US) by the machine's clock,
+ * which pal-chat-flood.c reads itself: no clock can be set for it yet. This
+ * time is what the test feeds the view, not a wait for the view to do
+ * something: a busy machine only makes the pace slower, which changes
+ * nothing of what is checked. */
+static void
+at_reader_pace (void)
+{
+  gboolean passed = FALSE;
+
+  g_timeout_add (150, set_true_cb, &passed);
+  WAIT_UNTIL (passed);
 }
 
 /* An answer growing faster than anyone reads (a runaway agent) floods the
@@ -934,7 +975,7 @@ test_pouring_text (void)
   guint n = 0;
 
   pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (transcript));
-  settle ();
+  test_wait_frames (window, 5);
   flood_data_watch (&d, window, transcript);
 
   /* a block and more at a time, in pauses longer than the flood's window:
@@ -948,7 +989,7 @@ test_pouring_text (void)
       apply_agent_text (transcript, more);
       acp_transcript_flush (transcript);
       g_assert_false (flood_panel_shown (window));
-      pause_for (150);
+      at_reader_pace ();
     }
   g_assert_cmpuint (d.n_changes, >, 0);
   g_assert_false (flood_panel_shown (window));
@@ -969,17 +1010,17 @@ test_pouring_text (void)
    * its rows are laid out under the panel, those on screen made full rows
    * (a frame each), their text laid out to be drawn, and then shown: no
    * summary of a block is seen */
-  wait_for (list_changed, &d);
+  WAIT_UNTIL (list_changed (&d));
   g_assert_true (flood_panel_shown (window));
-  wait_for (flood_panel_hidden, window);
+  WAIT_UNTIL (flood_panel_hidden (window));
   g_assert_false (summary_on_screen (GTK_WIDGET (d.list_view), find_widget (window, GTK_TYPE_SCROLLED_WINDOW)));
   /* and their text laid out to be drawn, in the frame before */
   g_assert_true (prepared_on_screen (window));
-  wait_for (caught_up, view);
+  WAIT_UNTIL (caught_up (view));
   g_assert_true (pal_chat_view_get_stick_to_bottom (PAL_CHAT_VIEW (view)));
   answer.window = window;
   answer.text = text->str;
-  wait_for (has_rows_of_blocks, &answer);
+  WAIT_UNTIL (has_rows_of_blocks (&answer));
   /* the rows on screen show all of their text at once, not at the pace
    * of streamed text */
   g_assert_true (shown_whole_on_screen (window));
@@ -1033,7 +1074,7 @@ test_long_answer (void)
       g_string_append (text, paragraph);
       apply_agent_text (transcript, paragraph);
       if (i % 50 == 0)
-        settle ();
+        test_wait_frames (window, 5);
     }
   acp_transcript_flush (transcript);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (transcript)), ==, 1);
@@ -1043,7 +1084,7 @@ test_long_answer (void)
 
   answer.window = window;
   answer.text = text->str;
-  wait_for (has_rows_of_blocks, &answer);
+  WAIT_UNTIL (has_rows_of_blocks (&answer));
   collect (window, PAL_TYPE_MESSAGE_ROW, rows);
   for (guint i = 0; i < rows->len; i++)
     {
@@ -1136,7 +1177,7 @@ test_earlier_answer_whole (void)
   d.window = window;
   handler = g_signal_connect (gtk_widget_get_frame_clock (window), "after-paint",
                               G_CALLBACK (check_painted_cb), &d);
-  wait_for (shown_whole, &d);
+  WAIT_UNTIL (shown_whole (&d));
   /* At stream pace it takes some thirty frames; whole, three on a calm
    * machine. A slow one (a sanitizer build, a busy CI) paints a frame or
    * a few more before the one that lays the blocks out whole, so the bound
@@ -1148,7 +1189,7 @@ test_earlier_answer_whole (void)
   d.frames = 0;
   d.whole = FALSE;
   scroll_as_person (scroller, 0);
-  wait_for (shown_whole, &d);
+  WAIT_UNTIL (shown_whole (&d));
   g_assert_false (pal_chat_view_get_stick_to_bottom (PAL_CHAT_VIEW (view)));
   g_assert_cmpuint (d.frames, <=, WHOLE_WITHIN_FRAMES);
 
@@ -1246,7 +1287,7 @@ test_frames_always_due (void)
 
   pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (transcript));
   apply_agent_text (transcript, "The answer starts.\n\n");
-  settle ();
+  test_wait_frames (window, 5);
 
   busy = g_idle_add_full (GDK_PRIORITY_REDRAW + 1, busy_cb, NULL, NULL);
   for (guint i = 0; i < 40; i++)
@@ -1254,12 +1295,12 @@ test_frames_always_due (void)
       g_autofree char *paragraph = paragraphs (i, 1);
 
       apply_agent_text (transcript, paragraph);
-      settle ();
+      test_wait_frames (window, 5);
     }
   answer.window = window;
   answer.text = "Paragraph 39 of a long answer, with **bold** words.\n\n";
-  wait_for (text_ends_with, &answer);
-  wait_until (end_shown, &answer);
+  WAIT_UNTIL (text_ends_with (&answer));
+  WAIT_UNTIL (end_shown (&answer));
 
   /* the row holding the end is laid out to its end and as tall as that */
   last = find_view_ending_with (window, answer.text);
@@ -1314,20 +1355,20 @@ test_text_view_frames_always_due (void)
   gtk_box_append (GTK_BOX (box), text_view);
   gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (text_view), GTK_WRAP_WORD);
   gtk_text_buffer_set_text (buffer, "The first line", -1);
-  settle ();
+  test_wait_frames (window, 5);
 
   busy = g_idle_add_full (GDK_PRIORITY_REDRAW + 1, busy_cb, NULL, NULL);
   for (guint i = 0; i < 40; i++)
     g_string_append_printf (text, "Line %u of the output of a command, in words that wrap on a narrow window\n", i);
   g_string_truncate (text, text->len - 1);
   gtk_text_buffer_set_text (buffer, text->str, -1);
-  wait_until (view_laid_out, text_view);
+  WAIT_UNTIL (view_laid_out (text_view));
   g_assert_true (laid_out_to_end (text_view, &line_height));
   wide_height = gtk_widget_get_height (text_view);
   g_assert_cmpint (wide_height, >=, 40 * line_height);
 
   gtk_window_set_default_size (GTK_WINDOW (window), 300, 600);
-  wait_until (narrow_view_laid_out, text_view);
+  WAIT_UNTIL (narrow_view_laid_out (text_view));
   g_assert_cmpint (gtk_widget_get_width (text_view), <=, 300);
   g_assert_true (laid_out_to_end (text_view, &line_height));
   g_assert_cmpint (gtk_widget_get_height (text_view), >, wide_height * 3 / 2);
@@ -1376,27 +1417,27 @@ test_text_view_prepare_draw (void)
   g_assert_false (pal_text_view_get_prepared (view));
 
   window = make_window (scroller);
-  wait_for (view_laid_out, text_view);
+  WAIT_UNTIL (view_laid_out (text_view));
   g_assert_false (pal_text_view_get_prepared (view));
   g_assert_cmpuint (pal_text_view_prepare_draw (view), ==, 30);
   g_assert_true (pal_text_view_get_prepared (view));
   /* frames that change nothing keep the layouts */
-  settle ();
+  test_wait_frames (window, 5);
   g_assert_true (pal_text_view_get_prepared (view));
 
   gtk_text_buffer_insert_at_cursor (buffer, "\nOne line more", -1);
   g_assert_false (pal_text_view_get_prepared (view));
-  wait_for (view_laid_out, text_view);
+  WAIT_UNTIL (view_laid_out (text_view));
   g_assert_cmpuint (pal_text_view_prepare_draw (view), ==, 31);
   g_assert_true (pal_text_view_get_prepared (view));
 
   gtk_window_set_default_size (GTK_WINDOW (window), 300, 600);
-  wait_for (width_at_most_300, text_view);
+  WAIT_UNTIL (width_at_most_300 (text_view));
   g_assert_false (pal_text_view_get_prepared (view));
 
   /* no more lines than GtkTextView keeps laid out for drawing */
   set_lines (buffer, 400);
-  wait_for (view_laid_out, text_view);
+  WAIT_UNTIL (view_laid_out (text_view));
   g_assert_cmpuint (pal_text_view_prepare_draw (view), ==, 200);
   g_assert_true (pal_text_view_get_prepared (view));
 
@@ -1481,7 +1522,7 @@ test_summary_line (void)
   gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (provider),
                                               GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
   window = make_window (box);
-  wait_for (has_height, line);
+  WAIT_UNTIL (has_height (line));
 
   g_assert_cmpstr (pal_summary_line_get_text (PAL_SUMMARY_LINE (line)), ==, "A summary");
   /* as high as a label of one line, within a pixel */
@@ -1497,18 +1538,18 @@ test_summary_line (void)
   for (guint i = 0; i < 200; i++)
     g_string_append (long_text, "word word ");
   pal_summary_line_set_text (PAL_SUMMARY_LINE (line), long_text->str);
-  settle ();
+  test_wait_frames (window, 5);
   g_assert_cmpint (gtk_widget_get_height (line), ==, height);
   g_assert_cmpfloat (drawn_width (line), >, 700);
   g_assert_cmpfloat (drawn_width (line), <=, 800);
 
   /* a short one is drawn short; none, not at all */
   pal_summary_line_set_text (PAL_SUMMARY_LINE (line), "Short");
-  settle ();
+  test_wait_frames (window, 5);
   g_assert_cmpfloat (drawn_width (line), >, 0);
   g_assert_cmpfloat (drawn_width (line), <, 200);
   pal_summary_line_set_text (PAL_SUMMARY_LINE (line), NULL);
-  settle ();
+  test_wait_frames (window, 5);
   g_assert_null (pal_summary_line_get_text (PAL_SUMMARY_LINE (line)));
   g_assert_cmpfloat (drawn_width (line), ==, 0);
 
@@ -1516,7 +1557,7 @@ test_summary_line (void)
   gtk_widget_add_css_class (box, "big-text");
   line_and_height[0] = line;
   line_and_height[1] = GINT_TO_POINTER (2 * height);
-  wait_for (taller_than, line_and_height);
+  WAIT_UNTIL (taller_than (line_and_height));
   g_assert_cmpint (ABS (gtk_widget_get_height (line) - gtk_widget_get_height (label)), <=, 1);
 
   gtk_style_context_remove_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (provider));
@@ -1570,23 +1611,23 @@ test_attachments_and_plan (void)
                      "{\"content\":\"Read\",\"priority\":\"high\",\"status\":\"completed\"},"
                      "{\"content\":\"Wait\",\"priority\":\"urgent\",\"status\":\"blocked\"}]}");
   pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (transcript));
-  wait_for (label_shown, &d);
+  WAIT_UNTIL (label_shown (&d));
   d.text = "Plan (1 of 2 done)";
-  wait_for (label_shown, &d);
+  WAIT_UNTIL (label_shown (&d));
   g_assert_true (has_label (window, "Wait"));
 
   /* one more, to the message on screen */
   apply (transcript, "{\"sessionUpdate\":\"user_message_chunk\",\"messageId\":\"m1\",\"content\":{\"type\":\"resource\","
                      "\"resource\":{\"uri\":\"file:///p/b.c\",\"text\":\"int b;\"}}}");
   d.text = "📎 notes.txt\n📎 Image\n📎 file:///p/b.c";
-  wait_for (label_shown, &d);
+  WAIT_UNTIL (label_shown (&d));
 
   /* the plan replaced */
   apply (transcript, "{\"sessionUpdate\":\"plan\",\"entries\":["
                      "{\"content\":\"Read\",\"priority\":\"high\",\"status\":\"completed\"},"
                      "{\"content\":\"Wait\",\"priority\":\"urgent\",\"status\":\"completed\"}]}");
   d.text = "Plan (2 of 2 done)";
-  wait_for (label_shown, &d);
+  WAIT_UNTIL (label_shown (&d));
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -1604,6 +1645,7 @@ main (int   argc,
   g_test_add_func ("/chat-view/stick-to-bottom", test_stick_to_bottom);
   g_test_add_func ("/chat-view/prompt-sent", test_prompt_sent);
   g_test_add_func ("/chat-view/flood", test_flood);
+  g_test_add_func ("/chat-view/flood-long-line", test_flood_long_line);
   g_test_add_func ("/chat-view/expected-flood", test_expected_flood);
   g_test_add_func ("/chat-view/long-answer", test_long_answer);
   g_test_add_func ("/chat-view/earlier-answer-whole", test_earlier_answer_whole);

@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 
 #include "pal-command-check.h"
+#include "test-util.h"
 
 typedef struct
 {
@@ -32,8 +33,7 @@ fixture_set_up (Fixture       *fixture,
 {
   g_autoptr(GError) error = NULL;
 
-  fixture->dir = g_dir_make_tmp ("palaver-command-check-XXXXXX", &error);
-  g_assert_no_error (error);
+  fixture->dir = test_make_tmpdir ("palaver-command-check");
   fixture->program = g_build_filename (fixture->dir, "my-program", NULL);
   fixture->data = g_build_filename (fixture->dir, "my-data", NULL);
   g_assert_true (g_file_set_contents (fixture->program, "#!/bin/sh\n", -1, &error));
@@ -57,47 +57,41 @@ fixture_tear_down (Fixture       *fixture,
     g_setenv ("PATH", fixture->old_path, TRUE);
   else
     g_unsetenv ("PATH");
-  g_unlink (fixture->program);
-  g_unlink (fixture->data);
-  g_rmdir (fixture->dir);
   g_free (fixture->old_path);
   g_free (fixture->data);
   g_free (fixture->program);
   g_free (fixture->dir);
 }
 
-/* Waits for one more answer; fails after a long guard. */
+/* Waits for one more answer. */
 static void
 wait_for_answer (Fixture *fixture)
 {
-  gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
   guint answers = fixture->answers;
 
-  while (fixture->answers == answers)
-    {
-      g_assert_cmpint (g_get_monotonic_time (), <, end);
-      g_main_context_iteration (NULL, TRUE);
-    }
+  WAIT_UNTIL (fixture->answers > answers);
 }
 
+/* Whether a timer of @check's is pending: a lookup waiting for its moment */
 static gboolean
-quit_cb (gpointer user_data)
+lookup_scheduled (gpointer check)
 {
-  gboolean *done = user_data;
-
-  *done = TRUE;
-  return G_SOURCE_REMOVE;
+  return g_main_context_find_source_by_funcs_user_data (NULL, &g_timeout_funcs, check) != NULL;
 }
 
-/* Iterates the main loop for @msec, for answers that must not come. */
+/* Checks that no answer is on its way, on what is pending rather than by
+ * waiting longer than a lookup's delay: no lookup waits for its moment,
+ * and none runs (a lookup holds a reference to the check until its answer,
+ * or the news that it was cancelled, is handled: that is waited for). */
 static void
-run_main_loop_for (guint msec)
+assert_no_answer_coming (Fixture *fixture)
 {
-  gboolean done = FALSE;
+  guint answers = fixture->answers;
 
-  g_timeout_add (msec, quit_cb, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (g_atomic_int_get (&G_OBJECT (fixture->check)->ref_count) == 1);
+  test_drain_main_context ();
+  g_assert_false (lookup_scheduled (fixture->check));
+  g_assert_cmpuint (fixture->answers, ==, answers);
 }
 
 /* Gives @command, waits for its answer and checks it. */
@@ -139,7 +133,7 @@ test_statuses (Fixture       *fixture,
   g_assert_cmpstr (message, ==, "“bin/my-program” is a relative path: enter an absolute "
                                 "path, or a program name to look up in PATH");
   g_clear_pointer (&message, g_free);
-  run_main_loop_for (300);
+  assert_no_answer_coming (fixture);
   g_assert_cmpuint (fixture->answers, ==, 0);
   g_assert_null (pal_command_check_get_resolved (fixture->check));
 
@@ -155,7 +149,7 @@ test_statuses (Fixture       *fixture,
   /* asking again costs no second lookup; the message is optional */
   g_assert_cmpint (pal_command_check_update (fixture->check, fixture->program, NULL), ==,
                    PAL_COMMAND_STATUS_FOUND);
-  run_main_loop_for (300);
+  assert_no_answer_coming (fixture);
   g_assert_cmpuint (fixture->answers, ==, 4);
 }
 
@@ -167,26 +161,31 @@ test_last_wins (Fixture       *fixture,
 {
   g_autofree char *found = g_strdup_printf ("Found at %s", fixture->program);
   g_autofree char *message = NULL;
+  gpointer check;
 
   pal_command_check_update (fixture->check, "palaver-no-such-program", NULL);
   assert_answer (fixture, "my-program", PAL_COMMAND_STATUS_FOUND, found);
-  run_main_loop_for (300);
+  assert_no_answer_coming (fixture);
   g_assert_cmpuint (fixture->answers, ==, 1);
 
   pal_command_check_update (fixture->check, "palaver-no-such-program", NULL);
   pal_command_check_start_now (fixture->check);
   pal_command_check_cancel (fixture->check);
-  run_main_loop_for (300);
+  assert_no_answer_coming (fixture);
   g_assert_cmpuint (fixture->answers, ==, 1);
   g_assert_cmpint (pal_command_check_update (fixture->check, "palaver-no-such-program",
                                              &message), ==, PAL_COMMAND_STATUS_LOOKING);
-  run_main_loop_for (300);
+  assert_no_answer_coming (fixture);
   g_assert_cmpuint (fixture->answers, ==, 1);
 
-  /* dropped while it waits for its moment: nothing comes, nothing breaks */
+  /* dropped while it waits for its moment: nothing comes, nothing breaks
+   * (its timer went with it) */
   pal_command_check_update (fixture->check, "my-program", NULL);
+  check = fixture->check;
+  g_assert_true (lookup_scheduled (check));
   g_clear_object (&fixture->check);
-  run_main_loop_for (300);
+  g_assert_false (lookup_scheduled (check));
+  test_drain_main_context ();
   g_assert_cmpuint (fixture->answers, ==, 1);
 }
 
@@ -204,7 +203,7 @@ test_adopt_resolved (Fixture       *fixture,
                    PAL_COMMAND_STATUS_FOUND);
   g_assert_null (message);
   g_assert_cmpstr (pal_command_check_get_resolved (fixture->check), ==, fixture->program);
-  run_main_loop_for (300);
+  assert_no_answer_coming (fixture);
   g_assert_cmpuint (fixture->answers, ==, 1);
 }
 

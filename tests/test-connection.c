@@ -20,8 +20,7 @@
 #include "acp-connection-private.h"
 #include "acp-error.h"
 #include "acp-pacer.h"
-
-#define GUARD_TIMEOUT_SECONDS 30
+#include "test-util.h"
 
 typedef struct
 {
@@ -46,62 +45,12 @@ typedef struct
   GError            *closed_reason;
 } Fixture;
 
-static gboolean
-guard_timeout_cb (gpointer data)
-{
-  gboolean *timed_out = data;
-
-  *timed_out = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Spins the main loop until @cond holds; fails the test after a long guard. */
-#define WAIT_FOR(cond) \
-  G_STMT_START { \
-    gboolean timed_out_ = FALSE; \
-    guint guard_id_ = g_timeout_add_seconds (GUARD_TIMEOUT_SECONDS, guard_timeout_cb, &timed_out_); \
-    while (!(cond) && !timed_out_) \
-      g_main_context_iteration (NULL, TRUE); \
-    if (!timed_out_) \
-      g_source_remove (guard_id_); \
-    if (timed_out_) \
-      g_error ("Timed out waiting for %s", #cond); \
-  } G_STMT_END
-
-/* Like WAIT_FOR, for what changes without waking the main context (the
- * worker thread starting to wait): polls rather than blocks. */
-#define POLL_FOR(cond) \
-  G_STMT_START { \
-    gint64 deadline_ = g_get_monotonic_time () + GUARD_TIMEOUT_SECONDS * G_TIME_SPAN_SECOND; \
-    while (!(cond)) \
-      { \
-        if (g_get_monotonic_time () > deadline_) \
-          g_error ("Timed out waiting for %s", #cond); \
-        g_main_context_iteration (NULL, FALSE); \
-        g_usleep (1000); \
-      } \
-  } G_STMT_END
-
-static void
-drain_main_context (void)
-{
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-}
-
-/* Waits until the worker threads of every connection ended. */
+/* Waits until the worker threads of every connection ended: they tell no
+ * one. */
 static void
 wait_for_workers_to_end (void)
 {
-  gint64 deadline = g_get_monotonic_time () + GUARD_TIMEOUT_SECONDS * G_TIME_SPAN_SECOND;
-
-  while (_acp_connection_get_n_workers () > 0)
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("The worker thread did not end");
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
+  POLL_UNTIL (_acp_connection_get_n_workers () == 0);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -162,7 +111,7 @@ peer_write_len (Fixture    *f,
   f->n_peer_writes_pending++;
   g_output_stream_write_all_async (g_io_stream_get_output_stream (G_IO_STREAM (f->peer)),
                                    data, length, G_PRIORITY_DEFAULT, NULL, peer_write_cb, f);
-  WAIT_FOR (f->n_peer_writes_pending == 0);
+  WAIT_UNTIL (f->n_peer_writes_pending == 0);
 }
 
 static void
@@ -189,7 +138,7 @@ peer_read_line (Fixture *f)
   const char *newline;
   char *line;
 
-  WAIT_FOR ((newline = memchr (f->received->str, '\n', f->received->len)) != NULL || f->peer_eof);
+  WAIT_UNTIL ((newline = memchr (f->received->str, '\n', f->received->len)) != NULL || f->peer_eof);
   g_assert_nonnull (newline);
 
   line = g_strndup (f->received->str, newline - f->received->str);
@@ -279,25 +228,11 @@ notify_closed_cb (AcpConnection *conn,
   f->n_closed_notifies++;
 }
 
-static GSocketConnection *
-connection_from_fd (int fd)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GSocket) socket = g_socket_new_from_fd (fd, &error);
-
-  g_assert_no_error (error);
-  return g_socket_connection_factory_create_connection (socket);
-}
-
 static void
 fixture_setup (Fixture       *f,
                gconstpointer  data)
 {
-  int fds[2];
-
-  g_assert_cmpint (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), ==, 0);
-  f->local = connection_from_fd (fds[0]);
-  f->peer = connection_from_fd (fds[1]);
+  test_socket_pair (&f->local, &f->peer);
 
   f->received = g_string_new (NULL);
   f->peer_cancellable = g_cancellable_new ();
@@ -336,9 +271,9 @@ fixture_teardown (Fixture       *f,
   g_clear_object (&f->pacer);
 
   g_cancellable_cancel (f->peer_cancellable);
-  WAIT_FOR (!f->peer_reading);
+  WAIT_UNTIL (!f->peer_reading);
   g_io_stream_close (G_IO_STREAM (f->peer), NULL, NULL);
-  drain_main_context ();
+  test_drain_main_context ();
 
   g_clear_object (&f->local);
   g_clear_object (&f->peer);
@@ -349,7 +284,7 @@ fixture_teardown (Fixture       *f,
   g_ptr_array_unref (f->notifications);
   g_ptr_array_unref (f->message_errors);
   g_clear_error (&f->closed_reason);
-  drain_main_context ();
+  test_drain_main_context ();
 }
 
 static JsonObject *
@@ -376,12 +311,12 @@ test_split_into_bytes (Fixture       *f,
     {
       peer_write_len (f, message + i, 1);
       /* let the connection read this byte on its own */
-      drain_main_context ();
+      test_drain_main_context ();
       if (i + 1 < length)
         g_assert_cmpuint (f->notifications->len, ==, 0);
     }
 
-  WAIT_FOR (f->notifications->len == 1);
+  WAIT_UNTIL (f->notifications->len == 1);
   g_assert_cmpstr (json_object_get_string_member (notification_at (f, 0), "method"), ==,
                    "session/update");
   params = json_object_get_object_member (notification_at (f, 0), "params");
@@ -464,7 +399,7 @@ test_flood_shares_loop (Fixture       *f,
   idle_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE + 20, redraw_like_cb, &flood, NULL);
 
   peer_write_len (f, lines->str, lines->len);
-  WAIT_FOR (f->notifications->len == flood.expected);
+  WAIT_UNTIL (f->notifications->len == flood.expected);
   g_source_remove (idle_id);
   g_string_free (lines, TRUE);
 
@@ -529,7 +464,7 @@ flood_held (Fixture *f,
   f->n_peer_writes_pending++;
   g_output_stream_write_all_async (g_io_stream_get_output_stream (G_IO_STREAM (f->peer)),
                                    lines->str, lines->len, G_PRIORITY_DEFAULT, NULL, peer_write_cb, f);
-  WAIT_FOR (_acp_connection_get_n_parsed (f->conn) >= parsed);
+  WAIT_UNTIL (_acp_connection_get_n_parsed (f->conn) >= parsed);
 }
 
 /* In step with frames (AcpPacer), a flood is dispatched a slice after each
@@ -555,13 +490,13 @@ test_flood_paced_by_frames (Fixture       *f,
       g_assert_true (acp_pacer_in_step (pacer, fake_now, NULL));
       if (frame == 0)
         _acp_connection_set_dispatch_held (f->conn, FALSE);
-      WAIT_FOR (_acp_connection_is_waiting_for_frame (f->conn));
+      WAIT_UNTIL (_acp_connection_is_waiting_for_frame (f->conn));
       g_assert_cmpuint (f->notifications->len, ==, (frame + 1) * per_slice);
 
       /* no frame for a while, short of frames counting as stopped: nothing
        * after the slice */
       fake_now += ACP_PACER_IN_STEP_FOR / 2;
-      drain_main_context ();
+      test_drain_main_context ();
       g_assert_true (_acp_connection_is_waiting_for_frame (f->conn));
       g_assert_cmpuint (f->notifications->len, ==, (frame + 1) * per_slice);
     }
@@ -569,7 +504,7 @@ test_flood_paced_by_frames (Fixture       *f,
   /* frames stop: the rest comes without them, in order */
   fake_now += ACP_PACER_IN_STEP_FOR;
   g_assert_false (acp_pacer_in_step (pacer, fake_now, NULL));
-  WAIT_FOR (f->notifications->len == n_lines && f->n_peer_writes_pending == 0);
+  WAIT_UNTIL (f->notifications->len == n_lines && f->n_peer_writes_pending == 0);
   g_assert_false (_acp_connection_is_waiting_for_frame (f->conn));
   for (guint i = 0; i < n_lines; i += 997)
     g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (notification_at (f, i), "params"), "n"),
@@ -601,7 +536,7 @@ test_held_until_frame (Fixture       *f,
   g_assert_true (_acp_connection_is_waiting_for_frame (f->conn));
   /* the frame is late, but not yet given up on */
   fake_now += ACP_PACER_IN_STEP_FOR;
-  drain_main_context ();
+  test_drain_main_context ();
   g_assert_true (_acp_connection_is_waiting_for_frame (f->conn));
   g_assert_cmpuint (f->notifications->len, ==, 0);
 
@@ -609,12 +544,12 @@ test_held_until_frame (Fixture       *f,
   acp_pacer_frame_painted (pacer, 2 * G_TIME_SPAN_MILLISECOND);
   g_assert_true (acp_pacer_in_step (pacer, fake_now, &slice));
   g_assert_cmpint (slice, ==, 2 * G_TIME_SPAN_MILLISECOND);
-  WAIT_FOR (_acp_connection_is_waiting_for_frame (f->conn));
+  WAIT_UNTIL (_acp_connection_is_waiting_for_frame (f->conn));
   g_assert_cmpuint (f->notifications->len, ==, 2 * G_TIME_SPAN_MILLISECOND / MESSAGE_US);
 
   /* no more frames: the rest, in order */
   fake_now += ACP_PACER_IN_STEP_FOR;
-  WAIT_FOR (f->notifications->len == n_lines && f->n_peer_writes_pending == 0);
+  WAIT_UNTIL (f->notifications->len == n_lines && f->n_peer_writes_pending == 0);
   g_assert_false (acp_pacer_in_step (pacer, fake_now, NULL));
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (notification_at (f, n_lines - 1), "params"), "n"),
                    ==, n_lines - 1);
@@ -664,14 +599,14 @@ test_pacers_independent (Fixture       *f,
    * waits for the next frame */
   acp_pacer_frame_painted (f->pacer, 2 * G_TIME_SPAN_MILLISECOND);
   _acp_connection_set_dispatch_held (f->conn, FALSE);
-  WAIT_FOR (_acp_connection_is_waiting_for_frame (f->conn));
+  WAIT_UNTIL (_acp_connection_is_waiting_for_frame (f->conn));
   g_assert_cmpuint (f->notifications->len, ==, per_slice);
 
   /* the other pacer has no frames: its connection goes on alone, while the
    * first one still waits for its frame */
   g_assert_false (acp_pacer_in_step (other.pacer, fake_now, NULL));
   _acp_connection_set_dispatch_held (other.conn, FALSE);
-  WAIT_FOR (other.notifications->len == n_lines && other.n_peer_writes_pending == 0);
+  WAIT_UNTIL (other.notifications->len == n_lines && other.n_peer_writes_pending == 0);
   g_assert_false (_acp_connection_is_waiting_for_frame (other.conn));
   assert_in_order (&other, n_lines);
   g_assert_true (acp_pacer_in_step (f->pacer, fake_now, NULL));
@@ -680,20 +615,20 @@ test_pacers_independent (Fixture       *f,
 
   /* a frame of the other pacer lets nothing of the first connection go */
   acp_pacer_frame_painted (other.pacer, 2 * G_TIME_SPAN_MILLISECOND);
-  drain_main_context ();
+  test_drain_main_context ();
   g_assert_true (_acp_connection_is_waiting_for_frame (f->conn));
   g_assert_cmpuint (f->notifications->len, ==, per_slice);
 
   /* its own does: the next slice */
   acp_pacer_frame_painted (f->pacer, 2 * G_TIME_SPAN_MILLISECOND);
-  WAIT_FOR (_acp_connection_is_waiting_for_frame (f->conn));
+  WAIT_UNTIL (_acp_connection_is_waiting_for_frame (f->conn));
   g_assert_cmpuint (f->notifications->len, ==, 2 * per_slice);
 
   /* taken its pacer, it no longer waits for frames: the rest, in order,
    * though its old pacer is still in step */
   acp_connection_set_pacer (f->conn, NULL);
   g_assert_true (acp_pacer_in_step (f->pacer, fake_now, NULL));
-  WAIT_FOR (f->notifications->len == n_lines && f->n_peer_writes_pending == 0);
+  WAIT_UNTIL (f->notifications->len == n_lines && f->n_peer_writes_pending == 0);
   g_assert_false (_acp_connection_is_waiting_for_frame (f->conn));
   assert_in_order (f, n_lines);
 
@@ -730,7 +665,7 @@ test_no_pacer (Fixture       *f,
 
   /* the rest, slice after slice, with no frame, while the old pacer is
    * still in step */
-  WAIT_FOR (f->notifications->len == n_lines && f->n_peer_writes_pending == 0);
+  WAIT_UNTIL (f->notifications->len == n_lines && f->n_peer_writes_pending == 0);
   g_assert_false (_acp_connection_is_waiting_for_frame (f->conn));
   g_assert_true (acp_pacer_in_step (f->pacer, fake_now, NULL));
   assert_in_order (f, n_lines);
@@ -863,7 +798,7 @@ test_join (Fixture       *f,
   peer_write_len (f, lines->str, lines->len);
   acp_connection_start (f->conn);
   /* the request is answered (no handler: -32601) after every notification */
-  WAIT_FOR (strstr (f->received->str, "-32601") != NULL);
+  WAIT_UNTIL (strstr (f->received->str, "-32601") != NULL);
 
   g_assert_nonnull (preparing_thread);
   g_assert_true (preparing_thread != g_thread_self ());
@@ -950,7 +885,7 @@ test_prepare_envelopes (Fixture       *f,
   acp_connection_set_preparer (f->conn, &any_preparer, dispatched);
   peer_write_len (f, text->str, text->len);
   acp_connection_start (f->conn);
-  WAIT_FOR (strstr (f->received->str, "\"id\":99") != NULL);
+  WAIT_UNTIL (strstr (f->received->str, "\"id\":99") != NULL);
 
   g_assert_cmpuint (f->notifications->len, ==, 0);
   g_assert_cmpuint (dispatched->len, ==, G_N_ELEMENTS (notifications));
@@ -1002,7 +937,7 @@ test_huge_line (Fixture       *f,
   /* the line and a small message after it: order must be kept */
   peer_write_len (f, line->str, line->len);
   peer_write (f, "{\"jsonrpc\":\"2.0\",\"method\":\"after\"}\n");
-  WAIT_FOR (f->notifications->len == 2);
+  WAIT_UNTIL (f->notifications->len == 2);
 
   g_assert_cmpstr (json_object_get_string_member (notification_at (f, 0), "method"), ==,
                    "session/update");
@@ -1018,7 +953,7 @@ test_huge_line (Fixture       *f,
   for (attempt = 0; attempt < 100 && ticks.ticks_while_parsing == 0; attempt++)
     {
       peer_write_len (f, line->str, line->len);
-      WAIT_FOR (f->notifications->len == 3);
+      WAIT_UNTIL (f->notifications->len == 3);
       g_ptr_array_set_size (f->notifications, 2);
     }
   g_source_remove (tick_id);
@@ -1045,11 +980,11 @@ test_line_too_long (Fixture       *f,
 
   /* the long line arrives in two writes, so the skipping spans reads */
   peer_write_len (f, long_line, half);
-  drain_main_context ();
+  test_drain_main_context ();
   peer_write (f, long_line + half);
   peer_write (f, "\n{\"jsonrpc\":\"2.0\",\"method\":\"small\"}\n");
 
-  WAIT_FOR (f->notifications->len == 1);
+  WAIT_UNTIL (f->notifications->len == 1);
   g_assert_cmpstr (json_object_get_string_member (notification_at (f, 0), "method"), ==, "small");
 
   g_assert_cmpuint (f->message_errors->len, ==, 1);
@@ -1068,7 +1003,7 @@ test_line_too_long (Fixture       *f,
     exact = g_strconcat (head, pad, tail, "\n", NULL);
     g_assert_cmpuint (strlen (exact), ==, 1025);
     peer_write (f, exact);
-    WAIT_FOR (f->notifications->len == 2);
+    WAIT_UNTIL (f->notifications->len == 2);
     g_assert_cmpstr (json_object_get_string_member (notification_at (f, 1), "method"), ==, "exact");
   }
 
@@ -1107,7 +1042,7 @@ test_last_line_without_newline (Fixture       *f,
 {
   peer_write (f, "{\"jsonrpc\":\"2.0\",\"method\":\"last\"}");
   peer_shutdown_write (f);
-  WAIT_FOR (f->n_closed == 1);
+  WAIT_UNTIL (f->n_closed == 1);
   g_assert_cmpuint (f->notifications->len, ==, 1);
   g_assert_cmpstr (json_object_get_string_member (notification_at (f, 0), "method"), ==, "last");
 }
@@ -1432,7 +1367,7 @@ test_deferred_reply (Fixture       *f,
 
   peer_write (f, "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"session/request_permission\","
                  "\"params\":{\"sessionId\":\"s1\"}}\n");
-  WAIT_FOR (keep.request != NULL);
+  WAIT_UNTIL (keep.request != NULL);
 
   g_assert_cmpstr (acp_incoming_request_get_method (keep.request), ==, "session/request_permission");
   params = acp_incoming_request_get_params_object (keep.request);
@@ -1442,10 +1377,11 @@ test_deferred_reply (Fixture       *f,
   g_assert_false (g_cancellable_is_cancelled (acp_incoming_request_get_cancellable (keep.request)));
 
   /* nothing was answered yet */
-  drain_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (f->received->len, ==, 0);
 
-  g_timeout_add (50, reply_later_cb, &keep);
+  /* answered later, from the main loop */
+  g_idle_add (reply_later_cb, &keep);
   reply = peer_read_message (f);
   g_assert_cmpint (json_object_get_int_member (reply, "id"), ==, 0);
   g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (reply, "result"),
@@ -1472,7 +1408,7 @@ test_dropped_request (Fixture       *f,
 
   handler = g_signal_connect (f->conn, "request", G_CALLBACK (keep_request_cb), &keep);
   peer_write (f, "{\"jsonrpc\":\"2.0\",\"id\":\"r1\",\"method\":\"fs/read_text_file\"}\n");
-  WAIT_FOR (keep.request != NULL);
+  WAIT_UNTIL (keep.request != NULL);
   g_signal_handler_disconnect (f->conn, handler);
 
   g_clear_object (&keep.request);
@@ -1503,9 +1439,9 @@ test_incoming_cancelled (Fixture       *f,
 
   /* the peer cancels its own request */
   peer_write (f, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"session/request_permission\"}\n");
-  WAIT_FOR (keep.request != NULL);
+  WAIT_UNTIL (keep.request != NULL);
   peer_write (f, "{\"jsonrpc\":\"2.0\",\"method\":\"$/cancel_request\",\"params\":{\"requestId\":4}}\n");
-  WAIT_FOR (g_cancellable_is_cancelled (acp_incoming_request_get_cancellable (keep.request)));
+  WAIT_UNTIL (g_cancellable_is_cancelled (acp_incoming_request_get_cancellable (keep.request)));
   acp_incoming_request_reply_error (keep.request, cancelled);
   g_clear_object (&keep.request);
   reply = peer_read_message (f);
@@ -1515,14 +1451,14 @@ test_incoming_cancelled (Fixture       *f,
 
   /* closing cancels a pending request and drops its late reply */
   peer_write (f, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"session/request_permission\"}\n");
-  WAIT_FOR (keep.request != NULL);
+  WAIT_UNTIL (keep.request != NULL);
   first = g_steal_pointer (&keep.request);
   acp_connection_close (f->conn, NULL);
   g_assert_true (g_cancellable_is_cancelled (acp_incoming_request_get_cancellable (first)));
   acp_incoming_request_reply (first, NULL);
   g_assert_true (acp_incoming_request_get_answered (first));
 
-  WAIT_FOR (f->peer_eof);
+  WAIT_UNTIL (f->peer_eof);
   g_assert_cmpuint (f->received->len, ==, 0);
 }
 
@@ -1588,7 +1524,7 @@ test_call_results (Fixture       *f,
   g_assert_false (call.done);
 
   peer_write (f, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"sessionId\":\"s1\"}}\n");
-  WAIT_FOR (call.done);
+  WAIT_UNTIL (call.done);
   g_assert_no_error (call.error);
   g_assert_true (JSON_NODE_HOLDS_OBJECT (call.result));
   g_assert_cmpstr (json_object_get_string_member (json_node_get_object (call.result), "sessionId"),
@@ -1602,7 +1538,7 @@ test_call_results (Fixture       *f,
   g_assert_cmpint (json_object_get_int_member (request, "id"), ==, 2);
   g_assert_false (json_object_has_member (request, "params"));
   peer_write (f, "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":null}\n");
-  WAIT_FOR (call.done);
+  WAIT_UNTIL (call.done);
   g_assert_no_error (call.error);
   g_assert_nonnull (call.result);
   g_assert_true (JSON_NODE_HOLDS_NULL (call.result));
@@ -1612,7 +1548,7 @@ test_call_results (Fixture       *f,
   acp_connection_call_async (f->conn, "x", NULL, NULL, call_cb, &call);
   g_assert_cmpint (peer_expect_request (f, "x"), ==, 3);
   peer_write (f, "{\"jsonrpc\":\"2.0\",\"id\":\"3\",\"result\":7,\"error\":null}\n");
-  WAIT_FOR (call.done);
+  WAIT_UNTIL (call.done);
   g_assert_no_error (call.error);
   g_assert_cmpint (json_node_get_int (call.result), ==, 7);
   call_data_clear (&call);
@@ -1633,7 +1569,7 @@ test_call_errors (Fixture       *f,
   g_assert_cmpint (peer_expect_request (f, "session/new"), ==, 1);
   peer_write (f, "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32000,"
                  "\"message\":\"Authentication required\",\"data\":{\"methods\":[\"a\"]}}}\n");
-  WAIT_FOR (call.done);
+  WAIT_UNTIL (call.done);
   g_assert_error (call.error, ACP_ERROR, ACP_ERROR_AUTH_REQUIRED);
   g_assert_cmpstr (call.error->message, ==, "Authentication required");
   g_assert_true (acp_error_is_remote (call.error));
@@ -1647,7 +1583,7 @@ test_call_errors (Fixture       *f,
   acp_connection_call_async (f->conn, "session/prompt", NULL, NULL, call_cb, &call);
   g_assert_cmpint (peer_expect_request (f, "session/prompt"), ==, 2);
   peer_write (f, "{\"jsonrpc\":\"2.0\",\"id\":2,\"error\":{\"code\":500,\"message\":\"boom\"}}\n");
-  WAIT_FOR (call.done);
+  WAIT_UNTIL (call.done);
   g_assert_error (call.error, ACP_ERROR, 500);
   g_assert_true (acp_error_is_remote (call.error));
   g_assert_null (acp_error_get_data (call.error));
@@ -1685,7 +1621,7 @@ test_call_errors (Fixture       *f,
         line = g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"id\":%" G_GINT64_FORMAT ",\"error\":%s}\n",
                                 id, cases[i].error);
         peer_write (f, line);
-        WAIT_FOR (call.done);
+        WAIT_UNTIL (call.done);
         g_assert_true (acp_error_is_remote (call.error));
         g_assert_cmpstr (call.error->message, ==, cases[i].message);
         /* data is kept as it came */
@@ -1721,7 +1657,7 @@ test_call_invalid_responses (Fixture       *f,
       g_assert_cmpint (id, ==, i + 1);
       response = g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"id\":%d%s\n", (int) id, responses[i]);
       peer_write (f, response);
-      WAIT_FOR (call.done);
+      WAIT_UNTIL (call.done);
       g_assert_error (call.error, ACP_ERROR, ACP_ERROR_INVALID_MESSAGE);
       g_assert_false (acp_error_is_remote (call.error));
       call_data_clear (&call);
@@ -1755,7 +1691,7 @@ test_call_cancelled (Fixture       *f,
   g_assert_cmpint (peer_expect_request (f, "session/prompt"), ==, 1);
 
   g_cancellable_cancel (cancellable);
-  WAIT_FOR (call.done);
+  WAIT_UNTIL (call.done);
   g_assert_error (call.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 
   cancel = peer_read_message (f);
@@ -1772,7 +1708,7 @@ test_call_cancelled (Fixture       *f,
 
   /* a call with an already cancelled cancellable sends nothing */
   acp_connection_call_async (f->conn, "never", NULL, cancellable, call_cb, &call);
-  WAIT_FOR (call.done);
+  WAIT_UNTIL (call.done);
   g_assert_error (call.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   call_data_clear (&call);
 
@@ -1780,7 +1716,7 @@ test_call_cancelled (Fixture       *f,
   acp_connection_call_async (f->conn, "after", NULL, NULL, call_cb, &other);
   g_assert_cmpint (peer_expect_request (f, "after"), ==, 2);
   peer_write (f, "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":true}\n");
-  WAIT_FOR (other.done);
+  WAIT_UNTIL (other.done);
   g_assert_no_error (other.error);
   call_data_clear (&other);
 }
@@ -1800,7 +1736,7 @@ test_eof_fails_pending (Fixture       *f,
     g_assert_cmpint (peer_expect_request (f, "session/load"), ==, i + 1);
 
   peer_shutdown_write (f);
-  WAIT_FOR (calls[0].done && calls[1].done && calls[2].done);
+  WAIT_UNTIL (calls[0].done && calls[1].done && calls[2].done);
 
   for (guint i = 0; i < G_N_ELEMENTS (calls); i++)
     {
@@ -1810,7 +1746,7 @@ test_eof_fails_pending (Fixture       *f,
       call_data_clear (&calls[i]);
     }
 
-  drain_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (f->n_closed, ==, 1);
   g_assert_cmpuint (f->n_closed_notifies, ==, 1);
   g_assert_true (acp_connection_is_closed (f->conn));
@@ -1849,13 +1785,13 @@ test_after_close (Fixture       *f,
   acp_connection_close (f->conn, reason);
   g_assert_true (acp_connection_is_closed (f->conn));
   g_assert_cmpuint (f->n_closed, ==, 1);
-  WAIT_FOR (pending.done);
+  WAIT_UNTIL (pending.done);
   g_assert_error (pending.error, ACP_ERROR, ACP_ERROR_CLOSED);
   g_assert_nonnull (strstr (pending.error->message, "Stopped by test"));
   call_data_clear (&pending);
 
   acp_connection_call_async (f->conn, "session/new", NULL, NULL, call_cb, &call);
-  WAIT_FOR (call.done);
+  WAIT_UNTIL (call.done);
   g_assert_error (call.error, ACP_ERROR, ACP_ERROR_CLOSED);
   call_data_clear (&call);
 
@@ -1863,12 +1799,12 @@ test_after_close (Fixture       *f,
   g_assert_error (error, ACP_ERROR, ACP_ERROR_CLOSED);
 
   acp_connection_flush_async (f->conn, NULL, flush_cb, &flush);
-  WAIT_FOR (flush.done);
+  WAIT_UNTIL (flush.done);
   g_assert_error (flush.error, ACP_ERROR, ACP_ERROR_CLOSED);
   call_data_clear (&flush);
 
   /* the stream gets closed, and nothing was written after the close */
-  WAIT_FOR (f->peer_eof);
+  WAIT_UNTIL (f->peer_eof);
   g_assert_cmpuint (f->received->len, ==, 0);
   g_assert_cmpuint (f->n_closed, ==, 1);
 }
@@ -1883,18 +1819,18 @@ test_write_error_closes (Fixture       *f,
   /* the connection is not started, so it cannot see the end of stream first:
    * the peer goes away and the next write fails */
   g_cancellable_cancel (f->peer_cancellable);
-  WAIT_FOR (!f->peer_reading);
+  WAIT_UNTIL (!f->peer_reading);
   g_io_stream_close (G_IO_STREAM (f->peer), NULL, NULL);
 
   g_assert_true (acp_connection_notify (f->conn, "session/cancel", NULL, &error));
   g_assert_no_error (error);
-  WAIT_FOR (f->n_closed == 1);
+  WAIT_UNTIL (f->n_closed == 1);
   g_assert_true (acp_connection_is_closed (f->conn));
   g_assert_nonnull (f->closed_reason);
   g_assert_true (f->closed_reason->domain == G_IO_ERROR);
 
   acp_connection_call_async (f->conn, "session/new", NULL, NULL, call_cb, &call);
-  WAIT_FOR (call.done);
+  WAIT_UNTIL (call.done);
   g_assert_error (call.error, ACP_ERROR, ACP_ERROR_CLOSED);
   call_data_clear (&call);
 }
@@ -1911,7 +1847,7 @@ test_flush_cancelled (Fixture       *f,
   /* more than the socket buffers hold: the write cannot finish while the
    * peer does not read */
   g_cancellable_cancel (f->peer_cancellable);
-  WAIT_FOR (!f->peer_reading);
+  WAIT_UNTIL (!f->peer_reading);
   for (guint i = 0; i < 4 * 1024 * 1024; i++)
     g_string_append_c (big, 'z');
   g_string_append (big, "\"}");
@@ -1919,10 +1855,10 @@ test_flush_cancelled (Fixture       *f,
   g_assert_true (acp_connection_notify (f->conn, "big", params, NULL));
 
   acp_connection_flush_async (f->conn, cancellable, flush_cb, &flush);
-  drain_main_context ();
+  test_drain_main_context ();
   g_assert_false (flush.done);
   g_cancellable_cancel (cancellable);
-  WAIT_FOR (flush.done);
+  WAIT_UNTIL (flush.done);
   g_assert_error (flush.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   call_data_clear (&flush);
   g_assert_false (acp_connection_is_closed (f->conn));
@@ -1952,7 +1888,7 @@ test_write_order (Fixture       *f,
     }
 
   acp_connection_flush_async (f->conn, NULL, flush_cb, &flush);
-  WAIT_FOR (flush.done);
+  WAIT_UNTIL (flush.done);
   g_assert_no_error (flush.error);
   call_data_clear (&flush);
 
@@ -1970,12 +1906,12 @@ test_write_order (Fixture       *f,
 
   /* a flush with nothing queued completes */
   acp_connection_flush_async (f->conn, NULL, flush_cb, &flush);
-  WAIT_FOR (flush.done);
+  WAIT_UNTIL (flush.done);
   g_assert_no_error (flush.error);
   call_data_clear (&flush);
 
   acp_connection_close (f->conn, NULL);
-  WAIT_FOR (calls[n_calls - 1].done);
+  WAIT_UNTIL (calls[n_calls - 1].done);
   for (guint i = 0; i < n_calls; i++)
     {
       g_assert_error (calls[i].error, ACP_ERROR, ACP_ERROR_CLOSED);
@@ -1994,7 +1930,7 @@ test_dispose_while_reading (Fixture       *f,
   g_assert_null (f->conn);
 
   /* the stream is closed once the cancelled operations are done */
-  WAIT_FOR (f->peer_eof);
+  WAIT_UNTIL (f->peer_eof);
   g_assert_cmpuint (f->n_closed, ==, 0);
 }
 
@@ -2097,17 +2033,6 @@ peer_writer_finish (PeerWriter *writer)
   g_mutex_unlock (&writer->lock);
   g_thread_join (writer->thread);
   g_mutex_clear (&writer->lock);
-}
-
-/* Spins the main loop for about @ms milliseconds. */
-static void
-run_loop_for (guint ms)
-{
-  gboolean timed_out = FALSE;
-
-  g_timeout_add (ms, guard_timeout_cb, &timed_out);
-  while (!timed_out)
-    g_main_context_iteration (NULL, TRUE);
 }
 
 typedef struct
@@ -2240,7 +2165,7 @@ test_order_random_chunks (Fixture       *f,
       offset += size;
     }
 
-  WAIT_FOR (log.log->len == expected_log->len);
+  WAIT_UNTIL (log.log->len == expected_log->len);
   for (guint i = 0; i < expected_log->len; i++)
     g_assert_cmpuint (g_array_index (log.log, guint, i), ==, g_array_index (expected_log, guint, i));
 
@@ -2300,16 +2225,19 @@ test_read_ahead_bound (Fixture       *f,
   peer_writer_start (&writer, f, input->str, input->len);
 
   /* reading stops at the bound... */
-  POLL_FOR (_acp_connection_is_throttled (f->conn) &&
+  POLL_UNTIL (_acp_connection_is_throttled (f->conn) &&
             _acp_connection_get_n_parsed (f->conn) > ACP_CONNECTION_PARSE_AHEAD_MAX);
   n_read = _acp_connection_get_n_read (f->conn);
   g_test_message ("throttled with %" G_GUINT64_FORMAT " bytes read", n_read);
   g_assert_cmpuint (_acp_connection_get_n_parsed (f->conn), <=, bound);
   g_assert_cmpuint (n_read, <=, bound);
 
-  /* ...and stays stopped: the peer blocks, having written little more than
-   * what was read (the rest sits in the socket's buffers) */
-  run_loop_for (300);
+  /* ...and stays stopped: the worker reads on only once dispatching made
+   * room, so with dispatching held, everything pending handled leaves it
+   * waiting (checked on what is pending, not over some time); the peer
+   * blocks, having written little more than what was read (the rest sits
+   * in the socket's buffers) */
+  test_drain_main_context ();
   g_assert_true (_acp_connection_is_throttled (f->conn));
   g_assert_cmpuint (_acp_connection_get_n_read (f->conn), ==, n_read);
   written = peer_writer_get_written (&writer);
@@ -2321,7 +2249,7 @@ test_read_ahead_bound (Fixture       *f,
   /* once dispatching goes on, everything arrives, in order, and the bound
    * holds all along */
   _acp_connection_set_dispatch_held (f->conn, FALSE);
-  WAIT_FOR (log.log->len == n_lines);
+  WAIT_UNTIL (log.log->len == n_lines);
   for (guint i = 0; i < n_lines; i++)
     g_assert_cmpuint (g_array_index (log.log, guint, i), ==, i);
   g_test_message ("at most %" G_GUINT64_FORMAT " bytes parsed ahead while dispatching",
@@ -2387,12 +2315,13 @@ test_dispose_mid_flood (Fixture       *f,
   g_idle_add (dispose_while_parsing_cb, &dispose);
   writer.repeat = TRUE;
   peer_writer_start (&writer, f, input->str, input->len);
-  WAIT_FOR (dispose.disposed);
+  WAIT_UNTIL (dispose.disposed);
 
   wait_for_workers_to_end ();
   /* the stream is closed: the peer sees the end, its writes fail */
-  WAIT_FOR (f->peer_eof);
-  run_loop_for (50);
+  WAIT_UNTIL (f->peer_eof);
+  /* the worker is gone: nothing is emitted from what it left pending */
+  test_drain_main_context ();
   g_assert_cmpuint (f->notifications->len, ==, dispose.n_notifications);
   g_assert_cmpuint (f->message_errors->len, ==, dispose.n_message_errors);
   g_assert_cmpuint (f->n_closed, ==, 0);
@@ -2416,7 +2345,7 @@ test_dispose_while_worker_waits (Fixture       *f,
 
   _acp_connection_set_dispatch_held (f->conn, TRUE);
   peer_writer_start (&writer, f, input->str, input->len);
-  POLL_FOR (_acp_connection_is_throttled (f->conn) &&
+  POLL_UNTIL (_acp_connection_is_throttled (f->conn) &&
             _acp_connection_get_n_parsed (f->conn) > ACP_CONNECTION_PARSE_AHEAD_MAX);
   g_assert_cmpuint (_acp_connection_get_n_workers (), ==, 1);
 
@@ -2425,7 +2354,7 @@ test_dispose_while_worker_waits (Fixture       *f,
   g_assert_null (f->conn);
 
   wait_for_workers_to_end ();
-  WAIT_FOR (f->peer_eof);
+  WAIT_UNTIL (f->peer_eof);
   g_assert_cmpuint (f->notifications->len, ==, 0);
   g_assert_cmpuint (f->n_closed, ==, 0);
 
@@ -2491,7 +2420,7 @@ test_eof_after_queued_lines (Fixture       *f,
 
   /* the end is read, and the lines wait, parsed; nothing is dispatched yet */
   g_assert_cmpuint (input->len, <, ACP_CONNECTION_PARSE_AHEAD_MAX);
-  WAIT_FOR (_acp_connection_has_read_to_end (f->conn));
+  WAIT_UNTIL (_acp_connection_has_read_to_end (f->conn));
   /* (a line's size leaves out its newline) */
   g_assert_cmpuint (_acp_connection_get_n_parsed (f->conn), ==, input->len - N_QUEUED);
   /* the worker ends there; what it handed over waits */
@@ -2502,8 +2431,8 @@ test_eof_after_queued_lines (Fixture       *f,
   g_assert_cmpuint (call.n_calls_done, ==, 0);
 
   _acp_connection_set_dispatch_held (f->conn, FALSE);
-  WAIT_FOR (f->n_closed == 1 && call.n_calls_done == 1);
-  drain_main_context ();
+  WAIT_UNTIL (f->n_closed == 1 && call.n_calls_done == 1);
+  test_drain_main_context ();
 
   g_assert_cmpuint (f->notifications->len, ==, N_QUEUED + 1);
   for (guint i = 0; i < N_QUEUED; i++)

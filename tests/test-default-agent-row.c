@@ -16,16 +16,7 @@
 #include <gio/gsettingsbackend.h>
 
 #include "pal-preferences-window.h"
-
-#define WAIT_UNTIL(cond) \
-  G_STMT_START { \
-    gint64 wait_end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC; \
-    while (!(cond)) \
-      { \
-        g_assert_cmpint (g_get_monotonic_time (), <, wait_end); \
-        g_main_context_iteration (NULL, TRUE); \
-      } \
-  } G_STMT_END
+#include "test-util.h"
 
 static void
 add_profile (PalAgentStore *store,

@@ -17,8 +17,7 @@
 #include "acp-connection.h"
 #include "acp-mcp-server.h"
 #include "acp-update-private.h"
-
-#define TIMEOUT_SECONDS 30
+#include "test-util.h"
 
 typedef struct
 {
@@ -38,79 +37,11 @@ typedef struct
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                   */
 
-static gboolean
-timeout_cb (gpointer user_data)
-{
-  gboolean *timed_out = user_data;
-
-  *timed_out = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Iterates the main context until *done, failing after TIMEOUT_SECONDS. */
-static void
-run_until (gboolean   *done,
-           const char *what)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (TIMEOUT_SECONDS, timeout_cb, &timed_out);
-
-  while (!*done && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-
-  if (!*done)
-    g_error ("Timed out waiting for %s", what);
-
-  g_source_remove (id);
-}
-
-static void
-wait_for_count (GPtrArray  *array,
-                guint       count,
-                const char *what)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (TIMEOUT_SECONDS, timeout_cb, &timed_out);
-
-  while (array->len < count && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-
-  if (array->len < count)
-    g_error ("Timed out waiting for %s", what);
-
-  g_source_remove (id);
-}
-
-static void
-delete_tree (GFile *file)
-{
-  g_autoptr(GFileEnumerator) children = NULL;
-
-  children = g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME,
-                                        G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
-  if (children != NULL)
-    {
-      GFileInfo *info;
-
-      while ((info = g_file_enumerator_next_file (children, NULL, NULL)) != NULL)
-        {
-          g_autoptr(GFile) child = g_file_get_child (file, g_file_info_get_name (info));
-
-          delete_tree (child);
-          g_object_unref (info);
-        }
-    }
-  g_file_delete (file, NULL, NULL);
-}
-
 static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  user_data)
 {
-  g_autoptr(GError) error = NULL;
-
-  fixture->data_dir = g_dir_make_tmp ("demo-agent-XXXXXX", &error);
-  g_assert_no_error (error);
+  fixture->data_dir = test_make_tmpdir ("demo-agent");
   fixture->cwd = g_build_filename (fixture->data_dir, "project", NULL);
 }
 
@@ -118,9 +49,6 @@ static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  user_data)
 {
-  g_autoptr(GFile) dir = g_file_new_for_path (fixture->data_dir);
-
-  delete_tree (dir);
   g_free (fixture->data_dir);
   g_free (fixture->cwd);
 }
@@ -285,7 +213,7 @@ agent_stop (Agent *agent)
 
   acp_connection_close (agent->connection, NULL);
   g_subprocess_wait_async (agent->process, NULL, set_done_cb, &done);
-  run_until (&done, "the agent to exit");
+  WAIT_UNTIL (done);
   g_assert_true (g_subprocess_get_if_exited (agent->process));
   g_assert_cmpint (g_subprocess_get_exit_status (agent->process), ==, 0);
 
@@ -331,7 +259,7 @@ agent_call_async (Agent      *agent,
 static void
 call_wait (CallData *call)
 {
-  run_until (&call->done, "a response");
+  WAIT_UNTIL (call->done);
 }
 
 /* Calls and returns the result; on an error, *error is set (when error is
@@ -399,23 +327,6 @@ has_update (Agent      *agent,
   return FALSE;
 }
 
-static void
-wait_for_update (Agent      *agent,
-                 const char *session_id,
-                 const char *kind)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (TIMEOUT_SECONDS, timeout_cb, &timed_out);
-
-  while (!has_update (agent, session_id, kind) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-
-  if (timed_out)
-    g_error ("Timed out waiting for %s", kind);
-
-  g_source_remove (id);
-}
-
 static char *
 agent_new_session (Agent      *agent,
                    const char *cwd,
@@ -436,7 +347,7 @@ agent_new_session (Agent      *agent,
 
   /* The commands follow the response: wait for them, so that they do not
    * mix with what a test does next. */
-  wait_for_update (agent, id, "available_commands_update");
+  WAIT_UNTIL (has_update (agent, id, "available_commands_update"));
 
   return g_steal_pointer (&id);
 }
@@ -658,7 +569,7 @@ test_new_session (Fixture       *fixture,
   g_assert_cmpuint (json_array_get_length (array_member (config_option (options, "mode"), "options")), ==, 2);
 
   /* The commands follow the response. */
-  wait_for_count (agent->updates, 1, "the commands");
+  WAIT_UNTIL (agent->updates->len >= 1);
   updates = session_updates (agent, id, 0);
   g_assert_cmpuint (updates->len, ==, 1);
   {
@@ -893,7 +804,7 @@ test_cancel (Fixture       *fixture,
 
   params = g_strdup_printf ("{\"sessionId\": \"%s\", \"prompt\": [{\"type\": \"text\", \"text\": \"Go\"}]}", id);
   agent_call_async (agent, "session/prompt", params, &call);
-  wait_for_count (agent->permissions, 1, "a permission request");
+  WAIT_UNTIL (agent->permissions->len >= 1);
   g_assert_false (call.done);
 
   /* The turn waits for the answer; cancel it as a client does. */
@@ -916,7 +827,7 @@ test_cancel (Fixture       *fixture,
    * request ends that turn as cancelled too. */
   g_clear_pointer (&agent->answer, g_free);
   agent_call_async (agent, "session/prompt", params, &call);
-  wait_for_count (agent->permissions, 2, "a permission request");
+  WAIT_UNTIL (agent->permissions->len >= 2);
   answer_permission (g_ptr_array_index (agent->permissions, 1), NULL);
   call_wait (&call);
   g_assert_no_error (call.error);
@@ -982,7 +893,7 @@ test_modes_and_options (Fixture       *fixture,
   result = agent_call (agent, "session/set_mode", params, NULL);
   g_assert_true (JSON_NODE_HOLDS_OBJECT (result));
   /* said both ways: as a mode, and as the config options */
-  wait_for_count (agent->updates, before + 2, "the mode updates");
+  WAIT_UNTIL (agent->updates->len >= before + 2);
   updates = session_updates (agent, id, before);
   g_assert_cmpstr (string_member (g_ptr_array_index (updates, 0), "sessionUpdate"), ==, "current_mode_update");
   g_assert_cmpstr (string_member (g_ptr_array_index (updates, 0), "currentModeId"), ==, "ask");
@@ -999,13 +910,13 @@ test_modes_and_options (Fixture       *fixture,
   g_clear_pointer (&options, json_node_unref);
   /* its updates may come after the answer */
   before += 2;
-  wait_for_count (agent->updates, before + 2, "the mode updates");
+  WAIT_UNTIL (agent->updates->len >= before + 2);
   before += 2;
   g_free (params);
   params = g_strdup_printf ("{\"sessionId\": \"%s\", \"configId\": \"mode\", \"value\": \"ask\"}", id);
   options = agent_call (agent, "session/set_config_option", params, NULL);
   g_clear_pointer (&options, json_node_unref);
-  wait_for_count (agent->updates, before + 2, "the mode updates");
+  WAIT_UNTIL (agent->updates->len >= before + 2);
   g_clear_pointer (&updates, g_ptr_array_unref);
   updates = session_updates (agent, id, before);
   g_assert_cmpstr (string_member (g_ptr_array_index (updates, 0), "currentModeId"), ==, "ask");
@@ -1275,7 +1186,7 @@ test_resume_close (Fixture       *fixture,
     g_clear_pointer (&agent->answer, g_free);
     prompt = g_strdup_printf ("{\"sessionId\": \"%s\", \"prompt\": [{\"type\": \"text\", \"text\": \"Third\"}]}", id);
     agent_call_async (agent, "session/prompt", prompt, &call);
-    wait_for_count (agent->permissions, asked + 1, "a permission request");
+    WAIT_UNTIL (agent->permissions->len >= asked + 1);
 
     close = g_strdup_printf ("{\"sessionId\": \"%s\"}", id);
     closed = agent_call (agent, "session/close", close, NULL);
@@ -1467,11 +1378,17 @@ async_cb (GObject      *source,
   data->done = TRUE;
 }
 
+/* Waits for the answer to @what */
 static GAsyncResult *
 async_wait (AsyncData  *data,
             const char *what)
 {
-  run_until (&data->done, what);
+  TestWait wait;
+
+  test_wait_begin (&wait, 0);
+  while (!data->done)
+    test_wait_iterate (&wait, what, __FILE__, __LINE__, G_STRFUNC);
+  test_wait_end (&wait);
 
   return data->result;
 }

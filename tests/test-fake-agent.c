@@ -5,7 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Every other test trusts the fake agent, so this one drives it over raw
- * pipes, line by line, without any of the code under test.
+ * pipes, line by line, without any of the code under test (test-util.h
+ * only waits).
  */
 
 #include <signal.h>
@@ -16,7 +17,7 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
-#define GUARD_SECONDS 30
+#include "test-util.h"
 
 typedef struct
 {
@@ -35,38 +36,12 @@ typedef struct
 } LineWait;
 
 static const char *
-fake_agent_path (void)
-{
-  const char *path = g_getenv ("PALAVER_FAKE_AGENT");
-
-  g_assert_nonnull (path);
-  return path;
-}
-
-static const char *
 scenario_dir (void)
 {
   const char *dir = g_getenv ("PALAVER_SCENARIO_DIR");
 
   g_assert_nonnull (dir);
   return dir;
-}
-
-static gboolean
-guard_cb (gpointer user_data)
-{
-  g_error ("the fake agent did not answer within %d seconds", GUARD_SECONDS);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-spin_until (gboolean *done)
-{
-  guint guard = g_timeout_add_seconds (GUARD_SECONDS, guard_cb, NULL);
-
-  while (!*done)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (guard);
 }
 
 static Peer *
@@ -79,7 +54,7 @@ peer_start (const char *first_arg,
   const char *arg;
   va_list args;
 
-  g_ptr_array_add (argv, (gpointer) fake_agent_path ());
+  g_ptr_array_add (argv, (gpointer) test_fake_agent_path ());
   va_start (args, first_arg);
   for (arg = first_arg; arg; arg = va_arg (args, const char *))
     g_ptr_array_add (argv, (gpointer) arg);
@@ -152,7 +127,7 @@ peer_read_line (Peer *peer)
 
   g_data_input_stream_read_line_async (peer->stdout_lines, G_PRIORITY_DEFAULT, NULL,
                                        read_line_cb, &wait);
-  spin_until (&wait.done);
+  WAIT_UNTIL (wait.done);
   g_assert_no_error (wait.error);
   return wait.line;
 }
@@ -235,7 +210,7 @@ peer_wait (Peer *peer)
   gboolean done = FALSE;
 
   g_subprocess_wait_async (peer->process, NULL, wait_cb, &done);
-  spin_until (&done);
+  WAIT_UNTIL (done);
 }
 
 static void
@@ -308,7 +283,7 @@ test_scenarios_valid (void)
         continue;
       path = g_build_filename (scenario_dir (), name, NULL);
       check = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error,
-                                fake_agent_path (), "--check", path, NULL);
+                                test_fake_agent_path (), "--check", path, NULL);
       g_assert_no_error (error);
       g_subprocess_wait_check (check, NULL, &error);
       if (error)
@@ -320,7 +295,7 @@ test_scenarios_valid (void)
   /* and an invalid one is refused with status 2 and a reason */
   bad = write_temp_scenario ("{\"handlers\":{\"initialize\":[{\"op\":\"explode\"}]}}");
   process = g_subprocess_new (G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
-                              fake_agent_path (), bad, NULL);
+                              test_fake_agent_path (), bad, NULL);
   g_assert_no_error (error);
   g_subprocess_communicate_utf8 (process, NULL, NULL, NULL, &err_text, &error);
   g_assert_no_error (error);

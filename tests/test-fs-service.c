@@ -11,7 +11,6 @@
 #include "config.h"
 
 #include <fcntl.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,39 +18,9 @@
 
 #include "acp-agent.h"
 #include "acp-fs-service.h"
+#include "test-util.h"
 
-#define WAIT_SECONDS 30
 #define SESSION "sess-1"
-
-static gboolean
-set_true_cb (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-
-  return G_SOURCE_REMOVE;
-}
-
-#define WAIT_UNTIL(cond) \
-  G_STMT_START { \
-    gboolean timed_out_ = FALSE; \
-    guint timeout_id_ = g_timeout_add_seconds (WAIT_SECONDS, set_true_cb, &timed_out_); \
-    while (!(cond) && !timed_out_) \
-      g_main_context_iteration (NULL, TRUE); \
-    if (timed_out_) \
-      g_error ("Timed out waiting for %s", #cond); \
-    g_source_remove (timeout_id_); \
-  } G_STMT_END
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  GAsyncResult **out = user_data;
-
-  g_assert_null (*out);
-  *out = g_object_ref (result);
-}
 
 static void
 count_cb (guint *counter)
@@ -75,35 +44,12 @@ typedef struct
   char               *tmpdir;
   char               *root;       /* the session folder */
   char               *outside;    /* a sibling folder outside it */
-  GSocketConnection  *agent_end;
-  GSocketConnection  *client_end;
   AcpConnection      *peer;       /* the test, as agent */
   AcpAgent           *agent;
   AcpFsService       *service;
   AccessMode          access_mode;
   GPtrArray          *access_requests; /* AcpFsAccessRequest */
 } Fixture;
-
-static GSocketConnection *
-connection_from_fd (int fd)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GSocket) socket = g_socket_new_from_fd (fd, &error);
-
-  g_assert_no_error (error);
-  return g_socket_connection_factory_create_connection (socket);
-}
-
-static gboolean
-peer_initialize_cb (AcpConnection      *connection,
-                    AcpIncomingRequest *request,
-                    gpointer            user_data)
-{
-  g_autoptr(JsonNode) result = json_from_string ("{\"protocolVersion\": 1, \"agentCapabilities\": {}}", NULL);
-
-  acp_incoming_request_reply (request, result);
-  return TRUE;
-}
 
 static gboolean
 access_request_cb (AcpFsService       *service,
@@ -144,22 +90,15 @@ static void
 start_agent (Fixture               *f,
              AcpClientCapabilities  caps)
 {
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
   const char *roots[] = { f->root, NULL };
 
-  f->agent = acp_agent_new_for_stream (G_IO_STREAM (f->client_end));
   acp_agent_set_client_capabilities (f->agent, caps);
   f->service = acp_fs_service_new ();
   acp_fs_service_attach (f->service, f->agent);
   /* attaching twice changes nothing */
   acp_fs_service_attach (f->service, f->agent);
   acp_fs_service_set_roots (f->service, f->agent, SESSION, roots);
-
-  acp_agent_start_async (f->agent, NULL, store_result_cb, &result);
-  WAIT_UNTIL (result != NULL);
-  acp_agent_start_finish (f->agent, result, &error);
-  g_assert_no_error (error);
+  test_agent_start (f->agent);
 }
 
 static void
@@ -177,55 +116,17 @@ static void
 fixture_setup (Fixture       *f,
                gconstpointer  data)
 {
-  g_autoptr(GError) error = NULL;
-  int fds[2];
-
-  f->tmpdir = g_dir_make_tmp ("test-fs-service-XXXXXX", &error);
-  g_assert_no_error (error);
+  f->tmpdir = test_make_tmpdir ("test-fs-service");
   f->root = g_build_filename (f->tmpdir, "root", NULL);
   f->outside = g_build_filename (f->tmpdir, "outside", NULL);
   g_assert_cmpint (g_mkdir (f->root, 0755), ==, 0);
   g_assert_cmpint (g_mkdir (f->outside, 0755), ==, 0);
   f->access_requests = g_ptr_array_new_with_free_func (g_object_unref);
 
-  g_assert_cmpint (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), ==, 0);
-  f->agent_end = connection_from_fd (fds[0]);
-  f->client_end = connection_from_fd (fds[1]);
-  f->peer = acp_connection_new (G_IO_STREAM (f->agent_end));
-  g_signal_connect (f->peer, "request::initialize", G_CALLBACK (peer_initialize_cb), NULL);
-  acp_connection_start (f->peer);
+  f->agent = test_agent_new_with_peer (&f->peer);
 
   if (data == NULL)
     start_agent (f, ACP_CLIENT_CAP_FS_READ | ACP_CLIENT_CAP_FS_WRITE);
-}
-
-static void
-remove_tree (const char *path)
-{
-  GStatBuf st;
-
-  if (g_lstat (path, &st) != 0)
-    return;
-
-  if (S_ISDIR (st.st_mode))
-    {
-      g_autoptr(GDir) dir = NULL;
-      const char *name;
-
-      g_chmod (path, 0755);
-      dir = g_dir_open (path, 0, NULL);
-      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-
-          remove_tree (child);
-        }
-      g_rmdir (path);
-    }
-  else
-    {
-      g_unlink (path);
-    }
 }
 
 static void
@@ -233,15 +134,10 @@ fixture_teardown (Fixture       *f,
                   gconstpointer  data)
 {
   g_clear_pointer (&f->access_requests, g_ptr_array_unref);
-  acp_connection_close (f->peer, NULL);
-  if (f->agent != NULL)
-    WAIT_UNTIL (acp_agent_get_state (f->agent) == ACP_AGENT_STATE_EXITED);
+  test_peer_close (f->peer, f->agent);
   g_clear_object (&f->agent);
   g_clear_object (&f->service);
   g_clear_object (&f->peer);
-  g_clear_object (&f->agent_end);
-  g_clear_object (&f->client_end);
-  remove_tree (f->tmpdir);
   g_free (f->tmpdir);
   g_free (f->root);
   g_free (f->outside);
@@ -261,7 +157,7 @@ call_as (AcpConnection  *peer,
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), params);
 
-  acp_connection_call_async (peer, method, node, NULL, store_result_cb, &result);
+  acp_connection_call_async (peer, method, node, NULL, test_store_result_cb, &result);
   WAIT_UNTIL (result != NULL);
 
   return acp_connection_call_finish (peer, result, error);
@@ -499,7 +395,7 @@ test_read_bad_params (Fixture       *f,
     g_autoptr(JsonNode) reply = NULL;
     g_autoptr(GError) error = NULL;
 
-    acp_connection_call_async (f->peer, "fs/read_text_file", params, NULL, store_result_cb, &result);
+    acp_connection_call_async (f->peer, "fs/read_text_file", params, NULL, test_store_result_cb, &result);
     WAIT_UNTIL (result != NULL);
     reply = acp_connection_call_finish (f->peer, result, &error);
     g_assert_null (reply);
@@ -822,33 +718,19 @@ test_same_id_two_agents (Fixture       *f,
   g_autofree char *mine = root_file (f, "mine.txt");
   g_autofree char *theirs = outside_file (f, "theirs.txt");
   const char *other_roots[] = { f->outside, NULL };
-  g_autoptr(GSocketConnection) agent_end = NULL;
-  g_autoptr(GSocketConnection) client_end = NULL;
   g_autoptr(AcpConnection) peer = NULL;
-  g_autoptr(AcpAgent) other = NULL;
-  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(AcpAgent) other = test_agent_new_with_peer (&peer);
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) roots = NULL;
   char *content;
-  int fds[2];
 
   write_file (mine, "mine", -1);
   write_file (theirs, "theirs", -1);
 
-  g_assert_cmpint (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), ==, 0);
-  agent_end = connection_from_fd (fds[0]);
-  client_end = connection_from_fd (fds[1]);
-  peer = acp_connection_new (G_IO_STREAM (agent_end));
-  g_signal_connect (peer, "request::initialize", G_CALLBACK (peer_initialize_cb), NULL);
-  acp_connection_start (peer);
-  other = acp_agent_new_for_stream (G_IO_STREAM (client_end));
   acp_agent_set_client_capabilities (other, ACP_CLIENT_CAP_FS_READ);
   acp_fs_service_attach (f->service, other);
   acp_fs_service_set_roots (f->service, other, SESSION, other_roots);
-  acp_agent_start_async (other, NULL, store_result_cb, &result);
-  WAIT_UNTIL (result != NULL);
-  acp_agent_start_finish (other, result, &error);
-  g_assert_no_error (error);
+  test_agent_start (other);
 
   f->access_mode = ACCESS_DENY;
   g_signal_connect (f->service, "access-request", G_CALLBACK (access_request_cb), f);
@@ -888,8 +770,7 @@ test_same_id_two_agents (Fixture       *f,
   g_assert_null (read_as (f->peer, mine, &error));
   assert_wire_error (error, ACP_ERROR_INVALID_PARAMS, "outside", mine);
 
-  acp_connection_close (peer, NULL);
-  WAIT_UNTIL (acp_agent_get_state (other) == ACP_AGENT_STATE_EXITED);
+  test_peer_close (peer, other);
 }
 
 /* }}} */
@@ -998,14 +879,14 @@ test_access_later (Fixture       *f,
   f->access_mode = ACCESS_LATER;
   g_signal_connect (f->service, "access-request", G_CALLBACK (access_request_cb), f);
 
-  acp_connection_call_async (f->peer, "fs/read_text_file", node, NULL, store_result_cb, &result);
+  acp_connection_call_async (f->peer, "fs/read_text_file", node, NULL, test_store_result_cb, &result);
   WAIT_UNTIL (f->access_requests->len == 1);
   request = g_ptr_array_index (f->access_requests, 0);
   g_signal_connect_swapped (request, "notify::answered", G_CALLBACK (count_cb), &answered_notifies);
 
-  /* the agent waits while the person thinks */
-  for (guint i = 0; i < 10; i++)
-    g_main_context_iteration (NULL, FALSE);
+  /* the agent waits while the person thinks: all that is pending handled,
+   * no answer */
+  test_drain_main_context ();
   g_assert_null (result);
 
   g_idle_add (allow_later_cb, request);
@@ -1048,7 +929,7 @@ test_access_cancelled (Fixture       *f,
   f->access_mode = ACCESS_LATER;
   g_signal_connect (f->service, "access-request", G_CALLBACK (access_request_cb), f);
 
-  acp_connection_call_async (f->peer, "fs/read_text_file", node, cancellable, store_result_cb, &result);
+  acp_connection_call_async (f->peer, "fs/read_text_file", node, cancellable, test_store_result_cb, &result);
   WAIT_UNTIL (f->access_requests->len == 1);
   request = g_ptr_array_index (f->access_requests, 0);
   request_cancellable = acp_fs_access_request_get_cancellable (request);
@@ -1324,7 +1205,7 @@ static void
 test_fake_agent (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *tmpdir = g_dir_make_tmp ("test-fs-service-XXXXXX", &error);
+  g_autofree char *tmpdir = test_make_tmpdir ("test-fs-service");
   g_autofree char *root = g_build_filename (tmpdir, "root", NULL);
   g_autofree char *inside = g_build_filename (root, "notes.txt", NULL);
   g_autofree char *written = g_build_filename (root, "out", "written.txt", NULL);
@@ -1332,9 +1213,8 @@ test_fake_agent (void)
   g_autofree char *secret = g_build_filename (tmpdir, "secret.txt", NULL);
   g_autofree char *missing = g_build_filename (root, "missing.txt", NULL);
   g_autofree char *back = NULL;
-  const char *argv[] = { g_getenv ("PALAVER_FAKE_AGENT"), "fs.json", NULL };
   const char *roots[] = { root, NULL };
-  g_autoptr(AcpAgent) agent = NULL;
+  g_autoptr(AcpAgent) agent = test_fake_agent_new ("fs.json", NULL);
   g_autoptr(AcpFsService) service = NULL;
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(JsonObject) session = NULL;
@@ -1343,24 +1223,16 @@ test_fake_agent (void)
   const char *session_id;
   const char *texts[] = { inside, written, escape, missing };
 
-  g_assert_no_error (error);
-  g_assert_nonnull (argv[0]);
   g_assert_cmpint (g_mkdir (root, 0755), ==, 0);
   write_file (inside, "line 1\nline 2\nline 3\n", -1);
   write_file (secret, "secret", -1);
 
-  agent = acp_agent_new (argv, NULL, NULL);
   acp_agent_set_client_capabilities (agent, ACP_CLIENT_CAP_FS_READ | ACP_CLIENT_CAP_FS_WRITE);
   service = acp_fs_service_new ();
   acp_fs_service_attach (service, agent);
+  test_agent_start (agent);
 
-  acp_agent_start_async (agent, NULL, store_result_cb, &result);
-  WAIT_UNTIL (result != NULL);
-  acp_agent_start_finish (agent, result, &error);
-  g_assert_no_error (error);
-  g_clear_object (&result);
-
-  acp_agent_new_session_async (agent, root, NULL, NULL, NULL, store_result_cb, &result);
+  acp_agent_new_session_async (agent, root, NULL, NULL, NULL, test_store_result_cb, &result);
   WAIT_UNTIL (result != NULL);
   session = acp_agent_new_session_finish (agent, result, &error);
   g_assert_no_error (error);
@@ -1378,7 +1250,7 @@ test_fake_agent (void)
       json_object_set_string_member (block, "text", texts[i]);
       json_array_add_object_element (prompt, g_steal_pointer (&block));
     }
-  acp_agent_prompt_async (agent, session_id, prompt, NULL, store_result_cb, &result);
+  acp_agent_prompt_async (agent, session_id, prompt, NULL, test_store_result_cb, &result);
   WAIT_UNTIL (result != NULL);
   stop_reason = acp_agent_prompt_finish (agent, result, &error);
   g_assert_no_error (error);
@@ -1388,10 +1260,7 @@ test_fake_agent (void)
   g_file_get_contents (written, &back, NULL, NULL);
   g_assert_cmpstr (back, ==, "written by the agent\n");
 
-  acp_agent_stop_async (agent, NULL, store_result_cb, &result);
-  WAIT_UNTIL (result != NULL);
-
-  remove_tree (tmpdir);
+  test_agent_stop (agent);
 }
 
 /* }}} */

@@ -9,6 +9,7 @@
 
 #include "pal-markdown.h"
 #include "pal-markdown-view.h"
+#include "test-util.h"
 
 static const char *document =
   "# Title\n"
@@ -231,8 +232,7 @@ test_stream_renders_on_idle (void)
   pal_markdown_view_append (PAL_MARKDOWN_VIEW (view), "ld**", -1);
   g_assert_cmpint (gtk_text_buffer_get_char_count (buffer), ==, 0);
 
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
+  test_drain_main_context ();
 
   text = buffer_text (buffer);
   g_assert_cmpstr (text, ==, "Hello world");
@@ -273,15 +273,18 @@ test_long_stream (void)
   g_object_unref (view);
 }
 
+/* The length of the text @buffer shows */
+static gsize
+shown_length (GtkTextBuffer *buffer)
+{
+  g_autofree char *text = buffer_text (buffer);
+
+  return strlen (text);
+}
+
 /* A flood of streamed text is shown a bounded amount at a time, and all of
  * it in the end; a long unfinished code block grows as plain text and is
  * styled once finished. */
-static gboolean
-timeout_cb (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
 
 static void
 test_stream_budget (void)
@@ -290,28 +293,17 @@ test_stream_budget (void)
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (view));
   g_autoptr(GString) flood = g_string_new (NULL);
   g_autofree char *text = NULL;
-  gboolean timed_out = FALSE;
-  guint timeout_id;
 
   for (guint i = 0; i < 1000; i++)
     g_string_append (flood, i % 10 == 9 ? "words.\n\n" : "some words ");
   pal_markdown_view_append (PAL_MARKDOWN_VIEW (view), flood->str, -1);
 
   /* the first pass shows no more than the budget of a frame */
-  while (gtk_text_buffer_get_char_count (buffer) == 0)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (gtk_text_buffer_get_char_count (buffer) > 0);
   g_assert_cmpint (gtk_text_buffer_get_char_count (buffer), <=, 1024);
 
   /* and the rest comes */
-  timeout_id = g_timeout_add (10000, timeout_cb, &timed_out);
-  while (!timed_out && strlen (text = buffer_text (buffer)) < 900 * 11)
-    {
-      g_clear_pointer (&text, g_free);
-      g_main_context_iteration (NULL, TRUE);
-    }
-  g_assert_false (timed_out);
-  g_source_remove (timeout_id);
-  g_clear_pointer (&text, g_free);
+  WAIT_UNTIL (shown_length (buffer) >= 900 * 11);
 
   /* a long code block that has not ended yet */
   pal_markdown_view_set_text (PAL_MARKDOWN_VIEW (view), "Code:\n\n```\n");

@@ -14,9 +14,9 @@
 
 #include "pal-error.h"
 #include "pal-mcp-probe.h"
+#include "test-util.h"
 
 #define PROBE_TIMEOUT_MS 30000
-#define START_TIMEOUT_MS 30000
 
 typedef struct
 {
@@ -61,46 +61,13 @@ peer_clear (Peer *peer)
   g_free (peer->index_js);
 }
 
-static void
-got_result_cb (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  GAsyncResult **slot = user_data;
-
-  *slot = g_object_ref (result);
-}
-
 static PalMcpProbeResult *
 wait_result (GAsyncResult **slot,
              GError       **error)
 {
-  PalMcpProbeResult *result;
+  g_autoptr(GAsyncResult) result = WAIT_RESULT (slot);
 
-  while (*slot == NULL)
-    g_main_context_iteration (NULL, TRUE);
-
-  result = pal_mcp_probe_finish (*slot, error);
-  g_clear_object (slot);
-
-  return result;
-}
-
-static gboolean
-set_flag_cb (gpointer user_data)
-{
-  *(gboolean *) user_data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-spin_for (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, set_flag_cb, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
+  return pal_mcp_probe_finish (result, error);
 }
 
 static void
@@ -161,8 +128,21 @@ wait_cb (GObject      *object,
   *(gboolean *) user_data = TRUE;
 }
 
-/* Starts `PORT=N node index.js MODE` and waits (bounded) until the port
- * takes connections. */
+/* Whether something listens on @port of the loopback address */
+static gboolean
+port_listens (guint port)
+{
+  g_autoptr(GSocketClient) client = g_socket_client_new ();
+  g_autoptr(GSocketConnection) connection = NULL;
+
+  connection = g_socket_client_connect_to_host (client, "127.0.0.1", port, NULL, NULL);
+
+  return connection != NULL;
+}
+
+/* Starts `PORT=N node index.js MODE` and waits until the port takes
+ * connections or the server exited (it says nothing when it listens: this
+ * polls). */
 static GSubprocess *
 start_server (Peer       *peer,
               const char *mode,
@@ -170,12 +150,10 @@ start_server (Peer       *peer,
               gboolean   *exited)
 {
   g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autoptr(GSocketClient) client = g_socket_client_new ();
   g_autoptr(GError) error = NULL;
   g_autofree char *port_text = NULL;
   GSubprocess *process;
   guint port = find_free_port ();
-  gint64 deadline = g_get_monotonic_time () + START_TIMEOUT_MS * G_TIME_SPAN_MILLISECOND;
 
   port_text = g_strdup_printf ("%u", port);
   /* It logs to stdout, which would break the test's own output. */
@@ -189,23 +167,9 @@ start_server (Peer       *peer,
   *exited = FALSE;
   g_subprocess_wait_async (process, NULL, wait_cb, exited);
 
-  for (;;)
-    {
-      g_autoptr(GSocketConnection) connection = NULL;
-      g_autoptr(GError) connect_error = NULL;
-
-      connection = g_socket_client_connect_to_host (client, "127.0.0.1", port, NULL,
-                                                    &connect_error);
-      if (connection != NULL)
-        break;
-
-      if (*exited)
-        g_error ("server-everything %s exited before listening on port %u", mode, port);
-      if (g_get_monotonic_time () > deadline)
-        g_error ("server-everything %s did not listen on port %u in time", mode, port);
-
-      spin_for (100);
-    }
+  POLL_UNTIL (*exited || port_listens (port));
+  if (*exited)
+    g_error ("server-everything %s exited before listening on port %u", mode, port);
 
   *out_port = port;
 
@@ -217,8 +181,7 @@ stop_server (GSubprocess *process,
              gboolean    *exited)
 {
   g_subprocess_force_exit (process);
-  while (!*exited)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (*exited);
   g_object_unref (process);
 }
 
@@ -237,7 +200,7 @@ test_stdio (void)
     {
       const char *argv[] = { peer.node, peer.index_js, "stdio", NULL };
 
-      pal_mcp_probe_stdio_async (argv, NULL, PROBE_TIMEOUT_MS, NULL, got_result_cb, &async_result);
+      pal_mcp_probe_stdio_async (argv, NULL, PROBE_TIMEOUT_MS, NULL, test_store_result_cb, &async_result);
       result = wait_result (&async_result, &error);
       g_assert_no_error (error);
       assert_everything (result);
@@ -271,10 +234,10 @@ probe_over_http (const char *mode,
 
   if (g_str_equal (mode, "sse"))
     pal_mcp_probe_sse_async (session, url, NULL, NULL, PROBE_TIMEOUT_MS, NULL,
-                             got_result_cb, &async_result);
+                             test_store_result_cb, &async_result);
   else
     pal_mcp_probe_http_async (session, url, NULL, NULL, PROBE_TIMEOUT_MS, NULL,
-                              got_result_cb, &async_result);
+                              test_store_result_cb, &async_result);
   result = wait_result (&async_result, &error);
 
   /* Stop the server before asserting anything (an assertion aborts; the

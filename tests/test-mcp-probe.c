@@ -16,34 +16,18 @@
 #include "pal-error.h"
 #include "pal-mcp-probe.h"
 #include "pal-mcp-probe-private.h"
+#include "test-util.h"
 
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                   */
-
-static void
-got_result_cb (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  GAsyncResult **slot = user_data;
-
-  g_assert_null (*slot);
-  *slot = g_object_ref (result);
-}
 
 static PalMcpProbeResult *
 wait_result (GAsyncResult **slot,
              GError       **error)
 {
-  PalMcpProbeResult *result;
+  g_autoptr(GAsyncResult) result = WAIT_RESULT (slot);
 
-  while (*slot == NULL)
-    g_main_context_iteration (NULL, TRUE);
-
-  result = pal_mcp_probe_finish (*slot, error);
-  g_clear_object (slot);
-
-  return result;
+  return pal_mcp_probe_finish (result, error);
 }
 
 /* The limit of a probe, in the tests of it: it passes when the test says,
@@ -96,51 +80,6 @@ pass_limit (void)
   _pal_mcp_probe_set_timer_func (NULL);
 }
 
-static gboolean
-set_flag_cb (gpointer user_data)
-{
-  *(gboolean *) user_data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Runs the main loop until @done is TRUE or @timeout_ms passed (a guard
- * against hanging, not a timing assumption). */
-static void
-spin_until (const gboolean *done,
-            guint           timeout_ms)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add (timeout_ms, set_flag_cb, &timed_out);
-
-  while (!*done && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-
-  if (!timed_out)
-    g_source_remove (id);
-}
-
-static void
-spin_until_nonzero (const guint *value,
-                    guint        timeout_ms)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add (timeout_ms, set_flag_cb, &timed_out);
-
-  while (*value == 0 && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-
-  if (!timed_out)
-    g_source_remove (id);
-}
-
-static void
-spin_for (guint ms)
-{
-  gboolean never = FALSE;
-
-  spin_until (&never, ms);
-}
-
 static void
 assert_strv (const char * const *got,
              const char * const *want)
@@ -166,33 +105,25 @@ process_gone (GPid pid)
   return kill (pid, 0) != 0 && errno == ESRCH;
 }
 
+/* The pid the fake server wrote into @pid_file, 0 while it has not */
+static GPid
+written_pid (const char *pid_file)
+{
+  g_autofree char *text = NULL;
+
+  if (!g_file_get_contents (pid_file, &text, NULL, NULL) || *text == '\0')
+    return 0;
+
+  return (GPid) g_ascii_strtoll (text, NULL, 10);
+}
+
 /* Waits until the fake server wrote its pid and returns it. */
 static GPid
 wait_for_pid (const char *pid_file)
 {
-  for (guint i = 0; i < 1000; i++)
-    {
-      g_autofree char *text = NULL;
+  POLL_UNTIL (written_pid (pid_file) != 0);
 
-      if (g_file_get_contents (pid_file, &text, NULL, NULL) && *text != '\0')
-        return (GPid) g_ascii_strtoll (text, NULL, 10);
-      spin_for (10);
-    }
-
-  g_error ("the fake server never wrote %s", pid_file);
-}
-
-/* Waits (bounded) until a process is gone, and asserts it is. */
-static void
-assert_process_ends (GPid  pid,
-                     guint within_ms)
-{
-  gint64 deadline = g_get_monotonic_time () + within_ms * G_TIME_SPAN_MILLISECOND;
-
-  while (!process_gone (pid) && g_get_monotonic_time () < deadline)
-    spin_for (20);
-
-  g_assert_true (process_gone (pid));
+  return written_pid (pid_file);
 }
 
 typedef struct
@@ -205,8 +136,7 @@ typedef struct
 static void
 pid_file_init (PidFile *p)
 {
-  p->dir = g_dir_make_tmp ("mcp-probe-XXXXXX", NULL);
-  g_assert_nonnull (p->dir);
+  p->dir = test_make_tmpdir ("mcp-probe");
   p->pid_file = g_build_filename (p->dir, "pid", NULL);
   p->pid_env = g_strdup_printf ("FAKE_MCP_PID_FILE=%s", p->pid_file);
 }
@@ -214,8 +144,6 @@ pid_file_init (PidFile *p)
 static void
 pid_file_clear (PidFile *p)
 {
-  g_unlink (p->pid_file);
-  g_rmdir (p->dir);
   g_free (p->dir);
   g_free (p->pid_file);
   g_free (p->pid_env);
@@ -234,7 +162,7 @@ probe_stdio (const char   *mode,
   const char *argv[] = { fake_server (), mode, extra_arg, NULL };
   GAsyncResult *result = NULL;
 
-  pal_mcp_probe_stdio_async (argv, env, timeout_ms, NULL, got_result_cb, &result);
+  pal_mcp_probe_stdio_async (argv, env, timeout_ms, NULL, test_store_result_cb, &result);
 
   return wait_result (&result, error);
 }
@@ -248,6 +176,7 @@ test_stdio_normal (void)
   g_autoptr(GError) error = NULL;
   const char *names[] = { "alpha", "beta", NULL };
   const char *descriptions[] = { "The first tool", "", NULL };
+  GPid server_pid;
 
   pid_file_init (&pid);
   env[0] = "FAKE_MCP_SERVER_VERSION=9.8.7";
@@ -270,7 +199,8 @@ test_stdio_normal (void)
   assert_strv (pal_mcp_probe_result_get_tool_descriptions (result), descriptions);
 
   /* The server does not outlive the test. */
-  assert_process_ends (wait_for_pid (pid.pid_file), 5000);
+  server_pid = wait_for_pid (pid.pid_file);
+  POLL_UNTIL (process_gone (server_pid));
   pid_file_clear (&pid);
 }
 
@@ -351,7 +281,7 @@ start_stdio_with_test_limit (const char    *mode,
   const char *env[] = { pid->pid_env, NULL };
 
   use_test_limit ();
-  pal_mcp_probe_stdio_async (argv, env, timeout_ms, NULL, got_result_cb, result);
+  pal_mcp_probe_stdio_async (argv, env, timeout_ms, NULL, test_store_result_cb, result);
 
   return wait_for_pid (pid->pid_file);
 }
@@ -370,8 +300,7 @@ test_stdio_timeout (void)
 
   /* It waits for the limit: the server runs and does not answer (all that
    * is pending handled; the limit passes only when the test says)... */
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
+  test_drain_main_context ();
   g_assert_null (async_result);
   g_assert_false (process_gone (server_pid));
 
@@ -382,7 +311,7 @@ test_stdio_timeout (void)
   g_assert_error (error, PAL_ERROR, PAL_ERROR_TIMEOUT);
   g_assert_nonnull (strstr (error->message, "did not answer within 1 second"));
 
-  assert_process_ends (server_pid, 5000);
+  POLL_UNTIL (process_gone (server_pid));
   pid_file_clear (&pid);
 }
 
@@ -403,7 +332,7 @@ test_stdio_stubborn_server_is_killed (void)
   result = wait_result (&async_result, &error);
   g_assert_error (error, PAL_ERROR, PAL_ERROR_TIMEOUT);
 
-  assert_process_ends (server_pid, 10000);
+  POLL_UNTIL (process_gone (server_pid));
   pid_file_clear (&pid);
 }
 
@@ -471,7 +400,7 @@ test_stdio_not_found (void)
   g_autoptr(PalMcpProbeResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  pal_mcp_probe_stdio_async (in_path, NULL, 10000, NULL, got_result_cb, &async_result);
+  pal_mcp_probe_stdio_async (in_path, NULL, 10000, NULL, test_store_result_cb, &async_result);
   result = wait_result (&async_result, &error);
   g_assert_null (result);
   g_assert_error (error, PAL_ERROR, PAL_ERROR_NOT_FOUND);
@@ -479,7 +408,7 @@ test_stdio_not_found (void)
   g_assert_nonnull (strstr (error->message, "PATH"));
   g_clear_error (&error);
 
-  pal_mcp_probe_stdio_async (absolute, NULL, 10000, NULL, got_result_cb, &async_result);
+  pal_mcp_probe_stdio_async (absolute, NULL, 10000, NULL, test_store_result_cb, &async_result);
   result = wait_result (&async_result, &error);
   g_assert_null (result);
   g_assert_error (error, PAL_ERROR, PAL_ERROR_NOT_FOUND);
@@ -496,18 +425,18 @@ test_stdio_invalid_arguments (void)
   GAsyncResult *async_result = NULL;
   g_autoptr(GError) error = NULL;
 
-  pal_mcp_probe_stdio_async (empty, NULL, 0, NULL, got_result_cb, &async_result);
+  pal_mcp_probe_stdio_async (empty, NULL, 0, NULL, test_store_result_cb, &async_result);
   g_assert_null (wait_result (&async_result, &error));
   g_assert_error (error, PAL_ERROR, PAL_ERROR_INVALID);
   g_clear_error (&error);
 
-  pal_mcp_probe_stdio_async (argv, bad_env, 0, NULL, got_result_cb, &async_result);
+  pal_mcp_probe_stdio_async (argv, bad_env, 0, NULL, test_store_result_cb, &async_result);
   g_assert_null (wait_result (&async_result, &error));
   g_assert_error (error, PAL_ERROR, PAL_ERROR_INVALID);
   g_assert_nonnull (strstr (error->message, "“NOEQUALS”"));
   g_clear_error (&error);
 
-  pal_mcp_probe_stdio_async (argv, empty_name, 0, NULL, got_result_cb, &async_result);
+  pal_mcp_probe_stdio_async (argv, empty_name, 0, NULL, test_store_result_cb, &async_result);
   g_assert_null (wait_result (&async_result, &error));
   g_assert_error (error, PAL_ERROR, PAL_ERROR_INVALID);
 }
@@ -534,7 +463,7 @@ test_stdio_cancel (void)
   env[0] = pid.pid_env;
   env[1] = NULL;
 
-  pal_mcp_probe_stdio_async (argv, env, 20000, cancellable, got_result_cb, &async_result);
+  pal_mcp_probe_stdio_async (argv, env, 20000, cancellable, test_store_result_cb, &async_result);
   /* Cancel while the server is running and initialize is unanswered. */
   server_pid = wait_for_pid (pid.pid_file);
   g_assert_null (async_result);
@@ -543,7 +472,7 @@ test_stdio_cancel (void)
   g_assert_null (wait_result (&async_result, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 
-  assert_process_ends (server_pid, 5000);
+  POLL_UNTIL (process_gone (server_pid));
   pid_file_clear (&pid);
 }
 
@@ -556,7 +485,7 @@ test_stdio_cancelled_before (void)
   g_autoptr(GError) error = NULL;
 
   g_cancellable_cancel (cancellable);
-  pal_mcp_probe_stdio_async (argv, NULL, 0, cancellable, got_result_cb, &async_result);
+  pal_mcp_probe_stdio_async (argv, NULL, 0, cancellable, test_store_result_cb, &async_result);
   /* Never synchronously. */
   g_assert_null (async_result);
   g_assert_null (wait_result (&async_result, &error));
@@ -985,28 +914,25 @@ socket_of (TestServer        *ts,
   g_error ("no connection from port %u", port);
 }
 
-/* Waits (bounded) until the client closed the connection of @message: its
- * socket turns readable with nothing left to read. A paused message does not
- * notice by itself. */
+/* Whether the other end closed @socket: it is readable with nothing left to
+ * read, or hung up */
+static gboolean
+peer_closed (GSocket *socket)
+{
+  GIOCondition condition = g_socket_condition_check (socket, G_IO_IN | G_IO_HUP | G_IO_ERR);
+
+  return (condition & (G_IO_HUP | G_IO_ERR)) != 0 ||
+         ((condition & G_IO_IN) != 0 && g_socket_get_available_bytes (socket) == 0);
+}
+
+/* Waits until the client closed the connection of @message. A paused
+ * message does not notice by itself, and the socket is the server's: this
+ * polls. */
 static void
 assert_client_disconnects (TestServer        *ts,
                            SoupServerMessage *message)
 {
-  GSocket *socket = socket_of (ts, message);
-  gint64 deadline = g_get_monotonic_time () + 5 * G_TIME_SPAN_SECOND;
-  gboolean closed = FALSE;
-
-  while (!closed && g_get_monotonic_time () < deadline)
-    {
-      GIOCondition condition = g_socket_condition_check (socket, G_IO_IN | G_IO_HUP | G_IO_ERR);
-
-      closed = (condition & (G_IO_HUP | G_IO_ERR)) != 0 ||
-               ((condition & G_IO_IN) != 0 && g_socket_get_available_bytes (socket) == 0);
-      if (!closed)
-        spin_for (20);
-    }
-
-  g_assert_true (closed);
+  POLL_UNTIL (peer_closed (socket_of (ts, message)));
 }
 
 /* The test server accepts connections itself and hands them to the
@@ -1115,7 +1041,7 @@ probe_http (SoupSession         *session,
   GAsyncResult *result = NULL;
 
   pal_mcp_probe_http_async (session, address, names, values, timeout_ms, cancellable,
-                            got_result_cb, &result);
+                            test_store_result_cb, &result);
 
   return wait_result (&result, error);
 }
@@ -1128,7 +1054,7 @@ probe_sse (SoupSession         *session,
 {
   GAsyncResult *result = NULL;
 
-  pal_mcp_probe_sse_async (session, address, NULL, NULL, timeout_ms, NULL, got_result_cb, &result);
+  pal_mcp_probe_sse_async (session, address, NULL, NULL, timeout_ms, NULL, test_store_result_cb, &result);
 
   return wait_result (&result, error);
 }
@@ -1174,7 +1100,7 @@ test_http_json (void)
   g_assert_false (ts->version_missing);
 
   /* The session is ended. */
-  spin_until_nonzero (&ts->n_deletes, 5000);
+  WAIT_UNTIL (ts->n_deletes != 0);
   g_assert_cmpuint (ts->n_deletes, ==, 1);
   g_assert_true (ts->deleted_right_session);
 
@@ -1204,7 +1130,7 @@ test_http_events (void)
   for (guint i = 0; i < ts->open_streams->len; i++)
     assert_client_disconnects (ts, g_ptr_array_index (ts->open_streams, i));
 
-  spin_until_nonzero (&ts->n_deletes, 5000);
+  WAIT_UNTIL (ts->n_deletes != 0);
   g_assert_true (ts->deleted_right_session);
 
   test_server_free (ts);
@@ -1321,8 +1247,8 @@ test_http_timeout (void)
 
   /* the limit passes once the server holds the request */
   use_test_limit ();
-  pal_mcp_probe_http_async (session, address, NULL, NULL, 300, NULL, got_result_cb, &async_result);
-  spin_until_nonzero (&ts->held->len, 10000);
+  pal_mcp_probe_http_async (session, address, NULL, NULL, 300, NULL, test_store_result_cb, &async_result);
+  WAIT_UNTIL (ts->held->len != 0);
   g_assert_cmpuint (ts->held->len, ==, 1);
   g_assert_null (async_result);
   pass_limit ();
@@ -1374,16 +1300,15 @@ test_http_cancel_mid_session (void)
    * holds requests and cancels: tools/list is cancelled in flight, and the
    * session still ends. */
   pal_mcp_probe_http_async (session, address, NULL, NULL, 20000, cancellable,
-                            got_result_cb, &result);
-  while (!ts->got_initialized && result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+                            test_store_result_cb, &result);
+  WAIT_UNTIL (ts->got_initialized || result != NULL);
   ts->cancel_on_request = cancellable;
 
   g_assert_null (wait_result (&result, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_cmpuint (ts->held->len, ==, 1);
 
-  spin_until_nonzero (&ts->n_deletes, 5000);
+  WAIT_UNTIL (ts->n_deletes != 0);
   g_assert_true (ts->deleted_right_session);
 
   test_server_free (ts);
@@ -1604,8 +1529,8 @@ test_sse_timeout (void)
 
   /* The GET is never answered; the limit passes once the server holds it. */
   use_test_limit ();
-  pal_mcp_probe_sse_async (session, address, NULL, NULL, 300, NULL, got_result_cb, &async_result);
-  spin_until_nonzero (&ts->held->len, 10000);
+  pal_mcp_probe_sse_async (session, address, NULL, NULL, 300, NULL, test_store_result_cb, &async_result);
+  WAIT_UNTIL (ts->held->len != 0);
   g_assert_null (async_result);
   pass_limit ();
   g_assert_null (wait_result (&async_result, &error));
@@ -1626,7 +1551,7 @@ probe_config (PalMcpServerConfig  *config,
 {
   GAsyncResult *result = NULL;
 
-  pal_mcp_probe_config_async (config, session, 10000, NULL, got_result_cb, &result);
+  pal_mcp_probe_config_async (config, session, 10000, NULL, test_store_result_cb, &result);
 
   return wait_result (&result, error);
 }

@@ -11,7 +11,7 @@
 #include "find-descendant.h"
 #include "pal-line-cut.h"
 #include "pal-output-view.h"
-#include "wait-for.h"
+#include "test-util.h"
 
 static char *
 numbered_lines (guint from,
@@ -136,7 +136,7 @@ test_capped (void)
 
   pal_output_view_set_text (PAL_OUTPUT_VIEW (view), text, -1);
   window = make_window (view);
-  wait_for (overflows, view);
+  WAIT_UNTIL (overflows (view));
 
   full = text_height (view);
   capped = gtk_widget_get_height (view);
@@ -156,13 +156,13 @@ test_capped (void)
   g_assert_true (gtk_widget_activate_action (view, "output.show-all", NULL));
   g_assert_true (pal_output_view_get_expanded (PAL_OUTPUT_VIEW (view)));
   d.height = full;
-  wait_for (taller_than, &d);
+  WAIT_UNTIL (taller_than (&d));
   g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (show_all)), ==, "Show Less");
   g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (show_all)));
 
   pal_output_view_set_expanded (PAL_OUTPUT_VIEW (view), FALSE);
   d.height = capped + 1;
-  wait_for (shorter_than, &d);
+  WAIT_UNTIL (shorter_than (&d));
   g_assert_false (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (show_all)));
 
   gtk_window_destroy (GTK_WINDOW (window));
@@ -186,7 +186,7 @@ test_short (void)
   window = make_window (view);
   copy = find_button (view, "output.copy");
   g_assert_nonnull (copy);
-  wait_for (mapped, copy);
+  WAIT_UNTIL (mapped (copy));
 
   g_assert_false (pal_output_view_get_overflows (PAL_OUTPUT_VIEW (view)));
   g_assert_false (gtk_widget_get_visible (find_button (view, "output.show-all")));
@@ -238,17 +238,17 @@ test_follow (void)
   pal_output_view_set_follow (PAL_OUTPUT_VIEW (view), TRUE);
   window = make_window (view);
   d.adjustment = inner_adjustment (view);
-  wait_for (at_end, &d);
+  WAIT_UNTIL (at_end (&d));
 
   d.upper = gtk_adjustment_get_upper (d.adjustment);
   pal_output_view_append (PAL_OUTPUT_VIEW (view), second, -1);
-  wait_for (at_end, &d);
+  WAIT_UNTIL (at_end (&d));
 
   /* the person scrolls up: more output does not move it */
   gtk_adjustment_set_value (d.adjustment, 10);
   d.upper = gtk_adjustment_get_upper (d.adjustment);
   pal_output_view_append (PAL_OUTPUT_VIEW (view), third, -1);
-  wait_for (grew, &d);
+  WAIT_UNTIL (grew (&d));
   g_assert_cmpfloat (gtk_adjustment_get_value (d.adjustment), ==, 10);
 
   gtk_window_destroy (GTK_WINDOW (window));
@@ -272,7 +272,7 @@ test_scroll_past_end (void)
   pal_output_view_set_follow (PAL_OUTPUT_VIEW (view), TRUE);
   window = make_window (view);
   d.adjustment = inner_adjustment (view);
-  wait_for (at_end, &d);
+  WAIT_UNTIL (at_end (&d));
 
   inner = find_descendant (view, GTK_TYPE_SCROLLED_WINDOW);
   outer = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (gtk_window_get_child (GTK_WINDOW (window))));
@@ -333,7 +333,7 @@ test_copy (void)
   g_assert_true (gtk_widget_activate_action (view, "output.copy", NULL));
 
   gdk_clipboard_read_text_async (gtk_widget_get_clipboard (view), NULL, read_text_cb, &d);
-  wait_for (read_done, &d);
+  WAIT_UNTIL (read_done (&d));
   g_assert_cmpstr (d.text, ==, "Echo: hi over mcp\n");
   g_free (d.text);
 
@@ -452,7 +452,7 @@ test_long_lines (void)
     g_assert_true (gtk_widget_activate_action (GTK_WIDGET (pal_output_view_get_text_view (PAL_OUTPUT_VIEW (view))),
                                                "clipboard.copy", NULL));
     gdk_clipboard_read_text_async (gtk_widget_get_clipboard (view), NULL, read_text_cb, &d);
-    wait_for (read_done, &d);
+    WAIT_UNTIL (read_done (&d));
     g_assert_cmpstr (d.text, ==, text->str);
     g_free (d.text);
     gtk_window_destroy (GTK_WINDOW (window));

@@ -25,6 +25,7 @@
 #include "pal-mcp-test-group.h"
 #include "pal-name-value-group.h"
 #include "pal-preferences-window.h"
+#include "test-util.h"
 
 #define SCHEMA_ID "io.github.palaverapp.Palaver"
 #define FAKE_DEMO "/opt/test/palaver-demo-agent"
@@ -43,25 +44,6 @@ typedef struct
   char *old_path;
 } Fixture;
 
-/* Iterates the main loop until @cond holds; fails after a long guard. */
-#define WAIT_UNTIL(cond) \
-  G_STMT_START { \
-    gint64 wait_end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC; \
-    while (!(cond)) \
-      { \
-        g_assert_cmpint (g_get_monotonic_time (), <, wait_end); \
-        g_main_context_iteration (NULL, FALSE); \
-        g_usleep (1000); \
-      } \
-  } G_STMT_END
-
-static void
-flush_main_context (void)
-{
-  while (g_main_context_pending (NULL))
-    g_main_context_iteration (NULL, FALSE);
-}
-
 static const char *
 fake_server (void)
 {
@@ -75,12 +57,10 @@ static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  data)
 {
-  g_autoptr(GError) error = NULL;
   g_autofree char *link = NULL;
   g_autofree char *path = NULL;
 
-  fixture->bin_dir = g_dir_make_tmp ("palaver-preferences-XXXXXX", &error);
-  g_assert_no_error (error);
+  fixture->bin_dir = test_make_tmpdir ("palaver-preferences");
   link = g_build_filename (fixture->bin_dir, TEST_PROGRAM, NULL);
   g_assert_cmpint (symlink (fake_server (), link), ==, 0);
 
@@ -98,16 +78,14 @@ fixture_set_up (Fixture       *fixture,
                                                                    fixture->servers,
                                                                    fixture->session));
   gtk_window_present (GTK_WINDOW (fixture->window));
-  flush_main_context ();
+  test_drain_main_context ();
 }
 
 static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
-  g_autoptr(GDir) dir = NULL;
   GListModel *toplevels = gtk_window_get_toplevels ();
-  const char *name;
 
   /* the window and every dialog left open */
   while (g_list_model_get_n_items (toplevels) > 0)
@@ -116,7 +94,7 @@ fixture_tear_down (Fixture       *fixture,
 
       gtk_window_destroy (window);
     }
-  flush_main_context ();
+  test_drain_main_context ();
 
   g_clear_object (&fixture->window);
   g_clear_object (&fixture->session);
@@ -125,14 +103,6 @@ fixture_tear_down (Fixture       *fixture,
   g_clear_object (&fixture->settings);
   g_clear_object (&fixture->backend);
 
-  dir = g_dir_open (fixture->bin_dir, 0, NULL);
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *file = g_build_filename (fixture->bin_dir, name, NULL);
-
-      g_unlink (file);
-    }
-  g_rmdir (fixture->bin_dir);
   g_free (fixture->bin_dir);
 
   g_setenv ("PATH", fixture->old_path, TRUE);
@@ -274,7 +244,7 @@ type_into (gpointer    editable,
            const char *text)
 {
   gtk_editable_set_text (GTK_EDITABLE (editable), text);
-  flush_main_context ();
+  test_drain_main_context ();
 }
 
 /* Waits for the lookup of the command an editor started, off the main thread:
@@ -283,7 +253,7 @@ static void
 wait_for_lookup (gpointer editor)
 {
   WAIT_UNTIL (!shows_label (GTK_WIDGET (editor), LOOKING));
-  flush_main_context ();
+  test_drain_main_context ();
 }
 
 /* Types a command into @row of @editor and waits for its lookup. */
@@ -294,19 +264,6 @@ type_command (gpointer    editor,
 {
   type_into (row, text);
   wait_for_lookup (editor);
-}
-
-/* Iterates the main loop for @msec, for answers that must not come. */
-static void
-run_main_loop_for (guint msec)
-{
-  gint64 end = g_get_monotonic_time () + msec * G_TIME_SPAN_MILLISECOND;
-
-  while (g_get_monotonic_time () < end)
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
 }
 
 static GVariant *
@@ -398,7 +355,7 @@ test_agents_page (Fixture       *fixture,
   g_assert_cmpint (g_chmod (gemini, 0755), ==, 0);
   pal_agent_store_detect_async (fixture->agent_store, NULL, detect_done_cb, &detected);
   WAIT_UNTIL (detected);
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_nonnull (find_row (list, "Gemini CLI"));
   g_assert_true (shows_label (GTK_WIDGET (find_row (list, "Gemini CLI")), "Detected"));
   g_assert_false (shows_label (GTK_WIDGET (demo), "Detected"));
@@ -414,36 +371,45 @@ test_agents_page (Fixture       *fixture,
   }
 }
 
-static void
-test_agent_editor (Fixture       *fixture,
-                   gconstpointer  data)
+/* Opens the editor of a new agent through the page's action */
+static PalAgentEditor *
+open_new_agent_editor (Fixture *fixture)
 {
-  GtkListBox *list = template_child (fixture->window, PAL_TYPE_PREFERENCES_WINDOW, "agent_list");
   PalAgentEditor *editor;
-  PalNameValueGroup *env_group;
-  PalArgsGroup *args_group;
-  AdwEntryRow *name_row, *command_row;
-  PalNameValueRow *env_row;
-  PalAgentProfile *profile;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *id = NULL;
-  GtkWidget *dialog;
-  guint n_before = g_list_model_get_n_items (G_LIST_MODEL (fixture->agent_store));
 
   gtk_widget_activate_action (GTK_WIDGET (fixture->window), "prefs.add-agent", NULL);
-  flush_main_context ();
+  test_drain_main_context ();
   editor = (PalAgentEditor *) find_toplevel (PAL_TYPE_AGENT_EDITOR);
   g_assert_nonnull (editor);
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (editor)) ==
                  GTK_WINDOW (fixture->window));
 
-  name_row = template_child (editor, PAL_TYPE_AGENT_EDITOR, "name_row");
-  command_row = template_child (editor, PAL_TYPE_AGENT_EDITOR, "command_row");
-  args_group = template_child (editor, PAL_TYPE_AGENT_EDITOR, "args_group");
-  env_group = template_child (editor, PAL_TYPE_AGENT_EDITOR, "env_group");
+  return editor;
+}
 
-  /* empty: the name is what is missing first; nothing is shown as an error
-   * before the person typed (Save waits), but once a save was tried */
+/* Types a name and a command that is not installed, and waits for its
+ * lookup: an agent that can be saved */
+static void
+fill_in_agent (PalAgentEditor *editor)
+{
+  type_into (template_child (editor, PAL_TYPE_AGENT_EDITOR, "name_row"), "My Agent");
+  type_command (editor, template_child (editor, PAL_TYPE_AGENT_EDITOR, "command_row"),
+                "my-agent-not-installed");
+  g_assert_true (pal_agent_editor_get_can_save (editor));
+}
+
+/* An empty editor: the name is what is missing first; nothing is shown as
+ * an error before the person typed (Save waits), but once a save was
+ * tried; with a name, the command is what is missing. */
+static void
+test_agent_editor_empty (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  PalAgentEditor *editor = open_new_agent_editor (fixture);
+  AdwEntryRow *name_row = template_child (editor, PAL_TYPE_AGENT_EDITOR, "name_row");
+  AdwEntryRow *command_row = template_child (editor, PAL_TYPE_AGENT_EDITOR, "command_row");
+  g_autoptr(GError) error = NULL;
+
   g_assert_false (pal_agent_editor_get_can_save (editor));
   g_assert_cmpstr (pal_agent_editor_get_problem (editor), ==, "Enter a name for the agent");
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (name_row), "error"));
@@ -451,7 +417,6 @@ test_agent_editor (Fixture       *fixture,
   g_assert_false (shows_label (GTK_WIDGET (editor), "Enter a name for the agent"));
   g_assert_false (pal_agent_editor_save (editor, &error));
   g_assert_error (error, PAL_ERROR, PAL_ERROR_INVALID);
-  g_clear_error (&error);
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (name_row), "error"));
   g_assert_true (shows_label (GTK_WIDGET (editor), "Enter a name for the agent"));
 
@@ -459,31 +424,49 @@ test_agent_editor (Fixture       *fixture,
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (name_row), "error"));
   g_assert_false (pal_agent_editor_get_can_save (editor));
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (command_row), "error"));
+}
 
-  /* the program is looked for off the main thread; Save waits for it
-   * (typed without running the main loop, in which the lookup could end) */
+/* The program is looked for off the main thread, and Save waits for it; a
+ * program not found is a warning, not an error: it may come later. */
+static void
+test_agent_editor_command_lookup (Fixture       *fixture,
+                                  gconstpointer  data)
+{
+  PalAgentEditor *editor = open_new_agent_editor (fixture);
+  AdwEntryRow *command_row = template_child (editor, PAL_TYPE_AGENT_EDITOR, "command_row");
+  g_autoptr(GError) error = NULL;
+
+  type_into (template_child (editor, PAL_TYPE_AGENT_EDITOR, "name_row"), "My Agent");
+
+  /* typed without running the main loop, in which the lookup could end */
   gtk_editable_set_text (GTK_EDITABLE (command_row), "my-agent-not-installed");
   g_assert_true (shows_label (GTK_WIDGET (editor), LOOKING));
   g_assert_false (pal_agent_editor_get_can_save (editor));
   g_assert_cmpstr (pal_agent_editor_get_problem (editor), ==, LOOKING);
   g_assert_false (pal_agent_editor_save (editor, &error));
   g_assert_error (error, PAL_ERROR, PAL_ERROR_INVALID);
-  g_clear_error (&error);
   wait_for_lookup (editor);
 
-  /* a program not found is a warning, not an error: it may come later */
   g_assert_true (pal_agent_editor_get_can_save (editor));
   g_assert_true (shows_label (GTK_WIDGET (editor),
                               "“my-agent-not-installed” was not found in PATH"));
+}
 
-  pal_args_group_add (args_group, "--acp");
-  pal_args_group_add (args_group, "--verbose");
-  pal_args_group_move (args_group, 1, TRUE);
+/* An environment row is checked as it is typed; just added, its empty name
+ * keeps Save off without being shown as an error, until a save is tried. */
+static void
+test_agent_editor_env (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  PalAgentEditor *editor = open_new_agent_editor (fixture);
+  PalNameValueGroup *env_group = template_child (editor, PAL_TYPE_AGENT_EDITOR, "env_group");
+  PalNameValueRow *env_row;
+  g_autoptr(GError) error = NULL;
 
-  /* an environment row is checked as it is typed; just added, its empty
-   * name keeps Save off without being shown as an error yet */
+  fill_in_agent (editor);
+
   pal_name_value_group_add (env_group);
-  flush_main_context ();
+  test_drain_main_context ();
   env_row = pal_name_value_group_get_row (env_group, 0);
   g_assert_false (pal_agent_editor_get_can_save (editor));
   g_assert_null (pal_name_value_row_get_error (env_row));
@@ -492,7 +475,6 @@ test_agent_editor (Fixture       *fixture,
   /* a save tried shows it */
   g_assert_false (pal_agent_editor_save (editor, &error));
   g_assert_error (error, PAL_ERROR, PAL_ERROR_INVALID);
-  g_clear_error (&error);
   g_assert_cmpstr (pal_name_value_row_get_error (env_row), ==, "Enter the name of the variable");
   type_into (pal_name_value_row_get_name_entry (env_row), "1BAD");
   g_assert_false (pal_agent_editor_get_can_save (editor));
@@ -503,13 +485,49 @@ test_agent_editor (Fixture       *fixture,
   type_into (pal_name_value_row_get_value_entry (env_row), "http://localhost:1234");
   g_assert_null (pal_name_value_row_get_error (env_row));
   g_assert_true (pal_agent_editor_get_can_save (editor));
+}
+
+/* Fills in and saves an agent with arguments and a variable.
+ * Returns: the profile stored */
+static PalAgentProfile *
+save_new_agent (Fixture *fixture)
+{
+  PalAgentEditor *editor = open_new_agent_editor (fixture);
+  PalArgsGroup *args_group = template_child (editor, PAL_TYPE_AGENT_EDITOR, "args_group");
+  PalNameValueGroup *env_group = template_child (editor, PAL_TYPE_AGENT_EDITOR, "env_group");
+  PalNameValueRow *env_row;
+  g_autoptr(GError) error = NULL;
+  PalAgentProfile *profile;
+
+  fill_in_agent (editor);
+  pal_args_group_add (args_group, "--acp");
+  pal_args_group_add (args_group, "--verbose");
+  pal_args_group_move (args_group, 1, TRUE);
+  pal_name_value_group_add (env_group);
+  test_drain_main_context ();
+  env_row = pal_name_value_group_get_row (env_group, 0);
+  type_into (pal_name_value_row_get_name_entry (env_row), "API_URL");
+  type_into (pal_name_value_row_get_value_entry (env_row), "http://localhost:1234");
 
   g_assert_true (pal_agent_editor_save (editor, &error));
   g_assert_no_error (error);
-  flush_main_context ();
+  test_drain_main_context ();
 
   profile = pal_agent_editor_get_profile (editor);
   g_assert_nonnull (profile);
+
+  return profile;
+}
+
+/* Saving stores the agent, arguments in their order, and lists it. */
+static void
+test_agent_editor_save (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  GtkListBox *list = template_child (fixture->window, PAL_TYPE_PREFERENCES_WINDOW, "agent_list");
+  guint n_before = g_list_model_get_n_items (G_LIST_MODEL (fixture->agent_store));
+  PalAgentProfile *profile = save_new_agent (fixture);
+
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (fixture->agent_store)), ==,
                     n_before + 1);
   g_assert_true (pal_agent_store_lookup (fixture->agent_store,
@@ -524,16 +542,25 @@ test_agent_editor (Fixture       *fixture,
   gtk_test_accessible_assert_property (find_icon_button (GTK_WIDGET (find_row (list, "My Agent")),
                                                          "user-trash-symbolic"),
                                        GTK_ACCESSIBLE_PROPERTY_LABEL, "Remove");
+}
 
-  /* removing asks first */
-  id = g_strdup (pal_agent_profile_get_id (profile));
+/* Removing an agent asks first. */
+static void
+test_agent_remove (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  GtkListBox *list = template_child (fixture->window, PAL_TYPE_PREFERENCES_WINDOW, "agent_list");
+  guint n_before = g_list_model_get_n_items (G_LIST_MODEL (fixture->agent_store));
+  g_autofree char *id = g_strdup (pal_agent_profile_get_id (save_new_agent (fixture)));
+  GtkWidget *dialog;
+
   gtk_widget_activate_action (GTK_WIDGET (fixture->window), "prefs.remove-agent", "s", id);
-  flush_main_context ();
+  test_drain_main_context ();
   dialog = find_toplevel (ADW_TYPE_MESSAGE_DIALOG);
   g_assert_nonnull (dialog);
   g_assert_nonnull (pal_agent_store_lookup (fixture->agent_store, id));
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "remove");
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_null (pal_agent_store_lookup (fixture->agent_store, id));
   g_assert_null (find_row (list, "My Agent"));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (fixture->agent_store)), ==, n_before);
@@ -588,7 +615,7 @@ test_agent_editor_keyring (Fixture       *fixture,
 
   editor = pal_agent_editor_new (fixture->agent_store, added);
   gtk_window_present (GTK_WINDOW (editor));
-  flush_main_context ();
+  test_drain_main_context ();
   secrets_group = template_child (editor, PAL_TYPE_AGENT_EDITOR, "secrets_group");
   env_group = template_child (editor, PAL_TYPE_AGENT_EDITOR, "env_group");
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (secrets_group)));
@@ -602,7 +629,7 @@ test_agent_editor_keyring (Fixture       *fixture,
 
   /* a variable set here and kept in the keyring: one of them must go */
   pal_name_value_group_add (env_group);
-  flush_main_context ();
+  test_drain_main_context ();
   env_row = pal_name_value_group_get_row (env_group, 1);
   type_into (pal_name_value_row_get_name_entry (env_row), "MY_API_KEY");
   type_into (pal_name_value_row_get_value_entry (env_row), "typed");
@@ -614,7 +641,7 @@ test_agent_editor_keyring (Fixture       *fixture,
   remove = find_icon_button (row, "user-trash-symbolic");
   g_assert_nonnull (remove);
   g_signal_emit_by_name (remove, "clicked");
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_false (shows_label (GTK_WIDGET (secrets_group), "MY_API_KEY"));
   g_assert_true (pal_agent_editor_get_can_save (editor));
 
@@ -628,124 +655,241 @@ test_agent_editor_keyring (Fixture       *fixture,
 
 /* --- the MCP server editor --- */
 
+/* An MCP server editor and its rows */
+typedef struct
+{
+  PalMcpServerEditor *editor;
+  AdwEntryRow        *name_row;
+  AdwEntryRow        *command_row;
+  AdwEntryRow        *url_row;
+  AdwComboRow        *transport_row;
+  PalArgsGroup       *args_group;
+  PalNameValueGroup  *env_group;
+  PalNameValueGroup  *headers_group;
+  GtkWidget          *save_button;
+} ServerEditor;
+
+/* Opens the editor of @config, or of a new server for NULL */
 static void
-test_server_editor_validation (Fixture       *fixture,
+server_editor_open (Fixture            *fixture,
+                    PalMcpServerConfig *config,
+                    ServerEditor       *ed)
+{
+  ed->editor = pal_preferences_window_edit_server (fixture->window, config);
+  ed->name_row = template_child (ed->editor, PAL_TYPE_MCP_SERVER_EDITOR, "name_row");
+  ed->command_row = template_child (ed->editor, PAL_TYPE_MCP_SERVER_EDITOR, "command_row");
+  ed->url_row = template_child (ed->editor, PAL_TYPE_MCP_SERVER_EDITOR, "url_row");
+  ed->transport_row = template_child (ed->editor, PAL_TYPE_MCP_SERVER_EDITOR, "transport_row");
+  ed->args_group = template_child (ed->editor, PAL_TYPE_MCP_SERVER_EDITOR, "args_group");
+  ed->env_group = template_child (ed->editor, PAL_TYPE_MCP_SERVER_EDITOR, "env_group");
+  ed->headers_group = template_child (ed->editor, PAL_TYPE_MCP_SERVER_EDITOR, "headers_group");
+  ed->save_button = template_child (ed->editor, PAL_TYPE_MCP_SERVER_EDITOR, "save_button");
+}
+
+/* Fills in a stdio server named “files” running the test program, found in
+ * PATH: one that can be saved */
+static void
+server_editor_fill_stdio (ServerEditor *ed)
+{
+  type_into (ed->name_row, "files");
+  type_command (ed->editor, ed->command_row, TEST_PROGRAM);
+  g_assert_true (pal_mcp_server_editor_get_can_save (ed->editor));
+}
+
+/* Adds the first row to @group and types @name (and @value) into it, unless
+ * NULL */
+static PalNameValueRow *
+server_editor_add_row (PalNameValueGroup *group,
+                       const char        *name,
+                       const char        *value)
+{
+  PalNameValueRow *row;
+
+  pal_name_value_group_add (group);
+  test_drain_main_context ();
+  row = pal_name_value_group_get_row (group, 0);
+  if (name != NULL)
+    type_into (pal_name_value_row_get_name_entry (row), name);
+  if (value != NULL)
+    type_into (pal_name_value_row_get_value_entry (row), value);
+
+  return row;
+}
+
+/* Switches the editor to HTTP, with a valid name and address */
+static void
+server_editor_fill_http (ServerEditor *ed)
+{
+  type_into (ed->name_row, "files");
+  adw_combo_row_set_selected (ed->transport_row, ACP_MCP_TRANSPORT_HTTP);
+  test_drain_main_context ();
+  type_into (ed->url_row, "https://example.com/mcp");
+  g_assert_true (pal_mcp_server_editor_get_can_save (ed->editor));
+}
+
+/* An empty name is not shown as an error before the person typed (Save
+ * waits), but once the field held text and was emptied; a name clears it. */
+static void
+test_server_editor_empty_name (Fixture       *fixture,
                                gconstpointer  data)
 {
-  GtkListBox *list = template_child (fixture->window, PAL_TYPE_PREFERENCES_WINDOW,
-                                     "server_list");
-  PalMcpServerEditor *editor;
-  AdwEntryRow *name_row, *command_row, *url_row;
-  AdwComboRow *transport_row;
-  PalNameValueGroup *env_group, *headers_group;
-  PalArgsGroup *args_group;
-  GtkWidget *save_button;
-  PalNameValueRow *row;
-  PalMcpServerConfig *saved;
-  g_autofree char *resolved = g_build_filename (fixture->bin_dir, TEST_PROGRAM, NULL);
-  g_autofree char *found = g_strdup_printf ("Found at %s", resolved);
-  g_autofree char *subtitle = g_strdup_printf ("stdio · %s normal", resolved);
-  g_autoptr(GVariant) stored = NULL;
-  g_autoptr(GError) error = NULL;
+  ServerEditor ed;
+
+  server_editor_open (fixture, NULL, &ed);
+  g_assert_false (pal_mcp_server_editor_get_can_save (ed.editor));
+  g_assert_false (gtk_widget_get_sensitive (ed.save_button));
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (ed.name_row), "error"));
+  g_assert_cmpstr (pal_mcp_server_editor_get_problem (ed.editor), ==, "Enter a name for the server");
+  type_into (ed.name_row, "x");
+  type_into (ed.name_row, "");
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (ed.name_row), "error"));
+  g_assert_true (shows_label (GTK_WIDGET (ed.editor), "Enter a name for the server"));
+
+  type_into (ed.name_row, "files");
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (ed.name_row), "error"));
+}
+
+/* A name another server has is refused. */
+static void
+test_server_editor_taken_name (Fixture       *fixture,
+                               gconstpointer  data)
+{
+  ServerEditor ed;
 
   add_stdio_server (fixture, "existing");
-
-  editor = pal_preferences_window_edit_server (fixture->window, NULL);
-  name_row = template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR, "name_row");
-  command_row = template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR, "command_row");
-  url_row = template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR, "url_row");
-  transport_row = template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR, "transport_row");
-  args_group = template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR, "args_group");
-  env_group = template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR, "env_group");
-  headers_group = template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR, "headers_group");
-  save_button = template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR, "save_button");
-
-  /* empty name: not shown as an error before the person typed (Save
-   * waits), but once the field held text and was emptied */
-  g_assert_false (pal_mcp_server_editor_get_can_save (editor));
-  g_assert_false (gtk_widget_get_sensitive (save_button));
-  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (name_row), "error"));
-  g_assert_cmpstr (pal_mcp_server_editor_get_problem (editor), ==, "Enter a name for the server");
-  type_into (name_row, "x");
-  type_into (name_row, "");
-  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (name_row), "error"));
-  g_assert_true (shows_label (GTK_WIDGET (editor), "Enter a name for the server"));
-
-  /* a name that is taken */
-  type_into (name_row, "existing");
-  g_assert_cmpstr (pal_mcp_server_editor_get_problem (editor), ==,
+  server_editor_open (fixture, NULL, &ed);
+  type_into (ed.name_row, "existing");
+  g_assert_cmpstr (pal_mcp_server_editor_get_problem (ed.editor), ==,
                    "Another MCP server is already named “existing”");
-  g_assert_true (shows_label (GTK_WIDGET (editor),
+  g_assert_true (shows_label (GTK_WIDGET (ed.editor),
                               "Another MCP server is already named “existing”"));
+}
 
-  /* a free name, but no command yet: Save waits, the empty command is
-   * not red yet */
-  type_into (name_row, "files");
-  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (name_row), "error"));
-  g_assert_false (pal_mcp_server_editor_get_can_save (editor));
-  g_assert_cmpstr (pal_mcp_server_editor_get_problem (editor), ==, "Enter the program to start");
-  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (command_row), "error"));
+/* A free name, but no command yet: Save waits, the empty command is not
+ * red yet. */
+static void
+test_server_editor_no_command (Fixture       *fixture,
+                               gconstpointer  data)
+{
+  ServerEditor ed;
 
-  /* a program that is not in PATH */
-  type_command (editor, command_row, "palaver-no-such-program");
-  g_assert_false (gtk_widget_get_sensitive (save_button));
-  g_assert_cmpstr (pal_mcp_server_editor_get_problem (editor), ==,
+  server_editor_open (fixture, NULL, &ed);
+  type_into (ed.name_row, "files");
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (ed.name_row), "error"));
+  g_assert_false (pal_mcp_server_editor_get_can_save (ed.editor));
+  g_assert_cmpstr (pal_mcp_server_editor_get_problem (ed.editor), ==, "Enter the program to start");
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (ed.command_row), "error"));
+}
+
+/* A program that is not in PATH is an error. */
+static void
+test_server_editor_command_not_found (Fixture       *fixture,
+                                      gconstpointer  data)
+{
+  ServerEditor ed;
+
+  server_editor_open (fixture, NULL, &ed);
+  type_into (ed.name_row, "files");
+  type_command (ed.editor, ed.command_row, "palaver-no-such-program");
+  g_assert_false (gtk_widget_get_sensitive (ed.save_button));
+  g_assert_cmpstr (pal_mcp_server_editor_get_problem (ed.editor), ==,
                    "“palaver-no-such-program” was not found in PATH");
-  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (command_row), "error"));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (ed.command_row), "error"));
+}
 
-  /* a relative path */
-  type_into (command_row, "bin/" TEST_PROGRAM);
-  g_assert_false (pal_mcp_server_editor_get_can_save (editor));
-  g_assert_true (g_str_has_prefix (pal_mcp_server_editor_get_problem (editor),
+/* A relative path is refused. */
+static void
+test_server_editor_relative_command (Fixture       *fixture,
+                                     gconstpointer  data)
+{
+  ServerEditor ed;
+
+  server_editor_open (fixture, NULL, &ed);
+  type_into (ed.name_row, "files");
+  type_into (ed.command_row, "bin/" TEST_PROGRAM);
+  g_assert_false (pal_mcp_server_editor_get_can_save (ed.editor));
+  g_assert_true (g_str_has_prefix (pal_mcp_server_editor_get_problem (ed.editor),
                                    "“bin/" TEST_PROGRAM "” is a relative path"));
+}
 
-  /* a program in PATH: until it is found, a note says so and Save waits
-   * (typed without running the main loop, in which the lookup could end) */
-  gtk_editable_set_text (GTK_EDITABLE (command_row), TEST_PROGRAM);
-  g_assert_true (shows_label (GTK_WIDGET (editor), LOOKING));
-  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (command_row), "error"));
-  g_assert_false (pal_mcp_server_editor_get_can_save (editor));
-  g_assert_false (gtk_widget_get_sensitive (save_button));
-  g_assert_cmpstr (pal_mcp_server_editor_get_problem (editor), ==, LOOKING);
-  g_assert_false (pal_mcp_server_editor_save (editor, &error));
+/* A program in PATH: until it is found, a note says so and Save waits;
+ * then it is valid, and where it was found is shown. */
+static void
+test_server_editor_command_found (Fixture       *fixture,
+                                  gconstpointer  data)
+{
+  ServerEditor ed;
+  g_autofree char *resolved = g_build_filename (fixture->bin_dir, TEST_PROGRAM, NULL);
+  g_autofree char *found = g_strdup_printf ("Found at %s", resolved);
+  g_autoptr(GError) error = NULL;
+
+  server_editor_open (fixture, NULL, &ed);
+  type_into (ed.name_row, "files");
+
+  /* typed without running the main loop, in which the lookup could end */
+  gtk_editable_set_text (GTK_EDITABLE (ed.command_row), TEST_PROGRAM);
+  g_assert_true (shows_label (GTK_WIDGET (ed.editor), LOOKING));
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (ed.command_row), "error"));
+  g_assert_false (pal_mcp_server_editor_get_can_save (ed.editor));
+  g_assert_false (gtk_widget_get_sensitive (ed.save_button));
+  g_assert_cmpstr (pal_mcp_server_editor_get_problem (ed.editor), ==, LOOKING);
+  g_assert_false (pal_mcp_server_editor_save (ed.editor, &error));
   g_assert_error (error, PAL_ERROR, PAL_ERROR_INVALID);
-  g_clear_error (&error);
   g_assert_false (has_stored_server (fixture, "files"));
 
-  /* then it is valid, and where it was found is shown */
-  wait_for_lookup (editor);
-  g_assert_true (pal_mcp_server_editor_get_can_save (editor));
-  g_assert_true (gtk_widget_get_sensitive (save_button));
-  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (command_row), "error"));
-  g_assert_true (shows_label (GTK_WIDGET (editor), found));
+  wait_for_lookup (ed.editor);
+  g_assert_true (pal_mcp_server_editor_get_can_save (ed.editor));
+  g_assert_true (gtk_widget_get_sensitive (ed.save_button));
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (ed.command_row), "error"));
+  g_assert_true (shows_label (GTK_WIDGET (ed.editor), found));
+}
 
-  /* arguments, in order */
-  pal_args_group_add (args_group, "verbose");
-  pal_args_group_add (args_group, "normal");
-  pal_args_group_move (args_group, 0, FALSE);
-  g_assert_cmpstr (pal_mcp_server_config_get_args (pal_mcp_server_editor_get_config (editor))[0],
+/* Arguments keep their order, and their buttons have names a screen reader
+ * can say. */
+static void
+test_server_editor_arguments (Fixture       *fixture,
+                              gconstpointer  data)
+{
+  ServerEditor ed;
+
+  server_editor_open (fixture, NULL, &ed);
+  server_editor_fill_stdio (&ed);
+
+  pal_args_group_add (ed.args_group, "verbose");
+  pal_args_group_add (ed.args_group, "normal");
+  pal_args_group_move (ed.args_group, 0, FALSE);
+  g_assert_cmpstr (pal_mcp_server_config_get_args (pal_mcp_server_editor_get_config (ed.editor))[0],
                    ==, "normal");
-  pal_args_group_remove (args_group, 1);
-  g_assert_cmpuint (pal_args_group_get_n_args (args_group), ==, 1);
+  pal_args_group_remove (ed.args_group, 1);
+  g_assert_cmpuint (pal_args_group_get_n_args (ed.args_group), ==, 1);
 
-  /* icon buttons have names a screen reader can say */
-  gtk_test_accessible_assert_property (find_icon_button (GTK_WIDGET (args_group),
+  gtk_test_accessible_assert_property (find_icon_button (GTK_WIDGET (ed.args_group),
                                                          "go-up-symbolic"),
                                        GTK_ACCESSIBLE_PROPERTY_LABEL, "Move Up");
-  gtk_test_accessible_assert_property (find_icon_button (GTK_WIDGET (args_group),
+  gtk_test_accessible_assert_property (find_icon_button (GTK_WIDGET (ed.args_group),
                                                          "go-down-symbolic"),
                                        GTK_ACCESSIBLE_PROPERTY_LABEL, "Move Down");
-  gtk_test_accessible_assert_property (find_icon_button (GTK_WIDGET (args_group),
+  gtk_test_accessible_assert_property (find_icon_button (GTK_WIDGET (ed.args_group),
                                                          "user-trash-symbolic"),
                                        GTK_ACCESSIBLE_PROPERTY_LABEL, "Remove");
+}
 
-  /* a bad variable name, then a good one */
-  pal_name_value_group_add (env_group);
-  flush_main_context ();
-  row = pal_name_value_group_get_row (env_group, 0);
-  g_assert_false (pal_mcp_server_editor_get_can_save (editor));
+/* A variable with no name, or a bad one, keeps the server from being saved;
+ * the row's buttons have names a screen reader can say. */
+static void
+test_server_editor_env_name (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  ServerEditor ed;
+  PalNameValueRow *row;
+
+  server_editor_open (fixture, NULL, &ed);
+  server_editor_fill_stdio (&ed);
+
+  row = server_editor_add_row (ed.env_group, NULL, NULL);
+  g_assert_false (pal_mcp_server_editor_get_can_save (ed.editor));
   type_into (pal_name_value_row_get_name_entry (row), "BAD-NAME");
-  g_assert_false (pal_mcp_server_editor_get_can_save (editor));
+  g_assert_false (pal_mcp_server_editor_get_can_save (ed.editor));
   g_assert_true (g_str_has_prefix (pal_name_value_row_get_error (row),
                                    "“BAD-NAME” is not a valid"));
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (pal_name_value_row_get_name_entry (row)),
@@ -759,49 +903,109 @@ test_server_editor_validation (Fixture       *fixture,
                                                          "channel-secure-symbolic"),
                                        GTK_ACCESSIBLE_PROPERTY_LABEL,
                                        "Secret: Show the Value Masked");
+}
 
-  /* a name that looks secret masks the value as it is typed */
+/* A variable whose name looks secret masks its value as it is typed. */
+static void
+test_server_editor_env_secret_name (Fixture       *fixture,
+                                    gconstpointer  data)
+{
+  ServerEditor ed;
+  PalNameValueRow *row;
+
+  server_editor_open (fixture, NULL, &ed);
+  server_editor_fill_stdio (&ed);
+
+  row = server_editor_add_row (ed.env_group, "BAD-NAME", NULL);
   type_into (pal_name_value_row_get_name_entry (row), "API_TOKEN");
   g_assert_true (pal_name_value_get_secret (pal_name_value_row_get_item (row)));
   type_into (pal_name_value_row_get_value_entry (row), "s3cret");
   g_assert_false (gtk_entry_get_visibility (GTK_ENTRY (pal_name_value_row_get_value_entry (row))));
-  g_assert_true (pal_mcp_server_editor_get_can_save (editor));
+  g_assert_true (pal_mcp_server_editor_get_can_save (ed.editor));
+}
 
-  /* a secret value is masked until shown */
+/* A secret value is masked until shown. */
+static void
+test_server_editor_env_reveal (Fixture       *fixture,
+                               gconstpointer  data)
+{
+  ServerEditor ed;
+  PalNameValueRow *row;
+
+  server_editor_open (fixture, NULL, &ed);
+  server_editor_fill_stdio (&ed);
+
+  row = server_editor_add_row (ed.env_group, "API_TOKEN", "s3cret");
   pal_name_value_set_secret (pal_name_value_row_get_item (row), TRUE);
   g_assert_false (gtk_entry_get_visibility (GTK_ENTRY (pal_name_value_row_get_value_entry (row))));
   pal_name_value_row_set_revealed (row, TRUE);
   g_assert_true (gtk_entry_get_visibility (GTK_ENTRY (pal_name_value_row_get_value_entry (row))));
   pal_name_value_row_set_revealed (row, FALSE);
+  g_assert_false (gtk_entry_get_visibility (GTK_ENTRY (pal_name_value_row_get_value_entry (row))));
+}
 
-  /* HTTP: other fields, checked on their own */
-  adw_combo_row_set_selected (transport_row, ACP_MCP_TRANSPORT_HTTP);
-  flush_main_context ();
-  g_assert_false (gtk_widget_get_visible (template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR,
+/* HTTP shows its own fields, checked on their own: the address must be
+ * http:// or https://. */
+static void
+test_server_editor_http_url (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  ServerEditor ed;
+
+  server_editor_open (fixture, NULL, &ed);
+  server_editor_fill_stdio (&ed);
+
+  adw_combo_row_set_selected (ed.transport_row, ACP_MCP_TRANSPORT_HTTP);
+  test_drain_main_context ();
+  g_assert_false (gtk_widget_get_visible (template_child (ed.editor, PAL_TYPE_MCP_SERVER_EDITOR,
                                                           "command_group")));
-  g_assert_true (gtk_widget_get_visible (template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR,
+  g_assert_true (gtk_widget_get_visible (template_child (ed.editor, PAL_TYPE_MCP_SERVER_EDITOR,
                                                          "url_group")));
-  g_assert_false (pal_mcp_server_editor_get_can_save (editor));
-  type_into (url_row, "ftp://example.com/mcp");
-  g_assert_false (pal_mcp_server_editor_get_can_save (editor));
-  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (url_row), "error"));
-  g_assert_cmpstr (pal_mcp_server_editor_get_problem (editor), ==,
+  g_assert_false (pal_mcp_server_editor_get_can_save (ed.editor));
+  type_into (ed.url_row, "ftp://example.com/mcp");
+  g_assert_false (pal_mcp_server_editor_get_can_save (ed.editor));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (ed.url_row), "error"));
+  g_assert_cmpstr (pal_mcp_server_editor_get_problem (ed.editor), ==,
                    "The URL must start with http:// or https://, not ftp:");
-  type_into (url_row, "https://example.com/mcp");
-  g_assert_true (pal_mcp_server_editor_get_can_save (editor));
+  type_into (ed.url_row, "https://example.com/mcp");
+  g_assert_true (pal_mcp_server_editor_get_can_save (ed.editor));
+}
 
-  pal_name_value_group_add (headers_group);
-  flush_main_context ();
-  row = pal_name_value_group_get_row (headers_group, 0);
-  type_into (pal_name_value_row_get_name_entry (row), "Bad Header");
-  g_assert_false (pal_mcp_server_editor_get_can_save (editor));
+/* A bad header name keeps the server from being saved; Authorization is
+ * a secret. */
+static void
+test_server_editor_header_name (Fixture       *fixture,
+                                gconstpointer  data)
+{
+  ServerEditor ed;
+  PalNameValueRow *row;
+
+  server_editor_open (fixture, NULL, &ed);
+  server_editor_fill_http (&ed);
+
+  row = server_editor_add_row (ed.headers_group, "Bad Header", NULL);
+  g_assert_false (pal_mcp_server_editor_get_can_save (ed.editor));
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (pal_name_value_row_get_name_entry (row)),
                                            "error"));
   type_into (pal_name_value_row_get_name_entry (row), "Authorization");
-  g_assert_true (pal_mcp_server_editor_get_can_save (editor));
+  g_assert_true (pal_mcp_server_editor_get_can_save (ed.editor));
   g_assert_true (pal_name_value_get_secret (pal_name_value_row_get_item (row)));
+}
 
-  /* until the person says otherwise: then their choice stays */
+/* Whether a header is secret follows its name until the person says
+ * otherwise: then their choice stays. */
+static void
+test_server_editor_header_secret_choice (Fixture       *fixture,
+                                         gconstpointer  data)
+{
+  ServerEditor ed;
+  PalNameValueRow *row;
+
+  server_editor_open (fixture, NULL, &ed);
+  server_editor_fill_http (&ed);
+
+  row = server_editor_add_row (ed.headers_group, "Authorization", NULL);
+  g_assert_true (pal_name_value_get_secret (pal_name_value_row_get_item (row)));
   type_into (pal_name_value_row_get_name_entry (row), "X-Trace");
   g_assert_false (pal_name_value_get_secret (pal_name_value_row_get_item (row)));
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (find_icon_button (GTK_WIDGET (row),
@@ -815,20 +1019,65 @@ test_server_editor_validation (Fixture       *fixture,
                                 FALSE);
   type_into (pal_name_value_row_get_name_entry (row), "Authorization");
   g_assert_false (pal_name_value_get_secret (pal_name_value_row_get_item (row)));
+}
 
-  /* back to stdio: what was typed there is still there */
-  adw_combo_row_set_selected (transport_row, ACP_MCP_TRANSPORT_STDIO);
-  flush_main_context ();
-  g_assert_true (pal_mcp_server_editor_get_can_save (editor));
+/* Back to stdio from HTTP: what was typed there is still there. */
+static void
+test_server_editor_transport_back (Fixture       *fixture,
+                                   gconstpointer  data)
+{
+  ServerEditor ed;
 
-  /* saving stores the command resolved in PATH */
-  g_assert_true (pal_mcp_server_editor_save (editor, &error));
+  server_editor_open (fixture, NULL, &ed);
+  server_editor_fill_stdio (&ed);
+  server_editor_add_row (ed.env_group, "API_TOKEN", "s3cret");
+
+  adw_combo_row_set_selected (ed.transport_row, ACP_MCP_TRANSPORT_HTTP);
+  test_drain_main_context ();
+  g_assert_false (pal_mcp_server_editor_get_can_save (ed.editor));
+  adw_combo_row_set_selected (ed.transport_row, ACP_MCP_TRANSPORT_STDIO);
+  test_drain_main_context ();
+  g_assert_true (pal_mcp_server_editor_get_can_save (ed.editor));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (ed.command_row)), ==, TEST_PROGRAM);
+}
+
+/* Fills in and saves a stdio server “files” with an argument and a
+ * variable. Returns: the server stored */
+static PalMcpServerConfig *
+save_new_server (Fixture *fixture)
+{
+  ServerEditor ed;
+  g_autoptr(GError) error = NULL;
+  PalMcpServerConfig *saved;
+
+  server_editor_open (fixture, NULL, &ed);
+  server_editor_fill_stdio (&ed);
+  pal_args_group_add (ed.args_group, "normal");
+  server_editor_add_row (ed.env_group, "API_TOKEN", "s3cret");
+
+  g_assert_true (pal_mcp_server_editor_save (ed.editor, &error));
   g_assert_no_error (error);
-  flush_main_context ();
+  test_drain_main_context ();
 
   saved = pal_mcp_server_store_lookup (fixture->servers, "files");
   g_assert_nonnull (saved);
-  g_assert_true (saved != pal_mcp_server_editor_get_config (editor));
+  g_assert_true (saved != pal_mcp_server_editor_get_config (ed.editor));
+
+  return saved;
+}
+
+/* Saving stores the command resolved in PATH, and lists the server. */
+static void
+test_server_editor_save (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  GtkListBox *list = template_child (fixture->window, PAL_TYPE_PREFERENCES_WINDOW,
+                                     "server_list");
+  g_autofree char *resolved = g_build_filename (fixture->bin_dir, TEST_PROGRAM, NULL);
+  g_autofree char *subtitle = g_strdup_printf ("stdio · %s normal", resolved);
+  g_autoptr(GVariant) stored = NULL;
+  PalMcpServerConfig *saved = save_new_server (fixture);
+
   g_assert_cmpstr (pal_mcp_server_config_get_command (saved), ==, resolved);
   g_assert_cmpstr (pal_mcp_server_config_get_args (saved)[0], ==, "normal");
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (pal_mcp_server_config_get_env (saved))),
@@ -839,15 +1088,26 @@ test_server_editor_validation (Fixture       *fixture,
   stored = stored_server (fixture, "files");
   g_assert_nonnull (stored);
   g_assert_true (g_variant_lookup (stored, "command", "s", NULL));
+}
 
-  /* editing it changes it in place; Cancel would not */
-  editor = pal_preferences_window_edit_server (fixture->window, saved);
-  name_row = template_child (editor, PAL_TYPE_MCP_SERVER_EDITOR, "name_row");
-  wait_for_lookup (editor);
-  g_assert_true (pal_mcp_server_editor_get_can_save (editor));
-  type_into (name_row, "files2");
+/* Editing a server changes it in place, once saved. */
+static void
+test_server_editor_edit (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  ServerEditor ed;
+  g_autoptr(GError) error = NULL;
+  PalMcpServerConfig *saved;
+
+  add_stdio_server (fixture, "existing");
+  saved = save_new_server (fixture);
+
+  server_editor_open (fixture, saved, &ed);
+  wait_for_lookup (ed.editor);
+  g_assert_true (pal_mcp_server_editor_get_can_save (ed.editor));
+  type_into (ed.name_row, "files2");
   g_assert_cmpstr (pal_mcp_server_config_get_name (saved), ==, "files");
-  g_assert_true (pal_mcp_server_editor_save (editor, &error));
+  g_assert_true (pal_mcp_server_editor_save (ed.editor, &error));
   g_assert_no_error (error);
   g_assert_cmpstr (pal_mcp_server_config_get_name (saved), ==, "files2");
   g_assert_true (pal_mcp_server_store_lookup (fixture->servers, "files2") == saved);
@@ -882,8 +1142,10 @@ test_editor_lookup (Fixture       *fixture,
   g_assert_false (shows_label (GTK_WIDGET (editor), not_found));
   g_assert_true (pal_mcp_server_editor_get_can_save (editor));
   g_assert_true (gtk_widget_get_sensitive (save_button));
-  /* and no late answer for the first one comes to change that */
-  run_main_loop_for (500);
+  /* and no late answer for the first one comes to change that (checked on
+   * what is pending, not over some time: the first lookup never started,
+   * its delay was cancelled by the second command) */
+  test_drain_main_context ();
   g_assert_true (shows_label (GTK_WIDGET (editor), found));
   g_assert_true (pal_mcp_server_editor_get_can_save (editor));
 
@@ -899,13 +1161,15 @@ test_editor_lookup (Fixture       *fixture,
   gtk_editable_set_text (GTK_EDITABLE (command_row), TEST_PROGRAM);
   g_assert_true (shows_label (GTK_WIDGET (editor), LOOKING));
   gtk_window_close (GTK_WINDOW (editor));
-  run_main_loop_for (500);
+  /* checked on what is pending, not over some time: closing cancelled the
+   * lookup, and the answer of a cancelled lookup is dropped */
+  test_drain_main_context ();
   g_assert_false (pal_mcp_server_editor_get_can_save (editor));
   g_object_unref (editor);
 
   /* the agent editor likewise */
   gtk_widget_activate_action (GTK_WIDGET (fixture->window), "prefs.add-agent", NULL);
-  flush_main_context ();
+  test_drain_main_context ();
   agent_editor = (PalAgentEditor *) find_toplevel (PAL_TYPE_AGENT_EDITOR);
   g_assert_nonnull (agent_editor);
   name_row = template_child (agent_editor, PAL_TYPE_AGENT_EDITOR, "name_row");
@@ -923,7 +1187,7 @@ test_editor_lookup (Fixture       *fixture,
   gtk_editable_set_text (GTK_EDITABLE (command_row), TEST_PROGRAM);
   g_assert_true (shows_label (GTK_WIDGET (agent_editor), LOOKING));
   gtk_window_close (GTK_WINDOW (agent_editor));
-  run_main_loop_for (500);
+  test_drain_main_context ();
   g_assert_null (find_toplevel (PAL_TYPE_AGENT_EDITOR));
 }
 
@@ -970,7 +1234,7 @@ test_server_list (Fixture       *fixture,
   add_stdio_server (fixture, "one");
   add_stdio_server (fixture, "two");
   add_stdio_server (fixture, "three");
-  flush_main_context ();
+  test_drain_main_context ();
 
   rows = list_rows (list);
   g_assert_cmpuint (rows->len, ==, 3);
@@ -992,7 +1256,7 @@ test_server_list (Fixture       *fixture,
 
   /* duplicate: right after the original, with a new name */
   gtk_widget_activate_action (GTK_WIDGET (fixture->window), "prefs.duplicate-server", "s", "one");
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (fixture->servers)), ==, 4);
   g_assert_cmpstr (pal_mcp_server_config_get_name (server_at (fixture, 1)), ==, "one (copy)");
   g_assert_nonnull (find_row (list, "one (copy)"));
@@ -1002,7 +1266,7 @@ test_server_list (Fixture       *fixture,
   g_assert_cmpstr (pal_mcp_server_config_get_name (middle), ==, "two");
   toast = pal_preferences_window_remove_server (fixture->window, middle);
   g_assert_nonnull (toast);
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (fixture->servers)), ==, 3);
   g_assert_null (find_row (list, "two"));
   g_assert_false (has_stored_server (fixture, "two"));
@@ -1011,7 +1275,7 @@ test_server_list (Fixture       *fixture,
   gtk_widget_activate_action_variant (GTK_WIDGET (fixture->window),
                                       adw_toast_get_action_name (toast),
                                       adw_toast_get_action_target_value (toast));
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (fixture->servers)), ==, 4);
   g_assert_true (server_at (fixture, 2) == middle);
   g_assert_nonnull (find_row (list, "two"));
@@ -1028,7 +1292,7 @@ test_server_list (Fixture       *fixture,
   g_assert_nonnull (toggle);
   g_assert_true (gtk_switch_get_active (GTK_SWITCH (toggle)));
   gtk_switch_set_active (GTK_SWITCH (toggle), FALSE);
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_false (pal_mcp_server_config_get_enabled (middle));
   stored = stored_server (fixture, "two");
   g_assert_true (g_variant_lookup (stored, "enabled", "b", &enabled));
@@ -1040,7 +1304,7 @@ test_server_list (Fixture       *fixture,
 
   /* a server that went bad is flagged in the list */
   pal_mcp_server_config_set_command (middle, "palaver-no-such-program");
-  flush_main_context ();
+  test_drain_main_context ();
   warning = find_icon (GTK_WIDGET (find_row (list, "two")), "dialog-warning-symbolic");
   g_assert_nonnull (warning);
   g_assert_true (gtk_widget_get_visible (warning));
@@ -1102,7 +1366,7 @@ test_import (Fixture       *fixture,
   g_assert_true (gtk_widget_get_sensitive (import_button));
   g_assert_cmpuint (pal_mcp_import_dialog_import (dialog, &error), ==, 2);
   g_assert_no_error (error);
-  flush_main_context ();
+  test_drain_main_context ();
 
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (fixture->servers)), ==, 3);
   config = pal_mcp_server_store_lookup (fixture->servers, "github (2)");
@@ -1124,6 +1388,18 @@ process_gone (GPid pid)
   return kill (pid, 0) != 0 && errno == ESRCH;
 }
 
+/* The pid the fake server wrote into @pid_file, 0 while it has not */
+static GPid
+written_pid (const char *pid_file)
+{
+  g_autofree char *text = NULL;
+
+  if (!g_file_get_contents (pid_file, &text, NULL, NULL) || *text == '\0')
+    return 0;
+
+  return (GPid) g_ascii_strtoll (text, NULL, 10);
+}
+
 static void
 test_connection (Fixture       *fixture,
                  gconstpointer  data)
@@ -1137,7 +1413,6 @@ test_connection (Fixture       *fixture,
   PalMcpProbeResult *result;
   const GError *test_error;
   g_autofree char *pid_file = g_build_filename (fixture->bin_dir, "server.pid", NULL);
-  g_autofree char *pid_text = NULL;
   GPid pid;
 
   type_into (name_row, "fake");
@@ -1167,12 +1442,12 @@ test_connection (Fixture       *fixture,
 
   /* other arguments make it stale: it goes */
   pal_args_group_add (args_group, "--extra");
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_null (pal_mcp_server_editor_get_test_result (editor));
   g_assert_false (shows_label (test_group, "alpha"));
   g_assert_false (shows_label (test_group, "Connected to fake-mcp-server 1.2.3"));
   pal_args_group_remove (args_group, 1);
-  flush_main_context ();
+  test_drain_main_context ();
 
   /* a server that dies: the precise error */
   type_into (mode, "exit-early");
@@ -1201,15 +1476,14 @@ test_connection (Fixture       *fixture,
   type_into (mode, "hang");
   pal_mcp_server_editor_test_connection (editor);
   g_unsetenv ("FAKE_MCP_PID_FILE");
-  WAIT_UNTIL (g_file_get_contents (pid_file, &pid_text, NULL, NULL) && *pid_text != '\0');
-  pid = (GPid) g_ascii_strtoll (pid_text, NULL, 10);
+  POLL_UNTIL ((pid = written_pid (pid_file)) != 0);
   g_assert_cmpint (pid, >, 0);
   g_assert_true (pal_mcp_server_editor_get_testing (editor));
 
   g_object_ref (editor);
   gtk_window_close (GTK_WINDOW (editor));
   g_assert_false (pal_mcp_server_editor_get_testing (editor));
-  WAIT_UNTIL (process_gone (pid));
+  POLL_UNTIL (process_gone (pid));
   g_assert_null (pal_mcp_server_editor_get_test_error (editor));
   g_object_unref (editor);
 }
@@ -1253,7 +1527,7 @@ test_application_action (void)
   g_assert_cmpstr (accels[0], ==, "<Control>comma");
 
   g_action_group_activate_action (G_ACTION_GROUP (app), "preferences", NULL);
-  flush_main_context ();
+  test_drain_main_context ();
   window = find_preferences (GTK_APPLICATION (app), &n_found);
   g_assert_nonnull (window);
   g_assert_true (pal_preferences_window_get_agent_store (window) ==
@@ -1263,12 +1537,12 @@ test_application_action (void)
 
   /* one window, shown again */
   g_action_group_activate_action (G_ACTION_GROUP (app), "preferences", NULL);
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_true (find_preferences (GTK_APPLICATION (app), &n_found) == window);
   g_assert_cmpuint (n_found, ==, 1);
 
   gtk_window_destroy (GTK_WINDOW (window));
-  flush_main_context ();
+  test_drain_main_context ();
 }
 
 int
@@ -1283,12 +1557,50 @@ main (int   argc,
   g_test_add_func ("/preferences/application-action", test_application_action);
   g_test_add ("/preferences/agents/page", Fixture, NULL,
               fixture_set_up, test_agents_page, fixture_tear_down);
-  g_test_add ("/preferences/agents/editor", Fixture, NULL,
-              fixture_set_up, test_agent_editor, fixture_tear_down);
+  g_test_add ("/preferences/agents/editor/empty", Fixture, NULL,
+              fixture_set_up, test_agent_editor_empty, fixture_tear_down);
+  g_test_add ("/preferences/agents/editor/command-lookup", Fixture, NULL,
+              fixture_set_up, test_agent_editor_command_lookup, fixture_tear_down);
+  g_test_add ("/preferences/agents/editor/env", Fixture, NULL,
+              fixture_set_up, test_agent_editor_env, fixture_tear_down);
+  g_test_add ("/preferences/agents/editor/save", Fixture, NULL,
+              fixture_set_up, test_agent_editor_save, fixture_tear_down);
+  g_test_add ("/preferences/agents/remove", Fixture, NULL,
+              fixture_set_up, test_agent_remove, fixture_tear_down);
   g_test_add ("/preferences/agents/editor-keyring", Fixture, NULL,
               fixture_set_up, test_agent_editor_keyring, fixture_tear_down);
-  g_test_add ("/preferences/servers/editor-validation", Fixture, NULL,
-              fixture_set_up, test_server_editor_validation, fixture_tear_down);
+  g_test_add ("/preferences/servers/editor/empty-name", Fixture, NULL,
+              fixture_set_up, test_server_editor_empty_name, fixture_tear_down);
+  g_test_add ("/preferences/servers/editor/taken-name", Fixture, NULL,
+              fixture_set_up, test_server_editor_taken_name, fixture_tear_down);
+  g_test_add ("/preferences/servers/editor/no-command", Fixture, NULL,
+              fixture_set_up, test_server_editor_no_command, fixture_tear_down);
+  g_test_add ("/preferences/servers/editor/command-not-found", Fixture, NULL,
+              fixture_set_up, test_server_editor_command_not_found, fixture_tear_down);
+  g_test_add ("/preferences/servers/editor/relative-command", Fixture, NULL,
+              fixture_set_up, test_server_editor_relative_command, fixture_tear_down);
+  g_test_add ("/preferences/servers/editor/command-found", Fixture, NULL,
+              fixture_set_up, test_server_editor_command_found, fixture_tear_down);
+  g_test_add ("/preferences/servers/editor/arguments", Fixture, NULL,
+              fixture_set_up, test_server_editor_arguments, fixture_tear_down);
+  g_test_add ("/preferences/servers/editor/env-name", Fixture, NULL,
+              fixture_set_up, test_server_editor_env_name, fixture_tear_down);
+  g_test_add ("/preferences/servers/editor/env-secret-name", Fixture, NULL,
+              fixture_set_up, test_server_editor_env_secret_name, fixture_tear_down);
+  g_test_add ("/preferences/servers/editor/env-reveal", Fixture, NULL,
+              fixture_set_up, test_server_editor_env_reveal, fixture_tear_down);
+  g_test_add ("/preferences/servers/editor/http-url", Fixture, NULL,
+              fixture_set_up, test_server_editor_http_url, fixture_tear_down);
+  g_test_add ("/preferences/servers/editor/header-name", Fixture, NULL,
+              fixture_set_up, test_server_editor_header_name, fixture_tear_down);
+  g_test_add ("/preferences/servers/editor/header-secret-choice", Fixture, NULL,
+              fixture_set_up, test_server_editor_header_secret_choice, fixture_tear_down);
+  g_test_add ("/preferences/servers/editor/transport-back", Fixture, NULL,
+              fixture_set_up, test_server_editor_transport_back, fixture_tear_down);
+  g_test_add ("/preferences/servers/editor/save", Fixture, NULL,
+              fixture_set_up, test_server_editor_save, fixture_tear_down);
+  g_test_add ("/preferences/servers/editor/edit", Fixture, NULL,
+              fixture_set_up, test_server_editor_edit, fixture_tear_down);
   g_test_add ("/preferences/editors/lookup", Fixture, NULL,
               fixture_set_up, test_editor_lookup, fixture_tear_down);
   g_test_add ("/preferences/servers/transport-names", Fixture, NULL,

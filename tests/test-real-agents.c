@@ -43,8 +43,10 @@
 #include "acp-terminal-service.h"
 
 #include "leftover-processes.h"
+#include "test-util.h"
 
-/* Guards a hang only: an agent takes 2 to 20 s to start on a busy machine. */
+/* The guard of a wait (see test-util.h): an agent takes 2 to 20 s to start
+ * on a busy machine. */
 #define WAIT_SECONDS 120
 /* How long what is left of a stopped agent gets to exit: processes of a
  * group stopped with SIGTERM may still be handling it when the stop is done. */
@@ -54,37 +56,6 @@
 #define STDIO_PROMPT  "call: *stdio_everything*echo {\"message\": \"palaver-stdio-ok\"}"
 #define HTTP_PROMPT   "call: *http_everything*echo {\"message\": \"palaver-http-ok\"}"
 #define RESUME_PROMPT "Hello again after the resume"
-
-static gboolean
-timed_out_cb (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-
-  return G_SOURCE_REMOVE;
-}
-
-/* Runs the main loop until @cond holds; a hang fails the test. */
-#define WAIT_UNTIL(cond) \
-  G_STMT_START { \
-    gboolean timed_out_ = FALSE; \
-    guint timeout_id_ = g_timeout_add_seconds (WAIT_SECONDS, timed_out_cb, &timed_out_); \
-    while (!(cond) && !timed_out_) \
-      g_main_context_iteration (NULL, TRUE); \
-    if (timed_out_) \
-      g_error ("Timed out waiting for %s", #cond); \
-    g_source_remove (timeout_id_); \
-  } G_STMT_END
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  GAsyncResult **slot = user_data;
-
-  g_assert_null (*slot);
-  *slot = g_object_ref (result);
-}
 
 /* --- the agents --- */
 
@@ -336,7 +307,7 @@ stop_server (GSubprocess **process)
     return;
 
   g_subprocess_force_exit (*process);
-  g_subprocess_wait_async (*process, NULL, store_result_cb, &result);
+  g_subprocess_wait_async (*process, NULL, test_store_result_cb, &result);
   WAIT_UNTIL (result != NULL);
   g_clear_object (process);
 }
@@ -511,7 +482,7 @@ start_agent (Fixture *f,
   acp_fs_service_attach (f->fs_service, agent->agent);
   acp_terminal_service_attach (f->terminal_service, agent->agent);
 
-  acp_agent_start_async (agent->agent, NULL, store_result_cb, &result);
+  acp_agent_start_async (agent->agent, NULL, test_store_result_cb, &result);
   WAIT_UNTIL (result != NULL);
   if (!acp_agent_start_finish (agent->agent, result, &error))
     {
@@ -555,7 +526,7 @@ stop_agent (Fixture *f,
   before = find_agent_processes (f, agent->pgid);
   g_test_message ("stopping %s: %u processes", f->spec->name, before->len);
 
-  acp_agent_stop_async (agent->agent, NULL, store_result_cb, &result);
+  acp_agent_stop_async (agent->agent, NULL, test_store_result_cb, &result);
   WAIT_UNTIL (result != NULL);
   g_assert_true (acp_agent_stop_finish (agent->agent, result, &error));
   g_assert_no_error (error);
@@ -645,7 +616,7 @@ create_session (Fixture  *f,
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  acp_session_create_async (session, servers, NULL, store_result_cb, &result);
+  acp_session_create_async (session, servers, NULL, test_store_result_cb, &result);
   WAIT_UNTIL (result != NULL);
   if (!acp_session_create_finish (session, result, &error))
     fail_with_stderr (agent, "session/new", error);
@@ -656,7 +627,7 @@ create_session (Fixture  *f,
     {
       g_autoptr(GAsyncResult) mode_result = NULL;
 
-      acp_session_set_mode_async (session, f->spec->mode, NULL, store_result_cb, &mode_result);
+      acp_session_set_mode_async (session, f->spec->mode, NULL, test_store_result_cb, &mode_result);
       WAIT_UNTIL (mode_result != NULL);
       g_assert_true (acp_session_set_mode_finish (session, mode_result, &error));
       g_assert_no_error (error);
@@ -672,7 +643,7 @@ close_session (AcpSession *session)
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  acp_session_close_async (session, NULL, store_result_cb, &result);
+  acp_session_close_async (session, NULL, test_store_result_cb, &result);
   WAIT_UNTIL (result != NULL);
   g_assert_true (acp_session_close_finish (session, result, &error));
   g_assert_no_error (error);
@@ -762,7 +733,7 @@ run_turn (AcpSession *session,
 
   handler = g_signal_connect (session, "notify::pending-permissions",
                               G_CALLBACK (pending_permissions_cb), &permissions);
-  acp_session_prompt_async (session, prompt, NULL, store_result_cb, &result);
+  acp_session_prompt_async (session, prompt, NULL, test_store_result_cb, &result);
   WAIT_UNTIL (result != NULL);
   g_signal_handler_disconnect (session, handler);
   g_clear_handle_id (&permissions.answer_id, g_source_remove);
@@ -1123,8 +1094,7 @@ fixture_set_up (Fixture       *f,
   if (!find_peers (f))
     return;
 
-  f->tmpdir = g_dir_make_tmp ("test-real-agents-XXXXXX", &error);
-  g_assert_no_error (error);
+  f->tmpdir = test_make_tmpdir ("test-real-agents");
   f->home = make_dir (f, "home");
   f->project = make_dir (f, "project");
   f->request_log = g_build_filename (f->tmpdir, "requests.jsonl", NULL);
@@ -1158,25 +1128,6 @@ fixture_set_up (Fixture       *f,
 }
 
 static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir != NULL)
-    while ((name = g_dir_read_name (dir)) != NULL)
-      {
-        g_autofree char *child = g_build_filename (path, name, NULL);
-
-        if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-          remove_tree (child);
-        else
-          g_unlink (child);
-      }
-  g_rmdir (path);
-}
-
-static void
 fixture_tear_down (Fixture       *f,
                    gconstpointer  data)
 {
@@ -1185,8 +1136,6 @@ fixture_tear_down (Fixture       *f,
   g_clear_object (&f->fs_service);
   g_clear_object (&f->terminal_service);
 
-  if (f->tmpdir != NULL)
-    remove_tree (f->tmpdir);
   g_free (f->tmpdir);
   g_free (f->home);
   g_free (f->project);
@@ -1254,7 +1203,7 @@ test_agent (Fixture       *f,
       g_autofree char *shown = NULL;
       AcpToolCallItem *shell_call;
 
-      acp_session_load_async (loaded, session_id, servers, NULL, store_result_cb, &result);
+      acp_session_load_async (loaded, session_id, servers, NULL, test_store_result_cb, &result);
       WAIT_UNTIL (result != NULL);
 
       if (!acp_session_load_finish (loaded, result, &error))
@@ -1306,7 +1255,7 @@ test_agent (Fixture       *f,
       const char * const with_history[] = { RESUME_PROMPT, "palaver-shell-ok", NULL };
       guint first_item;
 
-      acp_session_resume_async (resumed, session_id, servers, NULL, store_result_cb, &result);
+      acp_session_resume_async (resumed, session_id, servers, NULL, test_store_result_cb, &result);
       WAIT_UNTIL (result != NULL);
       if (!acp_session_resume_finish (resumed, result, &error))
         fail_with_stderr (second.agent, "session/resume", error);
@@ -1328,7 +1277,7 @@ test_agent (Fixture       *f,
       g_autoptr(GError) error = NULL;
 
       /* not advertised: refused here, never sent */
-      acp_session_resume_async (resumed, session_id, NULL, NULL, store_result_cb, &result);
+      acp_session_resume_async (resumed, session_id, NULL, NULL, test_store_result_cb, &result);
       WAIT_UNTIL (result != NULL);
       g_assert_false (acp_session_resume_finish (resumed, result, &error));
       g_assert_error (error, ACP_ERROR, ACP_ERROR_NOT_SUPPORTED);
@@ -1347,6 +1296,7 @@ main (int   argc,
                              NULL };
 
   g_test_init (&argc, &argv, NULL);
+  test_set_guard_seconds (WAIT_SECONDS);
 
   /* none of the person's accounts, endpoints or settings reach the agents */
   for (guint i = 0; names[i] != NULL; i++)

@@ -14,38 +14,7 @@
 
 #include "acp-agent.h"
 #include "acp-update-private.h"
-
-/* The scripted turn takes about five seconds; this only guards a hang. */
-#define WAIT_SECONDS 60
-
-static gboolean
-set_true_cb (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-
-  return G_SOURCE_REMOVE;
-}
-
-#define WAIT_UNTIL(cond) \
-  G_STMT_START { \
-    gboolean timed_out_ = FALSE; \
-    guint timeout_id_ = g_timeout_add_seconds (WAIT_SECONDS, set_true_cb, &timed_out_); \
-    while (!(cond) && !timed_out_) \
-      g_main_context_iteration (NULL, TRUE); \
-    if (timed_out_) \
-      g_error ("Timed out waiting for %s", #cond); \
-    g_source_remove (timeout_id_); \
-  } G_STMT_END
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  GAsyncResult **out = user_data;
-
-  *out = g_object_ref (result);
-}
+#include "test-util.h"
 
 typedef struct
 {
@@ -161,7 +130,7 @@ test_sdk_example_turn (void)
   {
     g_autoptr(GAsyncResult) result = NULL;
 
-    acp_agent_start_async (agent, NULL, store_result_cb, &result);
+    acp_agent_start_async (agent, NULL, test_store_result_cb, &result);
     WAIT_UNTIL (result != NULL);
     if (!acp_agent_start_finish (agent, result, &error))
       {
@@ -180,7 +149,7 @@ test_sdk_example_turn (void)
   {
     g_autoptr(GAsyncResult) result = NULL;
 
-    acp_agent_new_session_async (agent, g_get_tmp_dir (), NULL, NULL, NULL, store_result_cb, &result);
+    acp_agent_new_session_async (agent, g_get_tmp_dir (), NULL, NULL, NULL, test_store_result_cb, &result);
     WAIT_UNTIL (result != NULL);
     session = acp_agent_new_session_finish (agent, result, &error);
     g_assert_no_error (error);
@@ -194,7 +163,7 @@ test_sdk_example_turn (void)
     g_autoptr(JsonObject) page = NULL;
     g_autoptr(GError) local_error = NULL;
 
-    acp_agent_list_sessions_async (agent, NULL, NULL, NULL, store_result_cb, &result);
+    acp_agent_list_sessions_async (agent, NULL, NULL, NULL, test_store_result_cb, &result);
     WAIT_UNTIL (result != NULL);
     page = acp_agent_list_sessions_finish (agent, result, &local_error);
     g_assert_error (local_error, ACP_ERROR, ACP_ERROR_NOT_SUPPORTED);
@@ -212,7 +181,7 @@ test_sdk_example_turn (void)
   {
     g_autoptr(GAsyncResult) result = NULL;
 
-    acp_agent_prompt_async (agent, turn.session_id, prompt, NULL, store_result_cb, &result);
+    acp_agent_prompt_async (agent, turn.session_id, prompt, NULL, test_store_result_cb, &result);
     WAIT_UNTIL (result != NULL);
     stop_reason = acp_agent_prompt_finish (agent, result, &error);
     g_assert_no_error (error);
@@ -245,7 +214,7 @@ test_sdk_example_turn (void)
   {
     g_autoptr(GAsyncResult) result = NULL;
 
-    acp_agent_stop_async (agent, NULL, store_result_cb, &result);
+    acp_agent_stop_async (agent, NULL, test_store_result_cb, &result);
     WAIT_UNTIL (result != NULL);
     g_assert_true (acp_agent_stop_finish (agent, result, &error));
     g_assert_no_error (error);

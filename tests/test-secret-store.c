@@ -23,7 +23,7 @@
 #include "pal-error.h"
 #include "pal-secret-store.h"
 #include "pal-session-manager.h"
-#include "wait-for.h"
+#include "test-util.h"
 
 #define SCHEMA_ID "io.github.palaverapp.Palaver"
 #define AGENT_ID  "keyed"
@@ -74,17 +74,10 @@ store_result_cb (GObject      *object,
   f->result = g_object_ref (result);
 }
 
-static gboolean
-has_result (gpointer data)
-{
-  return ((Fixture *) data)->result != NULL;
-}
-
 static GAsyncResult *
 wait_result (Fixture *f)
 {
-  wait_for (has_result, f);
-  return g_steal_pointer (&f->result);
+  return WAIT_RESULT (&f->result);
 }
 
 static void
@@ -104,7 +97,6 @@ static void
 fixture_setup (Fixture       *f,
                gconstpointer  data)
 {
-  g_autoptr(GError) error = NULL;
   g_autofree char *folder = NULL;
 
   f->backend = g_memory_settings_backend_new ();
@@ -115,8 +107,7 @@ fixture_setup (Fixture       *f,
   f->sessions = pal_session_store_new (f->settings);
   /* no window, no frames: no pacer */
   f->manager = pal_session_manager_new (f->agents, f->sessions, NULL, NULL);
-  folder = g_dir_make_tmp ("palaver-secrets-XXXXXX", &error);
-  g_assert_no_error (error);
+  folder = test_make_tmpdir ("palaver-secrets");
   f->folder = g_canonicalize_filename (folder, NULL);
 
   add_profile (f, AGENT_ID);
@@ -138,7 +129,6 @@ fixture_teardown (Fixture       *f,
   g_clear_object (&f->secrets);
   g_clear_object (&f->settings);
   g_clear_object (&f->backend);
-  g_rmdir (f->folder);
   g_free (f->folder);
   /* the shared Secret Service proxy, and what it holds, go with each test:
    * what is left after it is lost */
@@ -195,23 +185,27 @@ clear (Fixture    *f,
   g_assert_no_error (error);
 }
 
-/* Asks the keyring until it has no value of @name for the agent: what the
- * agent store removes, it removes without telling when. */
+/* Whether the keyring holds a value of @name for the agent */
+static gboolean
+keyring_holds (Fixture    *f,
+               const char *agent_id,
+               const char *name)
+{
+  const char *names[] = { name, NULL };
+  g_auto(GStrv) values = lookup (f, agent_id, names);
+
+  return values[0] != NULL;
+}
+
+/* Waits until the keyring has no value of @name for the agent: what the
+ * agent store removes, it removes without telling when, so this asks again
+ * and again. */
 static void
 wait_until_gone (Fixture    *f,
                  const char *agent_id,
                  const char *name)
 {
-  const char *names[] = { name, NULL };
-
-  for (guint i = 0; i < 500; i++)
-    {
-      g_auto(GStrv) values = lookup (f, agent_id, names);
-
-      if (values[0] == NULL)
-        return;
-    }
-  g_error ("The keyring still holds %s of %s", name, agent_id);
+  POLL_UNTIL (!keyring_holds (f, agent_id, name));
 }
 
 static gboolean

@@ -8,23 +8,11 @@
 #include <adwaita.h>
 
 #include "find-descendant.h"
-#include "wait-for.h"
+#include "test-util.h"
 #include "pal-agent-store.h"
 #include "pal-live-session-private.h"
 #include "pal-sidebar.h"
 #include "pal-tooltip.h"
-
-static void
-iterate (void)
-{
-  for (guint i = 0; i < 5; i++)
-    {
-      gint64 until = g_get_monotonic_time () + 20 * G_TIME_SPAN_MILLISECOND;
-
-      while (g_get_monotonic_time () < until)
-        g_main_context_iteration (NULL, FALSE);
-    }
-}
 
 /* A key freed at the end of the test. */
 static PalSessionKey *
@@ -120,7 +108,7 @@ test_sidebar (void)
   gtk_window_set_default_size (GTK_WINDOW (window), 320, 600);
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (sidebar));
   gtk_window_present (GTK_WINDOW (window));
-  iterate ();
+  test_wait_frames (window, 5);
 
   g_assert_cmpuint (pal_sidebar_get_n_shown (sidebar), ==, 3);
   row = pal_sidebar_get_row (sidebar, DEMO ("s3"));
@@ -137,16 +125,16 @@ test_sidebar (void)
 
   /* search by title, by folder; no match shows the empty page */
   pal_sidebar_set_search_text (sidebar, "DOCS");
-  iterate ();
+  test_wait_frames (window, 5);
   g_assert_cmpuint (pal_sidebar_get_n_shown (sidebar), ==, 1);
   pal_sidebar_set_search_text (sidebar, "alpha");
-  iterate ();
+  test_wait_frames (window, 5);
   g_assert_cmpuint (pal_sidebar_get_n_shown (sidebar), ==, 2);
   pal_sidebar_set_search_text (sidebar, "nothing like this");
-  iterate ();
+  test_wait_frames (window, 5);
   g_assert_cmpuint (pal_sidebar_get_n_shown (sidebar), ==, 0);
   pal_sidebar_set_search_text (sidebar, "");
-  iterate ();
+  test_wait_frames (window, 5);
   g_assert_cmpuint (pal_sidebar_get_n_shown (sidebar), ==, 3);
 
   /* activating a list position of a session emits its id; folders do nothing */
@@ -206,7 +194,7 @@ test_sidebar (void)
     g_assert_false (gtk_widget_get_has_tooltip (menu_button));
     gtk_popover_popdown (popover);
     g_assert_true (gtk_widget_get_has_tooltip (menu_button));
-    iterate ();
+    test_wait_frames (window, 5);
     g_assert_true (gtk_widget_get_has_tooltip (menu_button));
   }
 
@@ -252,7 +240,7 @@ test_keyboard (void)
   sidebar = PAL_SIDEBAR (pal_sidebar_new (store, NULL));
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (sidebar));
   gtk_window_present (GTK_WINDOW (window));
-  iterate ();
+  test_wait_frames (window, 5);
 
   pal_sidebar_select (sidebar, DEMO ("k1"));
   for (GtkWidget *w = GTK_WIDGET (sidebar); w != NULL && list == NULL;)
@@ -336,7 +324,7 @@ test_agent_names (void)
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (sidebar));
   gtk_window_set_default_size (GTK_WINDOW (window), 300, 500);
   gtk_window_present (GTK_WINDOW (window));
-  iterate ();
+  test_wait_frames (window, 5);
 
   /* a profile not (yet) known shows by its id */
   row = GTK_WIDGET (pal_sidebar_get_row (sidebar, key_of ("later", "s1")));
@@ -347,13 +335,13 @@ test_agent_names (void)
   profile = pal_agent_profile_new ("later", "Later Agent", "/bin/true", args);
   g_assert_true (pal_agent_store_add (agents, profile, &error));
   g_assert_no_error (error);
-  iterate ();
+  test_wait_frames (window, 5);
   row = GTK_WIDGET (pal_sidebar_get_row (sidebar, key_of ("later", "s1")));
   g_assert_true (has_text (row, "alpha · Later Agent ·"));
 
   /* a search by an agent name finds nothing yet... */
   pal_sidebar_set_search_text (sidebar, "renamed agent");
-  iterate ();
+  test_wait_frames (window, 5);
   g_assert_null (pal_sidebar_get_row (sidebar, key_of ("later", "s1")));
 
   /* ...until the profile is renamed in Preferences */
@@ -361,7 +349,7 @@ test_agent_names (void)
   pal_agent_profile_set_name (edited, "Renamed Agent");
   g_assert_true (pal_agent_store_update (agents, edited, &error));
   g_assert_no_error (error);
-  iterate ();
+  test_wait_frames (window, 5);
   row = GTK_WIDGET (pal_sidebar_get_row (sidebar, key_of ("later", "s1")));
   g_assert_nonnull (row);
   g_assert_true (has_text (row, "alpha · Renamed Agent ·"));
@@ -411,7 +399,7 @@ test_additional_folders (void)
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (sidebar));
   gtk_window_set_default_size (GTK_WINDOW (window), 300, 500);
   gtk_window_present (GTK_WINDOW (window));
-  iterate ();
+  test_wait_frames (window, 5);
 
   label = find_text (GTK_WIDGET (pal_sidebar_get_row (sidebar, key_of ("demo", "s1"))), "alpha +2 ·");
   g_assert_nonnull (label);
@@ -420,7 +408,7 @@ test_additional_folders (void)
 
   /* a change of the record shows at once */
   pal_session_record_set_additional_directories (record, one);
-  iterate ();
+  test_wait_frames (window, 5);
   label = find_text (GTK_WIDGET (pal_sidebar_get_row (sidebar, key_of ("demo", "s1"))), "alpha +1 ·");
   g_assert_nonnull (label);
   g_assert_cmpstr (pal_widget_get_quiet_tooltip (label), ==,
@@ -428,7 +416,7 @@ test_additional_folders (void)
 
   /* none: the folder alone, as before */
   pal_session_record_set_additional_directories (record, NULL);
-  iterate ();
+  test_wait_frames (window, 5);
   label = find_text (GTK_WIDGET (pal_sidebar_get_row (sidebar, key_of ("demo", "s1"))), "alpha ·");
   g_assert_nonnull (label);
   g_assert_cmpstr (pal_widget_get_quiet_tooltip (label), ==, "/home/p/alpha");
@@ -461,7 +449,7 @@ test_row_follows_live_session (void)
   gtk_window_set_default_size (GTK_WINDOW (window), 320, 600);
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (sidebar));
   gtk_window_present (GTK_WINDOW (window));
-  iterate ();
+  test_wait_frames (window, 5);
 
   row = pal_sidebar_get_row (sidebar, DEMO ("s1"));
   g_assert_nonnull (row);
@@ -534,7 +522,7 @@ test_same_id_two_agents (void)
   gtk_window_set_default_size (GTK_WINDOW (window), 320, 600);
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (sidebar));
   gtk_window_present (GTK_WINDOW (window));
-  iterate ();
+  test_wait_frames (window, 5);
 
   g_assert_cmpuint (pal_sidebar_get_n_shown (sidebar), ==, 2);
   demo_row = pal_sidebar_get_row (sidebar, key_of ("demo", "dup"));
@@ -568,7 +556,7 @@ test_same_id_two_agents (void)
 
   /* removing one leaves the other's row */
   g_assert_true (pal_session_store_remove (store, key_of ("other", "dup")));
-  iterate ();
+  test_wait_frames (window, 5);
   g_assert_cmpuint (pal_sidebar_get_n_shown (sidebar), ==, 1);
   g_assert_null (pal_sidebar_get_row (sidebar, key_of ("other", "dup")));
   g_assert_nonnull (pal_sidebar_get_row (sidebar, key_of ("demo", "dup")));
@@ -636,7 +624,7 @@ test_fork_item (void)
   gtk_window_set_default_size (GTK_WINDOW (window), 320, 600);
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (sidebar));
   gtk_window_present (GTK_WINDOW (window));
-  iterate ();
+  test_wait_frames (window, 5);
 
   item = fork_item (pal_sidebar_get_row (sidebar, key_of ("demo", "s")));
   g_assert_true (gtk_widget_get_visible (item));
@@ -730,7 +718,7 @@ test_long_list (void)
   g_assert_cmpuint (pal_sidebar_get_n_shown (sidebar), ==, 300);
 
   /* then every one, frame by frame */
-  wait_for (all_let_in, sidebar);
+  WAIT_UNTIL (all_let_in (sidebar));
   g_assert_nonnull (pal_sidebar_get_row (sidebar, DEMO ("m150")));
 
   gtk_window_destroy (GTK_WINDOW (window));

@@ -16,7 +16,7 @@
 #include "pal-sign-in-terminal.h"
 #include "process-group.h"
 #include "vte-text.h"
-#include "wait-for.h"
+#include "test-util.h"
 
 typedef struct
 {
@@ -50,10 +50,7 @@ static void
 fixture_setup (Fixture       *f,
                gconstpointer  data)
 {
-  g_autoptr(GError) error = NULL;
-
-  f->dir = g_dir_make_tmp ("palaver-sign-in-XXXXXX", &error);
-  g_assert_no_error (error);
+  f->dir = test_make_tmpdir ("palaver-sign-in");
   f->signed_in = g_build_filename (f->dir, "signed-in", NULL);
   f->helper_file = g_build_filename (f->dir, "helper-pid", NULL);
   f->seen = g_string_new (NULL);
@@ -70,16 +67,10 @@ static void
 fixture_teardown (Fixture       *f,
                   gconstpointer  data)
 {
-  g_autofree char *tried = g_strconcat (f->signed_in, ".tried", NULL);
-
   if (f->window != NULL)
     gtk_window_destroy (GTK_WINDOW (f->window));
   g_assert_null (f->window);
 
-  g_remove (f->signed_in);
-  g_remove (tried);
-  g_remove (f->helper_file);
-  g_rmdir (f->dir);
   g_free (f->dir);
   g_free (f->signed_in);
   g_free (f->helper_file);
@@ -132,7 +123,7 @@ wait_for_text (Fixture    *f,
                const char *text)
 {
   wanted_text = text;
-  wait_for (shows_wanted, f);
+  WAIT_UNTIL (shows_wanted (f));
 }
 
 /* Exit status 0: signed in, and the window goes. */
@@ -144,7 +135,7 @@ test_success (Fixture       *f,
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (f->window)));
   g_assert_cmpint (pal_sign_in_terminal_get_pid (f->window), >, 0);
 
-  wait_for (is_finished, f);
+  WAIT_UNTIL (is_finished (f));
   g_assert_cmpint (f->finished, ==, TRUE);
   g_assert_null (f->window);
   g_assert_true (g_file_test (f->signed_in, G_FILE_TEST_EXISTS));
@@ -160,7 +151,7 @@ test_failure_then_retry (Fixture       *f,
   GtkWidget *retry;
 
   start (f, "fail-once");
-  wait_for (failed, f);
+  WAIT_UNTIL (failed (f));
   g_assert_cmpint (f->finished, ==, -1);
   g_assert_cmpint (pal_sign_in_terminal_get_pid (f->window), ==, 0);
   g_assert_nonnull (strstr (pal_sign_in_terminal_get_problem (f->window), "exit status 1"));
@@ -175,7 +166,7 @@ test_failure_then_retry (Fixture       *f,
   g_signal_emit_by_name (retry, "clicked");
   g_assert_null (pal_sign_in_terminal_get_problem (f->window));
 
-  wait_for (is_finished, f);
+  WAIT_UNTIL (is_finished (f));
   g_assert_cmpint (f->finished, ==, TRUE);
   g_assert_true (g_file_test (f->signed_in, G_FILE_TEST_EXISTS));
 }
@@ -191,7 +182,7 @@ read_helper (Fixture *f)
 {
   g_autofree char *contents = NULL;
 
-  wait_for (helper_started, f);
+  POLL_UNTIL (helper_started (f));
   g_assert_true (g_file_get_contents (f->helper_file, &contents, NULL, NULL));
   return (GPid) g_ascii_strtoll (contents, NULL, 10);
 }
@@ -214,11 +205,11 @@ test_input (Fixture       *f,
   helper = read_helper (f);
 
   vte_terminal_feed_child (VTE_TERMINAL (pal_sign_in_terminal_get_terminal (f->window)), "1234\r", -1);
-  wait_for (is_finished, f);
+  WAIT_UNTIL (is_finished (f));
   g_assert_cmpint (f->finished, ==, TRUE);
   g_assert_true (g_file_test (f->signed_in, G_FILE_TEST_EXISTS));
   /* what it left running (a helper that ignores SIGTERM) is stopped too */
-  wait_for (helper_gone, GINT_TO_POINTER (helper));
+  POLL_UNTIL (helper_gone (GINT_TO_POINTER (helper)));
 }
 
 typedef struct
@@ -256,8 +247,8 @@ test_cancel (Fixture       *f,
   g_assert_cmpint (f->finished, ==, FALSE);
   g_assert_true (f->window == NULL || !gtk_widget_get_visible (GTK_WIDGET (f->window)));
 
-  wait_for (group_gone, &group);
-  wait_for (window_gone, f);
+  POLL_UNTIL (group_gone (&group));
+  WAIT_UNTIL (window_gone (f));
   g_assert_false (g_file_test (f->signed_in, G_FILE_TEST_EXISTS));
 }
 
@@ -275,8 +266,8 @@ test_close (Fixture       *f,
 
   gtk_window_close (GTK_WINDOW (f->window));
   g_assert_cmpint (f->finished, ==, FALSE);
-  wait_for (group_gone, &group);
-  wait_for (window_gone, f);
+  POLL_UNTIL (group_gone (&group));
+  WAIT_UNTIL (window_gone (f));
 }
 
 /* A command that cannot run: why, and nothing else. */

@@ -11,72 +11,29 @@
 #include "config.h"
 
 #include <signal.h>
-#include <sys/socket.h>
 
 #include <glib/gstdio.h>
 
 #include "acp-agent.h"
 #include "acp-terminal-service.h"
+#include "test-util.h"
 
-#define WAIT_SECONDS 30
 #define SESSION "sess-1"
 
+/* Whether process @pid is dead (gone, or a zombie not yet reaped by
+ * whoever inherited it) */
 static gboolean
-set_true_cb (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-
-  return G_SOURCE_REMOVE;
-}
-
-#define WAIT_UNTIL(cond) \
-  G_STMT_START { \
-    gboolean timed_out_ = FALSE; \
-    guint timeout_id_ = g_timeout_add_seconds (WAIT_SECONDS, set_true_cb, &timed_out_); \
-    while (!(cond) && !timed_out_) \
-      g_main_context_iteration (NULL, TRUE); \
-    if (timed_out_) \
-      g_error ("Timed out waiting for %s", #cond); \
-    g_source_remove (timeout_id_); \
-  } G_STMT_END
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  GAsyncResult **out = user_data;
-
-  g_assert_null (*out);
-  *out = g_object_ref (result);
-}
-
-/* Waits until process @pid is dead (gone, or a zombie not yet reaped by
- * whoever inherited it). */
-static void
-wait_process_gone (gint64 pid)
+process_dead (gint64 pid)
 {
   g_autofree char *stat_path = g_strdup_printf ("/proc/%" G_GINT64_FORMAT "/stat", pid);
-  gint64 deadline = g_get_monotonic_time () + WAIT_SECONDS * G_USEC_PER_SEC;
+  g_autofree char *stat = NULL;
+  const char *state;
 
-  for (;;)
-    {
-      g_autofree char *stat = NULL;
-      const char *state;
-      gboolean ticked = FALSE;
+  if (!g_file_get_contents (stat_path, &stat, NULL, NULL))
+    return TRUE;
+  state = strrchr (stat, ')');
 
-      if (!g_file_get_contents (stat_path, &stat, NULL, NULL))
-        return;
-      state = strrchr (stat, ')');
-      if (state != NULL && g_str_has_prefix (state, ") Z"))
-        return;
-      if (g_get_monotonic_time () > deadline)
-        g_error ("Process %" G_GINT64_FORMAT " is still alive", pid);
-
-      g_timeout_add (10, set_true_cb, &ticked);
-      while (!ticked)
-        g_main_context_iteration (NULL, TRUE);
-    }
+  return state != NULL && g_str_has_prefix (state, ") Z");
 }
 
 /* fixture {{{ */
@@ -84,35 +41,12 @@ wait_process_gone (gint64 pid)
 typedef struct
 {
   char               *tmpdir;
-  GSocketConnection  *agent_end;
-  GSocketConnection  *client_end;
   AcpConnection      *peer;       /* the test, as agent */
   AcpAgent           *agent;
   AcpTerminalService *service;
   GHashTable         *exited;     /* terminal id → itself */
   GString            *live;       /* "terminal-output" text of every terminal */
 } Fixture;
-
-static GSocketConnection *
-connection_from_fd (int fd)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GSocket) socket = g_socket_new_from_fd (fd, &error);
-
-  g_assert_no_error (error);
-  return g_socket_connection_factory_create_connection (socket);
-}
-
-static gboolean
-peer_initialize_cb (AcpConnection      *connection,
-                    AcpIncomingRequest *request,
-                    gpointer            user_data)
-{
-  g_autoptr(JsonNode) result = json_from_string ("{\"protocolVersion\": 1, \"agentCapabilities\": {}}", NULL);
-
-  acp_incoming_request_reply (request, result);
-  return TRUE;
-}
 
 static void
 terminal_exited_cb (AcpTerminalService *service,
@@ -137,10 +71,6 @@ static void
 start_agent (Fixture               *f,
              AcpClientCapabilities  caps)
 {
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-
-  f->agent = acp_agent_new_for_stream (G_IO_STREAM (f->client_end));
   acp_agent_set_client_capabilities (f->agent, caps);
   f->service = acp_terminal_service_new ();
   g_signal_connect (f->service, "terminal-exited", G_CALLBACK (terminal_exited_cb), f);
@@ -148,78 +78,33 @@ start_agent (Fixture               *f,
   acp_terminal_service_attach (f->service, f->agent);
   acp_terminal_service_attach (f->service, f->agent);
   acp_terminal_service_set_session_cwd (f->service, f->agent, SESSION, f->tmpdir);
-
-  acp_agent_start_async (f->agent, NULL, store_result_cb, &result);
-  WAIT_UNTIL (result != NULL);
-  acp_agent_start_finish (f->agent, result, &error);
-  g_assert_no_error (error);
+  test_agent_start (f->agent);
 }
 
 static void
 fixture_setup (Fixture       *f,
                gconstpointer  data)
 {
-  g_autoptr(GError) error = NULL;
-  int fds[2];
-
-  f->tmpdir = g_dir_make_tmp ("test-terminal-service-XXXXXX", &error);
-  g_assert_no_error (error);
+  f->tmpdir = test_make_tmpdir ("test-terminal-service");
   f->exited = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   f->live = g_string_new (NULL);
 
-  g_assert_cmpint (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), ==, 0);
-  f->agent_end = connection_from_fd (fds[0]);
-  f->client_end = connection_from_fd (fds[1]);
-  f->peer = acp_connection_new (G_IO_STREAM (f->agent_end));
-  g_signal_connect (f->peer, "request::initialize", G_CALLBACK (peer_initialize_cb), NULL);
-  acp_connection_start (f->peer);
+  f->agent = test_agent_new_with_peer (&f->peer);
 
   if (data == NULL)
     start_agent (f, ACP_CLIENT_CAP_TERMINAL);
 }
 
 static void
-remove_tree (const char *path)
-{
-  GStatBuf st;
-
-  if (g_lstat (path, &st) != 0)
-    return;
-
-  if (S_ISDIR (st.st_mode))
-    {
-      g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-      const char *name;
-
-      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-
-          remove_tree (child);
-        }
-      g_rmdir (path);
-    }
-  else
-    {
-      g_unlink (path);
-    }
-}
-
-static void
 fixture_teardown (Fixture       *f,
                   gconstpointer  data)
 {
-  acp_connection_close (f->peer, NULL);
-  if (f->agent != NULL)
-    WAIT_UNTIL (acp_agent_get_state (f->agent) == ACP_AGENT_STATE_EXITED);
+  test_peer_close (f->peer, f->agent);
   g_clear_object (&f->agent);
   g_clear_object (&f->service);
   g_clear_object (&f->peer);
-  g_clear_object (&f->agent_end);
-  g_clear_object (&f->client_end);
   g_clear_pointer (&f->exited, g_hash_table_unref);
   g_string_free (f->live, TRUE);
-  remove_tree (f->tmpdir);
   g_free (f->tmpdir);
 }
 
@@ -235,7 +120,7 @@ call_node (Fixture     *f,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  acp_connection_call_async (f->peer, method, params, NULL, store_result_cb, &result);
+  acp_connection_call_async (f->peer, method, params, NULL, test_store_result_cb, &result);
   WAIT_UNTIL (result != NULL);
 
   return acp_connection_call_finish (f->peer, result, error);
@@ -697,7 +582,7 @@ test_many_waiters (Fixture       *f,
 
   for (guint i = 0; i < G_N_ELEMENTS (results); i++)
     acp_connection_call_async (f->peer, "terminal/wait_for_exit", params, NULL,
-                               store_result_cb, &results[i]);
+                               test_store_result_cb, &results[i]);
 
   /* nobody is answered while it runs: a round trip after the waits proves
    * they were all read */
@@ -738,9 +623,9 @@ test_wait_cancelled (Fixture       *f,
   g_autoptr(GError) error = NULL;
 
   acp_connection_call_async (f->peer, "terminal/wait_for_exit", params, cancellable,
-                             store_result_cb, &cancelled);
+                             test_store_result_cb, &cancelled);
   acp_connection_call_async (f->peer, "terminal/wait_for_exit", params, NULL,
-                             store_result_cb, &kept);
+                             test_store_result_cb, &kept);
   /* the agent gives up one wait: the other still gets the exit */
   g_cancellable_cancel (cancellable);
   WAIT_UNTIL (cancelled != NULL);
@@ -825,7 +710,7 @@ test_background_child (Fixture       *f,
   /* and releasing reaches the child: it is in the command's group */
   released = terminal_call (f, "terminal/release", id);
   g_assert_nonnull (released);
-  wait_process_gone (pid);
+  POLL_UNTIL (process_dead (pid));
 }
 
 static void
@@ -929,8 +814,6 @@ test_release_session (Fixture       *f,
 /* Another agent attached to the fixture's service, and the test as it. */
 typedef struct
 {
-  GSocketConnection *agent_end;
-  GSocketConnection *client_end;
   AcpConnection     *peer;
   AcpAgent          *agent;
 } OtherAgent;
@@ -940,26 +823,14 @@ other_agent_start (Fixture    *f,
                    const char *group)
 {
   OtherAgent *other = g_new0 (OtherAgent, 1);
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  int fds[2];
 
-  g_assert_cmpint (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), ==, 0);
-  other->agent_end = connection_from_fd (fds[0]);
-  other->client_end = connection_from_fd (fds[1]);
-  other->peer = acp_connection_new (G_IO_STREAM (other->agent_end));
-  g_signal_connect (other->peer, "request::initialize", G_CALLBACK (peer_initialize_cb), NULL);
-  acp_connection_start (other->peer);
-  other->agent = acp_agent_new_for_stream (G_IO_STREAM (other->client_end));
+  other->agent = test_agent_new_with_peer (&other->peer);
   acp_agent_set_client_capabilities (other->agent, ACP_CLIENT_CAP_TERMINAL);
   if (group != NULL)
     acp_terminal_service_attach_in_group (f->service, other->agent, group);
   else
     acp_terminal_service_attach (f->service, other->agent);
-  acp_agent_start_async (other->agent, NULL, store_result_cb, &result);
-  WAIT_UNTIL (result != NULL);
-  g_assert_true (acp_agent_start_finish (other->agent, result, &error));
-  g_assert_no_error (error);
+  test_agent_start (other->agent);
 
   return other;
 }
@@ -968,12 +839,9 @@ other_agent_start (Fixture    *f,
 static void
 other_agent_stop (OtherAgent *other)
 {
-  acp_connection_close (other->peer, NULL);
-  WAIT_UNTIL (acp_agent_get_state (other->agent) == ACP_AGENT_STATE_EXITED);
+  test_peer_close (other->peer, other->agent);
   g_clear_object (&other->agent);
   g_clear_object (&other->peer);
-  g_clear_object (&other->agent_end);
-  g_clear_object (&other->client_end);
   g_free (other);
 }
 
@@ -1128,7 +996,7 @@ test_service_disposed (Fixture       *f,
 
   /* the application quits: the commands end with it */
   g_clear_object (&f->service);
-  wait_process_gone (pid);
+  POLL_UNTIL (process_dead (pid));
 
   assert_call_error (f, "terminal/create", "{\"sessionId\": \"" SESSION "\", \"command\": \"true\"}",
                      ACP_ERROR_METHOD_NOT_FOUND, NULL);
@@ -1153,9 +1021,8 @@ static void
 test_fake_agent (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *tmpdir = g_dir_make_tmp ("test-terminal-service-XXXXXX", &error);
-  const char *argv[] = { g_getenv ("PALAVER_FAKE_AGENT"), "terminal.json", NULL };
-  g_autoptr(AcpAgent) agent = NULL;
+  g_autofree char *tmpdir = test_make_tmpdir ("test-terminal-service");
+  g_autoptr(AcpAgent) agent = test_fake_agent_new ("terminal.json", NULL);
   g_autoptr(AcpTerminalService) service = NULL;
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(JsonObject) session = NULL;
@@ -1166,21 +1033,12 @@ test_fake_agent (void)
   const char *session_id;
   int exit_status;
 
-  g_assert_no_error (error);
-  g_assert_nonnull (argv[0]);
-
-  agent = acp_agent_new (argv, NULL, NULL);
   acp_agent_set_client_capabilities (agent, ACP_CLIENT_CAP_TERMINAL);
   service = acp_terminal_service_new ();
   acp_terminal_service_attach (service, agent);
+  test_agent_start (agent);
 
-  acp_agent_start_async (agent, NULL, store_result_cb, &result);
-  WAIT_UNTIL (result != NULL);
-  acp_agent_start_finish (agent, result, &error);
-  g_assert_no_error (error);
-  g_clear_object (&result);
-
-  acp_agent_new_session_async (agent, tmpdir, NULL, NULL, NULL, store_result_cb, &result);
+  acp_agent_new_session_async (agent, tmpdir, NULL, NULL, NULL, test_store_result_cb, &result);
   WAIT_UNTIL (result != NULL);
   session = acp_agent_new_session_finish (agent, result, &error);
   g_assert_no_error (error);
@@ -1193,7 +1051,7 @@ test_fake_agent (void)
   json_object_set_string_member (block, "type", "text");
   json_object_set_string_member (block, "text", tmpdir);
   json_array_add_object_element (prompt, g_steal_pointer (&block));
-  acp_agent_prompt_async (agent, session_id, prompt, NULL, store_result_cb, &result);
+  acp_agent_prompt_async (agent, session_id, prompt, NULL, test_store_result_cb, &result);
   WAIT_UNTIL (result != NULL);
   stop_reason = acp_agent_prompt_finish (agent, result, &error);
   g_assert_no_error (error);
@@ -1205,9 +1063,7 @@ test_fake_agent (void)
   g_assert_cmpstr (view, ==, "bar\n");
   g_assert_cmpint (exit_status, ==, 0);
 
-  acp_agent_stop_async (agent, NULL, store_result_cb, &result);
-  WAIT_UNTIL (result != NULL);
-  g_rmdir (tmpdir);
+  test_agent_stop (agent);
 }
 
 /* }}} */

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "acp-traffic-log.h"
+#include "test-util.h"
 
 static void
 add (AcpTrafficLog       *log,
@@ -216,8 +217,7 @@ test_threads (void)
   for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
     g_thread_join (threads[i]);
 
-  while (g_list_model_get_n_items (G_LIST_MODEL (log)) < 3000)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (g_list_model_get_n_items (G_LIST_MODEL (log)) >= 3000);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (log)), ==, 3000);
   g_assert_cmpuint (acp_traffic_log_get_n_dropped (log), ==, 0);
 }

@@ -16,7 +16,7 @@
 
 #include "pal-error.h"
 #include "pal-transcript-store.h"
-#include "wait-for.h"
+#include "test-util.h"
 
 typedef struct
 {
@@ -95,36 +95,14 @@ reopen (Fixture *f)
 /* --- waiting for answers --- */
 
 static void
-got_result_cb (GObject      *source,
-               GAsyncResult *result,
-               gpointer      data)
-{
-  *(GAsyncResult **) data = g_object_ref (result);
-}
-
-static gboolean
-has_result (gpointer data)
-{
-  return *(GAsyncResult **) data != NULL;
-}
-
-static GAsyncResult *
-wait_result (GAsyncResult **slot)
-{
-  wait_for (has_result, slot);
-
-  return g_steal_pointer (slot);
-}
-
-static void
 flush (PalTranscriptStore *store)
 {
   GAsyncResult *slot = NULL;
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  pal_transcript_store_flush_async (store, NULL, got_result_cb, &slot);
-  result = wait_result (&slot);
+  pal_transcript_store_flush_async (store, NULL, test_store_result_cb, &slot);
+  result = WAIT_RESULT (&slot);
   g_assert_true (pal_transcript_store_flush_finish (store, result, &error));
   g_assert_no_error (error);
 }
@@ -138,8 +116,8 @@ load (PalTranscriptStore *store,
   g_autoptr(GError) error = NULL;
   PalStoredTranscript *stored;
 
-  pal_transcript_store_load_async (store, key, NULL, got_result_cb, &slot);
-  result = wait_result (&slot);
+  pal_transcript_store_load_async (store, key, NULL, test_store_result_cb, &slot);
+  result = WAIT_RESULT (&slot);
   stored = pal_transcript_store_load_finish (store, result, &error);
   g_assert_no_error (error);
   g_assert_nonnull (stored);
@@ -157,8 +135,8 @@ search (PalTranscriptStore       *store,
   g_autoptr(GError) error = NULL;
   GListModel *found;
 
-  pal_transcript_store_search_async (store, text, flags, 50, NULL, got_result_cb, &slot);
-  result = wait_result (&slot);
+  pal_transcript_store_search_async (store, text, flags, 50, NULL, test_store_result_cb, &slot);
+  result = WAIT_RESULT (&slot);
   found = pal_transcript_store_search_finish (store, result, &error);
   g_assert_no_error (error);
   g_assert_nonnull (found);
@@ -174,8 +152,8 @@ get_size (PalTranscriptStore *store)
   g_autoptr(GError) error = NULL;
   guint64 size = 0;
 
-  pal_transcript_store_get_size_async (store, NULL, got_result_cb, &slot);
-  result = wait_result (&slot);
+  pal_transcript_store_get_size_async (store, NULL, test_store_result_cb, &slot);
+  result = WAIT_RESULT (&slot);
   g_assert_true (pal_transcript_store_get_size_finish (store, result, &size, &error));
   g_assert_no_error (error);
 
@@ -191,8 +169,8 @@ end_replay (PalTranscriptStore *store,
   g_autoptr(GError) error = NULL;
   gboolean replaced = FALSE;
 
-  pal_transcript_store_end_replay_async (store, key, NULL, got_result_cb, &slot);
-  result = wait_result (&slot);
+  pal_transcript_store_end_replay_async (store, key, NULL, test_store_result_cb, &slot);
+  result = WAIT_RESULT (&slot);
   g_assert_true (pal_transcript_store_end_replay_finish (store, result, &replaced, &error));
   g_assert_no_error (error);
 
@@ -432,12 +410,12 @@ test_close (Fixture       *f,
 
   record (f->store, key, PAL_TRANSCRIPT_KIND_AGENT_MESSAGE, NULL, "before closing");
   pal_transcript_store_close_async (f->store, NULL, close_cb, &closed);
-  wait_for (is_true, &closed);
+  WAIT_UNTIL (is_true (&closed));
 
   /* dropped, and reads say why */
   record (f->store, key, PAL_TRANSCRIPT_KIND_AGENT_MESSAGE, NULL, "after closing");
-  pal_transcript_store_load_async (f->store, key, NULL, got_result_cb, &slot);
-  result = wait_result (&slot);
+  pal_transcript_store_load_async (f->store, key, NULL, test_store_result_cb, &slot);
+  result = WAIT_RESULT (&slot);
   g_assert_null (pal_transcript_store_load_finish (f->store, result, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CLOSED);
 
@@ -709,8 +687,8 @@ test_search (Fixture       *f,
     g_autoptr(GAsyncResult) async_result = NULL;
 
     pal_transcript_store_search_async (f->store, "walrus", PAL_TRANSCRIPT_SEARCH_DEFAULT, 2,
-                                       NULL, got_result_cb, &slot);
-    async_result = wait_result (&slot);
+                                       NULL, test_store_result_cb, &slot);
+    async_result = WAIT_RESULT (&slot);
     found = pal_transcript_store_search_finish (f->store, async_result, NULL);
     g_assert_cmpuint (g_list_model_get_n_items (found), ==, 2);
     g_clear_object (&found);
@@ -889,7 +867,7 @@ test_delete (Fixture       *f,
   g_assert_cmpuint (full_size, >, empty_size + 2000 * 2000);
 
   pal_transcript_store_delete_async (f->store, deleted, NULL, delete_cb, &done);
-  wait_for (is_true, &done);
+  WAIT_UNTIL (is_true (&done));
 
   stored = load (f->store, deleted);
   g_assert_cmpuint (pal_stored_transcript_get_n_entries (stored), ==, 0);
@@ -915,7 +893,7 @@ test_delete (Fixture       *f,
 
   done = FALSE;
   pal_transcript_store_delete_all_async (f->store, NULL, delete_cb, &done);
-  wait_for (is_true, &done);
+  WAIT_UNTIL (is_true (&done));
   stored = load (f->store, kept);
   g_assert_cmpuint (pal_stored_transcript_get_n_entries (stored), ==, 0);
   g_clear_pointer (&stored, pal_stored_transcript_unref);
@@ -980,7 +958,7 @@ test_damaged (Fixture       *f,
 
   record (f->store, key, PAL_TRANSCRIPT_KIND_AGENT_MESSAGE, NULL, "in the new one");
   flush (f->store);
-  wait_for (has_problem, f);
+  WAIT_UNTIL (has_problem (f));
 
   /* moved aside, as it was, and said where */
   moved = find_moved (f);
@@ -1081,11 +1059,11 @@ test_newer_version (Fixture       *f,
   open_store (f);
 
   record (f->store, key, PAL_TRANSCRIPT_KIND_AGENT_MESSAGE, NULL, "not stored");
-  pal_transcript_store_load_async (f->store, key, NULL, got_result_cb, &slot);
-  result = wait_result (&slot);
+  pal_transcript_store_load_async (f->store, key, NULL, test_store_result_cb, &slot);
+  result = WAIT_RESULT (&slot);
   g_assert_null (pal_transcript_store_load_finish (f->store, result, &error));
   g_assert_error (error, PAL_ERROR, PAL_ERROR_NOT_SUPPORTED);
-  wait_for (has_problem, f);
+  WAIT_UNTIL (has_problem (f));
   problem = g_ptr_array_index (f->problems, 0);
   g_assert_error (problem, PAL_ERROR, PAL_ERROR_NOT_SUPPORTED);
   g_clear_object (&f->store);
@@ -1116,8 +1094,8 @@ test_locked (Fixture       *f,
   g_assert_cmpint (sqlite3_exec (other, "BEGIN IMMEDIATE", NULL, NULL, NULL), ==, SQLITE_OK);
 
   record (f->store, key, PAL_TRANSCRIPT_KIND_AGENT_MESSAGE, NULL, "second");
-  pal_transcript_store_flush_async (f->store, NULL, got_result_cb, &slot);
-  result = wait_result (&slot);
+  pal_transcript_store_flush_async (f->store, NULL, test_store_result_cb, &slot);
+  result = WAIT_RESULT (&slot);
   g_assert_false (pal_transcript_store_flush_finish (f->store, result, &error));
   g_assert_error (error, PAL_ERROR, PAL_ERROR_LOCKED);
 
@@ -1246,15 +1224,15 @@ test_cancel (Fixture       *f,
   GAsyncResult *search_slot = NULL;
 
   record_history (f->store, key, "cancelled", 1000);
-  pal_transcript_store_load_async (f->store, key, cancellable, got_result_cb, &load_slot);
+  pal_transcript_store_load_async (f->store, key, cancellable, test_store_result_cb, &load_slot);
   pal_transcript_store_search_async (f->store, "cancelled", PAL_TRANSCRIPT_SEARCH_DEFAULT, 10,
-                                     cancellable, got_result_cb, &search_slot);
+                                     cancellable, test_store_result_cb, &search_slot);
   g_cancellable_cancel (cancellable);
 
-  load_result = wait_result (&load_slot);
+  load_result = WAIT_RESULT (&load_slot);
   g_assert_null (pal_transcript_store_load_finish (f->store, load_result, &load_error));
   g_assert_error (load_error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
-  search_result = wait_result (&search_slot);
+  search_result = WAIT_RESULT (&search_slot);
   g_assert_null (pal_transcript_store_search_finish (f->store, search_result, &search_error));
   g_assert_error (search_error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 

@@ -8,20 +8,13 @@
 #include <gtk/gtk.h>
 
 #include "pal-warm-up.h"
-#include "wait-for.h"
+#include "test-util.h"
 
 
 static gboolean
 done (gpointer data)
 {
   return pal_warm_up_is_done (data);
-}
-
-static void
-spin (void)
-{
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
 }
 
 /* Runs once for a display; a widget gone first leaves it to the next one */
@@ -37,7 +30,7 @@ test_once_per_display (void)
   /* the widget goes before the first step: nothing loaded */
   pal_warm_up_start (label);
   g_object_unref (label);
-  spin ();
+  test_drain_main_context ();
   g_assert_false (pal_warm_up_is_done (display));
 
   /* a window: everything, one step an idle iteration */
@@ -46,7 +39,7 @@ test_once_per_display (void)
   pal_warm_up_start (window);
   pal_warm_up_start (window);   /* already under way: not twice */
   g_assert_false (pal_warm_up_is_done (display));
-  wait_for (done, display);
+  WAIT_UNTIL (done (display));
 
   /* and done for good: a later window does not start again */
   pal_warm_up_start (window);
