@@ -854,27 +854,21 @@ paragraphs (guint from,
   return g_string_free (text, FALSE);
 }
 
-static gboolean
-set_true_cb (gpointer data)
-{
-  *(gboolean *) data = TRUE;
+/* Text pours in when blocks come within 100 ms (FLOOD_TEXT_US) by the
+ * pacer's clock: the test's pacer has this one, and the time of a reader's
+ * pace passes on it before more text comes, however busy the machine. */
+static gint64 reader_clock_now;
 
-  return G_SOURCE_REMOVE;
+static gint64
+reader_clock (void)
+{
+  return reader_clock_now;
 }
 
-/* Lets the time of a reader's pace pass before more text comes. Text pours
- * in when blocks come within 100 ms (FLOOD_TEXT_US) by the machine's clock,
- * which pal-chat-flood.c reads itself: no clock can be set for it yet. This
- * time is what the test feeds the view, not a wait for the view to do
- * something: a busy machine only makes the pace slower, which changes
- * nothing of what is checked. */
 static void
 at_reader_pace (void)
 {
-  gboolean passed = FALSE;
-
-  g_timeout_add (150, set_true_cb, &passed);
-  WAIT_UNTIL (passed);
+  reader_clock_now += 150 * G_TIME_SPAN_MILLISECOND;
 }
 
 /* An answer growing faster than anyone reads (a runaway agent) floods the
@@ -966,6 +960,7 @@ prepared_on_screen (GtkWidget *window)
 static void
 test_pouring_text (void)
 {
+  g_autoptr(AcpPacer) pacer = acp_pacer_new ();
   g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
   GtkWidget *view = pal_chat_view_new ();
   GtkWidget *window = make_window (view);
@@ -974,6 +969,9 @@ test_pouring_text (void)
   AnswerData answer;
   guint n = 0;
 
+  reader_clock_now = 0;
+  acp_pacer_set_clock (pacer, reader_clock);
+  pal_chat_view_set_pacer (PAL_CHAT_VIEW (view), pacer);
   pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (transcript));
   test_wait_frames (window, 5);
   flood_data_watch (&d, window, transcript);

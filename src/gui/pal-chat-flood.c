@@ -649,7 +649,7 @@ text_pours_in (PalChatView *self,
                guint        position,
                guint        added)
 {
-  gint64 now = g_get_monotonic_time ();
+  gint64 now = _pal_chat_view_now (self);
 
   if (now - self->pour_start > FLOOD_TEXT_US)
     {

@@ -81,6 +81,8 @@ double     _pal_chat_view_widget_distance     (PalChatView *self,
 void       _pal_chat_view_remove_tick         (PalChatView *self,
                                                guint       *tick_id);
 void       _pal_chat_view_scroll_to_end       (PalChatView *self);
+/* Now, by the pacer's clock (the monotonic clock without a pacer) */
+gint64     _pal_chat_view_now                 (PalChatView *self);
 void       _pal_chat_view_queue_scroll_to_end (PalChatView *self);
 
 /* pal-chat-flood.c */

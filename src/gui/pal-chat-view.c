@@ -109,9 +109,10 @@ _pal_chat_view_create_row (PalChatView *self,
 }
 
 /* The time growth is measured in: the pacer's clock, like the frames it is
- * told of */
-static gint64
-pace_now (PalChatView *self)
+ * told of (a test's, when it gives the view a pacer with a clock of its
+ * own) */
+gint64
+_pal_chat_view_now (PalChatView *self)
 {
   return self->pacer != NULL ? acp_pacer_get_time (self->pacer) : g_get_monotonic_time ();
 }
@@ -219,7 +220,7 @@ vadjustment_changed_cb (GtkAdjustment *adjustment,
                         PalChatView   *self)
 {
   /* the content or the window grew: follow it when at the bottom */
-  self->last_growth = pace_now (self);
+  self->last_growth = _pal_chat_view_now (self);
   if (self->stick_to_bottom)
     _pal_chat_view_queue_scroll_to_end (self);
 }
@@ -366,7 +367,7 @@ after_paint_cb (GdkFrameClock *frame_clock,
   gboolean flooding = self->flood_tick != 0 || self->settle_tick != 0;
   gint64 now = g_get_monotonic_time ();
   gint64 interval = now - self->last_paint;
-  gint64 since_growth = pace_now (self) - self->last_growth;
+  gint64 since_growth = _pal_chat_view_now (self) - self->last_growth;
   gboolean growing = since_growth < GROWING_FOR_US;
   gint64 refresh = 0;
   gint64 slice = 0;
@@ -748,7 +749,7 @@ pal_chat_view_prompt_sent (PalChatView *self)
     {
       /* the answer grows the content: frames keep pacing the messages,
        * from the smallest slice (its first frames build its first rows) */
-      self->last_growth = pace_now (self);
+      self->last_growth = _pal_chat_view_now (self);
       self->slice = STREAM_SLICE_MIN_US;
       if (self->pacer != NULL)
         acp_pacer_hold_until_frame (self->pacer);
