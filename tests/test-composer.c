@@ -11,6 +11,7 @@
 #include "acp-config-option.h"
 #include "acp-mode.h"
 #include "pal-composer.h"
+#include "test-util.h"
 
 typedef struct
 {
@@ -165,13 +166,6 @@ list_from_json (GType       type,
 }
 
 static void
-iterate (void)
-{
-  for (guint i = 0; i < 50; i++)
-    g_main_context_iteration (NULL, FALSE);
-}
-
-static void
 test_send_and_stop (void)
 {
   GtkWidget *window = gtk_window_new ();
@@ -185,13 +179,13 @@ test_send_and_stop (void)
   g_signal_connect (composer, "stop", G_CALLBACK (stop_cb), &events);
 
   /* an empty composer says what it is for; typing hides that */
-  iterate ();
+  test_drain_main_context ();
   g_assert_true (shows_label (GTK_WIDGET (composer), "Ask the agent, or type / for its commands"));
   pal_composer_set_text (composer, "x");
-  iterate ();
+  test_drain_main_context ();
   g_assert_false (shows_label (GTK_WIDGET (composer), "Ask the agent, or type / for its commands"));
   pal_composer_set_text (composer, NULL);
-  iterate ();
+  test_drain_main_context ();
   g_assert_true (shows_label (GTK_WIDGET (composer), "Ask the agent, or type / for its commands"));
 
   /* empty or blank text is not sent */
@@ -256,15 +250,15 @@ test_slash_completion (void)
 
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (composer));
   gtk_window_present (GTK_WINDOW (window));
-  iterate ();
+  test_drain_main_context ();
 
   pal_composer_set_commands (composer, commands);
   pal_composer_set_text (composer, "/");
-  iterate ();
+  test_drain_main_context ();
   g_assert_cmpuint (pal_composer_get_n_completions (composer), ==, 3);
 
   pal_composer_set_text (composer, "/pl");
-  iterate ();
+  test_drain_main_context ();
   g_assert_cmpuint (pal_composer_get_n_completions (composer), ==, 2);
 
   /* Down picks the second, Enter completes instead of sending */
@@ -272,18 +266,18 @@ test_slash_completion (void)
   g_assert_true (press (composer, GDK_KEY_Return, 0));
   text = pal_composer_dup_text (composer);
   g_assert_cmpstr (text, ==, "/plot ");
-  iterate ();
+  test_drain_main_context ();
   g_assert_cmpuint (pal_composer_get_n_completions (composer), ==, 0);
 
   /* no match, or text that is not a command, closes it */
   pal_composer_set_text (composer, "/zzz");
-  iterate ();
+  test_drain_main_context ();
   g_assert_cmpuint (pal_composer_get_n_completions (composer), ==, 0);
   pal_composer_set_text (composer, "/h");
-  iterate ();
+  test_drain_main_context ();
   g_assert_cmpuint (pal_composer_get_n_completions (composer), ==, 1);
   g_assert_true (press (composer, GDK_KEY_Escape, 0));
-  iterate ();
+  test_drain_main_context ();
   g_assert_cmpuint (pal_composer_get_n_completions (composer), ==, 0);
 
   gtk_window_destroy (GTK_WINDOW (window));
@@ -323,7 +317,7 @@ test_session_options (void)
   g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 1);
   g_assert_null (events.config_id);
   /* the selector says which option it sets */
-  iterate ();
+  test_drain_main_context ();
   g_assert_true (shows_label (GTK_WIDGET (dropdown), "Model: Model B"));
   g_assert_false (shows_label (GTK_WIDGET (dropdown), "Model B"));
 
@@ -344,7 +338,7 @@ test_session_options (void)
   g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 0);
   gtk_drop_down_set_selected (dropdown, 1);
   g_assert_cmpstr (events.mode, ==, "code");
-  iterate ();
+  test_drain_main_context ();
   g_assert_true (shows_label (GTK_WIDGET (dropdown), "Mode: Code"));
 
   g_free (events.config_id);
@@ -375,7 +369,7 @@ test_options_list (void)
   pal_options_bar_set_current_mode_id (bar, "code");
   dropdown = GTK_DROP_DOWN (find (GTK_WIDGET (composer), GTK_TYPE_DROP_DOWN, 0));
   /* the rows of the list are made with the selector, shown or not */
-  iterate ();
+  test_drain_main_context ();
 
   g_assert_true (has_label (GTK_WIDGET (dropdown), "Asks before every change"));
   g_assert_true (has_label (GTK_WIDGET (dropdown), "Ask"));
@@ -413,7 +407,7 @@ test_options_width (void)
 
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (composer));
   gtk_window_present (GTK_WINDOW (window));
-  iterate ();
+  test_drain_main_context ();
   gtk_widget_measure (GTK_WIDGET (composer), GTK_ORIENTATION_HORIZONTAL, -1,
                       &min_before, &nat_before, NULL, NULL);
 
@@ -427,7 +421,7 @@ test_options_width (void)
   options = list_from_json (ACP_TYPE_CONFIG_OPTION, json->str);
   g_assert_cmpuint (g_list_model_get_n_items (options), ==, 6);
   pal_options_bar_set_config_options (pal_composer_get_options_bar (composer), options);
-  iterate ();
+  test_drain_main_context ();
   g_assert_nonnull (find (GTK_WIDGET (composer), GTK_TYPE_DROP_DOWN, 4));
 
   gtk_widget_measure (GTK_WIDGET (composer), GTK_ORIENTATION_HORIZONTAL, -1,

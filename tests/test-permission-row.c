@@ -12,7 +12,7 @@
 #include "acp-transcript.h"
 #include "pal-chat-view.h"
 #include "pal-permission-row.h"
-#include "wait-for.h"
+#include "test-util.h"
 
 static void
 collect (GtkWidget *widget,
@@ -92,7 +92,7 @@ chat_new (Chat              *chat,
     acp_transcript_append (chat->transcript, ACP_ITEM (item));
   pal_chat_view_set_model (PAL_CHAT_VIEW (chat->view), G_LIST_MODEL (chat->transcript));
   if (item != NULL)
-    wait_for (has_permission_row, chat->window);
+    WAIT_UNTIL (has_permission_row (chat->window));
 }
 
 static void

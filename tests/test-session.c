@@ -17,39 +17,7 @@
 #include "acp-permission-item.h"
 #include "acp-plan-item.h"
 #include "acp-session.h"
-
-#define WAIT_SECONDS 30
-
-static gboolean
-timed_out_cb (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-
-  return G_SOURCE_REMOVE;
-}
-
-/* Runs the main loop until @cond holds; a hang fails the test. */
-#define WAIT_UNTIL(cond) \
-  G_STMT_START { \
-    gboolean timed_out_ = FALSE; \
-    guint timeout_id_ = g_timeout_add_seconds (WAIT_SECONDS, timed_out_cb, &timed_out_); \
-    while (!(cond) && !timed_out_) \
-      g_main_context_iteration (NULL, TRUE); \
-    if (timed_out_) \
-      g_error ("Timed out waiting for %s", #cond); \
-    g_source_remove (timeout_id_); \
-  } G_STMT_END
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  GAsyncResult **slot = user_data;
-
-  g_assert_null (*slot);
-  *slot = g_object_ref (result);
-}
+#include "test-util.h"
 
 /* --- fixture --- */
 
@@ -76,27 +44,6 @@ fixture_setup (Fixture       *f,
 }
 
 static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir == NULL)
-    return;
-
-  while ((name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
-static void
 fixture_teardown (Fixture       *f,
                   gconstpointer  data)
 {
@@ -107,12 +54,12 @@ fixture_teardown (Fixture       *f,
       g_autoptr(GAsyncResult) result = NULL;
 
       acp_agent_set_stop_grace_period (f->agent, 200);
-      acp_agent_stop_async (f->agent, NULL, store_result_cb, &result);
+      acp_agent_stop_async (f->agent, NULL, test_store_result_cb, &result);
       WAIT_UNTIL (result != NULL);
     }
   g_clear_object (&f->agent);
 
-  remove_tree (f->tmpdir);
+  test_remove_tree (f->tmpdir);
   g_free (f->tmpdir);
   g_free (f->record);
   g_free (f->cwd);
@@ -150,7 +97,7 @@ start (Fixture    *f,
 
   g_assert_nonnull (path);
   f->agent = acp_agent_new (argv, NULL, NULL);
-  acp_agent_start_async (f->agent, NULL, store_result_cb, &result);
+  acp_agent_start_async (f->agent, NULL, test_store_result_cb, &result);
   WAIT_UNTIL (result != NULL);
   g_assert_true (acp_agent_start_finish (f->agent, result, &error));
   g_assert_no_error (error);
@@ -168,7 +115,7 @@ create (Fixture *f)
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  acp_session_create_async (f->session, NULL, NULL, store_result_cb, &result);
+  acp_session_create_async (f->session, NULL, NULL, test_store_result_cb, &result);
   g_assert_cmpint (acp_session_get_state (f->session), ==, ACP_SESSION_STATE_CREATING);
   WAIT_UNTIL (result != NULL);
   g_assert_true (acp_session_create_finish (f->session, result, &error));
@@ -198,7 +145,7 @@ prompt_start (Fixture       *f,
 {
   g_autoptr(JsonArray) prompt = text_prompt (text);
 
-  acp_session_prompt_async (f->session, prompt, cancellable, store_result_cb, slot);
+  acp_session_prompt_async (f->session, prompt, cancellable, test_store_result_cb, slot);
   g_assert_cmpint (acp_session_get_state (f->session), ==, ACP_SESSION_STATE_PROMPTING);
 }
 
@@ -386,7 +333,7 @@ test_create_and_prompt (Fixture       *f,
     g_autoptr(GAsyncResult) second = NULL;
     g_autoptr(JsonArray) prompt = text_prompt ("again");
 
-    acp_session_prompt_async (f->session, prompt, NULL, store_result_cb, &second);
+    acp_session_prompt_async (f->session, prompt, NULL, test_store_result_cb, &second);
     WAIT_UNTIL (second != NULL);
     g_assert_null (acp_session_prompt_finish (f->session, second, &error));
     g_assert_error (error, G_IO_ERROR, G_IO_ERROR_BUSY);
@@ -605,7 +552,7 @@ test_load_replay (Fixture       *f,
   start (f, "replay-10k.json");
   g_signal_connect (f->session, "notify::replay-count", G_CALLBACK (replay_count_cb), &watch);
 
-  acp_session_load_async (f->session, "stored-1", NULL, NULL, store_result_cb, &result);
+  acp_session_load_async (f->session, "stored-1", NULL, NULL, test_store_result_cb, &result);
   g_assert_cmpint (acp_session_get_state (f->session), ==, ACP_SESSION_STATE_LOADING);
   g_assert_cmpstr (acp_session_get_session_id (f->session), ==, "stored-1");
   WAIT_UNTIL (result != NULL);
@@ -644,7 +591,7 @@ test_load_small (Fixture       *f,
   g_autofree char *stop_reason = NULL;
 
   start (f, "basic.json");
-  acp_session_load_async (f->session, "old-1", NULL, NULL, store_result_cb, &result);
+  acp_session_load_async (f->session, "old-1", NULL, NULL, test_store_result_cb, &result);
   WAIT_UNTIL (result != NULL);
   g_assert_true (acp_session_load_finish (f->session, result, &error));
   g_assert_no_error (error);
@@ -654,7 +601,7 @@ test_load_small (Fixture       *f,
 
   /* a loaded session takes prompts; loading again is refused */
   g_clear_object (&result);
-  acp_session_load_async (f->session, "old-1", NULL, NULL, store_result_cb, &result);
+  acp_session_load_async (f->session, "old-1", NULL, NULL, test_store_result_cb, &result);
   WAIT_UNTIL (result != NULL);
   g_assert_false (acp_session_load_finish (f->session, result, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS);
@@ -680,7 +627,7 @@ test_resume (Fixture       *f,
   JsonObject *params;
 
   start (f, "basic.json");
-  acp_session_resume_async (f->session, "old-2", NULL, NULL, store_result_cb, &result);
+  acp_session_resume_async (f->session, "old-2", NULL, NULL, test_store_result_cb, &result);
   g_assert_cmpint (acp_session_get_state (f->session), ==, ACP_SESSION_STATE_RESUMING);
   WAIT_UNTIL (result != NULL);
   g_assert_true (acp_session_resume_finish (f->session, result, &error));
@@ -711,7 +658,7 @@ test_close (Fixture       *f,
   start (f, "basic.json");
   create (f);
 
-  acp_session_close_async (f->session, NULL, store_result_cb, &result);
+  acp_session_close_async (f->session, NULL, test_store_result_cb, &result);
   g_assert_cmpint (acp_session_get_state (f->session), ==, ACP_SESSION_STATE_CLOSING);
   WAIT_UNTIL (result != NULL);
   g_assert_true (acp_session_close_finish (f->session, result, &error));
@@ -726,7 +673,7 @@ test_close (Fixture       *f,
   {
     g_autoptr(JsonArray) prompt = text_prompt ("hello?");
 
-    acp_session_prompt_async (f->session, prompt, NULL, store_result_cb, &result);
+    acp_session_prompt_async (f->session, prompt, NULL, test_store_result_cb, &result);
     WAIT_UNTIL (result != NULL);
     g_assert_null (acp_session_prompt_finish (f->session, result, &error));
     g_assert_error (error, ACP_ERROR, ACP_ERROR_CLOSED);
@@ -745,7 +692,7 @@ test_gating (Fixture       *f,
 
   start (f, "minimal.json");
 
-  acp_session_load_async (f->session, "old-1", NULL, NULL, store_result_cb, &result);
+  acp_session_load_async (f->session, "old-1", NULL, NULL, test_store_result_cb, &result);
   WAIT_UNTIL (result != NULL);
   g_assert_false (acp_session_load_finish (f->session, result, &error));
   g_assert_error (error, ACP_ERROR, ACP_ERROR_NOT_SUPPORTED);
@@ -753,7 +700,7 @@ test_gating (Fixture       *f,
   g_assert_cmpint (acp_session_get_state (f->session), ==, ACP_SESSION_STATE_NEW);
 
   g_clear_object (&result);
-  acp_session_resume_async (f->session, "old-1", NULL, NULL, store_result_cb, &result);
+  acp_session_resume_async (f->session, "old-1", NULL, NULL, test_store_result_cb, &result);
   WAIT_UNTIL (result != NULL);
   g_assert_false (acp_session_resume_finish (f->session, result, &error));
   g_assert_error (error, ACP_ERROR, ACP_ERROR_NOT_SUPPORTED);
@@ -763,7 +710,7 @@ test_gating (Fixture       *f,
   /* still usable: create, then a local close */
   create (f);
   g_clear_object (&result);
-  acp_session_close_async (f->session, NULL, store_result_cb, &result);
+  acp_session_close_async (f->session, NULL, test_store_result_cb, &result);
   g_assert_cmpint (acp_session_get_state (f->session), ==, ACP_SESSION_STATE_CLOSED);
   WAIT_UNTIL (result != NULL);
   g_assert_true (acp_session_close_finish (f->session, result, &error));
@@ -837,7 +784,7 @@ test_additional_directories (Fixture       *f,
 
   loaded = acp_session_new (f->agent, f->cwd);
   acp_session_set_additional_directories (loaded, dirs);
-  acp_session_load_async (loaded, "old-1", NULL, NULL, store_result_cb, &result);
+  acp_session_load_async (loaded, "old-1", NULL, NULL, test_store_result_cb, &result);
   WAIT_UNTIL (result != NULL);
   g_assert_true (acp_session_load_finish (loaded, result, &error));
   g_assert_no_error (error);
@@ -848,7 +795,7 @@ test_additional_directories (Fixture       *f,
   g_clear_object (&result);
   resumed = acp_session_new (f->agent, f->cwd);
   acp_session_set_additional_directories (resumed, dirs);
-  acp_session_resume_async (resumed, "old-2", NULL, NULL, store_result_cb, &result);
+  acp_session_resume_async (resumed, "old-2", NULL, NULL, test_store_result_cb, &result);
   WAIT_UNTIL (result != NULL);
   g_assert_true (acp_session_resume_finish (resumed, result, &error));
   g_assert_no_error (error);
@@ -859,7 +806,7 @@ test_additional_directories (Fixture       *f,
   /* none: the member is left out, not sent empty */
   g_clear_object (&result);
   plain = acp_session_new (f->agent, f->cwd);
-  acp_session_create_async (plain, NULL, NULL, store_result_cb, &result);
+  acp_session_create_async (plain, NULL, NULL, test_store_result_cb, &result);
   WAIT_UNTIL (result != NULL);
   g_assert_true (acp_session_create_finish (plain, result, &error));
   g_assert_no_error (error);
@@ -878,7 +825,7 @@ test_additional_directories_gated (Fixture       *f,
 
   start (f, "minimal.json");
   acp_session_set_additional_directories (f->session, dirs);
-  acp_session_create_async (f->session, NULL, NULL, store_result_cb, &result);
+  acp_session_create_async (f->session, NULL, NULL, test_store_result_cb, &result);
   WAIT_UNTIL (result != NULL);
   g_assert_false (acp_session_create_finish (f->session, result, &error));
   g_assert_error (error, ACP_ERROR, ACP_ERROR_NOT_SUPPORTED);
@@ -938,7 +885,7 @@ test_crash_mid_prompt (Fixture       *f,
   /* a failed session refuses everything with its error */
   g_clear_object (&result);
   g_clear_error (&error);
-  acp_session_create_async (f->session, NULL, NULL, store_result_cb, &result);
+  acp_session_create_async (f->session, NULL, NULL, test_store_result_cb, &result);
   WAIT_UNTIL (result != NULL);
   g_assert_false (acp_session_create_finish (f->session, result, &error));
   g_assert_true (g_error_matches (error, session_error->domain, session_error->code));
@@ -1013,7 +960,7 @@ test_crash_mid_replay (Fixture       *f,
   start (f, scenario);
   g_signal_connect (f->session, "notify::error", G_CALLBACK (count_notify_cb), &failed_notifications);
 
-  acp_session_load_async (f->session, "old-1", NULL, NULL, store_result_cb, &result);
+  acp_session_load_async (f->session, "old-1", NULL, NULL, test_store_result_cb, &result);
   WAIT_UNTIL (result != NULL);
   g_assert_false (acp_session_load_finish (f->session, result, &error));
   g_assert_nonnull (error);
@@ -1060,7 +1007,7 @@ test_tool_calls_stopped (Fixture       *f,
   transcript = acp_session_get_transcript (f->session);
 
   /* a replayed history runs nothing: what it left running is stopped */
-  acp_session_load_async (f->session, "old-1", NULL, NULL, store_result_cb, &result);
+  acp_session_load_async (f->session, "old-1", NULL, NULL, test_store_result_cb, &result);
   WAIT_UNTIL (result != NULL);
   g_assert_true (acp_session_load_finish (f->session, result, &error));
   g_assert_no_error (error);
@@ -1361,7 +1308,7 @@ test_modes_and_config (Fixture       *f,
   g_assert_cmpuint (mode_n, ==, 1);
   g_assert_cmpuint (g_list_model_get_n_items (acp_session_get_config_options (f->session)), ==, 0);
 
-  acp_session_set_mode_async (f->session, "code", NULL, store_result_cb, &result);
+  acp_session_set_mode_async (f->session, "code", NULL, test_store_result_cb, &result);
   WAIT_UNTIL (result != NULL);
   g_assert_true (acp_session_set_mode_finish (f->session, result, &error));
   g_assert_no_error (error);
@@ -1373,7 +1320,7 @@ test_modes_and_config (Fixture       *f,
   /* a second session on the same agent prefers config options to modes */
   second = acp_session_new (f->agent, f->cwd);
   g_clear_object (&result);
-  acp_session_create_async (second, NULL, NULL, store_result_cb, &result);
+  acp_session_create_async (second, NULL, NULL, test_store_result_cb, &result);
   WAIT_UNTIL (result != NULL);
   g_assert_true (acp_session_create_finish (second, result, &error));
   g_assert_cmpstr (acp_session_get_session_id (second), ==, "fake-session-2");
@@ -1386,7 +1333,7 @@ test_modes_and_config (Fixture       *f,
   /* the answer's full list replaces the option in the same list, at once */
   value = json_node_init_string (json_node_alloc (), "smart");
   g_clear_object (&result);
-  acp_session_set_config_option_async (second, "model", value, NULL, store_result_cb, &result);
+  acp_session_set_config_option_async (second, "model", value, NULL, test_store_result_cb, &result);
   WAIT_UNTIL (result != NULL);
   g_assert_true (acp_session_set_config_option_finish (second, result, &error));
   g_assert_no_error (error);
@@ -1519,7 +1466,7 @@ test_exit_with_pending_permission (Fixture       *f,
   WAIT_UNTIL (acp_session_get_pending_permissions (f->session) == 1);
   permission = find_permission (f);
 
-  acp_agent_stop_async (f->agent, NULL, store_result_cb, &stopped);
+  acp_agent_stop_async (f->agent, NULL, test_store_result_cb, &stopped);
   WAIT_UNTIL (result != NULL && stopped != NULL);
 
   g_assert_null (acp_session_prompt_finish (f->session, result, &error));
@@ -1567,7 +1514,7 @@ test_load_cancelled (Fixture       *f,
   start (f, "replay-10k.json");
   g_signal_connect (f->session, "notify::replay-count", G_CALLBACK (cancel_after_cb), &cancel);
 
-  acp_session_load_async (f->session, "stored-1", NULL, cancellable, store_result_cb, &result);
+  acp_session_load_async (f->session, "stored-1", NULL, cancellable, test_store_result_cb, &result);
   WAIT_UNTIL (result != NULL);
   g_assert_false (acp_session_load_finish (f->session, result, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
@@ -1728,7 +1675,7 @@ test_agent_terminal_replay (Fixture       *f,
   int exit_code = 0;
 
   start (f, "codex-shell.json");
-  acp_session_load_async (f->session, "01a21b62", NULL, NULL, store_result_cb, &result);
+  acp_session_load_async (f->session, "01a21b62", NULL, NULL, test_store_result_cb, &result);
   WAIT_UNTIL (result != NULL);
   g_assert_true (acp_session_load_finish (f->session, result, &error));
   g_assert_no_error (error);

@@ -13,7 +13,7 @@
 #include "pal-output-view.h"
 #include "pal-terminal-view.h"
 #include "pal-tool-call-row.h"
-#include "wait-for.h"
+#include "test-util.h"
 
 static void
 collect (GtkWidget *widget,
@@ -163,7 +163,7 @@ test_raw_only (void)
                        "\"status\":\"completed\",\"rawOutput\":{\"content\":[{\"type\":\"text\","
                        "\"text\":\"Echo: hi over mcp\"}]}}");
   show_row (&f, "call_1", NULL);
-  wait_for (has_output_view, f.row);
+  WAIT_UNTIL (has_output_view (f.row));
 
   g_assert_true (has_label (f.row, "Input", FALSE));
   g_assert_true (has_label (f.row, "Output", FALSE));
@@ -202,7 +202,7 @@ test_raw_output_beside_content (void)
                        "\"rawInput\":{\"message\":\"hi\"},"
                        "\"rawOutput\":{\"content\":[{\"type\":\"text\",\"text\":\"Echo: hi\"}]}}");
   show_row (&f, "same", NULL);
-  wait_for (has_output_view, f.row);
+  WAIT_UNTIL (has_output_view (f.row));
   texts = output_texts (f.row);
   g_assert_cmpstr (texts, ==, "Echo: hi|");
   g_assert_false (has_label (f.row, "Output", FALSE));
@@ -217,7 +217,7 @@ test_raw_output_beside_content (void)
                        "\"rawInput\":{\"command\":\"ls\",\"description\":\"List the files\"},"
                        "\"rawOutput\":[{\"type\":\"text\",\"text\":\"README.md\\nsrc\"}]}");
   show_row (&f, "toolu_1", NULL);
-  wait_for (has_output_view, f.row);
+  WAIT_UNTIL (has_output_view (f.row));
   texts = output_texts (f.row);
   g_assert_cmpstr (texts, ==, "List the files|README.md\nsrc|");
   g_assert_true (has_label (f.row, "Output", FALSE));
@@ -231,7 +231,7 @@ test_raw_output_beside_content (void)
                        "\"content\":{\"type\":\"text\",\"text\":\"PASS: hello\"}}],"
                        "\"rawOutput\":{\"exitCode\":0,\"duration\":3}}");
   show_row (&f, "run", NULL);
-  wait_for (has_output_view, f.row);
+  WAIT_UNTIL (has_output_view (f.row));
   texts = output_texts (f.row);
   g_assert_cmpstr (texts, ==, "PASS: hello|");
   g_assert_false (has_label (f.row, "Output", FALSE));
@@ -260,7 +260,7 @@ test_agent_terminal (void)
                        "\"rawInput\":{\"call_id\":\"call_abc\",\"command\":[\"/bin/bash\",\"-lc\",\"ls src\"],"
                        "\"cwd\":\"/p\"}}");
   show_row (&f, "call_abc", service);
-  wait_for (has_terminal_view, f.row);
+  WAIT_UNTIL (has_terminal_view (f.row));
   terminal = PAL_TERMINAL_VIEW (find_widget (f.row, PAL_TYPE_TERMINAL_VIEW));
   g_assert_false (pal_terminal_view_get_live (terminal));
   g_assert_true (has_label (f.row, "$ ls src", FALSE));
@@ -328,7 +328,7 @@ test_agent_terminal_streamed (void)
 
   apply (f.transcript, CODEX_CALL);
   show_row (&f, "call_0034", service);
-  wait_for (has_terminal_view, f.row);
+  WAIT_UNTIL (has_terminal_view (f.row));
   terminal = PAL_TERMINAL_VIEW (find_widget (f.row, PAL_TYPE_TERMINAL_VIEW));
   output = pal_terminal_view_get_output_view (terminal);
   g_assert_false (pal_terminal_view_get_live (terminal));
@@ -380,14 +380,14 @@ test_agent_terminal_closed (void)
 
   apply (f.transcript, CODEX_CALL);
   show_row (&f, "call_0034", NULL);
-  wait_for (has_terminal_view, f.row);
+  WAIT_UNTIL (has_terminal_view (f.row));
   expander = GTK_EXPANDER (find_widget (f.row, GTK_TYPE_EXPANDER));
   apply (f.transcript, CODEX_DELTA ("aaa\\n"));
   gtk_expander_set_expanded (expander, FALSE);
   apply (f.transcript, CODEX_DELTA ("bbb\\n"));
   apply (f.transcript, CODEX_EXIT);
   gtk_expander_set_expanded (expander, TRUE);
-  wait_for (has_terminal_view, f.row);
+  WAIT_UNTIL (has_terminal_view (f.row));
   text = terminal_text (&f);
   g_assert_cmpstr (text, ==, "aaa\nbbb");
   g_free (text);
@@ -406,7 +406,7 @@ test_agent_terminal_closed (void)
                        "\"_meta\":{\"terminal_output_delta\":{\"data\":\"aaa\\nbbb\\n\",\"terminal_id\":\"call_0034\"},"
                        "\"terminal_exit\":{\"exit_code\":2,\"signal\":null,\"terminal_id\":\"call_0034\"}}}");
   show_row (&f, "call_0034", NULL);
-  wait_for (has_terminal_view, f.row);
+  WAIT_UNTIL (has_terminal_view (f.row));
   text = terminal_text (&f);
   g_assert_cmpstr (text, ==, "aaa\nbbb");
   g_free (text);
@@ -427,13 +427,13 @@ test_agent_terminal_meta_only (void)
   apply (f.transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"c\",\"kind\":\"execute\","
                        "\"title\":\"Run make\",\"status\":\"in_progress\",\"rawInput\":{\"command\":\"make\"}}");
   show_row (&f, "c", NULL);
-  wait_for (has_output_view, f.row);
+  WAIT_UNTIL (has_output_view (f.row));
   g_assert_null (find_widget (f.row, PAL_TYPE_TERMINAL_VIEW));
   g_assert_true (has_label (f.row, "Input", FALSE));
 
   apply (f.transcript, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"c\","
                        "\"_meta\":{\"terminal_output_delta\":{\"data\":\"cc -c a.c\",\"terminal_id\":\"t-1\"}}}");
-  wait_for (has_terminal_view, f.row);
+  WAIT_UNTIL (has_terminal_view (f.row));
   g_assert_true (has_label (f.row, "$ make", FALSE));
   g_assert_false (has_label (f.row, "Input", FALSE));
   text = terminal_text (&f);
@@ -478,7 +478,7 @@ test_command_text_shown (void)
                        "\"status\":\"completed\",\"title\":\"echo line-one && printf 'no newline'\","
                        "\"content\":[{\"type\":\"content\",\"content\":{\"type\":\"text\","
                        "\"text\":\"line-one\\nno newline\"}}],\"locations\":[],\"kind\":\"execute\"}");
-  wait_for (has_output_view, f.row);
+  WAIT_UNTIL (has_output_view (f.row));
   texts = output_texts (f.row);
   g_assert_cmpstr (texts, ==, "line-one\nno newline|");
 
@@ -503,7 +503,7 @@ test_long_output (void)
   g_string_append (update, "\"}}]}");
   apply (f.transcript, update->str);
   show_row (&f, "long", NULL);
-  wait_for (has_output_view, f.row);
+  WAIT_UNTIL (has_output_view (f.row));
   view = find_widget (f.row, PAL_TYPE_OUTPUT_VIEW);
   g_assert_true (pal_output_view_get_follow (PAL_OUTPUT_VIEW (view)));
 
@@ -533,7 +533,7 @@ test_markdown (void)
                        "{\"type\":\"content\",\"content\":{\"type\":\"text\",\"text\":\"```c\\nint *p;\\n**not bold**\\n```\"}},"
                        "{\"type\":\"content\",\"content\":{\"type\":\"text\",\"text\":\"Some **bold** text\\nline two\"}}]}");
   show_row (&f, "md", NULL);
-  wait_for (has_output_view, f.row);
+  WAIT_UNTIL (has_output_view (f.row));
 
   collect (f.row, GTK_TYPE_LABEL, labels);
   for (guint i = 0; i < labels->len; i++)

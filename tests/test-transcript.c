@@ -11,6 +11,7 @@
 #include "acp-plan-item.h"
 #include "acp-transcript.h"
 #include "acp-update-variants-private.h"
+#include "test-util.h"
 
 static JsonObject *
 parse_object (const char *json)
@@ -373,8 +374,7 @@ test_text_announced_per_batch (void)
   g_assert_cmpuint (appended_a + appended_b, ==, 0);
 
   /* the flush idle announces */
-  while (appended_a == 0 || appended_b == 0)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (appended_a > 0 && appended_b > 0);
   g_assert_cmpuint (appended_a, ==, 1);
   g_assert_cmpuint (appended_b, ==, 1);
   g_assert_cmpstr (seen_a->str, ==, "A1A2A3");
@@ -1146,8 +1146,7 @@ test_batching (void)
   g_assert_cmpuint (acp_transcript_get_n_pending (transcript), ==, n);
   g_assert_nonnull (acp_transcript_peek_last (transcript));
 
-  while (acp_transcript_get_n_pending (transcript) > 0)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (acp_transcript_get_n_pending (transcript) == 0);
 
   g_assert_cmpuint (data.n_signals, ==, 1);
   g_assert_cmpuint (n_notified, ==, 1);
