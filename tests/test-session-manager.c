@@ -651,6 +651,9 @@ test_new_session_shared (Fixture       *f,
     g_assert_true (json_object_get_boolean_member_with_default (caps, "terminal", FALSE));
     g_assert_true (json_object_get_boolean_member_with_default (fs, "readTextFile", FALSE));
     g_assert_true (json_object_get_boolean_member_with_default (fs, "writeTextFile", FALSE));
+    /* plans by id: an empty object says so */
+    g_assert_true (json_object_has_member (caps, "plan"));
+    g_assert_cmpuint (json_object_get_size (json_object_get_object_member (caps, "plan")), ==, 0);
   }
 
   /* another folder gets its own process */
