@@ -13,7 +13,7 @@
 #include "pal-markdown-view.h"
 #include "pal-plan-row.h"
 #include "find-descendant.h"
-#include "wait-for.h"
+#include "test-util.h"
 
 typedef struct
 {
@@ -59,7 +59,7 @@ fixture_set_up (Fixture       *f,
   gtk_window_set_default_size (GTK_WINDOW (f->window), 600, 400);
   gtk_window_set_child (GTK_WINDOW (f->window), f->row);
   gtk_window_present (GTK_WINDOW (f->window));
-  wait_for (is_mapped, f->row);
+  WAIT_UNTIL (is_mapped (f->row));
 }
 
 static void
@@ -171,7 +171,7 @@ test_file (Fixture       *f,
   g_assert_cmpstr (gtk_widget_get_tooltip_text (button), ==, "Open /nonexistent/no such plan.md");
 
   g_signal_emit_by_name (button, "clicked");
-  wait_for (has_error, f->row);
+  WAIT_UNTIL (has_error (f->row));
 
   apply (f, "{\"sessionUpdate\":\"plan_update\",\"plan\":{\"type\":\"file\",\"planId\":\"p1\","
             "\"uri\":\"https://example.com/plan.md\"}}");
