@@ -2243,8 +2243,11 @@ live_notify_cb (PalLiveSession *live,
 static char *
 joined_log (GPtrArray *log)
 {
+  g_auto(GStrv) told = NULL;
+
   g_ptr_array_add (log, NULL);
-  return g_strjoinv (" ", (char **) g_ptr_array_steal (log, NULL));
+  told = (char **) g_ptr_array_steal (log, NULL);
+  return g_strjoinv (" ", told);
 }
 
 /* A live session tells each change once, by itself: a turn is WORKING then
