@@ -214,7 +214,8 @@ load (PalTranscriptStore *store,
 
 /* Every entry that is JSON, exported as JSON Lines and recorded again as
  * another session, is the same value of the same kind, in the same order;
- * an entry written over several lines comes out on one. */
+ * an entry written over several lines comes out on one, one that is not
+ * JSON not at all. */
 static void
 test_json_lines_round_trip (Fixture       *f,
                             gconstpointer  data)
@@ -236,10 +237,10 @@ test_json_lines_round_trip (Fixture       *f,
     {
       g_autoptr(JsonNode) node = json_from_string (lines[i], NULL);
 
-      if (node == NULL)
-        continue;
+      /* not JSON: left out of the lines */
       record_json (f->store, key, lines[i]);
-      g_ptr_array_add (recorded, lines[i]);
+      if (node != NULL)
+        g_ptr_array_add (recorded, lines[i]);
     }
   record_json (f->store, key, spread);
   g_ptr_array_add (recorded, (gpointer) spread);
@@ -264,16 +265,19 @@ test_json_lines_round_trip (Fixture       *f,
 
   original = load (f->store, key);
   copy = load (f->store, copy_key);
-  g_assert_cmpuint (pal_stored_transcript_get_n_entries (copy), ==,
-                    pal_stored_transcript_get_n_entries (original));
-  for (guint i = 0; i < pal_stored_transcript_get_n_entries (original); i++)
+  g_assert_cmpuint (pal_stored_transcript_get_n_entries (copy), ==, recorded->len);
+  for (guint i = 0, j = 0; i < pal_stored_transcript_get_n_entries (original); i++)
     {
       g_autoptr(JsonNode) was = json_from_string (pal_stored_transcript_get_json (original, i, NULL), NULL);
-      g_autoptr(JsonNode) is = json_from_string (pal_stored_transcript_get_json (copy, i, NULL), NULL);
+      g_autoptr(JsonNode) is = NULL;
 
-      g_assert_cmpint (pal_stored_transcript_get_kind (copy, i), ==,
+      if (was == NULL)
+        continue;
+      is = json_from_string (pal_stored_transcript_get_json (copy, j, NULL), NULL);
+      g_assert_cmpint (pal_stored_transcript_get_kind (copy, j), ==,
                        pal_stored_transcript_get_kind (original, i));
       g_assert_true (json_node_equal (was, is));
+      j++;
     }
 }
 

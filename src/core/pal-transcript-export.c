@@ -12,7 +12,8 @@
  *
  * The JSON Lines are the stored entries themselves, one a line: an update
  * object as the agent sent it, or for a prompt Palaver sent, the array of
- * its content blocks.
+ * its content blocks. Each is parsed on the way, so that every line is
+ * JSON whatever the store held.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -791,13 +792,15 @@ pal_transcript_export_markdown (PalStoredTranscript           *stored,
  *
  * The entries as stored, one JSON text a line: an update object, or the
  * content blocks of a prompt as an array. An entry whose text spans lines
- * is written again on one (the same value).
+ * is written again on one (the same value); one that is not JSON (the
+ * store was damaged) is left out, so that every line parses.
  *
  * Returns: (transfer full): the lines
  */
 char *
 pal_transcript_export_json_lines (PalStoredTranscript *stored)
 {
+  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
   GString *out = g_string_new (NULL);
 
   g_return_val_if_fail (stored != NULL, NULL);
@@ -806,23 +809,22 @@ pal_transcript_export_json_lines (PalStoredTranscript *stored)
     {
       gsize length = 0;
       const char *json = pal_stored_transcript_get_json (stored, i, &length);
-      g_autoptr(JsonNode) node = NULL;
+
+      if (!json_parser_load_from_data (parser, json, (gssize) length, NULL) ||
+          json_parser_get_root (parser) == NULL)
+        continue;
 
       if (memchr (json, '\n', length) == NULL && memchr (json, '\r', length) == NULL)
         {
           g_string_append_len (out, json, (gssize) length);
-          g_string_append_c (out, '\n');
-          continue;
         }
-
-      node = json_from_string (json, NULL);
-      if (node != NULL)
+      else
         {
-          g_autofree char *compact = json_to_string (node, FALSE);
+          g_autofree char *compact = json_to_string (json_parser_get_root (parser), FALSE);
 
           g_string_append (out, compact);
-          g_string_append_c (out, '\n');
         }
+      g_string_append_c (out, '\n');
     }
 
   return g_string_free (out, FALSE);

@@ -26,6 +26,10 @@ void        pal_window_start_session    (PalWindow         *self,
                                          const char        *agent_id,
                                          const char        *folder,
                                          const char * const *mcp_servers);
+void        pal_window_start_session_with_prompt (PalWindow  *self,
+                                                  const char *agent_id,
+                                                  const char *folder,
+                                                  const char *prompt);
 void        pal_window_show_new_session_dialog (PalWindow  *self);
 GtkWidget  *pal_window_get_session_view (PalWindow         *self);
 GtkWidget  *pal_window_get_sidebar      (PalWindow         *self);
