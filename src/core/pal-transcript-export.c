@@ -492,8 +492,8 @@ write_terminal (GString  *out,
   if (terminal->signal_name != NULL)
     /* Translators: %s is a signal name, like SIGTERM */
     g_string_append_printf (out, _("Ended by signal %s."), terminal->signal_name);
-  else if (terminal->exit_code >= 0)
-    g_string_append_printf (out, _("Exited with status %" G_GINT64_FORMAT "."), terminal->exit_code);
+  else if (terminal->exit_code >= 0 && terminal->exit_code <= G_MAXINT)
+    g_string_append_printf (out, _("Exited with status %d."), (int) terminal->exit_code);
   else
     g_string_append (out, _("Ended."));
   g_string_append (out, "\n\n");
