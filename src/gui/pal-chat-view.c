@@ -150,9 +150,9 @@ _pal_chat_view_remove_tick (PalChatView *self,
     }
 }
 
-static void
-set_stick_to_bottom (PalChatView *self,
-                     gboolean     stick)
+void
+_pal_chat_view_set_stick_to_bottom (PalChatView *self,
+                                    gboolean     stick)
 {
   if (self->stick_to_bottom == stick)
     return;
@@ -244,9 +244,9 @@ vadjustment_value_changed_cb (GtkAdjustment *adjustment,
   at_bottom = gtk_adjustment_get_value (adjustment) >= bottom - BOTTOM_SLACK;
 
   if (at_bottom)
-    set_stick_to_bottom (self, TRUE);
+    _pal_chat_view_set_stick_to_bottom (self, TRUE);
   else if (g_get_monotonic_time () - self->last_input < INPUT_WINDOW)
-    set_stick_to_bottom (self, FALSE);
+    _pal_chat_view_set_stick_to_bottom (self, FALSE);
   else if (self->stick_to_bottom)
     _pal_chat_view_queue_scroll_to_end (self);
 }
@@ -326,6 +326,8 @@ bind_cb (GtkSignalListItemFactory *factory,
   AdwClamp *clamp = ADW_CLAMP (gtk_list_item_get_child (list_item));
   gpointer item = gtk_list_item_get_item (list_item);
   GtkWidget *shown = adw_clamp_get_child (clamp);
+
+  _pal_chat_find_bind (self, GTK_WIDGET (clamp), item);
 
   /* GTK 4.8 binds every row again when items are inserted before it (as
    * the earlier items come back after a flood): keep what it shows */
@@ -485,6 +487,7 @@ pal_chat_view_dispose (GObject *object)
   PalChatView *self = PAL_CHAT_VIEW (object);
 
   g_clear_handle_id (&self->follow_id, g_source_remove);
+  _pal_chat_find_dispose (self);
   _pal_chat_flood_dispose (self);
   g_clear_object (&self->model);
   g_clear_object (&self->tail);
@@ -693,8 +696,9 @@ pal_chat_view_set_model (PalChatView *self,
   _pal_chat_flood_stop (self);
   self->expect_flood = FALSE;
   _pal_chat_view_remove_tick (self, &self->settle_tick);
+  pal_chat_view_clear_reveal (self);
   g_set_object (&self->model, model);
-  set_stick_to_bottom (self, TRUE);
+  _pal_chat_view_set_stick_to_bottom (self, TRUE);
 
   /* A long transcript: its end at once (as summaries), the rest over the
    * next frames. The rows are not a flood. */
@@ -723,7 +727,7 @@ pal_chat_view_scroll_to_bottom (PalChatView *self)
 {
   g_return_if_fail (PAL_IS_CHAT_VIEW (self));
 
-  set_stick_to_bottom (self, TRUE);
+  _pal_chat_view_set_stick_to_bottom (self, TRUE);
   _pal_chat_view_scroll_to_end (self);
 }
 
