@@ -26,6 +26,7 @@ struct _PalApplication
   SoupSession *soup_session;
   PalSessionStore *session_store;
   PalSessionManager *session_manager;
+  PalTranscriptStore *transcript_store;
   /* the stored sessions, read while GTK starts */
   PalSessionStoreReading *session_reading;
 
@@ -51,6 +52,7 @@ ensure_window (PalApplication *self)
   window = pal_window_new (GTK_APPLICATION (self),
                           pal_application_get_session_manager (self),
                           pal_application_get_settings (self));
+  pal_window_set_transcript_store (window, pal_application_get_transcript_store (self));
   pal_startup_report_watch (GTK_WINDOW (window),
                             G_LIST_MODEL (pal_application_get_session_store (self)));
   return window;
@@ -447,6 +449,8 @@ pal_application_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   g_clear_pointer (&self->session_reading, pal_session_store_reading_free);
   g_clear_object (&self->session_manager);
+  /* writes what is still queued */
+  g_clear_object (&self->transcript_store);
   g_clear_object (&self->session_store);
   g_clear_object (&self->mcp_server_store);
   g_clear_object (&self->agent_store);
@@ -649,4 +653,20 @@ pal_application_get_session_manager (PalApplication *self)
                                                        pacer);
     }
   return self->session_manager;
+}
+
+/**
+ * pal_application_get_transcript_store:
+ * @self: a #PalApplication
+ *
+ * Returns: (transfer none): the stored history of the sessions
+ */
+PalTranscriptStore *
+pal_application_get_transcript_store (PalApplication *self)
+{
+  g_return_val_if_fail (PAL_IS_APPLICATION (self), NULL);
+
+  if (self->transcript_store == NULL)
+    self->transcript_store = pal_transcript_store_new (NULL);
+  return self->transcript_store;
 }

@@ -445,6 +445,7 @@ pal_window_dispose (GObject *object)
       g_signal_handlers_disconnect_by_data (pal_session_manager_get_session_store (self->manager), self);
     }
   g_clear_pointer (&self->retry_attempt, _pal_attempt_free);
+  _pal_window_dispose_history (self);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), PAL_TYPE_WINDOW);
 
@@ -495,6 +496,7 @@ pal_window_class_init (PalWindowClass *klass)
   window_class->close_request = pal_window_close_request;
 
   g_type_ensure (PAL_TYPE_SESSION_VIEW);
+  g_type_ensure (PAL_TYPE_FIND_BAR);
 
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "/gui/pal-window.ui");
   gtk_widget_class_bind_template_child (widget_class, PalWindow, toast_overlay);
@@ -506,8 +508,10 @@ pal_window_class_init (PalWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PalWindow, main_menu_button);
   gtk_widget_class_bind_template_child (widget_class, PalWindow, content_stack);
   gtk_widget_class_bind_template_child (widget_class, PalWindow, session_view);
+  gtk_widget_class_bind_template_child (widget_class, PalWindow, find_bar);
 
   _pal_window_class_init_actions (widget_class);
+  _pal_window_class_init_history (widget_class);
 }
 
 static void
@@ -569,6 +573,7 @@ pal_window_new (GtkApplication    *application,
   pal_session_view_set_pacer (self->session_view, pal_session_manager_get_pacer (manager));
   _pal_window_setup_open (self);
   _pal_window_setup_sign_in (self);
+  _pal_window_setup_history (self);
   g_signal_connect (manager, "session-state-changed", G_CALLBACK (manager_session_state_changed_cb), self);
   g_signal_connect (manager, "live-session-changed", G_CALLBACK (manager_live_session_changed_cb), self);
   g_signal_connect (store, "items-changed", G_CALLBACK (store_items_changed_cb), self);

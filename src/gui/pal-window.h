@@ -8,6 +8,7 @@
 #include <adwaita.h>
 
 #include "pal-session-manager.h"
+#include "pal-transcript-store.h"
 
 G_BEGIN_DECLS
 
@@ -35,5 +36,8 @@ GtkWidget  *pal_window_get_session_view (PalWindow         *self);
 GtkWidget  *pal_window_get_sidebar      (PalWindow         *self);
 void        pal_window_add_toast        (PalWindow         *self,
                                          const char        *title);
+void        pal_window_set_transcript_store (PalWindow          *self,
+                                             PalTranscriptStore *store);
+PalTranscriptStore *pal_window_get_transcript_store (PalWindow *self);
 
 G_END_DECLS
