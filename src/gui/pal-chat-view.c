@@ -174,6 +174,12 @@ _pal_chat_view_scroll_to_end (PalChatView *self)
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->tail));
   double bottom;
 
+  /* nothing to scroll to; and moving the value of a list view left
+   * without items (a view scrolled up, given no transcript) makes GTK 4.8
+   * warn that it cannot find the position */
+  if (n == 0)
+    return;
+
   self->scrolling = TRUE;
 
   /* GTK 4.8's list view keeps its place by an anchor item, and estimates
@@ -181,8 +187,7 @@ _pal_chat_view_scroll_to_end (PalChatView *self)
    * alone can leave the last rows below the view. Bring the last item in
    * first, then go to the end of what is now measured. (From GTK 4.12,
    * gtk_list_view_scroll_to () does this in one call.) */
-  if (n > 0)
-    gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", n - 1);
+  gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", n - 1);
 
   bottom = gtk_adjustment_get_upper (self->vadjustment) - gtk_adjustment_get_page_size (self->vadjustment);
   gtk_adjustment_set_value (self->vadjustment, MAX (bottom, 0));
