@@ -643,6 +643,13 @@ test_find_in_session (Fixture       *f,
   assert_revealed (chat, "module-7.c");
   pal_find_bar_close (bar);
   g_assert_null (pal_chat_view_get_revealed (chat));
+
+  /* another session shown: the bar closes */
+  pal_find_bar_set_text (bar, "module-7.c");
+  assert_revealed (chat, "module-7.c");
+  pal_session_view_set_session (view, NULL);
+  g_assert_false (pal_find_bar_get_open (bar));
+  g_assert_null (pal_chat_view_get_revealed (chat));
 }
 
 /* With no session shown, Ctrl+F searches the list */

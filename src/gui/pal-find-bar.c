@@ -7,7 +7,8 @@
  * and the up button to the one above, both wrapping around. The chat
  * scrolls to each match and marks it (pal_chat_view_reveal ()). The
  * transcript may grow meanwhile: the matches are found again, from the one
- * shown, at the next move. Escape closes the bar and takes the marks away.
+ * shown, at the next move. Escape closes the bar and takes the marks away;
+ * so does showing another session.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -244,16 +245,11 @@ watch_model (PalFindBar *self)
   if (model != NULL)
     g_signal_connect (model, "items-changed", G_CALLBACK (model_items_changed_cb), self);
 
-  /* another session: the search goes on in it */
-  if (gtk_search_bar_get_search_mode (self->search_bar))
-    {
-      search (self);
-    }
-  else
-    {
-      g_array_set_size (self->matches, 0);
-      self->current = G_MAXUINT;
-    }
+  /* another session (or the same one opened again): the bar closes
+   * rather than scroll it away from its end */
+  pal_find_bar_close (self);
+  g_array_set_size (self->matches, 0);
+  self->current = G_MAXUINT;
 }
 
 static void
