@@ -25,8 +25,6 @@
 #include "pal-message-row.h"
 #include "pal-text-match.h"
 
-/* On a row's clamp: the item it shows (as in pal-chat-view.c) */
-#define ROW_ITEM_KEY   "pal-chat-view-item"
 /* Frames the view tries to bring the row on screen */
 #define REVEAL_FRAMES  30
 #define MATCH_TAG      "find-match"
@@ -72,7 +70,7 @@ bound_row (PalChatView *self,
       GtkWidget *clamp = gtk_widget_get_first_child (child);
 
       if (ADW_IS_CLAMP (clamp) && self->reveal_target != NULL &&
-          g_object_get_data (G_OBJECT (clamp), ROW_ITEM_KEY) == self->reveal_target)
+          g_object_get_data (G_OBJECT (clamp), PAL_CHAT_ROW_ITEM_KEY) == self->reveal_target)
         {
           if (clamp_out != NULL)
             *clamp_out = clamp;

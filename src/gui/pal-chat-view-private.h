@@ -16,6 +16,8 @@ G_BEGIN_DECLS
 #define PAL_CHAT_ROW_MAX_WIDTH      860
 /* The most characters of a summary line */
 #define PAL_CHAT_SUMMARY_MAX_CHARS  200
+/* On a row's clamp: the item (or block) it shows */
+#define PAL_CHAT_ROW_ITEM_KEY       "pal-chat-view-item"
 /* Rows a flood leaves in the list, at most */
 #define PAL_CHAT_FLOOD_KEEP_MAX     40
 

@@ -65,8 +65,7 @@
  * each (see PalBlockModel) */
 #define BLOCK_SIZE        4096
 
-/* On a row's clamp: the item it shows */
-#define ROW_ITEM_KEY      "pal-chat-view-item"
+#define ROW_ITEM_KEY      PAL_CHAT_ROW_ITEM_KEY
 
 /* blocks of earlier answers shown whole in a frame, at most */
 #define LAGGING_FLUSH_MAX 3

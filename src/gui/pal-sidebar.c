@@ -4,9 +4,8 @@
  * folders with their sessions, newest activity first. Typing in the search
  * field keeps sessions whose title, folder or agent match, and offers to
  * look for it in the messages of every session (win.search-history).
- * Activating a row
- * (a click on it but not on its menu button, which the row tells apart;
- * Enter; a double click) emits "session-activated". The live state of each
+ * Activating a row (a click on it but not on its menu button, which the
+ * row tells apart; Enter; a double click) emits "session-activated". The live state of each
  * row comes from a function the window provides, asked again when the
  * window says a session changed.
  *

@@ -668,7 +668,7 @@ _pal_window_class_init_actions (GtkWidgetClass *widget_class)
                                    show_hidden_sessions_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.stop-turn", NULL);
 
-  /* Ctrl+F finds in the session shown (pal-window-history.c) */
+  /* the list's search; Ctrl+F finds in the session shown (pal-window-history.c) */
   gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_k, GDK_CONTROL_MASK, "win.search", NULL);
 }
