@@ -71,12 +71,12 @@ search_history_action (GtkWidget  *widget,
 
 /* --- export --- */
 
+/* An export under way, or asked for: the file is known once chosen */
 typedef struct
 {
-  PalWindow           *self;
-  PalSessionKey       *key;
-  PalTranscriptFormat  format;
-  GFile               *file;
+  PalWindow     *self;
+  PalSessionKey *key;
+  GFile         *file;
 } Export;
 
 static void
@@ -171,7 +171,6 @@ _pal_window_export_to_file (PalWindow           *self,
   export = g_new0 (Export, 1);
   export->self = g_object_ref (self);
   export->key = pal_session_key_ref (key);
-  export->format = format;
   export->file = g_object_ref (file);
   pal_transcript_export_async (self->transcript_store, key, format, &info, self->cancellable,
                                exported_cb, export);
