@@ -14,6 +14,7 @@
 #include "pal-error.h"
 #include "pal-mcp-server-json.h"
 #include "pal-mcp-server-store.h"
+#include "test-util.h"
 
 #define SCHEMA_ID "io.github.palaverapp.Palaver"
 
@@ -519,6 +520,14 @@ entry (const char *name,
   return g_variant_dict_end (&dict);
 }
 
+static gboolean
+has_backup (gpointer store)
+{
+  return pal_stored_list_get_backup_path (store) != NULL;
+}
+
+/* Entries that cannot be read are skipped, reported and kept as they were;
+ * an optional member that cannot be read costs the server only that. */
 static void
 test_malformed (Fixture       *fixture,
                 gconstpointer  data)
@@ -565,12 +574,19 @@ test_malformed (Fixture       *fixture,
   g_settings_set_value (fixture->settings, "mcp-servers", g_variant_builder_end (&builder));
 
   store = pal_mcp_server_store_new (fixture->settings);
-  g_assert_cmpuint (n_items (store), ==, 2);
+  g_assert_cmpuint (n_items (store), ==, 4);
   g_assert_cmpstr (pal_mcp_server_config_get_name (item (G_LIST_MODEL (store), 0)), ==, "good");
   g_assert_cmpstr (pal_mcp_server_config_get_url (item (G_LIST_MODEL (store), 0)), ==, "http://good/");
-  /* optional keys take their defaults */
-  g_assert_true (pal_mcp_server_config_get_enabled (item (G_LIST_MODEL (store), 1)));
+  /* an environment that cannot be read is left out */
+  g_assert_cmpstr (pal_mcp_server_config_get_name (item (G_LIST_MODEL (store), 1)), ==, "env-typed");
   g_assert_cmpuint (n_items (pal_mcp_server_config_get_env (item (G_LIST_MODEL (store), 1))), ==, 0);
+  /* a switch that cannot be read turns the server off */
+  g_assert_cmpstr (pal_mcp_server_config_get_name (item (G_LIST_MODEL (store), 2)), ==,
+                   "enabled-typed");
+  g_assert_false (pal_mcp_server_config_get_enabled (item (G_LIST_MODEL (store), 2)));
+  /* optional keys take their defaults */
+  g_assert_true (pal_mcp_server_config_get_enabled (item (G_LIST_MODEL (store), 3)));
+  g_assert_cmpuint (n_items (pal_mcp_server_config_get_env (item (G_LIST_MODEL (store), 3))), ==, 0);
 
   errors = pal_mcp_server_store_get_load_errors (store);
   g_assert_cmpuint (g_strv_length ((char **) errors), ==, G_N_ELEMENTS (bad));
@@ -583,14 +599,19 @@ test_malformed (Fixture       *fixture,
         g_error ("“%s” is not in “%s”", reasons[i], errors[i]);
     }
 
+  /* what is left out is copied before the key is written */
+  WAIT_UNTIL (has_backup (store));
   g_assert_true (pal_mcp_server_store_add (store, added, NULL));
   stored = g_settings_get_value (fixture->settings, "mcp-servers");
-  g_assert_cmpuint (g_variant_n_children (stored), ==, 3 + G_N_ELEMENTS (bad));
-  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+  g_assert_cmpuint (g_variant_n_children (stored), ==, 5 + G_N_ELEMENTS (bad) - 2);
+  for (guint i = 0, k = 5; i < G_N_ELEMENTS (bad); i++)
     {
-      g_autoptr(GVariant) child = g_variant_get_child_value (stored, 3 + i);
+      if (i != 5 && i != 7)
+        {
+          g_autoptr(GVariant) child = g_variant_get_child_value (stored, k++);
 
-      g_assert_true (g_variant_equal (child, bad[i]));
+          g_assert_true (g_variant_equal (child, bad[i]));
+        }
       g_variant_unref (bad[i]);
     }
 }
@@ -953,7 +974,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_test_init (&argc, &argv, NULL);
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
 #define ADD(path, func) \
   g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
