@@ -20,6 +20,7 @@
 #include <glib/gi18n.h>
 
 #include "pal-launcher.h"
+#include "pal-load-errors-banner.h"
 #include "pal-tooltip.h"
 #include "pal-warm-up.h"
 #include "pal-window-private.h"
@@ -601,6 +602,19 @@ pal_window_new (GtkApplication    *application,
   pal_sidebar_set_can_func (self->sidebar, _pal_window_can, self);
   g_signal_connect (self->sidebar, "session-activated", G_CALLBACK (sidebar_session_activated_cb), self);
   adw_bin_set_child (self->sidebar_bin, GTK_WIDGET (self->sidebar));
+
+  /* what the stores could not read, above the content */
+  {
+    GtkWidget *banner = pal_load_errors_banner_new ();
+    GtkWidget *content = GTK_WIDGET (self->content_stack);
+
+    pal_load_errors_banner_add_list (PAL_LOAD_ERRORS_BANNER (banner), PAL_STORED_LIST (store));
+    pal_load_errors_banner_add_list (PAL_LOAD_ERRORS_BANNER (banner),
+                                     PAL_STORED_LIST (pal_session_manager_get_agent_store (manager)));
+    pal_load_errors_banner_add_list (PAL_LOAD_ERRORS_BANNER (banner),
+                                     PAL_STORED_LIST (pal_session_manager_get_mcp_server_store (manager)));
+    gtk_widget_insert_before (banner, gtk_widget_get_parent (content), content);
+  }
 
   watch_notifications (self, application);
   _pal_window_setup_file_access (self);
