@@ -79,20 +79,6 @@ make_program (Fixture    *fixture,
 }
 
 static void
-flush_main_context (void)
-{
-  while (g_main_context_pending (NULL))
-    g_main_context_iteration (NULL, FALSE);
-}
-
-static gboolean
-timeout_cb (gpointer data)
-{
-  g_error ("Timed out waiting for detection");
-  return G_SOURCE_REMOVE;
-}
-
-static void
 detect_cb (GObject      *object,
            GAsyncResult *result,
            gpointer      user_data)
@@ -109,12 +95,9 @@ static void
 detect (PalAgentStore *store)
 {
   gboolean done = FALSE;
-  guint timeout = g_timeout_add_seconds (30, timeout_cb, NULL);
 
   pal_agent_store_detect_async (store, NULL, detect_cb, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (timeout);
+  WAIT_UNTIL (done);
 }
 
 static PalAgentProfile *
@@ -185,7 +168,7 @@ test_demo_only (Fixture       *fixture,
   g_assert_cmpstr (default_id, ==, PAL_AGENT_ID_DEMO);
 
   /* Nothing was written: presets are not stored. */
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (n_stored (fixture->settings), ==, 0);
 }
 
@@ -525,7 +508,7 @@ test_detect (Fixture       *fixture,
   g_assert_cmpstr (default_id, ==, PAL_AGENT_ID_CLAUDE);
 
   /* presets are not stored */
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (n_stored (fixture->settings), ==, 0);
 
   /* the older Claude adapter when the new one is gone; Gemini once executable */
@@ -604,16 +587,14 @@ test_detect_cancelled (Fixture       *fixture,
   /* cancelled by the caller: nothing changes */
   g_cancellable_cancel (cancellable);
   pal_agent_store_detect_async (store, cancellable, detect_cancelled_cb, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (done);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (store)), ==, 1);
 
   /* the store is disposed while the thread runs */
   done = FALSE;
   pal_agent_store_detect_async (store, NULL, detect_cancelled_cb, &done);
   g_object_run_dispose (G_OBJECT (store));
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (done);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (store)), ==, 0);
 }
 
@@ -688,7 +669,7 @@ test_edit_preset (Fixture       *fixture,
   pal_agent_profile_set_name (preset, "Codex (work)");
   pal_agent_profile_set_command (preset, "/opt/codex-acp");
   g_assert_cmpuint (writes, ==, 0);
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (writes, ==, 1);
   g_assert_false (pal_agent_profile_get_is_preset (preset));
   {
@@ -749,7 +730,7 @@ test_external_change (Fixture       *fixture,
   g_variant_builder_add_value (&builder, entry ("b", "Bee", "b-agent"));
   g_variant_builder_add_value (&builder, entry ("c", "C", "c-agent"));
   g_settings_set_value (other, "agents", g_variant_builder_end (&builder));
-  flush_main_context ();
+  test_drain_main_context ();
 
   g_assert_cmpuint (changed.count, ==, 1);
   g_assert_cmpuint (changed.position, ==, 2);
@@ -765,7 +746,7 @@ test_external_change (Fixture       *fixture,
   g_variant_builder_add_value (&builder, entry ("b", "Bee", "b-agent"));
   g_variant_builder_add_value (&builder, entry ("c", "C", "c-agent"));
   g_settings_set_value (other, "agents", g_variant_builder_end (&builder));
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (changed.count, ==, 2);
   g_assert_cmpuint (changed.position, ==, 0);
   g_assert_cmpuint (changed.removed, ==, 1);
@@ -774,7 +755,7 @@ test_external_change (Fixture       *fixture,
 
   /* our own writes do not reload */
   pal_agent_profile_set_name (b, "Bea");
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (changed.count, ==, 2);
   {
     g_autoptr(PalAgentStore) again = pal_agent_store_new (other);

@@ -41,13 +41,6 @@ fixture_tear_down (Fixture       *fixture,
   g_clear_object (&fixture->backend);
 }
 
-static void
-flush_main_context (void)
-{
-  while (g_main_context_pending (NULL))
-    g_main_context_iteration (NULL, FALSE);
-}
-
 static PalMcpServerConfig *
 item (GListModel *model,
       guint       position)
@@ -444,7 +437,7 @@ test_duplicate (Fixture       *fixture,
     g_assert_null (pal_mcp_server_store_duplicate (store, stranger));
   }
 
-  flush_main_context ();
+  test_drain_main_context ();
   {
     g_autoptr(PalMcpServerStore) again = pal_mcp_server_store_new (fixture->settings);
 
@@ -487,7 +480,7 @@ test_remove_undo (Fixture       *fixture,
 
   /* a removed config no longer writes */
   pal_mcp_server_config_set_command (b, "/bin/y");
-  flush_main_context ();
+  test_drain_main_context ();
 
   g_assert_true (pal_mcp_server_store_insert (store, position, removed, &error));
   g_assert_no_error (error);
@@ -637,7 +630,7 @@ test_batched_writes (Fixture       *fixture,
   pal_name_value_set_secret (nv, TRUE);
   pal_mcp_server_config_add_env (config, "B", "3");
   g_assert_cmpuint (writes, ==, 0);
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (writes, ==, 1);
   {
     g_autoptr(PalMcpServerStore) again = pal_mcp_server_store_new (fixture->settings);
@@ -652,10 +645,10 @@ test_batched_writes (Fixture       *fixture,
   /* a row taken out of the list changes nothing any more */
   detached = g_object_ref (nv);
   g_list_store_remove (pal_mcp_server_config_get_env (config), 0);
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (writes, ==, 2);
   pal_name_value_set_value (detached, "gone");
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (writes, ==, 2);
 
   g_signal_handlers_disconnect_by_func (fixture->settings, count_cb, &writes);
@@ -682,7 +675,7 @@ test_external_change (Fixture       *fixture,
   b_there = pal_mcp_server_store_lookup (writer, "b");
   pal_mcp_server_config_set_enabled (b_there, FALSE);
   pal_mcp_server_config_add_env (b_there, "NEW", "x");
-  flush_main_context ();
+  test_drain_main_context ();
 
   g_assert_true (item (G_LIST_MODEL (store), 0) == a);
   g_assert_true (item (G_LIST_MODEL (store), 1) == b);

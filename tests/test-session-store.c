@@ -38,13 +38,6 @@ fixture_tear_down (Fixture       *fixture,
   g_clear_object (&fixture->backend);
 }
 
-static void
-flush_main_context (void)
-{
-  while (g_main_context_pending (NULL))
-    g_main_context_iteration (NULL, FALSE);
-}
-
 static PalSessionRecord *
 item (PalSessionStore *store,
       guint            position)
@@ -289,7 +282,7 @@ test_round_trip (Fixture       *fixture,
   g_assert_true (pal_session_store_remove (store, key_of ("claude-agent", "s-1")));
   g_assert_false (pal_session_store_remove (store, key_of ("claude-agent", "s-1")));
   g_assert_cmpuint (n_stored (fixture->settings), ==, 1);
-  flush_main_context ();
+  test_drain_main_context ();
   assert_order (restarted, "s-2");
 }
 
@@ -346,7 +339,7 @@ test_ordering (Fixture       *fixture,
   {
     g_autoptr(PalSessionStore) again = pal_session_store_new (fixture->settings);
 
-    flush_main_context ();
+    test_drain_main_context ();
     assert_order (again, "c2 a b c d");
     g_assert_cmpstr (pal_session_record_get_title (item (again, 4)), ==, "Renamed");
   }
@@ -563,7 +556,7 @@ test_read_ahead (Fixture       *fixture,
   reading = pal_session_store_read_start (fixture->settings);
   g_settings_reset (fixture->settings, "sessions");
   store = pal_session_store_new_from_reading (reading);
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (n_items (store), ==, 0);
 
   /* not used after all */
@@ -603,7 +596,7 @@ test_merge_listed (Fixture       *fixture,
     pal_session_record_set_updated (gemini, 11 * SECOND);
     pal_session_store_add (store, gemini);
   }
-  flush_main_context ();
+  test_drain_main_context ();
   g_signal_connect (store, "items-changed", G_CALLBACK (items_changed_cb), &changed);
 
   listed = parse_array ("["
@@ -683,7 +676,7 @@ test_merge_listed (Fixture       *fixture,
     g_variant_builder_init (&builder, G_VARIANT_TYPE ("aa{sv}"));
     g_variant_builder_add_value (&builder, entry ("known", "codex", "/p", march));
     g_settings_set_value (other, "sessions", g_variant_builder_end (&builder));
-    flush_main_context ();
+    test_drain_main_context ();
   }
   assert_order (store, "new-3 new-1 known new-2 other-agents");
   g_assert_true (pal_session_store_lookup (store, key_of ("codex", "new-1")) == record);
@@ -746,7 +739,7 @@ test_directories_round_trip (Fixture       *fixture,
 
   /* a change made on the record is stored too */
   pal_session_record_set_additional_directories (record, none);
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (again, key_of ("codex", "s-1"))),
                     none);
 }
@@ -896,7 +889,7 @@ test_batched_writes (Fixture       *fixture,
   pal_session_record_set_cwd (record, "/elsewhere");
   g_assert_cmpuint (writes, ==, 0);
   assert_order (store, "s t");
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (writes, ==, 1);
 
   {
@@ -939,7 +932,7 @@ test_external_change (Fixture       *fixture,
   g_variant_builder_add_value (&builder, entry ("a", "codex", "/p", 30 * SECOND));
   g_variant_builder_add_value (&builder, entry ("b", "codex", "/p", 40 * SECOND));
   g_settings_set_value (other, "sessions", g_variant_builder_end (&builder));
-  flush_main_context ();
+  test_drain_main_context ();
 
   assert_order (store, "b a");
   g_assert_true (item (store, 0) == b);
@@ -1232,7 +1225,7 @@ test_two_instances (void)
   pal_session_record_set_title (add (stores[0], "a1", 50 * SECOND), "Named here");
   pal_session_record_set_title (add (stores[1], "b1", 60 * SECOND), "Named there");
   add (stores[0], "a2", 70 * SECOND);
-  flush_main_context ();
+  test_drain_main_context ();
 
   WAIT_UNTIL (both_list_five (stores));
   for (guint i = 0; i < 2; i++)

@@ -133,13 +133,6 @@ fixture_tear_down (Fixture       *fixture,
   g_clear_object (&fixture->backend);
 }
 
-static void
-flush_main_context (void)
-{
-  while (g_main_context_pending (NULL))
-    g_main_context_iteration (NULL, FALSE);
-}
-
 static PalStoredList *
 new_list (GSettings *settings)
 {
@@ -251,7 +244,7 @@ test_damaged_kept (Fixture       *fixture,
    * damaged entries after it unchanged */
   pal_name_value_set_value (item (list, 0), "one");
   g_assert_cmpuint (fixture->writes, ==, 0);
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (fixture->writes, ==, 1);
   {
     GVariant *expected[] = { pair ("a", "one"), pair ("b", "2"), no_name, repeated, typed };
@@ -301,7 +294,7 @@ test_other_writer (Fixture       *fixture,
   /* changed here, then there before this was written */
   pal_name_value_set_value (a, "mine");
   store_value (other, (GVariant *[]) { pair ("a", "theirs"), pair ("b", "2"), pair ("c", "3") }, 3);
-  flush_main_context ();
+  test_drain_main_context ();
 
   g_assert_cmpuint (changed.count, ==, 1);
   g_assert_cmpuint (changed.position, ==, 2);
@@ -315,14 +308,14 @@ test_other_writer (Fixture       *fixture,
 
   /* its own write changes nothing in the list */
   pal_name_value_set_value (b, "two");
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (changed.count, ==, 1);
   assert_stored (other, (GVariant *[]) { pair ("a", "mine"), pair ("b", "two"), pair ("c", "3") },
                  3);
 
   /* without a change of its own, theirs is taken as it is */
   store_value (other, (GVariant *[]) { pair ("a", "theirs"), pair ("c", "3") }, 2);
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (changed.count, ==, 2);
   g_assert_cmpuint (n_items (list), ==, 2);
   g_assert_cmpstr (pal_name_value_get_value (a), ==, "theirs");
@@ -350,7 +343,7 @@ test_lookup_renamed (Fixture       *fixture,
   pal_name_value_set_name (a, "c");
   g_assert_true (pal_stored_list_lookup (list, "c") == a);
   g_assert_null (pal_stored_list_lookup (list, "a"));
-  flush_main_context ();
+  test_drain_main_context ();
   assert_stored (fixture->settings, (GVariant *[]) { pair ("c", "1"), pair ("b", "2") }, 2);
 
   /* two of one name */
@@ -362,10 +355,10 @@ test_lookup_renamed (Fixture       *fixture,
   g_assert_true (pal_stored_list_lookup (list, "c") == b);
 
   /* one that left is not followed any more */
-  flush_main_context ();
+  test_drain_main_context ();
   fixture->writes = 0;
   pal_name_value_set_name (a, "d");
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (fixture->writes, ==, 0);
   g_assert_null (pal_stored_list_lookup (list, "d"));
   g_assert_true (pal_stored_list_lookup (list, "c") == b);
@@ -412,10 +405,10 @@ test_replace (Fixture       *fixture,
 
   fixture->writes = 0;
   pal_name_value_set_value (b, "gone");
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (fixture->writes, ==, 0);
   pal_name_value_set_value (x, "here");
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (fixture->writes, ==, 1);
   assert_stored (fixture->settings,
                  (GVariant *[]) { pair ("a", "1"), pair ("x", "here"), pair ("c", "3"),
@@ -431,7 +424,7 @@ test_replace (Fixture       *fixture,
   g_assert_cmpuint (changed.removed, ==, 2);
   g_assert_cmpuint (changed.added, ==, 2);
   pal_name_value_set_value (x, "moved");
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (fixture->writes, ==, 2);
   g_assert_true (pal_stored_list_lookup (list, "x") == x);
 }
@@ -453,11 +446,11 @@ test_block_changes (Fixture       *fixture,
   _pal_stored_list_unblock_changes (list);
   pal_name_value_set_value (item (list, 0), "3");
   _pal_stored_list_unblock_changes (list);
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (fixture->writes, ==, 0);
 
   pal_name_value_set_value (item (list, 0), "4");
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (fixture->writes, ==, 1);
 }
 
@@ -558,7 +551,7 @@ test_unreadable_type (Fixture       *fixture,
   const char * const *errors;
 
   store_raw (fixture->backend, g_variant_new_parsed ("[('a', 1), ('b', 2)]"));
-  flush_main_context ();
+  test_drain_main_context ();
 
   list = new_list (fixture->settings);
   watch.list = list;
@@ -743,11 +736,11 @@ test_left_out (Fixture       *fixture,
                                   "and was left out");
 
   pal_name_value_set_value (item (list, 0), "one");
-  flush_main_context ();
+  test_drain_main_context ();
   WAIT_UNTIL (has_backup (list));
   copy = read_file (pal_stored_list_get_backup_path (list));
   g_assert_nonnull (strstr (copy, "<2>"));
-  flush_main_context ();
+  test_drain_main_context ();
   assert_stored (fixture->settings, (GVariant *[]) { pair ("a", "one"), pair ("b", "") }, 2);
 }
 
@@ -784,7 +777,7 @@ test_merge_pending (Fixture       *fixture,
   removed = _pal_stored_list_steal (theirs, 3);
   _pal_stored_list_queue_save (mine);
   _pal_stored_list_queue_save (theirs);
-  flush_main_context ();
+  test_drain_main_context ();
 
   {
     /* here wrote first; c, which it removed, comes back after its entries */
@@ -829,7 +822,7 @@ test_merge_unheard (Fixture       *fixture,
                                      NULL, NULL, mine);
   assert_stored (fixture->settings,
                  (GVariant *[]) { pair ("a", "1"), pair ("y", "there"), pair ("x", "here") }, 3);
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (n_items (mine), ==, 3);
   g_assert_cmpuint (n_items (theirs), ==, 3);
 }
