@@ -697,8 +697,12 @@ test_copied_once (Fixture       *fixture,
   g_autoptr(PalStoredList) second = NULL;
   g_autoptr(GDir) dir = NULL;
   g_autofree char *folder = NULL;
+  g_autofree char *backups = g_build_filename (g_get_user_data_dir (), "palaver",
+                                               "settings-backup", NULL);
   guint n_files = 0;
 
+  /* the user's folders are the whole program's: earlier cases made copies */
+  test_remove_tree (backups);
   store_raw (fixture->backend, g_variant_new_int32 (7));
   first = new_list (fixture->settings);
   WAIT_UNTIL (has_backup (first));
@@ -831,7 +835,8 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  test_isolate_user_dirs ();
+  g_test_init (&argc, &argv, NULL);
 
 #define ADD(path, func) \
   g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)

@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <stdlib.h>
+
 #include <sys/socket.h>
 #include <sys/stat.h>
 
@@ -164,6 +166,36 @@ test_remove_tree (const char *path)
     {
       g_unlink (path);
     }
+}
+
+static char *isolated_dirs;
+
+static void
+remove_isolated_dirs (void)
+{
+  test_remove_tree (isolated_dirs);
+  g_clear_pointer (&isolated_dirs, g_free);
+}
+
+void
+test_isolate_user_dirs (void)
+{
+  static const char * const variables[] = { "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME" };
+
+  g_autoptr(GError) error = NULL;
+
+  g_assert_null (isolated_dirs);
+  /* not test_make_tmpdir (): this outlives every test case */
+  isolated_dirs = g_dir_make_tmp ("palaver-test-dirs-XXXXXX", &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (variables); i++)
+    {
+      g_autofree char *dir = g_build_filename (isolated_dirs, variables[i], NULL);
+
+      g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+      g_setenv (variables[i], dir, TRUE);
+    }
+  atexit (remove_isolated_dirs);
 }
 
 /* }}} */
