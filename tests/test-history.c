@@ -604,6 +604,15 @@ test_find_in_session (Fixture       *f,
   PalChatView *chat = PAL_CHAT_VIEW (pal_session_view_get_chat_view (view));
   PalFindBar *bar = f->window->find_bar;
 
+#ifdef __SANITIZE_ADDRESS__
+  /* Scrolled to a row thousands of rows up while it measures the rows it
+   * makes, a list view lays out again more than four times in one frame in
+   * this slow build; GTK 4.8's frame clock then gives up that frame with a
+   * warning and warns again while drawing it. The normal build runs this. */
+  g_test_skip ("too slow for GTK 4.8's frame clock in a sanitizer build");
+  return;
+#endif
+
   add_session (f, "fake-replay", "past-session", "A long past session");
   pal_window_open_session (f->window, key);
   WAIT_UNTIL (replayed (f));
