@@ -851,6 +851,32 @@ _acp_transcript_apply (AcpTranscript  *self,
 }
 
 /**
+ * acp_transcript_apply:
+ * @self: an #AcpTranscript
+ * @update: an update taken apart (from #AcpAgent::update, or read back with
+ *   acp_update_new_from_json())
+ * @error: return location for an error
+ *
+ * Applies @update as acp_transcript_apply_update() applies its object: a
+ * history kept elsewhere is shown this way without an #AcpSession.
+ * Session-level variants change nothing.
+ *
+ * Returns: %FALSE with %ACP_ERROR_INVALID_MESSAGE if @update is malformed;
+ *   nothing changed then
+ */
+gboolean
+acp_transcript_apply (AcpTranscript  *self,
+                      AcpUpdate      *update,
+                      GError        **error)
+{
+  g_return_val_if_fail (ACP_IS_TRANSCRIPT (self), FALSE);
+  g_return_val_if_fail (update != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  return _acp_transcript_apply (self, update, error);
+}
+
+/**
  * acp_transcript_apply_update:
  * @self: an #AcpTranscript
  * @update: the `update` member of a `session/update` notification

@@ -13,6 +13,7 @@
 #include "acp-message-item.h"
 #include "acp-notice-item.h"
 #include "acp-tool-call-item.h"
+#include "acp-update.h"
 
 G_BEGIN_DECLS
 
@@ -64,6 +65,12 @@ AcpMessageItem  *acp_transcript_append_prompt     (AcpTranscript      *self,
  * changes nothing. */
 gboolean         acp_transcript_apply_update      (AcpTranscript      *self,
                                                    JsonObject         *update,
+                                                   GError            **error);
+/* The same for an update taken apart (AcpAgent::update,
+ * acp_update_new_from_json()): a history kept elsewhere, shown without a
+ * session. */
+gboolean         acp_transcript_apply             (AcpTranscript      *self,
+                                                   AcpUpdate          *update,
                                                    GError            **error);
 /* Merges a ToolCall / ToolCallUpdate object (toolCallId required, other
  * fields only when present) into the tool call item of that id, creating and

@@ -23,6 +23,13 @@ GType       acp_update_get_type            (void) G_GNUC_CONST;
  * (nullable) */
 AcpUpdate  *acp_update_new                 (const char *session_id,
                                             JsonObject *update);
+/* The same from the update object's JSON text (@length -1: up to a NUL),
+ * on any thread. Returns NULL when it is not JSON (ACP_ERROR_PARSE_ERROR)
+ * or not an object (ACP_ERROR_INVALID_MESSAGE). */
+AcpUpdate  *acp_update_new_from_json       (const char  *session_id,
+                                            const char  *json,
+                                            gssize       length,
+                                            GError     **error);
 AcpUpdate  *acp_update_ref                 (AcpUpdate  *self);
 void        acp_update_unref               (AcpUpdate  *self);
 
