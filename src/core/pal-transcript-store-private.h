@@ -34,9 +34,8 @@ void                 _pal_transcript_worker_free   (PalTranscriptWorker      *wo
 void                 _pal_transcript_worker_record (PalTranscriptWorker      *worker,
                                                     PalSessionKey            *key,
                                                     PalTranscriptKind         kind,
-                                                    const char               *item,
                                                     const char               *json,
-                                                    const char               *text);
+                                                    gsize                     length);
 void                 _pal_transcript_worker_ask    (PalTranscriptWorker      *worker,
                                                     PalTranscriptRequest      request,
                                                     PalSessionKey            *key,

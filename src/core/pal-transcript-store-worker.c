@@ -53,11 +53,18 @@ typedef struct
   PalSessionKey *key;
   PalTranscriptKind kind;
   gint64 time;
-  /* an update's strings follow the command, in the same allocation */
+  /* an entry's JSON text, as recorded, follows the command in the same
+   * allocation */
   gboolean packed;
-  char *item;
   char *json;
+  /* what the worker reads of an entry (read_entry()) */
+  char *item;
   char *text;  /* the searchable text; for a search, the FTS5 query */
+  gboolean plain_chunk;
+  /* the text of plain chunks of one message joined to this one, and the
+   * JSON written for them */
+  GString *joined;
+  char *joined_json;
   PalTranscriptSearchFlags flags;
   guint max_sessions;
   GTask *task;  /* only ever referenced and returned on its own context */
@@ -70,11 +77,12 @@ command_free (gpointer data)
 
   g_clear_pointer (&command->key, pal_session_key_unref);
   if (!command->packed)
-    {
-      g_free (command->item);
-      g_free (command->json);
-      g_free (command->text);
-    }
+    g_free (command->json);
+  g_free (command->item);
+  g_free (command->text);
+  if (command->joined != NULL)
+    g_string_free (command->joined, TRUE);
+  g_free (command->joined_json);
   /* a task is handed back with reply(), never dropped here */
   g_assert (command->task == NULL);
   g_free (command);
@@ -103,6 +111,7 @@ struct _PalTranscriptWorker
   GAsyncQueue *wake;
 
   /* the worker thread's alone */
+  AcpJsonDoc *doc;
   PalTranscriptDb *db;
   gboolean closed;
   gboolean open_failure_reported;
@@ -127,6 +136,7 @@ worker_free (Worker *worker)
   g_atomic_rc_box_release (worker->owner);
   g_ptr_array_unref (worker->pending);
   g_hash_table_unref (worker->replays);
+  g_clear_pointer (&worker->doc, acp_json_doc_free);
   g_free (worker);
 }
 
@@ -382,6 +392,96 @@ write_failed (Worker       *worker,
     report_lost (worker, error, n_lost);
 }
 
+/* --- entries --- */
+
+/* Reads what the store keeps of an entry besides its text. An entry that
+ * is not UTF-8 is not read: it is not recorded. */
+static gboolean
+read_entry (Worker  *worker,
+            Command *command)
+{
+  PalTranscriptEntry entry;
+  gsize length = strlen (command->json);
+
+  if (!g_utf8_validate (command->json, (gssize) length, NULL))
+    {
+      g_debug ("An update that is not UTF-8 is not recorded");
+      return FALSE;
+    }
+
+  if (worker->doc == NULL)
+    worker->doc = acp_json_doc_new ();
+  pal_transcript_entry_read (&entry, worker->doc, command->kind, command->json, length);
+  command->kind = entry.kind;
+  command->item = g_steal_pointer (&entry.item);
+  command->text = g_steal_pointer (&entry.text);
+  command->plain_chunk = entry.plain_chunk;
+
+  return TRUE;
+}
+
+/* Whether @next is a text chunk of the message @last is a text chunk of */
+static gboolean
+continues (Command *last,
+           Command *next)
+{
+  return last->plain_chunk && next->plain_chunk && last->kind == next->kind &&
+         g_strcmp0 (last->item, next->item) == 0 &&
+         pal_session_key_equal (last->key, next->key);
+}
+
+/* Adds @command (taken) at the end of @entries. The text chunks of one
+ * message in a row are kept as one, as the reading thread joins those that
+ * come together: an entry does not depend on how the agent's output was cut
+ * into reads, so that the same replay gives the same entries. */
+static void
+add_entry (GPtrArray *entries,
+           Command   *command)
+{
+  Command *last = entries->len > 0 ? g_ptr_array_index (entries, entries->len - 1) : NULL;
+
+  if (last == NULL || !continues (last, command))
+    {
+      g_ptr_array_add (entries, command);
+      return;
+    }
+
+  if (last->joined == NULL)
+    last->joined = g_string_new (last->text);
+  if (command->text != NULL)
+    g_string_append (last->joined, command->text);
+  g_clear_pointer (&last->joined_json, g_free);
+  command_free (command);
+}
+
+/* The JSON text to store of @command */
+static const char *
+entry_json (Command *command)
+{
+  if (command->joined == NULL)
+    return command->json;
+
+  if (command->joined_json == NULL)
+    {
+      GString *json = g_string_sized_new (command->joined->len + 96);
+
+      pal_transcript_chunk_write (json, command->kind, command->item, command->joined->str,
+                                  command->joined->len);
+      command->joined_json = g_string_free (json, FALSE);
+    }
+
+  return command->joined_json;
+}
+
+static const char *
+entry_text (Command *command)
+{
+  if (command->joined == NULL)
+    return command->text;
+
+  return command->joined->len > 0 ? command->joined->str : NULL;
+}
+
 static gboolean
 append_all (Worker     *worker,
             GPtrArray  *commands,
@@ -391,15 +491,9 @@ append_all (Worker     *worker,
     {
       Command *command = g_ptr_array_index (commands, i);
 
-      if (!g_utf8_validate (command->json, -1, NULL) ||
-          (command->text != NULL && !g_utf8_validate (command->text, -1, NULL)))
-        {
-          g_debug ("An update that is not UTF-8 is not recorded");
-          continue;
-        }
-
       if (!_pal_transcript_db_append (worker->db, command->key, command->kind, command->item,
-                                      command->time, command->json, command->text, error))
+                                      command->time, entry_json (command), entry_text (command),
+                                      error))
         return FALSE;
     }
 
@@ -461,7 +555,7 @@ replay_get_entry (gpointer           data,
   Command *command = g_ptr_array_index ((GPtrArray *) data, index);
 
   *kind = command->kind;
-  *json = command->json;
+  *json = entry_json (command);
 }
 
 /* Whether the replay replaced the stored transcript */
@@ -645,17 +739,17 @@ handle (Worker  *worker,
   switch (command->type)
     {
     case COMMAND_UPDATE:
-      if (worker->closed)
+      if (worker->closed || !read_entry (worker, command))
         break;
       replay = g_hash_table_lookup (worker->replays, command->key);
       if (replay != NULL)
         {
-          g_ptr_array_add (replay, command);
+          add_entry (replay, command);
           return TRUE;
         }
       if (worker->pending->len == 0)
         worker->deadline = g_get_monotonic_time () + FLUSH_INTERVAL_US;
-      g_ptr_array_add (worker->pending, command);
+      add_entry (worker->pending, command);
       if (worker->pending->len >= MAX_PENDING)
         flush_pending (worker, NULL);
       return TRUE;
@@ -855,33 +949,26 @@ _pal_transcript_worker_free (PalTranscriptWorker *worker)
   worker_free (worker);
 }
 
-/* Queues an update: one allocation, as this runs for every update */
+/* Queues an entry (an update, or with PAL_TRANSCRIPT_KIND_PROMPT a
+ * prompt's content blocks): one allocation, as this runs for every update;
+ * the worker reads the rest. */
 void
 _pal_transcript_worker_record (PalTranscriptWorker *worker,
                                PalSessionKey       *key,
                                PalTranscriptKind    kind,
-                               const char          *item,
                                const char          *json,
-                               const char          *text)
+                               gsize                length)
 {
-  gsize item_size = item != NULL ? strlen (item) + 1 : 0;
-  gsize json_size = strlen (json) + 1;
-  gsize text_size = text != NULL ? strlen (text) + 1 : 0;
   Command *command;
-  char *strings;
 
-  command = g_malloc0 (sizeof (Command) + item_size + json_size + text_size);
+  command = g_malloc0 (sizeof (Command) + length + 1);
   command->type = COMMAND_UPDATE;
   command->key = pal_session_key_ref (key);
   command->kind = kind;
   command->time = g_get_real_time ();
   command->packed = TRUE;
-  strings = (char *) (command + 1);
-  command->json = memcpy (strings, json, json_size);
-  if (item != NULL)
-    command->item = memcpy (strings + json_size, item, item_size);
-  if (text != NULL)
-    command->text = memcpy (strings + json_size + item_size, text, text_size);
+  command->json = memcpy ((char *) (command + 1), json, length);
+  command->json[length] = '\0';
   send (worker, command);
 }
 

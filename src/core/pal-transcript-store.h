@@ -26,14 +26,10 @@ const char          *pal_transcript_store_get_path          (PalTranscriptStore 
 /* --- recording: cheap, never waits --- */
 void                 pal_transcript_store_record_update     (PalTranscriptStore  *self,
                                                              PalSessionKey       *key,
-                                                             PalTranscriptKind    kind,
-                                                             const char          *item,
-                                                             const char          *json,
-                                                             const char          *text);
+                                                             const char          *json);
 void                 pal_transcript_store_record_prompt     (PalTranscriptStore  *self,
                                                              PalSessionKey       *key,
-                                                             const char          *blocks_json,
-                                                             const char          *text);
+                                                             const char          *blocks_json);
 
 /* --- replays --- */
 void                 pal_transcript_store_begin_replay      (PalTranscriptStore  *self,
