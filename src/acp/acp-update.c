@@ -659,6 +659,17 @@ acp_update_get_kind (AcpUpdate *self)
   return self->kind;
 }
 
+const char *
+acp_update_get_item_id (AcpUpdate *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (self->tool_call.tool_call_id != NULL)
+    return self->tool_call.tool_call_id;
+
+  return self->id;
+}
+
 guint
 acp_update_get_n_notifications (AcpUpdate *self)
 {

@@ -69,6 +69,7 @@ enum {
   PROP_SESSION_STORE,
   PROP_MCP_SERVER_STORE,
   PROP_PACER,
+  PROP_TRANSCRIPT_STORE,
   N_PROPS
 };
 
@@ -995,6 +996,7 @@ pal_session_manager_dispose (GObject *object)
   g_clear_object (&self->session_store);
   g_clear_object (&self->mcp_server_store);
   g_clear_object (&self->pacer);
+  g_clear_object (&self->transcript_store);
 
   G_OBJECT_CLASS (pal_session_manager_parent_class)->dispose (object);
 }
@@ -1035,6 +1037,9 @@ pal_session_manager_get_property (GObject    *object,
     case PROP_PACER:
       g_value_set_object (value, self->pacer);
       break;
+    case PROP_TRANSCRIPT_STORE:
+      g_value_set_object (value, self->transcript_store);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1061,6 +1066,9 @@ pal_session_manager_set_property (GObject      *object,
       break;
     case PROP_PACER:
       self->pacer = g_value_dup_object (value);
+      break;
+    case PROP_TRANSCRIPT_STORE:
+      self->transcript_store = g_value_dup_object (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1093,6 +1101,11 @@ pal_session_manager_class_init (PalSessionManagerClass *klass)
    * (nullable: no pacing then). */
   properties[PROP_PACER] =
     g_param_spec_object ("pacer", NULL, NULL, ACP_TYPE_PACER,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  /* Where every session's updates and prompts are recorded (nullable:
+   * nothing is then); see pal-session-manager-history.c. */
+  properties[PROP_TRANSCRIPT_STORE] =
+    g_param_spec_object ("transcript-store", NULL, NULL, PAL_TYPE_TRANSCRIPT_STORE,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
