@@ -18,6 +18,8 @@ G_BEGIN_DECLS
 #define PAL_CHAT_SUMMARY_MAX_CHARS  200
 /* Rows a flood leaves in the list, at most */
 #define PAL_CHAT_FLOOD_KEEP_MAX     40
+/* On a row's clamp: the item it shows */
+#define PAL_CHAT_ROW_ITEM_KEY       "pal-chat-view-item"
 
 struct _PalChatView
 {
@@ -71,6 +73,11 @@ struct _PalChatView
   gint64             pour_start;   /* monotonic time the blocks below were counted from */
   guint              pour_blocks;  /* blocks of answers added since */
   gboolean           poured;       /* the last flood was text pouring in */
+  GObject           *target;       /* the item gone to (pal-chat-place.c) */
+  guint              target_tick;  /* goes to it again as rows get laid out */
+  guint              target_frames;
+  GObject           *highlighted;  /* the item highlighted for a moment */
+  guint              highlight_id;
 };
 
 /* pal-chat-view.c */
@@ -82,6 +89,14 @@ void       _pal_chat_view_remove_tick         (PalChatView *self,
                                                guint       *tick_id);
 void       _pal_chat_view_scroll_to_end       (PalChatView *self);
 void       _pal_chat_view_queue_scroll_to_end (PalChatView *self);
+/* Stops following the end */
+void       _pal_chat_view_unstick             (PalChatView *self);
+
+/* pal-chat-place.c */
+void       _pal_chat_place_row_bound          (PalChatView *self,
+                                               GtkWidget   *clamp,
+                                               gpointer     row_item);
+void       _pal_chat_place_clear              (PalChatView *self);
 
 /* pal-chat-flood.c */
 GtkWidget *_pal_chat_flood_init               (PalChatView *self);

@@ -400,6 +400,7 @@ pal_preferences_window_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   _pal_preferences_window_servers_dispose (self);
+  _pal_preferences_window_history_dispose (self);
 
   if (self->agent_list != NULL)
     gtk_list_box_bind_model (self->agent_list, NULL, NULL, NULL, NULL);
@@ -509,6 +510,7 @@ pal_preferences_window_init (PalPreferencesWindow *self)
 {
   self->cancellable = g_cancellable_new ();
   _pal_preferences_window_servers_init (self);
+  _pal_preferences_window_history_init (self);
   gtk_widget_init_template (GTK_WIDGET (self));
   pal_menu_button_hide_tooltip_while_open (self->servers_menu_button);
 }

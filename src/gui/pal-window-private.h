@@ -7,6 +7,7 @@
  * pal-window-sign-in.c signing in when an agent asks for it
  * pal-window-error.c   the error page, and what a failure becomes
  * pal-window-access.c  the agent's requests for files outside the folders
+ * pal-window-history.c past sessions read from the history kept of them
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -14,6 +15,7 @@
 #pragma once
 
 #include "pal-composer.h"
+#include "pal-session-history.h"
 #include "pal-session-view.h"
 #include "pal-sidebar.h"
 #include "pal-window.h"
@@ -75,6 +77,10 @@ struct _PalWindow
   Attempt              *retry_attempt;
   /* the new session being started, owned by its call */
   Attempt              *starting_attempt;
+  /* the history of the current session on screen, and its load in flight
+   * (pal-window-history.c) */
+  PalSessionHistory    *history;
+  GCancellable         *history_cancellable;
 };
 
 /* pal-window.c */
@@ -165,5 +171,26 @@ void     _pal_window_handle_error        (PalWindow      *self,
 
 /* pal-window-access.c */
 void     _pal_window_setup_file_access   (PalWindow      *self);
+
+/* pal-window-history.c */
+void     _pal_window_setup_history       (PalWindow      *self);
+void     _pal_window_dispose_history     (PalWindow      *self);
+/* Shows a session selected: its history when it is not open */
+void     _pal_window_browse_session      (PalWindow      *self,
+                                          PalSessionKey  *key);
+/* In _pal_window_show_session (): the history of another session goes */
+void     _pal_window_history_follow      (PalWindow      *self,
+                                          PalSessionKey  *key);
+/* A check in a confirmation that a session leaves the list: its history
+ * goes too (NULL when the window keeps none) */
+GtkCheckButton *_pal_window_history_add_check (PalWindow        *self,
+                                               AdwMessageDialog *dialog,
+                                               gboolean          active);
+void     _pal_window_delete_history      (PalWindow      *self,
+                                          PalSessionKey  *key);
+gboolean _pal_window_history_show_error  (PalWindow      *self,
+                                          PalSessionKey  *key,
+                                          const char     *title,
+                                          const GError   *error);
 
 G_END_DECLS

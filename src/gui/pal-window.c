@@ -166,6 +166,7 @@ _pal_window_show_session (PalWindow     *self,
 {
   AcpSession *session;
 
+  _pal_window_history_follow (self, key);
   _pal_window_set_current (self, key);
 
   watch_current_record (self);
@@ -402,7 +403,7 @@ sidebar_session_activated_cb (PalSidebar    *sidebar,
                               PalSessionKey *key,
                               PalWindow     *self)
 {
-  pal_window_open_session (self, key);
+  _pal_window_browse_session (self, key);
 }
 
 /* --- window state --- */
@@ -445,6 +446,7 @@ pal_window_dispose (GObject *object)
       g_signal_handlers_disconnect_by_data (pal_session_manager_get_session_store (self->manager), self);
     }
   g_clear_pointer (&self->retry_attempt, _pal_attempt_free);
+  _pal_window_dispose_history (self);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), PAL_TYPE_WINDOW);
 
@@ -569,6 +571,7 @@ pal_window_new (GtkApplication    *application,
   pal_session_view_set_pacer (self->session_view, pal_session_manager_get_pacer (manager));
   _pal_window_setup_open (self);
   _pal_window_setup_sign_in (self);
+  _pal_window_setup_history (self);
   g_signal_connect (manager, "session-state-changed", G_CALLBACK (manager_session_state_changed_cb), self);
   g_signal_connect (manager, "live-session-changed", G_CALLBACK (manager_live_session_changed_cb), self);
   g_signal_connect (store, "items-changed", G_CALLBACK (store_items_changed_cb), self);
