@@ -1324,6 +1324,34 @@ test_update_from_json (void)
   g_assert_error (error, ACP_ERROR, ACP_ERROR_PARSE_ERROR);
 }
 
+/* A transcript filled on another thread flushes only by hand, until it is
+ * set back: then as any other */
+static void
+test_flush_by_hand (void)
+{
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  guint added = 0;
+
+  g_signal_connect (transcript, "items-changed", G_CALLBACK (count_added_cb), &added);
+  acp_transcript_set_flush_on_idle (transcript, FALSE);
+  apply_ok (transcript, "{\"sessionUpdate\":\"agent_message_chunk\","
+                        "\"content\":{\"type\":\"text\",\"text\":\"Hi\"}}");
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_cmpuint (added, ==, 0);
+  g_assert_cmpuint (acp_transcript_get_n_pending (transcript), ==, 1);
+
+  acp_transcript_flush (transcript);
+  g_assert_cmpuint (added, ==, 1);
+
+  apply_ok (transcript, "{\"sessionUpdate\":\"plan\",\"entries\":[]}");
+  acp_transcript_set_flush_on_idle (transcript, TRUE);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_cmpuint (added, ==, 2);
+  g_assert_cmpuint (acp_transcript_get_n_pending (transcript), ==, 0);
+}
+
 static void
 test_item_kind_property (void)
 {
@@ -1372,6 +1400,7 @@ main (int   argc,
   g_test_add_func ("/transcript/append-prompt", test_append_prompt);
   g_test_add_func ("/transcript/item-kind", test_item_kind_property);
   g_test_add_func ("/transcript/update-from-json", test_update_from_json);
+  g_test_add_func ("/transcript/flush-by-hand", test_flush_by_hand);
 
   return g_test_run ();
 }

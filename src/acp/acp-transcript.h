@@ -34,6 +34,11 @@ void             acp_transcript_append            (AcpTranscript      *self,
 /* Show every queued item now, with one items-changed. */
 void             acp_transcript_flush             (AcpTranscript      *self);
 guint            acp_transcript_get_n_pending     (AcpTranscript      *self);
+/* FALSE: queued items wait for acp_transcript_flush(), for a transcript
+ * filled on another thread (the flush's idle source is the main context's);
+ * TRUE (the default) again on the main thread. */
+void             acp_transcript_set_flush_on_idle (AcpTranscript      *self,
+                                                   gboolean            on_idle);
 /* Remove every item (queued or shown), with one items-changed. */
 void             acp_transcript_clear             (AcpTranscript      *self);
 /* The turn is over (ended, cancelled, the agent gone) or the history
