@@ -18,12 +18,13 @@
  * agent: shown while the session is not open, and kept above the new turns
  * of a resume.
  *
- * Loading reads the entries on the store's worker, takes every update
- * apart from its JSON text on a thread of its own (acp_update_new_from_json())
- * and applies them on the main thread, which costs what applying a
- * replay costs and no parsing. A prompt the application sent is shown as
- * the user message it made. Entries that cannot be read (the agent sent
- * something malformed) are skipped, as they were when they came.
+ * Loading reads the entries on the store's worker, then takes every update
+ * apart from its JSON text (acp_update_new_from_json()) and applies it to
+ * a new transcript on a thread of its own: the main thread only gets the
+ * finished transcript, whatever its length. A prompt the application sent
+ * is shown as the user message it made. Entries that cannot be read (the
+ * agent sent something malformed) are skipped, as they were when they
+ * came.
  */
 struct _PalSessionHistory
 {
@@ -61,120 +62,28 @@ pal_session_history_class_init (PalSessionHistoryClass *klass)
 static void
 pal_session_history_init (PalSessionHistory *self)
 {
-  self->transcript = acp_transcript_new ();
   self->items = g_ptr_array_new ();
 }
 
-/* --- taking the entries apart, on a thread --- */
+/* --- made on a thread --- */
 
-/* The updates of every entry, in order: those of entry i are
- * updates[starts[i]] up to updates[starts[i + 1]] */
+/* What the thread makes: the transcript, not flushed on idle, and the item
+ * of each entry */
 typedef struct
 {
-  GPtrArray *updates;  /* AcpUpdate */
-  GArray    *starts;   /* guint, one more than the entries */
-} Parsed;
+  AcpTranscript *transcript;
+  GPtrArray     *items;
+} Built;
 
 static void
-parsed_free (gpointer data)
+built_free (gpointer data)
 {
-  Parsed *parsed = data;
+  Built *built = data;
 
-  g_ptr_array_unref (parsed->updates);
-  g_array_unref (parsed->starts);
-  g_free (parsed);
+  g_clear_object (&built->transcript);
+  g_clear_pointer (&built->items, g_ptr_array_unref);
+  g_free (built);
 }
-
-/* A prompt's content blocks, each as the user message chunk that shows it:
- * they share an id of their own, so that they are one message */
-static void
-add_prompt (Parsed              *parsed,
-            AcpJsonDoc          *doc,
-            const char          *session_id,
-            guint                index,
-            PalStoredTranscript *stored)
-{
-  const AcpJsonValue *blocks;
-  g_autoptr(GString) json = g_string_new (NULL);
-  gsize length;
-  const char *text = pal_stored_transcript_get_json (stored, index, &length);
-
-  blocks = acp_json_doc_read (doc, text, length, 512, NULL);
-  if (!acp_json_value_is (blocks, ACP_JSON_ARRAY))
-    return;
-
-  for (const AcpJsonValue *block = acp_json_value_get_first (doc, blocks);
-       block != NULL;
-       block = acp_json_value_get_next (doc, block))
-    {
-      g_autoptr(GError) error = NULL;
-      AcpUpdate *update;
-
-      g_string_printf (json, "{\"sessionUpdate\":\"user_message_chunk\","
-                             "\"messageId\":\"palaver-prompt-%u\",\"content\":", index);
-      acp_json_value_write (doc, block, json);
-      g_string_append_c (json, '}');
-      update = acp_update_new_from_json (session_id, json->str, (gssize) json->len, &error);
-      if (update != NULL)
-        g_ptr_array_add (parsed->updates, update);
-      else
-        g_debug ("A stored prompt could not be read: %s", error->message);
-    }
-}
-
-static void
-parse_thread (GTask        *task,
-              gpointer      source_object,
-              gpointer      task_data,
-              GCancellable *cancellable)
-{
-  PalStoredTranscript *stored = task_data;
-  PalSessionKey *key = g_object_get_data (G_OBJECT (task), "key");
-  const char *session_id = pal_session_key_get_session_id (key);
-  guint n = pal_stored_transcript_get_n_entries (stored);
-  g_autoptr(AcpJsonDoc) doc = acp_json_doc_new ();
-  Parsed *parsed = g_new0 (Parsed, 1);
-
-  parsed->updates = g_ptr_array_new_full (n, (GDestroyNotify) acp_update_unref);
-  parsed->starts = g_array_sized_new (FALSE, FALSE, sizeof (guint), n + 1);
-
-  for (guint i = 0; i < n; i++)
-    {
-      g_array_append_val (parsed->starts, parsed->updates->len);
-
-      if (i % 4096 == 0 && g_cancellable_is_cancelled (cancellable))
-        break;
-
-      if (pal_stored_transcript_get_kind (stored, i) == PAL_TRANSCRIPT_KIND_PROMPT)
-        {
-          add_prompt (parsed, doc, session_id, i, stored);
-        }
-      else
-        {
-          g_autoptr(GError) error = NULL;
-          gsize length;
-          const char *json = pal_stored_transcript_get_json (stored, i, &length);
-          AcpUpdate *update = acp_update_new_from_json (session_id, json, (gssize) length, &error);
-
-          if (update != NULL)
-            g_ptr_array_add (parsed->updates, update);
-          else
-            g_debug ("A stored update could not be read: %s", error->message);
-        }
-    }
-  g_array_append_val (parsed->starts, parsed->updates->len);
-
-  if (g_cancellable_is_cancelled (cancellable))
-    {
-      parsed_free (parsed);
-      g_task_return_error_if_cancelled (task);
-      return;
-    }
-
-  g_task_return_pointer (task, parsed, parsed_free);
-}
-
-/* --- applying them, on the main thread --- */
 
 static guint
 count_items (AcpTranscript *transcript)
@@ -202,67 +111,160 @@ item_of (AcpTranscript *transcript,
   return acp_transcript_peek_last (transcript);
 }
 
-static void
-apply_all (PalSessionHistory *self,
-           Parsed            *parsed)
+/* Applies @update (taken); returns the item it made or changed, or @item
+ * when it could not be applied */
+static AcpItem *
+apply (AcpTranscript *transcript,
+       AcpUpdate     *update,
+       AcpItem       *item)
 {
-  guint n_entries = parsed->starts->len - 1;
+  g_autoptr(AcpUpdate) taken = update;
+  g_autoptr(GError) error = NULL;
+  guint before = count_items (transcript);
 
-  g_ptr_array_set_size (self->items, n_entries);
-  for (guint i = 0; i < n_entries; i++)
+  if (!acp_transcript_apply (transcript, taken, &error))
     {
-      guint start = g_array_index (parsed->starts, guint, i);
-      guint end = g_array_index (parsed->starts, guint, i + 1);
+      g_debug ("A stored update was not shown: %s", error->message);
+      return item;
+    }
+
+  return item_of (transcript, taken, count_items (transcript) > before);
+}
+
+/* A prompt's content blocks, each as the user message chunk that shows it:
+ * they share an id of their own, so that they are one message. Returns the
+ * item they made. */
+static AcpItem *
+apply_prompt (AcpTranscript *transcript,
+              AcpJsonDoc    *doc,
+              const char    *session_id,
+              guint          index,
+              const char    *text,
+              gsize          length)
+{
+  g_autoptr(GString) json = g_string_new (NULL);
+  const AcpJsonValue *blocks = acp_json_doc_read (doc, text, length, 512, NULL);
+  AcpItem *item = NULL;
+
+  if (!acp_json_value_is (blocks, ACP_JSON_ARRAY))
+    return NULL;
+
+  for (const AcpJsonValue *block = acp_json_value_get_first (doc, blocks);
+       block != NULL;
+       block = acp_json_value_get_next (doc, block))
+    {
+      g_autoptr(GError) error = NULL;
+      AcpUpdate *update;
+
+      g_string_printf (json, "{\"sessionUpdate\":\"user_message_chunk\","
+                             "\"messageId\":\"palaver-prompt-%u\",\"content\":", index);
+      acp_json_value_write (doc, block, json);
+      g_string_append_c (json, '}');
+      update = acp_update_new_from_json (session_id, json->str, (gssize) json->len, &error);
+      if (update != NULL)
+        item = apply (transcript, update, item);
+      else
+        g_debug ("A stored prompt could not be read: %s", error->message);
+    }
+
+  return item;
+}
+
+/* Takes every entry apart and applies it, on a thread of its own: the
+ * transcript and its items are plain objects, no one watches them yet and
+ * they are handed whole to the main thread. */
+static void
+build_thread (GTask        *task,
+              gpointer      source_object,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  PalStoredTranscript *stored = task_data;
+  PalSessionKey *key = g_object_get_data (G_OBJECT (task), "key");
+  const char *session_id = pal_session_key_get_session_id (key);
+  guint n = pal_stored_transcript_get_n_entries (stored);
+  g_autoptr(AcpJsonDoc) doc = acp_json_doc_new ();
+  Built *built = g_new0 (Built, 1);
+
+  built->transcript = acp_transcript_new ();
+  acp_transcript_set_flush_on_idle (built->transcript, FALSE);
+  built->items = g_ptr_array_sized_new (n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      gsize length;
+      const char *json = pal_stored_transcript_get_json (stored, i, &length);
       AcpItem *item = NULL;
 
-      for (guint u = start; u < end; u++)
-        {
-          AcpUpdate *update = g_ptr_array_index (parsed->updates, u);
-          g_autoptr(GError) error = NULL;
-          guint before = count_items (self->transcript);
+      if (i % 4096 == 0 && g_cancellable_is_cancelled (cancellable))
+        break;
+      /* what a flush leaves is what a replay leaves: the transcript keeps
+       * its messages still to announce in a list, which must stay short */
+      if (i % 256 == 0)
+        acp_transcript_flush (built->transcript);
 
-          if (!acp_transcript_apply (self->transcript, update, &error))
-            {
-              g_debug ("A stored update was not shown: %s", error->message);
-              continue;
-            }
-          item = item_of (self->transcript, update, count_items (self->transcript) > before);
+      if (pal_stored_transcript_get_kind (stored, i) == PAL_TRANSCRIPT_KIND_PROMPT)
+        {
+          item = apply_prompt (built->transcript, doc, session_id, i, json, length);
         }
-      g_ptr_array_index (self->items, i) = item;
+      else
+        {
+          g_autoptr(GError) error = NULL;
+          AcpUpdate *update = acp_update_new_from_json (session_id, json, (gssize) length, &error);
+
+          if (update != NULL)
+            item = apply (built->transcript, update, NULL);
+          else
+            g_debug ("A stored update could not be read: %s", error->message);
+        }
+      g_ptr_array_add (built->items, item);
+    }
+
+  if (g_cancellable_is_cancelled (cancellable))
+    {
+      built_free (built);
+      g_task_return_error_if_cancelled (task);
+      return;
     }
 
   /* the turns are over: what did not finish never will */
-  acp_transcript_stop_tool_calls (self->transcript);
-  acp_transcript_flush (self->transcript);
+  acp_transcript_stop_tool_calls (built->transcript);
+  acp_transcript_flush (built->transcript);
+
+  g_task_return_pointer (task, built, built_free);
 }
 
 static void
-parsed_cb (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
+built_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
   PalSessionKey *key = g_task_get_task_data (task);
   g_autoptr(PalSessionHistory) self = NULL;
   GError *error = NULL;
-  Parsed *parsed;
+  Built *built;
 
-  parsed = g_task_propagate_pointer (G_TASK (result), &error);
-  if (parsed == NULL)
+  built = g_task_propagate_pointer (G_TASK (result), &error);
+  if (built == NULL)
     {
       g_task_return_error (task, error);
       return;
     }
   if (g_task_return_error_if_cancelled (task))
     {
-      parsed_free (parsed);
+      built_free (built);
       return;
     }
 
   self = g_object_new (PAL_TYPE_SESSION_HISTORY, NULL);
   self->key = pal_session_key_ref (key);
-  apply_all (self, parsed);
-  parsed_free (parsed);
+  g_set_object (&self->transcript, built->transcript);
+  g_ptr_array_unref (self->items);
+  self->items = g_steal_pointer (&built->items);
+  /* here on, what is appended (a notice) shows as in any transcript */
+  acp_transcript_set_flush_on_idle (self->transcript, TRUE);
+  built_free (built);
 
   g_task_return_pointer (task, g_steal_pointer (&self), g_object_unref);
 }
@@ -274,7 +276,7 @@ stored_cb (GObject      *object,
 {
   g_autoptr(GTask) task = user_data;
   PalSessionKey *key = g_task_get_task_data (task);
-  g_autoptr(GTask) parse = NULL;
+  g_autoptr(GTask) build = NULL;
   PalStoredTranscript *stored;
   GError *error = NULL;
 
@@ -285,12 +287,12 @@ stored_cb (GObject      *object,
       return;
     }
 
-  parse = g_task_new (NULL, g_task_get_cancellable (task), parsed_cb, g_object_ref (task));
-  g_task_set_source_tag (parse, stored_cb);
-  g_task_set_task_data (parse, stored, (GDestroyNotify) pal_stored_transcript_unref);
-  g_object_set_data_full (G_OBJECT (parse), "key", pal_session_key_ref (key),
+  build = g_task_new (NULL, g_task_get_cancellable (task), built_cb, g_object_ref (task));
+  g_task_set_source_tag (build, stored_cb);
+  g_task_set_task_data (build, stored, (GDestroyNotify) pal_stored_transcript_unref);
+  g_object_set_data_full (G_OBJECT (build), "key", pal_session_key_ref (key),
                           (GDestroyNotify) pal_session_key_unref);
-  g_task_run_in_thread (parse, parse_thread);
+  g_task_run_in_thread (build, build_thread);
 }
 
 /**
