@@ -60,13 +60,11 @@ agent_update_cb (AcpAgent  *agent,
                  Recorder  *recorder)
 {
   const char *session_id = acp_update_get_session_id (update);
-  g_autofree char *json = NULL;
 
-  if (session_id == NULL)
-    return;
-
-  json = acp_update_dup_json (update);
-  pal_transcript_store_record_update (recorder->store, recorder_key (recorder, session_id), json);
+  /* its JSON text is written on the store's thread */
+  if (session_id != NULL)
+    pal_transcript_store_record_acp_update (recorder->store,
+                                            recorder_key (recorder, session_id), update);
 }
 
 static void

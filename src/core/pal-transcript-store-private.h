@@ -5,6 +5,7 @@
 
 #pragma once
 
+#include "acp-update.h"
 #include "pal-transcript-store.h"
 
 G_BEGIN_DECLS
@@ -36,6 +37,9 @@ void                 _pal_transcript_worker_record (PalTranscriptWorker      *wo
                                                     PalTranscriptKind         kind,
                                                     const char               *json,
                                                     gsize                     length);
+void                 _pal_transcript_worker_record_update (PalTranscriptWorker *worker,
+                                                           PalSessionKey       *key,
+                                                           AcpUpdate           *update);
 void                 _pal_transcript_worker_ask    (PalTranscriptWorker      *worker,
                                                     PalTranscriptRequest      request,
                                                     PalSessionKey            *key,

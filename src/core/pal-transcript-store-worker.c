@@ -13,6 +13,13 @@
 
 #include <string.h>
 
+#ifdef __linux__
+#include <errno.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
@@ -28,6 +35,8 @@
 /* A database locked by another program: this many tries before the waiting
  * entries are given up */
 #define MAX_LOCKED_TRIES 3
+/* The worker's nice value, on Linux: see lower_priority () */
+#define WORKER_NICE 10
 
 /* --- what the worker is asked --- */
 
@@ -54,9 +63,10 @@ typedef struct
   PalTranscriptKind kind;
   gint64 time;
   /* an entry's JSON text, as recorded, follows the command in the same
-   * allocation */
+   * allocation; or the update it is written from, on the worker */
   gboolean packed;
   char *json;
+  AcpUpdate *update;
   /* what the worker reads of an entry (read_entry()) */
   char *item;
   char *text;  /* the searchable text; for a search, the FTS5 query */
@@ -78,6 +88,7 @@ command_free (gpointer data)
   g_clear_pointer (&command->key, pal_session_key_unref);
   if (!command->packed)
     g_free (command->json);
+  g_clear_pointer (&command->update, acp_update_unref);
   g_free (command->item);
   g_free (command->text);
   if (command->joined != NULL)
@@ -401,7 +412,14 @@ read_entry (Worker  *worker,
             Command *command)
 {
   PalTranscriptEntry entry;
-  gsize length = strlen (command->json);
+  gsize length;
+
+  if (command->update != NULL)
+    {
+      command->json = acp_update_dup_json (command->update);
+      g_clear_pointer (&command->update, acp_update_unref);
+    }
+  length = strlen (command->json);
 
   if (!g_utf8_validate (command->json, (gssize) length, NULL))
     {
@@ -852,11 +870,25 @@ wait_for_commands (Worker *worker)
     }
 }
 
+/* What the worker does can wait: on a machine with few cores, the window
+ * and the connections' reading threads come first. Linux gives each thread
+ * a nice value of its own; elsewhere the worker runs as the others do. */
+static void
+lower_priority (void)
+{
+#ifdef __linux__
+  if (setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), WORKER_NICE) != 0)
+    g_debug ("The transcript store's thread keeps its priority: %s", g_strerror (errno));
+#endif
+}
+
 static gpointer
 worker_thread (gpointer data)
 {
   Worker *worker = data;
   gboolean going_on = TRUE;
+
+  lower_priority ();
 
   while (going_on)
     {
@@ -961,7 +993,9 @@ _pal_transcript_worker_record (PalTranscriptWorker *worker,
 {
   Command *command;
 
-  command = g_malloc0 (sizeof (Command) + length + 1);
+  /* the text is copied over: only the command itself is cleared */
+  command = g_malloc (sizeof (Command) + length + 1);
+  memset (command, 0, sizeof (Command));
   command->type = COMMAND_UPDATE;
   command->key = pal_session_key_ref (key);
   command->kind = kind;
@@ -969,6 +1003,23 @@ _pal_transcript_worker_record (PalTranscriptWorker *worker,
   command->packed = TRUE;
   command->json = memcpy ((char *) (command + 1), json, length);
   command->json[length] = '\0';
+  send (worker, command);
+}
+
+/* Queues @update (a reference is taken), whose JSON text the worker
+ * writes: one allocation and a reference on the caller's thread */
+void
+_pal_transcript_worker_record_update (PalTranscriptWorker *worker,
+                                      PalSessionKey       *key,
+                                      AcpUpdate           *update)
+{
+  Command *command = g_new0 (Command, 1);
+
+  command->type = COMMAND_UPDATE;
+  command->key = pal_session_key_ref (key);
+  command->kind = PAL_TRANSCRIPT_KIND_OTHER;
+  command->time = g_get_real_time ();
+  command->update = acp_update_ref (update);
   send (worker, command);
 }
 

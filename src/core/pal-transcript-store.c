@@ -302,6 +302,28 @@ pal_transcript_store_record_update (PalTranscriptStore *self,
 }
 
 /**
+ * pal_transcript_store_record_acp_update:
+ * @key: the session
+ * @update: an update as the agent sent it (#AcpAgent::update)
+ *
+ * Records @update as pal_transcript_store_record_update() records its
+ * JSON text (acp_update_dup_json()), which the worker writes: the caller
+ * pays a reference and an allocation, whatever the update.
+ */
+void
+pal_transcript_store_record_acp_update (PalTranscriptStore *self,
+                                        PalSessionKey      *key,
+                                        AcpUpdate          *update)
+{
+  g_return_if_fail (PAL_IS_TRANSCRIPT_STORE (self));
+  g_return_if_fail (key != NULL);
+  g_return_if_fail (update != NULL);
+
+  if (!self->closing)
+    _pal_transcript_worker_record_update (self->worker, key, update);
+}
+
+/**
  * pal_transcript_store_record_prompt:
  * @key: the session
  * @blocks_json: the content blocks sent, a JSON array

@@ -7,6 +7,8 @@
 
 #include <gio/gio.h>
 
+#include "acp-update.h"
+
 #include "pal-session-key.h"
 #include "pal-stored-transcript.h"
 #include "pal-transcript-kind.h"
@@ -27,6 +29,9 @@ const char          *pal_transcript_store_get_path          (PalTranscriptStore 
 void                 pal_transcript_store_record_update     (PalTranscriptStore  *self,
                                                              PalSessionKey       *key,
                                                              const char          *json);
+void                 pal_transcript_store_record_acp_update (PalTranscriptStore  *self,
+                                                             PalSessionKey       *key,
+                                                             AcpUpdate           *update);
 void                 pal_transcript_store_record_prompt     (PalTranscriptStore  *self,
                                                              PalSessionKey       *key,
                                                              const char          *blocks_json);
