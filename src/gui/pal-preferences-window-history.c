@@ -170,7 +170,7 @@ _pal_preferences_window_history_init (PalPreferencesWindow *self)
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (delete_row), _("Delete All History"));
   adw_action_row_set_subtitle (ADW_ACTION_ROW (delete_row),
                                _("The list of sessions stays; their agents may still keep them"));
-  self->history_delete_button = gtk_button_new_with_mnemonic (_("_Delete All History…"));
+  self->history_delete_button = gtk_button_new_with_mnemonic (_("_Delete…"));
   gtk_widget_set_valign (self->history_delete_button, GTK_ALIGN_CENTER);
   gtk_widget_add_css_class (self->history_delete_button, "destructive-action");
   gtk_widget_set_sensitive (self->history_delete_button, FALSE);

@@ -510,8 +510,9 @@ pal_preferences_window_init (PalPreferencesWindow *self)
 {
   self->cancellable = g_cancellable_new ();
   _pal_preferences_window_servers_init (self);
-  _pal_preferences_window_history_init (self);
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* the last page */
+  _pal_preferences_window_history_init (self);
   pal_menu_button_hide_tooltip_while_open (self->servers_menu_button);
 }
 

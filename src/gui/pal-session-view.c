@@ -271,7 +271,6 @@ update_state (PalSessionView *self)
 {
   AcpSessionState state = self->session != NULL ? acp_session_get_state (self->session)
                                                 : ACP_SESSION_STATE_NEW;
-
   gboolean reopens;
 
   pal_composer_set_busy (self->composer, state == ACP_SESSION_STATE_PROMPTING);
