@@ -132,6 +132,11 @@ struct _PalTranscriptWorker
   GHashTable *replays;  /* PalSessionKey → GPtrArray of Command */
 
   GThread *thread;
+  /* reads are run there, at the priority of the thread that made the
+   * store, while the worker waits: see lower_priority () */
+  GThread *reader;
+  GAsyncQueue *reads;      /* Command, or the queue itself to end */
+  GAsyncQueue *reads_done; /* one item per read run */
 };
 
 typedef struct _PalTranscriptWorker Worker;
@@ -148,6 +153,8 @@ worker_free (Worker *worker)
   g_ptr_array_unref (worker->pending);
   g_hash_table_unref (worker->replays);
   g_clear_pointer (&worker->doc, acp_json_doc_free);
+  g_async_queue_unref (worker->reads);
+  g_async_queue_unref (worker->reads_done);
   g_free (worker);
 }
 
@@ -407,6 +414,17 @@ write_failed (Worker       *worker,
 
 /* Reads what the store keeps of an entry besides its text. An entry that
  * is not UTF-8 is not read: it is not recorded. */
+/* The JSON text of an entry recorded as an AcpUpdate, which goes */
+static void
+take_json (Command *command)
+{
+  if (command->update == NULL)
+    return;
+
+  command->json = acp_update_dup_json (command->update);
+  g_clear_pointer (&command->update, acp_update_unref);
+}
+
 static gboolean
 read_entry (Worker  *worker,
             Command *command)
@@ -414,11 +432,7 @@ read_entry (Worker  *worker,
   PalTranscriptEntry entry;
   gsize length;
 
-  if (command->update != NULL)
-    {
-      command->json = acp_update_dup_json (command->update);
-      g_clear_pointer (&command->update, acp_update_unref);
-    }
+  take_json (command);
   length = strlen (command->json);
 
   if (!g_utf8_validate (command->json, (gssize) length, NULL))
@@ -613,6 +627,33 @@ replace_with_replay (Worker     *worker,
   return FALSE;
 }
 
+/* The entries of a replay, read once it is over (@raw: taken, its
+ * commands kept as they came) */
+static GPtrArray *
+read_replay (Worker    *worker,
+             GPtrArray *raw)
+{
+  GPtrArray *entries;
+
+  if (raw == NULL)
+    return NULL;
+
+  entries = g_ptr_array_new_full (raw->len, command_free);
+  g_ptr_array_set_free_func (raw, NULL);
+  for (guint i = 0; i < raw->len; i++)
+    {
+      Command *command = g_ptr_array_index (raw, i);
+
+      if (read_entry (worker, command))
+        add_entry (entries, command);
+      else
+        command_free (command);
+    }
+  g_ptr_array_unref (raw);
+
+  return entries;
+}
+
 static void
 end_replay (Worker  *worker,
             Command *command)
@@ -628,6 +669,7 @@ end_replay (Worker  *worker,
     return;
 
   flush_pending (worker, NULL);
+  replay = read_replay (worker, g_steal_pointer (&replay));
   replaced = replace_with_replay (worker, command, replay, &error);
   if (error != NULL)
     reply_error (command, error);
@@ -739,6 +781,49 @@ run_read (Worker  *worker,
   reply (command, NULL, value, value_free, FALSE);
 }
 
+/* --- reads, at a normal priority --- */
+
+/* Runs @command's read on the reader thread, and waits for it: the
+ * database is the worker's, which does nothing meanwhile */
+static void
+read_on_reader (Worker  *worker,
+                Command *command)
+{
+  g_async_queue_push (worker->reads, command);
+  g_async_queue_pop (worker->reads_done);
+}
+
+static gpointer
+reader_thread (gpointer data)
+{
+  Worker *worker = data;
+  gpointer job;
+
+  while ((job = g_async_queue_pop (worker->reads)) != worker->reads)
+    {
+      run_read (worker, job);
+      g_async_queue_push (worker->reads_done, GINT_TO_POINTER (1));
+    }
+
+  return NULL;
+}
+
+/* Writing can wait: on a machine with few cores, the window and the
+ * connections' reading threads come first, and a replay of a hundred
+ * thousand updates does not take half again as long for being recorded.
+ * Linux gives each thread a nice value of its own; a person waiting for a
+ * read (a history shown, a search) does not wait behind other programs:
+ * reads run on a thread of the store's maker's priority. Elsewhere the
+ * worker runs as the others do. */
+static void
+lower_priority (void)
+{
+#ifdef __linux__
+  if (setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), WORKER_NICE) != 0)
+    g_debug ("The transcript store's thread keeps its priority: %s", g_strerror (errno));
+#endif
+}
+
 static void
 close_db (Worker *worker)
 {
@@ -757,14 +842,19 @@ handle (Worker  *worker,
   switch (command->type)
     {
     case COMMAND_UPDATE:
-      if (worker->closed || !read_entry (worker, command))
+      if (worker->closed)
         break;
+      /* a replay (a flood, while the connection and the window are busy
+       * with it) is only kept; it is read when it ends */
       replay = g_hash_table_lookup (worker->replays, command->key);
       if (replay != NULL)
         {
-          add_entry (replay, command);
+          take_json (command);
+          g_ptr_array_add (replay, command);
           return TRUE;
         }
+      if (!read_entry (worker, command))
+        break;
       if (worker->pending->len == 0)
         worker->deadline = g_get_monotonic_time () + FLUSH_INTERVAL_US;
       add_entry (worker->pending, command);
@@ -804,7 +894,7 @@ handle (Worker  *worker,
       if (!reply_if_cancelled (command))
         {
           flush_pending (worker, NULL);
-          run_read (worker, command);
+          read_on_reader (worker, command);
         }
       break;
 
@@ -868,18 +958,6 @@ wait_for_commands (Worker *worker)
           g_async_queue_pop (worker->wake);
         }
     }
-}
-
-/* What the worker does can wait: on a machine with few cores, the window
- * and the connections' reading threads come first. Linux gives each thread
- * a nice value of its own; elsewhere the worker runs as the others do. */
-static void
-lower_priority (void)
-{
-#ifdef __linux__
-  if (setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), WORKER_NICE) != 0)
-    g_debug ("The transcript store's thread keeps its priority: %s", g_strerror (errno));
-#endif
 }
 
 static gpointer
@@ -965,6 +1043,9 @@ _pal_transcript_worker_new (PalTranscriptStore *store,
   worker->replays = g_hash_table_new_full (pal_session_key_hash, pal_session_key_equal,
                                            (GDestroyNotify) pal_session_key_unref,
                                            (GDestroyNotify) g_ptr_array_unref);
+  worker->reads = g_async_queue_new ();
+  worker->reads_done = g_async_queue_new ();
+  worker->reader = g_thread_new ("pal-transcripts-read", reader_thread, worker);
   worker->thread = g_thread_new ("pal-transcripts", worker_thread, worker);
 
   return worker;
@@ -977,6 +1058,8 @@ _pal_transcript_worker_free (PalTranscriptWorker *worker)
 {
   send (worker, command_new (COMMAND_QUIT, NULL, NULL));
   g_thread_join (g_steal_pointer (&worker->thread));
+  g_async_queue_push (worker->reads, worker->reads);
+  g_thread_join (g_steal_pointer (&worker->reader));
   worker->owner->store = NULL;
   worker_free (worker);
 }
