@@ -502,7 +502,11 @@ load_long (const char *path,
 
   record_all (store, key, updates, "record-long");
 
-  /* the agent replays it as it is, then with its last update changed */
+  /* the agent replays it as it is: the first time, the text chunks of a
+   * message that the live recording wrote in two batches become one entry
+   * (the replay replaces it); then as it is again (compared, nothing
+   * written), then with its last update changed */
+  replay (store, key, updates, "replay-first");
   replay (store, key, updates, "replay-same");
   last = &g_array_index (updates, Update, updates->len - 1);
   g_free (last->json);
