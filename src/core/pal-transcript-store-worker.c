@@ -412,8 +412,6 @@ write_failed (Worker       *worker,
 
 /* --- entries --- */
 
-/* Reads what the store keeps of an entry besides its text. An entry that
- * is not UTF-8 is not read: it is not recorded. */
 /* The JSON text of an entry recorded as an AcpUpdate, which goes */
 static void
 take_json (Command *command)
@@ -425,6 +423,8 @@ take_json (Command *command)
   g_clear_pointer (&command->update, acp_update_unref);
 }
 
+/* Reads what the store keeps of an entry besides its text. An entry that
+ * is not UTF-8 is not read: it is not recorded. */
 static gboolean
 read_entry (Worker  *worker,
             Command *command)

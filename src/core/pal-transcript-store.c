@@ -27,9 +27,13 @@
  *
  * One worker thread of the store's own opens the database and does every
  * read and write; nothing here waits for it. Recording only queues the
- * entry (one allocation and an uncontended lock): the worker writes what
- * was queued in one transaction at least every half second (or at once
- * when much is waiting), so a crash loses at most that much. Reads (load,
+ * entry (one allocation and an uncontended lock): the worker reads what it
+ * is (its kind, its message or tool call, its searchable text) and writes
+ * what was queued in one transaction at least every half second (or at
+ * once when much is waiting), so a crash loses at most that much. On
+ * Linux the worker runs at a lower priority, so that recording does not
+ * take the cores the window needs; reads run on a second thread, at the
+ * priority of the thread that made the store, while the worker waits. Reads (load,
  * search, size) and deletions are async and wait for what was recorded
  * before them. Disposing of the store writes what is still queued and
  * waits for the worker to end; pal_transcript_store_close_async() does the
