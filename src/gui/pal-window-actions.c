@@ -326,7 +326,6 @@ remove_session (PalWindow        *self,
 
   toast = adw_toast_new (_("Session removed from the list"));
   adw_toast_set_button_label (toast, _("_Undo"));
-  adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
   g_object_set_data (G_OBJECT (toast), "window", self);
   g_signal_connect_data (toast, "button-clicked", G_CALLBACK (undo_forget_cb),
                          g_steal_pointer (&copy), (GClosureNotify) (void (*) (void)) g_object_unref, 0);
