@@ -668,13 +668,20 @@ all_gone (gpointer data)
 }
 
 static gboolean
-toast_said (GtkWidget  *root,
+label_says (GtkWidget  *widget,
             const char *text);
 
 static gboolean
 deleted_all_said (gpointer data)
 {
-  return toast_said (data, "All history deleted");
+  return label_says (data, "All history deleted");
+}
+
+/* The History page says how much space is used (g_format_size ()) */
+static gboolean
+size_said (gpointer data)
+{
+  return label_says (data, "kB") || label_says (data, "MB");
 }
 
 /* The preferences say how much space the history takes, and delete all
@@ -689,7 +696,6 @@ test_delete_all (Fixture       *f,
   g_autoptr(SoupSession) session = NULL;
   PalPreferencesWindow *preferences;
   AdwMessageDialog *dialog;
-  GtkWidget *page;
 
   record_by_hand (f, first);
   record_by_hand (f, second);
@@ -700,9 +706,9 @@ test_delete_all (Fixture       *f,
   preferences = pal_preferences_window_new (f->agent_store, servers, session);
   pal_preferences_window_set_transcript_store (preferences, f->store);
   gtk_window_present (GTK_WINDOW (preferences));
-  page = find_descendant (GTK_WIDGET (preferences), ADW_TYPE_PREFERENCES_PAGE);
-  g_assert_nonnull (page);
   adw_preferences_window_set_visible_page_name (ADW_PREFERENCES_WINDOW (preferences), "history");
+  /* the space it takes, in words */
+  wait_for (size_said, preferences);
 
   /* asked first: Cancel keeps everything */
   dialog = pal_preferences_window_delete_all_history (preferences);
@@ -719,7 +725,7 @@ test_delete_all (Fixture       *f,
   gtk_window_destroy (GTK_WINDOW (preferences));
 }
 
-/* A label in a toast of @root saying @text */
+/* A label in @widget, on screen, saying @text (a toast's) */
 static gboolean
 label_says (GtkWidget  *widget,
             const char *text)
@@ -738,18 +744,11 @@ label_says (GtkWidget  *widget,
 }
 
 static gboolean
-toast_said (GtkWidget  *root,
-            const char *text)
-{
-  return label_says (root, text);
-}
-
-static gboolean
 damage_told (gpointer data)
 {
   Fixture *f = data;
 
-  return toast_said (GTK_WIDGET (f->window), "is damaged");
+  return label_says (GTK_WIDGET (f->window), "is damaged");
 }
 
 /* A damaged database is moved aside and a new one started: the window
