@@ -720,7 +720,7 @@ warmed_up (gpointer data)
 }
 
 BenchFixture *
-bench_fixture_new (void)
+bench_fixture_new (gboolean record)
 {
   BenchFixture *fixture = g_new0 (BenchFixture, 1);
   g_autoptr(GError) error = NULL;
@@ -744,8 +744,19 @@ bench_fixture_new (void)
   fixture->mcp_store = pal_mcp_server_store_new (fixture->settings);
   /* as the application: the window's frames pace the agents' messages */
   fixture->pacer = acp_pacer_new ();
-  fixture->manager = pal_session_manager_new (fixture->agent_store, fixture->session_store,
-                                              fixture->mcp_store, fixture->pacer);
+  if (record)
+    {
+      g_autofree char *path = g_build_filename (fixture->folder, "transcripts.db", NULL);
+
+      fixture->transcript_store = pal_transcript_store_new (path);
+    }
+  fixture->manager = g_object_new (PAL_TYPE_SESSION_MANAGER,
+                                   "agent-store", fixture->agent_store,
+                                   "session-store", fixture->session_store,
+                                   "mcp-server-store", fixture->mcp_store,
+                                   "pacer", fixture->pacer,
+                                   "transcript-store", fixture->transcript_store,
+                                   NULL);
 
   fixture->window = pal_window_new (fixture->app, fixture->manager, fixture->settings);
   gtk_window_set_default_size (GTK_WINDOW (fixture->window), WINDOW_WIDTH, WINDOW_HEIGHT);
@@ -823,6 +834,19 @@ bench_fixture_free (BenchFixture *fixture)
   bench_shutdown_manager (fixture);
 
   g_clear_object (&fixture->manager);
+  if (fixture->transcript_store != NULL)
+    {
+      g_autofree char *path = g_strdup (pal_transcript_store_get_path (fixture->transcript_store));
+      const char *suffixes[] = { "", "-wal", "-shm" };
+
+      g_clear_object (&fixture->transcript_store);
+      for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
+        {
+          g_autofree char *file = g_strconcat (path, suffixes[i], NULL);
+
+          g_unlink (file);
+        }
+    }
   g_clear_object (&fixture->pacer);
   g_clear_object (&fixture->mcp_store);
   g_clear_object (&fixture->session_store);

@@ -46,6 +46,7 @@ typedef struct
   PalSessionStore   *session_store;
   PalMcpServerStore *mcp_store;
   AcpPacer          *pacer;
+  PalTranscriptStore *transcript_store;  /* NULL: nothing recorded */
   PalSessionManager *manager;
   PalWindow         *window;
   char              *folder;
@@ -67,7 +68,9 @@ char         *bench_write_scenario         (const char      *name,
                                             guint            count,
                                             GError         **error);
 
-BenchFixture *bench_fixture_new            (void);
+/* @record: every session recorded into a transcript store (in a
+ * temporary folder), as the application does */
+BenchFixture *bench_fixture_new            (gboolean         record);
 void          bench_fixture_free           (BenchFixture    *fixture);
 /* A profile @id running the fake agent with @scenario_path */
 void          bench_fixture_add_profile    (BenchFixture    *fixture,

@@ -23,7 +23,16 @@
  *                       VmRSS at the end, peak - before, and VmRSS after the
  *                       session was closed and forgotten
  *
- * One line of key=value per run on stdout.
+ * One line of key=value per run on stdout. The session is recorded into a
+ * transcript store, as the application records it, unless --no-record
+ * (record=yes|no on the line).
+ *
+ * --from-store: the session is recorded by one load first (not measured),
+ * its agent stopped, and then each run selects it in the sidebar: the
+ * window shows the history kept of it, with no agent running. Measured
+ * from the selection until its items are all in the chat view, scrolled
+ * to the end, and two more frames painted (bench=from-store: total_ms,
+ * entries stored, items shown and the same statistics).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -36,6 +45,7 @@
 #include <glib/gstdio.h>
 
 #include "bench-common.h"
+#include "pal-chat-view.h"
 #include "pal-session-view.h"
 
 typedef struct
@@ -44,6 +54,9 @@ typedef struct
   PalSessionKey   *key;
   gint64           ready_time;
 } Run;
+
+/* whether the sessions are recorded */
+static const char *recorded = "yes";
 
 static void
 state_changed_cb (PalLiveSession *live,
@@ -195,11 +208,11 @@ run_once (BenchFixture *fixture,
 
   line = g_string_new (NULL);
   g_string_append_printf (line,
-                          "bench=replay run=%u ok=%s updates=%u replayed=%u items=%u"
+                          "bench=replay run=%u ok=%s record=%s updates=%u replayed=%u items=%u"
                           " total_ms=%.0f ready_ms=%.0f cpu_ms=%.0f cpu_main_ms=%.0f"
                           " cpu_reader_ms=%.0f",
                           number, shown && (updates == 0 || replayed == updates) ? "yes" : "no",
-                          updates, replayed, items,
+                          recorded, updates, replayed, items,
                           (end - start) / 1000.0,
                           run.ready_time != 0 ? (run.ready_time - start) / 1000.0 : -1.0,
                           cpu / 1000.0, main_cpu / 1000.0, reader_cpu / 1000.0);
@@ -214,6 +227,188 @@ run_once (BenchFixture *fixture,
   fflush (stdout);
 
   return shown && (updates == 0 || replayed == updates);
+}
+
+/* --- from the store --- */
+
+typedef struct
+{
+  BenchFixture  *fixture;
+  PalSessionKey *key;
+} Shown;
+
+/* The window shows the history of @key, all of it, at its end */
+static gboolean
+history_shown (gpointer data)
+{
+  Shown *shown = data;
+  GtkWidget *view = pal_window_get_session_view (shown->fixture->window);
+  AcpTranscript *history = pal_session_view_get_history (PAL_SESSION_VIEW (view));
+
+  if (history == NULL ||
+      !pal_session_key_equal0 (pal_window_get_current_session (shown->fixture->window),
+                               shown->key) ||
+      acp_transcript_get_n_pending (history) > 0)
+    return FALSE;
+
+  return bench_chat_view_at_bottom (pal_session_view_get_chat_view (PAL_SESSION_VIEW (view)),
+                                    G_LIST_MODEL (history));
+}
+
+static gboolean
+result_set (gpointer data)
+{
+  return *(GAsyncResult **) data != NULL;
+}
+
+static void
+got_result_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+/* Records the session @key by loading it once, then stops its agent.
+ * Returns: how many items its transcript had, 0 when the load failed */
+static guint
+record_by_loading (BenchFixture  *fixture,
+                   PalSessionKey *key)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(AcpSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+  guint items;
+
+  pal_session_manager_load_session_async (fixture->manager, key, NULL, got_result_cb, &result);
+  if (!bench_wait (result_set, &result, 600))
+    return 0;
+  session = pal_session_manager_load_session_finish (fixture->manager, result, &error);
+  if (session == NULL)
+    {
+      g_printerr ("The load failed: %s\n", error->message);
+      return 0;
+    }
+  acp_transcript_flush (acp_session_get_transcript (session));
+  items = g_list_model_get_n_items (G_LIST_MODEL (acp_session_get_transcript (session)));
+
+  /* everything written, the session closed, no agent left */
+  g_clear_object (&result);
+  pal_session_manager_close_session_async (fixture->manager, key, NULL, got_result_cb, &result);
+  bench_wait (result_set, &result, 60);
+  g_clear_object (&result);
+  pal_transcript_store_flush_async (fixture->transcript_store, NULL, got_result_cb, &result);
+  bench_wait (result_set, &result, 600);
+  bench_shutdown_manager (fixture);
+
+  return items;
+}
+
+static gboolean
+run_from_store (BenchFixture  *fixture,
+                guint          number,
+                PalSessionKey *key,
+                PalSessionKey *other,
+                guint          updates,
+                guint          expected_items)
+{
+  GtkWidget *window = GTK_WIDGET (fixture->window);
+  GtkWidget *sidebar = pal_window_get_sidebar (fixture->window);
+  Shown shown = { fixture, other };
+  BenchFrameStats stats;
+  guint64 rss_before, rss_peak;
+  gboolean peak_reset, ok = FALSE;
+  gint64 start, end, cpu_start, cpu;
+  AcpTranscript *history;
+  guint items = 0;
+  g_autoptr(PalStoredTranscript) stored = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GString) line = g_string_new (NULL);
+  g_autoptr(AcpAgent) agent = NULL;
+
+  /* from another session, as a person would come */
+  g_signal_emit_by_name (sidebar, "session-activated", other);
+  bench_wait (history_shown, &shown, 30);
+  bench_settle (300);
+
+  shown.key = key;
+  peak_reset = bench_reset_peak_rss ();
+  rss_before = bench_read_status_kib ("VmRSS");
+  start = g_get_monotonic_time ();
+  cpu_start = bench_cpu_time_us ();
+  bench_monitor_start (window);
+  g_signal_emit_by_name (sidebar, "session-activated", key);
+
+  for (guint attempt = 0; attempt < 100 && !ok; attempt++)
+    {
+      if (!bench_wait (history_shown, &shown, 60))
+        break;
+      bench_trace ("shown");
+      bench_wait_frames (window, 2);
+      ok = history_shown (&shown);
+    }
+
+  end = g_get_monotonic_time ();
+  cpu = bench_cpu_time_us () - cpu_start;
+  bench_monitor_stop (&stats);
+  rss_peak = bench_read_status_kib ("VmHWM");
+
+  history = pal_session_view_get_history (PAL_SESSION_VIEW (pal_window_get_session_view (fixture->window)));
+  if (history != NULL)
+    items = g_list_model_get_n_items (G_LIST_MODEL (history));
+  pal_transcript_store_load_async (fixture->transcript_store, key, NULL, got_result_cb, &result);
+  bench_wait (result_set, &result, 60);
+  stored = pal_transcript_store_load_finish (fixture->transcript_store, result, NULL);
+  agent = pal_session_manager_dup_last_agent (fixture->manager, pal_session_key_get_agent_id (key));
+
+  g_string_append_printf (line,
+                          "bench=from-store run=%u ok=%s updates=%u entries=%u items=%u"
+                          " agent_running=%s total_ms=%.0f cpu_ms=%.0f",
+                          number, ok && items == expected_items ? "yes" : "no", updates,
+                          stored != NULL ? pal_stored_transcript_get_n_entries (stored) : 0,
+                          items, agent != NULL && acp_agent_get_state (agent) !=
+                                 ACP_AGENT_STATE_EXITED ? "yes" : "no",
+                          (end - start) / 1000.0, cpu / 1000.0);
+  bench_append_frame_stats (line, &stats);
+  g_string_append_printf (line, " rss_before_mib=%.1f rss_peak_mib=%.1f rss_growth_mib=%.1f"
+                          " peak_reset=%s",
+                          mib (rss_before), mib (rss_peak),
+                          mib (rss_peak > rss_before ? rss_peak - rss_before : 0),
+                          peak_reset ? "yes" : "no");
+  printf ("%s\n", line->str);
+  fflush (stdout);
+
+  return ok && items == expected_items;
+}
+
+static gboolean
+from_store (BenchFixture *fixture,
+            guint         updates,
+            int           repeat)
+{
+  g_autoptr(PalSessionRecord) record = pal_session_record_new ("bench-stored", "bench-replay",
+                                                               fixture->folder);
+  g_autoptr(PalSessionRecord) other = pal_session_record_new ("bench-other", "bench-replay",
+                                                              fixture->folder);
+  PalSessionKey *key = pal_session_record_get_key (record);
+  gboolean ok = TRUE;
+  guint items;
+
+  pal_session_record_set_title (record, "A long past session");
+  pal_session_store_add (fixture->session_store, record);
+  pal_session_record_set_title (other, "Another session");
+  pal_session_store_add (fixture->session_store, other);
+  pal_transcript_store_record_prompt (fixture->transcript_store, pal_session_record_get_key (other),
+                                      "[{\"type\":\"text\",\"text\":\"Hello\"}]");
+
+  items = record_by_loading (fixture, key);
+  if (items == 0)
+    return FALSE;
+
+  for (int i = 1; i <= repeat; i++)
+    ok = run_from_store (fixture, i, key, pal_session_record_get_key (other), updates, items) && ok;
+
+  return ok;
 }
 
 int
@@ -232,6 +427,8 @@ main (int   argc,
   BenchFixture *fixture;
   int updates = -1;
   int repeat = 1;
+  gboolean no_record = FALSE;
+  gboolean stored = FALSE;
   gboolean ok = TRUE;
   const GOptionEntry entries[] = {
     { "updates", 'n', 0, G_OPTION_ARG_INT, &updates,
@@ -248,6 +445,11 @@ main (int   argc,
     { "write-scenario", 'w', 0, G_OPTION_ARG_FILENAME, &write_scenario,
       "Only write the fake agent's scenario for --updates to FILE, and print the command "
       "line that plays it", "FILE" },
+    { "no-record", 0, 0, G_OPTION_ARG_NONE, &no_record,
+      "Record nothing into a transcript store (the application records every session)", NULL },
+    { "from-store", 0, 0, G_OPTION_ARG_NONE, &stored,
+      "Record the session by loading it once, stop its agent, then time showing it from the "
+      "store", NULL },
     { NULL }
   };
 
@@ -318,14 +520,23 @@ main (int   argc,
   gtk_init ();
   adw_init ();
 
-  fixture = bench_fixture_new ();
+  if (stored && no_record)
+    {
+      g_printerr ("--from-store needs the session recorded\n");
+      return 2;
+    }
+  recorded = no_record ? "no" : "yes";
+  fixture = bench_fixture_new (!no_record);
   if (agent_argv != NULL)
     bench_fixture_add_agent (fixture, "bench-replay", (const char * const *) agent_argv);
   else
     bench_fixture_add_profile (fixture, "bench-replay", scenario_path);
 
-  for (int i = 1; i <= repeat; i++)
-    ok = run_once (fixture, i, session_id, cwd, MAX (updates, 0)) && ok;
+  if (stored)
+    ok = from_store (fixture, MAX (updates, 0), repeat);
+  else
+    for (int i = 1; i <= repeat; i++)
+      ok = run_once (fixture, i, session_id, cwd, MAX (updates, 0)) && ok;
 
   bench_fixture_free (fixture);
   if (scenario == NULL && scenario_path != NULL)

@@ -23,7 +23,9 @@
  * Measured from the prompt (or the first batch) until the turn is over, the
  * message holds every chunk, the view is at the end and two more frames were
  * painted: total_ms, and the frame statistics of bench-common.h. One line of
- * key=value per run on stdout.
+ * key=value per run on stdout. With the agent, the session is recorded
+ * into a transcript store, as the application records it, unless
+ * --no-record (record=yes|no on the line).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -152,6 +154,9 @@ agent_text_length (GListModel *transcript)
   return length;
 }
 
+/* whether the agent's session is recorded (not for --direct) */
+static const char *recorded = "-";
+
 static void
 print_result (const char            *mode,
               guint                  number,
@@ -166,8 +171,8 @@ print_result (const char            *mode,
 {
   g_autoptr(GString) line = g_string_new (NULL);
 
-  g_string_append_printf (line, "bench=stream mode=%s run=%u ok=%s chunks=%u", mode, number,
-                          ok ? "yes" : "no", chunks->count);
+  g_string_append_printf (line, "bench=stream mode=%s run=%u ok=%s record=%s chunks=%u", mode,
+                          number, ok ? "yes" : "no", recorded, chunks->count);
   if (batch > 0)
     g_string_append_printf (line, " batch=%u", batch);
   if (split > 0)
@@ -445,6 +450,7 @@ main (int   argc,
   int split = 0;
   gboolean direct = FALSE;
   gboolean long_line = FALSE;
+  gboolean no_record = FALSE;
   gboolean ok = TRUE;
   const char *scenario;
   const GOptionEntry entries[] = {
@@ -458,6 +464,8 @@ main (int   argc,
       "With --direct, start a new message every N chunks (a long message shown in blocks)", "N" },
     { "long-line", 0, 0, G_OPTION_ARG_NONE, &long_line,
       "Chunks of 1 KiB that never hold a newline: the answer is one line", NULL },
+    { "no-record", 0, 0, G_OPTION_ARG_NONE, &no_record,
+      "Record nothing into a transcript store (the application records every session)", NULL },
     { NULL }
   };
 
@@ -495,7 +503,8 @@ main (int   argc,
           g_printerr ("%s\n", error->message);
           return 1;
         }
-      fixture = bench_fixture_new ();
+      fixture = bench_fixture_new (!no_record);
+      recorded = no_record ? "no" : "yes";
       bench_fixture_add_profile (fixture, "bench-stream", scenario_path);
     }
 

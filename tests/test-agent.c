@@ -1611,6 +1611,51 @@ test_prompt_updates (Fixture       *f,
                  "{'sessionId':'fake-session-1','prompt':[{'type':'text','text':'Hello'}]}");
 }
 
+static void
+prompt_sent_cb (AcpAgent   *agent,
+                const char *session_id,
+                JsonArray  *prompt,
+                GPtrArray  *sent)
+{
+  g_autoptr(JsonNode) node = json_node_init_array (json_node_alloc (), prompt);
+  g_autofree char *json = json_to_string (node, FALSE);
+
+  g_ptr_array_add (sent, g_strdup_printf ("%s %s", session_id, json));
+}
+
+/* A prompt is announced as it goes out, for a history kept by the client;
+ * one refused before it went (the agent gone) is not */
+static void
+test_prompt_sent (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(GPtrArray) sent = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *session_id = NULL;
+  g_autofree char *stop_reason = NULL;
+
+  start_agent (f, "basic.json");
+  g_signal_connect (f->agent, "prompt-sent", G_CALLBACK (prompt_sent_cb), sent);
+  session_id = new_session (f, NULL);
+
+  prompt_async (f, session_id, &result);
+  /* at once, before the agent answered */
+  g_assert_cmpuint (sent->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (sent, 0), ==,
+                   "fake-session-1 [{\"type\":\"text\",\"text\":\"Hello\"}]");
+  stop_reason = prompt_finish (f, &result, &error);
+  g_assert_no_error (error);
+
+  stop_agent (f);
+  prompt_async (f, session_id, &result);
+  g_clear_pointer (&stop_reason, g_free);
+  stop_reason = prompt_finish (f, &result, &error);
+  g_assert_null (stop_reason);
+  g_assert_nonnull (error);
+  g_assert_cmpuint (sent->len, ==, 1);
+}
+
 /* What acp_update_dup_json() gives: the update as it came, or, for text
  * chunks that came joined, one chunk with all their text */
 static void
@@ -2508,6 +2553,7 @@ main (int   argc,
   ADD ("stderr/flood", test_stderr_flood);
   ADD ("stderr/utf8", test_stderr_tail_utf8);
   ADD ("prompt/updates", test_prompt_updates);
+  ADD ("prompt/sent", test_prompt_sent);
   ADD ("prompt/joined-chunks", test_joined_chunks);
   ADD ("prompt/malformed-updates", test_malformed_updates);
   ADD ("prompt/permission", test_permission);

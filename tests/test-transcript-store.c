@@ -200,9 +200,11 @@ variant_of (PalTranscriptKind kind)
     }
 }
 
-/* The JSON text of a chunk (or a tool call with @text as its title) */
+/* The JSON text of a chunk (or a tool call with @text as its title), of
+ * the message or tool call @item (nullable) */
 static char *
 update_json (PalTranscriptKind  kind,
+             const char        *item,
              const char        *text)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
@@ -213,11 +215,21 @@ update_json (PalTranscriptKind  kind,
   json_builder_add_string_value (builder, variant_of (kind));
   if (kind == PAL_TRANSCRIPT_KIND_TOOL_CALL)
     {
+      if (item != NULL)
+        {
+          json_builder_set_member_name (builder, "toolCallId");
+          json_builder_add_string_value (builder, item);
+        }
       json_builder_set_member_name (builder, "title");
       json_builder_add_string_value (builder, text);
     }
   else
     {
+      if (item != NULL)
+        {
+          json_builder_set_member_name (builder, "messageId");
+          json_builder_add_string_value (builder, item);
+        }
       json_builder_set_member_name (builder, "content");
       json_builder_begin_object (builder);
       json_builder_set_member_name (builder, "type");
@@ -239,9 +251,27 @@ record (PalTranscriptStore *store,
         const char         *item,
         const char         *text)
 {
-  g_autofree char *json = update_json (kind, text);
+  g_autofree char *json = update_json (kind, item, text);
 
-  pal_transcript_store_record_update (store, key, kind, item, json, text);
+  pal_transcript_store_record_update (store, key, json);
+}
+
+/* Entry @index is an update of @kind (of message or tool call @item,
+ * nullable) with @text */
+static void
+assert_item_entry (PalStoredTranscript *stored,
+                   guint                index,
+                   PalTranscriptKind    kind,
+                   const char          *item,
+                   const char          *text)
+{
+  g_autofree char *json = update_json (kind, item, text);
+  gsize length = 0;
+
+  g_assert_cmpint (pal_stored_transcript_get_kind (stored, index), ==, kind);
+  g_assert_cmpstr (pal_stored_transcript_get_json (stored, index, &length), ==, json);
+  g_assert_cmpuint (length, ==, strlen (json));
+  g_assert_cmpint (pal_stored_transcript_get_time (stored, index), >, 0);
 }
 
 static void
@@ -250,13 +280,7 @@ assert_entry (PalStoredTranscript *stored,
               PalTranscriptKind    kind,
               const char          *text)
 {
-  g_autofree char *json = update_json (kind, text);
-  gsize length = 0;
-
-  g_assert_cmpint (pal_stored_transcript_get_kind (stored, index), ==, kind);
-  g_assert_cmpstr (pal_stored_transcript_get_json (stored, index, &length), ==, json);
-  g_assert_cmpuint (length, ==, strlen (json));
-  g_assert_cmpint (pal_stored_transcript_get_time (stored, index), >, 0);
+  assert_item_entry (stored, index, kind, NULL, text);
 }
 
 /* --- tests --- */
@@ -275,7 +299,7 @@ test_round_trip (Fixture       *f,
   gsize length;
 
   /* two agents that hand out the same session id, interleaved */
-  pal_transcript_store_record_prompt (f->store, a, blocks, "Hi there");
+  pal_transcript_store_record_prompt (f->store, a, blocks);
   for (guint i = 0; i < 100; i++)
     {
       g_autofree char *text_a = g_strdup_printf ("a says %u", i);
@@ -373,7 +397,7 @@ test_many_sessions (Fixture       *f,
         {
           g_autofree char *text = g_strdup_printf ("round %u of %s", round, id);
 
-          assert_entry (stored, round, PAL_TRANSCRIPT_KIND_AGENT_MESSAGE, text);
+          assert_item_entry (stored, round, PAL_TRANSCRIPT_KIND_AGENT_MESSAGE, "message", text);
         }
     }
   g_assert_cmpuint (f->problems->len, ==, 0);
@@ -587,14 +611,17 @@ test_search (Fixture       *f,
   PalTranscriptSearchResult *result;
   PalTranscriptHit *hit;
 
-  pal_transcript_store_record_prompt (f->store, old, "[]", "Where is the walrus?");
+  pal_transcript_store_record_prompt (f->store, old, "[{\"type\":\"text\",\"text\":\"Where is the walrus?\"}]");
   record (f->store, old, PAL_TRANSCRIPT_KIND_AGENT_MESSAGE, NULL, "The walrus lives far north.");
   flush (f->store);
 
-  /* a message streamed in pieces is searched whole */
+  /* a message streamed in pieces is searched whole: pieces written apart
+   * are entries of their own (in one batch, they would be one) */
   record (f->store, mid, PAL_TRANSCRIPT_KIND_OTHER, NULL, "plan");
   record (f->store, mid, PAL_TRANSCRIPT_KIND_AGENT_MESSAGE, NULL, "The wal");
+  flush (f->store);
   record (f->store, mid, PAL_TRANSCRIPT_KIND_AGENT_MESSAGE, NULL, "rus and the ");
+  flush (f->store);
   record (f->store, mid, PAL_TRANSCRIPT_KIND_AGENT_MESSAGE, NULL, "carpenter");
   record (f->store, mid, PAL_TRANSCRIPT_KIND_THOUGHT, NULL, "Pondering oysters");
   flush (f->store);
@@ -1367,47 +1394,127 @@ test_cancel (Fixture       *f,
 }
 
 static void
-test_kind_from_update (void)
+test_entry_read (void)
 {
   const struct {
+    PalTranscriptKind given;
     const char *json;
     PalTranscriptKind kind;
     const char *item;
     const char *text;
+    gboolean plain_chunk;
   } cases[] = {
-    { "{\"sessionUpdate\":\"agent_message_chunk\",\"messageId\":\"m1\","
+    { PAL_TRANSCRIPT_KIND_OTHER,
+      "{\"sessionUpdate\":\"agent_message_chunk\",\"messageId\":\"m1\","
       "\"content\":{\"type\":\"text\",\"text\":\"Hello\"}}",
-      PAL_TRANSCRIPT_KIND_AGENT_MESSAGE, "m1", "Hello" },
-    { "{\"sessionUpdate\":\"user_message_chunk\","
+      PAL_TRANSCRIPT_KIND_AGENT_MESSAGE, "m1", "Hello", TRUE },
+    { PAL_TRANSCRIPT_KIND_OTHER,
+      "{\"sessionUpdate\":\"user_message_chunk\","
       "\"content\":{\"type\":\"text\",\"text\":\"Hi\"}}",
-      PAL_TRANSCRIPT_KIND_USER_MESSAGE, NULL, "Hi" },
-    { "{\"sessionUpdate\":\"agent_thought_chunk\",\"messageId\":7,"
+      PAL_TRANSCRIPT_KIND_USER_MESSAGE, NULL, "Hi", TRUE },
+    /* more to it than text: kept as it is */
+    { PAL_TRANSCRIPT_KIND_OTHER,
+      "{\"sessionUpdate\":\"user_message_chunk\",\"content\":{\"type\":\"text\","
+      "\"text\":\"Hi\",\"annotations\":{\"priority\":1}}}",
+      PAL_TRANSCRIPT_KIND_USER_MESSAGE, NULL, "Hi", FALSE },
+    { PAL_TRANSCRIPT_KIND_OTHER,
+      "{\"sessionUpdate\":\"agent_thought_chunk\",\"messageId\":7,"
       "\"content\":{\"type\":\"image\",\"data\":\"AAAA\"}}",
-      PAL_TRANSCRIPT_KIND_THOUGHT, NULL, NULL },
-    { "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"t1\",\"title\":\"Read a.c\","
+      PAL_TRANSCRIPT_KIND_THOUGHT, NULL, NULL, FALSE },
+    { PAL_TRANSCRIPT_KIND_OTHER,
+      "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"t1\",\"title\":\"Read a.c\","
       "\"content\":[{\"type\":\"content\",\"content\":{\"type\":\"text\",\"text\":\"out\"}},"
       "{\"type\":\"diff\",\"path\":\"/p/a.c\",\"newText\":\"x\"},"
       "{\"type\":\"terminal\",\"terminalId\":\"term\"}, 5]}",
-      PAL_TRANSCRIPT_KIND_TOOL_CALL, "t1", "Read a.c\nout\n/p/a.c" },
-    { "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"t1\",\"status\":\"completed\"}",
-      PAL_TRANSCRIPT_KIND_TOOL_CALL, "t1", NULL },
-    { "{\"sessionUpdate\":\"plan\",\"entries\":[]}", PAL_TRANSCRIPT_KIND_OTHER, NULL, NULL },
-    { "{\"sessionUpdate\":[]}", PAL_TRANSCRIPT_KIND_OTHER, NULL, NULL },
+      PAL_TRANSCRIPT_KIND_TOOL_CALL, "t1", "Read a.c\nout\n/p/a.c", FALSE },
+    { PAL_TRANSCRIPT_KIND_OTHER,
+      "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"t1\",\"status\":\"completed\"}",
+      PAL_TRANSCRIPT_KIND_TOOL_CALL, "t1", NULL, FALSE },
+    { PAL_TRANSCRIPT_KIND_OTHER, "{\"sessionUpdate\":\"plan\",\"entries\":[]}",
+      PAL_TRANSCRIPT_KIND_OTHER, NULL, NULL, FALSE },
+    { PAL_TRANSCRIPT_KIND_OTHER, "{\"sessionUpdate\":[]}", PAL_TRANSCRIPT_KIND_OTHER, NULL,
+      NULL, FALSE },
+    /* not JSON, or not an update: kept, not searched */
+    { PAL_TRANSCRIPT_KIND_OTHER, "{\"sessionUpdate\":", PAL_TRANSCRIPT_KIND_OTHER, NULL, NULL,
+      FALSE },
+    { PAL_TRANSCRIPT_KIND_OTHER, "[1, 2]", PAL_TRANSCRIPT_KIND_OTHER, NULL, NULL, FALSE },
+    /* prompts: the text of their text blocks */
+    { PAL_TRANSCRIPT_KIND_PROMPT,
+      "[{\"type\":\"text\",\"text\":\"Look at\"},{\"type\":\"image\",\"data\":\"AA\"},"
+      "{\"type\":\"text\",\"text\":\"this\"}]",
+      PAL_TRANSCRIPT_KIND_PROMPT, NULL, "Look at\nthis", FALSE },
+    { PAL_TRANSCRIPT_KIND_PROMPT, "{\"type\":\"text\"}", PAL_TRANSCRIPT_KIND_PROMPT, NULL, NULL,
+      FALSE },
   };
+  g_autoptr(AcpJsonDoc) doc = acp_json_doc_new ();
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr(GError) error = NULL;
-      g_autoptr(JsonNode) node = json_from_string (cases[i].json, &error);
-      g_autofree char *text = NULL;
-      const char *item = NULL;
+      PalTranscriptEntry entry;
 
-      g_assert_no_error (error);
-      g_assert_cmpint (pal_transcript_kind_from_update (json_node_get_object (node), &item, &text),
-                       ==, cases[i].kind);
-      g_assert_cmpstr (item, ==, cases[i].item);
-      g_assert_cmpstr (text, ==, cases[i].text);
+      pal_transcript_entry_read (&entry, doc, cases[i].given, cases[i].json,
+                                 strlen (cases[i].json));
+      g_assert_cmpint (entry.kind, ==, cases[i].kind);
+      g_assert_cmpstr (entry.item, ==, cases[i].item);
+      g_assert_cmpstr (entry.text, ==, cases[i].text);
+      g_assert_cmpint (entry.plain_chunk, ==, cases[i].plain_chunk);
+      pal_transcript_entry_clear (&entry);
     }
+}
+
+/* A chunk as AcpUpdate writes one: @n chunks of "ab" as @n_pieces */
+static void
+record_cut (PalTranscriptStore *store,
+            PalSessionKey      *key,
+            guint               n_pieces,
+            const char * const *pieces)
+{
+  for (guint i = 0; i < n_pieces; i++)
+    {
+      g_autoptr(GString) json = g_string_new (NULL);
+
+      pal_transcript_chunk_write (json, PAL_TRANSCRIPT_KIND_AGENT_MESSAGE, "m1", pieces[i],
+                                  strlen (pieces[i]));
+      pal_transcript_store_record_update (store, key, json->str);
+    }
+}
+
+/* The text chunks of one message in a row are one entry, however they
+ * were cut: the same replay cut otherwise is the same */
+static void
+test_replay_joins_chunks (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autoptr(PalSessionKey) key = pal_session_key_new ("agent", "cut");
+  g_autoptr(PalStoredTranscript) stored = NULL;
+  g_autoptr(GString) whole = g_string_new (NULL);
+  const char *first_cut[] = { "The wal", "rus \"and\" ", "the carpenter" };
+  const char *second_cut[] = { "The walrus ", "\"and\" the carp", "enter" };
+  gsize length;
+
+  pal_transcript_store_begin_replay (f->store, key);
+  record (f->store, key, PAL_TRANSCRIPT_KIND_USER_MESSAGE, NULL, "Who?");
+  record_cut (f->store, key, G_N_ELEMENTS (first_cut), first_cut);
+  g_assert_true (end_replay (f->store, key));
+
+  stored = load (f->store, key);
+  g_assert_cmpuint (pal_stored_transcript_get_n_entries (stored), ==, 2);
+  pal_transcript_chunk_write (whole, PAL_TRANSCRIPT_KIND_AGENT_MESSAGE, "m1",
+                              "The walrus \"and\" the carpenter", 30);
+  g_assert_cmpstr (pal_stored_transcript_get_json (stored, 1, &length), ==, whole->str);
+
+  /* cut otherwise: the same, nothing written */
+  pal_transcript_store_begin_replay (f->store, key);
+  record (f->store, key, PAL_TRANSCRIPT_KIND_USER_MESSAGE, NULL, "Who?");
+  record_cut (f->store, key, G_N_ELEMENTS (second_cut), second_cut);
+  g_assert_false (end_replay (f->store, key));
+
+  /* and searched as one */
+  {
+    g_autoptr(GListModel) found = search (f->store, "carpenter", PAL_TRANSCRIPT_SEARCH_DEFAULT);
+
+    g_assert_cmpuint (g_list_model_get_n_items (found), ==, 1);
+  }
 }
 
 int
@@ -1426,11 +1533,12 @@ main (int   argc,
   ADD ("replay-same", test_replay_same);
   ADD ("replay-differs", test_replay_differs);
   ADD ("replay-kept", test_replay_kept);
+  ADD ("replay-joins-chunks", test_replay_joins_chunks);
   ADD ("search", test_search);
   ADD ("search-many", test_search_many);
   ADD ("search-any-text", test_search_any_text);
   g_test_add_func ("/transcript-store/build-query", test_build_query);
-  g_test_add_func ("/transcript-store/kind-from-update", test_kind_from_update);
+  g_test_add_func ("/transcript-store/entry-read", test_entry_read);
   ADD ("delete", test_delete);
   ADD ("damaged", test_damaged);
   ADD ("migrate-empty", test_migrate_empty);

@@ -1414,6 +1414,115 @@ test_append_prompt (void)
   g_assert_cmpuint (n_items (acp_message_item_get_attachments (message)), ==, 1);
 }
 
+static AcpUpdate *
+update_from_json (const char *json)
+{
+  g_autoptr(GError) error = NULL;
+  AcpUpdate *update = acp_update_new_from_json ("s1", json, -1, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (update);
+  return update;
+}
+
+static gpointer
+read_in_thread (gpointer data)
+{
+  return update_from_json (data);
+}
+
+/* An update kept as JSON text (a history of the client's own) is read
+ * back, on any thread, and applied as the agent's would be */
+static void
+test_update_from_json (void)
+{
+  const char *tool_call = "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"c1\","
+                          "\"title\":\"Read a.c\",\"status\":\"pending\"}";
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  g_autoptr(AcpUpdate) chunk = NULL;
+  g_autoptr(AcpUpdate) call = NULL;
+  g_autoptr(AcpUpdate) done = NULL;
+  g_autoptr(AcpUpdate) malformed = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = NULL;
+  GThread *thread;
+  AcpMessageItem *message;
+  AcpToolCallItem *item;
+
+  /* a prefix only: the length counts */
+  chunk = acp_update_new_from_json ("s1", "{\"sessionUpdate\":\"agent_message_chunk\","
+                                    "\"content\":{\"type\":\"text\",\"text\":\"Hi\"}}garbage",
+                                    77, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (acp_update_get_session_id (chunk), ==, "s1");
+  g_assert_cmpstr (acp_update_get_kind (chunk), ==, "agent_message_chunk");
+  g_assert_true (acp_transcript_apply (transcript, chunk, &error));
+  g_assert_no_error (error);
+
+  thread = g_thread_new ("reader", read_in_thread, (gpointer) tool_call);
+  call = g_thread_join (thread);
+  /* its text as it was */
+  json = acp_update_dup_json (call);
+  g_assert_cmpstr (json, ==, tool_call);
+  g_assert_true (acp_transcript_apply (transcript, call, &error));
+  done = update_from_json ("{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"c1\","
+                           "\"status\":\"completed\"}");
+  g_assert_true (acp_transcript_apply (transcript, done, &error));
+  g_assert_no_error (error);
+
+  g_assert_cmpuint (count_all (transcript), ==, 2);
+  message = item_at (transcript, 0);
+  g_assert_cmpstr (acp_message_item_get_text (message), ==, "Hi");
+  item = item_at (transcript, 1);
+  g_assert_cmpstr (acp_tool_call_item_get_title (item), ==, "Read a.c");
+  g_assert_cmpstr (acp_tool_call_item_get_status (item), ==, "completed");
+
+  /* a malformed update is read, and applying it fails as the agent's would */
+  malformed = update_from_json ("{\"sessionUpdate\":\"tool_call\",\"title\":\"no id\"}");
+  g_assert_false (acp_transcript_apply (transcript, malformed, &error));
+  g_assert_error (error, ACP_ERROR, ACP_ERROR_INVALID_MESSAGE);
+  g_clear_error (&error);
+  g_assert_cmpuint (count_all (transcript), ==, 2);
+
+  /* what is not an update at all is not read */
+  g_assert_null (acp_update_new_from_json (NULL, "{\"sessionUpdate\":", -1, &error));
+  g_assert_error (error, ACP_ERROR, ACP_ERROR_PARSE_ERROR);
+  g_clear_error (&error);
+  g_assert_null (acp_update_new_from_json (NULL, "[1]", -1, &error));
+  g_assert_error (error, ACP_ERROR, ACP_ERROR_INVALID_MESSAGE);
+  g_clear_error (&error);
+  g_assert_null (acp_update_new_from_json (NULL, "  ", -1, &error));
+  g_assert_error (error, ACP_ERROR, ACP_ERROR_PARSE_ERROR);
+}
+
+/* A transcript filled on another thread flushes only by hand, until it is
+ * set back: then as any other */
+static void
+test_flush_by_hand (void)
+{
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  guint added = 0;
+
+  g_signal_connect (transcript, "items-changed", G_CALLBACK (count_added_cb), &added);
+  acp_transcript_set_flush_on_idle (transcript, FALSE);
+  apply_ok (transcript, "{\"sessionUpdate\":\"agent_message_chunk\","
+                        "\"content\":{\"type\":\"text\",\"text\":\"Hi\"}}");
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_cmpuint (added, ==, 0);
+  g_assert_cmpuint (acp_transcript_get_n_pending (transcript), ==, 1);
+
+  acp_transcript_flush (transcript);
+  g_assert_cmpuint (added, ==, 1);
+
+  apply_ok (transcript, "{\"sessionUpdate\":\"plan\",\"entries\":[]}");
+  acp_transcript_set_flush_on_idle (transcript, TRUE);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_cmpuint (added, ==, 2);
+  g_assert_cmpuint (acp_transcript_get_n_pending (transcript), ==, 0);
+}
+
 static void
 test_item_kind_property (void)
 {
@@ -1463,6 +1572,8 @@ main (int   argc,
   g_test_add_func ("/transcript/clear", test_clear);
   g_test_add_func ("/transcript/append-prompt", test_append_prompt);
   g_test_add_func ("/transcript/item-kind", test_item_kind_property);
+  g_test_add_func ("/transcript/update-from-json", test_update_from_json);
+  g_test_add_func ("/transcript/flush-by-hand", test_flush_by_hand);
 
   return g_test_run ();
 }

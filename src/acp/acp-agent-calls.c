@@ -811,6 +811,7 @@ acp_agent_prompt_async (AcpAgent            *self,
 
   params = session_params (session_id, NULL, NULL);
   json_object_set_array_member (params, "prompt", json_array_ref (prompt));
+  _acp_agent_emit_prompt_sent (self, session_id, prompt);
   send_call (self, task, params, NULL);
 }
 

@@ -110,6 +110,9 @@ gboolean  _acp_agent_emit_request        (AcpAgent            *self,
 void      _acp_agent_emit_protocol_error (AcpAgent            *self,
                                           const GError        *error);
 void      _acp_agent_emit_exited         (AcpAgent            *self);
+void      _acp_agent_emit_prompt_sent    (AcpAgent            *self,
+                                          const char          *session_id,
+                                          JsonArray           *prompt);
 
 /* Fails unless the agent is READY, with an error saying why. */
 gboolean  _acp_agent_check_ready   (AcpAgent            *self,

@@ -43,6 +43,7 @@ enum {
   REQUEST,
   PROTOCOL_ERROR,
   EXITED,
+  PROMPT_SENT,
   N_SIGNALS
 };
 
@@ -102,6 +103,14 @@ void
 _acp_agent_emit_exited (AcpAgent *self)
 {
   g_signal_emit (self, signals[EXITED], 0);
+}
+
+void
+_acp_agent_emit_prompt_sent (AcpAgent   *self,
+                             const char *session_id,
+                             JsonArray  *prompt)
+{
+  g_signal_emit (self, signals[PROMPT_SENT], 0, session_id, prompt);
 }
 
 /* }}} */
@@ -415,6 +424,26 @@ acp_agent_class_init (AcpAgentClass *klass)
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 0);
+
+  /**
+   * AcpAgent::prompt-sent:
+   * @self: the agent
+   * @session_id: the session
+   * @prompt: (element-type JsonObject): the content blocks
+   *
+   * A session/prompt request goes out now (acp_agent_prompt_async()), for
+   * a client that keeps a history of its own: with the
+   * session/update notifications (#AcpAgent::update), it is all of a
+   * session's turns.
+   */
+  signals[PROMPT_SENT] =
+    g_signal_new ("prompt-sent",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2,
+                  G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE,
+                  JSON_TYPE_ARRAY | G_SIGNAL_TYPE_STATIC_SCOPE);
 }
 
 static void

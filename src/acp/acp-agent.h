@@ -111,6 +111,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (AcpAuthMethod, acp_auth_method_unref)
  *   "exited": the process exited (or the stream closed), stopped or not;
  *     acp_agent_get_exit_error() says why, and every pending call failed
  *     with that error (ACP_ERROR_AGENT_EXITED: status or signal, stderr tail).
+ *   "prompt-sent" (const char *session_id, JsonArray *prompt): a
+ *     session/prompt goes out now with these content blocks.
  * Property: "state" (AcpAgentState, read-only, notifies).
  */
 

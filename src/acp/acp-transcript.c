@@ -45,6 +45,7 @@ struct _AcpTranscript
   GPtrArray   *spare_pending;     /* (nullable): empty, with room, for the next batch */
   GPtrArray   *spare_unannounced; /* (nullable): likewise */
   guint        flush_id;
+  gboolean     flush_by_hand; /* filled on another thread: no flush from an idle */
 
   GHashTable  *tool_calls;   /* toolCallId (the item's own) → AcpToolCallItem */
   GHashTable  *unsettled;    /* set of AcpToolCallItem not known to be finished */
@@ -299,12 +300,39 @@ acp_transcript_flush (AcpTranscript *self)
 static void
 queue_flush (AcpTranscript *self)
 {
+  if (self->flush_by_hand)
+    return;
+
   if (self->flush_id == 0)
     {
       self->flush_id = g_idle_add_full (ACP_TRANSCRIPT_FLUSH_PRIORITY, flush_idle_cb, self, NULL);
       g_source_set_static_name (g_main_context_find_source_by_id (NULL, self->flush_id),
                                 "[acp] transcript flush");
     }
+}
+
+/**
+ * acp_transcript_set_flush_on_idle:
+ * @self: an #AcpTranscript
+ * @on_idle: whether queued items are shown from an idle source (the
+ *   default), or only by acp_transcript_flush()
+ *
+ * The idle source belongs to the main context: a transcript filled on
+ * another thread (a history read back, say, with no one watching it yet)
+ * is set not to flush on idle there, flushed by hand, and handed to the
+ * main thread, which sets it back.
+ */
+void
+acp_transcript_set_flush_on_idle (AcpTranscript *self,
+                                  gboolean       on_idle)
+{
+  g_return_if_fail (ACP_IS_TRANSCRIPT (self));
+
+  self->flush_by_hand = !on_idle;
+  if (self->flush_by_hand)
+    g_clear_handle_id (&self->flush_id, g_source_remove);
+  else if (self->pending->len > 0 || self->unannounced->len > 0)
+    queue_flush (self);
 }
 
 /**
@@ -912,6 +940,32 @@ _acp_transcript_apply (AcpTranscript  *self,
   }
 
   return TRUE;
+}
+
+/**
+ * acp_transcript_apply:
+ * @self: an #AcpTranscript
+ * @update: an update taken apart (from #AcpAgent::update, or read back with
+ *   acp_update_new_from_json())
+ * @error: return location for an error
+ *
+ * Applies @update as acp_transcript_apply_update() applies its object: a
+ * history kept elsewhere is shown this way without an #AcpSession.
+ * Session-level variants change nothing.
+ *
+ * Returns: %FALSE with %ACP_ERROR_INVALID_MESSAGE if @update is malformed;
+ *   nothing changed then
+ */
+gboolean
+acp_transcript_apply (AcpTranscript  *self,
+                      AcpUpdate      *update,
+                      GError        **error)
+{
+  g_return_val_if_fail (ACP_IS_TRANSCRIPT (self), FALSE);
+  g_return_val_if_fail (update != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  return _acp_transcript_apply (self, update, error);
 }
 
 /**

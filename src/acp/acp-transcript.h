@@ -13,6 +13,7 @@
 #include "acp-message-item.h"
 #include "acp-notice-item.h"
 #include "acp-tool-call-item.h"
+#include "acp-update.h"
 
 G_BEGIN_DECLS
 
@@ -33,6 +34,11 @@ void             acp_transcript_append            (AcpTranscript      *self,
 /* Show every queued item now, with one items-changed. */
 void             acp_transcript_flush             (AcpTranscript      *self);
 guint            acp_transcript_get_n_pending     (AcpTranscript      *self);
+/* FALSE: queued items wait for acp_transcript_flush(), for a transcript
+ * filled on another thread (the flush's idle source is the main context's);
+ * TRUE (the default) again on the main thread. */
+void             acp_transcript_set_flush_on_idle (AcpTranscript      *self,
+                                                   gboolean            on_idle);
 /* Remove every item (queued or shown), with one items-changed. */
 void             acp_transcript_clear             (AcpTranscript      *self);
 /* The turn is over (ended, cancelled, the agent gone) or the history
@@ -64,6 +70,12 @@ AcpMessageItem  *acp_transcript_append_prompt     (AcpTranscript      *self,
  * changes nothing. */
 gboolean         acp_transcript_apply_update      (AcpTranscript      *self,
                                                    JsonObject         *update,
+                                                   GError            **error);
+/* The same for an update taken apart (AcpAgent::update,
+ * acp_update_new_from_json()): a history kept elsewhere, shown without a
+ * session. */
+gboolean         acp_transcript_apply             (AcpTranscript      *self,
+                                                   AcpUpdate          *update,
                                                    GError            **error);
 /* Merges a ToolCall / ToolCallUpdate object (toolCallId required, other
  * fields only when present) into the tool call item of that id, creating and

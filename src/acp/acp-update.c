@@ -37,6 +37,9 @@
 /* Text chunks are joined up to about this many bytes */
 #define JOIN_MAX (1024 * 1024)
 
+/* How deeply an update read from text may nest, as a message may */
+#define UPDATE_MAX_DEPTH 512
+
 G_DEFINE_BOXED_TYPE (AcpUpdate, acp_update, acp_update_ref, acp_update_unref)
 
 /* --- checking members --- */
@@ -523,10 +526,14 @@ _acp_update_parse_compaction_summary_chunk (AcpUpdate           *self,
 
 /* --- the update --- */
 
-AcpUpdate *
-_acp_update_new_from_doc (const char         *session_id,
-                          const AcpJsonDoc   *doc,
-                          const AcpJsonValue *update)
+/* @json: (nullable): @update's own text, kept as its JSON instead of
+ * writing it anew */
+static AcpUpdate *
+new_from_doc (const char         *session_id,
+              const AcpJsonDoc   *doc,
+              const AcpJsonValue *update,
+              const char         *json,
+              gsize               length)
 {
   AcpUpdate *self = g_new0 (AcpUpdate, 1);
   const char *kind;
@@ -556,15 +563,27 @@ _acp_update_new_from_doc (const char         *session_id,
       self->variant->parse (self, doc, update, &self->error);  /* keeps nothing when it fails */
     }
 
-  if (!self->joinable)
+  if (!self->joinable && json != NULL)
     {
-      GString *json = g_string_sized_new (256);
+      self->json = g_strndup (json, length);
+    }
+  else if (!self->joinable)
+    {
+      GString *written = g_string_sized_new (256);
 
-      acp_json_value_write (doc, update, json);
-      self->json = g_string_free (json, FALSE);
+      acp_json_value_write (doc, update, written);
+      self->json = g_string_free (written, FALSE);
     }
 
   return self;
+}
+
+AcpUpdate *
+_acp_update_new_from_doc (const char         *session_id,
+                          const AcpJsonDoc   *doc,
+                          const AcpJsonValue *update)
+{
+  return new_from_doc (session_id, doc, update, NULL, 0);
 }
 
 AcpUpdate *
@@ -578,6 +597,62 @@ acp_update_new (const char *session_id,
 
   node = json_node_init_object (json_node_alloc (), update);
   return _acp_update_new_from_doc (session_id, doc, acp_json_doc_load (doc, node));
+}
+
+/* One document per thread that reads updates from text, kept for the
+ * next: a stored history is read a hundred thousand updates at a time. */
+static GPrivate text_doc = G_PRIVATE_INIT ((GDestroyNotify) acp_json_doc_free);
+
+/**
+ * acp_update_new_from_json:
+ * @session_id: (nullable): the session it is of
+ * @json: the `update` object of a session/update, as JSON text (what
+ *   acp_update_dup_json() gave, say)
+ * @length: its length in bytes, or -1 when it ends with a NUL
+ * @error: return location for an error
+ *
+ * Takes an update apart from its JSON text, as acp_update_new() does from
+ * a json-glib object: on any thread (each thread keeps a document of its
+ * own to read into). A malformed update is kept as such: applying it
+ * fails, as one from the agent would.
+ *
+ * Returns: (transfer full): the update, or %NULL with
+ *   %ACP_ERROR_PARSE_ERROR when @json is not JSON, or
+ *   %ACP_ERROR_INVALID_MESSAGE when it is not an object
+ */
+AcpUpdate *
+acp_update_new_from_json (const char  *session_id,
+                          const char  *json,
+                          gssize       length,
+                          GError     **error)
+{
+  AcpJsonDoc *doc = g_private_get (&text_doc);
+  const AcpJsonValue *root;
+  gsize size;
+
+  g_return_val_if_fail (json != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  size = length < 0 ? strlen (json) : (gsize) length;
+  if (doc == NULL)
+    {
+      doc = acp_json_doc_new ();
+      g_private_set (&text_doc, doc);
+    }
+
+  root = acp_json_doc_read (doc, json, size, UPDATE_MAX_DEPTH, error);
+  if (root == NULL && error != NULL && *error == NULL)
+    g_set_error_literal (error, ACP_ERROR, ACP_ERROR_PARSE_ERROR, "The update is empty");
+  if (root == NULL)
+    return NULL;
+  if (!acp_json_value_is (root, ACP_JSON_OBJECT))
+    {
+      g_set_error_literal (error, ACP_ERROR, ACP_ERROR_INVALID_MESSAGE,
+                           "Invalid update: not an object");
+      return NULL;
+    }
+
+  return new_from_doc (session_id, doc, root, json, size);
 }
 
 AcpUpdate *
@@ -654,6 +729,17 @@ acp_update_get_kind (AcpUpdate *self)
   g_return_val_if_fail (self != NULL, NULL);
 
   return self->kind;
+}
+
+const char *
+acp_update_get_item_id (AcpUpdate *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (self->tool_call.tool_call_id != NULL)
+    return self->tool_call.tool_call_id;
+
+  return self->id;
 }
 
 guint

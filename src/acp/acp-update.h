@@ -23,6 +23,13 @@ GType       acp_update_get_type            (void) G_GNUC_CONST;
  * (nullable) */
 AcpUpdate  *acp_update_new                 (const char *session_id,
                                             JsonObject *update);
+/* The same from the update object's JSON text (@length -1: up to a NUL),
+ * on any thread. Returns NULL when it is not JSON (ACP_ERROR_PARSE_ERROR)
+ * or not an object (ACP_ERROR_INVALID_MESSAGE). */
+AcpUpdate  *acp_update_new_from_json       (const char  *session_id,
+                                            const char  *json,
+                                            gssize       length,
+                                            GError     **error);
 AcpUpdate  *acp_update_ref                 (AcpUpdate  *self);
 void        acp_update_unref               (AcpUpdate  *self);
 
@@ -30,6 +37,10 @@ void        acp_update_unref               (AcpUpdate  *self);
 const char *acp_update_get_session_id      (AcpUpdate  *self);
 /* Its `sessionUpdate`; NULL when that is not a string. */
 const char *acp_update_get_kind            (AcpUpdate  *self);
+/* The id of what it is about: the `messageId` of a chunk, the
+ * `toolCallId` of a tool call or its update, the `compactionId` of a
+ * compaction; NULL when it has none (or is malformed). */
+const char *acp_update_get_item_id         (AcpUpdate  *self);
 /* How many session/update notifications it stands for: text chunks of one
  * message read together come joined (see AcpAgent::update). */
 guint       acp_update_get_n_notifications (AcpUpdate  *self);

@@ -188,6 +188,7 @@ create_agent (PalSessionManager   *self,
    * profile's processes they ran */
   acp_terminal_service_attach_in_group (self->terminal_service, agent,
                                         pal_agent_profile_get_id (profile));
+  _pal_session_manager_record_agent (self, agent, pal_agent_profile_get_id (profile));
   g_hash_table_replace (self->last_agents, g_strdup (pal_agent_profile_get_id (profile)),
                         g_object_ref (agent));
 

@@ -475,6 +475,8 @@ _pal_session_carry_transcript (AcpSession *from,
 typedef struct
 {
   PalLiveSession  *live;
+  PalTranscriptStore *transcript_store;  /* where the replay is recorded, or NULL */
+  PalSessionKey   *key;
   char            *profile_id;
   PalSessionSetup  setup;
   OpenMode         mode;
@@ -482,15 +484,19 @@ typedef struct
   gboolean         can_load;  /* of the agent that resumed it */
   guint            n_kept;    /* items of the transcript on screen kept over a resume */
   AcpSession      *session;
+  GPtrArray       *servers;   /* AcpMcpServer, until the load or resume is sent */
 } OpenData;
 
 static void
 open_data_free (OpenData *data)
 {
   g_clear_object (&data->live);
+  g_clear_object (&data->transcript_store);
+  g_clear_pointer (&data->key, pal_session_key_unref);
   g_free (data->profile_id);
   _pal_session_setup_clear (&data->setup);
   g_clear_object (&data->session);
+  g_clear_pointer (&data->servers, g_ptr_array_unref);
   g_free (data);
 }
 
@@ -559,6 +565,8 @@ open_done_cb (GObject      *object,
     ok = acp_session_resume_finish (session, result, &error);
   else
     ok = acp_session_load_finish (session, result, &error);
+  if (!data->resumed)
+    _pal_replay_ends (data->transcript_store, data->key, ok);
 
   if (live->manager == NULL || live->session != session)
     {
@@ -650,6 +658,54 @@ choose_method (AcpAgent  *agent,
     }
 }
 
+/* Sends the load or the resume of @data (taken) */
+static void
+start_open (OpenData *data)
+{
+  PalLiveSession *live = data->live;
+  PalSessionManager *self = live->manager;
+  AcpSession *session = data->session;
+  GCancellable *cancellable = live->open.cancellable;
+  g_autoptr(GPtrArray) servers = g_steal_pointer (&data->servers);
+
+  if (data->resumed)
+    {
+      acp_session_resume_async (session, pal_session_key_get_session_id (live->key), servers,
+                                cancellable, open_done_cb, data);
+    }
+  else
+    {
+      _pal_session_manager_replay_begins (self, live->key);
+      acp_session_load_async (session, pal_session_key_get_session_id (live->key), servers,
+                              cancellable, open_done_cb, data);
+    }
+
+  _pal_session_manager_update_state (live);
+}
+
+static void
+history_carried_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(OpenData) data = user_data;
+  g_autoptr(GError) error = NULL;
+  PalLiveSession *live = data->live;
+
+  if (!_pal_session_manager_carry_history_finish (PAL_SESSION_MANAGER (object), result,
+                                                  &data->n_kept, &error))
+    {
+      if (live->manager != NULL && live->session == data->session)
+        open_failed (live, error, FALSE);
+      return;
+    }
+  /* closed or forgotten meanwhile */
+  if (live->manager == NULL || live->session != data->session)
+    return;
+
+  start_open (g_steal_pointer (&data));
+}
+
 static void
 open_agent_cb (GObject      *object,
                GAsyncResult *result,
@@ -662,7 +718,6 @@ open_agent_cb (GObject      *object,
   g_autoptr(AcpSession) session = NULL;
   g_autoptr(GPtrArray) servers = NULL;
   g_autoptr(GError) error = NULL;
-  GCancellable *cancellable;
 
   agent = _pal_session_manager_ensure_agent_finish (self, result, &error);
   if (live->manager == NULL)
@@ -684,6 +739,7 @@ open_agent_cb (GObject      *object,
 
   session = _pal_session_setup_new_session (&data->setup, self, agent, NULL, &servers);
   data->session = g_object_ref (session);
+  data->servers = g_steal_pointer (&servers);
   data->can_load = acp_agent_has_capability (agent, ACP_AGENT_CAP_LOAD_SESSION);
   /* a load replays the history into the new transcript; a resume does not,
    * so what was on screen (a closed or failed session) stays */
@@ -702,15 +758,16 @@ open_agent_cb (GObject      *object,
   if (live->manager == NULL)
     return;
 
-  cancellable = live->open.cancellable;
-  if (data->resumed)
-    acp_session_resume_async (session, pal_session_key_get_session_id (live->key), servers,
-                              cancellable, open_done_cb, g_steal_pointer (&data));
-  else
-    acp_session_load_async (session, pal_session_key_get_session_id (live->key), servers,
-                            cancellable, open_done_cb, g_steal_pointer (&data));
+  /* nothing on screen: the history kept goes above what the resume brings */
+  if (data->resumed && data->n_kept == 0)
+    {
+      _pal_session_manager_carry_history_async (self, live->key, session,
+                                                live->open.cancellable, history_carried_cb,
+                                                g_steal_pointer (&data));
+      return;
+    }
 
-  _pal_session_manager_update_state (live);
+  start_open (g_steal_pointer (&data));
 }
 
 static void
@@ -780,6 +837,9 @@ open_common (PalSessionManager   *self,
 
   data = g_new0 (OpenData, 1);
   data->live = g_object_ref (live);
+  data->transcript_store = self->transcript_store != NULL ? g_object_ref (self->transcript_store)
+                                                          : NULL;
+  data->key = pal_session_key_ref (key);
   data->profile_id = g_strdup (pal_session_record_get_agent_id (record));
   _pal_session_setup_init (&data->setup, g_steal_pointer (&cwd),
                            pal_session_record_get_additional_directories (record));

@@ -9,6 +9,7 @@
 #include "acp-terminal-service.h"
 #include "pal-launcher.h"
 #include "pal-session-manager.h"
+#include "pal-transcript-store.h"
 
 G_BEGIN_DECLS
 
@@ -67,6 +68,7 @@ struct _PalSessionManager
   PalSessionStore    *session_store;
   PalMcpServerStore  *mcp_server_store;
   AcpPacer           *pacer;           /* given to every agent; nullable */
+  PalTranscriptStore *transcript_store; /* records every session; nullable */
 
   PalLauncherSandbox  sandbox;
   /* answer the fs/ and terminal/ requests of every agent, in session folders */
@@ -213,6 +215,34 @@ void      _pal_session_manager_stop_agents_async (PalSessionManager  *self,
 gboolean  _pal_session_manager_stop_agents_finish (PalSessionManager *self,
                                                    GAsyncResult      *result,
                                                    GError           **error);
+
+/* pal-session-manager-history.c */
+
+/* Records what @agent (of @profile_id) sends and what it is sent, per
+ * session, into the transcript store (when there is one). */
+void      _pal_session_manager_record_agent     (PalSessionManager   *self,
+                                                 AcpAgent            *agent,
+                                                 const char          *profile_id);
+/* A load of @key starts: what it replays is its history */
+void      _pal_session_manager_replay_begins    (PalSessionManager   *self,
+                                                 PalSessionKey       *key);
+/* …and ended: @completed, it replaces the history kept in @store
+ * (nullable: none) when it differs; otherwise it is dropped */
+void      _pal_replay_ends                      (PalTranscriptStore  *store,
+                                                 PalSessionKey       *key,
+                                                 gboolean             completed);
+/* Appends the stored history of @key to @session's transcript, before a
+ * resume, which replays nothing; returns how many items */
+void      _pal_session_manager_carry_history_async  (PalSessionManager   *self,
+                                                     PalSessionKey       *key,
+                                                     AcpSession          *session,
+                                                     GCancellable        *cancellable,
+                                                     GAsyncReadyCallback  callback,
+                                                     gpointer             user_data);
+gboolean  _pal_session_manager_carry_history_finish (PalSessionManager   *self,
+                                                     GAsyncResult        *result,
+                                                     guint               *n_items,
+                                                     GError             **error);
 
 /* pal-session-manager-out-of-date.c */
 /* The program, arguments and environment a profile starts (the names of

@@ -61,6 +61,7 @@ enum {
   PROP_MCP_SERVER_STORE,
   PROP_PACER,
   PROP_LIVE_SESSIONS,
+  PROP_TRANSCRIPT_STORE,
   N_PROPS
 };
 
@@ -914,6 +915,7 @@ pal_session_manager_dispose (GObject *object)
   g_clear_object (&self->session_store);
   g_clear_object (&self->mcp_server_store);
   g_clear_object (&self->pacer);
+  g_clear_object (&self->transcript_store);
 
   G_OBJECT_CLASS (pal_session_manager_parent_class)->dispose (object);
 }
@@ -967,6 +969,9 @@ pal_session_manager_get_property (GObject    *object,
     case PROP_LIVE_SESSIONS:
       g_value_set_object (value, self->live_list);
       break;
+    case PROP_TRANSCRIPT_STORE:
+      g_value_set_object (value, self->transcript_store);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -993,6 +998,9 @@ pal_session_manager_set_property (GObject      *object,
       break;
     case PROP_PACER:
       self->pacer = g_value_dup_object (value);
+      break;
+    case PROP_TRANSCRIPT_STORE:
+      self->transcript_store = g_value_dup_object (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1026,6 +1034,11 @@ pal_session_manager_class_init (PalSessionManagerClass *klass)
    * (nullable: no pacing then). */
   properties[PROP_PACER] =
     g_param_spec_object ("pacer", NULL, NULL, ACP_TYPE_PACER,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  /* Where every session's updates and prompts are recorded (nullable:
+   * nothing is then); see pal-session-manager-history.c. */
+  properties[PROP_TRANSCRIPT_STORE] =
+    g_param_spec_object ("transcript-store", NULL, NULL, PAL_TYPE_TRANSCRIPT_STORE,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
 
   /* The live sessions (#PalLiveSession), a #GListModel. */

@@ -15,6 +15,7 @@
 #include "pal-live-session.h"
 #include "pal-mcp-server-store.h"
 #include "pal-session-store.h"
+#include "pal-transcript-store.h"
 
 G_BEGIN_DECLS
 
@@ -54,6 +55,10 @@ PalMcpServerStore *pal_session_manager_get_mcp_server_store (PalSessionManager *
 /* The pacer every agent started is given, for the views showing their
  * sessions to report frames to. (transfer none) (nullable) */
 AcpPacer          *pal_session_manager_get_pacer        (PalSessionManager   *self);
+
+/* Where every session's updates and prompts are recorded, or NULL.
+ * (transfer none) */
+PalTranscriptStore *pal_session_manager_get_transcript_store (PalSessionManager *self);
 
 /* Answers the agents' fs/ requests within each session's folder; connect to
  * its "access-request" signal to let the person allow a path outside.

@@ -6,7 +6,9 @@
 
 #pragma once
 
-#include <json-glib/json-glib.h>
+#include <glib.h>
+
+#include "acp-json-reader.h"
 
 G_BEGIN_DECLS
 
@@ -24,8 +26,27 @@ typedef enum
 
 #define PAL_TRANSCRIPT_KIND_LAST PAL_TRANSCRIPT_KIND_TOOL_CALL
 
-PalTranscriptKind pal_transcript_kind_from_update (JsonObject  *update,
-                                                   const char **item,
-                                                   char       **text);
+/* What the store's worker reads of a recorded entry */
+typedef struct
+{
+  PalTranscriptKind  kind;
+  char              *item;         /* messageId of a chunk, toolCallId of a tool call */
+  char              *text;         /* what is searched of it */
+  gboolean           plain_chunk;  /* a text chunk with nothing more to it */
+} PalTranscriptEntry;
+
+void        pal_transcript_entry_read             (PalTranscriptEntry *entry,
+                                                   AcpJsonDoc         *doc,
+                                                   PalTranscriptKind   kind,
+                                                   const char         *json,
+                                                   gsize               length);
+void        pal_transcript_entry_clear            (PalTranscriptEntry *entry);
+
+const char *pal_transcript_kind_get_chunk_variant (PalTranscriptKind   kind);
+void        pal_transcript_chunk_write            (GString            *out,
+                                                   PalTranscriptKind   kind,
+                                                   const char         *message_id,
+                                                   const char         *text,
+                                                   gsize               length);
 
 G_END_DECLS

@@ -5,6 +5,7 @@
 
 #pragma once
 
+#include "acp-update.h"
 #include "pal-transcript-store.h"
 
 G_BEGIN_DECLS
@@ -34,9 +35,11 @@ void                 _pal_transcript_worker_free   (PalTranscriptWorker      *wo
 void                 _pal_transcript_worker_record (PalTranscriptWorker      *worker,
                                                     PalSessionKey            *key,
                                                     PalTranscriptKind         kind,
-                                                    const char               *item,
                                                     const char               *json,
-                                                    const char               *text);
+                                                    gsize                     length);
+void                 _pal_transcript_worker_record_update (PalTranscriptWorker *worker,
+                                                           PalSessionKey       *key,
+                                                           AcpUpdate           *update);
 void                 _pal_transcript_worker_ask    (PalTranscriptWorker      *worker,
                                                     PalTranscriptRequest      request,
                                                     PalSessionKey            *key,

@@ -13,6 +13,13 @@
 
 #include <string.h>
 
+#ifdef __linux__
+#include <errno.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
@@ -28,6 +35,8 @@
 /* A database locked by another program: this many tries before the waiting
  * entries are given up */
 #define MAX_LOCKED_TRIES 3
+/* The worker's nice value, on Linux: see lower_priority () */
+#define WORKER_NICE 10
 
 /* --- what the worker is asked --- */
 
@@ -53,11 +62,19 @@ typedef struct
   PalSessionKey *key;
   PalTranscriptKind kind;
   gint64 time;
-  /* an update's strings follow the command, in the same allocation */
+  /* an entry's JSON text, as recorded, follows the command in the same
+   * allocation; or the update it is written from, on the worker */
   gboolean packed;
-  char *item;
   char *json;
+  AcpUpdate *update;
+  /* what the worker reads of an entry (read_entry()) */
+  char *item;
   char *text;  /* the searchable text; for a search, the FTS5 query */
+  gboolean plain_chunk;
+  /* the text of plain chunks of one message joined to this one, and the
+   * JSON written for them */
+  GString *joined;
+  char *joined_json;
   PalTranscriptSearchFlags flags;
   guint max_sessions;
   GTask *task;  /* only ever referenced and returned on its own context */
@@ -70,11 +87,13 @@ command_free (gpointer data)
 
   g_clear_pointer (&command->key, pal_session_key_unref);
   if (!command->packed)
-    {
-      g_free (command->item);
-      g_free (command->json);
-      g_free (command->text);
-    }
+    g_free (command->json);
+  g_clear_pointer (&command->update, acp_update_unref);
+  g_free (command->item);
+  g_free (command->text);
+  if (command->joined != NULL)
+    g_string_free (command->joined, TRUE);
+  g_free (command->joined_json);
   /* a task is handed back with reply(), never dropped here */
   g_assert (command->task == NULL);
   g_free (command);
@@ -103,6 +122,7 @@ struct _PalTranscriptWorker
   GAsyncQueue *wake;
 
   /* the worker thread's alone */
+  AcpJsonDoc *doc;
   PalTranscriptDb *db;
   gboolean closed;
   gboolean open_failure_reported;
@@ -112,6 +132,11 @@ struct _PalTranscriptWorker
   GHashTable *replays;  /* PalSessionKey → GPtrArray of Command */
 
   GThread *thread;
+  /* reads are run there, at the priority of the thread that made the
+   * store, while the worker waits: see lower_priority () */
+  GThread *reader;
+  GAsyncQueue *reads;      /* Command, or the queue itself to end */
+  GAsyncQueue *reads_done; /* one item per read run */
 };
 
 typedef struct _PalTranscriptWorker Worker;
@@ -127,6 +152,9 @@ worker_free (Worker *worker)
   g_atomic_rc_box_release (worker->owner);
   g_ptr_array_unref (worker->pending);
   g_hash_table_unref (worker->replays);
+  g_clear_pointer (&worker->doc, acp_json_doc_free);
+  g_async_queue_unref (worker->reads);
+  g_async_queue_unref (worker->reads_done);
   g_free (worker);
 }
 
@@ -382,6 +410,110 @@ write_failed (Worker       *worker,
     report_lost (worker, error, n_lost);
 }
 
+/* --- entries --- */
+
+/* The JSON text of an entry recorded as an AcpUpdate, which goes */
+static void
+take_json (Command *command)
+{
+  if (command->update == NULL)
+    return;
+
+  command->json = acp_update_dup_json (command->update);
+  g_clear_pointer (&command->update, acp_update_unref);
+}
+
+/* Reads what the store keeps of an entry besides its text. An entry that
+ * is not UTF-8 is not read: it is not recorded. */
+static gboolean
+read_entry (Worker  *worker,
+            Command *command)
+{
+  PalTranscriptEntry entry;
+  gsize length;
+
+  take_json (command);
+  length = strlen (command->json);
+
+  if (!g_utf8_validate (command->json, (gssize) length, NULL))
+    {
+      g_debug ("An update that is not UTF-8 is not recorded");
+      return FALSE;
+    }
+
+  if (worker->doc == NULL)
+    worker->doc = acp_json_doc_new ();
+  pal_transcript_entry_read (&entry, worker->doc, command->kind, command->json, length);
+  command->kind = entry.kind;
+  command->item = g_steal_pointer (&entry.item);
+  command->text = g_steal_pointer (&entry.text);
+  command->plain_chunk = entry.plain_chunk;
+
+  return TRUE;
+}
+
+/* Whether @next is a text chunk of the message @last is a text chunk of */
+static gboolean
+continues (Command *last,
+           Command *next)
+{
+  return last->plain_chunk && next->plain_chunk && last->kind == next->kind &&
+         g_strcmp0 (last->item, next->item) == 0 &&
+         pal_session_key_equal (last->key, next->key);
+}
+
+/* Adds @command (taken) at the end of @entries. The text chunks of one
+ * message in a row are kept as one, as the reading thread joins those that
+ * come together: an entry does not depend on how the agent's output was cut
+ * into reads, so that the same replay gives the same entries. */
+static void
+add_entry (GPtrArray *entries,
+           Command   *command)
+{
+  Command *last = entries->len > 0 ? g_ptr_array_index (entries, entries->len - 1) : NULL;
+
+  if (last == NULL || !continues (last, command))
+    {
+      g_ptr_array_add (entries, command);
+      return;
+    }
+
+  if (last->joined == NULL)
+    last->joined = g_string_new (last->text);
+  if (command->text != NULL)
+    g_string_append (last->joined, command->text);
+  g_clear_pointer (&last->joined_json, g_free);
+  command_free (command);
+}
+
+/* The JSON text to store of @command */
+static const char *
+entry_json (Command *command)
+{
+  if (command->joined == NULL)
+    return command->json;
+
+  if (command->joined_json == NULL)
+    {
+      GString *json = g_string_sized_new (command->joined->len + 96);
+
+      pal_transcript_chunk_write (json, command->kind, command->item, command->joined->str,
+                                  command->joined->len);
+      command->joined_json = g_string_free (json, FALSE);
+    }
+
+  return command->joined_json;
+}
+
+static const char *
+entry_text (Command *command)
+{
+  if (command->joined == NULL)
+    return command->text;
+
+  return command->joined->len > 0 ? command->joined->str : NULL;
+}
+
 static gboolean
 append_all (Worker     *worker,
             GPtrArray  *commands,
@@ -391,15 +523,9 @@ append_all (Worker     *worker,
     {
       Command *command = g_ptr_array_index (commands, i);
 
-      if (!g_utf8_validate (command->json, -1, NULL) ||
-          (command->text != NULL && !g_utf8_validate (command->text, -1, NULL)))
-        {
-          g_debug ("An update that is not UTF-8 is not recorded");
-          continue;
-        }
-
       if (!_pal_transcript_db_append (worker->db, command->key, command->kind, command->item,
-                                      command->time, command->json, command->text, error))
+                                      command->time, entry_json (command), entry_text (command),
+                                      error))
         return FALSE;
     }
 
@@ -461,7 +587,7 @@ replay_get_entry (gpointer           data,
   Command *command = g_ptr_array_index ((GPtrArray *) data, index);
 
   *kind = command->kind;
-  *json = command->json;
+  *json = entry_json (command);
 }
 
 /* Whether the replay replaced the stored transcript */
@@ -501,6 +627,33 @@ replace_with_replay (Worker     *worker,
   return FALSE;
 }
 
+/* The entries of a replay, read once it is over (@raw: taken, its
+ * commands kept as they came) */
+static GPtrArray *
+read_replay (Worker    *worker,
+             GPtrArray *raw)
+{
+  GPtrArray *entries;
+
+  if (raw == NULL)
+    return NULL;
+
+  entries = g_ptr_array_new_full (raw->len, command_free);
+  g_ptr_array_set_free_func (raw, NULL);
+  for (guint i = 0; i < raw->len; i++)
+    {
+      Command *command = g_ptr_array_index (raw, i);
+
+      if (read_entry (worker, command))
+        add_entry (entries, command);
+      else
+        command_free (command);
+    }
+  g_ptr_array_unref (raw);
+
+  return entries;
+}
+
 static void
 end_replay (Worker  *worker,
             Command *command)
@@ -516,6 +669,7 @@ end_replay (Worker  *worker,
     return;
 
   flush_pending (worker, NULL);
+  replay = read_replay (worker, g_steal_pointer (&replay));
   replaced = replace_with_replay (worker, command, replay, &error);
   if (error != NULL)
     reply_error (command, error);
@@ -627,6 +781,49 @@ run_read (Worker  *worker,
   reply (command, NULL, value, value_free, FALSE);
 }
 
+/* --- reads, at a normal priority --- */
+
+/* Runs @command's read on the reader thread, and waits for it: the
+ * database is the worker's, which does nothing meanwhile */
+static void
+read_on_reader (Worker  *worker,
+                Command *command)
+{
+  g_async_queue_push (worker->reads, command);
+  g_async_queue_pop (worker->reads_done);
+}
+
+static gpointer
+reader_thread (gpointer data)
+{
+  Worker *worker = data;
+  gpointer job;
+
+  while ((job = g_async_queue_pop (worker->reads)) != worker->reads)
+    {
+      run_read (worker, job);
+      g_async_queue_push (worker->reads_done, GINT_TO_POINTER (1));
+    }
+
+  return NULL;
+}
+
+/* Writing can wait: on a machine with few cores, the window and the
+ * connections' reading threads come first, and a replay of a hundred
+ * thousand updates does not take half again as long for being recorded.
+ * Linux gives each thread a nice value of its own; a person waiting for a
+ * read (a history shown, a search) does not wait behind other programs:
+ * reads run on a thread of the store's maker's priority. Elsewhere the
+ * worker runs as the others do. */
+static void
+lower_priority (void)
+{
+#ifdef __linux__
+  if (setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), WORKER_NICE) != 0)
+    g_debug ("The transcript store's thread keeps its priority: %s", g_strerror (errno));
+#endif
+}
+
 static void
 close_db (Worker *worker)
 {
@@ -647,15 +844,20 @@ handle (Worker  *worker,
     case COMMAND_UPDATE:
       if (worker->closed)
         break;
+      /* a replay (a flood, while the connection and the window are busy
+       * with it) is only kept; it is read when it ends */
       replay = g_hash_table_lookup (worker->replays, command->key);
       if (replay != NULL)
         {
+          take_json (command);
           g_ptr_array_add (replay, command);
           return TRUE;
         }
+      if (!read_entry (worker, command))
+        break;
       if (worker->pending->len == 0)
         worker->deadline = g_get_monotonic_time () + FLUSH_INTERVAL_US;
-      g_ptr_array_add (worker->pending, command);
+      add_entry (worker->pending, command);
       if (worker->pending->len >= MAX_PENDING)
         flush_pending (worker, NULL);
       return TRUE;
@@ -692,7 +894,7 @@ handle (Worker  *worker,
       if (!reply_if_cancelled (command))
         {
           flush_pending (worker, NULL);
-          run_read (worker, command);
+          read_on_reader (worker, command);
         }
       break;
 
@@ -763,6 +965,8 @@ worker_thread (gpointer data)
 {
   Worker *worker = data;
   gboolean going_on = TRUE;
+
+  lower_priority ();
 
   while (going_on)
     {
@@ -839,6 +1043,9 @@ _pal_transcript_worker_new (PalTranscriptStore *store,
   worker->replays = g_hash_table_new_full (pal_session_key_hash, pal_session_key_equal,
                                            (GDestroyNotify) pal_session_key_unref,
                                            (GDestroyNotify) g_ptr_array_unref);
+  worker->reads = g_async_queue_new ();
+  worker->reads_done = g_async_queue_new ();
+  worker->reader = g_thread_new ("pal-transcripts-read", reader_thread, worker);
   worker->thread = g_thread_new ("pal-transcripts", worker_thread, worker);
 
   return worker;
@@ -851,37 +1058,51 @@ _pal_transcript_worker_free (PalTranscriptWorker *worker)
 {
   send (worker, command_new (COMMAND_QUIT, NULL, NULL));
   g_thread_join (g_steal_pointer (&worker->thread));
+  g_async_queue_push (worker->reads, worker->reads);
+  g_thread_join (g_steal_pointer (&worker->reader));
   worker->owner->store = NULL;
   worker_free (worker);
 }
 
-/* Queues an update: one allocation, as this runs for every update */
+/* Queues an entry (an update, or with PAL_TRANSCRIPT_KIND_PROMPT a
+ * prompt's content blocks): one allocation, as this runs for every update;
+ * the worker reads the rest. */
 void
 _pal_transcript_worker_record (PalTranscriptWorker *worker,
                                PalSessionKey       *key,
                                PalTranscriptKind    kind,
-                               const char          *item,
                                const char          *json,
-                               const char          *text)
+                               gsize                length)
 {
-  gsize item_size = item != NULL ? strlen (item) + 1 : 0;
-  gsize json_size = strlen (json) + 1;
-  gsize text_size = text != NULL ? strlen (text) + 1 : 0;
   Command *command;
-  char *strings;
 
-  command = g_malloc0 (sizeof (Command) + item_size + json_size + text_size);
+  /* the text is copied over: only the command itself is cleared */
+  command = g_malloc (sizeof (Command) + length + 1);
+  memset (command, 0, sizeof (Command));
   command->type = COMMAND_UPDATE;
   command->key = pal_session_key_ref (key);
   command->kind = kind;
   command->time = g_get_real_time ();
   command->packed = TRUE;
-  strings = (char *) (command + 1);
-  command->json = memcpy (strings, json, json_size);
-  if (item != NULL)
-    command->item = memcpy (strings + json_size, item, item_size);
-  if (text != NULL)
-    command->text = memcpy (strings + json_size + item_size, text, text_size);
+  command->json = memcpy ((char *) (command + 1), json, length);
+  command->json[length] = '\0';
+  send (worker, command);
+}
+
+/* Queues @update (a reference is taken), whose JSON text the worker
+ * writes: one allocation and a reference on the caller's thread */
+void
+_pal_transcript_worker_record_update (PalTranscriptWorker *worker,
+                                      PalSessionKey       *key,
+                                      AcpUpdate           *update)
+{
+  Command *command = g_new0 (Command, 1);
+
+  command->type = COMMAND_UPDATE;
+  command->key = pal_session_key_ref (key);
+  command->kind = PAL_TRANSCRIPT_KIND_OTHER;
+  command->time = g_get_real_time ();
+  command->update = acp_update_ref (update);
   send (worker, command);
 }
 

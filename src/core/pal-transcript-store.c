@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "pal-transcript-db-private.h"
@@ -25,9 +27,13 @@
  *
  * One worker thread of the store's own opens the database and does every
  * read and write; nothing here waits for it. Recording only queues the
- * entry (one allocation and an uncontended lock): the worker writes what
- * was queued in one transaction at least every half second (or at once
- * when much is waiting), so a crash loses at most that much. Reads (load,
+ * entry (one allocation and an uncontended lock): the worker reads what it
+ * is (its kind, its message or tool call, its searchable text) and writes
+ * what was queued in one transaction at least every half second (or at
+ * once when much is waiting), so a crash loses at most that much. On
+ * Linux the worker runs at a lower priority, so that recording does not
+ * take the cores the window needs; reads run on a second thread, at the
+ * priority of the thread that made the store, while the worker waits. Reads (load,
  * search, size) and deletions are async and wait for what was recorded
  * before them. Disposing of the store writes what is still queued and
  * waits for the worker to end; pal_transcript_store_close_async() does the
@@ -276,55 +282,71 @@ pal_transcript_store_get_path (PalTranscriptStore *self)
 /**
  * pal_transcript_store_record_update:
  * @key: the session
- * @kind: what the update is
- * @item: (nullable): the `messageId` of a chunk or the `toolCallId` of a
- *   tool call: the text of the updates with the same id is searched as one
- * @json: the `update` object as JSON text, as received
- * @text: (nullable): its searchable text: a chunk's text, a tool call's
- *   title or output; chunks of the same message (the same @item, or
- *   without one the chunks in a row) are searched as one text
+ * @json: the `update` object of a `session/update` as JSON text, as
+ *   received (acp_update_dup_json())
  *
- * Records a `session/update` at the end of the session's transcript (or
- * of the replay under way). Only queues it: the worker writes it soon.
+ * Records an update at the end of the session's transcript (or of the
+ * replay under way). Only queues it: the worker reads its kind, the
+ * message or tool call it belongs to and its searchable text (a chunk's
+ * text, a tool call's title and output), and writes it soon. Text chunks
+ * of one message in a row are kept as one entry.
  */
 void
 pal_transcript_store_record_update (PalTranscriptStore *self,
                                     PalSessionKey      *key,
-                                    PalTranscriptKind   kind,
-                                    const char         *item,
-                                    const char         *json,
-                                    const char         *text)
+                                    const char         *json)
 {
   g_return_if_fail (PAL_IS_TRANSCRIPT_STORE (self));
   g_return_if_fail (key != NULL);
-  g_return_if_fail (kind >= PAL_TRANSCRIPT_KIND_OTHER && kind <= PAL_TRANSCRIPT_KIND_LAST);
   g_return_if_fail (json != NULL);
 
   if (!self->closing)
-    _pal_transcript_worker_record (self->worker, key, kind, item, json, text);
+    _pal_transcript_worker_record (self->worker, key, PAL_TRANSCRIPT_KIND_OTHER, json,
+                                   strlen (json));
+}
+
+/**
+ * pal_transcript_store_record_acp_update:
+ * @key: the session
+ * @update: an update as the agent sent it (#AcpAgent::update)
+ *
+ * Records @update as pal_transcript_store_record_update() records its
+ * JSON text (acp_update_dup_json()), which the worker writes: the caller
+ * pays a reference and an allocation, whatever the update.
+ */
+void
+pal_transcript_store_record_acp_update (PalTranscriptStore *self,
+                                        PalSessionKey      *key,
+                                        AcpUpdate          *update)
+{
+  g_return_if_fail (PAL_IS_TRANSCRIPT_STORE (self));
+  g_return_if_fail (key != NULL);
+  g_return_if_fail (update != NULL);
+
+  if (!self->closing)
+    _pal_transcript_worker_record_update (self->worker, key, update);
 }
 
 /**
  * pal_transcript_store_record_prompt:
  * @key: the session
  * @blocks_json: the content blocks sent, a JSON array
- * @text: (nullable): their text
  *
- * Records a prompt sent, as a %PAL_TRANSCRIPT_KIND_PROMPT entry.
+ * Records a prompt sent, as a %PAL_TRANSCRIPT_KIND_PROMPT entry; the text
+ * of its text blocks is searched.
  */
 void
 pal_transcript_store_record_prompt (PalTranscriptStore *self,
                                     PalSessionKey      *key,
-                                    const char         *blocks_json,
-                                    const char         *text)
+                                    const char         *blocks_json)
 {
   g_return_if_fail (PAL_IS_TRANSCRIPT_STORE (self));
   g_return_if_fail (key != NULL);
   g_return_if_fail (blocks_json != NULL);
 
   if (!self->closing)
-    _pal_transcript_worker_record (self->worker, key, PAL_TRANSCRIPT_KIND_PROMPT, NULL,
-                                   blocks_json, text);
+    _pal_transcript_worker_record (self->worker, key, PAL_TRANSCRIPT_KIND_PROMPT, blocks_json,
+                                   strlen (blocks_json));
 }
 
 /* --- replays --- */

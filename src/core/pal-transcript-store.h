@@ -7,6 +7,8 @@
 
 #include <gio/gio.h>
 
+#include "acp-update.h"
+
 #include "pal-session-key.h"
 #include "pal-stored-transcript.h"
 #include "pal-transcript-kind.h"
@@ -26,14 +28,13 @@ const char          *pal_transcript_store_get_path          (PalTranscriptStore 
 /* --- recording: cheap, never waits --- */
 void                 pal_transcript_store_record_update     (PalTranscriptStore  *self,
                                                              PalSessionKey       *key,
-                                                             PalTranscriptKind    kind,
-                                                             const char          *item,
-                                                             const char          *json,
-                                                             const char          *text);
+                                                             const char          *json);
+void                 pal_transcript_store_record_acp_update (PalTranscriptStore  *self,
+                                                             PalSessionKey       *key,
+                                                             AcpUpdate           *update);
 void                 pal_transcript_store_record_prompt     (PalTranscriptStore  *self,
                                                              PalSessionKey       *key,
-                                                             const char          *blocks_json,
-                                                             const char          *text);
+                                                             const char          *blocks_json);
 
 /* --- replays --- */
 void                 pal_transcript_store_begin_replay      (PalTranscriptStore  *self,

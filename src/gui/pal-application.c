@@ -324,6 +324,8 @@ present_preferences (PalApplication *self)
       window = GTK_WINDOW (pal_preferences_window_new (pal_application_get_agent_store (self),
                                                        pal_application_get_mcp_server_store (self),
                                                        pal_application_get_soup_session (self)));
+      pal_preferences_window_set_transcript_store (PAL_PREFERENCES_WINDOW (window),
+                                                   pal_application_get_transcript_store (self));
       gtk_window_set_application (window, GTK_APPLICATION (self));
       if (parent != NULL && !PAL_IS_PREFERENCES_WINDOW (parent))
         gtk_window_set_transient_for (window, parent);
@@ -416,6 +418,19 @@ agents_stopped_cb (GObject      *object,
 }
 
 static void
+transcripts_closed_cb (GObject      *object,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  gboolean *done = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!pal_transcript_store_close_finish (PAL_TRANSCRIPT_STORE (object), result, &error))
+    g_debug ("Closing the history database: %s", error->message);
+  *done = TRUE;
+}
+
+static void
 pal_application_shutdown (GApplication *app)
 {
   PalApplication *self = PAL_APPLICATION (app);
@@ -429,6 +444,16 @@ pal_application_shutdown (GApplication *app)
 
       pal_session_manager_shutdown_async (self->session_manager, NULL, agents_stopped_cb, &done);
       while (!done && g_get_monotonic_time () < deadline)
+        g_main_context_iteration (NULL, TRUE);
+    }
+
+  /* what the agents said last is written before the process ends */
+  if (self->transcript_store != NULL)
+    {
+      gboolean done = FALSE;
+
+      pal_transcript_store_close_async (self->transcript_store, NULL, transcripts_closed_cb, &done);
+      while (!done)
         g_main_context_iteration (NULL, TRUE);
     }
 
@@ -647,10 +672,16 @@ pal_application_get_session_manager (PalApplication *self)
        * messages keep in step with them. */
       g_autoptr(AcpPacer) pacer = acp_pacer_new ();
 
-      self->session_manager = pal_session_manager_new (pal_application_get_agent_store (self),
-                                                       pal_application_get_session_store (self),
-                                                       pal_application_get_mcp_server_store (self),
-                                                       pacer);
+      /* and every session is recorded */
+      self->session_manager = g_object_new (PAL_TYPE_SESSION_MANAGER,
+                                            "agent-store", pal_application_get_agent_store (self),
+                                            "session-store", pal_application_get_session_store (self),
+                                            "mcp-server-store",
+                                            pal_application_get_mcp_server_store (self),
+                                            "pacer", pacer,
+                                            "transcript-store",
+                                            pal_application_get_transcript_store (self),
+                                            NULL);
     }
   return self->session_manager;
 }
@@ -659,7 +690,8 @@ pal_application_get_session_manager (PalApplication *self)
  * pal_application_get_transcript_store:
  * @self: a #PalApplication
  *
- * Returns: (transfer none): the stored history of the sessions
+ * Returns: (transfer none): where every session is kept, in the user's
+ *   data folder
  */
 PalTranscriptStore *
 pal_application_get_transcript_store (PalApplication *self)

@@ -20,6 +20,8 @@ G_BEGIN_DECLS
 #define PAL_CHAT_ROW_ITEM_KEY       "pal-chat-view-item"
 /* Rows a flood leaves in the list, at most */
 #define PAL_CHAT_FLOOD_KEEP_MAX     40
+/* On a row's clamp: the item it shows */
+#define PAL_CHAT_ROW_ITEM_KEY       "pal-chat-view-item"
 
 struct _PalChatView
 {
@@ -81,6 +83,11 @@ struct _PalChatView
   guint              reveal_tick;  /* brings it on screen, frame by frame */
   guint              reveal_frames; /* frames that tried */
   GtkTextBuffer     *marked_buffer; /* where the matches are tagged (weak) */
+  GObject           *target;       /* the item gone to (pal-chat-place.c) */
+  guint              target_tick;  /* goes to it again as rows get laid out */
+  guint              target_frames;
+  GObject           *highlighted;  /* the item highlighted for a moment */
+  guint              highlight_id;
 };
 
 /* pal-chat-view.c */
@@ -96,6 +103,12 @@ gint64     _pal_chat_view_now                 (PalChatView *self);
 void       _pal_chat_view_queue_scroll_to_end (PalChatView *self);
 void       _pal_chat_view_set_stick_to_bottom (PalChatView *self,
                                                gboolean     stick);
+
+/* pal-chat-place.c */
+void       _pal_chat_place_row_bound          (PalChatView *self,
+                                               GtkWidget   *clamp,
+                                               gpointer     row_item);
+void       _pal_chat_place_clear              (PalChatView *self);
 
 /* pal-chat-flood.c */
 GtkWidget *_pal_chat_flood_init               (PalChatView *self);

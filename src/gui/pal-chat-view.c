@@ -65,6 +65,7 @@
  * each (see PalBlockModel) */
 #define BLOCK_SIZE        4096
 
+/* On a row's clamp: the item it shows */
 #define ROW_ITEM_KEY      PAL_CHAT_ROW_ITEM_KEY
 
 /* blocks of earlier answers shown whole in a frame, at most */
@@ -340,10 +341,12 @@ bind_cb (GtkSignalListItemFactory *factory,
     {
       if (gtk_widget_has_css_class (shown, "summary-row"))
         g_hash_table_add (self->summarized, list_item);
+      _pal_chat_place_row_bound (self, GTK_WIDGET (clamp), item);
       return;
     }
 
   g_object_set_data_full (G_OBJECT (clamp), ROW_ITEM_KEY, g_object_ref (item), g_object_unref);
+  _pal_chat_place_row_bound (self, GTK_WIDGET (clamp), item);
   if (self->summarize)
     {
       adw_clamp_set_child (clamp, _pal_chat_flood_create_summary_row (self, item));
@@ -493,6 +496,7 @@ pal_chat_view_dispose (GObject *object)
 
   g_clear_handle_id (&self->follow_id, g_source_remove);
   _pal_chat_find_dispose (self);
+  _pal_chat_place_clear (self);
   _pal_chat_flood_dispose (self);
   g_clear_object (&self->model);
   g_clear_object (&self->tail);
@@ -702,6 +706,7 @@ pal_chat_view_set_model (PalChatView *self,
   self->expect_flood = FALSE;
   _pal_chat_view_remove_tick (self, &self->settle_tick);
   pal_chat_view_clear_reveal (self);
+  _pal_chat_place_clear (self);
   g_set_object (&self->model, model);
   _pal_chat_view_set_stick_to_bottom (self, TRUE);
 

@@ -21,6 +21,13 @@ GListModel *pal_chat_view_get_model          (PalChatView *self);
 void        pal_chat_view_set_model          (PalChatView *self,
                                               GListModel  *model);
 gboolean    pal_chat_view_get_stick_to_bottom (PalChatView *self);
+/* pal-chat-place.c: the item at the top of the view (its position in the
+ * transcript, -1 when none), and going to one */
+int         pal_chat_view_get_top_item       (PalChatView *self);
+void        pal_chat_view_scroll_to_item     (PalChatView *self,
+                                              guint        position,
+                                              gboolean     highlight);
+gpointer    pal_chat_view_get_highlighted    (PalChatView *self);
 void        pal_chat_view_scroll_to_bottom   (PalChatView *self);
 void        pal_chat_view_prompt_sent        (PalChatView *self);
 void        pal_chat_view_begin_flood        (PalChatView *self);

@@ -408,7 +408,8 @@ pal_composer_init (PalComposer *self)
 
   /* a text view has no placeholder of its own: a dim line over it, where
    * the text starts, while it is empty (clicks go through to the view) */
-  self->placeholder = gtk_label_new (_("Ask the agent, or type / for its commands"));
+  self->placeholder = gtk_label_new (NULL);
+  pal_composer_set_placeholder (self, NULL);
   gtk_widget_add_css_class (self->placeholder, "dim-label");
   gtk_widget_set_halign (self->placeholder, GTK_ALIGN_START);
   gtk_widget_set_valign (self->placeholder, GTK_ALIGN_START);
@@ -568,6 +569,31 @@ pal_composer_set_can_send (PalComposer *self,
   self->can_send = can_send;
   update_buttons (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAN_SEND]);
+}
+
+/**
+ * pal_composer_set_placeholder:
+ * @self: a #PalComposer
+ * @text: (nullable): what the empty composer says; %NULL for the usual
+ *
+ * Says what writing does, when it does more than send a prompt.
+ */
+void
+pal_composer_set_placeholder (PalComposer *self,
+                              const char  *text)
+{
+  g_return_if_fail (PAL_IS_COMPOSER (self));
+
+  gtk_label_set_text (GTK_LABEL (self->placeholder),
+                      text != NULL ? text : _("Ask the agent, or type / for its commands"));
+}
+
+const char *
+pal_composer_get_placeholder (PalComposer *self)
+{
+  g_return_val_if_fail (PAL_IS_COMPOSER (self), NULL);
+
+  return gtk_label_get_text (GTK_LABEL (self->placeholder));
 }
 
 static void

@@ -25,6 +25,10 @@ void       pal_composer_set_busy            (PalComposer *self,
 gboolean   pal_composer_get_can_send        (PalComposer *self);
 void       pal_composer_set_can_send        (PalComposer *self,
                                              gboolean     can_send);
+/* What the empty composer says; NULL: the usual */
+void       pal_composer_set_placeholder     (PalComposer *self,
+                                             const char  *text);
+const char *pal_composer_get_placeholder    (PalComposer *self);
 /* AcpCommand items; nullable */
 GListModel *pal_composer_get_commands       (PalComposer *self);
 void       pal_composer_set_commands        (PalComposer *self,

@@ -32,6 +32,12 @@ struct _PalPreferencesWindow
   /* id → removed server, while a toast offers to undo it */
   GHashTable *removals;
   guint last_removal_id;
+
+  /* the History page (pal-preferences-window-history.c) */
+  PalTranscriptStore *transcript_store;
+  AdwPreferencesPage *history_page;
+  AdwActionRow *history_size_row;
+  GtkWidget *history_delete_button;
 };
 
 /* The key of a row's item (a profile or a server) in its object data. */
@@ -49,5 +55,8 @@ void       _pal_preferences_window_servers_init     (PalPreferencesWindow *self)
 void       _pal_preferences_window_servers_bind     (PalPreferencesWindow *self);
 void       _pal_preferences_window_servers_dispose  (PalPreferencesWindow *self);
 void       _pal_preferences_window_servers_class_init (GtkWidgetClass     *widget_class);
+
+void       _pal_preferences_window_history_init     (PalPreferencesWindow *self);
+void       _pal_preferences_window_history_dispose  (PalPreferencesWindow *self);
 
 G_END_DECLS

@@ -429,6 +429,7 @@ pal_preferences_window_dispose (GObject *object)
   /* its mapping functions use this window */
   if (self->default_agent_row != NULL)
     g_settings_unbind (self->default_agent_row, "selected");
+  _pal_preferences_window_history_dispose (self);
 
   if (self->agent_list != NULL)
     gtk_list_box_bind_model (self->agent_list, NULL, NULL, NULL, NULL);
@@ -538,6 +539,8 @@ pal_preferences_window_init (PalPreferencesWindow *self)
   self->cancellable = g_cancellable_new ();
   _pal_preferences_window_servers_init (self);
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* the last page */
+  _pal_preferences_window_history_init (self);
   pal_menu_button_hide_tooltip_while_open (self->servers_menu_button);
 }
 

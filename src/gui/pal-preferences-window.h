@@ -13,6 +13,7 @@
 #include "pal-mcp-import-dialog.h"
 #include "pal-mcp-server-editor.h"
 #include "pal-mcp-server-store.h"
+#include "pal-transcript-store.h"
 
 G_BEGIN_DECLS
 
@@ -25,6 +26,12 @@ PalPreferencesWindow *pal_preferences_window_new           (PalAgentStore       
                                                             PalMcpServerStore    *mcp_server_store,
                                                             SoupSession          *session);
 PalAgentStore        *pal_preferences_window_get_agent_store (PalPreferencesWindow *self);
+/* pal-preferences-window-history.c: the History page shows only with a
+ * store; store: (nullable) */
+void                  pal_preferences_window_set_transcript_store (PalPreferencesWindow *self,
+                                                                   PalTranscriptStore   *store);
+/* Asks whether to delete all history (and does); returns the dialog */
+AdwMessageDialog     *pal_preferences_window_delete_all_history (PalPreferencesWindow *self);
 PalMcpServerStore    *pal_preferences_window_get_mcp_server_store (PalPreferencesWindow *self);
 
 /* What the actions of the window do, for other windows and tests. Each

@@ -13,6 +13,13 @@
  * session's commands, modes and config options (its list models) and its
  * usage are bound to the composer, its options bar and the usage line.
  *
+ * History. A session that is not open shows the history kept of it
+ * (pal_session_view_set_history()), read-only: writing asks for the
+ * session to be opened again. While it opens, the history stays on screen
+ * (a load's replay fills the session's own transcript meanwhile, unseen);
+ * once it is open, its own transcript replaces the history, at the same
+ * place: a replay of the same history shows no change.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
@@ -35,6 +42,8 @@ struct _PalSessionView
   AdwBin          parent_instance;
 
   AcpSession     *session;
+  AcpTranscript  *history;        /* kept of the session, shown until it is open */
+  gboolean        opened;         /* the session was open: its transcript is the one */
   GCancellable   *cancellable;
   GBindingGroup  *bindings;       /* the session's lists and usage, to the widgets */
 
@@ -65,6 +74,7 @@ struct _PalSessionView
 enum {
   PROP_0,
   PROP_SESSION,
+  PROP_HISTORY,
   N_PROPS
 };
 
@@ -98,6 +108,64 @@ describe_stop_reason (const char *reason)
 
   /* Translators: %s is a stop reason the app does not know, as the agent sent it */
   return g_strdup_printf (_("The turn ended: “%s”."), reason);
+}
+
+/* The history is on screen: there is no session, or it is not open yet
+ * (it opens, or it could not be opened) */
+static gboolean
+showing_history (PalSessionView *self)
+{
+  return self->history != NULL && !self->opened;
+}
+
+/* What the chat shows: the history, or the session's own transcript. Going
+ * from one to the other keeps the place: the end, or the item at the top. */
+static void
+show_transcript (PalSessionView *self)
+{
+  GListModel *model = NULL;
+  GListModel *shown = pal_chat_view_get_model (self->chat_view);
+  gboolean at_bottom = pal_chat_view_get_stick_to_bottom (self->chat_view);
+  int top = pal_chat_view_get_top_item (self->chat_view);
+
+  if (showing_history (self))
+    model = G_LIST_MODEL (self->history);
+  else if (self->session != NULL)
+    model = G_LIST_MODEL (acp_session_get_transcript (self->session));
+
+  if (model == shown)
+    return;
+
+  pal_chat_view_set_folder (self->chat_view,
+                            self->session != NULL ? acp_session_get_cwd (self->session) : NULL);
+  pal_chat_view_set_model (self->chat_view, model);
+  /* the same items (a replay of the same history), or the history above
+   * new ones (a resume): the place is the same */
+  if (shown != NULL && model != NULL && !at_bottom && top >= 0)
+    pal_chat_view_scroll_to_item (self->chat_view, (guint) top, FALSE);
+}
+
+static void
+update_opened (PalSessionView *self)
+{
+  AcpSessionState state = self->session != NULL ? acp_session_get_state (self->session)
+                                                : ACP_SESSION_STATE_NEW;
+
+  if (self->opened || self->session == NULL)
+    return;
+
+  /* open, or open once (closed, or failed after) */
+  if (state == ACP_SESSION_STATE_READY || state == ACP_SESSION_STATE_PROMPTING ||
+      state == ACP_SESSION_STATE_CLOSING || state == ACP_SESSION_STATE_CLOSED ||
+      (state == ACP_SESSION_STATE_FAILED && self->history == NULL))
+    self->opened = TRUE;
+
+  /* the session's own transcript holds it now */
+  if (self->opened && self->history != NULL)
+    {
+      g_clear_object (&self->history);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HISTORY]);
+    }
 }
 
 /* A new session's empty transcript says what to do. */
@@ -203,14 +271,21 @@ update_state (PalSessionView *self)
 {
   AcpSessionState state = self->session != NULL ? acp_session_get_state (self->session)
                                                 : ACP_SESSION_STATE_NEW;
+  gboolean reopens;
 
   pal_composer_set_busy (self->composer, state == ACP_SESSION_STATE_PROMPTING);
   /* a closed session takes a prompt too, and so does one whose agent went
-   * away: it is opened again (the agent started anew) to send it */
+   * away, and one shown from its history: it is opened again (the agent
+   * started anew) to send it */
+  reopens = state == ACP_SESSION_STATE_CLOSED || state == ACP_SESSION_STATE_FAILED ||
+            (self->session == NULL && self->history != NULL);
   pal_composer_set_can_send (self->composer,
-                             state == ACP_SESSION_STATE_READY || state == ACP_SESSION_STATE_CLOSED ||
-                             state == ACP_SESSION_STATE_FAILED ||
+                             state == ACP_SESSION_STATE_READY || reopens ||
                              (self->starting && !self->holding));
+  pal_composer_set_placeholder (self->composer,
+                                reopens && self->history != NULL
+                                ? _("Write to open this session again with its agent")
+                                : NULL);
   gtk_widget_set_visible (self->starting_page, self->starting);
   /* nothing turns while the start waits for the person (a sign-in) */
   gtk_spinner_set_spinning (self->starting_spinner, self->starting && !self->start_paused);
@@ -343,8 +418,11 @@ session_notify_cb (AcpSession     *session,
 
   if (g_str_equal (name, "state"))
     {
-      gboolean loading = acp_session_get_state (session) == ACP_SESSION_STATE_LOADING;
+      gboolean loading = acp_session_get_state (session) == ACP_SESSION_STATE_LOADING &&
+                         !showing_history (self);
 
+      update_opened (self);
+      show_transcript (self);
       update_state (self);
       update_stopping (self);
       update_progress (self);
@@ -434,6 +512,12 @@ composer_submit_cb (PalComposer    *composer,
                     const char     *text,
                     PalSessionView *self)
 {
+  if (self->session == NULL && self->history != NULL && !self->starting)
+    {
+      g_signal_emit (self, signals[REOPEN_REQUESTED], 0, text);
+      return;
+    }
+
   if (self->session == NULL)
     {
       if (self->starting && !self->holding)
@@ -535,6 +619,7 @@ pal_session_view_dispose (GObject *object)
       g_signal_handlers_disconnect_by_data (acp_session_get_transcript (self->session), self);
     }
   g_clear_object (&self->session);
+  g_clear_object (&self->history);
   g_clear_object (&self->bindings);
   g_clear_object (&self->cancellable);
 
@@ -553,6 +638,10 @@ pal_session_view_get_property (GObject    *object,
     {
     case PROP_SESSION:
       g_value_set_object (value, self->session);
+      break;
+
+    case PROP_HISTORY:
+      g_value_set_object (value, pal_session_view_get_history (self));
       break;
 
     default:
@@ -592,6 +681,11 @@ pal_session_view_class_init (PalSessionViewClass *klass)
   properties[PROP_SESSION] =
     g_param_spec_object ("session", NULL, NULL, ACP_TYPE_SESSION,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* The history on screen (pal_session_view_set_history()), until the
+   * session is open */
+  properties[PROP_HISTORY] =
+    g_param_spec_object ("history", NULL, NULL, ACP_TYPE_TRANSCRIPT,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -818,7 +912,11 @@ pal_session_view_set_session (PalSessionView *self,
   /* the session the start was for, or another one: the start is over */
   self->starting = FALSE;
   self->holding = FALSE;
-  self->was_loading = session != NULL && acp_session_get_state (session) == ACP_SESSION_STATE_LOADING;
+  self->opened = FALSE;
+  update_opened (self);
+  self->was_loading = session != NULL &&
+                      acp_session_get_state (session) == ACP_SESSION_STATE_LOADING &&
+                      !showing_history (self);
   if (session != NULL)
     {
       g_signal_connect (session, "notify", G_CALLBACK (session_notify_cb), self);
@@ -826,9 +924,7 @@ pal_session_view_set_session (PalSessionView *self,
                         G_CALLBACK (transcript_items_changed_cb), self);
     }
 
-  pal_chat_view_set_folder (self->chat_view, session != NULL ? acp_session_get_cwd (session) : NULL);
-  pal_chat_view_set_model (self->chat_view,
-                           session != NULL ? G_LIST_MODEL (acp_session_get_transcript (session)) : NULL);
+  show_transcript (self);
   if (self->was_loading)
     pal_chat_view_begin_flood (self->chat_view);
   update_state (self);
@@ -837,6 +933,41 @@ pal_session_view_set_session (PalSessionView *self,
   show_session_lists (self);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+}
+
+/**
+ * pal_session_view_set_history:
+ * @self: a #PalSessionView
+ * @history: (nullable): the history kept of the session shown (or about to
+ *   be): a transcript that does not change
+ *
+ * Shows @history, read-only, while there is no session or it is not open
+ * yet; writing then emits #PalSessionView::reopen-requested. Once the
+ * session is open, its own transcript replaces the history for good.
+ */
+void
+pal_session_view_set_history (PalSessionView *self,
+                              AcpTranscript  *history)
+{
+  g_return_if_fail (PAL_IS_SESSION_VIEW (self));
+  g_return_if_fail (history == NULL || ACP_IS_TRANSCRIPT (history));
+
+  if (history != NULL && self->opened)
+    return;
+  if (!g_set_object (&self->history, history))
+    return;
+
+  show_transcript (self);
+  update_state (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HISTORY]);
+}
+
+AcpTranscript *
+pal_session_view_get_history (PalSessionView *self)
+{
+  g_return_val_if_fail (PAL_IS_SESSION_VIEW (self), NULL);
+
+  return showing_history (self) ? self->history : NULL;
 }
 
 /**
@@ -925,6 +1056,7 @@ pal_session_view_set_starting (PalSessionView *self,
 {
   g_return_if_fail (PAL_IS_SESSION_VIEW (self));
 
+  pal_session_view_set_history (self, NULL);
   pal_session_view_set_session (self, NULL);
   self->starting = TRUE;
   self->holding = holding;

@@ -21,6 +21,11 @@ GtkWidget  *pal_session_view_new          (void);
 AcpSession *pal_session_view_get_session  (PalSessionView *self);
 void        pal_session_view_set_session  (PalSessionView *self,
                                            AcpSession     *session);
+/* The history kept of the session, shown until it is open (nullable) */
+void        pal_session_view_set_history  (PalSessionView *self,
+                                           AcpTranscript  *history);
+/* The history while it is on screen, else NULL */
+AcpTranscript *pal_session_view_get_history (PalSessionView *self);
 gboolean    pal_session_view_stop         (PalSessionView *self);
 gboolean    pal_session_view_send_prompt  (PalSessionView *self,
                                            AcpSession     *session,

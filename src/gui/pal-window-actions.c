@@ -22,6 +22,7 @@ typedef struct
 {
   PalWindow *self;
   PalSessionKey  *key;
+  gboolean   delete_history;  /* once the agent deleted it */
 } ActionData;
 
 static void
@@ -311,7 +312,7 @@ undo_forget_cb (AdwToast         *toast,
 }
 
 static void
-forget_session (PalWindow        *self,
+remove_session (PalWindow        *self,
                 PalSessionKey    *key,
                 PalSessionRecord *record)
 {
@@ -336,6 +337,59 @@ forget_session (PalWindow        *self,
   g_signal_connect_data (toast, "button-clicked", G_CALLBACK (undo_forget_cb),
                          g_steal_pointer (&copy), (GClosureNotify) (void (*) (void)) g_object_unref, 0);
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+static void
+forget_response_cb (AdwMessageDialog *dialog,
+                    const char       *response,
+                    PalWindow        *self)
+{
+  PalSessionKey *key = g_object_get_data (G_OBJECT (dialog), "session-key");
+  GtkCheckButton *check = GTK_CHECK_BUTTON (adw_message_dialog_get_extra_child (dialog));
+  PalSessionRecord *record;
+
+  if (!g_str_equal (response, "remove"))
+    return;
+
+  if (gtk_check_button_get_active (check))
+    _pal_window_delete_history (self, key);
+  record = _pal_window_lookup_record (self, key);
+  if (record != NULL)
+    remove_session (self, key, record);
+}
+
+/* Removing a session from the list can be undone; deleting the history
+ * kept of it too cannot: asked first, when there is one. */
+static void
+forget_session (PalWindow        *self,
+                PalSessionKey    *key,
+                PalSessionRecord *record)
+{
+  const char *title = pal_session_record_get_title (record);
+  GtkWidget *dialog;
+
+  if (pal_session_manager_get_transcript_store (self->manager) == NULL)
+    {
+      remove_session (self, key, record);
+      return;
+    }
+
+  dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Remove the Session From the List?"), NULL);
+  adw_message_dialog_format_body (ADW_MESSAGE_DIALOG (dialog),
+                                  /* Translators: %s is a session's title */
+                                  _("“%s” shows in the list again when its agent lists it."),
+                                  title != NULL && *title != '\0' ? title : _("New Session"));
+  _pal_window_history_add_check (self, ADW_MESSAGE_DIALOG (dialog), FALSE);
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _("_Cancel"),
+                                    "remove", _("_Remove"), NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "remove",
+                                              ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "remove");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_object_set_data_full (G_OBJECT (dialog), "session-key", pal_session_key_ref (key),
+                          (GDestroyNotify) pal_session_key_unref);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (forget_response_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 static void
@@ -398,13 +452,21 @@ deleted_cb (GObject      *object,
             GAsyncResult *result,
             gpointer      user_data)
 {
-  g_autoptr(PalWindow) self = user_data;
+  ActionData *data = user_data;
   g_autoptr(GError) error = NULL;
 
   if (pal_session_manager_delete_session_finish (PAL_SESSION_MANAGER (object), result, &error))
-    pal_window_add_toast (self, _("Session deleted"));
+    {
+      if (data->delete_history)
+        _pal_window_delete_history (data->self, data->key);
+      pal_window_add_toast (data->self, _("Session deleted"));
+    }
   else
-    toast_error (self, error);
+    {
+      toast_error (data->self, error);
+    }
+
+  action_data_free (data);
 }
 
 static void
@@ -413,14 +475,18 @@ delete_response_cb (AdwMessageDialog *dialog,
                     PalWindow        *self)
 {
   PalSessionKey *key = g_object_get_data (G_OBJECT (dialog), "session-key");
+  GtkWidget *check = adw_message_dialog_get_extra_child (dialog);
+  ActionData *data;
 
   if (!g_str_equal (response, "delete"))
     return;
 
+  data = action_data_new (self, key);
+  data->delete_history = check != NULL && gtk_check_button_get_active (GTK_CHECK_BUTTON (check));
   if (pal_session_key_equal0 (key, self->current))
     _pal_window_show_session (self, NULL);
   pal_session_manager_delete_session_async (self->manager, key, self->cancellable,
-                                            deleted_cb, g_object_ref (self));
+                                            deleted_cb, data);
 }
 
 /* Deleting at the agent cannot be undone: asked first. */
@@ -437,6 +503,8 @@ delete_session (PalWindow        *self,
                                   /* Translators: %s is a session's title */
                                   _("The agent deletes “%s” and its history for good. This cannot be undone."),
                                   title != NULL && *title != '\0' ? title : _("New Session"));
+  /* what the agent forgets for good, the history need not keep */
+  _pal_window_history_add_check (self, ADW_MESSAGE_DIALOG (dialog), TRUE);
   adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _("_Cancel"),
                                     "delete", _("_Delete"), NULL);
   adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "delete",
@@ -675,7 +743,7 @@ _pal_window_class_init_actions (GtkWidgetClass *widget_class)
                                    show_hidden_sessions_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.stop-turn", NULL);
 
-  /* the list's search; Ctrl+F finds in the session shown (pal-window-history.c) */
+  /* the list's search; Ctrl+F finds in the session shown (pal-window-search.c) */
   gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_k, GDK_CONTROL_MASK, "win.search", NULL);
 }

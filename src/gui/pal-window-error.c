@@ -113,6 +113,10 @@ _pal_window_handle_error (PalWindow     *self,
       return;
     }
 
+  /* its history is on screen: it stays, with the failure under it */
+  if (key != NULL && _pal_window_history_show_error (self, key, title, error))
+    return;
+
   if (key != NULL && pal_session_manager_lookup (self->manager, key) != NULL)
     {
       AcpSession *session = pal_session_manager_lookup (self->manager, key);

@@ -1,13 +1,13 @@
-/* pal-window-history.c: the stored history, from the main window
+/* pal-window-history.c: past sessions read from the history kept of them
  *
- * The search across every session (win.search-history, Ctrl+Shift+F, and
- * "Search in Messages" under the sidebar's search field) in a window of its
- * own, kept with its search for the next time; a snippet activated there
- * shows its session at that message (pal_window_show_session_at ()).
- * Export… in a session's menu (win.export-session) writes its stored
- * history as Markdown or as the JSON Lines of its updates. Ctrl+F
- * (win.find) finds in the open session's chat, or with no session shown
- * searches the list.
+ * Selecting a session that is not open shows the history the transcript
+ * store keeps of it at once, read-only, without starting its agent (a
+ * session with nothing kept is opened as before). Writing, or Open, starts
+ * the agent and opens the session; the history stays on screen until it
+ * is open (see PalSessionView). A session found by a search is shown
+ * scrolled to the message found, highlighted for a moment. The store's
+ * problems (a damaged database set aside, writes lost) are told in a toast
+ * that stays until dismissed.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -16,303 +16,355 @@
 
 #include <glib/gi18n.h>
 
-#include "pal-history-search.h"
+#include "pal-chat-view.h"
+#include "pal-session-history.h"
 #include "pal-window-private.h"
 
-/* --- the search across every session --- */
+#define NO_TARGET G_MAXUINT
 
-static void
-hit_activated_cb (PalHistorySearch *search,
-                  PalSessionKey    *key,
-                  guint             index,
-                  PalWindow        *self)
+static PalTranscriptStore *
+get_store (PalWindow *self)
 {
-  pal_window_show_session_at (self, key, index);
+  return pal_session_manager_get_transcript_store (self->manager);
 }
 
-/* The search window, made on first use */
-static PalHistorySearch *
-ensure_history_search (PalWindow *self)
+static PalChatView *
+get_chat_view (PalWindow *self)
 {
-  GtkWidget *search;
-
-  if (self->history_search != NULL)
-    return PAL_HISTORY_SEARCH (self->history_search);
-
-  search = pal_history_search_new (self->transcript_store,
-                                   pal_session_manager_get_session_store (self->manager),
-                                   pal_session_manager_get_agent_store (self->manager));
-  gtk_window_set_transient_for (GTK_WINDOW (search), GTK_WINDOW (self));
-  gtk_window_set_destroy_with_parent (GTK_WINDOW (search), TRUE);
-  g_signal_connect_object (search, "hit-activated", G_CALLBACK (hit_activated_cb), self, 0);
-  g_set_weak_pointer (&self->history_search, search);
-
-  return PAL_HISTORY_SEARCH (search);
+  return PAL_CHAT_VIEW (pal_session_view_get_chat_view (self->session_view));
 }
 
 static void
-search_history_action (GtkWidget  *widget,
-                       const char *action_name,
-                       GVariant   *parameter)
+drop_history (PalWindow *self)
 {
-  PalWindow *self = PAL_WINDOW (widget);
-  const char *text = g_variant_get_string (parameter, NULL);
-  PalHistorySearch *search;
+  if (self->history_cancellable != NULL)
+    {
+      g_cancellable_cancel (self->history_cancellable);
+      g_clear_object (&self->history_cancellable);
+    }
+  g_clear_object (&self->history);
+}
 
-  if (self->transcript_store == NULL)
+/* The chat goes to the item entry @index of @history made, in @model (the
+ * history's transcript, or the live one of the same session: the same
+ * items, and the new ones after) */
+static void
+go_to_entry (PalWindow         *self,
+             PalSessionHistory *history,
+             guint              index)
+{
+  AcpItem *item = pal_session_history_get_item (history, index);
+  int position = item != NULL ? pal_session_history_find_item (history, item) : -1;
+
+  if (position >= 0)
+    pal_chat_view_scroll_to_item (get_chat_view (self), (guint) position, TRUE);
+}
+
+/* Makes @key the session shown: a history of another one goes. Called by
+ * _pal_window_show_session () first. */
+void
+_pal_window_history_follow (PalWindow     *self,
+                            PalSessionKey *key)
+{
+  if (self->history != NULL &&
+      pal_session_key_equal0 (pal_session_history_get_key (self->history), key))
+    return;
+  if (self->history == NULL && self->history_cancellable == NULL)
     return;
 
-  search = ensure_history_search (self);
-  /* with no text, the last search stays */
-  if (*text != '\0')
-    pal_history_search_set_text (search, text);
-  gtk_window_present (GTK_WINDOW (search));
+  drop_history (self);
+  pal_session_view_set_history (self->session_view, NULL);
 }
 
-/* --- export --- */
-
-/* An export under way, or asked for: the file is known once chosen */
 typedef struct
 {
   PalWindow     *self;
   PalSessionKey *key;
-  GFile         *file;
-} Export;
+  guint          target;
+  gboolean       live;  /* to place the live transcript */
+} Load;
 
 static void
-export_free (Export *export)
+load_free (Load *load)
 {
-  g_clear_object (&export->self);
-  g_clear_pointer (&export->key, pal_session_key_unref);
-  g_clear_object (&export->file);
-  g_free (export);
+  g_object_unref (load->self);
+  pal_session_key_unref (load->key);
+  g_free (load);
 }
 
-static void
-export_failed (Export       *export,
-               const GError *error)
-{
-  g_autofree char *message = NULL;
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Load, load_free)
 
+static void
+history_loaded_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(Load) load = user_data;
+  PalWindow *self = load->self;
+  g_autoptr(PalSessionHistory) history = NULL;
+  g_autoptr(GError) error = NULL;
+
+  history = pal_session_history_load_finish (result, &error);
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
-
-  /* Translators: %s says what went wrong */
-  message = g_strdup_printf (_("The session could not be exported: %s"), error->message);
-  pal_window_add_toast (export->self, message);
-}
-
-static void
-written_cb (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  Export *export = user_data;
-  g_autoptr(GError) error = NULL;
-
-  if (g_file_replace_contents_finish (G_FILE (object), result, NULL, &error))
+  if (!pal_session_key_equal0 (load->key, self->current))
+    return;
+  if (load->live)
     {
-      g_autofree char *name = g_file_get_basename (export->file);
-      /* Translators: %s is a file name */
-      g_autofree char *message = g_strdup_printf (_("Exported to “%s”"), name);
-
-      pal_window_add_toast (export->self, message);
-    }
-  else
-    {
-      export_failed (export, error);
-    }
-
-  export_free (export);
-}
-
-static void
-exported_cb (GObject      *object,
-             GAsyncResult *result,
-             gpointer      user_data)
-{
-  Export *export = user_data;
-  g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(GError) error = NULL;
-
-  bytes = pal_transcript_export_finish (PAL_TRANSCRIPT_STORE (object), result, &error);
-  if (bytes == NULL)
-    {
-      export_failed (export, error);
-      export_free (export);
+      /* the live transcript: the same items at the same places */
+      if (history != NULL && pal_session_view_get_history (self->session_view) == NULL)
+        go_to_entry (self, history, load->target);
       return;
     }
 
-  g_file_replace_contents_bytes_async (export->file, bytes, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
-                                       export->self->cancellable, written_cb, export);
-}
+  g_clear_object (&self->history_cancellable);
+  /* opened meanwhile: its own transcript is shown */
+  if (pal_session_manager_lookup (self->manager, load->key) != NULL)
+    return;
 
-void
-_pal_window_export_to_file (PalWindow           *self,
-                            PalSessionKey       *key,
-                            PalTranscriptFormat  format,
-                            GFile               *file)
-{
-  PalSessionRecord *record = _pal_window_lookup_record (self, key);
-  PalTranscriptExportInfo info = { 0 };
-  Export *export;
-
-  if (self->transcript_store == NULL)
+  if (history == NULL || pal_session_history_get_n_entries (history) == 0)
     {
-      pal_window_add_toast (self, _("No history of this session is stored on this computer."));
+      /* nothing kept (a session from before, or only listed by its agent):
+       * the agent shows it */
+      if (error != NULL)
+        g_debug ("The history of a session could not be read: %s", error->message);
+      pal_window_open_session (self, load->key);
       return;
     }
 
-  info.title = record != NULL ? pal_session_record_get_title (record) : NULL;
-  info.agent_name = _pal_window_agent_name (self, pal_session_key_get_agent_id (key));
-  info.folder = record != NULL ? pal_session_record_get_cwd (record) : NULL;
-  info.session_id = pal_session_key_get_session_id (key);
-
-  export = g_new0 (Export, 1);
-  export->self = g_object_ref (self);
-  export->key = pal_session_key_ref (key);
-  export->file = g_object_ref (file);
-  pal_transcript_export_async (self->transcript_store, key, format, &info, self->cancellable,
-                               exported_cb, export);
+  g_set_object (&self->history, history);
+  pal_session_view_set_history (self->session_view, pal_session_history_get_transcript (history));
+  if (load->target != NO_TARGET)
+    go_to_entry (self, history, load->target);
 }
 
 static void
-export_response_cb (GtkNativeDialog *chooser,
-                    int              response,
-                    Export          *export)
+load_history (PalWindow     *self,
+              PalSessionKey *key,
+              guint          target,
+              gboolean       live)
 {
-  g_autoptr(GFile) file = NULL;
-  const char *choice = gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (chooser), "format");
-  PalTranscriptFormat format = PAL_TRANSCRIPT_FORMAT_MARKDOWN;
+  Load *load = g_new0 (Load, 1);
+  GCancellable *cancellable;
 
-  if (response == GTK_RESPONSE_ACCEPT)
-    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-  if (choice == NULL || !pal_transcript_format_from_string (choice, &format))
-    format = PAL_TRANSCRIPT_FORMAT_MARKDOWN;
-  g_object_unref (chooser);
+  load->self = g_object_ref (self);
+  load->key = pal_session_key_ref (key);
+  load->target = target;
+  load->live = live;
 
-  if (file != NULL)
-    _pal_window_export_to_file (export->self, export->key, format, file);
-  export_free (export);
-}
-
-/* Export… asks where, and in which format */
-void
-_pal_window_export_session (PalWindow        *self,
-                            PalSessionKey    *key,
-                            PalSessionRecord *record)
-{
-  static const char *formats[] = { "markdown", "jsonl", NULL };
-  const char *labels[] = { _("Markdown"), _("JSON Lines (the updates as stored)"), NULL };
-  const char *title = record != NULL ? pal_session_record_get_title (record) : NULL;
-  g_autofree char *name = NULL;
-  GtkFileChooserNative *chooser;
-  Export *export;
-
-  name = g_strdup_printf ("%s.md", title != NULL && *title != '\0' ? title : _("New Session"));
-  g_strdelimit (name, "/\\:", '-');
-
-  chooser = gtk_file_chooser_native_new (_("Export Session"), GTK_WINDOW (self),
-                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
-  {
-    g_autoptr(GtkFileFilter) exports = gtk_file_filter_new ();
-    g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
-
-    gtk_file_filter_set_name (exports, _("Markdown and JSON Lines"));
-    gtk_file_filter_add_suffix (exports, "md");
-    gtk_file_filter_add_suffix (exports, "markdown");
-    gtk_file_filter_add_suffix (exports, "jsonl");
-    gtk_file_filter_set_name (all, _("All Files"));
-    gtk_file_filter_add_pattern (all, "*");
-    gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), exports);
-    gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), all);
-  }
-  gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (chooser), "format", _("Format"), formats, labels);
-  gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (chooser), "format", "markdown");
-
-  export = g_new0 (Export, 1);
-  export->self = g_object_ref (self);
-  export->key = pal_session_key_ref (key);
-  g_signal_connect (chooser, "response", G_CALLBACK (export_response_cb), export);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
-}
-
-/* --- find in the session --- */
-
-static void
-find_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *parameter)
-{
-  PalWindow *self = PAL_WINDOW (widget);
-  const char *page = gtk_stack_get_visible_child_name (self->content_stack);
-
-  if (g_strcmp0 (page, "session") == 0)
-    pal_find_bar_open (self->find_bar);
+  if (!live)
+    {
+      drop_history (self);
+      self->history_cancellable = g_cancellable_new ();
+      cancellable = self->history_cancellable;
+    }
   else
-    pal_sidebar_focus_search (self->sidebar);
+    {
+      cancellable = self->cancellable;
+    }
+
+  pal_session_history_load_async (get_store (self), key, cancellable, history_loaded_cb, load);
 }
 
-/* --- the window --- */
-
-void
-_pal_window_class_init_history (GtkWidgetClass *widget_class)
+/* Shows @key: live, its own transcript; else its history, at the entry
+ * @target (NO_TARGET: at its end) */
+static void
+browse (PalWindow     *self,
+        PalSessionKey *key,
+        guint          target)
 {
-  gtk_widget_class_install_action (widget_class, "win.search-history", "s", search_history_action);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
-                                       "win.search-history", "s", "");
+  AcpSession *session = pal_session_manager_lookup (self->manager, key);
 
-  gtk_widget_class_install_action (widget_class, "win.find", NULL, find_action);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.find", NULL);
+  if (get_store (self) == NULL)
+    {
+      pal_window_open_session (self, key);
+      return;
+    }
+
+  if (session != NULL)
+    {
+      _pal_window_show_session (self, key);
+      if (target != NO_TARGET)
+        load_history (self, key, target, TRUE);
+      return;
+    }
+
+  /* on screen already */
+  if (self->history != NULL && pal_session_key_equal0 (self->current, key) &&
+      pal_session_view_get_history (self->session_view) != NULL)
+    {
+      _pal_window_show_session (self, key);
+      if (target != NO_TARGET)
+        go_to_entry (self, self->history, target);
+      return;
+    }
+
+  if (_pal_window_lookup_record (self, key) == NULL)
+    {
+      pal_window_add_toast (self, _("There is no such session in the list"));
+      return;
+    }
+
+  _pal_window_show_session (self, key);
+  load_history (self, key, target, FALSE);
+}
+
+/* A session selected in the sidebar */
+void
+_pal_window_browse_session (PalWindow     *self,
+                            PalSessionKey *key)
+{
+  browse (self, key, NO_TARGET);
+}
+
+/**
+ * pal_window_show_session_at:
+ * @self: a #PalWindow
+ * @key: a session of the list
+ * @update_index: an entry of its stored transcript (a search hit's,
+ *   pal_transcript_hit_get_index())
+ *
+ * Shows the session (live, or its history without starting the agent)
+ * scrolled to the item made from that entry, highlighted for a moment.
+ */
+void
+pal_window_show_session_at (PalWindow     *self,
+                            PalSessionKey *key,
+                            guint          update_index)
+{
+  g_return_if_fail (PAL_IS_WINDOW (self));
+  g_return_if_fail (key != NULL);
+
+  browse (self, key, MIN (update_index, NO_TARGET - 1));
+}
+
+/* The view shows the session's own transcript now: the history goes */
+static void
+view_history_cb (PalSessionView *view,
+                 GParamSpec     *pspec,
+                 PalWindow      *self)
+{
+  if (pal_session_view_get_history (view) == NULL && self->history != NULL)
+    g_clear_object (&self->history);
+}
+
+/* For _pal_window_handle_error (): a failure to open a session whose
+ * history is on screen is told under it, and the history stays readable.
+ * Returns: whether it was */
+gboolean
+_pal_window_history_show_error (PalWindow     *self,
+                                PalSessionKey *key,
+                                const char    *title,
+                                const GError  *error)
+{
+  AcpTranscript *history = pal_session_view_get_history (self->session_view);
+
+  if (history == NULL || !pal_session_key_equal0 (key, self->current))
+    return FALSE;
+
+  acp_transcript_append_notice (history, ACP_NOTICE_SEVERITY_ERROR, title, error->message, NULL);
+  acp_transcript_flush (history);
+  pal_chat_view_scroll_to_bottom (get_chat_view (self));
+
+  return TRUE;
+}
+
+/* --- deleting a session's history --- */
+
+/**
+ * _pal_window_history_add_check:
+ * @dialog: a confirmation that a session leaves the list
+ * @active: whether the history goes too unless the person says otherwise
+ *
+ * Gives @dialog a check to delete the history kept of the session too,
+ * when the window keeps one (else does nothing).
+ *
+ * Returns: (transfer none) (nullable): the check
+ */
+GtkCheckButton *
+_pal_window_history_add_check (PalWindow        *self,
+                               AdwMessageDialog *dialog,
+                               gboolean          active)
+{
+  GtkWidget *check;
+
+  if (get_store (self) == NULL)
+    return NULL;
+
+  check = gtk_check_button_new_with_mnemonic (_("Also delete its _history kept on this computer"));
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (check), active);
+  gtk_widget_set_halign (check, GTK_ALIGN_CENTER);
+  adw_message_dialog_set_extra_child (dialog, check);
+
+  return GTK_CHECK_BUTTON (check);
+}
+
+static void
+history_deleted_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(PalWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!pal_transcript_store_delete_finish (PAL_TRANSCRIPT_STORE (object), result, &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    pal_window_add_toast (self, error->message);
+}
+
+/* Deletes what the store keeps of @key */
+void
+_pal_window_delete_history (PalWindow     *self,
+                            PalSessionKey *key)
+{
+  PalTranscriptStore *store = get_store (self);
+
+  if (store == NULL)
+    return;
+
+  if (pal_session_key_equal0 (key, self->current))
+    _pal_window_history_follow (self, NULL);
+  pal_transcript_store_delete_async (store, key, self->cancellable, history_deleted_cb,
+                                     g_object_ref (self));
+}
+
+/* --- the store's problems --- */
+
+static void
+store_problem_cb (PalTranscriptStore *store,
+                  const GError       *error,
+                  PalWindow          *self)
+{
+  GtkWidget *label = gtk_label_new (error->message);
+  AdwToast *toast;
+
+  /* what was lost is said in full: a toast's title would be cut */
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 60);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_add_css_class (label, "history-problem");
+
+  toast = adw_toast_new (error->message);
+  adw_toast_set_custom_title (toast, label);
+  /* stays until read */
+  adw_toast_set_timeout (toast, 0);
+  adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
 
 void
 _pal_window_setup_history (PalWindow *self)
 {
-  pal_find_bar_set_chat_view (self->find_bar,
-                              PAL_CHAT_VIEW (pal_session_view_get_chat_view (self->session_view)));
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.search-history", FALSE);
+  PalTranscriptStore *store = get_store (self);
+
+  g_signal_connect (self->session_view, "notify::history", G_CALLBACK (view_history_cb), self);
+  if (store != NULL)
+    g_signal_connect_object (store, "problem", G_CALLBACK (store_problem_cb), self, 0);
 }
 
 void
 _pal_window_dispose_history (PalWindow *self)
 {
-  if (self->history_search != NULL)
-    gtk_window_destroy (GTK_WINDOW (self->history_search));
-  g_clear_weak_pointer (&self->history_search);
-  g_clear_object (&self->transcript_store);
-}
-
-/**
- * pal_window_set_transcript_store:
- * @self: a #PalWindow
- * @store: (nullable): the stored history, to search and export
- *
- * Without one, the window offers neither.
- */
-void
-pal_window_set_transcript_store (PalWindow          *self,
-                                 PalTranscriptStore *store)
-{
-  g_return_if_fail (PAL_IS_WINDOW (self));
-  g_return_if_fail (store == NULL || PAL_IS_TRANSCRIPT_STORE (store));
-
-  if (!g_set_object (&self->transcript_store, store))
-    return;
-
-  /* it searched the other store */
-  if (self->history_search != NULL)
-    gtk_window_destroy (GTK_WINDOW (self->history_search));
-  g_clear_weak_pointer (&self->history_search);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.search-history", store != NULL);
-}
-
-PalTranscriptStore *
-pal_window_get_transcript_store (PalWindow *self)
-{
-  g_return_val_if_fail (PAL_IS_WINDOW (self), NULL);
-
-  return self->transcript_store;
+  drop_history (self);
 }

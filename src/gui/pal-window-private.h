@@ -7,9 +7,9 @@
  * pal-window-sign-in.c signing in when an agent asks for it
  * pal-window-error.c   the error page, and what a failure becomes
  * pal-window-access.c  the agent's requests for files outside the folders
- * pal-window-history.c the search across every session, export, find in the
+ * pal-window-search.c  the search across every session, export, find in the
  *                      session
- * pal-window-show-at.c showing a session at one of its messages
+ * pal-window-history.c past sessions read from the history kept of them
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -18,6 +18,7 @@
 
 #include "pal-composer.h"
 #include "pal-find-bar.h"
+#include "pal-session-history.h"
 #include "pal-session-view.h"
 #include "pal-transcript-export.h"
 #include "pal-sidebar.h"
@@ -85,10 +86,14 @@ struct _PalWindow
   /* the new session being started, owned by its call */
   Attempt              *starting_attempt;
 
-  /* the stored history (pal-window-history.c) */
+  /* the stored history (pal-window-search.c) */
   PalTranscriptStore   *transcript_store;  /* nullable */
   GtkWidget            *history_search;    /* the search window, once made (weak) */
   PalFindBar           *find_bar;
+  /* the history of the current session on screen, and its load in flight
+   * (pal-window-history.c) */
+  PalSessionHistory    *history;
+  GCancellable         *history_cancellable;
 };
 
 /* pal-window.c */
@@ -180,10 +185,10 @@ void     _pal_window_handle_error        (PalWindow      *self,
 /* pal-window-access.c */
 void     _pal_window_setup_file_access   (PalWindow      *self);
 
-/* pal-window-history.c */
-void     _pal_window_class_init_history  (GtkWidgetClass *widget_class);
-void     _pal_window_setup_history       (PalWindow      *self);
-void     _pal_window_dispose_history     (PalWindow      *self);
+/* pal-window-search.c */
+void     _pal_window_class_init_search   (GtkWidgetClass *widget_class);
+void     _pal_window_setup_search        (PalWindow      *self);
+void     _pal_window_dispose_search      (PalWindow      *self);
 /* Export… of a session's menu: asks where to, and in which format */
 void     _pal_window_export_session      (PalWindow        *self,
                                           PalSessionKey    *key,
@@ -193,10 +198,25 @@ void     _pal_window_export_to_file      (PalWindow           *self,
                                           PalTranscriptFormat  format,
                                           GFile               *file);
 
-/* pal-window-show-at.c: shows @key scrolled to the message at
- * @update_index of its stored transcript */
-void     pal_window_show_session_at      (PalWindow      *self,
+/* pal-window-history.c */
+void     _pal_window_setup_history       (PalWindow      *self);
+void     _pal_window_dispose_history     (PalWindow      *self);
+/* Shows a session selected: its history when it is not open */
+void     _pal_window_browse_session      (PalWindow      *self,
+                                          PalSessionKey  *key);
+/* In _pal_window_show_session (): the history of another session goes */
+void     _pal_window_history_follow      (PalWindow      *self,
+                                          PalSessionKey  *key);
+/* A check in a confirmation that a session leaves the list: its history
+ * goes too (NULL when the window keeps none) */
+GtkCheckButton *_pal_window_history_add_check (PalWindow        *self,
+                                               AdwMessageDialog *dialog,
+                                               gboolean          active);
+void     _pal_window_delete_history      (PalWindow      *self,
+                                          PalSessionKey  *key);
+gboolean _pal_window_history_show_error  (PalWindow      *self,
                                           PalSessionKey  *key,
-                                          guint           update_index);
+                                          const char     *title,
+                                          const GError   *error);
 
 G_END_DECLS

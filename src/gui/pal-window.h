@@ -23,6 +23,12 @@ PalSessionManager *pal_window_get_manager (PalWindow       *self);
 PalSessionKey *pal_window_get_current_session (PalWindow   *self);
 void        pal_window_open_session     (PalWindow         *self,
                                          PalSessionKey     *key);
+/* pal-window-history.c: shows the session (its history when it is not
+ * open) at the item made from entry @update_index of its stored
+ * transcript, highlighted for a moment */
+void        pal_window_show_session_at  (PalWindow         *self,
+                                         PalSessionKey     *key,
+                                         guint              update_index);
 void        pal_window_start_session    (PalWindow         *self,
                                          const char        *agent_id,
                                          const char        *folder,

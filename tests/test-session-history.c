@@ -1,0 +1,523 @@
+/* test-session-history.c: sessions recorded into the transcript store by
+ * the session manager, and read back as items without their agent
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The agent profiles run the fake agent ($PALAVER_FAKE_AGENT) with
+ * tests/scenarios/history.json (or resume-only.json).
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gstdio.h>
+#define G_SETTINGS_ENABLE_BACKEND
+#include <gio/gsettingsbackend.h>
+
+#include "acp-plan-item.h"
+#include "pal-session-history.h"
+#include "pal-session-manager.h"
+#include "test-util.h"
+
+#define SCHEMA_ID "io.github.palaverapp.Palaver"
+
+typedef struct
+{
+  GSettingsBackend   *backend;
+  GSettings          *settings;
+  PalAgentStore      *agents;
+  PalSessionStore    *sessions;
+  PalTranscriptStore *store;
+  PalSessionManager  *manager;
+  char               *tmpdir;
+  char               *folder;
+  GAsyncResult       *result;
+} Fixture;
+
+static void
+got_result_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  GAsyncResult **slot = user_data;
+
+  g_assert_null (*slot);
+  *slot = g_object_ref (result);
+}
+
+static gboolean
+has_result (gpointer data)
+{
+  return *(GAsyncResult **) data != NULL;
+}
+
+static GAsyncResult *
+wait_result (GAsyncResult **slot)
+{
+  WAIT_UNTIL (has_result (slot));
+
+  return g_steal_pointer (slot);
+}
+
+static void
+add_profile (Fixture    *f,
+             const char *id,
+             const char *scenario)
+{
+  const char *args[] = { scenario, NULL };
+  g_autoptr(PalAgentProfile) profile = NULL;
+  g_autoptr(GError) error = NULL;
+
+  profile = pal_agent_profile_new (id, id, g_getenv ("PALAVER_FAKE_AGENT"), args);
+  g_assert_true (pal_agent_store_add (f->agents, profile, &error));
+  g_assert_no_error (error);
+}
+
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tmpdir = NULL;
+  g_autofree char *path = NULL;
+
+  tmpdir = g_dir_make_tmp ("palaver-session-history-XXXXXX", &error);
+  g_assert_no_error (error);
+  f->tmpdir = g_canonicalize_filename (tmpdir, NULL);
+  f->folder = g_build_filename (f->tmpdir, "project", NULL);
+  g_assert_cmpint (g_mkdir (f->folder, 0700), ==, 0);
+  path = g_build_filename (f->tmpdir, "transcripts.db", NULL);
+
+  f->backend = g_memory_settings_backend_new ();
+  f->settings = g_settings_new_with_backend (SCHEMA_ID, f->backend);
+  f->agents = pal_agent_store_new (f->settings);
+  f->sessions = pal_session_store_new (f->settings);
+  f->store = pal_transcript_store_new (path);
+  f->manager = g_object_new (PAL_TYPE_SESSION_MANAGER,
+                             "agent-store", f->agents,
+                             "session-store", f->sessions,
+                             "transcript-store", f->store,
+                             NULL);
+  add_profile (f, "history", "history.json");
+  add_profile (f, "resume-only", "resume-only.json");
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  pal_session_manager_shutdown_async (f->manager, NULL, got_result_cb, &f->result);
+  result = wait_result (&f->result);
+  g_assert_true (pal_session_manager_shutdown_finish (f->manager, result, &error));
+
+  g_clear_object (&f->manager);
+  g_clear_object (&f->store);
+  g_clear_object (&f->sessions);
+  g_clear_object (&f->agents);
+  g_clear_object (&f->settings);
+  g_clear_object (&f->backend);
+  remove_tree (f->tmpdir);
+  g_free (f->tmpdir);
+  g_free (f->folder);
+}
+
+/* --- what the tests do --- */
+
+static AcpSession *
+new_session (Fixture    *f,
+             const char *profile_id)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  AcpSession *session;
+
+  pal_session_manager_new_session_async (f->manager, profile_id, f->folder, NULL, NULL, NULL,
+                                         got_result_cb, &f->result);
+  result = wait_result (&f->result);
+  session = pal_session_manager_new_session_finish (f->manager, result, &error);
+  g_assert_no_error (error);
+
+  return session;
+}
+
+static void
+prompt (Fixture       *f,
+        PalSessionKey *key,
+        const char    *text)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *stop_reason = NULL;
+
+  pal_session_manager_prompt_async (f->manager, key, text, NULL, got_result_cb, &f->result);
+  result = wait_result (&f->result);
+  stop_reason = pal_session_manager_prompt_finish (f->manager, result, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (stop_reason, ==, "end_turn");
+}
+
+static AcpSession *
+open_session (Fixture       *f,
+              PalSessionKey *key,
+              gboolean       resume)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  AcpSession *session;
+
+  if (resume)
+    {
+      pal_session_manager_resume_session_async (f->manager, key, NULL, got_result_cb, &f->result);
+      result = wait_result (&f->result);
+      session = pal_session_manager_resume_session_finish (f->manager, result, &error);
+    }
+  else
+    {
+      pal_session_manager_load_session_async (f->manager, key, NULL, got_result_cb, &f->result);
+      result = wait_result (&f->result);
+      session = pal_session_manager_load_session_finish (f->manager, result, &error);
+    }
+  g_assert_no_error (error);
+  g_assert_nonnull (session);
+
+  return session;
+}
+
+static void
+close_session (Fixture       *f,
+               PalSessionKey *key)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  pal_session_manager_close_session_async (f->manager, key, NULL, got_result_cb, &f->result);
+  result = wait_result (&f->result);
+  g_assert_true (pal_session_manager_close_session_finish (f->manager, result, &error));
+  g_assert_no_error (error);
+}
+
+/* What the store keeps of @key, once what was recorded is written */
+static PalStoredTranscript *
+load_stored (Fixture       *f,
+             PalSessionKey *key)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  PalStoredTranscript *stored;
+
+  pal_transcript_store_load_async (f->store, key, NULL, got_result_cb, &f->result);
+  result = wait_result (&f->result);
+  stored = pal_transcript_store_load_finish (f->store, result, &error);
+  g_assert_no_error (error);
+
+  return stored;
+}
+
+static PalSessionHistory *
+load_history (Fixture       *f,
+              PalSessionKey *key)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  PalSessionHistory *history;
+
+  pal_session_history_load_async (f->store, key, NULL, got_result_cb, &f->result);
+  result = wait_result (&f->result);
+  history = pal_session_history_load_finish (result, &error);
+  g_assert_no_error (error);
+
+  return history;
+}
+
+/* The kinds of the entries, the same ones in a row once ("prompt agent
+ * tool"), and the text of the agent's messages */
+static char *
+describe_stored (PalStoredTranscript *stored,
+                 GString             *agent_text)
+{
+  static const char *names[] = { "other", "prompt", "user", "agent", "thought", "tool" };
+  g_autoptr(GString) kinds = g_string_new (NULL);
+  g_autoptr(AcpJsonDoc) doc = acp_json_doc_new ();
+  int last = -1;
+
+  for (guint i = 0; i < pal_stored_transcript_get_n_entries (stored); i++)
+    {
+      PalTranscriptKind kind = pal_stored_transcript_get_kind (stored, i);
+      PalTranscriptEntry entry;
+      gsize length;
+      const char *json = pal_stored_transcript_get_json (stored, i, &length);
+
+      if ((int) kind != last)
+        g_string_append_printf (kinds, "%s%s", kinds->len > 0 ? " " : "", names[kind]);
+      last = (int) kind;
+
+      pal_transcript_entry_read (&entry, doc, kind, json, length);
+      if (kind == PAL_TRANSCRIPT_KIND_AGENT_MESSAGE && agent_text != NULL)
+        g_string_append (agent_text, entry.text);
+      pal_transcript_entry_clear (&entry);
+    }
+
+  return g_string_free (g_steal_pointer (&kinds), FALSE);
+}
+
+/* The items of @model, one word each, with the text of messages and the
+ * title and status of tool calls */
+static char *
+describe_items (GListModel *model)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(AcpItem) item = g_list_model_get_item (model, i);
+
+      if (out->len > 0)
+        g_string_append (out, " | ");
+      if (ACP_IS_MESSAGE_ITEM (item))
+        g_string_append_printf (out, "%s: %s",
+                                acp_message_item_get_role (ACP_MESSAGE_ITEM (item)) ==
+                                ACP_MESSAGE_ROLE_USER ? "user" : "agent",
+                                acp_message_item_get_text (ACP_MESSAGE_ITEM (item)));
+      else if (ACP_IS_TOOL_CALL_ITEM (item))
+        g_string_append_printf (out, "tool: %s (%s)",
+                                acp_tool_call_item_get_title (ACP_TOOL_CALL_ITEM (item)),
+                                acp_tool_call_item_get_status (ACP_TOOL_CALL_ITEM (item)));
+      else if (ACP_IS_NOTICE_ITEM (item))
+        g_string_append_printf (out, "notice: %s",
+                                acp_notice_item_get_title (ACP_NOTICE_ITEM (item)));
+      else
+        g_string_append (out, G_OBJECT_TYPE_NAME (item));
+    }
+
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+/* --- tests --- */
+
+/* A live turn is recorded: the prompt sent and what the agent sent back;
+ * read back, it shows as it did */
+static void
+test_record_live (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(AcpSession) session = new_session (f, "history");
+  PalSessionKey *key = pal_session_manager_get_session_key (f->manager, session);
+  g_autoptr(PalStoredTranscript) stored = NULL;
+  g_autoptr(PalSessionHistory) history = NULL;
+  g_autoptr(GString) agent_text = g_string_new (NULL);
+  g_autofree char *kinds = NULL;
+  g_autofree char *live_items = NULL;
+  g_autofree char *stored_items = NULL;
+  g_autoptr(AcpItem) first = NULL;
+  gsize length;
+
+  prompt (f, key, "What now?");
+
+  stored = load_stored (f, key);
+  kinds = describe_stored (stored, agent_text);
+  g_assert_cmpstr (kinds, ==, "prompt agent tool");
+  g_assert_cmpstr (agent_text->str, ==, "Hello, I will read the file.");
+  g_assert_cmpstr (pal_stored_transcript_get_json (stored, 0, &length), ==,
+                   "[{\"type\":\"text\",\"text\":\"What now?\"}]");
+
+  /* without the agent, the same items */
+  history = load_history (f, key);
+  g_assert_cmpuint (pal_session_history_get_n_entries (history), ==,
+                    pal_stored_transcript_get_n_entries (stored));
+  acp_transcript_flush (acp_session_get_transcript (session));
+  live_items = describe_items (G_LIST_MODEL (acp_session_get_transcript (session)));
+  stored_items = describe_items (G_LIST_MODEL (pal_session_history_get_transcript (history)));
+  g_assert_cmpstr (stored_items, ==, live_items);
+  g_assert_cmpstr (stored_items, ==, "user: What now? | agent: Hello, I will read the file. | "
+                                     "tool: Read README.md (completed)");
+
+  /* each entry knows its item: the prompt its message, the tool call
+   * update its tool call */
+  first = g_list_model_get_item (G_LIST_MODEL (pal_session_history_get_transcript (history)), 0);
+  g_assert_true (pal_session_history_get_item (history, 0) == first);
+  g_assert_cmpint (pal_session_history_find_item (history,
+                                                  pal_session_history_get_item (history, G_MAXUINT)),
+                   ==, 2);
+}
+
+/* A load's replay is recorded once: the same history replayed again
+ * (however its chunks were cut) writes nothing, a changed one replaces it */
+static void
+test_record_replay (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(PalSessionRecord) record = pal_session_record_new ("walrus", "history", f->folder);
+  PalSessionKey *key = pal_session_record_get_key (record);
+  g_autoptr(PalStoredTranscript) first = NULL;
+  g_autoptr(PalStoredTranscript) second = NULL;
+  g_autoptr(PalStoredTranscript) third = NULL;
+  g_autoptr(GString) agent_text = g_string_new (NULL);
+  g_autofree char *kinds = NULL;
+  AcpSession *session;
+
+  pal_session_store_add (f->sessions, record);
+
+  session = open_session (f, key, FALSE);
+  g_object_unref (session);
+  first = load_stored (f, key);
+  kinds = describe_stored (first, agent_text);
+  g_assert_cmpstr (kinds, ==, "user agent tool");
+  g_assert_cmpstr (agent_text->str, ==, "The walrus lives far north.");
+  /* the chunks of the answer are one entry */
+  g_assert_cmpuint (pal_stored_transcript_get_n_entries (first), ==, 4);
+  close_session (f, key);
+
+  /* the same history, cut otherwise: nothing written, not twice */
+  session = open_session (f, key, FALSE);
+  g_object_unref (session);
+  second = load_stored (f, key);
+  g_assert_cmpuint (pal_stored_transcript_get_n_entries (second), ==, 4);
+  for (guint i = 0; i < 4; i++)
+    {
+      g_assert_cmpstr (pal_stored_transcript_get_json (second, i, NULL), ==,
+                       pal_stored_transcript_get_json (first, i, NULL));
+      g_assert_cmpint (pal_stored_transcript_get_time (second, i), ==,
+                       pal_stored_transcript_get_time (first, i));
+    }
+  close_session (f, key);
+
+  /* the agent's history changed: it replaces what was kept */
+  session = open_session (f, key, FALSE);
+  g_object_unref (session);
+  third = load_stored (f, key);
+  g_string_truncate (agent_text, 0);
+  g_clear_pointer (&kinds, g_free);
+  kinds = describe_stored (third, agent_text);
+  g_assert_cmpstr (kinds, ==, "user agent");
+  g_assert_cmpstr (agent_text->str, ==, "It went south.");
+  g_assert_cmpuint (pal_stored_transcript_get_n_entries (third), ==, 2);
+
+  /* and the turns after it go on from there */
+  prompt (f, key, "And now?");
+  g_clear_pointer (&third, pal_stored_transcript_unref);
+  third = load_stored (f, key);
+  g_clear_pointer (&kinds, g_free);
+  kinds = describe_stored (third, NULL);
+  g_assert_cmpstr (kinds, ==, "user agent prompt agent tool");
+}
+
+/* A resume replays nothing: the session starts with the history kept */
+static void
+test_resume_shows_history (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autoptr(AcpSession) session = new_session (f, "resume-only");
+  g_autoptr(PalSessionKey) key = pal_session_key_ref (pal_session_manager_get_session_key (f->manager,
+                                                                                           session));
+  g_autoptr(AcpSession) resumed = NULL;
+  g_autofree char *items = NULL;
+
+  prompt (f, key, "Remember the walrus");
+  /* the agent cannot close sessions: closed here only, and forgotten by
+   * this process: what the window showed of it is gone too */
+  close_session (f, key);
+  g_clear_object (&session);
+
+  resumed = open_session (f, key, TRUE);
+  acp_transcript_flush (acp_session_get_transcript (resumed));
+  items = describe_items (G_LIST_MODEL (acp_session_get_transcript (resumed)));
+  g_assert_cmpstr (items, ==, "user: Remember the walrus | agent: Hello again. | "
+                              "notice: Session resumed");
+
+  /* new turns come after it (this agent gives every answer the same
+   * message id: where the answer's text goes is the transcript's affair) */
+  prompt (f, key, "Again");
+  g_clear_pointer (&items, g_free);
+  acp_transcript_flush (acp_session_get_transcript (resumed));
+  items = describe_items (G_LIST_MODEL (acp_session_get_transcript (resumed)));
+  g_assert_nonnull (strstr (items, " | notice: Session resumed | user: Again"));
+  g_assert_true (g_str_has_prefix (items, "user: Remember the walrus | agent: Hello again."));
+}
+
+/* A prompt's blocks come back as the user message it made (its text and
+ * attachments), an entry that cannot be read is skipped, and the tool
+ * calls left unfinished are stopped */
+static void
+test_history_read_back (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(PalSessionKey) key = pal_session_key_new ("history", "by-hand");
+  g_autoptr(PalSessionHistory) history = NULL;
+  g_autoptr(PalSessionHistory) nothing = NULL;
+  g_autoptr(PalSessionKey) unknown = pal_session_key_new ("history", "never-recorded");
+  GListModel *items;
+  g_autoptr(AcpItem) prompt_item = NULL;
+  g_autoptr(AcpItem) tool = NULL;
+
+  pal_transcript_store_record_prompt (f->store, key,
+                                      "[{\"type\":\"text\",\"text\":\"Look at \"},"
+                                      "{\"type\":\"image\",\"mimeType\":\"image/png\",\"data\":\"AAAA\"},"
+                                      "{\"type\":\"text\",\"text\":\"this\"}]");
+  pal_transcript_store_record_update (f->store, key, "{\"sessionUpdate\":\"tool_call\","
+                                      "\"toolCallId\":\"c1\",\"title\":\"Look\","
+                                      "\"status\":\"in_progress\"}");
+  pal_transcript_store_record_update (f->store, key, "not JSON at all");
+  pal_transcript_store_record_update (f->store, key, "{\"sessionUpdate\":\"agent_message_chunk\","
+                                      "\"content\":{\"type\":\"text\",\"text\":\"Seen.\"}}");
+
+  history = load_history (f, key);
+  g_assert_cmpuint (pal_session_history_get_n_entries (history), ==, 4);
+  items = G_LIST_MODEL (pal_session_history_get_transcript (history));
+  g_assert_cmpuint (g_list_model_get_n_items (items), ==, 3);
+
+  prompt_item = g_list_model_get_item (items, 0);
+  g_assert_true (ACP_IS_MESSAGE_ITEM (prompt_item));
+  g_assert_cmpstr (acp_message_item_get_text (ACP_MESSAGE_ITEM (prompt_item)), ==, "Look at this");
+  g_assert_cmpuint (g_list_model_get_n_items (acp_message_item_get_attachments (ACP_MESSAGE_ITEM (prompt_item))),
+                    ==, 1);
+
+  tool = g_list_model_get_item (items, 1);
+  g_assert_true (acp_tool_call_item_get_stopped (ACP_TOOL_CALL_ITEM (tool)));
+  /* the entry that could not be read goes to the item before it */
+  g_assert_true (pal_session_history_get_item (history, 2) == tool);
+
+  nothing = load_history (f, unknown);
+  g_assert_cmpuint (pal_session_history_get_n_entries (nothing), ==, 0);
+  g_assert_null (pal_session_history_get_item (nothing, 0));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+#define ADD(path, func) \
+  g_test_add ("/session-history/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+
+  ADD ("record-live", test_record_live);
+  ADD ("record-replay", test_record_replay);
+  ADD ("resume-shows-history", test_resume_shows_history);
+  ADD ("read-back", test_history_read_back);
+
+#undef ADD
+
+  return g_test_run ();
+}
