@@ -10,6 +10,7 @@
 
 #include "pal-code-block.h"
 #include "pal-code-view.h"
+#include "pal-diff-view.h"
 #include "test-util.h"
 
 static GtkWidget *
@@ -305,6 +306,111 @@ test_diff_colours (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* x^2.4 for x in [0, 1]: x² times the square of the fifth root (Newton) */
+static double
+pow_2_4 (double x)
+{
+  double root = 1.0;
+
+  if (x <= 0)
+    return 0;
+  for (guint i = 0; i < 60; i++)
+    root -= (root * root * root * root * root - x) / (5 * root * root * root * root);
+
+  return x * x * root * root;
+}
+
+/* WCAG's relative luminance */
+static double
+luminance (const GdkRGBA *c)
+{
+  double rgb[3] = { c->red, c->green, c->blue };
+
+  for (guint i = 0; i < 3; i++)
+    rgb[i] = rgb[i] <= 0.03928 ? rgb[i] / 12.92 : pow_2_4 ((rgb[i] + 0.055) / 1.055);
+
+  return 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2];
+}
+
+static double
+contrast (const GdkRGBA *a,
+          const GdkRGBA *b)
+{
+  double la = luminance (a), lb = luminance (b);
+
+  return (MAX (la, lb) + 0.05) / (MIN (la, lb) + 0.05);
+}
+
+static GdkRGBA
+named_color (GtkWidget  *widget,
+             const char *name)
+{
+  GdkRGBA color;
+
+  g_assert_true (gtk_style_context_lookup_color (gtk_widget_get_style_context (widget), name, &color));
+
+  return color;
+}
+
+/* The counts of added and removed lines are readable (4.5:1) on the
+ * window's background and a view's, light and dark */
+static void
+test_diff_counts_contrast (void)
+{
+  GtkWidget *diff = pal_diff_view_new ();
+  GtkWidget *window = make_window (diff, 500);
+  AdwColorScheme schemes[] = { ADW_COLOR_SCHEME_FORCE_LIGHT, ADW_COLOR_SCHEME_FORCE_DARK };
+
+  pal_diff_view_set_diff (PAL_DIFF_VIEW (diff), "hello.c", NULL, "int y;\nint z;\n", "long y;\n");
+  g_assert_cmpuint (pal_diff_view_get_n_added (PAL_DIFF_VIEW (diff)), ==, 1);
+  g_assert_cmpuint (pal_diff_view_get_n_removed (PAL_DIFF_VIEW (diff)), ==, 2);
+  g_assert_true (pal_code_view_get_diff (pal_diff_view_get_code_view (PAL_DIFF_VIEW (diff))));
+
+  for (guint s = 0; s < G_N_ELEMENTS (schemes); s++)
+    {
+      g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+      GtkWidget *stack[64];
+      guint depth = 0;
+      guint counts = 0;
+
+      set_style (schemes[s]);
+      test_wait_frames (window, 2);
+
+      stack[depth++] = diff;
+      while (depth > 0)
+        {
+          GtkWidget *widget = stack[--depth];
+
+          if (GTK_IS_LABEL (widget))
+            g_ptr_array_add (labels, widget);
+          for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL && depth < 64;
+               c = gtk_widget_get_next_sibling (c))
+            stack[depth++] = c;
+        }
+
+      for (guint i = 0; i < labels->len; i++)
+        {
+          GtkWidget *label = g_ptr_array_index (labels, i);
+          const char *text = gtk_label_get_text (GTK_LABEL (label));
+          GdkRGBA color, window_bg, view_bg;
+
+          if (strcmp (text, "+1") != 0 && strcmp (text, "−2") != 0)
+            continue;
+
+          counts++;
+          gtk_style_context_get_color (gtk_widget_get_style_context (label), &color);
+          window_bg = named_color (label, "window_bg_color");
+          view_bg = named_color (label, "view_bg_color");
+          g_assert_cmpfloat (contrast (&color, &window_bg), >=, 4.5);
+          g_assert_cmpfloat (contrast (&color, &view_bg), >=, 4.5);
+        }
+      g_assert_cmpuint (counts, ==, 2);
+    }
+
+  set_style (ADW_COLOR_SCHEME_FORCE_LIGHT);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -324,6 +430,7 @@ main (int   argc,
   g_test_add_func ("/code-block/scrolls-sideways", test_scrolls_sideways);
   g_test_add_func ("/code-block/scheme-follows-style", test_scheme_follows_style);
   g_test_add_func ("/code-view/diff-colours", test_diff_colours);
+  g_test_add_func ("/diff-view/counts-contrast", test_diff_counts_contrast);
 
   return g_test_run ();
 }
