@@ -925,7 +925,8 @@ shown_whole_on_screen (GtkWidget *window)
     {
       GtkWidget *view = g_ptr_array_index (views, i);
       const char *last = g_strrstr (pal_markdown_view_get_text (PAL_MARKDOWN_VIEW (view)), "Paragraph ");
-      GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (view));
+      /* text alone: one text part */
+      GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (gtk_widget_get_last_child (view)));
       g_autofree char *number = NULL;
       g_autofree char *shown = NULL;
       GtkTextIter start, end;
@@ -1204,7 +1205,8 @@ busy_cb (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
-/* The mapped Markdown view of @window whose text ends with @text, or NULL */
+/* The text view of the mapped Markdown view of @window whose text ends
+ * with @text (the text of its last part), or NULL */
 static GtkWidget *
 find_view_ending_with (GtkWidget  *window,
                        const char *text)
@@ -1217,7 +1219,7 @@ find_view_ending_with (GtkWidget  *window,
       const char *shown = pal_markdown_view_get_text (g_ptr_array_index (views, i));
 
       if (*shown != '\0' && g_str_has_suffix (shown, text))
-        return g_ptr_array_index (views, i);
+        return gtk_widget_get_last_child (g_ptr_array_index (views, i));
     }
 
   return NULL;

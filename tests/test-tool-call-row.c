@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "acp-transcript.h"
-#include "pal-markdown-view.h"
+#include "pal-markdown-text.h"
 #include "pal-output-view.h"
 #include "pal-terminal-view.h"
 #include "pal-tool-call-row.h"
@@ -541,7 +541,8 @@ test_markdown (void)
       title = g_ptr_array_index (labels, i);
   g_assert_nonnull (title);
   g_assert_true (gtk_label_get_use_markup (title));
-  g_assert_cmpstr (gtk_label_get_label (title), ==, "<tt>ls -la</tt> in <b>src</b>");
+  g_assert_cmpstr (gtk_label_get_label (title), ==,
+                   "<span font_family=\"monospace\" insert_hyphens=\"false\">ls -la</span> in <b>src</b>");
 
   collect (f.row, PAL_TYPE_OUTPUT_VIEW, views);
   g_assert_cmpuint (views->len, ==, 2);
@@ -551,10 +552,10 @@ test_markdown (void)
 
     /* the code as it is, without its fence */
     g_assert_cmpstr (code, ==, "int *p;\n**not bold**");
-    g_assert_false (PAL_IS_MARKDOWN_VIEW (pal_output_view_get_text_view (g_ptr_array_index (views, 0))));
+    g_assert_false (PAL_IS_MARKDOWN_TEXT (pal_output_view_get_text_view (g_ptr_array_index (views, 0))));
     /* the text rendered, its lines kept */
     g_assert_cmpstr (text, ==, "Some bold text\nline two");
-    g_assert_true (PAL_IS_MARKDOWN_VIEW (pal_output_view_get_text_view (g_ptr_array_index (views, 1))));
+    g_assert_true (PAL_IS_MARKDOWN_TEXT (pal_output_view_get_text_view (g_ptr_array_index (views, 1))));
   }
 
   fixture_clear (&f);

@@ -20,7 +20,7 @@
 
 #include "pal-diff-view.h"
 #include "pal-markdown.h"
-#include "pal-markdown-view.h"
+#include "pal-markdown-text.h"
 #include "pal-output-view.h"
 #include "pal-path.h"
 #include "pal-terminal-view.h"
@@ -460,8 +460,9 @@ update_part (PalToolCallRow *self,
   switch (part->kind)
     {
     case PART_TEXT:
-      pal_markdown_view_set_text (PAL_MARKDOWN_VIEW (pal_output_view_get_text_view (PAL_OUTPUT_VIEW (widget))),
-                                  part->text);
+      /* plain output, unfenced, keeps its lines */
+      pal_markdown_text_set_markdown (PAL_MARKDOWN_TEXT (pal_output_view_get_text_view (PAL_OUTPUT_VIEW (widget))),
+                                      part->text, TRUE);
       pal_output_view_set_follow (PAL_OUTPUT_VIEW (widget), is_running (self));
       break;
 
@@ -507,13 +508,7 @@ create_part (PalToolCallRow *self,
   switch (part->kind)
     {
     case PART_TEXT:
-      {
-        GtkWidget *view = pal_markdown_view_new ();
-
-        /* plain output, unfenced, keeps its lines */
-        pal_markdown_view_set_hard_breaks (PAL_MARKDOWN_VIEW (view), TRUE);
-        widget = pal_output_view_new_with_view (view);
-      }
+      widget = pal_output_view_new_with_view (pal_markdown_text_new (NULL));
       break;
 
     case PART_CODE:
