@@ -466,3 +466,21 @@ pal_markdown_dup_code_block (const char *text,
 
   return g_string_free (c.code, FALSE);
 }
+
+/**
+ * pal_label_set_no_hyphens:
+ * @label: a label that wraps code, a command, a path or an address
+ *
+ * Where @label wraps, no hyphen is added (Pango adds one where it breaks a
+ * word, which in "-fsanitize" reads as part of the option).
+ */
+void
+pal_label_set_no_hyphens (GtkLabel *label)
+{
+  g_autoptr(PangoAttrList) attrs = pango_attr_list_new ();
+
+  g_return_if_fail (GTK_IS_LABEL (label));
+
+  pango_attr_list_insert (attrs, pango_attr_insert_hyphens_new (FALSE));
+  gtk_label_set_attributes (label, attrs);
+}

@@ -68,6 +68,7 @@ char       *pal_markdown_to_markup         (const char *text,
 char       *pal_markdown_dup_code_block    (const char *text,
                                             gssize      length);
 GPtrArray  *pal_markdown_dup_fonts    (const PangoFontDescription *base);
+void        pal_label_set_no_hyphens  (GtkLabel                   *label);
 
 /* Finds where streamed Markdown can be cut: a point before which nothing that
  * may still arrive can change how the text renders. Feed it the whole text

@@ -15,6 +15,7 @@
 
 #include "acp-generic-item.h"
 #include "acp-notice-item.h"
+#include "pal-markdown.h"
 #include "pal-notice-row.h"
 
 struct _PalNoticeRow
@@ -161,12 +162,15 @@ pal_notice_row_init (PalNoticeRow *self)
   gtk_label_set_wrap_mode (self->title_label, PANGO_WRAP_WORD_CHAR);
   gtk_label_set_selectable (self->title_label, TRUE);
   gtk_widget_add_css_class (GTK_WIDGET (self->title_label), "heading");
+  /* what went wrong often names a path or a command */
+  pal_label_set_no_hyphens (self->title_label);
 
   self->body_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->body_label, 0);
   gtk_label_set_wrap (self->body_label, TRUE);
   gtk_label_set_wrap_mode (self->body_label, PANGO_WRAP_WORD_CHAR);
   gtk_label_set_selectable (self->body_label, TRUE);
+  pal_label_set_no_hyphens (self->body_label);
 
   gtk_box_append (GTK_BOX (texts), GTK_WIDGET (self->title_label));
   gtk_box_append (GTK_BOX (texts), GTK_WIDGET (self->body_label));
@@ -193,6 +197,7 @@ pal_notice_row_init (PalNoticeRow *self)
   gtk_label_set_wrap_mode (self->details_label, PANGO_WRAP_CHAR);
   gtk_label_set_selectable (self->details_label, TRUE);
   gtk_widget_add_css_class (GTK_WIDGET (self->details_label), "monospace");
+  pal_label_set_no_hyphens (self->details_label);
   self->details_expander = GTK_EXPANDER (gtk_expander_new (_("Details")));
   gtk_expander_set_child (self->details_expander, GTK_WIDGET (self->details_label));
 
