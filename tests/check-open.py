@@ -10,6 +10,8 @@
 #                          load it), by the profile's name or id
 #   --open ID --agent X    an agent without that session: a clear error
 #   --open OTHER           an id only one agent has still opens without --agent
+#   --open AGENT:ID        as --open ID --agent AGENT
+#   --open UNKNOWN         an id no listed session has: a clear error, exit 1
 #
 # Each run has a session bus of its own (dbus-run-session), so that it is the
 # primary instance whatever else runs, and settings of its own (keyfile).
@@ -18,63 +20,23 @@
 #        PALAVER_SCENARIO_DIR)
 
 import os
-import signal
 import subprocess
 import sys
 import tempfile
-import time
 
-# How long the application may take to start or open a session: a bound for
-# a hang, not a pace (every wait below ends as soon as its event came).
-PATIENCE = 60
-
-
-def wait_for(what, condition):
-    deadline = time.monotonic() + PATIENCE
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f'timed out waiting for {what}')
-        time.sleep(0.02)
-
-
-def gvariant_string(text):
-    return "'" + text.replace('\\', '\\\\').replace("'", "\\'") + "'"
+sys.dont_write_bytecode = True
+from palaver_cli import (PATIENCE, Running, environment, fake_agent_profile,  # noqa: E402
+                         session_entry, wait_for, write_keyfile)
 
 
 def write_settings(work, fake_agent):
     project = os.path.join(work, 'project')
     os.makedirs(project, exist_ok=True)
-
-    def agent(agent_id, name):
-        record = os.path.join(work, agent_id + '.jsonl')
-        args = ', '.join(gvariant_string(a) for a in ('basic.json', '--record', record))
-        return (f"{{'id': <{gvariant_string(agent_id)}>, 'name': <{gvariant_string(name)}>, "
-                f"'command': <{gvariant_string(fake_agent)}>, 'args': <[{args}]>}}")
-
-    def session(session_id, agent_id):
-        return (f"{{'id': <{gvariant_string(session_id)}>, "
-                f"'agent': <{gvariant_string(agent_id)}>, "
-                f"'cwd': <{gvariant_string(project)}>}}")
-
-    settings = os.path.join(work, 'config', 'glib-2.0', 'settings')
-    os.makedirs(settings, exist_ok=True)
-    with open(os.path.join(settings, 'keyfile'), 'w') as f:
-        f.write('[io/github/palaverapp/Palaver]\n')
-        f.write(f"agents=[{agent('one', 'First Fake')}, {agent('two', 'Second Fake')}]\n")
-        f.write(f"sessions=[{session('shared', 'one')}, {session('shared', 'two')}, "
-                f"{session('alone', 'one')}]\n")
-
-
-def environment(work):
-    env = dict(os.environ)
-    env['HOME'] = work
-    env['GSETTINGS_BACKEND'] = 'keyfile'
-    for var, sub in (('XDG_CONFIG_HOME', 'config'), ('XDG_DATA_HOME', 'data'),
-                     ('XDG_CACHE_HOME', 'cache'), ('XDG_STATE_HOME', 'state')):
-        env[var] = os.path.join(work, sub)
-    # the app is the one under test, not the test's own warnings policy
-    env.pop('G_DEBUG', None)
-    return env
+    write_keyfile(work,
+                  [fake_agent_profile(work, fake_agent, 'one', 'First Fake'),
+                   fake_agent_profile(work, fake_agent, 'two', 'Second Fake')],
+                  [session_entry('shared', 'one', project), session_entry('shared', 'two', project),
+                   session_entry('alone', 'one', project)])
 
 
 def refused(palaver, work, args, expected):
@@ -110,18 +72,9 @@ def opened(palaver, work, args, agent_id, session_id, other_id):
     for name in ('one.jsonl', 'two.jsonl'):
         if os.path.exists(os.path.join(work, name)):
             os.unlink(os.path.join(work, name))
-    pid_file = os.path.join(work, 'palaver.pid')
-    if os.path.exists(pid_file):
-        os.unlink(pid_file)
-    # the shell becomes the application: its pid is the one to end, so that
-    # the application quits (and writes its settings) before its bus goes
-    app = subprocess.Popen(['dbus-run-session', '--', 'sh', '-c', 'echo $$ > "$0"; exec "$@"',
-                            pid_file, palaver, *args], env=environment(work),
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                           start_new_session=True)
     record = os.path.join(work, agent_id + '.jsonl')
     problems = []
-    try:
+    with Running(palaver, work, args) as app:
         wait_for(f'{agent_id} to load {session_id}',
                  lambda: loads(record) or app.poll() is not None)
         if app.poll() is not None:
@@ -130,14 +83,6 @@ def opened(palaver, work, args, agent_id, session_id, other_id):
             problems.append(f'{args}: {agent_id} loaded another session: {loads(record)[0]!r}')
         if loads(os.path.join(work, other_id + '.jsonl')):
             problems.append(f'{args}: {other_id} was asked to load a session too')
-    finally:
-        if app.poll() is None:
-            os.kill(int(open(pid_file).read()), signal.SIGTERM)
-        try:
-            app.wait(timeout=PATIENCE)
-        except subprocess.TimeoutExpired:
-            os.killpg(app.pid, signal.SIGKILL)
-            app.wait()
     print(f'{" ".join(args)}: {agent_id} loaded {session_id}', flush=True)
     return problems
 
@@ -156,6 +101,8 @@ def main(palaver, fake_agent):
         problems += opened(palaver, work, ['--open', 'shared', '--agent', 'one'],
                            'one', 'shared', 'two')
         problems += opened(palaver, work, ['--open', 'alone'], 'one', 'alone', 'two')
+        problems += opened(palaver, work, ['--open', 'Second Fake:shared'], 'two', 'shared', 'one')
+        problems += refused(palaver, work, ['--open', 'nowhere'], ['“nowhere”', 'AGENT:ID'])
 
     for problem in problems:
         print(problem, file=sys.stderr)

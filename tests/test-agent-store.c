@@ -13,6 +13,7 @@
 
 #include "pal-agent-store.h"
 #include "pal-error.h"
+#include "test-util.h"
 
 #define SCHEMA_ID "io.github.palaverapp.Palaver"
 #define FAKE_DEMO "/opt/test/palaver-demo-agent"
@@ -78,20 +79,6 @@ make_program (Fixture    *fixture,
 }
 
 static void
-flush_main_context (void)
-{
-  while (g_main_context_pending (NULL))
-    g_main_context_iteration (NULL, FALSE);
-}
-
-static gboolean
-timeout_cb (gpointer data)
-{
-  g_error ("Timed out waiting for detection");
-  return G_SOURCE_REMOVE;
-}
-
-static void
 detect_cb (GObject      *object,
            GAsyncResult *result,
            gpointer      user_data)
@@ -108,12 +95,9 @@ static void
 detect (PalAgentStore *store)
 {
   gboolean done = FALSE;
-  guint timeout = g_timeout_add_seconds (30, timeout_cb, NULL);
 
   pal_agent_store_detect_async (store, NULL, detect_cb, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (timeout);
+  WAIT_UNTIL (done);
 }
 
 static PalAgentProfile *
@@ -184,7 +168,7 @@ test_demo_only (Fixture       *fixture,
   g_assert_cmpstr (default_id, ==, PAL_AGENT_ID_DEMO);
 
   /* Nothing was written: presets are not stored. */
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (n_stored (fixture->settings), ==, 0);
 }
 
@@ -356,6 +340,15 @@ test_add_errors (Fixture       *fixture,
   g_assert_cmpuint (n_stored (fixture->settings), ==, 0);
 }
 
+static gboolean
+has_backup (gpointer store)
+{
+  return pal_stored_list_get_backup_path (store) != NULL;
+}
+
+/* Entries that cannot be read are skipped, reported and kept as they were;
+ * an environment or secret that cannot be read costs the profile only
+ * that, reported, the value copied before it is written without it. */
 static void
 test_malformed (Fixture       *fixture,
                 gconstpointer  data)
@@ -364,10 +357,14 @@ test_malformed (Fixture       *fixture,
   g_autoptr(PalAgentProfile) added = pal_agent_profile_new ("added", "Added", "added-agent", NULL);
   g_autoptr(GVariant) stored = NULL;
   g_autoptr(GError) error = NULL;
+  g_autofree char *copy = NULL;
   GVariantBuilder builder;
   GVariantDict dict;
-  GVariant *bad[7];
+  GVariant *bad[6];
+  GVariant *partial[2];
   const char * const *errors;
+  const char *kept_env[] = { "D=e", NULL };
+  const char *kept_secrets[] = { "OK", NULL };
 
   bad[0] = entry (NULL, "No id", "x");
   g_variant_dict_init (&dict, NULL);
@@ -377,64 +374,91 @@ test_malformed (Fixture       *fixture,
   bad[1] = g_variant_dict_end (&dict);
   bad[2] = entry ("", "Empty id", "x");
   bad[3] = entry ("first", "Duplicate", "y");
-  bad[4] = g_variant_ref_sink (entry ("env", "Bad env", "x"));
-  g_variant_dict_init (&dict, bad[4]);
-  g_variant_unref (bad[4]);
-  g_variant_dict_insert_value (&dict, "env", g_variant_new_parsed ("{'A=B': 'c'}"));
-  bad[4] = g_variant_dict_end (&dict);
-  bad[5] = entry ("no-command", "No command", NULL);
-  bad[6] = g_variant_ref_sink (entry ("secrets", "Bad secret", "x"));
-  g_variant_dict_init (&dict, bad[6]);
-  g_variant_unref (bad[6]);
+  bad[4] = entry ("no-command", "No command", NULL);
+  /* without its arguments the command would do something else */
+  bad[5] = g_variant_ref_sink (entry ("args", "Bad args", "x"));
+  g_variant_dict_init (&dict, bad[5]);
+  g_variant_unref (bad[5]);
+  g_variant_dict_insert (&dict, "args", "s", "--acp");
+  bad[5] = g_variant_dict_end (&dict);
+
+  partial[0] = g_variant_ref_sink (entry ("env", "Bad env", "x"));
+  g_variant_dict_init (&dict, partial[0]);
+  g_variant_unref (partial[0]);
+  g_variant_dict_insert_value (&dict, "env", g_variant_new_parsed ("{'A=B': 'c', 'D': 'e'}"));
+  partial[0] = g_variant_ref_sink (g_variant_dict_end (&dict));
+  partial[1] = g_variant_ref_sink (entry ("secrets", "Bad secret", "x"));
+  g_variant_dict_init (&dict, partial[1]);
+  g_variant_unref (partial[1]);
   g_variant_dict_insert_value (&dict, "secrets", g_variant_new_parsed ("['OK', '']"));
-  bad[6] = g_variant_dict_end (&dict);
+  partial[1] = g_variant_ref_sink (g_variant_dict_end (&dict));
 
   g_variant_builder_init (&builder, G_VARIANT_TYPE ("aa{sv}"));
   g_variant_builder_add_value (&builder, entry ("first", "First", "first-agent"));
-  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+  for (guint i = 0; i < 4; i++)
     g_variant_builder_add_value (&builder, g_variant_ref_sink (bad[i]));
+  g_variant_builder_add_value (&builder, partial[0]);
+  g_variant_builder_add_value (&builder, g_variant_ref_sink (bad[4]));
+  g_variant_builder_add_value (&builder, partial[1]);
+  g_variant_builder_add_value (&builder, g_variant_ref_sink (bad[5]));
   g_variant_builder_add_value (&builder, entry ("second", "Second", "second-agent"));
   g_settings_set_value (fixture->settings, "agents", g_variant_builder_end (&builder));
 
   store = pal_agent_store_new (fixture->settings);
-  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (store)), ==, 3);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (store)), ==, 5);
   g_assert_cmpstr (pal_agent_profile_get_id (item (store, 0)), ==, "first");
   g_assert_cmpstr (pal_agent_profile_get_name (item (store, 0)), ==, "First");
-  g_assert_cmpstr (pal_agent_profile_get_id (item (store, 1)), ==, "second");
-  g_assert_cmpstr (pal_agent_profile_get_id (item (store, 2)), ==, PAL_AGENT_ID_DEMO);
+  g_assert_cmpstr (pal_agent_profile_get_id (item (store, 1)), ==, "env");
+  g_assert_cmpstrv (pal_agent_profile_get_env (item (store, 1)), kept_env);
+  g_assert_cmpstr (pal_agent_profile_get_id (item (store, 2)), ==, "secrets");
+  g_assert_cmpstrv (pal_agent_profile_get_secrets (item (store, 2)), kept_secrets);
+  g_assert_cmpstr (pal_agent_profile_get_id (item (store, 3)), ==, "second");
+  g_assert_cmpstr (pal_agent_profile_get_id (item (store, 4)), ==, PAL_AGENT_ID_DEMO);
 
   errors = pal_agent_store_get_load_errors (store);
-  g_assert_cmpuint (g_strv_length ((char **) errors), ==, 7);
+  g_assert_cmpuint (g_strv_length ((char **) errors), ==, 8);
   g_assert_nonnull (strstr (errors[0], "2"));
   g_assert_nonnull (strstr (errors[0], "“id” is missing"));
   g_assert_nonnull (strstr (errors[1], "“name”"));
   g_assert_nonnull (strstr (errors[1], "“i”"));
   g_assert_nonnull (strstr (errors[2], "empty"));
   g_assert_nonnull (strstr (errors[3], "“first”"));
-  g_assert_nonnull (strstr (errors[4], "A=B"));
+  g_assert_cmpstr (errors[4], ==, "Stored agent profile 6: the environment variable name “A=B” "
+                                  "is invalid, and was left out");
   g_assert_nonnull (strstr (errors[5], "“command” is missing"));
   g_assert_nonnull (strstr (errors[6], "“”"));
+  g_assert_nonnull (strstr (errors[6], "left out"));
+  g_assert_nonnull (strstr (errors[7], "“args”"));
+
+  /* copied as it was before anything is written */
+  WAIT_UNTIL (has_backup (store));
+  g_assert_true (g_file_get_contents (pal_stored_list_get_backup_path (PAL_STORED_LIST (store)),
+                                      &copy, NULL, NULL));
+  g_assert_nonnull (strstr (copy, "'A=B'"));
 
   /* a change writes the readable ones and keeps the others as they were */
   g_assert_true (pal_agent_store_add (store, added, &error));
   g_assert_no_error (error);
   stored = g_settings_get_value (fixture->settings, "agents");
-  g_assert_cmpuint (g_variant_n_children (stored), ==, 3 + G_N_ELEMENTS (bad));
+  g_assert_cmpuint (g_variant_n_children (stored), ==, 5 + G_N_ELEMENTS (bad));
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {
-      g_autoptr(GVariant) child = g_variant_get_child_value (stored, 3 + i);
+      g_autoptr(GVariant) child = g_variant_get_child_value (stored, 5 + i);
       g_assert_true (g_variant_equal (child, bad[i]));
       g_variant_unref (bad[i]);
     }
+  g_variant_unref (partial[0]);
+  g_variant_unref (partial[1]);
 
   /* the re-read reports the same problems and keeps the first "first" */
   {
     g_autoptr(PalAgentStore) again = pal_agent_store_new (fixture->settings);
 
-    g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (again)), ==, 4);
+    g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (again)), ==, 6);
     g_assert_cmpstr (pal_agent_profile_get_name (item (again, 0)), ==, "First");
-    g_assert_cmpstr (pal_agent_profile_get_id (item (again, 2)), ==, "added");
-    g_assert_cmpuint (g_strv_length ((char **) pal_agent_store_get_load_errors (again)), ==, 7);
+    g_assert_cmpstr (pal_agent_profile_get_id (item (again, 4)), ==, "added");
+    g_assert_cmpstrv (pal_agent_profile_get_env (item (again, 1)), kept_env);
+    g_assert_cmpuint (g_strv_length ((char **) pal_agent_store_get_load_errors (again)), ==, 6);
   }
 }
 
@@ -484,7 +508,7 @@ test_detect (Fixture       *fixture,
   g_assert_cmpstr (default_id, ==, PAL_AGENT_ID_CLAUDE);
 
   /* presets are not stored */
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (n_stored (fixture->settings), ==, 0);
 
   /* the older Claude adapter when the new one is gone; Gemini once executable */
@@ -563,16 +587,14 @@ test_detect_cancelled (Fixture       *fixture,
   /* cancelled by the caller: nothing changes */
   g_cancellable_cancel (cancellable);
   pal_agent_store_detect_async (store, cancellable, detect_cancelled_cb, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (done);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (store)), ==, 1);
 
   /* the store is disposed while the thread runs */
   done = FALSE;
   pal_agent_store_detect_async (store, NULL, detect_cancelled_cb, &done);
   g_object_run_dispose (G_OBJECT (store));
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (done);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (store)), ==, 0);
 }
 
@@ -647,7 +669,7 @@ test_edit_preset (Fixture       *fixture,
   pal_agent_profile_set_name (preset, "Codex (work)");
   pal_agent_profile_set_command (preset, "/opt/codex-acp");
   g_assert_cmpuint (writes, ==, 0);
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (writes, ==, 1);
   g_assert_false (pal_agent_profile_get_is_preset (preset));
   {
@@ -708,7 +730,7 @@ test_external_change (Fixture       *fixture,
   g_variant_builder_add_value (&builder, entry ("b", "Bee", "b-agent"));
   g_variant_builder_add_value (&builder, entry ("c", "C", "c-agent"));
   g_settings_set_value (other, "agents", g_variant_builder_end (&builder));
-  flush_main_context ();
+  test_drain_main_context ();
 
   g_assert_cmpuint (changed.count, ==, 1);
   g_assert_cmpuint (changed.position, ==, 2);
@@ -724,7 +746,7 @@ test_external_change (Fixture       *fixture,
   g_variant_builder_add_value (&builder, entry ("b", "Bee", "b-agent"));
   g_variant_builder_add_value (&builder, entry ("c", "C", "c-agent"));
   g_settings_set_value (other, "agents", g_variant_builder_end (&builder));
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (changed.count, ==, 2);
   g_assert_cmpuint (changed.position, ==, 0);
   g_assert_cmpuint (changed.removed, ==, 1);
@@ -733,7 +755,7 @@ test_external_change (Fixture       *fixture,
 
   /* our own writes do not reload */
   pal_agent_profile_set_name (b, "Bea");
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (changed.count, ==, 2);
   {
     g_autoptr(PalAgentStore) again = pal_agent_store_new (other);
@@ -745,7 +767,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_test_init (&argc, &argv, NULL);
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
 #define ADD(path, func) \
   g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)

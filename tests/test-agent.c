@@ -318,6 +318,7 @@ assert_json_equal (JsonNode   *node,
 {
   g_autoptr(JsonNode) expected_node = parse_json (expected);
 
+  g_assert_nonnull (node);  /* a member that is missing */
   g_assert_nonnull (expected_node);
   if (!json_node_equal (node, expected_node))
     {
@@ -540,8 +541,8 @@ test_handshake_every_capability (Fixture       *f,
   acp_agent_set_client_capabilities (f->agent,
                                      ACP_CLIENT_CAP_FS_READ | ACP_CLIENT_CAP_FS_WRITE |
                                      ACP_CLIENT_CAP_TERMINAL | ACP_CLIENT_CAP_BOOLEAN_CONFIG |
-                                     ACP_CLIENT_CAP_AUTH_TERMINAL);
-  g_assert_cmphex (acp_agent_get_client_capabilities (f->agent), ==, 0x1f);
+                                     ACP_CLIENT_CAP_AUTH_TERMINAL | ACP_CLIENT_CAP_PLAN);
+  g_assert_cmphex (acp_agent_get_client_capabilities (f->agent), ==, 0x3f);
   {
     g_autoptr(GError) error = start_agent_error (f);
     g_assert_no_error (error);
@@ -606,6 +607,8 @@ test_handshake_every_capability (Fixture       *f,
                        "{'configOptions':{'boolean':{}}}");
     /* terminal sign-in methods can be run */
     assert_json_equal (json_object_get_member (caps, "auth"), "{'terminal':true}");
+    /* plans by id are shown */
+    assert_json_equal (json_object_get_member (caps, "plan"), "{}");
   }
 }
 

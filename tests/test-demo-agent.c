@@ -723,6 +723,54 @@ test_prompt_turn (Fixture       *fixture,
   g_assert_true (g_file_test (history, G_FILE_TEST_IS_REGULAR));
 }
 
+/* A client that shows plans by id gets plan_update, one planId a turn */
+static void
+test_plan_updates (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  Agent *agent = agent_start (fixture);
+  g_autoptr(JsonNode) result = NULL;
+  g_autofree char *id = NULL;
+  g_autofree char *stop = NULL;
+  g_autofree char *first_id = NULL;
+  g_autoptr(GPtrArray) updates = NULL;
+  JsonObject *plan = NULL;
+  guint n = 0;
+
+  result = agent_call (agent, "initialize",
+                       "{\"protocolVersion\": 1, \"clientCapabilities\": {\"plan\": {}}}", NULL);
+  g_assert_nonnull (result);
+  id = agent_new_session (agent, fixture->cwd, NULL);
+
+  for (guint turn = 0; turn < 2; turn++)
+    {
+      g_clear_pointer (&stop, g_free);
+      stop = agent_prompt (agent, id, "/plan the release");
+      g_assert_cmpstr (stop, ==, "end_turn");
+    }
+  updates = session_updates (agent, id, 0);
+  g_assert_cmpuint (count_kind (updates, "plan"), ==, 0);
+
+  for (int i = find_kind (updates, "plan_update", 0); i >= 0; i = find_kind (updates, "plan_update", i + 1))
+    {
+      plan = object_member (g_ptr_array_index (updates, i), "plan");
+      g_assert_cmpstr (string_member (plan, "type"), ==, "items");
+      g_assert_cmpuint (json_array_get_length (array_member (plan, "entries")), ==, 3);
+      if (first_id == NULL)
+        first_id = g_strdup (string_member (plan, "planId"));
+      if (g_str_equal (string_member (plan, "planId"), first_id))
+        n++;
+    }
+  /* the first turn's plan moved on, then the second turn had its own */
+  g_assert_cmpuint (n, >=, 3);
+  g_assert_cmpuint (count_kind (updates, "plan_update"), ==, 2 * n);
+  g_assert_cmpstr (string_member (plan, "planId"), !=, first_id);
+  g_assert_cmpstr (string_member (json_array_get_object_element (array_member (plan, "entries"), 2),
+                                  "status"), ==, "completed");
+
+  agent_stop (agent);
+}
+
 static void
 test_always_allow (Fixture       *fixture,
                    gconstpointer  user_data)
@@ -1576,6 +1624,7 @@ main (int   argc,
   ADD ("initialize", test_initialize);
   ADD ("new-session", test_new_session);
   ADD ("prompt-turn", test_prompt_turn);
+  ADD ("plan-updates", test_plan_updates);
   ADD ("always-allow", test_always_allow);
   ADD ("reject", test_reject);
   ADD ("cancel", test_cancel);

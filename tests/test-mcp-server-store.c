@@ -12,8 +12,10 @@
 #include <gio/gsettingsbackend.h>
 
 #include "pal-error.h"
+#include "pal-mcp-server-import.h"
 #include "pal-mcp-server-json.h"
 #include "pal-mcp-server-store.h"
+#include "test-util.h"
 
 #define SCHEMA_ID "io.github.palaverapp.Palaver"
 
@@ -37,13 +39,6 @@ fixture_tear_down (Fixture       *fixture,
 {
   g_clear_object (&fixture->settings);
   g_clear_object (&fixture->backend);
-}
-
-static void
-flush_main_context (void)
-{
-  while (g_main_context_pending (NULL))
-    g_main_context_iteration (NULL, FALSE);
 }
 
 static PalMcpServerConfig *
@@ -442,7 +437,7 @@ test_duplicate (Fixture       *fixture,
     g_assert_null (pal_mcp_server_store_duplicate (store, stranger));
   }
 
-  flush_main_context ();
+  test_drain_main_context ();
   {
     g_autoptr(PalMcpServerStore) again = pal_mcp_server_store_new (fixture->settings);
 
@@ -485,7 +480,7 @@ test_remove_undo (Fixture       *fixture,
 
   /* a removed config no longer writes */
   pal_mcp_server_config_set_command (b, "/bin/y");
-  flush_main_context ();
+  test_drain_main_context ();
 
   g_assert_true (pal_mcp_server_store_insert (store, position, removed, &error));
   g_assert_no_error (error);
@@ -519,6 +514,14 @@ entry (const char *name,
   return g_variant_dict_end (&dict);
 }
 
+static gboolean
+has_backup (gpointer store)
+{
+  return pal_stored_list_get_backup_path (store) != NULL;
+}
+
+/* Entries that cannot be read are skipped, reported and kept as they were;
+ * an optional member that cannot be read costs the server only that. */
 static void
 test_malformed (Fixture       *fixture,
                 gconstpointer  data)
@@ -565,12 +568,19 @@ test_malformed (Fixture       *fixture,
   g_settings_set_value (fixture->settings, "mcp-servers", g_variant_builder_end (&builder));
 
   store = pal_mcp_server_store_new (fixture->settings);
-  g_assert_cmpuint (n_items (store), ==, 2);
+  g_assert_cmpuint (n_items (store), ==, 4);
   g_assert_cmpstr (pal_mcp_server_config_get_name (item (G_LIST_MODEL (store), 0)), ==, "good");
   g_assert_cmpstr (pal_mcp_server_config_get_url (item (G_LIST_MODEL (store), 0)), ==, "http://good/");
-  /* optional keys take their defaults */
-  g_assert_true (pal_mcp_server_config_get_enabled (item (G_LIST_MODEL (store), 1)));
+  /* an environment that cannot be read is left out */
+  g_assert_cmpstr (pal_mcp_server_config_get_name (item (G_LIST_MODEL (store), 1)), ==, "env-typed");
   g_assert_cmpuint (n_items (pal_mcp_server_config_get_env (item (G_LIST_MODEL (store), 1))), ==, 0);
+  /* a switch that cannot be read turns the server off */
+  g_assert_cmpstr (pal_mcp_server_config_get_name (item (G_LIST_MODEL (store), 2)), ==,
+                   "enabled-typed");
+  g_assert_false (pal_mcp_server_config_get_enabled (item (G_LIST_MODEL (store), 2)));
+  /* optional keys take their defaults */
+  g_assert_true (pal_mcp_server_config_get_enabled (item (G_LIST_MODEL (store), 3)));
+  g_assert_cmpuint (n_items (pal_mcp_server_config_get_env (item (G_LIST_MODEL (store), 3))), ==, 0);
 
   errors = pal_mcp_server_store_get_load_errors (store);
   g_assert_cmpuint (g_strv_length ((char **) errors), ==, G_N_ELEMENTS (bad));
@@ -583,14 +593,19 @@ test_malformed (Fixture       *fixture,
         g_error ("“%s” is not in “%s”", reasons[i], errors[i]);
     }
 
+  /* what is left out is copied before the key is written */
+  WAIT_UNTIL (has_backup (store));
   g_assert_true (pal_mcp_server_store_add (store, added, NULL));
   stored = g_settings_get_value (fixture->settings, "mcp-servers");
-  g_assert_cmpuint (g_variant_n_children (stored), ==, 3 + G_N_ELEMENTS (bad));
-  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+  g_assert_cmpuint (g_variant_n_children (stored), ==, 5 + G_N_ELEMENTS (bad) - 2);
+  for (guint i = 0, k = 5; i < G_N_ELEMENTS (bad); i++)
     {
-      g_autoptr(GVariant) child = g_variant_get_child_value (stored, 3 + i);
+      if (i != 5 && i != 7)
+        {
+          g_autoptr(GVariant) child = g_variant_get_child_value (stored, k++);
 
-      g_assert_true (g_variant_equal (child, bad[i]));
+          g_assert_true (g_variant_equal (child, bad[i]));
+        }
       g_variant_unref (bad[i]);
     }
 }
@@ -615,7 +630,7 @@ test_batched_writes (Fixture       *fixture,
   pal_name_value_set_secret (nv, TRUE);
   pal_mcp_server_config_add_env (config, "B", "3");
   g_assert_cmpuint (writes, ==, 0);
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (writes, ==, 1);
   {
     g_autoptr(PalMcpServerStore) again = pal_mcp_server_store_new (fixture->settings);
@@ -630,10 +645,10 @@ test_batched_writes (Fixture       *fixture,
   /* a row taken out of the list changes nothing any more */
   detached = g_object_ref (nv);
   g_list_store_remove (pal_mcp_server_config_get_env (config), 0);
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (writes, ==, 2);
   pal_name_value_set_value (detached, "gone");
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (writes, ==, 2);
 
   g_signal_handlers_disconnect_by_func (fixture->settings, count_cb, &writes);
@@ -660,7 +675,7 @@ test_external_change (Fixture       *fixture,
   b_there = pal_mcp_server_store_lookup (writer, "b");
   pal_mcp_server_config_set_enabled (b_there, FALSE);
   pal_mcp_server_config_add_env (b_there, "NEW", "x");
-  flush_main_context ();
+  test_drain_main_context ();
 
   g_assert_true (item (G_LIST_MODEL (store), 0) == a);
   g_assert_true (item (G_LIST_MODEL (store), 1) == b);
@@ -698,7 +713,7 @@ test_import (void)
   const char *fs_args[] = { "-y", "@modelcontextprotocol/server-filesystem", "/home/me", NULL };
   PalMcpServerConfig *config;
 
-  g_assert_true (pal_mcp_server_import_json (import_example, &configs, &error));
+  g_assert_true (pal_mcp_server_import_json (import_example, &configs, NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (configs->len, ==, 5);
 
@@ -735,14 +750,16 @@ test_import (void)
   /* the other spelling of the top member */
   g_clear_pointer (&configs, g_ptr_array_unref);
   g_assert_true (pal_mcp_server_import_json ("{\"servers\": {\"x\": {\"command\": \"x\"}}}",
-                                             &configs, &error));
+                                             &configs, NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (configs->len, ==, 1);
   g_clear_pointer (&configs, g_ptr_array_unref);
-  g_assert_true (pal_mcp_server_import_json ("{\"mcpServers\": {}}", &configs, &error));
+  g_assert_true (pal_mcp_server_import_json ("{\"mcpServers\": {}}", &configs, NULL, &error));
   g_assert_cmpuint (configs->len, ==, 0);
 }
 
+/* A text that cannot be read is refused whole; a server that cannot be
+ * read is refused, named with what is wrong, and the others are read. */
 static void
 test_import_errors (void)
 {
@@ -779,19 +796,36 @@ test_import_errors (void)
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autoptr(GPtrArray) configs = NULL;
+      g_autoptr(GPtrArray) failures = NULL;
       g_autoptr(GError) error = NULL;
+      const GError *failure;
 
-      g_assert_false (pal_mcp_server_import_json (cases[i].json, &configs, &error));
-      g_assert_error (error, PAL_ERROR, PAL_ERROR_INVALID);
-      g_assert_null (configs);
-      if (strstr (error->message, cases[i].part1) == NULL ||
-          (cases[i].part2 != NULL && strstr (error->message, cases[i].part2) == NULL))
-        g_error ("case %u: unexpected message “%s”", i, error->message);
+      /* the first five: the text */
+      if (i < 5)
+        {
+          g_assert_false (pal_mcp_server_import_json (cases[i].json, &configs, &failures, &error));
+          g_assert_null (configs);
+          g_assert_null (failures);
+          failure = error;
+        }
+      else
+        {
+          g_assert_true (pal_mcp_server_import_json (cases[i].json, &configs, &failures, &error));
+          g_assert_no_error (error);
+          g_assert_cmpuint (failures->len, ==, 1);
+          /* the last has a good server too */
+          g_assert_cmpuint (configs->len, ==, i == G_N_ELEMENTS (cases) - 1 ? 1 : 0);
+          failure = g_ptr_array_index (failures, 0);
+        }
+      g_assert_error (failure, PAL_ERROR, PAL_ERROR_INVALID);
+      if (strstr (failure->message, cases[i].part1) == NULL ||
+          (cases[i].part2 != NULL && strstr (failure->message, cases[i].part2) == NULL))
+        g_error ("case %u: unexpected message “%s”", i, failure->message);
     }
 }
 
 /* JSON escapes can spell strings that are not UTF-8 (a lone surrogate):
- * the settings cannot hold them, so such a file is refused whole. */
+ * the settings cannot hold them, so such a server is refused, named. */
 static void
 test_import_invalid_utf8 (void)
 {
@@ -811,23 +845,37 @@ test_import_invalid_utf8 (void)
       "“K” in “env”" },
     { "{\"mcpServers\": {\"s\": {\"url\": \"http://x/\", \"headers\": {\"A\": \"\\uD83Dx\"}}}}",
       "“A” in “headers”" },
-    /* raw bytes that are not UTF-8 */
-    { "{\"mcpServers\": {\"s\": {\"command\": \"/bin/\xff\"}}}", "UTF-8" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autoptr(GPtrArray) configs = NULL;
+      g_autoptr(GPtrArray) failures = NULL;
       g_autoptr(GError) error = NULL;
+      const GError *failure;
 
-      if (pal_mcp_server_import_json (cases[i].json, &configs, &error))
+      g_assert_true (pal_mcp_server_import_json (cases[i].json, &configs, &failures, &error));
+      g_assert_no_error (error);
+      if (configs->len != 0)
         g_error ("case %u: imported", i);
-      g_assert_error (error, PAL_ERROR, PAL_ERROR_INVALID);
-      g_assert_null (configs);
-      g_assert_true (g_utf8_validate (error->message, -1, NULL));
-      if (strstr (error->message, "UTF-8") == NULL || strstr (error->message, cases[i].part) == NULL)
-        g_error ("case %u: unexpected message “%s”", i, error->message);
+      g_assert_cmpuint (failures->len, ==, 1);
+      failure = g_ptr_array_index (failures, 0);
+      g_assert_error (failure, PAL_ERROR, PAL_ERROR_INVALID);
+      g_assert_true (g_utf8_validate (failure->message, -1, NULL));
+      if (strstr (failure->message, "UTF-8") == NULL || strstr (failure->message, cases[i].part) == NULL)
+        g_error ("case %u: unexpected message “%s”", i, failure->message);
     }
+
+  /* raw bytes that are not UTF-8: the text as a whole */
+  {
+    g_autoptr(GPtrArray) configs = NULL;
+    g_autoptr(GError) error = NULL;
+
+    g_assert_false (pal_mcp_server_import_json ("{\"mcpServers\": {\"s\": {\"command\": \"/bin/\xff\"}}}",
+                                                &configs, NULL, &error));
+    g_assert_error (error, PAL_ERROR, PAL_ERROR_INVALID);
+    g_assert_nonnull (strstr (error->message, "UTF-8"));
+  }
 
   /* the parser's own message quotes the text it choked on: made valid */
   {
@@ -835,7 +883,7 @@ test_import_invalid_utf8 (void)
     g_autoptr(GError) error = NULL;
 
     g_assert_false (pal_mcp_server_import_json ("{\"mcpServers\": {\"s\\uDE00x\" {}}}",
-                                                &configs, &error));
+                                                &configs, NULL, &error));
     g_assert_error (error, PAL_ERROR, PAL_ERROR_INVALID);
     g_assert_true (g_utf8_validate (error->message, -1, NULL));
   }
@@ -847,10 +895,100 @@ test_import_invalid_utf8 (void)
 
     g_assert_true (pal_mcp_server_import_json ("{\"mcpServers\": {\"s\": "
                                                "{\"command\": \"/bin/\\uD83D\\uDE00\"}}}",
-                                               &configs, &error));
+                                               &configs, NULL, &error));
     g_assert_no_error (error);
     g_assert_cmpstr (pal_mcp_server_config_get_command (g_ptr_array_index (configs, 0)),
                      ==, "/bin/\xf0\x9f\x98\x80");
+  }
+}
+
+/* An import with one server that cannot be read (a lone surrogate in its
+ * command) imports the others, and says which failed. */
+static void
+test_import_partial (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autoptr(PalMcpServerStore) store = pal_mcp_server_store_new (fixture->settings);
+  g_autoptr(PalMcpServerStore) again = NULL;
+  g_autoptr(GPtrArray) configs = NULL;
+  g_autoptr(GPtrArray) failures = NULL;
+  g_autoptr(GError) error = NULL;
+  const GError *failure;
+
+  g_assert_true (pal_mcp_server_import_json ("{\"mcpServers\": {"
+                                             "\"first\": {\"command\": \"/bin/first\"},"
+                                             "\"broken\": {\"command\": \"a\\ud800b\"},"
+                                             "\"last\": {\"url\": \"https://last.test/mcp\"}}}",
+                                             &configs, &failures, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (configs->len, ==, 2);
+  g_assert_cmpstr (pal_mcp_server_config_get_name (g_ptr_array_index (configs, 0)), ==, "first");
+  g_assert_cmpstr (pal_mcp_server_config_get_name (g_ptr_array_index (configs, 1)), ==, "last");
+  g_assert_cmpuint (failures->len, ==, 1);
+  failure = g_ptr_array_index (failures, 0);
+  g_assert_error (failure, PAL_ERROR, PAL_ERROR_INVALID);
+  g_assert_cmpstr (failure->message, ==, "MCP server “broken”: “command” is not valid UTF-8 text");
+
+  g_assert_cmpuint (pal_mcp_server_store_import (store, configs, NULL, NULL), ==, 2);
+  /* and they are there after a restart */
+  again = pal_mcp_server_store_new (fixture->settings);
+  g_assert_cmpuint (n_items (again), ==, 2);
+  g_assert_cmpstr (pal_mcp_server_config_get_command (pal_mcp_server_store_lookup (again, "first")),
+                   ==, "/bin/first");
+}
+
+/* The same file imported twice adds its servers once; a server whose name
+ * another one has is added under a number. */
+static void
+test_import_twice (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(PalMcpServerStore) store = pal_mcp_server_store_new (fixture->settings);
+  g_autoptr(PalMcpServerConfig) other = new_stdio ("everything", "/bin/other");
+  const char *json = "{\"mcpServers\": {"
+                     "\"everything\": {\"command\": \"npx\", "
+                     "\"args\": [\"-y\", \"@modelcontextprotocol/server-everything\"], "
+                     "\"env\": {\"DEBUG\": \"1\"}},"
+                     "\"remote\": {\"url\": \"https://mcp.test/mcp\", "
+                     "\"headers\": {\"Authorization\": \"Bearer t\"}}}}";
+  guint renamed = 99;
+  guint present = 99;
+
+  for (guint round = 0; round < 2; round++)
+    {
+      g_autoptr(GPtrArray) configs = NULL;
+      g_autoptr(GError) error = NULL;
+
+      g_assert_true (pal_mcp_server_import_json (json, &configs, NULL, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (pal_mcp_server_store_import (store, configs, &renamed, &present), ==,
+                        round == 0 ? 2 : 0);
+      g_assert_cmpuint (renamed, ==, 0);
+      g_assert_cmpuint (present, ==, round == 0 ? 0 : 2);
+    }
+  g_assert_cmpuint (n_items (store), ==, 2);
+  g_assert_null (pal_mcp_server_store_lookup (store, "everything (2)"));
+
+  /* the same server turned off, or under another name, is still the same */
+  pal_mcp_server_config_set_enabled (pal_mcp_server_store_lookup (store, "remote"), FALSE);
+  pal_mcp_server_config_set_name (pal_mcp_server_store_lookup (store, "remote"), "Remote");
+  {
+    g_autoptr(GPtrArray) configs = NULL;
+
+    g_assert_true (pal_mcp_server_import_json (json, &configs, NULL, NULL));
+    g_assert_cmpuint (pal_mcp_server_store_import (store, configs, &renamed, &present), ==, 0);
+    g_assert_cmpuint (present, ==, 2);
+  }
+
+  /* another server under a taken name: numbered */
+  {
+    g_autoptr(GPtrArray) configs = g_ptr_array_new_with_free_func (g_object_unref);
+
+    g_ptr_array_add (configs, g_object_ref (other));
+    g_assert_cmpuint (pal_mcp_server_store_import (store, configs, &renamed, &present), ==, 1);
+    g_assert_cmpuint (renamed, ==, 1);
+    g_assert_cmpuint (present, ==, 0);
+    g_assert_true (pal_mcp_server_store_lookup (store, "everything (2)") == other);
   }
 }
 
@@ -864,7 +1002,7 @@ test_export_round_trip (Fixture       *fixture,
   g_autoptr(GError) error = NULL;
   g_autofree char *json = NULL;
 
-  g_assert_true (pal_mcp_server_import_json (import_example, &imported, &error));
+  g_assert_true (pal_mcp_server_import_json (import_example, &imported, NULL, &error));
   for (guint i = 0; i < imported->len; i++)
     {
       g_assert_true (pal_mcp_server_store_add (store, g_ptr_array_index (imported, i), &error));
@@ -880,7 +1018,7 @@ test_export_round_trip (Fixture       *fixture,
   g_assert_nonnull (strstr (json, "\"type\" : \"http\""));
   g_assert_null (strstr (json, "streamable-http"));
 
-  g_assert_true (pal_mcp_server_import_json (json, &reimported, &error));
+  g_assert_true (pal_mcp_server_import_json (json, &reimported, NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (reimported->len, ==, imported->len);
   for (guint i = 0; i < imported->len; i++)
@@ -892,7 +1030,7 @@ test_export_round_trip (Fixture       *fixture,
     g_autofree char *text = pal_mcp_server_export_json (G_LIST_MODEL (empty));
     g_autoptr(GPtrArray) none = NULL;
 
-    g_assert_true (pal_mcp_server_import_json (text, &none, &error));
+    g_assert_true (pal_mcp_server_import_json (text, &none, NULL, &error));
     g_assert_cmpuint (none->len, ==, 0);
   }
 }
@@ -936,7 +1074,7 @@ test_every_transport (Fixture       *fixture,
   restarted = pal_mcp_server_store_new (settings2);
   g_assert_cmpstrv (pal_mcp_server_store_get_load_errors (restarted), ((const char *[]) { NULL }));
   json = pal_mcp_server_export_json (G_LIST_MODEL (store));
-  g_assert_true (pal_mcp_server_import_json (json, &imported, &error));
+  g_assert_true (pal_mcp_server_import_json (json, &imported, NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (n_items (restarted), ==, ACP_MCP_N_TRANSPORTS);
   g_assert_cmpuint (imported->len, ==, ACP_MCP_N_TRANSPORTS);
@@ -953,7 +1091,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_test_init (&argc, &argv, NULL);
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
 #define ADD(path, func) \
   g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
@@ -970,6 +1108,8 @@ main (int   argc,
   g_test_add_func ("/mcp-server-store/import", test_import);
   g_test_add_func ("/mcp-server-store/import-errors", test_import_errors);
   g_test_add_func ("/mcp-server-store/import-invalid-utf8", test_import_invalid_utf8);
+  ADD ("/mcp-server-store/import-partial", test_import_partial);
+  ADD ("/mcp-server-store/import-twice", test_import_twice);
   ADD ("/mcp-server-store/export-round-trip", test_export_round_trip);
   ADD ("/mcp-server-store/every-transport", test_every_transport);
 

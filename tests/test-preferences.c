@@ -1380,6 +1380,43 @@ test_import (Fixture       *fixture,
   g_assert_true (has_stored_server (fixture, "fetch"));
 }
 
+/* A server that cannot be read is named and left out, the others added;
+ * one the list has already is not added again. */
+static void
+test_import_partial (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  PalMcpImportDialog *dialog;
+  GtkLabel *status;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = NULL;
+
+  add_stdio_server (fixture, "github");
+  dialog = pal_preferences_window_import (fixture->window);
+  status = template_child (dialog, PAL_TYPE_MCP_IMPORT_DIALOG, "status_label");
+
+  /* the one there already, one broken, one new */
+  json = g_strdup_printf ("{\"mcpServers\": {"
+                          "  \"github\": {\"command\": \"%s\"},"
+                          "  \"broken\": {\"command\": \"a\\ud800b\"},"
+                          "  \"new\": {\"url\": \"https://new.test/mcp\"}}}",
+                          fake_server ());
+  pal_mcp_import_dialog_set_text (dialog, json);
+  g_assert_cmpuint (pal_mcp_import_dialog_get_n_found (dialog), ==, 2);
+  g_assert_cmpuint (pal_mcp_import_dialog_get_n_failed (dialog), ==, 1);
+  g_assert_cmpstr (gtk_label_get_text (status), ==,
+                   "2 servers found; 1 could not be read:\n"
+                   "MCP server “broken”: “command” is not valid UTF-8 text");
+
+  g_assert_cmpuint (pal_mcp_import_dialog_import (dialog, &error), ==, 1);
+  g_assert_no_error (error);
+  test_drain_main_context ();
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (fixture->servers)), ==, 2);
+  g_assert_nonnull (pal_mcp_server_store_lookup (fixture->servers, "new"));
+  g_assert_null (pal_mcp_server_store_lookup (fixture->servers, "github (2)"));
+  g_assert_null (pal_mcp_server_store_lookup (fixture->servers, "broken"));
+}
+
 /* --- the connection test --- */
 
 static gboolean
@@ -1609,6 +1646,8 @@ main (int   argc,
               fixture_set_up, test_server_list, fixture_tear_down);
   g_test_add ("/preferences/servers/import", Fixture, NULL,
               fixture_set_up, test_import, fixture_tear_down);
+  g_test_add ("/preferences/servers/import-partial", Fixture, NULL,
+              fixture_set_up, test_import_partial, fixture_tear_down);
   g_test_add ("/preferences/servers/connection-test", Fixture, NULL,
               fixture_set_up, test_connection, fixture_tear_down);
 

@@ -651,6 +651,9 @@ test_new_session_shared (Fixture       *f,
     g_assert_true (json_object_get_boolean_member_with_default (caps, "terminal", FALSE));
     g_assert_true (json_object_get_boolean_member_with_default (fs, "readTextFile", FALSE));
     g_assert_true (json_object_get_boolean_member_with_default (fs, "writeTextFile", FALSE));
+    /* plans by id: an empty object says so */
+    g_assert_true (json_object_has_member (caps, "plan"));
+    g_assert_cmpuint (json_object_get_size (json_object_get_object_member (caps, "plan")), ==, 0);
   }
 
   /* another folder gets its own process */
@@ -2240,8 +2243,11 @@ live_notify_cb (PalLiveSession *live,
 static char *
 joined_log (GPtrArray *log)
 {
+  g_auto(GStrv) told = NULL;
+
   g_ptr_array_add (log, NULL);
-  return g_strjoinv (" ", (char **) g_ptr_array_steal (log, NULL));
+  told = (char **) g_ptr_array_steal (log, NULL);
+  return g_strjoinv (" ", told);
 }
 
 /* A live session tells each change once, by itself: a turn is WORKING then

@@ -11,6 +11,7 @@
 #include <gio/gsettingsbackend.h>
 
 #include "pal-session-store.h"
+#include "test-util.h"
 
 #define SCHEMA_ID "io.github.palaverapp.Palaver"
 #define SECOND G_USEC_PER_SEC
@@ -35,13 +36,6 @@ fixture_tear_down (Fixture       *fixture,
 {
   g_clear_object (&fixture->settings);
   g_clear_object (&fixture->backend);
-}
-
-static void
-flush_main_context (void)
-{
-  while (g_main_context_pending (NULL))
-    g_main_context_iteration (NULL, FALSE);
 }
 
 static PalSessionRecord *
@@ -288,7 +282,7 @@ test_round_trip (Fixture       *fixture,
   g_assert_true (pal_session_store_remove (store, key_of ("claude-agent", "s-1")));
   g_assert_false (pal_session_store_remove (store, key_of ("claude-agent", "s-1")));
   g_assert_cmpuint (n_stored (fixture->settings), ==, 1);
-  flush_main_context ();
+  test_drain_main_context ();
   assert_order (restarted, "s-2");
 }
 
@@ -345,7 +339,7 @@ test_ordering (Fixture       *fixture,
   {
     g_autoptr(PalSessionStore) again = pal_session_store_new (fixture->settings);
 
-    flush_main_context ();
+    test_drain_main_context ();
     assert_order (again, "c2 a b c d");
     g_assert_cmpstr (pal_session_record_get_title (item (again, 4)), ==, "Renamed");
   }
@@ -401,38 +395,51 @@ entry (const char *id,
   return g_variant_dict_end (&dict);
 }
 
+static gboolean
+has_backup (gpointer store)
+{
+  return pal_stored_list_get_backup_path (store) != NULL;
+}
+
 static void
 test_malformed (Fixture       *fixture,
                 gconstpointer  data)
 {
   g_autoptr(PalSessionStore) store = NULL;
   g_autoptr(GVariant) stored = NULL;
+  g_autoptr(GVariant) typed = NULL;
+  g_autofree char *copy = NULL;
   GVariantBuilder builder;
   GVariantDict dict;
-  GVariant *bad[5];
+  GVariant *bad[4];
   const char * const *errors;
 
   bad[0] = g_variant_ref_sink (entry (NULL, "codex", "/p", 3));
   bad[1] = g_variant_ref_sink (entry ("", "codex", "/p", 3));
   bad[2] = g_variant_ref_sink (entry ("good-1", "codex", "/other", 3));
-  bad[3] = g_variant_ref_sink (entry ("typed", "codex", NULL, 3));
-  g_variant_dict_init (&dict, bad[3]);
-  g_variant_unref (bad[3]);
-  g_variant_dict_insert (&dict, "cwd", "s", "/p");
+  bad[3] = g_variant_ref_sink (entry ("no-cwd", "codex", NULL, 3));
+  /* an optional member of the wrong type costs the entry only that member */
+  typed = g_variant_ref_sink (entry ("typed", "codex", "/p", 3));
+  g_variant_dict_init (&dict, typed);
   g_variant_dict_insert (&dict, "updated", "s", "yesterday");
-  bad[3] = g_variant_ref_sink (g_variant_dict_end (&dict));
-  bad[4] = g_variant_ref_sink (entry ("no-cwd", "codex", NULL, 3));
+  g_clear_pointer (&typed, g_variant_unref);
+  typed = g_variant_ref_sink (g_variant_dict_end (&dict));
 
   g_variant_builder_init (&builder, G_VARIANT_TYPE ("aa{sv}"));
   g_variant_builder_add_value (&builder, entry ("good-1", "codex", "/p", 10));
-  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+  for (guint i = 0; i < 3; i++)
     g_variant_builder_add_value (&builder, bad[i]);
+  g_variant_builder_add_value (&builder, typed);
+  g_variant_builder_add_value (&builder, bad[3]);
   g_variant_builder_add_value (&builder, entry ("good-2", "codex", "/p", 20));
   g_settings_set_value (fixture->settings, "sessions", g_variant_builder_end (&builder));
 
   store = pal_session_store_new (fixture->settings);
-  assert_order (store, "good-2 good-1");
+  /* "typed" was updated when it was created: at 1 */
+  assert_order (store, "good-2 good-1 typed");
   g_assert_cmpstr (pal_session_record_get_cwd (item (store, 1)), ==, "/p");
+  g_assert_cmpint (pal_session_record_get_updated (item (store, 2)), ==, 1);
+  g_assert_cmpstr (pal_session_record_get_title (item (store, 2)), ==, "t");
 
   errors = pal_session_store_get_load_errors (store);
   g_assert_cmpuint (g_strv_length ((char **) errors), ==, 5);
@@ -440,16 +447,23 @@ test_malformed (Fixture       *fixture,
   g_assert_nonnull (strstr (errors[0], "“id” is missing"));
   g_assert_nonnull (strstr (errors[1], "empty"));
   g_assert_nonnull (strstr (errors[2], "“good-1”"));
-  g_assert_nonnull (strstr (errors[3], "“updated”"));
+  g_assert_cmpstr (errors[3], ==, "Stored session 5: the key “updated” has the type “s” instead "
+                                  "of “x”, and was left out");
   g_assert_nonnull (strstr (errors[4], "“cwd” is missing"));
+
+  /* what is left out is copied first: the file holds the key as it was */
+  WAIT_UNTIL (has_backup (store));
+  g_assert_true (g_file_get_contents (pal_stored_list_get_backup_path (PAL_STORED_LIST (store)),
+                                      &copy, NULL, NULL));
+  g_assert_nonnull (strstr (copy, "'yesterday'"));
 
   /* a change keeps the unreadable entries, unchanged */
   g_assert_true (pal_session_store_touch (store, key_of ("codex", "good-1")));
   stored = g_settings_get_value (fixture->settings, "sessions");
-  g_assert_cmpuint (g_variant_n_children (stored), ==, 2 + G_N_ELEMENTS (bad));
+  g_assert_cmpuint (g_variant_n_children (stored), ==, 3 + G_N_ELEMENTS (bad));
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {
-      g_autoptr(GVariant) child = g_variant_get_child_value (stored, 2 + i);
+      g_autoptr(GVariant) child = g_variant_get_child_value (stored, 3 + i);
 
       g_assert_true (g_variant_equal (child, bad[i]));
       g_variant_unref (bad[i]);
@@ -457,8 +471,8 @@ test_malformed (Fixture       *fixture,
   {
     g_autoptr(PalSessionStore) again = pal_session_store_new (fixture->settings);
 
-    assert_order (again, "good-1 good-2");
-    g_assert_cmpuint (g_strv_length ((char **) pal_session_store_get_load_errors (again)), ==, 5);
+    assert_order (again, "good-1 good-2 typed");
+    g_assert_cmpuint (g_strv_length ((char **) pal_session_store_get_load_errors (again)), ==, 4);
   }
 }
 
@@ -542,7 +556,7 @@ test_read_ahead (Fixture       *fixture,
   reading = pal_session_store_read_start (fixture->settings);
   g_settings_reset (fixture->settings, "sessions");
   store = pal_session_store_new_from_reading (reading);
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (n_items (store), ==, 0);
 
   /* not used after all */
@@ -582,7 +596,7 @@ test_merge_listed (Fixture       *fixture,
     pal_session_record_set_updated (gemini, 11 * SECOND);
     pal_session_store_add (store, gemini);
   }
-  flush_main_context ();
+  test_drain_main_context ();
   g_signal_connect (store, "items-changed", G_CALLBACK (items_changed_cb), &changed);
 
   listed = parse_array ("["
@@ -662,7 +676,7 @@ test_merge_listed (Fixture       *fixture,
     g_variant_builder_init (&builder, G_VARIANT_TYPE ("aa{sv}"));
     g_variant_builder_add_value (&builder, entry ("known", "codex", "/p", march));
     g_settings_set_value (other, "sessions", g_variant_builder_end (&builder));
-    flush_main_context ();
+    test_drain_main_context ();
   }
   assert_order (store, "new-3 new-1 known new-2 other-agents");
   g_assert_true (pal_session_store_lookup (store, key_of ("codex", "new-1")) == record);
@@ -725,7 +739,7 @@ test_directories_round_trip (Fixture       *fixture,
 
   /* a change made on the record is stored too */
   pal_session_record_set_additional_directories (record, none);
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (again, key_of ("codex", "s-1"))),
                     none);
 }
@@ -875,7 +889,7 @@ test_batched_writes (Fixture       *fixture,
   pal_session_record_set_cwd (record, "/elsewhere");
   g_assert_cmpuint (writes, ==, 0);
   assert_order (store, "s t");
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (writes, ==, 1);
 
   {
@@ -918,7 +932,7 @@ test_external_change (Fixture       *fixture,
   g_variant_builder_add_value (&builder, entry ("a", "codex", "/p", 30 * SECOND));
   g_variant_builder_add_value (&builder, entry ("b", "codex", "/p", 40 * SECOND));
   g_settings_set_value (other, "sessions", g_variant_builder_end (&builder));
-  flush_main_context ();
+  test_drain_main_context ();
 
   assert_order (store, "b a");
   g_assert_true (item (store, 0) == b);
@@ -929,8 +943,8 @@ test_external_change (Fixture       *fixture,
 
 /* The person's title stays: a title from the agent (session_info_update,
  * session/list, a record added again) or the first prompt does not replace
- * it, after a restart too; a "renamed" that is not a boolean is an
- * unreadable entry */
+ * it, after a restart too; a "renamed" that is not a boolean is left
+ * out, and said so */
 static void
 test_renamed (Fixture       *fixture,
               gconstpointer  data)
@@ -990,10 +1004,13 @@ test_renamed (Fixture       *fixture,
     g_settings_set_value (fixture->settings, "sessions", g_variant_builder_end (&builder));
 
     broken = pal_session_store_new (fixture->settings);
-    assert_order (broken, "fine");
+    assert_order (broken, "fine odd");
+    g_assert_false (pal_session_record_get_renamed (item (broken, 1)));
     errors = pal_session_store_get_load_errors (broken);
     g_assert_cmpuint (g_strv_length ((char **) errors), ==, 1);
     g_assert_nonnull (strstr (errors[0], "“renamed”"));
+    g_assert_nonnull (strstr (errors[0], "left out"));
+    WAIT_UNTIL (has_backup (broken));
   }
 }
 
@@ -1149,11 +1166,128 @@ test_stored_before_keys (Fixture       *fixture,
   }
 }
 
+/* --- two instances on one settings file --- */
+
+static gboolean
+both_list_five (gpointer data)
+{
+  PalSessionStore **stores = data;
+
+  return n_items (stores[0]) == 5 && n_items (stores[1]) == 5;
+}
+
+static const char *
+title_of (PalSessionStore *store,
+          const char      *id)
+{
+  PalSessionRecord *record = pal_session_store_lookup (store, key_of ("codex", id));
+
+  g_assert_nonnull (record);
+  return pal_session_record_get_title (record);
+}
+
+/* Two instances on one settings file start sessions at nearly the same
+ * moment, and name them before their idle writes: when one writes, the
+ * other's change not written yet goes on top. No session and no title is
+ * lost, in either instance or in the file. */
+static void
+test_two_instances (void)
+{
+  g_autofree char *folder = test_make_tmpdir ("palaver-session-store");
+  g_autofree char *path = g_build_filename (folder, "keyfile", NULL);
+  g_autoptr(GVariant) stored = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *contents = NULL;
+  g_autoptr(GSettingsBackend) backend = NULL;
+  g_autoptr(GSettings) first_settings = NULL;
+  g_autoptr(GSettings) second_settings = NULL;
+  g_autoptr(GSettingsBackend) later_backend = NULL;
+  g_autoptr(GSettings) later_settings = NULL;
+  PalSessionStore *stores[2];
+  g_autoptr(PalSessionStore) later = NULL;
+  GVariantBuilder builder;
+
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("aa{sv}"));
+  g_variant_builder_add_value (&builder, entry ("s1", "codex", "/p", 10 * SECOND));
+  g_variant_builder_add_value (&builder, entry ("s2", "codex", "/p", 20 * SECOND));
+  stored = g_variant_ref_sink (g_variant_builder_end (&builder));
+  text = g_variant_print (stored, TRUE);
+  contents = g_strdup_printf ("[io/github/palaverapp/Palaver]\nsessions=%s\n", text);
+  g_assert_true (g_file_set_contents (path, contents, -1, NULL));
+
+  backend = g_keyfile_settings_backend_new (path, "/", NULL);
+  first_settings = g_settings_new_with_backend (SCHEMA_ID, backend);
+  second_settings = g_settings_new_with_backend (SCHEMA_ID, backend);
+  stores[0] = pal_session_store_new (first_settings);
+  stores[1] = pal_session_store_new (second_settings);
+
+  /* a session started and named here, one there, one more here */
+  pal_session_record_set_title (add (stores[0], "a1", 50 * SECOND), "Named here");
+  pal_session_record_set_title (add (stores[1], "b1", 60 * SECOND), "Named there");
+  add (stores[0], "a2", 70 * SECOND);
+  test_drain_main_context ();
+
+  WAIT_UNTIL (both_list_five (stores));
+  for (guint i = 0; i < 2; i++)
+    {
+      assert_order (stores[i], "a2 b1 a1 s2 s1");
+      g_assert_cmpstr (title_of (stores[i], "a1"), ==, "Named here");
+      g_assert_cmpstr (title_of (stores[i], "b1"), ==, "Named there");
+    }
+
+  /* and the file holds them all: another instance reads them */
+  later_backend = g_keyfile_settings_backend_new (path, "/", NULL);
+  later_settings = g_settings_new_with_backend (SCHEMA_ID, later_backend);
+  later = pal_session_store_new (later_settings);
+  assert_order (later, "a2 b1 a1 s2 s1");
+  g_assert_cmpstr (title_of (later, "a1"), ==, "Named here");
+  g_assert_cmpstr (title_of (later, "b1"), ==, "Named there");
+  g_assert_null (pal_session_store_get_load_errors (later)[0]);
+
+  g_clear_object (&stores[0]);
+  g_clear_object (&stores[1]);
+}
+
+/* The sessions of a settings file whose text does not parse (a NUL in one
+ * title) are not overwritten: the window is told, and the text copied
+ * before the first write. */
+static void
+test_unparsable_file (void)
+{
+  g_autofree char *folder = test_make_tmpdir ("palaver-session-store");
+  g_autofree char *path = g_build_filename (folder, "keyfile", NULL);
+  const char *sessions = "[{'id': <'s1'>, 'agent': <'codex'>, 'cwd': <'/p'>, "
+                         "'title': <'bad \\u0000 title'>}, "
+                         "{'id': <'s2'>, 'agent': <'codex'>, 'cwd': <'/p'>, 'title': <'fine'>}]";
+  g_autofree char *contents = g_strdup_printf ("[io/github/palaverapp/Palaver]\nsessions=%s\n",
+                                               sessions);
+  g_autofree char *expected = g_strconcat (sessions, "\n", NULL);
+  g_autoptr(GSettingsBackend) backend = NULL;
+  g_autoptr(GSettings) settings = NULL;
+  g_autoptr(PalSessionStore) store = NULL;
+  g_autofree char *copy = NULL;
+
+  g_assert_true (g_file_set_contents (path, contents, -1, NULL));
+  backend = g_keyfile_settings_backend_new (path, "/", NULL);
+  settings = g_settings_new_with_backend (SCHEMA_ID, backend);
+  store = pal_session_store_new (settings);
+  g_assert_cmpuint (n_items (store), ==, 0);
+
+  /* a new session, at once: not written over them before the copy */
+  add (store, "new", 5 * SECOND);
+  WAIT_UNTIL (has_backup (store));
+  g_assert_true (g_file_get_contents (pal_stored_list_get_backup_path (PAL_STORED_LIST (store)),
+                                      &copy, NULL, NULL));
+  g_assert_cmpstr (copy, ==, expected);
+  g_assert_true (g_str_has_prefix (pal_session_store_get_load_errors (store)[0],
+                                   "The stored list “Sessions” could not be read"));
+}
+
 int
 main (int   argc,
       char *argv[])
 {
-  g_test_init (&argc, &argv, NULL);
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
 #define ADD(path, func) \
   g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
@@ -1176,6 +1310,8 @@ main (int   argc,
   ADD ("/session-store/stored-before-keys", test_stored_before_keys);
   ADD ("/session-store/batched-writes", test_batched_writes);
   ADD ("/session-store/external-change", test_external_change);
+  g_test_add_func ("/session-store/two-instances", test_two_instances);
+  g_test_add_func ("/session-store/unparsable-file", test_unparsable_file);
 
 #undef ADD
 

@@ -13,10 +13,12 @@
 #include "pal-name-value.h"
 #include "pal-store-private.h"
 #include "pal-stored-list.h"
+#include "test-util.h"
 
 #define SCHEMA_ID "io.github.palaverapp.Palaver"
 /* any aa{sv} key of the schema does */
 #define KEY "agents"
+#define KEY_PATH "/io/github/palaverapp/Palaver/" KEY
 
 /* A list of name/value pairs named by their name, which can change. */
 #define TEST_TYPE_LIST (test_list_get_type ())
@@ -30,15 +32,17 @@ struct _TestList
 G_DEFINE_FINAL_TYPE (TestList, test_list, PAL_TYPE_STORED_LIST)
 
 static gpointer
-decode (GVariant  *entry,
-        char     **reason)
+decode (GVariant   *entry,
+        GPtrArray  *notes,
+        char      **reason)
 {
   g_autofree char *name = NULL;
   g_autofree char *value = NULL;
+  char *note = NULL;
 
-  if (!_pal_dict_get_string (entry, "name", TRUE, &name, reason) ||
-      !_pal_dict_get_string (entry, "value", FALSE, &value, reason))
+  if (!_pal_dict_get_string (entry, "name", TRUE, &name, reason))
     return NULL;
+  _pal_note_left_out (notes, _pal_dict_get_string (entry, "value", FALSE, &value, &note), &note);
   return pal_name_value_new (name, value, FALSE);
 }
 
@@ -80,6 +84,7 @@ test_list_class_init (TestListClass *klass)
   PalStoredListClass *list_class = PAL_STORED_LIST_CLASS (klass);
 
   list_class->key = KEY;
+  list_class->title = "Pairs";
   list_class->item_type = PAL_TYPE_NAME_VALUE;
   list_class->decode = decode;
   list_class->encode = encode;
@@ -126,13 +131,6 @@ fixture_tear_down (Fixture       *fixture,
   g_signal_handlers_disconnect_by_func (fixture->settings, count_cb, fixture);
   g_clear_object (&fixture->settings);
   g_clear_object (&fixture->backend);
-}
-
-static void
-flush_main_context (void)
-{
-  while (g_main_context_pending (NULL))
-    g_main_context_iteration (NULL, FALSE);
 }
 
 static PalStoredList *
@@ -246,7 +244,7 @@ test_damaged_kept (Fixture       *fixture,
    * damaged entries after it unchanged */
   pal_name_value_set_value (item (list, 0), "one");
   g_assert_cmpuint (fixture->writes, ==, 0);
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (fixture->writes, ==, 1);
   {
     GVariant *expected[] = { pair ("a", "one"), pair ("b", "2"), no_name, repeated, typed };
@@ -275,8 +273,8 @@ test_damaged_kept (Fixture       *fixture,
   g_variant_unref (typed);
 }
 
-/* Another writer's value replaces the list (keeping its objects) and any
- * write still pending; the list's own writes are not read back. */
+/* Another writer's value replaces the list (keeping its objects), with a
+ * change not written yet on top; the list's own writes are not read back. */
 static void
 test_other_writer (Fixture       *fixture,
                    gconstpointer  data)
@@ -296,7 +294,7 @@ test_other_writer (Fixture       *fixture,
   /* changed here, then there before this was written */
   pal_name_value_set_value (a, "mine");
   store_value (other, (GVariant *[]) { pair ("a", "theirs"), pair ("b", "2"), pair ("c", "3") }, 3);
-  flush_main_context ();
+  test_drain_main_context ();
 
   g_assert_cmpuint (changed.count, ==, 1);
   g_assert_cmpuint (changed.position, ==, 2);
@@ -304,16 +302,24 @@ test_other_writer (Fixture       *fixture,
   g_assert_cmpuint (changed.added, ==, 1);
   g_assert_true (item (list, 0) == a);
   g_assert_true (item (list, 1) == b);
-  g_assert_cmpstr (pal_name_value_get_value (a), ==, "theirs");
+  g_assert_cmpstr (pal_name_value_get_value (a), ==, "mine");
   assert_stored (fixture->settings,
-                 (GVariant *[]) { pair ("a", "theirs"), pair ("b", "2"), pair ("c", "3") }, 3);
+                 (GVariant *[]) { pair ("a", "mine"), pair ("b", "2"), pair ("c", "3") }, 3);
 
   /* its own write changes nothing in the list */
   pal_name_value_set_value (b, "two");
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (changed.count, ==, 1);
-  assert_stored (other, (GVariant *[]) { pair ("a", "theirs"), pair ("b", "two"), pair ("c", "3") },
+  assert_stored (other, (GVariant *[]) { pair ("a", "mine"), pair ("b", "two"), pair ("c", "3") },
                  3);
+
+  /* without a change of its own, theirs is taken as it is */
+  store_value (other, (GVariant *[]) { pair ("a", "theirs"), pair ("c", "3") }, 2);
+  test_drain_main_context ();
+  g_assert_cmpuint (changed.count, ==, 2);
+  g_assert_cmpuint (n_items (list), ==, 2);
+  g_assert_cmpstr (pal_name_value_get_value (a), ==, "theirs");
+  assert_stored (fixture->settings, (GVariant *[]) { pair ("a", "theirs"), pair ("c", "3") }, 2);
 }
 
 /* An item renamed through its property is found by its new name; of two
@@ -337,7 +343,7 @@ test_lookup_renamed (Fixture       *fixture,
   pal_name_value_set_name (a, "c");
   g_assert_true (pal_stored_list_lookup (list, "c") == a);
   g_assert_null (pal_stored_list_lookup (list, "a"));
-  flush_main_context ();
+  test_drain_main_context ();
   assert_stored (fixture->settings, (GVariant *[]) { pair ("c", "1"), pair ("b", "2") }, 2);
 
   /* two of one name */
@@ -349,10 +355,10 @@ test_lookup_renamed (Fixture       *fixture,
   g_assert_true (pal_stored_list_lookup (list, "c") == b);
 
   /* one that left is not followed any more */
-  flush_main_context ();
+  test_drain_main_context ();
   fixture->writes = 0;
   pal_name_value_set_name (a, "d");
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (fixture->writes, ==, 0);
   g_assert_null (pal_stored_list_lookup (list, "d"));
   g_assert_true (pal_stored_list_lookup (list, "c") == b);
@@ -399,10 +405,10 @@ test_replace (Fixture       *fixture,
 
   fixture->writes = 0;
   pal_name_value_set_value (b, "gone");
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (fixture->writes, ==, 0);
   pal_name_value_set_value (x, "here");
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (fixture->writes, ==, 1);
   assert_stored (fixture->settings,
                  (GVariant *[]) { pair ("a", "1"), pair ("x", "here"), pair ("c", "3"),
@@ -418,7 +424,7 @@ test_replace (Fixture       *fixture,
   g_assert_cmpuint (changed.removed, ==, 2);
   g_assert_cmpuint (changed.added, ==, 2);
   pal_name_value_set_value (x, "moved");
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (fixture->writes, ==, 2);
   g_assert_true (pal_stored_list_lookup (list, "x") == x);
 }
@@ -440,11 +446,11 @@ test_block_changes (Fixture       *fixture,
   _pal_stored_list_unblock_changes (list);
   pal_name_value_set_value (item (list, 0), "3");
   _pal_stored_list_unblock_changes (list);
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (fixture->writes, ==, 0);
 
   pal_name_value_set_value (item (list, 0), "4");
-  flush_main_context ();
+  test_drain_main_context ();
   g_assert_cmpuint (fixture->writes, ==, 1);
 }
 
@@ -462,11 +468,370 @@ test_dispose_writes (Fixture       *fixture,
   assert_stored (fixture->settings, (GVariant *[]) { pair ("a", "2") }, 1);
 }
 
+/* --- a value GSettings cannot read --- */
+
+/* Stores @value under the key as another program would: of any type. */
+static void
+store_raw (GSettingsBackend *backend,
+           GVariant         *value)
+{
+  g_assert_true (G_SETTINGS_BACKEND_GET_CLASS (backend)->write (backend, KEY_PATH,
+                                                                g_variant_ref_sink (value), NULL));
+  g_variant_unref (value);
+}
+
+static GVariant *
+read_raw (GSettingsBackend *backend)
+{
+  return G_SETTINGS_BACKEND_GET_CLASS (backend)->read (backend, KEY_PATH, G_VARIANT_TYPE_ANY,
+                                                       FALSE);
+}
+
+static gboolean
+has_backup (gpointer list)
+{
+  return pal_stored_list_get_backup_path (list) != NULL;
+}
+
+static gboolean
+has_load_errors (gpointer list)
+{
+  return pal_stored_list_get_load_errors (list)[0] != NULL;
+}
+
+typedef struct
+{
+  PalStoredList *list;
+  guint writes;
+  /* the copy existed at each write */
+  gboolean copied_first;
+} WriteWatch;
+
+static void
+watch_write_cb (GSettings  *settings,
+                const char *key,
+                WriteWatch *watch)
+{
+  const char *path = pal_stored_list_get_backup_path (watch->list);
+
+  watch->writes++;
+  if (path == NULL || !g_file_test (path, G_FILE_TEST_EXISTS))
+    watch->copied_first = FALSE;
+}
+
+static gboolean
+was_written (gpointer data)
+{
+  return ((WriteWatch *) data)->writes > 0;
+}
+
+static char *
+read_file (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  char *contents = NULL;
+
+  g_file_get_contents (path, &contents, NULL, &error);
+  g_assert_no_error (error);
+  return contents;
+}
+
+/* A value of another type reads as the default: said so, copied to a file
+ * before the list writes anything, and a change waits for the copy. */
+static void
+test_unreadable_type (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autoptr(PalStoredList) list = NULL;
+  g_autoptr(PalNameValue) added = pal_name_value_new ("a", "1", FALSE);
+  g_autoptr(GVariant) raw = NULL;
+  g_autofree char *copy = NULL;
+  g_autofree char *folder = NULL;
+  WriteWatch watch = { NULL, 0, TRUE };
+  const char * const *errors;
+
+  store_raw (fixture->backend, g_variant_new_parsed ("[('a', 1), ('b', 2)]"));
+  test_drain_main_context ();
+
+  list = new_list (fixture->settings);
+  watch.list = list;
+  g_signal_connect (fixture->settings, "changed::" KEY, G_CALLBACK (watch_write_cb), &watch);
+  g_assert_cmpuint (n_items (list), ==, 0);
+  errors = pal_stored_list_get_load_errors (list);
+  g_assert_cmpuint (g_strv_length ((char **) errors), ==, 1);
+  g_assert_true (g_str_has_prefix (errors[0], "The stored list “Pairs” could not be read: "
+                                              "it has the type “a(si)” instead of “aa{sv}”."));
+
+  /* a change at once waits for the copy */
+  _pal_stored_list_insert (list, 0, added);
+  _pal_stored_list_save (list);
+  g_assert_cmpuint (watch.writes, ==, 0);
+  raw = read_raw (fixture->backend);
+  g_assert_cmpstr (g_variant_get_type_string (raw), ==, "a(si)");
+
+  WAIT_UNTIL (was_written (&watch));
+  g_assert_cmpuint (watch.writes, ==, 1);
+  g_assert_true (watch.copied_first);
+  assert_stored (fixture->settings, (GVariant *[]) { pair ("a", "1") }, 1);
+
+  /* the copy is the stored value as text, beside the store */
+  folder = g_build_filename (g_get_user_data_dir (), "palaver", "settings-backup", NULL);
+  g_assert_true (g_str_has_prefix (pal_stored_list_get_backup_path (list), folder));
+  g_assert_true (g_str_has_prefix (strrchr (pal_stored_list_get_backup_path (list), '/'),
+                                   "/" KEY "-"));
+  copy = read_file (pal_stored_list_get_backup_path (list));
+  g_assert_cmpstr (copy, ==, "[('a', 1), ('b', 2)]\n");
+  errors = pal_stored_list_get_load_errors (list);
+  g_assert_nonnull (strstr (errors[0], pal_stored_list_get_backup_path (list)));
+
+  g_signal_handlers_disconnect_by_func (fixture->settings, watch_write_cb, &watch);
+}
+
+/* A keyfile whose text does not parse (a NUL in one string) reads as the
+ * default for the whole key: only the file tells; it is copied as it was. */
+static void
+test_unreadable_keyfile (void)
+{
+  g_autofree char *folder = test_make_tmpdir ("palaver-stored-list");
+  g_autofree char *path = g_build_filename (folder, "keyfile", NULL);
+  static const char *stored = "[{'name': <'a'>, 'value': <'1'>}, "
+                              "{'name': <'b'>, 'value': <'x\\u0000y'>}]";
+  g_autofree char *contents = g_strdup_printf ("[io/github/palaverapp/Palaver]\n"
+                                               "%s=%s\n", KEY, stored);
+  g_autofree char *expected = g_strconcat (stored, "\n", NULL);
+  g_autoptr(GSettingsBackend) backend = NULL;
+  g_autoptr(GSettings) settings = NULL;
+  g_autoptr(PalStoredList) list = NULL;
+  g_autoptr(PalStoredList) again = NULL;
+  g_autoptr(PalNameValue) added = pal_name_value_new ("c", "3", FALSE);
+  g_autofree char *copy = NULL;
+  g_autofree char *after = NULL;
+  const char * const *errors;
+  WriteWatch watch = { NULL, 0, TRUE };
+
+  g_assert_true (g_file_set_contents (path, contents, -1, NULL));
+  backend = g_keyfile_settings_backend_new (path, "/", NULL);
+  settings = g_settings_new_with_backend (SCHEMA_ID, backend);
+  g_assert_null (g_settings_get_user_value (settings, KEY));
+
+  list = new_list (settings);
+  watch.list = list;
+  g_signal_connect (settings, "changed::" KEY, G_CALLBACK (watch_write_cb), &watch);
+  g_assert_cmpuint (n_items (list), ==, 0);
+
+  /* a change right away waits for the file to be read and copied */
+  _pal_stored_list_insert (list, 0, added);
+  _pal_stored_list_save (list);
+  g_assert_cmpuint (watch.writes, ==, 0);
+
+  WAIT_UNTIL (has_load_errors (list));
+  errors = pal_stored_list_get_load_errors (list);
+  g_assert_cmpuint (g_strv_length ((char **) errors), ==, 1);
+  g_assert_true (g_str_has_prefix (errors[0], "The stored list “Pairs” could not be read: "
+                                              "it does not parse ("));
+  WAIT_UNTIL (was_written (&watch));
+  g_assert_true (watch.copied_first);
+  copy = read_file (pal_stored_list_get_backup_path (list));
+  g_assert_cmpstr (copy, ==, expected);
+
+  /* the file holds the list now, which reads */
+  after = read_file (path);
+  g_assert_null (strstr (after, "\\u0000"));
+  g_signal_handlers_disconnect_by_func (settings, watch_write_cb, &watch);
+  again = new_list (settings);
+  g_assert_cmpuint (n_items (again), ==, 1);
+  g_assert_cmpstr (pal_name_value_get_name (item (again, 0)), ==, "c");
+}
+
+/* A keyfile without the key: nothing to copy, and a change is written
+ * once the file was read. */
+static void
+test_keyfile_unset (void)
+{
+  g_autofree char *folder = test_make_tmpdir ("palaver-stored-list");
+  g_autofree char *path = g_build_filename (folder, "keyfile", NULL);
+  g_autoptr(GSettingsBackend) backend = g_keyfile_settings_backend_new (path, "/", NULL);
+  g_autoptr(GSettings) settings = g_settings_new_with_backend (SCHEMA_ID, backend);
+  g_autoptr(PalStoredList) list = new_list (settings);
+  g_autoptr(PalNameValue) added = pal_name_value_new ("a", "1", FALSE);
+  WriteWatch watch = { list, 0, TRUE };
+
+  g_signal_connect (settings, "changed::" KEY, G_CALLBACK (watch_write_cb), &watch);
+  _pal_stored_list_insert (list, 0, added);
+  _pal_stored_list_save (list);
+  WAIT_UNTIL (was_written (&watch));
+  assert_stored (settings, (GVariant *[]) { pair ("a", "1") }, 1);
+  g_assert_null (pal_stored_list_get_backup_path (list));
+  g_assert_null (pal_stored_list_get_load_errors (list)[0]);
+  g_signal_handlers_disconnect_by_func (settings, watch_write_cb, &watch);
+}
+
+/* Someone else writes what cannot be read: the list stays, their value is
+ * copied, and the list written back. */
+static void
+test_unreadable_from_elsewhere (Fixture       *fixture,
+                                gconstpointer  data)
+{
+  g_autoptr(PalStoredList) list = NULL;
+  g_autofree char *copy = NULL;
+
+  store_value (fixture->settings, (GVariant *[]) { pair ("a", "1"), pair ("b", "2") }, 2);
+  list = new_list (fixture->settings);
+  g_assert_null (pal_stored_list_get_load_errors (list)[0]);
+
+  store_raw (fixture->backend, g_variant_new_string ("oops"));
+  WAIT_UNTIL (has_backup (list));
+  g_assert_cmpuint (n_items (list), ==, 2);
+  copy = read_file (pal_stored_list_get_backup_path (list));
+  g_assert_cmpstr (copy, ==, "'oops'\n");
+  assert_stored (fixture->settings, (GVariant *[]) { pair ("a", "1"), pair ("b", "2") }, 2);
+  g_assert_nonnull (strstr (pal_stored_list_get_load_errors (list)[0], "“s”"));
+}
+
+/* The same unreadable value is copied once, however often it is read. */
+static void
+test_copied_once (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autoptr(PalStoredList) first = NULL;
+  g_autoptr(PalStoredList) second = NULL;
+  g_autoptr(GDir) dir = NULL;
+  g_autofree char *folder = NULL;
+  guint n_files = 0;
+
+  store_raw (fixture->backend, g_variant_new_int32 (7));
+  first = new_list (fixture->settings);
+  WAIT_UNTIL (has_backup (first));
+  second = new_list (fixture->settings);
+  WAIT_UNTIL (has_backup (second));
+  g_assert_cmpstr (pal_stored_list_get_backup_path (first), ==,
+                   pal_stored_list_get_backup_path (second));
+
+  folder = g_path_get_dirname (pal_stored_list_get_backup_path (first));
+  dir = g_dir_open (folder, 0, NULL);
+  while (g_dir_read_name (dir) != NULL)
+    n_files++;
+  g_assert_cmpuint (n_files, ==, 1);
+}
+
+/* A member left out of an entry is said, and the value copied before the
+ * entry is written without it. */
+static void
+test_left_out (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autoptr(PalStoredList) list = NULL;
+  g_autofree char *copy = NULL;
+  const char * const *errors;
+
+  store_value (fixture->settings,
+               (GVariant *[]) { pair ("a", "1"), g_variant_new_parsed ("{'name': <'b'>, 'value': <2>}") },
+               2);
+  list = new_list (fixture->settings);
+  g_assert_cmpuint (n_items (list), ==, 2);
+  g_assert_cmpstr (pal_name_value_get_value (item (list, 1)), ==, "");
+  errors = pal_stored_list_get_load_errors (list);
+  g_assert_cmpuint (g_strv_length ((char **) errors), ==, 1);
+  g_assert_cmpstr (errors[0], ==, "Entry 2: the key “value” has the type “i” instead of “s”, "
+                                  "and was left out");
+
+  pal_name_value_set_value (item (list, 0), "one");
+  test_drain_main_context ();
+  WAIT_UNTIL (has_backup (list));
+  copy = read_file (pal_stored_list_get_backup_path (list));
+  g_assert_nonnull (strstr (copy, "<2>"));
+  test_drain_main_context ();
+  assert_stored (fixture->settings, (GVariant *[]) { pair ("a", "one"), pair ("b", "") }, 2);
+}
+
+/* --- two writers --- */
+
+/* Two lists on one store change it before either wrote: both changes are
+ * kept, whichever writes first. */
+static void
+test_merge_pending (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr(GSettings) other_settings = g_settings_new_with_backend (SCHEMA_ID, fixture->backend);
+  g_autoptr(PalStoredList) mine = NULL;
+  g_autoptr(PalStoredList) theirs = NULL;
+  g_autoptr(PalNameValue) added_here = pal_name_value_new ("x", "here", FALSE);
+  g_autoptr(PalNameValue) added_there = pal_name_value_new ("y", "there", FALSE);
+  g_autoptr(PalNameValue) removed = NULL;
+
+  store_value (fixture->settings,
+               (GVariant *[]) { pair ("a", "1"), pair ("b", "2"), pair ("c", "3"), pair ("d", "4") },
+               4);
+  mine = new_list (fixture->settings);
+  theirs = new_list (other_settings);
+
+  /* here: a changed, x added, c removed; there: b changed, y added, d
+   * removed, and c changed (so it stays) */
+  pal_name_value_set_value (item (mine, 0), "one");
+  _pal_stored_list_insert (mine, 4, added_here);
+  removed = _pal_stored_list_steal (mine, 2);
+  pal_name_value_set_value (item (theirs, 1), "two");
+  pal_name_value_set_value (item (theirs, 2), "three");
+  _pal_stored_list_insert (theirs, 4, added_there);
+  g_clear_object (&removed);
+  removed = _pal_stored_list_steal (theirs, 3);
+  _pal_stored_list_queue_save (mine);
+  _pal_stored_list_queue_save (theirs);
+  test_drain_main_context ();
+
+  {
+    /* here wrote first; c, which it removed, comes back after its entries */
+    GVariant *expected[] = { pair ("a", "one"), pair ("b", "two"), pair ("x", "here"),
+                             pair ("c", "three"), pair ("y", "there") };
+
+    assert_stored (fixture->settings, expected, G_N_ELEMENTS (expected));
+  }
+  g_assert_cmpuint (n_items (mine), ==, 5);
+  g_assert_cmpuint (n_items (theirs), ==, 5);
+  g_assert_cmpstr (pal_name_value_get_value (pal_stored_list_lookup (mine, "b")), ==, "two");
+  g_assert_cmpstr (pal_name_value_get_value (pal_stored_list_lookup (theirs, "a")), ==, "one");
+  g_assert_nonnull (pal_stored_list_lookup (mine, "y"));
+  g_assert_nonnull (pal_stored_list_lookup (theirs, "x"));
+  g_assert_null (pal_stored_list_lookup (mine, "d"));
+}
+
+/* A write before the list heard of another's write (another process's
+ * crossing it: its notice comes later) puts its change on top of theirs. */
+static void
+test_merge_unheard (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr(GSettings) other_settings = g_settings_new_with_backend (SCHEMA_ID, fixture->backend);
+  g_autoptr(PalStoredList) mine = NULL;
+  g_autoptr(PalStoredList) theirs = NULL;
+  g_autoptr(PalNameValue) added_here = pal_name_value_new ("x", "here", FALSE);
+  g_autoptr(PalNameValue) added_there = pal_name_value_new ("y", "there", FALSE);
+
+  store_value (fixture->settings, (GVariant *[]) { pair ("a", "1") }, 1);
+  mine = new_list (fixture->settings);
+  theirs = new_list (other_settings);
+
+  /* in one process the notice comes at once: held back */
+  g_assert_cmpuint (g_signal_handlers_block_matched (fixture->settings, G_SIGNAL_MATCH_DATA, 0, 0,
+                                                     NULL, NULL, mine), ==, 1);
+  _pal_stored_list_insert (theirs, 1, added_there);
+  _pal_stored_list_save (theirs);
+  _pal_stored_list_insert (mine, 1, added_here);
+  _pal_stored_list_save (mine);
+  g_signal_handlers_unblock_matched (fixture->settings, G_SIGNAL_MATCH_DATA, 0, 0,
+                                     NULL, NULL, mine);
+  assert_stored (fixture->settings,
+                 (GVariant *[]) { pair ("a", "1"), pair ("y", "there"), pair ("x", "here") }, 3);
+  test_drain_main_context ();
+  g_assert_cmpuint (n_items (mine), ==, 3);
+  g_assert_cmpuint (n_items (theirs), ==, 3);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
-  g_test_init (&argc, &argv, NULL);
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
 #define ADD(path, func) \
   g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
@@ -477,6 +842,14 @@ main (int   argc,
   ADD ("/stored-list/replace", test_replace);
   ADD ("/stored-list/block-changes", test_block_changes);
   ADD ("/stored-list/dispose-writes", test_dispose_writes);
+  ADD ("/stored-list/unreadable-type", test_unreadable_type);
+  g_test_add_func ("/stored-list/unreadable-keyfile", test_unreadable_keyfile);
+  g_test_add_func ("/stored-list/keyfile-unset", test_keyfile_unset);
+  ADD ("/stored-list/unreadable-from-elsewhere", test_unreadable_from_elsewhere);
+  ADD ("/stored-list/copied-once", test_copied_once);
+  ADD ("/stored-list/left-out", test_left_out);
+  ADD ("/stored-list/merge-pending", test_merge_pending);
+  ADD ("/stored-list/merge-unheard", test_merge_unheard);
 
 #undef ADD
 

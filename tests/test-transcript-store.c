@@ -7,6 +7,7 @@
 
 #include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include <unistd.h>
 
@@ -1108,14 +1109,15 @@ test_locked (Fixture       *f,
   g_assert_cmpuint (f->problems->len, ==, 0);
 }
 
-/* Where the killed test's subprocess keeps its store: named after the
+/* Where a test's subprocess keeps its store: named after the test and the
  * test's own process */
 static char *
-killed_folder (GPid test_pid)
+subprocess_folder (const char *name,
+                   GPid        test_pid)
 {
-  g_autofree char *name = g_strdup_printf ("palaver-transcripts-killed-%d", (int) test_pid);
+  g_autofree char *base = g_strdup_printf ("palaver-transcripts-%s-%d", name, (int) test_pid);
 
-  return g_build_filename (g_get_tmp_dir (), name, NULL);
+  return g_build_filename (g_get_tmp_dir (), base, NULL);
 }
 
 static void
@@ -1132,7 +1134,7 @@ test_killed (Fixture       *f,
       g_autofree char *path = NULL;
       g_autoptr(PalTranscriptStore) store = NULL;
 
-      folder = killed_folder (getppid ());
+      folder = subprocess_folder ("killed", getppid ());
       path = g_build_filename (folder, "transcripts.db", NULL);
       store = pal_transcript_store_new (path);
       record_history (store, key, "saved", 500);
@@ -1143,7 +1145,7 @@ test_killed (Fixture       *f,
       return;
     }
 
-  folder = killed_folder (getpid ());
+  folder = subprocess_folder ("killed", getpid ());
   g_clear_object (&f->store);
   g_free (f->path);
   f->path = g_build_filename (folder, "transcripts.db", NULL);
@@ -1172,6 +1174,128 @@ test_killed (Fixture       *f,
   stored = load (f->store, key);
   g_assert_cmpuint (pal_stored_transcript_get_n_entries (stored), ==, n + 1);
   g_assert_cmpuint (f->problems->len, ==, 0);
+
+  g_clear_object (&f->store);
+  remove_tree (folder);
+}
+
+/* The largest of the database's files, and what SQLite keeps beside it */
+static goffset
+largest_file (const char *path)
+{
+  const char *suffixes[] = { "", "-wal", "-shm" };
+  goffset largest = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
+    {
+      g_autofree char *name = g_strconcat (path, suffixes[i], NULL);
+      GStatBuf buf;
+
+      if (g_stat (name, &buf) == 0)
+        largest = MAX (largest, (goffset) buf.st_size);
+    }
+
+  return largest;
+}
+
+/* Files of this process cannot grow past @size bytes: a write beyond fails
+ * with EFBIG, as on a full disk (the signal that would stop it is ignored).
+ * A filesystem of its own would take privileges a test may not have. */
+static void
+limit_file_size (rlim_t size)
+{
+  struct rlimit limit;
+
+  signal (SIGXFSZ, SIG_IGN);
+  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &limit), ==, 0);
+  limit.rlim_cur = size;
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limit), ==, 0);
+}
+
+static void
+unlimit_file_size (void)
+{
+  struct rlimit limit;
+
+  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &limit), ==, 0);
+  limit.rlim_cur = limit.rlim_max;
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limit), ==, 0);
+}
+
+/* The disk fills up while the store writes: what was lost is said through
+ * "problem", nothing saved before is lost, and the store goes on once
+ * there is room again. */
+static void
+test_disk_full (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(PalSessionKey) key = pal_session_key_new ("agent", "full");
+  g_autoptr(PalSessionKey) later_key = pal_session_key_new ("agent", "later");
+  g_autoptr(PalStoredTranscript) stored = NULL;
+  g_autofree char *folder = NULL;
+
+  if (g_test_subprocess ())
+    {
+      g_autoptr(GAsyncResult) result = NULL;
+      g_autoptr(GError) error = NULL;
+      GAsyncResult *slot = NULL;
+      GError *problem;
+
+      folder = subprocess_folder ("full", getppid ());
+      g_clear_object (&f->store);
+      g_free (f->path);
+      f->path = g_build_filename (folder, "transcripts.db", NULL);
+      open_store (f);
+
+      record_history (f->store, key, "saved", 200);
+      flush (f->store);
+
+      /* a long turn that does not fit */
+      limit_file_size (largest_file (f->path) + 64 * 1024);
+      record_history (f->store, key, "lost", 5000);
+      pal_transcript_store_flush_async (f->store, NULL, test_store_result_cb, &slot);
+      result = WAIT_RESULT (&slot);
+      g_assert_false (pal_transcript_store_flush_finish (f->store, result, &error));
+      g_assert_nonnull (error);
+
+      /* said, with what was lost; a write that failed is no damage */
+      WAIT_UNTIL (has_problem (f));
+      g_assert_cmpuint (f->problems->len, ==, 1);
+      problem = g_ptr_array_index (f->problems, 0);
+      g_assert_false (g_error_matches (problem, PAL_ERROR, PAL_ERROR_DAMAGED));
+      g_assert_true (g_str_has_prefix (problem->message, "Could not save to the history database"));
+      g_assert_nonnull (strstr (problem->message, f->path));
+      g_assert_nonnull (strstr (problem->message, "5000 recorded updates were not saved."));
+
+      /* room again: the store goes on */
+      unlimit_file_size ();
+      record_history (f->store, later_key, "later", 100);
+      flush (f->store);
+      stored = load (f->store, key);
+      assert_history (stored, "saved", 200);
+      g_clear_pointer (&stored, pal_stored_transcript_unref);
+      stored = load (f->store, later_key);
+      assert_history (stored, "later", 100);
+      g_assert_cmpuint (f->problems->len, ==, 1);
+      return;
+    }
+
+  folder = subprocess_folder ("full", getpid ());
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+
+  /* a database as it was, not damaged: the next start reads it all */
+  g_clear_object (&f->store);
+  g_free (f->path);
+  f->path = g_build_filename (folder, "transcripts.db", NULL);
+  open_store (f);
+  stored = load (f->store, key);
+  assert_history (stored, "saved", 200);
+  g_clear_pointer (&stored, pal_stored_transcript_unref);
+  stored = load (f->store, later_key);
+  assert_history (stored, "later", 100);
+  g_assert_cmpuint (f->problems->len, ==, 0);
+  g_assert_null (find_moved (f));
 
   g_clear_object (&f->store);
   remove_tree (folder);
@@ -1314,6 +1438,7 @@ main (int   argc,
   ADD ("locked", test_locked);
   ADD ("killed", test_killed);
   ADD ("two-stores", test_two_stores);
+  ADD ("disk-full", test_disk_full);
   ADD ("cancel", test_cancel);
 
 #undef ADD

@@ -878,6 +878,155 @@ test_plan (void)
   g_assert_cmpuint (n_items (acp_plan_item_get_entries (item_at (transcript, 5))), ==, 1);
 }
 
+/* plan_update: one item per planId, its content replaced in place whatever
+ * form it takes */
+static void
+test_plan_update (void)
+{
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  g_autoptr(JsonArray) prompt = json_array_new ();
+  AcpPlanItem *plan, *other, *legacy;
+  AcpPlanEntry *entry;
+  guint n_entries = 0, n_form = 0, n_markdown = 0, n_uri = 0;
+
+  apply_ok (transcript, "{\"sessionUpdate\":\"plan_update\",\"plan\":{\"type\":\"items\","
+                        "\"planId\":\"p1\",\"entries\":["
+                        "{\"content\":\"one\",\"priority\":\"high\",\"status\":\"completed\"},"
+                        "{\"content\":7,\"priority\":\"high\",\"status\":\"pending\"},"
+                        "{\"content\":\"two\",\"priority\":\"low\",\"status\":\"in_progress\"}]}}");
+  g_assert_cmpuint (count_all (transcript), ==, 1);
+  plan = item_at (transcript, 0);
+  g_assert_true (ACP_IS_PLAN_ITEM (plan));
+  g_assert_cmpstr (acp_plan_item_get_plan_id (plan), ==, "p1");
+  g_assert_cmpint (acp_plan_item_get_form (plan), ==, ACP_PLAN_FORM_ITEMS);
+  g_assert_false (acp_plan_item_get_removed (plan));
+  /* the invalid entry is skipped */
+  g_assert_cmpuint (n_items (acp_plan_item_get_entries (plan)), ==, 2);
+  entry = value_at (acp_plan_item_get_entries (plan), 1);
+  g_assert_cmpstr (acp_plan_entry_get_content (entry), ==, "two");
+  g_assert_cmpint (acp_plan_entry_get_status (entry), ==, ACP_PLAN_ENTRY_STATUS_IN_PROGRESS);
+  g_assert_null (acp_plan_item_get_markdown (plan));
+  g_assert_null (acp_plan_item_get_uri (plan));
+  g_signal_connect (plan, "notify::entries", G_CALLBACK (count_cb), &n_entries);
+  g_signal_connect (plan, "notify::form", G_CALLBACK (count_cb), &n_form);
+  g_signal_connect (plan, "notify::markdown", G_CALLBACK (count_cb), &n_markdown);
+  g_signal_connect (plan, "notify::uri", G_CALLBACK (count_cb), &n_uri);
+
+  /* the same entries change nothing */
+  apply_ok (transcript, "{\"sessionUpdate\":\"plan_update\",\"plan\":{\"type\":\"items\","
+                        "\"planId\":\"p1\",\"entries\":["
+                        "{\"content\":\"one\",\"priority\":\"high\",\"status\":\"completed\"},"
+                        "{\"content\":\"two\",\"priority\":\"low\",\"status\":\"in_progress\"}]}}");
+  g_assert_cmpuint (n_entries + n_form + n_markdown + n_uri, ==, 0);
+
+  /* A second plan, then the first one as Markdown, after a new prompt: in
+   * place, no new item */
+  apply_ok (transcript, "{\"sessionUpdate\":\"plan_update\",\"plan\":{\"type\":\"markdown\","
+                        "\"planId\":\"p2\",\"content\":\"- other\"}}");
+  acp_transcript_append_prompt (transcript, prompt);
+  apply_ok (transcript, "{\"sessionUpdate\":\"plan_update\",\"plan\":{\"type\":\"markdown\","
+                        "\"planId\":\"p1\",\"content\":\"# Steps\\n1. *one*\"}}");
+  g_assert_cmpuint (count_all (transcript), ==, 3);
+  g_assert_true (item_at (transcript, 0) == plan);
+  g_assert_cmpint (acp_plan_item_get_form (plan), ==, ACP_PLAN_FORM_MARKDOWN);
+  g_assert_cmpstr (acp_plan_item_get_markdown (plan), ==, "# Steps\n1. *one*");
+  g_assert_cmpuint (n_items (acp_plan_item_get_entries (plan)), ==, 0);
+  g_assert_cmpuint (n_form, ==, 1);
+  g_assert_cmpuint (n_markdown, ==, 1);
+  g_assert_cmpuint (n_entries, ==, 1);
+
+  other = item_at (transcript, 1);
+  g_assert_true (ACP_IS_PLAN_ITEM (other));
+  g_assert_cmpstr (acp_plan_item_get_plan_id (other), ==, "p2");
+  g_assert_cmpint (acp_plan_item_get_form (other), ==, ACP_PLAN_FORM_MARKDOWN);
+  g_assert_cmpstr (acp_plan_item_get_markdown (other), ==, "- other");
+
+  /* then as a file */
+  apply_ok (transcript, "{\"sessionUpdate\":\"plan_update\",\"plan\":{\"type\":\"file\","
+                        "\"planId\":\"p1\",\"uri\":\"file:///tmp/plan.md\"},\"_meta\":{}}");
+  g_assert_cmpuint (count_all (transcript), ==, 3);
+  g_assert_cmpint (acp_plan_item_get_form (plan), ==, ACP_PLAN_FORM_FILE);
+  g_assert_cmpstr (acp_plan_item_get_uri (plan), ==, "file:///tmp/plan.md");
+  g_assert_null (acp_plan_item_get_markdown (plan));
+  g_assert_cmpuint (n_uri, ==, 1);
+  g_assert_cmpuint (n_markdown, ==, 2);
+  g_assert_cmpstr (acp_plan_item_get_markdown (other), ==, "- other");
+
+  /* and entries again */
+  apply_ok (transcript, "{\"sessionUpdate\":\"plan_update\",\"plan\":{\"type\":\"items\","
+                        "\"planId\":\"p1\",\"entries\":["
+                        "{\"content\":\"three\",\"priority\":\"medium\",\"status\":\"pending\"}]}}");
+  g_assert_cmpint (acp_plan_item_get_form (plan), ==, ACP_PLAN_FORM_ITEMS);
+  g_assert_null (acp_plan_item_get_uri (plan));
+  g_assert_cmpuint (n_items (acp_plan_item_get_entries (plan)), ==, 1);
+
+  /* A `plan` without id is a plan of its own, and plans with ids are not it */
+  apply_ok (transcript, "{\"sessionUpdate\":\"plan\",\"entries\":[]}");
+  apply_ok (transcript, "{\"sessionUpdate\":\"plan_update\",\"plan\":{\"type\":\"markdown\","
+                        "\"planId\":\"p2\",\"content\":\"- changed\"}}");
+  g_assert_cmpuint (count_all (transcript), ==, 4);
+  legacy = item_at (transcript, 3);
+  g_assert_null (acp_plan_item_get_plan_id (legacy));
+  g_assert_cmpint (acp_plan_item_get_form (legacy), ==, ACP_PLAN_FORM_ITEMS);
+  g_assert_cmpstr (acp_plan_item_get_markdown (other), ==, "- changed");
+  g_assert_cmpuint (n_items (acp_plan_item_get_entries (plan)), ==, 1);
+}
+
+/* plan_removed: the item stays, marked removed; unknown ids are ignored */
+static void
+test_plan_removed (void)
+{
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  AcpPlanItem *first, *second, *again;
+  guint notified = 0;
+
+  apply_ok (transcript, "{\"sessionUpdate\":\"plan_update\",\"plan\":{\"type\":\"items\","
+                        "\"planId\":\"p1\",\"entries\":["
+                        "{\"content\":\"one\",\"priority\":\"high\",\"status\":\"pending\"}]}}");
+  apply_ok (transcript, "{\"sessionUpdate\":\"plan_update\",\"plan\":{\"type\":\"markdown\","
+                        "\"planId\":\"p2\",\"content\":\"text\"}}");
+  first = item_at (transcript, 0);
+  second = item_at (transcript, 1);
+  g_signal_connect (second, "notify", G_CALLBACK (count_cb), &notified);
+
+  apply_ok (transcript, "{\"sessionUpdate\":\"plan_removed\",\"planId\":\"p1\"}");
+  g_assert_cmpuint (count_all (transcript), ==, 2);
+  g_assert_true (acp_plan_item_get_removed (first));
+  /* what it held stays, for the history */
+  g_assert_cmpuint (n_items (acp_plan_item_get_entries (first)), ==, 1);
+  g_assert_false (acp_plan_item_get_removed (second));
+  g_assert_cmpuint (notified, ==, 0);
+
+  /* removed twice, or never there: nothing happens */
+  g_signal_connect (first, "notify", G_CALLBACK (count_cb), &notified);
+  apply_ok (transcript, "{\"sessionUpdate\":\"plan_removed\",\"planId\":\"p1\"}");
+  apply_ok (transcript, "{\"sessionUpdate\":\"plan_removed\",\"planId\":\"nope\",\"_meta\":null}");
+  g_assert_cmpuint (count_all (transcript), ==, 2);
+  g_assert_cmpuint (notified, ==, 0);
+
+  /* the id used again is a new plan; the removed one is left as it was */
+  apply_ok (transcript, "{\"sessionUpdate\":\"plan_update\",\"plan\":{\"type\":\"markdown\","
+                        "\"planId\":\"p1\",\"content\":\"anew\"}}");
+  g_assert_cmpuint (count_all (transcript), ==, 3);
+  again = item_at (transcript, 2);
+  g_assert_true (again != first);
+  g_assert_false (acp_plan_item_get_removed (again));
+  g_assert_cmpstr (acp_plan_item_get_markdown (again), ==, "anew");
+  g_assert_cmpint (acp_plan_item_get_form (first), ==, ACP_PLAN_FORM_ITEMS);
+  g_assert_cmpuint (notified, ==, 0);
+
+  /* a cleared transcript forgets its plans */
+  g_object_ref (second);
+  acp_transcript_clear (transcript);
+  apply_ok (transcript, "{\"sessionUpdate\":\"plan_removed\",\"planId\":\"p2\"}");
+  g_assert_false (acp_plan_item_get_removed (second));
+  apply_ok (transcript, "{\"sessionUpdate\":\"plan_update\",\"plan\":{\"type\":\"markdown\","
+                        "\"planId\":\"p2\",\"content\":\"after\"}}");
+  g_assert_cmpuint (count_all (transcript), ==, 1);
+  g_assert_cmpstr (acp_plan_item_get_markdown (second), ==, "text");
+  g_object_unref (second);
+}
+
 static void
 test_notice (void)
 {
@@ -1005,7 +1154,7 @@ test_unknown_variant (void)
   g_autofree char *update = NULL;
 
   apply_ok (transcript, "{\"sessionUpdate\":\"subagent_update\",\"agentId\":\"a1\",\"x\":[1,2]}");
-  apply_ok (transcript, "{\"sessionUpdate\":\"plan_update\",\"planId\":\"p\"}");
+  apply_ok (transcript, "{\"sessionUpdate\":\"_example_update\",\"planId\":\"p\"}");
   g_assert_cmpuint (count_all (transcript), ==, 2);
 
   generic = item_at (transcript, 0);
@@ -1050,6 +1199,23 @@ test_malformed (void)
     "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"new\",\"name\":1}",
     "{\"sessionUpdate\":\"plan\"}",
     "{\"sessionUpdate\":\"plan\",\"entries\":{}}",
+    "{\"sessionUpdate\":\"plan_update\"}",
+    "{\"sessionUpdate\":\"plan_update\",\"plan\":\"p\"}",
+    "{\"sessionUpdate\":\"plan_update\",\"planId\":\"p\",\"type\":\"items\",\"entries\":[]}",
+    "{\"sessionUpdate\":\"plan_update\",\"plan\":{\"type\":\"items\",\"entries\":[]}}",
+    "{\"sessionUpdate\":\"plan_update\",\"plan\":{\"type\":\"items\",\"planId\":5,\"entries\":[]}}",
+    "{\"sessionUpdate\":\"plan_update\",\"plan\":{\"planId\":\"p\",\"entries\":[]}}",
+    "{\"sessionUpdate\":\"plan_update\",\"plan\":{\"type\":\"html\",\"planId\":\"p\",\"content\":\"x\"}}",
+    "{\"sessionUpdate\":\"plan_update\",\"plan\":{\"type\":\"items\",\"planId\":\"p\"}}",
+    "{\"sessionUpdate\":\"plan_update\",\"plan\":{\"type\":\"items\",\"planId\":\"p\",\"entries\":{}}}",
+    "{\"sessionUpdate\":\"plan_update\",\"plan\":{\"type\":\"markdown\",\"planId\":\"p\"}}",
+    "{\"sessionUpdate\":\"plan_update\",\"plan\":{\"type\":\"markdown\",\"planId\":\"p\",\"content\":5}}",
+    "{\"sessionUpdate\":\"plan_update\",\"plan\":{\"type\":\"file\",\"planId\":\"p\"}}",
+    "{\"sessionUpdate\":\"plan_update\",\"plan\":{\"type\":\"file\",\"planId\":\"p\",\"uri\":null}}",
+    "{\"sessionUpdate\":\"plan_update\",\"plan\":{\"type\":\"file\",\"planId\":\"q\",\"content\":\"x\"}}",
+    "{\"sessionUpdate\":\"plan_removed\"}",
+    "{\"sessionUpdate\":\"plan_removed\",\"planId\":3}",
+    "{\"sessionUpdate\":\"plan_removed\",\"plan\":{\"planId\":\"p\"}}",
     "{\"sessionUpdate\":\"notice\",\"title\":\"no severity\"}",
     "{\"sessionUpdate\":\"notice\",\"severity\":\"info\"}",
     "{\"sessionUpdate\":\"notice\",\"severity\":\"info\",\"title\":\"t\",\"description\":1}",
@@ -1060,7 +1226,7 @@ test_malformed (void)
     "{\"sessionUpdate\":\"compaction_summary_chunk\",\"content\":{\"type\":\"text\",\"text\":\"x\"}}",
   };
   AcpToolCallItem *tool;
-  AcpPlanItem *plan;
+  AcpPlanItem *plan, *identified;
   AcpMessageItem *message;
   guint notified = 0;
 
@@ -1073,6 +1239,10 @@ test_malformed (void)
   tool = item_at (transcript, 0);
   plan = item_at (transcript, 1);
   message = item_at (transcript, 2);
+  apply_ok (transcript, "{\"sessionUpdate\":\"plan_update\",\"plan\":{\"type\":\"markdown\","
+                        "\"planId\":\"p\",\"content\":\"kept\"}}");
+  identified = item_at (transcript, 3);
+  g_signal_connect (identified, "notify", G_CALLBACK (count_cb), &notified);
   g_signal_connect (tool, "notify", G_CALLBACK (count_cb), &notified);
   g_signal_connect (plan, "notify", G_CALLBACK (count_cb), &notified);
   g_signal_connect (message, "notify", G_CALLBACK (count_cb), &notified);
@@ -1088,8 +1258,10 @@ test_malformed (void)
       g_assert_error (error, ACP_ERROR, ACP_ERROR_INVALID_MESSAGE);
     }
 
-  g_assert_cmpuint (count_all (transcript), ==, 3);
+  g_assert_cmpuint (count_all (transcript), ==, 4);
   g_assert_cmpuint (notified, ==, 0);
+  g_assert_cmpstr (acp_plan_item_get_markdown (identified), ==, "kept");
+  g_assert_false (acp_plan_item_get_removed (identified));
   g_assert_cmpstr (acp_tool_call_item_get_status (tool), ==, "pending");
   g_assert_cmpstr (acp_tool_call_item_get_title (tool), ==, "T");
   g_assert_cmpstr (acp_message_item_get_text (message), ==, "a");
@@ -1278,6 +1450,8 @@ main (int   argc,
   g_test_add_func ("/transcript/tool-call/agent-terminal", test_agent_terminal_meta);
   g_test_add_func ("/transcript/tool-call/agent-terminal-limit", test_agent_terminal_limit);
   g_test_add_func ("/transcript/plan", test_plan);
+  g_test_add_func ("/transcript/plan-update", test_plan_update);
+  g_test_add_func ("/transcript/plan-removed", test_plan_removed);
   g_test_add_func ("/transcript/notice", test_notice);
   g_test_add_func ("/transcript/compaction", test_compaction);
   g_test_add_func ("/transcript/session-variants", test_session_variants_ignored);

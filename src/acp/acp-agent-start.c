@@ -292,6 +292,8 @@ build_initialize_params (AcpAgent *self)
       json_object_set_boolean_member (auth, "terminal", TRUE);
       json_object_set_object_member (caps, "auth", auth);
     }
+  if ((self->client_caps & ACP_CLIENT_CAP_PLAN) != 0)
+    json_object_set_object_member (caps, "plan", json_object_new ());
   json_object_set_object_member (params, "clientCapabilities", caps);
 
   json_object_set_string_member (info, "name", "palaver");

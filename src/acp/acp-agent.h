@@ -57,6 +57,8 @@ typedef enum /*< flags >*/
   ACP_CLIENT_CAP_BOOLEAN_CONFIG = 1 << 3,
   /* runs "terminal" auth methods (clientCapabilities.auth.terminal) */
   ACP_CLIENT_CAP_AUTH_TERMINAL  = 1 << 4,
+  /* unstable: shows plan_update and plan_removed (clientCapabilities.plan) */
+  ACP_CLIENT_CAP_PLAN           = 1 << 5,
 } AcpClientCapabilities;
 
 /* One entry of the agent's authMethods. */

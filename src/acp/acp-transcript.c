@@ -51,6 +51,7 @@ struct _AcpTranscript
   GHashTable  *messages;     /* messageId → AcpMessageItem */
   GHashTable  *compactions;  /* compactionId → AcpNoticeItem */
   AcpPlanItem *current_plan; /* the plan item `plan` updates replace */
+  GHashTable  *plans;        /* planId → AcpPlanItem not removed */
 };
 
 static void list_model_iface_init (GListModelInterface *iface);
@@ -114,6 +115,7 @@ acp_transcript_dispose (GObject *object)
   g_hash_table_remove_all (self->unsettled);
   g_hash_table_remove_all (self->messages);
   g_hash_table_remove_all (self->compactions);
+  g_hash_table_remove_all (self->plans);
   g_clear_object (&self->current_plan);
   g_ptr_array_set_size (self->pending, 0);
   g_ptr_array_set_size (self->unannounced, 0);
@@ -136,6 +138,7 @@ acp_transcript_finalize (GObject *object)
   g_clear_pointer (&self->unsettled, g_hash_table_unref);
   g_clear_pointer (&self->messages, g_hash_table_unref);
   g_clear_pointer (&self->compactions, g_hash_table_unref);
+  g_clear_pointer (&self->plans, g_hash_table_unref);
 
   G_OBJECT_CLASS (acp_transcript_parent_class)->finalize (object);
 }
@@ -191,6 +194,7 @@ acp_transcript_init (AcpTranscript *self)
   self->unsettled = g_hash_table_new_full (NULL, NULL, g_object_unref, NULL);
   self->messages = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
   self->compactions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+  self->plans = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
 }
 
 /**
@@ -395,6 +399,7 @@ acp_transcript_clear (AcpTranscript *self)
   g_hash_table_remove_all (self->unsettled);
   g_hash_table_remove_all (self->messages);
   g_hash_table_remove_all (self->compactions);
+  g_hash_table_remove_all (self->plans);
   g_clear_object (&self->current_plan);
   g_ptr_array_set_size (self->pending, 0);
 
@@ -721,6 +726,65 @@ _acp_transcript_apply_plan (AcpTranscript  *self,
       acp_transcript_append (self, ACP_ITEM (self->current_plan));
     }
   _acp_plan_item_set_entries (self->current_plan, update->entries);
+
+  return TRUE;
+}
+
+/* plan_update: the first update of a planId appends its plan item; the
+ * next ones replace what it is, in place. */
+gboolean
+_acp_transcript_apply_plan_update (AcpTranscript  *self,
+                                   AcpUpdate      *update,
+                                   GError        **error)
+{
+  AcpPlanItem *plan = g_hash_table_lookup (self->plans, update->id);
+
+  if (plan == NULL)
+    {
+      plan = acp_plan_item_new_with_id (update->id);
+      g_hash_table_insert (self->plans, g_strdup (update->id), plan);
+      acp_transcript_append (self, ACP_ITEM (plan));
+    }
+
+  switch (update->plan_form)
+    {
+    case ACP_PLAN_FORM_ITEMS:
+      _acp_plan_item_set_entries (plan, update->entries);
+      break;
+
+    case ACP_PLAN_FORM_MARKDOWN:
+      _acp_plan_item_set_markdown (plan, update->text->str);
+      break;
+
+    case ACP_PLAN_FORM_FILE:
+      _acp_plan_item_set_uri (plan, update->text->str);
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+
+  return TRUE;
+}
+
+/* plan_removed: the plan item stays in the history, marked removed; a later
+ * plan_update of its planId is a new plan. An unknown planId changes
+ * nothing. */
+gboolean
+_acp_transcript_apply_plan_removed (AcpTranscript  *self,
+                                    AcpUpdate      *update,
+                                    GError        **error)
+{
+  AcpPlanItem *plan = g_hash_table_lookup (self->plans, update->id);
+
+  if (plan == NULL)
+    {
+      g_debug ("plan_removed of an unknown plan “%s”, ignored", update->id);
+      return TRUE;
+    }
+
+  _acp_plan_item_set_removed (plan);
+  g_hash_table_remove (self->plans, update->id);
 
   return TRUE;
 }

@@ -52,10 +52,12 @@ struct _AcpUpdate
    * the update as it came */
   JsonObject              *object;
 
-  /* chunks: messageId; compactions: compactionId */
+  /* chunks: messageId; compactions: compactionId; plan_update,
+   * plan_removed: planId */
   char                    *id;
   /* chunks: the text (NULL for another content block); compactions: the
-   * summary (NULL when it says none) */
+   * summary (NULL when it says none); plan_update: the Markdown text or the
+   * file's URI */
   GString                 *text;
   /* a chunk's content block that is not text */
   AcpContentBlock         *block;
@@ -66,8 +68,10 @@ struct _AcpUpdate
   char                    *description;
   char                    *status;
   AcpNoticeSeverity        severity;
-  /* plan: the valid entries, as AcpPlanEntry */
+  /* plan, plan_update of items: the valid entries, as AcpPlanEntry */
   GListModel              *entries;
+  /* plan_update: what the plan is (entries, text or URI) */
+  AcpPlanForm              plan_form;
   /* tool_call, tool_call_update */
   AcpToolCallFields        tool_call;
 };
@@ -93,9 +97,14 @@ gboolean _acp_tool_call_fields_parse (AcpToolCallFields   *fields,
                                       const char          *variant,
                                       GError             **error);
 void     _acp_tool_call_fields_clear (AcpToolCallFields  *fields);
-/* Replaces a plan's entries (acp-plan-item.c) */
+/* Replace what a plan is, or mark it removed (acp-plan-item.c) */
 void     _acp_plan_item_set_entries  (AcpPlanItem              *item,
                                       GListModel               *entries);
+void     _acp_plan_item_set_markdown (AcpPlanItem              *item,
+                                      const char               *markdown);
+void     _acp_plan_item_set_uri      (AcpPlanItem              *item,
+                                      const char               *uri);
+void     _acp_plan_item_set_removed  (AcpPlanItem              *item);
 /* Takes the members present in @fields into @item (acp-tool-call-item.c) */
 void     _acp_tool_call_item_merge   (AcpToolCallItem          *item,
                                       const AcpToolCallFields  *fields);
@@ -116,6 +125,14 @@ gboolean _acp_update_parse_tool_call                (AcpUpdate           *self,
                                                      const AcpJsonValue  *object,
                                                      GError             **error);
 gboolean _acp_update_parse_plan                     (AcpUpdate           *self,
+                                                     const AcpJsonDoc    *doc,
+                                                     const AcpJsonValue  *object,
+                                                     GError             **error);
+gboolean _acp_update_parse_plan_update              (AcpUpdate           *self,
+                                                     const AcpJsonDoc    *doc,
+                                                     const AcpJsonValue  *object,
+                                                     GError             **error);
+gboolean _acp_update_parse_plan_removed             (AcpUpdate           *self,
                                                      const AcpJsonDoc    *doc,
                                                      const AcpJsonValue  *object,
                                                      GError             **error);

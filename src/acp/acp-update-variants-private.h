@@ -76,6 +76,12 @@ gboolean _acp_transcript_apply_tool_call                (AcpTranscript          
 gboolean _acp_transcript_apply_plan                     (AcpTranscript           *self,
                                                          AcpUpdate               *update,
                                                          GError                 **error);
+gboolean _acp_transcript_apply_plan_update              (AcpTranscript           *self,
+                                                         AcpUpdate               *update,
+                                                         GError                 **error);
+gboolean _acp_transcript_apply_plan_removed             (AcpTranscript           *self,
+                                                         AcpUpdate               *update,
+                                                         GError                 **error);
 gboolean _acp_transcript_apply_notice                   (AcpTranscript           *self,
                                                          AcpUpdate               *update,
                                                          GError                 **error);

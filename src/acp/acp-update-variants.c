@@ -32,6 +32,9 @@ static const AcpUpdateVariant variants[] = {
   { "tool_call_update", _acp_update_parse_tool_call, _acp_transcript_apply_tool_call, NULL, 0 },
   /* the whole list replaced */
   { "plan", _acp_update_parse_plan, _acp_transcript_apply_plan, NULL, 0 },
+  /* one plan item per planId, its content replaced */
+  { "plan_update", _acp_update_parse_plan_update, _acp_transcript_apply_plan_update, NULL, 0 },
+  { "plan_removed", _acp_update_parse_plan_removed, _acp_transcript_apply_plan_removed, NULL, 0 },
   { "notice", _acp_update_parse_notice, _acp_transcript_apply_notice, NULL, 0 },
   /* one notice per compactionId */
   { "compaction_update", _acp_update_parse_compaction_update,

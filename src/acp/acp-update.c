@@ -358,6 +358,78 @@ _acp_update_parse_plan (AcpUpdate           *self,
   return TRUE;
 }
 
+/* plan_update: the planId and what the plan is: its valid entries, its
+ * Markdown text or its file's URI */
+gboolean
+_acp_update_parse_plan_update (AcpUpdate           *self,
+                               const AcpJsonDoc    *doc,
+                               const AcpJsonValue  *object,
+                               GError             **error)
+{
+  const char *variant = self->variant->name;
+  const AcpJsonValue *plan = acp_json_value_get_member (doc, object, "plan");
+  const AcpJsonValue *entries = NULL;
+  const char *type, *plan_id, *text = NULL;
+  AcpPlanForm form;
+
+  if (!acp_json_value_is (plan, ACP_JSON_OBJECT))
+    return _acp_update_invalid (error, variant, "plan must be an object");
+  if (!get_string (doc, plan, "type", TRUE, &type, variant, error) ||
+      !get_string (doc, plan, "planId", TRUE, &plan_id, variant, error))
+    return FALSE;
+
+  if (strcmp (type, "items") == 0)
+    {
+      form = ACP_PLAN_FORM_ITEMS;
+      if (!get_array (doc, plan, "entries", TRUE, &entries, variant, error))
+        return FALSE;
+    }
+  else if (strcmp (type, "markdown") == 0)
+    {
+      form = ACP_PLAN_FORM_MARKDOWN;
+      if (!get_string (doc, plan, "content", TRUE, &text, variant, error))
+        return FALSE;
+    }
+  else if (strcmp (type, "file") == 0)
+    {
+      form = ACP_PLAN_FORM_FILE;
+      if (!get_string (doc, plan, "uri", TRUE, &text, variant, error))
+        return FALSE;
+    }
+  else
+    {
+      return _acp_update_invalid (error, variant, "plan.type “%s” is not known", type);
+    }
+
+  self->id = g_strdup (plan_id);
+  self->plan_form = form;
+  if (entries != NULL)
+    self->entries = _acp_values_new_list (doc, entries, ACP_TYPE_PLAN_ENTRY,
+                                          (AcpValueParseFunc) _acp_plan_entry_new_from_json,
+                                          "plan entry");
+  if (text != NULL)
+    self->text = g_string_new (text);
+
+  return TRUE;
+}
+
+/* plan_removed: the planId */
+gboolean
+_acp_update_parse_plan_removed (AcpUpdate           *self,
+                                const AcpJsonDoc    *doc,
+                                const AcpJsonValue  *object,
+                                GError             **error)
+{
+  const char *plan_id;
+
+  if (!get_string (doc, object, "planId", TRUE, &plan_id, self->variant->name, error))
+    return FALSE;
+
+  self->id = g_strdup (plan_id);
+
+  return TRUE;
+}
+
 /* --- notices and compactions --- */
 
 /* notice: severity, title and description */

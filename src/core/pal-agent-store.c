@@ -298,9 +298,16 @@ describe_skipped (guint       index,
   return g_strdup_printf (_("Stored agent profile %u: %s"), index + 1, reason);
 }
 
+static gboolean
+is_variable_name (const char *name)
+{
+  return *name != '\0' && strchr (name, '=') == NULL;
+}
+
 static gpointer
-decode (GVariant  *entry,
-        char     **reason)
+decode (GVariant   *entry,
+        GPtrArray  *notes,
+        char      **reason)
 {
   g_autofree char *id = NULL;
   g_autofree char *name = NULL;
@@ -309,17 +316,19 @@ decode (GVariant  *entry,
   g_auto(GStrv) secrets = NULL;
   g_autoptr(GVariant) env_dict = NULL;
   g_autoptr(GStrvBuilder) env = g_strv_builder_new ();
+  g_autoptr(GStrvBuilder) secret_names = g_strv_builder_new ();
   g_auto(GStrv) envv = NULL;
+  g_auto(GStrv) secretv = NULL;
+  char *note = NULL;
   GVariantIter iter;
   const char *var_name;
   const char *var_value;
 
+  /* without its arguments the command would do something else */
   if (!_pal_dict_get_string (entry, "id", TRUE, &id, reason) ||
       !_pal_dict_get_string (entry, "name", TRUE, &name, reason) ||
       !_pal_dict_get_string (entry, "command", TRUE, &command, reason) ||
-      !_pal_dict_get_strv (entry, "args", FALSE, &args, reason) ||
-      !_pal_dict_get_value (entry, "env", "a{ss}", FALSE, &env_dict, reason) ||
-      !_pal_dict_get_strv (entry, "secrets", FALSE, &secrets, reason))
+      !_pal_dict_get_strv (entry, "args", FALSE, &args, reason))
     return NULL;
 
   if (*id == '\0')
@@ -328,30 +337,41 @@ decode (GVariant  *entry,
       return NULL;
     }
 
+  /* the environment and the secrets cost the profile only what cannot be read */
+  _pal_note_left_out (notes, _pal_dict_get_value (entry, "env", "a{ss}", FALSE, &env_dict, &note),
+                      &note);
+  _pal_note_left_out (notes, _pal_dict_get_strv (entry, "secrets", FALSE, &secrets, &note), &note);
+
   if (env_dict != NULL)
     {
       g_variant_iter_init (&iter, env_dict);
       while (g_variant_iter_next (&iter, "{&s&s}", &var_name, &var_value))
         {
-          if (*var_name == '\0' || strchr (var_name, '=') != NULL)
-            {
-              *reason = g_strdup_printf (_("the environment variable name “%s” is invalid"),
-                                         var_name);
-              return NULL;
-            }
-          g_autofree char *var = g_strconcat (var_name, "=", var_value, NULL);
+          g_autofree char *var = NULL;
 
+          if (!is_variable_name (var_name))
+            {
+              note = g_strdup_printf (_("the environment variable name “%s” is invalid"), var_name);
+              _pal_note_left_out (notes, FALSE, &note);
+              continue;
+            }
+          var = g_strconcat (var_name, "=", var_value, NULL);
           g_strv_builder_add (env, var);
         }
     }
   envv = g_strv_builder_end (env);
 
   for (guint i = 0; secrets != NULL && secrets[i] != NULL; i++)
-    if (*secrets[i] == '\0' || strchr (secrets[i], '=') != NULL)
-      {
-        *reason = g_strdup_printf (_("the environment variable name “%s” is invalid"), secrets[i]);
-        return NULL;
-      }
+    {
+      if (!is_variable_name (secrets[i]))
+        {
+          note = g_strdup_printf (_("the environment variable name “%s” is invalid"), secrets[i]);
+          _pal_note_left_out (notes, FALSE, &note);
+          continue;
+        }
+      g_strv_builder_add (secret_names, secrets[i]);
+    }
+  secretv = g_strv_builder_end (secret_names);
 
   return g_object_new (PAL_TYPE_AGENT_PROFILE,
                        "id", id,
@@ -359,7 +379,7 @@ decode (GVariant  *entry,
                        "command", command,
                        "args", args,
                        "env", envv,
-                       "secrets", secrets,
+                       "secrets", secretv,
                        "is-demo", g_str_equal (id, PAL_AGENT_ID_DEMO),
                        NULL);
 }
@@ -469,6 +489,7 @@ pal_agent_store_class_init (PalAgentStoreClass *klass)
   object_class->set_property = pal_agent_store_set_property;
 
   list_class->key = AGENTS_KEY;
+  list_class->title = N_("Agent profiles");
   list_class->item_type = PAL_TYPE_AGENT_PROFILE;
   list_class->decode = decode;
   list_class->encode = encode;
@@ -600,8 +621,8 @@ pal_agent_store_get_settings (PalAgentStore *self)
  * pal_agent_store_get_load_errors:
  * @self: a #PalAgentStore
  *
- * Returns: (transfer none): one translated sentence per stored entry that was
- *   skipped the last time the key was read; empty when all were read.
+ * Returns: (transfer none): the load errors of the list, translated: see
+ *   pal_stored_list_get_load_errors(); empty when all was read.
  */
 const char * const *
 pal_agent_store_get_load_errors (PalAgentStore *self)

@@ -26,7 +26,9 @@
  *
  * Every string read is checked to be UTF-8: JSON escapes can spell what is
  * not (a lone surrogate, "\uD800", decodes to bytes that are no UTF-8), and
- * such a string cannot be stored in the settings nor shown.
+ * such a string cannot be stored in the settings nor shown. A server that
+ * cannot be read is refused, named with the member at fault; the others
+ * are read.
  */
 
 static gboolean
@@ -270,26 +272,31 @@ read_server (const char  *name,
  * pal_mcp_server_import_json:
  * @json: the text of a configuration file of another MCP client
  * @out_configs: (out) (transfer container) (element-type PalMcpServerConfig):
- *   the servers, in the order of the file, in no store
- * @error: %PAL_ERROR_INVALID naming the server and the member at fault
+ *   the servers that could be read, in the order of the file, in no store
+ * @out_failures: (out) (optional) (transfer container) (element-type GError):
+ *   one %PAL_ERROR_INVALID per server that could not be read, naming it
+ *   and the member at fault, in the order of the file
+ * @error: %PAL_ERROR_INVALID when the text as a whole cannot be read
  *
  * Reads the `mcpServers` object (see the top of this file); every string in
- * the result is valid UTF-8, or the import fails. Variables and
- * headers whose names look secret (pal_name_value_name_looks_secret()) are
- * marked secret. Only the form is checked, all or nothing: the values (a
- * command on this machine, a URL scheme) are for
- * pal_mcp_server_config_validate(), and the names may collide with stored
- * ones.
+ * the result is valid UTF-8. A server that cannot be read is left out, with
+ * its error in @out_failures; the others are read. Variables and headers
+ * whose names look secret (pal_name_value_name_looks_secret()) are marked
+ * secret. Only the form is checked: the values (a command on this machine,
+ * a URL scheme) are for pal_mcp_server_config_validate(), and the names may
+ * collide with stored ones (pal_mcp_server_store_import()).
  *
- * Returns: %TRUE on success
+ * Returns: %TRUE when the text could be read, whatever its servers
  */
 gboolean
 pal_mcp_server_import_json (const char  *json,
                             GPtrArray  **out_configs,
+                            GPtrArray  **out_failures,
                             GError     **error)
 {
   g_autoptr(JsonParser) parser = NULL;
   g_autoptr(GPtrArray) configs = NULL;
+  g_autoptr(GPtrArray) failures = NULL;
   g_autoptr(GList) names = NULL;
   g_autoptr(GError) local_error = NULL;
   JsonNode *root;
@@ -326,19 +333,24 @@ pal_mcp_server_import_json (const char  *json,
     return fail (error, _("“mcpServers” is not an object"));
 
   configs = g_ptr_array_new_with_free_func (g_object_unref);
+  failures = g_ptr_array_new_with_free_func ((GDestroyNotify) g_error_free);
   object = json_node_get_object (servers);
   names = json_object_get_members (object);
   for (const GList *l = names; l != NULL; l = l->next)
     {
+      GError *server_error = NULL;
       PalMcpServerConfig *config;
 
-      config = read_server (l->data, json_object_get_member (object, l->data), error);
-      if (config == NULL)
-        return FALSE;
-      g_ptr_array_add (configs, config);
+      config = read_server (l->data, json_object_get_member (object, l->data), &server_error);
+      if (config != NULL)
+        g_ptr_array_add (configs, config);
+      else
+        g_ptr_array_add (failures, server_error);
     }
 
   *out_configs = g_steal_pointer (&configs);
+  if (out_failures != NULL)
+    *out_failures = g_steal_pointer (&failures);
   return TRUE;
 }
 

@@ -13,6 +13,7 @@ G_BEGIN_DECLS
 
 gboolean  pal_mcp_server_import_json (const char   *json,
                                       GPtrArray   **out_configs,
+                                      GPtrArray   **out_failures,
                                       GError      **error);
 char     *pal_mcp_server_export_json (GListModel   *configs);
 

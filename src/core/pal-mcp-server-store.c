@@ -153,8 +153,9 @@ assign_rows (GListStore *store,
 }
 
 static gpointer
-decode (GVariant  *entry,
-        char     **reason)
+decode (GVariant   *entry,
+        GPtrArray  *notes,
+        char      **reason)
 {
   g_autofree char *name = NULL;
   g_autofree char *transport = NULL;
@@ -164,6 +165,7 @@ decode (GVariant  *entry,
   g_autoptr(GVariant) env = NULL;
   g_autoptr(GVariant) headers = NULL;
   gboolean enabled = TRUE;
+  char *note = NULL;
   AcpMcpTransport kind;
   PalMcpServerConfig *config;
 
@@ -186,13 +188,28 @@ decode (GVariant  *entry,
       return NULL;
     }
 
-  if (!_pal_dict_get_boolean (entry, "enabled", FALSE, &enabled, reason) ||
-      !_pal_dict_get_string (entry, "command", kind == ACP_MCP_TRANSPORT_STDIO, &command, reason) ||
+  /* the command, its arguments and the URL make the server: without them
+   * it would be another one */
+  if (!_pal_dict_get_string (entry, "command", kind == ACP_MCP_TRANSPORT_STDIO, &command, reason) ||
       !_pal_dict_get_strv (entry, "args", FALSE, &args, reason) ||
-      !_pal_dict_get_value (entry, "env", "a(ssb)", FALSE, &env, reason) ||
-      !_pal_dict_get_string (entry, "url", kind != ACP_MCP_TRANSPORT_STDIO, &url, reason) ||
-      !_pal_dict_get_value (entry, "headers", "a(ssb)", FALSE, &headers, reason))
+      !_pal_dict_get_string (entry, "url", kind != ACP_MCP_TRANSPORT_STDIO, &url, reason))
     return NULL;
+
+  /* A switch that cannot be read leaves the server off: agents get no
+   * server the person may have turned off. */
+  if (!_pal_dict_get_boolean (entry, "enabled", FALSE, &enabled, &note))
+    {
+      /* TRANSLATORS: %s says what is wrong (“the key “enabled” has the type…”) */
+      g_autofree char *off = g_strdup_printf (_("%s, so the server was turned off"), note);
+
+      g_ptr_array_add (notes, g_steal_pointer (&off));
+      g_clear_pointer (&note, g_free);
+      enabled = FALSE;
+    }
+  _pal_note_left_out (notes, _pal_dict_get_value (entry, "env", "a(ssb)", FALSE, &env, &note),
+                      &note);
+  _pal_note_left_out (notes, _pal_dict_get_value (entry, "headers", "a(ssb)", FALSE, &headers,
+                                                  &note), &note);
 
   config = g_object_new (PAL_TYPE_MCP_SERVER_CONFIG,
                          "name", name,
@@ -248,6 +265,7 @@ pal_mcp_server_store_class_init (PalMcpServerStoreClass *klass)
   PalStoredListClass *list_class = PAL_STORED_LIST_CLASS (klass);
 
   list_class->key = MCP_SERVERS_KEY;
+  list_class->title = N_("MCP servers");
   list_class->item_type = PAL_TYPE_MCP_SERVER_CONFIG;
   /* a change of the env or header rows too */
   list_class->changed_signal = "changed";
@@ -291,8 +309,8 @@ pal_mcp_server_store_get_settings (PalMcpServerStore *self)
  * pal_mcp_server_store_get_load_errors:
  * @self: a #PalMcpServerStore
  *
- * Returns: (transfer none): one translated sentence per stored entry that was
- *   skipped the last time the key was read; empty when all were read.
+ * Returns: (transfer none): the load errors of the list, translated: see
+ *   pal_stored_list_get_load_errors(); empty when all was read.
  */
 const char * const *
 pal_mcp_server_store_get_load_errors (PalMcpServerStore *self)

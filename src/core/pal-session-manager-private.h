@@ -16,11 +16,12 @@ G_BEGIN_DECLS
  * requests through the manager's AcpFsService and AcpTerminalService;
  * "terminal" sign-in methods, whose command
  * (pal_session_manager_sign_in_command_async()) the window runs in a
- * terminal. The window renders no boolean config options yet. Advertise
- * more only once it is really handled. */
+ * terminal; plans by id (plan_update, plan_removed), which the chat shows.
+ * The window renders no boolean config options yet. Advertise more only
+ * once it is really handled. */
 #define PAL_CLIENT_CAPABILITIES \
   (ACP_CLIENT_CAP_FS_READ | ACP_CLIENT_CAP_FS_WRITE | ACP_CLIENT_CAP_TERMINAL | \
-   ACP_CLIENT_CAP_AUTH_TERMINAL)
+   ACP_CLIENT_CAP_AUTH_TERMINAL | ACP_CLIENT_CAP_PLAN)
 
 /* Put in every agent's environment, unless its profile sets the variable
  * itself. Gemini CLI runs commands in a pseudo-terminal when it can, and

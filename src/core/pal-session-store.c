@@ -37,9 +37,11 @@ unreadable_directories_quark (void)
  * written at once, changes made directly on a record's properties once per
  * main loop iteration. Entries of the key that cannot be read are skipped,
  * reported by pal_session_store_get_load_errors() and written back unchanged
- * after the readable ones. The optional `additional-directories` member came
- * later: an entry without it has none, and one whose value cannot be read
- * still lists its session, without them, and keeps the value as it was.
+ * after the readable ones. An optional member that cannot be read is left
+ * out, reported too: the session is listed without it. The optional
+ * `additional-directories` member came later: an entry without it has none,
+ * and one whose value cannot be read still lists its session, without them,
+ * and keeps the value as it was.
  *
  * Sessions learned from an agent's `session/list`
  * (pal_session_store_merge_listed()) are listed with
@@ -241,8 +243,9 @@ static const char * const entry_members[N_ENTRY_MEMBERS] = {
 };
 
 static gpointer
-decode (GVariant  *entry,
-        char     **reason)
+decode (GVariant   *entry,
+        GPtrArray  *notes,
+        char      **reason)
 {
   g_autofree char *id = NULL;
   g_autofree char *agent = NULL;
@@ -256,17 +259,27 @@ decode (GVariant  *entry,
   g_autoptr(GVariant) dirs = NULL;
   g_auto(GStrv) clean_dirs = NULL;
   PalSessionRecord *record;
+  char *note = NULL;
   gboolean ok;
 
   _pal_dict_lookup_values (entry, entry_members, N_ENTRY_MEMBERS, values);
   ok = _pal_value_get_string (values[ENTRY_ID], "id", TRUE, &id, reason) &&
        _pal_value_get_string (values[ENTRY_AGENT], "agent", TRUE, &agent, reason) &&
-       _pal_value_get_string (values[ENTRY_CWD], "cwd", TRUE, &cwd, reason) &&
-       _pal_value_get_string (values[ENTRY_TITLE], "title", FALSE, &title, reason) &&
-       _pal_value_get_int64 (values[ENTRY_CREATED], "created", FALSE, &created, reason) &&
-       _pal_value_get_int64 (values[ENTRY_UPDATED], "updated", FALSE, &updated, reason) &&
-       _pal_value_get_boolean (values[ENTRY_PINNED], "pinned", FALSE, &pinned, reason) &&
-       _pal_value_get_boolean (values[ENTRY_RENAMED], "renamed", FALSE, &renamed, reason);
+       _pal_value_get_string (values[ENTRY_CWD], "cwd", TRUE, &cwd, reason);
+  /* the others cost the session nothing but themselves */
+  if (ok)
+    {
+      _pal_note_left_out (notes, _pal_value_get_string (values[ENTRY_TITLE], "title", FALSE,
+                                                        &title, &note), &note);
+      _pal_note_left_out (notes, _pal_value_get_int64 (values[ENTRY_CREATED], "created", FALSE,
+                                                       &created, &note), &note);
+      _pal_note_left_out (notes, _pal_value_get_int64 (values[ENTRY_UPDATED], "updated", FALSE,
+                                                       &updated, &note), &note);
+      _pal_note_left_out (notes, _pal_value_get_boolean (values[ENTRY_PINNED], "pinned", FALSE,
+                                                         &pinned, &note), &note);
+      _pal_note_left_out (notes, _pal_value_get_boolean (values[ENTRY_RENAMED], "renamed", FALSE,
+                                                         &renamed, &note), &note);
+    }
   dirs = g_steal_pointer (&values[ENTRY_DIRECTORIES]);
   _pal_values_clear (values, N_ENTRY_MEMBERS);
   if (!ok)
@@ -450,6 +463,7 @@ pal_session_store_class_init (PalSessionStoreClass *klass)
   object_class->finalize = pal_session_store_finalize;
 
   list_class->key = SESSIONS_KEY;
+  list_class->title = N_("Sessions");
   list_class->item_type = PAL_TYPE_SESSION_RECORD;
   list_class->id_hash = pal_session_key_hash;
   list_class->id_equal = pal_session_key_equal;
@@ -543,8 +557,8 @@ pal_session_store_get_settings (PalSessionStore *self)
  * pal_session_store_get_load_errors:
  * @self: a #PalSessionStore
  *
- * Returns: (transfer none): one translated sentence per stored entry that was
- *   skipped the last time the key was read; empty when all were read.
+ * Returns: (transfer none): the load errors of the list, translated: see
+ *   pal_stored_list_get_load_errors(); empty when all was read.
  */
 const char * const *
 pal_session_store_get_load_errors (PalSessionStore *self)

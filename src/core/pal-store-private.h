@@ -74,6 +74,16 @@ gboolean  _pal_value_get_int64    (GVariant    *value,
                                    gint64      *out,
                                    char       **reason);
 
+/*
+ * An optional member that could not be read (@read: what one of the
+ * functions above returned) is left out of the item read: the note
+ * *@reason (taken) saying so goes to @notes (see
+ * PalStoredListClass.decode). Returns @read.
+ */
+gboolean  _pal_note_left_out    (GPtrArray   *notes,
+                                 gboolean     read,
+                                 char       **reason);
+
 /* Sets *@str to a copy of @value; returns FALSE when both were equal. */
 gboolean  _pal_set_string       (char       **str,
                                  const char  *value);
@@ -115,5 +125,39 @@ void      _pal_stored_list_queue_save      (PalStoredList *self);
 /* While blocked (the calls nest), changes of items are not followed. */
 void      _pal_stored_list_block_changes   (PalStoredList *self);
 void      _pal_stored_list_unblock_changes (PalStoredList *self);
+
+/*
+ * What a settings key holds beneath what GSettings shows, and a copy of a
+ * value it cannot read (pal-settings-backup.c).
+ */
+typedef enum
+{
+  PAL_KEY_READABLE,    /* GSettings shows what is stored, or the key is not set */
+  PAL_KEY_UNREADABLE,  /* GSettings shows the default instead of what is stored */
+  PAL_KEY_UNKNOWN,     /* only a file can tell: _pal_key_check_run() reads it */
+} PalKeyState;
+
+typedef struct _PalKeyCheck PalKeyCheck;
+
+char        *_pal_settings_backup_folder  (void);
+PalKeyCheck *_pal_key_check_new           (GSettings            *settings,
+                                           const char           *key);
+PalKeyCheck *_pal_key_check_new_for_text  (const char           *key,
+                                           const char           *text);
+void         _pal_key_check_free          (PalKeyCheck          *check);
+PalKeyState  _pal_key_check_get_state     (PalKeyCheck          *check);
+const char  *_pal_key_check_get_reason    (PalKeyCheck          *check);
+const char  *_pal_key_check_get_backup_path (PalKeyCheck        *check);
+gboolean     _pal_key_check_run           (PalKeyCheck          *check,
+                                           GError              **error);
+void         _pal_key_check_run_async     (PalKeyCheck          *check,
+                                           GCancellable         *cancellable,
+                                           GAsyncReadyCallback   callback,
+                                           gpointer              user_data);
+gboolean     _pal_key_check_run_finish    (GAsyncResult         *result,
+                                           PalKeyCheck         **check,
+                                           GError              **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PalKeyCheck, _pal_key_check_free)
 
 G_END_DECLS

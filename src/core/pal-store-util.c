@@ -215,6 +215,23 @@ _pal_dict_get_value (GVariant    *dict,
 }
 
 gboolean
+_pal_note_left_out (GPtrArray  *notes,
+                    gboolean    read,
+                    char      **reason)
+{
+  g_autofree char *taken = g_steal_pointer (reason);
+
+  if (read)
+    return TRUE;
+
+  g_assert (taken != NULL);
+  /* TRANSLATORS: %s says what is wrong with a member of a stored entry
+   * (“the key “title” has the type “i” instead of “s””) */
+  g_ptr_array_add (notes, g_strdup_printf (_("%s, and was left out"), taken));
+  return FALSE;
+}
+
+gboolean
 _pal_set_string (char       **str,
                  const char  *value)
 {

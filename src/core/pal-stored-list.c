@@ -5,10 +5,7 @@
 
 #include "config.h"
 
-#include <glib/gi18n.h>
-
-#include "pal-store-private.h"
-#include "pal-stored-list.h"
+#include "pal-stored-list-private.h"
 
 /**
  * PalStoredList:
@@ -21,40 +18,28 @@
  * Reading keeps the entries that cannot be read, and those whose id an
  * earlier entry has, as they are, with one translated load error each
  * (#PalStoredList:load-errors), and lists the others, keeping the listed
- * objects whose ids match. Writing puts the stored items first, then those
- * entries unchanged: a damaged entry is reported, never lost. A change of
- * the key by someone else is read again, dropping any pending write; writing
- * the value read last is skipped.
+ * objects whose ids match; an entry read without an optional member that
+ * could not be read is listed, with a load error too. Writing puts the
+ * stored items first, then those entries unchanged: a damaged entry is
+ * reported, never lost. Writing the value read last is skipped.
+ *
+ * A value of the key that GSettings cannot read at all reads as the
+ * schema's default (see pal-settings-backup.c): it is reported, and copied
+ * to a file before anything is written, as is a value whose entries lost
+ * members when read (#PalStoredList:backup-path). Until the copy is made,
+ * writes wait; when it cannot be made, nothing is written.
+ *
+ * A change of the key by someone else is read again. Changes of the list
+ * not written yet are not dropped: they are put on top of the other
+ * writer's entries (pal-stored-list-merge.c) and written. A write checks
+ * that the key still holds what the list read last, so that a change not
+ * heard of yet is merged the same way.
  *
  * The listed items are followed (#PalStoredListClass.changed_signal): a
  * change of one is written once per main loop iteration. Lookup by id goes
  * through an index, which follows an item whose id changes (an MCP server
  * renamed in an editor).
  */
-typedef struct
-{
-  GSettings *settings;
-  gulong changed_id;
-  /* construct-only: the key read ahead, taken over in constructed */
-  PalStoredListReading *reading;
-
-  /* the model, owning */
-  GPtrArray *items;
-  /* id (a copy) → the first listed item with it */
-  GHashTable *index;
-  /* two listed items share an id: the index is rebuilt on each change of the list */
-  gboolean duplicates;
-
-  /* raw entries of the key that could not be read */
-  GPtrArray *skipped;
-  /* NULL-terminated array of translated messages */
-  GPtrArray *load_errors;
-  /* the value read or written last */
-  GVariant *last_value;
-  guint save_source;
-  /* changes of items are not followed while positive */
-  guint blocked;
-} PalStoredListPrivate;
 
 static void pal_stored_list_list_model_init (GListModelInterface *iface);
 
@@ -67,100 +52,17 @@ enum {
   PROP_0,
   PROP_SETTINGS,
   PROP_LOAD_ERRORS,
+  PROP_BACKUP_PATH,
   PROP_READING,
   N_PROPS
 };
 
 static GParamSpec *properties[N_PROPS];
 
-/* --- reading entries, in any thread --- */
-
-typedef struct
+PalStoredListPrivate *
+_pal_stored_list_get_private (PalStoredList *self)
 {
-  GVariant  *value;
-  /* the readable entries, new items in stored order */
-  GPtrArray *items;
-  /* the raw entries that could not be read, and why */
-  GPtrArray *skipped;
-  GPtrArray *load_errors;
-} Parse;
-
-/* A table keyed by ids of the class's items. */
-static GHashTable *
-new_id_table (PalStoredListClass *klass,
-              GDestroyNotify      key_free)
-{
-  return g_hash_table_new_full (klass->id_hash != NULL ? klass->id_hash : g_str_hash,
-                                klass->id_equal != NULL ? klass->id_equal : g_str_equal,
-                                key_free, NULL);
-}
-
-static char *
-describe_repeated (PalStoredListClass *klass,
-                   gpointer            item)
-{
-  if (klass->describe_repeated != NULL)
-    return klass->describe_repeated (item);
-
-  return g_strdup_printf (_("the id “%s” is used by an earlier entry"),
-                          (const char *) klass->get_id (item));
-}
-
-static Parse *
-parse_value (PalStoredListClass *klass,
-             GVariant           *value)
-{
-  Parse *parse = g_new0 (Parse, 1);
-  /* ids of the items in parse->items, borrowed */
-  g_autoptr(GHashTable) seen = new_id_table (klass, NULL);
-  GVariantIter iter;
-  GVariant *child;
-  guint index = 0;
-
-  parse->value = g_variant_ref (value);
-  parse->items = g_ptr_array_new_with_free_func (g_object_unref);
-  parse->skipped = g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref);
-  parse->load_errors = g_ptr_array_new_null_terminated (1, g_free, TRUE);
-
-  g_variant_iter_init (&iter, value);
-  for (; (child = g_variant_iter_next_value (&iter)) != NULL; index++)
-    {
-      g_autoptr(GVariant) entry = child;
-      g_autoptr(GObject) item = NULL;
-      g_autofree char *reason = NULL;
-
-      item = klass->decode (entry, &reason);
-      if (item != NULL && g_hash_table_contains (seen, klass->get_id (item)))
-        {
-          reason = describe_repeated (klass, item);
-          g_clear_object (&item);
-        }
-
-      if (item == NULL)
-        {
-          char *message = klass->describe_skipped (index, reason);
-
-          g_debug ("Skipping an entry of “%s”: %s", klass->key, message);
-          g_ptr_array_add (parse->load_errors, message);
-          g_ptr_array_add (parse->skipped, g_steal_pointer (&entry));
-          continue;
-        }
-
-      g_hash_table_add (seen, (gpointer) klass->get_id (item));
-      g_ptr_array_add (parse->items, g_steal_pointer (&item));
-    }
-
-  return parse;
-}
-
-static void
-parse_free (Parse *parse)
-{
-  g_clear_pointer (&parse->value, g_variant_unref);
-  g_clear_pointer (&parse->items, g_ptr_array_unref);
-  g_clear_pointer (&parse->skipped, g_ptr_array_unref);
-  g_clear_pointer (&parse->load_errors, g_ptr_array_unref);
-  g_free (parse);
+  return pal_stored_list_get_instance_private (self);
 }
 
 /* --- the index and the items followed --- */
@@ -419,273 +321,6 @@ _pal_stored_list_replace (PalStoredList *self,
   items_changed (self, prefix, removed, added);
 }
 
-void
-_pal_stored_list_save (PalStoredList *self)
-{
-  PalStoredListPrivate *priv = pal_stored_list_get_instance_private (self);
-  PalStoredListClass *klass = PAL_STORED_LIST_GET_CLASS (self);
-  GPtrArray *items = klass->get_stored_items (self);
-  GVariantBuilder builder;
-  g_autoptr(GVariant) value = NULL;
-
-  g_clear_handle_id (&priv->save_source, g_source_remove);
-
-  g_variant_builder_init (&builder, G_VARIANT_TYPE ("aa{sv}"));
-  for (guint i = 0; i < items->len; i++)
-    {
-      GVariant *entry = klass->encode (g_ptr_array_index (items, i));
-
-      if (entry != NULL)
-        g_variant_builder_add_value (&builder, entry);
-    }
-  for (guint i = 0; i < priv->skipped->len; i++)
-    g_variant_builder_add_value (&builder, g_ptr_array_index (priv->skipped, i));
-  value = g_variant_ref_sink (g_variant_builder_end (&builder));
-
-  if (priv->last_value != NULL && g_variant_equal (priv->last_value, value))
-    return;
-
-  g_clear_pointer (&priv->last_value, g_variant_unref);
-  priv->last_value = g_variant_ref (value);
-  g_settings_set_value (priv->settings, klass->key, value);
-}
-
-static gboolean
-save_idle_cb (gpointer user_data)
-{
-  PalStoredList *self = user_data;
-  PalStoredListPrivate *priv = pal_stored_list_get_instance_private (self);
-
-  priv->save_source = 0;
-  _pal_stored_list_save (self);
-  return G_SOURCE_REMOVE;
-}
-
-void
-_pal_stored_list_queue_save (PalStoredList *self)
-{
-  PalStoredListPrivate *priv = pal_stored_list_get_instance_private (self);
-
-  if (priv->save_source == 0)
-    priv->save_source = g_idle_add_full (G_PRIORITY_HIGH_IDLE, save_idle_cb, self, NULL);
-}
-
-void
-_pal_stored_list_block_changes (PalStoredList *self)
-{
-  PalStoredListPrivate *priv = pal_stored_list_get_instance_private (self);
-
-  priv->blocked++;
-}
-
-void
-_pal_stored_list_unblock_changes (PalStoredList *self)
-{
-  PalStoredListPrivate *priv = pal_stored_list_get_instance_private (self);
-
-  g_assert (priv->blocked > 0);
-  priv->blocked--;
-}
-
-/* --- taking over what was read --- */
-
-/* Takes over @parse: the key's value as the one last read, its readable
- * entries listed, the others kept raw. */
-static void
-apply_parse (PalStoredList *self,
-             Parse         *parse)
-{
-  PalStoredListPrivate *priv = pal_stored_list_get_instance_private (self);
-  PalStoredListClass *klass = PAL_STORED_LIST_GET_CLASS (self);
-  gboolean had_errors = priv->load_errors->len > 0;
-  g_autoptr(GPtrArray) items = g_ptr_array_new_full (parse->items->len, g_object_unref);
-
-  g_clear_pointer (&priv->last_value, g_variant_unref);
-  priv->last_value = g_steal_pointer (&parse->value);
-  g_clear_pointer (&priv->skipped, g_ptr_array_unref);
-  priv->skipped = g_steal_pointer (&parse->skipped);
-  g_clear_pointer (&priv->load_errors, g_ptr_array_unref);
-  priv->load_errors = g_steal_pointer (&parse->load_errors);
-
-  _pal_stored_list_block_changes (self);
-  for (guint i = 0; i < parse->items->len; i++)
-    {
-      gpointer entry = g_ptr_array_index (parse->items, i);
-      gpointer item = g_hash_table_lookup (priv->index, klass->get_id (entry));
-
-      if (item != NULL)
-        klass->update_item (self, item, entry);
-      else
-        item = entry;
-      g_ptr_array_add (items, g_object_ref (item));
-    }
-  klass->apply_entries (self, items);
-  _pal_stored_list_unblock_changes (self);
-
-  if (had_errors || priv->load_errors->len > 0)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOAD_ERRORS]);
-
-  parse_free (parse);
-}
-
-static void
-settings_changed_cb (GSettings  *settings,
-                     const char *key,
-                     gpointer    user_data)
-{
-  PalStoredList *self = user_data;
-  PalStoredListPrivate *priv = pal_stored_list_get_instance_private (self);
-  PalStoredListClass *klass = PAL_STORED_LIST_GET_CLASS (self);
-  g_autoptr(GVariant) value = g_settings_get_value (settings, klass->key);
-
-  if (priv->last_value != NULL && g_variant_equal (priv->last_value, value))
-    return;
-
-  /* Someone else wrote the key: theirs is newer than any pending change. */
-  g_clear_handle_id (&priv->save_source, g_source_remove);
-  apply_parse (self, parse_value (klass, value));
-}
-
-/* --- reading ahead --- */
-
-struct _PalStoredListReading
-{
-  /* a reference */
-  PalStoredListClass *klass;
-  GSettings          *settings;
-  gulong              changed_id;
-  /* someone wrote the key since it was read */
-  gboolean            changed;
-  GVariant           *value;
-  GThread            *thread;
-  Parse              *parse;
-};
-
-static gpointer
-reading_thread (gpointer data)
-{
-  PalStoredListReading *reading = data;
-
-  reading->parse = parse_value (reading->klass, reading->value);
-  return NULL;
-}
-
-static void
-reading_changed_cb (GSettings            *settings,
-                    const char           *key,
-                    PalStoredListReading *reading)
-{
-  reading->changed = TRUE;
-}
-
-/**
- * pal_stored_list_read_start:
- * @type: a subclass of #PalStoredList
- * @settings: the settings to read its key from
- *
- * Reads the key of @type now and decodes its entries in a thread of its
- * own, so that pal_stored_list_new_from_reading() finds them decoded: a list
- * of thousands takes a while (tens of milliseconds for 10,000 sessions),
- * which a start spends better while the display opens. The key is read on
- * the calling thread, the only one that uses @settings.
- *
- * Returns: (transfer full): the reading, for
- *   pal_stored_list_new_from_reading() or pal_stored_list_reading_free()
- */
-PalStoredListReading *
-pal_stored_list_read_start (GType      type,
-                            GSettings *settings)
-{
-  PalStoredListReading *reading;
-  g_autofree char *signal = NULL;
-  g_autofree char *name = NULL;
-  g_autoptr(GError) error = NULL;
-
-  g_return_val_if_fail (g_type_is_a (type, PAL_TYPE_STORED_LIST) && !G_TYPE_IS_ABSTRACT (type),
-                        NULL);
-  g_return_val_if_fail (G_IS_SETTINGS (settings), NULL);
-
-  reading = g_new0 (PalStoredListReading, 1);
-  reading->klass = g_type_class_ref (type);
-  reading->settings = g_object_ref (settings);
-  signal = g_strconcat ("changed::", reading->klass->key, NULL);
-  reading->changed_id = g_signal_connect (settings, signal, G_CALLBACK (reading_changed_cb),
-                                          reading);
-  reading->value = g_settings_get_value (settings, reading->klass->key);
-  name = g_strconcat ("pal-", reading->klass->key, NULL);
-  reading->thread = g_thread_try_new (name, reading_thread, reading, &error);
-  /* else it is read when needed */
-  if (reading->thread == NULL)
-    g_debug ("Could not read “%s” ahead: %s", reading->klass->key, error->message);
-
-  return reading;
-}
-
-/* Waits for the thread; returns what it read (transfer full), or NULL when
- * the key has changed since. Frees @reading. */
-static Parse *
-finish_reading (PalStoredListReading *reading)
-{
-  Parse *parse;
-
-  if (reading->thread != NULL)
-    g_thread_join (g_steal_pointer (&reading->thread));
-  g_clear_signal_handler (&reading->changed_id, reading->settings);
-
-  parse = g_steal_pointer (&reading->parse);
-  if (parse == NULL && !reading->changed)
-    parse = parse_value (reading->klass, reading->value);
-  else if (parse != NULL && reading->changed)
-    g_clear_pointer (&parse, parse_free);
-
-  g_clear_pointer (&reading->value, g_variant_unref);
-  g_clear_object (&reading->settings);
-  g_type_class_unref (reading->klass);
-  g_free (reading);
-
-  return parse;
-}
-
-/**
- * pal_stored_list_new_from_reading:
- * @reading: (transfer full): from pal_stored_list_read_start()
- *
- * A new list of the type and on the settings of @reading, with the entries
- * it read (waiting for it to finish when need be); the key is read again
- * only when it changed since.
- *
- * Returns: (transfer full) (type PalStoredList): the list
- */
-gpointer
-pal_stored_list_new_from_reading (PalStoredListReading *reading)
-{
-  g_return_val_if_fail (reading != NULL, NULL);
-
-  return g_object_new (G_TYPE_FROM_CLASS (reading->klass),
-                       "settings", reading->settings,
-                       "reading", reading,
-                       NULL);
-}
-
-/**
- * pal_stored_list_reading_free:
- * @reading: (transfer full): a reading not handed to a list
- *
- * Waits for its thread and drops what it read.
- */
-void
-pal_stored_list_reading_free (PalStoredListReading *reading)
-{
-  Parse *parse;
-
-  g_return_if_fail (reading != NULL);
-
-  /* no need to read what is thrown away */
-  reading->changed = TRUE;
-  parse = finish_reading (reading);
-  g_clear_pointer (&parse, parse_free);
-}
-
 /* --- GObject --- */
 
 static GType
@@ -749,7 +384,7 @@ pal_stored_list_constructed (GObject *object)
   PalStoredListPrivate *priv = pal_stored_list_get_instance_private (self);
   PalStoredListClass *klass = PAL_STORED_LIST_GET_CLASS (self);
   g_autofree char *signal = NULL;
-  Parse *parse = NULL;
+  PalStoredListParse *parse = NULL;
 
   G_OBJECT_CLASS (pal_stored_list_parent_class)->constructed (object);
 
@@ -758,23 +393,23 @@ pal_stored_list_constructed (GObject *object)
             klass->update_item != NULL);
 
   /* the class is known from here on */
-  priv->index = new_id_table (klass, klass->id_free != NULL ? klass->id_free : g_free);
+  priv->index = _pal_stored_list_new_id_table (klass, klass->id_free != NULL ? klass->id_free : g_free);
 
   g_return_if_fail (G_IS_SETTINGS (priv->settings));
 
   signal = g_strconcat ("changed::", klass->key, NULL);
-  priv->changed_id = g_signal_connect (priv->settings, signal, G_CALLBACK (settings_changed_cb),
+  priv->changed_id = g_signal_connect (priv->settings, signal, G_CALLBACK (_pal_stored_list_key_changed_cb),
                                        self);
 
   if (priv->reading != NULL)
-    parse = finish_reading (g_steal_pointer (&priv->reading));
+    parse = _pal_stored_list_finish_reading (g_steal_pointer (&priv->reading));
   if (parse == NULL)
     {
       g_autoptr(GVariant) value = g_settings_get_value (priv->settings, klass->key);
 
-      parse = parse_value (klass, value);
+      parse = _pal_stored_list_parse (klass, value);
     }
-  apply_parse (self, parse);
+  _pal_stored_list_read_first (self, parse);
 }
 
 static void
@@ -783,8 +418,8 @@ pal_stored_list_dispose (GObject *object)
   PalStoredList *self = PAL_STORED_LIST (object);
   PalStoredListPrivate *priv = pal_stored_list_get_instance_private (self);
 
-  if (priv->save_source != 0)
-    _pal_stored_list_save (self);
+  if (priv->settings != NULL && priv->index != NULL)
+    _pal_stored_list_write_before_dispose (self);
 
   if (priv->settings != NULL)
     g_clear_signal_handler (&priv->changed_id, priv->settings);
@@ -810,8 +445,12 @@ pal_stored_list_finalize (GObject *object)
   g_clear_pointer (&priv->items, g_ptr_array_unref);
   g_clear_pointer (&priv->index, g_hash_table_unref);
   g_clear_pointer (&priv->skipped, g_ptr_array_unref);
+  g_clear_pointer (&priv->entry_errors, g_ptr_array_unref);
   g_clear_pointer (&priv->load_errors, g_ptr_array_unref);
   g_clear_pointer (&priv->last_value, g_variant_unref);
+  g_clear_pointer (&priv->key_error, g_free);
+  g_clear_pointer (&priv->backup_path, g_free);
+  g_clear_object (&priv->check_cancellable);
 
   G_OBJECT_CLASS (pal_stored_list_parent_class)->finalize (object);
 }
@@ -832,6 +471,9 @@ pal_stored_list_get_property (GObject    *object,
       break;
     case PROP_LOAD_ERRORS:
       g_value_set_boxed (value, pal_stored_list_get_load_errors (self));
+      break;
+    case PROP_BACKUP_PATH:
+      g_value_set_string (value, priv->backup_path);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -886,6 +528,13 @@ pal_stored_list_class_init (PalStoredListClass *klass)
     g_param_spec_boxed ("load-errors", NULL, NULL, G_TYPE_STRV,
                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS |
                         G_PARAM_EXPLICIT_NOTIFY);
+  /* Where the key's value was copied before it was replaced: a value
+   * GSettings could not read, or one whose entries lost members when read
+   * (see pal_stored_list_get_backup_path()). */
+  properties[PROP_BACKUP_PATH] =
+    g_param_spec_string ("backup-path", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS |
+                         G_PARAM_EXPLICIT_NOTIFY);
   /* (skip) A PalStoredListReading taken over: pal_stored_list_new_from_reading(). */
   properties[PROP_READING] =
     g_param_spec_pointer ("reading", NULL, NULL,
@@ -901,6 +550,7 @@ pal_stored_list_init (PalStoredList *self)
 
   priv->items = g_ptr_array_new_with_free_func (g_object_unref);
   priv->skipped = g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref);
+  priv->entry_errors = g_ptr_array_new_with_free_func (g_free);
   priv->load_errors = g_ptr_array_new_null_terminated (1, g_free, TRUE);
 }
 
@@ -921,7 +571,9 @@ pal_stored_list_get_settings (PalStoredList *self)
  * @self: a #PalStoredList
  *
  * Returns: (transfer none): one translated sentence per stored entry that was
- *   skipped the last time the key was read; empty when all were read.
+ *   skipped, or read without a member, the last time the key was read; and
+ *   first one about the key's value when GSettings could not read it.
+ *   Empty when all was read.
  */
 const char * const *
 pal_stored_list_get_load_errors (PalStoredList *self)
@@ -930,6 +582,23 @@ pal_stored_list_get_load_errors (PalStoredList *self)
 
   g_return_val_if_fail (PAL_IS_STORED_LIST (self), NULL);
   return _pal_ptr_array_as_strv (priv->load_errors);
+}
+
+/**
+ * pal_stored_list_get_backup_path:
+ * @self: a #PalStoredList
+ *
+ * Returns: (nullable): the file the key's value was copied to before it was
+ *   replaced, when GSettings could not read it or its entries lost members
+ *   when read; %NULL when no copy was needed
+ */
+const char *
+pal_stored_list_get_backup_path (PalStoredList *self)
+{
+  PalStoredListPrivate *priv = pal_stored_list_get_instance_private (self);
+
+  g_return_val_if_fail (PAL_IS_STORED_LIST (self), NULL);
+  return priv->backup_path;
 }
 
 /**

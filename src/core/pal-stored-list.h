@@ -16,13 +16,17 @@ G_DECLARE_DERIVABLE_TYPE (PalStoredList, pal_stored_list, PAL, STORED_LIST, GObj
 /**
  * PalStoredListClass:
  * @key: the settings key, of type `aa{sv}`
+ * @title: what the key holds, for the person ("Sessions"), marked for
+ *   translation and translated where it is shown; %NULL: the key
  * @item_type: the type of the items
  * @changed_signal: the signal of an item that says something to store
  *   changed, without arguments; %NULL: #GObject::notify
  * @id_hash: @id_equal: @id_copy: @id_free: for what get_id() returns;
  *   %NULL: it is a string
  * @decode: a new item read from one `a{sv}` entry, or %NULL with @reason
- *   set to a translated sentence
+ *   set to a translated sentence; an optional member that cannot be read is
+ *   left out of the item, with a translated note added to @notes
+ *   (_pal_note_left_out())
  * @encode: a floating `a{sv}` for @item, or %NULL to leave it out of the key
  * @get_id: what two listed items must not share
  * @describe_skipped: a translated load error for the unreadable entry at
@@ -48,6 +52,7 @@ struct _PalStoredListClass
   GObjectClass parent_class;
 
   const char *key;
+  const char *title;
   GType item_type;
   const char *changed_signal;
   GHashFunc id_hash;
@@ -56,6 +61,7 @@ struct _PalStoredListClass
   GDestroyNotify id_free;
 
   gpointer       (*decode)            (GVariant       *entry,
+                                       GPtrArray      *notes,
                                        char          **reason);
   GVariant      *(*encode)            (gpointer        item);
   gconstpointer  (*get_id)            (gpointer        item);
@@ -77,6 +83,7 @@ struct _PalStoredListClass
 GSettings          *pal_stored_list_get_settings    (PalStoredList *self);
 /* Why stored entries were skipped, one translated sentence each. Never NULL. */
 const char * const *pal_stored_list_get_load_errors (PalStoredList *self);
+const char         *pal_stored_list_get_backup_path (PalStoredList *self);
 gpointer            pal_stored_list_lookup          (PalStoredList *self,
                                                      gconstpointer  id);
 

@@ -24,6 +24,7 @@ struct _DemoAgent
   double         speed;
   GHashTable    *sessions;      /* id → DemoSession, owned */
   gboolean       shutting_down;
+  gboolean       plan_updates;  /* the client shows plan_update */
 };
 
 G_DEFINE_FINAL_TYPE (DemoAgent, demo_agent, G_TYPE_OBJECT)
@@ -237,6 +238,7 @@ static void
 add_live_session (DemoAgent   *self,
                   DemoSession *session)
 {
+  session->plan_updates = self->plan_updates;
   g_hash_table_replace (self->sessions, session->id, demo_session_ref (session));
 }
 
@@ -320,6 +322,7 @@ handle_initialize (DemoAgent          *self,
 {
   JsonObject *params = get_params (request);
   JsonNode *version;
+  JsonNode *client_caps;
   JsonObject *result;
   JsonObject *info;
   JsonObject *caps;
@@ -336,6 +339,16 @@ handle_initialize (DemoAgent          *self,
     {
       reply_invalid (request, "“protocolVersion” must be an integer");
       return;
+    }
+
+  /* A client that shows plans by id (unstable) gets them: an empty
+   * object says so */
+  client_caps = json_object_get_member (params, "clientCapabilities");
+  if (client_caps != NULL && JSON_NODE_HOLDS_OBJECT (client_caps))
+    {
+      JsonNode *plan = json_object_get_member (json_node_get_object (client_caps), "plan");
+
+      self->plan_updates = plan != NULL && JSON_NODE_HOLDS_OBJECT (plan);
     }
 
   info = json_object_new ();

@@ -320,6 +320,37 @@ step_plan (guint           delay_ms,
   return step_update (delay_ms, update);
 }
 
+/* A client that shows plans by id gets the turn's plan as plan_update
+ * updates of one planId: the same entries, in the steps and in the
+ * branches of permission steps. */
+static void
+use_plan_updates (GPtrArray  *steps,
+                  const char *plan_id)
+{
+  for (guint i = 0; steps != NULL && i < steps->len; i++)
+    {
+      DemoStep *step = g_ptr_array_index (steps, i);
+      JsonObject *update, *plan;
+
+      use_plan_updates (step->if_allowed, plan_id);
+      use_plan_updates (step->if_rejected, plan_id);
+      if (step->kind != DEMO_STEP_UPDATE)
+        continue;
+      update = json_node_get_object (step->update);
+      if (g_strcmp0 (json_object_get_string_member (update, "sessionUpdate"), "plan") != 0)
+        continue;
+
+      plan = json_object_new ();
+      json_object_set_string_member (plan, "type", "items");
+      json_object_set_string_member (plan, "planId", plan_id);
+      json_object_set_member (plan, "entries",
+                              json_node_copy (json_object_get_member (update, "entries")));
+      json_object_remove_member (update, "entries");
+      json_object_set_string_member (update, "sessionUpdate", "plan_update");
+      json_object_set_object_member (update, "plan", plan);
+    }
+}
+
 /* --- the prompt --- */
 
 typedef struct
@@ -1306,6 +1337,13 @@ demo_script_build_turn (JsonArray             *prompt,
     }
 
   g_ptr_array_add (steps, step_usage (context, info.text->len));
+
+  if (context->plan_updates)
+    {
+      g_autofree char *plan_id = g_uuid_string_random ();
+
+      use_plan_updates (steps, plan_id);
+    }
 
   return g_steal_pointer (&steps);
 }

@@ -56,6 +56,7 @@ typedef struct
   const char *title;                /* non-NULL: announce this session title */
   const char *updated_at;           /* ISO 8601, for the session_info_update */
   gboolean    edits_always_allowed; /* the person chose "Always allow" before */
+  gboolean    plan_updates;         /* the client shows plan_update (clientCapabilities.plan) */
 } DemoTurnContext;
 
 /* The permission options offered for an edit. */

@@ -610,6 +610,7 @@ demo_session_prompt (DemoSession        *session,
   context.title = title;
   context.updated_at = session->updated_at;
   context.edits_always_allowed = session->edits_always_allowed;
+  context.plan_updates = session->plan_updates;
   steps = demo_script_build_turn (prompt, &context);
 
   turn = g_rc_box_new0 (DemoTurn);

@@ -30,6 +30,7 @@ struct _DemoSession
   char          *model_id;
   JsonArray     *mcp_servers;   /* as the client sent them */
   guint          turn_count;    /* turns in this process */
+  gboolean       plan_updates;  /* the client shows plan_update */
   gboolean       edits_always_allowed;
   DemoTurn      *turn;          /* the running turn, if any */
 };

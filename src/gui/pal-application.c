@@ -10,7 +10,7 @@
 #include <glib/gi18n.h>
 #include <glib-unix.h>
 
-#include "pal-application.h"
+#include "pal-application-private.h"
 #include "pal-preferences-window.h"
 #include "pal-startup-report.h"
 #include "pal-window.h"
@@ -26,6 +26,7 @@ struct _PalApplication
   SoupSession *soup_session;
   PalSessionStore *session_store;
   PalSessionManager *session_manager;
+  PalTranscriptStore *transcript_store;
   /* the stored sessions, read while GTK starts */
   PalSessionStoreReading *session_reading;
 
@@ -51,6 +52,7 @@ ensure_window (PalApplication *self)
   window = pal_window_new (GTK_APPLICATION (self),
                           pal_application_get_session_manager (self),
                           pal_application_get_settings (self));
+  pal_window_set_transcript_store (window, pal_application_get_transcript_store (self));
   pal_startup_report_watch (GTK_WINDOW (window),
                             G_LIST_MODEL (pal_application_get_session_store (self)));
   return window;
@@ -62,31 +64,12 @@ pal_application_activate (GApplication *app)
   gtk_window_present (GTK_WINDOW (ensure_window (PAL_APPLICATION (app))));
 }
 
-/* An agent profile given on the command line: its id, or its name in any case. */
-static const char *
-find_agent (PalApplication *self,
-            const char     *name)
-{
-  GListModel *agents = G_LIST_MODEL (pal_application_get_agent_store (self));
-  g_autofree char *folded = g_utf8_casefold (name, -1);
-
-  for (guint i = 0; i < g_list_model_get_n_items (agents); i++)
-    {
-      g_autoptr(PalAgentProfile) profile = g_list_model_get_item (agents, i);
-      g_autofree char *profile_name = g_utf8_casefold (pal_agent_profile_get_name (profile), -1);
-
-      if (g_str_equal (pal_agent_profile_get_id (profile), name) || g_str_equal (profile_name, folded))
-        return pal_agent_profile_get_id (profile);
-    }
-
-  return NULL;
-}
-
 typedef struct
 {
   PalApplication *self;
   char           *agent;
   char           *folder;
+  char           *prompt;
 } NewRequest;
 
 static void
@@ -95,6 +78,7 @@ new_request_free (NewRequest *request)
   g_clear_object (&request->self);
   g_free (request->agent);
   g_free (request->folder);
+  g_free (request->prompt);
   g_free (request);
 }
 
@@ -107,7 +91,8 @@ start_requested_session (NewRequest *request)
 
   if (request->agent != NULL)
     {
-      found = find_agent (request->self, request->agent);
+      found = _pal_application_find_agent (pal_application_get_agent_store (request->self),
+                                           request->agent);
       if (found == NULL)
         {
           g_autofree char *message = NULL;
@@ -126,7 +111,7 @@ start_requested_session (NewRequest *request)
     }
 
   gtk_window_present (GTK_WINDOW (window));
-  pal_window_start_session (window, agent_id, request->folder, NULL);
+  pal_window_start_session_with_prompt (window, agent_id, request->folder, request->prompt);
 }
 
 static void
@@ -143,63 +128,9 @@ detected_for_request_cb (GObject      *object,
   new_request_free (request);
 }
 
-/* Which agent's session --open means, with --agent NAME (a profile's name or
- * id) or without (then the id must be unique); NULL with *message set when
- * the id is used by several agents, or the agent has none of that id. A
- * session not in the list at all is the window's to report, as from a
- * notification. */
-static PalSessionKey *
-resolve_open (PalApplication  *self,
-              const char      *open_id,
-              const char      *agent,
-              char           **message)
-{
-  PalSessionStore *store = pal_application_get_session_store (self);
-  PalAgentStore *agents = pal_application_get_agent_store (self);
-  g_autoptr(GPtrArray) found = pal_session_store_find_by_id (store, open_id);
-  const char *agent_id = agent != NULL ? find_agent (self, agent) : NULL;
-  g_autoptr(GString) names = NULL;
-
-  if (found->len == 0)
-    return pal_session_key_new (agent_id != NULL ? agent_id : agent != NULL ? agent : "", open_id);
-
-  for (guint i = 0; agent != NULL && i < found->len; i++)
-    {
-      PalSessionRecord *record = g_ptr_array_index (found, i);
-      const char *record_agent = pal_session_record_get_agent_id (record);
-
-      /* a profile not detected yet is known by its id alone */
-      if (g_strcmp0 (record_agent, agent_id) == 0 || g_str_equal (record_agent, agent))
-        return pal_session_key_ref (pal_session_record_get_key (record));
-    }
-
-  if (agent == NULL && found->len == 1)
-    return pal_session_key_ref (pal_session_record_get_key (g_ptr_array_index (found, 0)));
-
-  names = g_string_new (NULL);
-  for (guint i = 0; i < found->len; i++)
-    {
-      const char *record_agent = pal_session_record_get_agent_id (g_ptr_array_index (found, i));
-      const char *name = pal_agent_store_get_name (agents, record_agent);
-
-      if (names->len > 0)
-        g_string_append (names, ", ");
-      g_string_append (names, name != NULL ? name : record_agent);
-    }
-
-  if (agent != NULL)
-    /* Translators: the first %s is an agent name given on the command line, the second a
-     * session id, the third a list of agent names */
-    *message = g_strdup_printf (_("The agent “%s” has no session “%s”; these agents have one: %s."),
-                                agent, open_id, names->str);
-  else
-    /* Translators: the first %s is a session id, the second a list of agent names */
-    *message = g_strdup_printf (_("Several agents have a session “%s”: %s. Name one with --agent."),
-                                open_id, names->str);
-  return NULL;
-}
-
-/* palaver [--new [--agent NAME] [DIR]] [--open SESSION-ID [--agent NAME]] */
+/* palaver [--new [--agent NAME] [DIR] [--prompt TEXT]] [--open SESSION [--agent NAME]];
+ * --export and --search never get here, and --prompt was checked
+ * (pal-application-cli.c) */
 static int
 pal_application_command_line (GApplication            *app,
                               GApplicationCommandLine *command_line)
@@ -209,11 +140,13 @@ pal_application_command_line (GApplication            *app,
   g_autofree const char **remaining = NULL;
   const char *agent = NULL;
   const char *open_id = NULL;
+  const char *prompt = NULL;
   gboolean new_session = FALSE;
 
   g_variant_dict_lookup (options, "new", "b", &new_session);
   g_variant_dict_lookup (options, "agent", "&s", &agent);
   g_variant_dict_lookup (options, "open", "&s", &open_id);
+  g_variant_dict_lookup (options, "prompt", "&s", &prompt);
   g_variant_dict_lookup (options, G_OPTION_REMAINING, "^a&ay", &remaining);
 
   if (open_id != NULL && new_session)
@@ -259,10 +192,11 @@ pal_application_command_line (GApplication            *app,
       request->self = g_object_ref (self);
       request->agent = g_strdup (agent);
       request->folder = g_file_get_path (folder);
+      request->prompt = g_strdup (prompt);
 
       /* a preset named on the command line may not be detected yet, and
        * neither may the default agent (the demo agent stands in until then) */
-      if (agent == NULL || find_agent (self, agent) == NULL)
+      if (agent == NULL || _pal_application_find_agent (pal_application_get_agent_store (self), agent) == NULL)
         {
           /* no window yet: the application would quit meanwhile */
           g_application_hold (app);
@@ -279,7 +213,11 @@ pal_application_command_line (GApplication            *app,
   if (open_id != NULL)
     {
       g_autofree char *message = NULL;
-      g_autoptr(PalSessionKey) key = resolve_open (self, open_id, agent, &message);
+      g_autoptr(PalSessionKey) key = NULL;
+
+      key = _pal_application_resolve_session (pal_application_get_session_store (self),
+                                              pal_application_get_agent_store (self),
+                                              open_id, agent, &message);
 
       if (key == NULL)
         {
@@ -305,7 +243,9 @@ pal_application_handle_local_options (GApplication *app,
       return 0;
     }
 
-  return -1;
+  /* before the application registers: no window, no display, and a
+   * running instance left alone */
+  return _pal_application_run_local (options);
 }
 
 static void
@@ -509,6 +449,8 @@ pal_application_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   g_clear_pointer (&self->session_reading, pal_session_store_reading_free);
   g_clear_object (&self->session_manager);
+  /* writes what is still queued */
+  g_clear_object (&self->transcript_store);
   g_clear_object (&self->session_store);
   g_clear_object (&self->mcp_server_store);
   g_clear_object (&self->agent_store);
@@ -541,12 +483,24 @@ pal_application_init (PalApplication *self)
     { "new", 'n', 0, G_OPTION_ARG_NONE, NULL,
       N_("Start a new session in FOLDER (default: the current folder)"), NULL },
     { "agent", 'a', 0, G_OPTION_ARG_STRING, NULL,
-      N_("The agent for --new or --open, by name or id"), N_("NAME") },
+      N_("The agent for --new, --open or --export, by name or id"), N_("NAME") },
+    { "prompt", 'p', 0, G_OPTION_ARG_STRING, NULL,
+      N_("With --new: send TEXT to the agent once the session has started"), N_("TEXT") },
     { "open", 'o', 0, G_OPTION_ARG_STRING, NULL,
-      N_("Open the stored session SESSION-ID (with --agent when several agents have that id)"),
-      N_("SESSION-ID") },
+      N_("Open the stored session SESSION, an id or AGENT:ID (or give --agent)"),
+      N_("SESSION") },
+    { "export", 'e', 0, G_OPTION_ARG_STRING, NULL,
+      N_("Write the stored history of SESSION to FILE, or to the standard output, and quit"),
+      N_("SESSION") },
+    { "format", 0, 0, G_OPTION_ARG_STRING, NULL,
+      N_("With --export: markdown (the default) or jsonl, the updates as stored"), N_("FORMAT") },
+    { "search", 's', 0, G_OPTION_ARG_STRING, NULL,
+      N_("Print the stored sessions whose messages match TEXT, with the matches, and quit"),
+      N_("TEXT") },
+    { "thoughts", 0, 0, G_OPTION_ARG_NONE, NULL,
+      N_("With --search: search the agent’s thoughts too"), NULL },
     { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Show the version and quit"), NULL },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, NULL, N_("[FOLDER]") },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, NULL, N_("[FOLDER|FILE]") },
     { NULL }
   };
 
@@ -699,4 +653,20 @@ pal_application_get_session_manager (PalApplication *self)
                                                        pacer);
     }
   return self->session_manager;
+}
+
+/**
+ * pal_application_get_transcript_store:
+ * @self: a #PalApplication
+ *
+ * Returns: (transfer none): the stored history of the sessions
+ */
+PalTranscriptStore *
+pal_application_get_transcript_store (PalApplication *self)
+{
+  g_return_val_if_fail (PAL_IS_APPLICATION (self), NULL);
+
+  if (self->transcript_store == NULL)
+    self->transcript_store = pal_transcript_store_new (NULL);
+  return self->transcript_store;
 }

@@ -12,6 +12,7 @@
 #include "pal-mcp-server-store.h"
 #include "pal-session-manager.h"
 #include "pal-session-store.h"
+#include "pal-transcript-store.h"
 
 G_BEGIN_DECLS
 
@@ -28,5 +29,6 @@ PalMcpServerStore *pal_application_get_mcp_server_store (PalApplication *self);
 SoupSession       *pal_application_get_soup_session     (PalApplication *self);
 PalSessionStore   *pal_application_get_session_store    (PalApplication *self);
 PalSessionManager *pal_application_get_session_manager  (PalApplication *self);
+PalTranscriptStore *pal_application_get_transcript_store (PalApplication *self);
 
 G_END_DECLS

@@ -1,5 +1,5 @@
 /* pal-chat-view-private.h: what the chat view shares with its flood
- * handling (pal-chat-flood.c)
+ * handling (pal-chat-flood.c) and its reveal of a message (pal-chat-find.c)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -16,6 +16,8 @@ G_BEGIN_DECLS
 #define PAL_CHAT_ROW_MAX_WIDTH      860
 /* The most characters of a summary line */
 #define PAL_CHAT_SUMMARY_MAX_CHARS  200
+/* On a row's clamp: the item (or block) it shows */
+#define PAL_CHAT_ROW_ITEM_KEY       "pal-chat-view-item"
 /* Rows a flood leaves in the list, at most */
 #define PAL_CHAT_FLOOD_KEEP_MAX     40
 
@@ -71,6 +73,14 @@ struct _PalChatView
   gint64             pour_start;   /* monotonic time the blocks below were counted from */
   guint              pour_blocks;  /* blocks of answers added since */
   gboolean           poured;       /* the last flood was text pouring in */
+  /* pal_chat_view_reveal () (pal-chat-find.c) */
+  GObject           *reveal_target; /* the row (item or block) marked, or NULL */
+  guint              reveal_row;   /* its index in the rows, when last looked */
+  char              *reveal_needle; /* the text to mark in it, or NULL */
+  guint              reveal_occurrence; /* which match of it is the one revealed */
+  guint              reveal_tick;  /* brings it on screen, frame by frame */
+  guint              reveal_frames; /* frames that tried */
+  GtkTextBuffer     *marked_buffer; /* where the matches are tagged (weak) */
 };
 
 /* pal-chat-view.c */
@@ -84,6 +94,8 @@ void       _pal_chat_view_scroll_to_end       (PalChatView *self);
 /* Now, by the pacer's clock (the monotonic clock without a pacer) */
 gint64     _pal_chat_view_now                 (PalChatView *self);
 void       _pal_chat_view_queue_scroll_to_end (PalChatView *self);
+void       _pal_chat_view_set_stick_to_bottom (PalChatView *self,
+                                               gboolean     stick);
 
 /* pal-chat-flood.c */
 GtkWidget *_pal_chat_flood_init               (PalChatView *self);
@@ -103,5 +115,11 @@ void       _pal_chat_flood_reveal_now         (PalChatView *self);
 gboolean   _pal_chat_flood_frame_painted      (PalChatView   *self,
                                                GdkFrameClock *frame_clock,
                                                gint64         refresh);
+
+/* pal-chat-find.c */
+void       _pal_chat_find_bind                (PalChatView *self,
+                                               GtkWidget   *clamp,
+                                               gpointer     item);
+void       _pal_chat_find_dispose             (PalChatView *self);
 
 G_END_DECLS

@@ -65,8 +65,7 @@
  * each (see PalBlockModel) */
 #define BLOCK_SIZE        4096
 
-/* On a row's clamp: the item it shows */
-#define ROW_ITEM_KEY      "pal-chat-view-item"
+#define ROW_ITEM_KEY      PAL_CHAT_ROW_ITEM_KEY
 
 /* blocks of earlier answers shown whole in a frame, at most */
 #define LAGGING_FLUSH_MAX 3
@@ -151,9 +150,9 @@ _pal_chat_view_remove_tick (PalChatView *self,
     }
 }
 
-static void
-set_stick_to_bottom (PalChatView *self,
-                     gboolean     stick)
+void
+_pal_chat_view_set_stick_to_bottom (PalChatView *self,
+                                    gboolean     stick)
 {
   if (self->stick_to_bottom == stick)
     return;
@@ -175,6 +174,12 @@ _pal_chat_view_scroll_to_end (PalChatView *self)
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->tail));
   double bottom;
 
+  /* nothing to scroll to; and moving the value of a list view left
+   * without items (a view scrolled up, given no transcript) makes GTK 4.8
+   * warn that it cannot find the position */
+  if (n == 0)
+    return;
+
   self->scrolling = TRUE;
 
   /* GTK 4.8's list view keeps its place by an anchor item, and estimates
@@ -182,8 +187,7 @@ _pal_chat_view_scroll_to_end (PalChatView *self)
    * alone can leave the last rows below the view. Bring the last item in
    * first, then go to the end of what is now measured. (From GTK 4.12,
    * gtk_list_view_scroll_to () does this in one call.) */
-  if (n > 0)
-    gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", n - 1);
+  gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", n - 1);
 
   bottom = gtk_adjustment_get_upper (self->vadjustment) - gtk_adjustment_get_page_size (self->vadjustment);
   gtk_adjustment_set_value (self->vadjustment, MAX (bottom, 0));
@@ -245,9 +249,9 @@ vadjustment_value_changed_cb (GtkAdjustment *adjustment,
   at_bottom = gtk_adjustment_get_value (adjustment) >= bottom - BOTTOM_SLACK;
 
   if (at_bottom)
-    set_stick_to_bottom (self, TRUE);
+    _pal_chat_view_set_stick_to_bottom (self, TRUE);
   else if (g_get_monotonic_time () - self->last_input < INPUT_WINDOW)
-    set_stick_to_bottom (self, FALSE);
+    _pal_chat_view_set_stick_to_bottom (self, FALSE);
   else if (self->stick_to_bottom)
     _pal_chat_view_queue_scroll_to_end (self);
 }
@@ -327,6 +331,8 @@ bind_cb (GtkSignalListItemFactory *factory,
   AdwClamp *clamp = ADW_CLAMP (gtk_list_item_get_child (list_item));
   gpointer item = gtk_list_item_get_item (list_item);
   GtkWidget *shown = adw_clamp_get_child (clamp);
+
+  _pal_chat_find_bind (self, GTK_WIDGET (clamp), item);
 
   /* GTK 4.8 binds every row again when items are inserted before it (as
    * the earlier items come back after a flood): keep what it shows */
@@ -486,6 +492,7 @@ pal_chat_view_dispose (GObject *object)
   PalChatView *self = PAL_CHAT_VIEW (object);
 
   g_clear_handle_id (&self->follow_id, g_source_remove);
+  _pal_chat_find_dispose (self);
   _pal_chat_flood_dispose (self);
   g_clear_object (&self->model);
   g_clear_object (&self->tail);
@@ -694,8 +701,9 @@ pal_chat_view_set_model (PalChatView *self,
   _pal_chat_flood_stop (self);
   self->expect_flood = FALSE;
   _pal_chat_view_remove_tick (self, &self->settle_tick);
+  pal_chat_view_clear_reveal (self);
   g_set_object (&self->model, model);
-  set_stick_to_bottom (self, TRUE);
+  _pal_chat_view_set_stick_to_bottom (self, TRUE);
 
   /* A long transcript: its end at once (as summaries), the rest over the
    * next frames. The rows are not a flood. */
@@ -724,7 +732,7 @@ pal_chat_view_scroll_to_bottom (PalChatView *self)
 {
   g_return_if_fail (PAL_IS_CHAT_VIEW (self));
 
-  set_stick_to_bottom (self, TRUE);
+  _pal_chat_view_set_stick_to_bottom (self, TRUE);
   _pal_chat_view_scroll_to_end (self);
 }
 

@@ -36,6 +36,14 @@ void        pal_chat_view_set_pacer          (PalChatView *self,
                                               AcpPacer    *pacer);
 AcpPacer   *pal_chat_view_get_pacer          (PalChatView *self);
 
+/* pal-chat-find.c */
+void        pal_chat_view_reveal             (PalChatView *self,
+                                              guint        position,
+                                              gsize        offset,
+                                              const char  *needle);
+void        pal_chat_view_clear_reveal       (PalChatView *self);
+GtkWidget  *pal_chat_view_get_revealed       (PalChatView *self);
+
 /* A test sets the clock that tells when text reached a block (see
  * pal_block_model_set_clock()), before setting the model. */
 void        pal_chat_view_set_block_clock (PalChatView *self,

@@ -2,9 +2,11 @@
  *
  * A text view for the "mcpServers" JSON of another MCP client, pasted or
  * read from a file (without blocking), checked as it changes: the status
- * line says how many servers it holds or what is wrong (naming the server
- * and the member), and Import stays insensitive until it is right. Names
- * already taken get a number.
+ * line says how many servers it holds and which could not be read (naming
+ * the server and the member), or what is wrong with the text, and Import
+ * stays insensitive until there is a server to add. Servers already in the
+ * list are not added again; names already taken get a number
+ * (pal_mcp_server_store_import()).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -15,6 +17,7 @@
 
 #include "pal-error.h"
 #include "pal-mcp-import-dialog.h"
+#include "pal-mcp-server-import.h"
 #include "pal-mcp-server-json.h"
 
 /* Configuration files are small; anything bigger is not one. */
@@ -35,6 +38,8 @@ struct _PalMcpImportDialog
   GtkFileChooserNative *chooser;
 
   GPtrArray *found;
+  /* GError: the servers of the text that could not be read */
+  GPtrArray *failures;
   char *problem;
   gboolean loading;
 };
@@ -98,11 +103,30 @@ dup_text (PalMcpImportDialog *self)
   return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
 }
 
+/* The servers that could not be read, a line each. */
+static char *
+join_failures (GPtrArray *failures)
+{
+  GString *joined = g_string_new (NULL);
+
+  for (guint i = 0; i < failures->len; i++)
+    {
+      const GError *failure = g_ptr_array_index (failures, i);
+
+      if (joined->len > 0)
+        g_string_append_c (joined, '\n');
+      g_string_append (joined, failure->message);
+    }
+
+  return g_string_free (joined, FALSE);
+}
+
 static void
 parse (PalMcpImportDialog *self)
 {
   g_autofree char *text = dup_text (self);
   g_autoptr(GPtrArray) configs = NULL;
+  g_autoptr(GPtrArray) failures = NULL;
   g_autoptr(GError) error = NULL;
   gboolean blank = TRUE;
 
@@ -110,6 +134,7 @@ parse (PalMcpImportDialog *self)
     blank = g_ascii_isspace (*c);
 
   g_clear_pointer (&self->found, g_ptr_array_unref);
+  g_clear_pointer (&self->failures, g_ptr_array_unref);
   g_clear_pointer (&self->problem, g_free);
 
   if (blank)
@@ -117,15 +142,21 @@ parse (PalMcpImportDialog *self)
       self->problem = g_strdup (_("Nothing to import yet"));
       show_status (self, NULL, FALSE);
     }
-  else if (!pal_mcp_server_import_json (text, &configs, &error))
+  else if (!pal_mcp_server_import_json (text, &configs, &failures, &error))
     {
       self->problem = g_strdup (error->message);
       show_status (self, error->message, TRUE);
     }
-  else if (configs->len == 0)
+  else if (configs->len == 0 && failures->len == 0)
     {
       self->problem = g_strdup (_("The JSON holds no MCP servers"));
       show_status (self, self->problem, TRUE);
+    }
+  else if (configs->len == 0)
+    {
+      self->problem = join_failures (failures);
+      show_status (self, self->problem, TRUE);
+      self->failures = g_steal_pointer (&failures);
     }
   else
     {
@@ -133,8 +164,21 @@ parse (PalMcpImportDialog *self)
 
       message = g_strdup_printf (ngettext ("%u server found", "%u servers found", configs->len),
                                  configs->len);
-      show_status (self, message, FALSE);
+      if (failures->len > 0)
+        {
+          g_autofree char *found = g_steal_pointer (&message);
+          g_autofree char *failed = join_failures (failures);
+
+          /* TRANSLATORS: the first %s says how many servers were found
+           * (“2 servers found”), the second lists those that could not be
+           * read, a line each */
+          message = g_strdup_printf (ngettext ("%s; %u could not be read:\n%s",
+                                               "%s; %u could not be read:\n%s", failures->len),
+                                     found, failures->len, failed);
+        }
+      show_status (self, message, failures->len > 0);
       self->found = g_steal_pointer (&configs);
+      self->failures = g_steal_pointer (&failures);
     }
 
   gtk_widget_set_sensitive (GTK_WIDGET (self->import_button), self->found != NULL);
@@ -145,7 +189,8 @@ import_clicked_cb (PalMcpImportDialog *self)
 {
   g_autoptr(GError) error = NULL;
 
-  if (pal_mcp_import_dialog_import (self, &error) > 0)
+  pal_mcp_import_dialog_import (self, &error);
+  if (error == NULL)
     gtk_window_close (GTK_WINDOW (self));
   else
     show_status (self, error->message, TRUE);
@@ -245,6 +290,7 @@ pal_mcp_import_dialog_dispose (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_object (&self->store);
   g_clear_pointer (&self->found, g_ptr_array_unref);
+  g_clear_pointer (&self->failures, g_ptr_array_unref);
 
   G_OBJECT_CLASS (pal_mcp_import_dialog_parent_class)->dispose (object);
 }
@@ -324,13 +370,15 @@ pal_mcp_import_dialog_class_init (PalMcpImportDialogClass *klass)
    * PalMcpImportDialog::imported:
    * @n_added: how many servers were added
    * @n_renamed: how many of them got a new name
+   * @n_present: how many were not added: the list has them already
+   * @n_failed: how many could not be read
    */
   signals[IMPORTED] =
     g_signal_new ("imported",
                   G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_UINT);
+                  G_TYPE_NONE, 4, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_UINT);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                RESOURCE_BASE "/gui/pal-mcp-import-dialog.ui");
@@ -424,56 +472,17 @@ pal_mcp_import_dialog_get_problem (PalMcpImportDialog *self)
   return self->problem;
 }
 
-static char *
-free_name (PalMcpServerStore *store,
-           const char        *name)
-{
-  if (pal_mcp_server_store_lookup (store, name) == NULL)
-    return g_strdup (name);
-
-  for (guint i = 2; ; i++)
-    {
-      /* TRANSLATORS: an imported server whose name is taken; %s is the name, %u a number */
-      g_autofree char *candidate = g_strdup_printf (_("%s (%u)"), name, i);
-
-      if (pal_mcp_server_store_lookup (store, candidate) == NULL)
-        return g_steal_pointer (&candidate);
-    }
-}
-
+/**
+ * pal_mcp_import_dialog_get_n_failed:
+ * @self: a #PalMcpImportDialog
+ *
+ * Returns: how many servers of the text could not be read
+ */
 guint
-pal_mcp_import_add_all (PalMcpServerStore *store,
-                        GPtrArray         *configs,
-                        guint             *out_renamed)
+pal_mcp_import_dialog_get_n_failed (PalMcpImportDialog *self)
 {
-  guint renamed = 0;
-  guint added = 0;
-
-  g_return_val_if_fail (PAL_IS_MCP_SERVER_STORE (store), 0);
-  g_return_val_if_fail (configs != NULL, 0);
-
-  for (guint i = 0; i < configs->len; i++)
-    {
-      PalMcpServerConfig *config = g_ptr_array_index (configs, i);
-      g_autofree char *name = free_name (store, pal_mcp_server_config_get_name (config));
-      g_autoptr(GError) error = NULL;
-
-      if (g_strcmp0 (name, pal_mcp_server_config_get_name (config)) != 0)
-        {
-          pal_mcp_server_config_set_name (config, name);
-          renamed++;
-        }
-
-      /* the name is free; only an empty one can still fail */
-      if (pal_mcp_server_store_add (store, config, &error))
-        added++;
-      else
-        g_debug ("Could not import the MCP server “%s”: %s", name, error->message);
-    }
-
-  if (out_renamed != NULL)
-    *out_renamed = renamed;
-  return added;
+  g_return_val_if_fail (PAL_IS_MCP_IMPORT_DIALOG (self), 0);
+  return self->failures != NULL ? self->failures->len : 0;
 }
 
 /**
@@ -481,8 +490,12 @@ pal_mcp_import_add_all (PalMcpServerStore *store,
  * @self: a #PalMcpImportDialog
  * @error: %PAL_ERROR_INVALID saying what is wrong with the text
  *
- * Returns: how many servers were added; 0 on error (@error is set when
- *   the text is not right)
+ * Adds the servers that could be read, but for those the store has
+ * already (pal_mcp_server_store_import()), and says so with
+ * #PalMcpImportDialog::imported.
+ *
+ * Returns: how many servers were added; 0 with @error set when there is
+ *   nothing to import, or none could be added
  */
 guint
 pal_mcp_import_dialog_import (PalMcpImportDialog  *self,
@@ -490,6 +503,7 @@ pal_mcp_import_dialog_import (PalMcpImportDialog  *self,
 {
   g_autoptr(GPtrArray) configs = NULL;
   guint renamed;
+  guint present;
   guint n;
 
   g_return_val_if_fail (PAL_IS_MCP_IMPORT_DIALOG (self), 0);
@@ -502,8 +516,8 @@ pal_mcp_import_dialog_import (PalMcpImportDialog  *self,
     }
 
   configs = g_steal_pointer (&self->found);
-  n = pal_mcp_import_add_all (self->store, configs, &renamed);
-  if (n == 0)
+  n = pal_mcp_server_store_import (self->store, configs, &renamed, &present);
+  if (n == 0 && present == 0)
     {
       g_set_error_literal (error, PAL_ERROR, PAL_ERROR_INVALID,
                            _("None of the servers could be added"));
@@ -512,6 +526,7 @@ pal_mcp_import_dialog_import (PalMcpImportDialog  *self,
 
   /* the text stays as it was, but it has been used */
   gtk_widget_set_sensitive (GTK_WIDGET (self->import_button), FALSE);
-  g_signal_emit (self, signals[IMPORTED], 0, n, renamed);
+  g_signal_emit (self, signals[IMPORTED], 0, n, renamed, present,
+                 self->failures != NULL ? self->failures->len : 0);
   return n;
 }

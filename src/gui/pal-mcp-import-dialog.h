@@ -25,15 +25,12 @@ gboolean            pal_mcp_import_dialog_get_loading (PalMcpImportDialog *self)
 /* How many servers the text holds, or 0 with the reason in @error. */
 guint               pal_mcp_import_dialog_get_n_found (PalMcpImportDialog *self);
 const char         *pal_mcp_import_dialog_get_problem (PalMcpImportDialog *self);
-/* Adds the servers of the text to the store, renaming those whose name is
- * taken; what the Import button does before it closes the dialog. */
+/* How many servers of the text could not be read (named in the status). */
+guint               pal_mcp_import_dialog_get_n_failed (PalMcpImportDialog *self);
+/* Adds the servers of the text to the store, but those it has already,
+ * renaming those whose name is taken; what the Import button does before
+ * it closes the dialog. */
 guint               pal_mcp_import_dialog_import     (PalMcpImportDialog *self,
                                                       GError            **error);
-
-/* Adds @configs to @store in order, renaming each one whose name is taken to
- * "NAME (2)", "NAME (3)"…; returns how many were added. */
-guint               pal_mcp_import_add_all           (PalMcpServerStore  *store,
-                                                      GPtrArray          *configs,
-                                                      guint              *out_renamed);
 
 G_END_DECLS

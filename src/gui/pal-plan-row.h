@@ -1,4 +1,4 @@
-/* pal-plan-row.h: the agent's plan, as a checklist
+/* pal-plan-row.h: the agent's plan: a checklist, Markdown text or a file
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

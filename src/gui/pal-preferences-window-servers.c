@@ -271,16 +271,30 @@ toast_dismissed_cb (AdwToast             *toast,
 
 /* --- import and export --- */
 
+/* @title with @part after it, "; " between */
+static void
+append_part (char       **title,
+             const char  *part)
+{
+  char *joined;
+
+  /* TRANSLATORS: two sentences joined, e.g. "Imported 3 servers; 1 was renamed…" */
+  joined = g_strdup_printf (_("%s; %s"), *title, part);
+  g_free (*title);
+  *title = joined;
+}
+
 static void
 imported_cb (PalMcpImportDialog   *dialog,
              guint                 n_added,
              guint                 n_renamed,
+             guint                 n_present,
+             guint                 n_failed,
              PalPreferencesWindow *self)
 {
-  g_autofree char *added = NULL;
   g_autofree char *title = NULL;
 
-  added = g_strdup_printf (ngettext ("Imported %u server", "Imported %u servers", n_added),
+  title = g_strdup_printf (ngettext ("Imported %u server", "Imported %u servers", n_added),
                            n_added);
   if (n_renamed > 0)
     {
@@ -289,11 +303,24 @@ imported_cb (PalMcpImportDialog   *dialog,
       renamed = g_strdup_printf (ngettext ("%u was renamed: its name was taken",
                                            "%u were renamed: their names were taken",
                                            n_renamed), n_renamed);
-      /* TRANSLATORS: two sentences joined, e.g. "Imported 3 servers; 1 was renamed…" */
-      title = g_strdup_printf (_("%s; %s"), added, renamed);
+      append_part (&title, renamed);
     }
-  else
-    title = g_steal_pointer (&added);
+  if (n_present > 0)
+    {
+      g_autofree char *present = NULL;
+
+      present = g_strdup_printf (ngettext ("%u was in the list already",
+                                           "%u were in the list already", n_present), n_present);
+      append_part (&title, present);
+    }
+  if (n_failed > 0)
+    {
+      g_autofree char *failed = NULL;
+
+      failed = g_strdup_printf (ngettext ("%u could not be read", "%u could not be read",
+                                          n_failed), n_failed);
+      append_part (&title, failed);
+    }
 
   _pal_preferences_window_add_toast (self, title);
 }

@@ -31,7 +31,8 @@ static const struct {
   { "win.pin-session", NULL, FALSE, FALSE },
   { "win.forget-session", N_("Remove From _List"), FALSE, FALSE },
   { "win.delete-session", N_("_Delete…"), FALSE, FALSE },
-  { "win.agent-log", N_("Agent _Log"), TRUE, FALSE },
+  { "win.export-session", N_("_Export…"), TRUE, FALSE },
+  { "win.agent-log", N_("Agent _Log"), FALSE, FALSE },
 };
 
 static void

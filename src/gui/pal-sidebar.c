@@ -2,12 +2,13 @@
  *
  * A GtkListView over PalSessionGroups over a filter of the session store:
  * folders with their sessions, newest activity first. Typing in the search
- * field keeps sessions whose title, folder or agent match. Activating a row
- * (a click on it but not on its menu button, which the row tells apart;
- * Enter; a double click) emits "session-activated". Each row binds to the
- * live session of its session, found in the list of live sessions the
- * window gives (the session manager's): the list says when one comes or
- * goes, the live session itself when its state changes.
+ * field keeps sessions whose title, folder or agent match, and offers to
+ * look for it in the messages of every session (win.search-history).
+ * Activating a row (a click on it but not on its menu button, which the
+ * row tells apart; Enter; a double click) emits "session-activated". Each
+ * row binds to the live session of its session, found in the list of live
+ * sessions the window gives (the session manager's): the list says when one
+ * comes or goes, the live session itself when its state changes.
  *
  * GTK's list view binds up to 200 rows (GTK_LIST_VIEW_MAX_LIST_ITEMS, in
  * 4.8 and still in 4.22) as soon as it has the items, whatever its height,
@@ -56,6 +57,8 @@ struct _PalSidebar
   gpointer            can_data;
 
   GtkSearchEntry     *search_entry;
+  GtkRevealer        *messages_revealer;  /* "Search in Messages" */
+  GtkWidget          *messages_button;
   GtkListView        *list_view;
   GtkStack           *stack;
   AdwStatusPage      *empty_page;
@@ -184,6 +187,9 @@ search_changed_cb (GtkSearchEntry *entry,
   g_clear_pointer (&self->search, g_free);
   if (*stripped != '\0')
     self->search = g_utf8_casefold (stripped, -1);
+  gtk_actionable_set_action_target_value (GTK_ACTIONABLE (self->messages_button),
+                                          g_variant_new_string (stripped));
+  gtk_revealer_set_reveal_child (self->messages_revealer, self->search != NULL);
 
   /* without a search, no filter: the list model then passes every session
    * through without asking about each */
@@ -594,6 +600,28 @@ pal_sidebar_new (PalSessionStore *session_store,
   gtk_widget_set_margin_top (search_box, 6);
   gtk_widget_set_margin_bottom (search_box, 6);
   gtk_box_append (GTK_BOX (search_box), GTK_WIDGET (self->search_entry));
+
+  /* what was typed, looked for in the messages of every session */
+  {
+    GtkWidget *content = adw_button_content_new ();
+
+    adw_button_content_set_icon_name (ADW_BUTTON_CONTENT (content), "edit-find-symbolic");
+    adw_button_content_set_label (ADW_BUTTON_CONTENT (content), _("Search in _Messages"));
+    adw_button_content_set_use_underline (ADW_BUTTON_CONTENT (content), TRUE);
+    self->messages_button = gtk_button_new ();
+    gtk_button_set_child (GTK_BUTTON (self->messages_button), content);
+    gtk_widget_add_css_class (self->messages_button, "flat");
+    gtk_widget_set_halign (self->messages_button, GTK_ALIGN_START);
+    gtk_widget_set_margin_top (self->messages_button, 6);
+    gtk_widget_set_tooltip_text (self->messages_button,
+                                 _("Search the messages of every session (Ctrl+Shift+F)"));
+    gtk_actionable_set_action_name (GTK_ACTIONABLE (self->messages_button), "win.search-history");
+    gtk_actionable_set_action_target_value (GTK_ACTIONABLE (self->messages_button),
+                                            g_variant_new_string (""));
+    self->messages_revealer = GTK_REVEALER (gtk_revealer_new ());
+    gtk_revealer_set_child (self->messages_revealer, self->messages_button);
+    gtk_box_append (GTK_BOX (search_box), GTK_WIDGET (self->messages_revealer));
+  }
 
   scroller = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);

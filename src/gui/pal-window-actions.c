@@ -470,6 +470,7 @@ static const struct
   { "win.forget-session", forget_session, TRUE },
   { "win.agent-log", show_agent_log, FALSE },
   { "win.delete-session", delete_session, TRUE },
+  { "win.export-session", _pal_window_export_session, FALSE },
 };
 
 static void
@@ -674,6 +675,7 @@ _pal_window_class_init_actions (GtkWidgetClass *widget_class)
                                    show_hidden_sessions_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.stop-turn", NULL);
 
+  /* the list's search; Ctrl+F finds in the session shown (pal-window-history.c) */
   gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.search", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_k, GDK_CONTROL_MASK, "win.search", NULL);
 }

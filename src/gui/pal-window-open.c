@@ -475,6 +475,30 @@ pal_window_start_session (PalWindow          *self,
   start_session (self, agent_id, folder, mcp_servers, NULL, NULL);
 }
 
+/**
+ * pal_window_start_session_with_prompt:
+ * @self: a #PalWindow
+ * @agent_id: an agent profile
+ * @folder: an absolute project folder
+ * @prompt: (nullable): sent once the session has started (shown in the
+ *   composer meanwhile, and given back there should it not go out)
+ *
+ * Starts a new session with every enabled MCP server, as
+ * pal_window_start_session() does, then sends @prompt.
+ */
+void
+pal_window_start_session_with_prompt (PalWindow  *self,
+                                      const char *agent_id,
+                                      const char *folder,
+                                      const char *prompt)
+{
+  g_return_if_fail (PAL_IS_WINDOW (self));
+  g_return_if_fail (agent_id != NULL);
+  g_return_if_fail (folder != NULL);
+
+  start_session (self, agent_id, folder, NULL, NULL, prompt);
+}
+
 void
 _pal_attempt_retry (Attempt *attempt)
 {

@@ -7,6 +7,9 @@
  * pal-window-sign-in.c signing in when an agent asks for it
  * pal-window-error.c   the error page, and what a failure becomes
  * pal-window-access.c  the agent's requests for files outside the folders
+ * pal-window-history.c the search across every session, export, find in the
+ *                      session
+ * pal-window-show-at.c showing a session at one of its messages
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -14,7 +17,9 @@
 #pragma once
 
 #include "pal-composer.h"
+#include "pal-find-bar.h"
 #include "pal-session-view.h"
+#include "pal-transcript-export.h"
 #include "pal-sidebar.h"
 #include "pal-window.h"
 
@@ -79,6 +84,11 @@ struct _PalWindow
   Attempt              *retry_attempt;
   /* the new session being started, owned by its call */
   Attempt              *starting_attempt;
+
+  /* the stored history (pal-window-history.c) */
+  PalTranscriptStore   *transcript_store;  /* nullable */
+  GtkWidget            *history_search;    /* the search window, once made (weak) */
+  PalFindBar           *find_bar;
 };
 
 /* pal-window.c */
@@ -169,5 +179,24 @@ void     _pal_window_handle_error        (PalWindow      *self,
 
 /* pal-window-access.c */
 void     _pal_window_setup_file_access   (PalWindow      *self);
+
+/* pal-window-history.c */
+void     _pal_window_class_init_history  (GtkWidgetClass *widget_class);
+void     _pal_window_setup_history       (PalWindow      *self);
+void     _pal_window_dispose_history     (PalWindow      *self);
+/* Export… of a session's menu: asks where to, and in which format */
+void     _pal_window_export_session      (PalWindow        *self,
+                                          PalSessionKey    *key,
+                                          PalSessionRecord *record);
+void     _pal_window_export_to_file      (PalWindow           *self,
+                                          PalSessionKey       *key,
+                                          PalTranscriptFormat  format,
+                                          GFile               *file);
+
+/* pal-window-show-at.c: shows @key scrolled to the message at
+ * @update_index of its stored transcript */
+void     pal_window_show_session_at      (PalWindow      *self,
+                                          PalSessionKey  *key,
+                                          guint           update_index);
 
 G_END_DECLS

@@ -20,6 +20,7 @@
 #include <glib/gi18n.h>
 
 #include "pal-launcher.h"
+#include "pal-load-errors-banner.h"
 #include "pal-tooltip.h"
 #include "pal-warm-up.h"
 #include "pal-window-private.h"
@@ -471,6 +472,7 @@ pal_window_dispose (GObject *object)
     g_signal_group_set_target (self->live_signals, NULL);
   g_clear_object (&self->live_signals);
   g_clear_pointer (&self->retry_attempt, _pal_attempt_free);
+  _pal_window_dispose_history (self);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), PAL_TYPE_WINDOW);
 
@@ -521,6 +523,7 @@ pal_window_class_init (PalWindowClass *klass)
   window_class->close_request = pal_window_close_request;
 
   g_type_ensure (PAL_TYPE_SESSION_VIEW);
+  g_type_ensure (PAL_TYPE_FIND_BAR);
 
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "/gui/pal-window.ui");
   gtk_widget_class_bind_template_child (widget_class, PalWindow, toast_overlay);
@@ -532,8 +535,10 @@ pal_window_class_init (PalWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PalWindow, main_menu_button);
   gtk_widget_class_bind_template_child (widget_class, PalWindow, content_stack);
   gtk_widget_class_bind_template_child (widget_class, PalWindow, session_view);
+  gtk_widget_class_bind_template_child (widget_class, PalWindow, find_bar);
 
   _pal_window_class_init_actions (widget_class);
+  _pal_window_class_init_history (widget_class);
 }
 
 static void
@@ -598,6 +603,19 @@ pal_window_new (GtkApplication    *application,
   g_signal_connect (self->sidebar, "session-activated", G_CALLBACK (sidebar_session_activated_cb), self);
   adw_bin_set_child (self->sidebar_bin, GTK_WIDGET (self->sidebar));
 
+  /* what the stores could not read, above the content */
+  {
+    GtkWidget *banner = pal_load_errors_banner_new ();
+    GtkWidget *content = GTK_WIDGET (self->content_stack);
+
+    pal_load_errors_banner_add_list (PAL_LOAD_ERRORS_BANNER (banner), PAL_STORED_LIST (store));
+    pal_load_errors_banner_add_list (PAL_LOAD_ERRORS_BANNER (banner),
+                                     PAL_STORED_LIST (pal_session_manager_get_agent_store (manager)));
+    pal_load_errors_banner_add_list (PAL_LOAD_ERRORS_BANNER (banner),
+                                     PAL_STORED_LIST (pal_session_manager_get_mcp_server_store (manager)));
+    gtk_widget_insert_before (banner, gtk_widget_get_parent (content), content);
+  }
+
   watch_notifications (self, application);
   _pal_window_setup_file_access (self);
   pal_session_view_set_terminal_service (self->session_view,
@@ -606,6 +624,7 @@ pal_window_new (GtkApplication    *application,
   pal_session_view_set_pacer (self->session_view, pal_session_manager_get_pacer (manager));
   _pal_window_setup_open (self);
   _pal_window_setup_sign_in (self);
+  _pal_window_setup_history (self);
   g_signal_connect (live_sessions, "items-changed", G_CALLBACK (live_sessions_changed_cb), self);
   live_sessions_changed_cb (live_sessions, 0, 0, g_list_model_get_n_items (live_sessions), self);
   g_signal_connect (store, "items-changed", G_CALLBACK (store_items_changed_cb), self);

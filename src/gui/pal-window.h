@@ -8,6 +8,7 @@
 #include <adwaita.h>
 
 #include "pal-session-manager.h"
+#include "pal-transcript-store.h"
 
 G_BEGIN_DECLS
 
@@ -26,10 +27,17 @@ void        pal_window_start_session    (PalWindow         *self,
                                          const char        *agent_id,
                                          const char        *folder,
                                          const char * const *mcp_servers);
+void        pal_window_start_session_with_prompt (PalWindow  *self,
+                                                  const char *agent_id,
+                                                  const char *folder,
+                                                  const char *prompt);
 void        pal_window_show_new_session_dialog (PalWindow  *self);
 GtkWidget  *pal_window_get_session_view (PalWindow         *self);
 GtkWidget  *pal_window_get_sidebar      (PalWindow         *self);
 void        pal_window_add_toast        (PalWindow         *self,
                                          const char        *title);
+void        pal_window_set_transcript_store (PalWindow          *self,
+                                             PalTranscriptStore *store);
+PalTranscriptStore *pal_window_get_transcript_store (PalWindow *self);
 
 G_END_DECLS

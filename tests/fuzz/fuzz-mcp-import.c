@@ -96,7 +96,9 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
 {
   g_autofree char *text = g_strndup ((const char *) data, size);
   g_autoptr(GPtrArray) configs = NULL;
+  g_autoptr(GPtrArray) failures = NULL;
   g_autoptr(GPtrArray) again = NULL;
+  g_autoptr(GPtrArray) again_failures = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GSettingsBackend) backend = NULL;
   g_autoptr(GSettings) settings = NULL;
@@ -106,12 +108,17 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   g_autofree char *exported = NULL;
   guint n;
 
-  if (!pal_mcp_server_import_json (text, &configs, &error))
+  if (!pal_mcp_server_import_json (text, &configs, &failures, &error))
     {
       FUZZ_CHECK (configs == NULL);
+      FUZZ_CHECK (failures == NULL);
       FUZZ_CHECK (fuzz_is_text (error->message));
       return 0;
     }
+
+  /* the servers that could not be read are named, in text */
+  for (guint i = 0; i < failures->len; i++)
+    FUZZ_CHECK (fuzz_is_text (((GError *) g_ptr_array_index (failures, i))->message));
 
   for (guint i = 0; i < configs->len; i++)
     check_text (g_ptr_array_index (configs, i));
@@ -145,8 +152,9 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
 
   /* what is exported imports again, the same */
   exported = pal_mcp_server_export_json (G_LIST_MODEL (store));
-  FUZZ_CHECK (pal_mcp_server_import_json (exported, &again, NULL));
+  FUZZ_CHECK (pal_mcp_server_import_json (exported, &again, &again_failures, NULL));
   FUZZ_CHECK (again->len == n);
+  FUZZ_CHECK (again_failures->len == 0);
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(PalMcpServerConfig) stored = g_list_model_get_item (G_LIST_MODEL (store), i);

@@ -6,14 +6,20 @@
  * at start, keeping what it can and telling why it skipped the rest; every
  * string it shows must be UTF-8. Then the store writes (a change made as
  * the person would), and a store started afresh on what was written must
- * read as many entries and skip as many as the first did.
+ * read as many entries as the first did, and skip as many; entries read
+ * without a member that could not be read are written without it, so it
+ * reports no more than the first. The stores copy such values to files
+ * before they write: those go to a folder of the fuzzer's own.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include <glib/gstdio.h>
 
 #define G_SETTINGS_ENABLE_BACKEND
 #include <gio/gsettingsbackend.h>
@@ -110,6 +116,29 @@ write_seeds (const char *dir)
     }
 }
 
+/* the folder the stores copy values to, removed at exit */
+static char *data_home;
+
+static void
+remove_data_home (void)
+{
+  g_autofree char *folder = g_build_filename (data_home, "palaver", "settings-backup", NULL);
+  g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (folder, name, NULL);
+
+      g_unlink (path);
+    }
+  g_rmdir (folder);
+  g_clear_pointer (&folder, g_free);
+  folder = g_build_filename (data_home, "palaver", NULL);
+  g_rmdir (folder);
+  g_rmdir (data_home);
+}
+
 int
 LLVMFuzzerInitialize (int    *argc,
                       char ***argv)
@@ -123,6 +152,11 @@ LLVMFuzzerInitialize (int    *argc,
     }
 
   fuzz_init ();
+  /* the stores' copies of values they could not read in full */
+  data_home = g_dir_make_tmp ("palaver-fuzz-settings-XXXXXX", NULL);
+  g_assert (data_home != NULL);
+  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
+  atexit (remove_data_home);
   /* the demo agent is always listed: the same one every time */
   g_setenv ("PALAVER_DEMO_AGENT", "/nonexistent/palaver-demo-agent", TRUE);
   return 0;
@@ -265,6 +299,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   store = start_store (key, settings, &n_items, &n_errors);
   added = change (key, store);
   fuzz_drain_main_context ();
+  /* a write waiting for a copy of the value is made as the store goes */
+  g_clear_object (&store);
 
   settings_later = g_settings_new_with_backend (SCHEMA_ID, backend);
   store_later = start_store (key, settings_later, &n_items_later, &n_errors_later);
@@ -272,10 +308,9 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
     FUZZ_CHECK (n_items_later == 0);
   else
     FUZZ_CHECK (n_items_later == n_items + added);
-  FUZZ_CHECK (n_errors_later == n_errors);
+  FUZZ_CHECK (n_errors_later <= n_errors);
 
   g_clear_object (&store_later);
-  g_clear_object (&store);
   fuzz_drain_main_context ();
   return 0;
 }
