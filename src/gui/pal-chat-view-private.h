@@ -80,7 +80,8 @@ struct _PalChatView
   guint              reveal_occurrence; /* which match of it is the one revealed */
   guint              reveal_tick;  /* brings it on screen, frame by frame */
   guint              reveal_frames; /* frames that tried */
-  GtkTextBuffer     *marked_buffer; /* where the matches are tagged (weak) */
+  GPtrArray         *marked_buffers; /* (element-type GtkTextBuffer) (nullable):
+                                      * where the matches are tagged */
 };
 
 /* pal-chat-view.c */
