@@ -2,8 +2,8 @@
  *
  * The text of a message, between its code blocks and tables (see
  * PalMarkdownView), or the whole of a tool's text output. Its buffer has
- * the tags of pal_markdown_ensure_tag_table (), on a table the parts of a
- * message share. Links open on a click; the pointer says where they are.
+ * the tags of Markdown, on the table all of them share
+ * (pal_markdown_get_tag_table ()). Links open on a click; the pointer says where they are.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -181,21 +181,15 @@ pal_markdown_text_init (PalMarkdownText *self)
 
 /**
  * pal_markdown_text_new:
- * @tag_table: (nullable): the tag table of its buffer (shared with other
- *   views), or %NULL for one of its own
  *
  * Returns: (transfer floating): a new, empty view
  */
 GtkWidget *
-pal_markdown_text_new (GtkTextTagTable *tag_table)
+pal_markdown_text_new (void)
 {
-  g_autoptr(GtkTextBuffer) buffer = NULL;
+  g_autoptr(GtkTextBuffer) buffer = gtk_text_buffer_new (pal_markdown_get_tag_table ());
   GtkWidget *self;
 
-  g_return_val_if_fail (tag_table == NULL || GTK_IS_TEXT_TAG_TABLE (tag_table), NULL);
-
-  buffer = gtk_text_buffer_new (tag_table);
-  pal_markdown_ensure_tags (buffer);
   /* nothing to undo in a view: the history would keep every insert and
    * delete of a streamed answer */
   gtk_text_buffer_set_enable_undo (buffer, FALSE);

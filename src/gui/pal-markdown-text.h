@@ -13,7 +13,7 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (PalMarkdownText, pal_markdown_text, PAL, MARKDOWN_TEXT, PalTextView)
 
-GtkWidget *pal_markdown_text_new             (GtkTextTagTable *tag_table);
+GtkWidget *pal_markdown_text_new             (void);
 void       pal_markdown_text_set_markdown    (PalMarkdownText *self,
                                               const char      *markdown,
                                               gboolean         hard_breaks);

@@ -52,7 +52,6 @@ struct _PalMarkdownView
   guint               n_live;      /* while rendering: the parts made or
                                     * reused so far; those after are the
                                     * previous rendering's */
-  GtkTextTagTable    *tag_table;   /* of all the text parts */
   guint               render_id;
   gboolean            plain;
 };
@@ -178,7 +177,7 @@ drop_parts (PalMarkdownView *self,
     }
 
   if (gtk_widget_get_first_child (GTK_WIDGET (self)) == NULL)
-    gtk_widget_insert_after (pal_markdown_text_new (self->tag_table), GTK_WIDGET (self), NULL);
+    gtk_widget_insert_after (pal_markdown_text_new (), GTK_WIDGET (self), NULL);
 }
 
 static GtkTextBuffer *
@@ -199,7 +198,7 @@ sink_text_buffer (gpointer user_data)
       return text_part_buffer (part);
     }
 
-  part = pal_markdown_text_new (self->tag_table);
+  part = pal_markdown_text_new ();
   add_part (self, part);
 
   return text_part_buffer (part);
@@ -267,7 +266,7 @@ append_plain (PalMarkdownView *self,
 
   if (!PAL_IS_MARKDOWN_TEXT (last))
     {
-      last = pal_markdown_text_new (self->tag_table);
+      last = pal_markdown_text_new ();
       gtk_widget_insert_before (last, GTK_WIDGET (self), NULL);
     }
 
@@ -315,7 +314,7 @@ render_plain_upto (PalMarkdownView *self,
   part = gtk_widget_get_first_child (GTK_WIDGET (self));
   if (part == NULL)
     {
-      part = pal_markdown_text_new (self->tag_table);
+      part = pal_markdown_text_new ();
       gtk_widget_insert_after (part, GTK_WIDGET (self), NULL);
     }
 
@@ -380,7 +379,7 @@ render_upto (PalMarkdownView *self,
 
   if (self->scanner.stable > self->rendered)
     {
-      pal_markdown_render (self->tag_table, source + self->rendered,
+      pal_markdown_render (pal_markdown_get_tag_table (), source + self->rendered,
                            self->scanner.stable - self->rendered, &sink, self);
       self->rendered = self->scanner.stable;
       /* the tail starts after what is rendered for good now */
@@ -388,7 +387,7 @@ render_upto (PalMarkdownView *self,
       mark_tail (self);
     }
 
-  pal_markdown_render (self->tag_table, source + self->rendered, target - self->rendered, &sink, self);
+  pal_markdown_render (pal_markdown_get_tag_table (), source + self->rendered, target - self->rendered, &sink, self);
   drop_parts (self, self->n_live);
   self->shown = target;
 
@@ -491,7 +490,6 @@ pal_markdown_view_finalize (GObject *object)
   PalMarkdownView *self = PAL_MARKDOWN_VIEW (object);
 
   g_string_free (self->source, TRUE);
-  g_clear_object (&self->tag_table);
 
   G_OBJECT_CLASS (pal_markdown_view_parent_class)->finalize (object);
 }
@@ -574,8 +572,6 @@ pal_markdown_view_init (PalMarkdownView *self)
   gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (layout), PART_SPACING);
 
   self->source = g_string_new (NULL);
-  self->tag_table = gtk_text_tag_table_new ();
-  pal_markdown_ensure_tag_table (self->tag_table);
   pal_markdown_scanner_init (&self->scanner);
   drop_parts (self, 0);
 }

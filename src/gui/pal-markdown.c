@@ -8,8 +8,9 @@
  * are not text: the sink gets each as what it is (the code and its fence's
  * info string; the cells as Pango markup), to show as a widget of its own,
  * and the text after one goes to a buffer the sink gives anew. The buffers
- * share one tag table, so that a list's indent goes on past a code block
- * in it.
+ * share one tag table (pal_markdown_get_tag_table ()), so that a list's
+ * indent goes on past a code block in it, and so that the tags are made
+ * once, not for each message shown.
  *
  * Nothing that is code or an address is ever hyphenated where it wraps:
  * the tags of code, links and lines with a long word (a path) say so.
@@ -112,6 +113,26 @@ pal_markdown_ensure_tag_table (GtkTextTagTable *table)
       ADD_TAG (name, "left-margin", (int) i * 18, "indent", -14);
     }
 #undef ADD_TAG
+}
+
+/**
+ * pal_markdown_get_tag_table:
+ *
+ * Returns: (transfer none): the tag table that the text of every Markdown
+ *   view shares: its tags are made once, not for each message shown
+ */
+GtkTextTagTable *
+pal_markdown_get_tag_table (void)
+{
+  static GtkTextTagTable *table;
+
+  if (table == NULL)
+    {
+      table = gtk_text_tag_table_new ();
+      pal_markdown_ensure_tag_table (table);
+    }
+
+  return table;
 }
 
 void

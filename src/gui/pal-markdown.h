@@ -41,6 +41,7 @@ typedef struct
 } PalMarkdownSink;
 
 void        pal_markdown_ensure_tag_table (GtkTextTagTable *table);
+GtkTextTagTable *pal_markdown_get_tag_table (void);
 void        pal_markdown_ensure_tags  (GtkTextBuffer *buffer);
 void        pal_markdown_insert       (GtkTextBuffer *buffer,
                                        GtkTextIter   *iter,

@@ -529,7 +529,7 @@ create_part (PalToolCallRow *self,
   switch (part->kind)
     {
     case PART_TEXT:
-      widget = pal_output_view_new_with_view (pal_markdown_text_new (NULL));
+      widget = pal_output_view_new_with_view (pal_markdown_text_new ());
       break;
 
     case PART_CODE:
