@@ -260,10 +260,12 @@ static void
 pal_code_view_init (PalCodeView *self)
 {
   GtkTextView *view = GTK_TEXT_VIEW (self);
-  GtkSourceBuffer *buffer = get_buffer (self);
+  GtkSourceBuffer *buffer;
 
   self->text = g_string_new (NULL);
+  /* before the view makes its buffer: the height keeping follows it */
   _pal_text_height_init (&self->height, view);
+  buffer = get_buffer (self);
 
   gtk_text_view_set_editable (view, FALSE);
   gtk_text_view_set_cursor_visible (view, FALSE);

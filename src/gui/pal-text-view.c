@@ -76,10 +76,9 @@ buffer_changed_cb (GtkTextBuffer *buffer,
 }
 
 static void
-watch_buffer (PalTextHeight *height)
+watch_buffer (PalTextHeight *height,
+              GtkTextBuffer *buffer)
 {
-  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (height->widget));
-
   height->prepared_width = -1;
   if (height->buffer == buffer)
     return;
@@ -87,15 +86,22 @@ watch_buffer (PalTextHeight *height)
   if (height->buffer != NULL)
     g_clear_signal_handler (&height->changed_handler, height->buffer);
   g_set_object (&height->buffer, buffer);
-  height->changed_handler = g_signal_connect (buffer, "changed", G_CALLBACK (buffer_changed_cb), height);
+  if (buffer != NULL)
+    height->changed_handler = g_signal_connect (buffer, "changed", G_CALLBACK (buffer_changed_cb), height);
 }
 
+/* Also when the view makes a buffer of its own, the first time it is
+ * asked for one */
 static void
 buffer_notify_cb (GtkWidget     *widget,
                   GParamSpec    *pspec,
                   PalTextHeight *height)
 {
-  watch_buffer (height);
+  GtkTextBuffer *buffer = NULL;
+
+  g_object_get (widget, "buffer", &buffer, NULL);
+  watch_buffer (height, buffer);
+  g_clear_object (&buffer);
 }
 
 /**
@@ -116,7 +122,8 @@ _pal_text_height_init (PalTextHeight *height,
   height->prepared_width = -1;
   gtk_widget_set_overflow (height->widget, GTK_OVERFLOW_HIDDEN);
 
-  watch_buffer (height);
+  /* not gtk_text_view_get_buffer (): it would make a buffer, for a view
+   * that may be given one */
   g_signal_connect (view, "notify::buffer", G_CALLBACK (buffer_notify_cb), height);
 }
 
