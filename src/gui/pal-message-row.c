@@ -7,10 +7,13 @@
  * the text from the block's start to its end, growing while it is the last.
  *
  * Under the message (under its last block), its buttons, which show when
- * the pointer is over the row or the focus in them: Copy puts the whole
+ * the pointer is over the row or the focus in it: Copy puts the whole
  * message on the clipboard as Markdown; the last prompt also has Edit &
  * Resend while the agent can be asked again, which the session view says
- * (PalSessionView:resend-prompt) and does (session.edit-prompt).
+ * (PalSessionView:resend-prompt) and does (session.edit-prompt). The
+ * buttons are made when the pointer or the focus first comes to the row
+ * (the focus comes to its text first, then Tab goes on to them): rows are
+ * made by the dozen as the person scrolls, and few of them are pointed at.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -41,8 +44,9 @@ struct _PalMessageRow
   GtkLabel        *attachments_label;
   GListModel      *attachments;  /* (nullable): followed, when the row shows them */
   GtkWidget       *actions;      /* the message's buttons */
-  GtkWidget       *copy_button;
-  GtkWidget       *resend_button;  /* (nullable): a prompt's */
+  GtkWidget       *copy_button;    /* (nullable): until the buttons are made */
+  GtkWidget       *resend_button;  /* (nullable): a prompt's, once made */
+  gboolean         prompt;
   PalSessionView  *session_view;   /* (nullable): a prompt's, while mapped */
 };
 
@@ -119,6 +123,9 @@ update_actions (PalMessageRow *self)
 static void
 update_resend (PalMessageRow *self)
 {
+  if (self->resend_button == NULL)
+    return;
+
   gtk_widget_set_visible (self->resend_button,
                           self->session_view != NULL &&
                           pal_session_view_get_resend_prompt (self->session_view) == self->item);
@@ -224,7 +231,7 @@ pal_message_row_map (GtkWidget *widget)
 
   GTK_WIDGET_CLASS (pal_message_row_parent_class)->map (widget);
 
-  if (self->resend_button == NULL)
+  if (!self->prompt)
     return;
 
   self->session_view = PAL_SESSION_VIEW (gtk_widget_get_ancestor (widget, PAL_TYPE_SESSION_VIEW));
@@ -274,18 +281,17 @@ pal_message_row_init (PalMessageRow *self)
 }
 
 /* The message's buttons: Copy, and Edit & Resend for a prompt */
-static GtkWidget *
-build_actions (PalMessageRow *self,
-               AcpMessageRole role)
+static void
+ensure_buttons (PalMessageRow *self)
 {
-  self->actions = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 2);
-  gtk_widget_add_css_class (self->actions, "message-actions");
+  if (self->copy_button != NULL)
+    return;
 
   self->copy_button = pal_copy_button_new (_("Copy Message"));
   gtk_actionable_set_action_name (GTK_ACTIONABLE (self->copy_button), "message.copy");
   gtk_box_append (GTK_BOX (self->actions), self->copy_button);
 
-  if (role == ACP_MESSAGE_ROLE_USER)
+  if (self->prompt)
     {
       self->resend_button = gtk_button_new_from_icon_name ("document-edit-symbolic");
       gtk_widget_add_css_class (self->resend_button, "flat");
@@ -293,16 +299,46 @@ build_actions (PalMessageRow *self,
       pal_widget_set_quiet_tooltip (self->resend_button, _("Edit & Resend"));
       gtk_accessible_update_property (GTK_ACCESSIBLE (self->resend_button),
                                       GTK_ACCESSIBLE_PROPERTY_LABEL, _("Edit & Resend"), -1);
-      gtk_widget_set_visible (self->resend_button, FALSE);
       gtk_box_prepend (GTK_BOX (self->actions), self->resend_button);
-      gtk_widget_set_halign (self->actions, GTK_ALIGN_END);
+      update_resend (self);
     }
-  else
-    {
-      gtk_widget_set_halign (self->actions, GTK_ALIGN_START);
-    }
+}
 
+static void
+pointer_enter_cb (GtkEventControllerMotion *controller,
+                  double                    x,
+                  double                    y,
+                  PalMessageRow            *self)
+{
+  ensure_buttons (self);
+}
+
+static void
+focus_enter_cb (GtkEventControllerFocus *controller,
+                PalMessageRow           *self)
+{
+  ensure_buttons (self);
+}
+
+/* Where the buttons go (see the top of the file) */
+static GtkWidget *
+build_actions (PalMessageRow *self,
+               AcpMessageRole role)
+{
+  GtkEventController *controller;
+
+  self->prompt = role == ACP_MESSAGE_ROLE_USER;
+  self->actions = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 2);
+  gtk_widget_add_css_class (self->actions, "message-actions");
+  gtk_widget_set_halign (self->actions, self->prompt ? GTK_ALIGN_END : GTK_ALIGN_START);
   update_actions (self);
+
+  controller = gtk_event_controller_motion_new ();
+  g_signal_connect (controller, "enter", G_CALLBACK (pointer_enter_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+  controller = gtk_event_controller_focus_new ();
+  g_signal_connect (controller, "enter", G_CALLBACK (focus_enter_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
 
   return self->actions;
 }
@@ -466,12 +502,16 @@ pal_message_row_copy (PalMessageRow *self)
 
   gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)),
                           acp_message_item_get_text (self->item));
-  pal_copy_button_show_copied (self->copy_button);
+  if (self->copy_button != NULL)
+    pal_copy_button_show_copied (self->copy_button);
 }
 
 /**
  * pal_message_row_get_copy_button:
  * @self: a #PalMessageRow
+ *
+ * The buttons are made if they were not yet, as the pointer or the focus
+ * coming to the row makes them.
  *
  * Returns: (transfer none) (nullable): its Copy button; none for a block
  *   that is not the last of its message
@@ -481,12 +521,18 @@ pal_message_row_get_copy_button (PalMessageRow *self)
 {
   g_return_val_if_fail (PAL_IS_MESSAGE_ROW (self), NULL);
 
-  return gtk_widget_get_visible (self->actions) ? self->copy_button : NULL;
+  if (!gtk_widget_get_visible (self->actions))
+    return NULL;
+
+  ensure_buttons (self);
+  return self->copy_button;
 }
 
 /**
  * pal_message_row_get_resend_button:
  * @self: a #PalMessageRow
+ *
+ * As pal_message_row_get_copy_button(), the buttons are made if need be.
  *
  * Returns: (transfer none) (nullable): Edit & Resend, a prompt's (shown
  *   only for the last prompt, while the agent can be asked again)
@@ -496,6 +542,7 @@ pal_message_row_get_resend_button (PalMessageRow *self)
 {
   g_return_val_if_fail (PAL_IS_MESSAGE_ROW (self), NULL);
 
+  ensure_buttons (self);
   return self->resend_button;
 }
 
