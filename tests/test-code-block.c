@@ -411,6 +411,38 @@ test_diff_counts_contrast (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A tool call's diff wraps its long lines, without hyphens, as code */
+static void
+test_diff_wraps (void)
+{
+  GtkWidget *diff = g_object_ref_sink (pal_diff_view_new ());
+  PalCodeView *view = pal_diff_view_get_code_view (PAL_DIFF_VIEW (diff));
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (view));
+  GtkTextIter iter;
+
+  pal_diff_view_set_diff (PAL_DIFF_VIEW (diff), "a.c", NULL, "cc -o a a.c\n", "cc -fsanitize=address -o a a.c\n");
+  g_assert_cmpint (gtk_text_view_get_wrap_mode (GTK_TEXT_VIEW (view)), ==, GTK_WRAP_CHAR);
+  gtk_text_buffer_get_start_iter (buffer, &iter);
+  do
+    {
+      g_autoptr(GSList) tags = gtk_text_iter_get_tags (&iter);
+      gboolean off = FALSE;
+
+      for (GSList *l = tags; l != NULL; l = l->next)
+        {
+          gboolean set = FALSE, hyphens = TRUE;
+
+          g_object_get (l->data, "insert-hyphens-set", &set, "insert-hyphens", &hyphens, NULL);
+          g_assert_false (set && hyphens);
+          off |= set;
+        }
+      g_assert_true (off || gtk_text_iter_ends_line (&iter));
+    }
+  while (gtk_text_iter_forward_char (&iter) && !gtk_text_iter_is_end (&iter));
+
+  g_object_unref (diff);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -431,6 +463,7 @@ main (int   argc,
   g_test_add_func ("/code-block/scheme-follows-style", test_scheme_follows_style);
   g_test_add_func ("/code-view/diff-colours", test_diff_colours);
   g_test_add_func ("/diff-view/counts-contrast", test_diff_counts_contrast);
+  g_test_add_func ("/diff-view/wraps", test_diff_wraps);
 
   return g_test_run ();
 }

@@ -1,9 +1,10 @@
 /* pal-code-view.c: code, highlighted, in the style scheme of the light or dark style
  *
  * A read-only GtkSourceView for a code block or a diff: monospace, lines
- * never wrapped (its parent scrolls it sideways), highlighted by its
- * language in the style scheme that matches the style of the window:
- * Adwaita's, light or dark, followed as the style changes.
+ * not wrapped (its parent scrolls it sideways) unless it is told to wrap,
+ * and then never hyphenated, highlighted by its language in the style
+ * scheme that matches the style of the window: Adwaita's, light or dark,
+ * followed as the style changes.
  *
  * A diff is not highlighted by GtkSourceView's "diff" language, whose
  * colours are the text's (Adwaita's red on white is 3:1, too faint to
@@ -47,6 +48,9 @@ struct _PalCodeView
 };
 
 G_DEFINE_FINAL_TYPE (PalCodeView, pal_code_view, GTK_SOURCE_TYPE_VIEW)
+
+/* Over all of the code: where it wraps, no hyphen is added */
+#define CODE_TAG "code"
 
 /* The diff's kinds of line: a tag each, tinted by the scheme's style */
 static const struct
@@ -277,6 +281,7 @@ pal_code_view_init (PalCodeView *self)
   gtk_text_view_set_top_margin (view, 8);
   gtk_text_view_set_bottom_margin (view, 8);
   gtk_text_buffer_set_enable_undo (GTK_TEXT_BUFFER (buffer), FALSE);
+  gtk_text_buffer_create_tag (GTK_TEXT_BUFFER (buffer), CODE_TAG, "insert-hyphens", FALSE, NULL);
   gtk_source_buffer_set_highlight_matching_brackets (buffer, FALSE);
   gtk_widget_add_css_class (GTK_WIDGET (self), "code");
 
@@ -311,7 +316,7 @@ append_text (PalCodeView *self,
 
   gtk_text_buffer_get_end_iter (buffer, &end);
   first_line = gtk_text_iter_get_line (&end);
-  gtk_text_buffer_insert (buffer, &end, text, (int) size);
+  gtk_text_buffer_insert_with_tags_by_name (buffer, &end, text, (int) size, CODE_TAG, NULL);
   g_string_append_len (self->text, text, (gssize) size);
 
   if (self->diff)
@@ -348,7 +353,14 @@ pal_code_view_set_text (PalCodeView *self,
       return;
     }
 
-  gtk_text_buffer_set_text (GTK_TEXT_BUFFER (get_buffer (self)), text, (int) size);
+  {
+    GtkTextBuffer *buffer = GTK_TEXT_BUFFER (get_buffer (self));
+    GtkTextIter start;
+
+    gtk_text_buffer_set_text (buffer, "", 0);
+    gtk_text_buffer_get_start_iter (buffer, &start);
+    gtk_text_buffer_insert_with_tags_by_name (buffer, &start, text, (int) size, CODE_TAG, NULL);
+  }
   g_string_truncate (self->text, 0);
   g_string_append_len (self->text, text, (gssize) size);
   if (self->diff)

@@ -2,10 +2,12 @@
  *
  * A header with the file name and the count of added and removed lines
  * (in libadwaita's success and error colours, readable on the light
- * style's background and the dark one's: see style.css), then the hunks in a code
- * view (PalCodeView), scrolled sideways: each added, removed and location
- * line tinted with the colour the style scheme gives it, as a diff fenced
- * in a message is.
+ * style's background and the dark one's: see style.css), then the hunks in a
+ * code view (PalCodeView): each added, removed and location line tinted
+ * with the colour the style scheme gives it, as a diff fenced in a message
+ * is. Long lines wrap (without a hyphen) rather than scroll sideways: most
+ * edits have a diff, and a scrolled window doubled what one costs to show
+ * (0.4 ms of 0.8, while a long history pours in).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -51,7 +53,6 @@ pal_diff_view_init (PalDiffView *self)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *scroller;
 
   gtk_widget_add_css_class (box, "diff");
   gtk_widget_set_overflow (box, GTK_OVERFLOW_HIDDEN);
@@ -74,11 +75,10 @@ pal_diff_view_init (PalDiffView *self)
 
   self->code_view = PAL_CODE_VIEW (pal_code_view_new ());
   pal_code_view_set_diff (self->code_view, TRUE);
-  /* long lines scroll sideways; the diff is as tall as its lines */
-  scroller = pal_code_view_new_scroller (self->code_view);
+  gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (self->code_view), GTK_WRAP_CHAR);
 
   gtk_box_append (GTK_BOX (box), header);
-  gtk_box_append (GTK_BOX (box), scroller);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->code_view));
   adw_bin_set_child (ADW_BIN (self), box);
 }
 
