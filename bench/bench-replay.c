@@ -23,9 +23,8 @@
  *                       VmRSS at the end, peak - before, and VmRSS after the
  *                       session was closed and forgotten
  *
- * One line of key=value per run on stdout. The session is recorded into a
- * transcript store, as the application records it, unless --no-record
- * (record=yes|no on the line).
+ * The session is recorded into a transcript store, as the application
+ * records it, unless --no-record (record=yes|no on the line).
  *
  * --from-store: the session is recorded by one load first (not measured),
  * its agent stopped, and then each run selects it in the sidebar: the
@@ -33,6 +32,17 @@
  * from the selection until its items are all in the chat view, scrolled
  * to the end, and two more frames painted (bench=from-store: total_ms,
  * entries stored, items shown and the same statistics).
+ *
+ * With --scroll N, once the session is shown the chat is then scrolled up
+ * half a page a frame, as a person flinging the wheel would, N times (or
+ * to the top): scroll_steps, scroll_ms, and the frames meanwhile
+ * (scroll_frames, scroll_longest_frame_ms, scroll_p95_frame_ms,
+ * scroll_longest_frame_work_ms, scroll_p95_frame_work_ms,
+ * scroll_frames_work_over_16ms, scroll_p95_frame_own_ms) and the main
+ * thread's CPU time (scroll_cpu_ms): rows come on screen and are built all
+ * the time.
+ *
+ * One line of key=value per run on stdout.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -57,6 +67,124 @@ typedef struct
 
 /* whether the sessions are recorded */
 static const char *recorded = "yes";
+
+/* --scroll: half pages scrolled up after the replay */
+static int scroll_steps;
+
+typedef struct
+{
+  GtkScrolledWindow *scroller;
+  guint              left;
+  guint              done;
+} Scroll;
+
+/* What the chat view takes for the person scrolling: a scroll event
+ * (without it, a move of the value is layout, and the view goes back to
+ * its end) */
+static void
+scroll_event (GtkWidget *scroller)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (scroller);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+      gboolean handled = FALSE;
+
+      if (GTK_IS_EVENT_CONTROLLER_SCROLL (controller) &&
+          gtk_event_controller_get_propagation_phase (GTK_EVENT_CONTROLLER (controller)) == GTK_PHASE_CAPTURE)
+        g_signal_emit_by_name (controller, "scroll", 0.0, -1.0, &handled);
+    }
+}
+
+static gboolean
+scroll_tick_cb (GtkWidget     *widget,
+                GdkFrameClock *frame_clock,
+                gpointer       data)
+{
+  Scroll *scroll = data;
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (scroll->scroller);
+  double value = gtk_adjustment_get_value (adjustment);
+
+  if (scroll->left == 0 || value <= 0)
+    {
+      scroll->left = 0;
+      return G_SOURCE_REMOVE;
+    }
+
+  scroll_event (GTK_WIDGET (scroll->scroller));
+  gtk_adjustment_set_value (adjustment, MAX (value - gtk_adjustment_get_page_size (adjustment) / 2, 0));
+  scroll->left--;
+  scroll->done++;
+
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+scroll_over (gpointer data)
+{
+  return ((Scroll *) data)->left == 0;
+}
+
+/* The first scrolled window in @widget, depth first: the chat's own */
+static GtkWidget *
+first_scroller (GtkWidget *widget)
+{
+  if (GTK_IS_SCROLLED_WINDOW (widget))
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = first_scroller (child);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+/* Scrolls the chat up, scroll_steps half pages, and adds what it took to
+ * @line */
+static void
+measure_scroll (BenchFixture *fixture,
+                GString      *line)
+{
+  GtkWidget *window = GTK_WIDGET (fixture->window);
+  GtkWidget *chat = pal_session_view_get_chat_view (PAL_SESSION_VIEW (pal_window_get_session_view (fixture->window)));
+  GtkWidget *scroller = first_scroller (chat);
+  Scroll scroll = { NULL, (guint) scroll_steps, 0 };
+  BenchFrameStats stats;
+  gint64 start, cpu_start;
+  guint tick;
+
+  if (scroller == NULL)
+    return;
+  scroll.scroller = GTK_SCROLLED_WINDOW (scroller);
+
+  bench_monitor_start (window);
+  start = g_get_monotonic_time ();
+  cpu_start = bench_main_thread_cpu_time_us ();
+  tick = gtk_widget_add_tick_callback (scroller, scroll_tick_cb, &scroll, NULL);
+  if (!bench_wait (scroll_over, &scroll, 600000))
+    gtk_widget_remove_tick_callback (scroller, tick);
+  bench_wait_frames (window, 2);
+  bench_monitor_stop (&stats);
+
+  g_string_append_printf (line,
+                          " scroll_steps=%u scroll_ms=%.0f scroll_frames=%u"
+                          " scroll_longest_frame_ms=%.1f scroll_p95_frame_ms=%.1f"
+                          " scroll_longest_frame_work_ms=%.1f scroll_p95_frame_work_ms=%.1f"
+                          " scroll_frames_work_over_16ms=%u scroll_p95_frame_own_ms=%.1f"
+                          " scroll_cpu_ms=%.0f",
+                          scroll.done, (g_get_monotonic_time () - start) / 1000.0, stats.n_frames,
+                          stats.longest_frame / 1000.0, stats.p95_frame / 1000.0,
+                          stats.longest_frame_work / 1000.0, stats.p95_frame_work / 1000.0,
+                          stats.n_work_over_16ms, stats.p95_frame_own / 1000.0,
+                          (bench_main_thread_cpu_time_us () - cpu_start) / 1000.0);
+}
 
 static void
 state_changed_cb (PalLiveSession *live,
@@ -139,6 +267,7 @@ run_once (BenchFixture *fixture,
   guint replayed = 0, items = 0;
   gboolean shown = FALSE;
   g_autoptr(GString) line = NULL;
+  g_autoptr(GString) scroll_line = NULL;
 
   pal_session_record_set_title (record, "A long past session");
   pal_session_store_add (fixture->session_store, record);
@@ -184,6 +313,10 @@ run_once (BenchFixture *fixture,
   rss_peak = bench_read_status_kib ("VmHWM");
   rss_after = bench_read_status_kib ("VmRSS");
 
+  scroll_line = g_string_new (NULL);
+  if (shown && scroll_steps > 0)
+    measure_scroll (fixture, scroll_line);
+
   session = pal_session_manager_lookup (fixture->manager, key);
   if (session != NULL)
     {
@@ -223,6 +356,7 @@ run_once (BenchFixture *fixture,
                           mib (rss_before), mib (rss_peak), mib (rss_after),
                           mib (rss_peak > rss_before ? rss_peak - rss_before : 0), mib (rss_closed),
                           peak_reset ? "yes" : "no");
+  g_string_append (line, scroll_line->str);
   printf ("%s\n", line->str);
   fflush (stdout);
 
@@ -442,6 +576,8 @@ main (int   argc,
       "The session the agent loads (with --agent)", "ID" },
     { "cwd", 'C', 0, G_OPTION_ARG_FILENAME, &cwd,
       "The session's folder (default: an empty temporary one)", "DIR" },
+    { "scroll", 0, 0, G_OPTION_ARG_INT, &scroll_steps,
+      "Then scroll up this many half pages, one a frame", "N" },
     { "write-scenario", 'w', 0, G_OPTION_ARG_FILENAME, &write_scenario,
       "Only write the fake agent's scenario for --updates to FILE, and print the command "
       "line that plays it", "FILE" },

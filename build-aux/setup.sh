@@ -25,7 +25,7 @@ build_packages=(
   meson ninja-build pkg-config gcc gettext itstool
   libglib2.0-dev libglib2.0-dev-bin libgtk-4-dev libadwaita-1-dev
   libjson-glib-dev libsoup-3.0-dev libmd4c-dev libsecret-1-dev libvte-2.91-gtk4-dev
-  libsqlite3-dev
+  libsqlite3-dev libgtksourceview-5-dev
   desktop-file-utils appstream
 )
 test_packages=(

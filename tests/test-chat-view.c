@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <adwaita.h>
+#include <gtksourceview/gtksource.h>
 #include <string.h>
 
 #include "acp-pacer.h"
@@ -925,7 +926,8 @@ shown_whole_on_screen (GtkWidget *window)
     {
       GtkWidget *view = g_ptr_array_index (views, i);
       const char *last = g_strrstr (pal_markdown_view_get_text (PAL_MARKDOWN_VIEW (view)), "Paragraph ");
-      GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (view));
+      /* text alone: one text part */
+      GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (gtk_widget_get_last_child (view)));
       g_autofree char *number = NULL;
       g_autofree char *shown = NULL;
       GtkTextIter start, end;
@@ -1204,7 +1206,8 @@ busy_cb (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
-/* The mapped Markdown view of @window whose text ends with @text, or NULL */
+/* The text view of the mapped Markdown view of @window whose text ends
+ * with @text (the text of its last part), or NULL */
 static GtkWidget *
 find_view_ending_with (GtkWidget  *window,
                        const char *text)
@@ -1217,7 +1220,7 @@ find_view_ending_with (GtkWidget  *window,
       const char *shown = pal_markdown_view_get_text (g_ptr_array_index (views, i));
 
       if (*shown != '\0' && g_str_has_suffix (shown, text))
-        return g_ptr_array_index (views, i);
+        return gtk_widget_get_last_child (g_ptr_array_index (views, i));
     }
 
   return NULL;
@@ -1630,6 +1633,73 @@ test_attachments_and_plan (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The text of @buffer that @tag_name is on first, or NULL */
+static char *
+tagged_text (GtkTextBuffer *buffer,
+             const char    *tag_name)
+{
+  GtkTextTag *tag = gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (buffer), tag_name);
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_start_iter (buffer, &start);
+  if (tag == NULL || (!gtk_text_iter_starts_tag (&start, tag) && !gtk_text_iter_forward_to_tag_toggle (&start, tag)))
+    return NULL;
+  end = start;
+  gtk_text_iter_forward_to_tag_toggle (&end, tag);
+
+  return gtk_text_iter_get_text (&start, &end);
+}
+
+/* Found in a message with a code block: the matches are marked in every
+ * part of it, the text and the code, and the one asked for is current */
+static void
+test_reveal_in_parts (void)
+{
+  static const char *text =
+    "Call `greet` first:\n"
+    "\n"
+    "```c\n"
+    "greet (\"world\");\n"
+    "```\n"
+    "\n"
+    "Then greet again.\n";
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  GtkWidget *view = pal_chat_view_new ();
+  GtkWidget *window;
+  g_autoptr(GPtrArray) views = g_ptr_array_new ();
+  GtkWidget *row;
+  guint with_match = 0;
+  g_autofree char *current = NULL;
+  GtkTextBuffer *code_buffer;
+
+  apply_agent_text (transcript, text);
+  acp_transcript_flush (transcript);
+  pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (transcript));
+  window = make_window (view);
+
+  /* the second "greet": the one in the code */
+  pal_chat_view_reveal (PAL_CHAT_VIEW (view), 0, strstr (text, "greet (") - text, "greet");
+  WAIT_UNTIL (pal_chat_view_get_revealed (PAL_CHAT_VIEW (view)) != NULL);
+  row = pal_chat_view_get_revealed (PAL_CHAT_VIEW (view));
+  collect (row, GTK_TYPE_TEXT_VIEW, views);
+  g_assert_cmpuint (views->len, ==, 3);
+  for (guint i = 0; i < views->len; i++)
+    {
+      g_autofree char *match = tagged_text (gtk_text_view_get_buffer (g_ptr_array_index (views, i)), "find-match");
+
+      if (match != NULL && g_ascii_strcasecmp (match, "greet") == 0)
+        with_match++;
+    }
+  g_assert_cmpuint (with_match, ==, 3);
+
+  code_buffer = gtk_text_view_get_buffer (g_ptr_array_index (views, 1));
+  g_assert_true (GTK_SOURCE_IS_BUFFER (code_buffer));
+  current = tagged_text (code_buffer, "find-current");
+  g_assert_cmpstr (current, ==, "greet");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1648,6 +1718,7 @@ main (int   argc,
   g_test_add_func ("/chat-view/long-answer", test_long_answer);
   g_test_add_func ("/chat-view/earlier-answer-whole", test_earlier_answer_whole);
   g_test_add_func ("/chat-view/pouring-text", test_pouring_text);
+  g_test_add_func ("/chat-view/reveal-in-parts", test_reveal_in_parts);
   g_test_add_func ("/chat-view/frames-always-due", test_frames_always_due);
   g_test_add_func ("/text-view/frames-always-due", test_text_view_frames_always_due);
   g_test_add_func ("/text-view/prepare-draw", test_text_view_prepare_draw);

@@ -576,6 +576,7 @@ test_new_session (Fixture       *fixture,
     JsonObject *update = g_ptr_array_index (updates, 0);
     JsonArray *commands = array_member (update, "availableCommands");
     gboolean has_long = FALSE;
+    gboolean has_code = FALSE;
     gboolean has_help = FALSE;
 
     g_assert_cmpstr (string_member (update, "sessionUpdate"), ==, "available_commands_update");
@@ -584,9 +585,11 @@ test_new_session (Fixture       *fixture,
         const char *name = string_member (json_array_get_object_element (commands, i), "name");
 
         has_long |= g_str_equal (name, "long");
+        has_code |= g_str_equal (name, "code");
         has_help |= g_str_equal (name, "help");
       }
     g_assert_true (has_long);
+    g_assert_true (has_code);
     g_assert_true (has_help);
   }
 
@@ -914,6 +917,34 @@ test_long (Fixture       *fixture,
   g_assert_cmpuint (count_kind (updates, "agent_message_chunk"), >, 2000);
   message = joined_text (updates, "agent_message_chunk");
   g_assert_true (g_str_has_suffix (message, "That was the whole long answer."));
+
+  agent_stop (agent);
+}
+
+/* Code in three languages, a table, a diff, and a long output */
+static void
+test_code (Fixture       *fixture,
+           gconstpointer  user_data)
+{
+  Agent *agent = agent_start (fixture);
+  g_autofree char *id = NULL;
+  g_autofree char *stop = NULL;
+  g_autofree char *message = NULL;
+  g_autoptr(GPtrArray) updates = NULL;
+
+  agent_initialize (agent);
+  id = agent_new_session (agent, fixture->cwd, NULL);
+  stop = agent_prompt (agent, id, "/code");
+  g_assert_cmpstr (stop, ==, "end_turn");
+
+  updates = session_updates (agent, id, 0);
+  message = joined_text (updates, "agent_message_chunk");
+  g_assert_nonnull (strstr (message, "```c\n"));
+  g_assert_nonnull (strstr (message, "```python\n"));
+  g_assert_nonnull (strstr (message, "```bash\n"));
+  g_assert_nonnull (strstr (message, "```diff\n"));
+  g_assert_nonnull (strstr (message, "|:---------|"));
+  g_assert_cmpuint (count_kind (updates, "tool_call"), ==, 1);
 
   agent_stop (agent);
 }
@@ -1598,6 +1629,7 @@ main (int   argc,
   ADD ("reject", test_reject);
   ADD ("cancel", test_cancel);
   ADD ("long", test_long);
+  ADD ("code", test_code);
   ADD ("modes-and-options", test_modes_and_options);
   ADD ("invalid-params", test_invalid_params);
   ADD ("restart-list-load", test_restart_list_load);

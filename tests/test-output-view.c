@@ -502,6 +502,54 @@ test_update_text (void)
   g_object_unref (view);
 }
 
+/* Every character of @buffer has a tag that turns hyphens off, and none
+ * that turns them on */
+static gboolean
+never_hyphenated (GtkTextBuffer *buffer)
+{
+  GtkTextIter iter;
+
+  gtk_text_buffer_get_start_iter (buffer, &iter);
+  while (!gtk_text_iter_is_end (&iter))
+    {
+      g_autoptr(GSList) tags = gtk_text_iter_get_tags (&iter);
+      gboolean off = FALSE;
+
+      for (GSList *l = tags; l != NULL; l = l->next)
+        {
+          gboolean set = FALSE, hyphens = TRUE;
+
+          g_object_get (l->data, "insert-hyphens-set", &set, "insert-hyphens", &hyphens, NULL);
+          if (set && hyphens)
+            return FALSE;
+          off |= set;
+        }
+      if (!off)
+        return FALSE;
+      gtk_text_iter_forward_char (&iter);
+    }
+
+  return TRUE;
+}
+
+/* Output (a command's, a file) is never hyphenated where it wraps, set or
+ * added to */
+static void
+test_no_hyphens (void)
+{
+  GtkWidget *view = g_object_ref_sink (pal_output_view_new ());
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (pal_output_view_get_text_view (PAL_OUTPUT_VIEW (view)));
+
+  pal_output_view_set_text (PAL_OUTPUT_VIEW (view), "cc -fsanitize=address -o hello hello.c\n", -1);
+  g_assert_true (never_hyphenated (buffer));
+  pal_output_view_append (PAL_OUTPUT_VIEW (view), "printf(\"hello, world\")\n", -1);
+  g_assert_true (never_hyphenated (buffer));
+  pal_output_view_update_text (PAL_OUTPUT_VIEW (view), "something else entirely");
+  g_assert_true (never_hyphenated (buffer));
+
+  g_object_unref (view);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -517,6 +565,7 @@ main (int   argc,
   g_test_add_func ("/output-view/cut", test_cut);
   g_test_add_func ("/output-view/update-text", test_update_text);
   g_test_add_func ("/output-view/long-lines", test_long_lines);
+  g_test_add_func ("/output-view/no-hyphens", test_no_hyphens);
 
   return g_test_run ();
 }

@@ -432,6 +432,69 @@ test_permission (Fixture       *f,
                    ==, "allow_once");
 }
 
+/* A request answered with a reject option: the tool call says it was
+ * refused (its "failed" is not an error); asked again and allowed, it is
+ * not refused any more */
+static void
+test_permission_rejected (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *scenario = NULL;
+  g_autofree char *stop_reason = NULL;
+  AcpPermissionItem *permission;
+  AcpToolCallItem *tool;
+
+  scenario = write_scenario (f, "rejected.json",
+    "{'handlers': {" INITIALIZE_FULL ","
+    "  'session/new': [{'op': 'result', 'result': {'sessionId': '${new_session_id}'}}],"
+    "  'session/prompt': ["
+    "    {'op': 'request', 'method': 'session/request_permission', 'params': {"
+    "       'sessionId': '${session_id}', 'toolCall': {'toolCallId': 'edit', 'title': 'Edit', 'kind': 'edit'},"
+    "       'options': [{'optionId': 'yes', 'name': 'Allow', 'kind': 'allow_once'},"
+    "                   {'optionId': 'no', 'name': 'Reject', 'kind': 'reject_once'}]}},"
+    "    {'op': 'update', 'update': {'sessionUpdate': 'tool_call_update', 'toolCallId': 'edit',"
+    "                                'status': 'failed'}},"
+    "    {'op': 'result', 'result': {'stopReason': 'end_turn'}}]}}");
+  start (f, scenario);
+  create (f);
+  prompt_start (f, "Edit it", NULL, &result);
+
+  WAIT_UNTIL (acp_session_get_pending_permissions (f->session) == 1);
+  permission = find_permission (f);
+  tool = acp_transcript_lookup_tool_call (acp_session_get_transcript (f->session), "edit");
+  g_assert_false (acp_tool_call_item_get_rejected (tool));
+  g_assert_true (acp_permission_item_select (permission, "no", &error));
+  g_assert_no_error (error);
+  g_assert_true (acp_tool_call_item_get_rejected (tool));
+
+  WAIT_UNTIL (result != NULL);
+  stop_reason = acp_session_prompt_finish (f->session, result, &error);
+  g_assert_cmpstr (stop_reason, ==, "end_turn");
+  g_assert_cmpstr (acp_tool_call_item_get_status (tool), ==, "failed");
+  g_assert_true (acp_tool_call_item_get_rejected (tool));
+
+  /* the same tool call asked about again, and allowed */
+  g_clear_object (&result);
+  g_clear_pointer (&stop_reason, g_free);
+  prompt_start (f, "Edit it after all", NULL, &result);
+  WAIT_UNTIL (acp_session_get_pending_permissions (f->session) == 1);
+  for (guint i = transcript_n_items (f); i > 0; i--)
+    {
+      gpointer item = transcript_item (f, i - 1);
+
+      if (ACP_IS_PERMISSION_ITEM (item) &&
+          acp_permission_item_get_state (item) == ACP_PERMISSION_STATE_PENDING)
+        {
+          g_assert_true (acp_permission_item_select (item, "yes", &error));
+          break;
+        }
+    }
+  g_assert_false (acp_tool_call_item_get_rejected (tool));
+  WAIT_UNTIL (result != NULL);
+}
+
 static void
 test_cancel (Fixture       *f,
              gconstpointer  data)
@@ -1699,6 +1762,7 @@ main (int   argc,
 
   ADD ("create-prompt", test_create_and_prompt);
   ADD ("permission", test_permission);
+  ADD ("permission/rejected", test_permission_rejected);
   ADD ("cancel", test_cancel);
   ADD ("cancel-cancellable", test_cancel_cancellable);
   ADD ("load/replay-10k", test_load_replay);

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "acp-transcript.h"
-#include "pal-markdown-view.h"
+#include "pal-markdown-text.h"
 #include "pal-output-view.h"
 #include "pal-terminal-view.h"
 #include "pal-tool-call-row.h"
@@ -541,7 +541,8 @@ test_markdown (void)
       title = g_ptr_array_index (labels, i);
   g_assert_nonnull (title);
   g_assert_true (gtk_label_get_use_markup (title));
-  g_assert_cmpstr (gtk_label_get_label (title), ==, "<tt>ls -la</tt> in <b>src</b>");
+  g_assert_cmpstr (gtk_label_get_label (title), ==,
+                   "<span font_family=\"monospace\" insert_hyphens=\"false\">ls -la</span> in <b>src</b>");
 
   collect (f.row, PAL_TYPE_OUTPUT_VIEW, views);
   g_assert_cmpuint (views->len, ==, 2);
@@ -551,10 +552,10 @@ test_markdown (void)
 
     /* the code as it is, without its fence */
     g_assert_cmpstr (code, ==, "int *p;\n**not bold**");
-    g_assert_false (PAL_IS_MARKDOWN_VIEW (pal_output_view_get_text_view (g_ptr_array_index (views, 0))));
+    g_assert_false (PAL_IS_MARKDOWN_TEXT (pal_output_view_get_text_view (g_ptr_array_index (views, 0))));
     /* the text rendered, its lines kept */
     g_assert_cmpstr (text, ==, "Some bold text\nline two");
-    g_assert_true (PAL_IS_MARKDOWN_VIEW (pal_output_view_get_text_view (g_ptr_array_index (views, 1))));
+    g_assert_true (PAL_IS_MARKDOWN_TEXT (pal_output_view_get_text_view (g_ptr_array_index (views, 1))));
   }
 
   fixture_clear (&f);
@@ -595,6 +596,54 @@ test_header_follows (void)
   g_assert_true (has_label (f.row, "Failed", FALSE));
   g_assert_false (has_label (f.row, "Interrupted", FALSE));
   g_assert_true (gtk_widget_has_css_class (f.row, "failed"));
+
+  fixture_clear (&f);
+}
+
+/* A tool call the person refused ends "failed": it says "Rejected", not
+ * "Failed", and is not marked as an error; allowed after all, it is what
+ * the agent says again */
+static void
+test_rejected (void)
+{
+  Fixture f = { acp_transcript_new (), NULL, NULL };
+  AcpToolCallItem *item;
+  GtkWidget *status_image = NULL;
+  g_autoptr(GPtrArray) images = g_ptr_array_new ();
+
+  apply (f.transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"r\",\"title\":\"Edit hello.c\","
+                       "\"kind\":\"edit\",\"status\":\"pending\",\"rawInput\":{\"path\":\"hello.c\"}}");
+  show_row (&f, "r", NULL);
+  item = acp_transcript_lookup_tool_call (f.transcript, "r");
+
+  acp_tool_call_item_set_rejected (item, TRUE);
+  apply (f.transcript, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"r\",\"status\":\"failed\"}");
+  g_assert_true (has_label (f.row, "Rejected", FALSE));
+  g_assert_false (has_label (f.row, "Failed", FALSE));
+  g_assert_false (gtk_widget_has_css_class (f.row, "failed"));
+  g_assert_true (gtk_widget_has_css_class (f.row, "rejected"));
+  collect (f.row, GTK_TYPE_IMAGE, images);
+  for (guint i = 0; i < images->len; i++)
+    if (g_strcmp0 (gtk_image_get_icon_name (g_ptr_array_index (images, i)), "action-unavailable-symbolic") == 0)
+      status_image = g_ptr_array_index (images, i);
+  g_assert_nonnull (status_image);
+
+  acp_tool_call_item_set_rejected (item, FALSE);
+  g_assert_true (has_label (f.row, "Failed", FALSE));
+  g_assert_true (gtk_widget_has_css_class (f.row, "failed"));
+  g_assert_false (gtk_widget_has_css_class (f.row, "rejected"));
+  fixture_clear (&f);
+
+  /* refused, and left without a status when its turn ended */
+  f.transcript = acp_transcript_new ();
+  apply (f.transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"s\",\"title\":\"Edit\","
+                       "\"kind\":\"edit\",\"status\":\"pending\",\"rawInput\":{\"path\":\"a.c\"}}");
+  show_row (&f, "s", NULL);
+  item = acp_transcript_lookup_tool_call (f.transcript, "s");
+  acp_tool_call_item_set_rejected (item, TRUE);
+  acp_tool_call_item_stop (item);
+  g_assert_true (has_label (f.row, "Rejected", FALSE));
+  g_assert_false (has_label (f.row, "Interrupted", FALSE));
 
   fixture_clear (&f);
 }
@@ -643,6 +692,7 @@ main (int   argc,
   g_test_add_func ("/tool-call-row/long-output", test_long_output);
   g_test_add_func ("/tool-call-row/markdown", test_markdown);
   g_test_add_func ("/tool-call-row/header-follows", test_header_follows);
+  g_test_add_func ("/tool-call-row/rejected", test_rejected);
   g_test_add_func ("/tool-call-row/content-blocks-named", test_content_blocks_named);
 
   return g_test_run ();

@@ -18,13 +18,42 @@
 
 /* --- permissions --- */
 
+/* Whether the option chosen in @item refuses the tool call */
+static gboolean
+rejects (AcpPermissionItem *item)
+{
+  const char *chosen = acp_permission_item_get_selected_option_id (item);
+  GListModel *options = acp_permission_item_get_options (item);
+  guint n = g_list_model_get_n_items (options);
+
+  for (guint i = 0; chosen != NULL && i < n; i++)
+    {
+      g_autoptr(AcpPermissionOption) option = g_list_model_get_item (options, i);
+      AcpPermissionOptionKind kind = acp_permission_option_get_kind (option);
+
+      if (g_strcmp0 (acp_permission_option_get_id (option), chosen) == 0)
+        return kind == ACP_PERMISSION_OPTION_KIND_REJECT_ONCE ||
+               kind == ACP_PERMISSION_OPTION_KIND_REJECT_ALWAYS;
+    }
+
+  return FALSE;
+}
+
 static void
 permission_state_cb (AcpPermissionItem *item,
                      GParamSpec        *pspec,
                      AcpSession        *self)
 {
+  AcpToolCallItem *tool_call;
+
   if (acp_permission_item_get_state (item) == ACP_PERMISSION_STATE_PENDING)
     return;
+
+  /* the tool call says whether the person refused it: when it fails, it
+   * is because it was not allowed */
+  tool_call = acp_transcript_lookup_tool_call (self->transcript, acp_permission_item_get_tool_call_id (item));
+  if (tool_call != NULL && acp_permission_item_get_state (item) == ACP_PERMISSION_STATE_SELECTED)
+    acp_tool_call_item_set_rejected (tool_call, rejects (item));
 
   g_signal_handlers_disconnect_by_data (item, self);
   if (g_ptr_array_remove (self->permissions, item))

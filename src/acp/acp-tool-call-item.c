@@ -41,6 +41,7 @@ struct _AcpToolCallItem
   const char *tool_kind;  /* interned: a few known values */
   const char *status;     /* likewise */
   gboolean   stopped;
+  gboolean   rejected;
   GListModel *content;     /* (nullable): none yet */
   GListModel *locations;   /* (nullable): likewise */
   JsonNode  *raw_input;
@@ -80,6 +81,7 @@ enum {
   PROP_TOOL_KIND,
   PROP_STATUS,
   PROP_STOPPED,
+  PROP_REJECTED,
   PROP_CONTENT,
   PROP_LOCATIONS,
   PROP_RAW_INPUT,
@@ -146,6 +148,10 @@ acp_tool_call_item_get_property (GObject    *object,
 
     case PROP_STOPPED:
       g_value_set_boolean (value, self->stopped);
+      break;
+
+    case PROP_REJECTED:
+      g_value_set_boolean (value, self->rejected);
       break;
 
     case PROP_CONTENT:
@@ -252,6 +258,12 @@ acp_tool_call_item_class_init (AcpToolCallItemClass *klass)
   /* unfinished when its turn ended; the status is what the agent said last */
   properties[PROP_STOPPED] =
     g_param_spec_boolean ("stopped", NULL, NULL,
+                          FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  /* the person refused it when the agent asked for permission */
+  properties[PROP_REJECTED] =
+    g_param_spec_boolean ("rejected", NULL, NULL,
                           FALSE,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
@@ -548,6 +560,42 @@ acp_tool_call_item_stop (AcpToolCallItem *self)
 
   self->stopped = TRUE;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STOPPED]);
+}
+
+/**
+ * acp_tool_call_item_get_rejected:
+ * @self: an #AcpToolCallItem
+ *
+ * Returns: whether the last answer to a permission request about the tool
+ *   call refused it (a reject option was chosen): a "failed" status then
+ *   means it was not allowed to run
+ */
+gboolean
+acp_tool_call_item_get_rejected (AcpToolCallItem *self)
+{
+  g_return_val_if_fail (ACP_IS_TOOL_CALL_ITEM (self), FALSE);
+
+  return self->rejected;
+}
+
+/**
+ * acp_tool_call_item_set_rejected:
+ * @self: an #AcpToolCallItem
+ * @rejected: whether the person refused it, in the last answer to a
+ *   permission request about it
+ */
+void
+acp_tool_call_item_set_rejected (AcpToolCallItem *self,
+                                 gboolean         rejected)
+{
+  g_return_if_fail (ACP_IS_TOOL_CALL_ITEM (self));
+
+  rejected = !!rejected;
+  if (rejected == self->rejected)
+    return;
+
+  self->rejected = rejected;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REJECTED]);
 }
 
 /**

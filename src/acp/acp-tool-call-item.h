@@ -43,6 +43,10 @@ gboolean         acp_tool_call_item_is_finished    (AcpToolCallItem *self);
 /* Left unfinished when its turn ended, until the agent reports a status. */
 gboolean         acp_tool_call_item_get_stopped    (AcpToolCallItem *self);
 void             acp_tool_call_item_stop           (AcpToolCallItem *self);
+/* The person refused it, in the last answer to a permission request. */
+gboolean         acp_tool_call_item_get_rejected   (AcpToolCallItem *self);
+void             acp_tool_call_item_set_rejected   (AcpToolCallItem *self,
+                                                    gboolean         rejected);
 /* What it shows (AcpToolCallContent) and the files it touches
  * (AcpLocation): list models that never change; the item replaces them,
  * with a notification, when the agent sends new lists. Never NULL. */

@@ -638,6 +638,7 @@ demo_script_commands_update (void)
     { "diff", "A turn that only proposes an edit (asks for permission)", NULL },
     { "think", "A turn with a long thought before a short answer", "what to think about" },
     { "long", "A very long streamed answer, to try scrolling", NULL },
+    { "code", "Code in three languages, a table, a diff and a long output", NULL },
   };
   JsonObject *update = update_new ("available_commands_update");
   JsonArray *array = json_array_new ();
@@ -1064,6 +1065,7 @@ add_help_turn (GPtrArray *steps)
     "3. `/diff`: a turn that only proposes an edit\n"
     "4. `/think`: a long thought, then a short answer\n"
     "5. `/long`: a very long answer, to try scrolling\n"
+    "6. `/code`: code in three languages, a table, a diff and a long output\n"
     "\n"
     "Anything else you send gets the full canned turn. Press **Stop** during a turn to see "
     "how cancelling works.\n"));
@@ -1166,6 +1168,95 @@ add_long_turn (GPtrArray *steps)
                                      LONG_DELAY, 2, 3));
 }
 
+/* Code blocks in three languages, a table, a diff fenced in the answer and
+ * a command's output of CODE_OUTPUT_LINES lines */
+#define CODE_OUTPUT_LINES 600
+
+static void
+add_code_turn (GPtrArray             *steps,
+               const DemoTurnContext *context)
+{
+  g_autofree char *id = new_id ("run");
+  g_autoptr(GString) output = g_string_new ("$ ./run-tests --verbose\n");
+  JsonObject *update;
+  JsonObject *raw;
+
+  g_ptr_array_add (steps, step_message (PAUSE_SHORT,
+    "Here is **canned code**, as an agent would show it. The greeting in C:\n"
+    "\n"
+    "```c\n"
+    "#include <stdio.h>\n"
+    "\n"
+    "int\n"
+    "main (int argc, char *argv[])\n"
+    "{\n"
+    "  const char *name = argc > 1 ? argv[1] : \"world\";\n"
+    "\n"
+    "  printf (\"Hello, %s!\\n\", name);\n"
+    "  return 0;\n"
+    "}\n"
+    "```\n"
+    "\n"
+    "The same in Python:\n"
+    "\n"
+    "```python\n"
+    "import sys\n"
+    "\n"
+    "def greet(name: str = \"world\") -> str:\n"
+    "    return f\"Hello, {name}!\"\n"
+    "\n"
+    "if __name__ == \"__main__\":\n"
+    "    print(greet(*sys.argv[1:2]))\n"
+    "```\n"
+    "\n"
+    "Build it with the address sanitizer (the line is long: it scrolls sideways):\n"
+    "\n"
+    "```bash\n"
+    "cc -Wall -Wextra -g -fsanitize=address,undefined -fno-omit-frame-pointer -o hello hello.c "
+    "&& ./hello \"world\" && python3 hello.py \"world\"\n"
+    "```\n"
+    "\n"
+    "| Language | File | Lines | Runs with |\n"
+    "|:---------|:-----|------:|:----------|\n"
+    "| C | `hello.c` | 10 | `cc`, then `./hello` |\n"
+    "| Python | `hello.py` | 7 | `python3` |\n"
+    "| Shell | `build.sh` | 1 | `sh`, any POSIX shell; the sanitizer needs GCC or Clang |\n"
+    "\n"
+    "And the change I would make, as a diff:\n"
+    "\n"
+    "```diff\n"
+    "--- a/hello.c\n"
+    "+++ b/hello.c\n"
+    "@@ -5,6 +5,6 @@ main (int argc, char *argv[])\n"
+    " {\n"
+    "-  const char *name = \"world\";\n"
+    "+  const char *name = argc > 1 ? argv[1] : \"world\";\n"
+    " \n"
+    "   printf (\"Hello, %s!\\n\", name);\n"
+    "```\n"
+    "\n"
+    "Now the tests, which print a lot:\n\n"));
+
+  update = tool_call_new (id, "Run `./run-tests --verbose`", "execute", "in_progress");
+  raw = json_object_new ();
+  json_object_set_string_member (raw, "command", "./run-tests --verbose");
+  json_object_set_string_member (raw, "cwd", context->cwd);
+  json_object_set_object_member (update, "rawInput", raw);
+  g_ptr_array_add (steps, step_update (PAUSE_STEP, update));
+
+  for (guint i = 1; i <= CODE_OUTPUT_LINES; i++)
+    g_string_append_printf (output, "ok %u - greet %s (canned)\n", i, i % 2 == 0 ? "in C" : "in Python");
+  update = tool_call_update_new (id, "completed");
+  json_object_set_array_member (update, "content", array_of (text_content (output->str), NULL));
+  raw = json_object_new ();
+  json_object_set_int_member (raw, "exitCode", 0);
+  json_object_set_object_member (update, "rawOutput", raw);
+  g_ptr_array_add (steps, step_update (PAUSE_TOOL, update));
+
+  g_ptr_array_add (steps, step_message (PAUSE_SHORT,
+    "All 600 (canned) tests passed. Nothing was built or run: it is a demo.\n"));
+}
+
 static DemoStep *
 step_usage (const DemoTurnContext *context,
             gsize                  prompt_len)
@@ -1230,6 +1321,8 @@ demo_script_build_turn (JsonArray             *prompt,
     add_think_turn (steps, excerpt);
   else if (g_strcmp0 (command, "long") == 0)
     add_long_turn (steps);
+  else if (g_strcmp0 (command, "code") == 0)
+    add_code_turn (steps, context);
   else
     add_full_turn (steps, &info, excerpt, command, context);
 

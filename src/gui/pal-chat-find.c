@@ -2,8 +2,9 @@
  *
  * pal_chat_view_reveal () scrolls to an item of the transcript (for a long
  * answer, to the block of it that holds the offset asked for) and marks its
- * row; in the text of that row, the matches of a needle are tagged and the
- * one at the offset stands out, scrolled into view. The list view only has
+ * row; in the text of that row (all of its parts: the text between its code
+ * blocks and tables, and its code), the matches of a needle are tagged and
+ * the one at the offset stands out, scrolled into view. The list view only has
  * rows near what it shows, and GTK 4.8 estimates the height of the rows it
  * has not measured: so the view scrolls to the row, and at each frame after
  * (REVEAL_FRAMES at most) checks that the row is there and on screen, and
@@ -97,15 +98,16 @@ collect_text_views (GtkWidget *widget,
 static void
 unmark_text (PalChatView *self)
 {
-  if (self->marked_buffer != NULL)
+  for (guint i = 0; self->marked_buffers != NULL && i < self->marked_buffers->len; i++)
     {
+      GtkTextBuffer *buffer = g_ptr_array_index (self->marked_buffers, i);
       GtkTextIter start, end;
 
-      gtk_text_buffer_get_bounds (self->marked_buffer, &start, &end);
-      gtk_text_buffer_remove_tag_by_name (self->marked_buffer, MATCH_TAG, &start, &end);
-      gtk_text_buffer_remove_tag_by_name (self->marked_buffer, CURRENT_TAG, &start, &end);
+      gtk_text_buffer_get_bounds (buffer, &start, &end);
+      gtk_text_buffer_remove_tag_by_name (buffer, MATCH_TAG, &start, &end);
+      gtk_text_buffer_remove_tag_by_name (buffer, CURRENT_TAG, &start, &end);
     }
-  g_clear_weak_pointer (&self->marked_buffer);
+  g_clear_pointer (&self->marked_buffers, g_ptr_array_unref);
 }
 
 static void
@@ -164,44 +166,50 @@ mark_text (PalChatView *self,
   if (views->len == 0)
     return;
 
+  self->marked_buffers = g_ptr_array_new_with_free_func (g_object_unref);
   {
-    GtkTextView *view = g_ptr_array_index (views, 0);
-    GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
-    GtkWidget *expander = gtk_widget_get_ancestor (GTK_WIDGET (view), GTK_TYPE_EXPANDER);
-    GtkTextIter iter, start, end, current;
-    gboolean have_current = FALSE;
+    GtkTextView *current_view = NULL;
+    GtkTextIter current;
     guint n = 0;
 
-    /* a thought is folded */
-    if (expander != NULL)
-      gtk_expander_set_expanded (GTK_EXPANDER (expander), TRUE);
-
-    ensure_tags (buffer);
-    g_set_weak_pointer (&self->marked_buffer, buffer);
-    gtk_text_buffer_get_start_iter (buffer, &iter);
-    while (gtk_text_iter_forward_search (&iter, self->reveal_needle, flags, &start, &end, NULL))
+    for (guint i = 0; i < views->len; i++)
       {
-        /* the match at the offset, or the last one when the rendering has
-         * fewer (Markdown shows less than its source) */
-        if (n <= self->reveal_occurrence)
+        GtkTextView *view = g_ptr_array_index (views, i);
+        GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
+        GtkWidget *expander = gtk_widget_get_ancestor (GTK_WIDGET (view), GTK_TYPE_EXPANDER);
+        GtkTextIter iter, start, end;
+
+        /* a thought is folded */
+        if (expander != NULL)
+          gtk_expander_set_expanded (GTK_EXPANDER (expander), TRUE);
+
+        ensure_tags (buffer);
+        g_ptr_array_add (self->marked_buffers, g_object_ref (buffer));
+        gtk_text_buffer_get_start_iter (buffer, &iter);
+        while (gtk_text_iter_forward_search (&iter, self->reveal_needle, flags, &start, &end, NULL))
           {
-            current = start;
-            have_current = TRUE;
+            /* the match at the offset, or the last one when the rendering has
+             * fewer (Markdown shows less than its source) */
+            if (n <= self->reveal_occurrence)
+              {
+                current = start;
+                current_view = view;
+              }
+            gtk_text_buffer_apply_tag_by_name (buffer, MATCH_TAG, &start, &end);
+            iter = end;
+            n++;
           }
-        gtk_text_buffer_apply_tag_by_name (buffer, MATCH_TAG, &start, &end);
-        iter = end;
-        n++;
       }
 
-    if (have_current)
+    if (current_view != NULL)
       {
+        GtkTextIter end = current;
         GdkRectangle rect;
 
-        end = current;
         gtk_text_iter_forward_chars (&end, g_utf8_strlen (self->reveal_needle, -1));
-        gtk_text_buffer_apply_tag_by_name (buffer, CURRENT_TAG, &current, &end);
-        gtk_text_view_get_iter_location (view, &current, &rect);
-        scroll_to_rect (self, view, &rect);
+        gtk_text_buffer_apply_tag_by_name (gtk_text_view_get_buffer (current_view), CURRENT_TAG, &current, &end);
+        gtk_text_view_get_iter_location (current_view, &current, &rect);
+        scroll_to_rect (self, current_view, &rect);
       }
   }
 }

@@ -82,12 +82,13 @@ struct _PalChatView
   guint              reveal_occurrence; /* which match of it is the one revealed */
   guint              reveal_tick;  /* brings it on screen, frame by frame */
   guint              reveal_frames; /* frames that tried */
-  GtkTextBuffer     *marked_buffer; /* where the matches are tagged (weak) */
   GObject           *target;       /* the item gone to (pal-chat-place.c) */
   guint              target_tick;  /* goes to it again as rows get laid out */
   guint              target_frames;
   GObject           *highlighted;  /* the item highlighted for a moment */
   guint              highlight_id;
+  GPtrArray         *marked_buffers; /* (element-type GtkTextBuffer) (nullable):
+                                      * where the matches are tagged */
 };
 
 /* pal-chat-view.c */

@@ -7,6 +7,8 @@
 
 #include <adwaita.h>
 
+#include "pal-code-view.h"
+
 G_BEGIN_DECLS
 
 #define PAL_TYPE_DIFF_VIEW (pal_diff_view_get_type ())
@@ -22,5 +24,6 @@ void       pal_diff_view_set_diff (PalDiffView *self,
 guint      pal_diff_view_get_n_added   (PalDiffView *self);
 guint      pal_diff_view_get_n_removed (PalDiffView *self);
 char      *pal_diff_view_dup_text      (PalDiffView *self);
+PalCodeView *pal_diff_view_get_code_view (PalDiffView *self);
 
 G_END_DECLS

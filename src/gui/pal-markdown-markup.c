@@ -3,8 +3,9 @@
  * Agents write Markdown in short texts too: Claude's tool call titles hold
  * the command in backticks ("`ls -la`"), its permission requests the same.
  * md4c parses; this turns the result into Pango markup for a GtkLabel:
- * emphasis, code (monospace), strike-through and underline as such; links
- * as their text (a label is no place to follow an agent's link from);
+ * emphasis, code (monospace, never hyphenated where it wraps),
+ * strike-through and underline as such; links as their text (a label is no
+ * place to follow an agent's link from);
  * blocks one a line, list items with a bullet, a code block as monospace
  * lines. Everything else is text, escaped.
  *
@@ -21,6 +22,12 @@
 #include <string.h>
 
 #include "pal-markdown.h"
+#include "pal-markdown-private.h"
+
+/* Code: monospace, and where it wraps, no hyphen added ("-fsanitize" is
+ * not "-fs-" and "anitize") */
+#define CODE_OPEN  "<span font_family=\"monospace\" insert_hyphens=\"false\">"
+#define CODE_CLOSE "</span>"
 
 typedef struct
 {
@@ -46,15 +53,12 @@ append_escaped (Markup     *m,
                 const char *text,
                 gsize       size)
 {
-  g_autofree char *escaped = NULL;
-
   if (size == 0)
     return;
 
   start_text (m);
   m->bulleted = FALSE;
-  escaped = g_markup_escape_text (text, (gssize) size);
-  g_string_append (m->out, escaped);
+  _pal_markdown_markup_append_escaped (m->out, text, size);
 }
 
 static int
@@ -76,7 +80,7 @@ markup_enter_block_cb (MD_BLOCKTYPE  type,
     case MD_BLOCK_CODE:
       m->need_break = TRUE;
       start_text (m);
-      g_string_append (m->out, "<tt>");
+      g_string_append (m->out, CODE_OPEN);
       m->code_block++;
       break;
 
@@ -112,7 +116,7 @@ markup_leave_block_cb (MD_BLOCKTYPE  type,
       /* a code block's last line ends with its newline */
       if (m->out->len > 0 && m->out->str[m->out->len - 1] == '\n')
         g_string_truncate (m->out, m->out->len - 1);
-      g_string_append (m->out, "</tt>");
+      g_string_append (m->out, CODE_CLOSE);
       m->code_block--;
     }
   else if (type == MD_BLOCK_TD || type == MD_BLOCK_TH)
@@ -126,28 +130,94 @@ markup_leave_block_cb (MD_BLOCKTYPE  type,
   return 0;
 }
 
-static const char *
-span_element (MD_SPANTYPE type)
+void
+_pal_markdown_markup_append_escaped (GString    *out,
+                                     const char *text,
+                                     gsize       size)
+{
+  g_autofree char *escaped = NULL;
+
+  if (size == 0)
+    return;
+
+  escaped = g_markup_escape_text (text, (gssize) size);
+  g_string_append (out, escaped);
+}
+
+void
+_pal_markdown_markup_open_span (GString     *out,
+                                MD_SPANTYPE  type,
+                                void        *detail,
+                                gboolean     links)
 {
   switch (type)
     {
     case MD_SPAN_EM:
-      return "i";
+      g_string_append (out, "<i>");
+      break;
     case MD_SPAN_STRONG:
-      return "b";
+      g_string_append (out, "<b>");
+      break;
     case MD_SPAN_CODE:
-      return "tt";
+      g_string_append (out, CODE_OPEN);
+      break;
     case MD_SPAN_DEL:
-      return "s";
+      g_string_append (out, "<s>");
+      break;
     case MD_SPAN_U:
-      return "u";
+      g_string_append (out, "<u>");
+      break;
     case MD_SPAN_A:
+      if (links)
+        {
+          MD_SPAN_A_DETAIL *a = detail;
+
+          g_string_append (out, "<a href=\"");
+          _pal_markdown_markup_append_escaped (out, a->href.text, a->href.size);
+          g_string_append (out, "\">");
+        }
+      break;
     case MD_SPAN_IMG:
     case MD_SPAN_LATEXMATH:
     case MD_SPAN_LATEXMATH_DISPLAY:
     case MD_SPAN_WIKILINK:
     default:
-      return NULL;
+      break;
+    }
+}
+
+void
+_pal_markdown_markup_close_span (GString     *out,
+                                 MD_SPANTYPE  type,
+                                 gboolean     links)
+{
+  switch (type)
+    {
+    case MD_SPAN_EM:
+      g_string_append (out, "</i>");
+      break;
+    case MD_SPAN_STRONG:
+      g_string_append (out, "</b>");
+      break;
+    case MD_SPAN_CODE:
+      g_string_append (out, CODE_CLOSE);
+      break;
+    case MD_SPAN_DEL:
+      g_string_append (out, "</s>");
+      break;
+    case MD_SPAN_U:
+      g_string_append (out, "</u>");
+      break;
+    case MD_SPAN_A:
+      if (links)
+        g_string_append (out, "</a>");
+      break;
+    case MD_SPAN_IMG:
+    case MD_SPAN_LATEXMATH:
+    case MD_SPAN_LATEXMATH_DISPLAY:
+    case MD_SPAN_WIKILINK:
+    default:
+      break;
     }
 }
 
@@ -157,14 +227,10 @@ markup_enter_span_cb (MD_SPANTYPE  type,
                       void        *user_data)
 {
   Markup *m = user_data;
-  const char *element = span_element (type);
 
-  if (element != NULL)
-    {
-      start_text (m);
-      m->bulleted = FALSE;
-      g_string_append_printf (m->out, "<%s>", element);
-    }
+  start_text (m);
+  m->bulleted = FALSE;
+  _pal_markdown_markup_open_span (m->out, type, detail, FALSE);
 
   return 0;
 }
@@ -175,10 +241,8 @@ markup_leave_span_cb (MD_SPANTYPE  type,
                       void        *user_data)
 {
   Markup *m = user_data;
-  const char *element = span_element (type);
 
-  if (element != NULL)
-    g_string_append_printf (m->out, "</%s>", element);
+  _pal_markdown_markup_close_span (m->out, type, FALSE);
 
   return 0;
 }
@@ -401,4 +465,22 @@ pal_markdown_dup_code_block (const char *text,
     }
 
   return g_string_free (c.code, FALSE);
+}
+
+/**
+ * pal_label_set_no_hyphens:
+ * @label: a label that wraps code, a command, a path or an address
+ *
+ * Where @label wraps, no hyphen is added (Pango adds one where it breaks a
+ * word, which in "-fsanitize" reads as part of the option).
+ */
+void
+pal_label_set_no_hyphens (GtkLabel *label)
+{
+  g_autoptr(PangoAttrList) attrs = pango_attr_list_new ();
+
+  g_return_if_fail (GTK_IS_LABEL (label));
+
+  pango_attr_list_insert (attrs, pango_attr_insert_hyphens_new (FALSE));
+  gtk_label_set_attributes (label, attrs);
 }

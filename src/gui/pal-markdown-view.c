@@ -1,4 +1,10 @@
-/* pal-markdown-view.c: a read-only text view rendering streamed Markdown
+/* pal-markdown-view.c: streamed Markdown, its code blocks and tables widgets of their own
+ *
+ * The view is a column of parts: the text (PalMarkdownText, one for all
+ * the text between two code blocks or tables), each code block
+ * (PalCodeBlock) and each table (PalTableView). A message without code or
+ * tables is one text part (empty, it is one line tall, as a text view is);
+ * only code blocks get a source view.
  *
  * Streamed text is rendered incrementally. Everything before the last stable
  * cut point (see PalMarkdownScanner) is rendered once and never touched
@@ -9,6 +15,11 @@
  * the answer; and however fast it comes, streamed text is laid out at
  * STREAM_BUDGET bytes a frame at most, in all views together.
  *
+ * Rendering the tail anew does not make its parts anew: the parts of the
+ * previous rendering of the tail are given what the new one renders, in
+ * order, where they are of the same kind; a code block that streams in is
+ * one source view that its new lines are added to.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
@@ -16,21 +27,33 @@
 
 #include <string.h>
 
+#include "pal-code-block.h"
 #include "pal-markdown.h"
+#include "pal-markdown-text.h"
 #include "pal-markdown-view.h"
+#include "pal-table-view.h"
+
+/* Pixels between two parts, and a step of indent for the lists a part is in */
+#define PART_SPACING 8
+#define INDENT_STEP  18
 
 struct _PalMarkdownView
 {
-  PalTextView         parent_instance;
+  GtkWidget           parent_instance;
 
   GString            *source;
   PalMarkdownScanner  scanner;
   gsize               rendered;    /* bytes of source rendered for good */
-  gsize               shown;       /* bytes of source in the buffer, in any form */
-  GtkTextMark        *tail_mark;   /* where the rendering of the tail starts */
+  gsize               shown;       /* bytes of source in the parts, in any form */
+  guint               n_kept;      /* parts of what is rendered for good */
+  GtkTextMark        *tail_mark;   /* (nullable): in the last of those, a text
+                                    * part: where the rendering of the tail
+                                    * starts in it */
+  guint               n_live;      /* while rendering: the parts made or
+                                    * reused so far; those after are the
+                                    * previous rendering's */
   guint               render_id;
   gboolean            plain;
-  gboolean            hard_breaks;
 };
 
 enum {
@@ -42,7 +65,7 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-G_DEFINE_FINAL_TYPE (PalMarkdownView, pal_markdown_view, PAL_TYPE_TEXT_VIEW)
+G_DEFINE_FINAL_TYPE (PalMarkdownView, pal_markdown_view, GTK_TYPE_WIDGET)
 
 /* Streamed text is shown at this many bytes a frame at most, in all views
  * together: real agents send tens of bytes a second, so this never holds
@@ -76,31 +99,256 @@ take_budget (gsize wanted)
   return granted;
 }
 
+/* --- parts --- */
+
+static GtkWidget *
+nth_part (PalMarkdownView *self,
+          guint            n)
+{
+  GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self));
+
+  for (guint i = 0; i < n && child != NULL; i++)
+    child = gtk_widget_get_next_sibling (child);
+
+  return child;
+}
+
+static GtkTextBuffer *
+text_part_buffer (GtkWidget *part)
+{
+  return gtk_text_view_get_buffer (GTK_TEXT_VIEW (part));
+}
+
+/* The next part of the rendering: the previous rendering's part at its
+ * place when it is of @type, else none (the caller makes one) */
+static GtkWidget *
+take_part (PalMarkdownView *self,
+           GType            type)
+{
+  GtkWidget *next = nth_part (self, self->n_live);
+
+  if (next != NULL && G_TYPE_CHECK_INSTANCE_TYPE (next, type))
+    {
+      self->n_live++;
+      return next;
+    }
+
+  return NULL;
+}
+
+/* Adds @part to the rendering, before the previous rendering's parts */
+static void
+add_part (PalMarkdownView *self,
+          GtkWidget       *part)
+{
+  GtkWidget *previous = self->n_live > 0 ? nth_part (self, self->n_live - 1) : NULL;
+
+  gtk_widget_insert_after (part, GTK_WIDGET (self), previous);
+  self->n_live++;
+}
+
+static void
+set_depth (GtkWidget *part,
+           guint      depth)
+{
+  gtk_widget_set_margin_start (part, (int) MIN (depth, 8) * INDENT_STEP);
+}
+
+/* The parts from @n on go; an empty view keeps an empty text part, as
+ * tall as a line, as a text view would be */
+static void
+drop_parts (PalMarkdownView *self,
+            guint            n)
+{
+  GtkWidget *child = nth_part (self, n);
+
+  if (n == 0 && PAL_IS_MARKDOWN_TEXT (child))
+    {
+      gtk_text_buffer_set_text (text_part_buffer (child), "", 0);
+      child = gtk_widget_get_next_sibling (child);
+    }
+
+  while (child != NULL)
+    {
+      GtkWidget *next = gtk_widget_get_next_sibling (child);
+
+      gtk_widget_unparent (child);
+      child = next;
+    }
+
+  if (gtk_widget_get_first_child (GTK_WIDGET (self)) == NULL)
+    gtk_widget_insert_after (pal_markdown_text_new (), GTK_WIDGET (self), NULL);
+}
+
+static GtkTextBuffer *
+sink_text_buffer (gpointer user_data)
+{
+  PalMarkdownView *self = user_data;
+  GtkWidget *last = self->n_live > 0 ? nth_part (self, self->n_live - 1) : NULL;
+  GtkWidget *part;
+
+  /* text goes on where text was */
+  if (PAL_IS_MARKDOWN_TEXT (last))
+    return text_part_buffer (last);
+
+  part = take_part (self, PAL_TYPE_MARKDOWN_TEXT);
+  if (part != NULL)
+    {
+      gtk_text_buffer_set_text (text_part_buffer (part), "", 0);
+      return text_part_buffer (part);
+    }
+
+  part = pal_markdown_text_new ();
+  add_part (self, part);
+
+  return text_part_buffer (part);
+}
+
+static void
+sink_code_block (gpointer    user_data,
+                 const char *info,
+                 const char *code,
+                 gsize       length,
+                 guint       depth)
+{
+  PalMarkdownView *self = user_data;
+  GtkWidget *part = take_part (self, PAL_TYPE_CODE_BLOCK);
+
+  if (part == NULL)
+    {
+      part = pal_code_block_new ();
+      add_part (self, part);
+    }
+  set_depth (part, depth);
+  pal_code_block_set_code (PAL_CODE_BLOCK (part), info, code, (gssize) length);
+}
+
+static void
+sink_table (gpointer                user_data,
+            const PalMarkdownTable *table,
+            guint                   depth)
+{
+  PalMarkdownView *self = user_data;
+  GtkWidget *part = take_part (self, PAL_TYPE_TABLE_VIEW);
+
+  if (part == NULL)
+    {
+      part = pal_table_view_new ();
+      add_part (self, part);
+    }
+  set_depth (part, depth);
+  pal_table_view_set_table (PAL_TABLE_VIEW (part), table);
+}
+
+static const PalMarkdownSink sink = {
+  .text_buffer = sink_text_buffer,
+  .code_block = sink_code_block,
+  .table = sink_table,
+};
+
+/* Adds @text as it is after what the last part shows: a code block that
+ * grows long, or another block */
+static void
+append_plain (PalMarkdownView *self,
+              const char      *text,
+              gsize            length)
+{
+  GtkWidget *last = gtk_widget_get_last_child (GTK_WIDGET (self));
+  GtkTextBuffer *buffer;
+  GtkTextIter end;
+  int from;
+
+  if (PAL_IS_CODE_BLOCK (last))
+    {
+      pal_code_block_append (PAL_CODE_BLOCK (last), text, (gssize) length);
+      return;
+    }
+
+  if (!PAL_IS_MARKDOWN_TEXT (last))
+    {
+      last = pal_markdown_text_new ();
+      gtk_widget_insert_before (last, GTK_WIDGET (self), NULL);
+    }
+
+  buffer = text_part_buffer (last);
+  gtk_text_buffer_get_end_iter (buffer, &end);
+  from = gtk_text_iter_get_offset (&end);
+  gtk_text_buffer_insert (buffer, &end, text, (int) length);
+  pal_markdown_text_tag_long_words (PAL_MARKDOWN_TEXT (last), from);
+}
+
+/* Where the tail starts: at the end of what is rendered for good */
+static void
+mark_tail (PalMarkdownView *self)
+{
+  GtkWidget *last = self->n_kept > 0 ? nth_part (self, self->n_kept - 1) : NULL;
+  GtkTextIter end;
+
+  if (self->tail_mark != NULL)
+    {
+      gtk_text_buffer_delete_mark (gtk_text_mark_get_buffer (self->tail_mark), self->tail_mark);
+      g_clear_object (&self->tail_mark);
+    }
+
+  if (!PAL_IS_MARKDOWN_TEXT (last))
+    return;
+
+  gtk_text_buffer_get_end_iter (text_part_buffer (last), &end);
+  self->tail_mark = g_object_ref (gtk_text_buffer_create_mark (text_part_buffer (last), NULL, &end, TRUE));
+}
+
+/* The text of the source as it is, in one text part */
+static void
+render_plain_upto (PalMarkdownView *self,
+                   gsize            target)
+{
+  GtkWidget *part;
+
+  if (self->shown == 0)
+    {
+      self->n_live = 0;
+      sink_text_buffer (self);
+      drop_parts (self, 1);
+    }
+
+  part = gtk_widget_get_first_child (GTK_WIDGET (self));
+  if (part == NULL)
+    {
+      part = pal_markdown_text_new ();
+      gtk_widget_insert_after (part, GTK_WIDGET (self), NULL);
+    }
+
+  if (target > self->shown)
+    {
+      GtkTextBuffer *buffer = text_part_buffer (part);
+      GtkTextIter end;
+
+      gtk_text_buffer_get_end_iter (buffer, &end);
+      gtk_text_buffer_insert (buffer, &end, self->source->str + self->shown, (int) (target - self->shown));
+    }
+  self->rendered = self->shown = target;
+}
+
 /* Shows the source up to @target: what became stable since the last time
  * rendered for good, the rest (the tail) rendered anew, or added as plain
- * text when it has grown long.
- * Returns: the offset in the buffer from which the text changed */
-static int
-render_text_upto (PalMarkdownView *self,
-                  gsize            target)
+ * text when it has grown long */
+static void
+render_upto (PalMarkdownView *self,
+             gsize            target)
 {
-  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self));
   const char *source = self->source->str;
-  GtkTextIter start, end;
-  int changed;
+  GtkWidget *kept;
+  guint first_new;
+  int kept_from = -1;
 
   /* never in the middle of a character */
   while (target < self->source->len && target > self->shown && (source[target] & 0xC0) == 0x80)
     target--;
 
-  gtk_text_buffer_get_end_iter (buffer, &end);
-  changed = gtk_text_iter_get_offset (&end);
-
   if (self->plain)
     {
-      gtk_text_buffer_insert (buffer, &end, source + self->shown, (int) (target - self->shown));
-      self->rendered = self->shown = target;
-      return changed;
+      render_plain_upto (self, target);
+      return;
     }
 
   pal_markdown_scanner_feed (&self->scanner, source, target);
@@ -109,97 +357,50 @@ render_text_upto (PalMarkdownView *self,
       target - self->rendered > TAIL_PLAIN_AFTER && self->shown > self->rendered)
     {
       /* a long unfinished block: add to it as it is */
-      gtk_text_buffer_insert (buffer, &end, source + self->shown, (int) (target - self->shown));
+      append_plain (self, source + self->shown, target - self->shown);
       self->shown = target;
-      return changed;
+      return;
     }
 
-  /* drop the previous rendering of the tail */
-  gtk_text_buffer_get_iter_at_mark (buffer, &start, self->tail_mark);
-  changed = gtk_text_iter_get_offset (&start);
-  gtk_text_buffer_delete (buffer, &start, &end);
+  /* drop the previous rendering of the tail: its parts are reused */
+  first_new = self->n_kept;
+  kept = first_new > 0 ? nth_part (self, first_new - 1) : NULL;
+  self->n_live = first_new;
+  if (self->tail_mark != NULL)
+    {
+      GtkTextBuffer *buffer = gtk_text_mark_get_buffer (self->tail_mark);
+      GtkTextIter start, end;
+
+      gtk_text_buffer_get_iter_at_mark (buffer, &start, self->tail_mark);
+      gtk_text_buffer_get_end_iter (buffer, &end);
+      kept_from = gtk_text_iter_get_offset (&start);
+      gtk_text_buffer_delete (buffer, &start, &end);
+    }
 
   if (self->scanner.stable > self->rendered)
     {
-      pal_markdown_insert_full (buffer, &start, source + self->rendered,
-                                self->scanner.stable - self->rendered, self->hard_breaks);
+      pal_markdown_render (pal_markdown_get_tag_table (), source + self->rendered,
+                           self->scanner.stable - self->rendered, &sink, self);
       self->rendered = self->scanner.stable;
-      gtk_text_buffer_move_mark (buffer, self->tail_mark, &start);
+      /* the tail starts after what is rendered for good now */
+      self->n_kept = self->n_live;
+      mark_tail (self);
     }
 
-  pal_markdown_insert_full (buffer, &start, source + self->rendered, target - self->rendered,
-                            self->hard_breaks);
+  pal_markdown_render (pal_markdown_get_tag_table (), source + self->rendered, target - self->rendered, &sink, self);
+  drop_parts (self, self->n_live);
   self->shown = target;
 
-  return changed;
-}
-
-/* Lines wrap between words only (GTK_WRAP_WORD): Pango 1.50 lays out a line
- * that may also break between characters by shaping it again at every
- * character near each break, five to six times the work for prose. A line
- * holding a run of LONG_WORD characters or more without a space (a path, a
- * URL, a hash) could be wider than the view, so it gets the "long-words" tag,
- * which lets it break anywhere. */
-#define LONG_WORD 24
-
-/* Tags the lines with a long word in the text from @from_offset on. */
-static void
-tag_long_words (GtkTextBuffer *buffer,
-                int            from_offset)
-{
-  GtkTextTag *tag = gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (buffer), "long-words");
-  GtkTextIter from, end;
-  g_autofree char *text = NULL;
-  int offset, run = 0;
-
-  if (tag == NULL)
-    return;
-
-  /* a long word ending in the new text starts at most LONG_WORD before it
-   * (had it begun earlier, it was long before) */
-  from_offset = MAX (from_offset - LONG_WORD, 0);
-  gtk_text_buffer_get_iter_at_offset (buffer, &from, from_offset);
-  gtk_text_buffer_get_end_iter (buffer, &end);
-  text = gtk_text_buffer_get_slice (buffer, &from, &end, TRUE);
-
-  offset = from_offset;
-  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p), offset++)
+  /* the text that changed: after the mark, and all of the parts after it */
+  if (PAL_IS_MARKDOWN_TEXT (kept) && kept_from >= 0)
+    pal_markdown_text_tag_long_words (PAL_MARKDOWN_TEXT (kept), kept_from);
+  for (guint i = first_new; i < self->n_live; i++)
     {
-      GtkTextIter line_start, line_end;
+      GtkWidget *part = nth_part (self, i);
 
-      if (g_unichar_isspace (g_utf8_get_char (p)))
-        {
-          run = 0;
-          continue;
-        }
-      if (++run < LONG_WORD)
-        continue;
-
-      gtk_text_buffer_get_iter_at_offset (buffer, &line_start, offset);
-      gtk_text_iter_set_line_offset (&line_start, 0);
-      line_end = line_start;
-      if (!gtk_text_iter_ends_line (&line_end))
-        gtk_text_iter_forward_to_line_end (&line_end);
-      gtk_text_buffer_apply_tag (buffer, tag, &line_start, &line_end);
-
-      /* on to the next line */
-      while (*p != '\0' && *p != '\n')
-        {
-          p = g_utf8_next_char (p);
-          offset++;
-        }
-      if (*p == '\0')
-        break;
-      run = 0;
+      if (PAL_IS_MARKDOWN_TEXT (part))
+        pal_markdown_text_tag_long_words (PAL_MARKDOWN_TEXT (part), 0);
     }
-}
-
-static void
-render_upto (PalMarkdownView *self,
-             gsize            target)
-{
-  tag_long_words (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self)),
-                  render_text_upto (self, target));
 }
 
 /* Renders everything now */
@@ -254,64 +455,18 @@ queue_render (PalMarkdownView *self)
     self->render_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE + 10, render_cb, self, NULL);
 }
 
+/* Forgets the source; the parts stay, to be reused by the next rendering */
 static void
 reset (PalMarkdownView *self)
 {
-  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self));
-  GtkTextIter start;
-
   g_clear_handle_id (&self->render_id, g_source_remove);
   g_string_truncate (self->source, 0);
   pal_markdown_scanner_init (&self->scanner);
   self->rendered = 0;
   self->shown = 0;
-  gtk_text_buffer_set_text (buffer, "", 0);
-  gtk_text_buffer_get_start_iter (buffer, &start);
-  gtk_text_buffer_move_mark (buffer, self->tail_mark, &start);
-}
-
-static void
-click_released_cb (GtkGestureClick *gesture,
-                   int              n_press,
-                   double           x,
-                   double           y,
-                   PalMarkdownView *self)
-{
-  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self));
-  GtkTextIter start, end, iter;
-  const char *uri;
-  int bx, by;
-
-  /* a click that selected text is not a click on a link */
-  if (gtk_text_buffer_get_selection_bounds (buffer, &start, &end))
-    return;
-
-  gtk_text_view_window_to_buffer_coords (GTK_TEXT_VIEW (self), GTK_TEXT_WINDOW_WIDGET,
-                                         (int) x, (int) y, &bx, &by);
-  if (!gtk_text_view_get_iter_at_location (GTK_TEXT_VIEW (self), &iter, bx, by))
-    return;
-
-  uri = pal_markdown_get_link_at (&iter);
-  if (uri != NULL)
-    gtk_show_uri (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self))), uri, GDK_CURRENT_TIME);
-}
-
-static void
-motion_cb (GtkEventControllerMotion *controller,
-           double                    x,
-           double                    y,
-           PalMarkdownView          *self)
-{
-  GtkTextIter iter;
-  int bx, by;
-  gboolean over_link = FALSE;
-
-  gtk_text_view_window_to_buffer_coords (GTK_TEXT_VIEW (self), GTK_TEXT_WINDOW_WIDGET,
-                                         (int) x, (int) y, &bx, &by);
-  if (gtk_text_view_get_iter_at_location (GTK_TEXT_VIEW (self), &iter, bx, by))
-    over_link = pal_markdown_get_link_at (&iter) != NULL;
-
-  gtk_widget_set_cursor_from_name (GTK_WIDGET (self), over_link ? "pointer" : NULL);
+  self->n_kept = 0;
+  self->n_live = 0;
+  mark_tail (self);
 }
 
 static void
@@ -319,7 +474,12 @@ pal_markdown_view_dispose (GObject *object)
 {
   PalMarkdownView *self = PAL_MARKDOWN_VIEW (object);
 
+  GtkWidget *child;
+
   g_clear_handle_id (&self->render_id, g_source_remove);
+  g_clear_object (&self->tail_mark);
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
 
   G_OBJECT_CLASS (pal_markdown_view_parent_class)->dispose (object);
 }
@@ -399,37 +559,21 @@ pal_markdown_view_class_init (PalMarkdownViewClass *klass)
                           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "markdownview");
 }
 
 static void
 pal_markdown_view_init (PalMarkdownView *self)
 {
-  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self));
-  GtkEventController *controller;
-  GtkTextIter start;
+  GtkLayoutManager *layout = gtk_widget_get_layout_manager (GTK_WIDGET (self));
+
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (layout), GTK_ORIENTATION_VERTICAL);
+  gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (layout), PART_SPACING);
 
   self->source = g_string_new (NULL);
   pal_markdown_scanner_init (&self->scanner);
-  pal_markdown_ensure_tags (buffer);
-  gtk_text_buffer_get_start_iter (buffer, &start);
-  self->tail_mark = gtk_text_buffer_create_mark (buffer, NULL, &start, TRUE);
-
-  gtk_text_view_set_editable (GTK_TEXT_VIEW (self), FALSE);
-  gtk_text_view_set_cursor_visible (GTK_TEXT_VIEW (self), FALSE);
-  /* nothing to undo in a view: the history would keep every insert and
-   * delete of a streamed answer */
-  gtk_text_buffer_set_enable_undo (buffer, FALSE);
-  /* see tag_long_words () */
-  gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (self), GTK_WRAP_WORD);
-
-  controller = GTK_EVENT_CONTROLLER (gtk_gesture_click_new ());
-  g_signal_connect (controller, "released", G_CALLBACK (click_released_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), controller);
-
-  controller = gtk_event_controller_motion_new ();
-  g_signal_connect (controller, "motion", G_CALLBACK (motion_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+  drop_parts (self, 0);
 }
 
 GtkWidget *
@@ -559,24 +703,6 @@ pal_markdown_view_set_plain (PalMarkdownView *self,
   render (self);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PLAIN]);
-}
-
-/**
- * pal_markdown_view_set_hard_breaks:
- * @self: a #PalMarkdownView, before it has text
- * @hard_breaks: whether a line break within a paragraph stays one
- *
- * For text that may be Markdown or may be a tool's plain output, whose
- * lines would otherwise run together.
- */
-void
-pal_markdown_view_set_hard_breaks (PalMarkdownView *self,
-                                   gboolean         hard_breaks)
-{
-  g_return_if_fail (PAL_IS_MARKDOWN_VIEW (self));
-  g_return_if_fail (self->source->len == 0);
-
-  self->hard_breaks = !!hard_breaks;
 }
 
 /**

@@ -1,17 +1,17 @@
-/* pal-markdown-view.h: a read-only text view rendering streamed Markdown
+/* pal-markdown-view.h: streamed Markdown, its code blocks and tables widgets of their own
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #pragma once
 
-#include "pal-text-view.h"
+#include <gtk/gtk.h>
 
 G_BEGIN_DECLS
 
 #define PAL_TYPE_MARKDOWN_VIEW (pal_markdown_view_get_type ())
 
-G_DECLARE_FINAL_TYPE (PalMarkdownView, pal_markdown_view, PAL, MARKDOWN_VIEW, PalTextView)
+G_DECLARE_FINAL_TYPE (PalMarkdownView, pal_markdown_view, PAL, MARKDOWN_VIEW, GtkWidget)
 
 GtkWidget  *pal_markdown_view_new         (void);
 void        pal_markdown_view_set_text    (PalMarkdownView *self,
@@ -24,8 +24,6 @@ gboolean    pal_markdown_view_get_plain   (PalMarkdownView *self);
 void        pal_markdown_view_set_plain   (PalMarkdownView *self,
                                            gboolean         plain);
 void        pal_markdown_view_flush       (PalMarkdownView *self);
-void        pal_markdown_view_set_hard_breaks (PalMarkdownView *self,
-                                               gboolean         hard_breaks);
 gboolean    pal_markdown_view_get_pending (PalMarkdownView *self);
 
 void             pal_markdown_view_truncate  (PalMarkdownView *self,

@@ -4,6 +4,17 @@
  * separated by a newline; the first line of each block carries the "block"
  * tag for spacing, list items carry an indent tag per depth.
  *
+ * Rendered with a sink (pal_markdown_render ()), code blocks and tables
+ * are not text: the sink gets each as what it is (the code and its fence's
+ * info string; the cells as Pango markup), to show as a widget of its own,
+ * and the text after one goes to a buffer the sink gives anew. The buffers
+ * share one tag table (pal_markdown_get_tag_table ()), so that a list's
+ * indent goes on past a code block in it, and so that the tags are made
+ * once, not for each message shown.
+ *
+ * Nothing that is code or an address is ever hyphenated where it wraps:
+ * the tags of code, links and lines with a long word (a path) say so.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
@@ -13,8 +24,12 @@
 #include <string.h>
 
 #include "pal-markdown.h"
+#include "pal-markdown-private.h"
 
 #define MAX_DEPTH 8
+
+/* On a tag table: the link tags by target, (element-type utf8 GtkTextTag) */
+#define LINK_TAGS_KEY "pal-markdown-link-tags"
 
 typedef struct
 {
@@ -25,8 +40,19 @@ typedef struct
 
 typedef struct
 {
-  GtkTextBuffer *buffer;
+  GtkTextBuffer *buffer;          /* (nullable): with a sink, until text comes */
   GtkTextIter   *iter;
+  GtkTextTagTable *tag_table;     /* of the buffer, or of all the sink's */
+  const PalMarkdownSink *sink;    /* (nullable) */
+  gpointer       sink_data;
+  GtkTextIter    end;             /* where text goes, with a sink */
+  GString       *code;            /* (nullable): the code block being read, with a sink */
+  char          *code_info;
+  guint          code_depth;
+  PalMarkdownTable *table;        /* (nullable): the table being read, with a sink */
+  GPtrArray     *row;             /* (element-type utf8): its row being read */
+  GString       *cell;            /* (nullable): the markup of its cell being read */
+  gboolean       in_head;
   GPtrArray     *tags;            /* open span and block tags, (element-type GtkTextTag) */
   ListLevel      lists[MAX_DEPTH];
   int            list_depth;      /* number of open lists */
@@ -37,66 +63,111 @@ typedef struct
   gboolean       hard_breaks;     /* a line break in a paragraph is kept */
 } Renderer;
 
+/**
+ * pal_markdown_ensure_tag_table:
+ * @table: the tag table of the buffers Markdown is rendered into
+ *
+ * Adds the tags rendering uses, once.
+ */
 void
-pal_markdown_ensure_tags (GtkTextBuffer *buffer)
+pal_markdown_ensure_tag_table (GtkTextTagTable *table)
 {
-  GtkTextTagTable *table;
   static const double scales[] = { 1.6, 1.4, 1.2, 1.1, 1.0, 1.0 };
 
-  g_return_if_fail (GTK_IS_TEXT_BUFFER (buffer));
+  g_return_if_fail (GTK_IS_TEXT_TAG_TABLE (table));
 
-  table = gtk_text_buffer_get_tag_table (buffer);
   if (gtk_text_tag_table_lookup (table, "strong") != NULL)
     return;
 
+#define ADD_TAG(name, ...) \
+  gtk_text_tag_table_add (table, g_object_new (GTK_TYPE_TEXT_TAG, "name", name, __VA_ARGS__, NULL))
   /* first, the lowest priority: a code block's own wrapping wins (see
-   * tag_long_words () in pal-markdown-view.c) */
-  gtk_text_buffer_create_tag (buffer, "long-words", "wrap-mode", GTK_WRAP_WORD_CHAR, NULL);
-  gtk_text_buffer_create_tag (buffer, "strong", "weight", PANGO_WEIGHT_BOLD, NULL);
-  gtk_text_buffer_create_tag (buffer, "em", "style", PANGO_STYLE_ITALIC, NULL);
-  gtk_text_buffer_create_tag (buffer, "del", "strikethrough", TRUE, NULL);
-  gtk_text_buffer_create_tag (buffer, "u", "underline", PANGO_UNDERLINE_SINGLE, NULL);
-  gtk_text_buffer_create_tag (buffer, "code", "family", "monospace", NULL);
-  gtk_text_buffer_create_tag (buffer, "codeblock",
-                              "family", "monospace",
-                              "wrap-mode", GTK_WRAP_CHAR,
-                              "left-margin", 12,
-                              "right-margin", 12,
-                              NULL);
-  gtk_text_buffer_create_tag (buffer, "quote",
-                              "style", PANGO_STYLE_ITALIC,
-                              "left-margin", 18,
-                              NULL);
-  gtk_text_buffer_create_tag (buffer, "block", "pixels-above-lines", 8, NULL);
-  gtk_text_buffer_create_tag (buffer, "link", "underline", PANGO_UNDERLINE_SINGLE, NULL);
-  gtk_text_buffer_create_tag (buffer, "rule", "foreground", "gray", NULL);
-  gtk_text_buffer_create_tag (buffer, "table", "family", "monospace", NULL);
+   * tag_long_words () in pal-markdown-text.c) */
+  ADD_TAG ("long-words", "wrap-mode", GTK_WRAP_WORD_CHAR, "insert-hyphens", FALSE);
+  ADD_TAG ("strong", "weight", PANGO_WEIGHT_BOLD);
+  ADD_TAG ("em", "style", PANGO_STYLE_ITALIC);
+  ADD_TAG ("del", "strikethrough", TRUE);
+  ADD_TAG ("u", "underline", PANGO_UNDERLINE_SINGLE);
+  ADD_TAG ("code", "family", "monospace", "insert-hyphens", FALSE);
+  ADD_TAG ("codeblock",
+           "family", "monospace",
+           "wrap-mode", GTK_WRAP_CHAR,
+           "insert-hyphens", FALSE,
+           "left-margin", 12,
+           "right-margin", 12);
+  ADD_TAG ("quote", "style", PANGO_STYLE_ITALIC, "left-margin", 18);
+  ADD_TAG ("block", "pixels-above-lines", 8);
+  ADD_TAG ("rule", "foreground", "gray");
+  ADD_TAG ("table", "family", "monospace", "insert-hyphens", FALSE);
   for (guint i = 0; i < G_N_ELEMENTS (scales); i++)
     {
       char name[4] = { 'h', (char) ('1' + i), 0, 0 };
 
-      gtk_text_buffer_create_tag (buffer, name,
-                                  "weight", PANGO_WEIGHT_BOLD,
-                                  "scale", scales[i],
-                                  NULL);
+      ADD_TAG (name, "weight", PANGO_WEIGHT_BOLD, "scale", scales[i]);
     }
   for (guint i = 1; i <= MAX_DEPTH; i++)
     {
       char name[16];
 
       g_snprintf (name, sizeof name, "indent%u", i);
-      gtk_text_buffer_create_tag (buffer, name,
-                                  "left-margin", (int) i * 18,
-                                  "indent", -14,
-                                  NULL);
+      ADD_TAG (name, "left-margin", (int) i * 18, "indent", -14);
     }
+#undef ADD_TAG
+}
+
+/**
+ * pal_markdown_get_tag_table:
+ *
+ * Returns: (transfer none): the tag table that the text of every Markdown
+ *   view shares: its tags are made once, not for each message shown
+ */
+GtkTextTagTable *
+pal_markdown_get_tag_table (void)
+{
+  static GtkTextTagTable *table;
+
+  if (table == NULL)
+    {
+      table = gtk_text_tag_table_new ();
+      pal_markdown_ensure_tag_table (table);
+    }
+
+  return table;
+}
+
+void
+pal_markdown_ensure_tags (GtkTextBuffer *buffer)
+{
+  g_return_if_fail (GTK_IS_TEXT_BUFFER (buffer));
+
+  pal_markdown_ensure_tag_table (gtk_text_buffer_get_tag_table (buffer));
+}
+
+PalMarkdownTable *
+_pal_markdown_table_new (guint n_columns)
+{
+  PalMarkdownTable *table = g_new0 (PalMarkdownTable, 1);
+
+  table->n_columns = n_columns;
+  table->xaligns = g_new0 (float, MAX (n_columns, 1));
+  table->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+
+  return table;
+}
+
+void
+_pal_markdown_table_free (PalMarkdownTable *table)
+{
+  g_ptr_array_unref (table->rows);
+  g_free (table->xaligns);
+  g_free (table);
 }
 
 static GtkTextTag *
 lookup_tag (Renderer   *r,
             const char *name)
 {
-  return gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (r->buffer), name);
+  return gtk_text_tag_table_lookup (r->tag_table, name);
 }
 
 static void
@@ -135,6 +206,26 @@ insert_text (Renderer   *r,
 
   if (length == 0)
     return;
+
+  if (r->code != NULL)
+    {
+      g_string_append_len (r->code, text, (gssize) length);
+      return;
+    }
+  if (r->table != NULL)
+    {
+      /* text between the cells is none of them */
+      if (r->cell != NULL)
+        _pal_markdown_markup_append_escaped (r->cell, text, length);
+      return;
+    }
+  if (r->buffer == NULL)
+    {
+      /* the sink's text buffer, after a code block or a table */
+      r->buffer = r->sink->text_buffer (r->sink_data);
+      gtk_text_buffer_get_end_iter (r->buffer, &r->end);
+      r->iter = &r->end;
+    }
 
   if (r->need_break)
     {
@@ -187,12 +278,132 @@ start_block (Renderer *r,
   r->block_start = spaced;
 }
 
+static guint
+depth (Renderer *r)
+{
+  return (guint) (r->list_depth + r->quote_depth);
+}
+
+/* With a sink, code blocks and tables are read for it rather than
+ * rendered. Returns: whether @type was taken care of so */
+static gboolean
+enter_part_block (Renderer     *r,
+                  MD_BLOCKTYPE  type,
+                  void         *detail)
+{
+  switch (type)
+    {
+    case MD_BLOCK_CODE:
+      {
+        MD_BLOCK_CODE_DETAIL *code = detail;
+
+        r->code = g_string_new (NULL);
+        g_clear_pointer (&r->code_info, g_free);
+        if (code->info.size > 0)
+          r->code_info = g_strndup (code->info.text, code->info.size);
+        r->code_depth = depth (r);
+      }
+      return TRUE;
+
+    case MD_BLOCK_TABLE:
+      r->table = _pal_markdown_table_new (((MD_BLOCK_TABLE_DETAIL *) detail)->col_count);
+      r->code_depth = depth (r);
+      return TRUE;
+
+    case MD_BLOCK_THEAD:
+    case MD_BLOCK_TBODY:
+      r->in_head = (type == MD_BLOCK_THEAD);
+      return r->table != NULL;
+
+    case MD_BLOCK_TR:
+      if (r->table == NULL)
+        return FALSE;
+      g_clear_pointer (&r->row, g_ptr_array_unref);
+      r->row = g_ptr_array_new_with_free_func (g_free);
+      return TRUE;
+
+    case MD_BLOCK_TH:
+    case MD_BLOCK_TD:
+      if (r->table == NULL || r->row == NULL)
+        return FALSE;
+      /* the alignment of a column is that of its cells */
+      if (r->table->rows->len == 0 && r->row->len < r->table->n_columns)
+        {
+          static const float xaligns[] = { 0.0f, 0.0f, 0.5f, 1.0f };
+          MD_ALIGN align = ((MD_BLOCK_TD_DETAIL *) detail)->align;
+
+          r->table->xaligns[r->row->len] = xaligns[CLAMP ((int) align, 0, 3)];
+        }
+      if (r->cell != NULL)
+        g_string_free (r->cell, TRUE);
+      r->cell = g_string_new (NULL);
+      return TRUE;
+
+    default:
+      return FALSE;
+    }
+}
+
+static gboolean
+leave_part_block (Renderer     *r,
+                  MD_BLOCKTYPE  type)
+{
+  switch (type)
+    {
+    case MD_BLOCK_CODE:
+      if (r->code == NULL)
+        return FALSE;
+      r->sink->code_block (r->sink_data, r->code_info, r->code->str, r->code->len, r->code_depth);
+      g_string_free (g_steal_pointer (&r->code), TRUE);
+      g_clear_pointer (&r->code_info, g_free);
+      /* what follows goes to a new text buffer */
+      r->buffer = NULL;
+      start_block (r, TRUE);
+      return TRUE;
+
+    case MD_BLOCK_TH:
+    case MD_BLOCK_TD:
+      if (r->cell == NULL)
+        return FALSE;
+      g_ptr_array_add (r->row, g_string_free (g_steal_pointer (&r->cell), FALSE));
+      return TRUE;
+
+    case MD_BLOCK_TR:
+      if (r->row == NULL)
+        return FALSE;
+      g_ptr_array_add (r->row, NULL);
+      g_ptr_array_add (r->table->rows, g_ptr_array_free (g_steal_pointer (&r->row), FALSE));
+      if (r->in_head)
+        r->table->n_head_rows++;
+      return TRUE;
+
+    case MD_BLOCK_THEAD:
+    case MD_BLOCK_TBODY:
+      return r->table != NULL;
+
+    case MD_BLOCK_TABLE:
+      if (r->table == NULL)
+        return FALSE;
+      r->sink->table (r->sink_data, r->table, r->code_depth);
+      g_clear_pointer (&r->table, _pal_markdown_table_free);
+      r->buffer = NULL;
+      start_block (r, TRUE);
+      return TRUE;
+
+    default:
+      return FALSE;
+    }
+}
+
 static int
 enter_block_cb (MD_BLOCKTYPE  type,
                 void         *detail,
                 void         *user_data)
 {
   Renderer *r = user_data;
+
+  if (r->sink != NULL && enter_part_block (r, type, detail))
+    return 0;
 
   switch (type)
     {
@@ -318,6 +529,9 @@ leave_block_cb (MD_BLOCKTYPE  type,
 {
   Renderer *r = user_data;
 
+  if (r->sink != NULL && leave_part_block (r, type))
+    return 0;
+
   switch (type)
     {
     case MD_BLOCK_QUOTE:
@@ -414,6 +628,40 @@ span_tag (Renderer    *r,
     }
 }
 
+/* The tag of the links to @href (one per target, in the table) */
+static GtkTextTag *
+link_tag (GtkTextTagTable *table,
+          const char      *href,
+          gsize            size)
+{
+  GHashTable *tags = g_object_get_data (G_OBJECT (table), LINK_TAGS_KEY);
+  g_autofree char *uri = g_strndup (href, size);
+  GtkTextTag *tag;
+
+  if (tags == NULL)
+    {
+      tags = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      g_object_set_data_full (G_OBJECT (table), LINK_TAGS_KEY, tags, (GDestroyNotify) g_hash_table_unref);
+    }
+
+  tag = g_hash_table_lookup (tags, uri);
+  if (tag != NULL)
+    return tag;
+
+  /* anonymous, holding its target */
+  tag = g_object_new (GTK_TYPE_TEXT_TAG,
+                      "underline", PANGO_UNDERLINE_SINGLE,
+                      "foreground", "#1c71d8",
+                      "insert-hyphens", FALSE,
+                      NULL);
+  g_object_set_data_full (G_OBJECT (tag), PAL_MARKDOWN_LINK_URI, g_strdup (uri), g_free);
+  gtk_text_tag_table_add (table, tag);
+  g_object_unref (tag);
+  g_hash_table_insert (tags, g_steal_pointer (&uri), tag);
+
+  return tag;
+}
+
 static int
 enter_span_cb (MD_SPANTYPE  type,
                void        *detail,
@@ -421,19 +669,18 @@ enter_span_cb (MD_SPANTYPE  type,
 {
   Renderer *r = user_data;
 
+  if (r->table != NULL)
+    {
+      if (r->cell != NULL)
+        _pal_markdown_markup_open_span (r->cell, type, detail, TRUE);
+      return 0;
+    }
+
   if (type == MD_SPAN_A)
     {
       MD_SPAN_A_DETAIL *a = detail;
-      GtkTextTag *tag;
 
-      /* an anonymous tag per link, holding its target */
-      tag = gtk_text_buffer_create_tag (r->buffer, NULL,
-                                        "underline", PANGO_UNDERLINE_SINGLE,
-                                        "foreground", "#1c71d8",
-                                        NULL);
-      g_object_set_data_full (G_OBJECT (tag), PAL_MARKDOWN_LINK_URI,
-                              g_strndup (a->href.text, a->href.size), g_free);
-      push_tag (r, tag);
+      push_tag (r, link_tag (r->tag_table, a->href.text, a->href.size));
       return 0;
     }
 
@@ -447,6 +694,13 @@ leave_span_cb (MD_SPANTYPE  type,
                void        *user_data)
 {
   Renderer *r = user_data;
+
+  if (r->table != NULL)
+    {
+      if (r->cell != NULL)
+        _pal_markdown_markup_close_span (r->cell, type, TRUE);
+      return 0;
+    }
 
   if (type == MD_SPAN_A)
     {
@@ -565,6 +819,56 @@ text_cb (MD_TEXTTYPE    type,
   return 0;
 }
 
+static void
+render (Renderer   *r,
+        const char *text,
+        gsize       length)
+{
+  g_autoptr(GPtrArray) tags = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autofree char *valid = NULL;
+  MD_PARSER parser = {
+    .abi_version = 0,
+    .flags = MD_DIALECT_GITHUB | MD_FLAG_NOHTML,
+    .enter_block = enter_block_cb,
+    .leave_block = leave_block_cb,
+    .enter_span = enter_span_cb,
+    .leave_span = leave_span_cb,
+    .text = text_cb,
+  };
+
+  if (length == 0)
+    return;
+
+  if (!g_utf8_validate_len (text, length, NULL))
+    {
+      valid = g_utf8_make_valid (text, length);
+      text = valid;
+      length = strlen (valid);
+    }
+
+  r->tags = tags;
+  /* What is rendered here starts a new block after what the buffer has. */
+  r->need_break = TRUE;
+  r->block_start = TRUE;
+
+  if (length > G_MAXUINT32)
+    {
+      insert_text (r, text, length);
+      return;
+    }
+
+  md_parse (text, (MD_SIZE) length, &parser, r);
+
+  /* md4c stopped early (it only does when out of memory) */
+  if (r->code != NULL)
+    g_string_free (r->code, TRUE);
+  g_free (r->code_info);
+  g_clear_pointer (&r->table, _pal_markdown_table_free);
+  g_clear_pointer (&r->row, g_ptr_array_unref);
+  if (r->cell != NULL)
+    g_string_free (r->cell, TRUE);
+}
+
 /**
  * pal_markdown_insert:
  * @buffer: a #GtkTextBuffer
@@ -601,21 +905,9 @@ pal_markdown_insert_full (GtkTextBuffer *buffer,
                           gsize          length,
                           gboolean       hard_breaks)
 {
-  g_autoptr(GPtrArray) tags = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autofree char *valid = NULL;
-  MD_PARSER parser = {
-    .abi_version = 0,
-    .flags = MD_DIALECT_GITHUB | MD_FLAG_NOHTML,
-    .enter_block = enter_block_cb,
-    .leave_block = leave_block_cb,
-    .enter_span = enter_span_cb,
-    .leave_span = leave_span_cb,
-    .text = text_cb,
-  };
   Renderer r = {
     .buffer = buffer,
     .iter = iter,
-    .tags = tags,
     .hard_breaks = hard_breaks,
   };
 
@@ -623,29 +915,41 @@ pal_markdown_insert_full (GtkTextBuffer *buffer,
   g_return_if_fail (iter != NULL);
   g_return_if_fail (text != NULL || length == 0);
 
-  if (length == 0)
-    return;
-
-  if (!g_utf8_validate_len (text, length, NULL))
-    {
-      valid = g_utf8_make_valid (text, length);
-      text = valid;
-      length = strlen (valid);
-    }
-
   pal_markdown_ensure_tags (buffer);
+  r.tag_table = gtk_text_buffer_get_tag_table (buffer);
+  render (&r, text, length);
+}
 
-  /* What is rendered here starts a new block after what the buffer has. */
-  r.need_break = TRUE;
-  r.block_start = TRUE;
+/**
+ * pal_markdown_render:
+ * @tag_table: the tag table of every buffer @sink gives
+ * @text: Markdown, need not be nul-terminated; invalid UTF-8 is replaced
+ * @length: length of @text in bytes
+ * @sink: where the text, the code blocks and the tables go
+ * @user_data: for @sink's functions
+ *
+ * Renders @text: its text into the buffers @sink gives, code blocks and
+ * tables to @sink as they are (see the top of the file).
+ */
+void
+pal_markdown_render (GtkTextTagTable       *tag_table,
+                     const char            *text,
+                     gsize                  length,
+                     const PalMarkdownSink *sink,
+                     gpointer               user_data)
+{
+  Renderer r = {
+    .tag_table = tag_table,
+    .sink = sink,
+    .sink_data = user_data,
+  };
 
-  if (length > G_MAXUINT32)
-    {
-      gtk_text_buffer_insert (buffer, iter, text, -1);
-      return;
-    }
+  g_return_if_fail (GTK_IS_TEXT_TAG_TABLE (tag_table));
+  g_return_if_fail (text != NULL || length == 0);
+  g_return_if_fail (sink != NULL);
 
-  md_parse (text, (MD_SIZE) length, &parser, &r);
+  pal_markdown_ensure_tag_table (tag_table);
+  render (&r, text, length);
 }
 
 /**

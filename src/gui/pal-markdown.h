@@ -12,6 +12,36 @@ G_BEGIN_DECLS
 /* A link's tag carries its target as object data under this key. */
 #define PAL_MARKDOWN_LINK_URI "pal-markdown-link-uri"
 
+/* A table, as pal_markdown_render () hands it over */
+typedef struct
+{
+  guint      n_columns;
+  guint      n_head_rows;  /* the first rows are its head */
+  float     *xaligns;      /* of each column: 0 left, 0.5 centre, 1 right */
+  GPtrArray *rows;         /* (element-type GStrv): the cells of each row as
+                            * Pango markup; a row may have fewer cells */
+} PalMarkdownTable;
+
+/* Where pal_markdown_render () puts what it renders */
+typedef struct
+{
+  /* the buffer text goes into now, at its end (on the tag table given) */
+  GtkTextBuffer *(*text_buffer) (gpointer                user_data);
+  /* a code block: the info string of its fence (nullable) and its code,
+   * each line ending in a line break; @depth: of the lists and quotes it
+   * is in */
+  void           (*code_block)  (gpointer                user_data,
+                                 const char             *info,
+                                 const char             *code,
+                                 gsize                   length,
+                                 guint                   depth);
+  void           (*table)       (gpointer                user_data,
+                                 const PalMarkdownTable *table,
+                                 guint                   depth);
+} PalMarkdownSink;
+
+void        pal_markdown_ensure_tag_table (GtkTextTagTable *table);
+GtkTextTagTable *pal_markdown_get_tag_table (void);
 void        pal_markdown_ensure_tags  (GtkTextBuffer *buffer);
 void        pal_markdown_insert       (GtkTextBuffer *buffer,
                                        GtkTextIter   *iter,
@@ -22,6 +52,11 @@ void        pal_markdown_insert_full  (GtkTextBuffer *buffer,
                                        const char    *text,
                                        gsize          length,
                                        gboolean       hard_breaks);
+void        pal_markdown_render       (GtkTextTagTable       *tag_table,
+                                       const char            *text,
+                                       gsize                  length,
+                                       const PalMarkdownSink *sink,
+                                       gpointer               user_data);
 const char *pal_markdown_get_link_at  (const GtkTextIter *iter);
 void        pal_markdown_append_entity (GString          *out,
                                         const char       *text,
@@ -34,6 +69,7 @@ char       *pal_markdown_to_markup         (const char *text,
 char       *pal_markdown_dup_code_block    (const char *text,
                                             gssize      length);
 GPtrArray  *pal_markdown_dup_fonts    (const PangoFontDescription *base);
+void        pal_label_set_no_hyphens  (GtkLabel                   *label);
 
 /* Finds where streamed Markdown can be cut: a point before which nothing that
  * may still arrive can change how the text renders. Feed it the whole text

@@ -6,6 +6,15 @@
  * show one block of a long agent message (see PalBlockModel): the bytes of
  * the text from the block's start to its end, growing while it is the last.
  *
+ * Under the message (under its last block), its buttons, which show when
+ * the pointer is over the row or the focus in it: Copy puts the whole
+ * message on the clipboard as Markdown; the last prompt also has Edit &
+ * Resend while the agent can be asked again, which the session view says
+ * (PalSessionView:resend-prompt) and does (session.edit-prompt). The
+ * buttons are made when the pointer or the focus first comes to the row
+ * (the focus comes to its text first, then Tab goes on to them): rows are
+ * made by the dozen as the person scrolls, and few of them are pointed at.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
@@ -14,8 +23,11 @@
 #include <glib/gi18n.h>
 
 #include "pal-block-model.h"
+#include "pal-copy-button.h"
 #include "pal-markdown-view.h"
 #include "pal-message-row.h"
+#include "pal-session-view.h"
+#include "pal-tooltip.h"
 
 /* Bytes: a longer block is laid out over several frames */
 #define PROGRESSIVE_AFTER 1024
@@ -31,6 +43,11 @@ struct _PalMessageRow
   PalMarkdownView *view;
   GtkLabel        *attachments_label;
   GListModel      *attachments;  /* (nullable): followed, when the row shows them */
+  GtkWidget       *actions;      /* the message's buttons */
+  GtkWidget       *copy_button;    /* (nullable): until the buttons are made */
+  GtkWidget       *resend_button;  /* (nullable): a prompt's, once made */
+  gboolean         prompt;
+  PalSessionView  *session_view;   /* (nullable): a prompt's, while mapped */
 };
 
 G_DEFINE_FINAL_TYPE (PalMessageRow, pal_message_row, ADW_TYPE_BIN)
@@ -95,12 +112,33 @@ item_notify_text_cb (AcpMessageItem *item,
   reset_text (self, FALSE);
 }
 
+/* The buttons are under the message's last block */
+static void
+update_actions (PalMessageRow *self)
+{
+  gtk_widget_set_visible (self->actions,
+                          self->block == NULL || pal_message_block_get_end (self->block) == G_MAXSIZE);
+}
+
+static void
+update_resend (PalMessageRow *self)
+{
+  if (self->resend_button == NULL)
+    return;
+
+  gtk_widget_set_visible (self->resend_button,
+                          self->session_view != NULL &&
+                          pal_session_view_get_resend_prompt (self->session_view) == self->item);
+}
+
 static void
 block_notify_end_cb (PalMessageBlock *block,
                      GParamSpec      *pspec,
                      PalMessageRow   *self)
 {
   gsize end = end_of_part (self);
+
+  update_actions (self);
 
   /* the next block starts here: what was shown after it goes */
   if (self->shown > end)
@@ -184,6 +222,44 @@ pal_message_row_dispose (GObject *object)
   G_OBJECT_CLASS (pal_message_row_parent_class)->dispose (object);
 }
 
+/* A prompt's row follows which prompt can be sent again while it is on
+ * screen */
+static void
+pal_message_row_map (GtkWidget *widget)
+{
+  PalMessageRow *self = PAL_MESSAGE_ROW (widget);
+
+  GTK_WIDGET_CLASS (pal_message_row_parent_class)->map (widget);
+
+  if (!self->prompt)
+    return;
+
+  self->session_view = PAL_SESSION_VIEW (gtk_widget_get_ancestor (widget, PAL_TYPE_SESSION_VIEW));
+  if (self->session_view != NULL)
+    g_signal_connect_swapped (self->session_view, "notify::resend-prompt", G_CALLBACK (update_resend), self);
+  update_resend (self);
+}
+
+static void
+pal_message_row_unmap (GtkWidget *widget)
+{
+  PalMessageRow *self = PAL_MESSAGE_ROW (widget);
+
+  if (self->session_view != NULL)
+    g_signal_handlers_disconnect_by_func (self->session_view, update_resend, self);
+  self->session_view = NULL;
+
+  GTK_WIDGET_CLASS (pal_message_row_parent_class)->unmap (widget);
+}
+
+static void
+copy_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  pal_message_row_copy (PAL_MESSAGE_ROW (widget));
+}
+
 static void
 pal_message_row_class_init (PalMessageRowClass *klass)
 {
@@ -191,6 +267,10 @@ pal_message_row_class_init (PalMessageRowClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = pal_message_row_dispose;
+  widget_class->map = pal_message_row_map;
+  widget_class->unmap = pal_message_row_unmap;
+
+  gtk_widget_class_install_action (widget_class, "message.copy", NULL, copy_action);
 
   gtk_widget_class_set_css_name (widget_class, "messagerow");
 }
@@ -198,6 +278,69 @@ pal_message_row_class_init (PalMessageRowClass *klass)
 static void
 pal_message_row_init (PalMessageRow *self)
 {
+}
+
+/* The message's buttons: Copy, and Edit & Resend for a prompt */
+static void
+ensure_buttons (PalMessageRow *self)
+{
+  if (self->copy_button != NULL)
+    return;
+
+  self->copy_button = pal_copy_button_new (_("Copy Message"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->copy_button), "message.copy");
+  gtk_box_append (GTK_BOX (self->actions), self->copy_button);
+
+  if (self->prompt)
+    {
+      self->resend_button = gtk_button_new_from_icon_name ("document-edit-symbolic");
+      gtk_widget_add_css_class (self->resend_button, "flat");
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (self->resend_button), "session.edit-prompt");
+      pal_widget_set_quiet_tooltip (self->resend_button, _("Edit & Resend"));
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self->resend_button),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, _("Edit & Resend"), -1);
+      gtk_box_prepend (GTK_BOX (self->actions), self->resend_button);
+      update_resend (self);
+    }
+}
+
+static void
+pointer_enter_cb (GtkEventControllerMotion *controller,
+                  double                    x,
+                  double                    y,
+                  PalMessageRow            *self)
+{
+  ensure_buttons (self);
+}
+
+static void
+focus_enter_cb (GtkEventControllerFocus *controller,
+                PalMessageRow           *self)
+{
+  ensure_buttons (self);
+}
+
+/* Where the buttons go (see the top of the file) */
+static GtkWidget *
+build_actions (PalMessageRow *self,
+               AcpMessageRole role)
+{
+  GtkEventController *controller;
+
+  self->prompt = role == ACP_MESSAGE_ROLE_USER;
+  self->actions = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 2);
+  gtk_widget_add_css_class (self->actions, "message-actions");
+  gtk_widget_set_halign (self->actions, self->prompt ? GTK_ALIGN_END : GTK_ALIGN_START);
+  update_actions (self);
+
+  controller = gtk_event_controller_motion_new ();
+  g_signal_connect (controller, "enter", G_CALLBACK (pointer_enter_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+  controller = gtk_event_controller_focus_new ();
+  g_signal_connect (controller, "enter", G_CALLBACK (focus_enter_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+
+  return self->actions;
 }
 
 static void
@@ -222,7 +365,13 @@ build (PalMessageRow *self)
       gtk_widget_add_css_class (box, "card");
       gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->view));
       gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->attachments_label));
-      adw_bin_set_child (ADW_BIN (self), box);
+      {
+        GtkWidget *outer = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+
+        gtk_box_append (GTK_BOX (outer), box);
+        gtk_box_append (GTK_BOX (outer), build_actions (self, role));
+        adw_bin_set_child (ADW_BIN (self), outer);
+      }
       break;
 
     case ACP_MESSAGE_ROLE_THOUGHT:
@@ -232,6 +381,7 @@ build (PalMessageRow *self)
         gtk_widget_add_css_class (box, "thought");
         gtk_widget_add_css_class (GTK_WIDGET (self->view), "dim-label");
         gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->view));
+        gtk_box_append (GTK_BOX (box), build_actions (self, role));
         gtk_expander_set_child (GTK_EXPANDER (expander), box);
         gtk_widget_add_css_class (expander, "thought");
         adw_bin_set_child (ADW_BIN (self), expander);
@@ -243,6 +393,7 @@ build (PalMessageRow *self)
       gtk_widget_add_css_class (box, "agent-message");
       gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->view));
       gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->attachments_label));
+      gtk_box_append (GTK_BOX (box), build_actions (self, role));
       adw_bin_set_child (ADW_BIN (self), box);
       break;
     }
@@ -335,6 +486,64 @@ pal_message_row_get_lagging (PalMessageRow *self)
   return self->block != NULL &&
          !pal_message_block_is_streaming (self->block) &&
          pal_markdown_view_get_pending (self->view);
+}
+
+/**
+ * pal_message_row_copy:
+ * @self: a #PalMessageRow
+ *
+ * Puts the whole message on the clipboard, as the Markdown it came as (for
+ * a prompt, as it was typed); the Copy button says so for a moment.
+ */
+void
+pal_message_row_copy (PalMessageRow *self)
+{
+  g_return_if_fail (PAL_IS_MESSAGE_ROW (self));
+
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)),
+                          acp_message_item_get_text (self->item));
+  if (self->copy_button != NULL)
+    pal_copy_button_show_copied (self->copy_button);
+}
+
+/**
+ * pal_message_row_get_copy_button:
+ * @self: a #PalMessageRow
+ *
+ * The buttons are made if they were not yet, as the pointer or the focus
+ * coming to the row makes them.
+ *
+ * Returns: (transfer none) (nullable): its Copy button; none for a block
+ *   that is not the last of its message
+ */
+GtkWidget *
+pal_message_row_get_copy_button (PalMessageRow *self)
+{
+  g_return_val_if_fail (PAL_IS_MESSAGE_ROW (self), NULL);
+
+  if (!gtk_widget_get_visible (self->actions))
+    return NULL;
+
+  ensure_buttons (self);
+  return self->copy_button;
+}
+
+/**
+ * pal_message_row_get_resend_button:
+ * @self: a #PalMessageRow
+ *
+ * As pal_message_row_get_copy_button(), the buttons are made if need be.
+ *
+ * Returns: (transfer none) (nullable): Edit & Resend, a prompt's (shown
+ *   only for the last prompt, while the agent can be asked again)
+ */
+GtkWidget *
+pal_message_row_get_resend_button (PalMessageRow *self)
+{
+  g_return_val_if_fail (PAL_IS_MESSAGE_ROW (self), NULL);
+
+  ensure_buttons (self);
+  return self->resend_button;
 }
 
 AcpMessageItem *

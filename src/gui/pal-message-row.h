@@ -21,5 +21,8 @@ GtkWidget      *pal_message_row_new_block   (PalMessageBlock *block);
 AcpMessageItem *pal_message_row_get_item    (PalMessageRow   *self);
 void            pal_message_row_flush       (PalMessageRow   *self);
 gboolean        pal_message_row_get_lagging (PalMessageRow   *self);
+void            pal_message_row_copy        (PalMessageRow   *self);
+GtkWidget      *pal_message_row_get_copy_button   (PalMessageRow *self);
+GtkWidget      *pal_message_row_get_resend_button (PalMessageRow *self);
 
 G_END_DECLS

@@ -1,5 +1,9 @@
 /* pal-notice-row.c: a notice, an error, or an update the client does not know
  *
+ * The icon says what the notice is: an error, a warning, or information
+ * (an "i" of our own: Adwaita 43's dialog-information is a light bulb,
+ * which reads as a hint).
+ *
  * Errors offer Retry (the window's win.retry-session action, enabled while
  * the session has failed; the button shows only then) and keep technical
  * details, such as the agent's stderr, behind an expander. Unknown update
@@ -15,7 +19,11 @@
 
 #include "acp-generic-item.h"
 #include "acp-notice-item.h"
+#include "pal-markdown.h"
 #include "pal-notice-row.h"
+
+/* The icon of information (see the top of the file) */
+#define INFORMATION_ICON "pal-information-symbolic"
 
 struct _PalNoticeRow
 {
@@ -71,7 +79,7 @@ update (PalNoticeRow *self)
           break;
         case ACP_NOTICE_SEVERITY_INFO:
         default:
-          icon = "dialog-information-symbolic";
+          icon = INFORMATION_ICON;
           break;
         }
 
@@ -84,6 +92,10 @@ update (PalNoticeRow *self)
       update_retry (self);
       gtk_widget_set_visible (self->log_button, severity == ACP_NOTICE_SEVERITY_ERROR);
 
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self->icon), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      severity == ACP_NOTICE_SEVERITY_ERROR ? _("Error")
+                                      : severity == ACP_NOTICE_SEVERITY_WARNING ? _("Warning")
+                                      : _("Information"), -1);
       gtk_widget_remove_css_class (GTK_WIDGET (self), "error");
       gtk_widget_remove_css_class (GTK_WIDGET (self), "warning");
       if (severity == ACP_NOTICE_SEVERITY_ERROR)
@@ -101,7 +113,7 @@ update (PalNoticeRow *self)
       title = g_strdup_printf (_("The agent sent an update this version does not show: “%s”"),
                                acp_generic_item_get_update_name (generic));
 
-      gtk_image_set_from_icon_name (self->icon, "dialog-information-symbolic");
+      gtk_image_set_from_icon_name (self->icon, INFORMATION_ICON);
       set_label (self->title_label, title);
       set_label (self->body_label, NULL);
       gtk_label_set_text (self->details_label, update);
@@ -161,12 +173,15 @@ pal_notice_row_init (PalNoticeRow *self)
   gtk_label_set_wrap_mode (self->title_label, PANGO_WRAP_WORD_CHAR);
   gtk_label_set_selectable (self->title_label, TRUE);
   gtk_widget_add_css_class (GTK_WIDGET (self->title_label), "heading");
+  /* what went wrong often names a path or a command */
+  pal_label_set_no_hyphens (self->title_label);
 
   self->body_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->body_label, 0);
   gtk_label_set_wrap (self->body_label, TRUE);
   gtk_label_set_wrap_mode (self->body_label, PANGO_WRAP_WORD_CHAR);
   gtk_label_set_selectable (self->body_label, TRUE);
+  pal_label_set_no_hyphens (self->body_label);
 
   gtk_box_append (GTK_BOX (texts), GTK_WIDGET (self->title_label));
   gtk_box_append (GTK_BOX (texts), GTK_WIDGET (self->body_label));
@@ -193,6 +208,7 @@ pal_notice_row_init (PalNoticeRow *self)
   gtk_label_set_wrap_mode (self->details_label, PANGO_WRAP_CHAR);
   gtk_label_set_selectable (self->details_label, TRUE);
   gtk_widget_add_css_class (GTK_WIDGET (self->details_label), "monospace");
+  pal_label_set_no_hyphens (self->details_label);
   self->details_expander = GTK_EXPANDER (gtk_expander_new (_("Details")));
   gtk_expander_set_child (self->details_expander, GTK_WIDGET (self->details_label));
 

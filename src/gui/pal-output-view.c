@@ -15,6 +15,8 @@
  *
  * A long line of plain output shows in pieces (pal-line-cut.c), so that one
  * that grows without end does not make every frame slower than the last.
+ * Where plain output wraps, no hyphen is added: it is code, paths and
+ * addresses, where a hyphen would read as part of them.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -39,6 +41,8 @@
 /* Pixels: a scroll of the wheel past the end scrolls the chat that much
  * per unit, about what GTK's own step is in a window of some height */
 #define WHEEL_STEP      64
+/* The tag of plain output: never hyphenated where it wraps */
+#define PLAIN_TAG       "plain"
 
 struct _PalOutputView
 {
@@ -524,6 +528,8 @@ pal_output_view_new (void)
   gtk_text_view_set_cursor_visible (GTK_TEXT_VIEW (view), FALSE);
   gtk_text_view_set_monospace (GTK_TEXT_VIEW (view), TRUE);
   gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (view), GTK_WRAP_WORD_CHAR);
+  gtk_text_buffer_create_tag (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)), PLAIN_TAG,
+                              "insert-hyphens", FALSE, NULL);
   g_signal_connect_object (view, "copy-clipboard", G_CALLBACK (copy_clipboard_cb), self, 0);
   set_view (self, view);
 
@@ -589,7 +595,12 @@ insert_text (PalOutputView *self,
     }
 
   if (replace)
-    gtk_text_buffer_set_text (buffer, text, (int) length);
+    {
+      gtk_text_buffer_set_text (buffer, "", 0);
+      gtk_text_buffer_get_end_iter (buffer, &end);
+    }
+  if (self->plain)
+    gtk_text_buffer_insert_with_tags_by_name (buffer, &end, text, (int) length, PLAIN_TAG, NULL);
   else
     gtk_text_buffer_insert (buffer, &end, text, (int) length);
 }

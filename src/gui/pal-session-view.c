@@ -20,6 +20,12 @@
  * once it is open, its own transcript replaces the history, at the same
  * place: a replay of the same history shows no change.
  *
+ * The last prompt of the transcript can be edited and sent again while the
+ * agent can be asked (its message shows the button, see PalMessageRow): the
+ * action session.edit-prompt puts its text back in the composer, and what
+ * the person sends then is a new prompt. (ACP has no way to take back a
+ * turn: the one answered stays in the session.)
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
@@ -27,6 +33,7 @@
 
 #include <glib/gi18n.h>
 
+#include "acp-message-item.h"
 #include "acp-transcript.h"
 #include "pal-chat-view.h"
 #include "pal-composer.h"
@@ -69,12 +76,16 @@ struct _PalSessionView
   guint           progress_id;   /* the replay counter waits until then to change */
   gboolean        progress_due;  /* and has changed since it was shown */
   gboolean        was_loading;
+  AcpMessageItem *last_prompt;   /* (nullable): the transcript's last user message */
+  guint           last_prompt_position;
+  AcpMessageItem *resend_prompt; /* (nullable): it, while the agent can be asked */
 };
 
 enum {
   PROP_0,
   PROP_SESSION,
   PROP_HISTORY,
+  PROP_RESEND_PROMPT,
   N_PROPS
 };
 
@@ -179,6 +190,12 @@ update_empty_hint (PalSessionView *self)
   gtk_widget_set_visible (self->empty_hint, empty);
 }
 
+static void track_last_prompt (PalSessionView *self,
+                               GListModel     *model,
+                               guint           position,
+                               guint           removed,
+                               guint           added);
+
 static void
 transcript_items_changed_cb (GListModel     *model,
                              guint           position,
@@ -187,6 +204,7 @@ transcript_items_changed_cb (GListModel     *model,
                              PalSessionView *self)
 {
   update_empty_hint (self);
+  track_last_prompt (self, model, position, removed, added);
 }
 
 /* What the agent is waited for, where it may never answer. */
@@ -266,6 +284,75 @@ update_stopping (PalSessionView *self)
                                                        stop_agent_offer_cb, self);
 }
 
+/* The last prompt is offered to be sent again while the agent can be
+ * asked: a closed or failed session is opened again to send it */
+static void
+update_resend (PalSessionView *self)
+{
+  AcpSessionState state = self->session != NULL ? acp_session_get_state (self->session)
+                                                : ACP_SESSION_STATE_NEW;
+  AcpMessageItem *prompt = NULL;
+
+  if (state == ACP_SESSION_STATE_READY || state == ACP_SESSION_STATE_CLOSED ||
+      state == ACP_SESSION_STATE_FAILED)
+    prompt = self->last_prompt;
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "session.edit-prompt", prompt != NULL);
+  if (g_set_object (&self->resend_prompt, prompt))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RESEND_PROMPT]);
+}
+
+static gboolean
+is_prompt (gpointer item)
+{
+  return ACP_IS_MESSAGE_ITEM (item) &&
+         acp_message_item_get_role (ACP_MESSAGE_ITEM (item)) == ACP_MESSAGE_ROLE_USER;
+}
+
+/* The last prompt among the items before @end, looked for from there down
+ * to @start; keeps the one known when there is none */
+static gboolean
+find_last_prompt (PalSessionView *self,
+                  GListModel     *model,
+                  guint           start,
+                  guint           end)
+{
+  for (guint i = end; i > start; i--)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (model, i - 1);
+
+      if (is_prompt (item))
+        {
+          g_set_object (&self->last_prompt, ACP_MESSAGE_ITEM (item));
+          self->last_prompt_position = i - 1;
+          return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
+/* Items come at the end of a transcript: only they are looked at; when
+ * anything before the last prompt changed, it is looked for again */
+static void
+track_last_prompt (PalSessionView *self,
+                   GListModel     *model,
+                   guint           position,
+                   guint           removed,
+                   guint           added)
+{
+  if (self->last_prompt != NULL && position <= self->last_prompt_position)
+    {
+      g_clear_object (&self->last_prompt);
+      find_last_prompt (self, model, 0, g_list_model_get_n_items (model));
+    }
+  else
+    {
+      find_last_prompt (self, model, position, position + added);
+    }
+  update_resend (self);
+}
+
 static void
 update_state (PalSessionView *self)
 {
@@ -304,6 +391,7 @@ update_state (PalSessionView *self)
     gtk_label_set_text (self->progress_label, _("Resuming the session…"));
 
   update_empty_hint (self);
+  update_resend (self);
 }
 
 static void
@@ -622,6 +710,8 @@ pal_session_view_dispose (GObject *object)
   g_clear_object (&self->history);
   g_clear_object (&self->bindings);
   g_clear_object (&self->cancellable);
+  g_clear_object (&self->last_prompt);
+  g_clear_object (&self->resend_prompt);
 
   G_OBJECT_CLASS (pal_session_view_parent_class)->dispose (object);
 }
@@ -644,9 +734,27 @@ pal_session_view_get_property (GObject    *object,
       g_value_set_object (value, pal_session_view_get_history (self));
       break;
 
+    case PROP_RESEND_PROMPT:
+      g_value_set_object (value, self->resend_prompt);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
+}
+
+static void
+edit_prompt_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  PalSessionView *self = PAL_SESSION_VIEW (widget);
+
+  if (self->resend_prompt == NULL)
+    return;
+
+  pal_composer_set_text (self->composer, acp_message_item_get_text (self->resend_prompt));
+  pal_composer_grab_focus (self->composer);
 }
 
 static void
@@ -686,7 +794,15 @@ pal_session_view_class_init (PalSessionViewClass *klass)
   properties[PROP_HISTORY] =
     g_param_spec_object ("history", NULL, NULL, ACP_TYPE_TRANSCRIPT,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* the last prompt of the transcript, while it can be edited and sent
+   * again (nullable) */
+  properties[PROP_RESEND_PROMPT] =
+    g_param_spec_object ("resend-prompt", NULL, NULL, ACP_TYPE_MESSAGE_ITEM,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /* puts the last prompt back in the composer, to be sent again */
+  gtk_widget_class_install_action (widget_class, "session.edit-prompt", NULL, edit_prompt_action);
 
   /**
    * PalSessionView::reopen-requested:
@@ -909,6 +1025,10 @@ pal_session_view_set_session (PalSessionView *self,
       g_signal_handlers_disconnect_by_data (acp_session_get_transcript (self->session), self);
     }
   g_set_object (&self->session, session);
+  g_clear_object (&self->last_prompt);
+  if (session != NULL)
+    find_last_prompt (self, G_LIST_MODEL (acp_session_get_transcript (session)), 0,
+                      g_list_model_get_n_items (G_LIST_MODEL (acp_session_get_transcript (session))));
   /* the session the start was for, or another one: the start is over */
   self->starting = FALSE;
   self->holding = FALSE;
@@ -1103,6 +1223,21 @@ pal_session_view_focus_composer (PalSessionView *self)
   g_return_if_fail (PAL_IS_SESSION_VIEW (self));
 
   pal_composer_grab_focus (self->composer);
+}
+
+/**
+ * pal_session_view_get_resend_prompt:
+ * @self: a #PalSessionView
+ *
+ * Returns: (transfer none) (nullable): the last prompt of the transcript,
+ *   while the agent can be asked again (see session.edit-prompt)
+ */
+AcpMessageItem *
+pal_session_view_get_resend_prompt (PalSessionView *self)
+{
+  g_return_val_if_fail (PAL_IS_SESSION_VIEW (self), NULL);
+
+  return self->resend_prompt;
 }
 
 GtkWidget *

@@ -7,6 +7,7 @@
 
 #include <adwaita.h>
 
+#include "acp-message-item.h"
 #include "acp-pacer.h"
 #include "acp-session.h"
 #include "acp-terminal-service.h"
@@ -36,6 +37,7 @@ gboolean    pal_session_view_get_starting (PalSessionView *self);
 void        pal_session_view_pause_start  (PalSessionView *self);
 void        pal_session_view_focus_composer (PalSessionView *self);
 GtkWidget  *pal_session_view_get_composer (PalSessionView *self);
+AcpMessageItem *pal_session_view_get_resend_prompt (PalSessionView *self);
 GtkWidget  *pal_session_view_get_chat_view (PalSessionView *self);
 void        pal_session_view_set_terminal_service (PalSessionView     *self,
                                                    AcpTerminalService *service);

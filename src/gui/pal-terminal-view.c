@@ -21,6 +21,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "pal-markdown.h"
 #include "pal-output-view.h"
 #include "pal-terminal-view.h"
 
@@ -146,6 +147,7 @@ pal_terminal_view_init (PalTerminalView *self)
   gtk_label_set_wrap_mode (self->command_label, PANGO_WRAP_WORD_CHAR);
   gtk_label_set_selectable (self->command_label, TRUE);
   gtk_widget_add_css_class (GTK_WIDGET (self->command_label), "monospace");
+  pal_label_set_no_hyphens (self->command_label);
   gtk_widget_add_css_class (GTK_WIDGET (self->command_label), "command");
   gtk_widget_set_visible (GTK_WIDGET (self->command_label), FALSE);
 

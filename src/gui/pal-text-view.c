@@ -14,8 +14,9 @@
  * its text whether that idle runs or not. (The idle would lay out the same
  * lines a little later; only a text that grows by more than LOOKAHEAD at
  * once is left to it for the rest.) What is laid out beyond the allocation
- * is clipped. Not for a view in a GtkScrolledWindow, whose page would then be
- * as wrong.
+ * is clipped. Not for a view that a GtkScrolledWindow scrolls up and down,
+ * whose page would then be as wrong (sideways is fine: the width is not
+ * touched).
  *
  * GtkTextView lays out lines in its size_allocate too (at a new width, or
  * text changed just before the frame), and GTK drops a resize queued while a
@@ -30,7 +31,9 @@
  * does that second layout ahead, in a frame where the view is not drawn yet.
  *
  * Both work around GTK 4.8's text view (Debian 12); check with bench/ on a
- * newer GTK whether they are still needed.
+ * newer GTK whether they are still needed. They are a PalTextHeight
+ * (pal-text-view-private.h), so that a text view of another class (the
+ * source view of a code block) can have them too.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -38,15 +41,11 @@
 #include "config.h"
 
 #include "pal-text-view.h"
+#include "pal-text-view-private.h"
 
 typedef struct
 {
-  GdkFrameClock *frame_clock;    /* (nullable): while realized */
-  gulong         layout_handler;
-  gboolean       resize_lost;
-  GtkTextBuffer *buffer;         /* the one watched for changes */
-  gulong         changed_handler;
-  int            prepared_width; /* what it was prepared to draw at; -1: not */
+  PalTextHeight height;
 } PalTextViewPrivate;
 
 G_DEFINE_TYPE_WITH_PRIVATE (PalTextView, pal_text_view, GTK_TYPE_TEXT_VIEW)
@@ -60,15 +59,158 @@ G_DEFINE_TYPE_WITH_PRIVATE (PalTextView, pal_text_view, GTK_TYPE_TEXT_VIEW)
 /* Connected after GDK's own handler, which lays the window out */
 static void
 frame_layout_cb (GdkFrameClock *frame_clock,
-                 PalTextView   *self)
+                 PalTextHeight *height)
 {
-  PalTextViewPrivate *priv = pal_text_view_get_instance_private (self);
-
-  if (!priv->resize_lost)
+  if (!height->resize_lost)
     return;
 
-  priv->resize_lost = FALSE;
-  gtk_widget_queue_resize (GTK_WIDGET (self));
+  height->resize_lost = FALSE;
+  gtk_widget_queue_resize (height->widget);
+}
+
+static void
+buffer_changed_cb (GtkTextBuffer *buffer,
+                   PalTextHeight *height)
+{
+  height->prepared_width = -1;
+}
+
+static void
+watch_buffer (PalTextHeight *height,
+              GtkTextBuffer *buffer)
+{
+  height->prepared_width = -1;
+  if (height->buffer == buffer)
+    return;
+
+  if (height->buffer != NULL)
+    g_clear_signal_handler (&height->changed_handler, height->buffer);
+  g_set_object (&height->buffer, buffer);
+  if (buffer != NULL)
+    height->changed_handler = g_signal_connect (buffer, "changed", G_CALLBACK (buffer_changed_cb), height);
+}
+
+/* Also when the view makes a buffer of its own, the first time it is
+ * asked for one */
+static void
+buffer_notify_cb (GtkWidget     *widget,
+                  GParamSpec    *pspec,
+                  PalTextHeight *height)
+{
+  GtkTextBuffer *buffer = NULL;
+
+  g_object_get (widget, "buffer", &buffer, NULL);
+  watch_buffer (height, buffer);
+  g_clear_object (&buffer);
+}
+
+/**
+ * _pal_text_height_init:
+ * @height: the state, in the instance of @view
+ * @view: a text view that is not in a GtkScrolledWindow (but for one
+ *   that only scrolls sideways)
+ *
+ * From its instance init: the view keeps its height with its text. The
+ * class chains its size_allocate, realize, unrealize and dispose to the
+ * functions below.
+ */
+void
+_pal_text_height_init (PalTextHeight *height,
+                       GtkTextView   *view)
+{
+  height->widget = GTK_WIDGET (view);
+  height->prepared_width = -1;
+  gtk_widget_set_overflow (height->widget, GTK_OVERFLOW_HIDDEN);
+
+  /* not gtk_text_view_get_buffer (): it would make a buffer, for a view
+   * that may be given one */
+  g_signal_connect (view, "notify::buffer", G_CALLBACK (buffer_notify_cb), height);
+}
+
+void
+_pal_text_height_size_allocate (PalTextHeight  *height,
+                                GtkWidgetClass *parent_class,
+                                int             width,
+                                int             allocated,
+                                int             baseline)
+{
+  int before, after;
+
+  gtk_widget_measure (height->widget, GTK_ORIENTATION_VERTICAL, width, &before, NULL, NULL, NULL);
+  parent_class->size_allocate (height->widget, width, allocated + LOOKAHEAD, baseline);
+  gtk_widget_measure (height->widget, GTK_ORIENTATION_VERTICAL, width, &after, NULL, NULL, NULL);
+
+  if (after != before && height->frame_clock != NULL)
+    {
+      height->resize_lost = TRUE;
+      /* when allocated outside of a frame's layout */
+      gdk_frame_clock_request_phase (height->frame_clock, GDK_FRAME_CLOCK_PHASE_LAYOUT);
+    }
+}
+
+/* After the parent class realized the view */
+void
+_pal_text_height_realize (PalTextHeight *height)
+{
+  height->frame_clock = g_object_ref (gtk_widget_get_frame_clock (height->widget));
+  height->layout_handler = g_signal_connect_after (height->frame_clock, "layout",
+                                                   G_CALLBACK (frame_layout_cb), height);
+}
+
+/* Before the parent class unrealizes the view */
+void
+_pal_text_height_unrealize (PalTextHeight *height)
+{
+  g_clear_signal_handler (&height->layout_handler, height->frame_clock);
+  g_clear_object (&height->frame_clock);
+  height->resize_lost = FALSE;
+  height->prepared_width = -1;
+}
+
+void
+_pal_text_height_dispose (PalTextHeight *height)
+{
+  if (height->buffer != NULL)
+    g_clear_signal_handler (&height->changed_handler, height->buffer);
+  g_clear_object (&height->buffer);
+}
+
+/* See pal_text_view_prepare_draw () */
+guint
+_pal_text_height_prepare_draw (PalTextHeight *height)
+{
+  GtkTextView *view = GTK_TEXT_VIEW (height->widget);
+  GtkTextIter iter;
+  int widget_height = gtk_widget_get_height (height->widget);
+  int bottom;
+  guint n = 0;
+
+  if (!gtk_widget_get_realized (height->widget) || widget_height <= 0)
+    return 0;
+
+  gtk_text_view_window_to_buffer_coords (view, GTK_TEXT_WINDOW_WIDGET, 0, widget_height, NULL, &bottom);
+  gtk_text_buffer_get_start_iter (gtk_text_view_get_buffer (view), &iter);
+  while (n < PREPARE_LINES_MAX)
+    {
+      GdkRectangle location;
+      int y;
+
+      /* the location of an iterator is found in the layout for drawing */
+      gtk_text_view_get_iter_location (view, &iter, &location);
+      n++;
+      gtk_text_view_get_line_yrange (view, &iter, &y, NULL);
+      if (y >= bottom || !gtk_text_iter_forward_line (&iter))
+        break;
+    }
+  height->prepared_width = gtk_widget_get_width (height->widget);
+
+  return n;
+}
+
+gboolean
+_pal_text_height_get_prepared (PalTextHeight *height)
+{
+  return height->prepared_width >= 0 && height->prepared_width == gtk_widget_get_width (height->widget);
 }
 
 static void
@@ -77,91 +219,36 @@ pal_text_view_size_allocate (GtkWidget *widget,
                              int        height,
                              int        baseline)
 {
-  PalTextView *self = PAL_TEXT_VIEW (widget);
-  PalTextViewPrivate *priv = pal_text_view_get_instance_private (self);
-  int before, after;
+  PalTextViewPrivate *priv = pal_text_view_get_instance_private (PAL_TEXT_VIEW (widget));
 
-  gtk_widget_measure (widget, GTK_ORIENTATION_VERTICAL, width, &before, NULL, NULL, NULL);
-  GTK_WIDGET_CLASS (pal_text_view_parent_class)->size_allocate (widget, width, height + LOOKAHEAD, baseline);
-  gtk_widget_measure (widget, GTK_ORIENTATION_VERTICAL, width, &after, NULL, NULL, NULL);
-
-  if (after != before && priv->frame_clock != NULL)
-    {
-      priv->resize_lost = TRUE;
-      /* when allocated outside of a frame's layout */
-      gdk_frame_clock_request_phase (priv->frame_clock, GDK_FRAME_CLOCK_PHASE_LAYOUT);
-    }
+  _pal_text_height_size_allocate (&priv->height, GTK_WIDGET_CLASS (pal_text_view_parent_class),
+                                  width, height, baseline);
 }
 
 static void
 pal_text_view_realize (GtkWidget *widget)
 {
-  PalTextView *self = PAL_TEXT_VIEW (widget);
-  PalTextViewPrivate *priv = pal_text_view_get_instance_private (self);
+  PalTextViewPrivate *priv = pal_text_view_get_instance_private (PAL_TEXT_VIEW (widget));
 
   GTK_WIDGET_CLASS (pal_text_view_parent_class)->realize (widget);
-
-  priv->frame_clock = g_object_ref (gtk_widget_get_frame_clock (widget));
-  priv->layout_handler = g_signal_connect_after (priv->frame_clock, "layout",
-                                                 G_CALLBACK (frame_layout_cb), self);
+  _pal_text_height_realize (&priv->height);
 }
 
 static void
 pal_text_view_unrealize (GtkWidget *widget)
 {
-  PalTextView *self = PAL_TEXT_VIEW (widget);
-  PalTextViewPrivate *priv = pal_text_view_get_instance_private (self);
+  PalTextViewPrivate *priv = pal_text_view_get_instance_private (PAL_TEXT_VIEW (widget));
 
-  g_clear_signal_handler (&priv->layout_handler, priv->frame_clock);
-  g_clear_object (&priv->frame_clock);
-  priv->resize_lost = FALSE;
-  priv->prepared_width = -1;
-
+  _pal_text_height_unrealize (&priv->height);
   GTK_WIDGET_CLASS (pal_text_view_parent_class)->unrealize (widget);
-}
-
-static void
-buffer_changed_cb (GtkTextBuffer *buffer,
-                   PalTextView   *self)
-{
-  PalTextViewPrivate *priv = pal_text_view_get_instance_private (self);
-
-  priv->prepared_width = -1;
-}
-
-static void
-watch_buffer (PalTextView *self)
-{
-  PalTextViewPrivate *priv = pal_text_view_get_instance_private (self);
-  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self));
-
-  priv->prepared_width = -1;
-  if (priv->buffer == buffer)
-    return;
-
-  if (priv->buffer != NULL)
-    g_clear_signal_handler (&priv->changed_handler, priv->buffer);
-  g_set_object (&priv->buffer, buffer);
-  priv->changed_handler = g_signal_connect (buffer, "changed", G_CALLBACK (buffer_changed_cb), self);
-}
-
-static void
-buffer_notify_cb (PalTextView *self,
-                  GParamSpec  *pspec,
-                  gpointer     user_data)
-{
-  watch_buffer (self);
 }
 
 static void
 pal_text_view_dispose (GObject *object)
 {
-  PalTextView *self = PAL_TEXT_VIEW (object);
-  PalTextViewPrivate *priv = pal_text_view_get_instance_private (self);
+  PalTextViewPrivate *priv = pal_text_view_get_instance_private (PAL_TEXT_VIEW (object));
 
-  if (priv->buffer != NULL)
-    g_clear_signal_handler (&priv->changed_handler, priv->buffer);
-  g_clear_object (&priv->buffer);
+  _pal_text_height_dispose (&priv->height);
 
   G_OBJECT_CLASS (pal_text_view_parent_class)->dispose (object);
 }
@@ -182,10 +269,9 @@ pal_text_view_class_init (PalTextViewClass *klass)
 static void
 pal_text_view_init (PalTextView *self)
 {
-  gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
+  PalTextViewPrivate *priv = pal_text_view_get_instance_private (self);
 
-  watch_buffer (self);
-  g_signal_connect (self, "notify::buffer", G_CALLBACK (buffer_notify_cb), NULL);
+  _pal_text_height_init (&priv->height, GTK_TEXT_VIEW (self));
 }
 
 /**
@@ -204,37 +290,12 @@ guint
 pal_text_view_prepare_draw (PalTextView *self)
 {
   PalTextViewPrivate *priv;
-  GtkTextView *view;
-  GtkTextIter iter;
-  int height;
-  int bottom;
-  guint n = 0;
 
   g_return_val_if_fail (PAL_IS_TEXT_VIEW (self), 0);
 
   priv = pal_text_view_get_instance_private (self);
-  view = GTK_TEXT_VIEW (self);
-  height = gtk_widget_get_height (GTK_WIDGET (self));
-  if (!gtk_widget_get_realized (GTK_WIDGET (self)) || height <= 0)
-    return 0;
 
-  gtk_text_view_window_to_buffer_coords (view, GTK_TEXT_WINDOW_WIDGET, 0, height, NULL, &bottom);
-  gtk_text_buffer_get_start_iter (gtk_text_view_get_buffer (view), &iter);
-  while (n < PREPARE_LINES_MAX)
-    {
-      GdkRectangle location;
-      int y;
-
-      /* the location of an iterator is found in the layout for drawing */
-      gtk_text_view_get_iter_location (view, &iter, &location);
-      n++;
-      gtk_text_view_get_line_yrange (view, &iter, &y, NULL);
-      if (y >= bottom || !gtk_text_iter_forward_line (&iter))
-        break;
-    }
-  priv->prepared_width = gtk_widget_get_width (GTK_WIDGET (self));
-
-  return n;
+  return _pal_text_height_prepare_draw (&priv->height);
 }
 
 /**
@@ -253,7 +314,7 @@ pal_text_view_get_prepared (PalTextView *self)
 
   priv = pal_text_view_get_instance_private (self);
 
-  return priv->prepared_width >= 0 && priv->prepared_width == gtk_widget_get_width (GTK_WIDGET (self));
+  return _pal_text_height_get_prepared (&priv->height);
 }
 
 /**

@@ -20,7 +20,7 @@
 
 #include "pal-diff-view.h"
 #include "pal-markdown.h"
-#include "pal-markdown-view.h"
+#include "pal-markdown-text.h"
 #include "pal-output-view.h"
 #include "pal-path.h"
 #include "pal-terminal-view.h"
@@ -109,10 +109,23 @@ title_markup (AcpToolCallItem *item,
   return g_markup_escape_text (name != NULL && *name != '\0' ? name : _("Tool call"), -1);
 }
 
+/* Refused when the agent asked, and not run (a rejected tool call ends
+ * "failed", or with its turn) */
+static gboolean
+is_rejected (AcpToolCallItem *item)
+{
+  return acp_tool_call_item_get_rejected (item) &&
+         g_strcmp0 (acp_tool_call_item_get_status (item), "in_progress") != 0 &&
+         g_strcmp0 (acp_tool_call_item_get_status (item), "completed") != 0;
+}
+
 static const char *
 status_text (const char *status,
-             gboolean    stopped)
+             gboolean    stopped,
+             gboolean    rejected)
 {
+  if (rejected)
+    return C_("tool call status", "Rejected");
   /* a tool call left unfinished when its turn ended or was stopped */
   if (stopped)
     return C_("tool call status", "Interrupted");
@@ -130,40 +143,41 @@ static char *
 status_label (AcpToolCallItem *item,
               const char      *status,
               gboolean         stopped,
+              gboolean         rejected,
               gpointer         user_data)
 {
-  return g_strdup (status_text (status, stopped));
+  return g_strdup (status_text (status, stopped, is_rejected (item)));
 }
 
-/* @widget's @property follows @callback of the item's @first and @second
- * properties (GtkExpression: either changing updates it) */
+/* @widget's @property follows @callback of the item's properties (a
+ * GtkExpression: any of them changing updates it) */
 static void
-bind_two (PalToolCallRow *self,
-          GtkWidget      *widget,
-          const char     *property,
-          const char     *first,
-          const char     *second,
-          GCallback       callback)
+bind_properties (PalToolCallRow     *self,
+                 GtkWidget          *widget,
+                 const char         *property,
+                 const char * const *names,
+                 GCallback           callback)
 {
-  GtkExpression *params[] = {
-    gtk_property_expression_new (ACP_TYPE_TOOL_CALL_ITEM, NULL, first),
-    gtk_property_expression_new (ACP_TYPE_TOOL_CALL_ITEM, NULL, second),
-  };
-  GtkExpression *expression = gtk_cclosure_expression_new (G_TYPE_STRING, NULL,
-                                                           G_N_ELEMENTS (params), params,
-                                                           callback, NULL, NULL);
+  GtkExpression *params[3];
+  GtkExpression *expression;
+  guint n = 0;
 
+  for (; names[n] != NULL && n < G_N_ELEMENTS (params); n++)
+    params[n] = gtk_property_expression_new (ACP_TYPE_TOOL_CALL_ITEM, NULL, names[n]);
+  expression = gtk_cclosure_expression_new (G_TYPE_STRING, NULL, n, params, callback, NULL, NULL);
   gtk_expression_bind (expression, widget, property, self->item);
 }
 
 static void
 bind_header (PalToolCallRow *self)
 {
+  static const char * const title_from[] = { "title", "name", NULL };
+  static const char * const status_from[] = { "status", "stopped", "rejected", NULL };
+
   g_object_bind_property_full (self->item, "tool-kind", self->kind_image, "icon-name",
                                G_BINDING_SYNC_CREATE, kind_to_icon, NULL, NULL, NULL);
-  bind_two (self, GTK_WIDGET (self->title_label), "label", "title", "name", G_CALLBACK (title_markup));
-  bind_two (self, GTK_WIDGET (self->status_label), "label", "status", "stopped",
-            G_CALLBACK (status_label));
+  bind_properties (self, GTK_WIDGET (self->title_label), "label", title_from, G_CALLBACK (title_markup));
+  bind_properties (self, GTK_WIDGET (self->status_label), "label", status_from, G_CALLBACK (status_label));
 }
 
 /* What the status label does not say: a spinner or an icon, a style */
@@ -172,9 +186,12 @@ update_status (PalToolCallRow *self)
 {
   const char *status = acp_tool_call_item_get_status (self->item);
   const char *status_icon = NULL;
+  gboolean rejected = is_rejected (self->item);
   gboolean running = FALSE;
 
-  if (acp_tool_call_item_get_stopped (self->item))
+  if (rejected)
+    status_icon = "action-unavailable-symbolic";
+  else if (acp_tool_call_item_get_stopped (self->item))
     status_icon = "process-stop-symbolic";
   else if (g_strcmp0 (status, "completed") == 0)
     status_icon = "object-select-symbolic";
@@ -192,8 +209,12 @@ update_status (PalToolCallRow *self)
     gtk_image_set_from_icon_name (self->status_image, status_icon);
 
   gtk_widget_remove_css_class (GTK_WIDGET (self), "failed");
+  gtk_widget_remove_css_class (GTK_WIDGET (self), "rejected");
   gtk_widget_remove_css_class (GTK_WIDGET (self), "completed");
-  if (g_strcmp0 (status, "failed") == 0)
+  /* what the person refused did not go wrong: no red */
+  if (rejected)
+    gtk_widget_add_css_class (GTK_WIDGET (self), "rejected");
+  else if (g_strcmp0 (status, "failed") == 0)
     gtk_widget_add_css_class (GTK_WIDGET (self), "failed");
   else if (g_strcmp0 (status, "completed") == 0)
     gtk_widget_add_css_class (GTK_WIDGET (self), "completed");
@@ -460,8 +481,9 @@ update_part (PalToolCallRow *self,
   switch (part->kind)
     {
     case PART_TEXT:
-      pal_markdown_view_set_text (PAL_MARKDOWN_VIEW (pal_output_view_get_text_view (PAL_OUTPUT_VIEW (widget))),
-                                  part->text);
+      /* plain output, unfenced, keeps its lines */
+      pal_markdown_text_set_markdown (PAL_MARKDOWN_TEXT (pal_output_view_get_text_view (PAL_OUTPUT_VIEW (widget))),
+                                      part->text, TRUE);
       pal_output_view_set_follow (PAL_OUTPUT_VIEW (widget), is_running (self));
       break;
 
@@ -507,13 +529,7 @@ create_part (PalToolCallRow *self,
   switch (part->kind)
     {
     case PART_TEXT:
-      {
-        GtkWidget *view = pal_markdown_view_new ();
-
-        /* plain output, unfenced, keeps its lines */
-        pal_markdown_view_set_hard_breaks (PAL_MARKDOWN_VIEW (view), TRUE);
-        widget = pal_output_view_new_with_view (view);
-      }
+      widget = pal_output_view_new_with_view (pal_markdown_text_new ());
       break;
 
     case PART_CODE:
@@ -658,7 +674,7 @@ item_notify_cb (AcpToolCallItem *item,
     update_content (self);
   else if (g_str_equal (name, "locations"))
     update_locations (self);
-  else if (g_str_equal (name, "status") || g_str_equal (name, "stopped"))
+  else if (g_str_equal (name, "status") || g_str_equal (name, "stopped") || g_str_equal (name, "rejected"))
     {
       update_status (self);
       /* whether a command runs */

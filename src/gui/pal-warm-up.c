@@ -6,10 +6,14 @@
  * metrics and images of the glyphs) in the frame that first shows such text,
  * several milliseconds together, just when an answer starts to stream.
  * Likewise the first spinner shown (a session starting or working) loads
- * and renders its SVG icon in the frame that first draws it. Once the window
- * is shown, this loads them while the window is idle, a font per main-loop
- * iteration, so that those frames find them ready: each font is laid out and
- * drawn with the printable ASCII characters.
+ * and renders its SVG icon in the frame that first draws it, and the first
+ * code block or diff has GtkSourceView read its style schemes and the list
+ * of its languages (a file each, parsed: some ten milliseconds, in the
+ * frame that shows the rows of a history that was just loaded). Once the
+ * window is shown, this loads them while the window is idle, a font (or
+ * one of those) per main-loop iteration, so that those frames find them
+ * ready: each font is laid out and drawn with the printable ASCII
+ * characters.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -18,6 +22,7 @@
 
 #include <pango/pangocairo.h>
 
+#include "pal-code-view.h"
 #include "pal-markdown.h"
 #include "pal-warm-up.h"
 
@@ -46,6 +51,7 @@ typedef struct
   GdkDisplay *display;
   GPtrArray  *fonts;     /* (element-type PangoFontDescription) */
   guint       next;      /* the next font to load */
+  guint       code_step; /* what of GtkSourceView is loaded */
 } WarmUp;
 
 static void
@@ -101,6 +107,26 @@ load_font (GtkWidget                  *widget,
   cairo_surface_destroy (surface);
 }
 
+/* GtkSourceView's style schemes, then its languages: @step of them.
+ * Returns: whether there is more */
+static gboolean
+load_code_step (guint step)
+{
+  if (step == 0)
+    {
+      GtkSourceStyleSchemeManager *schemes;
+
+      gtk_source_init ();
+      schemes = gtk_source_style_scheme_manager_get_default ();
+      gtk_source_style_scheme_manager_get_scheme (schemes, PAL_CODE_VIEW_SCHEME_LIGHT);
+      gtk_source_style_scheme_manager_get_scheme (schemes, PAL_CODE_VIEW_SCHEME_DARK);
+      return TRUE;
+    }
+
+  gtk_source_language_manager_get_language_ids (gtk_source_language_manager_get_default ());
+  return FALSE;
+}
+
 static void
 set_state (GdkDisplay *display,
            int         state)
@@ -139,9 +165,11 @@ warm_up_idle_cb (gpointer user_data)
     {
       load_font (warm_up->widget, g_ptr_array_index (warm_up->fonts, warm_up->next));
       warm_up->next++;
-      if (warm_up->next < warm_up->fonts->len)
-        return G_SOURCE_CONTINUE;
+      return G_SOURCE_CONTINUE;
     }
+
+  if (load_code_step (warm_up->code_step++))
+    return G_SOURCE_CONTINUE;
 
   set_state (warm_up->display, LOADED);
   warm_up_free (warm_up);
@@ -153,9 +181,10 @@ warm_up_idle_cb (gpointer user_data)
  * pal_warm_up_start:
  * @widget: a widget of the window the chat is shown in
  *
- * Loads, while the main loop is idle, the spinner's icon and the fonts
- * Markdown text may use over @widget's font: once for @widget's display. It
- * stops if @widget is finalized first.
+ * Loads, while the main loop is idle, the spinner's icon, the fonts
+ * Markdown text may use over @widget's font, and what GtkSourceView reads
+ * for the first code block: once for @widget's display. It stops if
+ * @widget is finalized first.
  */
 void
 pal_warm_up_start (GtkWidget *widget)
