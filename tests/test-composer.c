@@ -24,10 +24,10 @@ typedef struct
 
 static void
 submit_cb (PalComposer *composer,
-           const char  *text,
+           PalPrompt   *prompt,
            Events      *events)
 {
-  g_ptr_array_add (events->submitted, g_strdup (text));
+  g_ptr_array_add (events->submitted, g_strdup (pal_prompt_get_text (prompt)));
 }
 
 static void

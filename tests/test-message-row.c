@@ -240,7 +240,11 @@ test_edit_and_resend (void)
   pal_session_view_set_session (PAL_SESSION_VIEW (view), session);
   g_assert_null (pal_session_view_get_resend_prompt (PAL_SESSION_VIEW (view)));
 
-  g_assert_true (pal_session_view_send_prompt (PAL_SESSION_VIEW (view), session, "Read the README"));
+  {
+    g_autoptr(PalPrompt) prompt = pal_prompt_new ("Read the README");
+
+    g_assert_true (pal_session_view_send_prompt (PAL_SESSION_VIEW (view), session, prompt));
+  }
   /* not while the agent answers */
   g_assert_cmpint (acp_session_get_state (session), ==, ACP_SESSION_STATE_PROMPTING);
   g_assert_null (pal_session_view_get_resend_prompt (PAL_SESSION_VIEW (view)));

@@ -360,13 +360,13 @@ pal_composer_class_init (PalComposerClass *klass)
 
   /**
    * PalComposer::submit:
-   * @text: the prompt
+   * @prompt: the prompt
    *
-   * The person sent a prompt. The text has been cleared from the composer.
+   * The person sent a prompt. It has been cleared from the composer.
    */
   signals[SUBMIT] =
     g_signal_new ("submit", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, PAL_TYPE_PROMPT);
   signals[STOP] =
     g_signal_new ("stop", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
@@ -663,6 +663,44 @@ pal_composer_get_options_bar (PalComposer *self)
 }
 
 /**
+ * pal_composer_dup_prompt:
+ * @self: a #PalComposer
+ *
+ * Returns: (transfer full) (nullable): what is written, as a prompt; %NULL
+ *   when nothing is
+ */
+PalPrompt *
+pal_composer_dup_prompt (PalComposer *self)
+{
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (PAL_IS_COMPOSER (self), NULL);
+
+  text = pal_composer_dup_text (self);
+  if (text == NULL || *text == '\0')
+    return NULL;
+
+  return pal_prompt_new (text);
+}
+
+/**
+ * pal_composer_set_prompt:
+ * @self: a #PalComposer
+ * @prompt: (nullable): what to show as written, or %NULL to empty it
+ *
+ * Puts @prompt back in the composer: a draft, or one that did not go out.
+ */
+void
+pal_composer_set_prompt (PalComposer *self,
+                         PalPrompt   *prompt)
+{
+  g_return_if_fail (PAL_IS_COMPOSER (self));
+  g_return_if_fail (prompt == NULL || PAL_IS_PROMPT (prompt));
+
+  pal_composer_set_text (self, prompt != NULL ? pal_prompt_get_text (prompt) : NULL);
+}
+
+/**
  * pal_composer_submit:
  * @self: a #PalComposer
  *
@@ -673,7 +711,7 @@ pal_composer_get_options_bar (PalComposer *self)
 gboolean
 pal_composer_submit (PalComposer *self)
 {
-  g_autofree char *text = NULL;
+  g_autoptr(PalPrompt) prompt = NULL;
   g_autofree char *stripped = NULL;
 
   g_return_val_if_fail (PAL_IS_COMPOSER (self), FALSE);
@@ -681,14 +719,16 @@ pal_composer_submit (PalComposer *self)
   if (self->busy || !self->can_send)
     return FALSE;
 
-  text = pal_composer_dup_text (self);
-  stripped = g_strstrip (g_strdup (text));
+  prompt = pal_composer_dup_prompt (self);
+  if (prompt == NULL)
+    return FALSE;
+  stripped = g_strstrip (g_strdup (pal_prompt_get_text (prompt)));
   if (*stripped == '\0')
     return FALSE;
 
   hide_completion (self);
-  pal_composer_set_text (self, NULL);
-  g_signal_emit (self, signals[SUBMIT], 0, text);
+  pal_composer_set_prompt (self, NULL);
+  g_signal_emit (self, signals[SUBMIT], 0, prompt);
 
   return TRUE;
 }

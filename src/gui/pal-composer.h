@@ -8,6 +8,7 @@
 #include <adwaita.h>
 
 #include "pal-options-bar.h"
+#include "pal-prompt.h"
 
 G_BEGIN_DECLS
 
@@ -19,6 +20,11 @@ GtkWidget *pal_composer_new                 (void);
 char      *pal_composer_dup_text            (PalComposer *self);
 void       pal_composer_set_text            (PalComposer *self,
                                              const char  *text);
+/* What is written, NULL when nothing is (transfer full) */
+PalPrompt *pal_composer_dup_prompt          (PalComposer *self);
+/* Replaces what is written; NULL empties it */
+void       pal_composer_set_prompt          (PalComposer *self,
+                                             PalPrompt   *prompt);
 gboolean   pal_composer_get_busy            (PalComposer *self);
 void       pal_composer_set_busy            (PalComposer *self,
                                              gboolean     busy);

@@ -531,14 +531,14 @@ session_notify_cb (AcpSession     *session,
 typedef struct
 {
   PalSessionView *self;
-  char           *text;
+  PalPrompt      *prompt;
 } PromptData;
 
 static void
 prompt_data_free (PromptData *data)
 {
   g_object_unref (data->self);
-  g_free (data->text);
+  g_object_unref (data->prompt);
   g_free (data);
 }
 
@@ -550,16 +550,16 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (PromptData, prompt_data_free)
 static void
 offer_again (PalSessionView *self,
              AcpSession     *session,
-             const char     *text)
+             PalPrompt      *prompt)
 {
-  g_autofree char *written = NULL;
+  g_autoptr(PalPrompt) written = NULL;
 
   if (session != self->session)
     return;
 
-  written = pal_composer_dup_text (self->composer);
-  if (written == NULL || *written == '\0')
-    pal_composer_set_text (self->composer, text);
+  written = pal_composer_dup_prompt (self->composer);
+  if (written == NULL)
+    pal_composer_set_prompt (self->composer, prompt);
 }
 
 static void
@@ -580,10 +580,10 @@ prompt_cb (GObject      *object,
   if (error != NULL)
     {
       if (pal_session_manager_error_is_auth_required (error))
-        g_signal_emit (data->self, signals[SIGN_IN_REQUESTED], 0, session, data->text);
+        g_signal_emit (data->self, signals[SIGN_IN_REQUESTED], 0, session, data->prompt);
       else if (acp_session_get_state (session) == ACP_SESSION_STATE_FAILED &&
                !acp_agent_get_stop_requested (acp_session_get_agent (session)))
-        offer_again (data->self, session, data->text);
+        offer_again (data->self, session, data->prompt);
       return;
     }
 
@@ -597,12 +597,12 @@ prompt_cb (GObject      *object,
 
 static void
 composer_submit_cb (PalComposer    *composer,
-                    const char     *text,
+                    PalPrompt      *prompt,
                     PalSessionView *self)
 {
   if (self->session == NULL && self->history != NULL && !self->starting)
     {
-      g_signal_emit (self, signals[REOPEN_REQUESTED], 0, text);
+      g_signal_emit (self, signals[REOPEN_REQUESTED], 0, prompt);
       return;
     }
 
@@ -614,7 +614,7 @@ composer_submit_cb (PalComposer    *composer,
           adw_status_page_set_description (ADW_STATUS_PAGE (self->starting_page),
                                            _("What you wrote is sent once the session has started."));
           update_state (self);
-          g_signal_emit (self, signals[PROMPT_HELD], 0, text);
+          g_signal_emit (self, signals[PROMPT_HELD], 0, prompt);
         }
       return;
     }
@@ -622,11 +622,11 @@ composer_submit_cb (PalComposer    *composer,
   if (acp_session_get_state (self->session) == ACP_SESSION_STATE_CLOSED ||
       acp_session_get_state (self->session) == ACP_SESSION_STATE_FAILED)
     {
-      g_signal_emit (self, signals[REOPEN_REQUESTED], 0, text);
+      g_signal_emit (self, signals[REOPEN_REQUESTED], 0, prompt);
       return;
     }
 
-  pal_session_view_send_prompt (self, self->session, text);
+  pal_session_view_send_prompt (self, self->session, prompt);
 }
 
 static void
@@ -807,42 +807,42 @@ pal_session_view_class_init (PalSessionViewClass *klass)
   /**
    * PalSessionView::reopen-requested:
    * @self: the view
-   * @text: the prompt the person sent
+   * @prompt: the prompt the person sent
    *
-   * The person sent @text in a session that is closed: open it again, then
-   * send @text with pal_session_view_send_prompt(). The composer is empty
-   * by then; should the prompt not go out, give it back with
-   * pal_composer_set_text().
+   * The person sent @prompt in a session that is closed: open it again,
+   * then send @prompt with pal_session_view_send_prompt(). The composer is
+   * empty by then; should the prompt not go out, give it back with
+   * pal_composer_set_prompt().
    */
   signals[REOPEN_REQUESTED] =
     g_signal_new ("reopen-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, PAL_TYPE_PROMPT);
 
   /**
    * PalSessionView::prompt-held:
    * @self: the view
-   * @text: the prompt
+   * @prompt: the prompt
    *
-   * The person sent @text while a new session starts (see
+   * The person sent @prompt while a new session starts (see
    * pal_session_view_set_starting()): send it once the session is open.
    */
   signals[PROMPT_HELD] =
     g_signal_new ("prompt-held", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, PAL_TYPE_PROMPT);
 
   /**
    * PalSessionView::sign-in-requested:
    * @self: the view
    * @session: the session whose agent refused the prompt
-   * @text: the prompt
+   * @prompt: the prompt
    *
    * The agent answered a prompt with "authentication required": have the
-   * person sign in, then send @text again with
+   * person sign in, then send @prompt again with
    * pal_session_view_send_prompt().
    */
   signals[SIGN_IN_REQUESTED] =
     g_signal_new ("sign-in-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 2, ACP_TYPE_SESSION, G_TYPE_STRING);
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 2, ACP_TYPE_SESSION, PAL_TYPE_PROMPT);
 
   gtk_widget_class_set_css_name (widget_class, "sessionview");
 }
@@ -1119,9 +1119,9 @@ pal_session_view_stop (PalSessionView *self)
  * pal_session_view_send_prompt:
  * @self: a #PalSessionView
  * @session: a session ready for a prompt, shown here or not
- * @text: the prompt
+ * @prompt: the prompt
  *
- * Sends @text as a prompt of @session. A turn that ends other than by
+ * Sends @prompt to @session. A turn that ends other than by
  * end_turn leaves a notice in its transcript; when @session is the one shown,
  * the chat follows its end.
  *
@@ -1130,31 +1130,26 @@ pal_session_view_stop (PalSessionView *self)
 gboolean
 pal_session_view_send_prompt (PalSessionView *self,
                               AcpSession     *session,
-                              const char     *text)
+                              PalPrompt      *prompt)
 {
-  g_autoptr(JsonArray) prompt = NULL;
-  JsonObject *block;
+  g_autoptr(JsonArray) blocks = NULL;
   PromptData *data;
 
   g_return_val_if_fail (PAL_IS_SESSION_VIEW (self), FALSE);
   g_return_val_if_fail (ACP_IS_SESSION (session), FALSE);
-  g_return_val_if_fail (text != NULL, FALSE);
+  g_return_val_if_fail (PAL_IS_PROMPT (prompt), FALSE);
 
   if (acp_session_get_state (session) != ACP_SESSION_STATE_READY)
     return FALSE;
 
-  prompt = json_array_new ();
-  block = json_object_new ();
-  json_object_set_string_member (block, "type", "text");
-  json_object_set_string_member (block, "text", text);
-  json_array_add_object_element (prompt, block);
+  blocks = pal_prompt_to_blocks (prompt, acp_agent_get_capabilities (acp_session_get_agent (session)));
 
   if (session == self->session)
     pal_chat_view_prompt_sent (self->chat_view);
   data = g_new0 (PromptData, 1);
   data->self = g_object_ref (self);
-  data->text = g_strdup (text);
-  acp_session_prompt_async (session, prompt, self->cancellable, prompt_cb, data);
+  data->prompt = g_object_ref (prompt);
+  acp_session_prompt_async (session, blocks, self->cancellable, prompt_cb, data);
 
   return TRUE;
 }

@@ -11,6 +11,7 @@
 #include "acp-pacer.h"
 #include "acp-session.h"
 #include "acp-terminal-service.h"
+#include "pal-prompt.h"
 
 G_BEGIN_DECLS
 
@@ -30,7 +31,7 @@ AcpTranscript *pal_session_view_get_history (PalSessionView *self);
 gboolean    pal_session_view_stop         (PalSessionView *self);
 gboolean    pal_session_view_send_prompt  (PalSessionView *self,
                                            AcpSession     *session,
-                                           const char     *text);
+                                           PalPrompt      *prompt);
 void        pal_session_view_set_starting (PalSessionView *self,
                                            gboolean        holding);
 gboolean    pal_session_view_get_starting (PalSessionView *self);

@@ -28,7 +28,7 @@ _pal_attempt_free (Attempt *attempt)
   g_free (attempt->folder);
   g_strfreev (attempt->mcp_servers);
   g_strfreev (attempt->additional_dirs);
-  g_free (attempt->prompt);
+  g_clear_object (&attempt->prompt);
   g_free (attempt);
 }
 
@@ -53,7 +53,7 @@ _pal_attempt_new (PalWindow          *self,
 Attempt *
 _pal_attempt_for_session (PalWindow     *self,
                           PalSessionKey *key,
-                          const char    *prompt)
+                          PalPrompt     *prompt)
 {
   PalSessionRecord *record;
   Attempt *attempt;
@@ -64,7 +64,7 @@ _pal_attempt_for_session (PalWindow     *self,
 
   attempt = _pal_attempt_new (self, key, pal_session_record_get_agent_id (record),
                               pal_session_record_get_cwd (record), NULL);
-  attempt->prompt = g_strdup (prompt);
+  attempt->prompt = prompt != NULL ? g_object_ref (prompt) : NULL;
   return attempt;
 }
 
@@ -124,13 +124,13 @@ _pal_attempt_give_back_prompt (Attempt *attempt)
   if (!pal_session_key_equal0 (attempt->key, self->current))
     {
       if (!g_hash_table_contains (self->drafts, attempt->key))
-        g_hash_table_insert (self->drafts, pal_session_key_ref (attempt->key), g_strdup (attempt->prompt));
+        g_hash_table_insert (self->drafts, pal_session_key_ref (attempt->key), g_object_ref (attempt->prompt));
       return;
     }
 
   text = pal_composer_dup_text (_pal_window_get_composer (self));
   if (text == NULL || *text == '\0')
-    pal_composer_set_text (_pal_window_get_composer (self), attempt->prompt);
+    pal_composer_set_prompt (_pal_window_get_composer (self), attempt->prompt);
 }
 
 static void
@@ -250,7 +250,7 @@ open_after_frame (PalWindow *self,
 static void
 open_session (PalWindow     *self,
               PalSessionKey *key,
-              const char    *prompt)
+              PalPrompt     *prompt)
 {
   Attempt *attempt = _pal_attempt_for_session (self, key, prompt);
   AcpSession *session;
@@ -303,7 +303,7 @@ pal_window_open_session (PalWindow     *self,
 /* The person wrote in a closed session: it is opened again, then sent. */
 static void
 session_view_reopen_requested_cb (PalSessionView *view,
-                                  const char     *text,
+                                  PalPrompt      *prompt,
                                   PalWindow      *self)
 {
   g_autofree char *reason = NULL;
@@ -314,12 +314,12 @@ session_view_reopen_requested_cb (PalSessionView *view,
   if (!_pal_window_can (self->current, "win.open-session", &reason, self))
     {
       /* the closed transcript stays, and so does what was written */
-      pal_composer_set_text (_pal_window_get_composer (self), text);
+      pal_composer_set_prompt (_pal_window_get_composer (self), prompt);
       pal_window_add_toast (self, reason != NULL ? reason : _("The session cannot be opened again."));
       return;
     }
 
-  open_session (self, self->current, text);
+  open_session (self, self->current, prompt);
 }
 
 static void
@@ -413,7 +413,7 @@ start_session (PalWindow          *self,
                const char         *folder,
                const char * const *mcp_servers,
                const char * const *additional_dirs,
-               const char         *prompt)
+               PalPrompt          *prompt)
 {
   Attempt *attempt;
 
@@ -434,7 +434,7 @@ start_session (PalWindow          *self,
 
   attempt = _pal_attempt_new (self, NULL, agent_id, folder, mcp_servers);
   attempt->additional_dirs = g_strdupv ((char **) additional_dirs);
-  attempt->prompt = g_strdup (prompt);
+  attempt->prompt = prompt != NULL ? g_object_ref (prompt) : NULL;
   self->starting_attempt = attempt;
   _pal_window_update_actions (self);
   pal_session_manager_new_session_async (self->manager, agent_id, folder, mcp_servers, additional_dirs,
@@ -444,13 +444,13 @@ start_session (PalWindow          *self,
 /* The person wrote while the new session starts: it goes once it is open. */
 static void
 session_view_prompt_held_cb (PalSessionView *view,
-                             const char     *text,
+                             PalPrompt      *prompt,
                              PalWindow      *self)
 {
   Attempt *attempt = self->starting_attempt;
 
   if (attempt != NULL && attempt->prompt == NULL)
-    attempt->prompt = g_strdup (text);
+    attempt->prompt = g_object_ref (prompt);
 }
 
 /**
@@ -492,11 +492,15 @@ pal_window_start_session_with_prompt (PalWindow  *self,
                                       const char *folder,
                                       const char *prompt)
 {
+  g_autoptr(PalPrompt) first = NULL;
+
   g_return_if_fail (PAL_IS_WINDOW (self));
   g_return_if_fail (agent_id != NULL);
   g_return_if_fail (folder != NULL);
 
-  start_session (self, agent_id, folder, NULL, NULL, prompt);
+  if (prompt != NULL)
+    first = pal_prompt_new (prompt);
+  start_session (self, agent_id, folder, NULL, NULL, first);
 }
 
 void

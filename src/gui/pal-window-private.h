@@ -36,7 +36,7 @@ typedef struct
   char          *folder;
   GStrv          mcp_servers;
   GStrv          additional_dirs;
-  char          *prompt;          /* to send once the session is open, or signed in */
+  PalPrompt     *prompt;          /* to send once the session is open, or signed in */
 } Attempt;
 
 struct _PalWindow
@@ -132,7 +132,7 @@ Attempt *_pal_attempt_new                (PalWindow          *self,
  * list has no such session. */
 Attempt *_pal_attempt_for_session        (PalWindow          *self,
                                           PalSessionKey      *key,
-                                          const char         *prompt);
+                                          PalPrompt          *prompt);
 void     _pal_attempt_free               (Attempt            *attempt);
 /* The running agent the attempt needs, or NULL. */
 AcpAgent *_pal_attempt_lookup_agent      (Attempt            *attempt);

@@ -470,11 +470,11 @@ _pal_window_sign_in (PalWindow *self,
 static void
 session_view_sign_in_requested_cb (PalSessionView *view,
                                    AcpSession     *session,
-                                   const char     *text,
+                                   PalPrompt      *prompt,
                                    PalWindow      *self)
 {
   PalSessionKey *key = pal_session_manager_get_session_key (self->manager, session);
-  Attempt *attempt = _pal_attempt_for_session (self, key, text);
+  Attempt *attempt = _pal_attempt_for_session (self, key, prompt);
 
   if (attempt == NULL)
     return;

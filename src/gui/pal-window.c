@@ -162,21 +162,21 @@ void
 _pal_window_set_current (PalWindow     *self,
                          PalSessionKey *key)
 {
-  g_autofree char *draft = NULL;
+  g_autoptr(PalPrompt) draft = NULL;
 
   if (pal_session_key_equal0 (self->current, key))
     return;
 
-  draft = pal_composer_dup_text (_pal_window_get_composer (self));
-  if (self->current != NULL && draft != NULL && *draft != '\0')
+  draft = pal_composer_dup_prompt (_pal_window_get_composer (self));
+  if (self->current != NULL && draft != NULL)
     g_hash_table_replace (self->drafts, pal_session_key_ref (self->current), g_steal_pointer (&draft));
   else if (self->current != NULL)
     g_hash_table_remove (self->drafts, self->current);
 
   g_clear_pointer (&self->current, pal_session_key_unref);
   self->current = key != NULL ? pal_session_key_ref (key) : NULL;
-  pal_composer_set_text (_pal_window_get_composer (self),
-                         key != NULL ? g_hash_table_lookup (self->drafts, key) : NULL);
+  pal_composer_set_prompt (_pal_window_get_composer (self),
+                           key != NULL ? g_hash_table_lookup (self->drafts, key) : NULL);
   watch_current_live (self);
 }
 
@@ -550,7 +550,7 @@ pal_window_init (PalWindow *self)
   self->last_states = g_hash_table_new_full (pal_session_key_hash, pal_session_key_equal,
                                              (GDestroyNotify) pal_session_key_unref, NULL);
   self->drafts = g_hash_table_new_full (pal_session_key_hash, pal_session_key_equal,
-                                        (GDestroyNotify) pal_session_key_unref, g_free);
+                                        (GDestroyNotify) pal_session_key_unref, g_object_unref);
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
