@@ -740,6 +740,50 @@ pal_sidebar_select (PalSidebar    *self,
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
 }
 
+/**
+ * pal_sidebar_activate_adjacent:
+ * @self: a #PalSidebar
+ * @step: 1 for the session below the selected one, -1 for the one above
+ *
+ * Activates the session shown next to the selected one (the first or the
+ * last shown, when none is selected), as choosing it in the list does.
+ *
+ * Returns: whether there was one to activate
+ */
+gboolean
+pal_sidebar_activate_adjacent (PalSidebar *self,
+                               int         step)
+{
+  GListModel *model;
+  guint selected;
+  int n, i;
+
+  g_return_val_if_fail (PAL_IS_SIDEBAR (self), FALSE);
+  g_return_val_if_fail (step == 1 || step == -1, FALSE);
+
+  model = G_LIST_MODEL (self->selection);
+  n = (int) g_list_model_get_n_items (model);
+  selected = gtk_single_selection_get_selected (self->selection);
+  if (selected == GTK_INVALID_LIST_POSITION)
+    i = step > 0 ? -1 : n;
+  else
+    i = (int) selected;
+
+  for (i += step; i >= 0 && i < n; i += step)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (model, (guint) i);
+
+      if (PAL_IS_SESSION_RECORD (item))
+        {
+          g_signal_emit (self, signals[SESSION_ACTIVATED], 0,
+                         pal_session_record_get_key (PAL_SESSION_RECORD (item)));
+          return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
 void
 pal_sidebar_focus_search (PalSidebar *self)
 {
