@@ -22,6 +22,7 @@
 
 #include <glib/gi18n.h>
 
+#include "pal-a11y.h"
 #include "pal-block-model.h"
 #include "pal-copy-button.h"
 #include "pal-markdown-view.h"
@@ -268,6 +269,7 @@ pal_message_row_class_init (PalMessageRowClass *klass)
 
   object_class->dispose = pal_message_row_dispose;
   widget_class->map = pal_message_row_map;
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
   widget_class->unmap = pal_message_row_unmap;
 
   gtk_widget_class_install_action (widget_class, "message.copy", NULL, copy_action);
@@ -357,6 +359,16 @@ build (PalMessageRow *self)
   gtk_label_set_wrap (self->attachments_label, TRUE);
   gtk_widget_add_css_class (GTK_WIDGET (self->attachments_label), "dim-label");
 
+  /* what a screen reader says of the row and of its text: who wrote it */
+  {
+    const char *who = role == ACP_MESSAGE_ROLE_USER ? _("You")
+                      : role == ACP_MESSAGE_ROLE_THOUGHT ? _("Thought")
+                      : _("Agent");
+
+    pal_a11y_set_label (GTK_WIDGET (self), who);
+    pal_a11y_set_label (GTK_WIDGET (self->view), who);
+  }
+
   switch (role)
     {
     case ACP_MESSAGE_ROLE_USER:
@@ -378,6 +390,7 @@ build (PalMessageRow *self)
       {
         GtkWidget *expander = gtk_expander_new (_("Thought"));
 
+        pal_a11y_set_label (expander, _("Thought"));
         gtk_widget_add_css_class (box, "thought");
         gtk_widget_add_css_class (GTK_WIDGET (self->view), "dim-label");
         gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->view));

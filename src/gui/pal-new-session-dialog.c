@@ -19,6 +19,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "pal-a11y.h"
 #include "pal-folders.h"
 #include "pal-new-session-dialog.h"
 #include "pal-path.h"
@@ -475,6 +476,25 @@ pal_new_session_dialog_finalize (GObject *object)
   G_OBJECT_CLASS (pal_new_session_dialog_parent_class)->finalize (object);
 }
 
+/* Return on the agent row opens its list, as a click does: libadwaita 1.2
+ * leaves the key to the dialog, whose default is Start */
+static gboolean
+agent_row_key_pressed_cb (GtkEventControllerKey *controller,
+                          guint                  keyval,
+                          guint                  keycode,
+                          GdkModifierType        state,
+                          gpointer               user_data)
+{
+  GtkWidget *row = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (controller));
+
+  if ((keyval != GDK_KEY_Return && keyval != GDK_KEY_KP_Enter && keyval != GDK_KEY_ISO_Enter) ||
+      (state & gtk_accelerator_get_default_mod_mask ()) != 0 ||
+      gtk_root_get_focus (gtk_widget_get_root (row)) != row)
+    return FALSE;
+
+  return gtk_widget_activate (row);
+}
+
 static void
 pal_new_session_dialog_class_init (PalNewSessionDialogClass *klass)
 {
@@ -505,10 +525,10 @@ pal_new_session_dialog_init (PalNewSessionDialog *self)
 {
   GtkWidget *toolbar = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   GtkWidget *header = adw_header_bar_new ();
-  GtkWidget *cancel = gtk_button_new_with_mnemonic (_("_Cancel"));
+  GtkWidget *cancel = pal_a11y_mnemonic_button_new (_("_Cancel"));
   GtkWidget *page = adw_preferences_page_new ();
   GtkWidget *group = adw_preferences_group_new ();
-  GtkWidget *choose = gtk_button_new_with_mnemonic (_("_Choose…"));
+  GtkWidget *choose = pal_a11y_mnemonic_button_new (_("_Choose…"));
   GtkWidget *add_folder = gtk_button_new ();
   GtkWidget *add_folder_content = adw_button_content_new ();
   GtkExpression *expression;
@@ -522,7 +542,7 @@ pal_new_session_dialog_init (PalNewSessionDialog *self)
   gtk_window_set_default_size (GTK_WINDOW (self), 480, 600);
   gtk_window_set_modal (GTK_WINDOW (self), TRUE);
 
-  self->start_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("_Start")));
+  self->start_button = GTK_BUTTON (pal_a11y_mnemonic_button_new (_("_Start")));
   gtk_widget_add_css_class (GTK_WIDGET (self->start_button), "suggested-action");
   g_signal_connect_swapped (self->start_button, "clicked", G_CALLBACK (start_cb), self);
   g_signal_connect_swapped (cancel, "clicked", G_CALLBACK (cancel_cb), self);
@@ -537,6 +557,12 @@ pal_new_session_dialog_init (PalNewSessionDialog *self)
   adw_combo_row_set_expression (self->agent_row, expression);
   gtk_expression_unref (expression);
   g_signal_connect_swapped (self->agent_row, "notify::selected", G_CALLBACK (agent_selected_cb), self);
+  {
+    GtkEventController *keys = gtk_event_controller_key_new ();
+
+    g_signal_connect (keys, "key-pressed", G_CALLBACK (agent_row_key_pressed_cb), NULL);
+    gtk_widget_add_controller (GTK_WIDGET (self->agent_row), keys);
+  }
 
   self->folder_row = ADW_ACTION_ROW (adw_action_row_new ());
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (self->folder_row), FALSE);

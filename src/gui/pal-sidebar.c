@@ -28,6 +28,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "pal-a11y.h"
 #include "pal-session-groups.h"
 #include "pal-sidebar.h"
 #include "pal-tooltip.h"
@@ -593,6 +594,7 @@ pal_sidebar_new (PalSessionStore *session_store,
 
   self->search_entry = GTK_SEARCH_ENTRY (gtk_search_entry_new ());
   g_object_set (self->search_entry, "placeholder-text", _("Search sessions"), NULL);
+  pal_a11y_set_label (GTK_WIDGET (self->search_entry), _("Search sessions"));
   g_signal_connect (self->search_entry, "search-changed", G_CALLBACK (search_changed_cb), self);
   search_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   gtk_widget_set_margin_start (search_box, 6);
