@@ -316,9 +316,15 @@ clamp_notify_child_cb (AdwClamp    *clamp,
                        PalChatView *self)
 {
   GtkWidget *child = adw_clamp_get_child (clamp);
+  GtkWidget *list_item = gtk_widget_get_parent (GTK_WIDGET (clamp));
 
-  if (child != NULL)
-    _pal_chat_keys_row_made (self, child);
+  if (child == NULL)
+    return;
+  _pal_chat_keys_row_made (self, child);
+  /* the list's row is named after the row it shows */
+  if (list_item != NULL)
+    gtk_accessible_update_relation (GTK_ACCESSIBLE (list_item),
+                                    GTK_ACCESSIBLE_RELATION_LABELLED_BY, child, NULL, -1);
 }
 
 static void

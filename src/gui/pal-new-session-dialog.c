@@ -476,6 +476,35 @@ pal_new_session_dialog_finalize (GObject *object)
   G_OBJECT_CLASS (pal_new_session_dialog_parent_class)->finalize (object);
 }
 
+static void
+agent_item_setup_cb (GtkSignalListItemFactory *factory,
+                     GtkListItem              *list_item,
+                     gpointer                  user_data)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_list_item_set_child (list_item, label);
+}
+
+static void
+agent_item_bind_cb (GtkSignalListItemFactory *factory,
+                    GtkListItem              *list_item,
+                    gpointer                  user_data)
+{
+  GtkWidget *label = gtk_list_item_get_child (list_item);
+  PalAgentProfile *profile = gtk_list_item_get_item (list_item);
+  GtkWidget *row = label;
+
+  /* the list's row: the widget the list view holds */
+  while (row != NULL && !GTK_IS_LIST_VIEW (gtk_widget_get_parent (row)))
+    row = gtk_widget_get_parent (row);
+  gtk_label_set_text (GTK_LABEL (label), pal_agent_profile_get_name (profile));
+  if (row != NULL)
+    gtk_accessible_update_relation (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_RELATION_LABELLED_BY,
+                                    label, NULL, -1);
+}
+
 /* Return on the agent row opens its list, as a click does: libadwaita 1.2
  * leaves the key to the dialog, whose default is Start */
 static gboolean
@@ -553,6 +582,16 @@ pal_new_session_dialog_init (PalNewSessionDialog *self)
 
   self->agent_row = ADW_COMBO_ROW (adw_combo_row_new ());
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->agent_row), _("Agent"));
+  pal_a11y_set_label (GTK_WIDGET (self->agent_row), _("Agent"));
+  {
+    /* the agents in the row's list, each named for a screen reader */
+    GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+
+    g_signal_connect (factory, "setup", G_CALLBACK (agent_item_setup_cb), NULL);
+    g_signal_connect (factory, "bind", G_CALLBACK (agent_item_bind_cb), NULL);
+    adw_combo_row_set_list_factory (self->agent_row, factory);
+    g_object_unref (factory);
+  }
   expression = gtk_property_expression_new (PAL_TYPE_AGENT_PROFILE, NULL, "name");
   adw_combo_row_set_expression (self->agent_row, expression);
   gtk_expression_unref (expression);
@@ -567,6 +606,7 @@ pal_new_session_dialog_init (PalNewSessionDialog *self)
   self->folder_row = ADW_ACTION_ROW (adw_action_row_new ());
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (self->folder_row), FALSE);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->folder_row), _("Project Folder"));
+  pal_a11y_set_label (GTK_WIDGET (self->folder_row), _("Project Folder"));
   adw_action_row_set_subtitle (self->folder_row, _("None chosen"));
   gtk_widget_set_valign (choose, GTK_ALIGN_CENTER);
   g_signal_connect_swapped (choose, "clicked", G_CALLBACK (choose_folder_cb), self);

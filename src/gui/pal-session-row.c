@@ -15,6 +15,7 @@
 
 #include <glib/gi18n.h>
 
+#include "pal-a11y.h"
 #include "pal-path.h"
 #include "pal-session-menu.h"
 #include "pal-session-row.h"
@@ -248,6 +249,16 @@ set_busy (PalSessionRow *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
+/* what a screen reader says of the row: its title, then the line under it */
+static void
+update_name (PalSessionRow *self)
+{
+  g_autofree char *name = g_strdup_printf ("%s, %s", gtk_label_get_text (self->title_label),
+                                           gtk_label_get_text (self->subtitle_label));
+
+  pal_a11y_set_label (GTK_WIDGET (self), name);
+}
+
 static void
 update_title (PalSessionRow *self)
 {
@@ -264,6 +275,7 @@ update_title (PalSessionRow *self)
       gtk_widget_remove_css_class (GTK_WIDGET (self->title_label), "dim-label");
     }
   pal_widget_set_quiet_tooltip (GTK_WIDGET (self->title_label), gtk_label_get_text (self->title_label));
+  update_name (self);
 }
 
 /**
@@ -301,6 +313,7 @@ pal_session_row_update_time (PalSessionRow *self,
     g_string_append_printf (subtitle, " · %s", _("from the agent"));
 
   gtk_label_set_text (self->subtitle_label, subtitle->str);
+  update_name (self);
   /* every folder of the session, in full */
   pal_widget_set_quiet_tooltip (GTK_WIDGET (self->subtitle_label), folders);
 }

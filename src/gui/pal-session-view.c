@@ -36,6 +36,7 @@
 #include "acp-message-item.h"
 #include "acp-permission-item.h"
 #include "acp-transcript.h"
+#include "pal-a11y.h"
 #include "pal-chat-view.h"
 #include "pal-composer.h"
 #include "pal-session-manager.h"
@@ -981,7 +982,7 @@ pal_session_view_init (PalSessionView *self)
   gtk_label_set_wrap (self->stopping_label, TRUE);
   gtk_label_set_xalign (self->stopping_label, 0);
   gtk_widget_set_hexpand (GTK_WIDGET (self->stopping_label), TRUE);
-  self->stop_agent_button = gtk_button_new_with_mnemonic (_("Stop the _Agent"));
+  self->stop_agent_button = pal_a11y_mnemonic_button_new (_("Stop the _Agent"));
   gtk_widget_set_tooltip_text (self->stop_agent_button,
                                _("End the agent’s process; the session stays, and writing starts the agent again"));
   gtk_actionable_set_action_name (GTK_ACTIONABLE (self->stop_agent_button), "win.stop-agent");

@@ -335,6 +335,10 @@ bind_cb (GtkSignalListItemFactory *factory,
       pal_session_row_set_can_func (row, self->can_func, self->can_data);
       g_hash_table_insert (self->rows, pal_session_key_ref (key), row);
     }
+
+  /* the list's row is named after what it shows */
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (gtk_widget_get_parent (GTK_WIDGET (bin))),
+                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY, adw_bin_get_child (bin), NULL, -1);
 }
 
 static void
