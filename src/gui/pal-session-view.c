@@ -531,6 +531,7 @@ session_notify_cb (AcpSession     *session,
 typedef struct
 {
   PalSessionView *self;
+  AcpSession     *session;
   PalPrompt      *prompt;
 } PromptData;
 
@@ -538,6 +539,7 @@ static void
 prompt_data_free (PromptData *data)
 {
   g_object_unref (data->self);
+  g_object_unref (data->session);
   g_object_unref (data->prompt);
   g_free (data);
 }
@@ -593,6 +595,52 @@ prompt_cb (GObject      *object,
                                   g_str_equal (reason, "cancelled") ? ACP_NOTICE_SEVERITY_INFO
                                                                     : ACP_NOTICE_SEVERITY_WARNING,
                                   text, NULL, NULL);
+}
+
+/* What the person should know of what went out (files sent as links, an
+ * image left out) is said in the session's transcript, before the turn */
+static void
+send_blocks (PromptData *data,
+             JsonArray  *blocks,
+             GStrv       notes)
+{
+  AcpSession *session = data->session;
+
+  for (guint i = 0; notes != NULL && notes[i] != NULL; i++)
+    acp_transcript_append_notice (acp_session_get_transcript (session), ACP_NOTICE_SEVERITY_INFO,
+                                  notes[i], NULL, NULL);
+
+  if (session == data->self->session)
+    pal_chat_view_prompt_sent (data->self->chat_view);
+  acp_session_prompt_async (session, blocks, data->self->cancellable, prompt_cb, data);
+}
+
+static void
+blocks_built_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  PromptData *data = user_data;
+  g_auto(GStrv) notes = NULL;
+  g_autoptr(JsonArray) blocks = NULL;
+
+  blocks = pal_prompt_build_blocks_finish (PAL_PROMPT (object), result, &notes, NULL);
+  if (blocks == NULL)
+    {
+      prompt_data_free (data);
+      return;
+    }
+
+  /* the session went on meanwhile (another prompt, or it closed): the
+   * prompt comes back to the composer */
+  if (acp_session_get_state (data->session) != ACP_SESSION_STATE_READY)
+    {
+      offer_again (data->self, data->session, data->prompt);
+      prompt_data_free (data);
+      return;
+    }
+
+  send_blocks (data, blocks, notes);
 }
 
 static void
@@ -1132,7 +1180,7 @@ pal_session_view_send_prompt (PalSessionView *self,
                               AcpSession     *session,
                               PalPrompt      *prompt)
 {
-  g_autoptr(JsonArray) blocks = NULL;
+  AcpAgentCapabilities caps;
   PromptData *data;
 
   g_return_val_if_fail (PAL_IS_SESSION_VIEW (self), FALSE);
@@ -1142,14 +1190,25 @@ pal_session_view_send_prompt (PalSessionView *self,
   if (acp_session_get_state (session) != ACP_SESSION_STATE_READY)
     return FALSE;
 
-  blocks = pal_prompt_to_blocks (prompt, acp_agent_get_capabilities (acp_session_get_agent (session)));
-
-  if (session == self->session)
-    pal_chat_view_prompt_sent (self->chat_view);
   data = g_new0 (PromptData, 1);
   data->self = g_object_ref (self);
+  data->session = g_object_ref (session);
   data->prompt = g_object_ref (prompt);
-  acp_session_prompt_async (session, blocks, self->cancellable, prompt_cb, data);
+  caps = acp_agent_get_capabilities (acp_session_get_agent (session));
+
+  /* files are read on a worker thread first */
+  if (pal_prompt_needs_reading (prompt))
+    {
+      pal_prompt_build_blocks_async (prompt, caps, self->cancellable, blocks_built_cb, data);
+      return TRUE;
+    }
+
+  {
+    g_auto(GStrv) notes = NULL;
+    g_autoptr(JsonArray) blocks = pal_prompt_to_blocks (prompt, caps, &notes);
+
+    send_blocks (data, blocks, notes);
+  }
 
   return TRUE;
 }
