@@ -146,49 +146,6 @@ fixture_set_up (Fixture       *f,
 }
 
 static void
-got_result_cb (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  GAsyncResult **slot = user_data;
-
-  g_assert_null (*slot);
-  *slot = g_object_ref (result);
-}
-
-static gboolean
-has_result (gpointer data)
-{
-  return *(GAsyncResult **) data != NULL;
-}
-
-static GAsyncResult *
-wait_result (GAsyncResult **slot)
-{
-  WAIT_UNTIL (has_result (slot));
-
-  return g_steal_pointer (slot);
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
-static void
 fixture_tear_down (Fixture       *f,
                    gconstpointer  data)
 {
@@ -198,8 +155,8 @@ fixture_tear_down (Fixture       *f,
     if (l->data != f->window && ADW_IS_MESSAGE_DIALOG (l->data))
       gtk_window_destroy (l->data);
   gtk_window_destroy (GTK_WINDOW (f->window));
-  pal_session_manager_shutdown_async (f->manager, NULL, got_result_cb, &f->result);
-  result = wait_result (&f->result);
+  pal_session_manager_shutdown_async (f->manager, NULL, test_store_result_cb, &f->result);
+  result = WAIT_RESULT (&f->result);
   pal_session_manager_shutdown_finish (f->manager, result, NULL);
 
   g_clear_object (&f->manager);
@@ -210,7 +167,7 @@ fixture_tear_down (Fixture       *f,
   g_clear_object (&f->backend);
   g_ptr_array_unref (f->problems);
   g_ptr_array_unref (f->models);
-  remove_tree (f->tmpdir);
+  test_remove_tree (f->tmpdir);
   g_free (f->tmpdir);
   g_free (f->folder);
   g_free (f->path);
@@ -251,8 +208,8 @@ load_stored (Fixture       *f,
   g_autoptr(GError) error = NULL;
   PalStoredTranscript *stored;
 
-  pal_transcript_store_load_async (f->store, key, NULL, got_result_cb, &f->result);
-  result = wait_result (&f->result);
+  pal_transcript_store_load_async (f->store, key, NULL, test_store_result_cb, &f->result);
+  result = WAIT_RESULT (&f->result);
   stored = pal_transcript_store_load_finish (f->store, result, &error);
   g_assert_no_error (error);
 
@@ -436,14 +393,14 @@ load_and_close (Fixture       *f,
   g_autoptr(GError) error = NULL;
   g_autoptr(AcpSession) session = NULL;
 
-  pal_session_manager_load_session_async (f->manager, key, NULL, got_result_cb, &f->result);
-  result = wait_result (&f->result);
+  pal_session_manager_load_session_async (f->manager, key, NULL, test_store_result_cb, &f->result);
+  result = WAIT_RESULT (&f->result);
   session = pal_session_manager_load_session_finish (f->manager, result, &error);
   g_assert_no_error (error);
   g_clear_object (&result);
 
-  pal_session_manager_close_session_async (f->manager, key, NULL, got_result_cb, &f->result);
-  result = wait_result (&f->result);
+  pal_session_manager_close_session_async (f->manager, key, NULL, test_store_result_cb, &f->result);
+  result = WAIT_RESULT (&f->result);
   g_assert_true (pal_session_manager_close_session_finish (f->manager, result, &error));
 }
 
@@ -535,8 +492,8 @@ test_replay_over_history (Fixture       *f,
   {
     g_autoptr(GAsyncResult) result = NULL;
 
-    pal_session_manager_close_session_async (f->manager, key, NULL, got_result_cb, &f->result);
-    result = wait_result (&f->result);
+    pal_session_manager_close_session_async (f->manager, key, NULL, test_store_result_cb, &f->result);
+    result = WAIT_RESULT (&f->result);
     g_assert_true (pal_session_manager_close_session_finish (f->manager, result, NULL));
   }
   browse_again (f, other, key);
@@ -848,8 +805,8 @@ test_show_at (Fixture       *f,
     }
 
   /* the answer to question 20: entry 41 */
-  pal_session_history_load_async (f->store, key, NULL, got_result_cb, &f->result);
-  result = wait_result (&f->result);
+  pal_session_history_load_async (f->store, key, NULL, test_store_result_cb, &f->result);
+  result = WAIT_RESULT (&f->result);
   history = pal_session_history_load_finish (result, &error);
   g_assert_no_error (error);
   position = pal_session_history_find_item (history, pal_session_history_get_item (history, 41));
