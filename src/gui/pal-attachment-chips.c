@@ -29,11 +29,10 @@
 #include "pal-image-viewer.h"
 #include "pal-window.h"
 
-/* Logical pixels: the tallest and widest a thumbnail is shown */
+/* Pixels: the tallest and widest a thumbnail is (it is decoded at that
+ * size, which is the size it is shown at) */
 #define THUMBNAIL_HEIGHT 160
 #define THUMBNAIL_WIDTH  320
-/* Pixels it is decoded at: sharp on a screen of scale 2 */
-#define THUMBNAIL_DECODE_HEIGHT (2 * THUMBNAIL_HEIGHT)
 
 /* On a block: its Thumbnail, once decoded */
 #define THUMBNAIL_KEY "pal-attachment-thumbnail"
@@ -504,7 +503,7 @@ image_chip (PalAttachmentChips *self,
       decoding->self = self;
       decoding->block = g_object_ref (block);
       g_hash_table_add (self->decoding, g_object_ref (block));
-      pal_image_decode_async (block, THUMBNAIL_DECODE_HEIGHT, self->cancellable, decode_cb, decoding);
+      pal_image_decode_async (block, THUMBNAIL_WIDTH, THUMBNAIL_HEIGHT, self->cancellable, decode_cb, decoding);
     }
 
   waiting = gtk_spinner_new ();
@@ -523,6 +522,9 @@ append_to (GtkWidget *flow_box,
 {
   GtkWidget *child;
 
+  /* as wide as it needs, not as the line */
+  gtk_widget_set_halign (chip, GTK_ALIGN_START);
+  gtk_widget_set_valign (chip, GTK_ALIGN_START);
   gtk_flow_box_append (GTK_FLOW_BOX (flow_box), chip);
   /* the chip takes the focus, not the place it is in */
   child = gtk_widget_get_parent (chip);
@@ -650,7 +652,6 @@ new_flow_box (void)
   gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (flow_box), 32);
   gtk_flow_box_set_column_spacing (GTK_FLOW_BOX (flow_box), 6);
   gtk_flow_box_set_row_spacing (GTK_FLOW_BOX (flow_box), 6);
-  gtk_widget_set_halign (flow_box, GTK_ALIGN_START);
   gtk_widget_set_visible (flow_box, FALSE);
 
   return flow_box;

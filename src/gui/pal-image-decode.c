@@ -17,6 +17,7 @@
 typedef struct
 {
   AcpContentBlock *block;
+  int              max_width;
   int              max_height;
   int              width;      /* of the image itself */
   int              height;
@@ -38,12 +39,18 @@ size_prepared_cb (GdkPixbufLoader *loader,
                   int              height,
                   Decode          *decode)
 {
+  double scale = 1.0;
+
   decode->width = width;
   decode->height = height;
-  if (decode->max_height > 0 && height > decode->max_height)
-    gdk_pixbuf_loader_set_size (loader,
-                                MAX (1, (int) ((gint64) width * decode->max_height / height)),
-                                decode->max_height);
+  if (width <= 0 || height <= 0)
+    return;
+  if (decode->max_width > 0)
+    scale = MIN (scale, (double) decode->max_width / width);
+  if (decode->max_height > 0)
+    scale = MIN (scale, (double) decode->max_height / height);
+  if (scale < 1.0)
+    gdk_pixbuf_loader_set_size (loader, MAX (1, (int) (width * scale)), MAX (1, (int) (height * scale)));
 }
 
 static void
@@ -102,8 +109,9 @@ decode_thread (GTask        *task,
 /**
  * pal_image_decode_async:
  * @block: an image block
+ * @max_width: the width in pixels to scale a wider image down to, or 0
  * @max_height: the height in pixels to scale a taller image down to, or 0
- *   for the image as it is
+ *   (both 0: the image as it is)
  * @cancellable: (nullable): a #GCancellable
  * @callback: called on the thread-default main context when it is done
  * @user_data: for @callback
@@ -112,6 +120,7 @@ decode_thread (GTask        *task,
  */
 void
 pal_image_decode_async (AcpContentBlock     *block,
+                        int                  max_width,
                         int                  max_height,
                         GCancellable        *cancellable,
                         GAsyncReadyCallback  callback,
@@ -121,13 +130,14 @@ pal_image_decode_async (AcpContentBlock     *block,
   Decode *decode;
 
   g_return_if_fail (ACP_IS_CONTENT_BLOCK (block));
-  g_return_if_fail (max_height >= 0);
+  g_return_if_fail (max_width >= 0 && max_height >= 0);
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
   task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, pal_image_decode_async);
   decode = g_new0 (Decode, 1);
   decode->block = g_object_ref (block);   /* immutable: read on the thread */
+  decode->max_width = max_width;
   decode->max_height = max_height;
   g_task_set_task_data (task, decode, decode_free);
   g_task_run_in_thread (task, decode_thread);

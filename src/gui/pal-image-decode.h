@@ -12,6 +12,7 @@
 G_BEGIN_DECLS
 
 void        pal_image_decode_async     (AcpContentBlock      *block,
+                                        int                   max_width,
                                         int                   max_height,
                                         GCancellable         *cancellable,
                                         GAsyncReadyCallback   callback,

@@ -172,7 +172,7 @@ pal_image_viewer_new (GtkWindow       *parent,
   if (parent != NULL)
     fit_size (self, 640, 480);
   /* the viewer waits for its image: its cancellable goes with it */
-  pal_image_decode_async (block, 0, self->cancellable, decode_cb, self);
+  pal_image_decode_async (block, 0, 0, self->cancellable, decode_cb, self);
 
   return GTK_WIDGET (self);
 }
