@@ -188,6 +188,8 @@ pal_attachment_chip_new (PalAttachment *attachment)
   self->label = gtk_label_new (name);
   gtk_label_set_ellipsize (GTK_LABEL (self->label), PANGO_ELLIPSIZE_MIDDLE);
   gtk_label_set_max_width_chars (GTK_LABEL (self->label), 24);
+  /* the flow box gives a chip its minimum width: a short name stays whole */
+  gtk_label_set_width_chars (GTK_LABEL (self->label), (int) MIN (g_utf8_strlen (name, -1), 12));
   gtk_widget_set_valign (self->label, GTK_ALIGN_CENTER);
   gtk_box_append (GTK_BOX (self->box), self->label);
 
