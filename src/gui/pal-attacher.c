@@ -216,7 +216,7 @@ end_pending (PalAttacher *self)
 }
 
 static void
-pal_attacher_free_files (GSList *files)
+free_files (GSList *files)
 {
   g_slist_free_full (files, g_object_unref);
 }
@@ -414,7 +414,7 @@ ask_for (PalAttacher *self,
   adw_message_dialog_set_close_response (dialog, "cancel");
   g_object_set_data_full (G_OBJECT (dialog), "files",
                           g_slist_copy_deep (outside, (GCopyFunc) g_object_ref, NULL),
-                          (GDestroyNotify) pal_attacher_free_files);
+                          (GDestroyNotify) free_files);
   g_signal_connect_object (dialog, "response", G_CALLBACK (question_response_cb), self, 0);
   self->question = GTK_WINDOW (dialog);
   gtk_window_present (self->question);
