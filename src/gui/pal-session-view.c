@@ -353,6 +353,36 @@ track_last_prompt (PalSessionView *self,
   update_resend (self);
 }
 
+/* What the composer must know of where the prompt goes: the session's
+ * folders (a file from elsewhere asks first) and, once its agent has
+ * answered initialize, what the agent takes */
+static void
+update_composer_target (PalSessionView *self)
+{
+  AcpAgent *agent = self->session != NULL ? acp_session_get_agent (self->session) : NULL;
+  g_autoptr(GStrvBuilder) folders = g_strv_builder_new ();
+  g_auto(GStrv) strv = NULL;
+
+  if (agent != NULL && acp_agent_get_state (agent) == ACP_AGENT_STATE_READY)
+    {
+      AcpAgentCapabilities caps = acp_agent_get_capabilities (agent);
+
+      pal_composer_set_agent_capabilities (self->composer, &caps);
+    }
+  else
+    pal_composer_set_agent_capabilities (self->composer, NULL);
+
+  if (self->session == NULL)
+    {
+      pal_composer_set_folders (self->composer, NULL);
+      return;
+    }
+  g_strv_builder_add (folders, acp_session_get_cwd (self->session));
+  g_strv_builder_addv (folders, (const char **) acp_session_get_additional_directories (self->session));
+  strv = g_strv_builder_end (folders);
+  pal_composer_set_folders (self->composer, (const char * const *) strv);
+}
+
 static void
 update_state (PalSessionView *self)
 {
@@ -361,6 +391,7 @@ update_state (PalSessionView *self)
   gboolean reopens;
 
   pal_composer_set_busy (self->composer, state == ACP_SESSION_STATE_PROMPTING);
+  update_composer_target (self);
   /* a closed session takes a prompt too, and so does one whose agent went
    * away, and one shown from its history: it is opened again (the agent
    * started anew) to send it */
@@ -526,6 +557,26 @@ session_notify_cb (AcpSession     *session,
     update_stopping (self);
   else if (g_str_equal (name, "replay-count"))
     queue_progress (self);
+  else if (g_str_equal (name, "additional-directories"))
+    update_composer_target (self);
+}
+
+/* Files dropped on the transcript go to the composer, as if dropped there */
+static gboolean
+chat_drop_cb (GtkDropTarget  *target,
+              const GValue   *value,
+              double          x,
+              double          y,
+              PalSessionView *self)
+{
+  GSList *files = g_value_get_boxed (value);
+
+  if (files == NULL)
+    return FALSE;
+
+  pal_composer_add_files (self->composer, files);
+  pal_composer_grab_focus (self->composer);
+  return TRUE;
 }
 
 typedef struct
@@ -955,6 +1006,15 @@ pal_session_view_init (PalSessionView *self)
   gtk_overlay_add_overlay (GTK_OVERLAY (chat_overlay), self->empty_hint);
   gtk_overlay_add_overlay (GTK_OVERLAY (chat_overlay), self->starting_page);
   gtk_widget_set_vexpand (chat_overlay, TRUE);
+  {
+    GtkDropTarget *drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+
+    /* highlighted while a drop hovers (style.css) */
+    gtk_widget_add_css_class (chat_overlay, "chat-drop");
+    gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (drop), GTK_PHASE_CAPTURE);
+    g_signal_connect (drop, "drop", G_CALLBACK (chat_drop_cb), self);
+    gtk_widget_add_controller (chat_overlay, GTK_EVENT_CONTROLLER (drop));
+  }
 
   self->usage_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->usage_label, 0);
