@@ -13,6 +13,7 @@
 #include "acp-permission-item.h"
 #include "acp-transcript.h"
 #include "pal-chat-view.h"
+#include "pal-attachment-chips.h"
 #include "pal-diff-view.h"
 #include "pal-markdown-view.h"
 #include "pal-message-row.h"
@@ -23,6 +24,7 @@
 #include "pal-text-view.h"
 #include "pal-tool-call-row.h"
 #include "pal-tooltip.h"
+#include "find-descendant.h"
 #include "summary-rows.h"
 #include "test-util.h"
 
@@ -1593,7 +1595,37 @@ label_shown (gpointer data)
   return has_label (d->window, d->text);
 }
 
-/* A message's blocks that are not text are listed below it, as they come;
+/* The accessible names of the chips of the first message row, joined by
+ * " | ", once no image is being decoded; NULL until there is such a row */
+static char *
+chip_names (GtkWidget *window)
+{
+  GtkWidget *row = find_descendant (window, PAL_TYPE_MESSAGE_ROW);
+  PalAttachmentChips *chips;
+  g_autoptr(GString) names = g_string_new (NULL);
+  GtkWidget *chip;
+
+  if (row == NULL)
+    return NULL;
+  chips = pal_message_row_get_attachments (PAL_MESSAGE_ROW (row));
+  if (pal_attachment_chips_get_n_decoding (chips) > 0)
+    return NULL;
+  for (guint i = 0; (chip = pal_attachment_chips_get_chip (chips, i)) != NULL; i++)
+    g_string_append_printf (names, "%s%s", i > 0 ? " | " : "", pal_attachment_chips_get_chip_name (chip));
+
+  return g_string_free (g_steal_pointer (&names), FALSE);
+}
+
+static gboolean
+chips_shown (GtkWidget  *window,
+             const char *expected)
+{
+  g_autofree char *names = chip_names (window);
+
+  return g_strcmp0 (names, expected) == 0;
+}
+
+/* A message's blocks that are not text are shown below it, as they come;
  * a plan counts what is done, a status it does not know as not done */
 static void
 test_attachments_and_plan (void)
@@ -1601,7 +1633,7 @@ test_attachments_and_plan (void)
   g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
   GtkWidget *view = pal_chat_view_new ();
   GtkWidget *window = make_window (view);
-  LabelData d = { window, "📎 notes.txt\n📎 Image" };
+  LabelData d = { window, "Plan (1 of 2 done)" };
 
   apply (transcript, "{\"sessionUpdate\":\"user_message_chunk\",\"messageId\":\"m1\",\"content\":{\"type\":\"text\",\"text\":\"See\"}}");
   apply (transcript, "{\"sessionUpdate\":\"user_message_chunk\",\"messageId\":\"m1\",\"content\":{\"type\":\"resource_link\","
@@ -1612,16 +1644,14 @@ test_attachments_and_plan (void)
                      "{\"content\":\"Read\",\"priority\":\"high\",\"status\":\"completed\"},"
                      "{\"content\":\"Wait\",\"priority\":\"urgent\",\"status\":\"blocked\"}]}");
   pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (transcript));
-  WAIT_UNTIL (label_shown (&d));
-  d.text = "Plan (1 of 2 done)";
+  WAIT_UNTIL (chips_shown (window, "Attached file notes.txt | Broken image"));
   WAIT_UNTIL (label_shown (&d));
   g_assert_true (has_label (window, "Wait"));
 
   /* one more, to the message on screen */
   apply (transcript, "{\"sessionUpdate\":\"user_message_chunk\",\"messageId\":\"m1\",\"content\":{\"type\":\"resource\","
                      "\"resource\":{\"uri\":\"file:///p/b.c\",\"text\":\"int b;\"}}}");
-  d.text = "📎 notes.txt\n📎 Image\n📎 file:///p/b.c";
-  WAIT_UNTIL (label_shown (&d));
+  WAIT_UNTIL (chips_shown (window, "Attached file notes.txt | Broken image | Attached file b.c"));
 
   /* the plan replaced */
   apply (transcript, "{\"sessionUpdate\":\"plan\",\"entries\":["

@@ -10,6 +10,7 @@
 #include "acp-command.h"
 #include "acp-config-option.h"
 #include "acp-mode.h"
+#include "pal-attachment-chip.h"
 #include "pal-composer.h"
 #include "test-util.h"
 
@@ -432,6 +433,108 @@ test_options_width (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static void
+collect_chips (GtkWidget *widget,
+               GPtrArray *chips)
+{
+  if (PAL_IS_ATTACHMENT_CHIP (widget))
+    g_ptr_array_add (chips, widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_chips (child, chips);
+}
+
+static GPtrArray *
+chips_of (PalComposer *composer)
+{
+  GPtrArray *chips = g_ptr_array_new ();
+
+  collect_chips (GTK_WIDGET (composer), chips);
+  return chips;
+}
+
+static PalAttachment *
+new_png_attachment (void)
+{
+  g_autoptr(GdkPixbuf) pixbuf = gdk_pixbuf_new (GDK_COLORSPACE_RGB, FALSE, 8, 64, 32);
+  g_autoptr(GBytes) bytes = NULL;
+  char *buffer = NULL;
+  gsize length = 0;
+
+  gdk_pixbuf_fill (pixbuf, 0xff0000ff);
+  g_assert_true (gdk_pixbuf_save_to_buffer (pixbuf, &buffer, &length, "png", NULL, NULL));
+  bytes = g_bytes_new_take (buffer, length);
+
+  return pal_attachment_new_image (bytes, "image/png", 64, 32, NULL);
+}
+
+/* Chips for what is attached, kept in the prompt, removed by their button */
+static void
+test_attachment_chips (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  PalComposer *composer = PAL_COMPOSER (pal_composer_new ());
+  g_autoptr(GFile) file = g_file_new_for_path ("/project/hello.c");
+  g_autoptr(GFile) folder = g_file_new_for_path ("/project/src");
+  g_autoptr(PalAttachment) of_file = pal_attachment_new_file (file);
+  g_autoptr(PalAttachment) of_folder = pal_attachment_new_folder (folder);
+  g_autoptr(PalAttachment) image = new_png_attachment ();
+  g_autoptr(PalPrompt) prompt = pal_prompt_new ("Look");
+  g_autoptr(PalPrompt) kept = NULL;
+  g_autoptr(GPtrArray) chips = NULL;
+  g_autoptr(PalAttachment) first = NULL;
+  GtkWidget *remove;
+  const AcpAgentCapabilities text_only = ACP_AGENT_CAP_NONE;
+  const AcpAgentCapabilities with_images = ACP_AGENT_CAP_PROMPT_IMAGE;
+
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (composer));
+  gtk_window_present (GTK_WINDOW (window));
+
+  /* a prompt given back shows its attachments */
+  pal_prompt_add_attachment (prompt, of_file);
+  pal_prompt_add_attachment (prompt, of_folder);
+  pal_prompt_add_attachment (prompt, image);
+  pal_composer_set_prompt (composer, prompt);
+  chips = chips_of (composer);
+  g_assert_cmpuint (chips->len, ==, 3);
+  g_assert_cmpstr (pal_attachment_get_name (pal_attachment_chip_get_attachment (g_ptr_array_index (chips, 0))),
+                   ==, "hello.c");
+  /* the image gets its thumbnail, made off the main thread */
+  WAIT_UNTIL (pal_attachment_chip_get_thumbnail (g_ptr_array_index (chips, 2)) != NULL);
+
+  /* and the prompt taken from the composer has them */
+  kept = pal_composer_dup_prompt (composer);
+  g_assert_cmpstr (pal_prompt_get_text (kept), ==, "Look");
+  g_assert_cmpuint (g_list_model_get_n_items (pal_prompt_get_attachments (kept)), ==, 3);
+
+  /* an agent without images: the image is marked, the composer says so */
+  g_assert_false (pal_composer_get_refusing_images (composer));
+  pal_composer_set_agent_capabilities (composer, &text_only);
+  g_assert_true (pal_composer_get_refusing_images (composer));
+  g_assert_true (pal_attachment_chip_get_refused (g_ptr_array_index (chips, 2)));
+  g_assert_false (pal_attachment_chip_get_refused (g_ptr_array_index (chips, 0)));
+  pal_composer_set_agent_capabilities (composer, &with_images);
+  g_assert_false (pal_composer_get_refusing_images (composer));
+
+  /* the remove button of the first takes it away, and only it */
+  remove = find (g_ptr_array_index (chips, 0), GTK_TYPE_BUTTON, 0);
+  g_assert_nonnull (remove);
+  g_signal_emit_by_name (remove, "clicked");
+  g_assert_cmpuint (g_list_model_get_n_items (pal_composer_get_attachments (composer)), ==, 2);
+  first = g_list_model_get_item (pal_composer_get_attachments (composer), 0);
+  g_assert_cmpint (pal_attachment_get_kind (first), ==, PAL_ATTACHMENT_FOLDER);
+
+  /* attachments alone can be sent; sending empties the composer */
+  pal_composer_set_text (composer, "");
+  g_assert_true (pal_composer_submit (composer));
+  g_assert_cmpuint (g_list_model_get_n_items (pal_composer_get_attachments (composer)), ==, 0);
+  g_ptr_array_unref (chips);
+  chips = chips_of (composer);
+  g_assert_cmpuint (chips->len, ==, 0);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -444,6 +547,7 @@ main (int   argc,
   g_test_add_func ("/composer/session-options", test_session_options);
   g_test_add_func ("/composer/options-width", test_options_width);
   g_test_add_func ("/composer/options-list", test_options_list);
+  g_test_add_func ("/composer/attachment-chips", test_attachment_chips);
 
   return g_test_run ();
 }

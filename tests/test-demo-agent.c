@@ -513,8 +513,8 @@ test_initialize (Fixture       *fixture,
   g_assert_true (json_object_get_boolean_member (caps, "loadSession"));
   g_assert_true (json_object_get_boolean_member (object_member (caps, "promptCapabilities"),
                                                  "embeddedContext"));
-  g_assert_false (json_object_get_boolean_member (object_member (caps, "promptCapabilities"),
-                                                  "image"));
+  g_assert_true (json_object_get_boolean_member (object_member (caps, "promptCapabilities"),
+                                                 "image"));
   g_assert_true (json_object_get_boolean_member (object_member (caps, "mcpCapabilities"), "http"));
   g_assert_true (json_object_get_boolean_member (object_member (caps, "mcpCapabilities"), "sse"));
   object_member (object_member (caps, "sessionCapabilities"), "list");
@@ -1556,7 +1556,7 @@ test_through_acp_agent (Fixture       *fixture,
   g_assert_true (acp_agent_supports_mcp_transport (agent, ACP_MCP_TRANSPORT_HTTP));
   g_assert_true (acp_agent_supports_mcp_transport (agent, ACP_MCP_TRANSPORT_SSE));
   g_assert_true (acp_agent_has_capability (agent, ACP_AGENT_CAP_PROMPT_EMBEDDED_CONTEXT));
-  g_assert_false (acp_agent_has_capability (agent, ACP_AGENT_CAP_PROMPT_IMAGE));
+  g_assert_true (acp_agent_has_capability (agent, ACP_AGENT_CAP_PROMPT_IMAGE));
   g_assert_false (acp_agent_has_capability (agent, ACP_AGENT_CAP_SESSION_DELETE));
 
   g_ptr_array_add (servers, acp_mcp_server_new_sse ("events", "https://mcp.example/sse"));
@@ -1569,7 +1569,14 @@ test_through_acp_agent (Fixture       *fixture,
 
   prompt_node = parse_json ("[{\"type\": \"text\", \"text\": \"Show me everything\"}, "
                             "{\"type\": \"resource\", \"resource\": {\"uri\": \"file:///tmp/notes.txt\", "
-                            "\"text\": \"some notes\"}}]");
+                            "\"text\": \"some notes\"}}, "
+                            "{\"type\": \"resource_link\", \"uri\": \"file:///tmp/big.log\", "
+                            "\"name\": \"big.log\", \"size\": 300000}, "
+                            /* a PNG's header and a JPEG's, each all that tells the size */
+                            "{\"type\": \"image\", \"mimeType\": \"image/png\", "
+                            "\"uri\": \"file:///tmp/screenshot.png\", "
+                            "\"data\": \"iVBORw0KGgoAAAANSUhEUgAAB4AAAAQ4\"}, "
+                            "{\"type\": \"image\", \"mimeType\": \"image/jpeg\", \"data\": \"/9j/4AAEAAD/wAARCAAQACAD\"}]");
   prompt = json_array_ref (json_node_get_array (prompt_node));
   data = (AsyncData) { 0 };
   acp_agent_prompt_async (agent, id, prompt, NULL, async_cb, &data);
@@ -1581,7 +1588,10 @@ test_through_acp_agent (Fixture       *fixture,
 
   message = joined_text (updates, "agent_message_chunk");
   g_assert_nonnull (strstr (message, "`events` (sse: `https://mcp.example/sse`)"));
-  g_assert_nonnull (strstr (message, "You attached `file:///tmp/notes.txt`"));
+  g_assert_nonnull (strstr (message, "You sent: `notes.txt` (10 bytes, embedded); "
+                                     "`big.log` (300000 bytes, linked); "
+                                     "`screenshot.png` (1920 × 1080 image, 24 bytes); "
+                                     "`pasted image` (32 × 16 image, 18 bytes)."));
   live = n_updates;
   live_len = updates->len;
 
@@ -1598,7 +1608,8 @@ test_through_acp_agent (Fixture       *fixture,
   loaded = acp_agent_load_session_finish (agent, async_wait (&data, "session/load"), &error);
   g_assert_no_error (error);
   g_clear_object (&data.result);
-  g_assert_cmpuint (n_updates, ==, live * 2 + 2);
+  /* a user_message_chunk for each of the five blocks of the prompt */
+  g_assert_cmpuint (n_updates, ==, live * 2 + 5);
   g_assert_cmpstr (string_member (g_ptr_array_index (updates, live_len + 1), "sessionUpdate"), ==,
                    "user_message_chunk");
   g_assert_cmpstr (string_member (g_ptr_array_index (updates, live_len + 2), "sessionUpdate"), ==,

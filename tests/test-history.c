@@ -118,24 +118,6 @@ set_true (gboolean *flag)
 }
 
 static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
-static void
 fixture_tear_down (Fixture       *f,
                    gconstpointer  data)
 {
@@ -153,7 +135,7 @@ fixture_tear_down (Fixture       *f,
   g_clear_object (&f->transcripts);
   g_clear_object (&f->app);
   g_clear_object (&f->settings);
-  remove_tree (f->tmpdir);
+  test_remove_tree (f->tmpdir);
   g_free (f->tmpdir);
 }
 

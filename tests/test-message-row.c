@@ -10,11 +10,16 @@
 
 #include "acp-session.h"
 #include "acp-transcript.h"
+#include "pal-attachment-chips.h"
 #include "pal-block-model.h"
+#include "pal-image-viewer.h"
+#include "pal-markdown.h"
+#include "pal-markdown-text.h"
 #include "pal-composer.h"
 #include "pal-copy-button.h"
 #include "pal-message-row.h"
 #include "pal-session-view.h"
+#include "find-descendant.h"
 #include "test-util.h"
 
 static GtkWidget *
@@ -270,6 +275,183 @@ test_edit_and_resend (void)
   test_agent_stop (agent);
 }
 
+/* A PNG of @width × @height, base64-encoded */
+static char *
+png_base64 (int width,
+            int height)
+{
+  g_autoptr(GdkPixbuf) pixbuf = gdk_pixbuf_new (GDK_COLORSPACE_RGB, FALSE, 8, width, height);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *png = NULL;
+  gsize length;
+
+  gdk_pixbuf_fill (pixbuf, 0x3584e4ff);
+  g_assert_true (gdk_pixbuf_save_to_buffer (pixbuf, &png, &length, "png", &error, NULL));
+  g_assert_no_error (error);
+
+  return g_base64_encode ((const guchar *) png, length);
+}
+
+static JsonObject *
+parse_object (const char *json)
+{
+  g_autoptr(JsonNode) node = json_from_string (json, NULL);
+
+  g_assert_nonnull (node);
+  return json_object_ref (json_node_get_object (node));
+}
+
+/* The link at the @n-th character of @row's text, or NULL */
+static const char *
+link_at (PalMessageRow *row,
+         int            n)
+{
+  GtkWidget *text = find_descendant (GTK_WIDGET (row), PAL_TYPE_MARKDOWN_TEXT);
+  GtkTextIter iter;
+
+  gtk_text_buffer_get_iter_at_offset (gtk_text_view_get_buffer (GTK_TEXT_VIEW (text)), &iter, n);
+  return pal_markdown_get_link_at (&iter);
+}
+
+static void
+open_uri_cb (PalAttachmentChips *chips,
+             const char         *uri,
+             char              **opened)
+{
+  g_free (*opened);
+  *opened = g_strdup (uri);
+  /* not the desktop's application, in a test */
+  g_signal_stop_emission_by_name (chips, "open-uri");
+}
+
+static PalImageViewer *
+find_viewer (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (PAL_IS_IMAGE_VIEWER (window))
+        return PAL_IMAGE_VIEWER (window);
+    }
+
+  return NULL;
+}
+
+/* A prompt of every kind of block, as it is sent: its text with the
+ * mentions linked to their files, a chip for each resource and link, a
+ * thumbnail for the image (larger on a click), a broken image chip for data
+ * that is no image */
+static void
+test_attachments (void)
+{
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  g_autoptr(JsonArray) blocks = json_array_new ();
+  g_autofree char *image = png_base64 (640, 480);
+  g_autofree char *image_json = g_strdup_printf ("{\"type\":\"image\",\"mimeType\":\"image/png\","
+                                                 "\"data\":\"%s\"}", image);
+  static const char *names[] = {
+    "Attached file hello.c", "Attached file logo.bin", "Attached file notes.md",
+    "Attached link spec", "Attached link zed://thing", "Image, 640 × 480", "Broken image",
+  };
+  g_autofree char *opened = NULL;
+  AcpMessageItem *item;
+  PalMessageRow *row;
+  PalAttachmentChips *chips;
+  GtkWidget *window, *picture;
+  PalImageViewer *viewer;
+  int width, height;
+
+  json_array_add_object_element (blocks, parse_object ("{\"type\":\"text\",\"text\":"
+                                                       "\"Compare @src/hello.c with @notes.md.\"}"));
+  json_array_add_object_element (blocks, parse_object ("{\"type\":\"resource\",\"resource\":"
+                                                       "{\"uri\":\"file:///project/src/hello.c\","
+                                                       "\"mimeType\":\"text/x-csrc\",\"text\":\"int x;\\n\"}}"));
+  json_array_add_object_element (blocks, parse_object ("{\"type\":\"resource\",\"resource\":"
+                                                       "{\"uri\":\"file:///project/logo.bin\","
+                                                       "\"blob\":\"AAECAwQF\"}}"));
+  json_array_add_object_element (blocks, parse_object ("{\"type\":\"resource_link\","
+                                                       "\"uri\":\"file:///project/notes.md\","
+                                                       "\"name\":\"notes.md\",\"size\":1234}"));
+  json_array_add_object_element (blocks, parse_object ("{\"type\":\"resource_link\","
+                                                       "\"uri\":\"https://example.com/spec\",\"name\":\"spec\"}"));
+  json_array_add_object_element (blocks, parse_object ("{\"type\":\"resource_link\","
+                                                       "\"uri\":\"zed://thing\",\"name\":\"\"}"));
+  json_array_add_object_element (blocks, parse_object (image_json));
+  json_array_add_object_element (blocks, parse_object ("{\"type\":\"image\",\"mimeType\":\"image/png\","
+                                                       "\"data\":\"bm90IGFuIGltYWdl\"}"));
+  item = acp_transcript_append_prompt (transcript, blocks);
+  g_assert_cmpstr (acp_message_item_get_text (item), ==, "Compare @src/hello.c with @notes.md.");
+
+  row = PAL_MESSAGE_ROW (pal_message_row_new (item));
+  window = make_window (GTK_WIDGET (row));
+  chips = pal_message_row_get_attachments (row);
+  WAIT_UNTIL (pal_attachment_chips_get_n_decoding (chips) == 0);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (chips)));
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    g_assert_cmpstr (pal_attachment_chips_get_chip_name (pal_attachment_chips_get_chip (chips, i)), ==,
+                     names[i]);
+  g_assert_null (pal_attachment_chips_get_chip (chips, G_N_ELEMENTS (names)));
+
+  /* files and web pages open, the rest only shows what it is */
+  g_assert_true (GTK_IS_BUTTON (pal_attachment_chips_get_chip (chips, 0)));
+  g_assert_true (GTK_IS_BUTTON (pal_attachment_chips_get_chip (chips, 3)));
+  g_assert_false (GTK_IS_BUTTON (pal_attachment_chips_get_chip (chips, 4)));
+  g_assert_false (GTK_IS_BUTTON (pal_attachment_chips_get_chip (chips, 6)));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (pal_attachment_chips_get_chip (chips, 0)), ==,
+                   "/project/src/hello.c");
+  g_signal_connect (chips, "open-uri", G_CALLBACK (open_uri_cb), &opened);
+  click (pal_attachment_chips_get_chip (chips, 0));
+  g_assert_cmpstr (opened, ==, "file:///project/src/hello.c");
+  click (pal_attachment_chips_get_chip (chips, 3));
+  g_assert_cmpstr (opened, ==, "https://example.com/spec");
+
+  /* the thumbnail: at most 160 pixels tall */
+  picture = find_descendant (pal_attachment_chips_get_chip (chips, 5), GTK_TYPE_PICTURE);
+  gtk_widget_get_size_request (picture, &width, &height);
+  g_assert_cmpint (height, ==, 160);
+  g_assert_cmpint (width, ==, 213);
+
+  /* the mentions: "@src/hello.c" (from 8 to 20) and "@notes.md" (26 to 35,
+   * the full stop after it not) */
+  g_assert_null (link_at (row, 7));
+  g_assert_cmpstr (link_at (row, 8), ==, "file:///project/src/hello.c");
+  g_assert_cmpstr (link_at (row, 19), ==, "file:///project/src/hello.c");
+  g_assert_null (link_at (row, 20));
+  g_assert_cmpstr (link_at (row, 26), ==, "file:///project/notes.md");
+  g_assert_cmpstr (link_at (row, 34), ==, "file:///project/notes.md");
+  g_assert_null (link_at (row, 35));
+
+  /* a click on the thumbnail: the image, larger; it closes */
+  g_assert_null (find_viewer ());
+  click (pal_attachment_chips_get_chip (chips, 5));
+  viewer = find_viewer ();
+  g_assert_nonnull (viewer);
+  WAIT_UNTIL (pal_image_viewer_get_texture (viewer) != NULL);
+  g_assert_cmpint (gdk_texture_get_width (pal_image_viewer_get_texture (viewer)), ==, 640);
+  g_assert_cmpint (gdk_texture_get_height (pal_image_viewer_get_texture (viewer)), ==, 480);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (viewer), "window.close", NULL));
+  WAIT_UNTIL (find_viewer () == NULL);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* A row of a message with no attachments shows none */
+static void
+test_no_attachments (void)
+{
+  g_autoptr(AcpMessageItem) item = message_new (ACP_MESSAGE_ROLE_USER, "Just @text");
+  PalMessageRow *row = PAL_MESSAGE_ROW (pal_message_row_new (item));
+  GtkWidget *window = make_window (GTK_WIDGET (row));
+
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (pal_message_row_get_attachments (row))));
+  g_assert_null (link_at (row, 5));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -280,6 +462,8 @@ main (int   argc,
   g_test_add_func ("/message-row/copy", test_copy);
   g_test_add_func ("/message-row/copy-blocks", test_copy_blocks);
   g_test_add_func ("/message-row/edit-and-resend", test_edit_and_resend);
+  g_test_add_func ("/message-row/attachments", test_attachments);
+  g_test_add_func ("/message-row/no-attachments", test_no_attachments);
 
   return g_test_run ();
 }

@@ -36,31 +36,6 @@ typedef struct
 } Fixture;
 
 static void
-got_result_cb (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  GAsyncResult **slot = user_data;
-
-  g_assert_null (*slot);
-  *slot = g_object_ref (result);
-}
-
-static gboolean
-has_result (gpointer data)
-{
-  return *(GAsyncResult **) data != NULL;
-}
-
-static GAsyncResult *
-wait_result (GAsyncResult **slot)
-{
-  WAIT_UNTIL (has_result (slot));
-
-  return g_steal_pointer (slot);
-}
-
-static void
 add_profile (Fixture    *f,
              const char *id,
              const char *scenario)
@@ -104,32 +79,14 @@ fixture_setup (Fixture       *f,
 }
 
 static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
-static void
 fixture_teardown (Fixture       *f,
                   gconstpointer  data)
 {
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  pal_session_manager_shutdown_async (f->manager, NULL, got_result_cb, &f->result);
-  result = wait_result (&f->result);
+  pal_session_manager_shutdown_async (f->manager, NULL, test_store_result_cb, &f->result);
+  result = WAIT_RESULT (&f->result);
   g_assert_true (pal_session_manager_shutdown_finish (f->manager, result, &error));
 
   g_clear_object (&f->manager);
@@ -138,7 +95,7 @@ fixture_teardown (Fixture       *f,
   g_clear_object (&f->agents);
   g_clear_object (&f->settings);
   g_clear_object (&f->backend);
-  remove_tree (f->tmpdir);
+  test_remove_tree (f->tmpdir);
   g_free (f->tmpdir);
   g_free (f->folder);
 }
@@ -154,8 +111,8 @@ new_session (Fixture    *f,
   AcpSession *session;
 
   pal_session_manager_new_session_async (f->manager, profile_id, f->folder, NULL, NULL, NULL,
-                                         got_result_cb, &f->result);
-  result = wait_result (&f->result);
+                                         test_store_result_cb, &f->result);
+  result = WAIT_RESULT (&f->result);
   session = pal_session_manager_new_session_finish (f->manager, result, &error);
   g_assert_no_error (error);
 
@@ -171,8 +128,8 @@ prompt (Fixture       *f,
   g_autoptr(GError) error = NULL;
   g_autofree char *stop_reason = NULL;
 
-  pal_session_manager_prompt_async (f->manager, key, text, NULL, got_result_cb, &f->result);
-  result = wait_result (&f->result);
+  pal_session_manager_prompt_async (f->manager, key, text, NULL, test_store_result_cb, &f->result);
+  result = WAIT_RESULT (&f->result);
   stop_reason = pal_session_manager_prompt_finish (f->manager, result, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (stop_reason, ==, "end_turn");
@@ -189,14 +146,14 @@ open_session (Fixture       *f,
 
   if (resume)
     {
-      pal_session_manager_resume_session_async (f->manager, key, NULL, got_result_cb, &f->result);
-      result = wait_result (&f->result);
+      pal_session_manager_resume_session_async (f->manager, key, NULL, test_store_result_cb, &f->result);
+      result = WAIT_RESULT (&f->result);
       session = pal_session_manager_resume_session_finish (f->manager, result, &error);
     }
   else
     {
-      pal_session_manager_load_session_async (f->manager, key, NULL, got_result_cb, &f->result);
-      result = wait_result (&f->result);
+      pal_session_manager_load_session_async (f->manager, key, NULL, test_store_result_cb, &f->result);
+      result = WAIT_RESULT (&f->result);
       session = pal_session_manager_load_session_finish (f->manager, result, &error);
     }
   g_assert_no_error (error);
@@ -212,8 +169,8 @@ close_session (Fixture       *f,
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  pal_session_manager_close_session_async (f->manager, key, NULL, got_result_cb, &f->result);
-  result = wait_result (&f->result);
+  pal_session_manager_close_session_async (f->manager, key, NULL, test_store_result_cb, &f->result);
+  result = WAIT_RESULT (&f->result);
   g_assert_true (pal_session_manager_close_session_finish (f->manager, result, &error));
   g_assert_no_error (error);
 }
@@ -227,8 +184,8 @@ load_stored (Fixture       *f,
   g_autoptr(GError) error = NULL;
   PalStoredTranscript *stored;
 
-  pal_transcript_store_load_async (f->store, key, NULL, got_result_cb, &f->result);
-  result = wait_result (&f->result);
+  pal_transcript_store_load_async (f->store, key, NULL, test_store_result_cb, &f->result);
+  result = WAIT_RESULT (&f->result);
   stored = pal_transcript_store_load_finish (f->store, result, &error);
   g_assert_no_error (error);
 
@@ -243,8 +200,8 @@ load_history (Fixture       *f,
   g_autoptr(GError) error = NULL;
   PalSessionHistory *history;
 
-  pal_session_history_load_async (f->store, key, NULL, got_result_cb, &f->result);
-  result = wait_result (&f->result);
+  pal_session_history_load_async (f->store, key, NULL, test_store_result_cb, &f->result);
+  result = WAIT_RESULT (&f->result);
   history = pal_session_history_load_finish (result, &error);
   g_assert_no_error (error);
 

@@ -18,58 +18,9 @@
 #include "acp-permission-item.h"
 #include "pal-error.h"
 #include "pal-session-manager.h"
+#include "test-util.h"
 
 #define SCHEMA_ID    "io.github.palaverapp.Palaver"
-#define WAIT_SECONDS 30
-
-static gboolean
-set_true_cb (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-tick_cb (gpointer data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-/* Iterates the main loop until @cond holds; a hang is a failure, not a
- * stuck test. A tick wakes the loop for conditions no event announces (a
- * file the fake agent writes). */
-#define WAIT_UNTIL(cond) \
-  G_STMT_START { \
-    gboolean timed_out_ = FALSE; \
-    guint timeout_id_ = g_timeout_add_seconds (WAIT_SECONDS, set_true_cb, &timed_out_); \
-    guint tick_id_ = g_timeout_add (20, tick_cb, NULL); \
-    while (!(cond) && !timed_out_) \
-      g_main_context_iteration (NULL, TRUE); \
-    if (timed_out_) \
-      g_error ("Timed out waiting for %s", #cond); \
-    g_source_remove (timeout_id_); \
-    g_source_remove (tick_id_); \
-  } G_STMT_END
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  GAsyncResult **out = user_data;
-
-  g_assert_null (*out);
-  *out = g_object_ref (result);
-}
-
-static GAsyncResult *
-wait_result (GAsyncResult **slot)
-{
-  WAIT_UNTIL (*slot != NULL);
-
-  return g_steal_pointer (slot);
-}
 
 /* fixture {{{ */
 
@@ -204,24 +155,6 @@ fixture_setup (Fixture       *f,
 }
 
 static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
-static void
 fixture_teardown (Fixture       *f,
                   gconstpointer  data)
 {
@@ -231,8 +164,8 @@ fixture_teardown (Fixture       *f,
   g_signal_handlers_disconnect_by_data (pal_session_manager_get_live_sessions (f->manager), f);
   for (guint i = 0; i < f->watched->len; i++)
     g_signal_handlers_disconnect_by_data (g_ptr_array_index (f->watched, i), f);
-  pal_session_manager_shutdown_async (f->manager, NULL, store_result_cb, &f->result);
-  result = wait_result (&f->result);
+  pal_session_manager_shutdown_async (f->manager, NULL, test_store_result_cb, &f->result);
+  result = WAIT_RESULT (&f->result);
   g_assert_true (pal_session_manager_shutdown_finish (f->manager, result, &error));
   g_assert_no_error (error);
 
@@ -246,7 +179,7 @@ fixture_teardown (Fixture       *f,
   g_clear_pointer (&f->states, g_ptr_array_unref);
   g_clear_pointer (&f->watched, g_ptr_array_unref);
 
-  remove_tree (f->tmpdir);
+  test_remove_tree (f->tmpdir);
   g_free (f->tmpdir);
   g_free (f->dir_a);
   g_free (f->dir_b);
@@ -453,8 +386,8 @@ new_session (Fixture             *f,
   g_autoptr(GAsyncResult) result = NULL;
 
   pal_session_manager_new_session_async (f->manager, profile_id, cwd, names, NULL, NULL,
-                                         store_result_cb, &f->result);
-  result = wait_result (&f->result);
+                                         test_store_result_cb, &f->result);
+  result = WAIT_RESULT (&f->result);
   return pal_session_manager_new_session_finish (f->manager, result, error);
 }
 
@@ -491,24 +424,24 @@ open_session (Fixture        *f,
     {
     case OPEN:
       pal_session_manager_open_session_async (f->manager, key, NULL,
-                                              store_result_cb, &f->result);
-      result = wait_result (&f->result);
+                                              test_store_result_cb, &f->result);
+      result = WAIT_RESULT (&f->result);
       return pal_session_manager_open_session_finish (f->manager, result, error);
     case LOAD:
       pal_session_manager_load_session_async (f->manager, key, NULL,
-                                              store_result_cb, &f->result);
-      result = wait_result (&f->result);
+                                              test_store_result_cb, &f->result);
+      result = WAIT_RESULT (&f->result);
       return pal_session_manager_load_session_finish (f->manager, result, error);
     case RESUME:
       pal_session_manager_resume_session_async (f->manager, key, NULL,
-                                                store_result_cb, &f->result);
-      result = wait_result (&f->result);
+                                                test_store_result_cb, &f->result);
+      result = WAIT_RESULT (&f->result);
       return pal_session_manager_resume_session_finish (f->manager, result, error);
     case RESTART:
     default:
       pal_session_manager_restart_async (f->manager, key, NULL,
-                                         store_result_cb, &f->result);
-      result = wait_result (&f->result);
+                                         test_store_result_cb, &f->result);
+      result = WAIT_RESULT (&f->result);
       return pal_session_manager_restart_finish (f->manager, result, error);
     }
 }
@@ -522,8 +455,8 @@ prompt (Fixture        *f,
   g_autoptr(GAsyncResult) result = NULL;
 
   pal_session_manager_prompt_async (f->manager, key, text, NULL,
-                                    store_result_cb, &f->result);
-  result = wait_result (&f->result);
+                                    test_store_result_cb, &f->result);
+  result = WAIT_RESULT (&f->result);
   return pal_session_manager_prompt_finish (f->manager, result, error);
 }
 
@@ -659,8 +592,8 @@ test_new_session_shared (Fixture       *f,
   /* another folder gets its own process */
   g_assert_null (pal_session_manager_lookup_agent (f->manager, "fake", f->dir_b));
   pal_session_manager_start_agent_async (f->manager, "fake", f->dir_b, NULL,
-                                         store_result_cb, &f->result);
-  result = wait_result (&f->result);
+                                         test_store_result_cb, &f->result);
+  result = WAIT_RESULT (&f->result);
   agent_b = pal_session_manager_start_agent_finish (f->manager, result, &error);
   g_assert_no_error (error);
   g_assert_nonnull (agent_b);
@@ -688,8 +621,8 @@ start_agent_ok (Fixture    *f,
   AcpAgent *agent;
 
   pal_session_manager_start_agent_async (f->manager, profile_id, cwd, NULL,
-                                         store_result_cb, &f->result);
-  result = wait_result (&f->result);
+                                         test_store_result_cb, &f->result);
+  result = WAIT_RESULT (&f->result);
   agent = pal_session_manager_start_agent_finish (f->manager, result, &error);
   g_assert_no_error (error);
   g_assert_nonnull (agent);
@@ -994,10 +927,10 @@ test_cancel_start (Fixture       *f,
 
   start = g_get_monotonic_time ();
   pal_session_manager_new_session_async (f->manager, "hang", f->dir_a, NULL, NULL, cancellable,
-                                         store_result_cb, &f->result);
-  WAIT_UNTIL (g_file_test (f->record, G_FILE_TEST_EXISTS) && count_method (f, "initialize") == 1);
+                                         test_store_result_cb, &f->result);
+  POLL_UNTIL (g_file_test (f->record, G_FILE_TEST_EXISTS) && count_method (f, "initialize") == 1);
   g_cancellable_cancel (cancellable);
-  result = wait_result (&f->result);
+  result = WAIT_RESULT (&f->result);
   session = pal_session_manager_new_session_finish (f->manager, result, &error);
   g_assert_null (session);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
@@ -1022,7 +955,7 @@ start_again_cb (GObject      *object,
 
   again->first = g_object_ref (result);
   pal_session_manager_start_agent_async (again->f->manager, "fake", again->f->dir_a, NULL,
-                                         store_result_cb, &again->f->result);
+                                         test_store_result_cb, &again->f->result);
 }
 
 /* A start asked for while the one before is being called off (everyone
@@ -1046,16 +979,16 @@ test_start_after_cancel (Fixture       *f,
   pal_session_manager_start_agent_async (f->manager, "fake", f->dir_a, first,
                                          start_again_cb, &again);
   pal_session_manager_start_agent_async (f->manager, "fake", f->dir_a, second,
-                                         store_result_cb, &second_result);
+                                         test_store_result_cb, &second_result);
   g_cancellable_cancel (first);
   g_cancellable_cancel (second);
-  WAIT_UNTIL (second_result != NULL && again.first != NULL);
+  POLL_UNTIL (second_result != NULL && again.first != NULL);
   g_assert_null (pal_session_manager_start_agent_finish (f->manager, again.first, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_clear_error (&error);
   g_clear_object (&again.first);
 
-  result = wait_result (&f->result);
+  result = WAIT_RESULT (&f->result);
   agent = pal_session_manager_start_agent_finish (f->manager, result, &error);
   g_assert_no_error (error);
   g_assert_true (ACP_IS_AGENT (agent));
@@ -1364,7 +1297,7 @@ test_agent_crash_fails_sessions (Fixture       *f,
   g_clear_error (&error);
 
   /* every session on that agent failed; the other agent's lives on */
-  WAIT_UNTIL (acp_session_get_state (second) == ACP_SESSION_STATE_FAILED);
+  POLL_UNTIL (acp_session_get_state (second) == ACP_SESSION_STATE_FAILED);
   g_assert_cmpint (state_of (f, first_key), ==, PAL_SESSION_STATE_FAILED);
   g_assert_cmpint (state_of (f, key_for (f, second)), ==, PAL_SESSION_STATE_FAILED);
   g_assert_cmpint (acp_session_get_state (other), ==, ACP_SESSION_STATE_READY);
@@ -1395,8 +1328,8 @@ close_session (Fixture        *f,
   g_autoptr(GAsyncResult) result = NULL;
 
   pal_session_manager_close_session_async (f->manager, key, NULL,
-                                           store_result_cb, &f->result);
-  result = wait_result (&f->result);
+                                           test_store_result_cb, &f->result);
+  result = WAIT_RESULT (&f->result);
   pal_session_manager_close_session_finish (f->manager, result, error);
 }
 
@@ -1548,13 +1481,13 @@ test_restart_out_of_date (Fixture       *f,
   g_assert_no_error (error);
   g_assert_true (pal_session_manager_is_agent_out_of_date (f->manager, "fake"));
 
-  pal_session_manager_restart_agent_async (f->manager, "fake", NULL, store_result_cb, &f->result);
-  result = wait_result (&f->result);
+  pal_session_manager_restart_agent_async (f->manager, "fake", NULL, test_store_result_cb, &f->result);
+  result = WAIT_RESULT (&f->result);
   g_assert_cmpint (pal_session_manager_restart_agent_finish (f->manager, result, &error), ==, 1);
   g_assert_no_error (error);
   g_assert_cmpint (acp_agent_get_state (old_agent), ==, ACP_AGENT_STATE_EXITED);
 
-  WAIT_UNTIL (session_ready_again (f, key, session));
+  POLL_UNTIL (session_ready_again (f, key, session));
   g_assert_true (acp_session_get_agent (pal_session_manager_lookup (f->manager, key)) != old_agent);
   g_assert_false (pal_session_manager_is_agent_out_of_date (f->manager, "fake"));
   g_assert_cmpuint (count_method (f, "session/load"), ==, 1);
@@ -1567,8 +1500,8 @@ delete_session (Fixture        *f,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  pal_session_manager_delete_session_async (f->manager, key, NULL, store_result_cb, &f->result);
-  result = wait_result (&f->result);
+  pal_session_manager_delete_session_async (f->manager, key, NULL, test_store_result_cb, &f->result);
+  result = WAIT_RESULT (&f->result);
   pal_session_manager_delete_session_finish (f->manager, result, error);
 }
 
@@ -1637,7 +1570,7 @@ test_forget (Fixture       *f,
   g_assert_true (g_str_has_prefix (last_state (f), id));
   g_assert_true (has_state (f, id, "not-running"));
   /* closed in the background */
-  WAIT_UNTIL (acp_session_get_state (session) == ACP_SESSION_STATE_CLOSED);
+  POLL_UNTIL (acp_session_get_state (session) == ACP_SESSION_STATE_CLOSED);
   g_assert_cmpuint (count_method (f, "session/close"), ==, 1);
 
   g_assert_false (pal_session_manager_forget (f->manager, key));
@@ -1681,7 +1614,7 @@ test_forget_terminals (Fixture       *f,
                                   acp_session_get_session_id (first));
 
   g_assert_true (pal_session_manager_stop_agent (f->manager, key));
-  WAIT_UNTIL (acp_session_get_state (first) == ACP_SESSION_STATE_FAILED);
+  POLL_UNTIL (acp_session_get_state (first) == ACP_SESSION_STATE_FAILED);
   restarted = open_session (f, RESTART, key, &error);
   g_assert_no_error (error);
   g_assert_true (acp_session_get_agent (restarted) != acp_session_get_agent (first));
@@ -1723,8 +1656,8 @@ prompt_blocks (Fixture     *f,
       json_array_add_object_element (blocks, block);
     }
 
-  acp_session_prompt_async (session, blocks, NULL, store_result_cb, &f->result);
-  result = wait_result (&f->result);
+  acp_session_prompt_async (session, blocks, NULL, test_store_result_cb, &f->result);
+  result = WAIT_RESULT (&f->result);
   return acp_session_prompt_finish (session, result, error);
 }
 
@@ -1791,8 +1724,8 @@ new_session_with_folders (Fixture             *f,
   g_autoptr(GAsyncResult) result = NULL;
 
   pal_session_manager_new_session_async (f->manager, profile_id, cwd, NULL, folders, NULL,
-                                         store_result_cb, &f->result);
-  result = wait_result (&f->result);
+                                         test_store_result_cb, &f->result);
+  result = WAIT_RESULT (&f->result);
   return pal_session_manager_new_session_finish (f->manager, result, error);
 }
 
@@ -2055,8 +1988,8 @@ test_folders_listed (Fixture       *f,
 
   add_profile (f, "folders", "folders.json");
   pal_session_manager_refresh_listed_async (f->manager, "folders", f->dir_a, NULL,
-                                            store_result_cb, &f->result);
-  result = wait_result (&f->result);
+                                            test_store_result_cb, &f->result);
+  result = WAIT_RESULT (&f->result);
   g_assert_true (pal_session_manager_refresh_listed_finish (f->manager, result, NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpstrv (pal_session_record_get_additional_directories (pal_session_store_lookup (f->sessions,
@@ -2344,14 +2277,14 @@ test_permission_state (Fixture       *f,
   id = g_strdup (acp_session_get_session_id (session));
   key = key_for (f, session);
 
-  pal_session_manager_prompt_async (f->manager, key, "Write it", NULL, store_result_cb, &f->result);
-  WAIT_UNTIL (state_of (f, key) == PAL_SESSION_STATE_WAITING_PERMISSION);
+  pal_session_manager_prompt_async (f->manager, key, "Write it", NULL, test_store_result_cb, &f->result);
+  POLL_UNTIL (state_of (f, key) == PAL_SESSION_STATE_WAITING_PERMISSION);
   permission = find_pending_permission (session);
   g_assert_nonnull (permission);
   g_assert_true (acp_permission_item_select (permission, "allow_once", &error));
   g_assert_no_error (error);
 
-  result = wait_result (&f->result);
+  result = WAIT_RESULT (&f->result);
   stop_reason = pal_session_manager_prompt_finish (f->manager, result, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (stop_reason, ==, "end_turn");
@@ -2372,14 +2305,14 @@ run_gemini_shell (Fixture     *f,
   AcpPermissionItem *permission;
 
   pal_session_manager_prompt_async (f->manager, id, "run: echo line-one && printf 'no newline'",
-                                    NULL, store_result_cb, &f->result);
-  WAIT_UNTIL (f->result != NULL ||
+                                    NULL, test_store_result_cb, &f->result);
+  POLL_UNTIL (f->result != NULL ||
               state_of (f, id) == PAL_SESSION_STATE_WAITING_PERMISSION);
   permission = find_pending_permission (session);
   if (permission != NULL)
     g_assert_true (acp_permission_item_select (permission, "proceed_once", NULL));
 
-  result = wait_result (&f->result);
+  result = WAIT_RESULT (&f->result);
   return pal_session_manager_prompt_finish (f->manager, result, error);
 }
 
@@ -2442,8 +2375,8 @@ test_refresh_listed (Fixture       *f,
   add_profile (f, "minimal", "minimal.json");
 
   pal_session_manager_refresh_listed_async (f->manager, "fake", f->dir_a, NULL,
-                                            store_result_cb, &f->result);
-  result = wait_result (&f->result);
+                                            test_store_result_cb, &f->result);
+  result = WAIT_RESULT (&f->result);
   g_assert_true (pal_session_manager_refresh_listed_finish (f->manager, result, &n_added, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (n_added, ==, 3);
@@ -2463,8 +2396,8 @@ test_refresh_listed (Fixture       *f,
   /* an agent that cannot list is not asked */
   g_clear_object (&result);
   pal_session_manager_refresh_listed_async (f->manager, "minimal", f->dir_a, NULL,
-                                            store_result_cb, &f->result);
-  result = wait_result (&f->result);
+                                            test_store_result_cb, &f->result);
+  result = WAIT_RESULT (&f->result);
   g_assert_false (pal_session_manager_refresh_listed_finish (f->manager, result, NULL, &error));
   g_assert_error (error, PAL_ERROR, PAL_ERROR_NOT_SUPPORTED);
   g_assert_cmpuint (count_method (f, "session/list"), ==, 2);
@@ -2502,8 +2435,8 @@ test_auth_required (Fixture       *f,
   g_assert_cmpstr (acp_auth_method_get_id (g_ptr_array_index (auth_methods, 0)), ==, "api-key");
 
   pal_session_manager_authenticate_async (f->manager, "locked", f->dir_a, "api-key", NULL,
-                                          store_result_cb, &f->result);
-  result = wait_result (&f->result);
+                                          test_store_result_cb, &f->result);
+  result = WAIT_RESULT (&f->result);
   g_assert_true (pal_session_manager_authenticate_finish (f->manager, result, &error));
   g_assert_no_error (error);
 
@@ -2539,8 +2472,8 @@ test_sign_in_command (Fixture       *f,
   g_assert_true (pal_agent_store_update (f->agents, edited, &error));
   g_assert_no_error (error);
 
-  pal_session_manager_start_agent_async (f->manager, "terminal", f->dir_a, NULL, store_result_cb, &f->result);
-  result = wait_result (&f->result);
+  pal_session_manager_start_agent_async (f->manager, "terminal", f->dir_a, NULL, test_store_result_cb, &f->result);
+  result = WAIT_RESULT (&f->result);
   agent = pal_session_manager_start_agent_finish (f->manager, result, &error);
   g_assert_no_error (error);
   g_clear_object (&result);
@@ -2549,8 +2482,8 @@ test_sign_in_command (Fixture       *f,
 
   /* the folder as the agent runs in it: canonical */
   pal_session_manager_sign_in_command_async (f->manager, "terminal", roundabout, method, NULL,
-                                             store_result_cb, &f->result);
-  result = wait_result (&f->result);
+                                             test_store_result_cb, &f->result);
+  result = WAIT_RESULT (&f->result);
   argv = pal_session_manager_sign_in_command_finish (f->manager, result, &command_env, &cwd, &error);
   g_assert_no_error (error);
   g_assert_nonnull (argv);
@@ -2579,8 +2512,8 @@ test_sign_in_command (Fixture       *f,
   /* a method the agent runs itself, or of a type no one knows, is no command */
   pal_session_manager_sign_in_command_async (f->manager, "terminal", f->dir_a,
                                              acp_agent_get_auth_method (agent, "company-sso"), NULL,
-                                             store_result_cb, &f->result);
-  result = wait_result (&f->result);
+                                             test_store_result_cb, &f->result);
+  result = WAIT_RESULT (&f->result);
   g_assert_null (pal_session_manager_sign_in_command_finish (f->manager, result, &command_env, &cwd, &error));
   g_assert_error (error, PAL_ERROR, PAL_ERROR_NOT_SUPPORTED);
   g_clear_error (&error);
@@ -2588,8 +2521,8 @@ test_sign_in_command (Fixture       *f,
 
   /* nor is there one for an agent that is gone */
   pal_session_manager_sign_in_command_async (f->manager, "gone", f->dir_a, method, NULL,
-                                             store_result_cb, &f->result);
-  result = wait_result (&f->result);
+                                             test_store_result_cb, &f->result);
+  result = WAIT_RESULT (&f->result);
   g_assert_null (pal_session_manager_sign_in_command_finish (f->manager, result, &command_env, &cwd, &error));
   g_assert_error (error, PAL_ERROR, PAL_ERROR_NOT_FOUND);
 }
@@ -2646,8 +2579,8 @@ test_shutdown (Fixture       *f,
   first = new_session_ok (f, "fake", f->dir_a);
   second = new_session_ok (f, "stubborn", f->dir_b);
 
-  pal_session_manager_shutdown_async (f->manager, NULL, store_result_cb, &f->result);
-  result = wait_result (&f->result);
+  pal_session_manager_shutdown_async (f->manager, NULL, test_store_result_cb, &f->result);
+  result = WAIT_RESULT (&f->result);
   g_assert_true (pal_session_manager_shutdown_finish (f->manager, result, &error));
   g_assert_no_error (error);
 
@@ -2669,8 +2602,8 @@ fork_session (Fixture        *f,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  pal_session_manager_fork_session_async (f->manager, key, NULL, store_result_cb, &f->result);
-  result = wait_result (&f->result);
+  pal_session_manager_fork_session_async (f->manager, key, NULL, test_store_result_cb, &f->result);
+  result = WAIT_RESULT (&f->result);
   return pal_session_manager_fork_session_finish (f->manager, result, error);
 }
 

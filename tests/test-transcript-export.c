@@ -163,20 +163,6 @@ fixture_tear_down (Fixture       *f,
   g_free (f->tmpdir);
 }
 
-static void
-got_result_cb (GObject      *source,
-               GAsyncResult *result,
-               gpointer      data)
-{
-  *(GAsyncResult **) data = g_object_ref (result);
-}
-
-static gboolean
-has_result (gpointer data)
-{
-  return *(GAsyncResult **) data != NULL;
-}
-
 static GBytes *
 export (PalTranscriptStore             *store,
         PalSessionKey                  *key,
@@ -187,8 +173,8 @@ export (PalTranscriptStore             *store,
   GAsyncResult *result = NULL;
   GBytes *bytes;
 
-  pal_transcript_export_async (store, key, format, info, NULL, got_result_cb, &result);
-  WAIT_UNTIL (has_result (&result));
+  pal_transcript_export_async (store, key, format, info, NULL, test_store_result_cb, &result);
+  WAIT_UNTIL (result != NULL);
   bytes = pal_transcript_export_finish (store, result, error);
   g_object_unref (result);
 
@@ -203,8 +189,8 @@ load (PalTranscriptStore *store,
   g_autoptr(GError) error = NULL;
   PalStoredTranscript *stored;
 
-  pal_transcript_store_load_async (store, key, NULL, got_result_cb, &result);
-  WAIT_UNTIL (has_result (&result));
+  pal_transcript_store_load_async (store, key, NULL, test_store_result_cb, &result);
+  WAIT_UNTIL (result != NULL);
   stored = pal_transcript_store_load_finish (store, result, &error);
   g_assert_no_error (error);
   g_object_unref (result);
@@ -332,9 +318,9 @@ test_cancelled (Fixture       *f,
 
   record_json (f->store, key, "[{\"type\":\"text\",\"text\":\"hello\"}]");
   pal_transcript_export_async (f->store, key, PAL_TRANSCRIPT_FORMAT_MARKDOWN, NULL, cancellable,
-                               got_result_cb, &result);
+                               test_store_result_cb, &result);
   g_cancellable_cancel (cancellable);
-  WAIT_UNTIL (has_result (&result));
+  WAIT_UNTIL (result != NULL);
   bytes = pal_transcript_export_finish (f->store, result, &error);
   g_object_unref (result);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);

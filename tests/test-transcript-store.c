@@ -57,29 +57,11 @@ fixture_set_up (Fixture       *f,
 }
 
 static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
-static void
 fixture_tear_down (Fixture       *f,
                    gconstpointer  data)
 {
   g_clear_object (&f->store);
-  remove_tree (f->tmpdir);
+  test_remove_tree (f->tmpdir);
   g_free (f->tmpdir);
   g_free (f->path);
   g_ptr_array_unref (f->problems);
@@ -1203,7 +1185,7 @@ test_killed (Fixture       *f,
   g_assert_cmpuint (f->problems->len, ==, 0);
 
   g_clear_object (&f->store);
-  remove_tree (folder);
+  test_remove_tree (folder);
 }
 
 /* The largest of the database's files, and what SQLite keeps beside it */
@@ -1325,7 +1307,7 @@ test_disk_full (Fixture       *f,
   g_assert_null (find_moved (f));
 
   g_clear_object (&f->store);
-  remove_tree (folder);
+  test_remove_tree (folder);
 }
 
 /* Two stores (two instances of the application) on one database */

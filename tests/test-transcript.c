@@ -125,6 +125,41 @@ test_chunks_by_message_id (void)
   g_assert_cmpstr (acp_message_item_get_text (second), ==, "World");
 }
 
+/* An agent that numbers its messages per turn: the id of the last turn's
+ * answer is a new message after a new prompt, replayed or sent */
+static void
+test_message_id_per_turn (void)
+{
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  g_autoptr(JsonArray) prompt = json_array_new ();
+  JsonObject *block = json_object_new ();
+
+  apply_ok (transcript, "{\"sessionUpdate\":\"user_message_chunk\",\"messageId\":\"u1\","
+                        "\"content\":{\"type\":\"text\",\"text\":\"Hi\"}}");
+  apply_ok (transcript, "{\"sessionUpdate\":\"agent_message_chunk\",\"messageId\":\"msg-1\","
+                        "\"content\":{\"type\":\"text\",\"text\":\"Hello.\"}}");
+  apply_ok (transcript, "{\"sessionUpdate\":\"user_message_chunk\",\"messageId\":\"u2\","
+                        "\"content\":{\"type\":\"text\",\"text\":\"Again\"}}");
+  apply_ok (transcript, "{\"sessionUpdate\":\"user_message_chunk\",\"messageId\":\"u2\","
+                        "\"content\":{\"type\":\"text\",\"text\":\", please\"}}");
+  apply_ok (transcript, "{\"sessionUpdate\":\"agent_message_chunk\",\"messageId\":\"msg-1\","
+                        "\"content\":{\"type\":\"text\",\"text\":\"Hello again.\"}}");
+  g_assert_cmpuint (count_all (transcript), ==, 4);
+  g_assert_cmpstr (acp_message_item_get_text (item_at (transcript, 1)), ==, "Hello.");
+  g_assert_cmpstr (acp_message_item_get_text (item_at (transcript, 2)), ==, "Again, please");
+  g_assert_cmpstr (acp_message_item_get_text (item_at (transcript, 3)), ==, "Hello again.");
+
+  json_object_set_string_member (block, "type", "text");
+  json_object_set_string_member (block, "text", "Once more");
+  json_array_add_object_element (prompt, block);
+  acp_transcript_append_prompt (transcript, prompt);
+  apply_ok (transcript, "{\"sessionUpdate\":\"agent_message_chunk\",\"messageId\":\"msg-1\","
+                        "\"content\":{\"type\":\"text\",\"text\":\"Hello a third time.\"}}");
+  g_assert_cmpuint (count_all (transcript), ==, 6);
+  g_assert_cmpstr (acp_message_item_get_text (item_at (transcript, 3)), ==, "Hello again.");
+  g_assert_cmpstr (acp_message_item_get_text (item_at (transcript, 5)), ==, "Hello a third time.");
+}
+
 static void
 test_chunks_by_adjacency (void)
 {
@@ -1545,6 +1580,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/transcript/chunks/message-id", test_chunks_by_message_id);
+  g_test_add_func ("/transcript/chunks/message-id-per-turn", test_message_id_per_turn);
   g_test_add_func ("/transcript/chunks/adjacency", test_chunks_by_adjacency);
   g_test_add_func ("/transcript/chunks/empty", test_empty_chunks);
   g_test_add_func ("/transcript/chunks/attachments", test_chunk_attachments);

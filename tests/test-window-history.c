@@ -22,6 +22,9 @@
 
 #include "pal-chat-view.h"
 #include "pal-composer.h"
+#include "pal-markdown.h"
+#include "pal-markdown-text.h"
+#include "pal-message-row.h"
 #include "pal-preferences-window.h"
 #include "pal-session-history.h"
 #include "pal-session-view.h"
@@ -137,55 +140,13 @@ fixture_set_up (Fixture       *f,
   f->session_store = pal_session_store_new (f->settings);
   add_profile (f, "history", fake, "history.json");
   add_profile (f, "resume-only", fake, "resume-only.json");
+  add_profile (f, "blocks", fake, "user-blocks.json");
   /* an agent that is not installed any more */
   add_profile (f, "gone", "/nonexistent/palaver-test-agent", "history.json");
 
   g_object_set (gtk_settings_get_default (), "gtk-cursor-blink", FALSE, NULL);
   if (data == NULL)
     make_window (f);
-}
-
-static void
-got_result_cb (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  GAsyncResult **slot = user_data;
-
-  g_assert_null (*slot);
-  *slot = g_object_ref (result);
-}
-
-static gboolean
-has_result (gpointer data)
-{
-  return *(GAsyncResult **) data != NULL;
-}
-
-static GAsyncResult *
-wait_result (GAsyncResult **slot)
-{
-  WAIT_UNTIL (has_result (slot));
-
-  return g_steal_pointer (slot);
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
 }
 
 static void
@@ -198,8 +159,8 @@ fixture_tear_down (Fixture       *f,
     if (l->data != f->window && ADW_IS_MESSAGE_DIALOG (l->data))
       gtk_window_destroy (l->data);
   gtk_window_destroy (GTK_WINDOW (f->window));
-  pal_session_manager_shutdown_async (f->manager, NULL, got_result_cb, &f->result);
-  result = wait_result (&f->result);
+  pal_session_manager_shutdown_async (f->manager, NULL, test_store_result_cb, &f->result);
+  result = WAIT_RESULT (&f->result);
   pal_session_manager_shutdown_finish (f->manager, result, NULL);
 
   g_clear_object (&f->manager);
@@ -210,7 +171,7 @@ fixture_tear_down (Fixture       *f,
   g_clear_object (&f->backend);
   g_ptr_array_unref (f->problems);
   g_ptr_array_unref (f->models);
-  remove_tree (f->tmpdir);
+  test_remove_tree (f->tmpdir);
   g_free (f->tmpdir);
   g_free (f->folder);
   g_free (f->path);
@@ -251,8 +212,8 @@ load_stored (Fixture       *f,
   g_autoptr(GError) error = NULL;
   PalStoredTranscript *stored;
 
-  pal_transcript_store_load_async (f->store, key, NULL, got_result_cb, &f->result);
-  result = wait_result (&f->result);
+  pal_transcript_store_load_async (f->store, key, NULL, test_store_result_cb, &f->result);
+  result = WAIT_RESULT (&f->result);
   stored = pal_transcript_store_load_finish (f->store, result, &error);
   g_assert_no_error (error);
 
@@ -436,14 +397,14 @@ load_and_close (Fixture       *f,
   g_autoptr(GError) error = NULL;
   g_autoptr(AcpSession) session = NULL;
 
-  pal_session_manager_load_session_async (f->manager, key, NULL, got_result_cb, &f->result);
-  result = wait_result (&f->result);
+  pal_session_manager_load_session_async (f->manager, key, NULL, test_store_result_cb, &f->result);
+  result = WAIT_RESULT (&f->result);
   session = pal_session_manager_load_session_finish (f->manager, result, &error);
   g_assert_no_error (error);
   g_clear_object (&result);
 
-  pal_session_manager_close_session_async (f->manager, key, NULL, got_result_cb, &f->result);
-  result = wait_result (&f->result);
+  pal_session_manager_close_session_async (f->manager, key, NULL, test_store_result_cb, &f->result);
+  result = WAIT_RESULT (&f->result);
   g_assert_true (pal_session_manager_close_session_finish (f->manager, result, &error));
 }
 
@@ -535,8 +496,8 @@ test_replay_over_history (Fixture       *f,
   {
     g_autoptr(GAsyncResult) result = NULL;
 
-    pal_session_manager_close_session_async (f->manager, key, NULL, got_result_cb, &f->result);
-    result = wait_result (&f->result);
+    pal_session_manager_close_session_async (f->manager, key, NULL, test_store_result_cb, &f->result);
+    result = WAIT_RESULT (&f->result);
     g_assert_true (pal_session_manager_close_session_finish (f->manager, result, NULL));
   }
   browse_again (f, other, key);
@@ -848,8 +809,8 @@ test_show_at (Fixture       *f,
     }
 
   /* the answer to question 20: entry 41 */
-  pal_session_history_load_async (f->store, key, NULL, got_result_cb, &f->result);
-  result = wait_result (&f->result);
+  pal_session_history_load_async (f->store, key, NULL, test_store_result_cb, &f->result);
+  result = WAIT_RESULT (&f->result);
   history = pal_session_history_load_finish (result, &error);
   g_assert_no_error (error);
   position = pal_session_history_find_item (history, pal_session_history_get_item (history, 41));
@@ -865,6 +826,87 @@ test_show_at (Fixture       *f,
     WAIT_UNTIL (target_shown (&target));
   }
   g_assert_false (pal_chat_view_get_stick_to_bottom (chat_view (f)));
+}
+
+/* The row of the first item the chat shows, once it is made for it */
+static PalMessageRow *
+first_message_row (Fixture *f)
+{
+  GListModel *model = pal_chat_view_get_model (chat_view (f));
+  GtkWidget *row = find_descendant (GTK_WIDGET (chat_view (f)), PAL_TYPE_MESSAGE_ROW);
+  g_autoptr(GObject) first = NULL;
+
+  if (model == NULL || g_list_model_get_n_items (model) == 0 || row == NULL)
+    return NULL;
+  first = g_list_model_get_item (model, 0);
+  if (G_OBJECT (pal_message_row_get_item (PAL_MESSAGE_ROW (row))) != first)
+    return NULL;
+
+  return PAL_MESSAGE_ROW (row);
+}
+
+/* The prompt of tests/scenarios/user-blocks.json, shown as it was sent:
+ * its mention a link, a chip for each resource, a thumbnail of its image
+ * and a broken image chip for the data that is none */
+static void
+assert_prompt_shown (Fixture *f)
+{
+  static const char *names[] = {
+    "Attached file hello.c", "Attached file logo.bin", "Attached file notes.md",
+    "Image, 8 × 6", "Broken image",
+  };
+  PalMessageRow *row;
+  PalAttachmentChips *chips;
+  GtkWidget *text;
+  GtkTextIter iter;
+
+  WAIT_UNTIL ((row = first_message_row (f)) != NULL);
+  g_assert_cmpint (acp_message_item_get_role (pal_message_row_get_item (row)), ==,
+                   ACP_MESSAGE_ROLE_USER);
+  g_assert_cmpstr (acp_message_item_get_text (pal_message_row_get_item (row)), ==,
+                   "Compare @src/hello.c with @notes.md.");
+  chips = pal_message_row_get_attachments (row);
+  WAIT_UNTIL (pal_attachment_chips_get_n_decoding (chips) == 0);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    g_assert_cmpstr (pal_attachment_chips_get_chip_name (pal_attachment_chips_get_chip (chips, i)), ==,
+                     names[i]);
+  g_assert_null (pal_attachment_chips_get_chip (chips, G_N_ELEMENTS (names)));
+  g_assert_true (GTK_IS_BUTTON (pal_attachment_chips_get_chip (chips, 3)));
+
+  /* "@src/hello.c" from the 8th character */
+  text = find_descendant (GTK_WIDGET (row), PAL_TYPE_MARKDOWN_TEXT);
+  gtk_text_buffer_get_iter_at_offset (gtk_text_view_get_buffer (GTK_TEXT_VIEW (text)), &iter, 9);
+  g_assert_cmpstr (pal_markdown_get_link_at (&iter), ==, "file:///project/src/hello.c");
+}
+
+/* A replay (session/load) of a prompt with every kind of block shows it
+ * as it was sent */
+static void
+test_replay_user_blocks (Fixture       *f,
+                         gconstpointer  data)
+{
+  add_session (f, "blocks", "blocks", "Every block");
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.open-session", "(ss)",
+                                             "blocks", "blocks"));
+  WAIT_UNTIL (live_shown (f));
+  assert_prompt_shown (f);
+}
+
+/* The same prompt, kept in the history and shown from there without the
+ * agent: every block was kept */
+static void
+test_stored_user_blocks (Fixture       *f,
+                         gconstpointer  data)
+{
+  PalSessionKey *key = add_session (f, "blocks", "blocks", "Every block");
+  PalSessionKey *other = add_session (f, "gone", "other", "Another one");
+
+  record_by_hand (f, other);
+  load_and_close (f, key);
+  browse_again (f, other, key);
+  g_assert_null (pal_session_view_get_session (session_view (f)));
+  assert_prompt_shown (f);
 }
 
 int
@@ -893,6 +935,8 @@ main (int   argc,
   ADD ("delete-one", test_delete_one);
   ADD ("delete-all", test_delete_all);
   ADD ("show-at", test_show_at);
+  ADD ("replay-user-blocks", test_replay_user_blocks);
+  ADD ("stored-user-blocks", test_stored_user_blocks);
   /* the window is made by the test, on a damaged database */
   g_test_add ("/window-history/problem-shown", Fixture, "later", fixture_set_up,
               test_problem_shown, fixture_tear_down);

@@ -379,12 +379,17 @@ index_item (AcpTranscript *self,
       AcpMessageItem *message = ACP_MESSAGE_ITEM (item);
       const char *id = acp_message_item_get_message_id (message);
 
+      /* A new prompt is a new turn: a message id of an earlier turn seen
+       * again (an agent that numbers its messages per turn) is a new
+       * message, not more of an old one. So is a plan. */
+      if (acp_message_item_get_role (message) == ACP_MESSAGE_ROLE_USER)
+        {
+          g_hash_table_remove_all (self->messages);
+          g_clear_object (&self->current_plan);
+        }
+
       if (id != NULL)
         g_hash_table_replace (self->messages, g_strdup (id), g_object_ref (item));
-
-      /* A plan sent after a new prompt is a new plan. */
-      if (acp_message_item_get_role (message) == ACP_MESSAGE_ROLE_USER)
-        g_clear_object (&self->current_plan);
     }
 }
 

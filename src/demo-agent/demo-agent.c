@@ -358,7 +358,7 @@ handle_initialize (DemoAgent          *self,
 
   prompt_caps = json_object_new ();
   json_object_set_boolean_member (prompt_caps, "embeddedContext", TRUE);
-  json_object_set_boolean_member (prompt_caps, "image", FALSE);
+  json_object_set_boolean_member (prompt_caps, "image", TRUE);
 
   mcp_caps = json_object_new ();
   json_object_set_boolean_member (mcp_caps, "http", TRUE);

@@ -356,7 +356,7 @@ use_plan_updates (GPtrArray  *steps,
 typedef struct
 {
   GString   *text;         /* the text blocks, joined */
-  GPtrArray *attachments;  /* (element-type utf8) names of links and resources */
+  GPtrArray *attachments;  /* (element-type utf8) what each link, resource and image was */
 } PromptInfo;
 
 static void
@@ -394,6 +394,111 @@ code_safe (const char *text,
   return g_string_free (out, FALSE);
 }
 
+/* The last part of a URI or path (a folder's URI may end with a slash):
+ * what a person calls the file */
+static char *
+base_name (const char *uri)
+{
+  g_autofree char *trimmed = g_strdup (uri);
+  gsize length = strlen (trimmed);
+  const char *slash;
+
+  if (length > 1 && trimmed[length - 1] == '/')
+    trimmed[length - 1] = '\0';
+  slash = strrchr (trimmed, '/');
+
+  return g_strdup (slash != NULL && slash[1] != '\0' ? slash + 1 : trimmed);
+}
+
+static guint
+read_be16 (const guchar *p)
+{
+  return ((guint) p[0] << 8) | p[1];
+}
+
+static guint
+read_be32 (const guchar *p)
+{
+  return ((guint) p[0] << 24) | ((guint) p[1] << 16) | ((guint) p[2] << 8) | p[3];
+}
+
+/* The pixel size written in a PNG's or a JPEG's header, without decoding
+ * the image; FALSE when the data is neither (or cut short) */
+static gboolean
+image_dimensions (const guchar *data,
+                  gsize         length,
+                  guint        *width,
+                  guint        *height)
+{
+  static const guchar png[] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+
+  if (length >= 24 && memcmp (data, png, sizeof png) == 0 && memcmp (data + 12, "IHDR", 4) == 0)
+    {
+      *width = read_be32 (data + 16);
+      *height = read_be32 (data + 20);
+      return TRUE;
+    }
+
+  if (length >= 4 && data[0] == 0xff && data[1] == 0xd8)
+    {
+      gsize i = 2;
+
+      /* segments up to a start of frame (SOF0..SOF15 but DHT, JPG, DAC) */
+      while (i + 4 <= length)
+        {
+          guint marker, size;
+
+          if (data[i] != 0xff)
+            return FALSE;
+          marker = data[i + 1];
+          if (marker == 0xff)
+            {
+              i++;
+              continue;
+            }
+          if (marker == 0xd8 || (marker >= 0xd0 && marker <= 0xd7) || marker == 0x01)
+            {
+              i += 2;
+              continue;
+            }
+          size = read_be16 (data + i + 2);
+          if (marker >= 0xc0 && marker <= 0xcf && marker != 0xc4 && marker != 0xc8 && marker != 0xcc)
+            {
+              if (i + 9 > length)
+                return FALSE;
+              *height = read_be16 (data + i + 5);
+              *width = read_be16 (data + i + 7);
+              return TRUE;
+            }
+          if (size < 2)
+            return FALSE;
+          i += 2 + size;
+        }
+    }
+
+  return FALSE;
+}
+
+static char *
+describe_image (JsonObject *block)
+{
+  const char *base64 = json_object_get_string_member_with_default (block, "data", "");
+  const char *uri = json_object_get_string_member_with_default (block, "uri", NULL);
+  g_autofree guchar *data = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *safe = NULL;
+  gsize length = 0;
+  guint width = 0, height = 0;
+
+  name = uri != NULL ? base_name (uri) : g_strdup ("pasted image");
+  safe = code_safe (name, 200);
+  data = g_base64_decode (base64, &length);
+  if (!image_dimensions (data, length, &width, &height))
+    return g_strdup_printf ("`%s` (%" G_GSIZE_FORMAT " bytes, an image I cannot read)", safe, length);
+
+  return g_strdup_printf ("`%s` (%u × %u image, %" G_GSIZE_FORMAT " bytes)", safe, width, height, length);
+}
+
 static void
 prompt_info_init (PromptInfo *info,
                   JsonArray  *prompt)
@@ -424,21 +529,45 @@ prompt_info_init (PromptInfo *info,
         {
           const char *name = json_object_get_string_member_with_default (block, "name", NULL);
           const char *uri = json_object_get_string_member_with_default (block, "uri", "?");
+          const char *mime = json_object_get_string_member_with_default (block, "mimeType", "");
+          JsonNode *size = json_object_get_member (block, "size");
+          g_autofree char *safe = code_safe (name != NULL ? name : uri, 200);
 
-          g_ptr_array_add (info->attachments, code_safe (name != NULL ? name : uri, 200));
+          if (g_strcmp0 (mime, "inode/directory") == 0)
+            g_ptr_array_add (info->attachments, g_strdup_printf ("`%s` (a folder, linked)", safe));
+          else if (size != NULL && JSON_NODE_HOLDS_VALUE (size) &&
+                   json_node_get_value_type (size) == G_TYPE_INT64)
+            g_ptr_array_add (info->attachments,
+                             g_strdup_printf ("`%s` (%" G_GINT64_FORMAT " bytes, linked)", safe,
+                                              json_node_get_int (size)));
+          else
+            g_ptr_array_add (info->attachments, g_strdup_printf ("`%s` (linked)", safe));
         }
       else if (g_str_equal (type, "resource"))
         {
-          JsonObject *resource = json_object_get_object_member (block, "resource");
-          const char *uri = NULL;
+          JsonNode *member = json_object_get_member (block, "resource");
+          JsonObject *resource = member != NULL && JSON_NODE_HOLDS_OBJECT (member)
+                                 ? json_node_get_object (member) : NULL;
+          const char *uri = NULL, *text = NULL;
+          g_autofree char *name = NULL;
+          g_autofree char *safe = NULL;
 
           if (resource != NULL)
-            uri = json_object_get_string_member_with_default (resource, "uri", NULL);
-          g_ptr_array_add (info->attachments, code_safe (uri != NULL ? uri : "?", 200));
+            {
+              uri = json_object_get_string_member_with_default (resource, "uri", NULL);
+              text = json_object_get_string_member_with_default (resource, "text", NULL);
+            }
+          name = base_name (uri != NULL ? uri : "?");
+          safe = code_safe (name, 200);
+          if (text != NULL)
+            g_ptr_array_add (info->attachments,
+                             g_strdup_printf ("`%s` (%" G_GSIZE_FORMAT " bytes, embedded)", safe, strlen (text)));
+          else
+            g_ptr_array_add (info->attachments, g_strdup_printf ("`%s` (embedded)", safe));
         }
       else if (g_str_equal (type, "image"))
         {
-          g_ptr_array_add (info->attachments, g_strdup ("an image"));
+          g_ptr_array_add (info->attachments, describe_image (block));
         }
     }
 }
@@ -749,11 +878,10 @@ attachments_sentence (PromptInfo *info)
     return g_strdup ("");
 
   for (guint i = 0; i < info->attachments->len; i++)
-    g_string_append_printf (text, "%s`%s`", i > 0 ? ", " : "",
+    g_string_append_printf (text, "%s%s", i > 0 ? "; " : "",
                             (const char *) g_ptr_array_index (info->attachments, i));
 
-  return g_strdup_printf ("\n\nYou attached %s. The demo does not look inside attachments.",
-                          text->str);
+  return g_strdup_printf ("\n\nYou sent: %s. The demo only looks at their size.", text->str);
 }
 
 static const char *

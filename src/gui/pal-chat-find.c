@@ -220,45 +220,16 @@ stop_revealing (PalChatView *self)
   _pal_chat_view_remove_tick (self, &self->reveal_tick);
 }
 
-/* The position in the list view of the revealed row, making it one of
- * those it shows; G_MAXUINT when it cannot be now */
-static guint
-shown_position (PalChatView *self)
-{
-  GListModel *rows = G_LIST_MODEL (self->blocks);
-  g_autoptr(GObject) at = NULL;
-  guint hidden;
-
-  if (self->reveal_row >= g_list_model_get_n_items (rows) ||
-      (at = g_list_model_get_item (rows, self->reveal_row)) != self->reveal_target)
-    return G_MAXUINT;
-
-  if (pal_tail_model_get_waiting (self->tail) > 0 && !pal_tail_model_get_frozen (self->tail))
-    pal_tail_model_sync (self->tail, G_MAXUINT);
-  hidden = pal_tail_model_get_hidden (self->tail);
-  if (self->reveal_row < hidden)
-    {
-      pal_tail_model_expand (self->tail, hidden - self->reveal_row);
-      hidden = pal_tail_model_get_hidden (self->tail);
-    }
-  if (self->reveal_row < hidden ||
-      self->reveal_row - hidden >= g_list_model_get_n_items (G_LIST_MODEL (self->tail)))
-    return G_MAXUINT;
-
-  return self->reveal_row - hidden;
-}
-
+/* Scrolls to the revealed row, when it is still where it was */
 static void
 scroll_to_row (PalChatView *self)
 {
-  guint position = shown_position (self);
+  GListModel *rows = G_LIST_MODEL (self->blocks);
+  g_autoptr(GObject) at = NULL;
 
-  if (position == G_MAXUINT)
-    return;
-
-  self->scrolling = TRUE;
-  gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", position);
-  self->scrolling = FALSE;
+  if (self->reveal_row < g_list_model_get_n_items (rows) &&
+      (at = g_list_model_get_item (rows, self->reveal_row)) == self->reveal_target)
+    _pal_chat_place_scroll_to_row (self, self->reveal_row);
 }
 
 static gboolean

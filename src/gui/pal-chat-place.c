@@ -8,7 +8,8 @@
  * rows back first, then asks the list view to show its first row
  * ("list.scroll-to-item": GTK 4.8 has no gtk_list_view_scroll_to ()),
  * again once the rows around it are laid out, as their estimated heights
- * give way to real ones.
+ * give way to real ones. Revealing a match (pal-chat-find.c) scrolls to
+ * its row the same way (_pal_chat_place_scroll_to_row()).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -134,43 +135,54 @@ highlight_over_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
-/* The row of the item gone to, in the list view's model, or -1 */
-static int
-target_row (PalChatView *self)
+/* Scrolls to the row at @index of the rows (PalBlockModel), making it one
+ * of those the list view has first: the rows held back before it, and
+ * after it, come back, and so do those waiting to be shown. Returns
+ * whether it could be scrolled to. */
+gboolean
+_pal_chat_place_scroll_to_row (PalChatView *self,
+                               guint        index)
+{
+  guint hidden;
+
+  if (index >= g_list_model_get_n_items (G_LIST_MODEL (self->blocks)))
+    return FALSE;
+
+  if (pal_tail_model_get_waiting (self->tail) > 0 && !pal_tail_model_get_frozen (self->tail))
+    pal_tail_model_sync (self->tail, G_MAXUINT);
+  hidden = pal_tail_model_get_hidden (self->tail);
+  if (index < hidden)
+    {
+      pal_tail_model_expand (self->tail, hidden - index);
+      hidden = pal_tail_model_get_hidden (self->tail);
+    }
+  if (index < hidden || index - hidden >= g_list_model_get_n_items (G_LIST_MODEL (self->tail)))
+    return FALSE;
+
+  self->scrolling = TRUE;
+  gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", index - hidden);
+  self->scrolling = FALSE;
+
+  return TRUE;
+}
+
+/* Scrolls to the first row of the item gone to */
+static void
+go_to_target (PalChatView *self)
 {
   GListModel *rows = G_LIST_MODEL (self->blocks);
   guint n = g_list_model_get_n_items (rows);
-  guint hidden;
 
   for (guint i = 0; i < n && self->target != NULL; i++)
     {
       g_autoptr(GObject) row = g_list_model_get_item (rows, i);
 
-      if (item_of_row (row) != self->target)
-        continue;
-
-      /* held back: back first, and the ones after it */
-      hidden = pal_tail_model_get_hidden (self->tail);
-      if (i < hidden)
-        pal_tail_model_expand (self->tail, hidden - i);
-      return (int) (i - pal_tail_model_get_hidden (self->tail));
+      if (item_of_row (row) == self->target)
+        {
+          _pal_chat_place_scroll_to_row (self, i);
+          return;
+        }
     }
-
-  return -1;
-}
-
-static void
-go_to_target (PalChatView *self)
-{
-  int row = target_row (self);
-
-  if (row < 0)
-    return;
-
-  self->scrolling = TRUE;
-  gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u",
-                              (guint) row);
-  self->scrolling = FALSE;
 }
 
 /* Once the rows around the item are laid out, again: their heights were

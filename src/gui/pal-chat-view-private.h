@@ -120,6 +120,8 @@ void       _pal_chat_place_row_bound          (PalChatView *self,
                                                GtkWidget   *clamp,
                                                gpointer     row_item);
 void       _pal_chat_place_clear              (PalChatView *self);
+gboolean   _pal_chat_place_scroll_to_row      (PalChatView *self,
+                                               guint        index);
 
 /* pal-chat-flood.c */
 GtkWidget *_pal_chat_flood_init               (PalChatView *self);

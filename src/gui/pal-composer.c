@@ -7,6 +7,14 @@
  * older agents, modes) a selector for each sits beside the buttons, in a
  * PalOptionsBar.
  *
+ * Above the text, a row of chips (PalAttachmentBar) shows what is
+ * attached: files and folders dropped on the composer or chosen with the
+ * Attach button, images pasted; PalAttacher brings them in (asking first
+ * for a file outside the session's folders, scaling images down). They go
+ * with the text in the PalPrompt it hands over. Told the agent's
+ * capabilities, it marks the images an agent without `image` will not
+ * get.
+ *
  * The composer knows nothing of sessions: it emits "submit" and "stop", its
  * options bar "config-option-changed" and "mode-changed", and the session
  * view acts on them.
@@ -20,6 +28,8 @@
 #include <string.h>
 
 #include "acp-command.h"
+#include "pal-attacher.h"
+#include "pal-attachment-bar.h"
 #include "pal-composer.h"
 
 struct _PalComposer
@@ -33,6 +43,10 @@ struct _PalComposer
   PalOptionsBar  *options_bar;
   GtkPopover     *completion_popover;
   GtkListBox     *completion_list;
+  GListStore     *attachments;   /* PalAttachment */
+  PalAttachmentBar *attachment_bar;
+  GtkButton      *attach_button;
+  PalAttacher    *attacher;
 
   GListModel     *commands;
   gboolean        busy;
@@ -63,11 +77,13 @@ update_buttons (PalComposer *self)
 {
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->text_view);
   gboolean has_text = gtk_text_buffer_get_char_count (buffer) > 0;
+  gboolean has_attachments = g_list_model_get_n_items (G_LIST_MODEL (self->attachments)) > 0;
 
   gtk_widget_set_visible (self->placeholder, !has_text);
   gtk_widget_set_visible (GTK_WIDGET (self->stop_button), self->busy);
   gtk_widget_set_visible (GTK_WIDGET (self->send_button), !self->busy);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->send_button), has_text && self->can_send);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->send_button),
+                            (has_text || has_attachments) && self->can_send);
 }
 
 /* The "/word" being typed at the very start, or NULL. */
@@ -249,6 +265,47 @@ buffer_changed_cb (GtkTextBuffer *buffer,
 }
 
 static void
+attachments_changed_cb (GListModel  *model,
+                        guint        position,
+                        guint        removed,
+                        guint        added,
+                        PalComposer *self)
+{
+  update_buttons (self);
+}
+
+static void
+attach_clicked_cb (PalComposer *self)
+{
+  pal_attacher_choose_files (self->attacher);
+}
+
+/* Ctrl+V: an image is attached; text is pasted as always */
+static void
+paste_clipboard_cb (GtkTextView *text_view,
+                    PalComposer *self)
+{
+  if (pal_attacher_paste (self->attacher, gtk_widget_get_clipboard (GTK_WIDGET (text_view))))
+    g_signal_stop_emission_by_name (text_view, "paste-clipboard");
+}
+
+static gboolean
+drop_cb (GtkDropTarget *target,
+         const GValue  *value,
+         double         x,
+         double         y,
+         PalComposer   *self)
+{
+  GSList *files = g_value_get_boxed (value);
+
+  if (files == NULL)
+    return FALSE;
+
+  pal_composer_add_files (self, files);
+  return TRUE;
+}
+
+static void
 send_clicked_cb (PalComposer *self)
 {
   pal_composer_submit (self);
@@ -268,6 +325,10 @@ pal_composer_dispose (GObject *object)
   if (self->commands != NULL)
     g_signal_handlers_disconnect_by_data (self->commands, self);
   g_clear_object (&self->commands);
+  g_clear_object (&self->attacher);
+  if (self->attachments != NULL)
+    g_signal_handlers_disconnect_by_data (self->attachments, self);
+  g_clear_object (&self->attachments);
   if (self->completion_popover != NULL)
     {
       gtk_widget_unparent (GTK_WIDGET (self->completion_popover));
@@ -382,9 +443,14 @@ pal_composer_init (PalComposer *self)
   GtkWidget *overlay = gtk_overlay_new ();
   GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkEventController *keys;
+  GtkDropTarget *drop;
   GtkTextBuffer *buffer;
 
   self->can_send = TRUE;
+  self->attachments = g_list_store_new (PAL_TYPE_ATTACHMENT);
+  self->attacher = pal_attacher_new (self->attachments, GTK_WIDGET (self));
+  g_signal_connect (self->attachments, "items-changed", G_CALLBACK (attachments_changed_cb), self);
+  self->attachment_bar = PAL_ATTACHMENT_BAR (pal_attachment_bar_new (self->attachments));
 
   self->text_view = GTK_TEXT_VIEW (gtk_text_view_new ());
   gtk_text_view_set_wrap_mode (self->text_view, GTK_WRAP_WORD_CHAR);
@@ -427,6 +493,23 @@ pal_composer_init (PalComposer *self)
 
   buffer = gtk_text_view_get_buffer (self->text_view);
   g_signal_connect (buffer, "changed", G_CALLBACK (buffer_changed_cb), self);
+  g_signal_connect (self->text_view, "paste-clipboard", G_CALLBACK (paste_clipboard_cb), self);
+
+  /* files dropped anywhere on the composer, the text included (the text
+   * view would take them as text): seen first, in the capture phase */
+  drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+  gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (drop), GTK_PHASE_CAPTURE);
+  g_signal_connect (drop, "drop", G_CALLBACK (drop_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+
+  self->attach_button = GTK_BUTTON (gtk_button_new_from_icon_name ("mail-attachment-symbolic"));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->attach_button), _("Attach Files"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->attach_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Attach Files"), -1);
+  gtk_widget_add_css_class (GTK_WIDGET (self->attach_button), "flat");
+  gtk_widget_add_css_class (GTK_WIDGET (self->attach_button), "circular");
+  gtk_widget_set_valign (GTK_WIDGET (self->attach_button), GTK_ALIGN_END);
+  g_signal_connect_swapped (self->attach_button, "clicked", G_CALLBACK (attach_clicked_cb), self);
 
   self->options_bar = PAL_OPTIONS_BAR (pal_options_bar_new ());
   gtk_widget_set_hexpand (GTK_WIDGET (self->options_bar), TRUE);
@@ -451,10 +534,12 @@ pal_composer_init (PalComposer *self)
   /* round, whatever the height of the selectors beside them */
   gtk_widget_set_valign (GTK_WIDGET (self->send_button), GTK_ALIGN_END);
   gtk_widget_set_valign (GTK_WIDGET (self->stop_button), GTK_ALIGN_END);
+  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->attach_button));
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->options_bar));
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->send_button));
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->stop_button));
 
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->attachment_bar));
   gtk_box_append (GTK_BOX (box), overlay);
   gtk_box_append (GTK_BOX (box), bar);
   adw_bin_set_child (ADW_BIN (self), box);
@@ -673,14 +758,38 @@ PalPrompt *
 pal_composer_dup_prompt (PalComposer *self)
 {
   g_autofree char *text = NULL;
+  PalPrompt *prompt;
+  guint n;
 
   g_return_val_if_fail (PAL_IS_COMPOSER (self), NULL);
 
   text = pal_composer_dup_text (self);
-  if (text == NULL || *text == '\0')
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->attachments));
+  if ((text == NULL || *text == '\0') && n == 0)
     return NULL;
 
-  return pal_prompt_new (text);
+  prompt = pal_prompt_new (text != NULL ? text : "");
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(PalAttachment) attachment = g_list_model_get_item (G_LIST_MODEL (self->attachments), i);
+
+      pal_prompt_add_attachment (prompt, attachment);
+    }
+
+  return prompt;
+}
+
+static void
+set_attachments (PalComposer *self,
+                 GListModel  *attachments)
+{
+  guint n = attachments != NULL ? g_list_model_get_n_items (attachments) : 0;
+  g_autoptr(GPtrArray) items = g_ptr_array_new_full (n, g_object_unref);
+
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (items, g_list_model_get_item (attachments, i));
+  g_list_store_splice (self->attachments, 0, g_list_model_get_n_items (G_LIST_MODEL (self->attachments)),
+                       items->pdata, items->len);
 }
 
 /**
@@ -698,6 +807,7 @@ pal_composer_set_prompt (PalComposer *self,
   g_return_if_fail (prompt == NULL || PAL_IS_PROMPT (prompt));
 
   pal_composer_set_text (self, prompt != NULL ? pal_prompt_get_text (prompt) : NULL);
+  set_attachments (self, prompt != NULL ? pal_prompt_get_attachments (prompt) : NULL);
 }
 
 /**
@@ -723,7 +833,8 @@ pal_composer_submit (PalComposer *self)
   if (prompt == NULL)
     return FALSE;
   stripped = g_strstrip (g_strdup (pal_prompt_get_text (prompt)));
-  if (*stripped == '\0')
+  if (*stripped == '\0' &&
+      g_list_model_get_n_items (pal_prompt_get_attachments (prompt)) == 0)
     return FALSE;
 
   hide_completion (self);
@@ -763,4 +874,103 @@ pal_composer_get_n_completions (PalComposer *self)
     n++;
 
   return n;
+}
+
+/**
+ * pal_composer_get_attachments:
+ * @self: a #PalComposer
+ *
+ * Returns: (transfer none): the #PalAttachment items attached to what is
+ *   written
+ */
+GListModel *
+pal_composer_get_attachments (PalComposer *self)
+{
+  g_return_val_if_fail (PAL_IS_COMPOSER (self), NULL);
+
+  return G_LIST_MODEL (self->attachments);
+}
+
+/**
+ * pal_composer_add_files:
+ * @self: a #PalComposer
+ * @files: (element-type GFile): files and folders
+ *
+ * Attaches @files, as a drop on the composer does: those outside the
+ * session's folders once the person agreed, images scaled down. They show
+ * up in pal_composer_get_attachments() when ready.
+ */
+void
+pal_composer_add_files (PalComposer *self,
+                        GSList      *files)
+{
+  g_return_if_fail (PAL_IS_COMPOSER (self));
+
+  pal_attacher_add_files (self->attacher, files);
+}
+
+/**
+ * pal_composer_get_attacher:
+ * @self: a #PalComposer
+ *
+ * Returns: (transfer none): what brings attachments in (its "pending"
+ *   property tells how many are on their way)
+ */
+PalAttacher *
+pal_composer_get_attacher (PalComposer *self)
+{
+  g_return_val_if_fail (PAL_IS_COMPOSER (self), NULL);
+
+  return self->attacher;
+}
+
+/**
+ * pal_composer_set_folders:
+ * @self: a #PalComposer
+ * @folders: (nullable) (array zero-terminated=1): the session's folders
+ *   (its cwd and additional directories); %NULL when not known
+ *
+ * A file attached from outside @folders asks first.
+ */
+void
+pal_composer_set_folders (PalComposer        *self,
+                          const char * const *folders)
+{
+  g_return_if_fail (PAL_IS_COMPOSER (self));
+
+  pal_attacher_set_folders (self->attacher, folders);
+}
+
+/**
+ * pal_composer_set_agent_capabilities:
+ * @self: a #PalComposer
+ * @caps: (nullable): the capabilities of the agent the prompt goes to;
+ *   %NULL while they are not known
+ *
+ * Without %ACP_AGENT_CAP_PROMPT_IMAGE, image chips are marked and the
+ * composer says that they will not be sent.
+ */
+void
+pal_composer_set_agent_capabilities (PalComposer                *self,
+                                     const AcpAgentCapabilities *caps)
+{
+  g_return_if_fail (PAL_IS_COMPOSER (self));
+
+  pal_attachment_bar_set_accepts_images (self->attachment_bar,
+                                         caps == NULL || (*caps & ACP_AGENT_CAP_PROMPT_IMAGE) != 0);
+}
+
+/**
+ * pal_composer_get_refusing_images:
+ * @self: a #PalComposer
+ *
+ * Returns: whether the composer says that the images attached will not be
+ *   sent
+ */
+gboolean
+pal_composer_get_refusing_images (PalComposer *self)
+{
+  g_return_val_if_fail (PAL_IS_COMPOSER (self), FALSE);
+
+  return pal_attachment_bar_get_refusing (self->attachment_bar);
 }

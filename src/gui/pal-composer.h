@@ -7,6 +7,7 @@
 
 #include <adwaita.h>
 
+#include "pal-attacher.h"
 #include "pal-options-bar.h"
 #include "pal-prompt.h"
 
@@ -43,5 +44,17 @@ PalOptionsBar *pal_composer_get_options_bar (PalComposer *self);
 gboolean   pal_composer_submit              (PalComposer *self);
 void       pal_composer_grab_focus          (PalComposer *self);
 guint      pal_composer_get_n_completions   (PalComposer *self);
+/* PalAttachment items, as they are attached */
+GListModel *pal_composer_get_attachments    (PalComposer *self);
+/* (element-type GFile) */
+void       pal_composer_add_files           (PalComposer *self,
+                                             GSList      *files);
+PalAttacher *pal_composer_get_attacher      (PalComposer *self);
+void       pal_composer_set_folders         (PalComposer        *self,
+                                             const char * const *folders);
+/* NULL: not known yet */
+void       pal_composer_set_agent_capabilities (PalComposer                *self,
+                                                const AcpAgentCapabilities *caps);
+gboolean   pal_composer_get_refusing_images (PalComposer *self);
 
 G_END_DECLS

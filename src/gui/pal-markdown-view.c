@@ -734,3 +734,46 @@ pal_markdown_view_truncate (PalMarkdownView *self,
   text = g_strndup (self->source->str, length);
   pal_markdown_view_set_text (self, text);
 }
+
+/**
+ * pal_markdown_view_link_plain:
+ * @self: a #PalMarkdownView showing plain text
+ * @start: where the link starts in the text, in bytes
+ * @end: where it ends
+ * @uri: its target
+ *
+ * Makes a stretch of plain text a link, as a Markdown link is one (until
+ * the text is set anew). Appended text is shown first.
+ */
+void
+pal_markdown_view_link_plain (PalMarkdownView *self,
+                              gsize            start,
+                              gsize            end,
+                              const char      *uri)
+{
+  GtkWidget *part;
+  GtkTextBuffer *buffer;
+  GtkTextIter from, to;
+  const char *text;
+
+  g_return_if_fail (PAL_IS_MARKDOWN_VIEW (self));
+  g_return_if_fail (start <= end);
+  g_return_if_fail (uri != NULL);
+
+  if (!self->plain || end > self->source->len || start == end)
+    return;
+
+  pal_markdown_view_flush (self);
+  part = gtk_widget_get_first_child (GTK_WIDGET (self));
+  if (!PAL_IS_MARKDOWN_TEXT (part))
+    return;
+
+  /* plain text is in the one part as it is in the source */
+  text = self->source->str;
+  buffer = text_part_buffer (part);
+  gtk_text_buffer_get_iter_at_offset (buffer, &from, (int) g_utf8_pointer_to_offset (text, text + start));
+  gtk_text_buffer_get_iter_at_offset (buffer, &to, (int) g_utf8_pointer_to_offset (text, text + end));
+  gtk_text_buffer_apply_tag (buffer,
+                             pal_markdown_get_link_tag (gtk_text_buffer_get_tag_table (buffer), uri),
+                             &from, &to);
+}

@@ -26,6 +26,11 @@ void        pal_markdown_view_set_plain   (PalMarkdownView *self,
 void        pal_markdown_view_flush       (PalMarkdownView *self);
 gboolean    pal_markdown_view_get_pending (PalMarkdownView *self);
 
+void        pal_markdown_view_link_plain  (PalMarkdownView *self,
+                                           gsize            start,
+                                           gsize            end,
+                                           const char      *uri);
+
 void             pal_markdown_view_truncate  (PalMarkdownView *self,
                                               gsize            length);
 

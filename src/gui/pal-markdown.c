@@ -953,6 +953,24 @@ pal_markdown_render (GtkTextTagTable       *tag_table,
 }
 
 /**
+ * pal_markdown_get_link_tag:
+ * @table: a tag table of Markdown tags
+ * @uri: a link's target
+ *
+ * Returns: (transfer none): the tag of the links to @uri in @table, as
+ *   rendered Markdown links are tagged
+ */
+GtkTextTag *
+pal_markdown_get_link_tag (GtkTextTagTable *table,
+                           const char      *uri)
+{
+  g_return_val_if_fail (GTK_IS_TEXT_TAG_TABLE (table), NULL);
+  g_return_val_if_fail (uri != NULL, NULL);
+
+  return link_tag (table, uri, strlen (uri));
+}
+
+/**
  * pal_markdown_get_link_at:
  * @iter: a position in a buffer filled by pal_markdown_insert()
  *

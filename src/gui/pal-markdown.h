@@ -58,6 +58,8 @@ void        pal_markdown_render       (GtkTextTagTable       *tag_table,
                                        const PalMarkdownSink *sink,
                                        gpointer               user_data);
 const char *pal_markdown_get_link_at  (const GtkTextIter *iter);
+GtkTextTag *pal_markdown_get_link_tag (GtkTextTagTable   *table,
+                                       const char        *uri);
 void        pal_markdown_append_entity (GString          *out,
                                         const char       *text,
                                         gsize             size);

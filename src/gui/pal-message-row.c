@@ -15,14 +15,22 @@
  * (the focus comes to its text first, then Tab goes on to them): rows are
  * made by the dozen as the person scrolls, and few of them are pointed at.
  *
+ * What came with the message besides text is under its text (under its
+ * first block): thumbnails of images and chips of files
+ * (PalAttachmentChips). In a prompt, a mention of a file (`@src/main.c`)
+ * that came with it is a link to the file.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "pal-a11y.h"
+#include "pal-attachment-chips.h"
 #include "pal-block-model.h"
 #include "pal-copy-button.h"
 #include "pal-markdown-view.h"
@@ -42,7 +50,7 @@ struct _PalMessageRow
   gsize            start;        /* where the part shown starts in the text */
   gsize            shown;        /* where the part shown ends in the text */
   PalMarkdownView *view;
-  GtkLabel        *attachments_label;
+  PalAttachmentChips *chips;
   GListModel      *attachments;  /* (nullable): followed, when the row shows them */
   GtkWidget       *actions;      /* the message's buttons */
   GtkWidget       *copy_button;    /* (nullable): until the buttons are made */
@@ -52,6 +60,8 @@ struct _PalMessageRow
 };
 
 G_DEFINE_FINAL_TYPE (PalMessageRow, pal_message_row, ADW_TYPE_BIN)
+
+static void update_mentions (PalMessageRow *self);
 
 static gsize
 end_of_part (PalMessageRow *self)
@@ -102,6 +112,7 @@ item_text_appended_cb (AcpMessageItem *item,
       pal_markdown_view_append (self->view, acp_message_item_get_text (item) + self->shown,
                                 (gssize) (end - self->shown));
       self->shown = end;
+      update_mentions (self);
     }
 }
 
@@ -111,6 +122,7 @@ item_notify_text_cb (AcpMessageItem *item,
                      PalMessageRow  *self)
 {
   reset_text (self, FALSE);
+  update_mentions (self);
 }
 
 /* The buttons are under the message's last block */
@@ -149,50 +161,67 @@ block_notify_end_cb (PalMessageBlock *block,
     }
 }
 
-static void
-update_attachments (PalMessageRow *self)
+/* The file of the path a mention names: a resource or a link to one
+ * that came with the message, whose path ends in @path */
+static const char *
+lookup_mention (GListModel *attachments,
+                const char *path,
+                gsize       length)
 {
-  GListModel *attachments = acp_message_item_get_attachments (self->item);
-  g_autoptr(GString) text = g_string_new (NULL);
   guint n = g_list_model_get_n_items (attachments);
 
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(AcpContentBlock) block = g_list_model_get_item (attachments, i);
-      const char *name;
+      AcpContentBlockType type = acp_content_block_get_block_type (block);
+      const char *uri = acp_content_block_get_uri (block);
+      g_autofree char *file = NULL;
+      gsize file_length;
 
-      switch (acp_content_block_get_block_type (block))
-        {
-        case ACP_CONTENT_BLOCK_TYPE_RESOURCE_LINK:
-          name = acp_content_block_get_name (block);
-          break;
+      if ((type != ACP_CONTENT_BLOCK_TYPE_RESOURCE && type != ACP_CONTENT_BLOCK_TYPE_RESOURCE_LINK) ||
+          uri == NULL || (file = g_filename_from_uri (uri, NULL, NULL)) == NULL)
+        continue;
 
-        case ACP_CONTENT_BLOCK_TYPE_RESOURCE:
-          name = acp_content_block_get_uri (block);
-          break;
-
-        case ACP_CONTENT_BLOCK_TYPE_IMAGE:
-          name = _("Image");
-          break;
-
-        case ACP_CONTENT_BLOCK_TYPE_AUDIO:
-          name = _("Audio");
-          break;
-
-        case ACP_CONTENT_BLOCK_TYPE_TEXT:
-        case ACP_CONTENT_BLOCK_TYPE_UNKNOWN:
-        default:
-          name = acp_content_block_get_type_name (block);
-          break;
-        }
-
-      if (text->len > 0)
-        g_string_append (text, "\n");
-      g_string_append_printf (text, "📎 %s", name);
+      file_length = strlen (file);
+      if (file_length >= length && memcmp (file + file_length - length, path, length) == 0 &&
+          (file_length == length || file[file_length - length - 1] == '/'))
+        /* the block lives as long as the model keeps it */
+        return uri;
     }
 
-  gtk_label_set_text (self->attachments_label, text->str);
-  gtk_widget_set_visible (GTK_WIDGET (self->attachments_label), text->len > 0);
+  return NULL;
+}
+
+/* In a prompt, each `@path` that names a file that came with it becomes a
+ * link to the file. Called again as text or attachments come: links stay
+ * where they were. */
+static void
+update_mentions (PalMessageRow *self)
+{
+  GListModel *attachments = acp_message_item_get_attachments (self->item);
+  const char *text = pal_markdown_view_get_text (self->view);
+
+  if (!self->prompt || g_list_model_get_n_items (attachments) == 0)
+    return;
+
+  for (const char *at = strchr (text, '@'); at != NULL; at = strchr (at + 1, '@'))
+    {
+      const char *path = at + 1;
+      gsize length = 0;
+      const char *uri = NULL;
+
+      if (at > text && !g_ascii_isspace (at[-1]) && at[-1] != '(' && at[-1] != '[')
+        continue;
+      while (path[length] != '\0' && !g_ascii_isspace (path[length]))
+        length++;
+      /* a mention at the end of a sentence, or in brackets */
+      while (length > 0 && (uri = lookup_mention (attachments, path, length)) == NULL &&
+             strchr (".,;:!?)]'\"", path[length - 1]) != NULL)
+        length--;
+
+      if (uri != NULL)
+        pal_markdown_view_link_plain (self->view, (gsize) (at - text), (gsize) (path + length - text), uri);
+    }
 }
 
 static void
@@ -202,7 +231,7 @@ attachments_changed_cb (GListModel    *attachments,
                         guint          added,
                         PalMessageRow *self)
 {
-  update_attachments (self);
+  update_mentions (self);
 }
 
 static void
@@ -354,10 +383,7 @@ build (PalMessageRow *self)
   self->view = PAL_MARKDOWN_VIEW (pal_markdown_view_new ());
   reset_text (self, self->block != NULL);
 
-  self->attachments_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_xalign (self->attachments_label, 0);
-  gtk_label_set_wrap (self->attachments_label, TRUE);
-  gtk_widget_add_css_class (GTK_WIDGET (self->attachments_label), "dim-label");
+  self->chips = PAL_ATTACHMENT_CHIPS (pal_attachment_chips_new ());
 
   /* what a screen reader says of the row and of its text: who wrote it */
   {
@@ -376,7 +402,7 @@ build (PalMessageRow *self)
       gtk_widget_add_css_class (box, "user-message");
       gtk_widget_add_css_class (box, "card");
       gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->view));
-      gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->attachments_label));
+      gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->chips));
       {
         GtkWidget *outer = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
 
@@ -394,6 +420,7 @@ build (PalMessageRow *self)
         gtk_widget_add_css_class (box, "thought");
         gtk_widget_add_css_class (GTK_WIDGET (self->view), "dim-label");
         gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->view));
+        gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->chips));
         gtk_box_append (GTK_BOX (box), build_actions (self, role));
         gtk_expander_set_child (GTK_EXPANDER (expander), box);
         gtk_widget_add_css_class (expander, "thought");
@@ -405,22 +432,19 @@ build (PalMessageRow *self)
     default:
       gtk_widget_add_css_class (box, "agent-message");
       gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->view));
-      gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->attachments_label));
+      gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->chips));
       gtk_box_append (GTK_BOX (box), build_actions (self, role));
       adw_bin_set_child (ADW_BIN (self), box);
       break;
     }
 
   /* a later block of a message: its attachments are with the first */
-  if (self->block != NULL && pal_message_block_get_index (self->block) > 0)
+  if (self->block == NULL || pal_message_block_get_index (self->block) == 0)
     {
-      gtk_widget_set_visible (GTK_WIDGET (self->attachments_label), FALSE);
-    }
-  else
-    {
-      update_attachments (self);
       self->attachments = g_object_ref (acp_message_item_get_attachments (self->item));
+      pal_attachment_chips_set_model (self->chips, self->attachments);
       g_signal_connect (self->attachments, "items-changed", G_CALLBACK (attachments_changed_cb), self);
+      update_mentions (self);
     }
 
   g_signal_connect_object (self->item, "text-appended", G_CALLBACK (item_text_appended_cb), self, 0);
@@ -565,4 +589,19 @@ pal_message_row_get_item (PalMessageRow *self)
   g_return_val_if_fail (PAL_IS_MESSAGE_ROW (self), NULL);
 
   return self->item;
+}
+
+/**
+ * pal_message_row_get_attachments:
+ * @self: a #PalMessageRow
+ *
+ * Returns: (transfer none): what shows what came with the message (empty
+ *   and hidden in a block that is not its first)
+ */
+PalAttachmentChips *
+pal_message_row_get_attachments (PalMessageRow *self)
+{
+  g_return_val_if_fail (PAL_IS_MESSAGE_ROW (self), NULL);
+
+  return self->chips;
 }

@@ -413,6 +413,36 @@ track_last_prompt (PalSessionView *self,
   update_resend (self);
 }
 
+/* What the composer must know of where the prompt goes: the session's
+ * folders (a file from elsewhere asks first) and, once its agent has
+ * answered initialize, what the agent takes */
+static void
+update_composer_target (PalSessionView *self)
+{
+  AcpAgent *agent = self->session != NULL ? acp_session_get_agent (self->session) : NULL;
+  g_autoptr(GStrvBuilder) folders = g_strv_builder_new ();
+  g_auto(GStrv) strv = NULL;
+
+  if (agent != NULL && acp_agent_get_state (agent) == ACP_AGENT_STATE_READY)
+    {
+      AcpAgentCapabilities caps = acp_agent_get_capabilities (agent);
+
+      pal_composer_set_agent_capabilities (self->composer, &caps);
+    }
+  else
+    pal_composer_set_agent_capabilities (self->composer, NULL);
+
+  if (self->session == NULL)
+    {
+      pal_composer_set_folders (self->composer, NULL);
+      return;
+    }
+  g_strv_builder_add (folders, acp_session_get_cwd (self->session));
+  g_strv_builder_addv (folders, (const char **) acp_session_get_additional_directories (self->session));
+  strv = g_strv_builder_end (folders);
+  pal_composer_set_folders (self->composer, (const char * const *) strv);
+}
+
 static void
 update_state (PalSessionView *self)
 {
@@ -421,6 +451,7 @@ update_state (PalSessionView *self)
   gboolean reopens;
 
   pal_composer_set_busy (self->composer, state == ACP_SESSION_STATE_PROMPTING);
+  update_composer_target (self);
   /* a closed session takes a prompt too, and so does one whose agent went
    * away, and one shown from its history: it is opened again (the agent
    * started anew) to send it */
@@ -586,11 +617,32 @@ session_notify_cb (AcpSession     *session,
     update_stopping (self);
   else if (g_str_equal (name, "replay-count"))
     queue_progress (self);
+  else if (g_str_equal (name, "additional-directories"))
+    update_composer_target (self);
+}
+
+/* Files dropped on the transcript go to the composer, as if dropped there */
+static gboolean
+chat_drop_cb (GtkDropTarget  *target,
+              const GValue   *value,
+              double          x,
+              double          y,
+              PalSessionView *self)
+{
+  GSList *files = g_value_get_boxed (value);
+
+  if (files == NULL)
+    return FALSE;
+
+  pal_composer_add_files (self->composer, files);
+  pal_composer_grab_focus (self->composer);
+  return TRUE;
 }
 
 typedef struct
 {
   PalSessionView *self;
+  AcpSession     *session;
   PalPrompt      *prompt;
 } PromptData;
 
@@ -598,6 +650,7 @@ static void
 prompt_data_free (PromptData *data)
 {
   g_object_unref (data->self);
+  g_object_unref (data->session);
   g_object_unref (data->prompt);
   g_free (data);
 }
@@ -653,6 +706,52 @@ prompt_cb (GObject      *object,
                                   g_str_equal (reason, "cancelled") ? ACP_NOTICE_SEVERITY_INFO
                                                                     : ACP_NOTICE_SEVERITY_WARNING,
                                   text, NULL, NULL);
+}
+
+/* What the person should know of what went out (files sent as links, an
+ * image left out) is said in the session's transcript, before the turn */
+static void
+send_blocks (PromptData *data,
+             JsonArray  *blocks,
+             GStrv       notes)
+{
+  AcpSession *session = data->session;
+
+  for (guint i = 0; notes != NULL && notes[i] != NULL; i++)
+    acp_transcript_append_notice (acp_session_get_transcript (session), ACP_NOTICE_SEVERITY_INFO,
+                                  notes[i], NULL, NULL);
+
+  if (session == data->self->session)
+    pal_chat_view_prompt_sent (data->self->chat_view);
+  acp_session_prompt_async (session, blocks, data->self->cancellable, prompt_cb, data);
+}
+
+static void
+blocks_built_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  PromptData *data = user_data;
+  g_auto(GStrv) notes = NULL;
+  g_autoptr(JsonArray) blocks = NULL;
+
+  blocks = pal_prompt_build_blocks_finish (PAL_PROMPT (object), result, &notes, NULL);
+  if (blocks == NULL)
+    {
+      prompt_data_free (data);
+      return;
+    }
+
+  /* the session went on meanwhile (another prompt, or it closed): the
+   * prompt comes back to the composer */
+  if (acp_session_get_state (data->session) != ACP_SESSION_STATE_READY)
+    {
+      offer_again (data->self, data->session, data->prompt);
+      prompt_data_free (data);
+      return;
+    }
+
+  send_blocks (data, blocks, notes);
 }
 
 static void
@@ -971,6 +1070,15 @@ pal_session_view_init (PalSessionView *self)
   gtk_overlay_add_overlay (GTK_OVERLAY (chat_overlay), self->empty_hint);
   gtk_overlay_add_overlay (GTK_OVERLAY (chat_overlay), self->starting_page);
   gtk_widget_set_vexpand (chat_overlay, TRUE);
+  {
+    GtkDropTarget *drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+
+    /* highlighted while a drop hovers (style.css) */
+    gtk_widget_add_css_class (chat_overlay, "chat-drop");
+    gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (drop), GTK_PHASE_CAPTURE);
+    g_signal_connect (drop, "drop", G_CALLBACK (chat_drop_cb), self);
+    gtk_widget_add_controller (chat_overlay, GTK_EVENT_CONTROLLER (drop));
+  }
 
   self->usage_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->usage_label, 0);
@@ -1196,7 +1304,7 @@ pal_session_view_send_prompt (PalSessionView *self,
                               AcpSession     *session,
                               PalPrompt      *prompt)
 {
-  g_autoptr(JsonArray) blocks = NULL;
+  AcpAgentCapabilities caps;
   PromptData *data;
 
   g_return_val_if_fail (PAL_IS_SESSION_VIEW (self), FALSE);
@@ -1206,14 +1314,25 @@ pal_session_view_send_prompt (PalSessionView *self,
   if (acp_session_get_state (session) != ACP_SESSION_STATE_READY)
     return FALSE;
 
-  blocks = pal_prompt_to_blocks (prompt, acp_agent_get_capabilities (acp_session_get_agent (session)));
-
-  if (session == self->session)
-    pal_chat_view_prompt_sent (self->chat_view);
   data = g_new0 (PromptData, 1);
   data->self = g_object_ref (self);
+  data->session = g_object_ref (session);
   data->prompt = g_object_ref (prompt);
-  acp_session_prompt_async (session, blocks, self->cancellable, prompt_cb, data);
+  caps = acp_agent_get_capabilities (acp_session_get_agent (session));
+
+  /* files are read on a worker thread first */
+  if (pal_prompt_needs_reading (prompt))
+    {
+      pal_prompt_build_blocks_async (prompt, caps, self->cancellable, blocks_built_cb, data);
+      return TRUE;
+    }
+
+  {
+    g_auto(GStrv) notes = NULL;
+    g_autoptr(JsonArray) blocks = pal_prompt_to_blocks (prompt, caps, &notes);
+
+    send_blocks (data, blocks, notes);
+  }
 
   return TRUE;
 }
