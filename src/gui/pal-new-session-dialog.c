@@ -476,15 +476,36 @@ pal_new_session_dialog_finalize (GObject *object)
   G_OBJECT_CLASS (pal_new_session_dialog_parent_class)->finalize (object);
 }
 
+/* The agents, in the row (the one chosen) and in its list: each a label
+ * that names its row for a screen reader (libadwaita's own items leave
+ * their rows without a name), and in the list a check mark on the chosen
+ * one. */
+static void
+agent_item_selected_cb (GtkListItem *list_item,
+                        GParamSpec  *pspec,
+                        GtkWidget   *check)
+{
+  gtk_widget_set_opacity (check, gtk_list_item_get_selected (list_item) ? 1.0 : 0.0);
+}
+
 static void
 agent_item_setup_cb (GtkSignalListItemFactory *factory,
                      GtkListItem              *list_item,
                      gpointer                  user_data)
 {
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
   GtkWidget *label = gtk_label_new (NULL);
+  GtkWidget *check = gtk_image_new_from_icon_name ("object-select-symbolic");
 
   gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_list_item_set_child (list_item, label);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 20);
+  gtk_widget_set_valign (label, GTK_ALIGN_CENTER);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), check);
+  gtk_list_item_set_child (list_item, box);
+  g_signal_connect_object (list_item, "notify::selected",
+                           G_CALLBACK (agent_item_selected_cb), check, 0);
 }
 
 static void
@@ -492,17 +513,20 @@ agent_item_bind_cb (GtkSignalListItemFactory *factory,
                     GtkListItem              *list_item,
                     gpointer                  user_data)
 {
-  GtkWidget *label = gtk_list_item_get_child (list_item);
+  GtkWidget *box = gtk_list_item_get_child (list_item);
+  GtkWidget *label = gtk_widget_get_first_child (box);
+  GtkWidget *check = gtk_widget_get_last_child (box);
   PalAgentProfile *profile = gtk_list_item_get_item (list_item);
-  GtkWidget *row = label;
+  /* the row a screen reader names: the widget holding the box */
+  GtkWidget *row = gtk_widget_get_parent (box);
 
-  /* the list's row: the widget the list view holds */
-  while (row != NULL && !GTK_IS_LIST_VIEW (gtk_widget_get_parent (row)))
-    row = gtk_widget_get_parent (row);
   gtk_label_set_text (GTK_LABEL (label), pal_agent_profile_get_name (profile));
   if (row != NULL)
     gtk_accessible_update_relation (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_RELATION_LABELLED_BY,
                                     label, NULL, -1);
+  /* the check mark is for the list, not for the row showing the choice */
+  gtk_widget_set_visible (check, gtk_widget_get_ancestor (box, GTK_TYPE_POPOVER) != NULL);
+  agent_item_selected_cb (list_item, NULL, check);
 }
 
 /* Return on the agent row opens its list, as a click does: libadwaita 1.2
@@ -582,14 +606,14 @@ pal_new_session_dialog_init (PalNewSessionDialog *self)
 
   self->agent_row = ADW_COMBO_ROW (adw_combo_row_new ());
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->agent_row), _("Agent"));
-  pal_a11y_set_label (GTK_WIDGET (self->agent_row), _("Agent"));
   {
-    /* the agents in the row's list, each named for a screen reader */
+    /* the agent chosen, and the agents in the row's list, each named for
+     * a screen reader */
     GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
 
     g_signal_connect (factory, "setup", G_CALLBACK (agent_item_setup_cb), NULL);
     g_signal_connect (factory, "bind", G_CALLBACK (agent_item_bind_cb), NULL);
-    adw_combo_row_set_list_factory (self->agent_row, factory);
+    adw_combo_row_set_factory (self->agent_row, factory);
     g_object_unref (factory);
   }
   expression = gtk_property_expression_new (PAL_TYPE_AGENT_PROFILE, NULL, "name");
@@ -606,7 +630,6 @@ pal_new_session_dialog_init (PalNewSessionDialog *self)
   self->folder_row = ADW_ACTION_ROW (adw_action_row_new ());
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (self->folder_row), FALSE);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->folder_row), _("Project Folder"));
-  pal_a11y_set_label (GTK_WIDGET (self->folder_row), _("Project Folder"));
   adw_action_row_set_subtitle (self->folder_row, _("None chosen"));
   gtk_widget_set_valign (choose, GTK_ALIGN_CENTER);
   g_signal_connect_swapped (choose, "clicked", G_CALLBACK (choose_folder_cb), self);
