@@ -315,6 +315,73 @@ save_screenshot (GtkWidget  *window,
   g_source_remove (timeout_id);
 }
 
+static gboolean
+permission_row_focused (Fixture *fixture)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (fixture->window));
+
+  return focus != NULL && PAL_IS_PERMISSION_ROW (focus);
+}
+
+static AcpPermissionItem *
+first_permission (Fixture *fixture)
+{
+  AcpTranscript *transcript = acp_session_get_transcript (current_session (fixture));
+
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (transcript)); i++)
+    {
+      g_autoptr(AcpItem) item = g_list_model_get_item (G_LIST_MODEL (transcript), i);
+
+      if (ACP_IS_PERMISSION_ITEM (item))
+        return ACP_PERMISSION_ITEM (item);
+    }
+
+  return NULL;
+}
+
+/* For the keyboard alone: a permission request asked while the person
+ * waits takes the focus, says what it asks to a screen reader, and Alt+1
+ * (the action it is bound to) answers it with its first option */
+static void
+test_permission_keyboard (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  PalSessionView *view = PAL_SESSION_VIEW (pal_window_get_session_view (fixture->window));
+  PalComposer *composer = PAL_COMPOSER (pal_session_view_get_composer (view));
+  GtkWidget *row;
+  AcpPermissionItem *item;
+
+  pal_window_start_session (fixture->window, "fake-permission", fixture->folder, NULL);
+  wait_for (fixture, session_ready, 30);
+  pal_session_view_focus_composer (view);
+
+  pal_composer_set_text (composer, "Please write the file");
+  g_assert_true (pal_composer_submit (composer));
+  wait_for (fixture, permission_row_focused, 30);
+
+  row = gtk_root_get_focus (GTK_ROOT (fixture->window));
+  g_assert_true (gtk_widget_has_focus (row));
+  g_assert_true (gtk_test_accessible_has_role (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_ROLE_GROUP));
+  gtk_test_accessible_assert_property (row, GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                       "The agent asks for permission: Write file. Waiting for an answer");
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.answer-permission",
+                                             "u", 0));
+  item = first_permission (fixture);
+  g_assert_nonnull (item);
+  g_assert_cmpint (acp_permission_item_get_state (item), ==, ACP_PERMISSION_STATE_SELECTED);
+  g_assert_cmpstr (acp_permission_item_get_selected_option_id (item), ==, "allow_once");
+  wait_for (fixture, session_ready, 30);
+  {
+    g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+
+    collect (GTK_WIDGET (fixture->window), PAL_TYPE_PERMISSION_ROW, rows);
+    g_assert_cmpuint (rows->len, ==, 1);
+    gtk_test_accessible_assert_property (g_ptr_array_index (rows, 0), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                         "The agent asks for permission: Write file. Answered: Allow");
+  }
+}
+
 static void
 test_new_prompt_permission (Fixture       *fixture,
                             gconstpointer  data)
@@ -2566,6 +2633,8 @@ main (int   argc,
 {
   g_autoptr(GError) error = NULL;
 
+  /* accessible names and roles kept, for the tests to read */
+  g_setenv ("GTK_A11Y", "test", TRUE);
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
 
@@ -2588,6 +2657,8 @@ main (int   argc,
               fixture_set_up, test_open_replays_live, fixture_tear_down);
   g_test_add ("/window/agent-sessions-listed", Fixture, NULL,
               fixture_set_up, test_agent_sessions_listed, fixture_tear_down);
+  g_test_add ("/window/permission-keyboard", Fixture, NULL,
+              fixture_set_up, test_permission_keyboard, fixture_tear_down);
   g_test_add ("/window/sign-in", Fixture, NULL,
               fixture_set_up, test_sign_in, fixture_tear_down);
   g_test_add ("/window/sign-in-values", Fixture, NULL,
