@@ -1048,6 +1048,126 @@ find_new_session_dialog (void)
   return NULL;
 }
 
+/* The button of @root labelled @label (mnemonic or not), or NULL */
+static GtkWidget *
+find_button (GtkWidget  *root,
+             const char *label)
+{
+  if (GTK_IS_BUTTON (root) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (root)), label) == 0)
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_button (c, label);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static GtkWidget *
+find_descendant_of_type (GtkWidget *root,
+                         GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_descendant_of_type (c, type);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+/* The label of @root showing @text, or NULL */
+static GtkWidget *
+find_label (GtkWidget  *root,
+            const char *text)
+{
+  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (root)), text) == 0)
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_label (c, text);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static gboolean
+agent_shown (Fixture *fixture)
+{
+  PalNewSessionDialog *dialog = find_new_session_dialog ();
+
+  return dialog != NULL && find_label (GTK_WIDGET (dialog), "fake-permission") != NULL;
+}
+
+/* New Session for a screen reader and the keyboard: its buttons are named
+ * without their mnemonics' underscores; the agent shown in the Agent row
+ * names its row; Return on that row opens its list (it does not start) */
+static void
+test_new_session_keyboard (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  PalNewSessionDialog *dialog;
+  GtkWidget *agent_row, *popover, *shown;
+  GtkEventController *keys = NULL;
+  g_autoptr(GListModel) controllers = NULL;
+  gboolean handled = FALSE;
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.new-session", NULL));
+  dialog = find_new_session_dialog ();
+  g_assert_nonnull (dialog);
+  pal_new_session_dialog_set_agent_id (dialog, "fake-permission");
+
+  gtk_test_accessible_assert_property (find_button (GTK_WIDGET (dialog), "_Start"),
+                                       GTK_ACCESSIBLE_PROPERTY_LABEL, "Start");
+  gtk_test_accessible_assert_property (find_button (GTK_WIDGET (dialog), "_Cancel"),
+                                       GTK_ACCESSIBLE_PROPERTY_LABEL, "Cancel");
+  gtk_test_accessible_assert_property (find_button (GTK_WIDGET (dialog), "_Choose…"),
+                                       GTK_ACCESSIBLE_PROPERTY_LABEL, "Choose…");
+
+  agent_row = find_descendant_of_type (GTK_WIDGET (dialog), ADW_TYPE_COMBO_ROW);
+  g_assert_nonnull (agent_row);
+  g_assert_true (gtk_test_accessible_has_role (GTK_ACCESSIBLE (agent_row), GTK_ACCESSIBLE_ROLE_COMBO_BOX));
+  /* named by its title alone, not by it and the same label again */
+  g_assert_false (gtk_test_accessible_has_property (GTK_ACCESSIBLE (agent_row), GTK_ACCESSIBLE_PROPERTY_LABEL));
+  /* the row of the list showing the agent chosen is named after it */
+  wait_for (fixture, agent_shown, 10);
+  shown = find_label (agent_row, "fake-permission");
+  g_assert_true (gtk_test_accessible_has_relation (GTK_ACCESSIBLE (gtk_widget_get_parent (gtk_widget_get_parent (shown))),
+                                                   GTK_ACCESSIBLE_RELATION_LABELLED_BY));
+
+  /* Return on the row opens its list */
+  popover = find_descendant_of_type (agent_row, GTK_TYPE_POPOVER);
+  g_assert_nonnull (popover);
+  g_assert_false (gtk_widget_get_visible (popover));
+  g_assert_true (gtk_widget_grab_focus (agent_row));
+  controllers = gtk_widget_observe_controllers (agent_row);
+  for (guint i = 0; i < g_list_model_get_n_items (controllers) && keys == NULL; i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_KEY (controller))
+        keys = controller;
+    }
+  g_assert_nonnull (keys);
+  g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_Return, 0, 0, &handled);
+  g_assert_true (handled);
+  g_assert_true (gtk_widget_get_visible (popover));
+  g_assert_true (find_new_session_dialog () == dialog);
+
+  gtk_popover_popdown (GTK_POPOVER (popover));
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
 static void
 test_new_session_dialog (Fixture       *fixture,
                          gconstpointer  data)
@@ -2657,6 +2777,8 @@ main (int   argc,
               fixture_set_up, test_open_replays_live, fixture_tear_down);
   g_test_add ("/window/agent-sessions-listed", Fixture, NULL,
               fixture_set_up, test_agent_sessions_listed, fixture_tear_down);
+  g_test_add ("/window/new-session-keyboard", Fixture, NULL,
+              fixture_set_up, test_new_session_keyboard, fixture_tear_down);
   g_test_add ("/window/permission-keyboard", Fixture, NULL,
               fixture_set_up, test_permission_keyboard, fixture_tear_down);
   g_test_add ("/window/sign-in", Fixture, NULL,
