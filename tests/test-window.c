@@ -1265,7 +1265,6 @@ test_geometry_remembered (Fixture       *fixture,
                           gconstpointer  data)
 {
   PalWindow *window;
-  GtkWidget *paned;
   int width, height;
 
   g_settings_set_int (fixture->settings, "window-width", 900);
@@ -1278,14 +1277,12 @@ test_geometry_remembered (Fixture       *fixture,
   gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
   g_assert_cmpint (width, ==, 900);
   g_assert_cmpint (height, ==, 640);
-  paned = gtk_widget_get_ancestor (pal_window_get_sidebar (window), GTK_TYPE_PANED);
-  g_assert_nonnull (paned);
-  g_assert_cmpint (gtk_paned_get_position (GTK_PANED (paned)), ==, 280);
+  g_assert_cmpint (_pal_window_get_sidebar_width (window), ==, 280);
 
   /* the person resizes; closing the window stores the new geometry */
   gtk_window_present (GTK_WINDOW (window));
   gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
-  gtk_paned_set_position (GTK_PANED (paned), 333);
+  _pal_window_set_sidebar_width (window, 333);
   settle ();
   gtk_window_close (GTK_WINDOW (window));
   settle ();
@@ -1293,6 +1290,97 @@ test_geometry_remembered (Fixture       *fixture,
   g_assert_cmpint (g_settings_get_int (fixture->settings, "window-width"), ==, 1000);
   g_assert_cmpint (g_settings_get_int (fixture->settings, "window-height"), ==, 700);
   g_assert_cmpint (g_settings_get_int (fixture->settings, "sidebar-width"), ==, 333);
+}
+
+static gboolean
+window_folded (Fixture *fixture)
+{
+  /* and the folding animation over: the list has the whole width */
+  return adw_leaflet_get_folded (fixture->window->leaflet) &&
+         gtk_widget_get_width (GTK_WIDGET (fixture->window->leaflet)) == 360 &&
+         gtk_widget_get_width (pal_window_get_sidebar (fixture->window)) == 360;
+}
+
+static gboolean
+window_unfolded (Fixture *fixture)
+{
+  /* (the window's frame takes a little of its size) */
+  return !adw_leaflet_get_folded (fixture->window->leaflet) &&
+         gtk_widget_get_width (GTK_WIDGET (fixture->window->leaflet)) > 1000 &&
+         gtk_widget_get_width (pal_window_get_sidebar (fixture->window)) == 300;
+}
+
+static gboolean
+chat_whole_width (Fixture *fixture)
+{
+  graphene_rect_t bounds;
+
+  return gtk_widget_compute_bounds (GTK_WIDGET (fixture->window->session_view),
+                                    GTK_WIDGET (fixture->window->leaflet), &bounds) &&
+         bounds.origin.x == 0 && bounds.size.width == 360;
+}
+
+static const char *
+shown_pane (Fixture *fixture)
+{
+  return adw_leaflet_get_visible_child_name (fixture->window->leaflet);
+}
+
+/* A narrow window (a phone, half a small screen) shows one pane at a time:
+ * the list, then the chat of the session chosen, with a way back. */
+static void
+test_folds_narrow (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(PalSessionRecord) record = pal_session_record_new ("narrow-session", "fake-basic",
+                                                               fixture->folder);
+  PalSessionKey *key = key_of ("fake-basic", "narrow-session");
+  int minimum = 0;
+
+  pal_session_record_set_title (record, "Fix the build");
+  pal_session_store_add (fixture->session_store, record);
+
+  /* the window may be as narrow as a phone */
+  gtk_widget_measure (GTK_WIDGET (fixture->window->toast_overlay), GTK_ORIENTATION_HORIZONTAL, -1,
+                      &minimum, NULL, NULL, NULL);
+  g_assert_cmpint (minimum, <=, 360);
+
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 360, 700);
+  wait_for (fixture, window_folded, 10);
+  g_assert_cmpstr (shown_pane (fixture), ==, "sidebar");
+  save_screenshot (GTK_WIDGET (fixture->window), "window-narrow-sessions.png");
+
+  /* choosing a session shows it, titled, with a button back to the list */
+  _pal_window_show_session (fixture->window, key);
+  g_assert_cmpstr (shown_pane (fixture), ==, "content");
+  g_assert_true (gtk_widget_get_visible (fixture->window->back_button));
+  g_assert_cmpstr (adw_window_title_get_title (fixture->window->window_title), ==, "Fix the build");
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (fixture->window->state_label)));
+  wait_for (fixture, chat_whole_width, 10);
+  save_screenshot (GTK_WIDGET (fixture->window), "window-narrow-session.png");
+
+  /* back: the list, the session still chosen */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window->back_button),
+                                             "win.show-sessions", NULL));
+  g_assert_cmpstr (shown_pane (fixture), ==, "sidebar");
+  g_assert_true (pal_session_key_equal0 (pal_window_get_current_session (fixture->window), key));
+
+  /* chosen again, it is shown again; no session chosen, the list is */
+  _pal_window_show_session (fixture->window, key);
+  g_assert_cmpstr (shown_pane (fixture), ==, "content");
+  _pal_window_show_session (fixture->window, NULL);
+  g_assert_cmpstr (shown_pane (fixture), ==, "sidebar");
+
+  /* wide again: side by side, and no back button */
+  _pal_window_show_session (fixture->window, key);
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1100, 760);
+  wait_for (fixture, window_unfolded, 10);
+  g_assert_false (gtk_widget_get_visible (fixture->window->back_button));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (fixture->window->state_label)));
+  g_assert_true (gtk_widget_get_mapped (pal_window_get_sidebar (fixture->window)));
+  g_assert_true (gtk_widget_get_mapped (pal_window_get_session_view (fixture->window)));
+  settle ();
+  save_screenshot (GTK_WIDGET (fixture->window), "window-wide.png");
 }
 
 static gboolean
@@ -2608,6 +2696,8 @@ main (int   argc,
               fixture_set_up, test_new_session_dialog, fixture_tear_down);
   g_test_add ("/window/new-session-dialog-folders", Fixture, NULL,
               fixture_set_up, test_new_session_dialog_folders, fixture_tear_down);
+  g_test_add ("/window/folds-narrow", Fixture, NULL,
+              fixture_set_up, test_folds_narrow, fixture_tear_down);
   g_test_add ("/window/geometry-remembered", Fixture, NULL,
               fixture_set_up, test_geometry_remembered, fixture_tear_down);
   g_test_add ("/window/embedded-terminal", Fixture, NULL,
