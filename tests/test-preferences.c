@@ -525,7 +525,13 @@ test_agent_editor_save (Fixture       *fixture,
                         gconstpointer  data)
 {
   GtkListBox *list = template_child (fixture->window, PAL_TYPE_PREFERENCES_WINDOW, "agent_list");
+  AdwComboRow *default_row = template_child (fixture->window, PAL_TYPE_PREFERENCES_WINDOW,
+                                             "default_agent_row");
   guint n_before = g_list_model_get_n_items (G_LIST_MODEL (fixture->agent_store));
+  g_autofree char *default_before = pal_agent_store_dup_default_id (fixture->agent_store);
+  g_autofree char *default_after = NULL;
+  g_autofree char *default_key = NULL;
+  g_autoptr(PalAgentProfile) shown_default = NULL;
   PalAgentProfile *profile = save_new_agent (fixture);
 
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (fixture->agent_store)), ==,
@@ -542,6 +548,15 @@ test_agent_editor_save (Fixture       *fixture,
   gtk_test_accessible_assert_property (find_icon_button (GTK_WIDGET (find_row (list, "My Agent")),
                                                          "user-trash-symbolic"),
                                        GTK_ACCESSIBLE_PROPERTY_LABEL, "Remove");
+
+  /* the default stays what it was: the person did not choose another */
+  default_after = pal_agent_store_dup_default_id (fixture->agent_store);
+  g_assert_cmpstr (default_after, ==, default_before);
+  default_key = g_settings_get_string (fixture->settings, "default-agent");
+  g_assert_cmpstr (default_key, ==, "");
+  shown_default = g_list_model_get_item (G_LIST_MODEL (fixture->agent_store),
+                                         adw_combo_row_get_selected (default_row));
+  g_assert_cmpstr (pal_agent_profile_get_id (shown_default), ==, default_before);
 }
 
 /* Removing an agent asks first. */
