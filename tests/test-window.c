@@ -1786,6 +1786,56 @@ close_current (Fixture *fixture)
   wait_for (fixture, session_closed, 30);
 }
 
+/* Writes to the session shown and waits for the end of the turn: a
+ * session written to stays listed when it is closed. */
+static void
+prompt_current (Fixture    *fixture,
+                const char *text)
+{
+  PalSessionView *view = PAL_SESSION_VIEW (pal_window_get_session_view (fixture->window));
+  PalComposer *composer = PAL_COMPOSER (pal_session_view_get_composer (view));
+
+  pal_composer_set_text (composer, text);
+  g_assert_true (pal_composer_submit (composer));
+  wait_for (fixture, turn_ended, 30);
+}
+
+static gboolean
+nothing_current (Fixture *fixture)
+{
+  return pal_window_get_current_session (fixture->window) == NULL;
+}
+
+/* A new session closed before anything was written to it leaves no
+ * "New Session" behind in the list; one written to stays. */
+static void
+test_unused_session_dropped (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  g_autoptr(PalSessionKey) key = NULL;
+
+  pal_window_start_session (fixture->window, "fake-basic", fixture->folder, NULL);
+  wait_for (fixture, session_ready, 30);
+  key = pal_session_key_ref (pal_window_get_current_session (fixture->window));
+  g_assert_nonnull (pal_session_store_lookup (fixture->session_store, key));
+
+  g_assert_true (activate_on_session (fixture, "win.close-session", key));
+  wait_for (fixture, nothing_current, 30);
+  g_assert_null (pal_session_store_lookup (fixture->session_store, key));
+  g_assert_null (pal_session_manager_lookup (fixture->manager, key));
+  g_assert_null (pal_sidebar_get_row (PAL_SIDEBAR (pal_window_get_sidebar (fixture->window)), key));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (fixture->window->content_stack), ==, "welcome");
+
+  /* written to, it stays */
+  pal_window_start_session (fixture->window, "fake-basic", fixture->folder, NULL);
+  wait_for (fixture, session_ready, 30);
+  g_clear_pointer (&key, pal_session_key_unref);
+  key = pal_session_key_ref (pal_window_get_current_session (fixture->window));
+  prompt_current (fixture, "Hello");
+  close_current (fixture);
+  g_assert_nonnull (pal_session_store_lookup (fixture->session_store, key));
+}
+
 static void
 test_closed_session_reopens (Fixture       *fixture,
                              gconstpointer  data)
@@ -1806,6 +1856,7 @@ test_closed_session_reopens (Fixture       *fixture,
   g_assert_cmpstr (reason, ==, "The session is open already.");
   g_assert_true (_pal_window_can (key, "win.open-session", NULL, fixture->window));
 
+  prompt_current (fixture, "Hello");
   close_current (fixture);
   closed = g_object_ref (current_session (fixture));
   wait_for (fixture, closed_notice_shown, 30);
@@ -2181,6 +2232,7 @@ test_closed_session_keeps_prompt (Fixture       *fixture,
    * opened again, and what the person wrote is not lost */
   pal_window_start_session (fixture->window, "fake-minimal", fixture->folder, NULL);
   wait_for (fixture, session_ready, 30);
+  prompt_current (fixture, "Hello");
   close_current (fixture);
   wait_for (fixture, closed_notice_shown, 30);
   g_assert_cmpstr (last_notice_body (fixture), ==, "The agent cannot open it again.");
@@ -2479,6 +2531,7 @@ test_same_id_two_agents (Fixture       *fixture,
   wait_for (fixture, session_ready, 30);
   g_assert_true (pal_session_key_equal (pal_window_get_current_session (fixture->window), first));
   first_session = current_session (fixture);
+  prompt_current (fixture, "Hello");
   pal_window_start_session (fixture->window, "fake-basic-2", fixture->folder, NULL);
   wait_for (fixture, second_agent_shown, 30);
   g_assert_true (pal_session_key_equal (pal_window_get_current_session (fixture->window), second));
@@ -2712,6 +2765,8 @@ main (int   argc,
               fixture_set_up, test_file_request_names_session, fixture_tear_down);
   g_test_add ("/window/file-requests-queued", Fixture, NULL,
               fixture_set_up, test_file_requests_queued, fixture_tear_down);
+  g_test_add ("/window/unused-session-dropped", Fixture, NULL,
+              fixture_set_up, test_unused_session_dropped, fixture_tear_down);
   g_test_add ("/window/closed-session-reopens", Fixture, NULL,
               fixture_set_up, test_closed_session_reopens, fixture_tear_down);
   g_test_add ("/window/agent-log", Fixture, NULL,

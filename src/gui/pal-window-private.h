@@ -55,6 +55,7 @@ struct _PalWindow
   GSignalGroup         *live_signals;
   GHashTable           *last_states;   /* session key → PalSessionState, for notifications */
   GHashTable           *drafts;        /* session id → what the person wrote and did not send */
+  GHashTable           *started;       /* keys of the sessions started here, this run */
   /* file access outside the folders: one dialog, the rest waiting */
   GQueue                access_queue;  /* AcpFsAccessRequest, owned */
   GtkWidget            *access_dialog;

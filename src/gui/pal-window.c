@@ -497,6 +497,7 @@ pal_window_finalize (GObject *object)
 
   g_clear_pointer (&self->current, pal_session_key_unref);
   g_clear_pointer (&self->drafts, g_hash_table_unref);
+  g_clear_pointer (&self->started, g_hash_table_unref);
   g_queue_clear_full (&self->access_queue, g_object_unref);
   g_free (self->signed_in_agent);
   g_free (self->error_agent_id);
@@ -556,6 +557,8 @@ pal_window_init (PalWindow *self)
                                              (GDestroyNotify) pal_session_key_unref, NULL);
   self->drafts = g_hash_table_new_full (pal_session_key_hash, pal_session_key_equal,
                                         (GDestroyNotify) pal_session_key_unref, g_free);
+  self->started = g_hash_table_new_full (pal_session_key_hash, pal_session_key_equal,
+                                         (GDestroyNotify) pal_session_key_unref, NULL);
 
   gtk_widget_init_template (GTK_WIDGET (self));
   _pal_window_setup_layout (self);
