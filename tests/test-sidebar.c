@@ -81,6 +81,25 @@ add_record (PalSessionStore *store,
   add_record_of (store, "demo", id, cwd, title, updated);
 }
 
+/* The label showing exactly @text */
+static GtkWidget *
+find_label (GtkWidget  *widget,
+            const char *text)
+{
+  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0)
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_label (child, text);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
 static void
 test_sidebar (void)
 {
@@ -137,6 +156,19 @@ test_sidebar (void)
   pal_sidebar_set_search_text (sidebar, "");
   test_wait_frames (window, 5);
   g_assert_cmpuint (pal_sidebar_get_n_shown (sidebar), ==, 3);
+
+  /* a folder's header is no choice: its row of the list does not light
+   * up when the list's focus starts on it (style.css), a session's does */
+  {
+    GtkWidget *header = find_label (GTK_WIDGET (sidebar), "alpha");
+    GtkWidget *session_row = GTK_WIDGET (pal_sidebar_get_row (sidebar, DEMO ("s3")));
+
+    g_assert_nonnull (header);
+    g_assert_true (gtk_widget_has_css_class (gtk_widget_get_parent (gtk_widget_get_parent (header)),
+                                             "folder-row"));
+    g_assert_false (gtk_widget_has_css_class (gtk_widget_get_parent (gtk_widget_get_parent (session_row)),
+                                              "folder-row"));
+  }
 
   /* activating a list position of a session emits its id; folders do nothing */
   list = GTK_LIST_VIEW (find_descendant (GTK_WIDGET (sidebar), GTK_TYPE_LIST_VIEW));
