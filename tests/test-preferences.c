@@ -487,6 +487,101 @@ test_agent_editor_env (Fixture       *fixture,
   g_assert_true (pal_agent_editor_get_can_save (editor));
 }
 
+/* Whether @row shows whole in the scrolled page around it */
+static gboolean
+row_in_view (PalNameValueRow *row)
+{
+  GtkWidget *scrolled = gtk_widget_get_ancestor (GTK_WIDGET (row), GTK_TYPE_SCROLLED_WINDOW);
+  graphene_rect_t bounds;
+
+  return gtk_widget_get_height (GTK_WIDGET (row)) > 0 &&
+         gtk_widget_compute_bounds (GTK_WIDGET (row), scrolled, &bounds) &&
+         bounds.origin.y >= 0 &&
+         bounds.origin.y + bounds.size.height <= gtk_widget_get_height (scrolled);
+}
+
+static const char *
+env_name (PalNameValueGroup *group,
+          guint              position)
+{
+  return pal_name_value_get_name (pal_name_value_row_get_item (pal_name_value_group_get_row (group, position)));
+}
+
+static const char *
+env_value (PalNameValueGroup *group,
+           guint              position)
+{
+  return pal_name_value_get_value (pal_name_value_row_get_item (pal_name_value_group_get_row (group, position)));
+}
+
+/* Lines of NAME=VALUE pasted into a variable's field become rows, each
+ * added in view; one pasted into a name is split; a value keeps its "=". */
+static void
+test_agent_editor_env_paste (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  PalAgentEditor *editor = open_new_agent_editor (fixture);
+  PalNameValueGroup *env_group = template_child (editor, PAL_TYPE_AGENT_EDITOR, "env_group");
+  GListModel *model = NULL;
+  PalNameValueRow *row;
+  int position = 0;
+
+  gtk_window_set_default_size (GTK_WINDOW (editor), 500, 420);
+  fill_in_agent (editor);
+  pal_name_value_group_add (env_group);
+  test_drain_main_context ();
+  model = G_LIST_MODEL (pal_name_value_group_get_model (env_group));
+  row = pal_name_value_group_get_row (env_group, 0);
+
+  gtk_editable_insert_text (pal_name_value_row_get_value_entry (row),
+                            "API_URL=http://localhost:1234\n"
+                            "export TOKEN_FILE=\"/tmp/a b\"\n"
+                            "\n"
+                            "# the rest\n"
+                            "MODE=fast\n"
+                            "LEVEL=3\n"
+                            "DEBUG=1\n", -1, &position);
+  test_drain_main_context ();
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 5);
+  g_assert_cmpstr (env_name (env_group, 0), ==, "API_URL");
+  g_assert_cmpstr (env_value (env_group, 0), ==, "http://localhost:1234");
+  g_assert_cmpstr (env_name (env_group, 1), ==, "TOKEN_FILE");
+  g_assert_cmpstr (env_value (env_group, 1), ==, "/tmp/a b");
+  g_assert_cmpstr (env_name (env_group, 4), ==, "DEBUG");
+  g_assert_cmpstr (env_value (env_group, 4), ==, "1");
+  g_assert_true (pal_agent_editor_get_can_save (editor));
+
+  /* the last one added shows whole */
+  WAIT_UNTIL (row_in_view (pal_name_value_group_get_row (env_group, 4)));
+
+  /* pasted again: the variables listed take the new values */
+  position = 0;
+  gtk_editable_insert_text (pal_name_value_row_get_name_entry (pal_name_value_group_get_row (env_group, 2)),
+                            "LEVEL=4\nEXTRA=yes", -1, &position);
+  test_drain_main_context ();
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 6);
+  g_assert_cmpstr (env_value (env_group, 3), ==, "4");
+  g_assert_cmpstr (env_name (env_group, 2), ==, "MODE");
+  g_assert_cmpstr (env_name (env_group, 5), ==, "EXTRA");
+
+  /* one NAME=VALUE into a new name: split; into a value: kept whole */
+  pal_name_value_group_add (env_group);
+  test_drain_main_context ();
+  row = pal_name_value_group_get_row (env_group, 6);
+  position = 0;
+  gtk_editable_insert_text (pal_name_value_row_get_name_entry (row), "OPTS=--fast", -1, &position);
+  test_drain_main_context ();
+  g_assert_cmpstr (env_name (env_group, 6), ==, "OPTS");
+  g_assert_cmpstr (env_value (env_group, 6), ==, "--fast");
+  gtk_editable_set_text (pal_name_value_row_get_value_entry (row), "");
+  position = 0;
+  gtk_editable_insert_text (pal_name_value_row_get_value_entry (row), "--level=9", -1, &position);
+  test_drain_main_context ();
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 7);
+  g_assert_cmpstr (env_value (env_group, 6), ==, "--level=9");
+  WAIT_UNTIL (row_in_view (pal_name_value_group_get_row (env_group, 6)));
+}
+
 /* Fills in and saves an agent with arguments and a variable.
  * Returns: the profile stored */
 static PalAgentProfile *
@@ -1615,6 +1710,8 @@ main (int   argc,
               fixture_set_up, test_agent_editor_command_lookup, fixture_tear_down);
   g_test_add ("/preferences/agents/editor/env", Fixture, NULL,
               fixture_set_up, test_agent_editor_env, fixture_tear_down);
+  g_test_add ("/preferences/agents/editor/env-paste", Fixture, NULL,
+              fixture_set_up, test_agent_editor_env_paste, fixture_tear_down);
   g_test_add ("/preferences/agents/editor/save", Fixture, NULL,
               fixture_set_up, test_agent_editor_save, fixture_tear_down);
   g_test_add ("/preferences/agents/remove", Fixture, NULL,

@@ -11,6 +11,12 @@
  * HTTP tokens and header values have no line breaks. A variable set twice is
  * refused too: only one of the values would count.
  *
+ * Lines of NAME=VALUE (or, for headers, "Name: value") pasted into a field
+ * become rows: a variable already listed takes the pasted value, the row
+ * pasted into takes the first new one while its name is empty, the others
+ * are added. One NAME=VALUE pasted into a name is split in two. A row added
+ * is scrolled into view once it has its place.
+ *
  * A row added here becomes secret as its name is typed, once the name looks
  * like one (pal_name_value_name_looks_secret(): Authorization, API_KEY...),
  * the way imported rows are; this stops when the person uses the toggle.
@@ -203,6 +209,203 @@ item_secret_notify_cb (PalNameValue      *item,
     g_object_set_data (G_OBJECT (item), AUTO_SECRET, NULL);
 }
 
+/* --- pasting lines --- */
+
+typedef struct
+{
+  char *name;
+  char *value;
+} Pair;
+
+static void
+pair_free (gpointer data)
+{
+  Pair *pair = data;
+
+  g_free (pair->name);
+  g_free (pair->value);
+  g_free (pair);
+}
+
+/* A value between matching quotes, as shell and .env files write it, goes
+ * in without them. */
+static char *
+unquote (const char *value)
+{
+  gsize length = strlen (value);
+
+  if (length >= 2 && (value[0] == '"' || value[0] == '\'') && value[length - 1] == value[0])
+    return g_strndup (value + 1, length - 2);
+
+  return g_strdup (value);
+}
+
+/* The pairs of @text, or NULL when a line is not one: empty lines and
+ * comments (#) are skipped, an "export " before a variable too. */
+static GPtrArray *
+parse_pairs (PalNameValueGroup *self,
+             const char        *text)
+{
+  g_autoptr(GPtrArray) pairs = g_ptr_array_new_with_free_func (pair_free);
+  g_auto(GStrv) lines = g_strsplit_set (text, "\r\n", -1);
+  char separator = self->kind == PAL_NAME_VALUE_KIND_ENV ? '=' : ':';
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      char *line = g_strstrip (lines[i]);
+      const char *at;
+      Pair *pair;
+
+      if (*line == '\0' || *line == '#')
+        continue;
+      if (self->kind == PAL_NAME_VALUE_KIND_ENV && g_str_has_prefix (line, "export "))
+        line = g_strchug (line + strlen ("export "));
+
+      at = strchr (line, separator);
+      if (at == NULL || at == line)
+        return NULL;
+
+      pair = g_new0 (Pair, 1);
+      pair->name = g_strstrip (g_strndup (line, at - line));
+      {
+        g_autofree char *value = g_strstrip (g_strdup (at + 1));
+
+        pair->value = self->kind == PAL_NAME_VALUE_KIND_ENV ? unquote (value) : g_strdup (value);
+      }
+      g_ptr_array_add (pairs, pair);
+    }
+
+  return pairs->len > 0 ? g_steal_pointer (&pairs) : NULL;
+}
+
+static PalNameValue *
+find_item (PalNameValueGroup *self,
+           const char        *name)
+{
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      PalNameValue *item = pal_name_value_row_get_item (g_ptr_array_index (self->rows, i));
+
+      if (g_str_equal (pal_name_value_get_name (item), name))
+        return item;
+    }
+
+  return NULL;
+}
+
+typedef struct
+{
+  PalNameValueGroup *self;   /* owned */
+  PalNameValue      *target; /* the item of the row pasted into, owned */
+  GPtrArray         *pairs;
+} Paste;
+
+static void
+paste_free (gpointer data)
+{
+  Paste *paste = data;
+
+  g_object_unref (paste->self);
+  g_object_unref (paste->target);
+  g_ptr_array_unref (paste->pairs);
+  g_free (paste);
+}
+
+/* After the entry's insert-text is over: its text can change again. */
+static gboolean
+apply_paste_cb (gpointer data)
+{
+  Paste *paste = data;
+  PalNameValueGroup *self = paste->self;
+  gboolean target_free = self->model != NULL &&
+                         g_list_store_find (self->model, paste->target, NULL) &&
+                         *pal_name_value_get_name (paste->target) == '\0';
+
+  if (self->model == NULL)
+    return G_SOURCE_REMOVE;
+
+  for (guint i = 0; i < paste->pairs->len; i++)
+    {
+      Pair *pair = g_ptr_array_index (paste->pairs, i);
+      PalNameValue *item = find_item (self, pair->name);
+
+      if (item == NULL && target_free)
+        {
+          item = paste->target;
+          target_free = FALSE;
+        }
+      else if (item == NULL)
+        {
+          item = pal_name_value_group_add (self);
+          g_object_set_data (G_OBJECT (item), UNTOUCHED, NULL);
+        }
+
+      pal_name_value_set_name (item, pair->name);
+      pal_name_value_set_value (item, pair->value);
+    }
+
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+row_text_pasted_cb (PalNameValueRow   *row,
+                    const char        *text,
+                    int                field,
+                    PalNameValueGroup *self)
+{
+  gboolean lines = strpbrk (text, "\r\n") != NULL;
+  g_autoptr(GPtrArray) pairs = NULL;
+  Paste *paste;
+
+  /* one line into a value is a value ("--opt=x" has an "=" too) */
+  if (!lines && field != PAL_NAME_VALUE_FIELD_NAME)
+    return FALSE;
+
+  pairs = parse_pairs (self, text);
+  if (pairs == NULL)
+    return FALSE;
+
+  paste = g_new0 (Paste, 1);
+  paste->self = g_object_ref (self);
+  paste->target = g_object_ref (pal_name_value_row_get_item (row));
+  paste->pairs = g_steal_pointer (&pairs);
+  g_idle_add_full (G_PRIORITY_DEFAULT, apply_paste_cb, paste, paste_free);
+
+  return TRUE;
+}
+
+/* --- a row added, seen --- */
+
+/* Once the row has its place, the scrolled page around it shows it whole
+ * (focused before it was placed, it sits half below the page). */
+static gboolean
+scroll_to_row_cb (GtkWidget     *row,
+                  GdkFrameClock *clock,
+                  gpointer       user_data)
+{
+  GtkWidget *scrolled = gtk_widget_get_ancestor (row, GTK_TYPE_SCROLLED_WINDOW);
+  GtkAdjustment *adjustment;
+  graphene_rect_t bounds;
+  double value, page;
+
+  if (scrolled == NULL)
+    return G_SOURCE_REMOVE;
+  if (gtk_widget_get_height (row) == 0 ||
+      !gtk_widget_compute_bounds (row, scrolled, &bounds))
+    return G_SOURCE_CONTINUE;
+
+  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+  value = gtk_adjustment_get_value (adjustment);
+  page = gtk_adjustment_get_page_size (adjustment);
+  if (bounds.origin.y + bounds.size.height > page)
+    value += bounds.origin.y + bounds.size.height - page;
+  if (bounds.origin.y < 0)
+    value += bounds.origin.y;
+  gtk_adjustment_set_value (adjustment, value);
+
+  return G_SOURCE_REMOVE;
+}
+
 static void
 row_remove_requested_cb (PalNameValueGroup *self,
                          PalNameValueRow   *row)
@@ -248,6 +451,7 @@ model_items_changed_cb (PalNameValueGroup *self,
       g_ptr_array_add (self->rows, g_object_ref_sink (row));
       g_signal_connect_object (row, "remove-requested",
                                G_CALLBACK (row_remove_requested_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (row, "text-pasted", G_CALLBACK (row_text_pasted_cb), self, 0);
       g_signal_connect_object (item, "notify::name", G_CALLBACK (validate), self,
                                G_CONNECT_SWAPPED);
       g_signal_connect_object (item, "notify::value", G_CALLBACK (validate), self,
@@ -482,6 +686,7 @@ pal_name_value_group_add (PalNameValueGroup *self)
 
   row = g_ptr_array_index (self->rows, self->rows->len - 1);
   gtk_widget_grab_focus (GTK_WIDGET (pal_name_value_row_get_name_entry (row)));
+  gtk_widget_add_tick_callback (GTK_WIDGET (row), scroll_to_row_cb, NULL, NULL);
   return item;
 }
 
