@@ -1,9 +1,10 @@
 /* pal-name-value-group.c: the environment variables or HTTP headers in an editor
  *
  * A preferences group over a #GListStore of #PalNameValue: a row per item, an
- * Add button in the header, and validation as the person types. Each bad row
- * gets the "error" style and a line saying what is wrong; #PalNameValueGroup:valid
- * tells the editor whether it may save.
+ * Add button in the header, and validation as the person types:
+ * #PalNameValueGroup:valid tells the editor whether it may save, and once
+ * the person leaves a bad row (pal-field-typing.c) it gets the "error"
+ * style and a line saying what is wrong.
  *
  * The rules are those the configuration is checked against before it goes
  * to an agent (acp_mcp_server_validate()), stated per row:
@@ -30,6 +31,7 @@
 
 #include <glib/gi18n.h>
 
+#include "pal-field-typing.h"
 #include "pal-name-value-group.h"
 
 struct _PalNameValueGroup
@@ -165,7 +167,10 @@ validate (PalNameValueGroup *self)
         g_object_set_data (G_OBJECT (item), UNTOUCHED, NULL);
       untouched = g_object_get_data (G_OBJECT (item), UNTOUCHED) != NULL;
 
-      pal_name_value_row_set_error (row, field, untouched ? NULL : message);
+      /* not while the person types in it: once they leave it */
+      pal_name_value_row_set_error (row, field,
+                                    untouched || pal_field_typing_get (GTK_WIDGET (row))
+                                    ? NULL : message);
       if (message != NULL)
         valid = FALSE;
     }
@@ -431,6 +436,15 @@ drop_rows_from (PalNameValueGroup *self,
     }
 }
 
+/* A row's text as a whole, to tell whether the person typed in it */
+static char *
+row_text (GtkWidget *row)
+{
+  PalNameValue *item = pal_name_value_row_get_item (PAL_NAME_VALUE_ROW (row));
+
+  return g_strconcat (pal_name_value_get_name (item), "\n", pal_name_value_get_value (item), NULL);
+}
+
 static void
 model_items_changed_cb (PalNameValueGroup *self,
                         guint              position,
@@ -452,6 +466,7 @@ model_items_changed_cb (PalNameValueGroup *self,
       g_signal_connect_object (row, "remove-requested",
                                G_CALLBACK (row_remove_requested_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (row, "text-pasted", G_CALLBACK (row_text_pasted_cb), self, 0);
+      pal_field_typing_watch (row, row_text, G_CALLBACK (validate), self);
       g_signal_connect_object (item, "notify::name", G_CALLBACK (validate), self,
                                G_CONNECT_SWAPPED);
       g_signal_connect_object (item, "notify::value", G_CALLBACK (validate), self,
@@ -703,8 +718,11 @@ pal_name_value_group_reveal_problems (PalNameValueGroup *self)
   g_return_if_fail (PAL_IS_NAME_VALUE_GROUP (self));
 
   for (guint i = 0; i < self->rows->len; i++)
-    g_object_set_data (G_OBJECT (pal_name_value_row_get_item (g_ptr_array_index (self->rows, i))),
-                       UNTOUCHED, NULL);
+    {
+      g_object_set_data (G_OBJECT (pal_name_value_row_get_item (g_ptr_array_index (self->rows, i))),
+                         UNTOUCHED, NULL);
+      pal_field_typing_done (g_ptr_array_index (self->rows, i));
+    }
   validate (self);
 }
 
