@@ -655,9 +655,7 @@ pal_window_new (GtkApplication    *application,
       _pal_window_set_sidebar_width (self, g_settings_get_int (settings, "sidebar-width"));
     }
   else
-    {
-      gtk_window_set_default_size (GTK_WINDOW (self), 1100, 760);
-    }
+    gtk_window_set_default_size (GTK_WINDOW (self), 1100, 760);
 
   _pal_window_update_actions (self);
 
