@@ -425,6 +425,8 @@ typedef struct
   GtkWidget *window;
   guint      count;
   char      *text;
+  gboolean   revealed;
+  gboolean   bar;
 } FirstCount;
 
 /* Connected after the session view: what it shows of the first count */
@@ -438,9 +440,17 @@ first_count_cb (AcpSession *session,
   if (first->text != NULL || acp_session_get_state (session) != ACP_SESSION_STATE_LOADING)
     return;
 
-  label = find_label_starting (first->window, "Replaying history");
+  label = find_label_starting (first->window, "Loading the conversation…");
   first->count = acp_session_get_replay_count (session);
   first->text = g_strdup (label != NULL ? gtk_label_get_text (label) : "");
+  /* whole, not cut off halfway through an animation the replay stalls */
+  if (label != NULL)
+    {
+      GtkWidget *revealer = gtk_widget_get_ancestor (GTK_WIDGET (label), GTK_TYPE_REVEALER);
+
+      first->revealed = gtk_revealer_get_child_revealed (GTK_REVEALER (revealer));
+      first->bar = find_descendant (revealer, GTK_TYPE_PROGRESS_BAR) != NULL;
+    }
 }
 
 static void
@@ -584,7 +594,6 @@ test_open_replays_live (Fixture       *fixture,
   AcpSession *session;
   guint shown_while_loading = 0;
   FirstCount first = { GTK_WIDGET (fixture->window) };
-  g_autofree char *count_text = NULL;
 
   pal_session_record_set_title (record, "A long past session");
   pal_session_store_add (fixture->session_store, record);
@@ -605,11 +614,12 @@ test_open_replays_live (Fixture       *fixture,
   g_signal_handlers_disconnect_by_func (acp_session_get_transcript (session), items_during_load_cb, session);
   g_signal_handlers_disconnect_by_func (session, first_count_cb, &first);
 
-  /* the counter showed the first updates as soon as they were counted */
+  /* the loading showed as soon as the first updates were counted, in
+   * words of the person's, with a bar */
   g_assert_cmpuint (first.count, >, 0);
-  count_text = g_strdup_printf (" %u update", first.count);
-  g_assert_nonnull (first.text);
-  g_assert_nonnull (strstr (first.text, count_text));
+  g_assert_cmpstr (first.text, ==, "Loading the conversation…");
+  g_assert_true (first.revealed);
+  g_assert_true (first.bar);
   g_free (first.text);
 
   /* ... and the transcript grew before the load finished, not after */
@@ -1265,7 +1275,6 @@ test_geometry_remembered (Fixture       *fixture,
                           gconstpointer  data)
 {
   PalWindow *window;
-  GtkWidget *paned;
   int width, height;
 
   g_settings_set_int (fixture->settings, "window-width", 900);
@@ -1278,14 +1287,12 @@ test_geometry_remembered (Fixture       *fixture,
   gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
   g_assert_cmpint (width, ==, 900);
   g_assert_cmpint (height, ==, 640);
-  paned = gtk_widget_get_ancestor (pal_window_get_sidebar (window), GTK_TYPE_PANED);
-  g_assert_nonnull (paned);
-  g_assert_cmpint (gtk_paned_get_position (GTK_PANED (paned)), ==, 280);
+  g_assert_cmpint (_pal_window_get_sidebar_width (window), ==, 280);
 
   /* the person resizes; closing the window stores the new geometry */
   gtk_window_present (GTK_WINDOW (window));
   gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
-  gtk_paned_set_position (GTK_PANED (paned), 333);
+  _pal_window_set_sidebar_width (window, 333);
   settle ();
   gtk_window_close (GTK_WINDOW (window));
   settle ();
@@ -1293,6 +1300,97 @@ test_geometry_remembered (Fixture       *fixture,
   g_assert_cmpint (g_settings_get_int (fixture->settings, "window-width"), ==, 1000);
   g_assert_cmpint (g_settings_get_int (fixture->settings, "window-height"), ==, 700);
   g_assert_cmpint (g_settings_get_int (fixture->settings, "sidebar-width"), ==, 333);
+}
+
+static gboolean
+window_folded (Fixture *fixture)
+{
+  /* and the folding animation over: the list has the whole width */
+  return adw_leaflet_get_folded (fixture->window->leaflet) &&
+         gtk_widget_get_width (GTK_WIDGET (fixture->window->leaflet)) == 360 &&
+         gtk_widget_get_width (pal_window_get_sidebar (fixture->window)) == 360;
+}
+
+static gboolean
+window_unfolded (Fixture *fixture)
+{
+  /* (the window's frame takes a little of its size) */
+  return !adw_leaflet_get_folded (fixture->window->leaflet) &&
+         gtk_widget_get_width (GTK_WIDGET (fixture->window->leaflet)) > 1000 &&
+         gtk_widget_get_width (pal_window_get_sidebar (fixture->window)) == 300;
+}
+
+static gboolean
+chat_whole_width (Fixture *fixture)
+{
+  graphene_rect_t bounds;
+
+  return gtk_widget_compute_bounds (GTK_WIDGET (fixture->window->session_view),
+                                    GTK_WIDGET (fixture->window->leaflet), &bounds) &&
+         bounds.origin.x == 0 && bounds.size.width == 360;
+}
+
+static const char *
+shown_pane (Fixture *fixture)
+{
+  return adw_leaflet_get_visible_child_name (fixture->window->leaflet);
+}
+
+/* A narrow window (a phone, half a small screen) shows one pane at a time:
+ * the list, then the chat of the session chosen, with a way back. */
+static void
+test_folds_narrow (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(PalSessionRecord) record = pal_session_record_new ("narrow-session", "fake-basic",
+                                                               fixture->folder);
+  PalSessionKey *key = key_of ("fake-basic", "narrow-session");
+  int minimum = 0;
+
+  pal_session_record_set_title (record, "Fix the build");
+  pal_session_store_add (fixture->session_store, record);
+
+  /* the window may be as narrow as a phone */
+  gtk_widget_measure (GTK_WIDGET (fixture->window->toast_overlay), GTK_ORIENTATION_HORIZONTAL, -1,
+                      &minimum, NULL, NULL, NULL);
+  g_assert_cmpint (minimum, <=, 360);
+
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 360, 700);
+  wait_for (fixture, window_folded, 10);
+  g_assert_cmpstr (shown_pane (fixture), ==, "sidebar");
+  save_screenshot (GTK_WIDGET (fixture->window), "window-narrow-sessions.png");
+
+  /* choosing a session shows it, titled, with a button back to the list */
+  _pal_window_show_session (fixture->window, key);
+  g_assert_cmpstr (shown_pane (fixture), ==, "content");
+  g_assert_true (gtk_widget_get_visible (fixture->window->back_button));
+  g_assert_cmpstr (adw_window_title_get_title (fixture->window->window_title), ==, "Fix the build");
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (fixture->window->state_label)));
+  wait_for (fixture, chat_whole_width, 10);
+  save_screenshot (GTK_WIDGET (fixture->window), "window-narrow-session.png");
+
+  /* back: the list, the session still chosen */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window->back_button),
+                                             "win.show-sessions", NULL));
+  g_assert_cmpstr (shown_pane (fixture), ==, "sidebar");
+  g_assert_true (pal_session_key_equal0 (pal_window_get_current_session (fixture->window), key));
+
+  /* chosen again, it is shown again; no session chosen, the list is */
+  _pal_window_show_session (fixture->window, key);
+  g_assert_cmpstr (shown_pane (fixture), ==, "content");
+  _pal_window_show_session (fixture->window, NULL);
+  g_assert_cmpstr (shown_pane (fixture), ==, "sidebar");
+
+  /* wide again: side by side, and no back button */
+  _pal_window_show_session (fixture->window, key);
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1100, 760);
+  wait_for (fixture, window_unfolded, 10);
+  g_assert_false (gtk_widget_get_visible (fixture->window->back_button));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (fixture->window->state_label)));
+  g_assert_true (gtk_widget_get_mapped (pal_window_get_sidebar (fixture->window)));
+  g_assert_true (gtk_widget_get_mapped (pal_window_get_session_view (fixture->window)));
+  settle ();
+  save_screenshot (GTK_WIDGET (fixture->window), "window-wide.png");
 }
 
 static gboolean
@@ -1698,6 +1796,56 @@ close_current (Fixture *fixture)
   wait_for (fixture, session_closed, 30);
 }
 
+/* Writes to the session shown and waits for the end of the turn: a
+ * session written to stays listed when it is closed. */
+static void
+prompt_current (Fixture    *fixture,
+                const char *text)
+{
+  PalSessionView *view = PAL_SESSION_VIEW (pal_window_get_session_view (fixture->window));
+  PalComposer *composer = PAL_COMPOSER (pal_session_view_get_composer (view));
+
+  pal_composer_set_text (composer, text);
+  g_assert_true (pal_composer_submit (composer));
+  wait_for (fixture, turn_ended, 30);
+}
+
+static gboolean
+nothing_current (Fixture *fixture)
+{
+  return pal_window_get_current_session (fixture->window) == NULL;
+}
+
+/* A new session closed before anything was written to it leaves no
+ * "New Session" behind in the list; one written to stays. */
+static void
+test_unused_session_dropped (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  g_autoptr(PalSessionKey) key = NULL;
+
+  pal_window_start_session (fixture->window, "fake-basic", fixture->folder, NULL);
+  wait_for (fixture, session_ready, 30);
+  key = pal_session_key_ref (pal_window_get_current_session (fixture->window));
+  g_assert_nonnull (pal_session_store_lookup (fixture->session_store, key));
+
+  g_assert_true (activate_on_session (fixture, "win.close-session", key));
+  wait_for (fixture, nothing_current, 30);
+  g_assert_null (pal_session_store_lookup (fixture->session_store, key));
+  g_assert_null (pal_session_manager_lookup (fixture->manager, key));
+  g_assert_null (pal_sidebar_get_row (PAL_SIDEBAR (pal_window_get_sidebar (fixture->window)), key));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (fixture->window->content_stack), ==, "welcome");
+
+  /* written to, it stays */
+  pal_window_start_session (fixture->window, "fake-basic", fixture->folder, NULL);
+  wait_for (fixture, session_ready, 30);
+  g_clear_pointer (&key, pal_session_key_unref);
+  key = pal_session_key_ref (pal_window_get_current_session (fixture->window));
+  prompt_current (fixture, "Hello");
+  close_current (fixture);
+  g_assert_nonnull (pal_session_store_lookup (fixture->session_store, key));
+}
+
 static void
 test_closed_session_reopens (Fixture       *fixture,
                              gconstpointer  data)
@@ -1718,6 +1866,7 @@ test_closed_session_reopens (Fixture       *fixture,
   g_assert_cmpstr (reason, ==, "The session is open already.");
   g_assert_true (_pal_window_can (key, "win.open-session", NULL, fixture->window));
 
+  prompt_current (fixture, "Hello");
   close_current (fixture);
   closed = g_object_ref (current_session (fixture));
   wait_for (fixture, closed_notice_shown, 30);
@@ -2093,6 +2242,7 @@ test_closed_session_keeps_prompt (Fixture       *fixture,
    * opened again, and what the person wrote is not lost */
   pal_window_start_session (fixture->window, "fake-minimal", fixture->folder, NULL);
   wait_for (fixture, session_ready, 30);
+  prompt_current (fixture, "Hello");
   close_current (fixture);
   wait_for (fixture, closed_notice_shown, 30);
   g_assert_cmpstr (last_notice_body (fixture), ==, "The agent cannot open it again.");
@@ -2391,6 +2541,7 @@ test_same_id_two_agents (Fixture       *fixture,
   wait_for (fixture, session_ready, 30);
   g_assert_true (pal_session_key_equal (pal_window_get_current_session (fixture->window), first));
   first_session = current_session (fixture);
+  prompt_current (fixture, "Hello");
   pal_window_start_session (fixture->window, "fake-basic-2", fixture->folder, NULL);
   wait_for (fixture, second_agent_shown, 30);
   g_assert_true (pal_session_key_equal (pal_window_get_current_session (fixture->window), second));
@@ -2608,6 +2759,8 @@ main (int   argc,
               fixture_set_up, test_new_session_dialog, fixture_tear_down);
   g_test_add ("/window/new-session-dialog-folders", Fixture, NULL,
               fixture_set_up, test_new_session_dialog_folders, fixture_tear_down);
+  g_test_add ("/window/folds-narrow", Fixture, NULL,
+              fixture_set_up, test_folds_narrow, fixture_tear_down);
   g_test_add ("/window/geometry-remembered", Fixture, NULL,
               fixture_set_up, test_geometry_remembered, fixture_tear_down);
   g_test_add ("/window/embedded-terminal", Fixture, NULL,
@@ -2622,6 +2775,8 @@ main (int   argc,
               fixture_set_up, test_file_request_names_session, fixture_tear_down);
   g_test_add ("/window/file-requests-queued", Fixture, NULL,
               fixture_set_up, test_file_requests_queued, fixture_tear_down);
+  g_test_add ("/window/unused-session-dropped", Fixture, NULL,
+              fixture_set_up, test_unused_session_dropped, fixture_tear_down);
   g_test_add ("/window/closed-session-reopens", Fixture, NULL,
               fixture_set_up, test_closed_session_reopens, fixture_tear_down);
   g_test_add ("/window/agent-log", Fixture, NULL,
