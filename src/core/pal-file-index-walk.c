@@ -1,0 +1,299 @@
+/* pal-file-index-walk.c: going through a session's folders, on a worker thread
+ *
+ * Breadth first, so that the folders nearest the roots are the ones
+ * watched when there are more than PAL_FILE_INDEX_MAX_WATCHED. Symbolic
+ * links are listed but never followed (no loops, nothing outside the
+ * folders). Left out: what a .gitignore on the way leaves out, and the
+ * folders no one mentions: version control data (.git, .hg, .svn),
+ * installed packages (node_modules) and build output (build, _build,
+ * target, dist, __pycache__).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "pal-file-index-private.h"
+
+static const char * const skipped[] = {
+  ".git", ".hg", ".svn", "node_modules", "build", "_build", "target", "dist", "__pycache__",
+};
+
+gboolean
+_pal_file_index_skips (const char *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (skipped); i++)
+    if (strcmp (name, skipped[i]) == 0)
+      return TRUE;
+
+  return FALSE;
+}
+
+PalFileEntry *
+_pal_file_entry_new (guint       root,
+                     const char *prefix,
+                     const char *rel,
+                     gboolean    is_dir)
+{
+  gsize prefix_len = strlen (prefix);
+  gsize rel_len = strlen (rel);
+  gsize length = prefix_len + rel_len;
+  PalFileEntry *entry = g_atomic_rc_box_alloc0 (sizeof (PalFileEntry) + 2 * (length + 1));
+  const char *slash;
+
+  entry->root = root;
+  entry->rel_offset = prefix_len;
+  entry->length = length;
+  entry->is_dir = is_dir;
+  memcpy (entry->data, prefix, prefix_len);
+  memcpy (entry->data + prefix_len, rel, rel_len + 1);
+  slash = strrchr (entry->data, '/');
+  entry->name_offset = slash != NULL ? (guint) (slash - entry->data + 1) : 0;
+  entry->lower = entry->data + length + 1;
+  for (gsize i = 0; i <= length; i++)
+    entry->lower[i] = g_ascii_tolower (entry->data[i]);
+
+  return entry;
+}
+
+PalFileEntry *
+_pal_file_entry_ref (PalFileEntry *entry)
+{
+  return g_atomic_rc_box_acquire (entry);
+}
+
+void
+_pal_file_entry_unref (gpointer entry)
+{
+  g_atomic_rc_box_release (entry);
+}
+
+guint
+_pal_file_entry_hash (gconstpointer entry)
+{
+  const PalFileEntry *e = entry;
+
+  return g_str_hash (e->data) ^ e->root;
+}
+
+gboolean
+_pal_file_entry_equal (gconstpointer a,
+                       gconstpointer b)
+{
+  const PalFileEntry *x = a;
+  const PalFileEntry *y = b;
+
+  return x->root == y->root && strcmp (x->data, y->data) == 0;
+}
+
+void
+_pal_walked_dir_free (gpointer data)
+{
+  PalWalkedDir *dir = data;
+
+  g_free (dir->rel);
+  g_clear_pointer (&dir->rules, pal_ignore_rules_unref);
+  g_free (dir);
+}
+
+void
+_pal_walk_result_free (PalWalkResult *result)
+{
+  g_ptr_array_unref (result->entries);
+  g_ptr_array_unref (result->dirs);
+  g_free (result);
+}
+
+static char *
+child_path (const char *rel,
+            const char *name)
+{
+  return rel[0] != '\0' ? g_strconcat (rel, "/", name, NULL) : g_strdup (name);
+}
+
+/* the folder's own .gitignore, on top of what holds above it */
+static PalIgnoreRules *
+read_rules (GFile          *dir,
+            const char     *rel,
+            PalIgnoreRules *parent,
+            GCancellable   *cancellable)
+{
+  g_autoptr(GFile) file = g_file_get_child (dir, ".gitignore");
+  g_autofree char *contents = NULL;
+  gsize length;
+
+  if (!g_file_load_contents (file, cancellable, &contents, &length, NULL, NULL))
+    return parent != NULL ? pal_ignore_rules_ref (parent) : NULL;
+
+  return pal_ignore_rules_new (parent, rel, contents, length);
+}
+
+typedef struct
+{
+  guint           root;
+  GFile          *dir;
+  char           *rel;
+  PalIgnoreRules *rules;  /* of the folder holding it */
+} Pending;
+
+static void
+pending_free (gpointer data)
+{
+  Pending *pending = data;
+
+  g_object_unref (pending->dir);
+  g_free (pending->rel);
+  g_clear_pointer (&pending->rules, pal_ignore_rules_unref);
+  g_free (pending);
+}
+
+static void
+queue_dir (GQueue         *queue,
+           guint           root,
+           GFile          *dir,
+           const char     *rel,
+           PalIgnoreRules *rules)
+{
+  Pending *pending = g_new0 (Pending, 1);
+
+  pending->root = root;
+  pending->dir = g_object_ref (dir);
+  pending->rel = g_strdup (rel);
+  pending->rules = rules != NULL ? pal_ignore_rules_ref (rules) : NULL;
+  g_queue_push_tail (queue, pending);
+}
+
+static void
+walk_dir (PalWalkResult  *result,
+          GQueue         *queue,
+          Pending        *pending,
+          const char     *prefix,
+          GCancellable   *cancellable)
+{
+  g_autoptr(GFileEnumerator) children = NULL;
+  g_autoptr(PalIgnoreRules) rules = NULL;
+  PalWalkedDir *walked;
+
+  children = g_file_enumerate_children (pending->dir,
+                                        G_FILE_ATTRIBUTE_STANDARD_NAME ","
+                                        G_FILE_ATTRIBUTE_STANDARD_TYPE,
+                                        G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS,
+                                        cancellable, NULL);
+  if (children == NULL)
+    return;
+
+  rules = read_rules (pending->dir, pending->rel, pending->rules, cancellable);
+  walked = g_new0 (PalWalkedDir, 1);
+  walked->root = pending->root;
+  walked->rel = g_strdup (pending->rel);
+  walked->rules = rules != NULL ? pal_ignore_rules_ref (rules) : NULL;
+  g_ptr_array_add (result->dirs, walked);
+
+  while (result->entries->len < PAL_FILE_INDEX_MAX_ENTRIES)
+    {
+      GFileInfo *info;
+      GFile *child;
+      const char *name;
+      gboolean is_dir;
+      g_autofree char *rel = NULL;
+
+      if (!g_file_enumerator_iterate (children, &info, &child, cancellable, NULL) || info == NULL)
+        break;
+
+      name = g_file_info_get_name (info);
+      is_dir = g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY;
+      if (is_dir && _pal_file_index_skips (name))
+        continue;
+      rel = child_path (pending->rel, name);
+      if (rules != NULL && pal_ignore_rules_ignores (rules, rel, is_dir))
+        continue;
+
+      g_ptr_array_add (result->entries, _pal_file_entry_new (pending->root, prefix, rel, is_dir));
+      if (is_dir)
+        queue_dir (queue, pending->root, child, rel, rules);
+    }
+}
+
+/* a path on its own (one that appeared): listed unless left out, and gone
+ * through when it is a folder */
+static void
+walk_start (PalWalkResult  *result,
+            GQueue         *queue,
+            GFile          *root,
+            const char     *prefix,
+            PalWalkStart   *start,
+            GCancellable   *cancellable)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFileInfo) info = NULL;
+  g_autofree char *name = NULL;
+  gboolean is_dir;
+
+  if (start->rel[0] == '\0')
+    {
+      queue_dir (queue, start->root, root, "", NULL);
+      return;
+    }
+
+  file = g_file_resolve_relative_path (root, start->rel);
+  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_TYPE,
+                            G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, cancellable, NULL);
+  if (info == NULL)
+    return;
+
+  name = g_file_get_basename (file);
+  is_dir = g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY;
+  if (is_dir && _pal_file_index_skips (name))
+    return;
+  if (start->rules != NULL && pal_ignore_rules_ignores (start->rules, start->rel, is_dir))
+    return;
+
+  g_ptr_array_add (result->entries, _pal_file_entry_new (start->root, prefix, start->rel, is_dir));
+  if (is_dir)
+    queue_dir (queue, start->root, file, start->rel, start->rules);
+}
+
+/**
+ * _pal_file_index_walk:
+ * @roots: the session's folders
+ * @prefixes: what each root's paths are shown after
+ * @starts: (element-type PalWalkStart): where to go
+ * @cancellable: (nullable): stops the walk
+ *
+ * Blocks: call it on a worker thread.
+ *
+ * Returns: (transfer full): the files and folders found, and the folders
+ *   gone through
+ */
+PalWalkResult *
+_pal_file_index_walk (GFile        **roots,
+                      char         **prefixes,
+                      GPtrArray     *starts,
+                      GCancellable  *cancellable)
+{
+  PalWalkResult *result = g_new0 (PalWalkResult, 1);
+  g_autoptr(GQueue) queue = g_queue_new ();
+  Pending *pending;
+
+  result->entries = g_ptr_array_new_with_free_func (_pal_file_entry_unref);
+  result->dirs = g_ptr_array_new_with_free_func (_pal_walked_dir_free);
+
+  for (guint i = 0; i < starts->len; i++)
+    {
+      PalWalkStart *start = g_ptr_array_index (starts, i);
+
+      walk_start (result, queue, roots[start->root], prefixes[start->root], start, cancellable);
+    }
+
+  while ((pending = g_queue_pop_head (queue)) != NULL)
+    {
+      if (!g_cancellable_is_cancelled (cancellable)
+          && result->entries->len < PAL_FILE_INDEX_MAX_ENTRIES)
+        walk_dir (result, queue, pending, prefixes[pending->root], cancellable);
+      pending_free (pending);
+    }
+
+  return result;
+}
