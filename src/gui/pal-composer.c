@@ -5,7 +5,8 @@
  * commands (the AcpCommand items of "commands"); Up/Down pick, Tab or Enter
  * complete, Escape closes. When the session offers config options (or, for
  * older agents, modes) a selector for each sits beside the buttons, in a
- * PalOptionsBar.
+ * PalOptionsBar. Typing "@" finds a file or folder of the session's
+ * folders and puts it in the text as a chip (PalMentionFinder).
  *
  * The composer knows nothing of sessions: it emits "submit" and "stop", its
  * options bar "config-option-changed" and "mode-changed", and the session
@@ -21,6 +22,7 @@
 
 #include "acp-command.h"
 #include "pal-composer.h"
+#include "pal-mention-finder.h"
 
 struct _PalComposer
 {
@@ -33,6 +35,7 @@ struct _PalComposer
   PalOptionsBar  *options_bar;
   GtkPopover     *completion_popover;
   GtkListBox     *completion_list;
+  PalMentionFinder *mentions;
 
   GListModel     *commands;
   gboolean        busy;
@@ -197,6 +200,9 @@ key_pressed_cb (GtkEventControllerKey *controller,
   gboolean shift = (state & GDK_SHIFT_MASK) != 0;
   gboolean modified = (state & (GDK_SHIFT_MASK | GDK_CONTROL_MASK | GDK_ALT_MASK)) != 0;
 
+  if (pal_mention_finder_key_pressed (self->mentions, keyval, state))
+    return TRUE;
+
   if (completing)
     {
       switch (keyval)
@@ -273,6 +279,9 @@ pal_composer_dispose (GObject *object)
       gtk_widget_unparent (GTK_WIDGET (self->completion_popover));
       self->completion_popover = NULL;
     }
+  if (self->mentions != NULL)
+    pal_mention_finder_unparent (self->mentions);
+  g_clear_object (&self->mentions);
 
   G_OBJECT_CLASS (pal_composer_parent_class)->dispose (object);
 }
@@ -427,6 +436,7 @@ pal_composer_init (PalComposer *self)
 
   buffer = gtk_text_view_get_buffer (self->text_view);
   g_signal_connect (buffer, "changed", G_CALLBACK (buffer_changed_cb), self);
+  self->mentions = pal_mention_finder_new (self->text_view);
 
   self->options_bar = PAL_OPTIONS_BAR (pal_options_bar_new ());
   gtk_widget_set_hexpand (GTK_WIDGET (self->options_bar), TRUE);
@@ -488,14 +498,10 @@ pal_composer_new (void)
 char *
 pal_composer_dup_text (PalComposer *self)
 {
-  GtkTextBuffer *buffer;
-  GtkTextIter start, end;
-
   g_return_val_if_fail (PAL_IS_COMPOSER (self), NULL);
 
-  buffer = gtk_text_view_get_buffer (self->text_view);
-  gtk_text_buffer_get_bounds (buffer, &start, &end);
-  return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+  /* a mention's chip reads "@path" */
+  return pal_mention_finder_dup_text (self->mentions);
 }
 
 void
@@ -673,6 +679,7 @@ PalPrompt *
 pal_composer_dup_prompt (PalComposer *self)
 {
   g_autofree char *text = NULL;
+  PalPrompt *prompt;
 
   g_return_val_if_fail (PAL_IS_COMPOSER (self), NULL);
 
@@ -680,7 +687,10 @@ pal_composer_dup_prompt (PalComposer *self)
   if (text == NULL || *text == '\0')
     return NULL;
 
-  return pal_prompt_new (text);
+  prompt = pal_prompt_new (text);
+  pal_mention_finder_add_attachments (self->mentions, prompt);
+
+  return prompt;
 }
 
 /**
@@ -697,7 +707,10 @@ pal_composer_set_prompt (PalComposer *self,
   g_return_if_fail (PAL_IS_COMPOSER (self));
   g_return_if_fail (prompt == NULL || PAL_IS_PROMPT (prompt));
 
-  pal_composer_set_text (self, prompt != NULL ? pal_prompt_get_text (prompt) : NULL);
+  /* the files and folders it mentions become chips again */
+  pal_mention_finder_set_text (self->mentions,
+                               prompt != NULL ? pal_prompt_get_text (prompt) : NULL,
+                               prompt != NULL ? pal_prompt_get_attachments (prompt) : NULL);
 }
 
 /**
@@ -727,6 +740,7 @@ pal_composer_submit (PalComposer *self)
     return FALSE;
 
   hide_completion (self);
+  pal_mention_finder_hide (self->mentions);
   pal_composer_set_prompt (self, NULL);
   g_signal_emit (self, signals[SUBMIT], 0, prompt);
 
@@ -763,4 +777,38 @@ pal_composer_get_n_completions (PalComposer *self)
     n++;
 
   return n;
+}
+
+/**
+ * pal_composer_set_folders:
+ * @self: a #PalComposer
+ * @folders: (array length=n_folders) (nullable): the session's folder, then
+ *   its additional folders
+ * @n_folders: how many; 0 turns the "@" finder off
+ *
+ * Where "@" finds files.
+ */
+void
+pal_composer_set_folders (PalComposer  *self,
+                          GFile       **folders,
+                          guint         n_folders)
+{
+  g_return_if_fail (PAL_IS_COMPOSER (self));
+  g_return_if_fail (folders != NULL || n_folders == 0);
+
+  pal_mention_finder_set_folders (self->mentions, folders, n_folders);
+}
+
+/**
+ * pal_composer_get_n_file_hits:
+ * @self: a #PalComposer
+ *
+ * Returns: how many files the "@" finder shows now (0 when closed)
+ */
+guint
+pal_composer_get_n_file_hits (PalComposer *self)
+{
+  g_return_val_if_fail (PAL_IS_COMPOSER (self), 0);
+
+  return pal_mention_finder_get_n_hits (self->mentions);
 }

@@ -43,5 +43,9 @@ PalOptionsBar *pal_composer_get_options_bar (PalComposer *self);
 gboolean   pal_composer_submit              (PalComposer *self);
 void       pal_composer_grab_focus          (PalComposer *self);
 guint      pal_composer_get_n_completions   (PalComposer *self);
+void       pal_composer_set_folders         (PalComposer  *self,
+                                             GFile       **folders,
+                                             guint         n_folders);
+guint      pal_composer_get_n_file_hits     (PalComposer *self);
 
 G_END_DECLS

@@ -1052,6 +1052,24 @@ show_session_lists (PalSessionView *self)
   gtk_widget_set_visible (GTK_WIDGET (self->usage_label), FALSE);
 }
 
+/* "@" in the composer finds files in the session's folders */
+static void
+update_folders (PalSessionView *self)
+{
+  g_autoptr(GPtrArray) folders = g_ptr_array_new_with_free_func (g_object_unref);
+
+  if (self->session != NULL && acp_session_get_cwd (self->session) != NULL)
+    {
+      const char * const *others = acp_session_get_additional_directories (self->session);
+
+      g_ptr_array_add (folders, g_file_new_for_path (acp_session_get_cwd (self->session)));
+      for (guint i = 0; others[i] != NULL; i++)
+        g_ptr_array_add (folders, g_file_new_for_path (others[i]));
+    }
+
+  pal_composer_set_folders (self->composer, (GFile **) folders->pdata, folders->len);
+}
+
 /**
  * pal_session_view_set_session:
  * @self: a #PalSessionView
@@ -1099,6 +1117,7 @@ pal_session_view_set_session (PalSessionView *self,
   update_stopping (self);
   update_progress (self);
   show_session_lists (self);
+  update_folders (self);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
