@@ -7,6 +7,7 @@
 
 #include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pal-file-index.h"
 #include "pal-ignore-rules.h"
@@ -207,6 +208,34 @@ hit_path (GPtrArray *hits,
   return ((PalFileHit *) g_ptr_array_index (hits, i))->path;
 }
 
+/* a link is offered only when it points inside the folders: mentioning it
+ * must not read a file from elsewhere */
+static void
+test_links (Fixture       *fixture,
+            gconstpointer  data)
+{
+  g_autofree char *outside_dir = test_make_tmpdir ("file-index-outside-XXXXXX");
+  g_autofree char *outside = g_build_filename (outside_dir, "secret.txt", NULL);
+  g_autofree char *inside = g_build_filename (fixture->dir, "docs", "guide.md", NULL);
+  g_autofree char *link_out = g_build_filename (fixture->dir, "secret-link", NULL);
+  g_autofree char *link_in = g_build_filename (fixture->dir, "guide-link", NULL);
+  g_autofree char *link_dir = g_build_filename (fixture->dir, "docs-link", NULL);
+  g_autofree char *docs = g_build_filename (fixture->dir, "docs", NULL);
+  g_autofree char *all = NULL;
+
+  write_file (fixture, "docs/guide.md", "");
+  g_assert_true (g_file_set_contents (outside, "", 0, NULL));
+  g_assert_cmpint (symlink (outside, link_out), ==, 0);
+  g_assert_cmpint (symlink (inside, link_in), ==, 0);
+  g_assert_cmpint (symlink (docs, link_dir), ==, 0);
+  open_index (fixture);
+
+  /* the folder link is listed as a folder, not gone into */
+  all = dup_all (fixture->index);
+  g_assert_cmpstr (all, ==, "docs-link/ docs/ docs/guide.md guide-link");
+  test_remove_tree (outside_dir);
+}
+
 static void
 test_ranking (Fixture       *fixture,
               gconstpointer  data)
@@ -339,6 +368,16 @@ test_fresh (Fixture       *fixture,
     g_assert_cmpint (g_unlink (path), ==, 0);
     WAIT_UNTIL (fixture->n_changed > n && !has_path (fixture->index, "src/fresh.c"));
   }
+
+  /* a folder deleted, with what it held */
+  {
+    g_autofree char *path = g_build_filename (fixture->dir, "src", "moved", NULL);
+
+    test_remove_tree (path);
+    WAIT_UNTIL (!has_path (fixture->index, "src/moved"));
+    all = dup_all (fixture->index);
+    g_assert_cmpstr (all, ==, ".gitignore src/ src/main.c");
+  }
 }
 
 static void
@@ -382,6 +421,7 @@ main (int   argc,
   g_test_add_func ("/file-index/glob", test_glob);
   g_test_add_func ("/file-index/rules", test_rules);
   g_test_add ("/file-index/ignored", Fixture, NULL, fixture_set_up, test_ignored, fixture_tear_down);
+  g_test_add ("/file-index/links", Fixture, NULL, fixture_set_up, test_links, fixture_tear_down);
   g_test_add ("/file-index/ranking", Fixture, NULL, fixture_set_up, test_ranking, fixture_tear_down);
   g_test_add ("/file-index/hit-file", Fixture, NULL, fixture_set_up, test_hit_file, fixture_tear_down);
   g_test_add ("/file-index/async", Fixture, NULL, fixture_set_up, test_async, fixture_tear_down);

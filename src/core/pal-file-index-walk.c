@@ -1,9 +1,10 @@
 /* pal-file-index-walk.c: going through a session's folders, on a worker thread
  *
  * Breadth first, so that the folders nearest the roots are the ones
- * watched when there are more than PAL_FILE_INDEX_MAX_WATCHED. Symbolic
- * links are listed but never followed (no loops, nothing outside the
- * folders). Left out: what a .gitignore on the way leaves out, and the
+ * watched when there are more than PAL_FILE_INDEX_MAX_WATCHED. A symbolic
+ * link is listed only when what it points to is inside one of the roots
+ * (mentioning it must not read a file outside the session's folders), and
+ * never followed into (no loops). Left out: what a .gitignore on the way leaves out, and the
  * folders no one mentions: version control data (.git, .hg, .svn),
  * installed packages (node_modules) and build output (build, _build,
  * target, dist, __pycache__).
@@ -13,6 +14,7 @@
 
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "pal-file-index-private.h"
@@ -165,11 +167,39 @@ queue_dir (GQueue         *queue,
   g_queue_push_tail (queue, pending);
 }
 
+/* Whether the link @file points inside one of @real_roots; and to a folder */
+static gboolean
+link_inside (GFile     *file,
+             GPtrArray *real_roots,
+             gboolean  *is_dir)
+{
+  g_autofree char *path = g_file_get_path (file);
+  g_autofree char *target = path != NULL ? realpath (path, NULL) : NULL;
+
+  if (target == NULL)
+    return FALSE;
+
+  for (guint i = 0; i < real_roots->len; i++)
+    {
+      const char *root = g_ptr_array_index (real_roots, i);
+      gsize n = strlen (root);
+
+      if (strncmp (target, root, n) == 0 && (target[n] == '/' || target[n] == '\0' || n == 1))
+        {
+          *is_dir = g_file_test (target, G_FILE_TEST_IS_DIR);
+          return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
 static void
 walk_dir (PalWalkResult  *result,
           GQueue         *queue,
           Pending        *pending,
           const char     *prefix,
+          GPtrArray      *real_roots,
           GCancellable   *cancellable)
 {
   g_autoptr(GFileEnumerator) children = NULL;
@@ -196,7 +226,7 @@ walk_dir (PalWalkResult  *result,
       GFileInfo *info;
       GFile *child;
       const char *name;
-      gboolean is_dir;
+      gboolean is_dir, is_link;
       g_autofree char *rel = NULL;
 
       if (!g_file_enumerator_iterate (children, &info, &child, cancellable, NULL) || info == NULL)
@@ -204,6 +234,9 @@ walk_dir (PalWalkResult  *result,
 
       name = g_file_info_get_name (info);
       is_dir = g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY;
+      is_link = g_file_info_get_file_type (info) == G_FILE_TYPE_SYMBOLIC_LINK;
+      if (is_link && !link_inside (child, real_roots, &is_dir))
+        continue;
       if (is_dir && _pal_file_index_skips (name))
         continue;
       rel = child_path (pending->rel, name);
@@ -211,7 +244,7 @@ walk_dir (PalWalkResult  *result,
         continue;
 
       g_ptr_array_add (result->entries, _pal_file_entry_new (pending->root, prefix, rel, is_dir));
-      if (is_dir)
+      if (is_dir && !is_link)
         queue_dir (queue, pending->root, child, rel, rules);
     }
 }
@@ -224,12 +257,13 @@ walk_start (PalWalkResult  *result,
             GFile          *root,
             const char     *prefix,
             PalWalkStart   *start,
+            GPtrArray      *real_roots,
             GCancellable   *cancellable)
 {
   g_autoptr(GFile) file = NULL;
   g_autoptr(GFileInfo) info = NULL;
   g_autofree char *name = NULL;
-  gboolean is_dir;
+  gboolean is_dir, is_link;
 
   if (start->rel[0] == '\0')
     {
@@ -245,13 +279,16 @@ walk_start (PalWalkResult  *result,
 
   name = g_file_get_basename (file);
   is_dir = g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY;
+  is_link = g_file_info_get_file_type (info) == G_FILE_TYPE_SYMBOLIC_LINK;
+  if (is_link && !link_inside (file, real_roots, &is_dir))
+    return;
   if (is_dir && _pal_file_index_skips (name))
     return;
   if (start->rules != NULL && pal_ignore_rules_ignores (start->rules, start->rel, is_dir))
     return;
 
   g_ptr_array_add (result->entries, _pal_file_entry_new (start->root, prefix, start->rel, is_dir));
-  if (is_dir)
+  if (is_dir && !is_link)
     queue_dir (queue, start->root, file, start->rel, start->rules);
 }
 
@@ -275,7 +312,17 @@ _pal_file_index_walk (GFile        **roots,
 {
   PalWalkResult *result = g_new0 (PalWalkResult, 1);
   g_autoptr(GQueue) queue = g_queue_new ();
+  g_autoptr(GPtrArray) real_roots = g_ptr_array_new_with_free_func (free);
   Pending *pending;
+
+  for (guint i = 0; roots[i] != NULL; i++)
+    {
+      g_autofree char *path = g_file_get_path (roots[i]);
+      char *real = path != NULL ? realpath (path, NULL) : NULL;
+
+      if (real != NULL)
+        g_ptr_array_add (real_roots, real);
+    }
 
   result->entries = g_ptr_array_new_with_free_func (_pal_file_entry_unref);
   result->dirs = g_ptr_array_new_with_free_func (_pal_walked_dir_free);
@@ -284,14 +331,15 @@ _pal_file_index_walk (GFile        **roots,
     {
       PalWalkStart *start = g_ptr_array_index (starts, i);
 
-      walk_start (result, queue, roots[start->root], prefixes[start->root], start, cancellable);
+      walk_start (result, queue, roots[start->root], prefixes[start->root], start, real_roots,
+                  cancellable);
     }
 
   while ((pending = g_queue_pop_head (queue)) != NULL)
     {
       if (!g_cancellable_is_cancelled (cancellable)
           && result->entries->len < PAL_FILE_INDEX_MAX_ENTRIES)
-        walk_dir (result, queue, pending, prefixes[pending->root], cancellable);
+        walk_dir (result, queue, pending, prefixes[pending->root], real_roots, cancellable);
       pending_free (pending);
     }
 

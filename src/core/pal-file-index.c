@@ -174,6 +174,17 @@ drop_path (PalFileIndex *self,
   GHashTableIter iter;
   gpointer key, value;
   gboolean dropped = FALSE;
+  PalFileEntry *probe = _pal_file_entry_new (root, self->prefixes[root], rel, FALSE);
+  PalFileEntry *known = g_hash_table_lookup (self->entries, probe);
+
+  _pal_file_entry_unref (probe);
+  /* a file: itself alone, without going through every path */
+  if (known != NULL && !known->is_dir)
+    {
+      g_hash_table_remove (self->entries, known);
+      changed (self);
+      return;
+    }
 
   g_hash_table_iter_init (&iter, self->entries);
   while (g_hash_table_iter_next (&iter, &key, NULL))
