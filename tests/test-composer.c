@@ -515,9 +515,15 @@ test_mention (void)
   g_assert_cmpuint (pal_composer_get_n_file_hits (composer), ==, 0);
   pal_composer_set_text (composer, NULL);
 
+  /* a file created while the finder is open shows in it */
+  type_text (composer, "@fresh");
+  write_empty (dir, "src/fresh.c");
+  WAIT_UNTIL (pal_composer_get_n_file_hits (composer) == 1);
+  pal_composer_set_text (composer, NULL);
+
   /* typing filters; Enter chooses: a chip, "@path" in the text */
   type_text (composer, "Look at @");
-  WAIT_UNTIL (pal_composer_get_n_file_hits (composer) == 5);
+  WAIT_UNTIL (pal_composer_get_n_file_hits (composer) == 6);
   type_text (composer, "ma");
   WAIT_UNTIL (pal_composer_get_n_file_hits (composer) == 1);
   g_assert_true (press (composer, GDK_KEY_Return, 0));

@@ -43,6 +43,7 @@ struct _PalMentionFinder
   GtkTextMark   *at_mark;       /* before the '@' being typed */
   char          *query;         /* after it, NULL when none */
   guint          n_hits;
+  guint          requery_id;    /* after the index changed */
   gboolean       editing;       /* our own changes of the buffer */
 };
 
@@ -55,6 +56,7 @@ pal_mention_finder_dispose (GObject *object)
 
   g_cancellable_cancel (self->query_cancellable);
   g_clear_object (&self->query_cancellable);
+  g_clear_handle_id (&self->requery_id, g_source_remove);
   if (self->index != NULL)
     g_signal_handlers_disconnect_by_data (self->index, self);
   g_clear_object (&self->index);
@@ -490,12 +492,25 @@ run_query (PalMentionFinder *self)
                               query_done_cb, g_object_ref (self));
 }
 
+static gboolean
+requery_cb (gpointer data)
+{
+  PalMentionFinder *self = data;
+
+  self->requery_id = 0;
+  if (self->query != NULL)
+    run_query (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* once for a burst of changes (a checkout), after them */
 static void
 index_changed_cb (PalFileIndex     *index,
                   PalMentionFinder *self)
 {
-  if (self->query != NULL)
-    run_query (self);
+  if (self->query != NULL && self->requery_id == 0)
+    self->requery_id = g_idle_add_full (G_PRIORITY_LOW, requery_cb, self, NULL);
 }
 
 static void
