@@ -296,7 +296,7 @@ test_hit_file (Fixture       *fixture,
   g_assert_false (hit->is_folder);
   expected = g_file_resolve_relative_path (fixture->root, "src/main.c");
   g_assert_true (g_file_equal (hit->file, expected));
-  path = pal_file_index_dup_path (fixture->index, expected);
+  path = pal_file_path_in_folders (&fixture->root, 1, expected);
   g_assert_cmpstr (path, ==, "src/main.c");
 }
 

@@ -67,7 +67,6 @@ PalWalkResult *_pal_file_index_walk   (GFile             **roots,
                                        char              **prefixes,
                                        GPtrArray          *starts,
                                        GCancellable       *cancellable);
-gboolean       _pal_file_index_skips  (const char         *name);
 
 GPtrArray     *_pal_file_index_match  (GPtrArray          *snapshot,
                                        GFile             **roots,

@@ -23,8 +23,8 @@ static const char * const skipped[] = {
   ".git", ".hg", ".svn", "node_modules", "build", "_build", "target", "dist", "__pycache__",
 };
 
-gboolean
-_pal_file_index_skips (const char *name)
+static gboolean
+skips (const char *name)
 {
   for (guint i = 0; i < G_N_ELEMENTS (skipped); i++)
     if (strcmp (name, skipped[i]) == 0)
@@ -237,7 +237,7 @@ walk_dir (PalWalkResult  *result,
       is_link = g_file_info_get_file_type (info) == G_FILE_TYPE_SYMBOLIC_LINK;
       if (is_link && !link_inside (child, real_roots, &is_dir))
         continue;
-      if (is_dir && _pal_file_index_skips (name))
+      if (is_dir && skips (name))
         continue;
       rel = child_path (pending->rel, name);
       if (rules != NULL && pal_ignore_rules_ignores (rules, rel, is_dir))
@@ -282,7 +282,7 @@ walk_start (PalWalkResult  *result,
   is_link = g_file_info_get_file_type (info) == G_FILE_TYPE_SYMBOLIC_LINK;
   if (is_link && !link_inside (file, real_roots, &is_dir))
     return;
-  if (is_dir && _pal_file_index_skips (name))
+  if (is_dir && skips (name))
     return;
   if (start->rules != NULL && pal_ignore_rules_ignores (start->rules, start->rel, is_dir))
     return;

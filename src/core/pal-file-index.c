@@ -576,52 +576,36 @@ pal_file_index_get_n_files (PalFileIndex *self)
   return g_hash_table_size (self->entries);
 }
 
-guint
-pal_file_index_get_n_roots (PalFileIndex *self)
-{
-  g_return_val_if_fail (PAL_IS_FILE_INDEX (self), 0);
-
-  return self->n_roots;
-}
-
 /**
- * pal_file_index_get_root:
- * @self: a #PalFileIndex
- * @index: which root
- *
- * Returns: (transfer none): the root
- */
-GFile *
-pal_file_index_get_root (PalFileIndex *self,
-                         guint         index)
-{
-  g_return_val_if_fail (PAL_IS_FILE_INDEX (self), NULL);
-  g_return_val_if_fail (index < self->n_roots, NULL);
-
-  return self->roots[index];
-}
-
-/**
- * pal_file_index_dup_path:
- * @self: a #PalFileIndex
+ * pal_file_path_in_folders:
+ * @folders: (array length=n_folders): a session's folders, its own first
+ * @n_folders: how many
  * @file: a file
  *
- * Returns: (transfer full) (nullable): @file's path as the finder shows it,
- *   or %NULL when it is under none of the roots
+ * How the finder shows @file and the prompt names it after '@': relative
+ * to the first folder, or after the name of the other folder holding it.
+ *
+ * Returns: (transfer full) (nullable): the path, or %NULL when @file is in
+ *   none of @folders
  */
 char *
-pal_file_index_dup_path (PalFileIndex *self,
-                         GFile        *file)
+pal_file_path_in_folders (GFile **folders,
+                          guint   n_folders,
+                          GFile  *file)
 {
-  g_return_val_if_fail (PAL_IS_FILE_INDEX (self), NULL);
   g_return_val_if_fail (G_IS_FILE (file), NULL);
 
-  for (guint i = 0; i < self->n_roots; i++)
+  for (guint i = 0; i < n_folders; i++)
     {
-      g_autofree char *rel = g_file_get_relative_path (self->roots[i], file);
+      g_autofree char *rel = g_file_get_relative_path (folders[i], file);
+      g_autofree char *name = NULL;
 
-      if (rel != NULL)
-        return g_strconcat (self->prefixes[i], rel, NULL);
+      if (rel == NULL)
+        continue;
+      if (i == 0)
+        return g_steal_pointer (&rel);
+      name = g_file_get_basename (folders[i]);
+      return g_strconcat (name, "/", rel, NULL);
     }
 
   return NULL;

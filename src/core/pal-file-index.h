@@ -36,10 +36,8 @@ PalFileIndex *pal_file_index_new          (GFile        **roots,
                                            guint          n_roots);
 gboolean      pal_file_index_get_ready    (PalFileIndex  *self);
 guint         pal_file_index_get_n_files  (PalFileIndex  *self);
-GFile        *pal_file_index_get_root     (PalFileIndex  *self,
-                                           guint          index);
-guint         pal_file_index_get_n_roots  (PalFileIndex  *self);
-char         *pal_file_index_dup_path     (PalFileIndex  *self,
+char         *pal_file_path_in_folders    (GFile        **folders,
+                                           guint          n_folders,
                                            GFile         *file);
 GPtrArray    *pal_file_index_query        (PalFileIndex  *self,
                                            const char    *query,

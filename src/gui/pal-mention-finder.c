@@ -94,26 +94,15 @@ pal_mention_finder_init (PalMentionFinder *self)
 
 /* {{{ chips */
 
-/* How @file is written after '@': relative to the first folder, or after
- * the name of the other folder holding it, else its whole path */
+/* How @file is written after '@': as the finder shows it, else its whole
+ * path */
 static char *
 dup_mention_path (PalMentionFinder *self,
                   GFile            *file)
 {
-  for (guint i = 0; i < self->n_folders; i++)
-    {
-      g_autofree char *rel = g_file_get_relative_path (self->folders[i], file);
-      g_autofree char *name = NULL;
+  char *path = pal_file_path_in_folders (self->folders, self->n_folders, file);
 
-      if (rel == NULL)
-        continue;
-      if (i == 0)
-        return g_steal_pointer (&rel);
-      name = g_file_get_basename (self->folders[i]);
-      return g_strconcat (name, "/", rel, NULL);
-    }
-
-  return g_file_get_parse_name (file);
+  return path != NULL ? path : g_file_get_parse_name (file);
 }
 
 static GtkWidget *
