@@ -2108,6 +2108,130 @@ test_agent_log (Fixture       *fixture,
   gtk_window_destroy (GTK_WINDOW (log_window));
 }
 
+/* The "params" of the first session/prompt in the fake agent's record */
+static JsonNode *
+recorded_prompt (const char *record)
+{
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  g_assert_true (g_file_get_contents (record, &contents, NULL, NULL));
+  lines = g_strsplit (contents, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autoptr(JsonNode) node = json_from_string (lines[i], NULL);
+      JsonObject *message = node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+
+      if (message != NULL &&
+          g_strcmp0 (json_object_get_string_member_with_default (message, "method", ""), "session/prompt") == 0)
+        return json_node_ref (json_object_get_member (message, "params"));
+    }
+
+  return NULL;
+}
+
+static gboolean
+one_file_hit (Fixture *fixture)
+{
+  PalSessionView *view = PAL_SESSION_VIEW (pal_window_get_session_view (fixture->window));
+
+  return pal_composer_get_n_file_hits (PAL_COMPOSER (pal_session_view_get_composer (view))) == 1;
+}
+
+/* Sends a key press to the composer's key handling, as typing would */
+static gboolean
+press_key (GtkWidget *text_view,
+           guint      keyval)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (text_view);
+  gboolean handled = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_KEY (controller) &&
+          gtk_event_controller_get_propagation_phase (GTK_EVENT_CONTROLLER (controller)) == GTK_PHASE_CAPTURE)
+        {
+          g_signal_emit_by_name (controller, "key-pressed", keyval, 0, 0, &handled);
+          return handled;
+        }
+    }
+
+  g_assert_not_reached ();
+}
+
+/* A file mentioned with "@" goes to the agent as the protocol and the
+ * agent's capabilities say: its text embedded for an agent that takes
+ * embedded context (basic.json), a link for one that does not
+ * (minimal.json) */
+static void
+test_mention_sent (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  const char *scenario = data;
+  gboolean embedded = g_str_equal (scenario, "basic.json");
+  PalSessionView *view = PAL_SESSION_VIEW (pal_window_get_session_view (fixture->window));
+  PalComposer *composer = PAL_COMPOSER (pal_session_view_get_composer (view));
+  GtkWidget *text_view = find_descendant (GTK_WIDGET (composer), GTK_TYPE_TEXT_VIEW);
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (text_view));
+  g_autofree char *notes = g_build_filename (fixture->folder, "notes.txt", NULL);
+  g_autofree char *record = g_build_filename (fixture->folder, "record.jsonl", NULL);
+  g_autofree char *uri = g_filename_to_uri (notes, NULL, NULL);
+  const char *fake = g_getenv ("PALAVER_FAKE_AGENT");
+  const char *args[] = { scenario, "--record", record, NULL };
+  g_autoptr(PalAgentProfile) profile = pal_agent_profile_new ("fake-recorded", "fake-recorded", fake, args);
+  g_autoptr(JsonNode) params = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonArray *blocks;
+  JsonObject *block;
+
+  g_assert_true (g_file_set_contents (notes, "Remember the milk\n", -1, NULL));
+  pal_agent_store_add (fixture->agent_store, profile, &error);
+  g_assert_no_error (error);
+
+  pal_window_start_session (fixture->window, "fake-recorded", fixture->folder, NULL);
+  wait_for (fixture, session_ready, 30);
+
+  /* the person types "@no", picks the file, and sends */
+  gtk_text_buffer_insert_at_cursor (buffer, "Read @no", -1);
+  wait_for (fixture, one_file_hit, 30);
+  if (embedded)
+    save_screenshot (GTK_WIDGET (fixture->window), "window-mention-finder.png");
+  g_assert_true (press_key (text_view, GDK_KEY_Return));
+  gtk_text_buffer_insert_at_cursor (buffer, "please", -1);
+  if (embedded)
+    save_screenshot (GTK_WIDGET (fixture->window), "window-mention.png");
+  g_assert_true (pal_composer_submit (composer));
+  wait_for (fixture, turn_ended, 30);
+
+  params = recorded_prompt (record);
+  g_assert_nonnull (params);
+  blocks = json_object_get_array_member (json_node_get_object (params), "prompt");
+  g_assert_cmpuint (json_array_get_length (blocks), ==, 2);
+  block = json_array_get_object_element (blocks, 0);
+  g_assert_cmpstr (json_object_get_string_member (block, "type"), ==, "text");
+  g_assert_cmpstr (json_object_get_string_member (block, "text"), ==, "Read @notes.txt please");
+  block = json_array_get_object_element (blocks, 1);
+  if (embedded)
+    {
+      JsonObject *resource = json_object_get_object_member (block, "resource");
+
+      g_assert_cmpstr (json_object_get_string_member (block, "type"), ==, "resource");
+      g_assert_cmpstr (json_object_get_string_member (resource, "uri"), ==, uri);
+      g_assert_cmpstr (json_object_get_string_member (resource, "text"), ==, "Remember the milk\n");
+    }
+  else
+    {
+      g_assert_cmpstr (json_object_get_string_member (block, "type"), ==, "resource_link");
+      g_assert_cmpstr (json_object_get_string_member (block, "uri"), ==, uri);
+      g_assert_cmpstr (json_object_get_string_member (block, "name"), ==, "notes.txt");
+    }
+
+  g_unlink (notes);
+  g_unlink (record);
+}
+
 /* A turn the agent never ends: Stop says "Stopping…", then offers to stop
  * the agent; that keeps the session, and writing starts the agent again. */
 static void
@@ -2731,6 +2855,10 @@ main (int   argc,
 
   g_test_add ("/window/new-prompt-permission", Fixture, NULL,
               fixture_set_up, test_new_prompt_permission, fixture_tear_down);
+  g_test_add ("/window/mention-embedded", Fixture, "basic.json",
+              fixture_set_up, test_mention_sent, fixture_tear_down);
+  g_test_add ("/window/mention-link", Fixture, "minimal.json",
+              fixture_set_up, test_mention_sent, fixture_tear_down);
   g_test_add ("/window/open-after-frame", Fixture, NULL,
               fixture_set_up, test_open_after_frame, fixture_tear_down);
   g_test_add ("/window/frames-pace-agent", Fixture, NULL,

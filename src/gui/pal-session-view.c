@@ -1110,6 +1110,7 @@ show_session_lists (PalSessionView *self)
   gtk_widget_set_visible (GTK_WIDGET (self->usage_label), FALSE);
 }
 
+/* "@" in the composer finds files in the session's folders */
 /**
  * pal_session_view_set_session:
  * @self: a #PalSessionView
