@@ -535,6 +535,150 @@ test_attachment_chips (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static void
+type_text (PalComposer *composer,
+           const char  *text)
+{
+  GtkTextView *view = GTK_TEXT_VIEW (find (GTK_WIDGET (composer), GTK_TYPE_TEXT_VIEW, 0));
+
+  gtk_text_buffer_insert_at_cursor (gtk_text_view_get_buffer (view), text, -1);
+}
+
+static void
+write_empty (const char *dir,
+             const char *rel)
+{
+  g_autofree char *path = g_build_filename (dir, rel, NULL);
+  g_autofree char *parent = g_path_get_dirname (path);
+
+  g_assert_cmpint (g_mkdir_with_parents (parent, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (path, "", 0, NULL));
+}
+
+static gboolean
+attachment_is (PalPrompt         *prompt,
+               guint              i,
+               PalAttachmentKind  kind,
+               GFile             *root,
+               const char        *rel)
+{
+  g_autoptr(PalAttachment) attachment = g_list_model_get_item (pal_prompt_get_attachments (prompt), i);
+  g_autoptr(GFile) expected = g_file_resolve_relative_path (root, rel);
+
+  return attachment != NULL && pal_attachment_get_kind (attachment) == kind &&
+         g_file_equal (pal_attachment_get_file (attachment), expected);
+}
+
+static gboolean
+is_anchor_char (gunichar c,
+                gpointer data)
+{
+  return c == 0xFFFC;
+}
+
+static void
+test_mention (void)
+{
+  g_autofree char *dir = test_make_tmpdir ("composer-mention-XXXXXX");
+  g_autoptr(GFile) root = g_file_new_for_path (dir);
+  GtkWidget *window = gtk_window_new ();
+  PalComposer *composer = PAL_COMPOSER (pal_composer_new ());
+  GtkTextView *view;
+  GtkTextBuffer *buffer;
+  g_autoptr(PalPrompt) prompt = NULL;
+  g_autoptr(PalPrompt) restored = NULL;
+  GtkTextIter iter;
+
+  write_empty (dir, "src/main.c");
+  write_empty (dir, "src/util.c");
+  write_empty (dir, "docs/guide.md");
+  write_empty (dir, "build/main.o");
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (composer));
+  gtk_window_present (GTK_WINDOW (window));
+  view = GTK_TEXT_VIEW (find (GTK_WIDGET (composer), GTK_TYPE_TEXT_VIEW, 0));
+  buffer = gtk_text_view_get_buffer (view);
+
+  /* no folders, no finder */
+  type_text (composer, "@ma");
+  test_drain_main_context ();
+  g_assert_cmpuint (pal_composer_get_n_file_hits (composer), ==, 0);
+  pal_composer_set_text (composer, NULL);
+  {
+    const char *folders[] = { dir, NULL };
+
+    pal_composer_set_folders (composer, folders);
+  }
+
+  /* an '@' inside a word is not a mention */
+  type_text (composer, "me@ma");
+  test_drain_main_context ();
+  g_assert_cmpuint (pal_composer_get_n_file_hits (composer), ==, 0);
+  pal_composer_set_text (composer, NULL);
+
+  /* Escape closes the finder, leaving the text */
+  type_text (composer, "@s");
+  WAIT_UNTIL (pal_composer_get_n_file_hits (composer) > 0);
+  g_assert_true (press (composer, GDK_KEY_Escape, 0));
+  g_assert_cmpuint (pal_composer_get_n_file_hits (composer), ==, 0);
+  pal_composer_set_text (composer, NULL);
+
+  /* a file created while the finder is open shows in it */
+  type_text (composer, "@fresh");
+  write_empty (dir, "src/fresh.c");
+  WAIT_UNTIL (pal_composer_get_n_file_hits (composer) == 1);
+  pal_composer_set_text (composer, NULL);
+
+  /* typing filters; Enter chooses: a chip, "@path" in the text */
+  type_text (composer, "Look at @");
+  WAIT_UNTIL (pal_composer_get_n_file_hits (composer) == 6);
+  type_text (composer, "ma");
+  WAIT_UNTIL (pal_composer_get_n_file_hits (composer) == 1);
+  g_assert_true (press (composer, GDK_KEY_Return, 0));
+  g_assert_cmpuint (pal_composer_get_n_file_hits (composer), ==, 0);
+
+  /* Up and Down pick, Tab chooses: here the first hit, a folder */
+  type_text (composer, "and @d");
+  WAIT_UNTIL (pal_composer_get_n_file_hits (composer) == 2);
+  g_assert_true (press (composer, GDK_KEY_Down, 0));
+  g_assert_true (press (composer, GDK_KEY_Down, 0));
+  g_assert_true (press (composer, GDK_KEY_Up, 0));
+  g_assert_true (press (composer, GDK_KEY_Tab, 0));
+  type_text (composer, "please");
+
+  prompt = pal_composer_dup_prompt (composer);
+  g_assert_cmpstr (pal_prompt_get_text (prompt), ==, "Look at @src/main.c and @docs please");
+  g_assert_cmpuint (g_list_model_get_n_items (pal_prompt_get_attachments (prompt)), ==, 2);
+  g_assert_true (attachment_is (prompt, 0, PAL_ATTACHMENT_FILE, root, "src/main.c"));
+  g_assert_true (attachment_is (prompt, 1, PAL_ATTACHMENT_FOLDER, root, "docs"));
+
+  /* a draft comes back with its chips */
+  pal_composer_set_prompt (composer, NULL);
+  g_assert_null (pal_composer_dup_prompt (composer));
+  pal_composer_set_prompt (composer, prompt);
+  restored = pal_composer_dup_prompt (composer);
+  g_assert_cmpstr (pal_prompt_get_text (restored), ==, "Look at @src/main.c and @docs please");
+  g_assert_cmpuint (g_list_model_get_n_items (pal_prompt_get_attachments (restored)), ==, 2);
+  g_assert_true (attachment_is (restored, 0, PAL_ATTACHMENT_FILE, root, "src/main.c"));
+  g_clear_object (&restored);
+
+  /* deleting a chip is one character: its attachment goes with it */
+  gtk_text_buffer_get_start_iter (buffer, &iter);
+  g_assert_true (gtk_text_iter_forward_find_char (&iter, is_anchor_char, NULL, NULL));
+  {
+    GtkTextIter next = iter;
+
+    gtk_text_iter_forward_char (&next);
+    gtk_text_buffer_delete (buffer, &iter, &next);
+  }
+  restored = pal_composer_dup_prompt (composer);
+  g_assert_cmpstr (pal_prompt_get_text (restored), ==, "Look at  and @docs please");
+  g_assert_cmpuint (g_list_model_get_n_items (pal_prompt_get_attachments (restored)), ==, 1);
+  g_assert_true (attachment_is (restored, 0, PAL_ATTACHMENT_FOLDER, root, "docs"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  test_remove_tree (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -544,6 +688,7 @@ main (int   argc,
 
   g_test_add_func ("/composer/send-and-stop", test_send_and_stop);
   g_test_add_func ("/composer/slash-completion", test_slash_completion);
+  g_test_add_func ("/composer/mention", test_mention);
   g_test_add_func ("/composer/session-options", test_session_options);
   g_test_add_func ("/composer/options-width", test_options_width);
   g_test_add_func ("/composer/options-list", test_options_list);

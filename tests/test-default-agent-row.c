@@ -61,9 +61,10 @@ test_default_agent_row (void)
                                                       "default_agent_row"));
   gtk_window_present (GTK_WINDOW (window));
 
-  /* none chosen: the first that is not the demo is shown, and nothing is
+  /* none chosen and no agent found on this computer: the demo is shown
+   * (agents the person added are the default once chosen), and nothing is
    * written */
-  g_assert_cmpuint (adw_combo_row_get_selected (row), ==, 0);
+  g_assert_cmpuint (adw_combo_row_get_selected (row), ==, 2);
   value = stored_default (settings);
   g_assert_cmpstr (value, ==, "");
   g_free (value);
@@ -95,14 +96,18 @@ test_default_agent_row (void)
   g_assert_cmpstr (value, ==, "c");
   g_free (value);
   g_assert_true (pal_agent_store_remove (store, "c", NULL));
-  g_assert_cmpuint (adw_combo_row_get_selected (row), ==, 0);
+  /* [b, demo] */
+  g_assert_cmpuint (adw_combo_row_get_selected (row), ==, 1);
   value = stored_default (settings);
   g_assert_cmpstr (value, ==, "c");
   g_free (value);
 
-  /* a profile that is not listed: the store's choice in its place */
-  g_settings_set_string (elsewhere, "default-agent", "gone");
+  /* a profile that is not listed: the store's choice in its place (from
+   * another, so that the change shows) */
+  g_settings_set_string (elsewhere, "default-agent", "b");
   WAIT_UNTIL (adw_combo_row_get_selected (row) == 0);
+  g_settings_set_string (elsewhere, "default-agent", "gone");
+  WAIT_UNTIL (adw_combo_row_get_selected (row) == 1);
   value = stored_default (settings);
   g_assert_cmpstr (value, ==, "gone");
   g_free (value);

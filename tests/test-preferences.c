@@ -243,6 +243,22 @@ static void
 type_into (gpointer    editable,
            const char *text)
 {
+  GtkRoot *root = gtk_widget_get_root (editable);
+
+  gtk_widget_grab_focus (editable);
+  gtk_editable_set_text (GTK_EDITABLE (editable), text);
+  /* done with it: the editor shows what is wrong with it */
+  if (root != NULL)
+    gtk_root_set_focus (root, NULL);
+  test_drain_main_context ();
+}
+
+/* Types @text without leaving the field: the person is still at it */
+static void
+type_in_place (gpointer    editable,
+               const char *text)
+{
+  gtk_widget_grab_focus (editable);
   gtk_editable_set_text (GTK_EDITABLE (editable), text);
   test_drain_main_context ();
 }
@@ -387,14 +403,14 @@ open_new_agent_editor (Fixture *fixture)
   return editor;
 }
 
-/* Types a name and a command that is not installed, and waits for its
- * lookup: an agent that can be saved */
+/* Types a name and a command found in PATH, and waits for its lookup: an
+ * agent that can be saved */
 static void
 fill_in_agent (PalAgentEditor *editor)
 {
   type_into (template_child (editor, PAL_TYPE_AGENT_EDITOR, "name_row"), "My Agent");
   type_command (editor, template_child (editor, PAL_TYPE_AGENT_EDITOR, "command_row"),
-                "my-agent-not-installed");
+                TEST_PROGRAM);
   g_assert_true (pal_agent_editor_get_can_save (editor));
 }
 
@@ -427,7 +443,8 @@ test_agent_editor_empty (Fixture       *fixture,
 }
 
 /* The program is looked for off the main thread, and Save waits for it; a
- * program not found is a warning, not an error: it may come later. */
+ * program not found keeps Save off, as in the MCP server editor, and one
+ * found says where. */
 static void
 test_agent_editor_command_lookup (Fixture       *fixture,
                                   gconstpointer  data)
@@ -447,9 +464,91 @@ test_agent_editor_command_lookup (Fixture       *fixture,
   g_assert_error (error, PAL_ERROR, PAL_ERROR_INVALID);
   wait_for_lookup (editor);
 
-  g_assert_true (pal_agent_editor_get_can_save (editor));
+  g_assert_false (pal_agent_editor_get_can_save (editor));
   g_assert_true (shows_label (GTK_WIDGET (editor),
                               "“my-agent-not-installed” was not found in PATH"));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (command_row), "error"));
+
+  type_command (editor, command_row, TEST_PROGRAM);
+  g_assert_true (pal_agent_editor_get_can_save (editor));
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (command_row), "error"));
+  {
+    g_autofree char *resolved = g_build_filename (fixture->bin_dir, TEST_PROGRAM, NULL);
+    g_autofree char *found = g_strdup_printf ("Found at %s", resolved);
+
+    g_assert_true (shows_label (GTK_WIDGET (editor), found));
+  }
+}
+
+/* A field is not marked bad at every keystroke: while the person types in
+ * it Save is off, and its problem shows once they leave it. Alike in both
+ * editors. */
+static void
+test_editors_not_red_while_typing (Fixture       *fixture,
+                                   gconstpointer  data)
+{
+  PalAgentEditor *editor = open_new_agent_editor (fixture);
+  AdwEntryRow *name_row = template_child (editor, PAL_TYPE_AGENT_EDITOR, "name_row");
+  AdwEntryRow *command_row = template_child (editor, PAL_TYPE_AGENT_EDITOR, "command_row");
+  PalNameValueGroup *env_group = template_child (editor, PAL_TYPE_AGENT_EDITOR, "env_group");
+  PalMcpServerEditor *server_editor;
+  AdwEntryRow *url_row;
+  PalNameValueRow *env_row;
+
+  gtk_window_present (GTK_WINDOW (editor));
+  fill_in_agent (editor);
+
+  /* the command typed in: not found, but not red while typed */
+  type_in_place (command_row, "my-agent-not-installed");
+  wait_for_lookup (editor);
+  g_assert_false (pal_agent_editor_get_can_save (editor));
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (command_row), "error"));
+  /* left: now it is */
+  gtk_widget_grab_focus (GTK_WIDGET (name_row));
+  test_drain_main_context ();
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (command_row), "error"));
+  /* the focus passing through keeps it so, and fixed, it is not */
+  gtk_widget_grab_focus (GTK_WIDGET (command_row));
+  test_drain_main_context ();
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (command_row), "error"));
+  type_in_place (command_row, TEST_PROGRAM);
+  wait_for_lookup (editor);
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (command_row), "error"));
+
+  /* the name emptied while typed in: Save off, not red until left */
+  type_in_place (name_row, "");
+  g_assert_false (pal_agent_editor_get_can_save (editor));
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (name_row), "error"));
+  gtk_widget_grab_focus (GTK_WIDGET (command_row));
+  test_drain_main_context ();
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (name_row), "error"));
+  type_into (name_row, "My Agent");
+
+  /* a variable likewise */
+  pal_name_value_group_add (env_group);
+  test_drain_main_context ();
+  env_row = pal_name_value_group_get_row (env_group, 0);
+  type_in_place (pal_name_value_row_get_name_entry (env_row), "1BAD");
+  g_assert_false (pal_agent_editor_get_can_save (editor));
+  g_assert_null (pal_name_value_row_get_error (env_row));
+  gtk_widget_grab_focus (GTK_WIDGET (name_row));
+  test_drain_main_context ();
+  g_assert_nonnull (pal_name_value_row_get_error (env_row));
+  gtk_window_close (GTK_WINDOW (editor));
+
+  /* and the MCP server editor: a URL being typed is not red */
+  server_editor = pal_preferences_window_edit_server (fixture->window, NULL);
+  gtk_window_present (GTK_WINDOW (server_editor));
+  adw_combo_row_set_selected (template_child (server_editor, PAL_TYPE_MCP_SERVER_EDITOR,
+                                              "transport_row"), ACP_MCP_TRANSPORT_HTTP);
+  url_row = template_child (server_editor, PAL_TYPE_MCP_SERVER_EDITOR, "url_row");
+  type_into (template_child (server_editor, PAL_TYPE_MCP_SERVER_EDITOR, "name_row"), "web");
+  type_in_place (url_row, "http");
+  g_assert_false (pal_mcp_server_editor_get_can_save (server_editor));
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (url_row), "error"));
+  gtk_widget_grab_focus (template_child (server_editor, PAL_TYPE_MCP_SERVER_EDITOR, "name_row"));
+  test_drain_main_context ();
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (url_row), "error"));
 }
 
 /* An environment row is checked as it is typed; just added, its empty name
@@ -485,6 +584,101 @@ test_agent_editor_env (Fixture       *fixture,
   type_into (pal_name_value_row_get_value_entry (env_row), "http://localhost:1234");
   g_assert_null (pal_name_value_row_get_error (env_row));
   g_assert_true (pal_agent_editor_get_can_save (editor));
+}
+
+/* Whether @row shows whole in the scrolled page around it */
+static gboolean
+row_in_view (PalNameValueRow *row)
+{
+  GtkWidget *scrolled = gtk_widget_get_ancestor (GTK_WIDGET (row), GTK_TYPE_SCROLLED_WINDOW);
+  graphene_rect_t bounds;
+
+  return gtk_widget_get_height (GTK_WIDGET (row)) > 0 &&
+         gtk_widget_compute_bounds (GTK_WIDGET (row), scrolled, &bounds) &&
+         bounds.origin.y >= 0 &&
+         bounds.origin.y + bounds.size.height <= gtk_widget_get_height (scrolled);
+}
+
+static const char *
+env_name (PalNameValueGroup *group,
+          guint              position)
+{
+  return pal_name_value_get_name (pal_name_value_row_get_item (pal_name_value_group_get_row (group, position)));
+}
+
+static const char *
+env_value (PalNameValueGroup *group,
+           guint              position)
+{
+  return pal_name_value_get_value (pal_name_value_row_get_item (pal_name_value_group_get_row (group, position)));
+}
+
+/* Lines of NAME=VALUE pasted into a variable's field become rows, each
+ * added in view; one pasted into a name is split; a value keeps its "=". */
+static void
+test_agent_editor_env_paste (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  PalAgentEditor *editor = open_new_agent_editor (fixture);
+  PalNameValueGroup *env_group = template_child (editor, PAL_TYPE_AGENT_EDITOR, "env_group");
+  GListModel *model = NULL;
+  PalNameValueRow *row;
+  int position = 0;
+
+  gtk_window_set_default_size (GTK_WINDOW (editor), 500, 420);
+  fill_in_agent (editor);
+  pal_name_value_group_add (env_group);
+  test_drain_main_context ();
+  model = G_LIST_MODEL (pal_name_value_group_get_model (env_group));
+  row = pal_name_value_group_get_row (env_group, 0);
+
+  gtk_editable_insert_text (pal_name_value_row_get_value_entry (row),
+                            "API_URL=http://localhost:1234\n"
+                            "export TOKEN_FILE=\"/tmp/a b\"\n"
+                            "\n"
+                            "# the rest\n"
+                            "MODE=fast\n"
+                            "LEVEL=3\n"
+                            "DEBUG=1\n", -1, &position);
+  test_drain_main_context ();
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 5);
+  g_assert_cmpstr (env_name (env_group, 0), ==, "API_URL");
+  g_assert_cmpstr (env_value (env_group, 0), ==, "http://localhost:1234");
+  g_assert_cmpstr (env_name (env_group, 1), ==, "TOKEN_FILE");
+  g_assert_cmpstr (env_value (env_group, 1), ==, "/tmp/a b");
+  g_assert_cmpstr (env_name (env_group, 4), ==, "DEBUG");
+  g_assert_cmpstr (env_value (env_group, 4), ==, "1");
+  g_assert_true (pal_agent_editor_get_can_save (editor));
+
+  /* the last one added shows whole */
+  WAIT_UNTIL (row_in_view (pal_name_value_group_get_row (env_group, 4)));
+
+  /* pasted again: the variables listed take the new values */
+  position = 0;
+  gtk_editable_insert_text (pal_name_value_row_get_name_entry (pal_name_value_group_get_row (env_group, 2)),
+                            "LEVEL=4\nEXTRA=yes", -1, &position);
+  test_drain_main_context ();
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 6);
+  g_assert_cmpstr (env_value (env_group, 3), ==, "4");
+  g_assert_cmpstr (env_name (env_group, 2), ==, "MODE");
+  g_assert_cmpstr (env_name (env_group, 5), ==, "EXTRA");
+
+  /* one NAME=VALUE into a new name: split; into a value: kept whole */
+  pal_name_value_group_add (env_group);
+  test_drain_main_context ();
+  row = pal_name_value_group_get_row (env_group, 6);
+  position = 0;
+  gtk_editable_insert_text (pal_name_value_row_get_name_entry (row), "OPTS=--fast", -1, &position);
+  test_drain_main_context ();
+  g_assert_cmpstr (env_name (env_group, 6), ==, "OPTS");
+  g_assert_cmpstr (env_value (env_group, 6), ==, "--fast");
+  gtk_editable_set_text (pal_name_value_row_get_value_entry (row), "");
+  position = 0;
+  gtk_editable_insert_text (pal_name_value_row_get_value_entry (row), "--level=9", -1, &position);
+  test_drain_main_context ();
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 7);
+  g_assert_cmpstr (env_value (env_group, 6), ==, "--level=9");
+  WAIT_UNTIL (row_in_view (pal_name_value_group_get_row (env_group, 6)));
 }
 
 /* Fills in and saves an agent with arguments and a variable.
@@ -525,23 +719,38 @@ test_agent_editor_save (Fixture       *fixture,
                         gconstpointer  data)
 {
   GtkListBox *list = template_child (fixture->window, PAL_TYPE_PREFERENCES_WINDOW, "agent_list");
+  AdwComboRow *default_row = template_child (fixture->window, PAL_TYPE_PREFERENCES_WINDOW,
+                                             "default_agent_row");
   guint n_before = g_list_model_get_n_items (G_LIST_MODEL (fixture->agent_store));
+  g_autofree char *default_before = pal_agent_store_dup_default_id (fixture->agent_store);
+  g_autofree char *default_after = NULL;
+  g_autofree char *default_key = NULL;
+  g_autoptr(PalAgentProfile) shown_default = NULL;
   PalAgentProfile *profile = save_new_agent (fixture);
 
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (fixture->agent_store)), ==,
                     n_before + 1);
   g_assert_true (pal_agent_store_lookup (fixture->agent_store,
                                          pal_agent_profile_get_id (profile)) == profile);
-  g_assert_cmpstr (pal_agent_profile_get_command (profile), ==, "my-agent-not-installed");
+  g_assert_cmpstr (pal_agent_profile_get_command (profile), ==, TEST_PROGRAM);
   g_assert_cmpstr (pal_agent_profile_get_args (profile)[0], ==, "--verbose");
   g_assert_cmpstr (pal_agent_profile_get_args (profile)[1], ==, "--acp");
   g_assert_cmpstr (pal_agent_profile_get_env (profile)[0], ==, "API_URL=http://localhost:1234");
   g_assert_nonnull (find_row (list, "My Agent"));
   g_assert_true (shows_label (GTK_WIDGET (find_row (list, "My Agent")),
-                              "my-agent-not-installed --verbose --acp"));
+                              TEST_PROGRAM " --verbose --acp"));
   gtk_test_accessible_assert_property (find_icon_button (GTK_WIDGET (find_row (list, "My Agent")),
                                                          "user-trash-symbolic"),
                                        GTK_ACCESSIBLE_PROPERTY_LABEL, "Remove");
+
+  /* the default stays what it was: the person did not choose another */
+  default_after = pal_agent_store_dup_default_id (fixture->agent_store);
+  g_assert_cmpstr (default_after, ==, default_before);
+  default_key = g_settings_get_string (fixture->settings, "default-agent");
+  g_assert_cmpstr (default_key, ==, "");
+  shown_default = g_list_model_get_item (G_LIST_MODEL (fixture->agent_store),
+                                         adw_combo_row_get_selected (default_row));
+  g_assert_cmpstr (pal_agent_profile_get_id (shown_default), ==, default_before);
 }
 
 /* Removing an agent asks first. */
@@ -598,7 +807,7 @@ test_agent_editor_keyring (Fixture       *fixture,
   const char *env[] = { "ORG=acme", NULL };
   const char *secrets[] = { "MY_API_KEY", "MY_TOKEN", NULL };
   const char *left[] = { "MY_TOKEN", NULL };
-  g_autoptr(PalAgentProfile) added = pal_agent_profile_new ("keyed", "Keyed", "keyed-agent", args);
+  g_autoptr(PalAgentProfile) added = pal_agent_profile_new ("keyed", "Keyed", TEST_PROGRAM, args);
   g_autoptr(GError) error = NULL;
   PalAgentProfile *profile;
   AdwPreferencesGroup *secrets_group;
@@ -615,7 +824,7 @@ test_agent_editor_keyring (Fixture       *fixture,
 
   editor = pal_agent_editor_new (fixture->agent_store, added);
   gtk_window_present (GTK_WINDOW (editor));
-  test_drain_main_context ();
+  wait_for_lookup (editor);
   secrets_group = template_child (editor, PAL_TYPE_AGENT_EDITOR, "secrets_group");
   env_group = template_child (editor, PAL_TYPE_AGENT_EDITOR, "env_group");
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (secrets_group)));
@@ -1600,6 +1809,10 @@ main (int   argc,
               fixture_set_up, test_agent_editor_command_lookup, fixture_tear_down);
   g_test_add ("/preferences/agents/editor/env", Fixture, NULL,
               fixture_set_up, test_agent_editor_env, fixture_tear_down);
+  g_test_add ("/preferences/agents/editor/env-paste", Fixture, NULL,
+              fixture_set_up, test_agent_editor_env_paste, fixture_tear_down);
+  g_test_add ("/preferences/editors/not-red-while-typing", Fixture, NULL,
+              fixture_set_up, test_editors_not_red_while_typing, fixture_tear_down);
   g_test_add ("/preferences/agents/editor/save", Fixture, NULL,
               fixture_set_up, test_agent_editor_save, fixture_tear_down);
   g_test_add ("/preferences/agents/remove", Fixture, NULL,

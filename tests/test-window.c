@@ -492,6 +492,8 @@ typedef struct
   GtkWidget *window;
   guint      count;
   char      *text;
+  gboolean   revealed;
+  gboolean   bar;
 } FirstCount;
 
 /* Connected after the session view: what it shows of the first count */
@@ -505,9 +507,17 @@ first_count_cb (AcpSession *session,
   if (first->text != NULL || acp_session_get_state (session) != ACP_SESSION_STATE_LOADING)
     return;
 
-  label = find_label_starting (first->window, "Replaying history");
+  label = find_label_starting (first->window, "Loading the conversation…");
   first->count = acp_session_get_replay_count (session);
   first->text = g_strdup (label != NULL ? gtk_label_get_text (label) : "");
+  /* whole, not cut off halfway through an animation the replay stalls */
+  if (label != NULL)
+    {
+      GtkWidget *revealer = gtk_widget_get_ancestor (GTK_WIDGET (label), GTK_TYPE_REVEALER);
+
+      first->revealed = gtk_revealer_get_child_revealed (GTK_REVEALER (revealer));
+      first->bar = find_descendant (revealer, GTK_TYPE_PROGRESS_BAR) != NULL;
+    }
 }
 
 static void
@@ -651,7 +661,6 @@ test_open_replays_live (Fixture       *fixture,
   AcpSession *session;
   guint shown_while_loading = 0;
   FirstCount first = { GTK_WIDGET (fixture->window) };
-  g_autofree char *count_text = NULL;
 
   pal_session_record_set_title (record, "A long past session");
   pal_session_store_add (fixture->session_store, record);
@@ -672,11 +681,12 @@ test_open_replays_live (Fixture       *fixture,
   g_signal_handlers_disconnect_by_func (acp_session_get_transcript (session), items_during_load_cb, session);
   g_signal_handlers_disconnect_by_func (session, first_count_cb, &first);
 
-  /* the counter showed the first updates as soon as they were counted */
+  /* the loading showed as soon as the first updates were counted, in
+   * words of the person's, with a bar */
   g_assert_cmpuint (first.count, >, 0);
-  count_text = g_strdup_printf (" %u update", first.count);
-  g_assert_nonnull (first.text);
-  g_assert_nonnull (strstr (first.text, count_text));
+  g_assert_cmpstr (first.text, ==, "Loading the conversation…");
+  g_assert_true (first.revealed);
+  g_assert_true (first.bar);
   g_free (first.text);
 
   /* ... and the transcript grew before the load finished, not after */
@@ -1452,7 +1462,6 @@ test_geometry_remembered (Fixture       *fixture,
                           gconstpointer  data)
 {
   PalWindow *window;
-  GtkWidget *paned;
   int width, height;
 
   g_settings_set_int (fixture->settings, "window-width", 900);
@@ -1465,14 +1474,12 @@ test_geometry_remembered (Fixture       *fixture,
   gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
   g_assert_cmpint (width, ==, 900);
   g_assert_cmpint (height, ==, 640);
-  paned = gtk_widget_get_ancestor (pal_window_get_sidebar (window), GTK_TYPE_PANED);
-  g_assert_nonnull (paned);
-  g_assert_cmpint (gtk_paned_get_position (GTK_PANED (paned)), ==, 280);
+  g_assert_cmpint (_pal_window_get_sidebar_width (window), ==, 280);
 
   /* the person resizes; closing the window stores the new geometry */
   gtk_window_present (GTK_WINDOW (window));
   gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
-  gtk_paned_set_position (GTK_PANED (paned), 333);
+  _pal_window_set_sidebar_width (window, 333);
   settle ();
   gtk_window_close (GTK_WINDOW (window));
   settle ();
@@ -1480,6 +1487,97 @@ test_geometry_remembered (Fixture       *fixture,
   g_assert_cmpint (g_settings_get_int (fixture->settings, "window-width"), ==, 1000);
   g_assert_cmpint (g_settings_get_int (fixture->settings, "window-height"), ==, 700);
   g_assert_cmpint (g_settings_get_int (fixture->settings, "sidebar-width"), ==, 333);
+}
+
+static gboolean
+window_folded (Fixture *fixture)
+{
+  /* and the folding animation over: the list has the whole width */
+  return adw_leaflet_get_folded (fixture->window->leaflet) &&
+         gtk_widget_get_width (GTK_WIDGET (fixture->window->leaflet)) == 360 &&
+         gtk_widget_get_width (pal_window_get_sidebar (fixture->window)) == 360;
+}
+
+static gboolean
+window_unfolded (Fixture *fixture)
+{
+  /* (the window's frame takes a little of its size) */
+  return !adw_leaflet_get_folded (fixture->window->leaflet) &&
+         gtk_widget_get_width (GTK_WIDGET (fixture->window->leaflet)) > 1000 &&
+         gtk_widget_get_width (pal_window_get_sidebar (fixture->window)) == 300;
+}
+
+static gboolean
+chat_whole_width (Fixture *fixture)
+{
+  graphene_rect_t bounds;
+
+  return gtk_widget_compute_bounds (GTK_WIDGET (fixture->window->session_view),
+                                    GTK_WIDGET (fixture->window->leaflet), &bounds) &&
+         bounds.origin.x == 0 && bounds.size.width == 360;
+}
+
+static const char *
+shown_pane (Fixture *fixture)
+{
+  return adw_leaflet_get_visible_child_name (fixture->window->leaflet);
+}
+
+/* A narrow window (a phone, half a small screen) shows one pane at a time:
+ * the list, then the chat of the session chosen, with a way back. */
+static void
+test_folds_narrow (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(PalSessionRecord) record = pal_session_record_new ("narrow-session", "fake-basic",
+                                                               fixture->folder);
+  PalSessionKey *key = key_of ("fake-basic", "narrow-session");
+  int minimum = 0;
+
+  pal_session_record_set_title (record, "Fix the build");
+  pal_session_store_add (fixture->session_store, record);
+
+  /* the window may be as narrow as a phone */
+  gtk_widget_measure (GTK_WIDGET (fixture->window->toast_overlay), GTK_ORIENTATION_HORIZONTAL, -1,
+                      &minimum, NULL, NULL, NULL);
+  g_assert_cmpint (minimum, <=, 360);
+
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 360, 700);
+  wait_for (fixture, window_folded, 10);
+  g_assert_cmpstr (shown_pane (fixture), ==, "sidebar");
+  save_screenshot (GTK_WIDGET (fixture->window), "window-narrow-sessions.png");
+
+  /* choosing a session shows it, titled, with a button back to the list */
+  _pal_window_show_session (fixture->window, key);
+  g_assert_cmpstr (shown_pane (fixture), ==, "content");
+  g_assert_true (gtk_widget_get_visible (fixture->window->back_button));
+  g_assert_cmpstr (adw_window_title_get_title (fixture->window->window_title), ==, "Fix the build");
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (fixture->window->state_label)));
+  wait_for (fixture, chat_whole_width, 10);
+  save_screenshot (GTK_WIDGET (fixture->window), "window-narrow-session.png");
+
+  /* back: the list, the session still chosen */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window->back_button),
+                                             "win.show-sessions", NULL));
+  g_assert_cmpstr (shown_pane (fixture), ==, "sidebar");
+  g_assert_true (pal_session_key_equal0 (pal_window_get_current_session (fixture->window), key));
+
+  /* chosen again, it is shown again; no session chosen, the list is */
+  _pal_window_show_session (fixture->window, key);
+  g_assert_cmpstr (shown_pane (fixture), ==, "content");
+  _pal_window_show_session (fixture->window, NULL);
+  g_assert_cmpstr (shown_pane (fixture), ==, "sidebar");
+
+  /* wide again: side by side, and no back button */
+  _pal_window_show_session (fixture->window, key);
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1100, 760);
+  wait_for (fixture, window_unfolded, 10);
+  g_assert_false (gtk_widget_get_visible (fixture->window->back_button));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (fixture->window->state_label)));
+  g_assert_true (gtk_widget_get_mapped (pal_window_get_sidebar (fixture->window)));
+  g_assert_true (gtk_widget_get_mapped (pal_window_get_session_view (fixture->window)));
+  settle ();
+  save_screenshot (GTK_WIDGET (fixture->window), "window-wide.png");
 }
 
 static gboolean
@@ -1885,6 +1983,56 @@ close_current (Fixture *fixture)
   wait_for (fixture, session_closed, 30);
 }
 
+/* Writes to the session shown and waits for the end of the turn: a
+ * session written to stays listed when it is closed. */
+static void
+prompt_current (Fixture    *fixture,
+                const char *text)
+{
+  PalSessionView *view = PAL_SESSION_VIEW (pal_window_get_session_view (fixture->window));
+  PalComposer *composer = PAL_COMPOSER (pal_session_view_get_composer (view));
+
+  pal_composer_set_text (composer, text);
+  g_assert_true (pal_composer_submit (composer));
+  wait_for (fixture, turn_ended, 30);
+}
+
+static gboolean
+nothing_current (Fixture *fixture)
+{
+  return pal_window_get_current_session (fixture->window) == NULL;
+}
+
+/* A new session closed before anything was written to it leaves no
+ * "New Session" behind in the list; one written to stays. */
+static void
+test_unused_session_dropped (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  g_autoptr(PalSessionKey) key = NULL;
+
+  pal_window_start_session (fixture->window, "fake-basic", fixture->folder, NULL);
+  wait_for (fixture, session_ready, 30);
+  key = pal_session_key_ref (pal_window_get_current_session (fixture->window));
+  g_assert_nonnull (pal_session_store_lookup (fixture->session_store, key));
+
+  g_assert_true (activate_on_session (fixture, "win.close-session", key));
+  wait_for (fixture, nothing_current, 30);
+  g_assert_null (pal_session_store_lookup (fixture->session_store, key));
+  g_assert_null (pal_session_manager_lookup (fixture->manager, key));
+  g_assert_null (pal_sidebar_get_row (PAL_SIDEBAR (pal_window_get_sidebar (fixture->window)), key));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (fixture->window->content_stack), ==, "welcome");
+
+  /* written to, it stays */
+  pal_window_start_session (fixture->window, "fake-basic", fixture->folder, NULL);
+  wait_for (fixture, session_ready, 30);
+  g_clear_pointer (&key, pal_session_key_unref);
+  key = pal_session_key_ref (pal_window_get_current_session (fixture->window));
+  prompt_current (fixture, "Hello");
+  close_current (fixture);
+  g_assert_nonnull (pal_session_store_lookup (fixture->session_store, key));
+}
+
 static void
 test_closed_session_reopens (Fixture       *fixture,
                              gconstpointer  data)
@@ -1905,6 +2053,7 @@ test_closed_session_reopens (Fixture       *fixture,
   g_assert_cmpstr (reason, ==, "The session is open already.");
   g_assert_true (_pal_window_can (key, "win.open-session", NULL, fixture->window));
 
+  prompt_current (fixture, "Hello");
   close_current (fixture);
   closed = g_object_ref (current_session (fixture));
   wait_for (fixture, closed_notice_shown, 30);
@@ -2146,6 +2295,130 @@ test_agent_log (Fixture       *fixture,
   gtk_window_destroy (GTK_WINDOW (log_window));
 }
 
+/* The "params" of the first session/prompt in the fake agent's record */
+static JsonNode *
+recorded_prompt (const char *record)
+{
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  g_assert_true (g_file_get_contents (record, &contents, NULL, NULL));
+  lines = g_strsplit (contents, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autoptr(JsonNode) node = json_from_string (lines[i], NULL);
+      JsonObject *message = node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+
+      if (message != NULL &&
+          g_strcmp0 (json_object_get_string_member_with_default (message, "method", ""), "session/prompt") == 0)
+        return json_node_ref (json_object_get_member (message, "params"));
+    }
+
+  return NULL;
+}
+
+static gboolean
+one_file_hit (Fixture *fixture)
+{
+  PalSessionView *view = PAL_SESSION_VIEW (pal_window_get_session_view (fixture->window));
+
+  return pal_composer_get_n_file_hits (PAL_COMPOSER (pal_session_view_get_composer (view))) == 1;
+}
+
+/* Sends a key press to the composer's key handling, as typing would */
+static gboolean
+press_key (GtkWidget *text_view,
+           guint      keyval)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (text_view);
+  gboolean handled = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_KEY (controller) &&
+          gtk_event_controller_get_propagation_phase (GTK_EVENT_CONTROLLER (controller)) == GTK_PHASE_CAPTURE)
+        {
+          g_signal_emit_by_name (controller, "key-pressed", keyval, 0, 0, &handled);
+          return handled;
+        }
+    }
+
+  g_assert_not_reached ();
+}
+
+/* A file mentioned with "@" goes to the agent as the protocol and the
+ * agent's capabilities say: its text embedded for an agent that takes
+ * embedded context (basic.json), a link for one that does not
+ * (minimal.json) */
+static void
+test_mention_sent (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  const char *scenario = data;
+  gboolean embedded = g_str_equal (scenario, "basic.json");
+  PalSessionView *view = PAL_SESSION_VIEW (pal_window_get_session_view (fixture->window));
+  PalComposer *composer = PAL_COMPOSER (pal_session_view_get_composer (view));
+  GtkWidget *text_view = find_descendant (GTK_WIDGET (composer), GTK_TYPE_TEXT_VIEW);
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (text_view));
+  g_autofree char *notes = g_build_filename (fixture->folder, "notes.txt", NULL);
+  g_autofree char *record = g_build_filename (fixture->folder, "record.jsonl", NULL);
+  g_autofree char *uri = g_filename_to_uri (notes, NULL, NULL);
+  const char *fake = g_getenv ("PALAVER_FAKE_AGENT");
+  const char *args[] = { scenario, "--record", record, NULL };
+  g_autoptr(PalAgentProfile) profile = pal_agent_profile_new ("fake-recorded", "fake-recorded", fake, args);
+  g_autoptr(JsonNode) params = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonArray *blocks;
+  JsonObject *block;
+
+  g_assert_true (g_file_set_contents (notes, "Remember the milk\n", -1, NULL));
+  pal_agent_store_add (fixture->agent_store, profile, &error);
+  g_assert_no_error (error);
+
+  pal_window_start_session (fixture->window, "fake-recorded", fixture->folder, NULL);
+  wait_for (fixture, session_ready, 30);
+
+  /* the person types "@no", picks the file, and sends */
+  gtk_text_buffer_insert_at_cursor (buffer, "Read @no", -1);
+  wait_for (fixture, one_file_hit, 30);
+  if (embedded)
+    save_screenshot (GTK_WIDGET (fixture->window), "window-mention-finder.png");
+  g_assert_true (press_key (text_view, GDK_KEY_Return));
+  gtk_text_buffer_insert_at_cursor (buffer, "please", -1);
+  if (embedded)
+    save_screenshot (GTK_WIDGET (fixture->window), "window-mention.png");
+  g_assert_true (pal_composer_submit (composer));
+  wait_for (fixture, turn_ended, 30);
+
+  params = recorded_prompt (record);
+  g_assert_nonnull (params);
+  blocks = json_object_get_array_member (json_node_get_object (params), "prompt");
+  g_assert_cmpuint (json_array_get_length (blocks), ==, 2);
+  block = json_array_get_object_element (blocks, 0);
+  g_assert_cmpstr (json_object_get_string_member (block, "type"), ==, "text");
+  g_assert_cmpstr (json_object_get_string_member (block, "text"), ==, "Read @notes.txt please");
+  block = json_array_get_object_element (blocks, 1);
+  if (embedded)
+    {
+      JsonObject *resource = json_object_get_object_member (block, "resource");
+
+      g_assert_cmpstr (json_object_get_string_member (block, "type"), ==, "resource");
+      g_assert_cmpstr (json_object_get_string_member (resource, "uri"), ==, uri);
+      g_assert_cmpstr (json_object_get_string_member (resource, "text"), ==, "Remember the milk\n");
+    }
+  else
+    {
+      g_assert_cmpstr (json_object_get_string_member (block, "type"), ==, "resource_link");
+      g_assert_cmpstr (json_object_get_string_member (block, "uri"), ==, uri);
+      g_assert_cmpstr (json_object_get_string_member (block, "name"), ==, "notes.txt");
+    }
+
+  g_unlink (notes);
+  g_unlink (record);
+}
+
 /* A turn the agent never ends: Stop says "Stopping…", then offers to stop
  * the agent; that keeps the session, and writing starts the agent again. */
 static void
@@ -2280,6 +2553,7 @@ test_closed_session_keeps_prompt (Fixture       *fixture,
    * opened again, and what the person wrote is not lost */
   pal_window_start_session (fixture->window, "fake-minimal", fixture->folder, NULL);
   wait_for (fixture, session_ready, 30);
+  prompt_current (fixture, "Hello");
   close_current (fixture);
   wait_for (fixture, closed_notice_shown, 30);
   g_assert_cmpstr (last_notice_body (fixture), ==, "The agent cannot open it again.");
@@ -2578,6 +2852,7 @@ test_same_id_two_agents (Fixture       *fixture,
   wait_for (fixture, session_ready, 30);
   g_assert_true (pal_session_key_equal (pal_window_get_current_session (fixture->window), first));
   first_session = current_session (fixture);
+  prompt_current (fixture, "Hello");
   pal_window_start_session (fixture->window, "fake-basic-2", fixture->folder, NULL);
   wait_for (fixture, second_agent_shown, 30);
   g_assert_true (pal_session_key_equal (pal_window_get_current_session (fixture->window), second));
@@ -2769,6 +3044,10 @@ main (int   argc,
 
   g_test_add ("/window/new-prompt-permission", Fixture, NULL,
               fixture_set_up, test_new_prompt_permission, fixture_tear_down);
+  g_test_add ("/window/mention-embedded", Fixture, "basic.json",
+              fixture_set_up, test_mention_sent, fixture_tear_down);
+  g_test_add ("/window/mention-link", Fixture, "minimal.json",
+              fixture_set_up, test_mention_sent, fixture_tear_down);
   g_test_add ("/window/open-after-frame", Fixture, NULL,
               fixture_set_up, test_open_after_frame, fixture_tear_down);
   g_test_add ("/window/frames-pace-agent", Fixture, NULL,
@@ -2801,6 +3080,8 @@ main (int   argc,
               fixture_set_up, test_new_session_dialog, fixture_tear_down);
   g_test_add ("/window/new-session-dialog-folders", Fixture, NULL,
               fixture_set_up, test_new_session_dialog_folders, fixture_tear_down);
+  g_test_add ("/window/folds-narrow", Fixture, NULL,
+              fixture_set_up, test_folds_narrow, fixture_tear_down);
   g_test_add ("/window/geometry-remembered", Fixture, NULL,
               fixture_set_up, test_geometry_remembered, fixture_tear_down);
   g_test_add ("/window/embedded-terminal", Fixture, NULL,
@@ -2815,6 +3096,8 @@ main (int   argc,
               fixture_set_up, test_file_request_names_session, fixture_tear_down);
   g_test_add ("/window/file-requests-queued", Fixture, NULL,
               fixture_set_up, test_file_requests_queued, fixture_tear_down);
+  g_test_add ("/window/unused-session-dropped", Fixture, NULL,
+              fixture_set_up, test_unused_session_dropped, fixture_tear_down);
   g_test_add ("/window/closed-session-reopens", Fixture, NULL,
               fixture_set_up, test_closed_session_reopens, fixture_tear_down);
   g_test_add ("/window/agent-log", Fixture, NULL,

@@ -866,8 +866,9 @@ pal_agent_store_remove (PalAgentStore  *self,
  * @self: a #PalAgentStore
  *
  * The profile to preselect for a new session: the one named by the
- * `default-agent` key when it is listed, else the first listed profile that is
- * not the demo (detected presets come first), else the demo.
+ * `default-agent` key when it is listed, else the first detected preset
+ * (edited or not), else the demo. A profile the person adds becomes the
+ * default only when they choose it: adding one does not change the default.
  *
  * Returns: (transfer full): a profile id
  */
@@ -888,7 +889,8 @@ pal_agent_store_dup_default_id (PalAgentStore *self)
     {
       PalAgentProfile *profile = g_ptr_array_index (items, i);
 
-      if (!pal_agent_profile_get_is_demo (profile))
+      if (!pal_agent_profile_get_is_demo (profile) &&
+          pal_agent_store_is_preset_id (pal_agent_profile_get_id (profile)))
         return g_strdup (pal_agent_profile_get_id (profile));
     }
 

@@ -5,8 +5,11 @@
  * looking at files, which is not done on the main thread: a worker thread
  * does it (pal_program_lookup_async()) a moment after the last change, a
  * newer command or pal_command_check_cancel() cancels the lookup running,
- * and until the answer is in the command is "being looked for". Each editor
- * decides what the status means to it (an error, a warning, a note).
+ * and until the answer is in the command is "being looked for". Both
+ * editors make the same of a status (pal_command_status_is_error()): a
+ * command they cannot find keeps Save off in each, the place found is
+ * shown, and a file found that is not executable here is only a warning
+ * (it may be one where the program runs, in another sandbox).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -38,6 +41,14 @@ struct _PalCommandCheck
 };
 
 G_DEFINE_FINAL_TYPE (PalCommandCheck, pal_command_check, G_TYPE_OBJECT)
+
+gboolean
+pal_command_status_is_error (PalCommandStatus status)
+{
+  return status == PAL_COMMAND_STATUS_EMPTY ||
+         status == PAL_COMMAND_STATUS_RELATIVE ||
+         status == PAL_COMMAND_STATUS_NOT_FOUND;
+}
 
 enum {
   LOOKED_UP,

@@ -20,6 +20,10 @@ typedef enum
   PAL_COMMAND_STATUS_FOUND,          /* an executable program */
 } PalCommandStatus;
 
+/* Whether an editor refuses a command in @status (its message is the
+ * error): empty, a relative path, or a program not found in PATH. */
+gboolean pal_command_status_is_error (PalCommandStatus status);
+
 #define PAL_TYPE_COMMAND_CHECK (pal_command_check_get_type ())
 
 G_DECLARE_FINAL_TYPE (PalCommandCheck, pal_command_check, PAL, COMMAND_CHECK, GObject)

@@ -3,11 +3,11 @@
  * Name, command, arguments (one row each) and extra environment variables;
  * the variables whose values the keyring keeps are listed by name only,
  * each with a button that removes it.
- * Checked as the person types: an empty name or command, or a bad variable,
- * marks its field and keeps Save insensitive; a command that is not found
- * in PATH is only a warning, since the agent may be installed later or live
- * outside Palaver's sandbox. Saving a preset makes it the person's own
- * profile (pal_agent_store_update()).
+ * Checked as the person types, the way the MCP server editor checks: an
+ * empty name, a command that is not found (where it was found is shown), or
+ * a bad variable keeps Save insensitive, and is shown on its field once the
+ * person leaves it (pal-field-typing.c). Saving a preset makes it the
+ * person's own profile (pal_agent_store_update()).
  *
  * The command is looked up off the main thread by a #PalCommandCheck, shared
  * with the MCP server editor: until the answer is in the row says so and
@@ -27,6 +27,7 @@
 #include "pal-args-group.h"
 #include "pal-command-check.h"
 #include "pal-error.h"
+#include "pal-field-typing.h"
 #include "pal-name-value-group.h"
 
 struct _PalAgentEditor
@@ -184,6 +185,7 @@ validate (PalAgentEditor *self)
   const char *note_style = NULL;
   gboolean pending = FALSE;
   gboolean can_save;
+  PalCommandStatus status;
 
   /* groups report while the template is built */
   if (self->env == NULL)
@@ -200,29 +202,12 @@ validate (PalAgentEditor *self)
     name_error = g_strdup (_("Enter a name for the agent"));
   set_problem (self, name_error);
 
-  switch (pal_command_check_update (self->command_check, command, &note))
-    {
-    case PAL_COMMAND_STATUS_EMPTY:
-      command_error = g_steal_pointer (&note);
-      break;
-    case PAL_COMMAND_STATUS_RELATIVE:
-      /* not looked at, and left to the agent */
-      g_clear_pointer (&note, g_free);
-      break;
-    case PAL_COMMAND_STATUS_LOOKING:
-      note_style = "dim-label";
-      pending = TRUE;
-      break;
-    case PAL_COMMAND_STATUS_NOT_FOUND:
-    case PAL_COMMAND_STATUS_NOT_EXECUTABLE:
-      /* only a warning: the agent may be installed later, or live outside
-       * Palaver's sandbox */
-      note_style = "warning";
-      break;
-    case PAL_COMMAND_STATUS_FOUND:
-      note_style = "dim-label";
-      break;
-    }
+  /* as the MCP server editor does */
+  status = pal_command_check_update (self->command_check, command, &note);
+  if (pal_command_status_is_error (status))
+    command_error = g_steal_pointer (&note);
+  pending = status == PAL_COMMAND_STATUS_LOOKING;
+  note_style = status == PAL_COMMAND_STATUS_NOT_EXECUTABLE ? "warning" : "dim-label";
   set_problem (self, command_error);
   if (pending)
     set_problem (self, note);
@@ -248,10 +233,12 @@ validate (PalAgentEditor *self)
     }
 
   show_field_message (GTK_WIDGET (self->name_row), self->name_label,
-                      self->name_filled ? name_error : NULL, "error");
+                      self->name_filled && !pal_field_typing_get (GTK_WIDGET (self->name_row))
+                      ? name_error : NULL, "error");
   if (command_error != NULL)
     show_field_message (GTK_WIDGET (self->command_row), self->command_label,
-                        self->command_filled ? command_error : NULL, "error");
+                        self->command_filled && !pal_field_typing_get (GTK_WIDGET (self->command_row))
+                        ? command_error : NULL, "error");
   else
     show_field_message (GTK_WIDGET (self->command_row), self->command_label, note, note_style);
 
@@ -361,6 +348,8 @@ pal_agent_editor_constructed (GObject *object)
 
   self->env = g_steal_pointer (&env);
   pal_name_value_group_set_model (self->env_group, self->env);
+  pal_field_typing_watch (GTK_WIDGET (self->name_row), NULL, G_CALLBACK (validate), self);
+  pal_field_typing_watch (GTK_WIDGET (self->command_row), NULL, G_CALLBACK (validate), self);
   g_signal_connect_object (self->env, "items-changed", G_CALLBACK (validate), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->command_check, "looked-up", G_CALLBACK (validate), self,
@@ -587,6 +576,8 @@ pal_agent_editor_save (PalAgentEditor  *self,
 
   /* tried: every problem shows */
   self->name_filled = self->command_filled = TRUE;
+  pal_field_typing_done (GTK_WIDGET (self->name_row));
+  pal_field_typing_done (GTK_WIDGET (self->command_row));
   pal_name_value_group_reveal_problems (self->env_group);
   validate (self);
   if (!self->can_save)

@@ -5,7 +5,8 @@
  * commands (the AcpCommand items of "commands"); Up/Down pick, Tab or Enter
  * complete, Escape closes. When the session offers config options (or, for
  * older agents, modes) a selector for each sits beside the buttons, in a
- * PalOptionsBar.
+ * PalOptionsBar. Typing "@" finds a file or folder of the session's
+ * folders and puts it in the text as a chip (PalMentionFinder).
  *
  * Above the text, a row of chips (PalAttachmentBar) shows what is
  * attached: files and folders dropped on the composer or chosen with the
@@ -31,6 +32,7 @@
 #include "pal-attacher.h"
 #include "pal-attachment-bar.h"
 #include "pal-composer.h"
+#include "pal-mention-finder.h"
 
 struct _PalComposer
 {
@@ -47,6 +49,8 @@ struct _PalComposer
   PalAttachmentBar *attachment_bar;
   GtkButton      *attach_button;
   PalAttacher    *attacher;
+  PalMentionFinder *mentions;
+  char          **folders;       /* the session's, or NULL */
 
   GListModel     *commands;
   gboolean        busy;
@@ -213,6 +217,9 @@ key_pressed_cb (GtkEventControllerKey *controller,
   gboolean shift = (state & GDK_SHIFT_MASK) != 0;
   gboolean modified = (state & (GDK_SHIFT_MASK | GDK_CONTROL_MASK | GDK_ALT_MASK)) != 0;
 
+  if (pal_mention_finder_key_pressed (self->mentions, keyval, state))
+    return TRUE;
+
   if (completing)
     {
       switch (keyval)
@@ -334,6 +341,10 @@ pal_composer_dispose (GObject *object)
       gtk_widget_unparent (GTK_WIDGET (self->completion_popover));
       self->completion_popover = NULL;
     }
+  if (self->mentions != NULL)
+    pal_mention_finder_unparent (self->mentions);
+  g_clear_object (&self->mentions);
+  g_clear_pointer (&self->folders, g_strfreev);
 
   G_OBJECT_CLASS (pal_composer_parent_class)->dispose (object);
 }
@@ -511,6 +522,8 @@ pal_composer_init (PalComposer *self)
   gtk_widget_set_valign (GTK_WIDGET (self->attach_button), GTK_ALIGN_END);
   g_signal_connect_swapped (self->attach_button, "clicked", G_CALLBACK (attach_clicked_cb), self);
 
+  self->mentions = pal_mention_finder_new (self->text_view);
+
   self->options_bar = PAL_OPTIONS_BAR (pal_options_bar_new ());
   gtk_widget_set_hexpand (GTK_WIDGET (self->options_bar), TRUE);
   gtk_widget_set_valign (GTK_WIDGET (self->options_bar), GTK_ALIGN_CENTER);
@@ -573,14 +586,10 @@ pal_composer_new (void)
 char *
 pal_composer_dup_text (PalComposer *self)
 {
-  GtkTextBuffer *buffer;
-  GtkTextIter start, end;
-
   g_return_val_if_fail (PAL_IS_COMPOSER (self), NULL);
 
-  buffer = gtk_text_view_get_buffer (self->text_view);
-  gtk_text_buffer_get_bounds (buffer, &start, &end);
-  return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+  /* a mention's chip reads "@path" */
+  return pal_mention_finder_dup_text (self->mentions);
 }
 
 void
@@ -769,6 +778,9 @@ pal_composer_dup_prompt (PalComposer *self)
     return NULL;
 
   prompt = pal_prompt_new (text != NULL ? text : "");
+  /* the files and folders mentioned in the text, in its order, then the
+   * chips above it */
+  pal_mention_finder_add_attachments (self->mentions, prompt);
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(PalAttachment) attachment = g_list_model_get_item (G_LIST_MODEL (self->attachments), i);
@@ -779,15 +791,27 @@ pal_composer_dup_prompt (PalComposer *self)
   return prompt;
 }
 
+/* The chips above the text: what @attachments has that the text does not
+ * mention */
 static void
 set_attachments (PalComposer *self,
                  GListModel  *attachments)
 {
   guint n = attachments != NULL ? g_list_model_get_n_items (attachments) : 0;
   g_autoptr(GPtrArray) items = g_ptr_array_new_full (n, g_object_unref);
+  g_autoptr(PalPrompt) mentioned = pal_prompt_new ("");
+  GListModel *in_text = pal_prompt_get_attachments (mentioned);
 
+  pal_mention_finder_add_attachments (self->mentions, mentioned);
   for (guint i = 0; i < n; i++)
-    g_ptr_array_add (items, g_list_model_get_item (attachments, i));
+    {
+      PalAttachment *attachment = g_list_model_get_item (attachments, i);
+
+      if (g_list_store_find (G_LIST_STORE (in_text), attachment, NULL))
+        g_object_unref (attachment);
+      else
+        g_ptr_array_add (items, attachment);
+    }
   g_list_store_splice (self->attachments, 0, g_list_model_get_n_items (G_LIST_MODEL (self->attachments)),
                        items->pdata, items->len);
 }
@@ -806,7 +830,11 @@ pal_composer_set_prompt (PalComposer *self,
   g_return_if_fail (PAL_IS_COMPOSER (self));
   g_return_if_fail (prompt == NULL || PAL_IS_PROMPT (prompt));
 
-  pal_composer_set_text (self, prompt != NULL ? pal_prompt_get_text (prompt) : NULL);
+  /* the files and folders it mentions become chips in the text again,
+   * the rest chips above it */
+  pal_mention_finder_set_text (self->mentions,
+                               prompt != NULL ? pal_prompt_get_text (prompt) : NULL,
+                               prompt != NULL ? pal_prompt_get_attachments (prompt) : NULL);
   set_attachments (self, prompt != NULL ? pal_prompt_get_attachments (prompt) : NULL);
 }
 
@@ -838,6 +866,7 @@ pal_composer_submit (PalComposer *self)
     return FALSE;
 
   hide_completion (self);
+  pal_mention_finder_hide (self->mentions);
   pal_composer_set_prompt (self, NULL);
   g_signal_emit (self, signals[SUBMIT], 0, prompt);
 
@@ -930,7 +959,8 @@ pal_composer_get_attacher (PalComposer *self)
  * @folders: (nullable) (array zero-terminated=1): the session's folders
  *   (its cwd and additional directories); %NULL when not known
  *
- * A file attached from outside @folders asks first.
+ * A file attached from outside @folders asks first; "@" finds the files
+ * in them.
  */
 void
 pal_composer_set_folders (PalComposer        *self,
@@ -938,7 +968,22 @@ pal_composer_set_folders (PalComposer        *self,
 {
   g_return_if_fail (PAL_IS_COMPOSER (self));
 
+  if (folders != NULL && self->folders != NULL && g_strv_equal ((const char * const *) self->folders, folders))
+    return;
+  if (folders == NULL && self->folders == NULL)
+    return;
+
+  g_strfreev (self->folders);
+  self->folders = g_strdupv ((char **) folders);
   pal_attacher_set_folders (self->attacher, folders);
+
+  {
+    g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+
+    for (guint i = 0; folders != NULL && folders[i] != NULL; i++)
+      g_ptr_array_add (files, g_file_new_for_path (folders[i]));
+    pal_mention_finder_set_folders (self->mentions, (GFile **) files->pdata, files->len);
+  }
 }
 
 /**
@@ -973,4 +1018,18 @@ pal_composer_get_refusing_images (PalComposer *self)
   g_return_val_if_fail (PAL_IS_COMPOSER (self), FALSE);
 
   return pal_attachment_bar_get_refusing (self->attachment_bar);
+}
+
+/**
+ * pal_composer_get_n_file_hits:
+ * @self: a #PalComposer
+ *
+ * Returns: how many files the "@" finder shows now (0 when closed)
+ */
+guint
+pal_composer_get_n_file_hits (PalComposer *self)
+{
+  g_return_val_if_fail (PAL_IS_COMPOSER (self), 0);
+
+  return pal_mention_finder_get_n_hits (self->mentions);
 }

@@ -56,5 +56,7 @@ void       pal_composer_set_folders         (PalComposer        *self,
 void       pal_composer_set_agent_capabilities (PalComposer                *self,
                                                 const AcpAgentCapabilities *caps);
 gboolean   pal_composer_get_refusing_images (PalComposer *self);
+/* how many files the "@" finder shows now (0 when closed) */
+guint      pal_composer_get_n_file_hits     (PalComposer *self);
 
 G_END_DECLS

@@ -2,9 +2,10 @@
  *
  * The fields are bound to a working copy of the server, so that Cancel (or
  * closing) leaves the stored one alone and Save applies everything at once.
- * Every change is checked as the person types: the bad field gets the
- * "error" style and a line below says what is wrong, and Save stays
- * insensitive until nothing is. The rules are those of
+ * Every change is checked as the person types: Save stays insensitive
+ * until nothing is wrong, and once the person leaves a bad field (not at
+ * every keystroke, pal-field-typing.c) it gets the "error" style and a
+ * line below says what is wrong. The rules are those of
  * pal_mcp_server_config_validate(), which gets the last word, stated per
  * field; a stdio command is resolved in PATH as it is typed (the path is
  * shown) and stored resolved.
@@ -27,6 +28,7 @@
 #include "pal-args-group.h"
 #include "pal-command-check.h"
 #include "pal-error.h"
+#include "pal-field-typing.h"
 #include "pal-mcp-server-editor.h"
 #include "pal-mcp-test-group.h"
 #include "pal-name-value-group.h"
@@ -129,6 +131,15 @@ show_field_message (GtkWidget  *row,
   gtk_widget_set_visible (GTK_WIDGET (label), message != NULL);
 }
 
+/* Whether the problem of @row shows: once it held text, and not while the
+ * person types in it (pal-field-typing.c) */
+static gboolean
+shown (gboolean     filled,
+       AdwEntryRow *row)
+{
+  return filled && !pal_field_typing_get (GTK_WIDGET (row));
+}
+
 static char *
 check_name (PalMcpServerEditor *self)
 {
@@ -156,30 +167,21 @@ check_command (PalMcpServerEditor  *self,
 {
   const char *command = pal_mcp_server_config_get_command (self->config);
   g_autofree char *message = NULL;
+  PalCommandStatus status;
 
   *note = NULL;
   *note_style = NULL;
   *pending = FALSE;
 
-  switch (pal_command_check_update (self->command_check, command, &message))
-    {
-    case PAL_COMMAND_STATUS_EMPTY:
-    case PAL_COMMAND_STATUS_RELATIVE:
-    case PAL_COMMAND_STATUS_NOT_FOUND:
-      return g_steal_pointer (&message);
-    case PAL_COMMAND_STATUS_LOOKING:
-      *note_style = "dim-label";
-      *pending = TRUE;
-      break;
-    case PAL_COMMAND_STATUS_NOT_EXECUTABLE:
-      /* It may exist where the agent runs (another sandbox); say so, allow it. */
-      *note_style = "warning";
-      break;
-    case PAL_COMMAND_STATUS_FOUND:
-      *note_style = "dim-label";
-      break;
-    }
+  status = pal_command_check_update (self->command_check, command, &message);
+  if (pal_command_status_is_error (status))
+    return g_steal_pointer (&message);
 
+  /* being looked for, where it was found, or that it is no executable
+   * here: only a warning, it may be one where the server runs (another
+   * sandbox) */
+  *pending = status == PAL_COMMAND_STATUS_LOOKING;
+  *note_style = status == PAL_COMMAND_STATUS_NOT_EXECUTABLE ? "warning" : "dim-label";
   *note = g_steal_pointer (&message);
   return NULL;
 }
@@ -229,7 +231,7 @@ update_buttons (PalMcpServerEditor *self)
 static void
 validate (PalMcpServerEditor *self)
 {
-  AcpMcpTransport transport = pal_mcp_server_config_get_transport (self->config);
+  AcpMcpTransport transport;
   g_autofree char *name_error = NULL;
   g_autofree char *field_error = NULL;
   g_autofree char *note = NULL;
@@ -241,6 +243,7 @@ validate (PalMcpServerEditor *self)
   /* groups report while the template is built, before there is a config */
   if (self->config == NULL)
     return;
+  transport = pal_mcp_server_config_get_transport (self->config);
 
   g_clear_pointer (&self->problem, g_free);
   self->name_filled |= !is_blank (pal_mcp_server_config_get_name (self->config));
@@ -258,7 +261,8 @@ validate (PalMcpServerEditor *self)
         set_problem (self, note);
       if (field_error != NULL)
         show_field_message (GTK_WIDGET (self->command_row), self->command_label,
-                            self->command_filled ? field_error : NULL, "error");
+                            shown (self->command_filled, self->command_row) ? field_error : NULL,
+                            "error");
       else
         show_field_message (GTK_WIDGET (self->command_row), self->command_label, note, note_style);
       if (!pal_name_value_group_get_valid (self->env_group))
@@ -271,7 +275,7 @@ validate (PalMcpServerEditor *self)
       field_error = check_url (self);
       set_problem (self, field_error);
       show_field_message (GTK_WIDGET (self->url_row), self->url_label,
-                          self->url_filled ? field_error : NULL, "error");
+                          shown (self->url_filled, self->url_row) ? field_error : NULL, "error");
       if (!pal_name_value_group_get_valid (self->headers_group))
         set_problem (self, _("A header is not valid"));
       fields_ok = field_error == NULL && pal_name_value_group_get_valid (self->headers_group);
@@ -299,7 +303,7 @@ validate (PalMcpServerEditor *self)
     }
 
   show_field_message (GTK_WIDGET (self->name_row), self->general_label,
-                      self->name_filled ? name_error : NULL, "error");
+                      shown (self->name_filled, self->name_row) ? name_error : NULL, "error");
 
   if (self->can_save != can_save)
     {
@@ -552,6 +556,9 @@ pal_mcp_server_editor_constructed (GObject *object)
                            G_CALLBACK (config_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->command_check, "looked-up",
                            G_CALLBACK (validate), self, G_CONNECT_SWAPPED);
+  pal_field_typing_watch (GTK_WIDGET (self->name_row), NULL, G_CALLBACK (validate), self);
+  pal_field_typing_watch (GTK_WIDGET (self->command_row), NULL, G_CALLBACK (validate), self);
+  pal_field_typing_watch (GTK_WIDGET (self->url_row), NULL, G_CALLBACK (validate), self);
 
   update_transport (self);
   validate (self);
@@ -827,6 +834,9 @@ pal_mcp_server_editor_save (PalMcpServerEditor  *self,
 
   /* tried: every problem shows */
   self->name_filled = self->command_filled = self->url_filled = TRUE;
+  pal_field_typing_done (GTK_WIDGET (self->name_row));
+  pal_field_typing_done (GTK_WIDGET (self->command_row));
+  pal_field_typing_done (GTK_WIDGET (self->url_row));
   pal_name_value_group_reveal_problems (self->env_group);
   pal_name_value_group_reveal_problems (self->headers_group);
   validate (self);

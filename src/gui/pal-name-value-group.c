@@ -1,15 +1,22 @@
 /* pal-name-value-group.c: the environment variables or HTTP headers in an editor
  *
  * A preferences group over a #GListStore of #PalNameValue: a row per item, an
- * Add button in the header, and validation as the person types. Each bad row
- * gets the "error" style and a line saying what is wrong; #PalNameValueGroup:valid
- * tells the editor whether it may save.
+ * Add button in the header, and validation as the person types:
+ * #PalNameValueGroup:valid tells the editor whether it may save, and once
+ * the person leaves a bad row (pal-field-typing.c) it gets the "error"
+ * style and a line saying what is wrong.
  *
  * The rules are those the configuration is checked against before it goes
  * to an agent (acp_mcp_server_validate()), stated per row:
  * environment variable names are [A-Za-z_][A-Za-z0-9_]*, header names are
  * HTTP tokens and header values have no line breaks. A variable set twice is
  * refused too: only one of the values would count.
+ *
+ * Lines of NAME=VALUE (or, for headers, "Name: value") pasted into a field
+ * become rows: a variable already listed takes the pasted value, the row
+ * pasted into takes the first new one while its name is empty, the others
+ * are added. One NAME=VALUE pasted into a name is split in two. A row added
+ * is scrolled into view once it has its place.
  *
  * A row added here becomes secret as its name is typed, once the name looks
  * like one (pal_name_value_name_looks_secret(): Authorization, API_KEY...),
@@ -24,6 +31,7 @@
 
 #include <glib/gi18n.h>
 
+#include "pal-field-typing.h"
 #include "pal-name-value-group.h"
 
 struct _PalNameValueGroup
@@ -159,7 +167,10 @@ validate (PalNameValueGroup *self)
         g_object_set_data (G_OBJECT (item), UNTOUCHED, NULL);
       untouched = g_object_get_data (G_OBJECT (item), UNTOUCHED) != NULL;
 
-      pal_name_value_row_set_error (row, field, untouched ? NULL : message);
+      /* not while the person types in it: once they leave it */
+      pal_name_value_row_set_error (row, field,
+                                    untouched || pal_field_typing_get (GTK_WIDGET (row))
+                                    ? NULL : message);
       if (message != NULL)
         valid = FALSE;
     }
@@ -203,6 +214,203 @@ item_secret_notify_cb (PalNameValue      *item,
     g_object_set_data (G_OBJECT (item), AUTO_SECRET, NULL);
 }
 
+/* --- pasting lines --- */
+
+typedef struct
+{
+  char *name;
+  char *value;
+} Pair;
+
+static void
+pair_free (gpointer data)
+{
+  Pair *pair = data;
+
+  g_free (pair->name);
+  g_free (pair->value);
+  g_free (pair);
+}
+
+/* A value between matching quotes, as shell and .env files write it, goes
+ * in without them. */
+static char *
+unquote (const char *value)
+{
+  gsize length = strlen (value);
+
+  if (length >= 2 && (value[0] == '"' || value[0] == '\'') && value[length - 1] == value[0])
+    return g_strndup (value + 1, length - 2);
+
+  return g_strdup (value);
+}
+
+/* The pairs of @text, or NULL when a line is not one: empty lines and
+ * comments (#) are skipped, an "export " before a variable too. */
+static GPtrArray *
+parse_pairs (PalNameValueGroup *self,
+             const char        *text)
+{
+  g_autoptr(GPtrArray) pairs = g_ptr_array_new_with_free_func (pair_free);
+  g_auto(GStrv) lines = g_strsplit_set (text, "\r\n", -1);
+  char separator = self->kind == PAL_NAME_VALUE_KIND_ENV ? '=' : ':';
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      char *line = g_strstrip (lines[i]);
+      const char *at;
+      Pair *pair;
+
+      if (*line == '\0' || *line == '#')
+        continue;
+      if (self->kind == PAL_NAME_VALUE_KIND_ENV && g_str_has_prefix (line, "export "))
+        line = g_strchug (line + strlen ("export "));
+
+      at = strchr (line, separator);
+      if (at == NULL || at == line)
+        return NULL;
+
+      pair = g_new0 (Pair, 1);
+      pair->name = g_strstrip (g_strndup (line, at - line));
+      {
+        g_autofree char *value = g_strstrip (g_strdup (at + 1));
+
+        pair->value = self->kind == PAL_NAME_VALUE_KIND_ENV ? unquote (value) : g_strdup (value);
+      }
+      g_ptr_array_add (pairs, pair);
+    }
+
+  return pairs->len > 0 ? g_steal_pointer (&pairs) : NULL;
+}
+
+static PalNameValue *
+find_item (PalNameValueGroup *self,
+           const char        *name)
+{
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      PalNameValue *item = pal_name_value_row_get_item (g_ptr_array_index (self->rows, i));
+
+      if (g_str_equal (pal_name_value_get_name (item), name))
+        return item;
+    }
+
+  return NULL;
+}
+
+typedef struct
+{
+  PalNameValueGroup *self;   /* owned */
+  PalNameValue      *target; /* the item of the row pasted into, owned */
+  GPtrArray         *pairs;
+} Paste;
+
+static void
+paste_free (gpointer data)
+{
+  Paste *paste = data;
+
+  g_object_unref (paste->self);
+  g_object_unref (paste->target);
+  g_ptr_array_unref (paste->pairs);
+  g_free (paste);
+}
+
+/* After the entry's insert-text is over: its text can change again. */
+static gboolean
+apply_paste_cb (gpointer data)
+{
+  Paste *paste = data;
+  PalNameValueGroup *self = paste->self;
+  gboolean target_free = self->model != NULL &&
+                         g_list_store_find (self->model, paste->target, NULL) &&
+                         *pal_name_value_get_name (paste->target) == '\0';
+
+  if (self->model == NULL)
+    return G_SOURCE_REMOVE;
+
+  for (guint i = 0; i < paste->pairs->len; i++)
+    {
+      Pair *pair = g_ptr_array_index (paste->pairs, i);
+      PalNameValue *item = find_item (self, pair->name);
+
+      if (item == NULL && target_free)
+        {
+          item = paste->target;
+          target_free = FALSE;
+        }
+      else if (item == NULL)
+        {
+          item = pal_name_value_group_add (self);
+          g_object_set_data (G_OBJECT (item), UNTOUCHED, NULL);
+        }
+
+      pal_name_value_set_name (item, pair->name);
+      pal_name_value_set_value (item, pair->value);
+    }
+
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+row_text_pasted_cb (PalNameValueRow   *row,
+                    const char        *text,
+                    int                field,
+                    PalNameValueGroup *self)
+{
+  gboolean lines = strpbrk (text, "\r\n") != NULL;
+  g_autoptr(GPtrArray) pairs = NULL;
+  Paste *paste;
+
+  /* one line into a value is a value ("--opt=x" has an "=" too) */
+  if (!lines && field != PAL_NAME_VALUE_FIELD_NAME)
+    return FALSE;
+
+  pairs = parse_pairs (self, text);
+  if (pairs == NULL)
+    return FALSE;
+
+  paste = g_new0 (Paste, 1);
+  paste->self = g_object_ref (self);
+  paste->target = g_object_ref (pal_name_value_row_get_item (row));
+  paste->pairs = g_steal_pointer (&pairs);
+  g_idle_add_full (G_PRIORITY_DEFAULT, apply_paste_cb, paste, paste_free);
+
+  return TRUE;
+}
+
+/* --- a row added, seen --- */
+
+/* Once the row has its place, the scrolled page around it shows it whole
+ * (focused before it was placed, it sits half below the page). */
+static gboolean
+scroll_to_row_cb (GtkWidget     *row,
+                  GdkFrameClock *clock,
+                  gpointer       user_data)
+{
+  GtkWidget *scrolled = gtk_widget_get_ancestor (row, GTK_TYPE_SCROLLED_WINDOW);
+  GtkAdjustment *adjustment;
+  graphene_rect_t bounds;
+  double value, page;
+
+  if (scrolled == NULL)
+    return G_SOURCE_REMOVE;
+  if (gtk_widget_get_height (row) == 0 ||
+      !gtk_widget_compute_bounds (row, scrolled, &bounds))
+    return G_SOURCE_CONTINUE;
+
+  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+  value = gtk_adjustment_get_value (adjustment);
+  page = gtk_adjustment_get_page_size (adjustment);
+  if (bounds.origin.y + bounds.size.height > page)
+    value += bounds.origin.y + bounds.size.height - page;
+  if (bounds.origin.y < 0)
+    value += bounds.origin.y;
+  gtk_adjustment_set_value (adjustment, value);
+
+  return G_SOURCE_REMOVE;
+}
+
 static void
 row_remove_requested_cb (PalNameValueGroup *self,
                          PalNameValueRow   *row)
@@ -228,6 +436,15 @@ drop_rows_from (PalNameValueGroup *self,
     }
 }
 
+/* A row's text as a whole, to tell whether the person typed in it */
+static char *
+row_text (GtkWidget *row)
+{
+  PalNameValue *item = pal_name_value_row_get_item (PAL_NAME_VALUE_ROW (row));
+
+  return g_strconcat (pal_name_value_get_name (item), "\n", pal_name_value_get_value (item), NULL);
+}
+
 static void
 model_items_changed_cb (PalNameValueGroup *self,
                         guint              position,
@@ -248,6 +465,8 @@ model_items_changed_cb (PalNameValueGroup *self,
       g_ptr_array_add (self->rows, g_object_ref_sink (row));
       g_signal_connect_object (row, "remove-requested",
                                G_CALLBACK (row_remove_requested_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (row, "text-pasted", G_CALLBACK (row_text_pasted_cb), self, 0);
+      pal_field_typing_watch (row, row_text, G_CALLBACK (validate), self);
       g_signal_connect_object (item, "notify::name", G_CALLBACK (validate), self,
                                G_CONNECT_SWAPPED);
       g_signal_connect_object (item, "notify::value", G_CALLBACK (validate), self,
@@ -482,6 +701,7 @@ pal_name_value_group_add (PalNameValueGroup *self)
 
   row = g_ptr_array_index (self->rows, self->rows->len - 1);
   gtk_widget_grab_focus (GTK_WIDGET (pal_name_value_row_get_name_entry (row)));
+  gtk_widget_add_tick_callback (GTK_WIDGET (row), scroll_to_row_cb, NULL, NULL);
   return item;
 }
 
@@ -498,8 +718,11 @@ pal_name_value_group_reveal_problems (PalNameValueGroup *self)
   g_return_if_fail (PAL_IS_NAME_VALUE_GROUP (self));
 
   for (guint i = 0; i < self->rows->len; i++)
-    g_object_set_data (G_OBJECT (pal_name_value_row_get_item (g_ptr_array_index (self->rows, i))),
-                       UNTOUCHED, NULL);
+    {
+      g_object_set_data (G_OBJECT (pal_name_value_row_get_item (g_ptr_array_index (self->rows, i))),
+                         UNTOUCHED, NULL);
+      pal_field_typing_done (g_ptr_array_index (self->rows, i));
+    }
   validate (self);
 }
 

@@ -10,6 +10,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "pal-a11y.h"
@@ -43,6 +45,7 @@ enum {
 
 enum {
   REMOVE_REQUESTED,
+  TEXT_PASTED,
   N_SIGNALS
 };
 
@@ -90,6 +93,33 @@ remove_clicked_cb (PalNameValueRow *self)
   g_signal_emit (self, signals[REMOVE_REQUESTED], 0);
 }
 
+/* More than a character at once, with a line break or a separator in it:
+ * pasted lines of NAME=VALUE, which the group may make rows of. Typing
+ * goes in a character at a time. */
+static void
+entry_insert_text_cb (GtkEditable     *editable,
+                      const char      *text,
+                      int              length,
+                      int             *position,
+                      PalNameValueRow *self)
+{
+  g_autofree char *inserted = NULL;
+  gboolean handled = FALSE;
+
+  if (length < 0)
+    length = strlen (text);
+  if (g_utf8_strlen (text, length) < 2)
+    return;
+
+  inserted = g_strndup (text, length);
+  g_signal_emit (self, signals[TEXT_PASTED], 0, inserted,
+                 editable == gtk_editable_get_delegate (GTK_EDITABLE (self->name_entry))
+                 ? PAL_NAME_VALUE_FIELD_NAME : PAL_NAME_VALUE_FIELD_VALUE,
+                 &handled);
+  if (handled)
+    g_signal_stop_emission_by_name (editable, "insert-text");
+}
+
 static void
 pal_name_value_row_constructed (GObject *object)
 {
@@ -114,6 +144,12 @@ pal_name_value_row_constructed (GObject *object)
   g_signal_connect_object (self->item, "notify::secret",
                            G_CALLBACK (item_secret_notify_cb), self, G_CONNECT_SWAPPED);
   update_masking (self);
+
+  /* the entries' own text widgets, where insert-text is emitted */
+  g_signal_connect (gtk_editable_get_delegate (GTK_EDITABLE (self->name_entry)), "insert-text",
+                    G_CALLBACK (entry_insert_text_cb), self);
+  g_signal_connect (gtk_editable_get_delegate (GTK_EDITABLE (self->value_entry)), "insert-text",
+                    G_CALLBACK (entry_insert_text_cb), self);
 }
 
 static void
@@ -224,6 +260,21 @@ pal_name_value_row_class_init (PalNameValueRowClass *klass)
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 0);
+
+  /**
+   * PalNameValueRow::text-pasted:
+   * @text: what is about to go into the name or the value
+   * @field: which (a #PalNameValueField)
+   *
+   * More than one character is about to go into a field at once (pasted,
+   * most likely). A handler that returns %TRUE took it: it does not go in.
+   */
+  signals[TEXT_PASTED] =
+    g_signal_new ("text-pasted",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, g_signal_accumulator_true_handled, NULL, NULL,
+                  G_TYPE_BOOLEAN, 2, G_TYPE_STRING, G_TYPE_INT);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                RESOURCE_BASE "/gui/pal-name-value-row.ui");

@@ -1,6 +1,8 @@
 /* pal-session-row.c: one session in the sidebar
  *
- * Title, then "folder · agent · time", and the live state at the end: a
+ * Title, then "agent · time" (the folder is the group's header; more
+ * folders than that one are counted at the end), a pin when the session
+ * is pinned, and the live state at the end: a
  * spinner while the agent starts, loads or works, an icon while it waits
  * for the person or has failed. The state and the spinner are bound to the
  * row's live session (a GBindingGroup: the sidebar gives a row another one
@@ -35,6 +37,7 @@ struct _PalSessionRow
   GtkWidget        *box;
   GtkLabel         *title_label;
   GtkLabel         *subtitle_label;
+  GtkImage         *pin_image;
   GtkSpinner       *spinner;
   GtkImage         *state_image;
   GtkMenuButton    *menu_button;
@@ -275,6 +278,8 @@ update_title (PalSessionRow *self)
       gtk_widget_remove_css_class (GTK_WIDGET (self->title_label), "dim-label");
     }
   pal_widget_set_quiet_tooltip (GTK_WIDGET (self->title_label), gtk_label_get_text (self->title_label));
+  gtk_widget_set_visible (GTK_WIDGET (self->pin_image),
+                          self->record != NULL && pal_session_record_get_pinned (self->record));
   update_name (self);
 }
 
@@ -290,27 +295,36 @@ pal_session_row_update_time (PalSessionRow *self,
                              gint64         now)
 {
   g_autoptr(GString) subtitle = g_string_new (NULL);
-  g_autofree char *folder = NULL;
   g_autofree char *folders = NULL;
   g_autofree char *when = NULL;
+  const char * const *more;
+  guint n_more;
 
   g_return_if_fail (PAL_IS_SESSION_ROW (self));
 
   if (self->record == NULL)
     return;
 
-  folder = pal_format_session_folder (self->record);
   folders = pal_describe_session_folders (self->record);
   when = pal_format_relative_time (pal_session_record_get_updated (self->record), now);
+  more = pal_session_record_get_additional_directories (self->record);
+  n_more = more != NULL ? g_strv_length ((char **) more) : 0;
 
-  g_string_append (subtitle, folder);
+  /* the folder is the header of the row's group: the row names the rest */
   if (self->agent_name != NULL)
-    g_string_append_printf (subtitle, " · %s", self->agent_name);
+    g_string_append (subtitle, self->agent_name);
   if (*when != '\0')
-    g_string_append_printf (subtitle, " · %s", when);
+    g_string_append_printf (subtitle, "%s%s", subtitle->len > 0 ? " · " : "", when);
+  if (n_more > 0)
+    {
+      /* Translators: how many folders a session has besides its project folder */
+      g_autofree char *count = g_strdup_printf (ngettext ("+%u folder", "+%u folders", n_more), n_more);
+
+      g_string_append_printf (subtitle, "%s%s", subtitle->len > 0 ? " · " : "", count);
+    }
   if (pal_session_record_get_from_agent (self->record))
     /* Translators: marks a session found in the agent's own list */
-    g_string_append_printf (subtitle, " · %s", _("from the agent"));
+    g_string_append_printf (subtitle, "%s%s", subtitle->len > 0 ? " · " : "", _("from the agent"));
 
   gtk_label_set_text (self->subtitle_label, subtitle->str);
   update_name (self);
@@ -508,6 +522,13 @@ pal_session_row_init (PalSessionRow *self)
   gtk_box_append (GTK_BOX (texts), GTK_WIDGET (self->subtitle_label));
   gtk_widget_set_hexpand (texts, TRUE);
 
+  self->pin_image = GTK_IMAGE (gtk_image_new_from_icon_name ("view-pin-symbolic"));
+  gtk_widget_add_css_class (GTK_WIDGET (self->pin_image), "dim-label");
+  gtk_widget_set_visible (GTK_WIDGET (self->pin_image), FALSE);
+  pal_widget_set_quiet_tooltip (GTK_WIDGET (self->pin_image), _("Pinned"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->pin_image),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Pinned"), -1);
+
   self->spinner = GTK_SPINNER (gtk_spinner_new ());
   self->state_image = GTK_IMAGE (gtk_image_new ());
   gtk_widget_add_css_class (GTK_WIDGET (self->state_image), "state-icon");
@@ -525,6 +546,7 @@ pal_session_row_init (PalSessionRow *self)
                                          self, NULL);
 
   gtk_box_append (GTK_BOX (self->box), texts);
+  gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->pin_image));
   gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->spinner));
   gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->state_image));
   gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->menu_button));

@@ -2,7 +2,7 @@
  *
  * Binds an AcpSession to a PalChatView and a PalComposer: the composer is
  * busy while a turn runs and sends only when the session is ready; while a
- * load replays history a bar counts the updates that arrived; usage (context
+ * load replays history a bar moves as its updates arrive; usage (context
  * and cost) shows under the transcript when the agent reports it. Prompts
  * go straight to the session; a turn that ends other than by end_turn leaves
  * a notice in the transcript (a failed turn gets one from the session). A
@@ -488,17 +488,12 @@ update_state (PalSessionView *self)
 static void
 update_progress (PalSessionView *self)
 {
-  guint count;
-  g_autofree char *text = NULL;
-
   if (self->session == NULL || acp_session_get_state (self->session) != ACP_SESSION_STATE_LOADING)
     return;
 
-  count = acp_session_get_replay_count (self->session);
-  /* Translators: shown while a past session is replayed */
-  text = g_strdup_printf (ngettext ("Replaying history… %u update", "Replaying history… %u updates", count),
-                          count);
-  gtk_label_set_text (self->progress_label, text);
+  /* the updates of the replay are the protocol's business: the bar moves
+   * as they come, the words say what the person waits for */
+  gtk_label_set_text (self->progress_label, _("Loading the conversation…"));
   gtk_progress_bar_pulse (self->progress_bar);
 }
 
@@ -1032,6 +1027,9 @@ pal_session_view_init (PalSessionView *self)
   gtk_widget_set_margin_start (progress_box, 12);
   gtk_widget_set_margin_end (progress_box, 12);
   self->progress_revealer = GTK_REVEALER (gtk_revealer_new ());
+  /* shown whole at once: a replay floods the main loop, and a slide would
+   * stop halfway, the words cut off at the top */
+  gtk_revealer_set_transition_type (self->progress_revealer, GTK_REVEALER_TRANSITION_TYPE_NONE);
   gtk_revealer_set_child (self->progress_revealer, progress_box);
 
   self->chat_view = PAL_CHAT_VIEW (pal_chat_view_new ());
@@ -1176,6 +1174,7 @@ show_session_lists (PalSessionView *self)
   gtk_widget_set_visible (GTK_WIDGET (self->usage_label), FALSE);
 }
 
+/* "@" in the composer finds files in the session's folders */
 /**
  * pal_session_view_set_session:
  * @self: a #PalSessionView

@@ -305,6 +305,17 @@ bind_cb (GtkSignalListItemFactory *factory,
   AdwBin *bin = ADW_BIN (gtk_list_item_get_child (list_item));
   GtkWidget *child = adw_bin_get_child (bin);
   gpointer item = gtk_list_item_get_item (list_item);
+  /* the list's own row around the header: a header is no choice, and does
+   * not light up as one (GTK 4.8 lets the list's focus start on it) */
+  GtkWidget *list_row = gtk_widget_get_parent (GTK_WIDGET (bin));
+
+  if (list_row != NULL)
+    {
+      if (PAL_IS_SESSION_GROUP (item))
+        gtk_widget_add_css_class (list_row, "folder-row");
+      else
+        gtk_widget_remove_css_class (list_row, "folder-row");
+    }
 
   if (PAL_IS_SESSION_GROUP (item))
     {

@@ -15,6 +15,7 @@
 
 #include <glib/gi18n.h>
 
+#include "acp-message-item.h"
 #include "pal-agent-log-window.h"
 #include "pal-window-private.h"
 
@@ -229,6 +230,31 @@ close_cb (GObject      *object,
   action_data_free (data);
 }
 
+/* A session started here that was never written to: an empty "New
+ * Session" in the list, which closing it drops. */
+static gboolean
+never_prompted (PalWindow     *self,
+                PalSessionKey *key)
+{
+  AcpSession *session = pal_session_manager_lookup (self->manager, key);
+  GListModel *transcript;
+
+  if (!g_hash_table_contains (self->started, key) || session == NULL)
+    return FALSE;
+
+  transcript = G_LIST_MODEL (acp_session_get_transcript (session));
+  for (guint i = 0; i < g_list_model_get_n_items (transcript); i++)
+    {
+      g_autoptr(AcpItem) item = g_list_model_get_item (transcript, i);
+
+      if (ACP_IS_MESSAGE_ITEM (item) &&
+          acp_message_item_get_role (ACP_MESSAGE_ITEM (item)) == ACP_MESSAGE_ROLE_USER)
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
 static void
 close_session (PalWindow        *self,
                PalSessionKey    *key,
@@ -236,6 +262,18 @@ close_session (PalWindow        *self,
 {
   if (!is_live (self, key))
     return;
+
+  if (never_prompted (self, key))
+    {
+      g_autoptr(PalSessionKey) hold = pal_session_key_ref (key);
+
+      g_hash_table_remove (self->started, hold);
+      if (pal_session_key_equal0 (hold, self->current))
+        _pal_window_show_session (self, NULL);
+      _pal_window_delete_history (self, hold);
+      pal_session_manager_forget (self->manager, hold);
+      return;
+    }
 
   pal_session_manager_close_session_async (self->manager, key, self->cancellable,
                                            close_cb, action_data_new (self, key));

@@ -397,6 +397,7 @@ new_session_cb (GObject      *object,
 
   g_clear_pointer (&attempt->key, pal_session_key_unref);
   attempt->key = pal_session_key_ref (pal_session_manager_get_session_key (self->manager, session));
+  g_hash_table_add (self->started, pal_session_key_ref (attempt->key));
   _pal_window_show_session (self, attempt->key);
   /* written while it started */
   if (attempt->prompt != NULL &&

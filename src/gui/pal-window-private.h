@@ -10,6 +10,7 @@
  * pal-window-search.c  the search across every session, export, find in the
  *                      session
  * pal-window-history.c past sessions read from the history kept of them
+ * pal-window-layout.c  the panes side by side, or folded into one
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -54,18 +55,24 @@ struct _PalWindow
   GSignalGroup         *live_signals;
   GHashTable           *last_states;   /* session key → PalSessionState, for notifications */
   GHashTable           *drafts;        /* session id → what the person wrote and did not send */
+  GHashTable           *started;       /* keys of the sessions started here, this run */
   /* file access outside the folders: one dialog, the rest waiting */
   GQueue                access_queue;  /* AcpFsAccessRequest, owned */
   GtkWidget            *access_dialog;
   GtkWidget            *access_waiting;
   char                 *signed_in_agent;   /* the agent the person last signed in to, */
   gint64                signed_in_at;      /* and when (monotonic) */
+  int                   sidebar_width;  /* beside the content, unfolded */
+  int                   drag_start_width;
   guint                 notifications_watch[2];
   gboolean              notifications_owned[2];
 
   /* template children */
   AdwToastOverlay      *toast_overlay;
-  GtkPaned             *paned;
+  AdwLeaflet           *leaflet;        /* folds into one pane when narrow */
+  AdwBin               *sidebar_pane;
+  GtkWidget            *sidebar_handle;
+  GtkWidget            *back_button;
   AdwBin               *sidebar_bin;
   AdwWindowTitle       *window_title;
   GtkLabel             *state_label;
@@ -110,6 +117,16 @@ void         _pal_window_set_current        (PalWindow      *self,
 void         _pal_window_update_header      (PalWindow      *self);
 void         _pal_window_show_session       (PalWindow      *self,
                                              PalSessionKey  *key);
+/* Folded, shows the content (TRUE) or the list of sessions. */
+void         _pal_window_navigate           (PalWindow      *self,
+                                             gboolean        content);
+
+/* pal-window-layout.c */
+void     _pal_window_class_init_layout   (GtkWidgetClass *widget_class);
+void     _pal_window_setup_layout        (PalWindow      *self);
+int      _pal_window_get_sidebar_width   (PalWindow      *self);
+void     _pal_window_set_sidebar_width   (PalWindow      *self,
+                                          int             width);
 
 /* pal-window-actions.c */
 void     _pal_window_class_init_actions (GtkWidgetClass *widget_class);

@@ -195,6 +195,7 @@ _pal_window_show_session (PalWindow     *self,
   pal_session_view_set_session (self->session_view, session);
   gtk_stack_set_visible_child_name (self->content_stack, key != NULL ? "session" : "welcome");
   pal_sidebar_select (self->sidebar, key);
+  _pal_window_navigate (self, key != NULL);
   _pal_window_update_header (self);
   _pal_window_update_actions (self);
 
@@ -445,7 +446,7 @@ pal_window_close_request (GtkWindow *window)
           g_settings_set_int (self->settings, "window-width", width);
           g_settings_set_int (self->settings, "window-height", height);
         }
-      g_settings_set_int (self->settings, "sidebar-width", gtk_paned_get_position (self->paned));
+      g_settings_set_int (self->settings, "sidebar-width", _pal_window_get_sidebar_width (self));
       g_settings_apply (self->settings);
     }
 
@@ -496,6 +497,7 @@ pal_window_finalize (GObject *object)
 
   g_clear_pointer (&self->current, pal_session_key_unref);
   g_clear_pointer (&self->drafts, g_hash_table_unref);
+  g_clear_pointer (&self->started, g_hash_table_unref);
   g_queue_clear_full (&self->access_queue, g_object_unref);
   g_free (self->signed_in_agent);
   g_free (self->error_agent_id);
@@ -529,7 +531,10 @@ pal_window_class_init (PalWindowClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "/gui/pal-window.ui");
   gtk_widget_class_bind_template_child (widget_class, PalWindow, toast_overlay);
-  gtk_widget_class_bind_template_child (widget_class, PalWindow, paned);
+  gtk_widget_class_bind_template_child (widget_class, PalWindow, leaflet);
+  gtk_widget_class_bind_template_child (widget_class, PalWindow, sidebar_pane);
+  gtk_widget_class_bind_template_child (widget_class, PalWindow, sidebar_handle);
+  gtk_widget_class_bind_template_child (widget_class, PalWindow, back_button);
   gtk_widget_class_bind_template_child (widget_class, PalWindow, sidebar_bin);
   gtk_widget_class_bind_template_child (widget_class, PalWindow, window_title);
   gtk_widget_class_bind_template_child (widget_class, PalWindow, state_label);
@@ -540,6 +545,7 @@ pal_window_class_init (PalWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PalWindow, find_bar);
 
   _pal_window_class_init_actions (widget_class);
+  _pal_window_class_init_layout (widget_class);
   _pal_window_class_init_search (widget_class);
 }
 
@@ -551,8 +557,11 @@ pal_window_init (PalWindow *self)
                                              (GDestroyNotify) pal_session_key_unref, NULL);
   self->drafts = g_hash_table_new_full (pal_session_key_hash, pal_session_key_equal,
                                         (GDestroyNotify) pal_session_key_unref, g_object_unref);
+  self->started = g_hash_table_new_full (pal_session_key_hash, pal_session_key_equal,
+                                         (GDestroyNotify) pal_session_key_unref, NULL);
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  _pal_window_setup_layout (self);
 
   self->live_bindings = g_binding_group_new ();
   g_binding_group_bind_full (self->live_bindings, "state", self->state_label, "label",
@@ -639,17 +648,14 @@ pal_window_new (GtkApplication    *application,
   if (settings != NULL)
     {
       gtk_window_set_default_size (GTK_WINDOW (self),
-                                   MAX (640, g_settings_get_int (settings, "window-width")),
+                                   MAX (360, g_settings_get_int (settings, "window-width")),
                                    MAX (420, g_settings_get_int (settings, "window-height")));
       if (g_settings_get_boolean (settings, "window-maximized"))
         gtk_window_maximize (GTK_WINDOW (self));
-      gtk_paned_set_position (self->paned, CLAMP (g_settings_get_int (settings, "sidebar-width"), 200, 600));
+      _pal_window_set_sidebar_width (self, g_settings_get_int (settings, "sidebar-width"));
     }
   else
-    {
-      gtk_window_set_default_size (GTK_WINDOW (self), 1100, 760);
-      gtk_paned_set_position (self->paned, 300);
-    }
+    gtk_window_set_default_size (GTK_WINDOW (self), 1100, 760);
 
   _pal_window_update_actions (self);
 
