@@ -1093,30 +1093,12 @@ find_descendant_of_type (GtkWidget *root,
   return NULL;
 }
 
-/* The label of @root showing @text, or NULL */
-static GtkWidget *
-find_label (GtkWidget  *root,
-            const char *text)
-{
-  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (root)), text) == 0)
-    return root;
-  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_label (c, text);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
-
 static gboolean
 agent_shown (Fixture *fixture)
 {
   PalNewSessionDialog *dialog = find_new_session_dialog ();
 
-  return dialog != NULL && find_label (GTK_WIDGET (dialog), "fake-permission") != NULL;
+  return dialog != NULL && find_label_starting (GTK_WIDGET (dialog), "fake-permission") != NULL;
 }
 
 /* New Session for a screen reader and the keyboard: its buttons are named
@@ -1151,7 +1133,7 @@ test_new_session_keyboard (Fixture       *fixture,
   g_assert_false (gtk_test_accessible_has_property (GTK_ACCESSIBLE (agent_row), GTK_ACCESSIBLE_PROPERTY_LABEL));
   /* the row of the list showing the agent chosen is named after it */
   wait_for (fixture, agent_shown, 10);
-  shown = find_label (agent_row, "fake-permission");
+  shown = GTK_WIDGET (find_label_starting (agent_row, "fake-permission"));
   g_assert_true (gtk_test_accessible_has_relation (GTK_ACCESSIBLE (gtk_widget_get_parent (gtk_widget_get_parent (shown))),
                                                    GTK_ACCESSIBLE_RELATION_LABELLED_BY));
 
