@@ -22,7 +22,8 @@
 # again after each; PATIENCE bounds a hang, it sets no pace.
 #
 # usage: check-a11y.py PALAVER FAKE_AGENT   (needs a display, xdotool,
-#        the system's python3 with pyatspi, and PALAVER_SCENARIO_DIR)
+#        the system's python3 with pyatspi, and PALAVER_SCENARIO_DIR;
+#        without pyatspi or at-spi2-core, it exits 77: skipped)
 
 import os
 import signal
@@ -313,7 +314,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix='palaver-a11y-') as work:
         os.makedirs(os.path.join(work, 'project'))
         write_keyfile(work, [fake_agent_profile(work, fake_agent, 'fake', 'Fake Agent',
-                                                'permission.json')], [])
+                                                'permission.json')], [], default_agent='fake')
         app = App(palaver, work)
         try:
             def check_names(step):
