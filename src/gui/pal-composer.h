@@ -43,5 +43,8 @@ PalOptionsBar *pal_composer_get_options_bar (PalComposer *self);
 gboolean   pal_composer_submit              (PalComposer *self);
 void       pal_composer_grab_focus          (PalComposer *self);
 guint      pal_composer_get_n_completions   (PalComposer *self);
+/* The transcript whose user messages Up and Down recall; nullable */
+void       pal_composer_set_recall_model    (PalComposer *self,
+                                             GListModel  *items);
 
 G_END_DECLS

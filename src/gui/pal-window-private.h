@@ -10,6 +10,7 @@
  * pal-window-search.c  the search across every session, export, find in the
  *                      session
  * pal-window-history.c past sessions read from the history kept of them
+ * pal-window-queue.c   the queues of prompts of the sessions
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -54,6 +55,7 @@ struct _PalWindow
   GSignalGroup         *live_signals;
   GHashTable           *last_states;   /* session key → PalSessionState, for notifications */
   GHashTable           *drafts;        /* session id → what the person wrote and did not send */
+  GHashTable           *queues;        /* session key → PalPromptQueue (pal-window-queue.c) */
   /* file access outside the folders: one dialog, the rest waiting */
   GQueue                access_queue;  /* AcpFsAccessRequest, owned */
   GtkWidget            *access_dialog;
@@ -218,5 +220,16 @@ gboolean _pal_window_history_show_error  (PalWindow      *self,
                                           PalSessionKey  *key,
                                           const char     *title,
                                           const GError   *error);
+
+/* pal-window-queue.c */
+void     _pal_window_setup_queue         (PalWindow      *self);
+/* The current session went from @previous to @key (both nullable): the
+ * view shows the queue of @key */
+void     _pal_window_follow_queue        (PalWindow      *self,
+                                          PalSessionKey  *previous,
+                                          PalSessionKey  *key);
+/* The queue of @key, if the window keeps one (transfer none) */
+PalPromptQueue *_pal_window_lookup_queue (PalWindow      *self,
+                                          PalSessionKey  *key);
 
 G_END_DECLS
