@@ -4,8 +4,9 @@
  * turn runs, Send becomes Stop, and Enter sends only when the session view
  * says the prompt can wait for the turn's end ("can-send"). Up in an empty
  * composer recalls the previous prompts of the session, the user messages of
- * "recall-model", newest first; Down goes forward again, as a shell does
- * (in a recalled prompt of several lines, from its first or last line).
+ * the transcript given with pal_composer_set_recall_model(), newest first;
+ * Down goes forward again, as a shell does (in a recalled prompt of several
+ * lines, from its first or last line).
  * Typing "/" at the start offers the agent's
  * commands (the AcpCommand items of "commands"); Up/Down pick, Tab or Enter
  * complete, Escape closes. When the session offers config options (or, for

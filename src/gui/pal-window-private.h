@@ -228,8 +228,5 @@ void     _pal_window_setup_queue         (PalWindow      *self);
 void     _pal_window_follow_queue        (PalWindow      *self,
                                           PalSessionKey  *previous,
                                           PalSessionKey  *key);
-/* The queue of @key, if the window keeps one (transfer none) */
-PalPromptQueue *_pal_window_lookup_queue (PalWindow      *self,
-                                          PalSessionKey  *key);
 
 G_END_DECLS

@@ -67,13 +67,6 @@ _pal_window_follow_queue (PalWindow     *self,
   pal_session_view_set_queue (self->session_view, queue);
 }
 
-PalPromptQueue *
-_pal_window_lookup_queue (PalWindow     *self,
-                          PalSessionKey *key)
-{
-  return g_hash_table_lookup (self->queues, key);
-}
-
 void
 _pal_window_setup_queue (PalWindow *self)
 {
