@@ -19,10 +19,16 @@ session_view_turn_ended_cb (PalSessionView *view,
                             const char     *failure,
                             PalWindow      *self)
 {
-  PalSessionKey *key = pal_session_manager_get_session_key (self->manager, session);
-  PalPromptQueue *queue = key != NULL ? g_hash_table_lookup (self->queues, key) : NULL;
+  PalSessionKey *key;
+  PalPromptQueue *queue;
   g_autoptr(PalPrompt) next = NULL;
 
+  /* a turn that ends as the window goes (its agent stopped) */
+  if (self->manager == NULL)
+    return;
+
+  key = pal_session_manager_get_session_key (self->manager, session);
+  queue = key != NULL ? g_hash_table_lookup (self->queues, key) : NULL;
   if (queue == NULL)
     return;
 
