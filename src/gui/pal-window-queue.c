@@ -78,5 +78,8 @@ _pal_window_setup_queue (PalWindow *self)
 {
   self->queues = g_hash_table_new_full (pal_session_key_hash, pal_session_key_equal,
                                         (GDestroyNotify) pal_session_key_unref, g_object_unref);
-  g_signal_connect (self->session_view, "turn-ended", G_CALLBACK (session_view_turn_ended_cb), self);
+  /* a turn can end after the window went: the view is kept alive by the
+   * prompt it waits for */
+  g_signal_connect_object (self->session_view, "turn-ended", G_CALLBACK (session_view_turn_ended_cb),
+                           self, 0);
 }
