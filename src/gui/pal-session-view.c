@@ -403,7 +403,7 @@ update_state (PalSessionView *self)
 {
   AcpSessionState state = self->session != NULL ? acp_session_get_state (self->session)
                                                 : ACP_SESSION_STATE_NEW;
-  gboolean reopens;
+  gboolean reopens, progressing;
 
   pal_composer_set_busy (self->composer, state == ACP_SESSION_STATE_PROMPTING);
   update_composer_target (self);
@@ -425,10 +425,12 @@ update_state (PalSessionView *self)
   gtk_widget_set_visible (self->starting_page, self->starting);
   /* nothing turns while the start waits for the person (a sign-in) */
   gtk_spinner_set_spinning (self->starting_spinner, self->starting && !self->start_paused);
-  gtk_revealer_set_reveal_child (self->progress_revealer,
-                                 state == ACP_SESSION_STATE_LOADING ||
-                                 state == ACP_SESSION_STATE_CREATING ||
-                                 state == ACP_SESSION_STATE_RESUMING);
+  /* without a transition, a revealer keeps its child's height hidden: it
+   * goes away whole */
+  progressing = state == ACP_SESSION_STATE_LOADING || state == ACP_SESSION_STATE_CREATING ||
+                state == ACP_SESSION_STATE_RESUMING;
+  gtk_revealer_set_reveal_child (self->progress_revealer, progressing);
+  gtk_widget_set_visible (GTK_WIDGET (self->progress_revealer), progressing);
   /* once pulsed, a progress bar ticks at every frame until it is given a
    * fraction, hidden or not */
   if (state != ACP_SESSION_STATE_LOADING)
