@@ -13,7 +13,7 @@
 #include "acp-permission-item.h"
 #include "acp-transcript.h"
 #include "pal-chat-view.h"
-#include "pal-attachment-chips.h"
+#include "pal-message-attachments.h"
 #include "pal-diff-view.h"
 #include "pal-markdown-view.h"
 #include "pal-message-row.h"
@@ -1601,17 +1601,17 @@ static char *
 chip_names (GtkWidget *window)
 {
   GtkWidget *row = find_descendant (window, PAL_TYPE_MESSAGE_ROW);
-  PalAttachmentChips *chips;
+  PalMessageAttachments *chips;
   g_autoptr(GString) names = g_string_new (NULL);
   GtkWidget *chip;
 
   if (row == NULL)
     return NULL;
   chips = pal_message_row_get_attachments (PAL_MESSAGE_ROW (row));
-  if (pal_attachment_chips_get_n_decoding (chips) > 0)
+  if (pal_message_attachments_get_n_decoding (chips) > 0)
     return NULL;
-  for (guint i = 0; (chip = pal_attachment_chips_get_chip (chips, i)) != NULL; i++)
-    g_string_append_printf (names, "%s%s", i > 0 ? " | " : "", pal_attachment_chips_get_chip_name (chip));
+  for (guint i = 0; (chip = pal_message_attachments_get_chip (chips, i)) != NULL; i++)
+    g_string_append_printf (names, "%s%s", i > 0 ? " | " : "", pal_message_attachments_get_chip_name (chip));
 
   return g_string_free (g_steal_pointer (&names), FALSE);
 }

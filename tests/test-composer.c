@@ -9,6 +9,7 @@
 
 #include "acp-command.h"
 #include "acp-config-option.h"
+#include "acp-message-item.h"
 #include "acp-mode.h"
 #include "pal-attachment-chip.h"
 #include "pal-composer.h"
@@ -208,8 +209,10 @@ test_send_and_stop (void)
   text = pal_composer_dup_text (composer);
   g_assert_cmpstr (text, ==, "");
 
-  /* while busy nothing is sent and Stop is offered */
+  /* while busy Stop is offered, and nothing is sent unless it can wait
+   * for the turn's end (can-send) */
   pal_composer_set_busy (composer, TRUE);
+  pal_composer_set_can_send (composer, FALSE);
   pal_composer_set_text (composer, "queued");
   press (composer, GDK_KEY_Return, 0);
   g_assert_cmpuint (events.submitted->len, ==, 1);
@@ -225,13 +228,19 @@ test_send_and_stop (void)
     g_assert_cmpuint (events.stops, ==, 1);
   }
 
+  pal_composer_set_can_send (composer, TRUE);
+  g_assert_true (press (composer, GDK_KEY_Return, 0));
+  g_assert_cmpuint (events.submitted->len, ==, 2);
+  g_assert_cmpstr (g_ptr_array_index (events.submitted, 1), ==, "queued");
+
   /* a session that cannot take prompts does not get them */
   pal_composer_set_busy (composer, FALSE);
   pal_composer_set_can_send (composer, FALSE);
+  pal_composer_set_text (composer, "later");
   g_assert_false (pal_composer_submit (composer));
   pal_composer_set_can_send (composer, TRUE);
   g_assert_true (pal_composer_submit (composer));
-  g_assert_cmpstr (g_ptr_array_index (events.submitted, 1), ==, "queued");
+  g_assert_cmpstr (g_ptr_array_index (events.submitted, 2), ==, "later");
 
   g_ptr_array_unref (events.submitted);
   gtk_window_destroy (GTK_WINDOW (window));
@@ -679,6 +688,98 @@ test_mention (void)
   test_remove_tree (dir);
 }
 
+static void
+append_message (GListStore     *store,
+                AcpMessageRole  role,
+                const char     *text)
+{
+  g_autoptr(AcpMessageItem) item = acp_message_item_new (role, NULL);
+
+  acp_message_item_set_text (item, text);
+  g_list_store_append (store, item);
+}
+
+#define assert_text(composer, expected) \
+  G_STMT_START { \
+    g_autofree char *text_ = pal_composer_dup_text (composer); \
+    g_assert_cmpstr (text_, ==, expected); \
+  } G_STMT_END
+
+static void
+test_recall (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  PalComposer *composer = PAL_COMPOSER (pal_composer_new ());
+  g_autoptr(GListStore) items = g_list_store_new (G_TYPE_OBJECT);
+
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (composer));
+  gtk_window_present (GTK_WINDOW (window));
+
+  append_message (items, ACP_MESSAGE_ROLE_USER, "first");
+  append_message (items, ACP_MESSAGE_ROLE_AGENT, "an answer");
+  append_message (items, ACP_MESSAGE_ROLE_USER, "second\nof two lines");
+  append_message (items, ACP_MESSAGE_ROLE_AGENT, "another");
+  append_message (items, ACP_MESSAGE_ROLE_USER, "third");
+  append_message (items, ACP_MESSAGE_ROLE_USER, "third");
+  pal_composer_set_recall_model (composer, G_LIST_MODEL (items));
+
+  /* Up in the empty composer: the prompts, newest first (the same twice
+   * in a row once), never an answer */
+  g_assert_true (press (composer, GDK_KEY_Up, 0));
+  assert_text (composer, "third");
+  g_assert_true (press (composer, GDK_KEY_Up, 0));
+  assert_text (composer, "second\nof two lines");
+  /* in a prompt of two lines, Up first goes up a line (the text view's) */
+  g_assert_false (press (composer, GDK_KEY_Up, 0));
+  {
+    GtkTextView *view = GTK_TEXT_VIEW (find (GTK_WIDGET (composer), GTK_TYPE_TEXT_VIEW, 0));
+    GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
+    GtkTextIter start;
+
+    gtk_text_buffer_get_start_iter (buffer, &start);
+    gtk_text_buffer_place_cursor (buffer, &start);
+  }
+  g_assert_true (press (composer, GDK_KEY_Up, 0));
+  assert_text (composer, "first");
+  /* the oldest stays */
+  g_assert_true (press (composer, GDK_KEY_Up, 0));
+  assert_text (composer, "first");
+
+  /* Down goes forward, and past the newest to an empty composer */
+  g_assert_true (press (composer, GDK_KEY_Down, 0));
+  assert_text (composer, "second\nof two lines");
+  g_assert_true (press (composer, GDK_KEY_Down, 0));
+  assert_text (composer, "third");
+  g_assert_true (press (composer, GDK_KEY_Down, 0));
+  assert_text (composer, "");
+  g_assert_false (press (composer, GDK_KEY_Down, 0));
+
+  /* a recalled prompt once edited, or text written, is the person's: the
+   * keys move the cursor */
+  g_assert_true (press (composer, GDK_KEY_Up, 0));
+  pal_composer_set_text (composer, "third, changed");
+  g_assert_false (press (composer, GDK_KEY_Up, 0));
+  assert_text (composer, "third, changed");
+  pal_composer_set_text (composer, "my own");
+  g_assert_false (press (composer, GDK_KEY_Up, 0));
+
+  /* another transcript: its own prompts */
+  {
+    g_autoptr(GListStore) other = g_list_store_new (G_TYPE_OBJECT);
+
+    append_message (other, ACP_MESSAGE_ROLE_USER, "elsewhere");
+    pal_composer_set_recall_model (composer, G_LIST_MODEL (other));
+    pal_composer_set_text (composer, NULL);
+    g_assert_true (press (composer, GDK_KEY_Up, 0));
+    assert_text (composer, "elsewhere");
+    pal_composer_set_recall_model (composer, NULL);
+    pal_composer_set_text (composer, NULL);
+    g_assert_false (press (composer, GDK_KEY_Up, 0));
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -688,6 +789,7 @@ main (int   argc,
 
   g_test_add_func ("/composer/send-and-stop", test_send_and_stop);
   g_test_add_func ("/composer/slash-completion", test_slash_completion);
+  g_test_add_func ("/composer/recall", test_recall);
   g_test_add_func ("/composer/mention", test_mention);
   g_test_add_func ("/composer/session-options", test_session_options);
   g_test_add_func ("/composer/options-width", test_options_width);

@@ -10,7 +10,7 @@
 
 #include "acp-session.h"
 #include "acp-transcript.h"
-#include "pal-attachment-chips.h"
+#include "pal-message-attachments.h"
 #include "pal-block-model.h"
 #include "pal-image-viewer.h"
 #include "pal-markdown.h"
@@ -314,7 +314,7 @@ link_at (PalMessageRow *row,
 }
 
 static void
-open_uri_cb (PalAttachmentChips *chips,
+open_uri_cb (PalMessageAttachments *chips,
              const char         *uri,
              char              **opened)
 {
@@ -359,7 +359,7 @@ test_attachments (void)
   g_autofree char *opened = NULL;
   AcpMessageItem *item;
   PalMessageRow *row;
-  PalAttachmentChips *chips;
+  PalMessageAttachments *chips;
   GtkWidget *window, *picture;
   PalImageViewer *viewer;
   int width, height;
@@ -388,29 +388,29 @@ test_attachments (void)
   row = PAL_MESSAGE_ROW (pal_message_row_new (item));
   window = make_window (GTK_WIDGET (row));
   chips = pal_message_row_get_attachments (row);
-  WAIT_UNTIL (pal_attachment_chips_get_n_decoding (chips) == 0);
+  WAIT_UNTIL (pal_message_attachments_get_n_decoding (chips) == 0);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (chips)));
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    g_assert_cmpstr (pal_attachment_chips_get_chip_name (pal_attachment_chips_get_chip (chips, i)), ==,
+    g_assert_cmpstr (pal_message_attachments_get_chip_name (pal_message_attachments_get_chip (chips, i)), ==,
                      names[i]);
-  g_assert_null (pal_attachment_chips_get_chip (chips, G_N_ELEMENTS (names)));
+  g_assert_null (pal_message_attachments_get_chip (chips, G_N_ELEMENTS (names)));
 
   /* files and web pages open, the rest only shows what it is */
-  g_assert_true (GTK_IS_BUTTON (pal_attachment_chips_get_chip (chips, 0)));
-  g_assert_true (GTK_IS_BUTTON (pal_attachment_chips_get_chip (chips, 3)));
-  g_assert_false (GTK_IS_BUTTON (pal_attachment_chips_get_chip (chips, 4)));
-  g_assert_false (GTK_IS_BUTTON (pal_attachment_chips_get_chip (chips, 6)));
-  g_assert_cmpstr (gtk_widget_get_tooltip_text (pal_attachment_chips_get_chip (chips, 0)), ==,
+  g_assert_true (GTK_IS_BUTTON (pal_message_attachments_get_chip (chips, 0)));
+  g_assert_true (GTK_IS_BUTTON (pal_message_attachments_get_chip (chips, 3)));
+  g_assert_false (GTK_IS_BUTTON (pal_message_attachments_get_chip (chips, 4)));
+  g_assert_false (GTK_IS_BUTTON (pal_message_attachments_get_chip (chips, 6)));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (pal_message_attachments_get_chip (chips, 0)), ==,
                    "/project/src/hello.c");
   g_signal_connect (chips, "open-uri", G_CALLBACK (open_uri_cb), &opened);
-  click (pal_attachment_chips_get_chip (chips, 0));
+  click (pal_message_attachments_get_chip (chips, 0));
   g_assert_cmpstr (opened, ==, "file:///project/src/hello.c");
-  click (pal_attachment_chips_get_chip (chips, 3));
+  click (pal_message_attachments_get_chip (chips, 3));
   g_assert_cmpstr (opened, ==, "https://example.com/spec");
 
   /* the thumbnail: at most 160 pixels tall */
-  picture = find_descendant (pal_attachment_chips_get_chip (chips, 5), GTK_TYPE_PICTURE);
+  picture = find_descendant (pal_message_attachments_get_chip (chips, 5), GTK_TYPE_PICTURE);
   gtk_widget_get_size_request (picture, &width, &height);
   g_assert_cmpint (height, ==, 160);
   g_assert_cmpint (width, ==, 213);
@@ -427,7 +427,7 @@ test_attachments (void)
 
   /* a click on the thumbnail: the image, larger; it closes */
   g_assert_null (find_viewer ());
-  click (pal_attachment_chips_get_chip (chips, 5));
+  click (pal_message_attachments_get_chip (chips, 5));
   viewer = find_viewer ();
   g_assert_nonnull (viewer);
   WAIT_UNTIL (pal_image_viewer_get_texture (viewer) != NULL);

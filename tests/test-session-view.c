@@ -145,6 +145,65 @@ test_usage_bound (Fixture       *f,
   g_assert_null (shown_usage (f));
 }
 
+/* Presses @keyval in the composer's text view, as the person does */
+static gboolean
+press (PalComposer *composer,
+       guint        keyval)
+{
+  GtkWidget *text_view = find_descendant (GTK_WIDGET (composer), GTK_TYPE_TEXT_VIEW);
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (text_view);
+  gboolean handled = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_KEY (controller))
+        g_signal_emit_by_name (controller, "key-pressed", keyval, 0, 0, &handled);
+      if (handled)
+        break;
+    }
+
+  return handled;
+}
+
+static void
+append_prompt (AcpTranscript *transcript,
+               const char    *text)
+{
+  g_autoptr(AcpMessageItem) item = acp_message_item_new (ACP_MESSAGE_ROLE_USER, NULL);
+
+  acp_message_item_set_text (item, text);
+  acp_transcript_append (transcript, ACP_ITEM (item));
+  acp_transcript_flush (transcript);
+}
+
+/* Up recalls the prompts of what is shown: the history kept of a session,
+ * then its own transcript */
+static void
+test_recall_shown (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(AcpTranscript) history = acp_transcript_new ();
+  g_autoptr(AcpSession) session = acp_session_new (f->agent, "/");
+  g_autofree char *text = NULL;
+  g_autofree char *later = NULL;
+
+  append_prompt (history, "from the history");
+  pal_session_view_set_history (f->view, history);
+  g_assert_true (press (f->composer, GDK_KEY_Up));
+  text = pal_composer_dup_text (f->composer);
+  g_assert_cmpstr (text, ==, "from the history");
+
+  pal_composer_set_text (f->composer, NULL);
+  pal_session_view_set_history (f->view, NULL);
+  pal_session_view_set_session (f->view, session);
+  append_prompt (acp_session_get_transcript (session), "in the session");
+  g_assert_true (press (f->composer, GDK_KEY_Up));
+  later = pal_composer_dup_text (f->composer);
+  g_assert_cmpstr (later, ==, "in the session");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -157,6 +216,7 @@ main (int   argc,
 
   ADD ("lists", test_lists_bound);
   ADD ("usage", test_usage_bound);
+  ADD ("recall-shown", test_recall_shown);
 
 #undef ADD
 

@@ -856,7 +856,7 @@ assert_prompt_shown (Fixture *f)
     "Image, 8 × 6", "Broken image",
   };
   PalMessageRow *row;
-  PalAttachmentChips *chips;
+  PalMessageAttachments *chips;
   GtkWidget *text;
   GtkTextIter iter;
 
@@ -866,12 +866,12 @@ assert_prompt_shown (Fixture *f)
   g_assert_cmpstr (acp_message_item_get_text (pal_message_row_get_item (row)), ==,
                    "Compare @src/hello.c with @notes.md.");
   chips = pal_message_row_get_attachments (row);
-  WAIT_UNTIL (pal_attachment_chips_get_n_decoding (chips) == 0);
+  WAIT_UNTIL (pal_message_attachments_get_n_decoding (chips) == 0);
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    g_assert_cmpstr (pal_attachment_chips_get_chip_name (pal_attachment_chips_get_chip (chips, i)), ==,
+    g_assert_cmpstr (pal_message_attachments_get_chip_name (pal_message_attachments_get_chip (chips, i)), ==,
                      names[i]);
-  g_assert_null (pal_attachment_chips_get_chip (chips, G_N_ELEMENTS (names)));
-  g_assert_true (GTK_IS_BUTTON (pal_attachment_chips_get_chip (chips, 3)));
+  g_assert_null (pal_message_attachments_get_chip (chips, G_N_ELEMENTS (names)));
+  g_assert_true (GTK_IS_BUTTON (pal_message_attachments_get_chip (chips, 3)));
 
   /* "@src/hello.c" from the 8th character */
   text = find_descendant (GTK_WIDGET (row), PAL_TYPE_MARKDOWN_TEXT);

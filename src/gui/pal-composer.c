@@ -1,7 +1,13 @@
 /* pal-composer.c: where the person writes a prompt
  *
  * A multi-line text view: Enter sends, Shift+Enter breaks the line. While a
- * turn runs, Send becomes Stop. Typing "/" at the start offers the agent's
+ * turn runs, Send becomes Stop, and Enter sends only when the session view
+ * says the prompt can wait for the turn's end ("can-send"). Up in an empty
+ * composer recalls the previous prompts of the session, the user messages of
+ * the transcript given with pal_composer_set_recall_model(), newest first;
+ * Down goes forward again, as a shell does (in a recalled prompt of several
+ * lines, from its first or last line).
+ * Typing "/" at the start offers the agent's
  * commands (the AcpCommand items of "commands"); Up/Down pick, Tab or Enter
  * complete, Escape closes. When the session offers config options (or, for
  * older agents, modes) a selector for each sits beside the buttons, in a
@@ -31,6 +37,8 @@
 #include "acp-command.h"
 #include "pal-attacher.h"
 #include "pal-attachment-bar.h"
+
+#include "acp-message-item.h"
 #include "pal-composer.h"
 #include "pal-mention-finder.h"
 
@@ -53,6 +61,10 @@ struct _PalComposer
   char          **folders;       /* the session's, or NULL */
 
   GListModel     *commands;
+  /* the prompts Up and Down recall: the user messages among these items */
+  GListModel     *recall_model;
+  guint           recall_position;  /* the item recalled */
+  char           *recall_text;      /* its text, while it is what is written */
   gboolean        busy;
   gboolean        can_send;
 };
@@ -206,6 +218,88 @@ move_selection (PalComposer *self,
     gtk_list_box_select_row (self->completion_list, next);
 }
 
+static void
+forget_recall (PalComposer *self)
+{
+  g_clear_pointer (&self->recall_text, g_free);
+}
+
+/* The text of a prompt among the recalled items, or NULL */
+static const char *
+prompt_text_at (PalComposer *self,
+                guint        position,
+                GObject    **item)
+{
+  const char *text;
+
+  *item = g_list_model_get_item (self->recall_model, position);
+  if (!ACP_IS_MESSAGE_ITEM (*item) ||
+      acp_message_item_get_role (ACP_MESSAGE_ITEM (*item)) != ACP_MESSAGE_ROLE_USER)
+    return NULL;
+
+  text = acp_message_item_get_text (ACP_MESSAGE_ITEM (*item));
+  return text != NULL && *text != '\0' ? text : NULL;
+}
+
+/* Up (@older) or Down: the previous or next prompt of the session, when the
+ * composer is empty or shows a recalled prompt untouched, from its first
+ * (Up) or last (Down) line. Returns: whether the key was used */
+static gboolean
+recall (PalComposer *self,
+        gboolean     older)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->text_view);
+  g_autofree char *text = pal_composer_dup_text (self);
+  gboolean recalling = self->recall_text != NULL && g_str_equal (text, self->recall_text);
+  guint n = self->recall_model != NULL ? g_list_model_get_n_items (self->recall_model) : 0;
+  GtkTextIter cursor;
+  guint start;
+
+  gtk_text_buffer_get_iter_at_mark (buffer, &cursor, gtk_text_buffer_get_insert (buffer));
+  if (!recalling)
+    {
+      forget_recall (self);
+      if (!older || *text != '\0')
+        return FALSE;
+    }
+  else if (older ? gtk_text_iter_get_line (&cursor) > 0
+                 : gtk_text_iter_get_line (&cursor) < gtk_text_buffer_get_line_count (buffer) - 1)
+    return FALSE;
+
+  start = recalling ? MIN (self->recall_position, n) : n;
+  for (guint k = 0; k < n; k++)
+    {
+      g_autoptr(GObject) item = NULL;
+      const char *found;
+      guint i;
+
+      if (older ? k >= start : start + 1 + k >= n)
+        break;
+      i = older ? start - 1 - k : start + 1 + k;
+      found = prompt_text_at (self, i, &item);
+      /* the same prompt sent twice in a row is recalled once */
+      if (found == NULL || (recalling && g_str_equal (found, self->recall_text)))
+        continue;
+
+      self->recall_position = i;
+      g_free (self->recall_text);
+      self->recall_text = g_strdup (found);
+      pal_composer_set_text (self, found);
+      hide_completion (self);
+      return TRUE;
+    }
+
+  /* past the newest: an empty composer again; before the oldest: stays */
+  if (!older)
+    {
+      forget_recall (self);
+      pal_composer_set_text (self, NULL);
+      return TRUE;
+    }
+
+  return recalling;
+}
+
 static gboolean
 key_pressed_cb (GtkEventControllerKey *controller,
                 guint                  keyval,
@@ -250,6 +344,11 @@ key_pressed_cb (GtkEventControllerKey *controller,
           break;
         }
     }
+
+  if ((keyval == GDK_KEY_Up || keyval == GDK_KEY_KP_Up) && !modified)
+    return recall (self, TRUE);
+  if ((keyval == GDK_KEY_Down || keyval == GDK_KEY_KP_Down) && !modified)
+    return recall (self, FALSE);
 
   if ((keyval == GDK_KEY_Return || keyval == GDK_KEY_KP_Enter) && !shift)
     {
@@ -336,6 +435,9 @@ pal_composer_dispose (GObject *object)
   if (self->attachments != NULL)
     g_signal_handlers_disconnect_by_data (self->attachments, self);
   g_clear_object (&self->attachments);
+
+  g_clear_object (&self->recall_model);
+  forget_recall (self);
   if (self->completion_popover != NULL)
     {
       gtk_widget_unparent (GTK_WIDGET (self->completion_popover));
@@ -620,7 +722,8 @@ pal_composer_get_busy (PalComposer *self)
  * @self: a #PalComposer
  * @busy: whether a turn runs
  *
- * While busy, Stop replaces Send and Enter does not send.
+ * While busy, Stop replaces Send; Enter sends only while "can-send" too
+ * (the prompt is queued).
  */
 void
 pal_composer_set_busy (PalComposer *self,
@@ -854,7 +957,7 @@ pal_composer_submit (PalComposer *self)
 
   g_return_val_if_fail (PAL_IS_COMPOSER (self), FALSE);
 
-  if (self->busy || !self->can_send)
+  if (!self->can_send)
     return FALSE;
 
   prompt = pal_composer_dup_prompt (self);
@@ -1032,4 +1135,21 @@ pal_composer_get_n_file_hits (PalComposer *self)
   g_return_val_if_fail (PAL_IS_COMPOSER (self), 0);
 
   return pal_mention_finder_get_n_hits (self->mentions);
+}
+
+/**
+ * pal_composer_set_recall_model:
+ * @self: a #PalComposer
+ * @items: (nullable): the items of the transcript shown: Up and Down
+ *   recall the text of its user messages
+ */
+void
+pal_composer_set_recall_model (PalComposer *self,
+                               GListModel  *items)
+{
+  g_return_if_fail (PAL_IS_COMPOSER (self));
+  g_return_if_fail (items == NULL || G_IS_LIST_MODEL (items));
+
+  forget_recall (self);
+  g_set_object (&self->recall_model, items);
 }

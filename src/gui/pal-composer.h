@@ -59,4 +59,8 @@ gboolean   pal_composer_get_refusing_images (PalComposer *self);
 /* how many files the "@" finder shows now (0 when closed) */
 guint      pal_composer_get_n_file_hits     (PalComposer *self);
 
+/* The transcript whose user messages Up and Down recall; nullable */
+void       pal_composer_set_recall_model    (PalComposer *self,
+                                             GListModel  *items);
+
 G_END_DECLS

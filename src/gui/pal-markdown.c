@@ -80,7 +80,11 @@ pal_markdown_ensure_tag_table (GtkTextTagTable *table)
     return;
 
 #define ADD_TAG(name, ...) \
-  gtk_text_tag_table_add (table, g_object_new (GTK_TYPE_TEXT_TAG, "name", name, __VA_ARGS__, NULL))
+  G_STMT_START { \
+    GtkTextTag *tag_ = g_object_new (GTK_TYPE_TEXT_TAG, "name", name, __VA_ARGS__, NULL); \
+    gtk_text_tag_table_add (table, tag_); \
+    g_object_unref (tag_); \
+  } G_STMT_END
   /* first, the lowest priority: a code block's own wrapping wins (see
    * tag_long_words () in pal-markdown-text.c) */
   ADD_TAG ("long-words", "wrap-mode", GTK_WRAP_WORD_CHAR, "insert-hyphens", FALSE);

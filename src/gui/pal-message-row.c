@@ -17,7 +17,7 @@
  *
  * What came with the message besides text is under its text (under its
  * first block): thumbnails of images and chips of files
- * (PalAttachmentChips). In a prompt, a mention of a file (`@src/main.c`)
+ * (PalMessageAttachments). In a prompt, a mention of a file (`@src/main.c`)
  * that came with it is a link to the file.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -30,7 +30,7 @@
 #include <glib/gi18n.h>
 
 #include "pal-a11y.h"
-#include "pal-attachment-chips.h"
+#include "pal-message-attachments.h"
 #include "pal-block-model.h"
 #include "pal-copy-button.h"
 #include "pal-markdown-view.h"
@@ -50,7 +50,7 @@ struct _PalMessageRow
   gsize            start;        /* where the part shown starts in the text */
   gsize            shown;        /* where the part shown ends in the text */
   PalMarkdownView *view;
-  PalAttachmentChips *chips;
+  PalMessageAttachments *chips;
   GListModel      *attachments;  /* (nullable): followed, when the row shows them */
   GtkWidget       *actions;      /* the message's buttons */
   GtkWidget       *copy_button;    /* (nullable): until the buttons are made */
@@ -383,7 +383,7 @@ build (PalMessageRow *self)
   self->view = PAL_MARKDOWN_VIEW (pal_markdown_view_new ());
   reset_text (self, self->block != NULL);
 
-  self->chips = PAL_ATTACHMENT_CHIPS (pal_attachment_chips_new ());
+  self->chips = PAL_MESSAGE_ATTACHMENTS (pal_message_attachments_new ());
 
   /* what a screen reader says of the row and of its text: who wrote it */
   {
@@ -442,7 +442,7 @@ build (PalMessageRow *self)
   if (self->block == NULL || pal_message_block_get_index (self->block) == 0)
     {
       self->attachments = g_object_ref (acp_message_item_get_attachments (self->item));
-      pal_attachment_chips_set_model (self->chips, self->attachments);
+      pal_message_attachments_set_model (self->chips, self->attachments);
       g_signal_connect (self->attachments, "items-changed", G_CALLBACK (attachments_changed_cb), self);
       update_mentions (self);
     }
@@ -598,7 +598,7 @@ pal_message_row_get_item (PalMessageRow *self)
  * Returns: (transfer none): what shows what came with the message (empty
  *   and hidden in a block that is not its first)
  */
-PalAttachmentChips *
+PalMessageAttachments *
 pal_message_row_get_attachments (PalMessageRow *self)
 {
   g_return_val_if_fail (PAL_IS_MESSAGE_ROW (self), NULL);

@@ -8,7 +8,7 @@
 #include <adwaita.h>
 
 #include "acp-message-item.h"
-#include "pal-attachment-chips.h"
+#include "pal-message-attachments.h"
 #include "pal-block-model.h"
 
 G_BEGIN_DECLS
@@ -25,6 +25,6 @@ gboolean        pal_message_row_get_lagging (PalMessageRow   *self);
 void            pal_message_row_copy        (PalMessageRow   *self);
 GtkWidget      *pal_message_row_get_copy_button   (PalMessageRow *self);
 GtkWidget      *pal_message_row_get_resend_button (PalMessageRow *self);
-PalAttachmentChips *pal_message_row_get_attachments (PalMessageRow *self);
+PalMessageAttachments *pal_message_row_get_attachments (PalMessageRow *self);
 
 G_END_DECLS

@@ -20,6 +20,16 @@
  * once it is open, its own transcript replaces the history, at the same
  * place: a replay of the same history shows no change.
  *
+ * Queue. A prompt written while a turn runs waits in the session's queue
+ * (pal_session_view_set_queue(): the queue is the session's, kept by the
+ * window), shown above the composer. Every turn's end is told with
+ * "turn-ended", with what went wrong if anything did: the window sends the
+ * next entry then, whichever session is shown. Send Now on an entry stops
+ * the turn (its end sends the entry), Edit puts the entry in the composer
+ * (sending it puts it back in its place), Resume goes on after a turn that
+ * ended badly. The composer recalls the prompts of the transcript shown
+ * with Up and Down.
+ *
  * The last prompt of the transcript can be edited and sent again while the
  * agent can be asked (its message shows the button, see PalMessageRow): the
  * action session.edit-prompt puts its text back in the composer, and what
@@ -39,6 +49,7 @@
 #include "pal-a11y.h"
 #include "pal-chat-view.h"
 #include "pal-composer.h"
+#include "pal-prompt-queue-view.h"
 #include "pal-session-manager.h"
 #include "pal-session-view.h"
 
@@ -58,6 +69,8 @@ struct _PalSessionView
 
   PalChatView    *chat_view;
   PalComposer    *composer;
+  PalPromptQueue *queue;          /* (nullable): the session's queue */
+  PalPromptQueueView *queue_view;
   GtkRevealer    *progress_revealer;
   GtkLabel       *progress_label;
   GtkProgressBar *progress_bar;
@@ -100,6 +113,7 @@ enum {
   PROMPT_HELD,
   REOPEN_REQUESTED,
   SIGN_IN_REQUESTED,
+  TURN_ENDED,
   N_SIGNALS
 };
 
@@ -155,6 +169,7 @@ show_transcript (PalSessionView *self)
   pal_chat_view_set_folder (self->chat_view,
                             self->session != NULL ? acp_session_get_cwd (self->session) : NULL);
   pal_chat_view_set_model (self->chat_view, model);
+  pal_composer_set_recall_model (self->composer, model);
   /* the same items (a replay of the same history), or the history above
    * new ones (a resume): the place is the same */
   if (shown != NULL && model != NULL && !at_bottom && top >= 0)
@@ -448,7 +463,7 @@ update_state (PalSessionView *self)
 {
   AcpSessionState state = self->session != NULL ? acp_session_get_state (self->session)
                                                 : ACP_SESSION_STATE_NEW;
-  gboolean reopens;
+  gboolean reopens, progressing;
 
   pal_composer_set_busy (self->composer, state == ACP_SESSION_STATE_PROMPTING);
   update_composer_target (self);
@@ -459,18 +474,23 @@ update_state (PalSessionView *self)
             (self->session == NULL && self->history != NULL);
   pal_composer_set_can_send (self->composer,
                              state == ACP_SESSION_STATE_READY || reopens ||
+                             (state == ACP_SESSION_STATE_PROMPTING && self->queue != NULL) ||
                              (self->starting && !self->holding));
-  pal_composer_set_placeholder (self->composer,
-                                reopens && self->history != NULL
-                                ? _("Write to open this session again with its agent")
-                                : NULL);
+  if (reopens && self->history != NULL)
+    pal_composer_set_placeholder (self->composer, _("Write to open this session again with its agent"));
+  else if (state == ACP_SESSION_STATE_PROMPTING && self->queue != NULL)
+    pal_composer_set_placeholder (self->composer, _("Write the next prompt: Enter queues it"));
+  else
+    pal_composer_set_placeholder (self->composer, NULL);
   gtk_widget_set_visible (self->starting_page, self->starting);
   /* nothing turns while the start waits for the person (a sign-in) */
   gtk_spinner_set_spinning (self->starting_spinner, self->starting && !self->start_paused);
-  gtk_revealer_set_reveal_child (self->progress_revealer,
-                                 state == ACP_SESSION_STATE_LOADING ||
-                                 state == ACP_SESSION_STATE_CREATING ||
-                                 state == ACP_SESSION_STATE_RESUMING);
+  /* without a transition, a revealer keeps its child's height hidden: it
+   * goes away whole */
+  progressing = state == ACP_SESSION_STATE_LOADING || state == ACP_SESSION_STATE_CREATING ||
+                state == ACP_SESSION_STATE_RESUMING;
+  gtk_revealer_set_reveal_child (self->progress_revealer, progressing);
+  gtk_widget_set_visible (GTK_WIDGET (self->progress_revealer), progressing);
   /* once pulsed, a progress bar ticks at every frame until it is given a
    * fraction, hidden or not */
   if (state != ACP_SESSION_STATE_LOADING)
@@ -687,11 +707,25 @@ prompt_cb (GObject      *object,
    * one refused for want of a sign-in can be sent again after one */
   if (error != NULL)
     {
+      g_autofree char *failure = NULL;
+
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+
       if (pal_session_manager_error_is_auth_required (error))
-        g_signal_emit (data->self, signals[SIGN_IN_REQUESTED], 0, session, data->prompt);
-      else if (acp_session_get_state (session) == ACP_SESSION_STATE_FAILED &&
-               !acp_agent_get_stop_requested (acp_session_get_agent (session)))
-        offer_again (data->self, session, data->prompt);
+        {
+          g_signal_emit (data->self, signals[SIGN_IN_REQUESTED], 0, session, data->prompt);
+          failure = g_strdup (_("The agent asks you to sign in."));
+        }
+      else
+        {
+          if (acp_session_get_state (session) == ACP_SESSION_STATE_FAILED &&
+              !acp_agent_get_stop_requested (acp_session_get_agent (session)))
+            offer_again (data->self, session, data->prompt);
+          /* Translators: %s is the error, as the agent or the app tells it */
+          failure = g_strdup_printf (_("The turn failed: %s"), error->message);
+        }
+      g_signal_emit (data->self, signals[TURN_ENDED], 0, session, failure);
       return;
     }
 
@@ -701,6 +735,7 @@ prompt_cb (GObject      *object,
                                   g_str_equal (reason, "cancelled") ? ACP_NOTICE_SEVERITY_INFO
                                                                     : ACP_NOTICE_SEVERITY_WARNING,
                                   text, NULL, NULL);
+  g_signal_emit (data->self, signals[TURN_ENDED], 0, session, text);
 }
 
 /* What the person should know of what went out (files sent as links, an
@@ -749,10 +784,11 @@ blocks_built_cb (GObject      *object,
   send_blocks (data, blocks, notes);
 }
 
+/* What the composer sends: to the session, or to be opened again with it,
+ * or held for the session that starts */
 static void
-composer_submit_cb (PalComposer    *composer,
-                    PalPrompt      *prompt,
-                    PalSessionView *self)
+take_prompt (PalSessionView *self,
+             PalPrompt      *prompt)
 {
   if (self->session == NULL && self->history != NULL && !self->starting)
     {
@@ -781,6 +817,90 @@ composer_submit_cb (PalComposer    *composer,
     }
 
   pal_session_view_send_prompt (self, self->session, prompt);
+}
+
+/* The next entry of the queue, when the session can take it now */
+static void
+send_queued (PalSessionView *self)
+{
+  AcpSessionState state = self->session != NULL ? acp_session_get_state (self->session)
+                                                : ACP_SESSION_STATE_NEW;
+  g_autoptr(PalPrompt) prompt = NULL;
+
+  if (self->queue == NULL || self->starting)
+    return;
+  /* ready, or to be opened again to take it */
+  if (state != ACP_SESSION_STATE_READY && state != ACP_SESSION_STATE_CLOSED &&
+      state != ACP_SESSION_STATE_FAILED && !(self->session == NULL && self->history != NULL))
+    return;
+
+  prompt = pal_prompt_queue_next (self->queue);
+  if (prompt != NULL)
+    take_prompt (self, prompt);
+}
+
+static void
+composer_submit_cb (PalComposer    *composer,
+                    PalPrompt      *prompt,
+                    PalSessionView *self)
+{
+  /* an entry that was edited goes back to its place */
+  if (self->queue != NULL && pal_prompt_queue_get_editing (self->queue))
+    {
+      pal_prompt_queue_add (self->queue, prompt);
+      send_queued (self);
+      return;
+    }
+
+  /* one written while a turn runs waits for its end */
+  if (self->queue != NULL && self->session != NULL &&
+      acp_session_get_state (self->session) == ACP_SESSION_STATE_PROMPTING)
+    {
+      pal_prompt_queue_add (self->queue, prompt);
+      return;
+    }
+
+  take_prompt (self, prompt);
+}
+
+static void
+queue_send_now_cb (PalPromptQueueView *view,
+                   guint               position,
+                   PalSessionView     *self)
+{
+  pal_prompt_queue_send_now (self->queue, position);
+  /* the end of the turn stopped sends it */
+  if (!pal_session_view_stop (self))
+    send_queued (self);
+}
+
+static void
+queue_edit_cb (PalPromptQueueView *view,
+               guint               position,
+               PalSessionView     *self)
+{
+  g_autoptr(PalPrompt) written = pal_composer_dup_prompt (self->composer);
+  g_autoptr(PalPrompt) prompt = NULL;
+
+  /* what is written is not thrown away */
+  if (written != NULL)
+    {
+      pal_prompt_queue_view_set_notice (view, _("Send or clear what you are writing first, then edit."));
+      gtk_widget_error_bell (GTK_WIDGET (self));
+      return;
+    }
+
+  prompt = pal_prompt_queue_take_for_edit (self->queue, position);
+  pal_composer_set_prompt (self->composer, prompt);
+  pal_composer_grab_focus (self->composer);
+}
+
+static void
+queue_resume_cb (PalPromptQueueView *view,
+                 PalSessionView     *self)
+{
+  pal_prompt_queue_go_on (self->queue);
+  send_queued (self);
 }
 
 static void
@@ -866,6 +986,7 @@ pal_session_view_dispose (GObject *object)
     }
   g_clear_object (&self->session);
   g_clear_object (&self->history);
+  g_clear_object (&self->queue);
   g_clear_object (&self->bindings);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->last_prompt);
@@ -1002,6 +1123,20 @@ pal_session_view_class_init (PalSessionViewClass *klass)
     g_signal_new ("sign-in-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 2, ACP_TYPE_SESSION, PAL_TYPE_PROMPT);
 
+  /**
+   * PalSessionView::turn-ended:
+   * @self: the view
+   * @session: the session, shown here or not
+   * @failure: (nullable): how the turn went wrong, in words, or %NULL for
+   *   an ordinary end
+   *
+   * A turn of a prompt sent with pal_session_view_send_prompt() ended: the
+   * session may take the next entry of its queue.
+   */
+  signals[TURN_ENDED] =
+    g_signal_new ("turn-ended", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 2, ACP_TYPE_SESSION, G_TYPE_STRING);
+
   gtk_widget_class_set_css_name (widget_class, "sessionview");
 }
 
@@ -1125,7 +1260,13 @@ pal_session_view_init (PalSessionView *self)
                              G_BINDING_SYNC_CREATE, usage_to_visible, NULL, NULL, NULL);
 
   gtk_box_append (GTK_BOX (bottom), GTK_WIDGET (self->usage_label));
+  self->queue_view = PAL_PROMPT_QUEUE_VIEW (pal_prompt_queue_view_new ());
+  g_signal_connect (self->queue_view, "send-now", G_CALLBACK (queue_send_now_cb), self);
+  g_signal_connect (self->queue_view, "edit", G_CALLBACK (queue_edit_cb), self);
+  g_signal_connect (self->queue_view, "resume", G_CALLBACK (queue_resume_cb), self);
+
   gtk_box_append (GTK_BOX (bottom), GTK_WIDGET (self->stopping_revealer));
+  gtk_box_append (GTK_BOX (bottom), GTK_WIDGET (self->queue_view));
   gtk_box_append (GTK_BOX (bottom), GTK_WIDGET (self->composer));
   gtk_widget_set_margin_start (bottom, 12);
   gtk_widget_set_margin_end (bottom, 12);
@@ -1532,4 +1673,42 @@ pal_session_view_set_pacer (PalSessionView *self,
   g_return_if_fail (PAL_IS_SESSION_VIEW (self));
 
   pal_chat_view_set_pacer (self->chat_view, pacer);
+}
+
+/**
+ * pal_session_view_set_queue:
+ * @self: a #PalSessionView
+ * @queue: (nullable): the queue of the session shown (or about to be)
+ *
+ * Prompts written while a turn runs wait in @queue, shown above the
+ * composer.
+ */
+void
+pal_session_view_set_queue (PalSessionView *self,
+                            PalPromptQueue *queue)
+{
+  g_return_if_fail (PAL_IS_SESSION_VIEW (self));
+  g_return_if_fail (queue == NULL || PAL_IS_PROMPT_QUEUE (queue));
+
+  if (!g_set_object (&self->queue, queue))
+    return;
+
+  pal_prompt_queue_view_set_queue (self->queue_view, queue);
+  update_state (self);
+}
+
+PalPromptQueue *
+pal_session_view_get_queue (PalSessionView *self)
+{
+  g_return_val_if_fail (PAL_IS_SESSION_VIEW (self), NULL);
+
+  return self->queue;
+}
+
+GtkWidget *
+pal_session_view_get_queue_view (PalSessionView *self)
+{
+  g_return_val_if_fail (PAL_IS_SESSION_VIEW (self), NULL);
+
+  return GTK_WIDGET (self->queue_view);
 }

@@ -13,6 +13,7 @@
 #include "acp-session.h"
 #include "acp-terminal-service.h"
 #include "pal-prompt.h"
+#include "pal-prompt-queue.h"
 
 G_BEGIN_DECLS
 
@@ -50,5 +51,11 @@ void        pal_session_view_set_terminal_service (PalSessionView     *self,
  * to it. */
 void        pal_session_view_set_pacer    (PalSessionView *self,
                                            AcpPacer       *pacer);
+/* The queue of the session shown: prompts written while a turn runs wait
+ * there (nullable) */
+void        pal_session_view_set_queue    (PalSessionView *self,
+                                           PalPromptQueue *queue);
+PalPromptQueue *pal_session_view_get_queue (PalSessionView *self);
+GtkWidget  *pal_session_view_get_queue_view (PalSessionView *self);
 
 G_END_DECLS

@@ -358,7 +358,7 @@ _pal_window_setup_history (PalWindow *self)
 {
   PalTranscriptStore *store = get_store (self);
 
-  g_signal_connect (self->session_view, "notify::history", G_CALLBACK (view_history_cb), self);
+  g_signal_connect_object (self->session_view, "notify::history", G_CALLBACK (view_history_cb), self, 0);
   if (store != NULL)
     g_signal_connect_object (store, "problem", G_CALLBACK (store_problem_cb), self, 0);
 }

@@ -596,8 +596,8 @@ _pal_window_cancel_start (PalWindow *self)
 void
 _pal_window_setup_open (PalWindow *self)
 {
-  g_signal_connect (self->session_view, "reopen-requested",
-                    G_CALLBACK (session_view_reopen_requested_cb), self);
-  g_signal_connect (self->session_view, "prompt-held",
-                    G_CALLBACK (session_view_prompt_held_cb), self);
+  g_signal_connect_object (self->session_view, "reopen-requested",
+                          G_CALLBACK (session_view_reopen_requested_cb), self, 0);
+  g_signal_connect_object (self->session_view, "prompt-held",
+                          G_CALLBACK (session_view_prompt_held_cb), self, 0);
 }

@@ -11,6 +11,8 @@
  *                      session
  * pal-window-history.c past sessions read from the history kept of them
  * pal-window-layout.c  the panes side by side, or folded into one
+
+ * pal-window-queue.c   the queues of prompts of the sessions
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -56,6 +58,8 @@ struct _PalWindow
   GHashTable           *last_states;   /* session key → PalSessionState, for notifications */
   GHashTable           *drafts;        /* session id → what the person wrote and did not send */
   GHashTable           *started;       /* keys of the sessions started here, this run */
+
+  GHashTable           *queues;        /* session key → PalPromptQueue (pal-window-queue.c) */
   /* file access outside the folders: one dialog, the rest waiting */
   GQueue                access_queue;  /* AcpFsAccessRequest, owned */
   GtkWidget            *access_dialog;
@@ -235,5 +239,13 @@ gboolean _pal_window_history_show_error  (PalWindow      *self,
                                           PalSessionKey  *key,
                                           const char     *title,
                                           const GError   *error);
+
+/* pal-window-queue.c */
+void     _pal_window_setup_queue         (PalWindow      *self);
+/* The current session went from @previous to @key (both nullable): the
+ * view shows the queue of @key */
+void     _pal_window_follow_queue        (PalWindow      *self,
+                                          PalSessionKey  *previous,
+                                          PalSessionKey  *key);
 
 G_END_DECLS

@@ -493,6 +493,6 @@ session_view_sign_in_requested_cb (PalSessionView *view,
 void
 _pal_window_setup_sign_in (PalWindow *self)
 {
-  g_signal_connect (self->session_view, "sign-in-requested",
-                    G_CALLBACK (session_view_sign_in_requested_cb), self);
+  g_signal_connect_object (self->session_view, "sign-in-requested",
+                          G_CALLBACK (session_view_sign_in_requested_cb), self, 0);
 }

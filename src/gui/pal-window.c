@@ -163,6 +163,7 @@ _pal_window_set_current (PalWindow     *self,
                          PalSessionKey *key)
 {
   g_autoptr(PalPrompt) draft = NULL;
+  g_autoptr(PalSessionKey) previous = NULL;
 
   if (pal_session_key_equal0 (self->current, key))
     return;
@@ -173,8 +174,9 @@ _pal_window_set_current (PalWindow     *self,
   else if (self->current != NULL)
     g_hash_table_remove (self->drafts, self->current);
 
-  g_clear_pointer (&self->current, pal_session_key_unref);
+  previous = g_steal_pointer (&self->current);
   self->current = key != NULL ? pal_session_key_ref (key) : NULL;
+  _pal_window_follow_queue (self, previous, key);
   pal_composer_set_prompt (_pal_window_get_composer (self),
                            key != NULL ? g_hash_table_lookup (self->drafts, key) : NULL);
   watch_current_live (self);
@@ -498,6 +500,8 @@ pal_window_finalize (GObject *object)
   g_clear_pointer (&self->current, pal_session_key_unref);
   g_clear_pointer (&self->drafts, g_hash_table_unref);
   g_clear_pointer (&self->started, g_hash_table_unref);
+
+  g_clear_pointer (&self->queues, g_hash_table_unref);
   g_queue_clear_full (&self->access_queue, g_object_unref);
   g_free (self->signed_in_agent);
   g_free (self->error_agent_id);
@@ -639,6 +643,7 @@ pal_window_new (GtkApplication    *application,
   _pal_window_setup_sign_in (self);
   _pal_window_setup_search (self);
   _pal_window_setup_history (self);
+  _pal_window_setup_queue (self);
   g_signal_connect (live_sessions, "items-changed", G_CALLBACK (live_sessions_changed_cb), self);
   live_sessions_changed_cb (live_sessions, 0, 0, g_list_model_get_n_items (live_sessions), self);
   g_signal_connect (store, "items-changed", G_CALLBACK (store_items_changed_cb), self);

@@ -1,4 +1,4 @@
-/* pal-attachment-chips.c: what was attached to a message: chips and thumbnails
+/* pal-message-attachments.c: what was attached to a message: chips and thumbnails
  *
  * Under a message's text, what came with it besides text, in order: an
  * image as a thumbnail (at most THUMBNAIL_HEIGHT pixels tall; a click shows
@@ -24,7 +24,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
-#include "pal-attachment-chips.h"
+#include "pal-message-attachments.h"
 #include "pal-image-decode.h"
 #include "pal-image-viewer.h"
 #include "pal-window.h"
@@ -47,7 +47,7 @@ typedef struct
   int         height;
 } Thumbnail;
 
-struct _PalAttachmentChips
+struct _PalMessageAttachments
 {
   GtkWidget     parent_instance;
 
@@ -66,9 +66,9 @@ enum {
 
 static guint signals[N_SIGNALS];
 
-G_DEFINE_FINAL_TYPE (PalAttachmentChips, pal_attachment_chips, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (PalMessageAttachments, pal_message_attachments, GTK_TYPE_WIDGET)
 
-static void rebuild (PalAttachmentChips *self);
+static void rebuild (PalMessageAttachments *self);
 
 static void
 thumbnail_free (gpointer data)
@@ -273,7 +273,7 @@ launch_cb (GObject      *source,
            GAsyncResult *result,
            gpointer      user_data)
 {
-  PalAttachmentChips *self = user_data;
+  PalMessageAttachments *self = user_data;
   g_autoptr(GError) error = NULL;
   GtkWidget *window;
 
@@ -300,7 +300,7 @@ launch_cb (GObject      *source,
 
 /* The default handler of ::open-uri */
 static void
-pal_attachment_chips_real_open_uri (PalAttachmentChips *self,
+pal_message_attachments_real_open_uri (PalMessageAttachments *self,
                                     const char         *uri)
 {
   g_autoptr(GdkAppLaunchContext) context =
@@ -312,7 +312,7 @@ pal_attachment_chips_real_open_uri (PalAttachmentChips *self,
 
 static void
 chip_clicked_cb (GtkButton          *button,
-                 PalAttachmentChips *self)
+                 PalMessageAttachments *self)
 {
   AcpContentBlock *block = g_object_get_data (G_OBJECT (button), CHIP_BLOCK_KEY);
 
@@ -320,7 +320,7 @@ chip_clicked_cb (GtkButton          *button,
 }
 
 static GtkWidget *
-resource_chip (PalAttachmentChips *self,
+resource_chip (PalMessageAttachments *self,
                AcpContentBlock    *block)
 {
   g_autofree char *name = pal_attachment_dup_display_name (block);
@@ -416,7 +416,7 @@ broken_chip (void)
 
 static void
 thumbnail_clicked_cb (GtkButton          *button,
-                      PalAttachmentChips *self)
+                      PalMessageAttachments *self)
 {
   AcpContentBlock *block = g_object_get_data (G_OBJECT (button), CHIP_BLOCK_KEY);
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
@@ -426,7 +426,7 @@ thumbnail_clicked_cb (GtkButton          *button,
 }
 
 static GtkWidget *
-thumbnail_chip (PalAttachmentChips *self,
+thumbnail_chip (PalMessageAttachments *self,
                 AcpContentBlock    *block,
                 const Thumbnail    *thumbnail)
 {
@@ -455,7 +455,7 @@ thumbnail_chip (PalAttachmentChips *self,
 
 typedef struct
 {
-  PalAttachmentChips *self;   /* not a reference: the decode is cancelled when it goes */
+  PalMessageAttachments *self;   /* not a reference: the decode is cancelled when it goes */
   AcpContentBlock    *block;
 } Decoding;
 
@@ -467,7 +467,7 @@ decode_cb (GObject      *source,
   Decoding *decoding = user_data;
   g_autoptr(AcpContentBlock) block = decoding->block;
   g_autoptr(GError) error = NULL;
-  PalAttachmentChips *self = decoding->self;
+  PalMessageAttachments *self = decoding->self;
   Thumbnail *thumbnail = g_new0 (Thumbnail, 1);
 
   g_free (decoding);
@@ -487,7 +487,7 @@ decode_cb (GObject      *source,
 
 /* The image's thumbnail, or a place for it while it is decoded */
 static GtkWidget *
-image_chip (PalAttachmentChips *self,
+image_chip (PalMessageAttachments *self,
             AcpContentBlock    *block)
 {
   const Thumbnail *thumbnail = g_object_get_data (G_OBJECT (block), THUMBNAIL_KEY);
@@ -541,7 +541,7 @@ clear_flow_box (GtkWidget *flow_box)
 }
 
 static void
-rebuild (PalAttachmentChips *self)
+rebuild (PalMessageAttachments *self)
 {
   guint n = self->model != NULL ? g_list_model_get_n_items (self->model) : 0;
   gboolean any_image = FALSE, any_chip = FALSE;
@@ -592,15 +592,15 @@ model_items_changed_cb (GListModel         *model,
                         guint               position,
                         guint               removed,
                         guint               added,
-                        PalAttachmentChips *self)
+                        PalMessageAttachments *self)
 {
   rebuild (self);
 }
 
 static void
-pal_attachment_chips_dispose (GObject *object)
+pal_message_attachments_dispose (GObject *object)
 {
-  PalAttachmentChips *self = PAL_ATTACHMENT_CHIPS (object);
+  PalMessageAttachments *self = PAL_MESSAGE_ATTACHMENTS (object);
 
   g_cancellable_cancel (self->cancellable);
   if (self->model != NULL)
@@ -612,19 +612,19 @@ pal_attachment_chips_dispose (GObject *object)
   g_clear_pointer (&self->shown, g_ptr_array_unref);
   g_clear_object (&self->cancellable);
 
-  G_OBJECT_CLASS (pal_attachment_chips_parent_class)->dispose (object);
+  G_OBJECT_CLASS (pal_message_attachments_parent_class)->dispose (object);
 }
 
 static void
-pal_attachment_chips_class_init (PalAttachmentChipsClass *klass)
+pal_message_attachments_class_init (PalMessageAttachmentsClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
-  object_class->dispose = pal_attachment_chips_dispose;
+  object_class->dispose = pal_message_attachments_dispose;
 
   /**
-   * PalAttachmentChips::open-uri:
+   * PalMessageAttachments::open-uri:
    * @self: the chips
    * @uri: what the activated chip points at
    *
@@ -635,7 +635,7 @@ pal_attachment_chips_class_init (PalAttachmentChipsClass *klass)
     g_signal_new_class_handler ("open-uri",
                                 G_TYPE_FROM_CLASS (klass),
                                 G_SIGNAL_RUN_LAST,
-                                G_CALLBACK (pal_attachment_chips_real_open_uri),
+                                G_CALLBACK (pal_message_attachments_real_open_uri),
                                 NULL, NULL, NULL,
                                 G_TYPE_NONE, 1, G_TYPE_STRING);
 
@@ -658,7 +658,7 @@ new_flow_box (void)
 }
 
 static void
-pal_attachment_chips_init (PalAttachmentChips *self)
+pal_message_attachments_init (PalMessageAttachments *self)
 {
   GtkLayoutManager *layout = gtk_widget_get_layout_manager (GTK_WIDGET (self));
 
@@ -676,22 +676,22 @@ pal_attachment_chips_init (PalAttachmentChips *self)
 }
 
 GtkWidget *
-pal_attachment_chips_new (void)
+pal_message_attachments_new (void)
 {
-  return g_object_new (PAL_TYPE_ATTACHMENT_CHIPS, NULL);
+  return g_object_new (PAL_TYPE_MESSAGE_ATTACHMENTS, NULL);
 }
 
 /**
- * pal_attachment_chips_set_model:
- * @self: a #PalAttachmentChips
+ * pal_message_attachments_set_model:
+ * @self: a #PalMessageAttachments
  * @attachments: (nullable): a list model of #AcpContentBlock, followed as
  *   it changes
  */
 void
-pal_attachment_chips_set_model (PalAttachmentChips *self,
+pal_message_attachments_set_model (PalMessageAttachments *self,
                                 GListModel         *attachments)
 {
-  g_return_if_fail (PAL_IS_ATTACHMENT_CHIPS (self));
+  g_return_if_fail (PAL_IS_MESSAGE_ATTACHMENTS (self));
   g_return_if_fail (attachments == NULL || G_IS_LIST_MODEL (attachments));
 
   if (self->model == attachments)
@@ -706,53 +706,53 @@ pal_attachment_chips_set_model (PalAttachmentChips *self,
 }
 
 GListModel *
-pal_attachment_chips_get_model (PalAttachmentChips *self)
+pal_message_attachments_get_model (PalMessageAttachments *self)
 {
-  g_return_val_if_fail (PAL_IS_ATTACHMENT_CHIPS (self), NULL);
+  g_return_val_if_fail (PAL_IS_MESSAGE_ATTACHMENTS (self), NULL);
 
   return self->model;
 }
 
 /**
- * pal_attachment_chips_get_n_decoding:
- * @self: a #PalAttachmentChips
+ * pal_message_attachments_get_n_decoding:
+ * @self: a #PalMessageAttachments
  *
  * Returns: how many images are being decoded, their thumbnails still to
  *   come
  */
 guint
-pal_attachment_chips_get_n_decoding (PalAttachmentChips *self)
+pal_message_attachments_get_n_decoding (PalMessageAttachments *self)
 {
-  g_return_val_if_fail (PAL_IS_ATTACHMENT_CHIPS (self), 0);
+  g_return_val_if_fail (PAL_IS_MESSAGE_ATTACHMENTS (self), 0);
 
   return g_hash_table_size (self->decoding);
 }
 
 /**
- * pal_attachment_chips_get_chip:
- * @self: a #PalAttachmentChips
+ * pal_message_attachments_get_chip:
+ * @self: a #PalMessageAttachments
  * @position: the position of an attachment in the model
  *
  * Returns: (transfer none) (nullable): what shows it: a button for a
  *   thumbnail or a chip that opens, another widget for the rest
  */
 GtkWidget *
-pal_attachment_chips_get_chip (PalAttachmentChips *self,
+pal_message_attachments_get_chip (PalMessageAttachments *self,
                                guint               position)
 {
-  g_return_val_if_fail (PAL_IS_ATTACHMENT_CHIPS (self), NULL);
+  g_return_val_if_fail (PAL_IS_MESSAGE_ATTACHMENTS (self), NULL);
 
   return position < self->shown->len ? g_ptr_array_index (self->shown, position) : NULL;
 }
 
 /**
- * pal_attachment_chips_get_chip_name:
- * @chip: a chip of a #PalAttachmentChips
+ * pal_message_attachments_get_chip_name:
+ * @chip: a chip of a #PalMessageAttachments
  *
  * Returns: (nullable): its accessible name ("Attached file hello.c")
  */
 const char *
-pal_attachment_chips_get_chip_name (GtkWidget *chip)
+pal_message_attachments_get_chip_name (GtkWidget *chip)
 {
   g_return_val_if_fail (GTK_IS_WIDGET (chip), NULL);
 
