@@ -30,6 +30,7 @@ build_packages=(
 )
 test_packages=(
   xvfb xauth dbus dbus-x11 gnome-keyring nodejs npm flatpak-builder
+  at-spi2-core python3-pyatspi gir1.2-atspi-2.0 xdotool
   clang libclang-rt-14-dev
 )
 

@@ -38,14 +38,17 @@ def environment(work):
     return env
 
 
-def write_keyfile(work, agents, sessions):
-    """Settings in @work with @agents and @sessions, lists of GVariant texts."""
+def write_keyfile(work, agents, sessions, default_agent=None):
+    """Settings in @work with @agents and @sessions, lists of GVariant texts,
+    and @default_agent, the id New Session preselects."""
     settings = os.path.join(work, 'config', 'glib-2.0', 'settings')
     os.makedirs(settings, exist_ok=True)
     with open(os.path.join(settings, 'keyfile'), 'w') as f:
         f.write('[io/github/palaverapp/Palaver]\n')
         f.write(f"agents=[{', '.join(agents)}]\n")
         f.write(f"sessions=[{', '.join(sessions)}]\n")
+        if default_agent is not None:
+            f.write(f"default-agent={gvariant_string(default_agent)}\n")
 
 
 def fake_agent_profile(work, fake_agent, agent_id, name, scenario='basic.json'):

@@ -452,14 +452,50 @@ test_no_attachments (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A screen reader names a message after who wrote it: "You", "Agent", or
+ * the agent's "Thought", whose expander says so too */
+static void
+test_accessible_name (void)
+{
+  g_autoptr(AcpMessageItem) user = message_new (ACP_MESSAGE_ROLE_USER, "Fix the build");
+  g_autoptr(AcpMessageItem) agent = message_new (ACP_MESSAGE_ROLE_AGENT, "Done.");
+  g_autoptr(AcpMessageItem) thought = message_new (ACP_MESSAGE_ROLE_THOUGHT, "Hmm.");
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *user_row = pal_message_row_new (user);
+  GtkWidget *agent_row = pal_message_row_new (agent);
+  GtkWidget *thought_row = pal_message_row_new (thought);
+  GtkWidget *window;
+  GtkWidget *expander = NULL;
+
+  gtk_box_append (GTK_BOX (box), user_row);
+  gtk_box_append (GTK_BOX (box), agent_row);
+  gtk_box_append (GTK_BOX (box), thought_row);
+  window = make_window (box);
+
+  gtk_test_accessible_assert_property (user_row, GTK_ACCESSIBLE_PROPERTY_LABEL, "You");
+  gtk_test_accessible_assert_property (agent_row, GTK_ACCESSIBLE_PROPERTY_LABEL, "Agent");
+  gtk_test_accessible_assert_property (thought_row, GTK_ACCESSIBLE_PROPERTY_LABEL, "Thought");
+  for (GtkWidget *w = gtk_widget_get_first_child (thought_row); w != NULL && expander == NULL;
+       w = gtk_widget_get_first_child (w))
+    if (GTK_IS_EXPANDER (w))
+      expander = w;
+  g_assert_nonnull (expander);
+  gtk_test_accessible_assert_property (expander, GTK_ACCESSIBLE_PROPERTY_LABEL, "Thought");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
 {
+  /* accessible names and roles kept, for the tests to read */
+  g_setenv ("GTK_A11Y", "test", TRUE);
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
 
   g_test_add_func ("/message-row/copy", test_copy);
+  g_test_add_func ("/message-row/accessible-name", test_accessible_name);
   g_test_add_func ("/message-row/copy-blocks", test_copy_blocks);
   g_test_add_func ("/message-row/edit-and-resend", test_edit_and_resend);
   g_test_add_func ("/message-row/attachments", test_attachments);

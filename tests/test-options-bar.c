@@ -183,6 +183,7 @@ test_current_mode (Fixture       *f,
   fill_modes (f, "ask");
   dropdown = only_dropdown (f);
   g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 0);
+  gtk_test_accessible_assert_property (dropdown, GTK_ACCESSIBLE_PROPERTY_LABEL, "Mode");
 
   pal_options_bar_set_current_mode_id (f->bar, "plan");
   g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 2);
@@ -241,6 +242,8 @@ test_options_in_place (Fixture       *f,
   g_assert_cmpuint (after->len, ==, 3);
   g_assert_true (g_ptr_array_index (after, 0) != g_ptr_array_index (before, 0));
   g_assert_cmpuint (gtk_drop_down_get_selected (g_ptr_array_index (after, 0)), ==, 1);
+  /* a screen reader names a selector after its option, not its value */
+  gtk_test_accessible_assert_property (g_ptr_array_index (after, 0), GTK_ACCESSIBLE_PROPERTY_LABEL, "Model");
   g_assert_true (gtk_toggle_button_get_active (g_ptr_array_index (after, 1)));
   g_assert_true (g_ptr_array_index (after, 2) == g_ptr_array_index (before, 2));
   g_assert_cmpuint (f->n_option_changes, ==, 0);
@@ -305,6 +308,8 @@ int
 main (int   argc,
       char *argv[])
 {
+  /* accessible names and roles kept, for the tests to read */
+  g_setenv ("GTK_A11Y", "test", TRUE);
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
 

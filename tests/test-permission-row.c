@@ -257,10 +257,130 @@ test_title_markdown (void)
   chat_clear (&chat);
 }
 
+/* A key pressed in the chat: given to the chat's key handler, which sees
+ * keys before the list view does */
+static gboolean
+press (GtkWidget       *view,
+       guint            keyval,
+       GdkModifierType  state)
+{
+  GtkWidget *list = find_widget (view, GTK_TYPE_LIST_VIEW);
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (list);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+      gboolean handled = FALSE;
+
+      if (!GTK_IS_EVENT_CONTROLLER_KEY (controller) ||
+          gtk_event_controller_get_propagation_phase (controller) != GTK_PHASE_CAPTURE)
+        continue;
+      g_signal_emit_by_name (controller, "key-pressed", keyval, 0, state, &handled);
+      return handled;
+    }
+
+  g_assert_not_reached ();
+}
+
+static guint
+count_permission_rows (GtkWidget *window)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+
+  collect (window, PAL_TYPE_PERMISSION_ROW, rows);
+  return rows->len;
+}
+
+static GtkWidget *
+focus_of (Chat *chat)
+{
+  return gtk_root_get_focus (GTK_ROOT (chat->window));
+}
+
+static GtkWidget *
+focused_button (Chat *chat)
+{
+  GtkWidget *focus = focus_of (chat);
+
+  return focus != NULL ? gtk_widget_get_ancestor (focus, GTK_TYPE_BUTTON) : NULL;
+}
+
+/* For the keyboard: each row of the chat takes the focus; Tab goes into
+ * the row, through its buttons, and out of the chat; Shift+Tab back
+ * through them to the row; Up and Down from row to row. The rows are
+ * named for a screen reader after what they ask, their buttons after
+ * their labels. */
+static void
+test_keyboard (void)
+{
+  g_autoptr(AcpPermissionItem) first = make_item (2, "First");
+  g_autoptr(AcpPermissionItem) second = make_item (2, "Second");
+  Chat chat = { NULL };
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *after = gtk_button_new_with_label ("After the chat");
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+  GtkWidget *row0, *row1;
+
+  chat_new (&chat, first);
+  g_object_ref (chat.view);
+  gtk_window_set_child (GTK_WINDOW (chat.window), box);
+  gtk_widget_set_vexpand (chat.view, TRUE);
+  gtk_box_append (GTK_BOX (box), chat.view);
+  gtk_box_append (GTK_BOX (box), after);
+  g_object_unref (chat.view);
+  acp_transcript_append (chat.transcript, ACP_ITEM (second));
+  WAIT_UNTIL (count_permission_rows (chat.window) == 2);
+  collect (chat.window, PAL_TYPE_PERMISSION_ROW, rows);
+  row0 = g_ptr_array_index (rows, 0);
+  row1 = g_ptr_array_index (rows, 1);
+
+  g_assert_true (gtk_test_accessible_has_role (GTK_ACCESSIBLE (row0), GTK_ACCESSIBLE_ROLE_GROUP));
+  gtk_test_accessible_assert_property (row0, GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                       "The agent asks for permission: Run the build. Waiting for an answer");
+
+  /* the row takes the focus */
+  g_assert_true (gtk_widget_get_focusable (row0));
+  g_assert_true (pal_chat_view_focus_item (PAL_CHAT_VIEW (chat.view), first));
+  g_assert_true (gtk_widget_has_focus (row0));
+
+  /* Tab: into the row, through its buttons, then out of the chat */
+  g_assert_true (press (chat.view, GDK_KEY_Tab, 0));
+  g_assert_nonnull (focused_button (&chat));
+  g_assert_true (gtk_widget_is_ancestor (focused_button (&chat), row0));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (focused_button (&chat))), ==, "First 0");
+  gtk_test_accessible_assert_property (focused_button (&chat), GTK_ACCESSIBLE_PROPERTY_LABEL, "First 0");
+  g_assert_true (press (chat.view, GDK_KEY_Tab, 0));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (focused_button (&chat))), ==, "First 1");
+  g_assert_true (press (chat.view, GDK_KEY_Tab, 0));
+  g_assert_true (focus_of (&chat) == after);
+
+  /* Shift+Tab: back through the buttons to the row */
+  g_assert_true (pal_chat_view_focus_item (PAL_CHAT_VIEW (chat.view), first));
+  g_assert_true (press (chat.view, GDK_KEY_Tab, 0));
+  g_assert_true (press (chat.view, GDK_KEY_Tab, 0));
+  g_assert_true (press (chat.view, GDK_KEY_ISO_Left_Tab, GDK_SHIFT_MASK));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (focused_button (&chat))), ==, "First 0");
+  g_assert_true (press (chat.view, GDK_KEY_ISO_Left_Tab, GDK_SHIFT_MASK));
+  g_assert_true (gtk_widget_has_focus (row0));
+
+  /* Down and Up: from row to row, from a row or from a button in it */
+  g_assert_true (press (chat.view, GDK_KEY_Down, 0));
+  g_assert_true (gtk_widget_has_focus (row1));
+  g_assert_true (press (chat.view, GDK_KEY_Up, 0));
+  g_assert_true (gtk_widget_has_focus (row0));
+  g_assert_true (press (chat.view, GDK_KEY_Tab, 0));
+  g_assert_true (press (chat.view, GDK_KEY_Down, 0));
+  g_assert_true (gtk_widget_has_focus (row1));
+
+  chat_clear (&chat);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
+  /* accessible names and roles kept, for the tests to read */
+  g_setenv ("GTK_A11Y", "test", TRUE);
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
 
@@ -269,6 +389,7 @@ main (int   argc,
   g_test_add_func ("/permission-row/list", test_list);
   g_test_add_func ("/permission-row/no-options", test_no_options);
   g_test_add_func ("/permission-row/title-markdown", test_title_markdown);
+  g_test_add_func ("/permission-row/keyboard", test_keyboard);
 
   return g_test_run ();
 }

@@ -675,14 +675,40 @@ test_content_blocks_named (void)
   fixture_clear (&f);
 }
 
+/* A screen reader names the row after its title and its status, as they
+ * change, and its expander "Details" */
+static void
+test_accessible_name (void)
+{
+  Fixture f = { acp_transcript_new (), NULL, NULL };
+
+  apply (f.transcript, "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"n\",\"title\":\"Edit\","
+                       "\"kind\":\"edit\",\"status\":\"pending\",\"rawInput\":{\"path\":\"hello.c\"}}");
+  show_row (&f, "n", NULL);
+  g_assert_true (gtk_test_accessible_has_role (GTK_ACCESSIBLE (f.row), GTK_ACCESSIBLE_ROLE_GROUP));
+  gtk_test_accessible_assert_property (f.row, GTK_ACCESSIBLE_PROPERTY_LABEL, "Tool call: Edit, Pending");
+
+  apply (f.transcript, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"n\","
+                       "\"title\":\"Edit hello.c\",\"status\":\"completed\"}");
+  gtk_test_accessible_assert_property (f.row, GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                       "Tool call: Edit hello.c, Completed");
+  gtk_test_accessible_assert_property (find_widget (f.row, GTK_TYPE_EXPANDER),
+                                       GTK_ACCESSIBLE_PROPERTY_LABEL, "Details");
+
+  fixture_clear (&f);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
+  /* accessible names and roles kept, for the tests to read */
+  g_setenv ("GTK_A11Y", "test", TRUE);
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
 
   g_test_add_func ("/tool-call-row/raw-only", test_raw_only);
+  g_test_add_func ("/tool-call-row/accessible-name", test_accessible_name);
   g_test_add_func ("/tool-call-row/raw-output-beside-content", test_raw_output_beside_content);
   g_test_add_func ("/tool-call-row/agent-terminal", test_agent_terminal);
   g_test_add_func ("/tool-call-row/agent-terminal/streamed", test_agent_terminal_streamed);

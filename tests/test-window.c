@@ -315,6 +315,73 @@ save_screenshot (GtkWidget  *window,
   g_source_remove (timeout_id);
 }
 
+static gboolean
+permission_row_focused (Fixture *fixture)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (fixture->window));
+
+  return focus != NULL && PAL_IS_PERMISSION_ROW (focus);
+}
+
+static AcpPermissionItem *
+first_permission (Fixture *fixture)
+{
+  AcpTranscript *transcript = acp_session_get_transcript (current_session (fixture));
+
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (transcript)); i++)
+    {
+      g_autoptr(AcpItem) item = g_list_model_get_item (G_LIST_MODEL (transcript), i);
+
+      if (ACP_IS_PERMISSION_ITEM (item))
+        return ACP_PERMISSION_ITEM (item);
+    }
+
+  return NULL;
+}
+
+/* For the keyboard alone: a permission request asked while the person
+ * waits takes the focus, says what it asks to a screen reader, and Alt+1
+ * (the action it is bound to) answers it with its first option */
+static void
+test_permission_keyboard (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  PalSessionView *view = PAL_SESSION_VIEW (pal_window_get_session_view (fixture->window));
+  PalComposer *composer = PAL_COMPOSER (pal_session_view_get_composer (view));
+  GtkWidget *row;
+  AcpPermissionItem *item;
+
+  pal_window_start_session (fixture->window, "fake-permission", fixture->folder, NULL);
+  wait_for (fixture, session_ready, 30);
+  pal_session_view_focus_composer (view);
+
+  pal_composer_set_text (composer, "Please write the file");
+  g_assert_true (pal_composer_submit (composer));
+  wait_for (fixture, permission_row_focused, 30);
+
+  row = gtk_root_get_focus (GTK_ROOT (fixture->window));
+  g_assert_true (gtk_widget_has_focus (row));
+  g_assert_true (gtk_test_accessible_has_role (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_ROLE_GROUP));
+  gtk_test_accessible_assert_property (row, GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                       "The agent asks for permission: Write file. Waiting for an answer");
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.answer-permission",
+                                             "u", 0));
+  item = first_permission (fixture);
+  g_assert_nonnull (item);
+  g_assert_cmpint (acp_permission_item_get_state (item), ==, ACP_PERMISSION_STATE_SELECTED);
+  g_assert_cmpstr (acp_permission_item_get_selected_option_id (item), ==, "allow_once");
+  wait_for (fixture, session_ready, 30);
+  {
+    g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+
+    collect (GTK_WIDGET (fixture->window), PAL_TYPE_PERMISSION_ROW, rows);
+    g_assert_cmpuint (rows->len, ==, 1);
+    gtk_test_accessible_assert_property (g_ptr_array_index (rows, 0), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                         "The agent asks for permission: Write file. Answered: Allow");
+  }
+}
+
 static void
 test_new_prompt_permission (Fixture       *fixture,
                             gconstpointer  data)
@@ -989,6 +1056,108 @@ find_new_session_dialog (void)
     }
 
   return NULL;
+}
+
+/* The button of @root labelled @label (mnemonic or not), or NULL */
+static GtkWidget *
+find_button (GtkWidget  *root,
+             const char *label)
+{
+  if (GTK_IS_BUTTON (root) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (root)), label) == 0)
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_button (c, label);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static GtkWidget *
+find_descendant_of_type (GtkWidget *root,
+                         GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_descendant_of_type (c, type);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static gboolean
+agent_shown (Fixture *fixture)
+{
+  PalNewSessionDialog *dialog = find_new_session_dialog ();
+
+  return dialog != NULL && find_label_starting (GTK_WIDGET (dialog), "fake-permission") != NULL;
+}
+
+/* New Session for a screen reader and the keyboard: its buttons are named
+ * without their mnemonics' underscores; the agent shown in the Agent row
+ * names its row; Return on that row opens its list (it does not start) */
+static void
+test_new_session_keyboard (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  PalNewSessionDialog *dialog;
+  GtkWidget *agent_row, *popover, *shown;
+  GtkEventController *keys = NULL;
+  g_autoptr(GListModel) controllers = NULL;
+  gboolean handled = FALSE;
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.new-session", NULL));
+  dialog = find_new_session_dialog ();
+  g_assert_nonnull (dialog);
+  pal_new_session_dialog_set_agent_id (dialog, "fake-permission");
+
+  gtk_test_accessible_assert_property (find_button (GTK_WIDGET (dialog), "_Start"),
+                                       GTK_ACCESSIBLE_PROPERTY_LABEL, "Start");
+  gtk_test_accessible_assert_property (find_button (GTK_WIDGET (dialog), "_Cancel"),
+                                       GTK_ACCESSIBLE_PROPERTY_LABEL, "Cancel");
+  gtk_test_accessible_assert_property (find_button (GTK_WIDGET (dialog), "_Choose…"),
+                                       GTK_ACCESSIBLE_PROPERTY_LABEL, "Choose…");
+
+  agent_row = find_descendant_of_type (GTK_WIDGET (dialog), ADW_TYPE_COMBO_ROW);
+  g_assert_nonnull (agent_row);
+  g_assert_true (gtk_test_accessible_has_role (GTK_ACCESSIBLE (agent_row), GTK_ACCESSIBLE_ROLE_COMBO_BOX));
+  /* named by its title alone, not by it and the same label again */
+  g_assert_false (gtk_test_accessible_has_property (GTK_ACCESSIBLE (agent_row), GTK_ACCESSIBLE_PROPERTY_LABEL));
+  /* the row of the list showing the agent chosen is named after it */
+  wait_for (fixture, agent_shown, 10);
+  shown = GTK_WIDGET (find_label_starting (agent_row, "fake-permission"));
+  g_assert_true (gtk_test_accessible_has_relation (GTK_ACCESSIBLE (gtk_widget_get_parent (gtk_widget_get_parent (shown))),
+                                                   GTK_ACCESSIBLE_RELATION_LABELLED_BY));
+
+  /* Return on the row opens its list */
+  popover = find_descendant_of_type (agent_row, GTK_TYPE_POPOVER);
+  g_assert_nonnull (popover);
+  g_assert_false (gtk_widget_get_visible (popover));
+  g_assert_true (gtk_widget_grab_focus (agent_row));
+  controllers = gtk_widget_observe_controllers (agent_row);
+  for (guint i = 0; i < g_list_model_get_n_items (controllers) && keys == NULL; i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_KEY (controller))
+        keys = controller;
+    }
+  g_assert_nonnull (keys);
+  g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_Return, 0, 0, &handled);
+  g_assert_true (handled);
+  g_assert_true (gtk_widget_get_visible (popover));
+  g_assert_true (find_new_session_dialog () == dialog);
+
+  gtk_popover_popdown (GTK_POPOVER (popover));
+  gtk_window_destroy (GTK_WINDOW (dialog));
 }
 
 static void
@@ -2841,6 +3010,8 @@ main (int   argc,
 {
   g_autoptr(GError) error = NULL;
 
+  /* accessible names and roles kept, for the tests to read */
+  g_setenv ("GTK_A11Y", "test", TRUE);
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
 
@@ -2867,6 +3038,10 @@ main (int   argc,
               fixture_set_up, test_open_replays_live, fixture_tear_down);
   g_test_add ("/window/agent-sessions-listed", Fixture, NULL,
               fixture_set_up, test_agent_sessions_listed, fixture_tear_down);
+  g_test_add ("/window/new-session-keyboard", Fixture, NULL,
+              fixture_set_up, test_new_session_keyboard, fixture_tear_down);
+  g_test_add ("/window/permission-keyboard", Fixture, NULL,
+              fixture_set_up, test_permission_keyboard, fixture_tear_down);
   g_test_add ("/window/sign-in", Fixture, NULL,
               fixture_set_up, test_sign_in, fixture_tear_down);
   g_test_add ("/window/sign-in-values", Fixture, NULL,

@@ -22,6 +22,7 @@
 
 #include <glib/gi18n.h>
 
+#include "pal-a11y.h"
 #include "pal-agent-editor.h"
 #include "pal-args-group.h"
 #include "pal-command-check.h"
@@ -98,6 +99,7 @@ show_field_message (GtkWidget  *row,
     gtk_widget_add_css_class (row, "error");
   else
     gtk_widget_remove_css_class (row, "error");
+  pal_a11y_set_invalid (row, message != NULL && g_strcmp0 (style, "error") == 0);
 
   for (guint i = 0; i < G_N_ELEMENTS (styles); i++)
     {

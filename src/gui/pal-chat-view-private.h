@@ -82,6 +82,9 @@ struct _PalChatView
   guint              reveal_occurrence; /* which match of it is the one revealed */
   guint              reveal_tick;  /* brings it on screen, frame by frame */
   guint              reveal_frames; /* frames that tried */
+  GtkWidget         *focus_row;    /* (weak): the row the focus was last in */
+  GtkRoot           *focus_root;   /* (weak): while mapped, told where the focus goes */
+  gulong             focus_root_id;
   GObject           *target;       /* the item gone to (pal-chat-place.c) */
   guint              target_tick;  /* goes to it again as rows get laid out */
   guint              target_frames;
@@ -104,6 +107,13 @@ gint64     _pal_chat_view_now                 (PalChatView *self);
 void       _pal_chat_view_queue_scroll_to_end (PalChatView *self);
 void       _pal_chat_view_set_stick_to_bottom (PalChatView *self,
                                                gboolean     stick);
+
+/* pal-chat-keys.c */
+void       _pal_chat_keys_init                (PalChatView *self);
+void       _pal_chat_keys_map                 (PalChatView *self);
+void       _pal_chat_keys_unmap               (PalChatView *self);
+void       _pal_chat_keys_row_made            (PalChatView *self,
+                                               GtkWidget   *row);
 
 /* pal-chat-place.c */
 void       _pal_chat_place_row_bound          (PalChatView *self,

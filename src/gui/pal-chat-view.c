@@ -309,6 +309,24 @@ bottom_button_clicked_cb (PalChatView *self)
   pal_chat_view_scroll_to_bottom (self);
 }
 
+/* whatever a row shows (a summary, the row itself) takes the focus */
+static void
+clamp_notify_child_cb (AdwClamp    *clamp,
+                       GParamSpec  *pspec,
+                       PalChatView *self)
+{
+  GtkWidget *child = adw_clamp_get_child (clamp);
+  GtkWidget *list_item = gtk_widget_get_parent (GTK_WIDGET (clamp));
+
+  if (child == NULL)
+    return;
+  _pal_chat_keys_row_made (self, child);
+  /* the list's row is named after the row it shows */
+  if (list_item != NULL)
+    gtk_accessible_update_relation (GTK_ACCESSIBLE (list_item),
+                                    GTK_ACCESSIBLE_RELATION_LABELLED_BY, child, NULL, -1);
+}
+
 static void
 setup_cb (GtkSignalListItemFactory *factory,
           GtkListItem              *list_item,
@@ -319,6 +337,7 @@ setup_cb (GtkSignalListItemFactory *factory,
   adw_clamp_set_maximum_size (ADW_CLAMP (clamp), PAL_CHAT_ROW_MAX_WIDTH);
   adw_clamp_set_tightening_threshold (ADW_CLAMP (clamp), 600);
   gtk_widget_add_css_class (clamp, "transcript-row");
+  g_signal_connect_object (clamp, "notify::child", G_CALLBACK (clamp_notify_child_cb), self, 0);
   gtk_list_item_set_child (list_item, clamp);
   gtk_list_item_set_activatable (list_item, FALSE);
   gtk_list_item_set_selectable (list_item, FALSE);
@@ -470,6 +489,7 @@ pal_chat_view_map (GtkWidget *widget)
                                            G_CALLBACK (after_paint_cb), self);
   self->layout_id = g_signal_connect_after (self->frame_clock, "layout", G_CALLBACK (layout_cb), self);
   self->check_lagging = TRUE;
+  _pal_chat_keys_map (self);
 }
 
 static void
@@ -477,6 +497,7 @@ pal_chat_view_unmap (GtkWidget *widget)
 {
   PalChatView *self = PAL_CHAT_VIEW (widget);
 
+  _pal_chat_keys_unmap (self);
   if (self->frame_clock != NULL)
     {
       g_clear_signal_handler (&self->after_paint_id, self->frame_clock);
@@ -495,6 +516,7 @@ pal_chat_view_dispose (GObject *object)
   PalChatView *self = PAL_CHAT_VIEW (object);
 
   g_clear_handle_id (&self->follow_id, g_source_remove);
+  _pal_chat_keys_unmap (self);
   _pal_chat_find_dispose (self);
   _pal_chat_place_clear (self);
   _pal_chat_flood_dispose (self);
@@ -612,6 +634,10 @@ pal_chat_view_init (PalChatView *self)
                                                       factory));
   gtk_widget_add_css_class (GTK_WIDGET (self->list_view), "transcript");
   gtk_widget_add_css_class (GTK_WIDGET (self->list_view), "background");
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->list_view),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Messages"), -1);
+  _pal_chat_keys_init (self);
 
   self->scroller = GTK_SCROLLED_WINDOW (gtk_scrolled_window_new ());
   gtk_scrolled_window_set_policy (self->scroller, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);

@@ -29,6 +29,10 @@ void        pal_chat_view_scroll_to_item     (PalChatView *self,
                                               gboolean     highlight);
 gpointer    pal_chat_view_get_highlighted    (PalChatView *self);
 void        pal_chat_view_scroll_to_bottom   (PalChatView *self);
+/* pal-chat-keys.c */
+gboolean    pal_chat_view_focus_last         (PalChatView *self);
+gboolean    pal_chat_view_focus_item         (PalChatView *self,
+                                              gpointer     item);
 void        pal_chat_view_prompt_sent        (PalChatView *self);
 void        pal_chat_view_begin_flood        (PalChatView *self);
 void        pal_chat_view_end_flood          (PalChatView *self);

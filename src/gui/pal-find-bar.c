@@ -18,6 +18,7 @@
 #include <glib/gi18n.h>
 
 #include "acp-message-item.h"
+#include "pal-a11y.h"
 #include "pal-find-bar.h"
 #include "pal-text-match.h"
 
@@ -130,6 +131,7 @@ update_count (PalFindBar *self)
     gtk_widget_add_css_class (GTK_WIDGET (self->entry), "error");
   else
     gtk_widget_remove_css_class (GTK_WIDGET (self->entry), "error");
+  pal_a11y_set_invalid (GTK_WIDGET (self->entry), searching && n == 0);
 }
 
 static void

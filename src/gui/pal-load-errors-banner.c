@@ -18,6 +18,7 @@
 
 #include <glib/gi18n.h>
 
+#include "pal-a11y.h"
 #include "pal-load-errors-banner.h"
 #include "pal-session-store.h"
 
@@ -154,7 +155,7 @@ pal_load_errors_banner_init (PalLoadErrorsBanner *self)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
-  GtkWidget *details = gtk_button_new_with_mnemonic (_("_Details"));
+  GtkWidget *details = pal_a11y_mnemonic_button_new (_("_Details"));
   GtkWidget *close = gtk_button_new_from_icon_name ("window-close-symbolic");
 
   self->lists = g_ptr_array_new_with_free_func (g_object_unref);

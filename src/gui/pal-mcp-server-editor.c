@@ -24,6 +24,7 @@
 
 #include <glib/gi18n.h>
 
+#include "pal-a11y.h"
 #include "pal-args-group.h"
 #include "pal-command-check.h"
 #include "pal-error.h"
@@ -115,6 +116,7 @@ show_field_message (GtkWidget  *row,
         gtk_widget_add_css_class (row, "error");
       else
         gtk_widget_remove_css_class (row, "error");
+      pal_a11y_set_invalid (row, message != NULL && g_strcmp0 (style, "error") == 0);
     }
 
   for (guint i = 0; i < G_N_ELEMENTS (styles); i++)

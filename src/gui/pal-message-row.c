@@ -29,6 +29,7 @@
 
 #include <glib/gi18n.h>
 
+#include "pal-a11y.h"
 #include "pal-message-attachments.h"
 #include "pal-block-model.h"
 #include "pal-copy-button.h"
@@ -297,6 +298,7 @@ pal_message_row_class_init (PalMessageRowClass *klass)
 
   object_class->dispose = pal_message_row_dispose;
   widget_class->map = pal_message_row_map;
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
   widget_class->unmap = pal_message_row_unmap;
 
   gtk_widget_class_install_action (widget_class, "message.copy", NULL, copy_action);
@@ -383,6 +385,16 @@ build (PalMessageRow *self)
 
   self->chips = PAL_MESSAGE_ATTACHMENTS (pal_message_attachments_new ());
 
+  /* what a screen reader says of the row and of its text: who wrote it */
+  {
+    const char *who = role == ACP_MESSAGE_ROLE_USER ? _("You")
+                      : role == ACP_MESSAGE_ROLE_THOUGHT ? _("Thought")
+                      : _("Agent");
+
+    pal_a11y_set_label (GTK_WIDGET (self), who);
+    pal_a11y_set_label (GTK_WIDGET (self->view), who);
+  }
+
   switch (role)
     {
     case ACP_MESSAGE_ROLE_USER:
@@ -404,6 +416,7 @@ build (PalMessageRow *self)
       {
         GtkWidget *expander = gtk_expander_new (_("Thought"));
 
+        pal_a11y_set_label (expander, _("Thought"));
         gtk_widget_add_css_class (box, "thought");
         gtk_widget_add_css_class (GTK_WIDGET (self->view), "dim-label");
         gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->view));

@@ -14,6 +14,7 @@
 
 #include <glib/gi18n.h>
 
+#include "pal-a11y.h"
 #include "pal-name-value-row.h"
 
 struct _PalNameValueRow
@@ -368,10 +369,12 @@ pal_name_value_row_set_error (PalNameValueRow   *self,
   g_return_if_fail (PAL_IS_NAME_VALUE_ROW (self));
 
   gtk_widget_remove_css_class (good, "error");
+  pal_a11y_set_invalid (good, FALSE);
   if (message != NULL)
     gtk_widget_add_css_class (bad, "error");
   else
     gtk_widget_remove_css_class (bad, "error");
+  pal_a11y_set_invalid (bad, message != NULL);
 
   if (g_strcmp0 (self->error, message) == 0)
     return;

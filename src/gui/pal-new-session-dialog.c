@@ -19,6 +19,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "pal-a11y.h"
 #include "pal-folders.h"
 #include "pal-new-session-dialog.h"
 #include "pal-path.h"
@@ -475,6 +476,78 @@ pal_new_session_dialog_finalize (GObject *object)
   G_OBJECT_CLASS (pal_new_session_dialog_parent_class)->finalize (object);
 }
 
+/* The agents, in the row (the one chosen) and in its list: each a label
+ * that names its row for a screen reader (libadwaita's own items leave
+ * their rows without a name), and in the list a check mark on the chosen
+ * one. */
+static void
+agent_item_selected_cb (GtkListItem *list_item,
+                        GParamSpec  *pspec,
+                        GtkWidget   *check)
+{
+  gtk_widget_set_opacity (check, gtk_list_item_get_selected (list_item) ? 1.0 : 0.0);
+}
+
+static void
+agent_item_setup_cb (GtkSignalListItemFactory *factory,
+                     GtkListItem              *list_item,
+                     gpointer                  user_data)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  GtkWidget *label = gtk_label_new (NULL);
+  GtkWidget *check = gtk_image_new_from_icon_name ("object-select-symbolic");
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 20);
+  gtk_widget_set_valign (label, GTK_ALIGN_CENTER);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), check);
+  gtk_list_item_set_child (list_item, box);
+  g_signal_connect_object (list_item, "notify::selected",
+                           G_CALLBACK (agent_item_selected_cb), check, 0);
+}
+
+static void
+agent_item_bind_cb (GtkSignalListItemFactory *factory,
+                    GtkListItem              *list_item,
+                    gpointer                  user_data)
+{
+  GtkWidget *box = gtk_list_item_get_child (list_item);
+  GtkWidget *label = gtk_widget_get_first_child (box);
+  GtkWidget *check = gtk_widget_get_last_child (box);
+  PalAgentProfile *profile = gtk_list_item_get_item (list_item);
+  /* the row a screen reader names: the widget holding the box */
+  GtkWidget *row = gtk_widget_get_parent (box);
+
+  gtk_label_set_text (GTK_LABEL (label), pal_agent_profile_get_name (profile));
+  if (row != NULL)
+    gtk_accessible_update_relation (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_RELATION_LABELLED_BY,
+                                    label, NULL, -1);
+  /* the check mark is for the list, not for the row showing the choice */
+  gtk_widget_set_visible (check, gtk_widget_get_ancestor (box, GTK_TYPE_POPOVER) != NULL);
+  agent_item_selected_cb (list_item, NULL, check);
+}
+
+/* Return on the agent row opens its list, as a click does: libadwaita 1.2
+ * leaves the key to the dialog, whose default is Start */
+static gboolean
+agent_row_key_pressed_cb (GtkEventControllerKey *controller,
+                          guint                  keyval,
+                          guint                  keycode,
+                          GdkModifierType        state,
+                          gpointer               user_data)
+{
+  GtkWidget *row = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (controller));
+
+  if ((keyval != GDK_KEY_Return && keyval != GDK_KEY_KP_Enter && keyval != GDK_KEY_ISO_Enter) ||
+      (state & gtk_accelerator_get_default_mod_mask ()) != 0 ||
+      gtk_root_get_focus (gtk_widget_get_root (row)) != row)
+    return FALSE;
+
+  return gtk_widget_activate (row);
+}
+
 static void
 pal_new_session_dialog_class_init (PalNewSessionDialogClass *klass)
 {
@@ -505,10 +578,10 @@ pal_new_session_dialog_init (PalNewSessionDialog *self)
 {
   GtkWidget *toolbar = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   GtkWidget *header = adw_header_bar_new ();
-  GtkWidget *cancel = gtk_button_new_with_mnemonic (_("_Cancel"));
+  GtkWidget *cancel = pal_a11y_mnemonic_button_new (_("_Cancel"));
   GtkWidget *page = adw_preferences_page_new ();
   GtkWidget *group = adw_preferences_group_new ();
-  GtkWidget *choose = gtk_button_new_with_mnemonic (_("_Choose…"));
+  GtkWidget *choose = pal_a11y_mnemonic_button_new (_("_Choose…"));
   GtkWidget *add_folder = gtk_button_new ();
   GtkWidget *add_folder_content = adw_button_content_new ();
   GtkExpression *expression;
@@ -522,7 +595,7 @@ pal_new_session_dialog_init (PalNewSessionDialog *self)
   gtk_window_set_default_size (GTK_WINDOW (self), 480, 600);
   gtk_window_set_modal (GTK_WINDOW (self), TRUE);
 
-  self->start_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("_Start")));
+  self->start_button = GTK_BUTTON (pal_a11y_mnemonic_button_new (_("_Start")));
   gtk_widget_add_css_class (GTK_WIDGET (self->start_button), "suggested-action");
   g_signal_connect_swapped (self->start_button, "clicked", G_CALLBACK (start_cb), self);
   g_signal_connect_swapped (cancel, "clicked", G_CALLBACK (cancel_cb), self);
@@ -533,10 +606,26 @@ pal_new_session_dialog_init (PalNewSessionDialog *self)
 
   self->agent_row = ADW_COMBO_ROW (adw_combo_row_new ());
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->agent_row), _("Agent"));
+  {
+    /* the agent chosen, and the agents in the row's list, each named for
+     * a screen reader */
+    GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+
+    g_signal_connect (factory, "setup", G_CALLBACK (agent_item_setup_cb), NULL);
+    g_signal_connect (factory, "bind", G_CALLBACK (agent_item_bind_cb), NULL);
+    adw_combo_row_set_factory (self->agent_row, factory);
+    g_object_unref (factory);
+  }
   expression = gtk_property_expression_new (PAL_TYPE_AGENT_PROFILE, NULL, "name");
   adw_combo_row_set_expression (self->agent_row, expression);
   gtk_expression_unref (expression);
   g_signal_connect_swapped (self->agent_row, "notify::selected", G_CALLBACK (agent_selected_cb), self);
+  {
+    GtkEventController *keys = gtk_event_controller_key_new ();
+
+    g_signal_connect (keys, "key-pressed", G_CALLBACK (agent_row_key_pressed_cb), NULL);
+    gtk_widget_add_controller (GTK_WIDGET (self->agent_row), keys);
+  }
 
   self->folder_row = ADW_ACTION_ROW (adw_action_row_new ());
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (self->folder_row), FALSE);

@@ -19,6 +19,7 @@
 
 #include "acp-generic-item.h"
 #include "acp-notice-item.h"
+#include "pal-a11y.h"
 #include "pal-markdown.h"
 #include "pal-notice-row.h"
 
@@ -122,6 +123,9 @@ update (PalNoticeRow *self)
       update_retry (self);
       gtk_widget_set_visible (self->log_button, FALSE);
     }
+
+  /* what a screen reader says of the row: its title */
+  pal_a11y_set_label (GTK_WIDGET (self), gtk_label_get_text (self->title_label));
 }
 
 static void
@@ -153,6 +157,7 @@ pal_notice_row_class_init (PalNoticeRowClass *klass)
   object_class->dispose = pal_notice_row_dispose;
 
   gtk_widget_class_set_css_name (widget_class, "noticerow");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
 static void
@@ -187,7 +192,7 @@ pal_notice_row_init (PalNoticeRow *self)
   gtk_box_append (GTK_BOX (texts), GTK_WIDGET (self->body_label));
   gtk_widget_set_hexpand (texts, TRUE);
 
-  self->retry_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("_Retry")));
+  self->retry_button = GTK_BUTTON (pal_a11y_mnemonic_button_new (_("_Retry")));
   gtk_actionable_set_action_name (GTK_ACTIONABLE (self->retry_button), "win.retry-session");
   gtk_widget_set_valign (GTK_WIDGET (self->retry_button), GTK_ALIGN_START);
   g_signal_connect_swapped (self->retry_button, "notify::sensitive", G_CALLBACK (update_retry), self);
@@ -196,7 +201,7 @@ pal_notice_row_init (PalNoticeRow *self)
   gtk_box_append (GTK_BOX (header), texts);
   gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->retry_button));
 
-  self->log_button = gtk_button_new_with_mnemonic (_("Agent _Log"));
+  self->log_button = pal_a11y_mnemonic_button_new (_("Agent _Log"));
   gtk_actionable_set_action_name (GTK_ACTIONABLE (self->log_button), "win.show-agent-log");
   gtk_widget_set_valign (self->log_button, GTK_ALIGN_START);
   gtk_widget_set_visible (self->log_button, FALSE);
@@ -210,6 +215,7 @@ pal_notice_row_init (PalNoticeRow *self)
   gtk_widget_add_css_class (GTK_WIDGET (self->details_label), "monospace");
   pal_label_set_no_hyphens (self->details_label);
   self->details_expander = GTK_EXPANDER (gtk_expander_new (_("Details")));
+  pal_a11y_set_label (GTK_WIDGET (self->details_expander), _("Details"));
   gtk_expander_set_child (self->details_expander, GTK_WIDGET (self->details_label));
 
   gtk_box_append (GTK_BOX (box), header);

@@ -21,6 +21,7 @@
 
 #include "acp-config-option.h"
 #include "acp-mode.h"
+#include "pal-a11y.h"
 #include "pal-options-bar.h"
 
 struct _PalOptionsBar
@@ -182,6 +183,7 @@ make_dropdown (GListModel *model,
   g_object_unref (list_factory);
 
   gtk_widget_set_tooltip_text (dropdown, option_name);
+  pal_a11y_set_label (dropdown, option_name);
   gtk_widget_add_css_class (dropdown, "flat");
 
   return dropdown;

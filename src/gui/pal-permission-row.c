@@ -19,6 +19,7 @@
 
 #include <string.h>
 
+#include "pal-a11y.h"
 #include "pal-markdown.h"
 #include "pal-permission-row.h"
 
@@ -86,6 +87,14 @@ update_state (PalPermissionRow *self)
   gtk_widget_set_visible (self->options_box, answer == NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->answer_label), answer != NULL);
   gtk_label_set_text (self->answer_label, answer);
+
+  /* what a screen reader says of the row: the request, and its answer */
+  {
+    g_autofree char *name = g_strdup_printf ("%s. %s", gtk_label_get_text (self->title_label),
+                                             answer != NULL ? answer : _("Waiting for an answer"));
+
+    pal_a11y_set_label (GTK_WIDGET (self), name);
+  }
 
   if (answer == NULL)
     gtk_widget_add_css_class (GTK_WIDGET (self), "pending");
@@ -298,7 +307,7 @@ build_refusal (PalPermissionRow *self)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   GtkWidget *label = wrapping_label (_("The agent offered no choices."));
-  GtkWidget *button = gtk_button_new_with_mnemonic (_("_Reject"));
+  GtkWidget *button = pal_a11y_mnemonic_button_new (_("_Reject"));
 
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_widget_set_hexpand (label, TRUE);
@@ -374,6 +383,7 @@ pal_permission_row_class_init (PalPermissionRowClass *klass)
   object_class->dispose = pal_permission_row_dispose;
 
   gtk_widget_class_set_css_name (widget_class, "permissionrow");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
 static void

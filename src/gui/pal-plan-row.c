@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "pal-markdown-view.h"
+#include "pal-a11y.h"
 #include "pal-plan-row.h"
 #include "pal-tooltip.h"
 
@@ -246,6 +247,7 @@ pal_plan_row_class_init (PalPlanRowClass *klass)
   object_class->finalize = pal_plan_row_finalize;
 
   gtk_widget_class_set_css_name (widget_class, "planrow");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
 static GtkLabel *
@@ -264,6 +266,8 @@ static void
 pal_plan_row_init (PalPlanRow *self)
 {
   self->cancellable = g_cancellable_new ();
+
+  pal_a11y_set_label (GTK_WIDGET (self), _("Plan"));
 
   self->card = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   gtk_widget_add_css_class (self->card, "card");

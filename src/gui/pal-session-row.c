@@ -17,6 +17,7 @@
 
 #include <glib/gi18n.h>
 
+#include "pal-a11y.h"
 #include "pal-path.h"
 #include "pal-session-menu.h"
 #include "pal-session-row.h"
@@ -251,6 +252,16 @@ set_busy (PalSessionRow *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
+/* what a screen reader says of the row: its title, then the line under it */
+static void
+update_name (PalSessionRow *self)
+{
+  g_autofree char *name = g_strdup_printf ("%s, %s", gtk_label_get_text (self->title_label),
+                                           gtk_label_get_text (self->subtitle_label));
+
+  pal_a11y_set_label (GTK_WIDGET (self), name);
+}
+
 static void
 update_title (PalSessionRow *self)
 {
@@ -269,6 +280,7 @@ update_title (PalSessionRow *self)
   pal_widget_set_quiet_tooltip (GTK_WIDGET (self->title_label), gtk_label_get_text (self->title_label));
   gtk_widget_set_visible (GTK_WIDGET (self->pin_image),
                           self->record != NULL && pal_session_record_get_pinned (self->record));
+  update_name (self);
 }
 
 /**
@@ -315,6 +327,7 @@ pal_session_row_update_time (PalSessionRow *self,
     g_string_append_printf (subtitle, "%s%s", subtitle->len > 0 ? " · " : "", _("from the agent"));
 
   gtk_label_set_text (self->subtitle_label, subtitle->str);
+  update_name (self);
   /* every folder of the session, in full */
   pal_widget_set_quiet_tooltip (GTK_WIDGET (self->subtitle_label), folders);
 }

@@ -44,7 +44,9 @@
 #include <glib/gi18n.h>
 
 #include "acp-message-item.h"
+#include "acp-permission-item.h"
 #include "acp-transcript.h"
+#include "pal-a11y.h"
 #include "pal-chat-view.h"
 #include "pal-composer.h"
 #include "pal-prompt-queue-view.h"
@@ -90,6 +92,9 @@ struct _PalSessionView
   gboolean        progress_due;  /* and has changed since it was shown */
   gboolean        was_loading;
   AcpMessageItem *last_prompt;   /* (nullable): the transcript's last user message */
+  AcpPermissionItem *focus_permission; /* (nullable): a request whose row is to take the focus */
+  guint           focus_permission_tick;
+  guint           focus_permission_frames;
   guint           last_prompt_position;
   AcpMessageItem *resend_prompt; /* (nullable): it, while the agent can be asked */
 };
@@ -211,6 +216,52 @@ static void track_last_prompt (PalSessionView *self,
                                guint           removed,
                                guint           added);
 
+/* Frames a permission request's row is waited for, to take the focus */
+#define FOCUS_PERMISSION_FRAMES 30
+
+static gboolean
+focus_permission_tick_cb (GtkWidget     *widget,
+                          GdkFrameClock *frame_clock,
+                          gpointer       user_data)
+{
+  PalSessionView *self = PAL_SESSION_VIEW (user_data);
+  AcpPermissionItem *pending = pal_session_view_get_pending_permission (self);
+
+  if (pending == NULL || pending != self->focus_permission ||
+      pal_chat_view_focus_item (self->chat_view, pending) ||
+      ++self->focus_permission_frames >= FOCUS_PERMISSION_FRAMES)
+    {
+      self->focus_permission_tick = 0;
+      g_clear_object (&self->focus_permission);
+      return G_SOURCE_REMOVE;
+    }
+
+  return G_SOURCE_CONTINUE;
+}
+
+/* A permission request came: it takes the focus, unless the person is
+ * busy elsewhere (the focus out of this view, or a prompt being written) */
+static void
+permission_came (PalSessionView    *self,
+                 AcpPermissionItem *item)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+  g_autofree char *text = pal_composer_dup_text (self->composer);
+
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)) || *text != '\0' ||
+      (focus != NULL && !gtk_widget_is_ancestor (focus, GTK_WIDGET (self))))
+    return;
+
+  g_set_object (&self->focus_permission, item);
+  self->focus_permission_frames = 0;
+  pal_chat_view_scroll_to_bottom (self->chat_view);
+  if (self->focus_permission_tick == 0)
+    self->focus_permission_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->chat_view),
+                                                                focus_permission_tick_cb,
+                                                                self, NULL);
+}
+
 static void
 transcript_items_changed_cb (GListModel     *model,
                              guint           position,
@@ -220,6 +271,15 @@ transcript_items_changed_cb (GListModel     *model,
 {
   update_empty_hint (self);
   track_last_prompt (self, model, position, removed, added);
+
+  for (guint i = position; i < position + added; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (model, i);
+
+      if (ACP_IS_PERMISSION_ITEM (item) &&
+          acp_permission_item_get_state (ACP_PERMISSION_ITEM (item)) == ACP_PERMISSION_STATE_PENDING)
+        permission_came (self, ACP_PERMISSION_ITEM (item));
+    }
 }
 
 /* What the agent is waited for, where it may never answer. */
@@ -915,6 +975,10 @@ pal_session_view_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->progress_id, g_source_remove);
   g_clear_handle_id (&self->stop_agent_offer_id, g_source_remove);
+  if (self->focus_permission_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self->chat_view), self->focus_permission_tick);
+  self->focus_permission_tick = 0;
+  g_clear_object (&self->focus_permission);
   if (self->session != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->session, self);
@@ -1159,7 +1223,7 @@ pal_session_view_init (PalSessionView *self)
   gtk_label_set_wrap (self->stopping_label, TRUE);
   gtk_label_set_xalign (self->stopping_label, 0);
   gtk_widget_set_hexpand (GTK_WIDGET (self->stopping_label), TRUE);
-  self->stop_agent_button = gtk_button_new_with_mnemonic (_("Stop the _Agent"));
+  self->stop_agent_button = pal_a11y_mnemonic_button_new (_("Stop the _Agent"));
   gtk_widget_set_tooltip_text (self->stop_agent_button,
                                _("End the agent’s process; the session stays, and writing starts the agent again"));
   gtk_actionable_set_action_name (GTK_ACTIONABLE (self->stop_agent_button), "win.stop-agent");
@@ -1469,6 +1533,78 @@ pal_session_view_get_starting (PalSessionView *self)
   g_return_val_if_fail (PAL_IS_SESSION_VIEW (self), FALSE);
 
   return self->starting;
+}
+
+/**
+ * pal_session_view_get_pending_permission:
+ * @self: a #PalSessionView
+ *
+ * Returns: (transfer none) (nullable): the last permission request of the
+ *   session shown that waits for an answer
+ */
+AcpPermissionItem *
+pal_session_view_get_pending_permission (PalSessionView *self)
+{
+  GListModel *model;
+  guint n;
+
+  g_return_val_if_fail (PAL_IS_SESSION_VIEW (self), NULL);
+
+  if (self->session == NULL ||
+      acp_session_get_state (self->session) != ACP_SESSION_STATE_PROMPTING)
+    return NULL;
+
+  /* requests come near the end of a turn's items */
+  model = G_LIST_MODEL (acp_session_get_transcript (self->session));
+  n = g_list_model_get_n_items (model);
+  for (guint i = n; i > 0; i--)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (model, i - 1);
+
+      if (ACP_IS_PERMISSION_ITEM (item) &&
+          acp_permission_item_get_state (ACP_PERMISSION_ITEM (item)) == ACP_PERMISSION_STATE_PENDING)
+        return ACP_PERMISSION_ITEM (item);
+      if (ACP_IS_MESSAGE_ITEM (item) &&
+          acp_message_item_get_role (ACP_MESSAGE_ITEM (item)) == ACP_MESSAGE_ROLE_USER)
+        break;
+    }
+
+  return NULL;
+}
+
+/**
+ * pal_session_view_answer_permission:
+ * @self: a #PalSessionView
+ * @index: which option of the pending request, from 0
+ *
+ * Answers the pending permission request (see
+ * pal_session_view_get_pending_permission()) with its option @index.
+ *
+ * Returns: whether there was such a request and option
+ */
+gboolean
+pal_session_view_answer_permission (PalSessionView *self,
+                                    guint           index)
+{
+  AcpPermissionItem *pending;
+  g_autoptr(AcpPermissionOption) option = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_return_val_if_fail (PAL_IS_SESSION_VIEW (self), FALSE);
+
+  pending = pal_session_view_get_pending_permission (self);
+  if (pending == NULL)
+    return FALSE;
+  option = g_list_model_get_item (acp_permission_item_get_options (pending), index);
+  if (option == NULL)
+    return FALSE;
+  if (!acp_permission_item_select (pending, acp_permission_option_get_id (option), &error))
+    {
+      g_debug ("Could not answer the permission request: %s", error->message);
+      return FALSE;
+    }
+
+  return TRUE;
 }
 
 void

@@ -9,6 +9,7 @@
 
 #include "acp-message-item.h"
 #include "acp-pacer.h"
+#include "acp-permission-item.h"
 #include "acp-session.h"
 #include "acp-terminal-service.h"
 #include "pal-prompt.h"
@@ -38,6 +39,9 @@ void        pal_session_view_set_starting (PalSessionView *self,
 gboolean    pal_session_view_get_starting (PalSessionView *self);
 void        pal_session_view_pause_start  (PalSessionView *self);
 void        pal_session_view_focus_composer (PalSessionView *self);
+AcpPermissionItem *pal_session_view_get_pending_permission (PalSessionView *self);
+gboolean    pal_session_view_answer_permission (PalSessionView *self,
+                                                guint           index);
 GtkWidget  *pal_session_view_get_composer (PalSessionView *self);
 AcpMessageItem *pal_session_view_get_resend_prompt (PalSessionView *self);
 GtkWidget  *pal_session_view_get_chat_view (PalSessionView *self);

@@ -28,6 +28,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "pal-a11y.h"
 #include "pal-session-groups.h"
 #include "pal-sidebar.h"
 #include "pal-tooltip.h"
@@ -345,6 +346,10 @@ bind_cb (GtkSignalListItemFactory *factory,
       pal_session_row_set_can_func (row, self->can_func, self->can_data);
       g_hash_table_insert (self->rows, pal_session_key_ref (key), row);
     }
+
+  /* the list's row is named after what it shows */
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (gtk_widget_get_parent (GTK_WIDGET (bin))),
+                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY, adw_bin_get_child (bin), NULL, -1);
 }
 
 static void
@@ -604,6 +609,7 @@ pal_sidebar_new (PalSessionStore *session_store,
 
   self->search_entry = GTK_SEARCH_ENTRY (gtk_search_entry_new ());
   g_object_set (self->search_entry, "placeholder-text", _("Search sessions"), NULL);
+  pal_a11y_set_label (GTK_WIDGET (self->search_entry), _("Search sessions"));
   g_signal_connect (self->search_entry, "search-changed", G_CALLBACK (search_changed_cb), self);
   search_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   gtk_widget_set_margin_start (search_box, 6);
@@ -749,6 +755,50 @@ pal_sidebar_select (PalSidebar    *self,
     }
 
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+}
+
+/**
+ * pal_sidebar_activate_adjacent:
+ * @self: a #PalSidebar
+ * @step: 1 for the session below the selected one, -1 for the one above
+ *
+ * Activates the session shown next to the selected one (the first or the
+ * last shown, when none is selected), as choosing it in the list does.
+ *
+ * Returns: whether there was one to activate
+ */
+gboolean
+pal_sidebar_activate_adjacent (PalSidebar *self,
+                               int         step)
+{
+  GListModel *model;
+  guint selected;
+  int n, i;
+
+  g_return_val_if_fail (PAL_IS_SIDEBAR (self), FALSE);
+  g_return_val_if_fail (step == 1 || step == -1, FALSE);
+
+  model = G_LIST_MODEL (self->selection);
+  n = (int) g_list_model_get_n_items (model);
+  selected = gtk_single_selection_get_selected (self->selection);
+  if (selected == GTK_INVALID_LIST_POSITION)
+    i = step > 0 ? -1 : n;
+  else
+    i = (int) selected;
+
+  for (i += step; i >= 0 && i < n; i += step)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (model, (guint) i);
+
+      if (PAL_IS_SESSION_RECORD (item))
+        {
+          g_signal_emit (self, signals[SESSION_ACTIVATED], 0,
+                         pal_session_record_get_key (PAL_SESSION_RECORD (item)));
+          return TRUE;
+        }
+    }
+
+  return FALSE;
 }
 
 void

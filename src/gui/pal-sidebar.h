@@ -26,6 +26,8 @@ void       pal_sidebar_set_can_func    (PalSidebar            *self,
                                         gpointer               user_data);
 void       pal_sidebar_select          (PalSidebar          *self,
                                         PalSessionKey       *key);
+gboolean   pal_sidebar_activate_adjacent (PalSidebar        *self,
+                                          int                step);
 void       pal_sidebar_focus_search    (PalSidebar          *self);
 void       pal_sidebar_set_search_text (PalSidebar          *self,
                                         const char          *text);

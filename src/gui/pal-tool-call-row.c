@@ -18,6 +18,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "pal-a11y.h"
 #include "pal-diff-view.h"
 #include "pal-markdown.h"
 #include "pal-markdown-text.h"
@@ -178,6 +179,31 @@ bind_header (PalToolCallRow *self)
                                G_BINDING_SYNC_CREATE, kind_to_icon, NULL, NULL, NULL);
   bind_properties (self, GTK_WIDGET (self->title_label), "label", title_from, G_CALLBACK (title_markup));
   bind_properties (self, GTK_WIDGET (self->status_label), "label", status_from, G_CALLBACK (status_label));
+}
+
+/* What a screen reader says of the row: its title and status, as shown */
+static void
+update_name (PalToolCallRow *self)
+{
+  g_autofree char *name = NULL;
+  const char *status = gtk_label_get_text (self->status_label);
+
+  if (*status != '\0')
+    /* Translators: the name of a tool call for a screen reader; the first
+     * %s is its title ("Edit hello.c"), the second its status ("Completed") */
+    name = g_strdup_printf (_("Tool call: %s, %s"), gtk_label_get_text (self->title_label), status);
+  else
+    /* Translators: the name of a tool call for a screen reader; %s is its title */
+    name = g_strdup_printf (_("Tool call: %s"), gtk_label_get_text (self->title_label));
+  pal_a11y_set_label (GTK_WIDGET (self), name);
+}
+
+static void
+label_notify_cb (GtkLabel       *label,
+                 GParamSpec     *pspec,
+                 PalToolCallRow *self)
+{
+  update_name (self);
 }
 
 /* What the status label does not say: a spinner or an icon, a style */
@@ -749,6 +775,7 @@ pal_tool_call_row_class_init (PalToolCallRowClass *klass)
   object_class->dispose = pal_tool_call_row_dispose;
 
   gtk_widget_class_set_css_name (widget_class, "toolcallrow");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
 static void
@@ -786,6 +813,8 @@ pal_tool_call_row_init (PalToolCallRow *self)
   self->spinner = GTK_SPINNER (gtk_spinner_new ());
   self->status_image = GTK_IMAGE (gtk_image_new ());
   self->status_label = GTK_LABEL (gtk_label_new (NULL));
+  g_signal_connect (self->status_label, "notify::label", G_CALLBACK (label_notify_cb), self);
+  g_signal_connect (self->title_label, "notify::label", G_CALLBACK (label_notify_cb), self);
   gtk_widget_add_css_class (GTK_WIDGET (self->status_label), "caption");
   gtk_widget_add_css_class (GTK_WIDGET (self->status_label), "dim-label");
 
@@ -798,6 +827,7 @@ pal_tool_call_row_init (PalToolCallRow *self)
   self->part_keys = g_ptr_array_new_with_free_func (g_free);
   self->content_box = GTK_BOX (gtk_box_new (GTK_ORIENTATION_VERTICAL, 6));
   self->expander = GTK_EXPANDER (gtk_expander_new (_("Details")));
+  pal_a11y_set_label (GTK_WIDGET (self->expander), _("Details"));
   gtk_expander_set_child (self->expander, GTK_WIDGET (self->content_box));
   g_signal_connect (self->expander, "notify::expanded", G_CALLBACK (expander_notify_expanded_cb), self);
 

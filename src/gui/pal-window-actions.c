@@ -753,6 +753,46 @@ search_action (GtkWidget  *widget,
   pal_sidebar_focus_search (self->sidebar);
 }
 
+/* The keyboard's ways around: the prompt, the latest message, the
+ * sessions above and below, the answers of a permission request */
+static void
+focus_composer_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  pal_session_view_focus_composer (PAL_WINDOW (widget)->session_view);
+}
+
+static void
+latest_message_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  PalWindow *self = PAL_WINDOW (widget);
+
+  pal_chat_view_focus_last (PAL_CHAT_VIEW (pal_session_view_get_chat_view (self->session_view)));
+}
+
+static void
+adjacent_session_action (GtkWidget  *widget,
+                         const char *action_name,
+                         GVariant   *parameter)
+{
+  PalWindow *self = PAL_WINDOW (widget);
+
+  pal_sidebar_activate_adjacent (self->sidebar, g_str_equal (action_name, "win.next-session") ? 1 : -1);
+}
+
+static void
+answer_permission_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *parameter)
+{
+  PalWindow *self = PAL_WINDOW (widget);
+
+  pal_session_view_answer_permission (self->session_view, g_variant_get_uint32 (parameter));
+}
+
 void
 _pal_window_class_init_actions (GtkWidgetClass *widget_class)
 {
@@ -784,4 +824,18 @@ _pal_window_class_init_actions (GtkWidgetClass *widget_class)
   /* the list's search; Ctrl+F finds in the session shown (pal-window-search.c) */
   gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_k, GDK_CONTROL_MASK, "win.search", NULL);
+
+  gtk_widget_class_install_action (widget_class, "win.focus-composer", NULL, focus_composer_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_l, GDK_CONTROL_MASK, "win.focus-composer", NULL);
+  gtk_widget_class_install_action (widget_class, "win.latest-message", NULL, latest_message_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_End, GDK_ALT_MASK, "win.latest-message", NULL);
+  gtk_widget_class_install_action (widget_class, "win.previous-session", NULL, adjacent_session_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, GDK_ALT_MASK, "win.previous-session", NULL);
+  gtk_widget_class_install_action (widget_class, "win.next-session", NULL, adjacent_session_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, GDK_ALT_MASK, "win.next-session", NULL);
+  /* Alt+1 … Alt+9: the options of the pending request, in their order */
+  gtk_widget_class_install_action (widget_class, "win.answer-permission", "u", answer_permission_action);
+  for (guint i = 0; i < 9; i++)
+    gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1 + i, GDK_ALT_MASK,
+                                         "win.answer-permission", "u", i);
 }

@@ -14,6 +14,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "pal-a11y.h"
 #include "pal-window-private.h"
 
 /**
@@ -165,7 +166,7 @@ void
 _pal_window_build_error_page (PalWindow *self)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
-  GtkWidget *retry = gtk_button_new_with_mnemonic (_("_Retry"));
+  GtkWidget *retry = pal_a11y_mnemonic_button_new (_("_Retry"));
 
   self->error_details = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_selectable (self->error_details, TRUE);
