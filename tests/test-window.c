@@ -1518,6 +1518,10 @@ test_folds_narrow (Fixture       *fixture,
 
   pal_session_record_set_title (record, "Fix the build");
   pal_session_store_add (fixture->session_store, record);
+  /* libadwaita 1.2's leaflet loses the render nodes of a child transition
+   * still running when its window goes (a leak the sanitizer build sees):
+   * the panes change at once here */
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
 
   /* the window may be as narrow as a phone */
   gtk_widget_measure (GTK_WIDGET (fixture->window->toast_overlay), GTK_ORIENTATION_HORIZONTAL, -1,
@@ -1560,6 +1564,7 @@ test_folds_narrow (Fixture       *fixture,
   g_assert_true (gtk_widget_get_mapped (pal_window_get_session_view (fixture->window)));
   settle ();
   save_screenshot (GTK_WIDGET (fixture->window), "window-wide.png");
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", TRUE, NULL);
 }
 
 static gboolean
