@@ -62,6 +62,7 @@ class Conversation:
         self.tools = {}           # offered tools: name -> JSON schema of the arguments
         self.calls = {}           # name -> how to call it, when not {"name": name}
         self.text = ""            # all the text of the request, to find deferred tools
+        self.images = 0           # images that came with the last prompt
 
 
 class Reply:
@@ -148,7 +149,10 @@ class Script:
             # without the context blocks agents add (<system-reminder>…</system-reminder>)
             bare = CONTEXT_BLOCK.sub("", prompt).strip()
             first_line = bare.splitlines()[0] if bare else ""
-            return Reply("Canned answer to: %s" % first_line[:200])
+            seen = ""
+            if conv.images:
+                seen = " (with %d image%s)" % (conv.images, "" if conv.images == 1 else "s")
+            return Reply("Canned answer to: %s%s" % (first_line[:200], seen))
 
         pattern, arguments, problem = self.target(conv, directive)
         if problem is not None:
@@ -252,6 +256,7 @@ def anthropic_conversation(body):
                 conv.tool_result = text_of(results[-1].get("content"))
             elif text.strip():
                 conv.prompt, conv.called, conv.tool_result = text, [], None
+                conv.images = len([p for p in content if p.get("type") == "image"])
         elif message.get("role") == "assistant":
             conv.called += [p.get("name") for p in content if p.get("type") == "tool_use"]
             conv.tool_result = None
@@ -334,6 +339,9 @@ def responses_conversation(body):
             # context codex adds (<environment_context>…</environment_context>) is no prompt
             if text and not (text.startswith("<") and text.endswith(">")):
                 conv.prompt, conv.called, conv.tool_result = text, [], None
+                content = item.get("content")
+                conv.images = len([p for p in content if isinstance(p, dict)
+                                   and p.get("type") == "input_image"]) if isinstance(content, list) else 0
         elif kind == "message" and item.get("role") == "assistant":
             conv.tool_result = None
         elif kind.endswith("_call"):
@@ -440,6 +448,8 @@ def gemini_conversation(body):
                 conv.tool_result = json.dumps(results[-1].get("response"))
             elif text.strip():
                 conv.prompt, conv.called, conv.tool_result = text, [], None
+                conv.images = len([p for p in parts if str((p.get("inlineData") or {}).get("mimeType", ""))
+                                   .startswith("image/")])
         else:
             conv.called += [p["functionCall"].get("name") for p in parts if "functionCall" in p]
             conv.tool_result = None
