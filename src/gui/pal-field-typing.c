@@ -45,13 +45,27 @@ dup_text (GtkWidget *field,
   return g_strdup (gtk_editable_get_text (GTK_EDITABLE (field)));
 }
 
+/* Whether the window's focus is in @field, active or not: the focus
+ * leaves a field, for GTK, when its window goes to the background too */
+static gboolean
+holds_focus (GtkWidget *field)
+{
+  GtkRoot *root = gtk_widget_get_root (field);
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+
+  return focus != NULL && (focus == field || gtk_widget_is_ancestor (focus, field));
+}
+
 static void
 focus_enter_cb (GtkEventControllerFocus *focus,
                 GtkWidget               *field)
 {
   Watch *watch = g_object_get_data (G_OBJECT (field), WATCH_KEY);
 
-  g_free (watch->entered);
+  /* back from another window: still the same typing */
+  if (watch->entered != NULL)
+    return;
+
   watch->entered = dup_text (field, watch);
 }
 
@@ -61,6 +75,10 @@ focus_leave_cb (GtkEventControllerFocus *focus,
 {
   Watch *watch = g_object_get_data (G_OBJECT (field), WATCH_KEY);
   GtkRoot *root = gtk_widget_get_root (field);
+
+  /* the window went to the background, the field kept its focus */
+  if (holds_focus (field))
+    return;
 
   g_clear_pointer (&watch->entered, g_free);
   /* the focus also leaves a window that goes: nothing to show then */
@@ -101,8 +119,7 @@ pal_field_typing_get (GtkWidget *field)
   g_return_val_if_fail (GTK_IS_WIDGET (field), FALSE);
 
   watch = g_object_get_data (G_OBJECT (field), WATCH_KEY);
-  if (watch == NULL || watch->entered == NULL ||
-      !gtk_event_controller_focus_contains_focus (GTK_EVENT_CONTROLLER_FOCUS (watch->focus)))
+  if (watch == NULL || watch->entered == NULL || !holds_focus (field))
     return FALSE;
 
   text = dup_text (field, watch);
