@@ -17,11 +17,11 @@
 
 typedef struct
 {
-  GtkEventController *focus;      /* owned by the field */
   PalFieldTextFunc    text_func;  /* NULL: the field is a GtkEditable */
   char               *entered;    /* the text when the focus came in */
   void              (*left) (gpointer data);
   gpointer            data;
+  GtkWindow          *window;     /* whose focus is followed (weak) */
 } Watch;
 
 #define WATCH_KEY "pal-field-typing"
@@ -31,6 +31,7 @@ watch_free (gpointer data)
 {
   Watch *watch = data;
 
+  g_clear_weak_pointer (&watch->window);
   g_free (watch->entered);
   g_free (watch);
 }
@@ -45,8 +46,10 @@ dup_text (GtkWidget *field,
   return g_strdup (gtk_editable_get_text (GTK_EDITABLE (field)));
 }
 
-/* Whether the window's focus is in @field, active or not: the focus
- * leaves a field, for GTK, when its window goes to the background too */
+/* Whether the window's focus is in @field, active or not: GTK takes the
+ * focus from a field, for a while, when its window goes to the background
+ * (another window, the pointer leaving it with no window manager), and the
+ * person has not left the field then */
 static gboolean
 holds_focus (GtkWidget *field)
 {
@@ -56,35 +59,46 @@ holds_focus (GtkWidget *field)
   return focus != NULL && (focus == field || gtk_widget_is_ancestor (focus, field));
 }
 
+/* The window's focus moved: into the field, or out of it */
 static void
-focus_enter_cb (GtkEventControllerFocus *focus,
-                GtkWidget               *field)
+focus_widget_cb (GtkWindow  *window,
+                 GParamSpec *pspec,
+                 GtkWidget  *field)
 {
   Watch *watch = g_object_get_data (G_OBJECT (field), WATCH_KEY);
 
-  /* back from another window: still the same typing */
-  if (watch->entered != NULL)
-    return;
-
-  watch->entered = dup_text (field, watch);
-}
-
-static void
-focus_leave_cb (GtkEventControllerFocus *focus,
-                GtkWidget               *field)
-{
-  Watch *watch = g_object_get_data (G_OBJECT (field), WATCH_KEY);
-  GtkRoot *root = gtk_widget_get_root (field);
-
-  /* the window went to the background, the field kept its focus */
   if (holds_focus (field))
+    {
+      if (watch->entered == NULL)
+        watch->entered = dup_text (field, watch);
+      return;
+    }
+
+  if (watch->entered == NULL)
     return;
 
   g_clear_pointer (&watch->entered, g_free);
   /* the focus also leaves a window that goes: nothing to show then */
-  if (watch->left != NULL && root != NULL && !gtk_widget_in_destruction (GTK_WIDGET (root)) &&
+  if (watch->left != NULL && !gtk_widget_in_destruction (GTK_WIDGET (window)) &&
       !gtk_widget_in_destruction (field))
     watch->left (watch->data);
+}
+
+/* Once in a window, its focus is followed */
+static void
+follow_window (GtkWidget *field)
+{
+  Watch *watch = g_object_get_data (G_OBJECT (field), WATCH_KEY);
+  GtkRoot *root = gtk_widget_get_root (field);
+
+  if (!GTK_IS_WINDOW (root) || GTK_WINDOW (root) == watch->window)
+    return;
+
+  if (watch->window != NULL)
+    g_signal_handlers_disconnect_by_func (watch->window, focus_widget_cb, field);
+  g_set_weak_pointer (&watch->window, GTK_WINDOW (root));
+  g_signal_connect_object (root, "notify::focus-widget", G_CALLBACK (focus_widget_cb), field, 0);
+  focus_widget_cb (GTK_WINDOW (root), NULL, field);
 }
 
 void
@@ -100,14 +114,12 @@ pal_field_typing_watch (GtkWidget        *field,
 
   watch = g_new0 (Watch, 1);
   watch->text_func = text_func;
-  watch->focus = gtk_event_controller_focus_new ();
-  g_object_set_data_full (G_OBJECT (field), WATCH_KEY, watch, watch_free);
-
   watch->left = (void (*) (gpointer)) left;
   watch->data = data;
-  g_signal_connect (watch->focus, "enter", G_CALLBACK (focus_enter_cb), field);
-  g_signal_connect (watch->focus, "leave", G_CALLBACK (focus_leave_cb), field);
-  gtk_widget_add_controller (field, watch->focus);
+  g_object_set_data_full (G_OBJECT (field), WATCH_KEY, watch, watch_free);
+
+  g_signal_connect (field, "map", G_CALLBACK (follow_window), NULL);
+  follow_window (field);
 }
 
 gboolean
