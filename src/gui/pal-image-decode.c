@@ -21,6 +21,113 @@
 
 typedef struct
 {
+  int max_width;
+  int max_height;
+  int width;      /* of the image itself */
+  int height;
+} Bounds;
+
+static void
+size_prepared_cb (GdkPixbufLoader *loader,
+                  int              width,
+                  int              height,
+                  Bounds          *bounds)
+{
+  double scale = 1.0;
+
+  bounds->width = width;
+  bounds->height = height;
+  if (width <= 0 || height <= 0)
+    return;
+  if (bounds->max_width > 0)
+    scale = MIN (scale, (double) bounds->max_width / width);
+  if (bounds->max_height > 0)
+    scale = MIN (scale, (double) bounds->max_height / height);
+  scale = MIN (scale, (double) MAX_SIDE / MAX (width, height));
+  if (scale < 1.0)
+    gdk_pixbuf_loader_set_size (loader, MAX (1, (int) (width * scale + 0.5)),
+                                MAX (1, (int) (height * scale + 0.5)));
+}
+
+/**
+ * pal_image_load:
+ * @data: an encoded image
+ * @max_width: the widest to decode it, 0 for no bound of its own
+ * @max_height: the tallest, likewise
+ * @width: (out) (optional): the image's own width
+ * @height: (out) (optional): its own height
+ * @turned: (out) (optional): whether its EXIF data turned it upright
+ * @format: (out) (optional) (transfer full): its format's name ("png")
+ * @error: return location for an error
+ *
+ * Decodes @data, scaled down while it is read (a huge image never takes
+ * its whole size in memory), and turns it upright. Blocks: call it on a
+ * worker thread.
+ *
+ * Returns: (transfer full): the image, or %NULL with @error set
+ */
+GdkPixbuf *
+pal_image_load (GBytes    *data,
+                int        max_width,
+                int        max_height,
+                int       *width,
+                int       *height,
+                gboolean  *turned,
+                char     **format,
+                GError   **error)
+{
+  g_autoptr(GdkPixbufLoader) loader = gdk_pixbuf_loader_new ();
+  g_autoptr(GError) local_error = NULL;
+  Bounds bounds = { max_width, max_height, 0, 0 };
+  GdkPixbufFormat *found;
+  GdkPixbuf *pixbuf;
+  GdkPixbuf *upright;
+  gboolean written;
+
+  g_return_val_if_fail (data != NULL, NULL);
+
+  g_signal_connect (loader, "size-prepared", G_CALLBACK (size_prepared_cb), &bounds);
+  /* a write that fails closes the loader; otherwise it is closed here (a
+   * loader left open complains when it goes) */
+  written = gdk_pixbuf_loader_write_bytes (loader, data, &local_error);
+  if (written && !gdk_pixbuf_loader_close (loader, &local_error))
+    written = FALSE;
+  pixbuf = gdk_pixbuf_loader_get_pixbuf (loader);
+  if (!written || pixbuf == NULL || bounds.width <= 0 || bounds.height <= 0)
+    {
+      /* the loader's own message names a library, not the image */
+      if (local_error != NULL)
+        g_debug ("Could not decode an image: %s", local_error->message);
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           _("This is not an image that can be read."));
+      return NULL;
+    }
+
+  found = gdk_pixbuf_loader_get_format (loader);
+  if (format != NULL)
+    *format = found != NULL ? gdk_pixbuf_format_get_name (found) : NULL;
+
+  upright = gdk_pixbuf_apply_embedded_orientation (pixbuf);
+  if (turned != NULL)
+    *turned = upright != pixbuf;
+  /* a quarter turn: its own size, upright */
+  if (gdk_pixbuf_get_width (upright) != gdk_pixbuf_get_width (pixbuf))
+    {
+      int swap = bounds.width;
+
+      bounds.width = bounds.height;
+      bounds.height = swap;
+    }
+  if (width != NULL)
+    *width = bounds.width;
+  if (height != NULL)
+    *height = bounds.height;
+
+  return upright;
+}
+
+typedef struct
+{
   AcpContentBlock *block;
   int              max_width;
   int              max_height;
@@ -37,28 +144,6 @@ decode_free (gpointer data)
   g_free (decode);
 }
 
-/* The image's size is known: a thumbnail is scaled while it is loaded */
-static void
-size_prepared_cb (GdkPixbufLoader *loader,
-                  int              width,
-                  int              height,
-                  Decode          *decode)
-{
-  double scale = 1.0;
-
-  decode->width = width;
-  decode->height = height;
-  if (width <= 0 || height <= 0)
-    return;
-  if (decode->max_width > 0)
-    scale = MIN (scale, (double) decode->max_width / width);
-  if (decode->max_height > 0)
-    scale = MIN (scale, (double) decode->max_height / height);
-  scale = MIN (scale, (double) MAX_SIDE / MAX (width, height));
-  if (scale < 1.0)
-    gdk_pixbuf_loader_set_size (loader, MAX (1, (int) (width * scale)), MAX (1, (int) (height * scale)));
-}
-
 static void
 decode_thread (GTask        *task,
                gpointer      source_object,
@@ -67,13 +152,11 @@ decode_thread (GTask        *task,
 {
   Decode *decode = task_data;
   const char *data = acp_content_block_get_data (decode->block);
-  g_autoptr(GdkPixbufLoader) loader = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GError) close_error = NULL;
-  g_autofree guchar *bytes = NULL;
-  gboolean written;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GdkPixbuf) pixbuf = NULL;
+  GError *error = NULL;
+  guchar *decoded;
   gsize length = 0;
-  GdkPixbuf *pixbuf;
 
   if (data == NULL || *data == '\0')
     {
@@ -81,7 +164,8 @@ decode_thread (GTask        *task,
       return;
     }
 
-  bytes = g_base64_decode (data, &length);
+  decoded = g_base64_decode (data, &length);
+  bytes = g_bytes_new_take (decoded, length);
   if (g_task_return_error_if_cancelled (task))
     return;
   if (length == 0)
@@ -90,40 +174,17 @@ decode_thread (GTask        *task,
       return;
     }
 
-  loader = gdk_pixbuf_loader_new ();
-  g_signal_connect (loader, "size-prepared", G_CALLBACK (size_prepared_cb), decode);
-  /* a write that fails closes the loader; otherwise it is closed here (a
-   * loader left open complains when it goes) */
-  written = gdk_pixbuf_loader_write (loader, bytes, length, &error);
-  if (written && !gdk_pixbuf_loader_close (loader, &close_error))
+  pixbuf = pal_image_load (bytes, decode->max_width, decode->max_height,
+                           &decode->width, &decode->height, NULL, NULL, &error);
+  if (pixbuf == NULL)
     {
-      g_propagate_error (&error, g_steal_pointer (&close_error));
-      written = FALSE;
-    }
-  pixbuf = gdk_pixbuf_loader_get_pixbuf (loader);
-  if (!written || pixbuf == NULL || decode->width <= 0 || decode->height <= 0)
-    {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                               _("The image cannot be read: %s"),
-                               error != NULL ? error->message : _("no image in the data"));
+      g_task_return_error (task, error);
       return;
     }
 
   g_task_return_pointer (task, gdk_texture_new_for_pixbuf (pixbuf), g_object_unref);
 }
 
-/**
- * pal_image_decode_async:
- * @block: an image block
- * @max_width: the width in pixels to scale a wider image down to, or 0
- * @max_height: the height in pixels to scale a taller image down to, or 0
- *   (both 0: the image as it is)
- * @cancellable: (nullable): a #GCancellable
- * @callback: called on the thread-default main context when it is done
- * @user_data: for @callback
- *
- * Decodes the image of @block on a worker thread.
- */
 void
 pal_image_decode_async (AcpContentBlock     *block,
                         int                  max_width,

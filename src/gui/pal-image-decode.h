@@ -11,6 +11,17 @@
 
 G_BEGIN_DECLS
 
+/* For worker threads: @data decoded at most @max_width × @max_height (0:
+ * no bound of its own; never more than 8,192 px a side), turned upright */
+GdkPixbuf  *pal_image_load             (GBytes               *data,
+                                        int                   max_width,
+                                        int                   max_height,
+                                        int                  *width,
+                                        int                  *height,
+                                        gboolean             *turned,
+                                        char                **format,
+                                        GError              **error);
+
 void        pal_image_decode_async     (AcpContentBlock      *block,
                                         int                   max_width,
                                         int                   max_height,

@@ -15,6 +15,7 @@
 #include <glib/gi18n.h>
 
 #include "pal-error.h"
+#include "pal-image-decode.h"
 #include "pal-image-prepare.h"
 
 /* Larger files are not read at all */
@@ -64,62 +65,6 @@ read_source (GFile         *file,
   return g_bytes_new_take (contents, length);
 }
 
-/* Decodes @data, telling its format's name ("png", "jpeg") */
-static GdkPixbuf *
-decode (GBytes      *data,
-        char       **format_name,
-        GError     **error)
-{
-  g_autoptr(GdkPixbufLoader) loader = gdk_pixbuf_loader_new ();
-  g_autoptr(GError) local_error = NULL;
-  GdkPixbufFormat *format;
-  GdkPixbuf *pixbuf;
-
-  if (!gdk_pixbuf_loader_write_bytes (loader, data, &local_error) ||
-      !gdk_pixbuf_loader_close (loader, &local_error))
-    {
-      /* the loader's own message names a library, not the file */
-      g_debug ("Could not decode an image: %s", local_error->message);
-      g_set_error_literal (error, PAL_ERROR, PAL_ERROR_FAILED, _("This is not an image that can be read."));
-      return NULL;
-    }
-
-  pixbuf = gdk_pixbuf_loader_get_pixbuf (loader);
-  if (pixbuf == NULL)
-    {
-      g_set_error_literal (error, PAL_ERROR, PAL_ERROR_FAILED, _("This is not an image that can be read."));
-      return NULL;
-    }
-
-  format = gdk_pixbuf_loader_get_format (loader);
-  if (format_name != NULL)
-    *format_name = format != NULL ? gdk_pixbuf_format_get_name (format) : NULL;
-
-  return g_object_ref (pixbuf);
-}
-
-/* The size that fits @width × @height into a square of @side */
-static void
-fit (int  width,
-     int  height,
-     int  side,
-     int *out_width,
-     int *out_height)
-{
-  double scale;
-
-  if (width <= side && height <= side)
-    {
-      *out_width = width;
-      *out_height = height;
-      return;
-    }
-
-  scale = (double) side / MAX (width, height);
-  *out_width = CLAMP ((int) (width * scale + 0.5), 1, side);
-  *out_height = CLAMP ((int) (height * scale + 0.5), 1, side);
-}
-
 static void
 prepare_thread (GTask        *task,
                 gpointer      source_object,
@@ -128,14 +73,12 @@ prepare_thread (GTask        *task,
 {
   Job *job = task_data;
   g_autoptr(GBytes) data = NULL;
-  g_autoptr(GdkPixbuf) decoded = NULL;
-  g_autoptr(GdkPixbuf) upright = NULL;
   g_autoptr(GdkPixbuf) scaled = NULL;
   g_autofree char *format = NULL;
   g_autoptr(GError) error = NULL;
-  gboolean jpeg, png, turned;
+  gboolean jpeg, png, turned = FALSE;
   const char *mime_type;
-  int width, height;
+  int width, height, own_width = 0, own_height = 0;
 
   if (job->texture != NULL)
     data = gdk_texture_save_to_png_bytes (job->texture);
@@ -151,34 +94,23 @@ prepare_thread (GTask        *task,
   if (g_task_return_error_if_cancelled (task))
     return;
 
-  decoded = decode (data, &format, &error);
-  if (decoded == NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-
-  jpeg = g_strcmp0 (format, "jpeg") == 0;
-  png = g_strcmp0 (format, "png") == 0;
-  upright = gdk_pixbuf_apply_embedded_orientation (decoded);
-  turned = upright != decoded;
-  fit (gdk_pixbuf_get_width (upright), gdk_pixbuf_get_height (upright), PAL_IMAGE_MAX_SIDE,
-       &width, &height);
-
-  if (width == gdk_pixbuf_get_width (upright) && height == gdk_pixbuf_get_height (upright))
-    scaled = g_object_ref (upright);
-  else
-    scaled = gdk_pixbuf_scale_simple (upright, width, height, GDK_INTERP_BILINEAR);
+  /* scaled down as it is read */
+  scaled = pal_image_load (data, PAL_IMAGE_MAX_SIDE, PAL_IMAGE_MAX_SIDE, &own_width, &own_height,
+                           &turned, &format, &error);
   if (scaled == NULL)
     {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NO_SPACE, _("Out of memory."));
+      g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
   if (g_task_return_error_if_cancelled (task))
     return;
 
+  jpeg = g_strcmp0 (format, "jpeg") == 0;
+  png = g_strcmp0 (format, "png") == 0;
+  width = gdk_pixbuf_get_width (scaled);
+  height = gdk_pixbuf_get_height (scaled);
   mime_type = jpeg ? "image/jpeg" : "image/png";
-  if (scaled == upright && !turned && (jpeg || png))
+  if (width == own_width && height == own_height && !turned && (jpeg || png))
     {
       /* as it came */
     }
@@ -300,25 +232,13 @@ thumbnail_thread (GTask        *task,
                   GCancellable *cancellable)
 {
   Job *job = task_data;
-  g_autoptr(GdkPixbuf) decoded = NULL;
-  g_autoptr(GdkPixbuf) upright = NULL;
   g_autoptr(GdkPixbuf) scaled = NULL;
   g_autoptr(GError) error = NULL;
-  int width, height;
 
-  decoded = decode (job->data, NULL, &error);
-  if (decoded == NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-
-  upright = gdk_pixbuf_apply_embedded_orientation (decoded);
-  fit (gdk_pixbuf_get_width (upright), gdk_pixbuf_get_height (upright), job->size, &width, &height);
-  scaled = gdk_pixbuf_scale_simple (upright, width, height, GDK_INTERP_BILINEAR);
+  scaled = pal_image_load (job->data, job->size, job->size, NULL, NULL, NULL, NULL, &error);
   if (scaled == NULL)
     {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NO_SPACE, _("Out of memory."));
+      g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
 
