@@ -216,7 +216,8 @@ def check_new_prompt(check, palaver, work):
     record = os.path.join(work, 'two.jsonl')
     args = ['--new', '--agent', 'Second Fake', project, '--prompt', 'hello from the command line']
     with Running(palaver, work, args) as app:
-        wait_for('the prompt', lambda: prompts(record) or app.poll() is not None)
+        wait_for('the prompt', lambda: prompts(record) or app.poll() is not None,
+                 folders=(work,), processes=(app.pid,))
         check.expect(prompts(record) == ['hello from the command line'],
                      f'{args}: the agent was sent {prompts(record)!r}; '
                      f'{app.stderr.read() if app.poll() is not None else ""}')

@@ -76,7 +76,8 @@ def opened(palaver, work, args, agent_id, session_id, other_id):
     problems = []
     with Running(palaver, work, args) as app:
         wait_for(f'{agent_id} to load {session_id}',
-                 lambda: loads(record) or app.poll() is not None)
+                 lambda: loads(record) or app.poll() is not None,
+                 folders=(work,), processes=(app.pid,))
         if app.poll() is not None:
             problems.append(f'{args}: the application quit: {app.stderr.read()!r}')
         elif f'"sessionId":"{session_id}"' not in loads(record)[0].replace(' ', ''):

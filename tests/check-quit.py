@@ -19,18 +19,20 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
+
+from palaver_cli import PATIENCE, wait_for
 
 APP_ID = 'io.github.palaverapp.Palaver'
-# How long the application may take to start a session or to quit: a bound
-# for a hang, not a pace (every wait below ends as soon as its event came).
-PATIENCE = 60
-
 WRAPPER = '''#!/bin/sh
 echo $$ > "{dir}/script.pid"
 (trap '' TERM; exec sleep 3600) &
 echo $! > "{dir}/leftover.pid"
-"{agent}" ignore-eof.json "$@"
+# the agent a child of this script, not exec'd, with the script's standard
+# input (an asynchronous command would get /dev/null)
+exec 4<&0
+"{agent}" ignore-eof.json "$@" <&4 4<&- &
+echo $! > "{dir}/agent.pid"
+wait $!
 '''
 
 
@@ -49,32 +51,15 @@ def runs(pid):
     return stat is not None and stat[0] not in 'ZX'
 
 
-def children(pid):
-    found = []
-    for name in os.listdir('/proc'):
-        if name.isdigit():
-            stat = stat_of(name)
-            if stat is not None and stat[2] == pid and stat[0] not in 'ZX':
-                found.append(int(name))
-    return found
-
-
-def wait_for(what, condition):
-    deadline = time.monotonic() + PATIENCE
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f'timed out waiting for {what}')
-        time.sleep(0.02)
-
-
-def read_pid(path):
+def read_pid(path, app):
     wait_for(os.path.basename(path), lambda: os.path.exists(path) and
-             open(path).read().strip() != '')
+             open(path).read().strip().isdigit(),
+             folders=(os.path.dirname(path),), processes=(app.pid,))
     return int(open(path).read().strip())
 
 
 def start(palaver, agent_program, work, agent_args=('--agent', 'demo')):
-    for name in ('script.pid', 'leftover.pid'):
+    for name in ('script.pid', 'leftover.pid', 'agent.pid'):
         if os.path.exists(os.path.join(work, name)):
             os.unlink(os.path.join(work, name))
     env = dict(os.environ)
@@ -89,11 +74,9 @@ def start(palaver, agent_program, work, agent_args=('--agent', 'demo')):
     os.makedirs(folder, exist_ok=True)
     app = subprocess.Popen([palaver, '--new', *agent_args, folder], env=env,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    script = read_pid(os.path.join(work, 'script.pid'))
-    leftover = read_pid(os.path.join(work, 'leftover.pid'))
-    # the agent proper: the script's other child
-    wait_for('the agent', lambda: [pid for pid in children(script) if pid != leftover])
-    agent = [pid for pid in children(script) if pid != leftover][0]
+    script = read_pid(os.path.join(work, 'script.pid'), app)
+    leftover = read_pid(os.path.join(work, 'leftover.pid'), app)
+    agent = read_pid(os.path.join(work, 'agent.pid'), app)
     return app, [script, agent, leftover]
 
 
@@ -139,7 +122,8 @@ def main(palaver, agent_program):
         app.kill()
         app.wait()
         try:
-            wait_for('the script to die with the application', lambda: not runs(pids[0]))
+            wait_for('the script to die with the application', lambda: not runs(pids[0]),
+                     processes=(pids[0],))
             print('SIGKILL: the direct child died with the application', flush=True)
         except AssertionError as error:
             problems.append(f'SIGKILL: {error}')

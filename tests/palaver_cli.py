@@ -3,7 +3,10 @@
 # What the checks of the command line share: waiting on an event, settings
 # of their own in a work folder, GVariant text.
 
+import ctypes
+import ctypes.util
 import os
+import select
 import signal
 import subprocess
 import time
@@ -13,12 +16,52 @@ import time
 PATIENCE = 60
 
 
-def wait_for(what, condition):
-    deadline = time.monotonic() + PATIENCE
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f'timed out waiting for {what}')
-        time.sleep(0.02)
+_libc = ctypes.CDLL(ctypes.util.find_library('c') or 'libc.so.6', use_errno=True)
+_IN_MODIFY, _IN_CLOSE_WRITE, _IN_MOVED_TO, _IN_CREATE = 0x2, 0x8, 0x80, 0x100
+_IN_NONBLOCK, _IN_CLOEXEC = os.O_NONBLOCK, os.O_CLOEXEC
+
+
+def wait_for(what, condition, folders=(), processes=()):
+    """Waits until condition() holds, looking again only when something
+    happened: a file written in one of @folders (inotify) or the end of one
+    of @processes (pids, through pidfds). PATIENCE bounds a hang only."""
+    if not folders and not processes:
+        raise ValueError(f'waiting for {what}: nothing would say it came')
+    watch = _libc.inotify_init1(_IN_NONBLOCK | _IN_CLOEXEC)
+    if watch < 0:
+        raise OSError(ctypes.get_errno(), 'inotify_init1')
+    ends = []
+    try:
+        for folder in folders:
+            if _libc.inotify_add_watch(watch, os.fsencode(folder),
+                                       _IN_MODIFY | _IN_CLOSE_WRITE | _IN_MOVED_TO | _IN_CREATE) < 0:
+                raise OSError(ctypes.get_errno(), f'inotify_add_watch {folder}')
+        for pid in processes:
+            try:
+                ends.append(os.pidfd_open(pid))
+            except ProcessLookupError:
+                pass
+        deadline = time.monotonic() + PATIENCE
+        while not condition():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f'timed out waiting for {what}')
+            ready, _, _ = select.select([watch] + ends, [], [], left)
+            if watch in ready:
+                try:
+                    while os.read(watch, 65536):
+                        pass
+                except BlockingIOError:
+                    pass
+            for end in ready:
+                if end != watch:
+                    # ended: once is enough to look again
+                    ends.remove(end)
+                    os.close(end)
+    finally:
+        for end in ends:
+            os.close(end)
+        os.close(watch)
 
 
 def gvariant_string(text):
@@ -76,6 +119,7 @@ class Running:
     its settings before its bus goes."""
 
     def __init__(self, palaver, work, args):
+        self.work = work
         self.pid_file = os.path.join(work, 'palaver.pid')
         if os.path.exists(self.pid_file):
             os.unlink(self.pid_file)
@@ -91,7 +135,8 @@ class Running:
     def __exit__(self, *exc):
         if self.process.poll() is None:
             wait_for('the pid of the application', lambda: os.path.exists(self.pid_file)
-                     and open(self.pid_file).read().strip() != '')
+                     and open(self.pid_file).read().strip() != '',
+                     folders=(self.work,), processes=(self.process.pid,))
             os.kill(int(open(self.pid_file).read()), signal.SIGTERM)
         try:
             self.process.wait(timeout=PATIENCE)
