@@ -239,38 +239,6 @@ describe_stored (PalStoredTranscript *stored,
   return g_string_free (g_steal_pointer (&kinds), FALSE);
 }
 
-/* The items of @model, one word each, with the text of messages and the
- * title and status of tool calls */
-static char *
-describe_items (GListModel *model)
-{
-  g_autoptr(GString) out = g_string_new (NULL);
-
-  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
-    {
-      g_autoptr(AcpItem) item = g_list_model_get_item (model, i);
-
-      if (out->len > 0)
-        g_string_append (out, " | ");
-      if (ACP_IS_MESSAGE_ITEM (item))
-        g_string_append_printf (out, "%s: %s",
-                                acp_message_item_get_role (ACP_MESSAGE_ITEM (item)) ==
-                                ACP_MESSAGE_ROLE_USER ? "user" : "agent",
-                                acp_message_item_get_text (ACP_MESSAGE_ITEM (item)));
-      else if (ACP_IS_TOOL_CALL_ITEM (item))
-        g_string_append_printf (out, "tool: %s (%s)",
-                                acp_tool_call_item_get_title (ACP_TOOL_CALL_ITEM (item)),
-                                acp_tool_call_item_get_status (ACP_TOOL_CALL_ITEM (item)));
-      else if (ACP_IS_NOTICE_ITEM (item))
-        g_string_append_printf (out, "notice: %s",
-                                acp_notice_item_get_title (ACP_NOTICE_ITEM (item)));
-      else
-        g_string_append (out, G_OBJECT_TYPE_NAME (item));
-    }
-
-  return g_string_free (g_steal_pointer (&out), FALSE);
-}
-
 /* --- tests --- */
 
 /* A live turn is recorded: the prompt sent and what the agent sent back;
@@ -304,8 +272,8 @@ test_record_live (Fixture       *f,
   g_assert_cmpuint (pal_session_history_get_n_entries (history), ==,
                     pal_stored_transcript_get_n_entries (stored));
   acp_transcript_flush (acp_session_get_transcript (session));
-  live_items = describe_items (G_LIST_MODEL (acp_session_get_transcript (session)));
-  stored_items = describe_items (G_LIST_MODEL (pal_session_history_get_transcript (history)));
+  live_items = test_describe_items (G_LIST_MODEL (acp_session_get_transcript (session)));
+  stored_items = test_describe_items (G_LIST_MODEL (pal_session_history_get_transcript (history)));
   g_assert_cmpstr (stored_items, ==, live_items);
   g_assert_cmpstr (stored_items, ==, "user: What now? | agent: Hello, I will read the file. | "
                                      "tool: Read README.md (completed)");
@@ -399,7 +367,7 @@ test_resume_shows_history (Fixture       *f,
 
   resumed = open_session (f, key, TRUE);
   acp_transcript_flush (acp_session_get_transcript (resumed));
-  items = describe_items (G_LIST_MODEL (acp_session_get_transcript (resumed)));
+  items = test_describe_items (G_LIST_MODEL (acp_session_get_transcript (resumed)));
   g_assert_cmpstr (items, ==, "user: Remember the walrus | agent: Hello again. | "
                               "notice: Session resumed");
 
@@ -408,7 +376,7 @@ test_resume_shows_history (Fixture       *f,
   prompt (f, key, "Again");
   g_clear_pointer (&items, g_free);
   acp_transcript_flush (acp_session_get_transcript (resumed));
-  items = describe_items (G_LIST_MODEL (acp_session_get_transcript (resumed)));
+  items = test_describe_items (G_LIST_MODEL (acp_session_get_transcript (resumed)));
   g_assert_nonnull (strstr (items, " | notice: Session resumed | user: Again"));
   g_assert_true (g_str_has_prefix (items, "user: Remember the walrus | agent: Hello again."));
 }

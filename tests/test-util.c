@@ -12,6 +12,9 @@
 
 #include <glib/gstdio.h>
 
+#include "acp-message-item.h"
+#include "acp-notice-item.h"
+#include "acp-tool-call-item.h"
 #include "test-util.h"
 
 /* waiting {{{ */
@@ -309,3 +312,33 @@ test_peer_close (AcpConnection *peer,
 }
 
 /* }}} */
+
+char *
+test_describe_items (GListModel *model)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  for (guint i = 0; model != NULL && i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(AcpItem) item = g_list_model_get_item (model, i);
+
+      if (out->len > 0)
+        g_string_append (out, " | ");
+      if (ACP_IS_MESSAGE_ITEM (item))
+        g_string_append_printf (out, "%s: %s",
+                                acp_message_item_get_role (ACP_MESSAGE_ITEM (item)) ==
+                                ACP_MESSAGE_ROLE_USER ? "user" : "agent",
+                                acp_message_item_get_text (ACP_MESSAGE_ITEM (item)));
+      else if (ACP_IS_TOOL_CALL_ITEM (item))
+        g_string_append_printf (out, "tool: %s (%s)",
+                                acp_tool_call_item_get_title (ACP_TOOL_CALL_ITEM (item)),
+                                acp_tool_call_item_get_status (ACP_TOOL_CALL_ITEM (item)));
+      else if (ACP_IS_NOTICE_ITEM (item))
+        g_string_append_printf (out, "notice: %s",
+                                acp_notice_item_get_title (ACP_NOTICE_ITEM (item)));
+      else
+        g_string_append (out, G_OBJECT_TYPE_NAME (item));
+    }
+
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}

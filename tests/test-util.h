@@ -127,6 +127,10 @@ void     test_remove_tree        (const char *path);
  * Call before g_test_init(). */
 void     test_isolate_user_dirs  (void);
 
+/* The items of @model (nullable) in words, " | " between them: "user:
+ * TEXT", "agent: TEXT", "tool: TITLE (STATUS)", "notice: TITLE" */
+char    *test_describe_items     (GListModel *model);
+
 /* }}} */
 
 /* agents {{{ */

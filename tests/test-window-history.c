@@ -229,36 +229,6 @@ n_stored (Fixture       *f,
   return pal_stored_transcript_get_n_entries (stored);
 }
 
-/* The items of @model in words */
-static char *
-describe_items (GListModel *model)
-{
-  g_autoptr(GString) out = g_string_new (NULL);
-
-  for (guint i = 0; model != NULL && i < g_list_model_get_n_items (model); i++)
-    {
-      g_autoptr(AcpItem) item = g_list_model_get_item (model, i);
-
-      if (out->len > 0)
-        g_string_append (out, " | ");
-      if (ACP_IS_MESSAGE_ITEM (item))
-        g_string_append_printf (out, "%s: %s",
-                                acp_message_item_get_role (ACP_MESSAGE_ITEM (item)) ==
-                                ACP_MESSAGE_ROLE_USER ? "user" : "agent",
-                                acp_message_item_get_text (ACP_MESSAGE_ITEM (item)));
-      else if (ACP_IS_TOOL_CALL_ITEM (item))
-        g_string_append_printf (out, "tool: %s",
-                                acp_tool_call_item_get_title (ACP_TOOL_CALL_ITEM (item)));
-      else if (ACP_IS_NOTICE_ITEM (item))
-        g_string_append_printf (out, "notice: %s",
-                                acp_notice_item_get_title (ACP_NOTICE_ITEM (item)));
-      else
-        g_string_append (out, G_OBJECT_TYPE_NAME (item));
-    }
-
-  return g_string_free (g_steal_pointer (&out), FALSE);
-}
-
 static gboolean
 history_shown (gpointer data)
 {
@@ -320,7 +290,7 @@ static gboolean
 failed_notice_shown (gpointer data)
 {
   Fixture *f = data;
-  g_autofree char *items = describe_items (pal_chat_view_get_model (chat_view (f)));
+  g_autofree char *items = test_describe_items (pal_chat_view_get_model (chat_view (f)));
 
   return strstr (items, "notice: The session could not be opened") != NULL;
 }
@@ -357,9 +327,9 @@ test_browse_without_agent (Fixture       *f,
   g_assert_null (pal_session_manager_dup_last_agent (f->manager, "gone"));
   g_assert_cmpint (session_state (f->manager, key), ==,
                    PAL_SESSION_STATE_NOT_RUNNING);
-  items = describe_items (pal_chat_view_get_model (chat_view (f)));
+  items = test_describe_items (pal_chat_view_get_model (chat_view (f)));
   g_assert_cmpstr (items, ==, "user: Where is the walrus? | agent: Far north. | "
-                              "tool: Read walrus.txt");
+                              "tool: Read walrus.txt (completed)");
   /* the composer says what writing does */
   g_assert_true (pal_composer_get_can_send (composer));
   g_assert_cmpstr (pal_composer_get_placeholder (composer), ==,
@@ -370,7 +340,7 @@ test_browse_without_agent (Fixture       *f,
   WAIT_UNTIL (failed_notice_shown (f));
   g_assert_nonnull (pal_session_view_get_history (session_view (f)));
   g_clear_pointer (&items, g_free);
-  items = describe_items (pal_chat_view_get_model (chat_view (f)));
+  items = test_describe_items (pal_chat_view_get_model (chat_view (f)));
   g_assert_true (g_str_has_prefix (items, "user: Where is the walrus? | agent: Far north."));
   /* and what was written is given back */
   text = pal_composer_dup_text (composer);
@@ -448,7 +418,7 @@ static gboolean
 answered (gpointer data)
 {
   Fixture *f = data;
-  g_autofree char *items = describe_items (pal_chat_view_get_model (chat_view (f)));
+  g_autofree char *items = test_describe_items (pal_chat_view_get_model (chat_view (f)));
 
   return live_shown (f) && strstr (items, "user: And now?") != NULL;
 }
@@ -474,9 +444,9 @@ test_replay_over_history (Fixture       *f,
 
   browse_again (f, other, key);
   history = pal_chat_view_get_model (chat_view (f));
-  history_items = describe_items (history);
+  history_items = test_describe_items (history);
   g_assert_cmpstr (history_items, ==, "user: Where is the walrus? | "
-                                      "agent: The walrus lives far north. | tool: Read walrus.txt");
+                                      "agent: The walrus lives far north. | tool: Read walrus.txt (completed)");
 
   /* Open: the same history, cut otherwise */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.open-session", "(ss)",
@@ -487,7 +457,7 @@ test_replay_over_history (Fixture       *f,
   /* two pictures: the history, then the live transcript, nothing between */
   g_assert_cmpuint (f->models->len, ==, 2);
   g_assert_true (g_ptr_array_index (f->models, 0) == history);
-  live_items = describe_items (pal_chat_view_get_model (chat_view (f)));
+  live_items = test_describe_items (pal_chat_view_get_model (chat_view (f)));
   g_assert_cmpstr (live_items, ==, history_items);
   g_assert_true (pal_chat_view_get_stick_to_bottom (chat_view (f)));
   g_assert_cmpuint (n_stored (f, key), ==, 4);
@@ -504,7 +474,7 @@ test_replay_over_history (Fixture       *f,
   write_prompt (f, "And now?");
   WAIT_UNTIL (answered (f));
   g_clear_pointer (&live_items, g_free);
-  live_items = describe_items (pal_chat_view_get_model (chat_view (f)));
+  live_items = test_describe_items (pal_chat_view_get_model (chat_view (f)));
   g_assert_true (g_str_has_prefix (live_items, "user: Where is the walrus? | "
                                                "agent: It went south. | user: And now?"));
   g_assert_null (strstr (live_items, "far north"));
@@ -514,7 +484,7 @@ static gboolean
 resumed_shown (gpointer data)
 {
   Fixture *f = data;
-  g_autofree char *items = describe_items (pal_chat_view_get_model (chat_view (f)));
+  g_autofree char *items = test_describe_items (pal_chat_view_get_model (chat_view (f)));
 
   return live_shown (f) && g_str_has_suffix (items, "notice: Session resumed");
 }
@@ -541,9 +511,9 @@ test_resume_history (Fixture       *f,
   WAIT_UNTIL (opened_over_history (&opening));
   g_assert_true (opening.saw_loading);
   WAIT_UNTIL (resumed_shown (f));
-  items = describe_items (pal_chat_view_get_model (chat_view (f)));
+  items = test_describe_items (pal_chat_view_get_model (chat_view (f)));
   g_assert_cmpstr (items, ==, "user: Where is the walrus? | agent: Far north. | "
-                              "tool: Read walrus.txt | notice: Session resumed");
+                              "tool: Read walrus.txt (completed) | notice: Session resumed");
   /* the history, then the session's own: nothing between */
   g_assert_cmpuint (f->models->len, ==, 1);
 }
