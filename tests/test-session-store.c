@@ -988,6 +988,9 @@ test_renamed (Fixture       *fixture,
     g_assert_cmpstr (pal_session_record_get_title (read), ==, "Mine, better");
   }
 
+  /* closed: what is written next is not another writer's copy of its list */
+  g_clear_object (&store);
+
   {
     g_autoptr(PalSessionStore) broken = NULL;
     /* g_variant_dict_init() only reads it: the floating reference is ours */
@@ -1248,6 +1251,159 @@ test_two_instances (void)
   g_clear_object (&stores[1]);
 }
 
+/* Two instances as two processes are: each with its own copy of one
+ * settings file, which it writes whole and reads again when the file
+ * changes. */
+typedef struct
+{
+  GSettingsBackend *backend;
+  GSettings        *settings;
+  PalSessionStore  *store;
+} Instance;
+
+static void
+instance_start (Instance   *instance,
+                const char *path)
+{
+  instance->backend = g_keyfile_settings_backend_new (path, "/", NULL);
+  instance->settings = g_settings_new_with_backend (SCHEMA_ID, instance->backend);
+  instance->store = pal_session_store_new (instance->settings);
+}
+
+static void
+instance_stop (Instance *instance)
+{
+  g_clear_object (&instance->store);
+  g_clear_object (&instance->settings);
+  g_clear_object (&instance->backend);
+}
+
+static char *
+order_of (PalSessionStore *store)
+{
+  GString *order = g_string_new (NULL);
+
+  for (guint i = 0; i < n_items (store); i++)
+    {
+      g_autoptr(PalSessionRecord) record = g_list_model_get_item (G_LIST_MODEL (store), i);
+
+      if (i > 0)
+        g_string_append_c (order, ' ');
+      g_string_append (order, pal_session_record_get_id (record));
+    }
+  return g_string_free (order, FALSE);
+}
+
+static gboolean
+lists_in_order (gpointer data)
+{
+  gpointer *args = data;
+  g_autofree char *order = order_of (args[0]);
+
+  return g_strcmp0 (order, args[1]) == 0;
+}
+
+#define WAIT_FOR_ORDER(store, order) \
+  G_STMT_START { \
+    gpointer args_[2] = { (store), (gpointer) (order) }; \
+    WAIT_UNTIL (lists_in_order (args_)); \
+  } G_STMT_END
+
+/* The order a third instance, started now, reads from the file */
+static char *
+order_in_file (const char *path)
+{
+  Instance later = { NULL, };
+  char *order;
+
+  instance_start (&later, path);
+  order = order_of (later.store);
+  instance_stop (&later);
+  return order;
+}
+
+static char *
+write_two_sessions (void)
+{
+  g_autofree char *folder = test_make_tmpdir ("palaver-session-store");
+  char *path = g_build_filename (folder, "keyfile", NULL);
+  g_autoptr(GVariant) stored = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *contents = NULL;
+  GVariantBuilder builder;
+
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("aa{sv}"));
+  g_variant_builder_add_value (&builder, entry ("s1", "codex", "/p", 10 * SECOND));
+  g_variant_builder_add_value (&builder, entry ("s2", "codex", "/p", 20 * SECOND));
+  stored = g_variant_ref_sink (g_variant_builder_end (&builder));
+  text = g_variant_print (stored, TRUE);
+  contents = g_strdup_printf ("[io/github/palaverapp/Palaver]\nsessions=%s\n", text);
+  g_assert_true (g_file_set_contents (path, contents, -1, NULL));
+  return path;
+}
+
+/* One instance writes the file; before it has read the change, the other
+ * writes its own copy, without the first one's session, over it. The
+ * first, told of the file that lost its session (it has no change pending
+ * then), puts it back: the file and both instances end with both. So with
+ * a rename, and with a session the first removed: it stays removed. */
+static void
+test_two_instances_stale_write (void)
+{
+  g_autofree char *path = write_two_sessions ();
+  g_autofree char *in_file = NULL;
+  Instance here = { NULL, }, there = { NULL, };
+
+  instance_start (&here, path);
+  instance_start (&there, path);
+
+  /* no main loop iteration between: "there" has not read the file again */
+  add (here.store, "a1", 50 * SECOND);
+  pal_session_store_set_title (here.store, key_of ("codex", "s1"), "Renamed here");
+  pal_session_store_remove (here.store, key_of ("codex", "s2"));
+  add (there.store, "b1", 60 * SECOND);
+
+  WAIT_FOR_ORDER (here.store, "b1 a1 s1");
+  WAIT_FOR_ORDER (there.store, "b1 a1 s1");
+  g_assert_cmpstr (title_of (there.store, "s1"), ==, "Renamed here");
+  in_file = order_in_file (path);
+  g_assert_cmpstr (in_file, ==, "b1 a1 s1");
+
+  instance_stop (&here);
+  instance_stop (&there);
+}
+
+/* A session one instance removes after the other wrote it, once it has
+ * read it, is removed on purpose: the other does not bring it back. Nor
+ * does a rename made there after reading a new title get undone here. */
+static void
+test_two_instances_removed_after_reading (void)
+{
+  g_autofree char *path = write_two_sessions ();
+  g_autofree char *in_file = NULL;
+  Instance here = { NULL, }, there = { NULL, };
+
+  instance_start (&here, path);
+  instance_start (&there, path);
+
+  add (here.store, "a1", 50 * SECOND);
+  pal_session_store_set_title (here.store, key_of ("codex", "s1"), "Renamed here");
+  WAIT_FOR_ORDER (there.store, "a1 s2 s1");
+
+  pal_session_store_remove (there.store, key_of ("codex", "a1"));
+  pal_session_store_set_title (there.store, key_of ("codex", "s1"), "Renamed there");
+  WAIT_FOR_ORDER (here.store, "s2 s1");
+  test_drain_main_context ();
+
+  g_assert_cmpstr (title_of (here.store, "s1"), ==, "Renamed there");
+  in_file = order_in_file (path);
+  g_assert_cmpstr (in_file, ==, "s2 s1");
+  g_assert_cmpstr (title_of (there.store, "s1"), ==, "Renamed there");
+
+  instance_stop (&here);
+  instance_stop (&there);
+}
+
 /* The sessions of a settings file whose text does not parse (a NUL in one
  * title) are not overwritten: the window is told, and the text copied
  * before the first write. */
@@ -1294,6 +1450,9 @@ main (int   argc,
   g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
 
   g_test_add_func ("/session-store/title-from-prompt", test_title_from_prompt);
+  g_test_add_func ("/session-store/two-instances/stale-write", test_two_instances_stale_write);
+  g_test_add_func ("/session-store/two-instances/removed-after-reading",
+                   test_two_instances_removed_after_reading);
   g_test_add_func ("/session-store/key", test_key);
   ADD ("/session-store/round-trip", test_round_trip);
   ADD ("/session-store/ordering", test_ordering);

@@ -313,13 +313,57 @@ test_other_writer (Fixture       *fixture,
   assert_stored (other, (GVariant *[]) { pair ("a", "mine"), pair ("b", "two"), pair ("c", "3") },
                  3);
 
-  /* without a change of its own, theirs is taken as it is */
-  store_value (other, (GVariant *[]) { pair ("a", "theirs"), pair ("c", "3") }, 2);
+  /* without a change of its own, theirs is taken as it is: a value of
+   * their own, an item removed */
+  store_value (other, (GVariant *[]) { pair ("a", "later"), pair ("c", "3") }, 2);
   test_drain_main_context ();
   g_assert_cmpuint (changed.count, ==, 2);
   g_assert_cmpuint (n_items (list), ==, 2);
-  g_assert_cmpstr (pal_name_value_get_value (a), ==, "theirs");
-  assert_stored (fixture->settings, (GVariant *[]) { pair ("a", "theirs"), pair ("c", "3") }, 2);
+  g_assert_cmpstr (pal_name_value_get_value (a), ==, "later");
+  assert_stored (fixture->settings, (GVariant *[]) { pair ("a", "later"), pair ("c", "3") }, 2);
+}
+
+/* The other writer writes a copy older than the list's last write, having
+ * not read it (GLib's keyfile backend writes its whole file from what it
+ * read last): what the list changed then goes back on top of theirs, with
+ * nothing pending; a later value of theirs is taken as it is. */
+static void
+test_stale_writer (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(PalStoredList) list = NULL;
+  g_autoptr(GSettings) other = g_settings_new_with_backend (SCHEMA_ID, fixture->backend);
+
+  store_value (fixture->settings, (GVariant *[]) { pair ("a", "1"), pair ("b", "2") }, 2);
+  list = new_list (fixture->settings);
+
+  /* written here at once: a changed, b removed, c added */
+  pal_name_value_set_value (item (list, 0), "mine");
+  {
+    g_autoptr(PalNameValue) b = _pal_stored_list_steal (list, 1);
+    g_autoptr(PalNameValue) c = pal_name_value_new ("c", "3", FALSE);
+
+    _pal_stored_list_insert (list, 1, c);
+    _pal_stored_list_save (list);
+  }
+  test_drain_main_context ();
+  assert_stored (other, (GVariant *[]) { pair ("a", "mine"), pair ("c", "3") }, 2);
+
+  /* theirs: the value before, and d of their own */
+  store_value (other, (GVariant *[]) { pair ("a", "1"), pair ("b", "2"), pair ("d", "4") }, 3);
+  test_drain_main_context ();
+  g_assert_cmpuint (n_items (list), ==, 3);
+  g_assert_cmpstr (pal_name_value_get_name (item (list, 0)), ==, "a");
+  g_assert_cmpstr (pal_name_value_get_value (item (list, 0)), ==, "mine");
+  g_assert_cmpstr (pal_name_value_get_name (item (list, 1)), ==, "d");
+  g_assert_cmpstr (pal_name_value_get_name (item (list, 2)), ==, "c");
+  assert_stored (other, (GVariant *[]) { pair ("a", "mine"), pair ("d", "4"), pair ("c", "3") }, 3);
+
+  /* written from what they read: their value back to the first */
+  store_value (other, (GVariant *[]) { pair ("a", "1"), pair ("d", "4"), pair ("c", "3") }, 3);
+  test_drain_main_context ();
+  g_assert_cmpstr (pal_name_value_get_value (item (list, 0)), ==, "1");
+  assert_stored (fixture->settings, (GVariant *[]) { pair ("a", "1"), pair ("d", "4"), pair ("c", "3") }, 3);
 }
 
 /* An item renamed through its property is found by its new name; of two
@@ -843,6 +887,7 @@ main (int   argc,
 
   ADD ("/stored-list/damaged-kept", test_damaged_kept);
   ADD ("/stored-list/other-writer", test_other_writer);
+  ADD ("/stored-list/stale-writer", test_stale_writer);
   ADD ("/stored-list/lookup-renamed", test_lookup_renamed);
   ADD ("/stored-list/replace", test_replace);
   ADD ("/stored-list/block-changes", test_block_changes);

@@ -420,6 +420,20 @@ is_hidden (PalSessionStore *self,
   return g_hash_table_contains (self->hidden, key);
 }
 
+/* A session listed here that another instance's value lacks was removed
+ * there on purpose when the settings hide it now; else that instance had
+ * not read it (see pal-stored-list-merge.c). */
+static gboolean
+removed_elsewhere (PalStoredList *list,
+                   gconstpointer  id)
+{
+  PalSessionStore *self = PAL_SESSION_STORE (list);
+
+  /* the settings may hold the other's hidden list before it is announced */
+  load_hidden (self);
+  return is_hidden (self, (PalSessionKey *) id);
+}
+
 /* The session is the person's again (added on purpose, opened): not hidden. */
 static void
 unhide (PalSessionStore  *self,
@@ -477,6 +491,7 @@ pal_session_store_class_init (PalSessionStoreClass *klass)
   list_class->update_item = update_item;
   list_class->apply_entries = apply_entries;
   list_class->item_changed = item_changed;
+  list_class->removed_elsewhere = removed_elsewhere;
 }
 
 static void

@@ -68,6 +68,9 @@ _pal_stored_list_save (PalStoredList *self)
   if (priv->last_value != NULL && g_variant_equal (priv->last_value, value))
     return;
 
+  /* what the others may still have: kept until one of them writes */
+  if (priv->before_write == NULL)
+    priv->before_write = g_steal_pointer (&priv->last_value);
   g_clear_pointer (&priv->last_value, g_variant_unref);
   priv->last_value = g_variant_ref (value);
   priv->lossy = FALSE;
@@ -368,6 +371,7 @@ read_key (PalStoredList *self,
   PalStoredListPrivate *priv = _pal_stored_list_get_private (self);
   PalStoredListClass *klass = PAL_STORED_LIST_GET_CLASS (self);
   g_autoptr(GVariant) value = g_settings_get_value (priv->settings, klass->key);
+  g_autoptr(GVariant) unseen = NULL;
 
   if (priv->last_value != NULL && g_variant_equal (priv->last_value, value))
     return;
@@ -391,13 +395,26 @@ read_key (PalStoredList *self,
       set_key_error (self, NULL, NULL);
     }
 
+  /* the first value someone else wrote since the list did: did they read
+   * the list's write? */
+  if (priv->before_write != NULL && priv->last_value != NULL)
+    unseen = _pal_stored_list_keep_unseen (self, priv->before_write, priv->last_value, value);
+  g_clear_pointer (&priv->before_write, g_variant_unref);
+  if (unseen != NULL)
+    {
+      g_debug ("“%s” was written from a copy older than this list's last write: "
+               "putting back what it lacks", klass->key);
+      priv->dirty = TRUE;
+    }
+
   if (priv->dirty)
     {
       g_autoptr(GVariant) merged = _pal_stored_list_merge (klass, priv->last_value,
                                                            klass->get_stored_items (self),
-                                                           value);
+                                                           unseen != NULL ? unseen : value);
 
-      g_debug ("“%s” changed with changes not written yet: merging them", klass->key);
+      if (unseen == NULL)
+        g_debug ("“%s” changed with changes not written yet: merging them", klass->key);
       apply_parse (self, _pal_stored_list_parse (klass, merged));
       /* what the key holds; the merged value is written next */
       g_clear_pointer (&priv->last_value, g_variant_unref);

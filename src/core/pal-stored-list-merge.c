@@ -16,6 +16,24 @@
  * Entries are compared as the list writes them (read, then written again),
  * so that a member order or an unknown member does not count as a change.
  *
+ * The other writer may also write a copy of the key older than what the
+ * list wrote, without having read it: GLib's keyfile backend (that of a
+ * Flatpak) writes its whole file from what it read last, and reads the file
+ * again only when told it changed. Then the list has nothing pending, and
+ * its own last write is what is lost. The first value of the key someone
+ * else writes after a write of the list is therefore checked against what
+ * the key held before that write (_pal_stored_list_keep_unseen()). When
+ * it shows nothing of that write (no entry the list added, none as the
+ * list changed it, one the list removed still there), the other writer
+ * had not read it: what the list changed then and the other value still
+ * has as it was before goes back on top; entries the other writer changed
+ * stay theirs. A session the list added that the other value lacks may
+ * also have been removed there after it was read: the class tells
+ * (#PalStoredListClass.removed_elsewhere, the sessions' hidden list);
+ * without it, the entry is kept, rather than lost. A value someone sets
+ * back to exactly what it was before the list's write, in their first
+ * write after it, reads as one that had not seen it.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
@@ -179,6 +197,139 @@ _pal_stored_list_merge (PalStoredListClass *klass,
           g_variant_builder_add_value (&builder, mine);
           g_hash_table_add (done, copy_id (klass, id));
         }
+    }
+
+  return g_variant_ref_sink (g_variant_builder_end (&builder));
+}
+
+/* Whether @table holds @entry (as the list writes it) for @id */
+static gboolean
+same_entry (GHashTable    *table,
+            gconstpointer  id,
+            GVariant      *entry)
+{
+  GVariant *other = g_hash_table_lookup (table, id);
+
+  return other != NULL && entry != NULL && g_variant_equal (other, entry);
+}
+
+/* Whether @theirs shows anything of the write that made @ours of @old:
+ * an entry it added, one as it changed it, or one it removed gone. Then
+ * the other writer read it, and what else they did is theirs. */
+static gboolean
+shows_write (GHashTable *old,
+             GHashTable *ours,
+             GHashTable *theirs)
+{
+  GHashTableIter iter;
+  gpointer id, entry;
+
+  g_hash_table_iter_init (&iter, ours);
+  while (g_hash_table_iter_next (&iter, &id, &entry))
+    {
+      GVariant *before = g_hash_table_lookup (old, id);
+
+      if (before == NULL && g_hash_table_contains (theirs, id))
+        return TRUE;
+      if (before != NULL && !g_variant_equal (before, entry) && same_entry (theirs, id, entry))
+        return TRUE;
+    }
+
+  g_hash_table_iter_init (&iter, old);
+  while (g_hash_table_iter_next (&iter, &id, &entry))
+    {
+      if (!g_hash_table_contains (ours, id) && !g_hash_table_contains (theirs, id))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+/**
+ * _pal_stored_list_keep_unseen:
+ * @list: the list
+ * @before: the value of the key before the list's first write since it
+ *   last heard of someone else's
+ * @written: the value the list wrote last
+ * @theirs: the value someone else wrote since
+ *
+ * Returns: (transfer full) (nullable): @theirs with what the list changed
+ *   from @before to @written that @theirs does not show (see the top of
+ *   this file), or %NULL when @theirs shows all of it
+ */
+GVariant *
+_pal_stored_list_keep_unseen (PalStoredList *list,
+                              GVariant      *before,
+                              GVariant      *written,
+                              GVariant      *theirs)
+{
+  PalStoredListClass *klass = PAL_STORED_LIST_GET_CLASS (list);
+  g_autoptr(GHashTable) old = written_entries (klass, before);
+  g_autoptr(GHashTable) ours = written_entries (klass, written);
+  g_autoptr(GHashTable) done = new_table (klass, NULL);
+  gboolean kept = FALSE;
+  GVariantBuilder builder;
+  GVariantIter iter;
+  GVariant *child;
+
+  g_autoptr(GHashTable) mentioned = written_entries (klass, theirs);
+
+  if (shows_write (old, ours, mentioned))
+    return NULL;
+
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("aa{sv}"));
+
+  g_variant_iter_init (&iter, theirs);
+  while ((child = g_variant_iter_next_value (&iter)) != NULL)
+    {
+      g_autoptr(GVariant) entry = child;
+      g_autoptr(GObject) item = decode (klass, entry);
+      gconstpointer id = item != NULL ? klass->get_id (item) : NULL;
+      g_autoptr(GVariant) as_written = NULL;
+      GVariant *mine;
+
+      if (id == NULL || g_hash_table_contains (done, id))
+        {
+          g_variant_builder_add_value (&builder, entry);
+          continue;
+        }
+      g_hash_table_add (done, copy_id (klass, id));
+
+      as_written = encode (klass, item);
+      mine = g_hash_table_lookup (ours, id);
+      /* as it was before the list wrote: the writer did not read what the
+       * list made of it, changed or removed */
+      if (same_entry (old, id, as_written) && !same_entry (ours, id, as_written))
+        {
+          if (mine != NULL)
+            g_variant_builder_add_value (&builder, mine);
+          kept = TRUE;
+          continue;
+        }
+      g_variant_builder_add_value (&builder, entry);
+    }
+
+  /* added by the list, unknown to theirs */
+  g_variant_iter_init (&iter, written);
+  while ((child = g_variant_iter_next_value (&iter)) != NULL)
+    {
+      g_autoptr(GVariant) entry = child;
+      g_autoptr(GObject) item = decode (klass, entry);
+      gconstpointer id = item != NULL ? klass->get_id (item) : NULL;
+
+      if (id == NULL || g_hash_table_contains (done, id) || g_hash_table_contains (old, id))
+        continue;
+      g_hash_table_add (done, copy_id (klass, id));
+      if (klass->removed_elsewhere != NULL && klass->removed_elsewhere (list, id))
+        continue;
+      g_variant_builder_add_value (&builder, g_hash_table_lookup (ours, id));
+      kept = TRUE;
+    }
+
+  if (!kept)
+    {
+      g_variant_builder_clear (&builder);
+      return NULL;
     }
 
   return g_variant_ref_sink (g_variant_builder_end (&builder));

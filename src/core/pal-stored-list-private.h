@@ -47,6 +47,9 @@ typedef struct
   GPtrArray *load_errors;
   /* the value read or written last */
   GVariant *last_value;
+  /* the value before the list's first write since it last heard of
+   * someone else's (see pal-stored-list-merge.c), or NULL */
+  GVariant *before_write;
   /* entries of it lost members when read */
   gboolean lossy;
   guint save_source;
@@ -103,6 +106,10 @@ void                _pal_stored_list_write_before_dispose (PalStoredList  *self)
 GVariant           *_pal_stored_list_merge          (PalStoredListClass   *klass,
                                                      GVariant             *base,
                                                      GPtrArray            *items,
+                                                     GVariant             *theirs);
+GVariant           *_pal_stored_list_keep_unseen    (PalStoredList        *list,
+                                                     GVariant             *before,
+                                                     GVariant             *written,
                                                      GVariant             *theirs);
 
 G_END_DECLS

@@ -448,6 +448,7 @@ pal_stored_list_finalize (GObject *object)
   g_clear_pointer (&priv->entry_errors, g_ptr_array_unref);
   g_clear_pointer (&priv->load_errors, g_ptr_array_unref);
   g_clear_pointer (&priv->last_value, g_variant_unref);
+  g_clear_pointer (&priv->before_write, g_variant_unref);
   g_clear_pointer (&priv->key_error, g_free);
   g_clear_pointer (&priv->backup_path, g_free);
   g_clear_object (&priv->check_cancellable);

@@ -78,6 +78,10 @@ struct _PalStoredListClass
   void           (*item_changed)      (PalStoredList  *self,
                                        gpointer        item,
                                        GParamSpec     *pspec);
+  /* (nullable): whether the item of @id was removed on purpose by another
+   * writer of the key, as the settings show now */
+  gboolean       (*removed_elsewhere) (PalStoredList  *self,
+                                       gconstpointer   id);
 };
 
 GSettings          *pal_stored_list_get_settings    (PalStoredList *self);
