@@ -313,31 +313,84 @@ test_other_writer (Fixture       *fixture,
   assert_stored (other, (GVariant *[]) { pair ("a", "mine"), pair ("b", "two"), pair ("c", "3") },
                  3);
 
-  /* without a change of its own, theirs is taken as it is: a value of
-   * their own, an item removed */
-  store_value (other, (GVariant *[]) { pair ("a", "later"), pair ("c", "3") }, 2);
+  /* without a change of its own, theirs is taken as it is */
+  store_value (other, (GVariant *[]) { pair ("a", "theirs"), pair ("c", "3") }, 2);
   test_drain_main_context ();
   g_assert_cmpuint (changed.count, ==, 2);
   g_assert_cmpuint (n_items (list), ==, 2);
-  g_assert_cmpstr (pal_name_value_get_value (a), ==, "later");
-  assert_stored (fixture->settings, (GVariant *[]) { pair ("a", "later"), pair ("c", "3") }, 2);
+  g_assert_cmpstr (pal_name_value_get_value (a), ==, "theirs");
+  assert_stored (fixture->settings, (GVariant *[]) { pair ("a", "theirs"), pair ("c", "3") }, 2);
 }
 
-/* The other writer writes a copy older than the list's last write, having
- * not read it (GLib's keyfile backend writes its whole file from what it
- * read last): what the list changed then goes back on top of theirs, with
- * nothing pending; a later value of theirs is taken as it is. */
-static void
-test_stale_writer (Fixture       *fixture,
-                   gconstpointer  data)
+/* What two processes on one settings file are: two keyfile backends, each
+ * writing its whole file from what it read last */
+static GSettings *
+keyfile_settings (const char *path)
 {
+  g_autoptr(GSettingsBackend) backend = g_keyfile_settings_backend_new (path, "/", NULL);
+
+  return g_settings_new_with_backend (SCHEMA_ID, backend);
+}
+
+typedef struct
+{
+  GSettings *settings;
+  GVariant  *value;
+} Holds;
+
+static gboolean
+holds (gpointer data)
+{
+  Holds *wanted = data;
+  g_autoptr(GVariant) stored = g_settings_get_value (wanted->settings, KEY);
+
+  return g_variant_equal (stored, wanted->value);
+}
+
+/* Waits until @settings reads @entries from the file */
+static void
+wait_stored (GSettings *settings,
+             GVariant  *entries[],
+             guint      n_entries)
+{
+  g_autoptr(GVariant) value = g_variant_ref_sink (g_variant_new_array (G_VARIANT_TYPE_VARDICT,
+                                                                       entries, n_entries));
+  Holds wanted = { settings, value };
+
+  WAIT_UNTIL (holds (&wanted));
+}
+
+static gboolean
+first_value_is (gpointer data)
+{
+  gpointer *args = data;
+
+  return n_items (args[0]) > 0 &&
+         g_strcmp0 (pal_name_value_get_value (item (args[0], 0)), args[1]) == 0;
+}
+
+/* Another process writes a copy older than the list's last write, having
+ * not read it: what the list changed then goes back on top of theirs, with
+ * nothing pending here; a later value of theirs, written from what they
+ * read, is taken as it is. */
+static void
+test_stale_writer (void)
+{
+  g_autofree char *folder = test_make_tmpdir ("palaver-stored-list");
+  g_autofree char *path = g_build_filename (folder, "keyfile", NULL);
+  g_autoptr(GSettings) settings = keyfile_settings (path);
+  g_autoptr(GSettings) other = keyfile_settings (path);
   g_autoptr(PalStoredList) list = NULL;
-  g_autoptr(GSettings) other = g_settings_new_with_backend (SCHEMA_ID, fixture->backend);
+  gpointer mine[] = { NULL, (gpointer) "mine" };
+  gpointer back[] = { NULL, (gpointer) "1" };
 
-  store_value (fixture->settings, (GVariant *[]) { pair ("a", "1"), pair ("b", "2") }, 2);
-  list = new_list (fixture->settings);
+  store_value (settings, (GVariant *[]) { pair ("a", "1"), pair ("b", "2") }, 2);
+  wait_stored (other, (GVariant *[]) { pair ("a", "1"), pair ("b", "2") }, 2);
+  list = new_list (settings);
+  mine[0] = back[0] = list;
 
-  /* written here at once: a changed, b removed, c added */
+  /* written here at once: a changed, b removed, c added; the other
+   * process writes before it read that: the value before, and d */
   pal_name_value_set_value (item (list, 0), "mine");
   {
     g_autoptr(PalNameValue) b = _pal_stored_list_steal (list, 1);
@@ -346,24 +399,19 @@ test_stale_writer (Fixture       *fixture,
     _pal_stored_list_insert (list, 1, c);
     _pal_stored_list_save (list);
   }
-  test_drain_main_context ();
-  assert_stored (other, (GVariant *[]) { pair ("a", "mine"), pair ("c", "3") }, 2);
-
-  /* theirs: the value before, and d of their own */
   store_value (other, (GVariant *[]) { pair ("a", "1"), pair ("b", "2"), pair ("d", "4") }, 3);
-  test_drain_main_context ();
+
+  wait_stored (other, (GVariant *[]) { pair ("a", "mine"), pair ("d", "4"), pair ("c", "3") }, 3);
+  WAIT_UNTIL (first_value_is (mine));
   g_assert_cmpuint (n_items (list), ==, 3);
-  g_assert_cmpstr (pal_name_value_get_name (item (list, 0)), ==, "a");
-  g_assert_cmpstr (pal_name_value_get_value (item (list, 0)), ==, "mine");
   g_assert_cmpstr (pal_name_value_get_name (item (list, 1)), ==, "d");
   g_assert_cmpstr (pal_name_value_get_name (item (list, 2)), ==, "c");
-  assert_stored (other, (GVariant *[]) { pair ("a", "mine"), pair ("d", "4"), pair ("c", "3") }, 3);
 
-  /* written from what they read: their value back to the first */
+  /* written from what they read: a set back to the first value */
   store_value (other, (GVariant *[]) { pair ("a", "1"), pair ("d", "4"), pair ("c", "3") }, 3);
-  test_drain_main_context ();
-  g_assert_cmpstr (pal_name_value_get_value (item (list, 0)), ==, "1");
-  assert_stored (fixture->settings, (GVariant *[]) { pair ("a", "1"), pair ("d", "4"), pair ("c", "3") }, 3);
+  WAIT_UNTIL (first_value_is (back));
+  g_assert_cmpuint (n_items (list), ==, 3);
+  assert_stored (settings, (GVariant *[]) { pair ("a", "1"), pair ("d", "4"), pair ("c", "3") }, 3);
 }
 
 /* An item renamed through its property is found by its new name; of two
@@ -887,7 +935,7 @@ main (int   argc,
 
   ADD ("/stored-list/damaged-kept", test_damaged_kept);
   ADD ("/stored-list/other-writer", test_other_writer);
-  ADD ("/stored-list/stale-writer", test_stale_writer);
+  g_test_add_func ("/stored-list/stale-writer", test_stale_writer);
   ADD ("/stored-list/lookup-renamed", test_lookup_renamed);
   ADD ("/stored-list/replace", test_replace);
   ADD ("/stored-list/block-changes", test_block_changes);
