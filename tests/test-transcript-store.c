@@ -16,6 +16,7 @@
 #include <sqlite3.h>
 
 #include "pal-error.h"
+#include "pal-transcript-db-private.h"
 #include "pal-transcript-store.h"
 #include "test-util.h"
 
@@ -992,6 +993,48 @@ test_damaged (Fixture       *f,
   g_assert_cmpuint (f->problems->len, ==, 1);
 }
 
+/* Chinese and Japanese put no space between words: a word is found where
+ * its characters stand together, in a sentence or next to Latin letters */
+static void
+test_search_ideographs (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(PalSessionKey) chinese = pal_session_key_new ("agent", "chinese");
+  g_autoptr(PalSessionKey) japanese = pal_session_key_new ("agent", "japanese");
+  g_autoptr(GListModel) found = NULL;
+  PalTranscriptHit *hit;
+
+  record (f->store, chinese, PAL_TRANSCRIPT_KIND_AGENT_MESSAGE, NULL,
+          "我们讨论了会话历史的搜索功能，用GTK写的。");
+  record (f->store, japanese, PAL_TRANSCRIPT_KIND_AGENT_MESSAGE, NULL,
+          "セッションの履歴を検索します");
+  flush (f->store);
+
+  found = search (f->store, "会话", PAL_TRANSCRIPT_SEARCH_DEFAULT);
+  g_assert_cmpuint (g_list_model_get_n_items (found), ==, 1);
+  hit = pal_transcript_search_result_get_hit (get_result (found, 0), 0);
+  assert_highlighted (hit, "会话");
+  g_clear_object (&found);
+
+  found = search (f->store, "历史 搜索", PAL_TRANSCRIPT_SEARCH_DEFAULT);
+  g_assert_cmpuint (g_list_model_get_n_items (found), ==, 1);
+  g_clear_object (&found);
+  found = search (f->store, "gtk", PAL_TRANSCRIPT_SEARCH_DEFAULT);
+  g_assert_cmpuint (g_list_model_get_n_items (found), ==, 1);
+  g_clear_object (&found);
+  found = search (f->store, "検索", PAL_TRANSCRIPT_SEARCH_DEFAULT);
+  g_assert_cmpuint (g_list_model_get_n_items (found), ==, 1);
+  assert_highlighted (pal_transcript_search_result_get_hit (get_result (found, 0), 0), "検索");
+  g_clear_object (&found);
+  found = search (f->store, "セッション", PAL_TRANSCRIPT_SEARCH_DEFAULT);
+  g_assert_cmpuint (g_list_model_get_n_items (found), ==, 1);
+  g_clear_object (&found);
+
+  /* the characters of a word apart are not the word */
+  found = search (f->store, "会历", PAL_TRANSCRIPT_SEARCH_DEFAULT);
+  g_assert_cmpuint (g_list_model_get_n_items (found), ==, 0);
+}
+
 static int
 read_user_version (const char *path)
 {
@@ -1046,7 +1089,52 @@ test_migrate_empty (Fixture       *f,
   g_assert_cmpuint (g_list_model_get_n_items (found), ==, 1);
   g_clear_object (&f->store);
 
-  g_assert_cmpint (read_user_version (f->path), ==, 1);
+  g_assert_cmpint (read_user_version (f->path), ==, PAL_TRANSCRIPT_DB_VERSION);
+  g_assert_null (find_moved (f));
+  g_assert_cmpuint (f->problems->len, ==, 0);
+}
+
+/* A file of version 1 indexed with unicode61 alone: opened, its indexes are
+ * made again with the tokenizer that cuts ideographs */
+static void
+test_migrate_from_1 (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(PalSessionKey) key = pal_session_key_new ("agent", "older");
+  g_autoptr(GListModel) found = NULL;
+  sqlite3 *db = NULL;
+
+  record (f->store, key, PAL_TRANSCRIPT_KIND_AGENT_MESSAGE, NULL, "The walrus");
+  record (f->store, key, PAL_TRANSCRIPT_KIND_THOUGHT, NULL, "想想会话");
+  flush (f->store);
+  g_clear_object (&f->store);
+
+  /* as version 1 made them */
+  g_assert_cmpint (sqlite3_open (f->path, &db), ==, SQLITE_OK);
+  g_assert_true (_pal_transcript_db_add_tokenizer (db, NULL));
+  g_assert_cmpint (sqlite3_exec (db,
+    "DROP TABLE messages_fts; DROP TABLE thoughts_fts;"
+    "CREATE VIRTUAL TABLE messages_fts USING fts5 (text, content = 'docs',"
+    "  content_rowid = 'id', columnsize = 0, tokenize = 'unicode61 remove_diacritics 2');"
+    "CREATE VIRTUAL TABLE thoughts_fts USING fts5 (text, content = 'docs',"
+    "  content_rowid = 'id', columnsize = 0, tokenize = 'unicode61 remove_diacritics 2');"
+    "INSERT INTO messages_fts (rowid, text) SELECT id, text FROM docs WHERE kind != 4;"
+    "INSERT INTO thoughts_fts (rowid, text) SELECT id, text FROM docs WHERE kind = 4;"
+    "PRAGMA user_version = 1;", NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+
+  open_store (f);
+  found = search (f->store, "会话", PAL_TRANSCRIPT_SEARCH_THOUGHTS);
+  g_assert_cmpuint (g_list_model_get_n_items (found), ==, 1);
+  g_clear_object (&found);
+  found = search (f->store, "会话", PAL_TRANSCRIPT_SEARCH_DEFAULT);
+  g_assert_cmpuint (g_list_model_get_n_items (found), ==, 0);
+  g_clear_object (&found);
+  found = search (f->store, "walrus", PAL_TRANSCRIPT_SEARCH_DEFAULT);
+  g_assert_cmpuint (g_list_model_get_n_items (found), ==, 1);
+  g_clear_object (&f->store);
+
+  g_assert_cmpint (read_user_version (f->path), ==, 2);
   g_assert_null (find_moved (f));
   g_assert_cmpuint (f->problems->len, ==, 0);
 }
@@ -1519,11 +1607,13 @@ main (int   argc,
   ADD ("search", test_search);
   ADD ("search-many", test_search_many);
   ADD ("search-any-text", test_search_any_text);
+  ADD ("search-ideographs", test_search_ideographs);
   g_test_add_func ("/transcript-store/build-query", test_build_query);
   g_test_add_func ("/transcript-store/entry-read", test_entry_read);
   ADD ("delete", test_delete);
   ADD ("damaged", test_damaged);
   ADD ("migrate-empty", test_migrate_empty);
+  ADD ("migrate-from-1", test_migrate_from_1);
   ADD ("newer-version", test_newer_version);
   ADD ("locked", test_locked);
   ADD ("killed", test_killed);

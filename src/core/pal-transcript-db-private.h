@@ -17,7 +17,7 @@
 G_BEGIN_DECLS
 
 /* The schema version this build writes (PRAGMA user_version) */
-#define PAL_TRANSCRIPT_DB_VERSION 1
+#define PAL_TRANSCRIPT_DB_VERSION 2
 
 /* A searchable text longer than this is indexed in pieces of this size,
  * which keeps snippets and the rewrite of a growing message cheap. */
@@ -177,5 +177,9 @@ gboolean             _pal_transcript_db_check_version (sqlite3            *db,
                                                        GError            **error);
 gboolean             _pal_transcript_db_migrate     (sqlite3              *db,
                                                      GError              **error);
+/* pal-transcript-db-tokenizer.c: the tokenizer of the search indexes, made
+ * known to a new connection */
+gboolean             _pal_transcript_db_add_tokenizer (sqlite3            *db,
+                                                       GError            **error);
 
 G_END_DECLS

@@ -70,9 +70,31 @@ migrate_to_1 (sqlite3  *db,
                error);
 }
 
+/* The indexes cut Chinese and Japanese into characters
+ * (pal-transcript-db-tokenizer.c): made again with that tokenizer, from
+ * the texts kept. */
+static gboolean
+migrate_to_2 (sqlite3  *db,
+              GError  **error)
+{
+  return _pal_transcript_db_exec (db,
+               "DROP TABLE messages_fts;"
+               "DROP TABLE thoughts_fts;"
+               "CREATE VIRTUAL TABLE messages_fts USING fts5 ("
+               "  text, content = 'docs', content_rowid = 'id', columnsize = 0,"
+               "  tokenize = 'palaver remove_diacritics 2');"
+               "CREATE VIRTUAL TABLE thoughts_fts USING fts5 ("
+               "  text, content = 'docs', content_rowid = 'id', columnsize = 0,"
+               "  tokenize = 'palaver remove_diacritics 2');"
+               "INSERT INTO messages_fts (rowid, text) SELECT id, text FROM docs WHERE kind != 4;"
+               "INSERT INTO thoughts_fts (rowid, text) SELECT id, text FROM docs WHERE kind = 4;",
+               error);
+}
+
 /* migrations[N] takes a database from version N to N + 1 */
 static const Migration migrations[] = {
   migrate_to_1,
+  migrate_to_2,
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (migrations) == PAL_TRANSCRIPT_DB_VERSION);

@@ -272,6 +272,7 @@ _pal_transcript_db_open (const char  *path,
       !_pal_transcript_db_exec (db, "PRAGMA journal_mode = WAL", error) ||
       !_pal_transcript_db_exec (db, "PRAGMA synchronous = NORMAL", error) ||
       !_pal_transcript_db_exec (db, "PRAGMA journal_size_limit = 16777216", error) ||
+      !_pal_transcript_db_add_tokenizer (db, error) ||
       !_pal_transcript_db_migrate (db, error))
     {
       sqlite3_close (db);
