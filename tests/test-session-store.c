@@ -1168,6 +1168,27 @@ test_stored_before_keys (Fixture       *fixture,
 
 /* --- two instances on one settings file --- */
 
+/* A settings file with two sessions; returns its path */
+static char *
+write_two_sessions (void)
+{
+  g_autofree char *folder = test_make_tmpdir ("palaver-session-store");
+  char *path = g_build_filename (folder, "keyfile", NULL);
+  g_autoptr(GVariant) stored = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *contents = NULL;
+  GVariantBuilder builder;
+
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("aa{sv}"));
+  g_variant_builder_add_value (&builder, entry ("s1", "codex", "/p", 10 * SECOND));
+  g_variant_builder_add_value (&builder, entry ("s2", "codex", "/p", 20 * SECOND));
+  stored = g_variant_ref_sink (g_variant_builder_end (&builder));
+  text = g_variant_print (stored, TRUE);
+  contents = g_strdup_printf ("[io/github/palaverapp/Palaver]\nsessions=%s\n", text);
+  g_assert_true (g_file_set_contents (path, contents, -1, NULL));
+  return path;
+}
+
 static gboolean
 both_list_five (gpointer data)
 {
@@ -1193,11 +1214,7 @@ title_of (PalSessionStore *store,
 static void
 test_two_instances (void)
 {
-  g_autofree char *folder = test_make_tmpdir ("palaver-session-store");
-  g_autofree char *path = g_build_filename (folder, "keyfile", NULL);
-  g_autoptr(GVariant) stored = NULL;
-  g_autofree char *text = NULL;
-  g_autofree char *contents = NULL;
+  g_autofree char *path = write_two_sessions ();
   g_autoptr(GSettingsBackend) backend = NULL;
   g_autoptr(GSettings) first_settings = NULL;
   g_autoptr(GSettings) second_settings = NULL;
@@ -1205,15 +1222,6 @@ test_two_instances (void)
   g_autoptr(GSettings) later_settings = NULL;
   PalSessionStore *stores[2];
   g_autoptr(PalSessionStore) later = NULL;
-  GVariantBuilder builder;
-
-  g_variant_builder_init (&builder, G_VARIANT_TYPE ("aa{sv}"));
-  g_variant_builder_add_value (&builder, entry ("s1", "codex", "/p", 10 * SECOND));
-  g_variant_builder_add_value (&builder, entry ("s2", "codex", "/p", 20 * SECOND));
-  stored = g_variant_ref_sink (g_variant_builder_end (&builder));
-  text = g_variant_print (stored, TRUE);
-  contents = g_strdup_printf ("[io/github/palaverapp/Palaver]\nsessions=%s\n", text);
-  g_assert_true (g_file_set_contents (path, contents, -1, NULL));
 
   backend = g_keyfile_settings_backend_new (path, "/", NULL);
   first_settings = g_settings_new_with_backend (SCHEMA_ID, backend);
@@ -1319,24 +1327,29 @@ order_in_file (const char *path)
   return order;
 }
 
-static char *
-write_two_sessions (void)
+typedef struct
 {
-  g_autofree char *folder = test_make_tmpdir ("palaver-session-store");
-  char *path = g_build_filename (folder, "keyfile", NULL);
-  g_autoptr(GVariant) stored = NULL;
-  g_autofree char *text = NULL;
-  g_autofree char *contents = NULL;
-  GVariantBuilder builder;
+  char     *path;
+  Instance  here;
+  Instance  there;
+} TwoInstances;
 
-  g_variant_builder_init (&builder, G_VARIANT_TYPE ("aa{sv}"));
-  g_variant_builder_add_value (&builder, entry ("s1", "codex", "/p", 10 * SECOND));
-  g_variant_builder_add_value (&builder, entry ("s2", "codex", "/p", 20 * SECOND));
-  stored = g_variant_ref_sink (g_variant_builder_end (&builder));
-  text = g_variant_print (stored, TRUE);
-  contents = g_strdup_printf ("[io/github/palaverapp/Palaver]\nsessions=%s\n", text);
-  g_assert_true (g_file_set_contents (path, contents, -1, NULL));
-  return path;
+static void
+two_instances_set_up (TwoInstances  *t,
+                      gconstpointer  data)
+{
+  t->path = write_two_sessions ();
+  instance_start (&t->here, t->path);
+  instance_start (&t->there, t->path);
+}
+
+static void
+two_instances_tear_down (TwoInstances  *t,
+                         gconstpointer  data)
+{
+  instance_stop (&t->here);
+  instance_stop (&t->there);
+  g_free (t->path);
 }
 
 /* One instance writes the file; before it has read the change, the other
@@ -1345,60 +1358,46 @@ write_two_sessions (void)
  * then), puts it back: the file and both instances end with both. So with
  * a rename, and with a session the first removed: it stays removed. */
 static void
-test_two_instances_stale_write (void)
+test_two_instances_stale_write (TwoInstances  *t,
+                                gconstpointer  data)
 {
-  g_autofree char *path = write_two_sessions ();
   g_autofree char *in_file = NULL;
-  Instance here = { NULL, }, there = { NULL, };
-
-  instance_start (&here, path);
-  instance_start (&there, path);
 
   /* no main loop iteration between: "there" has not read the file again */
-  add (here.store, "a1", 50 * SECOND);
-  pal_session_store_set_title (here.store, key_of ("codex", "s1"), "Renamed here");
-  pal_session_store_remove (here.store, key_of ("codex", "s2"));
-  add (there.store, "b1", 60 * SECOND);
+  add (t->here.store, "a1", 50 * SECOND);
+  pal_session_store_set_title (t->here.store, key_of ("codex", "s1"), "Renamed here");
+  pal_session_store_remove (t->here.store, key_of ("codex", "s2"));
+  add (t->there.store, "b1", 60 * SECOND);
 
-  WAIT_FOR_ORDER (here.store, "b1 a1 s1");
-  WAIT_FOR_ORDER (there.store, "b1 a1 s1");
-  g_assert_cmpstr (title_of (there.store, "s1"), ==, "Renamed here");
-  in_file = order_in_file (path);
+  WAIT_FOR_ORDER (t->here.store, "b1 a1 s1");
+  WAIT_FOR_ORDER (t->there.store, "b1 a1 s1");
+  g_assert_cmpstr (title_of (t->there.store, "s1"), ==, "Renamed here");
+  in_file = order_in_file (t->path);
   g_assert_cmpstr (in_file, ==, "b1 a1 s1");
-
-  instance_stop (&here);
-  instance_stop (&there);
 }
 
 /* A session one instance removes after the other wrote it, once it has
  * read it, is removed on purpose: the other does not bring it back. Nor
  * does a rename made there after reading a new title get undone here. */
 static void
-test_two_instances_removed_after_reading (void)
+test_two_instances_removed_after_reading (TwoInstances  *t,
+                                          gconstpointer  data)
 {
-  g_autofree char *path = write_two_sessions ();
   g_autofree char *in_file = NULL;
-  Instance here = { NULL, }, there = { NULL, };
 
-  instance_start (&here, path);
-  instance_start (&there, path);
+  add (t->here.store, "a1", 50 * SECOND);
+  pal_session_store_set_title (t->here.store, key_of ("codex", "s1"), "Renamed here");
+  WAIT_FOR_ORDER (t->there.store, "a1 s2 s1");
 
-  add (here.store, "a1", 50 * SECOND);
-  pal_session_store_set_title (here.store, key_of ("codex", "s1"), "Renamed here");
-  WAIT_FOR_ORDER (there.store, "a1 s2 s1");
-
-  pal_session_store_remove (there.store, key_of ("codex", "a1"));
-  pal_session_store_set_title (there.store, key_of ("codex", "s1"), "Renamed there");
-  WAIT_FOR_ORDER (here.store, "s2 s1");
+  pal_session_store_remove (t->there.store, key_of ("codex", "a1"));
+  pal_session_store_set_title (t->there.store, key_of ("codex", "s1"), "Renamed there");
+  WAIT_FOR_ORDER (t->here.store, "s2 s1");
   test_drain_main_context ();
 
-  g_assert_cmpstr (title_of (here.store, "s1"), ==, "Renamed there");
-  in_file = order_in_file (path);
+  g_assert_cmpstr (title_of (t->here.store, "s1"), ==, "Renamed there");
+  in_file = order_in_file (t->path);
   g_assert_cmpstr (in_file, ==, "s2 s1");
-  g_assert_cmpstr (title_of (there.store, "s1"), ==, "Renamed there");
-
-  instance_stop (&here);
-  instance_stop (&there);
+  g_assert_cmpstr (title_of (t->there.store, "s1"), ==, "Renamed there");
 }
 
 /* The sessions of a settings file whose text does not parse (a NUL in one
@@ -1447,9 +1446,11 @@ main (int   argc,
   g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
 
   g_test_add_func ("/session-store/title-from-prompt", test_title_from_prompt);
-  g_test_add_func ("/session-store/two-instances/stale-write", test_two_instances_stale_write);
-  g_test_add_func ("/session-store/two-instances/removed-after-reading",
-                   test_two_instances_removed_after_reading);
+  g_test_add ("/session-store/two-instances/stale-write", TwoInstances, NULL,
+              two_instances_set_up, test_two_instances_stale_write, two_instances_tear_down);
+  g_test_add ("/session-store/two-instances/removed-after-reading", TwoInstances, NULL,
+              two_instances_set_up, test_two_instances_removed_after_reading,
+              two_instances_tear_down);
   g_test_add_func ("/session-store/key", test_key);
   ADD ("/session-store/round-trip", test_round_trip);
   ADD ("/session-store/ordering", test_ordering);

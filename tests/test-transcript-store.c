@@ -128,6 +128,17 @@ search (PalTranscriptStore       *store,
   return found;
 }
 
+/* How many sessions have a match of @text */
+static guint
+n_found (PalTranscriptStore       *store,
+         const char               *text,
+         PalTranscriptSearchFlags  flags)
+{
+  g_autoptr(GListModel) found = search (store, text, flags);
+
+  return g_list_model_get_n_items (found);
+}
+
 static guint64
 get_size (PalTranscriptStore *store)
 {
@@ -1016,23 +1027,16 @@ test_search_ideographs (Fixture       *f,
   assert_highlighted (hit, "会话");
   g_clear_object (&found);
 
-  found = search (f->store, "历史 搜索", PAL_TRANSCRIPT_SEARCH_DEFAULT);
-  g_assert_cmpuint (g_list_model_get_n_items (found), ==, 1);
-  g_clear_object (&found);
-  found = search (f->store, "gtk", PAL_TRANSCRIPT_SEARCH_DEFAULT);
-  g_assert_cmpuint (g_list_model_get_n_items (found), ==, 1);
-  g_clear_object (&found);
+  g_assert_cmpuint (n_found (f->store, "历史 搜索", PAL_TRANSCRIPT_SEARCH_DEFAULT), ==, 1);
+  g_assert_cmpuint (n_found (f->store, "gtk", PAL_TRANSCRIPT_SEARCH_DEFAULT), ==, 1);
   found = search (f->store, "検索", PAL_TRANSCRIPT_SEARCH_DEFAULT);
   g_assert_cmpuint (g_list_model_get_n_items (found), ==, 1);
   assert_highlighted (pal_transcript_search_result_get_hit (get_result (found, 0), 0), "検索");
   g_clear_object (&found);
-  found = search (f->store, "セッション", PAL_TRANSCRIPT_SEARCH_DEFAULT);
-  g_assert_cmpuint (g_list_model_get_n_items (found), ==, 1);
-  g_clear_object (&found);
+  g_assert_cmpuint (n_found (f->store, "セッション", PAL_TRANSCRIPT_SEARCH_DEFAULT), ==, 1);
 
   /* the characters of a word apart are not the word */
-  found = search (f->store, "会历", PAL_TRANSCRIPT_SEARCH_DEFAULT);
-  g_assert_cmpuint (g_list_model_get_n_items (found), ==, 0);
+  g_assert_cmpuint (n_found (f->store, "会历", PAL_TRANSCRIPT_SEARCH_DEFAULT), ==, 0);
 }
 
 static int
@@ -1101,7 +1105,6 @@ test_migrate_from_1 (Fixture       *f,
                      gconstpointer  data)
 {
   g_autoptr(PalSessionKey) key = pal_session_key_new ("agent", "older");
-  g_autoptr(GListModel) found = NULL;
   sqlite3 *db = NULL;
 
   record (f->store, key, PAL_TRANSCRIPT_KIND_AGENT_MESSAGE, NULL, "The walrus");
@@ -1124,14 +1127,9 @@ test_migrate_from_1 (Fixture       *f,
   sqlite3_close (db);
 
   open_store (f);
-  found = search (f->store, "会话", PAL_TRANSCRIPT_SEARCH_THOUGHTS);
-  g_assert_cmpuint (g_list_model_get_n_items (found), ==, 1);
-  g_clear_object (&found);
-  found = search (f->store, "会话", PAL_TRANSCRIPT_SEARCH_DEFAULT);
-  g_assert_cmpuint (g_list_model_get_n_items (found), ==, 0);
-  g_clear_object (&found);
-  found = search (f->store, "walrus", PAL_TRANSCRIPT_SEARCH_DEFAULT);
-  g_assert_cmpuint (g_list_model_get_n_items (found), ==, 1);
+  g_assert_cmpuint (n_found (f->store, "会话", PAL_TRANSCRIPT_SEARCH_THOUGHTS), ==, 1);
+  g_assert_cmpuint (n_found (f->store, "会话", PAL_TRANSCRIPT_SEARCH_DEFAULT), ==, 0);
+  g_assert_cmpuint (n_found (f->store, "walrus", PAL_TRANSCRIPT_SEARCH_DEFAULT), ==, 1);
   g_clear_object (&f->store);
 
   g_assert_cmpint (read_user_version (f->path), ==, 2);

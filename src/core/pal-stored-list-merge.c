@@ -109,6 +109,41 @@ written_entries (PalStoredListClass *klass,
   return table;
 }
 
+/* The next entry of @iter whose id is not in @done yet (then added to
+ * it), and its id in @id, borrowed from @item; entries that cannot be read
+ * or repeat an id go to @builder as they are on the way.
+ * Returns: (transfer full) (nullable): the entry, NULL at the end */
+static GVariant *
+next_entry (PalStoredListClass  *klass,
+            GVariantIter        *iter,
+            GHashTable          *done,
+            GVariantBuilder     *builder,
+            GObject            **item,
+            gconstpointer       *id)
+{
+  GVariant *child;
+
+  while ((child = g_variant_iter_next_value (iter)) != NULL)
+    {
+      g_autoptr(GObject) decoded = decode (klass, child);
+      gconstpointer decoded_id = decoded != NULL ? klass->get_id (decoded) : NULL;
+
+      /* theirs: unreadable, repeated, or not ours to change */
+      if (decoded_id == NULL || g_hash_table_contains (done, decoded_id))
+        {
+          g_variant_builder_add_value (builder, child);
+          g_variant_unref (child);
+          continue;
+        }
+      g_hash_table_add (done, copy_id (klass, decoded_id));
+      *id = decoded_id;
+      *item = g_steal_pointer (&decoded);
+      return child;
+    }
+
+  return NULL;
+}
+
 /**
  * _pal_stored_list_merge:
  * @klass: the class of the list
@@ -135,40 +170,33 @@ _pal_stored_list_merge (PalStoredListClass *klass,
   GVariantBuilder builder;
   GVariantIter iter;
   GVariant *child;
+  GObject *decoded = NULL;
+  gconstpointer id = NULL;
 
   for (guint i = 0; i < items->len; i++)
     {
       gpointer item = g_ptr_array_index (items, i);
-      gconstpointer id = klass->get_id (item);
+      gconstpointer item_id = klass->get_id (item);
       g_autoptr(GVariant) entry = encode (klass, item);
       GVariant *old;
 
-      if (entry == NULL || g_hash_table_contains (ours, id))
+      if (entry == NULL || g_hash_table_contains (ours, item_id))
         continue;
-      g_hash_table_add (ours, copy_id (klass, id));
-      old = g_hash_table_lookup (before, id);
+      g_hash_table_add (ours, copy_id (klass, item_id));
+      old = g_hash_table_lookup (before, item_id);
       if (old == NULL || !g_variant_equal (old, entry))
-        g_hash_table_insert (changed, copy_id (klass, id), g_steal_pointer (&entry));
+        g_hash_table_insert (changed, copy_id (klass, item_id), g_steal_pointer (&entry));
     }
 
   g_variant_builder_init (&builder, G_VARIANT_TYPE ("aa{sv}"));
 
   g_variant_iter_init (&iter, theirs);
-  while ((child = g_variant_iter_next_value (&iter)) != NULL)
+  while ((child = next_entry (klass, &iter, done, &builder, &decoded, &id)) != NULL)
     {
       g_autoptr(GVariant) entry = child;
-      g_autoptr(GObject) item = decode (klass, entry);
-      gconstpointer id = item != NULL ? klass->get_id (item) : NULL;
+      g_autoptr(GObject) item = decoded;
       GVariant *mine;
       GVariant *old;
-
-      /* theirs: unreadable, repeated, or not ours to change */
-      if (id == NULL || g_hash_table_contains (done, id))
-        {
-          g_variant_builder_add_value (&builder, entry);
-          continue;
-        }
-      g_hash_table_add (done, copy_id (klass, id));
 
       mine = g_hash_table_lookup (changed, id);
       old = g_hash_table_lookup (before, id);
@@ -189,13 +217,13 @@ _pal_stored_list_merge (PalStoredListClass *klass,
   /* ours that they do not have, in our order */
   for (guint i = 0; i < items->len; i++)
     {
-      gconstpointer id = klass->get_id (g_ptr_array_index (items, i));
-      GVariant *mine = g_hash_table_lookup (changed, id);
+      gconstpointer item_id = klass->get_id (g_ptr_array_index (items, i));
+      GVariant *mine = g_hash_table_lookup (changed, item_id);
 
-      if (mine != NULL && !g_hash_table_contains (done, id))
+      if (mine != NULL && !g_hash_table_contains (done, item_id))
         {
           g_variant_builder_add_value (&builder, mine);
-          g_hash_table_add (done, copy_id (klass, id));
+          g_hash_table_add (done, copy_id (klass, item_id));
         }
     }
 
@@ -266,13 +294,14 @@ _pal_stored_list_keep_unseen (PalStoredList *list,
   PalStoredListClass *klass = PAL_STORED_LIST_GET_CLASS (list);
   g_autoptr(GHashTable) old = written_entries (klass, before);
   g_autoptr(GHashTable) ours = written_entries (klass, written);
+  g_autoptr(GHashTable) mentioned = written_entries (klass, theirs);
   g_autoptr(GHashTable) done = new_table (klass, NULL);
   gboolean kept = FALSE;
   GVariantBuilder builder;
   GVariantIter iter;
   GVariant *child;
-
-  g_autoptr(GHashTable) mentioned = written_entries (klass, theirs);
+  GObject *decoded = NULL;
+  gconstpointer id = NULL;
 
   if (shows_write (old, ours, mentioned))
     return NULL;
@@ -280,20 +309,12 @@ _pal_stored_list_keep_unseen (PalStoredList *list,
   g_variant_builder_init (&builder, G_VARIANT_TYPE ("aa{sv}"));
 
   g_variant_iter_init (&iter, theirs);
-  while ((child = g_variant_iter_next_value (&iter)) != NULL)
+  while ((child = next_entry (klass, &iter, done, &builder, &decoded, &id)) != NULL)
     {
       g_autoptr(GVariant) entry = child;
-      g_autoptr(GObject) item = decode (klass, entry);
-      gconstpointer id = item != NULL ? klass->get_id (item) : NULL;
+      g_autoptr(GObject) item = decoded;
       g_autoptr(GVariant) as_written = NULL;
       GVariant *mine;
-
-      if (id == NULL || g_hash_table_contains (done, id))
-        {
-          g_variant_builder_add_value (&builder, entry);
-          continue;
-        }
-      g_hash_table_add (done, copy_id (klass, id));
 
       as_written = encode (klass, item);
       mine = g_hash_table_lookup (ours, id);
@@ -315,14 +336,14 @@ _pal_stored_list_keep_unseen (PalStoredList *list,
     {
       g_autoptr(GVariant) entry = child;
       g_autoptr(GObject) item = decode (klass, entry);
-      gconstpointer id = item != NULL ? klass->get_id (item) : NULL;
+      gconstpointer added = item != NULL ? klass->get_id (item) : NULL;
 
-      if (id == NULL || g_hash_table_contains (done, id) || g_hash_table_contains (old, id))
+      if (added == NULL || g_hash_table_contains (done, added) || g_hash_table_contains (old, added))
         continue;
-      g_hash_table_add (done, copy_id (klass, id));
-      if (klass->removed_elsewhere != NULL && klass->removed_elsewhere (list, id))
+      g_hash_table_add (done, copy_id (klass, added));
+      if (klass->removed_elsewhere != NULL && klass->removed_elsewhere (list, added))
         continue;
-      g_variant_builder_add_value (&builder, g_hash_table_lookup (ours, id));
+      g_variant_builder_add_value (&builder, g_hash_table_lookup (ours, added));
       kept = TRUE;
     }
 
