@@ -1314,17 +1314,26 @@ lists_in_order (gpointer data)
     WAIT_UNTIL (lists_in_order (args_)); \
   } G_STMT_END
 
-/* The order a third instance, started now, reads from the file */
+/* The order a third instance, started now, reads from the file, and how
+ * many sessions it hides */
 static char *
-order_in_file (const char *path)
+order_in_file (const char *path,
+               guint      *n_hidden)
 {
   Instance later = { NULL, };
   char *order;
 
   instance_start (&later, path);
   order = order_of (later.store);
+  *n_hidden = pal_session_store_get_n_hidden (later.store);
   instance_stop (&later);
   return order;
+}
+
+static gboolean
+hides_one (gpointer data)
+{
+  return pal_session_store_get_n_hidden (data) == 1;
 }
 
 typedef struct
@@ -1356,12 +1365,14 @@ two_instances_tear_down (TwoInstances  *t,
  * writes its own copy, without the first one's session, over it. The
  * first, told of the file that lost its session (it has no change pending
  * then), puts it back: the file and both instances end with both. So with
- * a rename, and with a session the first removed: it stays removed. */
+ * a rename, and with a session the first removed: it stays removed, and
+ * hidden. */
 static void
 test_two_instances_stale_write (TwoInstances  *t,
                                 gconstpointer  data)
 {
   g_autofree char *in_file = NULL;
+  guint n_hidden;
 
   /* no main loop iteration between: "there" has not read the file again */
   add (t->here.store, "a1", 50 * SECOND);
@@ -1372,8 +1383,12 @@ test_two_instances_stale_write (TwoInstances  *t,
   WAIT_FOR_ORDER (t->here.store, "b1 a1 s1");
   WAIT_FOR_ORDER (t->there.store, "b1 a1 s1");
   g_assert_cmpstr (title_of (t->there.store, "s1"), ==, "Renamed here");
-  in_file = order_in_file (t->path);
+  /* and s2 stays hidden: the agent's list does not bring it back */
+  WAIT_UNTIL (hides_one (t->here.store));
+  WAIT_UNTIL (hides_one (t->there.store));
+  in_file = order_in_file (t->path, &n_hidden);
   g_assert_cmpstr (in_file, ==, "b1 a1 s1");
+  g_assert_cmpuint (n_hidden, ==, 1);
 }
 
 /* A session one instance removes after the other wrote it, once it has
@@ -1384,6 +1399,7 @@ test_two_instances_removed_after_reading (TwoInstances  *t,
                                           gconstpointer  data)
 {
   g_autofree char *in_file = NULL;
+  guint n_hidden;
 
   add (t->here.store, "a1", 50 * SECOND);
   pal_session_store_set_title (t->here.store, key_of ("codex", "s1"), "Renamed here");
@@ -1395,8 +1411,9 @@ test_two_instances_removed_after_reading (TwoInstances  *t,
   test_drain_main_context ();
 
   g_assert_cmpstr (title_of (t->here.store, "s1"), ==, "Renamed there");
-  in_file = order_in_file (t->path);
+  in_file = order_in_file (t->path, &n_hidden);
   g_assert_cmpstr (in_file, ==, "s2 s1");
+  g_assert_cmpuint (n_hidden, ==, 1);
   g_assert_cmpstr (title_of (t->there.store, "s1"), ==, "Renamed there");
 }
 

@@ -75,6 +75,10 @@ struct _PalSessionStore
 
   /* PalSessionKey (owned) → folder, of the sessions removed from the list */
   GHashTable *hidden;
+  /* the `hidden-sessions` key before this store's first write of it since
+   * another writer's, and what it wrote last (see hidden_changed_cb()) */
+  GVariant   *hidden_before_write;
+  GVariant   *hidden_written;
 };
 
 G_DEFINE_FINAL_TYPE (PalSessionStore, pal_session_store, PAL_TYPE_STORED_LIST)
@@ -384,10 +388,9 @@ apply_entries (PalStoredList *list,
 /* --- GObject --- */
 
 static void
-load_hidden (PalSessionStore *self)
+load_hidden_value (PalSessionStore *self,
+                   GVariant        *value)
 {
-  GSettings *settings = pal_session_store_get_settings (self);
-  g_autoptr(GVariant) value = g_settings_get_value (settings, HIDDEN_KEY);
   GVariantIter iter;
   const char *agent_id, *cwd, *id;
 
@@ -398,8 +401,18 @@ load_hidden (PalSessionStore *self)
 }
 
 static void
+load_hidden (PalSessionStore *self)
+{
+  g_autoptr(GVariant) value = g_settings_get_value (pal_session_store_get_settings (self),
+                                                    HIDDEN_KEY);
+
+  load_hidden_value (self, value);
+}
+
+static void
 save_hidden (PalSessionStore *self)
 {
+  GSettings *settings = pal_session_store_get_settings (self);
   GVariantBuilder builder;
   GHashTableIter iter;
   gpointer key, value;
@@ -409,8 +422,116 @@ save_hidden (PalSessionStore *self)
   while (g_hash_table_iter_next (&iter, &key, &value))
     g_variant_builder_add (&builder, "(sss)", pal_session_key_get_agent_id (key), (const char *) value,
                            pal_session_key_get_session_id (key));
-  g_settings_set_value (pal_session_store_get_settings (self), HIDDEN_KEY,
-                        g_variant_builder_end (&builder));
+
+  if (self->hidden_before_write == NULL && !_pal_settings_in_one_process (settings))
+    self->hidden_before_write = g_settings_get_value (settings, HIDDEN_KEY);
+  g_clear_pointer (&self->hidden_written, g_variant_unref);
+  self->hidden_written = g_variant_ref_sink (g_variant_builder_end (&builder));
+  g_settings_set_value (settings, HIDDEN_KEY, self->hidden_written);
+}
+
+/* The entries of an a(sss) value, as a set: its text → the entry
+ * (g_variant_hash() takes no tuple) */
+static GHashTable *
+entry_set (GVariant *value)
+{
+  GHashTable *set = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                           (GDestroyNotify) g_variant_unref);
+  GVariantIter iter;
+  GVariant *child;
+
+  g_variant_iter_init (&iter, value);
+  while ((child = g_variant_iter_next_value (&iter)) != NULL)
+    g_hash_table_insert (set, g_variant_print (child, FALSE), child);
+  return set;
+}
+
+/* Of @theirs, the value another instance wrote after this store wrote
+ * @written over @before: @theirs with what that write added and removed,
+ * when @theirs shows none of it (written from an older copy, as GLib's
+ * keyfile backend does; see pal-stored-list-merge.c); else NULL */
+static GVariant *
+keep_unseen_hidden (GVariant *before,
+                    GVariant *written,
+                    GVariant *theirs)
+{
+  g_autoptr(GHashTable) old = entry_set (before);
+  g_autoptr(GHashTable) ours = entry_set (written);
+  g_autoptr(GHashTable) seen = entry_set (theirs);
+  gboolean changed = FALSE;
+  GVariantBuilder builder;
+  GHashTableIter iter;
+  gpointer entry, child;
+
+  g_hash_table_iter_init (&iter, ours);
+  while (g_hash_table_iter_next (&iter, &entry, NULL))
+    {
+      if (g_hash_table_contains (old, entry))
+        continue;
+      if (g_hash_table_contains (seen, entry))
+        return NULL;
+      changed = TRUE;
+    }
+  g_hash_table_iter_init (&iter, old);
+  while (g_hash_table_iter_next (&iter, &entry, NULL))
+    {
+      if (g_hash_table_contains (ours, entry))
+        continue;
+      if (!g_hash_table_contains (seen, entry))
+        return NULL;
+      changed = TRUE;
+    }
+  if (!changed)
+    return NULL;
+
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a(sss)"));
+  g_hash_table_iter_init (&iter, seen);
+  while (g_hash_table_iter_next (&iter, &entry, &child))
+    {
+      if (!g_hash_table_contains (old, entry) || g_hash_table_contains (ours, entry))
+        g_variant_builder_add_value (&builder, child);
+    }
+  g_hash_table_iter_init (&iter, ours);
+  while (g_hash_table_iter_next (&iter, &entry, &child))
+    {
+      if (!g_hash_table_contains (old, entry) && !g_hash_table_contains (seen, entry))
+        g_variant_builder_add_value (&builder, child);
+    }
+  return g_variant_ref_sink (g_variant_builder_end (&builder));
+}
+
+/* The hidden list changed: read again. The first value another instance
+ * writes after this store did is checked as the list's are: a session
+ * hidden here, and lost to a copy written without it, stays hidden. */
+static void
+hidden_changed_cb (GSettings       *settings,
+                   const char      *key,
+                   PalSessionStore *self)
+{
+  g_autoptr(GVariant) value = g_settings_get_value (settings, HIDDEN_KEY);
+  g_autoptr(GVariant) before = NULL;
+  g_autoptr(GVariant) restored = NULL;
+
+  /* its own write */
+  if (self->hidden_written != NULL && g_variant_equal (value, self->hidden_written))
+    {
+      load_hidden_value (self, value);
+      return;
+    }
+
+  before = g_steal_pointer (&self->hidden_before_write);
+  if (before != NULL && self->hidden_written != NULL)
+    restored = keep_unseen_hidden (before, self->hidden_written, value);
+  if (restored == NULL)
+    {
+      load_hidden_value (self, value);
+      return;
+    }
+
+  g_debug ("“%s” was written from a copy older than this list's last write: "
+           "putting back what it lacks", HIDDEN_KEY);
+  load_hidden_value (self, restored);
+  save_hidden (self);
 }
 
 static gboolean
@@ -454,7 +575,7 @@ pal_session_store_constructed (GObject *object)
 
   load_hidden (self);
   g_signal_connect_object (pal_session_store_get_settings (self), "changed::" HIDDEN_KEY,
-                           G_CALLBACK (load_hidden), self, G_CONNECT_SWAPPED);
+                           G_CALLBACK (hidden_changed_cb), self, 0);
 }
 
 static void
@@ -463,6 +584,8 @@ pal_session_store_finalize (GObject *object)
   PalSessionStore *self = PAL_SESSION_STORE (object);
 
   g_clear_pointer (&self->hidden, g_hash_table_unref);
+  g_clear_pointer (&self->hidden_before_write, g_variant_unref);
+  g_clear_pointer (&self->hidden_written, g_variant_unref);
 
   G_OBJECT_CLASS (pal_session_store_parent_class)->finalize (object);
 }

@@ -65,6 +65,24 @@ _pal_settings_backup_folder (void)
   return g_build_filename (g_get_user_data_dir (), "palaver", "settings-backup", NULL);
 }
 
+/**
+ * _pal_settings_in_one_process:
+ * @settings: settings
+ *
+ * Returns: whether every writer of @settings is in this process, on one
+ *   backend (GLib's memory backend): each reads every write at once, and
+ *   none can write a copy older than the last write (see
+ *   pal-stored-list-merge.c)
+ */
+gboolean
+_pal_settings_in_one_process (GSettings *settings)
+{
+  g_autoptr(GSettingsBackend) backend = NULL;
+
+  g_object_get (settings, "backend", &backend, NULL);
+  return backend != NULL && g_strcmp0 (G_OBJECT_TYPE_NAME (backend), "GMemorySettingsBackend") == 0;
+}
+
 static gboolean
 is_keyfile_backend (GSettingsBackend *backend)
 {

@@ -140,6 +140,7 @@ typedef enum
 typedef struct _PalKeyCheck PalKeyCheck;
 
 char        *_pal_settings_backup_folder  (void);
+gboolean     _pal_settings_in_one_process (GSettings            *settings);
 PalKeyCheck *_pal_key_check_new           (GSettings            *settings,
                                            const char           *key);
 PalKeyCheck *_pal_key_check_new_for_text  (const char           *key,

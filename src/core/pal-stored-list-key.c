@@ -2,16 +2,14 @@
  *
  * Writing the key (once the main loop is idle, or at once), reading it
  * again when someone else wrote it, with the changes not written yet on
- * top, and the values GSettings cannot read: reported, and copied to a file
- * before anything replaces them (pal-settings-backup.c).
+ * top (and the list's last write, when theirs was written from an older
+ * copy), and the values GSettings cannot read: reported, and copied to a
+ * file before anything replaces them (pal-settings-backup.c).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"
-
-#define G_SETTINGS_ENABLE_BACKEND
-#include <gio/gsettingsbackend.h>
 
 #include <glib/gi18n.h>
 
@@ -45,18 +43,6 @@ build_value (PalStoredList *self)
   return g_variant_ref_sink (g_variant_builder_end (&builder));
 }
 
-/* Whether every writer of @settings is in this process, on one backend
- * (GLib's memory backend): each reads every write at once, and none can
- * write a copy older than the last write (see pal-stored-list-merge.c). */
-static gboolean
-in_one_process (GSettings *settings)
-{
-  g_autoptr(GSettingsBackend) backend = NULL;
-
-  g_object_get (settings, "backend", &backend, NULL);
-  return backend != NULL && g_strcmp0 (G_OBJECT_TYPE_NAME (backend), "GMemorySettingsBackend") == 0;
-}
-
 void
 _pal_stored_list_save (PalStoredList *self)
 {
@@ -84,7 +70,7 @@ _pal_stored_list_save (PalStoredList *self)
     return;
 
   /* what the others may still have: kept until one of them writes */
-  if (priv->before_write == NULL && !in_one_process (priv->settings))
+  if (priv->before_write == NULL && !_pal_settings_in_one_process (priv->settings))
     priv->before_write = g_steal_pointer (&priv->last_value);
   g_clear_pointer (&priv->last_value, g_variant_unref);
   priv->last_value = g_variant_ref (value);

@@ -33,7 +33,10 @@
  * not written yet are not dropped: they are put on top of the other
  * writer's entries (pal-stored-list-merge.c) and written. A write checks
  * that the key still holds what the list read last, so that a change not
- * heard of yet is merged the same way.
+ * heard of yet is merged the same way. The first value another process
+ * writes after the list did is checked for a copy older than that write
+ * (GLib's keyfile backend writes its whole file from what it read last):
+ * what it lacks of the list's write goes back.
  *
  * The listed items are followed (#PalStoredListClass.changed_signal): a
  * change of one is written once per main loop iteration. Lookup by id goes
