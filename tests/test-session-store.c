@@ -1168,23 +1168,32 @@ test_stored_before_keys (Fixture       *fixture,
 
 /* --- two instances on one settings file --- */
 
+/* The text of a settings file that lists s1 and s2, then @extra (or not) */
+static char *
+sessions_file_text (const char *extra)
+{
+  g_autoptr(GVariant) stored = NULL;
+  g_autofree char *text = NULL;
+  GVariantBuilder builder;
+
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("aa{sv}"));
+  g_variant_builder_add_value (&builder, entry ("s1", "codex", "/p", 10 * SECOND));
+  g_variant_builder_add_value (&builder, entry ("s2", "codex", "/p", 20 * SECOND));
+  if (extra != NULL)
+    g_variant_builder_add_value (&builder, entry (extra, "codex", "/p", 70 * SECOND));
+  stored = g_variant_ref_sink (g_variant_builder_end (&builder));
+  text = g_variant_print (stored, TRUE);
+  return g_strdup_printf ("[io/github/palaverapp/Palaver]\nsessions=%s\n", text);
+}
+
 /* A settings file with two sessions; returns its path */
 static char *
 write_two_sessions (void)
 {
   g_autofree char *folder = test_make_tmpdir ("palaver-session-store");
   char *path = g_build_filename (folder, "keyfile", NULL);
-  g_autoptr(GVariant) stored = NULL;
-  g_autofree char *text = NULL;
-  g_autofree char *contents = NULL;
-  GVariantBuilder builder;
+  g_autofree char *contents = sessions_file_text (NULL);
 
-  g_variant_builder_init (&builder, G_VARIANT_TYPE ("aa{sv}"));
-  g_variant_builder_add_value (&builder, entry ("s1", "codex", "/p", 10 * SECOND));
-  g_variant_builder_add_value (&builder, entry ("s2", "codex", "/p", 20 * SECOND));
-  stored = g_variant_ref_sink (g_variant_builder_end (&builder));
-  text = g_variant_print (stored, TRUE);
-  contents = g_strdup_printf ("[io/github/palaverapp/Palaver]\nsessions=%s\n", text);
   g_assert_true (g_file_set_contents (path, contents, -1, NULL));
   return path;
 }
@@ -1391,6 +1400,32 @@ test_two_instances_stale_write (TwoInstances  *t,
   g_assert_cmpuint (n_hidden, ==, 1);
 }
 
+/* A third process, started with the first file, writes its copy of it with
+ * a session of its own, after the two instances had settled what they
+ * wrote: each keeps every session it lists (none of them was hidden), and
+ * the file ends with all. */
+static void
+test_third_stale_copy (TwoInstances  *t,
+                       gconstpointer  data)
+{
+  g_autofree char *stale = sessions_file_text ("c1");
+  g_autofree char *in_file = NULL;
+  guint n_hidden;
+
+  add (t->here.store, "a1", 50 * SECOND);
+  add (t->there.store, "b1", 60 * SECOND);
+  WAIT_FOR_ORDER (t->here.store, "b1 a1 s2 s1");
+  WAIT_FOR_ORDER (t->there.store, "b1 a1 s2 s1");
+
+  /* the first file's list, with c1 */
+  g_assert_true (g_file_set_contents (t->path, stale, -1, NULL));
+
+  WAIT_FOR_ORDER (t->here.store, "c1 b1 a1 s2 s1");
+  WAIT_FOR_ORDER (t->there.store, "c1 b1 a1 s2 s1");
+  in_file = order_in_file (t->path, &n_hidden);
+  g_assert_cmpstr (in_file, ==, "c1 b1 a1 s2 s1");
+}
+
 /* A session one instance removes after the other wrote it, once it has
  * read it, is removed on purpose: the other does not bring it back. Nor
  * does a rename made there after reading a new title get undone here. */
@@ -1465,6 +1500,8 @@ main (int   argc,
   g_test_add_func ("/session-store/title-from-prompt", test_title_from_prompt);
   g_test_add ("/session-store/two-instances/stale-write", TwoInstances, NULL,
               two_instances_set_up, test_two_instances_stale_write, two_instances_tear_down);
+  g_test_add ("/session-store/two-instances/third-stale-copy", TwoInstances, NULL,
+              two_instances_set_up, test_third_stale_copy, two_instances_tear_down);
   g_test_add ("/session-store/two-instances/removed-after-reading", TwoInstances, NULL,
               two_instances_set_up, test_two_instances_removed_after_reading,
               two_instances_tear_down);

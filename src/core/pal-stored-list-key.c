@@ -401,6 +401,16 @@ read_key (PalStoredList *self,
   if (priv->before_write != NULL && priv->last_value != NULL)
     unseen = _pal_stored_list_keep_unseen (self, priv->before_write, priv->last_value, value);
   g_clear_pointer (&priv->before_write, g_variant_unref);
+  if (!_pal_settings_in_one_process (priv->settings))
+    {
+      GVariant *lost = _pal_stored_list_keep_lost (self, unseen != NULL ? unseen : value);
+
+      if (lost != NULL)
+        {
+          g_clear_pointer (&unseen, g_variant_unref);
+          unseen = lost;
+        }
+    }
   if (unseen != NULL)
     {
       g_debug ("“%s” was written from a copy older than this list's last write: "

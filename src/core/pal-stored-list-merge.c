@@ -355,3 +355,65 @@ _pal_stored_list_keep_unseen (PalStoredList *list,
 
   return g_variant_ref_sink (g_variant_builder_end (&builder));
 }
+
+/**
+ * _pal_stored_list_keep_lost:
+ * @list: a list whose class knows removals (#PalStoredListClass.removed_elsewhere)
+ * @theirs: a value someone else wrote
+ *
+ * An item of such a list leaves the key only when removed on purpose, which
+ * the class can tell: any other listed item that @theirs lacks was lost to
+ * a copy written without it, by whichever writer (with three or more, one
+ * may write from a copy older than a write the list has already seen
+ * answered).
+ *
+ * Returns: (transfer full) (nullable): @theirs with those items at the
+ *   end, or %NULL when it lacks none
+ */
+GVariant *
+_pal_stored_list_keep_lost (PalStoredList *list,
+                            GVariant      *theirs)
+{
+  PalStoredListClass *klass = PAL_STORED_LIST_GET_CLASS (list);
+  g_autoptr(GHashTable) mentioned = NULL;
+  GPtrArray *items;
+  gboolean kept = FALSE;
+  GVariantBuilder builder;
+  GVariantIter iter;
+  GVariant *child;
+
+  if (klass->removed_elsewhere == NULL)
+    return NULL;
+
+  mentioned = written_entries (klass, theirs);
+  items = klass->get_stored_items (list);
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("aa{sv}"));
+  g_variant_iter_init (&iter, theirs);
+  while ((child = g_variant_iter_next_value (&iter)) != NULL)
+    {
+      g_variant_builder_add_value (&builder, child);
+      g_variant_unref (child);
+    }
+
+  for (guint i = 0; i < items->len; i++)
+    {
+      gpointer item = g_ptr_array_index (items, i);
+      gconstpointer id = klass->get_id (item);
+      g_autoptr(GVariant) entry = NULL;
+
+      if (g_hash_table_contains (mentioned, id) || (entry = encode (klass, item)) == NULL ||
+          klass->removed_elsewhere (list, id))
+        continue;
+      g_variant_builder_add_value (&builder, entry);
+      g_hash_table_insert (mentioned, copy_id (klass, id), g_steal_pointer (&entry));
+      kept = TRUE;
+    }
+
+  if (!kept)
+    {
+      g_variant_builder_clear (&builder);
+      return NULL;
+    }
+
+  return g_variant_ref_sink (g_variant_builder_end (&builder));
+}

@@ -111,5 +111,7 @@ GVariant           *_pal_stored_list_keep_unseen    (PalStoredList        *list,
                                                      GVariant             *before,
                                                      GVariant             *written,
                                                      GVariant             *theirs);
+GVariant           *_pal_stored_list_keep_lost      (PalStoredList        *list,
+                                                     GVariant             *theirs);
 
 G_END_DECLS
