@@ -667,6 +667,29 @@ bench_find_descendant (GtkWidget *widget,
   return NULL;
 }
 
+/* Whether a row of @list_view (not a one-line summary) is mapped within
+ * @scroller's area: a model set a moment ago has none until it is laid out */
+static gboolean
+row_on_screen (GtkWidget *list_view,
+               GtkWidget *scroller)
+{
+  for (GtkWidget *row = gtk_widget_get_first_child (list_view);
+       row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    {
+      graphene_rect_t bounds;
+
+      if (gtk_widget_get_mapped (row) && !summary_on_screen (row, scroller) &&
+          gtk_widget_compute_bounds (row, scroller, &bounds) &&
+          bounds.size.height > 0 &&
+          bounds.origin.y + bounds.size.height > 0 &&
+          bounds.origin.y < gtk_widget_get_height (scroller))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
 gboolean
 bench_chat_view_at_bottom (GtkWidget  *chat_view,
                            GListModel *model)
@@ -690,8 +713,10 @@ bench_chat_view_at_bottom (GtkWidget  *chat_view,
   if (gtk_widget_get_height (scroller) <= 0)
     return FALSE;
 
-  /* rendered in full: no one-line summary left on screen */
-  if (summary_on_screen (chat_view, scroller))
+  /* rendered in full: rows on screen, no one-line summary among them */
+  if (summary_on_screen (chat_view, scroller) ||
+      (g_list_model_get_n_items (model) > 0 &&
+       !row_on_screen (bench_find_descendant (chat_view, GTK_TYPE_LIST_VIEW), scroller)))
     return FALSE;
 
   adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));

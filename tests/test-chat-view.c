@@ -1730,6 +1730,65 @@ test_reveal_in_parts (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Whether the view shows @transcript's end in full: every row in the list,
+ * at the bottom, rows on screen and no summary among them */
+static gboolean
+end_shown_in_full (GtkWidget *view)
+{
+  GtkWidget *scroller = find_widget (view, GTK_TYPE_SCROLLED_WINDOW);
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+
+  return pal_chat_view_get_caught_up (PAL_CHAT_VIEW (view)) &&
+         count_widgets (view, PAL_TYPE_TOOL_CALL_ROW) > 0 &&
+         !summary_on_screen (view, scroller) &&
+         gtk_adjustment_get_value (adjustment) >=
+           gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment) - 1;
+}
+
+/* A long transcript set on the view (a stored session opened): every
+ * earlier item comes back in the list at once, and the frame after the
+ * one that lays out the end makes the rows on screen full, whatever that
+ * costs; the rows off screen come after. Four frames here; a few rows
+ * first, ten items back a frame and the rows on screen within the frame
+ * budget took eight to ten. */
+static void
+test_open_long (void)
+{
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  GtkWidget *view = pal_chat_view_new ();
+  GtkWidget *window = make_window (view);
+  guint frames = 0;
+
+  for (guint i = 0; i < 400; i++)
+    {
+      g_autofree char *user = g_strdup_printf ("{\"sessionUpdate\":\"user_message_chunk\",\"content\":"
+                                               "{\"type\":\"text\",\"text\":\"Question %u\"}}", i);
+      g_autofree char *agent = g_strdup_printf ("{\"sessionUpdate\":\"agent_message_chunk\",\"content\":"
+                                                "{\"type\":\"text\",\"text\":\"Answer %u, with **Markdown**"
+                                                " that takes a line or two.\"}}", i);
+      g_autofree char *tool = g_strdup_printf ("{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"t%u\","
+                                               "\"title\":\"Read file %u\",\"kind\":\"read\","
+                                               "\"status\":\"completed\"}", i, i);
+
+      apply (transcript, user);
+      apply (transcript, agent);
+      apply (transcript, tool);
+    }
+  acp_transcript_flush (transcript);
+  test_wait_frames (window, 2);
+
+  pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (transcript));
+  while (!end_shown_in_full (view) && frames < 10)
+    {
+      test_wait_frames (window, 1);
+      frames++;
+    }
+  g_assert_true (end_shown_in_full (view));
+  g_assert_cmpuint (frames, <=, 5);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1741,6 +1800,7 @@ main (int   argc,
   g_test_add_func ("/chat-view/rows-per-kind", test_rows_per_kind);
   g_test_add_func ("/chat-view/attachments-and-plan", test_attachments_and_plan);
   g_test_add_func ("/chat-view/stick-to-bottom", test_stick_to_bottom);
+  g_test_add_func ("/chat-view/open-long", test_open_long);
   g_test_add_func ("/chat-view/prompt-sent", test_prompt_sent);
   g_test_add_func ("/chat-view/flood", test_flood);
   g_test_add_func ("/chat-view/flood-long-line", test_flood_long_line);

@@ -295,6 +295,7 @@ settle_tick_cb (GtkWidget     *widget,
 {
   PalChatView *self = user_data;
   gint64 start = g_get_monotonic_time ();
+  gint64 exempt = 0;
 
   /* what the work here brings to a frame (the layout and paint of the rows
    * made full) depends on the machine and on the rows: the last frame, from
@@ -355,7 +356,28 @@ settle_tick_cb (GtkWidget     *widget,
         }
       else if (nearest != NULL && distance == 0)
         {
+          gint64 before = g_get_monotonic_time ();
+
           upgrade_row (self, nearest, TRUE);
+          /* a transcript just shown, as a person waits to read it: what is
+           * on screen comes whole in this frame, from the bottom up until
+           * the window is full (the summaries above then go off screen),
+           * whatever the budget */
+          if (self->opening &&
+              self->opening_filled < gtk_adjustment_get_page_size (self->vadjustment))
+            {
+              GtkWidget *clamp = gtk_list_item_get_child (nearest);
+              int height = 0;
+
+              gtk_widget_measure (clamp, GTK_ORIENTATION_VERTICAL,
+                                  gtk_widget_get_width (GTK_WIDGET (self->list_view)),
+                                  NULL, &height, NULL, NULL);
+              self->opening_filled += height;
+              exempt += g_get_monotonic_time () - before;
+              /* the next layout tells what is still on screen */
+              if (self->opening_filled >= gtk_adjustment_get_page_size (self->vadjustment))
+                break;
+            }
         }
       else if (nearest != NULL && hidden == 0)
         {
@@ -365,7 +387,10 @@ settle_tick_cb (GtkWidget     *widget,
         {
           guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->tail));
 
-          pal_tail_model_expand (self->tail, shown >= EXPAND_ALL ? G_MAXUINT : EXPAND_STEP);
+          /* a transcript just shown: all of it at once, rows for the 200
+           * nearest as summaries in one frame */
+          pal_tail_model_expand (self->tail,
+                                 shown >= EXPAND_ALL || self->opening ? G_MAXUINT : EXPAND_STEP);
           /* every item is back: rows built from now on are full ones */
           if (pal_tail_model_get_hidden (self->tail) == 0)
             self->summarize = FALSE;
@@ -373,13 +398,18 @@ settle_tick_cb (GtkWidget     *widget,
       else
         {
           self->summarize = FALSE;
+          self->opening = FALSE;
           self->settle_tick = 0;
           return G_SOURCE_REMOVE;
         }
 
-      self->settle_used = g_get_monotonic_time () - start;
+      self->settle_used = g_get_monotonic_time () - start - exempt;
     }
   while (self->settle_used < self->settle_budget);
+
+  /* such a frame does not tell what the budget buys */
+  if (exempt > 0)
+    self->settle_used = 0;
 
   return G_SOURCE_CONTINUE;
 }
@@ -514,6 +544,7 @@ start_flood (PalChatView *self)
 {
   _pal_chat_view_remove_tick (self, &self->settle_tick);
   self->summarize = TRUE;
+  self->opening = FALSE;
   self->line_chars = measure_line_chars (self);
 
   /* the list view learns of nothing until the flood is over */

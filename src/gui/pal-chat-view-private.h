@@ -59,6 +59,10 @@ struct _PalChatView
   gint64             settle_started; /* monotonic time its last frame began */
   gint64             settle_budget; /* of its frames, in time it works */
   gint64             settle_used;  /* of it, by its last frame */
+  gboolean           opening;      /* after a transcript was set: the rows on
+                                    * screen made full at once, the earlier
+                                    * items back at once */
+  double             opening_filled; /* the height of rows made full so */
   guint              reveal_waits; /* frames painted with the rows back and hidden */
   guint              prepare_tick; /* lays out the text of those on screen to draw */
   gboolean           rows_prepared; /* and it did, since they last changed */

@@ -745,6 +745,8 @@ pal_chat_view_set_model (PalChatView *self,
   self->summarize = g_list_model_get_n_items (G_LIST_MODEL (self->blocks)) > PAL_CHAT_FLOOD_KEEP_MAX;
   pal_tail_model_set_model (self->tail, G_LIST_MODEL (self->blocks), _pal_chat_flood_keep (self));
   _pal_chat_flood_settle (self);
+  self->opening = self->settle_tick != 0;
+  self->opening_filled = 0;
   _pal_chat_view_scroll_to_end (self);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODEL]);
