@@ -657,18 +657,10 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GError) error = NULL;
-
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
 
-  test_app = g_object_new (ADW_TYPE_APPLICATION,
-                           "application-id", "io.github.palaverapp.PalaverHistoryTest",
-                           "resource-base-path", RESOURCE_BASE,
-                           "flags", G_APPLICATION_NON_UNIQUE,
-                           NULL);
-  g_application_register (G_APPLICATION (test_app), NULL, &error);
-  g_assert_no_error (error);
+  test_app = test_app_new ("io.github.palaverapp.PalaverHistoryTest");
 
   g_test_add ("/history/search/grouped", Fixture, NULL,
               fixture_set_up, test_search_grouped, fixture_tear_down);

@@ -18,6 +18,7 @@
 #include "acp-plan-item.h"
 #include "pal-session-history.h"
 #include "pal-session-manager.h"
+#include "load-stored.h"
 #include "test-util.h"
 
 #define SCHEMA_ID "io.github.palaverapp.Palaver"
@@ -175,23 +176,6 @@ close_session (Fixture       *f,
   g_assert_no_error (error);
 }
 
-/* What the store keeps of @key, once what was recorded is written */
-static PalStoredTranscript *
-load_stored (Fixture       *f,
-             PalSessionKey *key)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  PalStoredTranscript *stored;
-
-  pal_transcript_store_load_async (f->store, key, NULL, test_store_result_cb, &f->result);
-  result = WAIT_RESULT (&f->result);
-  stored = pal_transcript_store_load_finish (f->store, result, &error);
-  g_assert_no_error (error);
-
-  return stored;
-}
-
 static PalSessionHistory *
 load_history (Fixture       *f,
               PalSessionKey *key)
@@ -260,7 +244,7 @@ test_record_live (Fixture       *f,
 
   prompt (f, key, "What now?");
 
-  stored = load_stored (f, key);
+  stored = test_load_stored (f->store, key);
   kinds = describe_stored (stored, agent_text);
   g_assert_cmpstr (kinds, ==, "prompt agent tool");
   g_assert_cmpstr (agent_text->str, ==, "Hello, I will read the file.");
@@ -306,7 +290,7 @@ test_record_replay (Fixture       *f,
 
   session = open_session (f, key, FALSE);
   g_object_unref (session);
-  first = load_stored (f, key);
+  first = test_load_stored (f->store, key);
   kinds = describe_stored (first, agent_text);
   g_assert_cmpstr (kinds, ==, "user agent tool");
   g_assert_cmpstr (agent_text->str, ==, "The walrus lives far north.");
@@ -317,7 +301,7 @@ test_record_replay (Fixture       *f,
   /* the same history, cut otherwise: nothing written, not twice */
   session = open_session (f, key, FALSE);
   g_object_unref (session);
-  second = load_stored (f, key);
+  second = test_load_stored (f->store, key);
   g_assert_cmpuint (pal_stored_transcript_get_n_entries (second), ==, 4);
   for (guint i = 0; i < 4; i++)
     {
@@ -331,7 +315,7 @@ test_record_replay (Fixture       *f,
   /* the agent's history changed: it replaces what was kept */
   session = open_session (f, key, FALSE);
   g_object_unref (session);
-  third = load_stored (f, key);
+  third = test_load_stored (f->store, key);
   g_string_truncate (agent_text, 0);
   g_clear_pointer (&kinds, g_free);
   kinds = describe_stored (third, agent_text);
@@ -342,7 +326,7 @@ test_record_replay (Fixture       *f,
   /* and the turns after it go on from there */
   prompt (f, key, "And now?");
   g_clear_pointer (&third, pal_stored_transcript_unref);
-  third = load_stored (f, key);
+  third = test_load_stored (f->store, key);
   g_clear_pointer (&kinds, g_free);
   kinds = describe_stored (third, NULL);
   g_assert_cmpstr (kinds, ==, "user agent prompt agent tool");

@@ -13,6 +13,7 @@
 #include "pal-error.h"
 #include "pal-transcript-export.h"
 #include "record-json.h"
+#include "load-stored.h"
 #include "test-util.h"
 
 /* 2026-03-01 09:30 UTC: when the golden transcript started */
@@ -181,23 +182,6 @@ export (PalTranscriptStore             *store,
   return bytes;
 }
 
-static PalStoredTranscript *
-load (PalTranscriptStore *store,
-      PalSessionKey      *key)
-{
-  GAsyncResult *result = NULL;
-  g_autoptr(GError) error = NULL;
-  PalStoredTranscript *stored;
-
-  pal_transcript_store_load_async (store, key, NULL, test_store_result_cb, &result);
-  WAIT_UNTIL (result != NULL);
-  stored = pal_transcript_store_load_finish (store, result, &error);
-  g_assert_no_error (error);
-  g_object_unref (result);
-
-  return stored;
-}
-
 /* Every entry that is JSON, exported as JSON Lines and recorded again as
  * another session, is the same value of the same kind, in the same order;
  * an entry written over several lines comes out on one, one that is not
@@ -251,8 +235,8 @@ test_json_lines_round_trip (Fixture       *f,
       record_json (f->store, copy_key, exported[i]);
     }
 
-  original = load (f->store, key);
-  copy = load (f->store, copy_key);
+  original = test_load_stored (f->store, key);
+  copy = test_load_stored (f->store, copy_key);
   g_assert_cmpuint (pal_stored_transcript_get_n_entries (copy), ==, entries->len);
   for (guint i = 0, j = 0; i < pal_stored_transcript_get_n_entries (original); i++)
     {
@@ -287,7 +271,7 @@ test_markdown_from_store (Fixture       *f,
 
   bytes = export (f->store, key, PAL_TRANSCRIPT_FORMAT_MARKDOWN, &info, &error);
   g_assert_no_error (error);
-  stored = load (f->store, key);
+  stored = test_load_stored (f->store, key);
   expected = pal_transcript_export_markdown (stored, &info);
   g_assert_cmpstr (g_bytes_get_data (bytes, NULL), ==, expected);
   g_assert_nonnull (strstr (expected, "```diff\n"));

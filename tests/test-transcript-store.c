@@ -18,6 +18,7 @@
 #include "pal-error.h"
 #include "pal-transcript-db-private.h"
 #include "pal-transcript-store.h"
+#include "load-stored.h"
 #include "test-util.h"
 
 typedef struct
@@ -89,24 +90,6 @@ flush (PalTranscriptStore *store)
   result = WAIT_RESULT (&slot);
   g_assert_true (pal_transcript_store_flush_finish (store, result, &error));
   g_assert_no_error (error);
-}
-
-static PalStoredTranscript *
-load (PalTranscriptStore *store,
-      PalSessionKey      *key)
-{
-  GAsyncResult *slot = NULL;
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  PalStoredTranscript *stored;
-
-  pal_transcript_store_load_async (store, key, NULL, test_store_result_cb, &slot);
-  result = WAIT_RESULT (&slot);
-  stored = pal_transcript_store_load_finish (store, result, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (stored);
-
-  return stored;
 }
 
 static GListModel *
@@ -303,9 +286,9 @@ test_round_trip (Fixture       *f,
       record (f->store, b, PAL_TRANSCRIPT_KIND_THOUGHT, NULL, text_b);
     }
 
-  stored_a = load (f->store, a);
-  stored_b = load (f->store, b);
-  stored_none = load (f->store, none);
+  stored_a = test_load_stored (f->store, a);
+  stored_b = test_load_stored (f->store, b);
+  stored_none = test_load_stored (f->store, none);
 
   g_assert_cmpuint (pal_stored_transcript_get_n_entries (stored_a), ==, 101);
   g_assert_cmpuint (pal_stored_transcript_get_n_entries (stored_b), ==, 100);
@@ -346,7 +329,7 @@ test_reopen (Fixture       *f,
   reopen (f);
 
   record (f->store, key, PAL_TRANSCRIPT_KIND_AGENT_MESSAGE, NULL, "after reopening");
-  stored = load (f->store, key);
+  stored = test_load_stored (f->store, key);
   g_assert_cmpuint (pal_stored_transcript_get_n_entries (stored), ==, n + 1);
   for (guint i = 0; i < n; i++)
     {
@@ -384,7 +367,7 @@ test_many_sessions (Fixture       *f,
     {
       g_autofree char *id = g_strdup_printf ("session-%u", i);
       g_autoptr(PalSessionKey) key = pal_session_key_new ("agent", id);
-      g_autoptr(PalStoredTranscript) stored = load (f->store, key);
+      g_autoptr(PalStoredTranscript) stored = test_load_stored (f->store, key);
 
       g_assert_cmpuint (pal_stored_transcript_get_n_entries (stored), ==, 3);
       for (guint round = 0; round < 3; round++)
@@ -439,7 +422,7 @@ test_close (Fixture       *f,
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CLOSED);
 
   reopen (f);
-  stored = load (f->store, key);
+  stored = test_load_stored (f->store, key);
   g_assert_cmpuint (pal_stored_transcript_get_n_entries (stored), ==, 1);
   assert_entry (stored, 0, PAL_TRANSCRIPT_KIND_AGENT_MESSAGE, "before closing");
 }
@@ -504,7 +487,7 @@ test_replay_same (Fixture       *f,
   g_assert_false (end_replay (f->store, key));
 
   /* not twice */
-  stored = load (f->store, key);
+  stored = test_load_stored (f->store, key);
   assert_history (stored, "original", 40);
   found = search (f->store, "original", PAL_TRANSCRIPT_SEARCH_DEFAULT);
   g_assert_cmpuint (g_list_model_get_n_items (found), ==, 1);
@@ -532,9 +515,9 @@ test_replay_differs (Fixture       *f,
   record (f->store, other, PAL_TRANSCRIPT_KIND_AGENT_MESSAGE, NULL, "meanwhile");
   g_assert_true (end_replay (f->store, key));
 
-  stored = load (f->store, key);
+  stored = test_load_stored (f->store, key);
   assert_history (stored, "rewritten", 25);
-  stored_other = load (f->store, other);
+  stored_other = test_load_stored (f->store, other);
   g_assert_cmpuint (pal_stored_transcript_get_n_entries (stored_other), ==, 1);
 
   /* the index follows */
@@ -546,7 +529,7 @@ test_replay_differs (Fixture       *f,
   /* after the replay, updates go on at its end */
   record (f->store, key, PAL_TRANSCRIPT_KIND_AGENT_MESSAGE, NULL, "live again");
   g_clear_pointer (&stored, pal_stored_transcript_unref);
-  stored = load (f->store, key);
+  stored = test_load_stored (f->store, key);
   g_assert_cmpuint (pal_stored_transcript_get_n_entries (stored), ==, 26);
   assert_entry (stored, 25, PAL_TRANSCRIPT_KIND_AGENT_MESSAGE, "live again");
 }
@@ -569,7 +552,7 @@ test_replay_kept (Fixture       *f,
   pal_transcript_store_begin_replay (f->store, key);
   g_assert_false (end_replay (f->store, key));
 
-  stored = load (f->store, key);
+  stored = test_load_stored (f->store, key);
   assert_history (stored, "original", 10);
 }
 
@@ -891,10 +874,10 @@ test_delete (Fixture       *f,
   pal_transcript_store_delete_async (f->store, deleted, NULL, delete_cb, &done);
   WAIT_UNTIL (is_true (&done));
 
-  stored = load (f->store, deleted);
+  stored = test_load_stored (f->store, deleted);
   g_assert_cmpuint (pal_stored_transcript_get_n_entries (stored), ==, 0);
   g_clear_pointer (&stored, pal_stored_transcript_unref);
-  stored = load (f->store, kept);
+  stored = test_load_stored (f->store, kept);
   assert_history (stored, "keeper", 20);
   g_clear_pointer (&stored, pal_stored_transcript_unref);
   found = search (f->store, "goner", PAL_TRANSCRIPT_SEARCH_DEFAULT);
@@ -909,17 +892,17 @@ test_delete (Fixture       *f,
 
   /* a session deleted can be recorded again, from its start */
   record (f->store, deleted, PAL_TRANSCRIPT_KIND_AGENT_MESSAGE, NULL, "anew");
-  stored = load (f->store, deleted);
+  stored = test_load_stored (f->store, deleted);
   g_assert_cmpuint (pal_stored_transcript_get_n_entries (stored), ==, 1);
   g_clear_pointer (&stored, pal_stored_transcript_unref);
 
   done = FALSE;
   pal_transcript_store_delete_all_async (f->store, NULL, delete_cb, &done);
   WAIT_UNTIL (is_true (&done));
-  stored = load (f->store, kept);
+  stored = test_load_stored (f->store, kept);
   g_assert_cmpuint (pal_stored_transcript_get_n_entries (stored), ==, 0);
   g_clear_pointer (&stored, pal_stored_transcript_unref);
-  stored = load (f->store, deleted);
+  stored = test_load_stored (f->store, deleted);
   g_assert_cmpuint (pal_stored_transcript_get_n_entries (stored), ==, 0);
   g_clear_pointer (&stored, pal_stored_transcript_unref);
   found = search (f->store, "keeper", PAL_TRANSCRIPT_SEARCH_DEFAULT);
@@ -928,7 +911,7 @@ test_delete (Fixture       *f,
 
   /* and the store goes on */
   record_history (f->store, kept, "again", 4);
-  stored = load (f->store, kept);
+  stored = test_load_stored (f->store, kept);
   assert_history (stored, "again", 4);
   found = search (f->store, "again", PAL_TRANSCRIPT_SEARCH_DEFAULT);
   g_assert_cmpuint (g_list_model_get_n_items (found), ==, 1);
@@ -994,12 +977,12 @@ test_damaged (Fixture       *f,
   g_assert_nonnull (strstr (problem->message, moved));
 
   /* and a new one works */
-  stored = load (f->store, key);
+  stored = test_load_stored (f->store, key);
   g_assert_cmpuint (pal_stored_transcript_get_n_entries (stored), ==, 1);
   assert_entry (stored, 0, PAL_TRANSCRIPT_KIND_AGENT_MESSAGE, "in the new one");
   g_clear_pointer (&stored, pal_stored_transcript_unref);
   reopen (f);
-  stored = load (f->store, key);
+  stored = test_load_stored (f->store, key);
   g_assert_cmpuint (pal_stored_transcript_get_n_entries (stored), ==, 1);
   g_assert_cmpuint (f->problems->len, ==, 1);
 }
@@ -1087,7 +1070,7 @@ test_migrate_empty (Fixture       *f,
   open_store (f);
 
   record (f->store, key, PAL_TRANSCRIPT_KIND_AGENT_MESSAGE, NULL, "migrated");
-  stored = load (f->store, key);
+  stored = test_load_stored (f->store, key);
   g_assert_cmpuint (pal_stored_transcript_get_n_entries (stored), ==, 1);
   found = search (f->store, "migrated", PAL_TRANSCRIPT_SEARCH_DEFAULT);
   g_assert_cmpuint (g_list_model_get_n_items (found), ==, 1);
@@ -1198,7 +1181,7 @@ test_locked (Fixture       *f,
   /* kept for the next try */
   g_assert_cmpint (sqlite3_exec (other, "COMMIT", NULL, NULL, NULL), ==, SQLITE_OK);
   sqlite3_close (other);
-  stored = load (f->store, key);
+  stored = test_load_stored (f->store, key);
   g_assert_cmpuint (pal_stored_transcript_get_n_entries (stored), ==, 2);
   assert_entry (stored, 1, PAL_TRANSCRIPT_KIND_AGENT_MESSAGE, "second");
   g_assert_cmpuint (f->problems->len, ==, 0);
@@ -1249,7 +1232,7 @@ test_killed (Fixture       *f,
 
   /* what was written is there, in order, whatever of the rest made it */
   open_store (f);
-  stored = load (f->store, key);
+  stored = test_load_stored (f->store, key);
   n = pal_stored_transcript_get_n_entries (stored);
   g_assert_cmpuint (n, >=, 500);
   g_assert_cmpuint (n, <=, 1000);
@@ -1266,7 +1249,7 @@ test_killed (Fixture       *f,
   /* and the store goes on from there */
   record (f->store, key, PAL_TRANSCRIPT_KIND_AGENT_MESSAGE, NULL, "after the crash");
   g_clear_pointer (&stored, pal_stored_transcript_unref);
-  stored = load (f->store, key);
+  stored = test_load_stored (f->store, key);
   g_assert_cmpuint (pal_stored_transcript_get_n_entries (stored), ==, n + 1);
   g_assert_cmpuint (f->problems->len, ==, 0);
 
@@ -1366,10 +1349,10 @@ test_disk_full (Fixture       *f,
       unlimit_file_size ();
       record_history (f->store, later_key, "later", 100);
       flush (f->store);
-      stored = load (f->store, key);
+      stored = test_load_stored (f->store, key);
       assert_history (stored, "saved", 200);
       g_clear_pointer (&stored, pal_stored_transcript_unref);
-      stored = load (f->store, later_key);
+      stored = test_load_stored (f->store, later_key);
       assert_history (stored, "later", 100);
       g_assert_cmpuint (f->problems->len, ==, 1);
       return;
@@ -1384,10 +1367,10 @@ test_disk_full (Fixture       *f,
   g_free (f->path);
   f->path = g_build_filename (folder, "transcripts.db", NULL);
   open_store (f);
-  stored = load (f->store, key);
+  stored = test_load_stored (f->store, key);
   assert_history (stored, "saved", 200);
   g_clear_pointer (&stored, pal_stored_transcript_unref);
-  stored = load (f->store, later_key);
+  stored = test_load_stored (f->store, later_key);
   assert_history (stored, "later", 100);
   g_assert_cmpuint (f->problems->len, ==, 0);
   g_assert_null (find_moved (f));
@@ -1415,10 +1398,10 @@ test_two_stores (Fixture       *f,
       flush (second);
     }
 
-  stored = load (f->store, second_key);
+  stored = test_load_stored (f->store, second_key);
   g_assert_cmpuint (pal_stored_transcript_get_n_entries (stored), ==, 1000);
   g_clear_pointer (&stored, pal_stored_transcript_unref);
-  stored = load (second, first_key);
+  stored = test_load_stored (second, first_key);
   g_assert_cmpuint (pal_stored_transcript_get_n_entries (stored), ==, 1000);
   found = search (second, "first OR second", PAL_TRANSCRIPT_SEARCH_DEFAULT);
   g_assert_cmpuint (g_list_model_get_n_items (found), ==, 0);
@@ -1456,7 +1439,7 @@ test_cancel (Fixture       *f,
   g_assert_error (search_error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 
   /* nothing else was */
-  stored = load (f->store, key);
+  stored = test_load_stored (f->store, key);
   assert_history (stored, "cancelled", 1000);
   g_assert_cmpuint (f->problems->len, ==, 0);
 }
@@ -1565,7 +1548,7 @@ test_replay_joins_chunks (Fixture       *f,
   record_cut (f->store, key, G_N_ELEMENTS (first_cut), first_cut);
   g_assert_true (end_replay (f->store, key));
 
-  stored = load (f->store, key);
+  stored = test_load_stored (f->store, key);
   g_assert_cmpuint (pal_stored_transcript_get_n_entries (stored), ==, 2);
   pal_transcript_chunk_write (whole, PAL_TRANSCRIPT_KIND_AGENT_MESSAGE, "m1",
                               "The walrus \"and\" the carpenter", 30);

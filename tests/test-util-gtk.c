@@ -5,7 +5,7 @@
 
 #include "config.h"
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 #include "test-util.h"
 
@@ -38,4 +38,19 @@ test_wait_frames (gpointer widget,
       WAIT_UNTIL (n_painted > i);
     }
   g_signal_handler_disconnect (clock, handler);
+}
+
+gpointer
+test_app_new (const char *application_id)
+{
+  g_autoptr(GError) error = NULL;
+  GApplication *app = g_object_new (ADW_TYPE_APPLICATION,
+                                    "application-id", application_id,
+                                    "resource-base-path", RESOURCE_BASE,
+                                    "flags", G_APPLICATION_NON_UNIQUE,
+                                    NULL);
+
+  g_application_register (app, NULL, &error);
+  g_assert_no_error (error);
+  return app;
 }

@@ -108,6 +108,11 @@ void     test_drain_main_context (void);
 void     test_wait_frames        (gpointer    widget,
                                   guint       n_frames);
 
+/* The application of a whole test program of windows (an id registers
+ * once): a non-unique AdwApplication with the application's resources,
+ * registered. (In test-util-gtk.c.) */
+gpointer test_app_new            (const char *application_id);
+
 /* }}} */
 
 /* files {{{ */

@@ -31,6 +31,7 @@
 #include "pal-sidebar.h"
 #include "pal-window.h"
 #include "find-descendant.h"
+#include "load-stored.h"
 #include "test-util.h"
 
 typedef struct
@@ -204,27 +205,11 @@ select_session (Fixture       *f,
   g_signal_emit_by_name (pal_window_get_sidebar (f->window), "session-activated", key);
 }
 
-static PalStoredTranscript *
-load_stored (Fixture       *f,
-             PalSessionKey *key)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  PalStoredTranscript *stored;
-
-  pal_transcript_store_load_async (f->store, key, NULL, test_store_result_cb, &f->result);
-  result = WAIT_RESULT (&f->result);
-  stored = pal_transcript_store_load_finish (f->store, result, &error);
-  g_assert_no_error (error);
-
-  return stored;
-}
-
 static guint
 n_stored (Fixture       *f,
           PalSessionKey *key)
 {
-  g_autoptr(PalStoredTranscript) stored = load_stored (f, key);
+  g_autoptr(PalStoredTranscript) stored = test_load_stored (f->store, key);
 
   return pal_stored_transcript_get_n_entries (stored);
 }
@@ -883,18 +868,10 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GError) error = NULL;
-
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
 
-  test_app = g_object_new (ADW_TYPE_APPLICATION,
-                           "application-id", "io.github.palaverapp.PalaverHistoryTest",
-                           "resource-base-path", RESOURCE_BASE,
-                           "flags", G_APPLICATION_NON_UNIQUE,
-                           NULL);
-  g_application_register (G_APPLICATION (test_app), NULL, &error);
-  g_assert_no_error (error);
+  test_app = test_app_new ("io.github.palaverapp.PalaverHistoryTest");
 
 #define ADD(path, func) \
   g_test_add ("/window-history/" path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)

@@ -522,19 +522,12 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GError) error = NULL;
-
+  
   test_isolate_user_dirs ();
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
 
-  test_app = g_object_new (ADW_TYPE_APPLICATION,
-                           "application-id", "io.github.palaverapp.PalaverQueueTest",
-                           "resource-base-path", RESOURCE_BASE,
-                           "flags", G_APPLICATION_NON_UNIQUE,
-                           NULL);
-  g_application_register (G_APPLICATION (test_app), NULL, &error);
-  g_assert_no_error (error);
+  test_app = test_app_new ("io.github.palaverapp.PalaverQueueTest");
 
 #define ADD(path, func) \
   g_test_add ("/window-queue/" path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)

@@ -35,6 +35,7 @@
 #include "pal-window.h"
 #include "pal-window-private.h"
 #include "find-descendant.h"
+#include "test-util.h"
 #include "process-group.h"
 #include "vte-text.h"
 
@@ -3013,21 +3014,14 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GError) error = NULL;
-
+  
   /* accessible names and roles kept, for the tests to read */
   g_setenv ("GTK_A11Y", "test", TRUE);
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
 
   /* the app's resource base path, so its style sheet applies as in the app */
-  test_app = g_object_new (ADW_TYPE_APPLICATION,
-                           "application-id", "io.github.palaverapp.PalaverTest",
-                           "resource-base-path", RESOURCE_BASE,
-                           "flags", G_APPLICATION_NON_UNIQUE,
-                           NULL);
-  g_application_register (G_APPLICATION (test_app), NULL, &error);
-  g_assert_no_error (error);
+  test_app = test_app_new ("io.github.palaverapp.PalaverTest");
 
   g_test_add ("/window/new-prompt-permission", Fixture, NULL,
               fixture_set_up, test_new_prompt_permission, fixture_tear_down);
