@@ -79,6 +79,8 @@ struct _PalSessionStore
    * another writer's, and what it wrote last (see hidden_changed_cb()) */
   GVariant   *hidden_before_write;
   GVariant   *hidden_written;
+  /* the value @hidden was read from or written as last */
+  GVariant   *hidden_loaded;
 };
 
 G_DEFINE_FINAL_TYPE (PalSessionStore, pal_session_store, PAL_TYPE_STORED_LIST)
@@ -394,6 +396,12 @@ load_hidden_value (PalSessionStore *self,
   GVariantIter iter;
   const char *agent_id, *cwd, *id;
 
+  /* read already (a merge asks for each session another value lacks) */
+  if (self->hidden_loaded != NULL && g_variant_equal (self->hidden_loaded, value))
+    return;
+  g_clear_pointer (&self->hidden_loaded, g_variant_unref);
+  self->hidden_loaded = g_variant_ref (value);
+
   g_hash_table_remove_all (self->hidden);
   g_variant_iter_init (&iter, value);
   while (g_variant_iter_next (&iter, "(&s&s&s)", &agent_id, &cwd, &id))
@@ -427,6 +435,9 @@ save_hidden (PalSessionStore *self)
     self->hidden_before_write = g_settings_get_value (settings, HIDDEN_KEY);
   g_clear_pointer (&self->hidden_written, g_variant_unref);
   self->hidden_written = g_variant_ref_sink (g_variant_builder_end (&builder));
+  /* the table is what is written */
+  g_clear_pointer (&self->hidden_loaded, g_variant_unref);
+  self->hidden_loaded = g_variant_ref (self->hidden_written);
   g_settings_set_value (settings, HIDDEN_KEY, self->hidden_written);
 }
 
@@ -586,6 +597,7 @@ pal_session_store_finalize (GObject *object)
   g_clear_pointer (&self->hidden, g_hash_table_unref);
   g_clear_pointer (&self->hidden_before_write, g_variant_unref);
   g_clear_pointer (&self->hidden_written, g_variant_unref);
+  g_clear_pointer (&self->hidden_loaded, g_variant_unref);
 
   G_OBJECT_CLASS (pal_session_store_parent_class)->finalize (object);
 }
