@@ -41,6 +41,7 @@
 #include "acp-message-item.h"
 #include "pal-composer.h"
 #include "pal-mention-finder.h"
+#include "pal-picker-keys.h"
 
 struct _PalComposer
 {
@@ -207,18 +208,6 @@ completion_row_activated_cb (GtkListBox    *list,
 }
 
 static void
-move_selection (PalComposer *self,
-                int          delta)
-{
-  GtkListBoxRow *row = gtk_list_box_get_selected_row (self->completion_list);
-  int index = row != NULL ? gtk_list_box_row_get_index (row) + delta : 0;
-  GtkListBoxRow *next = gtk_list_box_get_row_at_index (self->completion_list, MAX (index, 0));
-
-  if (next != NULL)
-    gtk_list_box_select_row (self->completion_list, next);
-}
-
-static void
 forget_recall (PalComposer *self)
 {
   g_clear_pointer (&self->recall_text, g_free);
@@ -316,30 +305,21 @@ key_pressed_cb (GtkEventControllerKey *controller,
 
   if (completing)
     {
-      switch (keyval)
+      switch (pal_picker_key (self->completion_list, G_MAXUINT, keyval))
         {
-        case GDK_KEY_Up:
-          move_selection (self, -1);
+        case PAL_PICKER_KEY_MOVED:
           return TRUE;
-        case GDK_KEY_Down:
-          move_selection (self, 1);
-          return TRUE;
-        case GDK_KEY_Escape:
+        case PAL_PICKER_KEY_CLOSE:
           hide_completion (self);
           return TRUE;
-        case GDK_KEY_Tab:
-        case GDK_KEY_Return:
-        case GDK_KEY_KP_Enter:
-          {
-            GtkListBoxRow *row = gtk_list_box_get_selected_row (self->completion_list);
-
-            if (row != NULL && !modified)
-              {
-                complete_with_row (self, row);
-                return TRUE;
-              }
-          }
+        case PAL_PICKER_KEY_CHOOSE:
+          if (!modified)
+            {
+              complete_with_row (self, gtk_list_box_get_selected_row (self->completion_list));
+              return TRUE;
+            }
           break;
+        case PAL_PICKER_KEY_NONE:
         default:
           break;
         }

@@ -23,6 +23,7 @@
 
 #include "pal-file-index.h"
 #include "pal-mention-finder.h"
+#include "pal-picker-keys.h"
 
 #define MAX_HITS 30
 #define MAX_QUERY 200
@@ -594,21 +595,6 @@ mark_set_cb (GtkTextBuffer    *buffer,
     update (self);
 }
 
-static void
-move_selection (PalMentionFinder *self,
-                int               delta)
-{
-  GtkListBoxRow *row = gtk_list_box_get_selected_row (self->list);
-  int index = row != NULL ? gtk_list_box_row_get_index (row) + delta : 0;
-  GtkListBoxRow *next = gtk_list_box_get_row_at_index (self->list, CLAMP (index, 0, (int) self->n_hits - 1));
-
-  if (next != NULL)
-    {
-      gtk_list_box_select_row (self->list, next);
-      gtk_widget_grab_focus (GTK_WIDGET (self->view));
-    }
-}
-
 /**
  * pal_mention_finder_key_pressed:
  * @self: a #PalMentionFinder
@@ -631,28 +617,19 @@ pal_mention_finder_key_pressed (PalMentionFinder *self,
   if ((state & (GDK_SHIFT_MASK | GDK_CONTROL_MASK | GDK_ALT_MASK)) != 0)
     return FALSE;
 
-  switch (keyval)
+  switch (pal_picker_key (self->list, self->n_hits, keyval))
     {
-    case GDK_KEY_Up:
-      move_selection (self, -1);
+    case PAL_PICKER_KEY_MOVED:
+      /* the text keeps the focus */
+      gtk_widget_grab_focus (GTK_WIDGET (self->view));
       return TRUE;
-    case GDK_KEY_Down:
-      move_selection (self, 1);
-      return TRUE;
-    case GDK_KEY_Escape:
+    case PAL_PICKER_KEY_CLOSE:
       pal_mention_finder_hide (self);
       return TRUE;
-    case GDK_KEY_Tab:
-    case GDK_KEY_Return:
-    case GDK_KEY_KP_Enter:
-      {
-        GtkListBoxRow *row = gtk_list_box_get_selected_row (self->list);
-
-        if (row == NULL || self->n_hits == 0)
-          return FALSE;
-        choose (self, row);
-        return TRUE;
-      }
+    case PAL_PICKER_KEY_CHOOSE:
+      choose (self, gtk_list_box_get_selected_row (self->list));
+      return TRUE;
+    case PAL_PICKER_KEY_NONE:
     default:
       return FALSE;
     }
