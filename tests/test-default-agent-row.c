@@ -16,19 +16,8 @@
 #include <gio/gsettingsbackend.h>
 
 #include "pal-preferences-window.h"
+#include "store-util.h"
 #include "test-util.h"
-
-static void
-add_profile (PalAgentStore *store,
-             const char    *id)
-{
-  const char *args[] = { NULL };
-  g_autoptr(PalAgentProfile) profile = pal_agent_profile_new (id, id, "/bin/true", args);
-  g_autoptr(GError) error = NULL;
-
-  pal_agent_store_add (store, profile, &error);
-  g_assert_no_error (error);
-}
 
 static char *
 stored_default (GSettings *settings)
@@ -51,8 +40,8 @@ test_default_agent_row (void)
   char *value;
 
   /* [a, b, demo] */
-  add_profile (store, "a");
-  add_profile (store, "b");
+  test_add_agent (store, "a", "/bin/true", NULL);
+  test_add_agent (store, "b", "/bin/true", NULL);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (store)), ==, 3);
 
   window = pal_preferences_window_new (store, servers, session);
@@ -80,7 +69,7 @@ test_default_agent_row (void)
   g_free (value);
 
   /* a new profile moves the demo down the list: still the default */
-  add_profile (store, "c");
+  test_add_agent (store, "c", "/bin/true", NULL);
   g_assert_cmpuint (adw_combo_row_get_selected (row), ==, 3);
   /* and one removed moves it up */
   g_assert_true (pal_agent_store_remove (store, "a", NULL));

@@ -21,6 +21,7 @@
 #include "pal-window-private.h"
 #include "find-descendant.h"
 #include "record-json.h"
+#include "store-util.h"
 #include "test-util.h"
 
 typedef struct
@@ -39,19 +40,6 @@ typedef struct
 
 /* one application for the whole program: an id can be registered once */
 static GtkApplication *test_app;
-
-static void
-add_fake_profile (Fixture    *f,
-                  const char *id,
-                  const char *scenario)
-{
-  const char *args[] = { scenario, NULL };
-  g_autoptr(PalAgentProfile) profile = pal_agent_profile_new (id, id, g_getenv ("PALAVER_FAKE_AGENT"), args);
-  g_autoptr(GError) error = NULL;
-
-  pal_agent_store_add (f->agent_store, profile, &error);
-  g_assert_no_error (error);
-}
 
 static void
 add_session (Fixture    *f,
@@ -87,8 +75,8 @@ fixture_set_up (Fixture       *f,
   f->mcp_store = pal_mcp_server_store_new (f->settings);
   f->pacer = acp_pacer_new ();
   f->manager = pal_session_manager_new (f->agent_store, f->session_store, f->mcp_store, f->pacer);
-  add_fake_profile (f, "fake-basic", "basic.json");
-  add_fake_profile (f, "fake-replay", "replay-10k.json");
+  test_add_agent (f->agent_store, "fake-basic", test_fake_agent_path (), "basic.json");
+  test_add_agent (f->agent_store, "fake-replay", test_fake_agent_path (), "replay-10k.json");
 
   g_object_set (gtk_settings_get_default (), "gtk-cursor-blink", FALSE, NULL);
   f->window = pal_window_new (f->app, f->manager, NULL);

@@ -18,7 +18,7 @@
 #include "acp-plan-item.h"
 #include "pal-session-history.h"
 #include "pal-session-manager.h"
-#include "load-stored.h"
+#include "store-util.h"
 #include "test-util.h"
 
 #define SCHEMA_ID "io.github.palaverapp.Palaver"
@@ -35,20 +35,6 @@ typedef struct
   char               *folder;
   GAsyncResult       *result;
 } Fixture;
-
-static void
-add_profile (Fixture    *f,
-             const char *id,
-             const char *scenario)
-{
-  const char *args[] = { scenario, NULL };
-  g_autoptr(PalAgentProfile) profile = NULL;
-  g_autoptr(GError) error = NULL;
-
-  profile = pal_agent_profile_new (id, id, g_getenv ("PALAVER_FAKE_AGENT"), args);
-  g_assert_true (pal_agent_store_add (f->agents, profile, &error));
-  g_assert_no_error (error);
-}
 
 static void
 fixture_setup (Fixture       *f,
@@ -75,8 +61,8 @@ fixture_setup (Fixture       *f,
                              "session-store", f->sessions,
                              "transcript-store", f->store,
                              NULL);
-  add_profile (f, "history", "history.json");
-  add_profile (f, "resume-only", "resume-only.json");
+  test_add_agent (f->agents, "history", test_fake_agent_path (), "history.json");
+  test_add_agent (f->agents, "resume-only", test_fake_agent_path (), "resume-only.json");
 }
 
 static void

@@ -13,7 +13,7 @@
 #include "pal-error.h"
 #include "pal-transcript-export.h"
 #include "record-json.h"
-#include "load-stored.h"
+#include "store-util.h"
 #include "test-util.h"
 
 /* 2026-03-01 09:30 UTC: when the golden transcript started */

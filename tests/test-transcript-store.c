@@ -18,7 +18,7 @@
 #include "pal-error.h"
 #include "pal-transcript-db-private.h"
 #include "pal-transcript-store.h"
-#include "load-stored.h"
+#include "store-util.h"
 #include "test-util.h"
 
 typedef struct

@@ -31,7 +31,7 @@
 #include "pal-sidebar.h"
 #include "pal-window.h"
 #include "find-descendant.h"
-#include "load-stored.h"
+#include "store-util.h"
 #include "test-util.h"
 
 typedef struct
@@ -54,20 +54,6 @@ typedef struct
 
 /* one application for the whole program: an id can be registered once */
 static GtkApplication *test_app;
-
-static void
-add_profile (Fixture    *f,
-             const char *id,
-             const char *command,
-             const char *scenario)
-{
-  const char *args[] = { scenario, NULL };
-  g_autoptr(PalAgentProfile) profile = pal_agent_profile_new (id, id, command, args);
-  g_autoptr(GError) error = NULL;
-
-  g_assert_true (pal_agent_store_add (f->agent_store, profile, &error));
-  g_assert_no_error (error);
-}
 
 static void
 problem_cb (PalTranscriptStore *store,
@@ -139,11 +125,11 @@ fixture_set_up (Fixture       *f,
   f->settings = g_settings_new_with_backend (APPLICATION_ID, f->backend);
   f->agent_store = pal_agent_store_new (f->settings);
   f->session_store = pal_session_store_new (f->settings);
-  add_profile (f, "history", fake, "history.json");
-  add_profile (f, "resume-only", fake, "resume-only.json");
-  add_profile (f, "blocks", fake, "user-blocks.json");
+  test_add_agent (f->agent_store, "history", fake, "history.json");
+  test_add_agent (f->agent_store, "resume-only", fake, "resume-only.json");
+  test_add_agent (f->agent_store, "blocks", fake, "user-blocks.json");
   /* an agent that is not installed any more */
-  add_profile (f, "gone", "/nonexistent/palaver-test-agent", "history.json");
+  test_add_agent (f->agent_store, "gone", "/nonexistent/palaver-test-agent", "history.json");
 
   g_object_set (gtk_settings_get_default (), "gtk-cursor-blink", FALSE, NULL);
   if (data == NULL)

@@ -20,6 +20,7 @@
 #include "pal-prompt-queue-view.h"
 #include "pal-session-view.h"
 #include "pal-window.h"
+#include "store-util.h"
 #include "test-util.h"
 
 typedef struct
@@ -41,19 +42,6 @@ typedef struct
 static GtkApplication *test_app;
 
 static void
-add_profile (Fixture    *f,
-             const char *id,
-             const char *scenario)
-{
-  const char *args[] = { scenario, NULL };
-  g_autoptr(PalAgentProfile) profile = pal_agent_profile_new (id, id, test_fake_agent_path (), args);
-  g_autoptr(GError) error = NULL;
-
-  g_assert_true (pal_agent_store_add (f->agent_store, profile, &error));
-  g_assert_no_error (error);
-}
-
-static void
 fixture_set_up (Fixture       *f,
                 gconstpointer  data)
 {
@@ -68,10 +56,10 @@ fixture_set_up (Fixture       *f,
   f->mcp_store = pal_mcp_server_store_new (f->settings);
   f->pacer = acp_pacer_new ();
   f->manager = pal_session_manager_new (f->agent_store, f->session_store, f->mcp_store, f->pacer);
-  add_profile (f, "fake-queue", "queue.json");
-  add_profile (f, "fake-queue-stop", "queue-stop.json");
-  add_profile (f, "fake-queue-error", "queue-error.json");
-  add_profile (f, "fake-basic", "basic.json");
+  test_add_agent (f->agent_store, "fake-queue", test_fake_agent_path (), "queue.json");
+  test_add_agent (f->agent_store, "fake-queue-stop", test_fake_agent_path (), "queue-stop.json");
+  test_add_agent (f->agent_store, "fake-queue-error", test_fake_agent_path (), "queue-error.json");
+  test_add_agent (f->agent_store, "fake-basic", test_fake_agent_path (), "basic.json");
 
   g_object_set (gtk_settings_get_default (), "gtk-cursor-blink", FALSE, NULL);
   f->window = pal_window_new (test_app, f->manager, NULL);

@@ -35,6 +35,7 @@
 #include "pal-window.h"
 #include "pal-window-private.h"
 #include "find-descendant.h"
+#include "store-util.h"
 #include "test-util.h"
 #include "process-group.h"
 #include "vte-text.h"
@@ -117,22 +118,6 @@ settle (void)
 }
 
 static void
-add_fake_profile (Fixture    *fixture,
-                  const char *id,
-                  const char *scenario)
-{
-  const char *fake = g_getenv ("PALAVER_FAKE_AGENT");
-  const char *args[] = { scenario, NULL };
-  g_autoptr(PalAgentProfile) profile = NULL;
-  g_autoptr(GError) error = NULL;
-
-  g_assert_nonnull (fake);
-  profile = pal_agent_profile_new (id, id, fake, args);
-  pal_agent_store_add (fixture->agent_store, profile, &error);
-  g_assert_no_error (error);
-}
-
-static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  data)
 {
@@ -154,24 +139,24 @@ fixture_set_up (Fixture       *fixture,
   fixture->manager = pal_session_manager_new (fixture->agent_store, fixture->session_store, fixture->mcp_store,
                                               fixture->pacer);
 
-  add_fake_profile (fixture, "fake-permission", "permission.json");
-  add_fake_profile (fixture, "fake-replay", "replay-10k.json");
-  add_fake_profile (fixture, "fake-basic", "basic.json");
-  add_fake_profile (fixture, "fake-auth", "auth-required.json");
-  add_fake_profile (fixture, "fake-exit", "exit-on-start.json");
-  add_fake_profile (fixture, "fake-terminal", "terminal-embed.json");
-  add_fake_profile (fixture, "fake-codex-shell", "codex-shell.json");
-  add_fake_profile (fixture, "fake-gemini-shell", "gemini-shell.json");
-  add_fake_profile (fixture, "fake-fs-outside", "fs-outside.json");
-  add_fake_profile (fixture, "fake-minimal", "minimal.json");
-  add_fake_profile (fixture, "fake-auth-prompt", "auth-on-prompt.json");
-  add_fake_profile (fixture, "fake-auth-fails", "auth-fails.json");
-  add_fake_profile (fixture, "fake-auth-ignored", "auth-ignored.json");
-  add_fake_profile (fixture, "fake-hang-turn", "hang-turn.json");
-  add_fake_profile (fixture, "fake-env-key", "auth-env-var.json");
-  add_fake_profile (fixture, "fake-login", "auth-terminal.json");
-  add_fake_profile (fixture, "fake-hang-new", "hang-new.json");
-  add_fake_profile (fixture, "fake-crash", "crash-mid-request.json");
+  test_add_agent (fixture->agent_store, "fake-permission", test_fake_agent_path (), "permission.json");
+  test_add_agent (fixture->agent_store, "fake-replay", test_fake_agent_path (), "replay-10k.json");
+  test_add_agent (fixture->agent_store, "fake-basic", test_fake_agent_path (), "basic.json");
+  test_add_agent (fixture->agent_store, "fake-auth", test_fake_agent_path (), "auth-required.json");
+  test_add_agent (fixture->agent_store, "fake-exit", test_fake_agent_path (), "exit-on-start.json");
+  test_add_agent (fixture->agent_store, "fake-terminal", test_fake_agent_path (), "terminal-embed.json");
+  test_add_agent (fixture->agent_store, "fake-codex-shell", test_fake_agent_path (), "codex-shell.json");
+  test_add_agent (fixture->agent_store, "fake-gemini-shell", test_fake_agent_path (), "gemini-shell.json");
+  test_add_agent (fixture->agent_store, "fake-fs-outside", test_fake_agent_path (), "fs-outside.json");
+  test_add_agent (fixture->agent_store, "fake-minimal", test_fake_agent_path (), "minimal.json");
+  test_add_agent (fixture->agent_store, "fake-auth-prompt", test_fake_agent_path (), "auth-on-prompt.json");
+  test_add_agent (fixture->agent_store, "fake-auth-fails", test_fake_agent_path (), "auth-fails.json");
+  test_add_agent (fixture->agent_store, "fake-auth-ignored", test_fake_agent_path (), "auth-ignored.json");
+  test_add_agent (fixture->agent_store, "fake-hang-turn", test_fake_agent_path (), "hang-turn.json");
+  test_add_agent (fixture->agent_store, "fake-env-key", test_fake_agent_path (), "auth-env-var.json");
+  test_add_agent (fixture->agent_store, "fake-login", test_fake_agent_path (), "auth-terminal.json");
+  test_add_agent (fixture->agent_store, "fake-hang-new", test_fake_agent_path (), "hang-new.json");
+  test_add_agent (fixture->agent_store, "fake-crash", test_fake_agent_path (), "crash-mid-request.json");
 
   /* GTK animates a blinking cursor at every frame for ten seconds after the
    * last key; assert_goes_idle () looks for other work */
@@ -1363,7 +1348,7 @@ test_new_session_dialog_folders (Fixture       *fixture,
   PalSessionRecord *record;
 
   g_assert_no_error (error);
-  add_fake_profile (fixture, "fake-folders", "folders.json");
+  test_add_agent (fixture->agent_store, "fake-folders", test_fake_agent_path (), "folders.json");
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.new-session", NULL));
   dialog = find_new_session_dialog ();
@@ -2835,7 +2820,7 @@ test_same_id_two_agents (Fixture       *fixture,
   AcpSession *first_session;
   AcpSession *second_session;
 
-  add_fake_profile (fixture, "fake-basic-2", "basic.json");
+  test_add_agent (fixture->agent_store, "fake-basic-2", test_fake_agent_path (), "basic.json");
   pal_window_start_session (fixture->window, "fake-basic", fixture->folder, NULL);
   wait_for (fixture, session_ready, 30);
   g_assert_true (pal_session_key_equal (pal_window_get_current_session (fixture->window), first));
@@ -2950,8 +2935,8 @@ test_fork (Fixture       *fixture,
   guint selected;
   g_autoptr(GObject) selected_item = NULL;
 
-  add_fake_profile (fixture, "fake-fork", "fork.json");
-  add_fake_profile (fixture, "fake-fork-fails", "fork-fails.json");
+  test_add_agent (fixture->agent_store, "fake-fork", test_fake_agent_path (), "fork.json");
+  test_add_agent (fixture->agent_store, "fake-fork-fails", test_fake_agent_path (), "fork-fails.json");
 
   /* an agent without fork: not in the menu at all */
   pal_window_start_session (fixture->window, "fake-basic", fixture->folder, NULL);

@@ -1,13 +1,30 @@
-/* load-stored.h: what a transcript store keeps of a session, for the tests
- * of the store and of what reads it
+/* store-util.h: the stores of the tests: an agent profile added, what a
+ * transcript store keeps of a session
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #pragma once
 
+#include "pal-agent-store.h"
 #include "pal-transcript-store.h"
 #include "test-util.h"
+
+/* Adds the profile @id (named @id too) that runs @command with @argument
+ * (nullable) to @store; fails the test when it cannot */
+static inline void
+test_add_agent (PalAgentStore *store,
+                const char    *id,
+                const char    *command,
+                const char    *argument)
+{
+  const char *args[] = { argument, NULL };
+  g_autoptr(PalAgentProfile) profile = pal_agent_profile_new (id, id, command, args);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (pal_agent_store_add (store, profile, &error));
+  g_assert_no_error (error);
+}
 
 /* What @store keeps of @key, once what was recorded before is written;
  * fails the test on an error */
