@@ -1573,6 +1573,204 @@ test_item_kind_property (void)
   g_assert_false (G_TYPE_IS_FINAL (ACP_TYPE_ITEM));
 }
 
+/* --- a history read from its end --- */
+
+/* A history of three turns, as updates */
+static const char * const split_history[] = {
+  "{\"sessionUpdate\":\"user_message_chunk\",\"content\":{\"type\":\"text\",\"text\":\"First\"}}",
+  "{\"sessionUpdate\":\"plan\",\"entries\":[{\"content\":\"Read\",\"priority\":\"high\",\"status\":\"pending\"}]}",
+  "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"t1\",\"title\":\"Read a\",\"status\":\"pending\"}",
+  "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"t1\",\"status\":\"completed\"}",
+  "{\"sessionUpdate\":\"plan_update\",\"plan\":{\"type\":\"items\",\"planId\":\"p1\",\"entries\":[]}}",
+  "{\"sessionUpdate\":\"agent_message_chunk\",\"messageId\":\"m1\",\"content\":{\"type\":\"text\",\"text\":\"One\"}}",
+  "{\"sessionUpdate\":\"user_message_chunk\",\"content\":{\"type\":\"text\",\"text\":\"Second\"}}",
+  "{\"sessionUpdate\":\"agent_thought_chunk\",\"content\":{\"type\":\"text\",\"text\":\"Hm\"}}",
+  "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"t2\",\"title\":\"Edit b\",\"status\":\"in_progress\"}",
+  /* the later part starts here */
+  "{\"sessionUpdate\":\"user_message_chunk\",\"content\":{\"type\":\"text\",\"text\":\"Third\"}}",
+  "{\"sessionUpdate\":\"plan\",\"entries\":[{\"content\":\"Test\",\"priority\":\"low\",\"status\":\"pending\"}]}",
+  "{\"sessionUpdate\":\"agent_message_chunk\",\"messageId\":\"m1\",\"content\":{\"type\":\"text\",\"text\":\"Three\"}}",
+  "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"t3\",\"title\":\"Run\",\"status\":\"pending\"}",
+  "{\"sessionUpdate\":\"agent_message_chunk\",\"messageId\":\"m1\",\"content\":{\"type\":\"text\",\"text\":\" more\"}}",
+};
+#define SPLIT_AT 9
+
+typedef struct
+{
+  guint n_signals;
+  guint position;
+  guint removed;
+  guint added;
+} Change;
+
+static void
+record_change_cb (GListModel *model,
+                  guint       position,
+                  guint       removed,
+                  guint       added,
+                  Change     *change)
+{
+  change->n_signals++;
+  change->position = position;
+  change->removed = removed;
+  change->added = added;
+}
+
+static void
+apply_range (AcpTranscript      *transcript,
+             const char * const *updates,
+             guint               from,
+             guint               to)
+{
+  for (guint i = from; i < to; i++)
+    apply_ok (transcript, updates[i]);
+  acp_transcript_flush (transcript);
+}
+
+/* One line per item: its type and what shows of it */
+static char *
+describe (AcpTranscript *transcript)
+{
+  GString *out = g_string_new (NULL);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (transcript));
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (G_LIST_MODEL (transcript), i);
+
+      g_string_append (out, G_OBJECT_TYPE_NAME (item));
+      if (ACP_IS_MESSAGE_ITEM (item))
+        g_string_append_printf (out, " %d %s", acp_message_item_get_role (ACP_MESSAGE_ITEM (item)),
+                                acp_message_item_get_text (ACP_MESSAGE_ITEM (item)));
+      else if (ACP_IS_TOOL_CALL_ITEM (item))
+        g_string_append_printf (out, " %s %s %s",
+                                acp_tool_call_item_get_tool_call_id (ACP_TOOL_CALL_ITEM (item)),
+                                acp_tool_call_item_get_title (ACP_TOOL_CALL_ITEM (item)),
+                                acp_tool_call_item_get_status (ACP_TOOL_CALL_ITEM (item)));
+      else if (ACP_IS_PLAN_ITEM (item))
+        g_string_append_printf (out, " %u removed=%d",
+                                g_list_model_get_n_items (acp_plan_item_get_entries (ACP_PLAN_ITEM (item))),
+                                acp_plan_item_get_removed (ACP_PLAN_ITEM (item)));
+      g_string_append_c (out, '\n');
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+/* Builds @updates whole, and in two parts joined: the same items, and later
+ * updates reach the earlier part's as they reach the whole's */
+static void
+test_prepend_same_as_whole (void)
+{
+  g_autoptr(AcpTranscript) whole = acp_transcript_new ();
+  g_autoptr(AcpTranscript) later = acp_transcript_new ();
+  g_autoptr(AcpTranscript) earlier = acp_transcript_new ();
+  g_autofree char *expected = NULL;
+  g_autofree char *joined = NULL;
+  const char *more[] = {
+    "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"t2\",\"status\":\"failed\"}",
+    "{\"sessionUpdate\":\"plan_update\",\"plan\":{\"type\":\"items\",\"planId\":\"p1\",\"entries\":[{\"content\":\"X\",\"priority\":\"low\",\"status\":\"pending\"}]}}",
+    "{\"sessionUpdate\":\"plan\",\"entries\":[]}",
+  };
+  Change change = { 0 }, earlier_change = { 0 };
+
+  apply_range (whole, split_history, 0, G_N_ELEMENTS (split_history));
+
+  acp_transcript_keep_gaps (later);
+  apply_range (later, split_history, SPLIT_AT, G_N_ELEMENTS (split_history));
+  apply_range (earlier, split_history, 0, SPLIT_AT);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (later)), ==, 4);
+  g_assert_true (acp_transcript_can_follow (later, earlier));
+
+  g_signal_connect (later, "items-changed", G_CALLBACK (record_change_cb), &change);
+  g_signal_connect (earlier, "items-changed", G_CALLBACK (record_change_cb), &earlier_change);
+  acp_transcript_prepend (later, earlier);
+  /* one change, in front */
+  g_assert_cmpuint (change.n_signals, ==, 1);
+  g_assert_cmpuint (change.position, ==, 0);
+  g_assert_cmpuint (change.removed, ==, 0);
+  g_assert_cmpuint (change.added, ==, 8);
+  g_assert_cmpuint (earlier_change.n_signals, ==, 1);
+  g_assert_cmpuint (earlier_change.removed, ==, 8);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (earlier)), ==, 0);
+
+  expected = describe (whole);
+  joined = describe (later);
+  g_assert_cmpstr (joined, ==, expected);
+
+  /* a tool call and a plan of the earlier part, and the current plan of
+   * the later one */
+  apply_range (whole, more, 0, G_N_ELEMENTS (more));
+  apply_range (later, more, 0, G_N_ELEMENTS (more));
+  acp_transcript_stop_tool_calls (whole);
+  acp_transcript_stop_tool_calls (later);
+  g_free (expected);
+  g_free (joined);
+  expected = describe (whole);
+  joined = describe (later);
+  g_assert_cmpstr (joined, ==, expected);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (later)), ==, 12);
+}
+
+/* Each way a later part can reach into the earlier one */
+static void
+test_prepend_refused (void)
+{
+  const char *earlier_part[] = {
+    "{\"sessionUpdate\":\"user_message_chunk\",\"content\":{\"type\":\"text\",\"text\":\"Go\"}}",
+    "{\"sessionUpdate\":\"plan\",\"entries\":[]}",
+    "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"t1\",\"title\":\"Read\"}",
+    "{\"sessionUpdate\":\"plan_update\",\"plan\":{\"type\":\"items\",\"planId\":\"p1\",\"entries\":[]}}",
+    "{\"sessionUpdate\":\"compaction_update\",\"compactionId\":\"c1\",\"status\":\"in_progress\"}",
+    "{\"sessionUpdate\":\"agent_message_chunk\",\"messageId\":\"m1\",\"content\":{\"type\":\"text\",\"text\":\"A\"}}",
+  };
+  struct {
+    const char *later;
+    gboolean    follows;
+  } cases[] = {
+    { "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"t1\",\"status\":\"completed\"}", FALSE },
+    { "{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"t9\",\"title\":\"Other\"}", TRUE },
+    { "{\"sessionUpdate\":\"plan_update\",\"plan\":{\"type\":\"items\",\"planId\":\"p1\",\"entries\":[]}}", FALSE },
+    { "{\"sessionUpdate\":\"plan_removed\",\"planId\":\"p1\"}", FALSE },
+    { "{\"sessionUpdate\":\"plan_removed\",\"planId\":\"p9\"}", TRUE },
+    { "{\"sessionUpdate\":\"compaction_update\",\"compactionId\":\"c1\",\"status\":\"completed\"}", FALSE },
+    { "{\"sessionUpdate\":\"agent_message_chunk\",\"messageId\":\"m1\",\"content\":{\"type\":\"text\",\"text\":\"B\"}}", FALSE },
+    { "{\"sessionUpdate\":\"agent_message_chunk\",\"content\":{\"type\":\"text\",\"text\":\"B\"}}", FALSE },
+    { "{\"sessionUpdate\":\"agent_thought_chunk\",\"content\":{\"type\":\"text\",\"text\":\"B\"}}", TRUE },
+    { "{\"sessionUpdate\":\"plan\",\"entries\":[]}", FALSE },
+    /* a new turn first: its messages and plans are its own */
+    { "{\"sessionUpdate\":\"user_message_chunk\",\"content\":{\"type\":\"text\",\"text\":\"Next\"}}", TRUE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(AcpTranscript) earlier = acp_transcript_new ();
+      g_autoptr(AcpTranscript) later = acp_transcript_new ();
+
+      apply_range (earlier, earlier_part, 0, G_N_ELEMENTS (earlier_part));
+      acp_transcript_keep_gaps (later);
+      apply_ok (later, cases[i].later);
+      g_test_message ("case %u: %s", i, cases[i].later);
+      g_assert_cmpint (acp_transcript_can_follow (later, earlier), ==, cases[i].follows);
+    }
+
+  /* after a user message, a message id and a plan of the earlier turn are
+   * not reached */
+  {
+    g_autoptr(AcpTranscript) earlier = acp_transcript_new ();
+    g_autoptr(AcpTranscript) later = acp_transcript_new ();
+
+    apply_range (earlier, earlier_part, 0, G_N_ELEMENTS (earlier_part));
+    acp_transcript_keep_gaps (later);
+    apply_ok (later, "{\"sessionUpdate\":\"user_message_chunk\",\"content\":{\"type\":\"text\",\"text\":\"Next\"}}");
+    apply_ok (later, "{\"sessionUpdate\":\"agent_message_chunk\",\"messageId\":\"m1\",\"content\":{\"type\":\"text\",\"text\":\"B\"}}");
+    apply_ok (later, "{\"sessionUpdate\":\"plan\",\"entries\":[]}");
+    g_assert_true (acp_transcript_can_follow (later, earlier));
+    /* a transcript that kept no gaps cannot tell */
+    g_assert_false (acp_transcript_can_follow (earlier, later));
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1610,6 +1808,8 @@ main (int   argc,
   g_test_add_func ("/transcript/item-kind", test_item_kind_property);
   g_test_add_func ("/transcript/update-from-json", test_update_from_json);
   g_test_add_func ("/transcript/flush-by-hand", test_flush_by_hand);
+  g_test_add_func ("/transcript/prepend/same-as-whole", test_prepend_same_as_whole);
+  g_test_add_func ("/transcript/prepend/refused", test_prepend_refused);
 
   return g_test_run ();
 }

@@ -35,6 +35,53 @@
  * text-appended per message at the flush. An agent sending 200,000 chunks a
  * few bytes each makes a few hundred announcements, not 200,000.
  */
+/* What a transcript of the later part of a history looked for and did not
+ * find: the items an earlier part would have given it (see
+ * acp_transcript_keep_gaps()) */
+typedef struct
+{
+  GHashTable *tool_calls;   /* toolCallIds */
+  GHashTable *plans;        /* planIds */
+  GHashTable *compactions;  /* compactionIds */
+  /* until its first user message, which starts a turn: what a chunk and a
+   * plan would have continued */
+  GHashTable *messages;     /* messageIds */
+  guint       last_roles;   /* 1 << AcpMessageRole of a chunk without an id, at the start */
+  gboolean    plan;         /* a `plan` with no current plan */
+  gboolean    user_seen;
+} Gaps;
+
+static Gaps *
+gaps_new (void)
+{
+  Gaps *gaps = g_new0 (Gaps, 1);
+
+  gaps->tool_calls = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  gaps->plans = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  gaps->compactions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  gaps->messages = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  return gaps;
+}
+
+static void
+gaps_free (Gaps *gaps)
+{
+  g_hash_table_unref (gaps->tool_calls);
+  g_hash_table_unref (gaps->plans);
+  g_hash_table_unref (gaps->compactions);
+  g_hash_table_unref (gaps->messages);
+  g_free (gaps);
+}
+
+static void
+gap (GHashTable *ids,
+     const char *id)
+{
+  if (id != NULL && !g_hash_table_contains (ids, id))
+    g_hash_table_add (ids, g_strdup (id));
+}
+
 struct _AcpTranscript
 {
   GObject      parent_instance;
@@ -53,6 +100,8 @@ struct _AcpTranscript
   GHashTable  *compactions;  /* compactionId → AcpNoticeItem */
   AcpPlanItem *current_plan; /* the plan item `plan` updates replace */
   GHashTable  *plans;        /* planId → AcpPlanItem not removed */
+
+  Gaps        *gaps;         /* (nullable): see acp_transcript_keep_gaps() */
 };
 
 static void list_model_iface_init (GListModelInterface *iface);
@@ -140,6 +189,7 @@ acp_transcript_finalize (GObject *object)
   g_clear_pointer (&self->messages, g_hash_table_unref);
   g_clear_pointer (&self->compactions, g_hash_table_unref);
   g_clear_pointer (&self->plans, g_hash_table_unref);
+  g_clear_pointer (&self->gaps, gaps_free);
 
   G_OBJECT_CLASS (acp_transcript_parent_class)->finalize (object);
 }
@@ -386,6 +436,8 @@ index_item (AcpTranscript *self,
         {
           g_hash_table_remove_all (self->messages);
           g_clear_object (&self->current_plan);
+          if (self->gaps != NULL)
+            self->gaps->user_seen = TRUE;
         }
 
       if (id != NULL)
@@ -442,6 +494,161 @@ acp_transcript_clear (AcpTranscript *self)
 
   g_ptr_array_set_size (self->items, 0);
   g_list_model_items_changed (G_LIST_MODEL (self), 0, n, 0);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ITEMS]);
+}
+
+/* --- a history read from its end --- */
+
+/**
+ * acp_transcript_keep_gaps:
+ * @self: an empty #AcpTranscript
+ *
+ * Makes @self the later part of a history, shown before its earlier part is
+ * read: from here on, it keeps what its updates looked for and did not find
+ * (a tool call, a plan, a compaction of an id; until its first user
+ * message, a message of an id, a message to continue, a current plan), so
+ * that acp_transcript_can_follow() tells whether the earlier part, once
+ * read, holds any of it. Start the later part at a user message: a turn
+ * rarely reaches into an earlier one.
+ */
+void
+acp_transcript_keep_gaps (AcpTranscript *self)
+{
+  g_return_if_fail (ACP_IS_TRANSCRIPT (self));
+  g_return_if_fail (self->gaps == NULL);
+
+  self->gaps = gaps_new ();
+}
+
+static gboolean
+holds_any (GHashTable *table,
+           GHashTable *ids)
+{
+  GHashTableIter iter;
+  gpointer id;
+
+  g_hash_table_iter_init (&iter, ids);
+  while (g_hash_table_iter_next (&iter, &id, NULL))
+    {
+      if (g_hash_table_contains (table, id))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+/**
+ * acp_transcript_can_follow:
+ * @self: the later part of a history (see acp_transcript_keep_gaps())
+ * @earlier: its earlier part, built on its own
+ *
+ * Returns: whether the items of @self are what its updates would have
+ *   made after those of @earlier (none of them reached into an item of
+ *   @earlier), so that acp_transcript_prepend() gives the transcript the
+ *   whole history would have made
+ */
+gboolean
+acp_transcript_can_follow (AcpTranscript *self,
+                           AcpTranscript *earlier)
+{
+  AcpItem *last;
+
+  g_return_val_if_fail (ACP_IS_TRANSCRIPT (self), FALSE);
+  g_return_val_if_fail (ACP_IS_TRANSCRIPT (earlier), FALSE);
+
+  if (self->gaps == NULL)
+    return FALSE;
+
+  last = acp_transcript_peek_last (earlier);
+  if (last != NULL && ACP_IS_MESSAGE_ITEM (last) &&
+      (self->gaps->last_roles & (1u << acp_message_item_get_role (ACP_MESSAGE_ITEM (last)))) != 0)
+    return FALSE;
+  if (self->gaps->plan && earlier->current_plan != NULL)
+    return FALSE;
+
+  return !holds_any (earlier->tool_calls, self->gaps->tool_calls) &&
+         !holds_any (earlier->plans, self->gaps->plans) &&
+         !holds_any (earlier->compactions, self->gaps->compactions) &&
+         !holds_any (earlier->messages, self->gaps->messages);
+}
+
+/* Adds what @from holds and @to does not; the values are referenced
+ * objects */
+static void
+add_missing (GHashTable *to,
+             GHashTable *from,
+             gboolean    copy_keys)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, from);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      if (!g_hash_table_contains (to, key))
+        g_hash_table_insert (to, copy_keys ? g_strdup (key) : key,
+                             value != NULL ? g_object_ref (value) : NULL);
+    }
+}
+
+/**
+ * acp_transcript_prepend:
+ * @self: an #AcpTranscript
+ * @earlier: the items before those of @self; emptied
+ *
+ * Moves every item of @earlier (queued ones too) before the items of
+ * @self, with one #GListModel::items-changed at position 0, and takes
+ * what its reducer keeps of them: later updates reach them as if they had
+ * been applied to @self. Check with acp_transcript_can_follow() first.
+ * @self keeps no gaps from here on.
+ */
+void
+acp_transcript_prepend (AcpTranscript *self,
+                        AcpTranscript *earlier)
+{
+  GHashTableIter iter;
+  gpointer item;
+  guint n;
+
+  g_return_if_fail (ACP_IS_TRANSCRIPT (self));
+  g_return_if_fail (ACP_IS_TRANSCRIPT (earlier));
+  g_return_if_fail (self != earlier);
+
+  acp_transcript_flush (earlier);
+  g_clear_handle_id (&earlier->flush_id, g_source_remove);
+
+  add_missing (self->tool_calls, earlier->tool_calls, FALSE);
+  add_missing (self->plans, earlier->plans, TRUE);
+  add_missing (self->compactions, earlier->compactions, TRUE);
+  g_hash_table_iter_init (&iter, earlier->unsettled);
+  while (g_hash_table_iter_next (&iter, &item, NULL))
+    {
+      if (!g_hash_table_contains (self->unsettled, item))
+        g_hash_table_add (self->unsettled, g_object_ref (item));
+    }
+  /* a turn of @self started since: what the earlier turn had is over */
+  if (self->gaps == NULL || !self->gaps->user_seen)
+    {
+      add_missing (self->messages, earlier->messages, TRUE);
+      if (self->current_plan == NULL && earlier->current_plan != NULL)
+        self->current_plan = g_object_ref (earlier->current_plan);
+    }
+  g_clear_pointer (&self->gaps, gaps_free);
+
+  /* the references move */
+  n = earlier->items->len;
+  if (n == 0)
+    return;
+  g_ptr_array_set_free_func (earlier->items, NULL);
+  g_ptr_array_extend_and_steal (earlier->items, g_steal_pointer (&self->items));
+  self->items = g_steal_pointer (&earlier->items);
+  g_ptr_array_set_free_func (self->items, g_object_unref);
+  earlier->items = g_ptr_array_new_with_free_func (g_object_unref);
+  acp_transcript_clear (earlier);
+  g_list_model_items_changed (G_LIST_MODEL (earlier), 0, n, 0);
+  g_object_notify_by_pspec (G_OBJECT (earlier), properties[PROP_N_ITEMS]);
+
+  g_list_model_items_changed (G_LIST_MODEL (self), 0, 0, n);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ITEMS]);
 }
 
@@ -562,6 +769,9 @@ merge_tool_call (AcpTranscript           *self,
     {
       g_autoptr(AcpToolCallItem) created = acp_tool_call_item_new (fields->tool_call_id);
 
+      if (self->gaps != NULL)
+        gap (self->gaps->tool_calls, fields->tool_call_id);
+
       acp_transcript_append (self, ACP_ITEM (created));
       item = created;
     }
@@ -638,11 +848,15 @@ find_message (AcpTranscript  *self,
 
       if (message != NULL && acp_message_item_get_role (message) == role)
         return message;
+      if (message == NULL && self->gaps != NULL && !self->gaps->user_seen)
+        gap (self->gaps->messages, message_id);
       return NULL;
     }
 
   /* No id: chunks of one message come one after the other. */
   last = acp_transcript_peek_last (self);
+  if (last == NULL && self->gaps != NULL && !self->gaps->user_seen)
+    self->gaps->last_roles |= 1u << role;
   if (last != NULL && ACP_IS_MESSAGE_ITEM (last) &&
       acp_message_item_get_role (ACP_MESSAGE_ITEM (last)) == role)
     return ACP_MESSAGE_ITEM (last);
@@ -755,6 +969,8 @@ _acp_transcript_apply_plan (AcpTranscript  *self,
 {
   if (self->current_plan == NULL)
     {
+      if (self->gaps != NULL && !self->gaps->user_seen)
+        self->gaps->plan = TRUE;
       self->current_plan = acp_plan_item_new ();
       acp_transcript_append (self, ACP_ITEM (self->current_plan));
     }
@@ -774,6 +990,8 @@ _acp_transcript_apply_plan_update (AcpTranscript  *self,
 
   if (plan == NULL)
     {
+      if (self->gaps != NULL)
+        gap (self->gaps->plans, update->id);
       plan = acp_plan_item_new_with_id (update->id);
       g_hash_table_insert (self->plans, g_strdup (update->id), plan);
       acp_transcript_append (self, ACP_ITEM (plan));
@@ -812,6 +1030,8 @@ _acp_transcript_apply_plan_removed (AcpTranscript  *self,
 
   if (plan == NULL)
     {
+      if (self->gaps != NULL)
+        gap (self->gaps->plans, update->id);
       g_debug ("plan_removed of an unknown plan “%s”, ignored", update->id);
       return TRUE;
     }
@@ -843,6 +1063,8 @@ ensure_compaction (AcpTranscript *self,
 
   if (notice == NULL)
     {
+      if (self->gaps != NULL)
+        gap (self->gaps->compactions, compaction_id);
       notice = acp_transcript_append_notice (self, ACP_NOTICE_SEVERITY_INFO,
                                              _("Compacting the conversation…"), NULL, NULL);
       g_hash_table_insert (self->compactions, g_strdup (compaction_id), g_object_ref (notice));

@@ -41,6 +41,14 @@ void             acp_transcript_set_flush_on_idle (AcpTranscript      *self,
                                                    gboolean            on_idle);
 /* Remove every item (queued or shown), with one items-changed. */
 void             acp_transcript_clear             (AcpTranscript      *self);
+/* A history read from its end: the later part is built first (keeping
+ * what its updates did not find), shown, and gets the earlier part in front
+ * once that is read, if none of its updates reached into it. */
+void             acp_transcript_keep_gaps         (AcpTranscript      *self);
+gboolean         acp_transcript_can_follow        (AcpTranscript      *self,
+                                                   AcpTranscript      *earlier);
+void             acp_transcript_prepend           (AcpTranscript      *self,
+                                                   AcpTranscript      *earlier);
 /* The turn is over (ended, cancelled, the agent gone) or the history
  * replayed: every tool call not finished is marked stopped. */
 void             acp_transcript_stop_tool_calls   (AcpTranscript      *self);
