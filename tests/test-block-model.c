@@ -376,6 +376,55 @@ test_streaming (void)
   fixture_clear (&f);
 }
 
+/* Items inserted in front of the others (a history's earlier turns) and
+ * between them get their rows in place, and the blocks of answers put in
+ * front were there before: they are not streaming */
+static void
+test_inserted (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(GPtrArray) earlier = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(AcpNoticeItem) between = acp_notice_item_new (ACP_NOTICE_SEVERITY_INFO, "Between", NULL, NULL);
+  g_autoptr(AcpMessageItem) last = acp_message_item_new (ACP_MESSAGE_ROLE_AGENT, NULL);
+  guint n_earlier_rows;
+
+  fixture_init (&f);
+  acp_message_item_append_text (last, "The last answer.", -1);
+  g_list_store_append (f.store, last);
+
+  for (guint i = 0; i < 40; i++)
+    {
+      if (i % 2 == 0)
+        {
+          AcpMessageItem *answer = acp_message_item_new (ACP_MESSAGE_ROLE_AGENT, NULL);
+
+          for (guint j = 0; j < 3; j++)
+            acp_message_item_append_text (answer, "An earlier answer, of a few blocks.\n\n", -1);
+          g_ptr_array_add (earlier, answer);
+        }
+      else
+        {
+          g_ptr_array_add (earlier, acp_notice_item_new (ACP_NOTICE_SEVERITY_INFO, "Earlier", NULL, NULL));
+        }
+    }
+  g_list_store_splice (f.store, 0, 0, earlier->pdata, earlier->len);
+  check (&f, NULL);
+  n_earlier_rows = g_list_model_get_n_items (G_LIST_MODEL (f.blocks)) - 1;
+  g_assert_cmpuint (n_earlier_rows, >, 40);
+  for (guint row = 0; row < n_earlier_rows; row++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (G_LIST_MODEL (f.blocks), row);
+
+      if (PAL_IS_MESSAGE_BLOCK (item))
+        g_assert_false (pal_message_block_is_streaming (PAL_MESSAGE_BLOCK (item)));
+    }
+
+  g_list_store_insert (f.store, 7, between);
+  check (&f, NULL);
+
+  fixture_clear (&f);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -386,6 +435,7 @@ main (int   argc,
   g_test_add_func ("/block-model/long-at-once", test_long_at_once);
   g_test_add_func ("/block-model/streaming", test_streaming);
   g_test_add_func ("/block-model/long-line", test_long_line);
+  g_test_add_func ("/block-model/inserted", test_inserted);
 
   return g_test_run ();
 }

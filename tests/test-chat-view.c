@@ -1751,15 +1751,13 @@ end_shown_in_full (GtkWidget *view)
  * costs; the rows off screen come after. Four frames here; a few rows
  * first, ten items back a frame and the rows on screen within the frame
  * budget took eight to ten. */
+/* Turns @from to @to of a history: a question, an answer, a tool call */
 static void
-test_open_long (void)
+apply_turns (AcpTranscript *transcript,
+             guint          from,
+             guint          to)
 {
-  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
-  GtkWidget *view = pal_chat_view_new ();
-  GtkWidget *window = make_window (view);
-  guint frames = 0;
-
-  for (guint i = 0; i < 400; i++)
+  for (guint i = from; i < to; i++)
     {
       g_autofree char *user = g_strdup_printf ("{\"sessionUpdate\":\"user_message_chunk\",\"content\":"
                                                "{\"type\":\"text\",\"text\":\"Question %u\"}}", i);
@@ -1775,6 +1773,17 @@ test_open_long (void)
       apply (transcript, tool);
     }
   acp_transcript_flush (transcript);
+}
+
+static void
+test_open_long (void)
+{
+  g_autoptr(AcpTranscript) transcript = acp_transcript_new ();
+  GtkWidget *view = pal_chat_view_new ();
+  GtkWidget *window = make_window (view);
+  guint frames = 0;
+
+  apply_turns (transcript, 0, 400);
   test_wait_frames (window, 2);
 
   pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (transcript));
@@ -1785,6 +1794,79 @@ test_open_long (void)
     }
   g_assert_true (end_shown_in_full (view));
   g_assert_cmpuint (frames, <=, 5);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The bottom row of the list: a tool call row, whose item is returned */
+static AcpToolCallItem *
+last_tool_call_shown (GtkWidget  *view,
+                      GtkWidget **row)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+
+  collect (view, PAL_TYPE_TOOL_CALL_ROW, rows);
+  g_assert_cmpuint (rows->len, >, 0);
+  *row = g_ptr_array_index (rows, rows->len - 1);
+
+  return pal_tool_call_row_get_item (PAL_TOOL_CALL_ROW (*row));
+}
+
+static void
+count_removed_cb (GListModel *model,
+                  guint       position,
+                  guint       removed,
+                  guint       added,
+                  guint      *count)
+{
+  *count += removed;
+}
+
+/* A history shown from its end gets its earlier turns in front: the rows on
+ * screen stay as they are (no flood, the list view not told until they come
+ * back as hidden items do), and then every item is in the list, the view
+ * still at the end. */
+static void
+test_prepend_earlier (void)
+{
+  g_autoptr(AcpTranscript) later = acp_transcript_new ();
+  g_autoptr(AcpTranscript) earlier = acp_transcript_new ();
+  GtkWidget *view = pal_chat_view_new ();
+  GtkWidget *window = make_window (view);
+  GListModel *shown = NULL;
+  GtkWidget *row = NULL, *row_after = NULL;
+  AcpToolCallItem *bottom;
+  guint removed = 0, frames = 0, n_shown;
+
+  acp_transcript_keep_gaps (later);
+  apply_turns (later, 400, 430);
+  apply_turns (earlier, 0, 400);
+  pal_chat_view_set_model (PAL_CHAT_VIEW (view), G_LIST_MODEL (later));
+  while (!end_shown_in_full (view) && frames++ < 10)
+    test_wait_frames (window, 1);
+  g_assert_true (end_shown_in_full (view));
+  test_wait_frames (window, 2);
+
+  bottom = last_tool_call_shown (view, &row);
+  g_assert_cmpstr (acp_tool_call_item_get_title (bottom), ==, "Read file 429");
+  shown = G_LIST_MODEL (gtk_list_view_get_model (GTK_LIST_VIEW (find_widget (view, GTK_TYPE_LIST_VIEW))));
+  n_shown = g_list_model_get_n_items (shown);
+  g_signal_connect (shown, "items-changed", G_CALLBACK (count_removed_cb), &removed);
+
+  g_assert_true (acp_transcript_can_follow (later, earlier));
+  acp_transcript_prepend (later, earlier);
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, n_shown);
+  g_assert_false (pal_chat_view_get_caught_up (PAL_CHAT_VIEW (view)));
+
+  frames = 0;
+  while (!end_shown_in_full (view) && frames++ < 20)
+    test_wait_frames (window, 1);
+  g_assert_true (end_shown_in_full (view));
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 3 * 430);
+  g_assert_cmpuint (removed, ==, 0);
+  g_assert_true (pal_chat_view_get_stick_to_bottom (PAL_CHAT_VIEW (view)));
+  g_assert_true (last_tool_call_shown (view, &row_after) == bottom);
+  g_assert_true (row_after == row);
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -1801,6 +1883,7 @@ main (int   argc,
   g_test_add_func ("/chat-view/attachments-and-plan", test_attachments_and_plan);
   g_test_add_func ("/chat-view/stick-to-bottom", test_stick_to_bottom);
   g_test_add_func ("/chat-view/open-long", test_open_long);
+  g_test_add_func ("/chat-view/prepend-earlier", test_prepend_earlier);
   g_test_add_func ("/chat-view/prompt-sent", test_prompt_sent);
   g_test_add_func ("/chat-view/flood", test_flood);
   g_test_add_func ("/chat-view/flood-long-line", test_flood_long_line);

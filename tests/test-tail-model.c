@@ -236,6 +236,38 @@ test_cleared (void)
   fixture_clear (&f);
 }
 
+/* Items put in front of all others (a history's earlier turns) are hidden,
+ * with no change for the view, frozen or not, and come back when expanded */
+static void
+test_prepended (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+  guint n_changes;
+
+  fixture_init (&f, 10, G_MAXUINT);
+  for (guint i = 0; i < 30; i++)
+    g_ptr_array_add (items, g_object_new (G_TYPE_OBJECT, NULL));
+
+  n_changes = f.n_changes;
+  g_list_store_splice (f.store, 0, 0, items->pdata, 20);
+  g_assert_cmpuint (f.n_changes, ==, n_changes);
+  check (&f, 20, 0);
+
+  pal_tail_model_set_frozen (f.tail, TRUE);
+  append (&f, 3);
+  g_list_store_splice (f.store, 0, 0, items->pdata + 20, 10);
+  g_assert_cmpuint (f.n_changes, ==, n_changes);
+  check (&f, 30, 3);
+  pal_tail_model_set_frozen (f.tail, FALSE);
+  check (&f, 30, 0);
+
+  pal_tail_model_expand (f.tail, G_MAXUINT);
+  check (&f, 0, 0);
+
+  fixture_clear (&f);
+}
+
 /* Random steps, checked after each: the mirror never drifts. */
 static void
 test_random (void)
@@ -336,6 +368,7 @@ main (int   argc,
   g_test_add_func ("/tail-model/collapse-expand", test_collapse_expand);
   g_test_add_func ("/tail-model/frozen", test_frozen);
   g_test_add_func ("/tail-model/cleared", test_cleared);
+  g_test_add_func ("/tail-model/prepended", test_prepended);
   g_test_add_func ("/tail-model/random", test_random);
 
   return g_test_run ();

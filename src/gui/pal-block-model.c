@@ -21,6 +21,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "pal-block-model.h"
 #include "pal-markdown.h"
 
@@ -506,7 +508,10 @@ items_changed_cb (GListModel    *model,
                   PalBlockModel *self)
 {
   guint first, removed_rows = 0, added_rows = 0;
-  gint64 now = self->clock ();
+  guint n_after;
+  /* items put in front of others (a history's earlier turns) did not
+   * just come */
+  gint64 now = position == 0 && removed == 0 && self->entries->len > 0 ? 0 : self->clock ();
 
   ensure_first_rows (self);
   first = position < self->entries->len ? g_array_index (self->first_row, guint, position) : self->n_rows;
@@ -515,12 +520,18 @@ items_changed_cb (GListModel    *model,
     removed_rows += entry_n_rows (g_ptr_array_index (self->entries, position + i));
   g_ptr_array_remove_range (self->entries, position, removed);
 
+  /* room for the new entries at once: tens of thousands of them may come
+   * in front of the others */
+  n_after = self->entries->len - position;
+  g_ptr_array_set_size (self->entries, self->entries->len + added);
+  memmove (self->entries->pdata + position + added, self->entries->pdata + position,
+           n_after * sizeof (gpointer));
   for (guint i = 0; i < added; i++)
     {
       Entry *entry = entry_new (self, g_list_model_get_item (model, position + i), now);
 
       added_rows += entry_n_rows (entry);
-      g_ptr_array_insert (self->entries, (int) (position + i), entry);
+      self->entries->pdata[position + i] = entry;
     }
 
   self->n_valid = MIN (self->n_valid, position);

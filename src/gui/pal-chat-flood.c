@@ -707,6 +707,10 @@ _pal_chat_flood_rows_changed_cb (GListModel  *model,
                                  guint        added,
                                  PalChatView *self)
 {
+  /* put in front of the others (see below): not a flood */
+  if (position == 0 && removed == 0 && g_list_model_get_n_items (model) > added)
+    return;
+
   if (self->flood_tick == 0)
     {
       if (!self->stick_to_bottom)
@@ -725,6 +729,21 @@ _pal_chat_flood_rows_changed_cb (GListModel  *model,
   g_clear_handle_id (&self->calm_id, g_source_remove);
   if (!self->expect_flood)
     self->calm_id = g_timeout_add (FLOOD_CALM_MS, calm_cb, self);
+}
+
+/* Rows put in front of the others (the earlier turns of a history shown
+ * from its end), after the tail model hid them: they come back as after a
+ * flood, the nearest first, and the rows on screen stay where they are */
+void
+_pal_chat_flood_rows_prepended_cb (GListModel  *model,
+                                   guint        position,
+                                   guint        removed,
+                                   guint        added,
+                                   PalChatView *self)
+{
+  if (position == 0 && removed == 0 && added > 0 && self->flood_tick == 0 &&
+      pal_tail_model_get_hidden (self->tail) > 0)
+    _pal_chat_flood_settle (self);
 }
 
 /* At every frame painted while the view is mapped (@refresh: the frame

@@ -135,6 +135,11 @@ void       _pal_chat_flood_rows_changed_cb    (GListModel  *model,
                                                guint        removed,
                                                guint        added,
                                                PalChatView *self);
+void       _pal_chat_flood_rows_prepended_cb  (GListModel  *model,
+                                               guint        position,
+                                               guint        removed,
+                                               guint        added,
+                                               PalChatView *self);
 void       _pal_chat_flood_stop               (PalChatView *self);
 void       _pal_chat_flood_settle             (PalChatView *self);
 guint      _pal_chat_flood_keep               (PalChatView *self);

@@ -622,6 +622,8 @@ pal_chat_view_init (PalChatView *self)
    * the flood check sees a change of the rows before the tail model does */
   self->blocks = pal_block_model_new (BLOCK_SIZE);
   g_signal_connect (self->blocks, "items-changed", G_CALLBACK (_pal_chat_flood_rows_changed_cb), self);
+  g_signal_connect_after (self->blocks, "items-changed", G_CALLBACK (_pal_chat_flood_rows_prepended_cb),
+                          self);
   self->tail = pal_tail_model_new ();
   pal_tail_model_set_model (self->tail, G_LIST_MODEL (self->blocks), G_MAXUINT);
   self->selection = gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->tail)));

@@ -11,7 +11,8 @@
  * that the list view sees one change a frame however often the model grows.
  *
  * The hidden items are always a prefix of the model; the waiting ones always
- * a suffix.
+ * a suffix. Items inserted in front of all others are hidden (the earlier
+ * turns of a history shown from its end).
  *
  * A workaround for GTK 4.8 (Debian 12), like the rest of the chat view's
  * flood handling (pal-chat-flood.c): measure again with bench/ on GTK 4.12
@@ -105,6 +106,15 @@ items_changed_cb (GListModel   *model,
   /* appended while frozen: shown at the next sync */
   if (self->frozen && removed == 0 && position >= self->reflected)
     return;
+
+  /* put in front of the items there (the earlier turns of a history shown
+   * from its end): hidden, to come back as hidden items do */
+  if (position == 0 && removed == 0 && self->reflected > 0)
+    {
+      self->reflected += added;
+      set_hidden (self, self->hidden + added);
+      return;
+    }
 
   self->reflected = n_now;
 
