@@ -163,19 +163,27 @@ close_session (Fixture       *f,
 }
 
 static PalSessionHistory *
-load_history (Fixture       *f,
-              PalSessionKey *key)
+load_history_with (Fixture                    *f,
+                   PalSessionKey              *key,
+                   PalSessionHistoryLoadFlags  flags)
 {
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
   PalSessionHistory *history;
 
-  pal_session_history_load_async (f->store, key, NULL, test_store_result_cb, &f->result);
+  pal_session_history_load_async (f->store, key, flags, NULL, test_store_result_cb, &f->result);
   result = WAIT_RESULT (&f->result);
   history = pal_session_history_load_finish (result, &error);
   g_assert_no_error (error);
 
   return history;
+}
+
+static PalSessionHistory *
+load_history (Fixture       *f,
+              PalSessionKey *key)
+{
+  return load_history_with (f, key, PAL_SESSION_HISTORY_LOAD_NONE);
 }
 
 /* The kinds of the entries, the same ones in a row once ("prompt agent
@@ -398,6 +406,155 @@ test_history_read_back (Fixture       *f,
   g_assert_null (pal_session_history_get_item (nothing, 0));
 }
 
+/* A long history of @turns turns: each a prompt, a plan, a tool call
+ * finished (the first one's left running), an answer whose id is the same
+ * in every turn; @last_json, if any, is the last entry */
+static void
+record_long (Fixture       *f,
+             PalSessionKey *key,
+             guint          turns,
+             const char    *last_json)
+{
+  for (guint i = 0; i < turns; i++)
+    {
+      g_autofree char *prompt_json = g_strdup_printf ("[{\"type\":\"text\",\"text\":\"Turn %u\"}]", i);
+      g_autofree char *tool = g_strdup_printf ("{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"t%u\","
+                                               "\"title\":\"Read %u\",\"status\":\"in_progress\"}", i, i);
+      g_autofree char *done = g_strdup_printf ("{\"sessionUpdate\":\"tool_call_update\","
+                                               "\"toolCallId\":\"t%u\",\"status\":\"completed\"}", i);
+      g_autofree char *answer = g_strdup_printf ("{\"sessionUpdate\":\"agent_message_chunk\","
+                                                 "\"messageId\":\"m\",\"content\":"
+                                                 "{\"type\":\"text\",\"text\":\"Answer %u\"}}", i);
+
+      pal_transcript_store_record_prompt (f->store, key, prompt_json);
+      pal_transcript_store_record_update (f->store, key, "{\"sessionUpdate\":\"plan\",\"entries\":[]}");
+      pal_transcript_store_record_update (f->store, key, tool);
+      if (i > 0)
+        pal_transcript_store_record_update (f->store, key, done);
+      pal_transcript_store_record_update (f->store, key, answer);
+    }
+  if (last_json != NULL)
+    pal_transcript_store_record_update (f->store, key, last_json);
+}
+
+static void
+count_notify_cb (GObject    *object,
+                 GParamSpec *pspec,
+                 guint      *count)
+{
+  (*count)++;
+}
+
+/* The end of a long history comes first, then the earlier turns in front
+ * of it in the same transcript: the items of a history read whole */
+static void
+test_history_end_first (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(PalSessionKey) key = pal_session_key_new ("history", "long");
+  g_autoptr(PalSessionHistory) whole = NULL;
+  g_autoptr(PalSessionHistory) history = NULL;
+  g_autoptr(AcpItem) first = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *end = NULL;
+  g_autofree char *got = NULL;
+  AcpTranscript *transcript;
+  guint n_whole, n_end, n_entries, replaced = 0;
+
+  record_long (f, key, 4100, NULL);
+  whole = load_history (f, key);
+  g_assert_true (pal_session_history_is_complete (whole));
+  n_entries = pal_session_history_get_n_entries (whole);
+  g_assert_cmpuint (n_entries, ==, 20499);
+  n_whole = g_list_model_get_n_items (G_LIST_MODEL (pal_session_history_get_transcript (whole)));
+  g_assert_cmpuint (n_whole, ==, 16400);
+  expected = test_describe_items (G_LIST_MODEL (pal_session_history_get_transcript (whole)));
+
+  history = load_history_with (f, key, PAL_SESSION_HISTORY_LOAD_END_FIRST);
+  transcript = pal_session_history_get_transcript (history);
+  g_signal_connect (history, "notify::transcript", G_CALLBACK (count_notify_cb), &replaced);
+  g_assert_false (pal_session_history_is_complete (history));
+  g_assert_cmpuint (pal_session_history_get_n_entries (history), ==, n_entries);
+  /* the last turns, from a prompt on, as the whole history ends */
+  n_end = g_list_model_get_n_items (G_LIST_MODEL (transcript));
+  g_assert_cmpuint (n_end, >, 0);
+  g_assert_cmpuint (n_end, <, n_whole / 4);
+  g_assert_cmpuint (n_end % 4, ==, 0);
+  end = test_describe_items (G_LIST_MODEL (transcript));
+  g_assert_true (g_str_has_prefix (end, "user: Turn "));
+  g_assert_true (g_str_has_suffix (expected, end));
+  g_assert_nonnull (pal_session_history_get_item (history, n_entries - 1));
+  g_assert_null (pal_session_history_get_item (history, 0));
+
+  WAIT_UNTIL (pal_session_history_is_complete (history));
+  g_assert_true (pal_session_history_get_transcript (history) == transcript);
+  g_assert_cmpuint (replaced, ==, 0);
+  got = test_describe_items (G_LIST_MODEL (transcript));
+  g_assert_cmpstr (got, ==, expected);
+  /* the entries of the earlier turns reach their items; the first tool
+   * call, never finished, is stopped */
+  first = g_list_model_get_item (G_LIST_MODEL (transcript), 0);
+  g_assert_true (pal_session_history_get_item (history, 0) == first);
+  g_assert_cmpint (pal_session_history_find_item (history, pal_session_history_get_item (history, 2)),
+                   ==, 2);
+  g_assert_true (acp_tool_call_item_get_stopped (acp_transcript_lookup_tool_call (transcript, "t0")));
+  g_assert_false (acp_tool_call_item_get_stopped (acp_transcript_lookup_tool_call (transcript, "t1")));
+}
+
+/* Its last turn finishes a tool call of the first: the end shown first is
+ * not the end of the whole history, which replaces it */
+static void
+test_history_end_first_reaching_back (Fixture       *f,
+                                      gconstpointer  data)
+{
+  g_autoptr(PalSessionKey) key = pal_session_key_new ("history", "reaching-back");
+  g_autoptr(PalSessionHistory) whole = NULL;
+  g_autoptr(PalSessionHistory) history = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *got = NULL;
+  AcpTranscript *end;
+  guint replaced = 0;
+
+  record_long (f, key, 4100, "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"t0\","
+                             "\"status\":\"failed\"}");
+  whole = load_history (f, key);
+  expected = test_describe_items (G_LIST_MODEL (pal_session_history_get_transcript (whole)));
+  g_assert_true (g_str_has_prefix (expected, "user: Turn 0 | AcpPlanItem | tool: Read 0 (failed)"));
+
+  history = load_history_with (f, key, PAL_SESSION_HISTORY_LOAD_END_FIRST);
+  end = g_object_ref (pal_session_history_get_transcript (history));
+  g_signal_connect (history, "notify::transcript", G_CALLBACK (count_notify_cb), &replaced);
+  g_assert_false (pal_session_history_is_complete (history));
+  /* a notice shown under it meanwhile stays */
+  acp_transcript_append_notice (end, ACP_NOTICE_SEVERITY_ERROR, "Could not open", NULL, NULL);
+
+  WAIT_UNTIL (pal_session_history_is_complete (history));
+  g_assert_cmpuint (replaced, ==, 1);
+  g_assert_true (pal_session_history_get_transcript (history) != end);
+  got = test_describe_items (G_LIST_MODEL (pal_session_history_get_transcript (history)));
+  g_assert_true (g_str_has_prefix (got, expected));
+  g_assert_cmpstr (got + strlen (expected), ==, " | notice: Could not open");
+  g_assert_true (pal_session_history_get_item (history, 2) ==
+                 ACP_ITEM (acp_transcript_lookup_tool_call (pal_session_history_get_transcript (history),
+                                                            "t0")));
+  g_object_unref (end);
+}
+
+/* A short history is built whole at once, whatever the flags */
+static void
+test_history_end_first_short (Fixture       *f,
+                              gconstpointer  data)
+{
+  g_autoptr(PalSessionKey) key = pal_session_key_new ("history", "short");
+  g_autoptr(PalSessionHistory) history = NULL;
+
+  record_long (f, key, 3900, NULL);
+  history = load_history_with (f, key, PAL_SESSION_HISTORY_LOAD_END_FIRST);
+  g_assert_true (pal_session_history_is_complete (history));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (pal_session_history_get_transcript (history))),
+                    ==, 15600);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -411,6 +568,9 @@ main (int   argc,
   ADD ("record-replay", test_record_replay);
   ADD ("resume-shows-history", test_resume_shows_history);
   ADD ("read-back", test_history_read_back);
+  ADD ("end-first", test_history_end_first);
+  ADD ("end-first/reaching-back", test_history_end_first_reaching_back);
+  ADD ("end-first/short", test_history_end_first_short);
 
 #undef ADD
 

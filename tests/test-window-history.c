@@ -750,7 +750,8 @@ test_show_at (Fixture       *f,
     }
 
   /* the answer to question 20: entry 41 */
-  pal_session_history_load_async (f->store, key, NULL, test_store_result_cb, &f->result);
+  pal_session_history_load_async (f->store, key, PAL_SESSION_HISTORY_LOAD_NONE, NULL,
+                                  test_store_result_cb, &f->result);
   result = WAIT_RESULT (&f->result);
   history = pal_session_history_load_finish (result, &error);
   g_assert_no_error (error);
@@ -767,6 +768,52 @@ test_show_at (Fixture       *f,
     WAIT_UNTIL (target_shown (&target));
   }
   g_assert_false (pal_chat_view_get_stick_to_bottom (chat_view (f)));
+}
+
+/* A long history is shown from its end, and its earlier turns come in
+ * front of it in the same chat; a search hit among them, asked for
+ * meanwhile, is gone to once they are there */
+static void
+test_long_end_first (Fixture       *f,
+                     gconstpointer  data)
+{
+  PalSessionKey *key = add_session (f, "gone", "longer", "Longer");
+  Target target = { f, NULL };
+  GListModel *model;
+
+  for (guint i = 0; i < 10000; i++)
+    {
+      g_autofree char *prompt = g_strdup_printf ("[{\"type\":\"text\",\"text\":\"Question %u\"}]", i);
+      g_autofree char *answer = g_strdup_printf ("{\"sessionUpdate\":\"agent_message_chunk\","
+                                                 "\"messageId\":\"m%u\",\"content\":{\"type\":"
+                                                 "\"text\",\"text\":\"Answer %u\"}}", i, i);
+
+      pal_transcript_store_record_prompt (f->store, key, prompt);
+      pal_transcript_store_record_update (f->store, key, answer);
+    }
+  g_assert_cmpuint (n_stored (f, key), ==, 20000);
+
+  select_session (f, key);
+  WAIT_UNTIL (history_shown (f));
+  model = pal_chat_view_get_model (chat_view (f));
+  g_assert_cmpuint (g_list_model_get_n_items (model), <, 1000);
+  {
+    g_autoptr(GObject) last = g_list_model_get_item (model, g_list_model_get_n_items (model) - 1);
+
+    g_assert_cmpstr (acp_message_item_get_text (ACP_MESSAGE_ITEM (last)), ==, "Answer 9999");
+  }
+
+  /* the answer to question 20: entry 41 */
+  pal_window_show_session_at (f->window, key, 41);
+  WAIT_UNTIL (g_list_model_get_n_items (model) == 20000);
+  g_assert_true (pal_chat_view_get_model (chat_view (f)) == model);
+  {
+    g_autoptr(GObject) item = g_list_model_get_item (model, 41);
+
+    g_assert_cmpstr (acp_message_item_get_text (ACP_MESSAGE_ITEM (item)), ==, "Answer 20");
+    target.item = item;
+    WAIT_UNTIL (target_shown (&target));
+  }
 }
 
 /* The row of the first item the chat shows, once it is made for it */
@@ -868,6 +915,7 @@ main (int   argc,
   ADD ("delete-one", test_delete_one);
   ADD ("delete-all", test_delete_all);
   ADD ("show-at", test_show_at);
+  ADD ("long-end-first", test_long_end_first);
   ADD ("replay-user-blocks", test_replay_user_blocks);
   ADD ("stored-user-blocks", test_stored_user_blocks);
   /* the window is made by the test, on a damaged database */

@@ -25,19 +25,53 @@
  * is shown as the user message it made. Entries that cannot be read (the
  * agent sent something malformed) are skipped, as they were when they
  * came.
+ *
+ * A long history loaded with %PAL_SESSION_HISTORY_LOAD_END_FIRST comes in
+ * two steps, so that its end shows at once however long it is: the last
+ * turns (from a user message, TAIL_ENTRIES entries or more before the end)
+ * are built first and the history is handed over with them
+ * (#PalSessionHistory:complete is %FALSE); the earlier entries are built
+ * meanwhile on a thread and put in front of them in the same transcript
+ * (acp_transcript_prepend()). Should the last turns have reached into
+ * the earlier ones (a tool call of an earlier turn updated, say:
+ * acp_transcript_can_follow()), the whole history is built on and replaces
+ * the transcript instead (#PalSessionHistory:transcript changes).
  */
+
+/* A history shorter than this is built whole, in about 35 ms here: built
+ * in two, its end shows no sooner and the whole of it later */
+#define SPLIT_MIN_ENTRIES 20000
+/* The end built first: about a fifth of a millisecond a hundred entries */
+#define TAIL_ENTRIES      400
+
 struct _PalSessionHistory
 {
   GObject parent_instance;
 
-  PalSessionKey *key;
-  AcpTranscript *transcript;
+  PalSessionKey       *key;
+  AcpTranscript       *transcript;
   /* entry index → the AcpItem it made or last changed (borrowed from the
    * transcript, which never drops one), or NULL */
-  GPtrArray *items;
+  GPtrArray           *items;
+
+  /* while the earlier entries are built */
+  PalStoredTranscript *stored;
+  guint                split;       /* the first entry built first */
+  guint                tail_items;  /* the items they made */
+  GCancellable        *cancellable;
+  gboolean             complete;
 };
 
 G_DEFINE_FINAL_TYPE (PalSessionHistory, pal_session_history, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_TRANSCRIPT,
+  PROP_COMPLETE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 static void
 pal_session_history_finalize (GObject *object)
@@ -47,8 +81,33 @@ pal_session_history_finalize (GObject *object)
   g_clear_pointer (&self->key, pal_session_key_unref);
   g_clear_object (&self->transcript);
   g_clear_pointer (&self->items, g_ptr_array_unref);
+  g_clear_pointer (&self->stored, pal_stored_transcript_unref);
+  g_clear_object (&self->cancellable);
 
   G_OBJECT_CLASS (pal_session_history_parent_class)->finalize (object);
+}
+
+static void
+pal_session_history_get_property (GObject    *object,
+                                  guint       prop_id,
+                                  GValue     *value,
+                                  GParamSpec *pspec)
+{
+  PalSessionHistory *self = PAL_SESSION_HISTORY (object);
+
+  switch (prop_id)
+    {
+    case PROP_TRANSCRIPT:
+      g_value_set_object (value, self->transcript);
+      break;
+
+    case PROP_COMPLETE:
+      g_value_set_boolean (value, self->complete);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static void
@@ -57,6 +116,28 @@ pal_session_history_class_init (PalSessionHistoryClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->finalize = pal_session_history_finalize;
+  object_class->get_property = pal_session_history_get_property;
+
+  /**
+   * PalSessionHistory:transcript:
+   *
+   * The items. It changes only when the end, built first, turned out to
+   * reach into the earlier entries (see above).
+   */
+  properties[PROP_TRANSCRIPT] =
+    g_param_spec_object ("transcript", NULL, NULL, ACP_TYPE_TRANSCRIPT,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  /**
+   * PalSessionHistory:complete:
+   *
+   * Whether every entry is in the transcript.
+   */
+  properties[PROP_COMPLETE] =
+    g_param_spec_boolean ("complete", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
 static void
@@ -67,13 +148,29 @@ pal_session_history_init (PalSessionHistory *self)
 
 /* --- made on a thread --- */
 
-/* What the thread makes: the transcript, not flushed on idle, and the item
- * of each entry */
+/* What a thread builds: a transcript, not flushed on idle, and the item of
+ * each entry of a range (the others NULL) */
 typedef struct
 {
   AcpTranscript *transcript;
   GPtrArray     *items;
 } Built;
+
+static Built *
+built_new (guint    n_entries,
+           gboolean keep_gaps)
+{
+  Built *built = g_new0 (Built, 1);
+
+  built->transcript = acp_transcript_new ();
+  acp_transcript_set_flush_on_idle (built->transcript, FALSE);
+  if (keep_gaps)
+    acp_transcript_keep_gaps (built->transcript);
+  built->items = g_ptr_array_sized_new (n_entries);
+  g_ptr_array_set_size (built->items, n_entries);
+
+  return built;
+}
 
 static void
 built_free (gpointer data)
@@ -85,13 +182,53 @@ built_free (gpointer data)
   g_free (built);
 }
 
+/* What a thread is to build: entries @from to @to of @stored, onto @built */
+typedef struct
+{
+  PalStoredTranscript *stored;
+  PalSessionKey       *key;
+  guint                from;
+  guint                to;
+  gboolean             last;   /* up to the end: the turns are over */
+  Built               *built;
+} Job;
+
+static void
+job_free (gpointer data)
+{
+  Job *job = data;
+
+  pal_stored_transcript_unref (job->stored);
+  pal_session_key_unref (job->key);
+  g_clear_pointer (&job->built, built_free);
+  g_free (job);
+}
+
+static Job *
+job_new (PalStoredTranscript *stored,
+         PalSessionKey       *key,
+         guint                from,
+         guint                to,
+         Built               *built)
+{
+  Job *job = g_new0 (Job, 1);
+
+  job->stored = pal_stored_transcript_ref (stored);
+  job->key = pal_session_key_ref (key);
+  job->from = from;
+  job->to = to;
+  job->last = to == pal_stored_transcript_get_n_entries (stored);
+  job->built = built;
+
+  return job;
+}
+
 static guint
 count_items (AcpTranscript *transcript)
 {
   return g_list_model_get_n_items (G_LIST_MODEL (transcript)) +
          acp_transcript_get_n_pending (transcript);
 }
-
 /* The item @update made or changed, after it was applied */
 static AcpItem *
 item_of (AcpTranscript *transcript,
@@ -170,42 +307,37 @@ apply_prompt (AcpTranscript *transcript,
   return item;
 }
 
-/* Takes every entry apart and applies it, on a thread of its own: the
- * transcript and its items are plain objects, no one watches them yet and
- * they are handed whole to the main thread. */
+/* Takes the entries of a job apart and applies them, on a thread of its
+ * own: the transcript and its items are plain objects, no one watches them
+ * yet and they are handed whole to the main thread. */
 static void
 build_thread (GTask        *task,
               gpointer      source_object,
               gpointer      task_data,
               GCancellable *cancellable)
 {
-  PalStoredTranscript *stored = task_data;
-  PalSessionKey *key = g_object_get_data (G_OBJECT (task), "key");
-  const char *session_id = pal_session_key_get_session_id (key);
-  guint n = pal_stored_transcript_get_n_entries (stored);
+  Job *job = task_data;
+  PalStoredTranscript *stored = job->stored;
+  const char *session_id = pal_session_key_get_session_id (job->key);
+  AcpTranscript *transcript = job->built->transcript;
   g_autoptr(AcpJsonDoc) doc = acp_json_doc_new ();
-  Built *built = g_new0 (Built, 1);
 
-  built->transcript = acp_transcript_new ();
-  acp_transcript_set_flush_on_idle (built->transcript, FALSE);
-  built->items = g_ptr_array_sized_new (n);
-
-  for (guint i = 0; i < n; i++)
+  for (guint i = job->from; i < job->to; i++)
     {
       gsize length;
       const char *json = pal_stored_transcript_get_json (stored, i, &length);
       AcpItem *item = NULL;
 
-      if (i % 4096 == 0 && g_cancellable_is_cancelled (cancellable))
-        break;
+      if (i % 4096 == 0 && g_task_return_error_if_cancelled (task))
+        return;
       /* what a flush leaves is what a replay leaves: the transcript keeps
        * its messages still to announce in a list, which must stay short */
       if (i % 256 == 0)
-        acp_transcript_flush (built->transcript);
+        acp_transcript_flush (transcript);
 
       if (pal_stored_transcript_get_kind (stored, i) == PAL_TRANSCRIPT_KIND_PROMPT)
         {
-          item = apply_prompt (built->transcript, doc, session_id, i, json, length);
+          item = apply_prompt (transcript, doc, session_id, i, json, length);
         }
       else
         {
@@ -213,25 +345,157 @@ build_thread (GTask        *task,
           AcpUpdate *update = acp_update_new_from_json (session_id, json, (gssize) length, &error);
 
           if (update != NULL)
-            item = apply (built->transcript, update, NULL);
+            item = apply (transcript, update, NULL);
           else
             g_debug ("A stored update could not be read: %s", error->message);
         }
-      g_ptr_array_add (built->items, item);
+      g_ptr_array_index (job->built->items, i) = item;
     }
 
-  if (g_cancellable_is_cancelled (cancellable))
+  if (g_task_return_error_if_cancelled (task))
+    return;
+
+  /* the turns are over: what did not finish never will (the earlier
+   * entries of a history read from its end wait: the later ones may still
+   * finish what they started) */
+  if (job->last)
+    acp_transcript_stop_tool_calls (transcript);
+  acp_transcript_flush (transcript);
+
+  g_task_return_pointer (task, g_steal_pointer (&job->built), built_free);
+}
+
+static void
+build_async (gpointer             source_object,
+             Job                 *job,
+             GCancellable        *cancellable,
+             GAsyncReadyCallback  callback,
+             gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (source_object, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, build_async);
+  g_task_set_task_data (task, job, job_free);
+  g_task_run_in_thread (task, build_thread);
+}
+
+static Built *
+build_finish (GAsyncResult  *result,
+              GError       **error)
+{
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* The first entry of the end of @stored to build first (a user message
+ * that does not continue one), or 0 to build it whole */
+static guint
+find_split (PalStoredTranscript *stored)
+{
+  guint n = pal_stored_transcript_get_n_entries (stored);
+
+  if (n < SPLIT_MIN_ENTRIES)
+    return 0;
+
+  for (guint i = n - TAIL_ENTRIES; i > n / 2; i--)
     {
-      built_free (built);
-      g_task_return_error_if_cancelled (task);
+      PalTranscriptKind kind = pal_stored_transcript_get_kind (stored, i);
+      PalTranscriptKind before = pal_stored_transcript_get_kind (stored, i - 1);
+
+      if ((kind == PAL_TRANSCRIPT_KIND_PROMPT || kind == PAL_TRANSCRIPT_KIND_USER_MESSAGE) &&
+          before != PAL_TRANSCRIPT_KIND_PROMPT && before != PAL_TRANSCRIPT_KIND_USER_MESSAGE)
+        return i;
+    }
+
+  return 0;
+}
+
+static void
+set_complete (PalSessionHistory *self)
+{
+  self->complete = TRUE;
+  g_clear_pointer (&self->stored, pal_stored_transcript_unref);
+  g_clear_object (&self->cancellable);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPLETE]);
+}
+
+/* The whole history, built on after the end reached into the earlier
+ * entries: it replaces the end */
+static void
+whole_built_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  PalSessionHistory *self = PAL_SESSION_HISTORY (object);
+  g_autoptr(AcpTranscript) shown = NULL;
+  g_autoptr(GError) error = NULL;
+  Built *built;
+  guint n;
+
+  built = build_finish (result, &error);
+  if (built == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_warning ("A history could not be built: %s", error->message);
       return;
     }
 
-  /* the turns are over: what did not finish never will */
-  acp_transcript_stop_tool_calls (built->transcript);
-  acp_transcript_flush (built->transcript);
+  /* what was added to the end shown since (a notice) stays */
+  shown = g_steal_pointer (&self->transcript);
+  n = g_list_model_get_n_items (G_LIST_MODEL (shown));
+  for (guint i = self->tail_items; i < n; i++)
+    {
+      g_autoptr(AcpItem) item = g_list_model_get_item (G_LIST_MODEL (shown), i);
 
-  g_task_return_pointer (task, built, built_free);
+      acp_transcript_append (built->transcript, item);
+    }
+  acp_transcript_flush (built->transcript);
+  acp_transcript_set_flush_on_idle (built->transcript, TRUE);
+
+  self->transcript = g_steal_pointer (&built->transcript);
+  g_ptr_array_unref (self->items);
+  self->items = g_steal_pointer (&built->items);
+  built_free (built);
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRANSCRIPT]);
+  set_complete (self);
+}
+
+/* The entries before the end: put in front of it */
+static void
+earlier_built_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  PalSessionHistory *self = PAL_SESSION_HISTORY (object);
+  g_autoptr(GError) error = NULL;
+  Built *built;
+
+  built = build_finish (result, &error);
+  if (built == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_warning ("A history could not be built: %s", error->message);
+      return;
+    }
+
+  if (!acp_transcript_can_follow (self->transcript, built->transcript))
+    {
+      Job *job = job_new (self->stored, self->key, self->split,
+                          pal_stored_transcript_get_n_entries (self->stored), built);
+
+      g_debug ("The last turns of a history reach into the earlier ones: building it whole");
+      build_async (self, job, self->cancellable, whole_built_cb, NULL);
+      return;
+    }
+
+  acp_transcript_prepend (self->transcript, built->transcript);
+  /* the earlier turns are over too */
+  acp_transcript_stop_tool_calls (self->transcript);
+  for (guint i = 0; i < self->split; i++)
+    g_ptr_array_index (self->items, i) = g_ptr_array_index (built->items, i);
+  built_free (built);
+
+  set_complete (self);
 }
 
 static void
@@ -240,12 +504,12 @@ built_cb (GObject      *object,
           gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
-  PalSessionKey *key = g_task_get_task_data (task);
+  Job *job = g_task_get_task_data (G_TASK (result));
   g_autoptr(PalSessionHistory) self = NULL;
   GError *error = NULL;
   Built *built;
 
-  built = g_task_propagate_pointer (G_TASK (result), &error);
+  built = build_finish (result, &error);
   if (built == NULL)
     {
       g_task_return_error (task, error);
@@ -258,13 +522,28 @@ built_cb (GObject      *object,
     }
 
   self = g_object_new (PAL_TYPE_SESSION_HISTORY, NULL);
-  self->key = pal_session_key_ref (key);
-  g_set_object (&self->transcript, built->transcript);
+  self->key = pal_session_key_ref (job->key);
+  self->transcript = g_steal_pointer (&built->transcript);
   g_ptr_array_unref (self->items);
   self->items = g_steal_pointer (&built->items);
+  built_free (built);
   /* here on, what is appended (a notice) shows as in any transcript */
   acp_transcript_set_flush_on_idle (self->transcript, TRUE);
-  built_free (built);
+
+  self->split = job->from;
+  if (self->split == 0)
+    {
+      self->complete = TRUE;
+    }
+  else
+    {
+      self->stored = pal_stored_transcript_ref (job->stored);
+      self->tail_items = g_list_model_get_n_items (G_LIST_MODEL (self->transcript));
+      g_set_object (&self->cancellable, g_task_get_cancellable (task));
+      build_async (self, job_new (job->stored, job->key, 0, self->split,
+                                  built_new (pal_stored_transcript_get_n_entries (job->stored), FALSE)),
+                   self->cancellable, earlier_built_cb, NULL);
+    }
 
   g_task_return_pointer (task, g_steal_pointer (&self), g_object_unref);
 }
@@ -275,10 +554,12 @@ stored_cb (GObject      *object,
            gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
-  PalSessionKey *key = g_task_get_task_data (task);
-  g_autoptr(GTask) build = NULL;
+  PalSessionKey *key = g_object_get_data (G_OBJECT (task), "key");
+  GCancellable *cancellable = g_task_get_cancellable (task);
   PalStoredTranscript *stored;
   GError *error = NULL;
+  guint n, split = 0;
+  Job *job;
 
   stored = pal_transcript_store_load_finish (PAL_TRANSCRIPT_STORE (object), result, &error);
   if (stored == NULL)
@@ -287,19 +568,22 @@ stored_cb (GObject      *object,
       return;
     }
 
-  build = g_task_new (NULL, g_task_get_cancellable (task), built_cb, g_object_ref (task));
-  g_task_set_source_tag (build, stored_cb);
-  g_task_set_task_data (build, stored, (GDestroyNotify) pal_stored_transcript_unref);
-  g_object_set_data_full (G_OBJECT (build), "key", pal_session_key_ref (key),
-                          (GDestroyNotify) pal_session_key_unref);
-  g_task_run_in_thread (build, build_thread);
+  n = pal_stored_transcript_get_n_entries (stored);
+  if (GPOINTER_TO_UINT (g_task_get_task_data (task)) & PAL_SESSION_HISTORY_LOAD_END_FIRST)
+    split = find_split (stored);
+  job = job_new (stored, key, split, n, built_new (n, split > 0));
+  pal_stored_transcript_unref (stored);
+
+  build_async (NULL, job, cancellable, built_cb, g_steal_pointer (&task));
 }
 
 /**
  * pal_session_history_load_async:
  * @store: where the transcripts are kept
  * @key: the session
- * @cancellable: (nullable): a #GCancellable
+ * @flags: how to load it
+ * @cancellable: (nullable): a #GCancellable; it cancels what is still to
+ *   build of a history handed over first with its end
  * @callback: called with the history
  * @user_data: data for @callback
  *
@@ -307,11 +591,12 @@ stored_cb (GObject      *object,
  * with nothing stored gives an empty history.
  */
 void
-pal_session_history_load_async (PalTranscriptStore  *store,
-                                PalSessionKey       *key,
-                                GCancellable        *cancellable,
-                                GAsyncReadyCallback  callback,
-                                gpointer             user_data)
+pal_session_history_load_async (PalTranscriptStore         *store,
+                                PalSessionKey              *key,
+                                PalSessionHistoryLoadFlags  flags,
+                                GCancellable               *cancellable,
+                                GAsyncReadyCallback         callback,
+                                gpointer                    user_data)
 {
   g_autoptr(GTask) task = NULL;
 
@@ -321,7 +606,9 @@ pal_session_history_load_async (PalTranscriptStore  *store,
 
   task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, pal_session_history_load_async);
-  g_task_set_task_data (task, pal_session_key_ref (key), (GDestroyNotify) pal_session_key_unref);
+  g_task_set_task_data (task, GUINT_TO_POINTER (flags), NULL);
+  g_object_set_data_full (G_OBJECT (task), "key", pal_session_key_ref (key),
+                          (GDestroyNotify) pal_session_key_unref);
 
   pal_transcript_store_load_async (store, key, cancellable, stored_cb, g_steal_pointer (&task));
 }
@@ -343,6 +630,14 @@ pal_session_history_load_finish (GAsyncResult  *result,
                         pal_session_history_load_async, NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+gboolean
+pal_session_history_is_complete (PalSessionHistory *self)
+{
+  g_return_val_if_fail (PAL_IS_SESSION_HISTORY (self), FALSE);
+
+  return self->complete;
 }
 
 PalSessionKey *

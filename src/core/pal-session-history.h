@@ -17,8 +17,17 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (PalSessionHistory, pal_session_history, PAL, SESSION_HISTORY, GObject)
 
+typedef enum
+{
+  PAL_SESSION_HISTORY_LOAD_NONE      = 0,
+  /* a long history is handed over with its last turns, and the earlier
+   * ones come in front of them in the same transcript ("complete") */
+  PAL_SESSION_HISTORY_LOAD_END_FIRST = 1 << 0,
+} PalSessionHistoryLoadFlags;
+
 void               pal_session_history_load_async    (PalTranscriptStore  *store,
                                                       PalSessionKey       *key,
+                                                      PalSessionHistoryLoadFlags flags,
                                                       GCancellable        *cancellable,
                                                       GAsyncReadyCallback  callback,
                                                       gpointer             user_data);
@@ -27,8 +36,11 @@ PalSessionHistory *pal_session_history_load_finish   (GAsyncResult        *resul
                                                       GError             **error);
 
 PalSessionKey     *pal_session_history_get_key       (PalSessionHistory   *self);
-/* Its items; never changes once loaded. (transfer none) */
+/* Its items. Loaded with its end first, it may change once (see
+ * "transcript"). (transfer none) */
 AcpTranscript     *pal_session_history_get_transcript (PalSessionHistory  *self);
+/* Whether every entry is in the transcript */
+gboolean           pal_session_history_is_complete   (PalSessionHistory   *self);
 /* How many entries the store held: nothing stored gives 0 */
 guint              pal_session_history_get_n_entries (PalSessionHistory   *self);
 /* The item entry @index of the stored transcript made or last changed (a

@@ -197,7 +197,8 @@ _pal_session_manager_carry_history_async (PalSessionManager   *self,
       return;
     }
 
-  pal_session_history_load_async (self->transcript_store, key, cancellable, history_loaded_cb,
+  pal_session_history_load_async (self->transcript_store, key, PAL_SESSION_HISTORY_LOAD_NONE,
+                                  cancellable, history_loaded_cb,
                                   g_steal_pointer (&task));
 }
 

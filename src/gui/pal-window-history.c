@@ -42,7 +42,10 @@ drop_history (PalWindow *self)
       g_cancellable_cancel (self->history_cancellable);
       g_clear_object (&self->history_cancellable);
     }
+  if (self->history != NULL)
+    g_signal_handlers_disconnect_by_data (self->history, self);
   g_clear_object (&self->history);
+  self->history_target = NO_TARGET;
 }
 
 /* The chat goes to the item entry @index of @history made, in @model (the
@@ -53,11 +56,44 @@ go_to_entry (PalWindow         *self,
              PalSessionHistory *history,
              guint              index)
 {
-  AcpItem *item = pal_session_history_get_item (history, index);
-  int position = item != NULL ? pal_session_history_find_item (history, item) : -1;
+  AcpItem *item;
+  int position;
 
+  /* its earlier turns are still to come: when they are there */
+  if (!pal_session_history_is_complete (history))
+    {
+      self->history_target = index;
+      return;
+    }
+
+  item = pal_session_history_get_item (history, index);
+  position = item != NULL ? pal_session_history_find_item (history, item) : -1;
   if (position >= 0)
     pal_chat_view_scroll_to_item (get_chat_view (self), (guint) position, TRUE);
+}
+
+/* The earlier turns of the history shown came in front of its end */
+static void
+history_complete_cb (PalSessionHistory *history,
+                     GParamSpec        *pspec,
+                     PalWindow         *self)
+{
+  guint target = self->history_target;
+
+  self->history_target = NO_TARGET;
+  if (target != NO_TARGET && pal_session_view_get_history (self->session_view) != NULL)
+    go_to_entry (self, history, target);
+}
+
+/* The end shown first reached into the earlier turns: the whole history
+ * replaces it */
+static void
+history_transcript_cb (PalSessionHistory *history,
+                       GParamSpec        *pspec,
+                       PalWindow         *self)
+{
+  if (pal_session_view_get_history (self->session_view) != NULL)
+    pal_session_view_set_history (self->session_view, pal_session_history_get_transcript (history));
 }
 
 /* Makes @key the session shown: a history of another one goes. Called by
@@ -117,10 +153,12 @@ history_loaded_cb (GObject      *object,
       return;
     }
 
-  g_clear_object (&self->history_cancellable);
   /* opened meanwhile: its own transcript is shown */
   if (pal_session_manager_lookup (self->manager, load->key) != NULL)
-    return;
+    {
+      g_clear_object (&self->history_cancellable);
+      return;
+    }
 
   if (history == NULL || pal_session_history_get_n_entries (history) == 0)
     {
@@ -128,11 +166,16 @@ history_loaded_cb (GObject      *object,
        * the agent shows it */
       if (error != NULL)
         g_debug ("The history of a session could not be read: %s", error->message);
+      g_clear_object (&self->history_cancellable);
       pal_window_open_session (self, load->key);
       return;
     }
 
+  /* the cancellable stays: it stops what is still to build of the history
+   * (its earlier turns, when its end came first) */
   g_set_object (&self->history, history);
+  g_signal_connect (history, "notify::complete", G_CALLBACK (history_complete_cb), self);
+  g_signal_connect (history, "notify::transcript", G_CALLBACK (history_transcript_cb), self);
   pal_session_view_set_history (self->session_view, pal_session_history_get_transcript (history));
   if (load->target != NO_TARGET)
     go_to_entry (self, history, load->target);
@@ -163,7 +206,12 @@ load_history (PalWindow     *self,
       cancellable = self->cancellable;
     }
 
-  pal_session_history_load_async (get_store (self), key, cancellable, history_loaded_cb, load);
+  /* browsing shows the end of a long history first; a search hit may be
+   * anywhere in it */
+  pal_session_history_load_async (get_store (self), key,
+                                  !live && target == NO_TARGET ? PAL_SESSION_HISTORY_LOAD_END_FIRST
+                                                               : PAL_SESSION_HISTORY_LOAD_NONE,
+                                  cancellable, history_loaded_cb, load);
 }
 
 /* Shows @key: live, its own transcript; else its history, at the entry
@@ -245,7 +293,7 @@ view_history_cb (PalSessionView *view,
                  PalWindow      *self)
 {
   if (pal_session_view_get_history (view) == NULL && self->history != NULL)
-    g_clear_object (&self->history);
+    drop_history (self);
 }
 
 /* For _pal_window_handle_error (): a failure to open a session whose
@@ -358,6 +406,7 @@ _pal_window_setup_history (PalWindow *self)
 {
   PalTranscriptStore *store = get_store (self);
 
+  self->history_target = NO_TARGET;
   g_signal_connect_object (self->session_view, "notify::history", G_CALLBACK (view_history_cb), self, 0);
   if (store != NULL)
     g_signal_connect_object (store, "problem", G_CALLBACK (store_problem_cb), self, 0);

@@ -105,6 +105,7 @@ struct _PalWindow
    * (pal-window-history.c) */
   PalSessionHistory    *history;
   GCancellable         *history_cancellable;
+  guint                 history_target;  /* an entry to go to once the history is complete */
 };
 
 /* pal-window.c */
