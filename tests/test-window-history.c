@@ -727,6 +727,25 @@ target_shown (gpointer data)
 }
 
 /* A search hit: the session is shown at the message found, highlighted */
+/* Stores @n turns of @key: "Question i" prompted, "Answer i" answered
+ * (entries 2i and 2i + 1) */
+static void
+record_questions (Fixture       *f,
+                  PalSessionKey *key,
+                  guint          n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *prompt = g_strdup_printf ("[{\"type\":\"text\",\"text\":\"Question %u\"}]", i);
+      g_autofree char *answer = g_strdup_printf ("{\"sessionUpdate\":\"agent_message_chunk\","
+                                                 "\"messageId\":\"m%u\",\"content\":{\"type\":"
+                                                 "\"text\",\"text\":\"Answer %u\"}}", i, i);
+
+      pal_transcript_store_record_prompt (f->store, key, prompt);
+      pal_transcript_store_record_update (f->store, key, answer);
+    }
+}
+
 static void
 test_show_at (Fixture       *f,
               gconstpointer  data)
@@ -738,16 +757,7 @@ test_show_at (Fixture       *f,
   Target target = { f, NULL };
   int position;
 
-  for (guint i = 0; i < 400; i++)
-    {
-      g_autofree char *prompt = g_strdup_printf ("[{\"type\":\"text\",\"text\":\"Question %u\"}]", i);
-      g_autofree char *answer = g_strdup_printf ("{\"sessionUpdate\":\"agent_message_chunk\","
-                                                 "\"messageId\":\"m%u\",\"content\":{\"type\":"
-                                                 "\"text\",\"text\":\"Answer %u\"}}", i, i);
-
-      pal_transcript_store_record_prompt (f->store, key, prompt);
-      pal_transcript_store_record_update (f->store, key, answer);
-    }
+  record_questions (f, key, 400);
 
   /* the answer to question 20: entry 41 */
   pal_session_history_load_async (f->store, key, PAL_SESSION_HISTORY_LOAD_NONE, NULL,
@@ -781,16 +791,7 @@ test_long_end_first (Fixture       *f,
   Target target = { f, NULL };
   GListModel *model;
 
-  for (guint i = 0; i < 10000; i++)
-    {
-      g_autofree char *prompt = g_strdup_printf ("[{\"type\":\"text\",\"text\":\"Question %u\"}]", i);
-      g_autofree char *answer = g_strdup_printf ("{\"sessionUpdate\":\"agent_message_chunk\","
-                                                 "\"messageId\":\"m%u\",\"content\":{\"type\":"
-                                                 "\"text\",\"text\":\"Answer %u\"}}", i, i);
-
-      pal_transcript_store_record_prompt (f->store, key, prompt);
-      pal_transcript_store_record_update (f->store, key, answer);
-    }
+  record_questions (f, key, 10000);
   g_assert_cmpuint (n_stored (f, key), ==, 20000);
 
   select_session (f, key);

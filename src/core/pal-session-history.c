@@ -229,6 +229,7 @@ count_items (AcpTranscript *transcript)
   return g_list_model_get_n_items (G_LIST_MODEL (transcript)) +
          acp_transcript_get_n_pending (transcript);
 }
+
 /* The item @update made or changed, after it was applied */
 static AcpItem *
 item_of (AcpTranscript *transcript,
@@ -418,6 +419,20 @@ set_complete (PalSessionHistory *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPLETE]);
 }
 
+/* What a build of the rest of a history gave, or NULL (cancelled: the
+ * history is not shown any more) */
+static Built *
+take_built (GAsyncResult *result)
+{
+  g_autoptr(GError) error = NULL;
+  Built *built = build_finish (result, &error);
+
+  if (built == NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_warning ("A history could not be built: %s", error->message);
+
+  return built;
+}
+
 /* The whole history, built on after the end reached into the earlier
  * entries: it replaces the end */
 static void
@@ -427,17 +442,12 @@ whole_built_cb (GObject      *object,
 {
   PalSessionHistory *self = PAL_SESSION_HISTORY (object);
   g_autoptr(AcpTranscript) shown = NULL;
-  g_autoptr(GError) error = NULL;
   Built *built;
   guint n;
 
-  built = build_finish (result, &error);
+  built = take_built (result);
   if (built == NULL)
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_warning ("A history could not be built: %s", error->message);
-      return;
-    }
+    return;
 
   /* what was added to the end shown since (a notice) stays */
   shown = g_steal_pointer (&self->transcript);
@@ -467,16 +477,11 @@ earlier_built_cb (GObject      *object,
                   gpointer      user_data)
 {
   PalSessionHistory *self = PAL_SESSION_HISTORY (object);
-  g_autoptr(GError) error = NULL;
   Built *built;
 
-  built = build_finish (result, &error);
+  built = take_built (result);
   if (built == NULL)
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_warning ("A history could not be built: %s", error->message);
-      return;
-    }
+    return;
 
   if (!acp_transcript_can_follow (self->transcript, built->transcript))
     {

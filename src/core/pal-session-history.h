@@ -25,12 +25,12 @@ typedef enum
   PAL_SESSION_HISTORY_LOAD_END_FIRST = 1 << 0,
 } PalSessionHistoryLoadFlags;
 
-void               pal_session_history_load_async    (PalTranscriptStore  *store,
-                                                      PalSessionKey       *key,
-                                                      PalSessionHistoryLoadFlags flags,
-                                                      GCancellable        *cancellable,
-                                                      GAsyncReadyCallback  callback,
-                                                      gpointer             user_data);
+void               pal_session_history_load_async    (PalTranscriptStore         *store,
+                                                      PalSessionKey              *key,
+                                                      PalSessionHistoryLoadFlags  flags,
+                                                      GCancellable               *cancellable,
+                                                      GAsyncReadyCallback         callback,
+                                                      gpointer                    user_data);
 /* (transfer full) */
 PalSessionHistory *pal_session_history_load_finish   (GAsyncResult        *result,
                                                       GError             **error);
