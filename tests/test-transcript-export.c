@@ -103,6 +103,44 @@ test_markdown_untitled (void)
                    "Hello.\n");
 }
 
+/* An agent that numbers its messages per turn: the answer of the next turn
+ * is a message of its own, after its prompt, as the chat shows it */
+static void
+test_markdown_message_id_per_turn (void)
+{
+  const char *lines[] = {
+    "[{\"type\":\"text\",\"text\":\"Remember marmalade\"}]",
+    "{\"sessionUpdate\":\"agent_message_chunk\",\"messageId\":\"msg-1\",\"content\":{\"type\":\"text\",\"text\":\"Noted.\"}}",
+    "[{\"type\":\"text\",\"text\":\"Still there?\"}]",
+    "{\"sessionUpdate\":\"agent_message_chunk\",\"messageId\":\"msg-1\",\"content\":{\"type\":\"text\",\"text\":\"Yes\"}}",
+    "{\"sessionUpdate\":\"agent_message_chunk\",\"messageId\":\"msg-1\",\"content\":{\"type\":\"text\",\"text\":\", here.\"}}",
+    NULL,
+  };
+  g_autoptr(PalStoredTranscript) stored = stored_from_lines (lines);
+  g_autofree char *markdown = pal_transcript_export_markdown (stored, NULL);
+
+  g_assert_cmpstr (markdown, ==,
+                   "# New Session\n"
+                   "\n"
+                   "- Started: 2026-03-01 09:30\n"
+                   "\n"
+                   "## You\n"
+                   "\n"
+                   "Remember marmalade\n"
+                   "\n"
+                   "## Agent\n"
+                   "\n"
+                   "Noted.\n"
+                   "\n"
+                   "## You\n"
+                   "\n"
+                   "Still there?\n"
+                   "\n"
+                   "## Agent\n"
+                   "\n"
+                   "Yes, here.\n");
+}
+
 /* A folder name need not be UTF-8, and an entry that is not JSON (or not
  * UTF-8, which the parser refuses) is skipped: the document stays valid
  * text */
@@ -337,6 +375,7 @@ main (int   argc,
 
   g_test_add_func ("/transcript-export/markdown/every-kind", test_markdown_every_kind);
   g_test_add_func ("/transcript-export/markdown/untitled", test_markdown_untitled);
+  g_test_add_func ("/transcript-export/markdown/message-id-per-turn", test_markdown_message_id_per_turn);
   g_test_add_func ("/transcript-export/markdown/invalid-input", test_markdown_invalid_input);
   g_test_add_func ("/transcript-export/format-names", test_format_names);
   g_test_add ("/transcript-export/json-lines/round-trip", Fixture, NULL,

@@ -67,8 +67,9 @@ typedef struct
 typedef struct
 {
   GPtrArray  *parts;      /* Part */
-  GHashTable *by_id;      /* "type:id" → Part, borrowed */
+  GHashTable *by_id;      /* "type:id" (a message's "type:turn:id") → Part, borrowed */
   Part       *plan;       /* the plan of the turn under way */
+  guint       turn;       /* user messages so far */
 } Reader;
 
 static void
@@ -94,12 +95,29 @@ part_free (Part *part)
   g_free (part);
 }
 
+/* The key of @id in by_id. A message's is of the turn under way: a new
+ * prompt is a new turn, and an agent that numbers its messages per turn
+ * starts a new message with an id seen before, as the transcript shows it. */
+static char *
+part_key (Reader     *reader,
+          PartType    type,
+          const char *id)
+{
+  if (type == PART_TOOL || type == PART_PLAN)
+    return g_strdup_printf ("%d:%s", type, id);
+
+  return g_strdup_printf ("%d:%u:%s", type, reader->turn, id);
+}
+
 static Part *
 add_part (Reader     *reader,
           PartType    type,
           const char *id)
 {
   Part *part = g_new0 (Part, 1);
+
+  if (type == PART_USER)
+    reader->turn++;
 
   part->type = type;
   part->id = g_strdup (id);
@@ -109,7 +127,7 @@ add_part (Reader     *reader,
     part->terminals = g_ptr_array_new_with_free_func ((GDestroyNotify) terminal_free);
   g_ptr_array_add (reader->parts, part);
   if (id != NULL)
-    g_hash_table_insert (reader->by_id, g_strdup_printf ("%d:%s", type, id), part);
+    g_hash_table_insert (reader->by_id, part_key (reader, type, id), part);
 
   return part;
 }
@@ -124,7 +142,7 @@ lookup_part (Reader     *reader,
   if (id == NULL)
     return NULL;
 
-  key = g_strdup_printf ("%d:%s", type, id);
+  key = part_key (reader, type, id);
   return g_hash_table_lookup (reader->by_id, key);
 }
 
