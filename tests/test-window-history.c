@@ -817,6 +817,38 @@ test_long_end_first (Fixture       *f,
   }
 }
 
+/* The last turn of a long history finishes a tool call of its first: the
+ * end shown first gives way to the whole history, built on, in the same
+ * chat */
+static void
+test_long_end_first_reaching_back (Fixture       *f,
+                                   gconstpointer  data)
+{
+  PalSessionKey *key = add_session (f, "gone", "reaching", "Reaching back");
+  g_autoptr(GListModel) end = NULL;
+  g_autoptr(GObject) first = NULL;
+  GListModel *whole;
+
+  pal_transcript_store_record_update (f->store, key, "{\"sessionUpdate\":\"tool_call\","
+                                      "\"toolCallId\":\"t0\",\"title\":\"Build\","
+                                      "\"status\":\"in_progress\"}");
+  record_questions (f, key, 10000);
+  pal_transcript_store_record_update (f->store, key, "{\"sessionUpdate\":\"tool_call_update\","
+                                      "\"toolCallId\":\"t0\",\"status\":\"completed\"}");
+
+  select_session (f, key);
+  WAIT_UNTIL (history_shown (f));
+  end = g_object_ref (pal_chat_view_get_model (chat_view (f)));
+  g_assert_cmpuint (g_list_model_get_n_items (end), <, 1000);
+
+  WAIT_UNTIL (pal_chat_view_get_model (chat_view (f)) != end);
+  whole = pal_chat_view_get_model (chat_view (f));
+  g_assert_true (whole == G_LIST_MODEL (pal_session_view_get_history (session_view (f))));
+  g_assert_cmpuint (g_list_model_get_n_items (whole), ==, 20001);
+  first = g_list_model_get_item (whole, 0);
+  g_assert_cmpstr (acp_tool_call_item_get_status (ACP_TOOL_CALL_ITEM (first)), ==, "completed");
+}
+
 /* The row of the first item the chat shows, once it is made for it */
 static PalMessageRow *
 first_message_row (Fixture *f)
@@ -917,6 +949,7 @@ main (int   argc,
   ADD ("delete-all", test_delete_all);
   ADD ("show-at", test_show_at);
   ADD ("long-end-first", test_long_end_first);
+  ADD ("long-end-first/reaching-back", test_long_end_first_reaching_back);
   ADD ("replay-user-blocks", test_replay_user_blocks);
   ADD ("stored-user-blocks", test_stored_user_blocks);
   /* the window is made by the test, on a damaged database */
