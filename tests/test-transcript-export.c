@@ -69,6 +69,15 @@ stored_from_lines (const char * const *lines)
 
 /* --- Markdown --- */
 
+/* The Markdown of @lines, with no session info: its title and start */
+static char *
+markdown_of (const char * const *lines)
+{
+  g_autoptr(PalStoredTranscript) stored = stored_from_lines (lines);
+
+  return pal_transcript_export_markdown (stored, NULL);
+}
+
 static void
 test_markdown_every_kind (void)
 {
@@ -90,8 +99,7 @@ test_markdown_untitled (void)
     "{\"sessionUpdate\":\"agent_message_chunk\",\"content\":{\"type\":\"text\",\"text\":\"Hello.\"}}",
     NULL,
   };
-  g_autoptr(PalStoredTranscript) stored = stored_from_lines (lines);
-  g_autofree char *markdown = pal_transcript_export_markdown (stored, NULL);
+  g_autofree char *markdown = markdown_of (lines);
 
   g_assert_cmpstr (markdown, ==,
                    "# New Session\n"
@@ -116,8 +124,7 @@ test_markdown_message_id_per_turn (void)
     "{\"sessionUpdate\":\"agent_message_chunk\",\"messageId\":\"msg-1\",\"content\":{\"type\":\"text\",\"text\":\", here.\"}}",
     NULL,
   };
-  g_autoptr(PalStoredTranscript) stored = stored_from_lines (lines);
-  g_autofree char *markdown = pal_transcript_export_markdown (stored, NULL);
+  g_autofree char *markdown = markdown_of (lines);
 
   g_assert_cmpstr (markdown, ==,
                    "# New Session\n"

@@ -780,6 +780,22 @@ test_show_at (Fixture       *f,
   g_assert_false (pal_chat_view_get_stick_to_bottom (chat_view (f)));
 }
 
+/* Selects @key, a long history: its end is shown first. Returns: (transfer
+ * full): the chat's model then */
+static GListModel *
+show_end_first (Fixture       *f,
+                PalSessionKey *key)
+{
+  GListModel *end;
+
+  select_session (f, key);
+  WAIT_UNTIL (history_shown (f));
+  end = g_object_ref (pal_chat_view_get_model (chat_view (f)));
+  g_assert_cmpuint (g_list_model_get_n_items (end), <, 1000);
+
+  return end;
+}
+
 /* A long history is shown from its end, and its earlier turns come in
  * front of it in the same chat; a search hit among them, asked for
  * meanwhile, is gone to once they are there */
@@ -789,15 +805,12 @@ test_long_end_first (Fixture       *f,
 {
   PalSessionKey *key = add_session (f, "gone", "longer", "Longer");
   Target target = { f, NULL };
-  GListModel *model;
+  g_autoptr(GListModel) model = NULL;
 
   record_questions (f, key, 10000);
   g_assert_cmpuint (n_stored (f, key), ==, 20000);
 
-  select_session (f, key);
-  WAIT_UNTIL (history_shown (f));
-  model = pal_chat_view_get_model (chat_view (f));
-  g_assert_cmpuint (g_list_model_get_n_items (model), <, 1000);
+  model = show_end_first (f, key);
   {
     g_autoptr(GObject) last = g_list_model_get_item (model, g_list_model_get_n_items (model) - 1);
 
@@ -836,10 +849,7 @@ test_long_end_first_reaching_back (Fixture       *f,
   pal_transcript_store_record_update (f->store, key, "{\"sessionUpdate\":\"tool_call_update\","
                                       "\"toolCallId\":\"t0\",\"status\":\"completed\"}");
 
-  select_session (f, key);
-  WAIT_UNTIL (history_shown (f));
-  end = g_object_ref (pal_chat_view_get_model (chat_view (f)));
-  g_assert_cmpuint (g_list_model_get_n_items (end), <, 1000);
+  end = show_end_first (f, key);
 
   WAIT_UNTIL (pal_chat_view_get_model (chat_view (f)) != end);
   whole = pal_chat_view_get_model (chat_view (f));
