@@ -639,6 +639,35 @@ test_frames_pace_agent (Fixture       *fixture,
   g_signal_handler_disconnect (fixture->pacer, id);
 }
 
+/* Whether @widget holds a one-line summary row, on screen or not */
+static gboolean
+holds_summary (GtkWidget *widget)
+{
+  if (!gtk_widget_get_visible (widget))
+    return FALSE;
+  if (gtk_widget_has_css_class (widget, "summary-row"))
+    return TRUE;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (holds_summary (child))
+      return TRUE;
+
+  return FALSE;
+}
+
+/* The chat has caught up with a flood: every item back in the list, every
+ * row of the list built in full */
+static gboolean
+chat_settled (Fixture *fixture)
+{
+  GtkWidget *chat_view = pal_session_view_get_chat_view (PAL_SESSION_VIEW (pal_window_get_session_view (fixture->window)));
+
+  return pal_chat_view_get_caught_up (PAL_CHAT_VIEW (chat_view)) &&
+         !holds_summary (find_descendant (chat_view, GTK_TYPE_LIST_VIEW));
+}
+
 static void
 test_open_replays_live (Fixture       *fixture,
                         gconstpointer  data)
@@ -682,8 +711,11 @@ test_open_replays_live (Fixture       *fixture,
                     >, 1000);
   g_assert_true (pal_session_key_equal0 (pal_window_get_current_session (fixture->window), PAST_SESSION));
 
-  /* once the replay is shown, the window rests: nothing ticks at every
-   * frame (the replay's progress bar did, hidden, for ever) */
+  /* once the replay is shown and its rows are built, the window rests:
+   * nothing ticks at every frame (the replay's progress bar did, hidden,
+   * for ever). How long the rows take depends on how busy the machine is:
+   * they are waited for first. */
+  wait_for (fixture, chat_settled, 60);
   assert_goes_idle (GTK_WIDGET (fixture->window));
 }
 
