@@ -1567,20 +1567,6 @@ test_summary_line (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-/* GTK 4.8 warns when a list view cannot scroll to a position that the rows
- * added meanwhile moved (the end it is told to follow after a flood, when
- * a busy machine delays the frame): not what these tests check, and not a
- * fault of the chat view's content. Every other warning stays fatal. */
-static gboolean
-tolerate_scroll_warning (const char     *log_domain,
-                         GLogLevelFlags  log_level,
-                         const char     *message,
-                         gpointer        user_data)
-{
-  return !(g_strcmp0 (log_domain, "Gtk") == 0 && (log_level & G_LOG_LEVEL_WARNING) &&
-           strstr (message, "failed to scroll to given position") != NULL);
-}
-
 typedef struct
 {
   GtkWidget  *window;
@@ -1877,7 +1863,7 @@ main (int   argc,
 {
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
-  g_test_log_set_fatal_handler (tolerate_scroll_warning, NULL);
+  g_test_log_set_fatal_handler (test_tolerate_scroll_warning, NULL);
 
   g_test_add_func ("/chat-view/rows-per-kind", test_rows_per_kind);
   g_test_add_func ("/chat-view/attachments-and-plan", test_attachments_and_plan);

@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <adwaita.h>
 
 #include "test-util.h"
@@ -53,4 +55,14 @@ test_app_new (const char *application_id)
   g_application_register (app, NULL, &error);
   g_assert_no_error (error);
   return app;
+}
+
+gboolean
+test_tolerate_scroll_warning (const char     *log_domain,
+                              GLogLevelFlags  log_level,
+                              const char     *message,
+                              gpointer        user_data)
+{
+  return !(g_strcmp0 (log_domain, "Gtk") == 0 && (log_level & G_LOG_LEVEL_WARNING) &&
+           strstr (message, "failed to scroll to given position") != NULL);
 }

@@ -945,6 +945,7 @@ main (int   argc,
       char *argv[])
 {
   gtk_test_init (&argc, &argv, NULL);
+  g_test_log_set_fatal_handler (test_tolerate_scroll_warning, NULL);
   adw_init ();
 
   test_app = test_app_new ("io.github.palaverapp.PalaverHistoryTest");
