@@ -830,6 +830,20 @@ test_long_end_first (Fixture       *f,
   }
 }
 
+/* The chat shows the end of its transcript, every item in the list */
+static gboolean
+chat_at_end (Fixture *f)
+{
+  GtkWidget *scroller = find_descendant (GTK_WIDGET (chat_view (f)), GTK_TYPE_SCROLLED_WINDOW);
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+
+  return pal_chat_view_get_caught_up (chat_view (f)) &&
+         pal_chat_view_get_stick_to_bottom (chat_view (f)) &&
+         gtk_adjustment_get_upper (adjustment) > gtk_adjustment_get_page_size (adjustment) &&
+         gtk_adjustment_get_value (adjustment) >=
+           gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment) - 1;
+}
+
 /* The last turn of a long history finishes a tool call of its first: the
  * end shown first gives way to the whole history, built on, in the same
  * chat */
@@ -857,6 +871,8 @@ test_long_end_first_reaching_back (Fixture       *f,
   g_assert_cmpuint (g_list_model_get_n_items (whole), ==, 20001);
   first = g_list_model_get_item (whole, 0);
   g_assert_cmpstr (acp_tool_call_item_get_status (ACP_TOOL_CALL_ITEM (first)), ==, "completed");
+  /* and the chat is at its end again */
+  POLL_UNTIL (chat_at_end (f));
 }
 
 /* The row of the first item the chat shows, once it is made for it */
