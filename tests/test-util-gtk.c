@@ -57,12 +57,37 @@ test_app_new (const char *application_id)
   return app;
 }
 
-gboolean
-test_tolerate_scroll_warning (const char     *log_domain,
-                              GLogLevelFlags  log_level,
-                              const char     *message,
-                              gpointer        user_data)
+/* The log writer of test_tolerate_scroll_warning () */
+static GLogWriterOutput
+tolerating_writer (GLogLevelFlags   log_level,
+                   const GLogField *fields,
+                   gsize            n_fields,
+                   gpointer         user_data)
 {
-  return !(g_strcmp0 (log_domain, "Gtk") == 0 && (log_level & G_LOG_LEVEL_WARNING) &&
-           strstr (message, "failed to scroll to given position") != NULL);
+  const char *domain = NULL;
+  const char *message = NULL;
+
+  for (gsize i = 0; i < n_fields; i++)
+    {
+      if (fields[i].length >= 0)
+        continue;
+      if (g_strcmp0 (fields[i].key, "GLIB_DOMAIN") == 0)
+        domain = fields[i].value;
+      else if (g_strcmp0 (fields[i].key, "MESSAGE") == 0)
+        message = fields[i].value;
+    }
+
+  if ((log_level & G_LOG_LEVEL_WARNING) && g_strcmp0 (domain, "Gtk") == 0 &&
+      message != NULL && strstr (message, "failed to scroll to given position") != NULL)
+    return G_LOG_WRITER_HANDLED;
+
+  return g_log_writer_default (log_level, fields, n_fields, user_data);
+}
+
+void
+test_tolerate_scroll_warning (void)
+{
+  /* GTK logs it structured: the writer decides, g_test_log_set_fatal_handler () is
+   * not asked */
+  g_log_set_writer_func (tolerating_writer, NULL, NULL);
 }

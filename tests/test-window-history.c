@@ -960,8 +960,8 @@ int
 main (int   argc,
       char *argv[])
 {
+  test_tolerate_scroll_warning ();
   gtk_test_init (&argc, &argv, NULL);
-  g_test_log_set_fatal_handler (test_tolerate_scroll_warning, NULL);
   adw_init ();
 
   test_app = test_app_new ("io.github.palaverapp.PalaverHistoryTest");
