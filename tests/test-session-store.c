@@ -1352,6 +1352,23 @@ typedef struct
   Instance  there;
 } TwoInstances;
 
+/* Both instances list @order, and so does the file; returns how many
+ * sessions the file hides */
+static guint
+assert_everywhere (TwoInstances *t,
+                   const char   *order)
+{
+  g_autofree char *in_file = NULL;
+  guint n_hidden;
+
+  WAIT_FOR_ORDER (t->here.store, order);
+  WAIT_FOR_ORDER (t->there.store, order);
+  in_file = order_in_file (t->path, &n_hidden);
+  g_assert_cmpstr (in_file, ==, order);
+
+  return n_hidden;
+}
+
 static void
 two_instances_set_up (TwoInstances  *t,
                       gconstpointer  data)
@@ -1380,8 +1397,6 @@ static void
 test_two_instances_stale_write (TwoInstances  *t,
                                 gconstpointer  data)
 {
-  g_autofree char *in_file = NULL;
-  guint n_hidden;
 
   /* no main loop iteration between: "there" has not read the file again */
   add (t->here.store, "a1", 50 * SECOND);
@@ -1389,15 +1404,11 @@ test_two_instances_stale_write (TwoInstances  *t,
   pal_session_store_remove (t->here.store, key_of ("codex", "s2"));
   add (t->there.store, "b1", 60 * SECOND);
 
-  WAIT_FOR_ORDER (t->here.store, "b1 a1 s1");
-  WAIT_FOR_ORDER (t->there.store, "b1 a1 s1");
-  g_assert_cmpstr (title_of (t->there.store, "s1"), ==, "Renamed here");
   /* and s2 stays hidden: the agent's list does not bring it back */
   WAIT_UNTIL (hides_one (t->here.store));
   WAIT_UNTIL (hides_one (t->there.store));
-  in_file = order_in_file (t->path, &n_hidden);
-  g_assert_cmpstr (in_file, ==, "b1 a1 s1");
-  g_assert_cmpuint (n_hidden, ==, 1);
+  g_assert_cmpuint (assert_everywhere (t, "b1 a1 s1"), ==, 1);
+  g_assert_cmpstr (title_of (t->there.store, "s1"), ==, "Renamed here");
 }
 
 /* A third process, started with the first file, writes its copy of it with
@@ -1409,21 +1420,15 @@ test_third_stale_copy (TwoInstances  *t,
                        gconstpointer  data)
 {
   g_autofree char *stale = sessions_file_text ("c1");
-  g_autofree char *in_file = NULL;
-  guint n_hidden;
 
   add (t->here.store, "a1", 50 * SECOND);
   add (t->there.store, "b1", 60 * SECOND);
-  WAIT_FOR_ORDER (t->here.store, "b1 a1 s2 s1");
-  WAIT_FOR_ORDER (t->there.store, "b1 a1 s2 s1");
+  assert_everywhere (t, "b1 a1 s2 s1");
 
   /* the first file's list, with c1 */
   g_assert_true (g_file_set_contents (t->path, stale, -1, NULL));
 
-  WAIT_FOR_ORDER (t->here.store, "c1 b1 a1 s2 s1");
-  WAIT_FOR_ORDER (t->there.store, "c1 b1 a1 s2 s1");
-  in_file = order_in_file (t->path, &n_hidden);
-  g_assert_cmpstr (in_file, ==, "c1 b1 a1 s2 s1");
+  assert_everywhere (t, "c1 b1 a1 s2 s1");
 }
 
 /* A session one instance removes after the other wrote it, once it has
