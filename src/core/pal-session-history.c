@@ -419,20 +419,6 @@ set_complete (PalSessionHistory *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPLETE]);
 }
 
-/* What a build of the rest of a history gave, or NULL (cancelled: the
- * history is not shown any more) */
-static Built *
-take_built (GAsyncResult *result)
-{
-  g_autoptr(GError) error = NULL;
-  Built *built = build_finish (result, &error);
-
-  if (built == NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    g_warning ("A history could not be built: %s", error->message);
-
-  return built;
-}
-
 /* The whole history, built on after the end reached into the earlier
  * entries: it replaces the end */
 static void
@@ -445,7 +431,8 @@ whole_built_cb (GObject      *object,
   Built *built;
   guint n;
 
-  built = take_built (result);
+  /* a build fails only when cancelled: the history is not shown any more */
+  built = build_finish (result, NULL);
   if (built == NULL)
     return;
 
@@ -479,7 +466,8 @@ earlier_built_cb (GObject      *object,
   PalSessionHistory *self = PAL_SESSION_HISTORY (object);
   Built *built;
 
-  built = take_built (result);
+  /* a build fails only when cancelled: the history is not shown any more */
+  built = build_finish (result, NULL);
   if (built == NULL)
     return;
 
